@@ -1,0 +1,21 @@
+// Text assembly (.npuasm) reader and writer. Format reference: docs/isa.md.
+// write_program(read_program(text)) is canonical, and read_program(write_program(p)) == p.
+#pragma once
+
+#include <string>
+
+#include "npu/isa/instruction.hpp"
+
+namespace npu::isa {
+
+/// Parse .npuasm text. `source` names the file in messages. Throws npu::ConfigError with
+/// "SOURCE:LINE:COL: error: REASON" (and a hint) for any malformed line.
+Program read_program(const std::string& text, const std::string& source = "<string>");
+
+/// Read a .npuasm file; throws ConfigError if it cannot be opened or is malformed.
+Program read_program_file(const std::string& path);
+
+/// Canonical text form of a program (one instruction per line, fixed key order).
+std::string write_program(const Program& program);
+
+}  // namespace npu::isa

@@ -1,0 +1,143 @@
+// Typed hardware configuration: the target description shared by the compiler
+// (tiling needs SRAM size and array shape) and the hardware model (timing).
+//
+// It lives in npu_isa because it is part of the compiler/hardware contract and
+// the compiler must not depend on hw_models. A YAML file is parsed and validated
+// in exactly one place (hw_config.cpp); everything downstream takes these structs.
+// Field reference: docs/config.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace npu {
+
+/// Bad user input in a config file (or any other input file). `what()` is the full,
+/// user-facing message: "FILE:LINE:COL: error: ..." plus a hint on how to fix it.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Dataflow { WeightStationary, OutputStationary, InputStationary };
+enum class DType { Int8, Fp16, Fp32 };
+enum class PagePolicy { Open, Closed };
+
+/// Bytes per element of a data type (int8 1, fp16 2, fp32 4).
+int dtype_bytes(DType t);
+const char* to_string(Dataflow d);  ///< "weight_stationary" | "output_stationary" | "input_stationary"
+const char* to_string(DType t);     ///< "int8" | "fp16" | "fp32"
+const char* to_string(PagePolicy p);  ///< "open" | "closed"
+
+struct NpuSection {
+  std::string name;
+  double clock_mhz = 0;  ///< core clock of MAC array, SRAM, act unit, DMA front end (MHz)
+};
+
+struct MacArrayConfig {
+  int rows = 0;  ///< PE rows (R); in weight-stationary, the reduction dimension maps here
+  int cols = 0;  ///< PE columns (C)
+  Dataflow dataflow = Dataflow::WeightStationary;
+  DType dtype = DType::Int8;
+  int macs_per_pe_per_cycle = 1;
+};
+
+struct SramConfig {
+  std::uint64_t capacity_bytes = 0;  ///< enforced: an access past it is an error
+  int banks = 1;
+  int bytes_per_cycle = 0;  ///< per bank, per port, in core cycles
+  int latency_cycles = 1;   ///< access latency in core cycles
+};
+
+struct ActUnitConfig {
+  int lanes = 0;  ///< elements per core cycle
+  /// Pipeline latency per op in core cycles; keys are ActOp names (relu, sigmoid, ...).
+  std::map<std::string, int> op_latency_cycles;
+  int default_latency_cycles = 4;  ///< for ops not listed in op_latency_cycles
+};
+
+struct DmaConfig {
+  int burst_bytes = 64;     ///< bytes per DDR request the DMA issues
+  int max_outstanding = 16; ///< requests in flight per DMA engine
+};
+
+/// DDR timing parameters, in DRAM clock cycles (tCK), JEDEC names.
+struct DdrTimingCk {
+  int cl = 0, cwl = 0, t_rcd = 0, t_rp = 0, t_ras = 0, t_rc = 0;
+  int t_ccd_s = 0, t_ccd_l = 0, t_rrd_s = 0, t_rrd_l = 0, t_faw = 0;
+  int t_wr = 0, t_wtr_s = 0, t_wtr_l = 0, t_rtp = 0, t_rfc = 0, t_refi = 0;
+  int t_rtrs = 2;  ///< rank-to-rank data-bus turnaround (tCK); optional key, default 2
+};
+
+struct DdrConfig {
+  std::string standard;  ///< "DDR4", "LPDDR4", "DDR3", "HBM2", ...
+  int data_rate_mtps = 0;  ///< mega-transfers per second (DDR4-3200 -> 3200)
+  int channels = 1, ranks = 1, bank_groups = 1, banks_per_group = 1;
+  std::int64_t rows = 0;     ///< rows per bank
+  std::int64_t columns = 0;  ///< columns per row (device columns)
+  int device_width = 8;      ///< bits per device (x4/x8/x16)
+  int bus_width_bits = 64;   ///< data bus width per channel
+  int burst_length = 8;      ///< BL in beats
+  std::string address_mapping = "rochrababgco";  ///< fields MSB->LSB: ro ch ra ba bg co
+  PagePolicy page_policy = PagePolicy::Open;
+  int queue_depth = 32;       ///< per-channel request queue entries (reads and writes each)
+  int write_high_watermark = 0;  ///< start draining writes at this many queued (0: 3/4 of depth)
+  int write_low_watermark = 0;   ///< stop draining at this many (0: 1/4 of depth)
+  DdrTimingCk timing;
+
+  /// DRAM clock period in ns: two transfers per clock, tCK = 2000 / data_rate_mtps.
+  double tck_ns() const { return 2000.0 / data_rate_mtps; }
+  /// Bytes moved by one burst on one channel: bus_width_bits / 8 * burst_length.
+  int burst_bytes() const { return bus_width_bits / 8 * burst_length; }
+  /// Peak bandwidth over all channels in GB/s (1e9 B/s): data rate x bus width.
+  double peak_gbps() const { return data_rate_mtps * 1e6 * (bus_width_bits / 8.0) * channels / 1e9; }
+  /// Total capacity in bytes: channels x ranks x banks x rows x columns x bus bytes.
+  std::uint64_t capacity_bytes() const {
+    return std::uint64_t(channels) * ranks * bank_groups * banks_per_group * std::uint64_t(rows) *
+           std::uint64_t(columns) * (bus_width_bits / 8);
+  }
+};
+
+/// Optional energy figures (pJ). `present` is false when the config has no `energy` section.
+struct EnergyConfig {
+  bool present = false;
+  double pj_per_mac = 0;
+  double pj_per_sram_byte = 0;
+  double pj_per_ddr_byte = 0;
+};
+
+struct HwConfig {
+  std::string source;  ///< file the config came from (for messages), "<string>" otherwise
+  NpuSection npu;
+  MacArrayConfig mac_array;
+  SramConfig sram;
+  ActUnitConfig act_unit;
+  DmaConfig dma;
+  DdrConfig ddr;
+  EnergyConfig energy;
+
+  /// Peak MAC/s: rows x cols x macs_per_pe_per_cycle x clock.
+  double peak_macs_per_s() const {
+    return double(mac_array.rows) * mac_array.cols * mac_array.macs_per_pe_per_cycle * npu.clock_mhz * 1e6;
+  }
+  /// Machine balance (roofline ridge point): peak MAC/s divided by peak DDR bytes/s.
+  double machine_balance_macs_per_byte() const { return peak_macs_per_s() / (ddr.peak_gbps() * 1e9); }
+  /// Core clock period in ns.
+  double core_period_ns() const { return 1000.0 / npu.clock_mhz; }
+};
+
+/// Load and validate a YAML hardware config. Throws ConfigError naming file:line:col,
+/// the key, and what is allowed, for any malformed, unknown, missing or impossible value.
+HwConfig load_hw_config(const std::string& path);
+
+/// Same as load_hw_config on YAML text; `source` is used in messages.
+HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source = "<string>");
+
+/// Parse a size such as "1MiB", "24 MiB", "512KiB", "64", "2 GB" into bytes.
+/// Binary (KiB/MiB/GiB) and decimal (kB/KB/MB/GB) suffixes; returns nullopt when malformed.
+std::optional<std::uint64_t> parse_size_bytes(const std::string& text);
+
+}  // namespace npu

@@ -1,0 +1,187 @@
+// The npu-sim instruction set, version 1: the contract between the compiler and the
+// hardware model. No SystemC here. Reference: docs/isa.md (every field, unit, meaning).
+//
+// Memory model: DDR addresses are byte addresses in the DDR model's flat space; SRAM
+// addresses are byte offsets into the on-chip scratchpad. LOAD/STORE move data between
+// them; every compute instruction reads and writes SRAM only.
+//
+// Queues and tokens (decoupled access-execute, as in VTA's dependence queues): LOAD runs
+// on the load queue, STORE on the store queue, everything else on the compute queue.
+// A token is a counting semaphore between an ordered pair of queues ("ld2cp": pushed by
+// the load queue, waited on by the compute queue). An instruction first waits on all of
+// its `wait` tokens, executes, then pushes its `push` tokens.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::isa {
+
+inline constexpr int kIsaVersion = 1;
+
+enum class Queue { Load = 0, Compute = 1, Store = 2 };
+const char* to_string(Queue q);  ///< "ld" | "cp" | "st"
+
+/// A dependency token between two different queues, written "<from>2<to>" (e.g. "ld2cp").
+struct Token {
+  Queue from = Queue::Load;
+  Queue to = Queue::Compute;
+  bool operator==(const Token& o) const { return from == o.from && to == o.to; }
+  bool operator<(const Token& o) const { return from != o.from ? from < o.from : to < o.to; }
+};
+std::string to_string(Token t);
+
+/// Activation (and other per-element) functions of the vector unit. Names are the ONNX
+/// op names in lower snake case; `scale_shift` is an unfused inference BatchNormalization
+/// (y = x * scale[c] + shift[c]).
+enum class ActOp { None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift };
+const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sigmoid", "silu", ...
+
+enum class EltwiseOp { Add, Mul };
+const char* to_string(EltwiseOp e);  ///< "add" | "mul"
+
+enum class PoolOp { Max, Avg, GlobalAvg };
+const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg"
+
+/// Optional epilogue of CONV/GEMM, applied in this order on the array's output as it
+/// drains: + bias[c], * scale[c] + shift[c], + residual (same shape as the output), act.
+/// Addresses are SRAM byte offsets. `act_alpha`/`act_beta`: Clip min/max, LeakyRelu alpha,
+/// HardSigmoid alpha/beta; unused otherwise.
+struct Epilogue {
+  bool has_bias = false;
+  std::uint32_t bias_addr = 0;
+  bool has_scale_shift = false;
+  std::uint32_t scale_shift_addr = 0;  ///< scale[c] then shift[c], both c_out long
+  bool has_residual = false;
+  std::uint32_t residual_addr = 0;
+  ActOp act = ActOp::None;
+  float act_alpha = 0;
+  float act_beta = 0;
+  bool operator==(const Epilogue&) const;
+  bool empty() const { return !has_bias && !has_scale_shift && !has_residual && act == ActOp::None; }
+};
+
+/// LOAD (DDR -> SRAM) or STORE (SRAM -> DDR) descriptor. Up to 3-D on the DDR side:
+/// extent[0] elements are contiguous; rows of extent[0] repeat extent[1] times at
+/// ddr_stride_bytes[0]; planes repeat extent[2] times at ddr_stride_bytes[1].
+/// The SRAM side is packed: extent[0]*extent[1]*extent[2]*elem_bytes bytes from sram_addr.
+struct DmaDesc {
+  std::uint64_t ddr_addr = 0;
+  std::uint32_t sram_addr = 0;
+  int elem_bytes = 1;
+  std::array<std::uint32_t, 3> extent{1, 1, 1};
+  std::array<std::uint64_t, 2> ddr_stride_bytes{0, 0};
+  std::uint64_t bytes() const { return std::uint64_t(extent[0]) * extent[1] * extent[2] * elem_bytes; }
+  bool operator==(const DmaDesc&) const;
+};
+
+/// CONV on one tile held in SRAM. Input tile [c_in, h_in, w_in] (CHW, packed), weights
+/// [c_out, c_in/group, kh, kw], output [c_out, h_out, w_out] with
+/// h_out = (h_in + pad_top + pad_bottom - dilation*(kh-1) - 1) / stride_h + 1 (ONNX Conv).
+struct ConvParams {
+  std::uint32_t in_addr = 0, w_addr = 0, out_addr = 0;
+  int c_in = 0, h_in = 0, w_in = 0, c_out = 0, kh = 1, kw = 1;
+  int stride_h = 1, stride_w = 1, pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  int dilation = 1, group = 1;
+  Epilogue epilogue;
+  int h_out() const { return (h_in + pad_top + pad_bottom - dilation * (kh - 1) - 1) / stride_h + 1; }
+  int w_out() const { return (w_in + pad_left + pad_right - dilation * (kw - 1) - 1) / stride_w + 1; }
+  /// MACs = c_out * h_out * w_out * (c_in / group) * kh * kw.
+  std::uint64_t macs() const {
+    return std::uint64_t(c_out) * h_out() * w_out() * (c_in / group) * kh * kw;
+  }
+  bool operator==(const ConvParams&) const;
+};
+
+/// GEMM on SRAM operands: out[m, n] = a[m, k] x b[k, n] (row-major, packed), + epilogue.
+struct GemmParams {
+  std::uint32_t a_addr = 0, b_addr = 0, out_addr = 0;
+  int m = 0, n = 0, k = 0;
+  Epilogue epilogue;
+  std::uint64_t macs() const { return std::uint64_t(m) * n * k; }
+  bool operator==(const GemmParams&) const;
+};
+
+/// Stand-alone vector-unit activation, SRAM -> SRAM over `elems` elements of `channels`
+/// channels (CHW; channel = index / (elems / channels)). ScaleShift reads scale[c], shift[c]
+/// from param_addr.
+struct ActParams {
+  ActOp op = ActOp::Relu;
+  std::uint32_t in_addr = 0, out_addr = 0, param_addr = 0;
+  std::uint32_t elems = 0;
+  int channels = 1;
+  float alpha = 0, beta = 0;
+  bool operator==(const ActParams&) const;
+};
+
+/// Elementwise out = a (op) b over `elems` elements, SRAM -> SRAM.
+struct EltwiseParams {
+  EltwiseOp op = EltwiseOp::Add;
+  std::uint32_t a_addr = 0, b_addr = 0, out_addr = 0;
+  std::uint32_t elems = 0;
+  bool operator==(const EltwiseParams&) const;
+};
+
+/// Pooling on a [c, h_in, w_in] SRAM tile; output [c, h_out, w_out] (same formula as CONV,
+/// global_avg gives [c, 1, 1]).
+struct PoolParams {
+  PoolOp op = PoolOp::Max;
+  std::uint32_t in_addr = 0, out_addr = 0;
+  int c = 0, h_in = 0, w_in = 0, kh = 1, kw = 1, stride_h = 1, stride_w = 1;
+  int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  int h_out() const { return op == PoolOp::GlobalAvg ? 1 : (h_in + pad_top + pad_bottom - kh) / stride_h + 1; }
+  int w_out() const { return op == PoolOp::GlobalAvg ? 1 : (w_in + pad_left + pad_right - kw) / stride_w + 1; }
+  bool operator==(const PoolParams&) const;
+};
+
+/// SYNC does no work: it only waits and pushes tokens (a barrier between queues).
+struct SyncParams {
+  Queue queue = Queue::Compute;
+  bool operator==(const SyncParams& o) const { return queue == o.queue; }
+};
+
+enum class Opcode { Load, Store, Conv, Gemm, Act, Eltwise, Pool, Sync };
+const char* to_string(Opcode o);  ///< "LOAD", "STORE", "CONV", "GEMM", "ACT", "ELTWISE", "POOL", "SYNC"
+
+struct Instruction {
+  Opcode op = Opcode::Sync;
+  std::string layer;   ///< network layer this instruction belongs to (for statistics/traces)
+  std::string tensor;  ///< LOAD/STORE: the DDR tensor moved (must be declared); else empty
+  std::vector<Token> wait;
+  std::vector<Token> push;
+  std::variant<DmaDesc, ConvParams, GemmParams, ActParams, EltwiseParams, PoolParams, SyncParams> params;
+  int source_line = 0;  ///< line in the .npuasm file it was read from (0 if built in memory)
+
+  Queue queue() const;  ///< Load for LOAD, Store for STORE, SyncParams::queue for SYNC, else Compute
+  bool operator==(const Instruction& o) const;  ///< ignores source_line
+};
+
+/// Kinds of DDR tensors, for traffic accounting (plots stack by kind).
+enum class TensorKind { Input, Weight, Output, Intermediate };
+const char* to_string(TensorKind k);  ///< "input" | "weight" | "output" | "intermediate"
+
+/// A named DDR region. LOAD/STORE must stay inside the region of the tensor they name.
+struct TensorDecl {
+  std::string name;
+  TensorKind kind = TensorKind::Intermediate;
+  std::uint64_t ddr_addr = 0;
+  std::uint64_t bytes = 0;
+  bool operator==(const TensorDecl&) const;
+};
+
+struct Program {
+  int version = kIsaVersion;
+  std::string name;      ///< e.g. the model name
+  std::string strategy;  ///< fusion strategy it was compiled with ("" if hand-written)
+  DType dtype = DType::Int8;
+  std::vector<TensorDecl> tensors;
+  std::vector<Instruction> instructions;
+  bool operator==(const Program&) const;
+};
+
+}  // namespace npu::isa

@@ -1,0 +1,163 @@
+#include "npu/isa/instruction.hpp"
+
+#include <tuple>
+
+namespace npu {
+
+int dtype_bytes(DType t) {
+  switch (t) {
+    case DType::Int8: return 1;
+    case DType::Fp16: return 2;
+    case DType::Fp32: return 4;
+  }
+  return 1;
+}
+
+const char* to_string(Dataflow d) {
+  switch (d) {
+    case Dataflow::WeightStationary: return "weight_stationary";
+    case Dataflow::OutputStationary: return "output_stationary";
+    case Dataflow::InputStationary: return "input_stationary";
+  }
+  return "?";
+}
+
+const char* to_string(DType t) {
+  switch (t) {
+    case DType::Int8: return "int8";
+    case DType::Fp16: return "fp16";
+    case DType::Fp32: return "fp32";
+  }
+  return "?";
+}
+
+const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
+
+}  // namespace npu
+
+namespace npu::isa {
+
+const char* to_string(Queue q) {
+  switch (q) {
+    case Queue::Load: return "ld";
+    case Queue::Compute: return "cp";
+    case Queue::Store: return "st";
+  }
+  return "?";
+}
+
+std::string to_string(Token t) { return std::string(to_string(t.from)) + "2" + to_string(t.to); }
+
+const char* to_string(ActOp a) {
+  switch (a) {
+    case ActOp::None: return "none";
+    case ActOp::Relu: return "relu";
+    case ActOp::Clip: return "clip";
+    case ActOp::LeakyRelu: return "leaky_relu";
+    case ActOp::Sigmoid: return "sigmoid";
+    case ActOp::Silu: return "silu";
+    case ActOp::HardSigmoid: return "hard_sigmoid";
+    case ActOp::HardSwish: return "hard_swish";
+    case ActOp::ScaleShift: return "scale_shift";
+  }
+  return "?";
+}
+
+const char* to_string(EltwiseOp e) { return e == EltwiseOp::Add ? "add" : "mul"; }
+
+const char* to_string(PoolOp p) {
+  switch (p) {
+    case PoolOp::Max: return "max";
+    case PoolOp::Avg: return "avg";
+    case PoolOp::GlobalAvg: return "global_avg";
+  }
+  return "?";
+}
+
+const char* to_string(Opcode o) {
+  switch (o) {
+    case Opcode::Load: return "LOAD";
+    case Opcode::Store: return "STORE";
+    case Opcode::Conv: return "CONV";
+    case Opcode::Gemm: return "GEMM";
+    case Opcode::Act: return "ACT";
+    case Opcode::Eltwise: return "ELTWISE";
+    case Opcode::Pool: return "POOL";
+    case Opcode::Sync: return "SYNC";
+  }
+  return "?";
+}
+
+const char* to_string(TensorKind k) {
+  switch (k) {
+    case TensorKind::Input: return "input";
+    case TensorKind::Weight: return "weight";
+    case TensorKind::Output: return "output";
+    case TensorKind::Intermediate: return "intermediate";
+  }
+  return "?";
+}
+
+bool Epilogue::operator==(const Epilogue& o) const {
+  return std::tie(has_bias, bias_addr, has_scale_shift, scale_shift_addr, has_residual, residual_addr, act,
+                  act_alpha, act_beta) == std::tie(o.has_bias, o.bias_addr, o.has_scale_shift,
+                                                   o.scale_shift_addr, o.has_residual, o.residual_addr,
+                                                   o.act, o.act_alpha, o.act_beta);
+}
+
+bool DmaDesc::operator==(const DmaDesc& o) const {
+  return std::tie(ddr_addr, sram_addr, elem_bytes, extent, ddr_stride_bytes) ==
+         std::tie(o.ddr_addr, o.sram_addr, o.elem_bytes, o.extent, o.ddr_stride_bytes);
+}
+
+bool ConvParams::operator==(const ConvParams& o) const {
+  return std::tie(in_addr, w_addr, out_addr, c_in, h_in, w_in, c_out, kh, kw, stride_h, stride_w, pad_top,
+                  pad_left, pad_bottom, pad_right, dilation, group, epilogue) ==
+         std::tie(o.in_addr, o.w_addr, o.out_addr, o.c_in, o.h_in, o.w_in, o.c_out, o.kh, o.kw, o.stride_h,
+                  o.stride_w, o.pad_top, o.pad_left, o.pad_bottom, o.pad_right, o.dilation, o.group,
+                  o.epilogue);
+}
+
+bool GemmParams::operator==(const GemmParams& o) const {
+  return std::tie(a_addr, b_addr, out_addr, m, n, k, epilogue) ==
+         std::tie(o.a_addr, o.b_addr, o.out_addr, o.m, o.n, o.k, o.epilogue);
+}
+
+bool ActParams::operator==(const ActParams& o) const {
+  return std::tie(op, in_addr, out_addr, param_addr, elems, channels, alpha, beta) ==
+         std::tie(o.op, o.in_addr, o.out_addr, o.param_addr, o.elems, o.channels, o.alpha, o.beta);
+}
+
+bool EltwiseParams::operator==(const EltwiseParams& o) const {
+  return std::tie(op, a_addr, b_addr, out_addr, elems) == std::tie(o.op, o.a_addr, o.b_addr, o.out_addr, o.elems);
+}
+
+bool PoolParams::operator==(const PoolParams& o) const {
+  return std::tie(op, in_addr, out_addr, c, h_in, w_in, kh, kw, stride_h, stride_w, pad_top, pad_left, pad_bottom,
+                  pad_right) == std::tie(o.op, o.in_addr, o.out_addr, o.c, o.h_in, o.w_in, o.kh, o.kw, o.stride_h,
+                                         o.stride_w, o.pad_top, o.pad_left, o.pad_bottom, o.pad_right);
+}
+
+Queue Instruction::queue() const {
+  switch (op) {
+    case Opcode::Load: return Queue::Load;
+    case Opcode::Store: return Queue::Store;
+    case Opcode::Sync: return std::get<SyncParams>(params).queue;
+    default: return Queue::Compute;
+  }
+}
+
+bool Instruction::operator==(const Instruction& o) const {
+  return std::tie(op, layer, tensor, wait, push, params) == std::tie(o.op, o.layer, o.tensor, o.wait, o.push, o.params);
+}
+
+bool TensorDecl::operator==(const TensorDecl& o) const {
+  return std::tie(name, kind, ddr_addr, bytes) == std::tie(o.name, o.kind, o.ddr_addr, o.bytes);
+}
+
+bool Program::operator==(const Program& o) const {
+  return std::tie(version, name, strategy, dtype, tensors, instructions) ==
+         std::tie(o.version, o.name, o.strategy, o.dtype, o.tensors, o.instructions);
+}
+
+}  // namespace npu::isa
