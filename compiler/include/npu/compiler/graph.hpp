@@ -1,0 +1,72 @@
+// Graph IR of the compiler: Nodes (ONNX op names and attribute semantics) over Tensors.
+// Shapes are NCHW for 4-D activations, [K, C/group, kh, kw] for Conv weights (ONNX).
+// Front-ends (ONNX import, the built-in zoo, SCALE-Sim CSV) produce a Graph; passes
+// rewrite it; lowering turns it into an isa::Program. No SystemC here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace npu::compiler {
+
+/// Element type of a tensor in the source network (ONNX TensorProto data types we use).
+enum class ElemType { Float32, Float16, Int64, Int32, Int8, Uint8, Bool };
+int elem_bytes(ElemType t);
+
+/// A tensor: name, static shape (every dim > 0 once shape inference ran), element type,
+/// and constant data when it is an initializer / Constant output (weights, BN stats...).
+/// Constant float data is kept as float32 (converted on import); int64 data (shapes, axes)
+/// as int64.
+struct Tensor {
+  std::string name;
+  std::vector<std::int64_t> shape;  ///< empty = scalar; -1 = unknown before inference
+  ElemType type = ElemType::Float32;
+  bool is_constant = false;
+  std::vector<float> float_data;       ///< constant float data (row-major), if is_constant
+  std::vector<std::int64_t> int_data;  ///< constant integer data, if is_constant
+  std::int64_t elements() const;       ///< product of shape (1 for a scalar); -1 if unknown
+  bool shape_known() const;
+};
+
+/// ONNX attribute value.
+using AttrValue = std::variant<std::int64_t, float, std::string, std::vector<std::int64_t>, std::vector<float>>;
+
+/// A node: ONNX op type (e.g. "Conv", "BatchNormalization"), its attributes, and the names
+/// of input and output tensors (an empty input name = optional input absent, as in ONNX).
+struct Node {
+  std::string name;
+  std::string op_type;
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::map<std::string, AttrValue> attrs;
+
+  std::int64_t attr_int(const std::string& key, std::int64_t fallback) const;
+  float attr_float(const std::string& key, float fallback) const;
+  std::string attr_string(const std::string& key, const std::string& fallback) const;
+  std::vector<std::int64_t> attr_ints(const std::string& key, std::vector<std::int64_t> fallback = {}) const;
+  bool has_attr(const std::string& key) const { return attrs.count(key) != 0; }
+};
+
+/// The network. Nodes are kept in a topological order (front-ends guarantee it; passes
+/// preserve it). Tensors are owned by the graph, keyed by name.
+struct Graph {
+  std::string name;
+  std::vector<std::string> inputs;   ///< graph input tensor names (non-constant)
+  std::vector<std::string> outputs;  ///< graph output tensor names
+  std::vector<Node> nodes;
+  std::map<std::string, Tensor> tensors;
+
+  Tensor& tensor(const std::string& name);              ///< throws std::out_of_range
+  const Tensor& tensor(const std::string& name) const;  ///< throws std::out_of_range
+  bool has_tensor(const std::string& name) const { return tensors.count(name) != 0; }
+  /// Indices of nodes that read `tensor` (in node order).
+  std::vector<std::size_t> consumers(const std::string& tensor) const;
+  /// Index of the node that writes `tensor`, or nullopt for graph inputs and constants.
+  std::optional<std::size_t> producer(const std::string& tensor) const;
+};
+
+}  // namespace npu::compiler
