@@ -1,6 +1,8 @@
 #include "npu/isa/instruction.hpp"
 
+#include <initializer_list>
 #include <tuple>
+#include <type_traits>
 
 namespace npu {
 
@@ -158,6 +160,66 @@ bool TensorDecl::operator==(const TensorDecl& o) const {
 bool Program::operator==(const Program& o) const {
   return std::tie(version, name, strategy, dtype, tensors, instructions) ==
          std::tie(o.version, o.name, o.strategy, o.dtype, o.tensors, o.instructions);
+}
+
+namespace {
+
+// Product of dimensions as bytes; a non-positive dimension makes the operand empty.
+std::uint64_t dims_bytes(std::initializer_list<long long> dims, long long elem_bytes) {
+  std::uint64_t n = elem_bytes > 0 ? std::uint64_t(elem_bytes) : 0;
+  for (long long d : dims) n *= d > 0 ? std::uint64_t(d) : 0;
+  return n;
+}
+
+void add_epilogue(std::vector<SramOperand>& ops, const Epilogue& e, long long channels, std::uint64_t out_bytes) {
+  if (e.has_bias) ops.push_back({"bias", e.bias_addr, dims_bytes({channels}, kParamElemBytes), false});
+  if (e.has_scale_shift)
+    ops.push_back({"scale_shift", e.scale_shift_addr, dims_bytes({2, channels}, kParamElemBytes), false});
+  if (e.has_residual) ops.push_back({"residual", e.residual_addr, out_bytes, false});
+}
+
+}  // namespace
+
+std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
+  const long long eb = dtype_bytes(dtype);
+  std::vector<SramOperand> ops;
+  std::visit(
+      [&](const auto& p) {
+        using T = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, DmaDesc>) {
+          ops.push_back({"sram", p.sram_addr, dims_bytes({p.extent[0], p.extent[1], p.extent[2]}, p.elem_bytes),
+                         inst.op == Opcode::Load});
+        } else if constexpr (std::is_same_v<T, ConvParams>) {
+          const long long cin_per_group = p.group > 0 ? p.c_in / p.group : 0;
+          const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;
+          const std::uint64_t out = shape_ok ? dims_bytes({p.c_out, p.h_out(), p.w_out()}, eb) : 0;
+          ops.push_back({"in", p.in_addr, dims_bytes({p.c_in, p.h_in, p.w_in}, eb), false});
+          ops.push_back({"w", p.w_addr, dims_bytes({p.c_out, cin_per_group, p.kh, p.kw}, eb), false});
+          ops.push_back({"out", p.out_addr, out, true});
+          add_epilogue(ops, p.epilogue, p.c_out, out);
+        } else if constexpr (std::is_same_v<T, GemmParams>) {
+          const std::uint64_t out = dims_bytes({p.m, p.n}, eb);
+          ops.push_back({"a", p.a_addr, dims_bytes({p.m, p.k}, eb), false});
+          ops.push_back({"b", p.b_addr, dims_bytes({p.k, p.n}, eb), false});
+          ops.push_back({"out", p.out_addr, out, true});
+          add_epilogue(ops, p.epilogue, p.n, out);
+        } else if constexpr (std::is_same_v<T, ActParams>) {
+          ops.push_back({"in", p.in_addr, dims_bytes({p.elems}, eb), false});
+          ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
+          if (p.op == ActOp::ScaleShift)
+            ops.push_back({"param", p.param_addr, dims_bytes({2, p.channels}, kParamElemBytes), false});
+        } else if constexpr (std::is_same_v<T, EltwiseParams>) {
+          ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, eb), false});
+          ops.push_back({"b", p.b_addr, dims_bytes({p.elems}, eb), false});
+          ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
+        } else if constexpr (std::is_same_v<T, PoolParams>) {
+          const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;
+          ops.push_back({"in", p.in_addr, dims_bytes({p.c, p.h_in, p.w_in}, eb), false});
+          ops.push_back({"out", p.out_addr, shape_ok ? dims_bytes({p.c, p.h_out(), p.w_out()}, eb) : 0, true});
+        }
+      },
+      inst.params);
+  return ops;
 }
 
 }  // namespace npu::isa

@@ -77,6 +77,14 @@ struct DmaDesc {
   std::array<std::uint32_t, 3> extent{1, 1, 1};
   std::array<std::uint64_t, 2> ddr_stride_bytes{0, 0};
   std::uint64_t bytes() const { return std::uint64_t(extent[0]) * extent[1] * extent[2] * elem_bytes; }
+  /// DDR bytes from ddr_addr to one past the last byte touched:
+  /// (extent[2]-1)*ddr_stride_bytes[1] + (extent[1]-1)*ddr_stride_bytes[0] + extent[0]*elem_bytes;
+  /// 0 when any extent is 0.
+  std::uint64_t ddr_span_bytes() const {
+    if (extent[0] == 0 || extent[1] == 0 || extent[2] == 0) return 0;
+    return std::uint64_t(extent[2] - 1) * ddr_stride_bytes[1] + std::uint64_t(extent[1] - 1) * ddr_stride_bytes[0] +
+           std::uint64_t(extent[0]) * elem_bytes;
+  }
   bool operator==(const DmaDesc&) const;
 };
 
@@ -171,6 +179,7 @@ struct TensorDecl {
   TensorKind kind = TensorKind::Intermediate;
   std::uint64_t ddr_addr = 0;
   std::uint64_t bytes = 0;
+  int source_line = 0;  ///< line of its .tensor directive (0 if built in memory); ignored by ==
   bool operator==(const TensorDecl&) const;
 };
 
@@ -183,5 +192,26 @@ struct Program {
   std::vector<Instruction> instructions;
   bool operator==(const Program&) const;
 };
+
+/// Bytes per element of the epilogue and ACT scale_shift parameters (bias[c], scale[c],
+/// shift[c]): int32 for int8 programs, fp32 otherwise -- always 4 bytes (docs/isa.md).
+inline constexpr int kParamElemBytes = 4;
+
+/// One SRAM range an instruction reads or writes.
+struct SramOperand {
+  const char* name = "";     ///< the .npuasm key of its address ("in", "w", "out", "bias", ...)
+  std::uint32_t addr = 0;    ///< SRAM byte offset
+  std::uint64_t bytes = 0;   ///< length in bytes
+  bool write = false;        ///< true if the instruction writes it
+};
+
+/// Every SRAM range `inst` touches, in .npuasm key order. Element size is dtype_bytes(dtype)
+/// for activations/weights, DmaDesc::elem_bytes for LOAD/STORE, kParamElemBytes for
+/// bias/scale_shift/ACT param. Sizes: CONV in c_in*h_in*w_in, w c_out*(c_in/group)*kh*kw,
+/// out and residual c_out*h_out*w_out, bias c_out, scale_shift 2*c_out; GEMM a m*k, b k*n,
+/// out and residual m*n, bias n, scale_shift 2*n; ACT in/out elems, param 2*channels
+/// (scale_shift only); ELTWISE a/b/out elems; POOL in c*h_in*w_in, out c*h_out*w_out.
+/// Shapes are taken as given: non-positive dimensions give 0 bytes (check_program reports them).
+std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype);
 
 }  // namespace npu::isa
