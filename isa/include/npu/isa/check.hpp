@@ -9,10 +9,24 @@
 
 namespace npu::isa {
 
+/// What a CheckIssue is about (for filtering and tests; the message says the details).
+enum class CheckKind {
+  SramRange,      ///< an SRAM operand ends past sram.capacity_bytes
+  DdrRange,       ///< a DMA range or a tensor declaration ends past the DDR capacity
+  TensorRegion,   ///< LOAD/STORE names no/an undeclared tensor or leaves its declared region
+  TensorDecl,     ///< tensor declarations overlap, repeat a name or are empty
+  Shape,          ///< illegal tile shape or field value (dims < 1, group, output size, params)
+  DataType,       ///< program dtype differs from the MAC array's dtype
+  Token,          ///< token pushed/waited by the wrong queue, or pushes != waits for a token
+  Deadlock,       ///< the queues block forever (only checked when the tokens are balanced)
+};
+const char* to_string(CheckKind k);  ///< "sram-range", "ddr-range", ... (as in docs/isa.md)
+
 struct CheckIssue {
   int source_line = 0;      ///< .npuasm line (0 when unknown)
-  std::size_t index = 0;    ///< instruction index
+  std::size_t index = 0;    ///< instruction index (tensor index for TensorDecl issues)
   std::string message;      ///< what is wrong and how to fix it
+  CheckKind kind = CheckKind::Shape;  ///< additive: category of the issue
 };
 
 /// Checks: SRAM ranges of every operand inside sram.capacity_bytes; DDR ranges inside the

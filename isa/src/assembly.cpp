@@ -1,0 +1,893 @@
+// .npuasm reader and writer. The format is specified in docs/isa.md; this file and that
+// page must agree (the key tables below are the "Fields" tables of the page, in canonical
+// order).
+#include "npu/isa/assembly.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace npu::isa {
+namespace {
+
+// ----------------------------------------------------------------------------------------
+// Vocabulary
+
+constexpr Opcode kOpcodes[] = {Opcode::Load, Opcode::Store, Opcode::Conv, Opcode::Gemm,
+                               Opcode::Act,  Opcode::Eltwise, Opcode::Pool, Opcode::Sync};
+constexpr ActOp kEpilogueActs[] = {ActOp::None,    ActOp::Relu, ActOp::Clip,        ActOp::LeakyRelu,
+                                   ActOp::Sigmoid, ActOp::Silu, ActOp::HardSigmoid, ActOp::HardSwish};
+constexpr ActOp kVectorActs[] = {ActOp::Relu, ActOp::Clip,        ActOp::LeakyRelu, ActOp::Sigmoid,
+                                 ActOp::Silu, ActOp::HardSigmoid, ActOp::HardSwish, ActOp::ScaleShift};
+constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul};
+constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg};
+constexpr Queue kQueues[] = {Queue::Load, Queue::Compute, Queue::Store};
+constexpr TensorKind kTensorKinds[] = {TensorKind::Input, TensorKind::Weight, TensorKind::Output,
+                                       TensorKind::Intermediate};
+constexpr DType kDTypes[] = {DType::Int8, DType::Fp16, DType::Fp32};
+const Token kTokens[] = {{Queue::Load, Queue::Compute},  {Queue::Load, Queue::Store},
+                         {Queue::Compute, Queue::Load},  {Queue::Compute, Queue::Store},
+                         {Queue::Store, Queue::Load},    {Queue::Store, Queue::Compute}};
+
+std::string name_of(Token t) { return to_string(t); }
+template <class E>
+std::string name_of(E e) {
+  return to_string(e);
+}
+
+template <class E, std::size_t N>
+std::optional<E> lookup(const std::string& text, const E (&values)[N]) {
+  for (const E& v : values)
+    if (name_of(v) == text) return v;
+  return std::nullopt;
+}
+
+template <class E, std::size_t N>
+std::vector<std::string> names(const E (&values)[N]) {
+  std::vector<std::string> out;
+  for (const E& v : values) out.push_back(name_of(v));
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
+}
+
+// Levenshtein distance, case-insensitive (so "conv" is 0 away from "CONV").
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t subst = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+/// "did you mean 'X'? (allowed: ...)" or just "(allowed: ...)" when nothing is close.
+std::string suggest(const std::string& given, const std::vector<std::string>& options, const char* what = "allowed") {
+  std::string best;
+  std::size_t best_d = std::numeric_limits<std::size_t>::max();
+  for (const auto& o : options) {
+    const std::size_t d = edit_distance(given, o);
+    if (d < best_d) best_d = d, best = o;
+  }
+  const std::size_t limit = std::max<std::size_t>(2, given.size() / 3);
+  std::string hint;
+  if (!best.empty() && best_d <= limit) hint = fmt::format("did you mean '{}'? ", best);
+  return hint + fmt::format("({}: {})", what, join(options));
+}
+
+bool uses_alpha(ActOp a) { return a == ActOp::Clip || a == ActOp::LeakyRelu || a == ActOp::HardSigmoid; }
+bool uses_beta(ActOp a) { return a == ActOp::Clip || a == ActOp::HardSigmoid; }
+const char* alpha_meaning(ActOp a) {
+  switch (a) {
+    case ActOp::Clip: return "alpha=MIN beta=MAX";
+    case ActOp::LeakyRelu: return "alpha=SLOPE";
+    case ActOp::HardSigmoid: return "alpha=SLOPE beta=OFFSET";
+    default: return "no alpha/beta";
+  }
+}
+
+// Keys of each opcode in canonical (written) order; `!` marks a required key.
+struct OpKeys {
+  Opcode op;
+  std::vector<std::string> keys;      // canonical order
+  std::vector<std::string> required;  // subset of keys
+};
+
+const std::vector<OpKeys>& op_keys() {
+  static const std::vector<OpKeys> table = {
+      {Opcode::Load,
+       {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"},
+       {"tensor", "ddr", "sram", "extent"}},
+      {Opcode::Store,
+       {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"},
+       {"tensor", "ddr", "sram", "extent"}},
+      {Opcode::Conv,
+       {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
+        "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"},
+       {"in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw"}},
+      {Opcode::Gemm,
+       {"layer", "a", "b", "out", "m", "n", "k", "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait",
+        "push"},
+       {"a", "b", "out", "m", "n", "k"}},
+      {Opcode::Act,
+       {"layer", "op", "in", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"},
+       {"op", "in", "out", "elems"}},
+      {Opcode::Eltwise, {"layer", "op", "a", "b", "out", "elems", "wait", "push"}, {"op", "a", "b", "out", "elems"}},
+      {Opcode::Pool,
+       {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"},
+       {"op", "in", "out", "c", "hin", "win"}},
+      {Opcode::Sync, {"layer", "queue", "wait", "push"}, {"queue"}},
+  };
+  return table;
+}
+
+const OpKeys& keys_of(Opcode op) {
+  for (const auto& k : op_keys())
+    if (k.op == op) return k;
+  throw std::logic_error("npuasm: no key table for opcode");
+}
+
+// A name (layer, tensor, program) must be one .npuasm word: no whitespace, no '#'.
+bool writable_name(const std::string& s) {
+  if (s.empty()) return false;
+  for (unsigned char c : s)
+    if (c <= ' ' || c == '#' || c == 0x7f) return false;
+  return true;
+}
+
+// ----------------------------------------------------------------------------------------
+// Reader
+
+struct Word {
+  std::string text;
+  int col = 0;  // 1-based byte column
+};
+
+struct Field {
+  std::string key, value;
+  int key_col = 0, value_col = 0;
+};
+
+const char* kNumberHint = "numbers are decimal (4096) or hexadecimal with a 0x prefix (0x1000)";
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  Program read(const std::string& text) {
+    std::size_t start = 0;
+    line_ = 0;
+    while (start <= text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      ++line_;
+      read_line(text.substr(start, end - start));
+      start = end + 1;
+    }
+    if (!header_seen_) {
+      line_ = 1;
+      fail(1, "missing '.npuasm 1' version header (the text has no directives or instructions)",
+           "start the file with the line '.npuasm 1'");
+    }
+    return std::move(program_);
+  }
+
+ private:
+  [[noreturn]] void fail(int col, const std::string& reason, const std::string& hint = "") const {
+    std::string msg = fmt::format("{}:{}:{}: error: {}", source_, line_, col, reason);
+    if (!hint.empty()) msg += "\n  " + hint;
+    throw ConfigError(msg);
+  }
+
+  static std::vector<Word> split(const std::string& line) {
+    std::vector<Word> words;
+    std::size_t i = 0;
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
+    while (i < line.size()) {
+      if (space(line[i])) {
+        ++i;
+        continue;
+      }
+      if (line[i] == '#') break;
+      const std::size_t begin = i;
+      while (i < line.size() && !space(line[i]) && line[i] != '#') ++i;
+      words.push_back({line.substr(begin, i - begin), int(begin) + 1});
+    }
+    return words;
+  }
+
+  void read_line(const std::string& line) {
+    const std::vector<Word> words = split(line);
+    if (words.empty()) return;
+    const Word& head = words[0];
+    if (!header_seen_) {
+      if (head.text != ".npuasm")
+        fail(head.col, fmt::format("missing '.npuasm 1' version header before '{}'", head.text),
+             "the first line that is not blank or a comment must be '.npuasm 1'");
+      read_version(words);
+      return;
+    }
+    if (head.text[0] == '.') {
+      if (head.text == ".npuasm")
+        fail(head.col, "duplicate '.npuasm' version header", "a file has exactly one '.npuasm 1' line, at the top");
+      if (head.text == ".program") return read_program_directive(words);
+      if (head.text == ".tensor") return read_tensor(words);
+      fail(head.col, fmt::format("unknown directive '{}'", head.text),
+           suggest(head.text, {".npuasm", ".program", ".tensor"}));
+    }
+    read_instruction(words);
+  }
+
+  // -------------------------------------------------------------------- directives
+
+  void read_version(const std::vector<Word>& words) {
+    if (words.size() < 2)
+      fail(words[0].col + 7, "malformed directive: '.npuasm' needs a version number",
+           fmt::format("write '.npuasm {}'", kIsaVersion));
+    if (words.size() > 2)
+      fail(words[2].col, fmt::format("unexpected '{}' after the version number", words[2].text),
+           fmt::format("write '.npuasm {}'", kIsaVersion));
+    const std::uint64_t v = parse_uint(words[1].text, words[1].col, "version", 0, 1u << 30);
+    if (v != std::uint64_t(kIsaVersion))
+      fail(words[1].col, fmt::format("unsupported .npuasm version {}", v),
+           fmt::format("this reader supports version {} only (docs/isa.md, 'Versioning')", kIsaVersion));
+    program_.version = kIsaVersion;
+    header_seen_ = true;
+  }
+
+  void read_program_directive(const std::vector<Word>& words) {
+    if (program_line_ != 0)
+      fail(words[0].col, fmt::format("duplicate '.program' directive (first on line {})", program_line_),
+           "a file has at most one '.program' line");
+    program_line_ = line_;
+    const auto fields = parse_fields(words, 1, {"name", "strategy", "dtype"}, ".program");
+    if (const Field* f = find(fields, "name")) program_.name = parse_name(*f);
+    if (const Field* f = find(fields, "strategy")) program_.strategy = parse_name(*f);
+    if (const Field* f = find(fields, "dtype")) program_.dtype = parse_enum(*f, kDTypes, "dtype");
+  }
+
+  void read_tensor(const std::vector<Word>& words) {
+    const char* usage = "write '.tensor NAME kind=input|weight|output|intermediate ddr=ADDRESS bytes=SIZE'";
+    if (words.size() < 2 || words[1].text.find('=') != std::string::npos)
+      fail(words.size() < 2 ? words[0].col + 7 : words[1].col, "malformed directive: '.tensor' needs a name first",
+           usage);
+    TensorDecl t;
+    t.name = words[1].text;
+    t.source_line = line_;
+    if (auto it = tensor_index_.find(t.name); it != tensor_index_.end())
+      fail(words[1].col,
+           fmt::format("tensor '{}' is already declared on line {}", t.name,
+                       program_.tensors[it->second].source_line),
+           "give every tensor a unique name");
+    const auto fields = parse_fields(words, 2, {"kind", "ddr", "bytes"}, ".tensor");
+    t.kind = parse_enum(required(fields, "kind", words[0].col, usage), kTensorKinds, "kind");
+    t.ddr_addr = parse_uint(required(fields, "ddr", words[0].col, usage), 0, UINT64_MAX);
+    t.bytes = parse_uint(required(fields, "bytes", words[0].col, usage), 1, UINT64_MAX);
+    tensor_index_[t.name] = program_.tensors.size();
+    program_.tensors.push_back(std::move(t));
+  }
+
+  // -------------------------------------------------------------------- fields
+
+  std::vector<Field> parse_fields(const std::vector<Word>& words, std::size_t first,
+                                  const std::vector<std::string>& allowed, const std::string& owner) {
+    std::vector<Field> fields;
+    for (std::size_t i = first; i < words.size(); ++i) {
+      const Word& w = words[i];
+      const std::size_t eq = w.text.find('=');
+      if (eq == std::string::npos) {
+        if (fields.empty())
+          fail(w.col, fmt::format("expected key=value, found '{}'", w.text),
+               "fields are written key=value with no spaces around '='");
+        fail(w.col, fmt::format("unexpected '{}' after the value of '{}'", w.text, fields.back().key),
+             "fields are written key=value with no spaces around '=' (lists as 1,2,3 without spaces); "
+             "'#' starts a comment");
+      }
+      Field f{w.text.substr(0, eq), w.text.substr(eq + 1), w.col, w.col + int(eq) + 1};
+      if (f.key.empty()) fail(w.col, "missing key before '='", "fields are written key=value");
+      if (std::find(allowed.begin(), allowed.end(), f.key) == allowed.end())
+        fail(w.col, fmt::format("unknown key '{}' for {}", f.key, owner), suggest(f.key, allowed));
+      for (const Field& g : fields)
+        if (g.key == f.key)
+          fail(w.col, fmt::format("duplicate key '{}' (first given at column {})", f.key, g.key_col),
+               "give each key once");
+      if (f.value.empty())
+        fail(f.value_col, fmt::format("missing value after '{}='", f.key), "write key=value with no spaces");
+      fields.push_back(std::move(f));
+    }
+    return fields;
+  }
+
+  static const Field* find(const std::vector<Field>& fields, const std::string& key) {
+    for (const Field& f : fields)
+      if (f.key == key) return &f;
+    return nullptr;
+  }
+
+  const Field& required(const std::vector<Field>& fields, const std::string& key, int col,
+                        const std::string& hint) const {
+    if (const Field* f = find(fields, key)) return *f;
+    fail(col, fmt::format("missing required key '{}'", key), hint);
+  }
+
+  // -------------------------------------------------------------------- values
+
+  /// Unsigned integer, decimal or 0x-hex, in [lo, hi]. `col` is the column of text[0].
+  std::uint64_t parse_uint(const std::string& text, int col, const std::string& key, std::uint64_t lo,
+                           std::uint64_t hi, const std::string& range_hint = "") const {
+    if (text.empty()) fail(col, fmt::format("empty value in the list of '{}'", key), kNumberHint);
+    const bool negative = text[0] == '-' && text.size() > 1 && std::isdigit(static_cast<unsigned char>(text[1]));
+    if (negative)
+      fail(col, fmt::format("value {} of '{}' is out of range: it must not be negative", text, key),
+           range_hint.empty() ? fmt::format("'{}' takes a value >= {}", key, lo) : range_hint);
+    const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const char* begin = text.data() + (hex ? 2 : 0);
+    const char* end = text.data() + text.size();
+    std::uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(begin, end, v, hex ? 16 : 10);
+    if (ptr == begin) fail(col, fmt::format("malformed number '{}' for '{}'", text, key), kNumberHint);
+    if (ec == std::errc::result_out_of_range)
+      fail(col, fmt::format("value {} of '{}' is out of range (more than 64 bits)", text, key),
+           range_hint.empty() ? fmt::format("'{}' takes a value in [{}, {}]", key, lo, hi) : range_hint);
+    if (ptr != end)
+      fail(col + int(ptr - text.data()),
+           fmt::format("unexpected '{}' after the number '{}' in '{}'", std::string(ptr, end),
+                       std::string(text.data(), ptr), key),
+           kNumberHint);
+    if (v < lo || v > hi) {
+      std::string bound = v < lo ? fmt::format("must be >= {}", lo)
+                                 : (hi == 0xffffffffull ? std::string("must fit in 32 bits (<= 0xffffffff)")
+                                                        : fmt::format("must be <= {}", hi));
+      fail(col, fmt::format("value {} of '{}' is out of range: it {}", text, key, bound),
+           range_hint.empty() ? fmt::format("'{}' takes a value in [{}, {}]", key, lo, hi) : range_hint);
+    }
+    return v;
+  }
+
+  std::uint64_t parse_uint(const Field& f, std::uint64_t lo, std::uint64_t hi, const std::string& hint = "") const {
+    return parse_uint(f.value, f.value_col, f.key, lo, hi, hint);
+  }
+  std::uint32_t sram_addr(const Field& f) const {
+    return std::uint32_t(parse_uint(f, 0, 0xffffffffull,
+                                    "SRAM addresses are 32-bit byte offsets into the scratchpad (0 .. 0xffffffff)"));
+  }
+  int dim(const Field& f) const { return int(parse_uint(f, 1, INT32_MAX, fmt::format("'{}' is a size >= 1", f.key))); }
+
+  struct Item {
+    std::string text;
+    int col;
+  };
+  std::vector<Item> list(const Field& f, std::size_t min_n, std::size_t max_n, const std::string& usage) const {
+    std::vector<Item> items;
+    std::size_t start = 0;
+    while (true) {
+      std::size_t comma = f.value.find(',', start);
+      if (comma == std::string::npos) comma = f.value.size();
+      items.push_back({f.value.substr(start, comma - start), f.value_col + int(start)});
+      if (comma == f.value.size()) break;
+      start = comma + 1;
+    }
+    for (const Item& it : items)
+      if (it.text.empty()) fail(it.col, fmt::format("empty element in the list of '{}'", f.key), usage);
+    if (items.size() < min_n || items.size() > max_n)
+      fail(f.value_col, fmt::format("'{}' has {} value{}", f.key, items.size(), items.size() == 1 ? "" : "s"), usage);
+    return items;
+  }
+
+  float parse_float(const Field& f) const {
+    const char* begin = f.value.data();
+    const char* end = begin + f.value.size();
+    float v = 0;
+    const auto [ptr, ec] = std::from_chars(begin, end, v, std::chars_format::general);
+    if (ptr == begin)
+      fail(f.value_col, fmt::format("malformed number '{}' for '{}'", f.value, f.key),
+           "write a decimal floating-point number such as 6, 0.1 or -1.5e-3");
+    if (ec == std::errc::result_out_of_range)
+      fail(f.value_col, fmt::format("value {} of '{}' is out of range for a 32-bit float", f.value, f.key),
+           "use a value within +-3.4e38 (or inf / -inf)");
+    if (ptr != end)
+      fail(f.value_col + int(ptr - begin),
+           fmt::format("unexpected '{}' after the number '{}' in '{}'", std::string(ptr, end),
+                       std::string(begin, ptr), f.key),
+           "write a decimal floating-point number such as 6, 0.1 or -1.5e-3");
+    if (std::isnan(v)) fail(f.value_col, fmt::format("'{}' must not be NaN", f.key), "give a number (inf is allowed)");
+    return v;
+  }
+
+  std::string parse_name(const Field& f) const { return f.value; }
+
+  template <class E, std::size_t N>
+  E parse_enum(const Field& f, const E (&values)[N], const std::string& what) const {
+    if (auto v = lookup(f.value, values)) return *v;
+    fail(f.value_col, fmt::format("unknown {} '{}'", what, f.value), suggest(f.value, names(values)));
+  }
+
+  struct TokenAt {
+    Token token;
+    int col;
+  };
+  std::vector<TokenAt> parse_tokens(const Field& f) const {
+    std::vector<TokenAt> out;
+    for (const Item& it : list(f, 1, 64, "tokens are a comma-separated list such as ld2cp,st2cp"))
+      if (auto t = lookup(it.text, kTokens))
+        out.push_back({*t, it.col});
+      else
+        fail(it.col, fmt::format("unknown token '{}'", it.text),
+             suggest(it.text, names(kTokens), "tokens are FROM2TO between the queues ld, cp, st"));
+    return out;
+  }
+
+  // -------------------------------------------------------------------- instructions
+
+  void read_instruction(const std::vector<Word>& words) {
+    const Word& head = words[0];
+    const auto op = lookup(head.text, kOpcodes);
+    if (!op) fail(head.col, fmt::format("unknown mnemonic '{}'", head.text), suggest(head.text, names(kOpcodes)));
+    const OpKeys& spec = keys_of(*op);
+    const std::vector<Field> fields = parse_fields(words, 1, spec.keys, head.text);
+    for (const auto& key : spec.required)
+      if (!find(fields, key))
+        fail(head.col, fmt::format("missing required key '{}' for {}", key, head.text),
+             fmt::format("{} needs {}", head.text, join(spec.required)));
+
+    head_col_ = head.col;
+    Instruction inst;
+    inst.op = *op;
+    inst.source_line = line_;
+    if (const Field* f = find(fields, "layer")) inst.layer = parse_name(*f);
+    switch (*op) {
+      case Opcode::Load:
+      case Opcode::Store: inst.params = read_dma(fields, inst, head); break;
+      case Opcode::Conv: inst.params = read_conv(fields); break;
+      case Opcode::Gemm: inst.params = read_gemm(fields); break;
+      case Opcode::Act: inst.params = read_act(fields); break;
+      case Opcode::Eltwise: inst.params = read_eltwise(fields); break;
+      case Opcode::Pool: inst.params = read_pool(fields); break;
+      case Opcode::Sync: inst.params = SyncParams{parse_enum(*find(fields, "queue"), kQueues, "queue")}; break;
+    }
+    read_tokens(fields, inst);
+    program_.instructions.push_back(std::move(inst));
+  }
+
+  void read_tokens(const std::vector<Field>& fields, Instruction& inst) const {
+    const Queue q = inst.queue();
+    const char* qn = to_string(q);
+    std::vector<std::string> may_push, may_wait;
+    for (const Token& t : kTokens) {
+      if (t.from == q) may_push.push_back(to_string(t));
+      if (t.to == q) may_wait.push_back(to_string(t));
+    }
+    if (const Field* f = find(fields, "wait"))
+      for (const TokenAt& t : parse_tokens(*f)) {
+        if (t.token.to != q)
+          fail(t.col,
+               fmt::format("{} runs on the {} queue and cannot wait on token '{}' (it is waited on by the {} queue)",
+                           to_string(inst.op), qn, to_string(t.token), to_string(t.token.to)),
+               fmt::format("a {} instruction may wait on {}", qn, join(may_wait)));
+        inst.wait.push_back(t.token);
+      }
+    if (const Field* f = find(fields, "push"))
+      for (const TokenAt& t : parse_tokens(*f)) {
+        if (t.token.from != q)
+          fail(t.col,
+               fmt::format("{} runs on the {} queue and cannot push token '{}' (it is pushed by the {} queue)",
+                           to_string(inst.op), qn, to_string(t.token), to_string(t.token.from)),
+               fmt::format("a {} instruction may push {}", qn, join(may_push)));
+        inst.push.push_back(t.token);
+      }
+  }
+
+  DmaDesc read_dma(const std::vector<Field>& fields, Instruction& inst, const Word& head) {
+    const Field& tf = *find(fields, "tensor");
+    auto it = tensor_index_.find(tf.value);
+    if (it == tensor_index_.end()) {
+      std::vector<std::string> declared;
+      for (const auto& t : program_.tensors) declared.push_back(t.name);
+      fail(tf.value_col, fmt::format("{} names tensor '{}', which is not declared", head.text, tf.value),
+           declared.empty() ? fmt::format("declare it first: '.tensor {} kind=... ddr=... bytes=...'", tf.value)
+                            : suggest(tf.value, declared, "declared tensors") +
+                                  "; declare a tensor with '.tensor NAME ...' before its first use");
+    }
+    inst.tensor = tf.value;
+    DmaDesc d;
+    d.ddr_addr = parse_uint(*find(fields, "ddr"), 0, UINT64_MAX);
+    d.sram_addr = sram_addr(*find(fields, "sram"));
+    if (const Field* f = find(fields, "elem"))
+      d.elem_bytes = int(parse_uint(*f, 1, 8, "'elem' is the element size in bytes: 1, 2, 4 or 8"));
+    if (d.elem_bytes != 1 && d.elem_bytes != 2 && d.elem_bytes != 4 && d.elem_bytes != 8)
+      fail(find(fields, "elem")->value_col, fmt::format("value {} of 'elem' is out of range", d.elem_bytes),
+           "'elem' is the element size in bytes: 1, 2, 4 or 8");
+    const Field& ef = *find(fields, "extent");
+    const auto extents = list(ef, 1, 3, "'extent' takes 1 to 3 element counts: contiguous[,rows[,planes]]");
+    for (std::size_t i = 0; i < extents.size(); ++i)
+      d.extent[i] = std::uint32_t(parse_uint(extents[i].text, extents[i].col, "extent", 1, 0xffffffffull,
+                                             "every extent is an element count >= 1 (use 1 for an unused dimension)"));
+    const Field* sf = find(fields, "stride");
+    const std::size_t n_stride = extents.size() - 1;
+    if (n_stride == 0 && sf)
+      fail(sf->key_col, "'stride' is not used when 'extent' has one dimension",
+           "remove it, or give extent=N,ROWS with stride=ROW_STRIDE_BYTES");
+    if (n_stride > 0 && !sf)
+      fail(head.col, fmt::format("missing required key 'stride' (extent has {} dimensions)", extents.size()),
+           fmt::format("give {} DDR stride{} in bytes: stride=ROW_BYTES{}", n_stride, n_stride == 1 ? "" : "s",
+                       n_stride == 2 ? ",PLANE_BYTES" : ""));
+    if (sf) {
+      const auto strides = list(*sf, n_stride, n_stride,
+                                fmt::format("extent has {} dimensions, so 'stride' takes {} value{} (DDR bytes)",
+                                            extents.size(), n_stride, n_stride == 1 ? "" : "s"));
+      for (std::size_t i = 0; i < strides.size(); ++i)
+        d.ddr_stride_bytes[i] = parse_uint(strides[i].text, strides[i].col, "stride", 0, UINT64_MAX);
+    }
+    return d;
+  }
+
+  /// stride=S or stride=SH,SW (each >= 1).
+  void read_stride2(const std::vector<Field>& fields, int& sh, int& sw) const {
+    const Field* f = find(fields, "stride");
+    if (!f) return;
+    const auto v = list(*f, 1, 2, "'stride' takes S (both) or SH,SW");
+    sh = int(parse_uint(v[0].text, v[0].col, "stride", 1, INT32_MAX));
+    sw = v.size() == 2 ? int(parse_uint(v[1].text, v[1].col, "stride", 1, INT32_MAX)) : sh;
+  }
+
+  /// pad=P (all four sides) or pad=TOP,LEFT,BOTTOM,RIGHT (ONNX pads order), each >= 0.
+  void read_pad(const std::vector<Field>& fields, int& top, int& left, int& bottom, int& right) const {
+    const Field* f = find(fields, "pad");
+    if (!f) return;
+    const auto v = list(*f, 1, 4, "'pad' takes P (all sides) or TOP,LEFT,BOTTOM,RIGHT");
+    if (v.size() == 2 || v.size() == 3)
+      fail(f->value_col, fmt::format("'pad' has {} values", v.size()),
+           "'pad' takes P (all sides) or TOP,LEFT,BOTTOM,RIGHT");
+    int p[4] = {0, 0, 0, 0};
+    for (std::size_t i = 0; i < v.size(); ++i) p[i] = int(parse_uint(v[i].text, v[i].col, "pad", 0, INT32_MAX));
+    if (v.size() == 1) p[1] = p[2] = p[3] = p[0];
+    top = p[0], left = p[1], bottom = p[2], right = p[3];
+  }
+
+  /// alpha/beta of `act` (set by the caller), present exactly when the function uses them.
+  void read_alpha_beta(const std::vector<Field>& fields, ActOp act, const Field* act_field, float& alpha,
+                       float& beta) const {
+    const std::string an = to_string(act);
+    const std::string which = act_field ? act_field->key : "act";
+    for (const char* key : {"alpha", "beta"}) {
+      const bool used = std::string(key) == "alpha" ? uses_alpha(act) : uses_beta(act);
+      const Field* f = find(fields, key);
+      if (f && !used)
+        fail(f->key_col, fmt::format("'{}' is not used by {}={}", key, which, an),
+             fmt::format("{} takes {}; alpha/beta are used by clip (min, max), leaky_relu (slope) and "
+                         "hard_sigmoid (slope, offset)",
+                         an, alpha_meaning(act)));
+      if (!f && used)
+        fail(head_col_, fmt::format("missing required key '{}' for {}={}", key, which, an),
+             fmt::format("{} needs {}", an, alpha_meaning(act)));
+      if (f) (std::string(key) == "alpha" ? alpha : beta) = parse_float(*f);
+    }
+  }
+
+  Epilogue read_epilogue(const std::vector<Field>& fields) const {
+    Epilogue e;
+    if (const Field* f = find(fields, "bias")) e.has_bias = true, e.bias_addr = sram_addr(*f);
+    if (const Field* f = find(fields, "scale_shift")) e.has_scale_shift = true, e.scale_shift_addr = sram_addr(*f);
+    if (const Field* f = find(fields, "residual")) e.has_residual = true, e.residual_addr = sram_addr(*f);
+    const Field* af = find(fields, "act");
+    if (af) {
+      if (af->value == "scale_shift")
+        fail(af->value_col, "unknown act 'scale_shift' for an epilogue",
+             "a fused BatchNorm is 'scale_shift=ADDRESS' in the epilogue; "
+             "act takes none, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish");
+      e.act = parse_enum(*af, kEpilogueActs, "act");
+    }
+    read_alpha_beta(fields, e.act, af, e.act_alpha, e.act_beta);
+    return e;
+  }
+
+  ConvParams read_conv(const std::vector<Field>& fields) const {
+    ConvParams c;
+    c.in_addr = sram_addr(*find(fields, "in"));
+    c.w_addr = sram_addr(*find(fields, "w"));
+    c.out_addr = sram_addr(*find(fields, "out"));
+    c.c_in = dim(*find(fields, "cin"));
+    c.h_in = dim(*find(fields, "hin"));
+    c.w_in = dim(*find(fields, "win"));
+    c.c_out = dim(*find(fields, "cout"));
+    c.kh = dim(*find(fields, "kh"));
+    c.kw = dim(*find(fields, "kw"));
+    read_stride2(fields, c.stride_h, c.stride_w);
+    read_pad(fields, c.pad_top, c.pad_left, c.pad_bottom, c.pad_right);
+    if (const Field* f = find(fields, "dilation")) c.dilation = dim(*f);
+    if (const Field* f = find(fields, "group")) c.group = dim(*f);
+    c.epilogue = read_epilogue(fields);
+    return c;
+  }
+
+  GemmParams read_gemm(const std::vector<Field>& fields) const {
+    GemmParams g;
+    g.a_addr = sram_addr(*find(fields, "a"));
+    g.b_addr = sram_addr(*find(fields, "b"));
+    g.out_addr = sram_addr(*find(fields, "out"));
+    g.m = dim(*find(fields, "m"));
+    g.n = dim(*find(fields, "n"));
+    g.k = dim(*find(fields, "k"));
+    g.epilogue = read_epilogue(fields);
+    return g;
+  }
+
+  ActParams read_act(const std::vector<Field>& fields) const {
+    ActParams a;
+    const Field& of = *find(fields, "op");
+    if (of.value == "none")
+      fail(of.value_col, "unknown ACT op 'none'", "ACT takes " + join(names(kVectorActs)));
+    a.op = parse_enum(of, kVectorActs, "ACT op");
+    a.in_addr = sram_addr(*find(fields, "in"));
+    a.out_addr = sram_addr(*find(fields, "out"));
+    a.elems = std::uint32_t(parse_uint(*find(fields, "elems"), 1, 0xffffffffull));
+    if (const Field* f = find(fields, "channels")) a.channels = dim(*f);
+    const Field* pf = find(fields, "param");
+    if (pf && a.op != ActOp::ScaleShift)
+      fail(pf->key_col, fmt::format("'param' is not used by op={}", to_string(a.op)),
+           "'param' is the SRAM address of scale[c] and shift[c] for op=scale_shift only");
+    if (!pf && a.op == ActOp::ScaleShift)
+      fail(head_col_, "missing required key 'param' for op=scale_shift",
+           "give param=ADDRESS: scale[channels] then shift[channels] in SRAM");
+    if (pf) a.param_addr = sram_addr(*pf);
+    read_alpha_beta(fields, a.op, &of, a.alpha, a.beta);
+    return a;
+  }
+
+  EltwiseParams read_eltwise(const std::vector<Field>& fields) const {
+    EltwiseParams e;
+    e.op = parse_enum(*find(fields, "op"), kEltwiseOps, "ELTWISE op");
+    e.a_addr = sram_addr(*find(fields, "a"));
+    e.b_addr = sram_addr(*find(fields, "b"));
+    e.out_addr = sram_addr(*find(fields, "out"));
+    e.elems = std::uint32_t(parse_uint(*find(fields, "elems"), 1, 0xffffffffull));
+    return e;
+  }
+
+  PoolParams read_pool(const std::vector<Field>& fields) const {
+    PoolParams p;
+    p.op = parse_enum(*find(fields, "op"), kPoolOps, "POOL op");
+    p.in_addr = sram_addr(*find(fields, "in"));
+    p.out_addr = sram_addr(*find(fields, "out"));
+    p.c = dim(*find(fields, "c"));
+    p.h_in = dim(*find(fields, "hin"));
+    p.w_in = dim(*find(fields, "win"));
+    if (const Field* f = find(fields, "kh")) p.kh = dim(*f);
+    if (const Field* f = find(fields, "kw")) p.kw = dim(*f);
+    read_stride2(fields, p.stride_h, p.stride_w);
+    read_pad(fields, p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
+    return p;
+  }
+
+  std::string source_;
+  int line_ = 0;
+  int head_col_ = 1;  // column of the current mnemonic (where "missing key" errors point)
+  bool header_seen_ = false;
+  int program_line_ = 0;
+  Program program_;
+  std::map<std::string, std::size_t> tensor_index_;
+};
+
+// ----------------------------------------------------------------------------------------
+// Writer
+
+class Writer {
+ public:
+  explicit Writer(const Program& p) : p_(p) {}
+
+  std::string write() {
+    out_ += fmt::format(".npuasm {}\n", p_.version);
+    out_ += ".program";
+    if (!p_.name.empty()) out_ += " name=" + checked_name(p_.name, "program name");
+    if (!p_.strategy.empty()) out_ += " strategy=" + checked_name(p_.strategy, "strategy");
+    out_ += fmt::format(" dtype={}\n", to_string(p_.dtype));
+    for (const TensorDecl& t : p_.tensors)
+      out_ += fmt::format(".tensor {} kind={} ddr=0x{:x} bytes={}\n", checked_name(t.name, "tensor name"),
+                          to_string(t.kind), t.ddr_addr, t.bytes);
+    if (!p_.tensors.empty() && !p_.instructions.empty()) out_ += "\n";
+    for (index_ = 0; index_ < p_.instructions.size(); ++index_) write(p_.instructions[index_]);
+    return std::move(out_);
+  }
+
+ private:
+  [[noreturn]] void bad(const std::string& what) const {
+    throw std::invalid_argument(fmt::format("write_program: instruction #{}: {}", index_, what));
+  }
+
+  std::string checked_name(const std::string& s, const char* what) const {
+    if (!writable_name(s))
+      throw std::invalid_argument(
+          fmt::format("write_program: {} '{}' cannot be written in .npuasm (names are non-empty and contain no "
+                      "whitespace, control characters or '#')",
+                      what, s));
+    return s;
+  }
+
+  void kv(const char* key, const std::string& value) { line_ += fmt::format(" {}={}", key, value); }
+  void num(const char* key, long long v) { kv(key, std::to_string(v)); }
+  void hex(const char* key, std::uint64_t v) { kv(key, fmt::format("0x{:x}", v)); }
+  void flt(const char* key, float v) {
+    char buf[64];
+    // Shortest text that reads back to the same float (std::to_chars guarantees the round trip).
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    kv(key, std::string(buf, r.ptr));
+  }
+
+  void stride2(int sh, int sw) {
+    if (sh == 1 && sw == 1) return;
+    kv("stride", sh == sw ? std::to_string(sh) : fmt::format("{},{}", sh, sw));
+  }
+  void pad(int t, int l, int b, int r) {
+    if (t == 0 && l == 0 && b == 0 && r == 0) return;
+    kv("pad", t == l && l == b && b == r ? std::to_string(t) : fmt::format("{},{},{},{}", t, l, b, r));
+  }
+  void alpha_beta(ActOp act, float alpha, float beta) {
+    if (uses_alpha(act)) flt("alpha", alpha);
+    if (uses_beta(act)) flt("beta", beta);
+  }
+  void epilogue(const Epilogue& e) {
+    if (e.has_bias) hex("bias", e.bias_addr);
+    if (e.has_scale_shift) hex("scale_shift", e.scale_shift_addr);
+    if (e.has_residual) hex("residual", e.residual_addr);
+    if (e.act == ActOp::ScaleShift) bad("act=scale_shift is not an epilogue activation (use has_scale_shift)");
+    if (e.act != ActOp::None) kv("act", to_string(e.act));
+    alpha_beta(e.act, e.act_alpha, e.act_beta);
+  }
+  void tokens(const char* key, const std::vector<Token>& ts) {
+    if (ts.empty()) return;
+    std::vector<std::string> n;
+    for (const Token& t : ts) {
+      if (t.from == t.to) bad(fmt::format("token from the {} queue to itself", to_string(t.from)));
+      n.push_back(to_string(t));
+    }
+    kv(key, join(n, ","));
+  }
+
+  template <class T>
+  const T& params(const Instruction& inst) const {
+    if (const T* p = std::get_if<T>(&inst.params)) return *p;
+    bad(fmt::format("{} carries the parameters of another opcode", to_string(inst.op)));
+  }
+
+  void write(const Instruction& inst) {
+    line_ = fmt::format("{:<7}", to_string(inst.op));
+    if (!inst.layer.empty()) kv("layer", checked_name(inst.layer, "layer name"));
+    const bool dma = inst.op == Opcode::Load || inst.op == Opcode::Store;
+    if (!dma && !inst.tensor.empty())
+      bad(fmt::format("{} names tensor '{}' but only LOAD and STORE name a tensor", to_string(inst.op), inst.tensor));
+    switch (inst.op) {
+      case Opcode::Load:
+      case Opcode::Store: {
+        const DmaDesc& d = params<DmaDesc>(inst);
+        kv("tensor", checked_name(inst.tensor, "tensor name"));
+        hex("ddr", d.ddr_addr);
+        hex("sram", d.sram_addr);
+        if (d.elem_bytes != 1) num("elem", d.elem_bytes);
+        // Dimensions written: up to the last one that is not the default (extent 1, stride 0).
+        std::size_t n = 1;
+        for (std::size_t i = 1; i < 3; ++i)
+          if (d.extent[i] != 1 || d.ddr_stride_bytes[i - 1] != 0) n = i + 1;
+        std::vector<std::string> e, s;
+        for (std::size_t i = 0; i < n; ++i) e.push_back(std::to_string(d.extent[i]));
+        for (std::size_t i = 0; i + 1 < n; ++i) s.push_back(std::to_string(d.ddr_stride_bytes[i]));
+        kv("extent", join(e, ","));
+        if (!s.empty()) kv("stride", join(s, ","));
+        break;
+      }
+      case Opcode::Conv: {
+        const ConvParams& c = params<ConvParams>(inst);
+        hex("in", c.in_addr);
+        hex("w", c.w_addr);
+        hex("out", c.out_addr);
+        num("cin", c.c_in);
+        num("hin", c.h_in);
+        num("win", c.w_in);
+        num("cout", c.c_out);
+        num("kh", c.kh);
+        num("kw", c.kw);
+        stride2(c.stride_h, c.stride_w);
+        pad(c.pad_top, c.pad_left, c.pad_bottom, c.pad_right);
+        if (c.dilation != 1) num("dilation", c.dilation);
+        if (c.group != 1) num("group", c.group);
+        epilogue(c.epilogue);
+        break;
+      }
+      case Opcode::Gemm: {
+        const GemmParams& g = params<GemmParams>(inst);
+        hex("a", g.a_addr);
+        hex("b", g.b_addr);
+        hex("out", g.out_addr);
+        num("m", g.m);
+        num("n", g.n);
+        num("k", g.k);
+        epilogue(g.epilogue);
+        break;
+      }
+      case Opcode::Act: {
+        const ActParams& a = params<ActParams>(inst);
+        if (a.op == ActOp::None) bad("ACT with op=none");
+        kv("op", to_string(a.op));
+        hex("in", a.in_addr);
+        hex("out", a.out_addr);
+        num("elems", a.elems);
+        if (a.channels != 1) num("channels", a.channels);
+        if (a.op == ActOp::ScaleShift) hex("param", a.param_addr);
+        alpha_beta(a.op, a.alpha, a.beta);
+        break;
+      }
+      case Opcode::Eltwise: {
+        const EltwiseParams& e = params<EltwiseParams>(inst);
+        kv("op", to_string(e.op));
+        hex("a", e.a_addr);
+        hex("b", e.b_addr);
+        hex("out", e.out_addr);
+        num("elems", e.elems);
+        break;
+      }
+      case Opcode::Pool: {
+        const PoolParams& p = params<PoolParams>(inst);
+        kv("op", to_string(p.op));
+        hex("in", p.in_addr);
+        hex("out", p.out_addr);
+        num("c", p.c);
+        num("hin", p.h_in);
+        num("win", p.w_in);
+        if (p.kh != 1) num("kh", p.kh);
+        if (p.kw != 1) num("kw", p.kw);
+        stride2(p.stride_h, p.stride_w);
+        pad(p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
+        break;
+      }
+      case Opcode::Sync: kv("queue", to_string(params<SyncParams>(inst).queue)); break;
+    }
+    tokens("wait", inst.wait);
+    tokens("push", inst.push);
+    // The mnemonic is padded to 7 columns; the first key=value starts at column 9.
+    out_ += line_ + "\n";
+  }
+
+  const Program& p_;
+  std::size_t index_ = 0;
+  std::string out_, line_;
+};
+
+}  // namespace
+
+Program read_program(const std::string& text, const std::string& source) { return Reader(source).read(text); }
+
+Program read_program_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError(fmt::format("{}: error: cannot open the program: {}\n  check the path (a .npuasm text file)",
+                                  path, std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return read_program(ss.str(), path);
+}
+
+std::string write_program(const Program& program) { return Writer(program).write(); }
+
+}  // namespace npu::isa
