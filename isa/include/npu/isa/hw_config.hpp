@@ -127,6 +127,11 @@ struct HwConfig {
   double machine_balance_macs_per_byte() const { return peak_macs_per_s() / (ddr.peak_gbps() * 1e9); }
   /// Core clock period in ns.
   double core_period_ns() const { return 1000.0 / npu.clock_mhz; }
+  /// Smallest SRAM (bytes) that holds one array tile (docs/config.md, "Minimal tile"):
+  /// 2 x rows x cols operand elements (a double-buffered stationary fold) + rows input
+  /// elements + cols accumulators of 4 B (int32 for int8, fp32 for fp16/fp32).
+  /// Loading rejects an sram.capacity below this.
+  std::uint64_t min_sram_tile_bytes() const;
 };
 
 /// Load and validate a YAML hardware config. Throws ConfigError naming file:line:col,
@@ -135,6 +140,10 @@ HwConfig load_hw_config(const std::string& path);
 
 /// Same as load_hw_config on YAML text; `source` is used in messages.
 HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source = "<string>");
+
+/// The resolved config (defaults filled in) as YAML that load_hw_config accepts again and
+/// that resolves to the same config; keys in the order of docs/config.md.
+std::string hw_config_to_yaml(const HwConfig& cfg);
 
 /// Parse a size such as "1MiB", "24 MiB", "512KiB", "64", "2 GB" into bytes.
 /// Binary (KiB/MiB/GiB) and decimal (kB/KB/MB/GB) suffixes; returns nullopt when malformed.
