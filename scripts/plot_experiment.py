@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Plots for an `npu experiment` output folder (formats: docs/experiment.md).
+
+Usage: python3 scripts/plot_experiment.py DIR [--out PLOTDIR]
+
+Writes PNGs into PLOTDIR (default DIR/plots):
+  strategies_<model>.png      DDR MB and latency per strategy, one group of bars per hw config
+  layers_<run id>.png         per-layer DDR traffic stacked by tensor kind
+                              (input, weight, output, intermediate), for every run
+  roofline_<model>__<hw>.png  one point per layer (MACs per DDR byte vs achieved MAC/s)
+                              for the `none` run and the most fused run, under the
+                              config's compute and bandwidth roofs
+
+Needs Debian's python3-matplotlib and python3-pandas. Exits 1 with a message when DIR is
+not an experiment folder.
+"""
+import argparse
+import json
+import os
+import sys
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+except ImportError as e:  # pragma: no cover - environment problem
+    sys.exit(f"plot_experiment: error: {e}; install with: apt-get install python3-matplotlib python3-pandas")
+
+KINDS = ["input", "weight", "output", "intermediate"]
+KIND_COLOURS = {"input": "#4C72B0", "weight": "#DD8452", "output": "#55A868", "intermediate": "#C44E52"}
+
+
+def strategy_bars(summary, out_dir):
+    written = []
+    for model, df in summary[summary.status == "ok"].groupby("model", sort=True):
+        hws = sorted(df.hw.unique())
+        strategies = list(dict.fromkeys(df.strategy))
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+        width = 0.8 / max(1, len(strategies))
+        for si, strat in enumerate(strategies):
+            sub = df[df.strategy == strat].set_index("hw")
+            xs = [i + si * width for i in range(len(hws))]
+            axes[0].bar(xs, [sub.ddr_total_mb.get(h, float("nan")) for h in hws], width, label=strat)
+            axes[1].bar(xs, [sub.latency_ms.get(h, float("nan")) for h in hws], width, label=strat)
+        for ax, title, unit in ((axes[0], "DDR traffic", "MB"), (axes[1], "Latency", "ms")):
+            ax.set_xticks([i + width * (len(strategies) - 1) / 2 for i in range(len(hws))])
+            ax.set_xticklabels(hws, rotation=10)
+            ax.set_ylabel(unit)
+            ax.set_title(f"{model}: {title} per fusion strategy")
+            ax.grid(axis="y", alpha=0.3)
+        axes[0].legend(fontsize=8)
+        fig.tight_layout()
+        path = os.path.join(out_dir, f"strategies_{model}.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def layer_bars(run_dir_root, runs, out_dir):
+    written = []
+    for run in runs:
+        path = os.path.join(run_dir_root, "layers", f"{run}.csv")
+        if not os.path.exists(path):
+            continue
+        df = pd.read_csv(path)
+        if df.empty:
+            continue
+        fig, ax = plt.subplots(figsize=(max(8, 0.12 * len(df)), 4.5))
+        bottom = [0.0] * len(df)
+        for kind in KINDS:
+            col = f"ddr_{kind}_mb"
+            if col not in df:
+                continue
+            ax.bar(range(len(df)), df[col], bottom=bottom, color=KIND_COLOURS[kind], label=kind, width=0.9)
+            bottom = [b + v for b, v in zip(bottom, df[col])]
+        ax.set_xlabel("layer (program order)")
+        ax.set_ylabel("DDR MB (read + write)")
+        ax.set_title(f"{run}: per-layer DDR traffic by tensor kind")
+        ax.legend(fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+        fig.tight_layout()
+        png = os.path.join(out_dir, f"layers_{run}.png")
+        fig.savefig(png, dpi=100)
+        plt.close(fig)
+        written.append(png)
+    return written
+
+
+def roofline(root, summary_json, out_dir):
+    written = []
+    by_key = {}
+    for r in summary_json:
+        if r.get("status") != "ok":
+            continue
+        by_key.setdefault((r["model"], r["hw"]), []).append(r)
+    for (model, hw), rs in sorted(by_key.items()):
+        chosen = [r for r in rs if r["strategy"] == "none"]
+        fused = sorted((r for r in rs if r["strategy"] != "none"), key=lambda r: r["ddr_total_mb"])
+        if fused:
+            chosen.append(fused[0])
+        fig, ax = plt.subplots(figsize=(7, 5))
+        peak_macs = peak_gbps = None
+        for r in chosen:
+            rs_path = os.path.join(r["run_dir"], "run_summary.json")
+            lay_path = os.path.join(root, "layers", f"{os.path.basename(r['run_dir'])}.csv")
+            if not (os.path.exists(rs_path) and os.path.exists(lay_path)):
+                continue
+            with open(rs_path) as f:
+                rsum = json.load(f)
+            peak_macs, peak_gbps = rsum["peak_macs_per_s"], rsum["peak_ddr_gbps"]
+            df = pd.read_csv(lay_path)
+            df = df[(df.macs > 0) & (df.ddr_total_mb > 0) & (df.latency_ms > 0)]
+            intensity = df.macs / (df.ddr_total_mb * 1e6)
+            achieved = df.macs / (df.latency_ms * 1e-3)
+            ax.scatter(intensity, achieved, s=12, alpha=0.7, label=r["strategy"])
+        if peak_macs is None:
+            plt.close(fig)
+            continue
+        ridge = peak_macs / (peak_gbps * 1e9)
+        xs = [ridge / 1000, ridge, ridge * 1000]
+        ax.plot(xs, [min(peak_macs, x * peak_gbps * 1e9) for x in xs], "k-", lw=1.5, label="roofline")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("operational intensity (MACs per DDR byte)")
+        ax.set_ylabel("achieved MAC/s")
+        ax.set_title(f"{model} on {hw}: roofline (one point per layer)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        png = os.path.join(out_dir, f"roofline_{model}__{hw}.png")
+        fig.savefig(png, dpi=110)
+        plt.close(fig)
+        written.append(png)
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir", help="output folder of `npu experiment`")
+    ap.add_argument("--out", help="folder for the PNGs (default DIR/plots)")
+    args = ap.parse_args()
+    csv_path = os.path.join(args.dir, "summary.csv")
+    json_path = os.path.join(args.dir, "summary.json")
+    if not (os.path.exists(csv_path) and os.path.exists(json_path)):
+        sys.exit(f"plot_experiment: error: {args.dir} has no summary.csv/summary.json; "
+                 "run `npu experiment --out DIR` first")
+    out_dir = args.out or os.path.join(args.dir, "plots")
+    os.makedirs(out_dir, exist_ok=True)
+    summary = pd.read_csv(csv_path)
+    with open(json_path) as f:
+        summary_json = json.load(f)
+    runs = [os.path.basename(r["run_dir"]) for r in summary_json if r.get("status") == "ok"]
+    written = strategy_bars(summary, out_dir)
+    written += layer_bars(args.dir, runs, out_dir)
+    written += roofline(args.dir, summary_json, out_dir)
+    for w in written:
+        print(w)
+    if not written:
+        sys.exit("plot_experiment: error: no successful runs to plot")
+
+
+if __name__ == "__main__":
+    main()

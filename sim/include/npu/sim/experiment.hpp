@@ -1,0 +1,72 @@
+// The fusion experiment: models x hardware configs x strategies, each compiled and
+// simulated in its own process (SystemC elaborates once per process), summarised side by
+// side. Output formats: docs/experiment.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npu::sim {
+
+/// One (model, hw, strategy) cell of an experiment.
+struct ExperimentJob {
+  std::string model;     ///< zoo name or .onnx path, as the user gave it
+  std::string hw;        ///< YAML config path
+  std::string strategy;  ///< strategy name (or a strategy YAML path)
+  std::string run_dir;   ///< DIR/runs/<id>: where the child writes run.json, layers.csv, traces
+  std::string id;        ///< "<model-stem>__<hw-stem>__<strategy>"
+};
+
+/// What one run reports (read back from the child's run.json), in the summary's units.
+struct RunSummary {
+  ExperimentJob job;
+  bool ok = false;
+  std::string error;  ///< first line of the failure (when !ok)
+  std::uint64_t cycles = 0;           ///< core clock cycles
+  double latency_ms = 0;
+  double ddr_read_mb = 0;             ///< MB = 1e6 bytes
+  double ddr_write_mb = 0;
+  double mac_utilisation = 0;         ///< 0..1: MACs / (peak MACs/cycle x cycles)
+  double ddr_bw_utilisation = 0;      ///< 0..1: bytes / (peak GB/s x latency)
+  std::optional<double> energy_mj;    ///< when the config has an energy section
+  double wall_s = 0;                  ///< wall time of the child process
+  double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
+};
+
+struct ExperimentOptions {
+  std::vector<std::string> models;
+  std::vector<std::string> hws;
+  std::vector<std::string> strategies;
+  std::string out_dir;
+  int jobs = 1;                        ///< processes at a time
+  std::vector<std::string> traces;     ///< subset of {ddr, timeline, vcd}
+  std::string self_exe;                ///< the npu binary to run children with
+  std::string shard;                   ///< "i/N": run only jobs with index % N == i (empty: all)
+};
+
+/// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).
+std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt);
+
+/// Checks everything that can be checked before any work starts (model files exist or
+/// are zoo names, strategies known, configs load and validate, output folder writable,
+/// trace kinds known). Throws npu::ConfigError naming the bad input and the fix.
+void validate_experiment(const ExperimentOptions& opt);
+
+/// Runs the jobs, up to opt.jobs child processes at a time (`npu simulate ...`), with a
+/// progress line on a terminal (stderr). Results come back in plan order, failures
+/// included (ok == false, error set).
+std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs);
+
+/// Reads a child's run.json (written by `npu simulate`); sets ok/error accordingly.
+RunSummary read_run_summary(const ExperimentJob& job);
+
+/// Writes DIR/summary.csv, summary.json, summary.md (speedup and DDR saved % relative to
+/// the `none` run of the same model and hw, when present) and returns the text table.
+std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs);
+
+/// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge").
+std::string stem_of(const std::string& path_or_name);
+
+}  // namespace npu::sim

@@ -1,0 +1,377 @@
+#include "npu/sim/experiment.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/zoo.hpp"
+#include "npu/isa/hw_config.hpp"
+
+extern char** environ;
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string stem_of(const std::string& path_or_name) {
+  std::string stem = fs::path(path_or_name).stem().string();
+  if (stem.empty()) stem = path_or_name;
+  for (char& c : stem)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
+  return stem;
+}
+
+std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt) {
+  std::vector<ExperimentJob> jobs;
+  for (const auto& m : opt.models)
+    for (const auto& h : opt.hws)
+      for (const auto& s : opt.strategies) {
+        ExperimentJob j{m, h, s, "", ""};
+        j.id = stem_of(m) + "__" + stem_of(h) + "__" + stem_of(s);
+        j.run_dir = (fs::path(opt.out_dir) / "runs" / j.id).string();
+        jobs.push_back(std::move(j));
+      }
+  if (!opt.shard.empty()) {
+    int i = 0, n = 0;
+    char slash = 0;
+    std::istringstream in(opt.shard);
+    if (!(in >> i >> slash >> n) || slash != '/' || n <= 0 || i < 0 || i >= n || !in.eof())
+      throw ConfigError(fmt::format("--shard '{}': error: expected i/N with 0 <= i < N (e.g. 0/4)", opt.shard));
+    std::vector<ExperimentJob> mine;
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      if (int(k % std::size_t(n)) == i) mine.push_back(jobs[k]);
+    jobs = std::move(mine);
+  }
+  return jobs;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+bool is_zoo_name(const std::string& m) {
+  const auto& names = compiler::zoo_model_names();
+  return std::find(names.begin(), names.end(), m) != names.end() || m == "mobilenetv2";
+}
+
+}  // namespace
+
+void validate_experiment(const ExperimentOptions& opt) {
+  if (opt.models.empty()) throw ConfigError("npu experiment: error: no --model given (a zoo name or an .onnx path)");
+  if (opt.hws.empty()) throw ConfigError("npu experiment: error: no --hw given (a YAML config, e.g. configs/edge-npu-ddr4.yaml)");
+  if (opt.strategies.empty()) throw ConfigError("npu experiment: error: --strategies is empty");
+  if (opt.jobs < 1) throw ConfigError(fmt::format("npu experiment: error: -j {} must be at least 1", opt.jobs));
+  for (const auto& m : opt.models) {
+    if (is_zoo_name(m)) continue;
+    std::error_code ec;
+    bool looks_like_path = m.find('/') != std::string::npos || fs::path(m).extension() == ".onnx";
+    if (!looks_like_path)
+      throw ConfigError(fmt::format("--model '{}': error: not a zoo model and not an .onnx path\n  allowed zoo names: {}",
+                                    m, join(compiler::zoo_model_names())));
+    if (!fs::is_regular_file(m, ec))
+      throw ConfigError(fmt::format("--model '{}': error: no such file\n  give the path of an .onnx file or a zoo name ({})",
+                                    m, join(compiler::zoo_model_names())));
+    std::ifstream probe(m, std::ios::binary);
+    if (!probe) throw ConfigError(fmt::format("--model '{}': error: cannot be read (check permissions)", m));
+  }
+  for (const auto& s : opt.strategies) {
+    if (fs::path(s).extension() == ".yaml" || fs::path(s).extension() == ".yml")
+      compiler::load_strategy_file(s);  // throws ConfigError with file:line
+    else
+      compiler::builtin_strategy(s);    // throws "unknown strategy ... (allowed: ...)"
+  }
+  std::set<std::string> seen;
+  for (const auto& h : opt.hws) {
+    load_hw_config(h);  // throws ConfigError FILE:LINE:COL
+    if (!seen.insert(stem_of(h)).second)
+      throw ConfigError(fmt::format("--hw '{}': error: two configs share the name '{}'; rename one file", h, stem_of(h)));
+  }
+  for (const auto& t : opt.traces)
+    if (t != "ddr" && t != "timeline" && t != "vcd")
+      throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+  if (opt.out_dir.empty()) throw ConfigError("npu experiment: error: --out DIR is required");
+  std::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  const fs::path probe = fs::path(opt.out_dir) / ".npu-write-test";
+  std::ofstream out(probe);
+  if (ec || !out)
+    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created or written{}\n  choose a writable folder",
+                                  opt.out_dir, ec ? " (" + ec.message() + ")" : ""));
+  out.close();
+  fs::remove(probe, ec);
+}
+
+namespace {
+
+double now_s() {
+  using clock = std::chrono::steady_clock;
+  static const auto t0 = clock::now();
+  return std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+struct Child {
+  pid_t pid = -1;
+  std::size_t index = 0;
+  double start_s = 0;
+};
+
+std::vector<std::string> child_argv(const ExperimentOptions& opt, const ExperimentJob& job) {
+  std::vector<std::string> argv{opt.self_exe, "simulate", "--model", job.model, "--hw", job.hw,
+                                "--strategy", job.strategy, "--out", job.run_dir, "--quiet"};
+  if (!opt.traces.empty()) {
+    std::string t;
+    for (const auto& k : opt.traces) t += (t.empty() ? "" : ",") + k;
+    argv.push_back("--trace");
+    argv.push_back(t);
+  }
+  return argv;
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::string& log_path) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  return pid;
+}
+
+std::string first_error_line(const std::string& log_path) {
+  std::ifstream in(log_path);
+  std::string line, first;
+  while (std::getline(in, line)) {
+    if (line.find("error") != std::string::npos) return line;
+    if (first.empty() && !line.empty()) first = line;
+  }
+  return first.empty() ? "no output" : first;
+}
+
+}  // namespace
+
+RunSummary read_run_summary(const ExperimentJob& job) {
+  RunSummary r;
+  r.job = job;
+  fs::path p = fs::path(job.run_dir) / "run_summary.json";
+  std::ifstream in(p);
+  if (!in) {
+    r.error = "no run_summary.json written";
+    return r;
+  }
+  try {
+    json j = json::parse(in);
+    r.cycles = j.at("cycles").get<std::uint64_t>();
+    r.latency_ms = j.at("latency_ms").get<double>();
+    r.ddr_read_mb = j.at("ddr_read_bytes").get<double>() / 1e6;
+    r.ddr_write_mb = j.at("ddr_write_bytes").get<double>() / 1e6;
+    r.mac_utilisation = j.at("mac_utilisation").get<double>();
+    r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
+    if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
+    r.ok = true;
+  } catch (const std::exception& e) {
+    r.error = fmt::format("{}: malformed: {}", p.string(), e.what());
+  }
+  return r;
+}
+
+std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs) {
+  std::vector<RunSummary> results(jobs.size());
+  std::vector<Child> running;
+  std::size_t next = 0, done = 0;
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const double t_start = now_s();
+  auto progress = [&](const std::string& what) {
+    std::string line = fmt::format("[{}/{}] {:6.1f} s  {}", done, jobs.size(), now_s() - t_start, what);
+    if (tty)
+      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    else
+      std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+  };
+  const int max_jobs = std::max(1, opt.jobs);
+  while (done < jobs.size()) {
+    while (next < jobs.size() && int(running.size()) < max_jobs) {
+      const ExperimentJob& job = jobs[next];
+      fs::create_directories(job.run_dir);
+      fs::remove(fs::path(job.run_dir) / "run_summary.json");
+      std::string log = (fs::path(job.run_dir) / "log.txt").string();
+      pid_t pid = spawn(child_argv(opt, job), log);
+      if (pid < 0) {
+        results[next].job = job;
+        results[next].error = "could not start " + opt.self_exe;
+        ++done;
+      } else {
+        running.push_back({pid, next, now_s()});
+        progress("running " + job.id);
+      }
+      ++next;
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = std::find_if(running.begin(), running.end(), [&](const Child& c) { return c.pid == pid; });
+    if (it == running.end()) continue;
+    const ExperimentJob& job = jobs[it->index];
+    RunSummary r;
+    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (exited_ok) {
+      r = read_run_summary(job);
+      std::error_code ec;
+      const fs::path layers = fs::path(opt.out_dir) / "layers";
+      fs::create_directories(layers, ec);
+      fs::copy_file(fs::path(job.run_dir) / "layers.csv", layers / (job.id + ".csv"),
+                    fs::copy_options::overwrite_existing, ec);
+    } else {
+      r.job = job;
+      std::string log = (fs::path(job.run_dir) / "log.txt").string();
+      r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : first_error_line(log);
+    }
+    r.wall_s = now_s() - it->start_s;
+    results[it->index] = r;
+    running.erase(it);
+    ++done;
+    progress((r.ok ? "done " : "FAILED ") + job.id);
+  }
+  if (tty) std::fprintf(stderr, "\n");
+  return results;
+}
+
+namespace {
+
+/// The `none` run of the same model and hw, if it succeeded.
+const RunSummary* baseline_of(const std::vector<RunSummary>& runs, const RunSummary& r) {
+  for (const auto& b : runs)
+    if (b.ok && b.job.strategy == "none" && b.job.model == r.job.model && b.job.hw == r.job.hw) return &b;
+  return nullptr;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
+  struct Row {
+    const RunSummary* r;
+    std::optional<double> speedup, saved_pct;
+  };
+  std::vector<Row> rows;
+  for (const auto& r : runs) {
+    Row row{&r, std::nullopt, std::nullopt};
+    if (const RunSummary* b = r.ok ? baseline_of(runs, r) : nullptr) {
+      if (r.latency_ms > 0) row.speedup = b->latency_ms / r.latency_ms;
+      if (b->ddr_total_mb() > 0) row.saved_pct = 100.0 * (1.0 - r.ddr_total_mb() / b->ddr_total_mb());
+    }
+    rows.push_back(row);
+  }
+  auto opt_num = [](const std::optional<double>& v, const char* f) {
+    return v ? fmt::format(fmt::runtime(f), *v) : std::string();
+  };
+
+  // CSV
+  std::ofstream csv(fs::path(out_dir) / "summary.csv");
+  csv << "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,latency_ms,cycles,speedup_vs_none,"
+         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,error\n";
+  json j = json::array();
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    csv << fmt::format("{},{},{},{},", csv_field(stem_of(r.job.model)), csv_field(stem_of(r.job.hw)),
+                       csv_field(r.job.strategy), r.ok ? "ok" : "failed");
+    if (r.ok)
+      csv << fmt::format("{:.6f},{:.6f},{:.6f},{:.6f},{},{},{},{:.6f},{:.6f},{},", r.ddr_read_mb, r.ddr_write_mb,
+                         r.ddr_total_mb(), r.latency_ms, r.cycles, opt_num(row.speedup, "{:.6f}"),
+                         opt_num(row.saved_pct, "{:.4f}"), r.mac_utilisation, r.ddr_bw_utilisation,
+                         opt_num(r.energy_mj, "{:.6f}"));
+    else
+      csv << ",,,,,,,,,,";
+    csv << csv_field(r.error) << "\n";
+    json e = {{"model", stem_of(r.job.model)},
+              {"model_arg", r.job.model},
+              {"hw", stem_of(r.job.hw)},
+              {"hw_arg", r.job.hw},
+              {"strategy", r.job.strategy},
+              {"status", r.ok ? "ok" : "failed"},
+              {"run_dir", r.job.run_dir}};
+    if (r.ok) {
+      e["ddr_read_mb"] = r.ddr_read_mb;
+      e["ddr_write_mb"] = r.ddr_write_mb;
+      e["ddr_total_mb"] = r.ddr_total_mb();
+      e["latency_ms"] = r.latency_ms;
+      e["cycles"] = r.cycles;
+      e["speedup_vs_none"] = row.speedup ? json(*row.speedup) : json(nullptr);
+      e["ddr_saved_pct"] = row.saved_pct ? json(*row.saved_pct) : json(nullptr);
+      e["mac_utilisation"] = r.mac_utilisation;
+      e["ddr_bw_utilisation"] = r.ddr_bw_utilisation;
+      e["energy_mj"] = r.energy_mj ? json(*r.energy_mj) : json(nullptr);
+    } else {
+      e["error"] = r.error;
+    }
+    j.push_back(e);
+  }
+  std::ofstream(fs::path(out_dir) / "summary.json") << j.dump(2) << "\n";
+
+  // Text / Markdown table (the same rows).
+  std::ostringstream md;
+  md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | latency ms | cycles | speedup | "
+        "DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
+  md << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  std::ostringstream txt;
+  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model", "hw",
+                     "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "lat ms", "speedup", "DDR saved", "MAC %",
+                     "BW %", "energy mJ");
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    if (!r.ok) {
+      md << fmt::format("| {} | {} | {} | failed: {} |||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
+                        r.job.strategy, r.error);
+      txt << fmt::format("{:<16} {:<20} {:<12} FAILED: {}\n", stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy,
+                         r.error);
+      continue;
+    }
+    std::string speed = opt_num(row.speedup, "{:.3f}x");
+    std::string saved = opt_num(row.saved_pct, "{:.1f} %");
+    std::string energy = opt_num(r.energy_mj, "{:.3f}");
+    md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
+                      stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.ddr_read_mb, r.ddr_write_mb,
+                      r.ddr_total_mb(), r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
+                      100 * r.ddr_bw_utilisation, energy);
+    txt << fmt::format("{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n",
+                       stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.ddr_read_mb, r.ddr_write_mb,
+                       r.ddr_total_mb(), r.latency_ms, speed, saved, 100 * r.mac_utilisation,
+                       100 * r.ddr_bw_utilisation, energy);
+  }
+  std::ofstream(fs::path(out_dir) / "summary.md") << md.str();
+  return txt.str();
+}
+
+}  // namespace npu::sim

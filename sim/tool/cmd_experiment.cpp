@@ -1,0 +1,70 @@
+// `npu experiment`: compare fusion strategies on models x hardware configs.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "command.hpp"
+#include "npu/sim/experiment.hpp"
+
+namespace {
+
+std::vector<std::string> split_list(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::stringstream ss(item);
+    std::string part;
+    while (std::getline(ss, part, ','))
+      if (!part.empty()) out.push_back(part);
+  }
+  return out;
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("npu") : p.string();
+}
+
+void add_experiment(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "experiment",
+      "Compile and simulate every model x hw config x fusion strategy (one process per run) and compare "
+      "DDR traffic and latency");
+  auto opt = std::make_shared<npu::sim::ExperimentOptions>();
+  auto strategies = std::make_shared<std::vector<std::string>>();
+  auto traces = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--model", opt->models, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path; repeatable")
+      ->required();
+  cmd->add_option("--hw", opt->hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
+  cmd->add_option("--strategies", *strategies,
+                  "Comma-separated fusion strategies (built-in names or strategy YAML files)")
+      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual");
+  cmd->add_option("--out", opt->out_dir, "Output folder (summary.csv/json/md, layers/, runs/)")->required();
+  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  cmd->add_option("--trace", *traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
+  cmd->add_option("--shard", opt->shard, "Run only share i of N of the jobs (i/N), e.g. for a Slurm job array");
+  cmd->callback([opt, strategies, traces]() {
+    opt->strategies = split_list(*strategies);
+    if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"};
+    opt->traces = split_list(*traces);
+    opt->self_exe = self_exe();
+    npu::sim::validate_experiment(*opt);  // everything checked before any work starts
+    auto jobs = npu::sim::plan_experiment(*opt);
+    auto runs = npu::sim::run_experiment(*opt, jobs);
+    std::cout << npu::sim::write_summary(opt->out_dir, runs);
+    std::size_t failed = 0;
+    for (const auto& r : runs) failed += r.ok ? 0 : 1;
+    std::cout << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, layers/*.csv\n";
+    if (failed) {
+      std::cerr << "npu experiment: " << failed << " of " << runs.size() << " runs failed (see the table; logs in "
+                << opt->out_dir << "/runs/<run>/log.txt)\n";
+      npu::tool::set_exit_status(1);
+    }
+  });
+}
+
+}  // namespace
+
+NPU_COMMAND("experiment", add_experiment);
