@@ -252,7 +252,9 @@ class Loader {
     std::vector<std::string> allowed = required;
     allowed.insert(allowed.end(), optional.begin(), optional.end());
     if (!node.IsMap()) {
-      fail(where, fmt::format("{} must be a map of keys, got {}", s.name(), describe(node)),
+      fail(where,
+           path.empty() ? fmt::format("the config must be a map of sections, got {}", describe(node))
+                        : fmt::format("{} must be a map of keys, got {}", s.name(), describe(node)),
            fmt::format("  allowed keys: {}", join(allowed)));
     }
     for (auto it = node.begin(); it != node.end(); ++it) {
