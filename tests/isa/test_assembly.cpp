@@ -1,0 +1,362 @@
+// .npuasm reader/writer: exact round trips, canonical form, every instruction and every
+// optional field. Malformed input is in test_assembly_errors.cpp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "npu/isa/assembly.hpp"
+
+namespace npu::isa {
+namespace {
+
+std::string data_path(const std::string& name) { return std::string(NPU_SOURCE_DIR) + "/tests/isa/data/" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The keys docs/isa.md lists for each mnemonic (required and optional), in canonical order.
+const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
+    {"LOAD", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
+    {"STORE", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
+    {"CONV", {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
+              "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"}},
+    {"GEMM", {"layer", "a", "b", "out", "m", "n", "k", "bias", "scale_shift", "residual", "act", "alpha", "beta",
+              "wait", "push"}},
+    {"ACT", {"layer", "op", "in", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"}},
+    {"ELTWISE", {"layer", "op", "a", "b", "out", "elems", "wait", "push"}},
+    {"POOL", {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"}},
+    {"SYNC", {"layer", "queue", "wait", "push"}},
+};
+
+TEST(Assembly, EveryInstructionFileIsCanonicalAndRoundTrips) {
+  const std::string text = slurp(data_path("every_instruction.npuasm"));
+  ASSERT_FALSE(text.empty());
+  const Program p = read_program(text, "every_instruction.npuasm");
+  // The file is written in canonical form, so the writer must reproduce it byte for byte.
+  EXPECT_EQ(write_program(p), text);
+  EXPECT_EQ(read_program(write_program(p)), p);
+}
+
+TEST(Assembly, EveryInstructionFileUsesEveryMnemonicAndEveryKey) {
+  // Collect, per mnemonic, the keys that appear in the file and compare with the documented
+  // list: the round-trip test above then covers every field of the format.
+  std::istringstream in(slurp(data_path("every_instruction.npuasm")));
+  std::map<std::string, std::set<std::string>> seen;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string head, word;
+    if (!(words >> head) || head[0] == '.' || head[0] == '#') continue;
+    while (words >> word) seen[head].insert(word.substr(0, word.find('=')));
+  }
+  for (const auto& [mnemonic, keys] : kDocumentedKeys) {
+    ASSERT_TRUE(seen.count(mnemonic)) << mnemonic << " is not used";
+    for (const auto& key : keys) EXPECT_TRUE(seen[mnemonic].count(key)) << mnemonic << " never uses '" << key << "'";
+    EXPECT_EQ(seen[mnemonic].size(), keys.size()) << mnemonic << " uses a key docs/isa.md does not list";
+  }
+}
+
+TEST(Assembly, EveryInstructionFileHasTheValuesWritten) {
+  const Program p = read_program_file(data_path("every_instruction.npuasm"));
+  EXPECT_EQ(p.name, "every-instruction");
+  EXPECT_EQ(p.strategy, "residual");
+  EXPECT_EQ(p.dtype, DType::Int8);
+  ASSERT_EQ(p.tensors.size(), 9u);
+  EXPECT_EQ(p.tensors[5].name, "fc.p");
+  EXPECT_EQ(p.tensors[5].kind, TensorKind::Weight);
+  EXPECT_EQ(p.tensors[5].ddr_addr, 0x1700u);
+  EXPECT_EQ(p.tensors[5].bytes, 120u);
+  EXPECT_EQ(p.tensors[5].source_line, 8);
+  ASSERT_EQ(p.instructions.size(), 21u);
+
+  // LOAD x: extent=8,8,8 stride=16,256 (an 8x8 window of a [8,16,16] CHW tensor).
+  const Instruction& l0 = p.instructions[0];
+  EXPECT_EQ(l0.op, Opcode::Load);
+  EXPECT_EQ(l0.tensor, "x");
+  EXPECT_EQ(l0.source_line, 13);
+  const auto& d = std::get<DmaDesc>(l0.params);
+  EXPECT_EQ(d.extent, (std::array<std::uint32_t, 3>{8, 8, 8}));
+  EXPECT_EQ(d.ddr_stride_bytes, (std::array<std::uint64_t, 2>{16, 256}));
+  EXPECT_EQ(d.bytes(), 512u);               // 8*8*8*1
+  EXPECT_EQ(d.ddr_span_bytes(), 1912u);     // 7*256 + 7*16 + 8*1
+  EXPECT_EQ(std::get<DmaDesc>(p.instructions[2].params).elem_bytes, 4);
+
+  // The depthwise CONV: every optional CONV field but the epilogue operands.
+  const Instruction& dw = p.instructions[8];
+  ASSERT_EQ(dw.op, Opcode::Conv);
+  const auto& c = std::get<ConvParams>(dw.params);
+  EXPECT_EQ(c.stride_h, 2);
+  EXPECT_EQ(c.stride_w, 1);
+  EXPECT_EQ(c.pad_top, 2);
+  EXPECT_EQ(c.pad_left, 1);
+  EXPECT_EQ(c.pad_bottom, 2);
+  EXPECT_EQ(c.pad_right, 1);
+  EXPECT_EQ(c.dilation, 2);
+  EXPECT_EQ(c.group, 8);
+  EXPECT_EQ(c.epilogue.act, ActOp::LeakyRelu);
+  EXPECT_EQ(c.epilogue.act_alpha, 0.01f);
+  // h_out = (8 + 2 + 2 - 2*(3-1) - 1) / 2 + 1 = 4; w_out = (8 + 1 + 1 - 2*2 - 1) / 1 + 1 = 6.
+  EXPECT_EQ(c.h_out(), 4);
+  EXPECT_EQ(c.w_out(), 6);
+  ASSERT_EQ(dw.push.size(), 1u);
+  EXPECT_EQ(dw.push[0], (Token{Queue::Compute, Queue::Store}));
+
+  // The first CONV: pad=1 means all four sides; full epilogue.
+  const auto& c1 = std::get<ConvParams>(p.instructions[7].params);
+  EXPECT_EQ(c1.pad_top + c1.pad_left + c1.pad_bottom + c1.pad_right, 4);
+  EXPECT_TRUE(c1.epilogue.has_bias && c1.epilogue.has_scale_shift && c1.epilogue.has_residual);
+  EXPECT_EQ(c1.epilogue.scale_shift_addr, 0x820u);
+  EXPECT_EQ(c1.epilogue.act, ActOp::Clip);
+  EXPECT_EQ(c1.epilogue.act_beta, 6.0f);
+
+  const auto& gemm = std::get<GemmParams>(p.instructions[14].params);
+  EXPECT_EQ(gemm.epilogue.act_alpha, -1.5f);
+  EXPECT_EQ(gemm.macs(), 80u);  // 1 * 10 * 8
+
+  EXPECT_EQ(std::get<SyncParams>(p.instructions[19].params).queue, Queue::Compute);
+  EXPECT_EQ(p.instructions[19].queue(), Queue::Compute);
+  EXPECT_EQ(p.instructions[19].layer, "end");
+}
+
+TEST(Assembly, DoubleBufferedConvReadsAndRoundTrips) {
+  const Program p = read_program_file(data_path("double_buffered_conv.npuasm"));
+  EXPECT_EQ(p.instructions.size(), 14u);
+  EXPECT_EQ(p.tensors.size(), 4u);
+  std::uint64_t macs = 0;
+  for (const auto& inst : p.instructions)
+    if (inst.op == Opcode::Conv) macs += std::get<ConvParams>(inst.params).macs();
+  // A 3x3 conv 16 -> 32 channels over a 32x32 output: 32*32*32*16*9 = 4718592 MACs, split
+  // into 4 tiles of 8 output rows whose padding is set per tile.
+  EXPECT_EQ(macs, 4718592u);
+  EXPECT_EQ(read_program(write_program(p)), p);
+  const std::string once = write_program(p);
+  EXPECT_EQ(write_program(read_program(once)), once);
+}
+
+/// A program built in memory with every field set away from its default.
+Program every_field_program() {
+  Program p;
+  p.name = "mem";
+  p.strategy = "layer";
+  p.dtype = DType::Fp16;
+  p.tensors = {{"in", TensorKind::Input, 0x10, 4096},
+               {"w", TensorKind::Weight, 0x2000, 8192},
+               {"o", TensorKind::Output, 0xffff0000ull, 1 << 20},
+               {"tmp", TensorKind::Intermediate, 0x1'0000'0000ull, 64}};
+  auto add = [&](Opcode op, auto params, std::vector<Token> wait, std::vector<Token> push, std::string tensor = "") {
+    Instruction i;
+    i.op = op;
+    i.layer = "L" + std::to_string(p.instructions.size());
+    i.tensor = tensor;
+    i.params = params;
+    i.wait = std::move(wait);
+    i.push = std::move(push);
+    p.instructions.push_back(i);
+  };
+  const Token ld2cp{Queue::Load, Queue::Compute}, cp2ld{Queue::Compute, Queue::Load};
+  const Token cp2st{Queue::Compute, Queue::Store}, st2cp{Queue::Store, Queue::Compute};
+  const Token ld2st{Queue::Load, Queue::Store}, st2ld{Queue::Store, Queue::Load};
+  DmaDesc ld{0x12, 0xfffffff0u, 2, {3, 5, 7}, {100, 1000}};
+  add(Opcode::Load, ld, {cp2ld, st2ld}, {ld2cp, ld2st}, "in");
+  DmaDesc st{0xffff0000ull, 0, 8, {1, 1, 9}, {0, 64}};  // only the plane dimension used
+  add(Opcode::Store, st, {cp2st, ld2st}, {st2cp, st2ld}, "o");
+  DmaDesc row_only{0x2000, 4, 4, {1, 1, 1}, {12, 0}};  // stride given although extent[1] == 1
+  add(Opcode::Load, row_only, {}, {}, "w");
+
+  ConvParams c;
+  c.in_addr = 1, c.w_addr = 2, c.out_addr = 0xffffffffu;
+  c.c_in = 6, c.h_in = 7, c.w_in = 8, c.c_out = 9, c.kh = 3, c.kw = 5;
+  c.stride_h = 2, c.stride_w = 3, c.pad_top = 1, c.pad_left = 2, c.pad_bottom = 3, c.pad_right = 4;
+  c.dilation = 2, c.group = 3;
+  c.epilogue = {true, 0x100, true, 0x200, true, 0x300, ActOp::HardSigmoid, 0.2f, 0.5f};
+  add(Opcode::Conv, c, {ld2cp, st2cp}, {cp2st, cp2ld});
+  ConvParams c2 = c;
+  c2.stride_h = c2.stride_w = 4;
+  c2.pad_top = c2.pad_left = c2.pad_bottom = c2.pad_right = 5;
+  c2.epilogue = {};
+  c2.epilogue.act = ActOp::Clip;
+  c2.epilogue.act_alpha = -std::numeric_limits<float>::infinity();
+  c2.epilogue.act_beta = std::numeric_limits<float>::max();
+  add(Opcode::Conv, c2, {}, {});
+
+  GemmParams g{0x10, 0x20, 0x30, 11, 12, 13, {}};
+  g.epilogue = {true, 7, false, 0, true, 9, ActOp::LeakyRelu, 1e-45f /* denormal */, 0};
+  add(Opcode::Gemm, g, {ld2cp}, {cp2st});
+  for (ActOp op : {ActOp::Relu, ActOp::Sigmoid, ActOp::Silu, ActOp::HardSwish}) {
+    GemmParams g2{1, 2, 3, 4, 5, 6, {}};
+    g2.epilogue.act = op;
+    add(Opcode::Gemm, g2, {}, {});
+  }
+  ActParams a{ActOp::ScaleShift, 0x40, 0x80, 0xc0, 96, 12, 0, 0};
+  add(Opcode::Act, a, {ld2cp}, {});
+  ActParams a2{ActOp::Clip, 1, 2, 0, 10, 1, 0.1f, 6.5f};
+  add(Opcode::Act, a2, {}, {});
+  ActParams a3{ActOp::LeakyRelu, 1, 2, 0, 10, 2, 3.4028235e38f, 0};
+  add(Opcode::Act, a3, {}, {});
+  add(Opcode::Eltwise, EltwiseParams{EltwiseOp::Add, 1, 2, 3, 4}, {}, {});
+  add(Opcode::Eltwise, EltwiseParams{EltwiseOp::Mul, 5, 6, 7, 8}, {}, {cp2st});
+  PoolParams pl{PoolOp::Avg, 0x11, 0x22, 3, 9, 10, 3, 2, 2, 1, 1, 0, 1, 0};
+  add(Opcode::Pool, pl, {}, {});
+  PoolParams pg{PoolOp::GlobalAvg, 0x11, 0x22, 64, 7, 7, 1, 1, 1, 1, 0, 0, 0, 0};
+  add(Opcode::Pool, pg, {}, {});
+  add(Opcode::Sync, SyncParams{Queue::Store}, {cp2st, cp2st, ld2st}, {st2ld});
+  add(Opcode::Sync, SyncParams{Queue::Load}, {st2ld}, {});
+  p.instructions.back().layer.clear();  // no layer at all
+  return p;
+}
+
+TEST(Assembly, InMemoryProgramWithEveryFieldRoundTripsExactly) {
+  const Program p = every_field_program();
+  const std::string text = write_program(p);
+  const Program back = read_program(text, "mem.npuasm");
+  EXPECT_EQ(back, p) << text;
+  EXPECT_EQ(write_program(back), text);
+  // Bit-exact floats, not merely ==: the denormal and the extreme values survive the text.
+  const auto& g = std::get<GemmParams>(back.instructions[5].params);
+  EXPECT_EQ(g.epilogue.act_alpha, 1e-45f);
+  const auto& c2 = std::get<ConvParams>(back.instructions[4].params);
+  EXPECT_TRUE(std::isinf(c2.epilogue.act_alpha) && c2.epilogue.act_alpha < 0);
+  EXPECT_EQ(c2.epilogue.act_beta, std::numeric_limits<float>::max());
+}
+
+TEST(Assembly, CanonicalFormOfKnownInstructions) {
+  // The canonical text is part of the format (docs/isa.md): keys in table order, addresses
+  // in lower-case hex, sizes in decimal, defaults omitted, short forms for uniform stride/pad.
+  const Program p = every_field_program();
+  const std::string text = write_program(p);
+  EXPECT_NE(text.find(".npuasm 1\n.program name=mem strategy=layer dtype=fp16\n"), std::string::npos);
+  EXPECT_NE(text.find(".tensor tmp kind=intermediate ddr=0x100000000 bytes=64\n"), std::string::npos);
+  EXPECT_NE(text.find("LOAD    layer=L0 tensor=in ddr=0x12 sram=0xfffffff0 elem=2 extent=3,5,7 stride=100,1000 "
+                      "wait=cp2ld,st2ld push=ld2cp,ld2st\n"),
+            std::string::npos)
+      << text;
+  // Trailing unit dimensions are dropped unless a stride is set for them.
+  EXPECT_NE(text.find("STORE   layer=L1 tensor=o ddr=0xffff0000 sram=0x0 elem=8 extent=1,1,9 stride=0,64 "),
+            std::string::npos);
+  EXPECT_NE(text.find("LOAD    layer=L2 tensor=w ddr=0x2000 sram=0x4 elem=4 extent=1,1 stride=12\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("CONV    layer=L3 in=0x1 w=0x2 out=0xffffffff cin=6 hin=7 win=8 cout=9 kh=3 kw=5 stride=2,3 "
+                      "pad=1,2,3,4 dilation=2 group=3 bias=0x100 scale_shift=0x200 residual=0x300 act=hard_sigmoid "
+                      "alpha=0.2 beta=0.5 wait=ld2cp,st2cp push=cp2st,cp2ld\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stride=4 pad=5 dilation=2 group=3 act=clip alpha=-inf beta=3.4028235e+38\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("ACT     layer=L10 op=scale_shift in=0x40 out=0x80 elems=96 channels=12 param=0xc0 wait=ld2cp\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("POOL    layer=L16 op=global_avg in=0x11 out=0x22 c=64 hin=7 win=7\n"), std::string::npos);
+  EXPECT_NE(text.find("SYNC    queue=ld wait=st2ld\n"), std::string::npos);
+}
+
+TEST(Assembly, FloatsRoundTripBitExactly) {
+  // 20000 floats from a fixed LCG over all bit patterns (NaNs skipped: they are rejected).
+  Program p;
+  p.tensors.clear();
+  std::uint32_t state = 12345;
+  for (int i = 0; i < 20000; ++i) {
+    state = state * 1664525u + 1013904223u;  // Numerical Recipes LCG
+    float f;
+    std::memcpy(&f, &state, sizeof f);
+    if (std::isnan(f)) continue;
+    Instruction inst;
+    inst.op = Opcode::Act;
+    inst.params = ActParams{ActOp::LeakyRelu, 0, 0, 0, 1, 1, f, 0};
+    p.instructions.push_back(inst);
+  }
+  const Program back = read_program(write_program(p));
+  ASSERT_EQ(back.instructions.size(), p.instructions.size());
+  for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+    const float a = std::get<ActParams>(p.instructions[i].params).alpha;
+    const float b = std::get<ActParams>(back.instructions[i].params).alpha;
+    std::uint32_t ba, bb;
+    std::memcpy(&ba, &a, 4);
+    std::memcpy(&bb, &b, 4);
+    ASSERT_EQ(ba, bb) << "instruction " << i;
+  }
+}
+
+TEST(Assembly, FreeFormInputReadsLikeCanonicalForm) {
+  // Keys in any order, decimal or hex (either case of x), long forms of stride and pad,
+  // tabs, CRLF line ends, comments anywhere, blank lines, explicit defaults: all read to
+  // the same program as the canonical text.
+  const std::string canonical =
+      ".npuasm 1\n"
+      ".program dtype=int8\n"
+      ".tensor t kind=input ddr=0x100 bytes=4096\n"
+      "\n"
+      "LOAD    tensor=t ddr=0x100 sram=0x0 extent=16,4 stride=64 push=ld2cp\n"
+      "CONV    in=0x0 w=0x40 out=0x80 cin=4 hin=4 win=4 cout=4 kh=3 kw=3 stride=2 pad=1 act=relu wait=ld2cp\n";
+  const std::string free_form =
+      "# leading comment\r\n"
+      "\r\n"
+      "   .npuasm\t1   # version\r\n"
+      ".tensor t bytes=4096 ddr=256 kind=input\r\n"
+      "LOAD push=ld2cp extent=16,4 stride=0X40 sram=0 ddr=0x100 tensor=t\r\n"
+      "\tCONV act=relu wait=ld2cp pad=1,1,1,1 stride=2,2 kw=3 kh=3 cout=4 win=4 hin=4 cin=4 out=128 w=64 in=0 "
+      "dilation=1 group=1#comment right after a value\r\n";
+  EXPECT_EQ(read_program(free_form), read_program(canonical));
+  EXPECT_EQ(write_program(read_program(free_form)), canonical);
+  EXPECT_EQ(write_program(read_program(canonical)), canonical);
+}
+
+TEST(Assembly, ExplicitDefaultsAreAcceptedAndDroppedOnWrite) {
+  const Program p = read_program(
+      ".npuasm 1\n"
+      "GEMM a=0 b=0 out=0 m=1 n=1 k=1 act=none\n"
+      "POOL op=max in=0 out=0 c=1 hin=2 win=2 kh=1 kw=1 stride=1 pad=0\n");
+  EXPECT_EQ(std::get<GemmParams>(p.instructions[0].params).epilogue.act, ActOp::None);
+  EXPECT_EQ(write_program(p),
+            ".npuasm 1\n.program dtype=int8\n"
+            "GEMM    a=0x0 b=0x0 out=0x0 m=1 n=1 k=1\n"
+            "POOL    op=max in=0x0 out=0x0 c=1 hin=2 win=2\n");
+}
+
+TEST(Assembly, EmptyProgramNeedsOnlyTheHeader) {
+  const Program p = read_program("# nothing yet\n.npuasm 1\n");
+  EXPECT_TRUE(p.instructions.empty());
+  EXPECT_EQ(p.version, 1);
+  EXPECT_EQ(write_program(p), ".npuasm 1\n.program dtype=int8\n");
+}
+
+TEST(Assembly, WriterRejectsNamesTheFormatCannotHold) {
+  Program p;
+  p.tensors = {{"has space", TensorKind::Input, 0, 1}};
+  EXPECT_THROW(write_program(p), std::invalid_argument);
+  Program q;
+  Instruction i;
+  i.op = Opcode::Sync;
+  i.layer = "a#b";  // '#' would start a comment
+  i.params = SyncParams{Queue::Compute};
+  q.instructions.push_back(i);
+  EXPECT_THROW(write_program(q), std::invalid_argument);
+  // A compute instruction never names a tensor, so the writer cannot express one.
+  q.instructions[0].layer = "ok";
+  q.instructions[0].tensor = "t";
+  EXPECT_THROW(write_program(q), std::invalid_argument);
+}
+
+TEST(Assembly, MissingFileIsAConfigErrorNamingThePath) {
+  try {
+    read_program_file("/nonexistent/prog.npuasm");
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/prog.npuasm: error: cannot open"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace npu::isa
