@@ -232,7 +232,10 @@ class Checker {
     } else {
       const TensorDecl* t = nullptr;
       for (const TensorDecl& decl : p_.tensors)
-        if (decl.name == in.tensor) t = &decl;
+        if (decl.name == in.tensor) {
+          t = &decl;  // the first declaration (a repeated name is reported by check_tensors)
+          break;
+        }
       if (!t) {
         add(CheckKind::TensorRegion, fmt::format("names tensor '{}', which is not declared", in.tensor));
       } else {

@@ -1,0 +1,336 @@
+// check_program: each kind of issue, found on hand-modified copies of the sample programs,
+// against a hardware config built in code (no YAML), plus sram_operands() sizes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "npu/isa/assembly.hpp"
+#include "npu/isa/check.hpp"
+
+namespace npu::isa {
+namespace {
+
+std::string data_path(const std::string& name) { return std::string(NPU_SOURCE_DIR) + "/tests/isa/data/" + name; }
+
+/// A small int8 NPU: 64 KiB SRAM; DDR of 1 channel x 1 rank x 1 bank x 256 rows x 256 columns
+/// x 8 bytes (64-bit bus) = 524288 bytes = 0x80000.
+HwConfig small_npu() {
+  HwConfig hw;
+  hw.source = "small-npu";
+  hw.npu = {"small", 1000};
+  hw.mac_array.rows = hw.mac_array.cols = 16;
+  hw.mac_array.dtype = DType::Int8;
+  hw.sram.capacity_bytes = 64 * 1024;
+  hw.ddr.channels = hw.ddr.ranks = hw.ddr.bank_groups = hw.ddr.banks_per_group = 1;
+  hw.ddr.rows = 256;
+  hw.ddr.columns = 256;
+  hw.ddr.bus_width_bits = 64;
+  return hw;
+}
+
+Program double_buffered() { return read_program_file(data_path("double_buffered_conv.npuasm")); }
+
+std::vector<CheckIssue> of_kind(const std::vector<CheckIssue>& all, CheckKind kind) {
+  std::vector<CheckIssue> out;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(out), [&](const CheckIssue& i) { return i.kind == kind; });
+  return out;
+}
+
+std::string dump(const std::vector<CheckIssue>& issues) {
+  std::string s;
+  for (const auto& i : issues) s += std::to_string(i.source_line) + ": [" + to_string(i.kind) + "] " + i.message + "\n";
+  return s;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(Check, SampleProgramsAreClean) {
+  EXPECT_EQ(small_npu().ddr.capacity_bytes(), 0x80000u);  // 256 * 256 * 8
+  const auto issues = check_program(double_buffered(), small_npu());
+  EXPECT_TRUE(issues.empty()) << dump(issues);
+  const auto every = check_program(read_program_file(data_path("every_instruction.npuasm")), small_npu());
+  EXPECT_TRUE(every.empty()) << dump(every);
+}
+
+TEST(Check, SramOperandPastTheCapacity) {
+  // The second output buffer is [0x8000, 0x8000 + 32*8*32) = [0x8000, 0xa000). With 0xa000
+  // bytes it fits exactly; one byte less and the two CONVs writing it (#7, #12) and the two
+  // STOREs reading it (#8, #13) are out of range. Nothing else reaches past 0x5400.
+  HwConfig hw = small_npu();
+  hw.sram.capacity_bytes = 0xa000;
+  EXPECT_TRUE(check_program(double_buffered(), hw).empty());
+  hw.sram.capacity_bytes = 0x9fff;
+  const Program p = double_buffered();
+  const auto issues = check_program(p, hw);
+  ASSERT_EQ(issues.size(), 4u) << dump(issues);
+  const std::size_t expected_index[] = {7, 8, 12, 13};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(issues[i].kind, CheckKind::SramRange);
+    EXPECT_EQ(issues[i].index, expected_index[i]);
+    EXPECT_EQ(issues[i].source_line, p.instructions[expected_index[i]].source_line);
+  }
+  EXPECT_TRUE(contains(issues[0].message, "instruction #7 CONV (layer conv1): operand 'out' [0x8000, 0xa000) "
+                                          "(8192 bytes) ends past the SRAM capacity of 40959 bytes"))
+      << issues[0].message;
+  EXPECT_TRUE(contains(issues[1].message, "instruction #8 STORE (layer conv1): operand 'sram' [0x8000, 0xa000)"));
+}
+
+TEST(Check, DdrRangePastTheCapacity) {
+  // 64 rows: 64 * 256 * 8 = 0x20000 bytes of DDR. The output tensor [0x20000, 0x28000) and
+  // its four STOREs lie past it; the inputs end at 0x14000 and are fine.
+  HwConfig hw = small_npu();
+  hw.ddr.rows = 64;
+  const auto issues = check_program(double_buffered(), hw);
+  const auto ddr = of_kind(issues, CheckKind::DdrRange);
+  ASSERT_EQ(ddr.size(), 5u) << dump(issues);
+  EXPECT_EQ(issues.size(), 5u) << dump(issues);
+  EXPECT_TRUE(contains(ddr[0].message, "tensor 'conv1.out' [0x20000, +32768 B) ends past the DDR capacity of 131072"))
+      << ddr[0].message;
+  EXPECT_EQ(ddr[0].source_line, 15);  // its .tensor line in the file
+  // STORE tile 0: 0x20000 + (32-1)*1024 + 256 = 0x27d00.
+  EXPECT_TRUE(contains(ddr[1].message, "instruction #5 STORE (layer conv1): DDR range [0x20000, 0x27d00)"))
+      << ddr[1].message;
+}
+
+TEST(Check, DmaLeavingItsTensor) {
+  // Tile 3 reads rows 23..31: 0x102e0 + 15*1024 + 288 = 0x14000, the end of `input`.
+  // Shifted by one 32-byte row it reads 32 bytes past the tensor.
+  Program p = double_buffered();
+  std::get<DmaDesc>(p.instructions[9].params).ddr_addr = 0x10300;
+  const auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_EQ(issues[0].kind, CheckKind::TensorRegion);
+  EXPECT_EQ(issues[0].index, 9u);
+  EXPECT_TRUE(contains(issues[0].message, "DDR range [0x10300, 0x14020) leaves tensor 'input' [0x10000, 0x14000)"))
+      << issues[0].message;
+  // Starting before the tensor is caught too.
+  p = double_buffered();
+  std::get<DmaDesc>(p.instructions[2].params).ddr_addr = 0xfff0;
+  EXPECT_EQ(of_kind(check_program(p, small_npu()), CheckKind::TensorRegion).size(), 1u);
+}
+
+TEST(Check, UndeclaredOrMissingTensor) {
+  Program p = double_buffered();
+  p.instructions[0].tensor = "conv9.W";
+  p.instructions[1].tensor.clear();
+  const auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 2u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "names tensor 'conv9.W', which is not declared"));
+  EXPECT_TRUE(contains(issues[1].message, "names no tensor"));
+  EXPECT_EQ(issues[1].kind, CheckKind::TensorRegion);
+}
+
+TEST(Check, OverlappingTensorDeclarations) {
+  // `input` is [0x10000, 0x14000). A region [0x13000, 0x14000) overlaps it; [0x14000, 0x14100)
+  // merely touches both (the existing W/b pair touches at 0x1200 as well): no issue.
+  Program p = double_buffered();
+  p.tensors.push_back({"extra", TensorKind::Intermediate, 0x13000, 0x1000});
+  p.tensors.push_back({"next", TensorKind::Intermediate, 0x14000, 0x100});
+  auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_EQ(issues[0].kind, CheckKind::TensorDecl);
+  EXPECT_EQ(issues[0].index, 4u);
+  EXPECT_TRUE(contains(issues[0].message, "tensor 'extra' [0x13000, 0x14000) overlaps tensor 'input' [0x10000, 0x14000)"))
+      << issues[0].message;
+  p.tensors.push_back({"input", TensorKind::Input, 0x40000, 16});
+  issues = check_program(p, small_npu());
+  EXPECT_TRUE(contains(dump(issues), "tensor 'input' is declared twice")) << dump(issues);
+}
+
+TEST(Check, IllegalConvShapes) {
+  Program p = double_buffered();
+  auto& c = std::get<ConvParams>(p.instructions[4].params);
+  c.group = 3;  // 16 % 3 = 1 and 32 % 3 = 2: both channel counts fail
+  auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 2u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "cin=16 is not divisible by group=3"));
+  EXPECT_TRUE(contains(issues[1].message, "cout=32 is not divisible by group=3"));
+  EXPECT_EQ(issues[0].kind, CheckKind::Shape);
+
+  // Tile 0 has 9 input rows and pad top 1: a 3-tap window fits (10 >= 3) but an 11-tap one
+  // does not, so the output would be empty.
+  c.group = 1;
+  c.kh = 11;
+  issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "the vertical window (11 taps) is larger than the padded input (9 + 1 pad)"));
+
+  // Dilation 5 turns 3 taps into 5*(3-1)+1 = 11 taps.
+  c.kh = 3;
+  c.dilation = 5;
+  issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "(11 taps with dilation)"));
+
+  c.dilation = 1;
+  c.c_in = 0;
+  c.stride_w = -1;
+  issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 2u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "'cin' is 0, it must be >= 1"));
+  EXPECT_TRUE(contains(issues[1].message, "'stride(w)' is -1, it must be >= 1"));
+}
+
+TEST(Check, OutputSizeUsesFloorNotTruncation) {
+  // h_in 1, kh 2, stride 2, no pad: (1 - 2) / 2 + 1 is 1 with C++ truncation but
+  // floor(-1/2) + 1 = 0 in ONNX: the window never fits, which the check reports.
+  Program p;
+  Instruction i;
+  i.op = Opcode::Pool;
+  i.params = PoolParams{PoolOp::Max, 0, 64, 1, 1, 4, 2, 1, 2, 1, 0, 0, 0, 0};
+  p.instructions.push_back(i);
+  const auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "the vertical window (2 taps) is larger than the padded input (1 + 0 pad)"));
+}
+
+TEST(Check, IllegalVectorAndGemmShapes) {
+  Program p;
+  auto add = [&](Opcode op, auto params) {
+    Instruction i;
+    i.op = op;
+    i.params = params;
+    p.instructions.push_back(i);
+  };
+  add(Opcode::Gemm, GemmParams{0, 0, 0, 0, 4, 4, {}});
+  add(Opcode::Act, ActParams{ActOp::ScaleShift, 0, 0, 0, 100, 3, 0, 0});  // 100 % 3 != 0
+  add(Opcode::Act, ActParams{ActOp::Clip, 0, 0, 0, 10, 1, 6, 0});         // min 6 > max 0
+  add(Opcode::Eltwise, EltwiseParams{EltwiseOp::Add, 0, 0, 0, 0});
+  const auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 4u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "#0 GEMM: 'm' is 0"));
+  EXPECT_TRUE(contains(issues[1].message, "elems=100 is not a multiple of channels=3"));
+  EXPECT_TRUE(contains(issues[2].message, "clip min alpha=6 is above max beta=0"));
+  EXPECT_TRUE(contains(issues[3].message, "'elems' is 0"));
+}
+
+TEST(Check, StoreRowsThatOverlapInDdr) {
+  // Output rows are 256 B; a row stride of 200 B makes the store overwrite itself.
+  Program p = double_buffered();
+  std::get<DmaDesc>(p.instructions[5].params).ddr_stride_bytes[0] = 200;
+  const auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "STORE rows overlap in DDR: stride[0]=200 B < extent[0]*elem=256 B"));
+}
+
+TEST(Check, UnbalancedTokens) {
+  // Without the wait of the last STORE, cp2st is pushed 4 times (the 4 CONVs) and waited on 3
+  // times; the issue points at the last push (CONV tile 3, #12).
+  Program p = double_buffered();
+  p.instructions[13].wait.clear();
+  auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_EQ(issues[0].kind, CheckKind::Token);
+  EXPECT_EQ(issues[0].index, 12u);
+  EXPECT_TRUE(contains(issues[0].message, "token cp2st is pushed 4 times but waited on 3 times"));
+
+  // One wait too many on st2cp: 2 pushes, 3 waits; it points at the last wait (#12).
+  p = double_buffered();
+  p.instructions[7].wait.push_back({Queue::Store, Queue::Compute});
+  issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_TRUE(contains(issues[0].message, "token st2cp is pushed 2 times but waited on 3 times; a wait without a "
+                                          "push blocks the cp queue forever"));
+  EXPECT_EQ(issues[0].index, 12u);
+}
+
+TEST(Check, TokensOnTheWrongQueue) {
+  // Built in memory (the reader refuses these): a LOAD pushing cp2st and a CONV waiting on
+  // ld2st, and a token from a queue to itself.
+  Program p = double_buffered();
+  p.instructions[0].push.push_back({Queue::Compute, Queue::Store});
+  p.instructions[4].wait.push_back({Queue::Load, Queue::Store});
+  p.instructions[5].push.push_back({Queue::Store, Queue::Store});
+  const auto issues = check_program(p, small_npu());
+  const auto tokens = of_kind(issues, CheckKind::Token);
+  ASSERT_GE(tokens.size(), 3u) << dump(issues);
+  EXPECT_TRUE(contains(tokens[0].message, "#0 LOAD (layer conv1): runs on the ld queue but pushes 'cp2st', which "
+                                          "only the cp queue may push"));
+  EXPECT_TRUE(contains(tokens[1].message, "#4 CONV (layer conv1): runs on the cp queue but waits on 'ld2st'"));
+  EXPECT_TRUE(contains(tokens[2].message, "pushes a token from the st queue to itself"));
+  EXPECT_TRUE(of_kind(issues, CheckKind::Deadlock).empty());  // not checked while tokens are wrong
+}
+
+TEST(Check, BalancedTokensThatDeadlock) {
+  // Each queue waits for the other before pushing what the other needs: 1 push and 1 wait
+  // per token (balanced), yet neither instruction can ever start.
+  Program p;
+  Instruction c;
+  c.op = Opcode::Sync;
+  c.params = SyncParams{Queue::Compute};
+  c.wait = {{Queue::Store, Queue::Compute}};
+  c.push = {{Queue::Compute, Queue::Store}};
+  c.source_line = 7;
+  Instruction s = c;
+  s.params = SyncParams{Queue::Store};
+  s.wait = {{Queue::Compute, Queue::Store}};
+  s.push = {{Queue::Store, Queue::Compute}};
+  s.source_line = 8;
+  p.instructions = {c, s};
+  const auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_EQ(issues[0].kind, CheckKind::Deadlock);
+  EXPECT_EQ(issues[0].source_line, 7);
+  EXPECT_TRUE(contains(issues[0].message, "the queues deadlock: the cp queue at #0 (line 7) waits on st2cp; the st "
+                                          "queue at #1 (line 8) waits on cp2st"))
+      << issues[0].message;
+
+  // Swapping the double-buffered program's first STORE and its CONV in the same pattern:
+  // the first CONV also waits on st2cp, which only a STORE after it can push.
+  Program q = double_buffered();
+  q.instructions[4].wait.push_back({Queue::Store, Queue::Compute});
+  q.instructions[13].push.push_back({Queue::Store, Queue::Compute});
+  const auto dq = check_program(q, small_npu());
+  ASSERT_EQ(dq.size(), 1u) << dump(dq);
+  EXPECT_EQ(dq[0].kind, CheckKind::Deadlock);
+  EXPECT_EQ(dq[0].index, 4u);
+}
+
+TEST(Check, DataTypeMustMatchTheArray) {
+  HwConfig hw = small_npu();
+  hw.mac_array.dtype = DType::Fp16;
+  const auto issues = check_program(double_buffered(), hw);
+  // fp16 elements double every operand; the largest, out1, becomes [0x8000, 0xc000) which
+  // still fits in 64 KiB, so the only issue is the type.
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_EQ(issues[0].kind, CheckKind::DataType);
+  EXPECT_TRUE(contains(issues[0].message, "program dtype int8 differs from the MAC array dtype fp16 of small-npu"));
+}
+
+TEST(Check, SramOperandSizes) {
+  const Program p = double_buffered();
+  // CONV tile 0: in [16, 9, 32] = 4608 B, w [32, 16, 3, 3] = 4608 B, out [32, 8, 32] = 8192 B,
+  // bias 32 x int32 = 128 B.
+  const auto ops = sram_operands(p.instructions[4], DType::Int8);
+  ASSERT_EQ(ops.size(), 4u);
+  EXPECT_STREQ(ops[0].name, "in");
+  EXPECT_EQ(ops[0].bytes, 4608u);
+  EXPECT_EQ(ops[1].bytes, 4608u);
+  EXPECT_EQ(ops[2].bytes, 8192u);
+  EXPECT_TRUE(ops[2].write);
+  EXPECT_STREQ(ops[3].name, "bias");
+  EXPECT_EQ(ops[3].bytes, 128u);
+  // LOAD tile 1: extent 320 x 16 of 1 B = 5120 B written to SRAM.
+  const auto ld = sram_operands(p.instructions[3], DType::Int8);
+  ASSERT_EQ(ld.size(), 1u);
+  EXPECT_EQ(ld[0].bytes, 5120u);
+  EXPECT_TRUE(ld[0].write);
+  // GEMM m=4 n=5 k=6 in fp16 with scale_shift: a 4*6*2 = 48, b 6*5*2 = 60, out 4*5*2 = 40,
+  // scale_shift 2 * 5 * 4 = 40 B.
+  Instruction g;
+  g.op = Opcode::Gemm;
+  GemmParams gp{0, 0, 0, 4, 5, 6, {}};
+  gp.epilogue.has_scale_shift = true;
+  g.params = gp;
+  const auto gops = sram_operands(g, DType::Fp16);
+  ASSERT_EQ(gops.size(), 4u);
+  EXPECT_EQ(gops[0].bytes, 48u);
+  EXPECT_EQ(gops[1].bytes, 60u);
+  EXPECT_EQ(gops[2].bytes, 40u);
+  EXPECT_STREQ(gops[3].name, "scale_shift");
+  EXPECT_EQ(gops[3].bytes, 40u);
+}
+
+}  // namespace
+}  // namespace npu::isa
