@@ -1,0 +1,73 @@
+// The compile report: per layer and in total, MACs, compulsory DDR bytes, the DDR bytes the
+// program actually moves, tile shapes, loop order and a compute/memory bound hint.
+// Column reference: docs/compiler.md "Compile report".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/codegen.hpp"
+#include "npu/compiler/lowering.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/instruction.hpp"
+
+namespace npu::compiler {
+
+struct LayerReport {
+  std::string layer;                ///< instruction layer= (anchor node), or the host node's name
+  std::string op;                   ///< ONNX op of the anchor
+  std::string kind;                 ///< conv, gemm, act, eltwise, pool, resize, copy; "host"
+  std::string placement = "npu";    ///< "npu" or "host"
+  std::vector<std::string> covers;  ///< original nodes, anchor first
+  std::uint64_t macs = 0;
+  /// Compulsory bytes: every distinct activation input (incl. residual), the weights and
+  /// params read once, the output written once.
+  std::uint64_t compulsory_read_bytes = 0;
+  std::uint64_t compulsory_write_bytes = 0;
+  /// Planned bytes: the sum of the layer's LOAD (read) and STORE (write) descriptors.
+  std::uint64_t planned_read_bytes = 0;
+  std::uint64_t planned_write_bytes = 0;
+  std::string tile;
+  std::string loop_order;
+  int steps = 0;
+  std::uint64_t sram_bytes = 0;
+  /// Bound hint. compute_ns: MAC array cycles from SCALE-Sim's weight-stationary fold model,
+  /// folds x (2R + C + T - 2) with folds = ceil(red/R) x ceil(cout/C) per group, red =
+  /// cin/group*kh*kw, T = output pixels (GEMM: M), divided by macs_per_pe_per_cycle; vector
+  /// layers elements / lanes. memory_ns: planned bytes / peak DDR GB/s.
+  double compute_ns = 0;
+  double memory_ns = 0;
+  std::string bound;  ///< "compute" or "memory" (whichever time is larger); "" for host
+  std::string note;   ///< host placement reason
+  std::uint64_t compulsory_bytes() const { return compulsory_read_bytes + compulsory_write_bytes; }
+  std::uint64_t planned_bytes() const { return planned_read_bytes + planned_write_bytes; }
+};
+
+struct CompileReport {
+  std::string model;
+  std::string strategy;
+  std::string hw;  ///< hardware name (npu.name)
+  std::vector<LayerReport> layers;  ///< NPU layers in program order, then host nodes
+  LayerReport total() const;        ///< sums over NPU layers; layer = "TOTAL"
+};
+
+/// Builds the report. Planned bytes are summed from `program`'s LOAD/STORE instructions
+/// by their layer= name, so they are exactly what the program moves.
+CompileReport build_report(const LoweredGraph& lowered, const CodegenResult& codegen, const HwConfig& hw,
+                           const std::string& model, const std::string& strategy);
+
+/// CSV: a header line, one row per layer, then a TOTAL row. Columns: layer, op, kind,
+/// placement, covers (';'-separated), macs, compulsory_read_bytes, compulsory_write_bytes,
+/// compulsory_bytes, planned_read_bytes, planned_write_bytes, planned_bytes,
+/// planned_over_compulsory, tile, loop_order, steps, sram_bytes, compute_ns, memory_ns,
+/// bound, note.
+std::string report_csv(const CompileReport& report);
+
+/// JSON: {"model", "strategy", "hw", "layers": [{...same keys as the CSV...}], "total": {...}}.
+std::string report_json(const CompileReport& report);
+
+/// Human table for the terminal (per-layer lines and the total).
+std::string report_text(const CompileReport& report);
+
+}  // namespace npu::compiler

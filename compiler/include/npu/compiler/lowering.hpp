@@ -1,0 +1,94 @@
+// Lowering: from a (rewritten) Graph to the list of NPU layers to generate code for, the
+// nodes left to the host, and where every tensor lives in DDR (own region, an alias of
+// another tensor, or a slice of a concat buffer). No instructions yet (codegen.hpp).
+// Reference: docs/compiler.md "Lowering".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/graph.hpp"
+#include "npu/compiler/tiling.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/instruction.hpp"
+
+namespace npu::compiler {
+
+enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy };
+const char* to_string(LayerKind k);  ///< "conv", "gemm", "act", "eltwise", "pool", "resize", "copy"
+
+/// One NPU layer: a (possibly fused) node. Tensor names are graph tensor names; param
+/// tensors (bias, scale/shift) are DDR-only tensors named after their node.
+struct LayerSpec {
+  std::string name;                 ///< anchor node name: the instructions' layer=
+  std::string op_type;              ///< ONNX op of the anchor node
+  std::vector<std::string> covers;  ///< original nodes it covers, anchor first
+  LayerKind kind = LayerKind::Conv;
+
+  std::vector<std::string> inputs;  ///< activation inputs (Eltwise: a, b)
+  std::string weight;               ///< Conv/Gemm weights ("" none)
+  std::string bias;                 ///< bias param tensor, kParamElemBytes per channel ("" none)
+  std::string scale_shift;          ///< ACT scale_shift params: scale[C] then shift[C] ("" none)
+  std::string residual;             ///< skip tensor read by the epilogue ("" none)
+  std::string output;
+
+  ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)
+  isa::ActOp act = isa::ActOp::None;  ///< Conv/Gemm epilogue or ACT op
+  float act_alpha = 0, act_beta = 0;
+  isa::EltwiseOp eltwise = isa::EltwiseOp::Add;
+  isa::PoolOp pool = isa::PoolOp::Max;
+  int channels = 1;              ///< Act/Eltwise/Resize/Copy: channels of the NCHW tensor
+  std::uint64_t elems = 0;       ///< Act/Eltwise/Copy: elements of the output
+  int resize_h = 1, resize_w = 1;  ///< Resize: integer nearest scale factors
+  std::uint64_t macs = 0;        ///< Conv/Gemm MACs (0 for vector-unit layers)
+  std::vector<std::uint64_t> dest_offsets;  ///< Copy: byte offset in `output` of each input
+};
+
+/// A node with no NPU code.
+struct HostNode {
+  std::string name;
+  std::string op_type;
+  std::string reason;  ///< why it runs on the host
+};
+
+/// A tensor's place in DDR: `offset` bytes into the region of DDR tensor `root`.
+struct DdrPlace {
+  std::string root;
+  std::uint64_t offset = 0;
+};
+
+/// A DDR region the program declares (.tensor).
+struct DdrTensor {
+  std::string name;
+  isa::TensorKind kind = isa::TensorKind::Intermediate;
+  std::uint64_t bytes = 0;
+};
+
+struct LoweredGraph {
+  std::vector<LayerSpec> layers;      ///< NPU layers in execution order
+  std::vector<HostNode> host_nodes;   ///< in graph order
+  std::vector<std::string> aliases;   ///< nodes lowered to no code (Flatten/Reshape/Identity, zero-copy Concat)
+  std::vector<DdrTensor> ddr_tensors; ///< in order of first use
+  std::map<std::string, DdrPlace> place;  ///< every graph tensor an NPU layer reads or writes
+  std::map<std::string, std::uint64_t> bytes;  ///< DDR bytes of each tensor in `place` (its own extent)
+  int act_bytes = 1;                  ///< bytes per activation/weight element
+};
+
+/// Lowers `graph` for `hw` (activations and weights take dtype_bytes(hw.mac_array.dtype)
+/// bytes per element; bias and scale/shift isa::kParamElemBytes per channel).
+/// Ops: Conv -> CONV; Gemm, 2-D MatMul with constant B -> GEMM; BatchNormalization -> ACT
+/// scale_shift; Relu/Clip/LeakyRelu/Sigmoid/HardSigmoid/HardSwish -> ACT; Add/Mul of equal
+/// shapes -> ELTWISE; MaxPool/AveragePool/GlobalAveragePool/GlobalMaxPool -> POOL; Resize
+/// nearest with integer scales -> vector-unit copy (ACT none); Flatten/Reshape/Identity/
+/// Squeeze/Unsqueeze/Dropout -> alias (no code); Concat on the outermost non-unit axis ->
+/// zero copy (producers store into slices) or a copy layer per input that cannot be placed.
+/// Anything else, and anything reading a host result, runs on the host (HostNode).
+/// Throws ConfigError for a graph it cannot lower (unknown shapes, batch > 1 on the NPU).
+LoweredGraph lower(const Graph& graph, const HwConfig& hw);
+
+/// A graph name usable in .npuasm (characters outside [A-Za-z0-9_./:+-] become '_').
+std::string isa_name(const std::string& name);
+
+}  // namespace npu::compiler

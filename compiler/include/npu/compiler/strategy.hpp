@@ -1,0 +1,41 @@
+// Fusion strategies: named, ordered lists of passes. Built in: none, conv-bn, conv-act,
+// conv-bn-act, residual. Users may define more in YAML (load_strategy_file).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace npu::compiler {
+
+struct Strategy {
+  std::string name;                 ///< e.g. "conv-bn-act"
+  std::vector<std::string> passes;  ///< pass names (pass_names()), run in this order
+  std::string source = "<builtin>"; ///< file it came from, for messages
+};
+
+/// Names of the built-in strategies, in increasing order of fusion.
+std::vector<std::string> builtin_strategy_names();
+
+/// A built-in strategy:
+///   none         no passes: BN is an ACT scale_shift, every activation its own ACT layer
+///   conv-bn      fold-batchnorm
+///   conv-act     fuse-activation only. BN is not folded, so in Conv -> BN -> Relu the BN
+///                sits between the Conv and the Relu and nothing fuses (declined, with the
+///                reason); only activations directly after a Conv/Gemm fuse.
+///   conv-bn-act  fold-batchnorm, fuse-activation
+///   residual     fold-batchnorm, fuse-activation, fuse-residual
+/// Throws ConfigError "unknown strategy 'X' (allowed: ...)" for any other name.
+Strategy builtin_strategy(const std::string& name);
+
+/// Parse a strategy from YAML text:
+///   name: my-strategy
+///   passes: [fold-batchnorm, fuse-activation]
+/// `source` names the file in messages. Throws ConfigError "SOURCE:LINE:COL: error: ..."
+/// for malformed YAML, a missing or unknown key, an empty name, or an unknown pass (listing
+/// the allowed pass names).
+Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& source = "<string>");
+
+/// parse_strategy_yaml on a file; ConfigError if it cannot be read.
+Strategy load_strategy_file(const std::string& path);
+
+}  // namespace npu::compiler

@@ -1,0 +1,119 @@
+// Tiling: how one layer is cut into tiles that fit the on-chip SRAM with double buffering,
+// and in which loop order the tiles run so that DDR traffic is minimal. Pure functions of
+// shapes and sizes (no graph, no instructions), so each is unit tested by hand arithmetic.
+// Reference: docs/compiler.md "Tiling".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace npu::compiler {
+
+/// Geometry of a convolution on one image (batch 1), ONNX Conv semantics. A Gemm
+/// out[M,N] = A[M,K] x B[K,N] is the 1x1 convolution c_in=K, h_in=h_out=M, w_in=w_out=1,
+/// c_out=N. Pooling uses the same fields with c_in = c_out = channels and group = channels.
+struct ConvGeom {
+  int c_in = 0, h_in = 0, w_in = 0;
+  int c_out = 0, h_out = 0, w_out = 0;
+  int kh = 1, kw = 1, stride_h = 1, stride_w = 1;
+  int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  int dilation = 1, group = 1;
+  int cin_per_group() const { return c_in / group; }
+  int cout_per_group() const { return c_out / group; }
+  /// c_out * h_out * w_out * (c_in / group) * kh * kw.
+  std::uint64_t macs() const {
+    return std::uint64_t(c_out) * h_out * w_out * std::uint64_t(cin_per_group()) * kh * kw;
+  }
+};
+
+/// The input rows one tile of output rows needs, clipped to the image. With
+/// first = out_row0*stride_h - pad_top and last = (out_row0+out_rows-1)*stride_h - pad_top +
+/// dilation*(kh-1): rows [max(first,0), min(last, h_in-1)], and the padding the tile sees
+/// above and below. Then (rows + pad_top + pad_bottom - dilation*(kh-1) - 1)/stride_h + 1 ==
+/// out_rows, so a CONV/POOL over the band yields exactly the tile's output rows.
+struct RowBand {
+  int first_row = 0;
+  int rows = 0;
+  int pad_top = 0;
+  int pad_bottom = 0;
+};
+RowBand input_band(const ConvGeom& g, int out_row0, int out_rows);
+
+/// Loop orders of a tiled CONV/GEMM.
+enum class LoopOrder {
+  /// for each output-channel tile: load its weights once; for each row tile: load the input
+  /// band. Weights read once; the input is re-read once per output-channel tile (unless a
+  /// single row tile makes it resident, or the conv is grouped and each channel tile reads
+  /// only its own input channels).
+  WeightsResident,
+  /// for each row tile: load the input band once; for each output-channel tile: load its
+  /// weights. Input read once; weights re-read once per row tile (unless a single
+  /// output-channel tile makes them resident).
+  InputResident,
+};
+const char* to_string(LoopOrder o);  ///< "weights-resident" | "input-resident"
+
+struct TilingOptions {
+  int act_bytes = 1;    ///< bytes per activation/weight element (dtype of the MAC array)
+  int param_bytes = 4;  ///< bytes per bias / scale / shift element (int32 or fp32)
+  /// SRAM reserved per output channel for epilogue parameters, whatever the strategy
+  /// (bias + scale + shift = 3 x 4 B would be the most; 2 x 4 B covers bias, or
+  /// scale and shift). Reserved even when a layer has no bias so that fusing never
+  /// changes a layer's tiling.
+  int reserved_param_bytes_per_channel = 8;
+  bool residual = false;  ///< the epilogue reads a residual tile shaped like the output
+  std::uint32_t align_bytes = 64;  ///< every SRAM buffer starts at a multiple of this
+  /// Among tilings whose DDR traffic is within (1 + tolerance) of the minimum, prefer the one
+  /// with more steps (up to target_steps) so that double buffering overlaps DMA and compute.
+  double traffic_tolerance = 0.03;
+  int target_steps = 4;
+};
+
+/// SRAM byte offsets of the buffers of one CONV/GEMM layer. Buffers whose content changes
+/// during the layer get two slots (ping-pong); the others one (slot[1] == slot[0]).
+struct ConvSramLayout {
+  std::uint32_t in[2]{0, 0};
+  std::uint32_t w[2]{0, 0};
+  std::uint32_t params = 0;  ///< whole bias vector (resident for the layer)
+  std::uint32_t res[2]{0, 0};
+  std::uint32_t out[2]{0, 0};
+  std::uint64_t total_bytes = 0;  ///< end of the last buffer
+};
+
+struct ConvTilePlan {
+  LoopOrder order = LoopOrder::WeightsResident;
+  int co_tile = 0;    ///< output channels per tile (a multiple of c_out/group)
+  int rows_tile = 0;  ///< output rows per tile (full output width)
+  int n_co = 0;       ///< ceil(c_out / co_tile)
+  int n_row = 0;      ///< ceil(h_out / rows_tile)
+  int steps = 0;      ///< n_co * n_row
+  std::uint64_t input_read_bytes = 0;   ///< DDR bytes of input the loop order loads
+  std::uint64_t weight_read_bytes = 0;  ///< DDR bytes of weights the loop order loads
+  ConvSramLayout sram;
+  /// "co=64 rows=14 of [256x56x56] in-band 3 rows" style description for reports.
+  std::string describe(const ConvGeom& g) const;
+};
+
+/// SRAM layout for a tile choice (see ConvSramLayout).
+ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
+                                const TilingOptions& opt);
+
+/// Input and weight DDR bytes a tile choice loads (the formulas of LoopOrder).
+void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile, const TilingOptions& opt,
+                  std::uint64_t& input_bytes, std::uint64_t& weight_bytes);
+
+/// Best tiling of a CONV/GEMM in `sram_bytes`: minimal input + weight DDR traffic over both
+/// loop orders and all tile sizes (output-channel tiles of ceil(c_out/n), row tiles of
+/// ceil(h_out/m)), tie-broken as TilingOptions says. nullopt when not even the minimal
+/// tile (one group's output channels x one output row) fits.
+std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
+
+/// SRAM bytes the minimal CONV tile needs (for the "does not fit" message).
+std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt);
+
+/// Round up to a multiple of `a` (a > 0).
+inline std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace npu::compiler

@@ -1,0 +1,674 @@
+#include "npu/compiler/codegen.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace npu::compiler {
+
+namespace {
+
+int ceil_log2(std::uint64_t x) {
+  int b = 0;
+  while ((std::uint64_t(1) << b) < x) ++b;
+  return b;
+}
+
+using isa::DmaDesc;
+using isa::Instruction;
+using isa::Opcode;
+using isa::Queue;
+using isa::Token;
+
+constexpr Token kLd2Cp{Queue::Load, Queue::Compute};
+constexpr Token kCp2Ld{Queue::Compute, Queue::Load};
+constexpr Token kCp2St{Queue::Compute, Queue::Store};
+constexpr Token kSt2Cp{Queue::Store, Queue::Compute};
+constexpr Token kSt2Ld{Queue::Store, Queue::Load};
+
+struct Dma {
+  std::string tensor;
+  DmaDesc desc;
+};
+
+struct Step {
+  std::vector<Dma> loads;
+  Instruction compute;
+  std::vector<Dma> stores;
+};
+
+// A DMA descriptor: `rows` rows of `row_elems` contiguous elements, `stride_bytes` apart in DDR.
+DmaDesc dma(std::uint64_t ddr, std::uint32_t sram, std::uint64_t row_elems, std::uint64_t rows,
+            std::uint64_t stride_bytes, int elem_bytes) {
+  DmaDesc d;
+  d.ddr_addr = ddr;
+  d.sram_addr = sram;
+  d.elem_bytes = elem_bytes;
+  d.extent = {std::uint32_t(row_elems), std::uint32_t(rows), 1};
+  d.ddr_stride_bytes = {rows > 1 ? stride_bytes : 0, 0};
+  return d;
+}
+
+// Two alternating SRAM slots for an operand whose tile changes (ping-pong).
+struct Slots {
+  std::uint32_t addr[2]{0, 0};
+  long key = -1;
+  int cur = 1;
+  // True (and flips to the other slot) when `k` differs from the tile held now.
+  bool need(long k) {
+    if (k == key) return false;
+    key = k;
+    cur ^= 1;
+    return true;
+  }
+  std::uint32_t now() const { return addr[cur]; }
+};
+
+class Generator {
+ public:
+  Generator(const LoweredGraph& lg, const HwConfig& hw, const TilingOptions& opt)
+      : lg_(lg), hw_(hw), opt_(opt), e_(lg.act_bytes), cap_(hw.sram.capacity_bytes) {}
+
+  CodegenResult run(const std::string& name, const std::string& strategy) {
+    res_.program.name = name;
+    res_.program.strategy = strategy;
+    res_.program.dtype = hw_.mac_array.dtype;
+    place_tensors();
+    for (const auto& L : lg_.layers) {
+      info_ = LayerCodegenInfo{};
+      info_.layer = L.name;
+      std::vector<Step> steps;
+      switch (L.kind) {
+        case LayerKind::Conv:
+        case LayerKind::Gemm: steps = gen_conv(L); break;
+        case LayerKind::Act: steps = gen_act(L); break;
+        case LayerKind::Eltwise: steps = gen_eltwise(L); break;
+        case LayerKind::Pool: steps = gen_pool(L); break;
+        case LayerKind::Resize: steps = gen_resize(L); break;
+        case LayerKind::Copy: steps = gen_copy(L); break;
+      }
+      info_.steps = int(steps.size());
+      emit(L.name, steps);
+      res_.layers.push_back(info_);
+    }
+    return std::move(res_);
+  }
+
+ private:
+  // ---- DDR placement ----
+  void place_tensors() {
+    const DdrBankGeometry geo = ddr_bank_geometry(hw_.ddr);
+    const std::uint64_t stride = std::max<std::uint64_t>(geo.bank_stride_bytes, 64);
+    const std::uint64_t slots = std::uint64_t(std::max(geo.bank_slots, 1));
+    std::uint64_t cursor = 0;
+    std::uint64_t k = 0;
+    for (const auto& t : lg_.ddr_tensors) {
+      std::uint64_t base = align_up(cursor, stride);
+      const std::uint64_t slot = (base / stride) % slots;
+      const std::uint64_t want = k % slots;
+      base += ((want + slots - slot) % slots) * stride;
+      isa::TensorDecl d;
+      d.name = t.name;
+      d.kind = t.kind;
+      d.ddr_addr = base;
+      d.bytes = t.bytes;
+      res_.program.tensors.push_back(d);
+      base_[t.name] = base;
+      cursor = base + t.bytes;
+      ++k;
+    }
+    const std::uint64_t cap = hw_.ddr.capacity_bytes();
+    if (cap > 0 && cursor > cap)
+      throw ConfigError(hw_.source + ": error: the network's DDR tensors need " + std::to_string(cursor) +
+                        " bytes but the DDR holds " + std::to_string(cap) +
+                        " (ddr: channels x ranks x banks x rows x columns x bus bytes); use a larger DDR");
+  }
+
+  // DDR address of a graph tensor (its root's base + offset) and the root's name.
+  std::uint64_t addr(const std::string& t) const {
+    const DdrPlace& p = lg_.place.at(t);
+    return base_.at(p.root) + p.offset;
+  }
+  const std::string& root(const std::string& t) const { return lg_.place.at(t).root; }
+
+  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need) const {
+    throw ConfigError(hw_.source + ": error: layer '" + L.name + "' (" + L.op_type +
+                      ") cannot fit even one minimal tile in SRAM: needs " + std::to_string(need) +
+                      " bytes, sram.capacity is " + std::to_string(cap_) +
+                      " bytes; increase sram.capacity to at least " + std::to_string(need) + " bytes");
+  }
+
+  std::uint32_t a(std::uint64_t x) const { return std::uint32_t(align_up(x, opt_.align_bytes)); }
+
+  // ---- CONV / GEMM ----
+  std::vector<Step> gen_conv(const LayerSpec& L) {
+    const ConvGeom& g = L.geom;
+    TilingOptions o = opt_;
+    o.act_bytes = e_;
+    o.residual = !L.residual.empty();
+    const auto plan = plan_conv(g, cap_, o);
+    if (!plan) too_big(L, conv_min_sram_bytes(g, o));
+    const ConvTilePlan& p = *plan;
+    info_.tile = p.describe(g);
+    info_.loop_order = to_string(p.order);
+    info_.sram_bytes = p.sram.total_bytes;
+    const bool gemm = L.kind == LayerKind::Gemm;
+    const bool weights_resident = p.order == LoopOrder::WeightsResident;
+    const int cpg_in = g.cin_per_group(), cpg_out = g.cout_per_group();
+
+    Slots in, w;
+    in.addr[0] = p.sram.in[0];
+    in.addr[1] = p.sram.in[1];
+    w.addr[0] = p.sram.w[0];
+    w.addr[1] = p.sram.w[1];
+    std::vector<std::pair<int, int>> order;  // (co tile, row tile)
+    if (weights_resident) {
+      for (int j = 0; j < p.n_co; ++j)
+        for (int r = 0; r < p.n_row; ++r) order.emplace_back(j, r);
+    } else {
+      for (int r = 0; r < p.n_row; ++r)
+        for (int j = 0; j < p.n_co; ++j) order.emplace_back(j, r);
+    }
+    const std::uint64_t X = addr(L.inputs[0]), W = addr(L.weight), Y = addr(L.output);
+    const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e_;
+    const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e_;
+    std::vector<Step> steps;
+    for (std::size_t idx = 0; idx < order.size(); ++idx) {
+      const auto [j, r] = order[idx];
+      const int co0 = j * p.co_tile, cot = std::min(p.co_tile, g.c_out - co0);
+      const int ro0 = r * p.rows_tile, hot = std::min(p.rows_tile, g.h_out - ro0);
+      const std::uint32_t out_slot = p.sram.out[idx % 2];
+      Step s;
+      if (idx == 0 && !L.bias.empty())
+        s.loads.push_back({root(L.bias), dma(addr(L.bias), p.sram.params, std::uint64_t(g.c_out), 1, 0,
+                                             isa::kParamElemBytes)});
+      if (gemm) {
+        // A rows [ro0, ro0+hot) x K; B columns [co0, co0+cot) of the [K, N] weights.
+        if (in.need(r))
+          s.loads.push_back({root(L.inputs[0]), dma(X + std::uint64_t(ro0) * g.c_in * e_, in.now(),
+                                                    std::uint64_t(hot) * g.c_in, 1, 0, e_)});
+        if (w.need(j))
+          s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * e_, w.now(), std::uint64_t(cot),
+                                                 std::uint64_t(g.c_in), std::uint64_t(g.c_out) * e_, e_)});
+        isa::GemmParams gp;
+        gp.a_addr = in.now();
+        gp.b_addr = w.now();
+        gp.out_addr = out_slot;
+        gp.m = hot;
+        gp.n = cot;
+        gp.k = g.c_in;
+        gp.epilogue = epilogue(L, p, co0, idx);
+        s.compute.op = Opcode::Gemm;
+        s.compute.params = gp;
+        s.stores.push_back({root(L.output), dma(Y + (std::uint64_t(ro0) * g.c_out + co0) * e_, out_slot,
+                                                std::uint64_t(cot), std::uint64_t(hot),
+                                                std::uint64_t(g.c_out) * e_, e_)});
+        steps.push_back(std::move(s));
+        continue;
+      }
+      const RowBand band = input_band(g, ro0, hot);
+      // Input channels this tile computes on, and the ones its LOAD brings in.
+      const bool grouped_slice = g.group > 1 && weights_resident;
+      const int cin0 = g.group == 1 ? 0 : co0 / cpg_out * cpg_in;
+      const int cint = g.group == 1 ? g.c_in : cot / cpg_out * cpg_in;
+      const int load_c0 = grouped_slice ? cin0 : 0;
+      const int load_cn = grouped_slice ? cint : g.c_in;
+      const long in_key = grouped_slice ? long(j) * p.n_row + r : long(r);
+      if (in.need(in_key))
+        s.loads.push_back(
+            {root(L.inputs[0]),
+             dma(X + (std::uint64_t(load_c0) * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, in.now(),
+                 std::uint64_t(band.rows) * g.w_in, std::uint64_t(load_cn), plane_in, e_)});
+      const std::uint64_t w_per_oc = std::uint64_t(cpg_in) * g.kh * g.kw;
+      if (w.need(j))
+        s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * w_per_oc * e_, w.now(),
+                                               std::uint64_t(cot) * w_per_oc, 1, 0, e_)});
+      const std::uint64_t out_off = (std::uint64_t(co0) * g.h_out + std::uint64_t(ro0)) * g.w_out * e_;
+      const std::uint32_t res_slot = p.sram.res[idx % 2];
+      if (!L.residual.empty())
+        s.loads.push_back({root(L.residual), dma(addr(L.residual) + out_off, res_slot,
+                                                 std::uint64_t(hot) * g.w_out, std::uint64_t(cot), plane_out, e_)});
+      isa::ConvParams cp;
+      cp.in_addr = in.now() + (grouped_slice || g.group == 1
+                                   ? 0
+                                   : std::uint32_t(std::uint64_t(cin0) * band.rows * g.w_in * e_));
+      cp.w_addr = w.now();
+      cp.out_addr = out_slot;
+      cp.c_in = cint;
+      cp.h_in = band.rows;
+      cp.w_in = g.w_in;
+      cp.c_out = cot;
+      cp.kh = g.kh;
+      cp.kw = g.kw;
+      cp.stride_h = g.stride_h;
+      cp.stride_w = g.stride_w;
+      cp.pad_top = band.pad_top;
+      cp.pad_bottom = band.pad_bottom;
+      cp.pad_left = g.pad_left;
+      cp.pad_right = g.pad_right;
+      cp.dilation = g.dilation;
+      cp.group = g.group == 1 ? 1 : cot / cpg_out;
+      cp.epilogue = epilogue(L, p, co0, idx);
+      s.compute.op = Opcode::Conv;
+      s.compute.params = cp;
+      s.stores.push_back({root(L.output), dma(Y + out_off, out_slot, std::uint64_t(hot) * g.w_out,
+                                              std::uint64_t(cot), plane_out, e_)});
+      steps.push_back(std::move(s));
+    }
+    return steps;
+  }
+
+  isa::Epilogue epilogue(const LayerSpec& L, const ConvTilePlan& p, int co0, std::size_t idx) const {
+    isa::Epilogue ep;
+    if (!L.bias.empty()) {
+      ep.has_bias = true;
+      ep.bias_addr = p.sram.params + std::uint32_t(co0) * isa::kParamElemBytes;
+    }
+    if (!L.residual.empty()) {
+      ep.has_residual = true;
+      ep.residual_addr = p.sram.res[idx % 2];
+    }
+    ep.act = L.act;
+    ep.act_alpha = L.act_alpha;
+    ep.act_beta = L.act_beta;
+    return ep;
+  }
+
+  // ---- vector-unit layers ----
+
+  // Elements per streaming chunk for `buffers` double-buffered operands of e_ bytes each:
+  // as large as fits, but split into about 8 chunks (>= 16 Ki elements each) for overlap.
+  std::uint64_t chunk_elems(const LayerSpec& L, std::uint64_t total, int buffers, std::uint64_t reserved) const {
+    const std::uint64_t overhead = std::uint64_t(2 * buffers) * opt_.align_bytes + reserved;
+    const std::uint64_t per_elem = std::uint64_t(2 * buffers) * e_;
+    if (cap_ < overhead + per_elem) too_big(L, overhead + per_elem);
+    std::uint64_t max_elems = (cap_ - overhead) / per_elem;
+    std::uint64_t want = std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(total), 8)), 16384);
+    std::uint64_t c = std::min({total, max_elems, want});
+    if (c < total && c > 64) c = c / 64 * 64;
+    return std::max<std::uint64_t>(c, 1);
+  }
+
+  std::vector<Step> gen_act(const LayerSpec& L) {
+    const std::uint64_t X = addr(L.inputs[0]), Y = addr(L.output);
+    std::vector<Step> steps;
+    info_.loop_order = "streaming";
+    auto act_step = [&](std::uint64_t e0, std::uint64_t n, int channels, std::uint32_t in_s, std::uint32_t out_s) {
+      Step s;
+      s.loads.push_back({root(L.inputs[0]), dma(X + e0 * e_, in_s, n, 1, 0, e_)});
+      isa::ActParams ap;
+      ap.op = L.act;
+      ap.in_addr = in_s;
+      ap.out_addr = out_s;
+      ap.elems = std::uint32_t(n);
+      ap.channels = channels;
+      ap.alpha = L.act_alpha;
+      ap.beta = L.act_beta;
+      s.compute.op = Opcode::Act;
+      s.compute.params = ap;
+      s.stores.push_back({root(L.output), dma(Y + e0 * e_, out_s, n, 1, 0, e_)});
+      return s;
+    };
+    if (L.act != isa::ActOp::ScaleShift) {
+      const std::uint64_t chunk = chunk_elems(L, L.elems, 2, 0);
+      const std::uint32_t in0 = 0, in1 = a(chunk * e_), out0 = a(in1 + chunk * e_), out1 = a(out0 + chunk * e_);
+      info_.sram_bytes = out1 + chunk * e_;
+      info_.tile = std::to_string(chunk) + " elems";
+      for (std::uint64_t e0 = 0, i = 0; e0 < L.elems; e0 += chunk, ++i) {
+        const std::uint64_t n = std::min(chunk, L.elems - e0);
+        steps.push_back(act_step(e0, n, 1, i % 2 ? in1 : in0, i % 2 ? out1 : out0));
+      }
+      return steps;
+    }
+    // scale_shift: tiles of whole channels, loading scale[c0..c0+ct) and shift[c0..c0+ct).
+    const std::uint64_t C = std::uint64_t(L.channels), hw = L.elems / C;
+    const std::uint64_t P = addr(L.scale_shift);
+    const std::uint64_t pb = isa::kParamElemBytes;
+    const std::uint64_t fixed = 6 * opt_.align_bytes;
+    const std::uint64_t per_channel = 2 * (2 * hw * e_ + 2 * pb);
+    auto param_load = [&](std::uint64_t c0, std::uint64_t ct, std::uint32_t sram) {
+      // scale[c0..c0+ct) then shift[c0..c0+ct): 2 rows of ct elements, C*4 bytes apart.
+      return Dma{root(L.scale_shift), dma(P + c0 * pb, sram, ct, 2, C * pb, int(pb))};
+    };
+    if (cap_ >= fixed + per_channel) {
+      const std::uint64_t ct_max = (cap_ - fixed) / per_channel;
+      const std::uint64_t ct = std::min({C, ct_max, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)),
+                                                                          std::uint64_t(ceil_div(16384, std::int64_t(hw))))});
+      const std::uint64_t tile = ct * hw * e_;
+      const std::uint32_t in0 = 0, in1 = a(tile), out0 = a(in1 + tile), out1 = a(out0 + tile);
+      const std::uint32_t par0 = a(out1 + tile), par1 = a(par0 + 2 * ct * pb);
+      info_.sram_bytes = par1 + 2 * ct * pb;
+      info_.tile = std::to_string(ct) + "c x " + std::to_string(hw) + " elems";
+      for (std::uint64_t c0 = 0, i = 0; c0 < C; c0 += ct, ++i) {
+        const std::uint64_t n = std::min(ct, C - c0);
+        Step s = act_step(c0 * hw, n * hw, int(n), i % 2 ? in1 : in0, i % 2 ? out1 : out0);
+        const std::uint32_t par = i % 2 ? par1 : par0;
+        s.loads.insert(s.loads.begin(), param_load(c0, n, par));
+        std::get<isa::ActParams>(s.compute.params).param_addr = par;
+        steps.push_back(std::move(s));
+      }
+      return steps;
+    }
+    // A channel does not fit: chunks within each channel, one channel's scale/shift each.
+    const std::uint64_t chunk = chunk_elems(L, hw, 2, 2 * (opt_.align_bytes + 2 * pb));
+    const std::uint32_t in0 = 0, in1 = a(chunk * e_), out0 = a(in1 + chunk * e_), out1 = a(out0 + chunk * e_);
+    const std::uint32_t par0 = a(out1 + chunk * e_), par1 = a(par0 + 2 * pb);
+    info_.sram_bytes = par1 + 2 * pb;
+    info_.tile = "1c x " + std::to_string(chunk) + " elems";
+    std::uint64_t i = 0;
+    for (std::uint64_t c = 0; c < C; ++c)
+      for (std::uint64_t e0 = 0; e0 < hw; e0 += chunk, ++i) {
+        const std::uint64_t n = std::min(chunk, hw - e0);
+        Step s = act_step(c * hw + e0, n, 1, i % 2 ? in1 : in0, i % 2 ? out1 : out0);
+        const std::uint32_t par = i % 2 ? par1 : par0;
+        s.loads.insert(s.loads.begin(), param_load(c, 1, par));
+        std::get<isa::ActParams>(s.compute.params).param_addr = par;
+        steps.push_back(std::move(s));
+      }
+    return steps;
+  }
+
+  std::vector<Step> gen_eltwise(const LayerSpec& L) {
+    const std::uint64_t A = addr(L.inputs[0]), B = addr(L.inputs[1]), Y = addr(L.output);
+    const std::uint64_t chunk = chunk_elems(L, L.elems, 3, 0);
+    const std::uint64_t t = chunk * e_;
+    const std::uint32_t a0 = 0, a1 = a(t), b0 = a(a1 + t), b1 = a(b0 + t), o0 = a(b1 + t), o1 = a(o0 + t);
+    info_.sram_bytes = o1 + t;
+    info_.tile = std::to_string(chunk) + " elems";
+    info_.loop_order = "streaming";
+    std::vector<Step> steps;
+    for (std::uint64_t e0 = 0, i = 0; e0 < L.elems; e0 += chunk, ++i) {
+      const std::uint64_t n = std::min(chunk, L.elems - e0);
+      Step s;
+      const std::uint32_t sa = i % 2 ? a1 : a0, sb = i % 2 ? b1 : b0, so = i % 2 ? o1 : o0;
+      s.loads.push_back({root(L.inputs[0]), dma(A + e0 * e_, sa, n, 1, 0, e_)});
+      s.loads.push_back({root(L.inputs[1]), dma(B + e0 * e_, sb, n, 1, 0, e_)});
+      isa::EltwiseParams ep;
+      ep.op = L.eltwise;
+      ep.a_addr = sa;
+      ep.b_addr = sb;
+      ep.out_addr = so;
+      ep.elems = std::uint32_t(n);
+      s.compute.op = Opcode::Eltwise;
+      s.compute.params = ep;
+      s.stores.push_back({root(L.output), dma(Y + e0 * e_, so, n, 1, 0, e_)});
+      steps.push_back(std::move(s));
+    }
+    return steps;
+  }
+
+  std::vector<Step> gen_pool(const LayerSpec& L) {
+    const ConvGeom& g = L.geom;
+    const std::uint64_t C = std::uint64_t(g.c_in);
+    auto band_rows = [&](int rows_tile) {
+      return std::uint64_t(std::min((rows_tile - 1) * g.stride_h + g.kh, g.h_in));
+    };
+    auto footprint = [&](std::uint64_t ct, int rows_tile) {
+      return 2 * align_up(ct * band_rows(rows_tile) * g.w_in * e_, opt_.align_bytes) +
+             2 * align_up(ct * std::uint64_t(rows_tile) * g.w_out * e_, opt_.align_bytes);
+    };
+    std::uint64_t ct = 0;
+    int rows_tile = g.h_out;
+    if (footprint(1, g.h_out) <= cap_) {
+      std::uint64_t lo = 1, hi = C;  // largest ct that fits
+      while (lo < hi) {
+        const std::uint64_t mid = (lo + hi + 1) / 2;
+        if (footprint(mid, g.h_out) <= cap_) lo = mid; else hi = mid - 1;
+      }
+      ct = std::min(lo, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)), 1));
+    } else {
+      if (L.pool == isa::PoolOp::GlobalAvg) too_big(L, footprint(1, g.h_out));
+      ct = 1;
+      while (rows_tile > 1 && footprint(1, rows_tile) > cap_) rows_tile = (rows_tile + 1) / 2;
+      if (footprint(1, rows_tile) > cap_) too_big(L, footprint(1, 1));
+    }
+    const std::uint64_t in_tile = ct * band_rows(rows_tile) * g.w_in * e_;
+    const std::uint64_t out_tile = ct * std::uint64_t(rows_tile) * g.w_out * e_;
+    const std::uint32_t i0 = 0, i1 = a(in_tile), o0 = a(i1 + in_tile), o1 = a(o0 + out_tile);
+    info_.sram_bytes = o1 + out_tile;
+    info_.tile = std::to_string(ct) + "c x " + std::to_string(rows_tile) + "r x " + std::to_string(g.w_out) + "w";
+    info_.loop_order = "streaming";
+    const std::uint64_t X = addr(L.inputs[0]), Y = addr(L.output);
+    const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e_;
+    const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e_;
+    std::vector<Step> steps;
+    std::uint64_t i = 0;
+    for (std::uint64_t c0 = 0; c0 < C; c0 += ct)
+      for (int r0 = 0; r0 < g.h_out; r0 += rows_tile, ++i) {
+        const std::uint64_t n = std::min(ct, C - c0);
+        const int hot = std::min(rows_tile, g.h_out - r0);
+        const RowBand band = input_band(g, r0, hot);
+        const std::uint32_t si = i % 2 ? i1 : i0, so = i % 2 ? o1 : o0;
+        Step s;
+        s.loads.push_back({root(L.inputs[0]),
+                           dma(X + (c0 * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, si,
+                               std::uint64_t(band.rows) * g.w_in, n, plane_in, e_)});
+        isa::PoolParams pp;
+        pp.op = L.pool;
+        pp.in_addr = si;
+        pp.out_addr = so;
+        pp.c = int(n);
+        pp.h_in = band.rows;
+        pp.w_in = g.w_in;
+        pp.kh = g.kh;
+        pp.kw = g.kw;
+        pp.stride_h = g.stride_h;
+        pp.stride_w = g.stride_w;
+        pp.pad_top = band.pad_top;
+        pp.pad_bottom = band.pad_bottom;
+        pp.pad_left = g.pad_left;
+        pp.pad_right = g.pad_right;
+        s.compute.op = Opcode::Pool;
+        s.compute.params = pp;
+        s.stores.push_back({root(L.output), dma(Y + (c0 * g.h_out + std::uint64_t(r0)) * g.w_out * e_, so,
+                                                std::uint64_t(hot) * g.w_out, n, plane_out, e_)});
+        steps.push_back(std::move(s));
+      }
+    return steps;
+  }
+
+  // Nearest upsampling by integer factors: LOAD the input tile once, a vector-unit pass
+  // (ACT none) over the output tile, STORE it once. ISA v1 has no upsample op, so the ACT's
+  // in operand is sized like its output (sram_operands) and the slot is that big.
+  std::vector<Step> gen_resize(const LayerSpec& L) {
+    const ConvGeom& g = L.geom;
+    const std::uint64_t C = std::uint64_t(g.c_in);
+    const std::uint64_t out_plane_elems = std::uint64_t(g.h_out) * g.w_out;
+    auto footprint = [&](std::uint64_t ct, int in_rows) {
+      return 4 * align_up(ct * std::uint64_t(in_rows) * L.resize_h * g.w_out * e_, opt_.align_bytes);
+    };
+    std::uint64_t ct = 1;
+    int rows = g.h_in;
+    if (footprint(1, g.h_in) <= cap_) {
+      const std::uint64_t fit = cap_ / footprint(1, g.h_in);
+      ct = std::min({C, std::max<std::uint64_t>(fit, 1),
+                     std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)), 1)});
+      while (ct > 1 && footprint(ct, g.h_in) > cap_) --ct;
+    } else {
+      while (rows > 1 && footprint(1, rows) > cap_) rows = (rows + 1) / 2;
+      if (footprint(1, rows) > cap_) too_big(L, footprint(1, 1));
+    }
+    const std::uint64_t slot = ct * std::uint64_t(rows) * L.resize_h * g.w_out * e_;
+    const std::uint32_t i0 = 0, i1 = a(slot), o0 = a(i1 + slot), o1 = a(o0 + slot);
+    info_.sram_bytes = o1 + slot;
+    info_.tile = std::to_string(ct) + "c x " + std::to_string(rows) + "r in -> x" + std::to_string(L.resize_h) +
+                 "," + std::to_string(L.resize_w);
+    info_.loop_order = "streaming";
+    const std::uint64_t X = addr(L.inputs[0]), Y = addr(L.output);
+    std::vector<Step> steps;
+    std::uint64_t i = 0;
+    for (std::uint64_t c0 = 0; c0 < C; c0 += ct)
+      for (int r0 = 0; r0 < g.h_in; r0 += rows, ++i) {
+        const std::uint64_t n = std::min(ct, C - c0);
+        const int hr = std::min(rows, g.h_in - r0);
+        const std::uint32_t si = i % 2 ? i1 : i0, so = i % 2 ? o1 : o0;
+        Step s;
+        s.loads.push_back({root(L.inputs[0]),
+                           dma(X + (c0 * g.h_in + std::uint64_t(r0)) * g.w_in * e_, si, std::uint64_t(hr) * g.w_in,
+                               n, std::uint64_t(g.h_in) * g.w_in * e_, e_)});
+        const std::uint64_t out_rows = std::uint64_t(hr) * L.resize_h;
+        isa::ActParams ap;
+        ap.op = isa::ActOp::None;
+        ap.in_addr = si;
+        ap.out_addr = so;
+        ap.elems = std::uint32_t(n * out_rows * g.w_out);
+        ap.channels = int(n);
+        s.compute.op = Opcode::Act;
+        s.compute.params = ap;
+        s.stores.push_back({root(L.output),
+                            dma(Y + (c0 * out_plane_elems + std::uint64_t(r0) * L.resize_h * g.w_out) * e_, so,
+                                out_rows * g.w_out, n, out_plane_elems * e_, e_)});
+        steps.push_back(std::move(s));
+      }
+    return steps;
+  }
+
+  // Concat inputs that could not be placed in the concat buffer: copied through the vector unit.
+  std::vector<Step> gen_copy(const LayerSpec& L) {
+    const std::uint64_t Y = addr(L.output);
+    std::vector<Step> steps;
+    info_.loop_order = "streaming";
+    std::uint64_t i = 0;
+    for (std::size_t k = 0; k < L.inputs.size(); ++k) {
+      const std::string& in = L.inputs[k];
+      const std::uint64_t total = bytes_of(in) / std::uint64_t(e_);
+      const std::uint64_t chunk = chunk_elems(L, total, 2, 0);
+      const std::uint32_t in0 = 0, in1 = a(chunk * e_), out0 = a(in1 + chunk * e_), out1 = a(out0 + chunk * e_);
+      info_.sram_bytes = std::max<std::uint64_t>(info_.sram_bytes, out1 + chunk * e_);
+      info_.tile = std::to_string(chunk) + " elems";
+      for (std::uint64_t e0 = 0; e0 < total; e0 += chunk, ++i) {
+        const std::uint64_t n = std::min(chunk, total - e0);
+        const std::uint32_t si = i % 2 ? in1 : in0, so = i % 2 ? out1 : out0;
+        Step s;
+        s.loads.push_back({root(in), dma(addr(in) + e0 * e_, si, n, 1, 0, e_)});
+        isa::ActParams ap;
+        ap.op = isa::ActOp::None;
+        ap.in_addr = si;
+        ap.out_addr = so;
+        ap.elems = std::uint32_t(n);
+        s.compute.op = Opcode::Act;
+        s.compute.params = ap;
+        s.stores.push_back({root(L.output), dma(Y + L.dest_offsets[k] + e0 * e_, so, n, 1, 0, e_)});
+        steps.push_back(std::move(s));
+      }
+    }
+    return steps;
+  }
+
+  std::uint64_t bytes_of(const std::string& t) const { return lg_.bytes.at(t); }
+
+  // ---- token assignment and emission ----
+  void emit(const std::string& layer, std::vector<Step>& steps) {
+    auto& prog = res_.program.instructions;
+    const std::size_t n = steps.size();
+    if (n == 0) return;
+    std::vector<bool> has_load(n), has_store(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      has_load[i] = !steps[i].loads.empty();
+      has_store[i] = !steps[i].stores.empty();
+    }
+    if (!has_load[0]) throw std::logic_error("codegen: layer " + layer + " starts without a LOAD");
+    if (!first_layer_) {
+      Instruction sc;
+      sc.op = Opcode::Sync;
+      sc.layer = layer;
+      sc.params = isa::SyncParams{Queue::Compute};
+      sc.push = {kCp2Ld};
+      prog.push_back(sc);
+      Instruction ss;
+      ss.op = Opcode::Sync;
+      ss.layer = layer;
+      ss.params = isa::SyncParams{Queue::Store};
+      ss.push = {kSt2Ld};
+      prog.push_back(ss);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      Step& s = steps[i];
+      for (std::size_t k = 0; k < s.loads.size(); ++k) {
+        Instruction ld;
+        ld.op = Opcode::Load;
+        ld.layer = layer;
+        ld.tensor = s.loads[k].tensor;
+        ld.params = s.loads[k].desc;
+        if (k == 0) {
+          if (i == 0 && !first_layer_) ld.wait = {kCp2Ld, kSt2Ld};
+          else if (i >= 2) ld.wait = {kCp2Ld};
+        }
+        if (k + 1 == s.loads.size()) ld.push = {kLd2Cp};
+        prog.push_back(std::move(ld));
+      }
+      Instruction& c = s.compute;
+      c.layer = layer;
+      if (has_load[i]) c.wait.push_back(kLd2Cp);
+      if (i >= 2 && has_store[i - 2]) c.wait.push_back(kSt2Cp);
+      if (has_store[i]) c.push.push_back(kCp2St);
+      if (i + 2 < n && has_load[i + 2]) c.push.push_back(kCp2Ld);
+      prog.push_back(std::move(c));
+      for (std::size_t k = 0; k < s.stores.size(); ++k) {
+        Instruction st;
+        st.op = Opcode::Store;
+        st.layer = layer;
+        st.tensor = s.stores[k].tensor;
+        st.params = s.stores[k].desc;
+        if (k == 0) st.wait = {kCp2St};
+        if (k + 1 == s.stores.size() && i + 2 < n) st.push = {kSt2Cp};
+        prog.push_back(std::move(st));
+      }
+    }
+    first_layer_ = false;
+  }
+
+  const LoweredGraph& lg_;
+  const HwConfig& hw_;
+  TilingOptions opt_;
+  int e_;
+  std::uint64_t cap_;
+  CodegenResult res_;
+  LayerCodegenInfo info_;
+  std::map<std::string, std::uint64_t> base_;
+  bool first_layer_ = true;
+};
+
+}  // namespace
+
+DdrBankGeometry ddr_bank_geometry(const DdrConfig& ddr) {
+  const std::uint64_t row_bytes = std::uint64_t(std::max<std::int64_t>(ddr.columns, 1)) * (ddr.bus_width_bits / 8);
+  const int banks = ddr.bank_groups * ddr.banks_per_group;
+  DdrBankGeometry fallback{std::max<std::uint64_t>(row_bytes, 64), std::max(banks, 1)};
+  const std::string& m = ddr.address_mapping;
+  if (m.size() % 2 != 0) return fallback;
+  // Fields LSB first with their widths in bits.
+  std::vector<std::pair<std::string, int>> fields;
+  for (std::size_t i = m.size(); i >= 2; i -= 2) {
+    const std::string f = m.substr(i - 2, 2);
+    int bits = -1;
+    if (f == "co") bits = ceil_log2(row_bytes);
+    else if (f == "bg") bits = ceil_log2(std::uint64_t(ddr.bank_groups));
+    else if (f == "ba") bits = ceil_log2(std::uint64_t(ddr.banks_per_group));
+    else if (f == "ra") bits = ceil_log2(std::uint64_t(ddr.ranks));
+    else if (f == "ch") bits = ceil_log2(std::uint64_t(ddr.channels));
+    else if (f == "ro") bits = ceil_log2(std::uint64_t(std::max<std::int64_t>(ddr.rows, 1)));
+    if (bits < 0) return fallback;
+    fields.emplace_back(f, bits);
+  }
+  int below = 0, lowest = -1, highest = -1;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].first == "ba" || fields[i].first == "bg") {
+      if (lowest < 0) lowest = int(i);
+      highest = int(i);
+    }
+  if (lowest < 0) return fallback;
+  for (int i = 0; i < lowest; ++i) below += fields[std::size_t(i)].second;
+  int span = 0;
+  for (int i = lowest; i <= highest; ++i) span += fields[std::size_t(i)].second;
+  DdrBankGeometry g;
+  g.bank_stride_bytes = std::uint64_t(1) << below;
+  g.bank_slots = 1 << std::min(span, 16);
+  return g;
+}
+
+CodegenResult generate(const LoweredGraph& lowered, const HwConfig& hw, const TilingOptions& options,
+                       const std::string& program_name, const std::string& strategy) {
+  return Generator(lowered, hw, options).run(program_name, strategy);
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,226 @@
+#include "npu/compiler/compile_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace npu::compiler {
+
+namespace {
+
+// MAC array cycles of one CONV/GEMM layer, SCALE-Sim weight-stationary analytical model
+// (Samajdar et al., "SCALE-Sim", ISPASS 2020, eq. for a fold: 2*Sr + Sc + T - 2).
+double array_cycles(const LayerSpec& L, const HwConfig& hw) {
+  const ConvGeom& g = L.geom;
+  const std::int64_t R = std::max(hw.mac_array.rows, 1), C = std::max(hw.mac_array.cols, 1);
+  const std::int64_t red = std::int64_t(g.cin_per_group()) * g.kh * g.kw;
+  const std::int64_t folds = ceil_div(red, R) * ceil_div(g.cout_per_group(), C) * g.group;
+  const std::int64_t T = std::int64_t(g.h_out) * g.w_out;
+  return double(folds) * double(2 * R + C + T - 2) / std::max(hw.mac_array.macs_per_pe_per_cycle, 1);
+}
+
+std::string fmt_double(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+double ratio(const LayerReport& r) {
+  return r.compulsory_bytes() ? double(r.planned_bytes()) / double(r.compulsory_bytes()) : 0.0;
+}
+
+void set_bound(LayerReport& r) { r.bound = r.compute_ns >= r.memory_ns ? "compute" : "memory"; }
+
+}  // namespace
+
+LayerReport CompileReport::total() const {
+  LayerReport t;
+  t.layer = "TOTAL";
+  t.kind = "total";
+  t.placement = "";
+  for (const auto& l : layers) {
+    if (l.placement != "npu") continue;
+    t.macs += l.macs;
+    t.compulsory_read_bytes += l.compulsory_read_bytes;
+    t.compulsory_write_bytes += l.compulsory_write_bytes;
+    t.planned_read_bytes += l.planned_read_bytes;
+    t.planned_write_bytes += l.planned_write_bytes;
+    t.steps += l.steps;
+    t.sram_bytes = std::max(t.sram_bytes, l.sram_bytes);
+    t.compute_ns += l.compute_ns;
+    t.memory_ns += l.memory_ns;
+  }
+  set_bound(t);
+  return t;
+}
+
+CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, const HwConfig& hw,
+                           const std::string& model, const std::string& strategy) {
+  CompileReport rep;
+  rep.model = model;
+  rep.strategy = strategy;
+  rep.hw = hw.npu.name;
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> planned;  // layer -> (read, write)
+  for (const auto& ins : cg.program.instructions) {
+    if (ins.op == isa::Opcode::Load) planned[ins.layer].first += std::get<isa::DmaDesc>(ins.params).bytes();
+    if (ins.op == isa::Opcode::Store) planned[ins.layer].second += std::get<isa::DmaDesc>(ins.params).bytes();
+  }
+  const double peak_bytes_per_ns = hw.ddr.peak_gbps();  // GB/s == bytes/ns
+  const double core_ns = hw.npu.clock_mhz > 0 ? hw.core_period_ns() : 1.0;
+  for (std::size_t i = 0; i < lg.layers.size(); ++i) {
+    const LayerSpec& L = lg.layers[i];
+    LayerReport r;
+    r.layer = L.name;
+    r.op = L.op_type;
+    r.kind = to_string(L.kind);
+    r.covers = L.covers;
+    r.macs = L.macs;
+    std::set<std::string> reads(L.inputs.begin(), L.inputs.end());
+    if (!L.residual.empty()) reads.insert(L.residual);
+    if (!L.weight.empty()) reads.insert(L.weight);
+    if (!L.bias.empty()) reads.insert(L.bias);
+    if (!L.scale_shift.empty()) reads.insert(L.scale_shift);
+    for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
+    if (L.kind == LayerKind::Copy) {
+      for (const auto& t : L.inputs) r.compulsory_write_bytes += lg.bytes.at(t);
+    } else {
+      r.compulsory_write_bytes = lg.bytes.at(L.output);
+    }
+    auto it = planned.find(L.name);
+    if (it != planned.end()) {
+      r.planned_read_bytes = it->second.first;
+      r.planned_write_bytes = it->second.second;
+    }
+    const LayerCodegenInfo& info = cg.layers.at(i);
+    r.tile = info.tile;
+    r.loop_order = info.loop_order;
+    r.steps = info.steps;
+    r.sram_bytes = info.sram_bytes;
+    if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
+      r.compute_ns = array_cycles(L, hw) * core_ns;
+    } else {
+      const double lanes = std::max(hw.act_unit.lanes, 1);
+      const double elems = double(std::max(r.compulsory_write_bytes, r.compulsory_read_bytes)) / lg.act_bytes;
+      r.compute_ns = elems / lanes * core_ns;
+    }
+    r.memory_ns = peak_bytes_per_ns > 0 ? double(r.planned_bytes()) / peak_bytes_per_ns : 0.0;
+    set_bound(r);
+    rep.layers.push_back(std::move(r));
+  }
+  for (const auto& h : lg.host_nodes) {
+    LayerReport r;
+    r.layer = h.name;
+    r.op = h.op_type;
+    r.kind = "host";
+    r.placement = "host";
+    r.covers = {h.name};
+    r.note = h.reason;
+    rep.layers.push_back(std::move(r));
+  }
+  return rep;
+}
+
+std::string report_csv(const CompileReport& report) {
+  std::ostringstream os;
+  os << "layer,op,kind,placement,covers,macs,compulsory_read_bytes,compulsory_write_bytes,compulsory_bytes,"
+        "planned_read_bytes,planned_write_bytes,planned_bytes,planned_over_compulsory,tile,loop_order,steps,"
+        "sram_bytes,compute_ns,memory_ns,bound,note\n";
+  auto row = [&](const LayerReport& r) {
+    os << csv_field(r.layer) << ',' << csv_field(r.op) << ',' << r.kind << ',' << r.placement << ','
+       << csv_field(join(r.covers, ";")) << ',' << r.macs << ',' << r.compulsory_read_bytes << ','
+       << r.compulsory_write_bytes << ',' << r.compulsory_bytes() << ',' << r.planned_read_bytes << ','
+       << r.planned_write_bytes << ',' << r.planned_bytes() << ',' << fmt_double(ratio(r), 4) << ','
+       << csv_field(r.tile) << ',' << r.loop_order << ',' << r.steps << ',' << r.sram_bytes << ','
+       << fmt_double(r.compute_ns, 1) << ',' << fmt_double(r.memory_ns, 1) << ',' << r.bound << ','
+       << csv_field(r.note) << '\n';
+  };
+  for (const auto& r : report.layers) row(r);
+  row(report.total());
+  return os.str();
+}
+
+namespace {
+nlohmann::json layer_json(const LayerReport& r) {
+  nlohmann::json j;
+  j["layer"] = r.layer;
+  j["op"] = r.op;
+  j["kind"] = r.kind;
+  j["placement"] = r.placement;
+  j["covers"] = r.covers;
+  j["macs"] = r.macs;
+  j["compulsory_read_bytes"] = r.compulsory_read_bytes;
+  j["compulsory_write_bytes"] = r.compulsory_write_bytes;
+  j["compulsory_bytes"] = r.compulsory_bytes();
+  j["planned_read_bytes"] = r.planned_read_bytes;
+  j["planned_write_bytes"] = r.planned_write_bytes;
+  j["planned_bytes"] = r.planned_bytes();
+  j["planned_over_compulsory"] = ratio(r);
+  j["tile"] = r.tile;
+  j["loop_order"] = r.loop_order;
+  j["steps"] = r.steps;
+  j["sram_bytes"] = r.sram_bytes;
+  j["compute_ns"] = r.compute_ns;
+  j["memory_ns"] = r.memory_ns;
+  j["bound"] = r.bound;
+  j["note"] = r.note;
+  return j;
+}
+}  // namespace
+
+std::string report_json(const CompileReport& report) {
+  nlohmann::json j;
+  j["model"] = report.model;
+  j["strategy"] = report.strategy;
+  j["hw"] = report.hw;
+  j["layers"] = nlohmann::json::array();
+  for (const auto& r : report.layers) j["layers"].push_back(layer_json(r));
+  j["total"] = layer_json(report.total());
+  return j.dump(2) + "\n";
+}
+
+std::string report_text(const CompileReport& report) {
+  std::ostringstream os;
+  const LayerReport t = report.total();
+  os << "model " << report.model << "  strategy " << report.strategy << "  hw " << report.hw << "\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-40s %-8s %14s %14s %14s %7s  %s\n", "layer", "kind", "MACs", "compulsory B",
+                "planned B", "ratio", "tile / order / bound");
+  os << line;
+  for (const auto& r : report.layers) {
+    if (r.placement == "host") {
+      std::snprintf(line, sizeof line, "%-40s %-8s %14s %14s %14s %7s  host: %s\n", r.layer.c_str(), r.op.c_str(),
+                    "-", "-", "-", "-", r.note.c_str());
+    } else {
+      std::snprintf(line, sizeof line, "%-40s %-8s %14llu %14llu %14llu %7.3f  %s / %s / %s\n", r.layer.c_str(),
+                    r.kind.c_str(), (unsigned long long)r.macs, (unsigned long long)r.compulsory_bytes(),
+                    (unsigned long long)r.planned_bytes(), ratio(r), r.tile.c_str(), r.loop_order.c_str(),
+                    r.bound.c_str());
+    }
+    os << line;
+  }
+  std::snprintf(line, sizeof line, "%-40s %-8s %14llu %14llu %14llu %7.3f  read %llu B, write %llu B\n", "TOTAL", "",
+                (unsigned long long)t.macs, (unsigned long long)t.compulsory_bytes(),
+                (unsigned long long)t.planned_bytes(), ratio(t), (unsigned long long)t.planned_read_bytes,
+                (unsigned long long)t.planned_write_bytes);
+  os << line;
+  return os.str();
+}
+
+}  // namespace npu::compiler

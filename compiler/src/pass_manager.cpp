@@ -1,0 +1,162 @@
+#include "npu/compiler/pass_manager.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "npu/compiler/passes/fold_batchnorm.hpp"
+#include "npu/compiler/passes/fuse_activation.hpp"
+#include "npu/compiler/passes/fuse_residual.hpp"
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::compiler {
+
+// ---- fused-node conventions and graph helpers ------------------------------------------
+
+std::vector<std::string> covered_nodes(const Node& node) {
+  std::vector<std::string> out{node.name};
+  const std::string covers = node.attr_string(fused_attr::kCovers, "");
+  std::size_t start = 0;
+  while (start < covers.size()) {
+    std::size_t end = covers.find(';', start);
+    if (end == std::string::npos) end = covers.size();
+    if (end > start) out.push_back(covers.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+long find_node(const Graph& graph, const std::string& name) {
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+    if (graph.nodes[i].name == name) return long(i);
+  return -1;
+}
+
+bool is_graph_output(const Graph& graph, const std::string& tensor) {
+  return std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end();
+}
+
+void merge_nodes(Graph& graph, const std::string& anchor, const std::vector<std::string>& absorbed) {
+  const long anchor_idx = find_node(graph, anchor);
+  if (anchor_idx < 0) throw std::logic_error("merge_nodes: no node " + anchor);
+  std::set<std::string> gone(absorbed.begin(), absorbed.end());
+  long last = anchor_idx;
+  for (const auto& name : absorbed) last = std::max(last, find_node(graph, name));
+  Node merged = graph.nodes[std::size_t(anchor_idx)];
+  std::string covers = merged.attr_string(fused_attr::kCovers, "");
+  for (const auto& name : absorbed) covers += (covers.empty() ? "" : ";") + name;
+  merged.attrs[fused_attr::kCovers] = covers;
+  std::vector<Node> nodes;
+  nodes.reserve(graph.nodes.size());
+  for (long i = 0; i < long(graph.nodes.size()); ++i) {
+    if (i == last) nodes.push_back(merged);
+    if (i == anchor_idx || gone.count(graph.nodes[std::size_t(i)].name)) continue;
+    nodes.push_back(std::move(graph.nodes[std::size_t(i)]));
+  }
+  graph.nodes = std::move(nodes);
+}
+
+void remove_unused_tensors(Graph& graph) {
+  std::set<std::string> used(graph.inputs.begin(), graph.inputs.end());
+  used.insert(graph.outputs.begin(), graph.outputs.end());
+  for (const auto& n : graph.nodes) {
+    used.insert(n.inputs.begin(), n.inputs.end());
+    used.insert(n.outputs.begin(), n.outputs.end());
+  }
+  for (auto it = graph.tensors.begin(); it != graph.tensors.end();) {
+    if (used.count(it->first))
+      ++it;
+    else
+      it = graph.tensors.erase(it);
+  }
+}
+
+std::string shape_string(const std::vector<std::int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// ---- pass registry ----------------------------------------------------------------------
+
+std::vector<std::string> pass_names() { return {"fold-batchnorm", "fuse-activation", "fuse-residual"}; }
+
+std::unique_ptr<Pass> make_pass(const std::string& name) {
+  if (name == "fold-batchnorm") return std::make_unique<FoldBatchNorm>();
+  if (name == "fuse-activation") return std::make_unique<FuseActivation>();
+  if (name == "fuse-residual") return std::make_unique<FuseResidual>();
+  return nullptr;
+}
+
+// ---- pass manager -----------------------------------------------------------------------
+
+PassManager::PassManager(std::vector<std::unique_ptr<Pass>> passes) : passes_(std::move(passes)) {}
+
+PassManager PassManager::from_names(const std::vector<std::string>& names) {
+  PassManager pm;
+  for (const auto& n : names) {
+    auto p = make_pass(n);
+    if (!p) {
+      std::string allowed;
+      for (const auto& a : pass_names()) allowed += (allowed.empty() ? "" : ", ") + a;
+      throw ConfigError("error: unknown pass '" + n + "' (allowed: " + allowed + ")");
+    }
+    pm.add(std::move(p));
+  }
+  return pm;
+}
+
+std::vector<Decision> PassManager::run(Graph& graph) const {
+  std::vector<Decision> decisions;
+  for (const auto& pass : passes_) {
+    const std::vector<Candidate> candidates = pass->match(graph);
+    std::set<std::string> consumed;  // nodes removed or rewritten by this pass so far
+    for (const auto& c : candidates) {
+      bool stale = false;
+      for (const auto& n : c.nodes)
+        if (consumed.count(n) || find_node(graph, n) < 0) stale = true;
+      if (stale) continue;
+      Decision d;
+      d.pass = pass->name();
+      d.nodes = c.nodes;
+      d.label = c.label;
+      const Legality l = pass->check(graph, c);
+      if (l.legal) {
+        pass->rewrite(graph, c);
+        d.outcome = DecisionOutcome::Applied;
+        d.verb = pass->verb();
+        d.reason = l.reason;
+        consumed.insert(c.nodes.begin(), c.nodes.end());
+      } else {
+        d.outcome = DecisionOutcome::Declined;
+        d.reason = l.reason;
+      }
+      decisions.push_back(std::move(d));
+    }
+    remove_unused_tensors(graph);
+  }
+  return decisions;
+}
+
+std::string format_explain(const std::vector<Decision>& decisions) {
+  std::size_t pass_w = 0, label_w = 0;
+  for (const auto& d : decisions) {
+    pass_w = std::max(pass_w, d.pass.size());
+    label_w = std::max(label_w, d.label.size());
+  }
+  std::ostringstream os;
+  for (const auto& d : decisions) {
+    os << d.pass << std::string(pass_w + 2 - d.pass.size(), ' ') << d.label
+       << std::string(label_w + 2 - d.label.size(), ' ');
+    if (d.outcome == DecisionOutcome::Applied) {
+      os << d.verb;
+      if (!d.reason.empty()) os << " (" << d.reason << ")";
+    } else {
+      os << "declined: " << d.reason;
+    }
+    os << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace npu::compiler

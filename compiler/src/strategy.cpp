@@ -1,0 +1,95 @@
+#include "npu/compiler/strategy.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "npu/compiler/pass.hpp"
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+[[noreturn]] void fail(const std::string& source, const YAML::Mark& mark, const std::string& what) {
+  // yaml-cpp marks are 0-based; messages use 1-based line:col like compilers do.
+  throw ConfigError(source + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) +
+                    ": error: " + what);
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_strategy_names() { return {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}; }
+
+Strategy builtin_strategy(const std::string& name) {
+  Strategy s;
+  s.name = name;
+  if (name == "none") return s;
+  if (name == "conv-bn") {
+    s.passes = {"fold-batchnorm"};
+  } else if (name == "conv-act") {
+    s.passes = {"fuse-activation"};
+  } else if (name == "conv-bn-act") {
+    s.passes = {"fold-batchnorm", "fuse-activation"};
+  } else if (name == "residual") {
+    s.passes = {"fold-batchnorm", "fuse-activation", "fuse-residual"};
+  } else {
+    throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +
+                      "); define your own in a YAML file and pass it with --strategy-file");
+  }
+  return s;
+}
+
+Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    fail(source, e.mark, "malformed YAML: " + e.msg);
+  }
+  if (!root.IsMap()) fail(source, root.Mark(), "a strategy file is a map with keys 'name' and 'passes'");
+  Strategy s;
+  s.source = source;
+  bool have_name = false, have_passes = false;
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>();
+    if (key == "name") {
+      if (!kv.second.IsScalar() || kv.second.as<std::string>().empty())
+        fail(source, kv.second.Mark(), "'name' must be a non-empty string, e.g. name: my-strategy");
+      s.name = kv.second.as<std::string>();
+      have_name = true;
+    } else if (key == "passes") {
+      if (!kv.second.IsSequence())
+        fail(source, kv.second.Mark(), "'passes' must be a list, e.g. passes: [fold-batchnorm, fuse-activation]");
+      for (const auto& p : kv.second) {
+        const std::string pass = p.IsScalar() ? p.as<std::string>() : std::string();
+        if (!make_pass(pass))
+          fail(source, p.Mark(), "unknown pass '" + pass + "' (allowed: " + join(pass_names()) + ")");
+        s.passes.push_back(pass);
+      }
+      have_passes = true;
+    } else {
+      fail(source, kv.first.Mark(), "unknown key '" + key + "' (allowed: name, passes)");
+    }
+  }
+  if (!have_name) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
+  if (!have_passes) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
+  return s;
+}
+
+Strategy load_strategy_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": error: cannot open strategy file (check the path)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_strategy_yaml(ss.str(), path);
+}
+
+}  // namespace npu::compiler

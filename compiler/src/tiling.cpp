@@ -1,0 +1,157 @@
+#include "npu/compiler/tiling.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace npu::compiler {
+
+const char* to_string(LoopOrder o) {
+  return o == LoopOrder::WeightsResident ? "weights-resident" : "input-resident";
+}
+
+RowBand input_band(const ConvGeom& g, int out_row0, int out_rows) {
+  const int first = out_row0 * g.stride_h - g.pad_top;
+  const int last = (out_row0 + out_rows - 1) * g.stride_h - g.pad_top + g.dilation * (g.kh - 1);
+  RowBand b;
+  b.first_row = std::max(first, 0);
+  const int hi = std::min(last, g.h_in - 1);
+  b.rows = hi - b.first_row + 1;
+  b.pad_top = b.first_row - first;
+  b.pad_bottom = last - hi;
+  return b;
+}
+
+namespace {
+
+int co_unit(const ConvGeom& g) { return g.group == 1 ? 1 : g.cout_per_group(); }
+
+// Sum over row tiles of the input rows each band loads.
+std::uint64_t band_rows_total(const ConvGeom& g, int rows_tile) {
+  std::uint64_t total = 0;
+  for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) total += std::uint64_t(input_band(g, r0, std::min(rows_tile, g.h_out - r0)).rows);
+  return total;
+}
+
+int max_band_rows(const ConvGeom& g, int rows_tile) {
+  return std::min((rows_tile - 1) * g.stride_h + g.dilation * (g.kh - 1) + 1, g.h_in);
+}
+
+// Distinct values ceil(total/n) for n = 1..total.
+std::vector<int> ceil_splits(int total) {
+  std::set<int> s;
+  for (int n = 1; n <= total; ++n) s.insert(int(ceil_div(total, n)));
+  return {s.begin(), s.end()};
+}
+
+}  // namespace
+
+ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
+                                const TilingOptions& opt) {
+  const int n_co = int(ceil_div(g.c_out, co_tile));
+  const int n_row = int(ceil_div(g.h_out, rows_tile));
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
+                           ? g.c_in
+                           : co_tile / g.cout_per_group() * g.cin_per_group();
+  const std::uint64_t in_bytes = std::uint64_t(cin_tile) * max_band_rows(g, rows_tile) * g.w_in * e;
+  const std::uint64_t w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e;
+  const std::uint64_t out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
+  const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
+  const bool in_changes = g.group == 1 ? n_row > 1 : n_row * n_co > 1;
+  const bool w_changes = n_co > 1;
+  const bool out_changes = n_row * n_co > 1;
+
+  ConvSramLayout l;
+  std::uint64_t cursor = 0;
+  auto place = [&](std::uint64_t bytes) {
+    const std::uint64_t at = align_up(cursor, opt.align_bytes);
+    cursor = at + bytes;
+    return std::uint32_t(at);
+  };
+  l.in[0] = place(in_bytes);
+  l.in[1] = in_changes ? place(in_bytes) : l.in[0];
+  l.w[0] = place(w_bytes);
+  l.w[1] = w_changes ? place(w_bytes) : l.w[0];
+  l.params = place(param_bytes);
+  if (opt.residual) {
+    l.res[0] = place(out_bytes);
+    l.res[1] = out_changes ? place(out_bytes) : l.res[0];
+  }
+  l.out[0] = place(out_bytes);
+  l.out[1] = out_changes ? place(out_bytes) : l.out[0];
+  l.total_bytes = cursor;
+  return l;
+}
+
+void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile, const TilingOptions& opt,
+                  std::uint64_t& input_bytes, std::uint64_t& weight_bytes) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const std::uint64_t n_co = std::uint64_t(ceil_div(g.c_out, co_tile));
+  const std::uint64_t n_row = std::uint64_t(ceil_div(g.h_out, rows_tile));
+  const std::uint64_t bands = std::uint64_t(g.c_in) * band_rows_total(g, rows_tile) * g.w_in * e;
+  const std::uint64_t w = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e;
+  if (order == LoopOrder::WeightsResident) {
+    // Grouped: each channel tile reads only its own input channels, so the bands add up once.
+    input_bytes = (g.group > 1 || n_row == 1) ? bands : bands * n_co;
+    weight_bytes = w;
+  } else {
+    input_bytes = bands;
+    weight_bytes = n_co == 1 ? w : w * n_row;
+  }
+}
+
+std::string ConvTilePlan::describe(const ConvGeom& g) const {
+  return std::to_string(co_tile) + "co x " + std::to_string(rows_tile) + "r x " + std::to_string(g.w_out) +
+         "w (" + std::to_string(n_co) + "x" + std::to_string(n_row) + " tiles)";
+}
+
+std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
+  return conv_sram_layout(g, LoopOrder::WeightsResident, co_unit(g), 1, opt).total_bytes;
+}
+
+std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+  const int unit = co_unit(g);
+  std::vector<int> co_tiles;
+  for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
+  const std::vector<int> row_tiles = ceil_splits(g.h_out);
+
+  std::vector<ConvTilePlan> fits;
+  for (LoopOrder order : {LoopOrder::WeightsResident, LoopOrder::InputResident}) {
+    for (int co : co_tiles) {
+      for (int rows : row_tiles) {
+        const ConvSramLayout l = conv_sram_layout(g, order, co, rows, opt);
+        if (l.total_bytes > sram_bytes) continue;
+        ConvTilePlan p;
+        p.order = order;
+        p.co_tile = co;
+        p.rows_tile = rows;
+        p.n_co = int(ceil_div(g.c_out, co));
+        p.n_row = int(ceil_div(g.h_out, rows));
+        p.steps = p.n_co * p.n_row;
+        p.sram = l;
+        conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
+        fits.push_back(p);
+      }
+    }
+  }
+  if (fits.empty()) return std::nullopt;
+  std::uint64_t best = UINT64_MAX;
+  for (const auto& p : fits) best = std::min(best, p.input_read_bytes + p.weight_read_bytes);
+  const double limit = double(best) * (1.0 + opt.traffic_tolerance);
+  const ConvTilePlan* chosen = nullptr;
+  auto key = [&](const ConvTilePlan& p) {
+    // Larger is better: steps up to the target, then less traffic, then weights-resident,
+    // then wider channel tiles (fewer array refills).
+    return std::make_tuple(std::min(p.steps, opt.target_steps), -double(p.input_read_bytes + p.weight_read_bytes),
+                           p.order == LoopOrder::WeightsResident ? 1 : 0, p.co_tile, p.rows_tile);
+  };
+  for (const auto& p : fits) {
+    if (double(p.input_read_bytes + p.weight_read_bytes) > limit) continue;
+    if (!chosen || key(p) > key(*chosen)) chosen = &p;
+  }
+  return *chosen;
+}
+
+}  // namespace npu::compiler
