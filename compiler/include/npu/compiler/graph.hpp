@@ -43,6 +43,11 @@ struct Node {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::map<std::string, AttrValue> attrs;
+  /// Placed on the host CPU instead of the NPU (e.g. the YOLO box decode after the Detect
+  /// convolutions): the compiler emits no NPU code for it and reports it as host work.
+  /// Set by place_host_ops() (shape_inference.hpp); rule in docs/compiler-frontend.md.
+  bool on_host = false;
+  std::string host_reason;  ///< why on_host is set, for reports ("Transpose: no NPU unit")
 
   std::int64_t attr_int(const std::string& key, std::int64_t fallback) const;
   float attr_float(const std::string& key, float fallback) const;

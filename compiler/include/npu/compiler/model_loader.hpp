@@ -1,0 +1,35 @@
+// One entry point for every front-end: a zoo name or an .onnx path in, a shape-inferred
+// Graph with host placement out. Used by `npu compile` and the experiment runner.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "npu/compiler/graph.hpp"
+
+namespace npu::compiler {
+
+struct LoadOptions {
+  /// Fixed shapes for graph inputs, by input name (the --input-shape NAME=1x3x224x224
+  /// option). Replaces the declared shape, dynamic or not. For a zoo model the input is
+  /// "input" and only batch, height and width may change (channels stay 3).
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+};
+
+/// Parses one --input-shape value "NAME=D0xD1x...". Throws npu::ConfigError naming the
+/// bad text and the expected form when it is malformed or a dimension is not positive.
+std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::string& spec);
+
+/// Loads `model_or_path`: a zoo name (resnet18, resnet50, mobilenet_v2 alias mobilenetv2,
+/// yolov5s; zoo.hpp) or the path of an .onnx file (anything ending in .onnx or containing
+/// '/'). Applies options.input_shapes, runs infer_shapes() and place_host_ops().
+/// Throws npu::ConfigError: unknown name (lists the zoo names), every import error of
+/// import_onnx(), an override naming no graph input, a graph input left with a dynamic
+/// dimension ("re-export with a fixed input shape or pass --input-shape NAME=..."), and
+/// shape-inference errors.
+Graph load_model(const std::string& model_or_path, const LoadOptions& options = {});
+
+}  // namespace npu::compiler

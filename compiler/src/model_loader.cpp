@@ -1,0 +1,138 @@
+// Model loading front door (model_loader.hpp).
+#include "npu/compiler/model_loader.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "npu/compiler/onnx_import.hpp"
+#include "npu/compiler/shape_inference.hpp"
+#include "npu/compiler/zoo.hpp"
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+std::string shape_text(const std::vector<std::int64_t>& s, const char* unknown) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i) out += "x";
+    out += s[i] < 0 ? std::string(unknown) : std::to_string(s[i]);
+  }
+  return out;
+}
+
+bool is_path(const std::string& s) {
+  const std::string ext = ".onnx";
+  return s.find('/') != std::string::npos ||
+         (s.size() >= ext.size() && s.compare(s.size() - ext.size(), ext.size(), ext) == 0);
+}
+
+std::string input_list(const Graph& g) {
+  std::string list;
+  for (const std::string& in : g.inputs) {
+    const Tensor& t = g.tensor(in);
+    list += (list.empty() ? "" : ", ") + in + " " + shape_text(t.shape, "?");
+  }
+  return list;
+}
+
+}  // namespace
+
+std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::string& spec) {
+  auto bad = [&](const std::string& why) -> ConfigError {
+    return ConfigError("--input-shape '" + spec + "': error: " + why +
+                       "; expected NAME=D0xD1x... with positive dimensions, e.g. "
+                       "input=1x3x224x224");
+  };
+  const std::size_t eq = spec.rfind('=');
+  if (eq == std::string::npos || eq == 0) throw bad("missing 'NAME='");
+  std::vector<std::int64_t> dims;
+  std::size_t pos = eq + 1;
+  while (true) {
+    const std::size_t x = spec.find('x', pos);
+    const std::string tok = spec.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+    if (tok.empty() || tok.size() > 12) throw bad("dimension '" + tok + "' is not a number");
+    for (char c : tok)
+      if (!std::isdigit(static_cast<unsigned char>(c))) throw bad("dimension '" + tok + "' is not a number");
+    const std::int64_t d = std::stoll(tok);
+    if (d <= 0) throw bad("dimension " + tok + " is not positive");
+    dims.push_back(d);
+    if (x == std::string::npos) break;
+    pos = x + 1;
+  }
+  return {spec.substr(0, eq), dims};
+}
+
+Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
+  if (!is_path(model_or_path)) {
+    if (!zoo_canonical_name(model_or_path)) {
+      std::string list;
+      for (const std::string& n : zoo_model_names()) list += (list.empty() ? "" : ", ") + n;
+      throw ConfigError(model_or_path + ": error: unknown model: not a built-in model (" + list +
+                        "; alias mobilenetv2) and not an .onnx file path (a path ends in .onnx "
+                        "or contains '/')");
+    }
+    ZooOptions zo;
+    for (const auto& [name, shape] : options.input_shapes) {
+      if (name != "input")
+        throw ConfigError(model_or_path + ": error: --input-shape names '" + name +
+                          "', but the built-in model's only input is 'input'");
+      if (shape.size() != 4 || shape[1] != 3)
+        throw ConfigError(model_or_path + ": error: --input-shape input=" + shape_text(shape, "?") +
+                          " must be Nx3xHxW for a built-in model (e.g. input=1x3x224x224)");
+      zo.batch = shape[0];
+      zo.height = shape[2];
+      zo.width = shape[3];
+    }
+    return build_zoo_model(model_or_path, zo);
+  }
+
+  OnnxModelInfo info;
+  Graph g = import_onnx(model_or_path, &info);
+  for (const auto& [name, shape] : options.input_shapes) {
+    auto it = std::find(g.inputs.begin(), g.inputs.end(), name);
+    if (it == g.inputs.end())
+      throw ConfigError(model_or_path + ": error: --input-shape names '" + name +
+                        "', which is not a graph input; the inputs are: " + input_list(g));
+    Tensor& t = g.tensor(name);
+    const bool rank_known = !(t.shape.size() == 1 && t.shape[0] < 0 &&
+                              info.dim_params[name] == std::vector<std::string>{"(rank unknown)"});
+    if (rank_known && t.shape.size() != shape.size())
+      throw ConfigError(model_or_path + ": error: --input-shape " + name + "=" +
+                        shape_text(shape, "?") + " has rank " + std::to_string(shape.size()) +
+                        ", the model declares rank " + std::to_string(t.shape.size()) + " (" +
+                        shape_text(t.shape, "?") + ")");
+    t.shape = shape;
+  }
+  for (const std::string& name : g.inputs) {
+    const Tensor& t = g.tensor(name);
+    if (t.shape_known()) continue;
+    const auto& params = info.dim_params[name];
+    std::vector<std::int64_t> example = t.shape;
+    std::string dynamic;
+    for (std::size_t i = 0; i < example.size(); ++i) {
+      if (example[i] >= 0) continue;
+      example[i] = i == 0 ? 1 : 224;
+      if (!dynamic.empty()) dynamic += ", ";
+      dynamic += std::to_string(i);
+      if (i < params.size() && !params[i].empty() && params[i] != "?")
+        dynamic += " ('" + params[i] + "')";
+    }
+    const bool no_rank = params == std::vector<std::string>{"(rank unknown)"};
+    throw ConfigError(
+        model_or_path + ": error: graph input '" + name + "' " +
+        (no_rank ? std::string("has no declared shape")
+                 : "has shape " + shape_text(t.shape, "?") + " with dynamic dimension " + dynamic +
+                       " and no value for it") +
+        "; the compiler needs static shapes: re-export the model with a fixed input shape, "
+        "or pass --input-shape " + name + "=" +
+        (no_rank ? std::string("1x3x224x224") : shape_text(example, "?")) +
+        " (your real sizes)");
+  }
+  infer_shapes(g, model_or_path);
+  place_host_ops(g);
+  return g;
+}
+
+}  // namespace npu::compiler
