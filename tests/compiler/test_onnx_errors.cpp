@@ -1,0 +1,233 @@
+// Bad ONNX input: every failure is an npu::ConfigError "FILE: error: REASON; FIX" (the
+// tool maps it to exit status 1), never a crash. Files are made in the tests.
+#include <gtest/gtest.h>
+
+#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/onnx_import.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "test_onnx_util.hpp"
+
+namespace npu::compiler {
+namespace {
+
+using npu::test::OnnxModel;
+
+/// The ConfigError message load_model throws for `path`, or "" if it does not throw.
+std::string load_error(const std::string& path, const LoadOptions& opt = {}) {
+  try {
+    load_model(path, opt);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE((haystack).find(needle), std::string::npos) << "message: " << (haystack)
+
+/// A small valid model: input [1,3,8,8] -> Conv(4 out, 3x3) -> Relu.
+OnnxModel small_model() {
+  OnnxModel m(13);
+  m.input("input", {1, 3, 8, 8});
+  m.weight("conv.weight", {4, 3, 3, 3});
+  m.node("Conv", "/conv/Conv", {"input", "conv.weight"}, {"c"});
+  m.node("Relu", "/relu/Relu", {"c"}, {"output"});
+  m.output("output");
+  return m;
+}
+
+TEST(OnnxErrors, SmallModelLoads) {
+  Graph g = load_model(small_model().write("small.onnx"));
+  EXPECT_EQ(g.tensor("output").shape, (std::vector<std::int64_t>{1, 4, 6, 6}));
+}
+
+TEST(OnnxErrors, MissingFile) {
+  const std::string msg = load_error("/nonexistent/dir/model.onnx");
+  EXPECT_CONTAINS(msg, "/nonexistent/dir/model.onnx: error: no such file");
+  EXPECT_CONTAINS(msg, "check the path");
+}
+
+TEST(OnnxErrors, DirectoryInsteadOfFile) {
+  const std::string dir = std::filesystem::path(small_model().write("x.onnx")).parent_path().string() + "/";
+  EXPECT_CONTAINS(load_error(dir), "not a regular file");
+}
+
+TEST(OnnxErrors, EmptyFile) {
+  const std::string path = OnnxModel::write_bytes("empty.onnx", "");
+  const std::string msg = load_error(path);
+  EXPECT_CONTAINS(msg, path + ": error: the file is empty (0 bytes)");
+  EXPECT_CONTAINS(msg, "re-export");
+}
+
+TEST(OnnxErrors, TruncatedFileFailsToParse) {
+  // Cut inside the weight's raw_data: a length-delimited field that runs past the end is a
+  // protobuf parse error.
+  const std::string bytes = small_model().bytes();
+  const std::string path = OnnxModel::write_bytes("truncated.onnx", bytes.substr(0, bytes.size() / 2));
+  const std::string msg = load_error(path);
+  EXPECT_CONTAINS(msg, path + ": error: cannot parse the ONNX protobuf");
+  EXPECT_CONTAINS(msg, "truncated or corrupt");
+  EXPECT_CONTAINS(msg, "re-export or re-download");
+}
+
+TEST(OnnxErrors, GarbageFileIsRejected) {
+  // 0xFF bytes: field number 31 with wire type 7, which protobuf does not define.
+  const std::string path = OnnxModel::write_bytes("garbage.onnx", std::string(64, '\xff'));
+  EXPECT_CONTAINS(load_error(path), "cannot parse the ONNX protobuf (64 bytes)");
+}
+
+TEST(OnnxErrors, ParsableButNotAModel) {
+  // Text parses as a few unknown varint fields ('h' = 0x68 = field 13, varint) but holds no graph.
+  const std::string path = OnnxModel::write_bytes("text.onnx", "hello");
+  std::string msg = load_error(path);
+  if (msg.find("cannot parse") == std::string::npos) {
+    EXPECT_CONTAINS(msg, "contains no ONNX graph");
+  }
+}
+
+TEST(OnnxErrors, UnsupportedOpNamesNodeAndOp) {
+  OnnxModel m = small_model();
+  m.node("NonMaxSuppression", "/post/nms", {"output"}, {"boxes"});
+  m.output("boxes");
+  const std::string path = m.write("unsupported.onnx");
+  const std::string msg = load_error(path);
+  EXPECT_CONTAINS(msg, path + ": error: node #2 '/post/nms' (NonMaxSuppression)");
+  EXPECT_CONTAINS(msg, "unsupported op 'NonMaxSuppression'");
+  EXPECT_CONTAINS(msg, "remove it");
+  EXPECT_CONTAINS(msg, "supported ops: Add, AveragePool, BatchNormalization");
+}
+
+TEST(OnnxErrors, CustomDomainOpIsUnsupported) {
+  OnnxModel m = small_model();
+  m.node("Relu", "/ms/relu", {"output"}, {"z"}).set_domain("com.microsoft");
+  m.output("z");
+  EXPECT_CONTAINS(load_error(m.write("domain.onnx")), "in domain 'com.microsoft'");
+}
+
+TEST(OnnxErrors, DynamicDimensionWithoutValueSaysHowToFix) {
+  OnnxModel m(13);
+  m.input("images", {-1, 3, 8, 8}, "batch_size");
+  m.weight("w", {4, 3, 3, 3});
+  m.node("Conv", "c", {"images", "w"}, {"y"});
+  m.output("y");
+  const std::string path = m.write("dynamic.onnx");
+  const std::string msg = load_error(path);
+  EXPECT_CONTAINS(msg, path + ": error: graph input 'images' has shape ?x3x8x8");
+  EXPECT_CONTAINS(msg, "dynamic dimension 0 ('batch_size')");
+  EXPECT_CONTAINS(msg, "re-export the model with a fixed input shape");
+  EXPECT_CONTAINS(msg, "--input-shape images=1x3x8x8");
+}
+
+TEST(OnnxErrors, InputWithoutAnyShape) {
+  OnnxModel m(13);
+  auto* vi = m.graph().add_input();
+  vi->set_name("x");
+  vi->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  m.node("Relu", "r", {"x"}, {"y"});
+  m.output("y");
+  const std::string msg = load_error(m.write("noshape.onnx"));
+  EXPECT_CONTAINS(msg, "graph input 'x' has no declared shape");
+  EXPECT_CONTAINS(msg, "--input-shape x=");
+}
+
+TEST(OnnxErrors, OverrideNamingNoInputListsTheInputs) {
+  LoadOptions opt;
+  opt.input_shapes["image"] = {1, 3, 8, 8};
+  const std::string msg = load_error(small_model().write("override.onnx"), opt);
+  EXPECT_CONTAINS(msg, "--input-shape names 'image', which is not a graph input");
+  EXPECT_CONTAINS(msg, "the inputs are: input 1x3x8x8");
+}
+
+TEST(OnnxErrors, OverrideWithTheWrongRank) {
+  LoadOptions opt;
+  opt.input_shapes["input"] = {1, 3, 8};
+  EXPECT_CONTAINS(load_error(small_model().write("rank.onnx"), opt), "has rank 3, the model declares rank 4");
+}
+
+TEST(OnnxErrors, ShapeMismatchInANodeNamesIt) {
+  OnnxModel m(13);
+  m.input("input", {1, 3, 8, 8});
+  m.weight("w", {4, 5, 3, 3});  // expects 5 input channels, gets 3
+  m.node("Conv", "/features/conv", {"input", "w"}, {"y"});
+  m.output("y");
+  const std::string path = m.write("mismatch.onnx");
+  const std::string msg = load_error(path);
+  EXPECT_CONTAINS(msg, path + ": error: node #0 '/features/conv' (Conv)");
+  EXPECT_CONTAINS(msg, "input channels 3 of X [1,3,8,8] do not match weight 'w' [4,5,3,3]");
+}
+
+TEST(OnnxErrors, OverrideThatBreaksShapesIsReportedAtTheNode) {
+  OnnxModel m(13);
+  m.input("a", {1, 8});
+  m.input("b", {1, 8});
+  m.node("Add", "sum", {"a", "b"}, {"y"});
+  m.output("y");
+  LoadOptions opt;
+  opt.input_shapes["a"] = {1, 5};
+  EXPECT_CONTAINS(load_error(m.write("override_mismatch.onnx"), opt),
+                  "node #0 'sum' (Add): inputs [1,5] and [1,8] ('b') cannot be broadcast");
+}
+
+TEST(OnnxErrors, OpsetOutsideTheSupportedRange) {
+  OnnxModel m(8);
+  m.input("x", {1, 4});
+  m.node("Relu", "r", {"x"}, {"y"});
+  m.output("y");
+  const std::string msg = load_error(m.write("opset8.onnx"));
+  EXPECT_CONTAINS(msg, "opset 8; the importer supports 9 to 17");
+  EXPECT_CONTAINS(msg, "version_converter");
+}
+
+TEST(OnnxErrors, InputThatNothingDefines) {
+  OnnxModel m(13);
+  m.input("x", {1, 4});
+  m.node("Add", "a", {"x", "missing_weight"}, {"y"});
+  m.output("y");
+  EXPECT_CONTAINS(load_error(m.write("undefined.onnx")),
+                  "node #0 'a' (Add): input 'missing_weight' is not a graph input, an initializer");
+}
+
+TEST(OnnxErrors, InitializerWithTooFewValues) {
+  OnnxModel m(13);
+  m.input("x", {1, 4});
+  m.init_float("b", {4}, {1, 2, 3});  // 3 values for 4 elements
+  m.node("Add", "a", {"x", "b"}, {"y"});
+  m.output("y");
+  EXPECT_CONTAINS(load_error(m.write("short_init.onnx")),
+                  "constant tensor 'b' holds 3 values but its shape has 4 elements");
+}
+
+TEST(OnnxErrors, NonConstantClipBound) {
+  OnnxModel m(13);
+  m.input("x", {1, 4});
+  m.input("hi", {});
+  m.node("Clip", "clip", {"x", "", "hi"}, {"y"});
+  m.output("y");
+  EXPECT_CONTAINS(load_error(m.write("dyn_clip.onnx")),
+                  "node #0 'clip' (Clip): max input 'hi' is computed at run time");
+}
+
+TEST(OnnxErrors, MissingExternalDataFile) {
+  OnnxModel m(13);
+  m.input("x", {1, 2});
+  auto* t = m.graph().add_initializer();
+  t->set_name("b");
+  t->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  t->add_dims(2);
+  t->set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
+  auto* kv = t->add_external_data();
+  kv->set_key("location");
+  kv->set_value("no_such_weights.bin");
+  m.node("Add", "a", {"x", "b"}, {"y"});
+  m.output("y");
+  EXPECT_CONTAINS(load_error(m.write("ext_missing.onnx")), "keeps its data in external file");
+}
+
+TEST(OnnxErrors, UnknownZooNameListsTheZoo) {
+  const std::string msg = load_error("resnet51");
+  EXPECT_CONTAINS(msg, "resnet51: error: unknown model");
+  EXPECT_CONTAINS(msg, "mobilenet_v2, resnet18, resnet50, yolov5s");
+}
+
+}  // namespace
+}  // namespace npu::compiler
