@@ -1,0 +1,118 @@
+// One channel's memory controller: read and write queues, an FR-FCFS scheduler with
+// write draining, refresh, and the statistics of what it served.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "npu/hw/ddr/channel_state.hpp"
+#include "npu/hw/ddr/ddr_stats.hpp"
+#include "npu/hw/ddr/ddr_trace.hpp"
+
+namespace npu::hw {
+
+/// A request of one burst, as queued in a controller.
+struct DdrRequest {
+  std::uint64_t id = 0;
+  std::uint64_t addr = 0;
+  DramAddress loc;
+  int local_bank = 0;  ///< bank index inside the channel (ChannelState numbering)
+  int group = 0;       ///< bank-group index inside the channel
+  bool is_write = false;
+  bool tracked = false;  ///< keep the done tick for DdrSystem::complete()
+  bool did_act = false;
+  bool did_pre = false;
+  Tick arrival = 0;  ///< tick the front end accepted it; eligible from arrival + 1
+  const std::string* layer = nullptr;
+  const std::string* tensor = nullptr;
+};
+
+/// One issued DRAM command, for tests and debugging (DdrSystem::set_command_log).
+struct DdrCommandRecord {
+  Tick tick = 0;
+  DdrCommand cmd = DdrCommand::Act;
+  int channel = 0, rank = 0, bankgroup = 0, bank = 0;
+  std::int64_t row = -1;
+  bool auto_precharge = false;
+  std::uint64_t request_id = 0;  ///< 0 for refresh-related commands
+};
+
+/// Event-driven controller for one channel. Time jumps from command to command: each
+/// step computes, for every queued request, the earliest tick its next command (PRE,
+/// ACT or RD/WR) may issue, and issues the best one, so idle clocks cost nothing.
+///
+/// Policy (docs/ddr.md, "Scheduler"):
+/// - A request accepted at tick a may issue its first command at a + 1 (one controller
+///   clock); unloaded latencies are therefore CL + BL/2 + 1 (hit), tRCD + CL + BL/2 + 1
+///   (closed) and tRP + tRCD + CL + BL/2 + 1 (conflict).
+/// - FR-FCFS: among the commands that can issue earliest, column commands (row hits)
+///   first, then the oldest request. A bank's open row is not precharged while queued
+///   requests of the served kind still hit it.
+/// - Reads and writes wait in separate queues of queue_depth each. Reads are served
+///   until the write queue reaches the high watermark (or no read is queued); writes
+///   are then drained until the write queue is down to the low watermark (or empty).
+/// - Refresh: see RankState. Closed-page mode auto-precharges after the last queued hit.
+class ChannelController {
+ public:
+  ChannelController(const DdrConfig& cfg, int channel, DdrStats* stats);
+
+  bool can_accept(bool is_write) const {
+    return (is_write ? writes_.size() : reads_.size()) < std::size_t(queue_depth_);
+  }
+  /// Queue `req` (req.arrival set by the caller, not earlier than any command issued).
+  void enqueue(const DdrRequest& req);
+  /// Issue every command whose tick is <= `t` (requests offered later than t cannot
+  /// change them, because they become eligible at t + 1 at the earliest).
+  void advance_to(Tick t);
+  /// Issue the next command; returns its tick, or kNeverTick when nothing is pending.
+  Tick issue_next();
+  /// Serve every queued request (refreshes due meanwhile are issued too).
+  void drain();
+  bool idle() const { return reads_.empty() && writes_.empty(); }
+
+  /// If request `id` (enqueued with tracked = true) has been served, store its done tick
+  /// and forget it.
+  bool take_completion(std::uint64_t id, Tick* done_ck);
+
+  void set_trace_sink(DdrTraceSink* sink) { sink_ = sink; }
+  void set_command_log(std::vector<DdrCommandRecord>* log) { log_ = log; }
+  const ChannelState& state() const { return state_; }
+
+ private:
+  struct Candidate {
+    Tick tick = kNeverTick;
+    DdrCommand cmd = DdrCommand::Act;
+    int index = -1;   ///< position in the served queue; -1 for refresh commands
+    int rank = -1;    ///< refresh: the rank; otherwise unused
+    int local_bank = -1;
+    bool valid() const { return tick < kNeverTick; }
+  };
+
+  Candidate pick();
+  void issue(const Candidate& c);
+  void serve_column(std::vector<DdrRequest>& q, int index, DdrCommand cmd, Tick t);
+  void recount_hits(int local_bank);
+  void log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id);
+
+  int channel_;
+  DdrConfig cfg_;
+  DdrTiming timing_;
+  ChannelState state_;
+  DdrStats* stats_;
+  int queue_depth_;
+  int high_watermark_, low_watermark_;
+  bool closed_page_;
+  bool draining_writes_ = false;
+  std::vector<DdrRequest> reads_, writes_;
+  Candidate cached_;
+  bool cache_valid_ = false;
+  std::vector<std::uint32_t> seen_;  ///< per (bank, command kind): generation last seen in pick()
+  std::uint32_t generation_ = 0;
+  std::unordered_map<std::uint64_t, Tick> completions_;  ///< looked up only, never iterated
+  DdrTraceSink* sink_ = nullptr;
+  std::vector<DdrCommandRecord>* log_ = nullptr;
+};
+
+}  // namespace npu::hw

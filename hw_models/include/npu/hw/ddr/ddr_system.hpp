@@ -1,0 +1,79 @@
+// The DDR timing core: address mapping, a front end, and one controller per channel.
+// Used by the stand-alone trace mode (ddr_trace_file.hpp) and by the SystemC DdrModule.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "npu/hw/ddr/address_mapper.hpp"
+#include "npu/hw/ddr/ddr_controller.hpp"
+#include "npu/hw/ddr/ddr_stats.hpp"
+#include "npu/hw/ddr/ddr_trace.hpp"
+
+namespace npu::hw {
+
+/// Plain C++ DDR model (no SystemC). Requests are single bursts (burst_bytes each).
+///
+/// Front end: requests are accepted in the order offered, at most one per DRAM clock,
+/// never before their ready tick, and not while the target channel's read (or write)
+/// queue is full (the front end then waits for the controller to free a slot; a slot
+/// freed by a column command at tick t can be taken by a request at tick t).
+///
+/// Time advances per command, never per idle clock: offering a request first lets the
+/// target channel issue every command due up to the request's tick.
+class DdrSystem {
+ public:
+  /// Validates `cfg` (validate_ddr_config); `source` names it in error messages.
+  explicit DdrSystem(const DdrConfig& cfg, const std::string& source = "<config>");
+
+  struct Offered {
+    std::uint64_t id = 0;
+    int channel = 0;
+    Tick accepted_ck = 0;  ///< tick the front end accepted the request
+  };
+
+  /// Offer one burst at byte address `addr` (must be < capacity_bytes(); otherwise
+  /// std::out_of_range), ready at `ready_ck`. `layer` / `tensor` label the trace
+  /// records (interned strings that outlive the run, or null). With `track`, the done
+  /// tick is kept for complete().
+  Offered offer(std::uint64_t addr, bool is_write, Tick ready_ck, const std::string* layer = nullptr,
+                const std::string* tensor = nullptr, bool track = false);
+
+  /// Run the request's channel until `req` (offered with track = true) is served;
+  /// returns the tick its last data beat leaves the bus (reads: data returned; writes:
+  /// data written). Later offers cannot overtake commands issued here.
+  Tick complete(const Offered& req);
+
+  /// Serve everything still queued in every channel.
+  void drain();
+
+  const DdrStats& stats() const { return stats_; }
+  const DdrConfig& config() const { return cfg_; }
+  const AddressMapper& mapper() const { return mapper_; }
+  std::uint64_t capacity_bytes() const { return mapper_.capacity_bytes(); }
+  /// Earliest tick the front end can accept the next request.
+  Tick frontend_next_ck() const { return frontend_next_; }
+
+  void set_trace_sink(DdrTraceSink* sink);
+  void set_command_log(std::vector<DdrCommandRecord>* log);
+
+ private:
+  DdrConfig cfg_;
+  AddressMapper mapper_;
+  DdrStats stats_;
+  std::vector<std::unique_ptr<ChannelController>> channels_;
+  int bank_groups_, banks_per_group_;
+  std::uint64_t burst_mask_;
+  std::uint64_t next_id_ = 1;
+  Tick frontend_next_ = 0;
+};
+
+/// Closed-form unloaded read latency on a quiet controller, in tCK, with the model's
+/// one controller clock: row hit CL + BL/2 + 1; closed bank tRCD + CL + BL/2 + 1; row
+/// conflict tRP + tRCD + CL + BL/2 + 1 (the conflict assumes tRAS/tRTP already met).
+enum class RowState { Hit, Closed, Conflict };
+Tick unloaded_read_latency_ck(const DdrConfig& cfg, RowState state);
+
+}  // namespace npu::hw

@@ -1,0 +1,273 @@
+#include "npu/hw/ddr/ddr_controller.hpp"
+
+#include <algorithm>
+
+#include "npu/hw/ddr/ddr_config_check.hpp"
+
+namespace npu::hw {
+
+namespace {
+enum Kind { kColumn = 0, kActivate = 1, kPrecharge = 2 };
+}
+
+ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats* stats)
+    : channel_(channel),
+      cfg_(cfg),
+      timing_(cfg),
+      state_(cfg, timing_),
+      stats_(stats),
+      queue_depth_(cfg.queue_depth),
+      closed_page_(cfg.page_policy == PagePolicy::Closed) {
+  WriteWatermarks w = resolved_watermarks(cfg);
+  high_watermark_ = w.high;
+  low_watermark_ = w.low;
+  reads_.reserve(std::size_t(queue_depth_));
+  writes_.reserve(std::size_t(queue_depth_));
+  seen_.assign(std::size_t(cfg.ranks) * cfg.bank_groups * cfg.banks_per_group * 3, 0);
+}
+
+void ChannelController::enqueue(const DdrRequest& req) {
+  BankState& b = state_.bank(req.local_bank);
+  if (b.open_row == req.loc.row) ++b.pending_hits[req.is_write ? 1 : 0];
+  (req.is_write ? writes_ : reads_).push_back(req);
+  stats_->first_arrival_ck = std::min(stats_->first_arrival_ck, req.arrival);
+  cache_valid_ = false;
+}
+
+ChannelController::Candidate ChannelController::pick() {
+  // Write-drain mode: switch at the watermarks (or when the other queue is empty).
+  if (draining_writes_) {
+    if (writes_.empty() || (int(writes_.size()) <= low_watermark_ && !reads_.empty())) draining_writes_ = false;
+  } else if (!writes_.empty() && (int(writes_.size()) >= high_watermark_ || reads_.empty())) {
+    draining_writes_ = true;
+  }
+  const std::vector<DdrRequest>& q = draining_writes_ ? writes_ : reads_;
+  const int served = draining_writes_ ? 1 : 0;
+
+  if (++generation_ == 0) {  // wrapped: forget every mark
+    std::fill(seen_.begin(), seen_.end(), 0);
+    generation_ = 1;
+  }
+
+  Candidate best;
+  bool best_is_column = false;
+  for (int i = 0, n = int(q.size()); i < n; ++i) {
+    const DdrRequest& r = q[std::size_t(i)];
+    const BankState& b = state_.bank(r.local_bank);
+    int kind = b.open_row == r.loc.row ? kColumn : (b.is_open() ? kPrecharge : kActivate);
+    // Requests are in arrival order, and two requests needing the same command in the
+    // same bank have the same earliest tick except for arrival + 1: the older one is
+    // never worse, so only the first of each (bank, kind) is considered.
+    std::uint32_t& mark = seen_[std::size_t(r.local_bank) * 3 + std::size_t(kind)];
+    if (mark == generation_) continue;
+    mark = generation_;
+    Tick t;
+    DdrCommand cmd;
+    if (kind == kColumn) {
+      cmd = r.is_write ? DdrCommand::Wr : DdrCommand::Rd;
+      t = r.is_write ? state_.earliest_wr(r.loc.rank, r.group, r.local_bank)
+                     : state_.earliest_rd(r.loc.rank, r.group, r.local_bank);
+    } else if (kind == kActivate) {
+      cmd = DdrCommand::Act;
+      t = state_.earliest_act(r.loc.rank, r.group, r.local_bank);
+    } else {
+      if (b.pending_hits[served] > 0) continue;  // hits to the open row go first
+      cmd = DdrCommand::Pre;
+      t = state_.earliest_pre(r.local_bank);
+    }
+    t = std::max(t, r.arrival + 1);
+    if (t >= state_.rank(r.loc.rank).refresh_due) continue;  // rank refreshes first
+    bool is_column = kind == kColumn;
+    if (t < best.tick || (t == best.tick && is_column && !best_is_column)) {
+      best.tick = t;
+      best.cmd = cmd;
+      best.index = i;
+      best.local_bank = r.local_bank;
+      best_is_column = is_column;
+    }
+  }
+
+  // Refresh: a rank whose refresh is due wins ties against requests.
+  for (int rk = 0; rk < state_.ranks(); ++rk) {
+    const RankState& rs = state_.rank(rk);
+    if (rs.refresh_due > best.tick) continue;
+    Candidate c;
+    c.rank = rk;
+    if (rs.open_banks > 0) {
+      int first = rk * state_.banks_per_rank();
+      for (int k = first; k < first + state_.banks_per_rank(); ++k) {
+        if (!state_.bank(k).is_open()) continue;
+        Tick t = std::max(rs.refresh_due, state_.earliest_pre(k));
+        if (t < c.tick) {
+          c.tick = t;
+          c.cmd = DdrCommand::Pre;
+          c.local_bank = k;
+        }
+      }
+    } else {
+      c.tick = std::max(rs.refresh_due, state_.earliest_ref(rk));
+      c.cmd = DdrCommand::Ref;
+    }
+    if (c.tick < best.tick || (c.tick == best.tick && best.index >= 0)) best = c;
+  }
+  return best;
+}
+
+void ChannelController::log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre,
+                            std::uint64_t id) {
+  if (!log_) return;
+  DdrCommandRecord rec;
+  rec.tick = t;
+  rec.cmd = cmd;
+  rec.channel = channel_;
+  const int per_rank = state_.banks_per_rank();
+  rec.rank = local_bank / per_rank;
+  rec.bankgroup = (local_bank % per_rank) / cfg_.banks_per_group;
+  rec.bank = local_bank % cfg_.banks_per_group;
+  rec.row = row;
+  rec.auto_precharge = auto_pre;
+  rec.request_id = id;
+  log_->push_back(rec);
+}
+
+void ChannelController::recount_hits(int local_bank) {
+  BankState& b = state_.bank(local_bank);
+  b.pending_hits[0] = b.pending_hits[1] = 0;
+  for (const DdrRequest& r : reads_)
+    if (r.local_bank == local_bank && r.loc.row == b.open_row) ++b.pending_hits[0];
+  for (const DdrRequest& r : writes_)
+    if (r.local_bank == local_bank && r.loc.row == b.open_row) ++b.pending_hits[1];
+}
+
+void ChannelController::issue(const Candidate& c) {
+  cache_valid_ = false;
+  const Tick t = c.tick;
+  if (c.index < 0) {  // refresh work
+    if (c.cmd == DdrCommand::Pre) {
+      state_.issue_pre(c.rank, c.local_bank, t);
+      ++stats_->cmd_pre;
+      log(t, DdrCommand::Pre, c.local_bank, -1, false, 0);
+    } else {
+      state_.issue_ref(c.rank, t);
+      ++stats_->cmd_ref;
+      log(t, DdrCommand::Ref, c.rank * state_.banks_per_rank(), -1, false, 0);
+    }
+    return;
+  }
+  std::vector<DdrRequest>& q = draining_writes_ ? writes_ : reads_;
+  DdrRequest& r = q[std::size_t(c.index)];
+  switch (c.cmd) {
+    case DdrCommand::Act:
+      state_.issue_act(r.loc.rank, r.group, r.local_bank, r.loc.row, t);
+      r.did_act = true;
+      recount_hits(r.local_bank);
+      ++stats_->cmd_act;
+      ++stats_->per_bank[std::size_t(r.loc.flat_bank)].activates;
+      log(t, DdrCommand::Act, r.local_bank, r.loc.row, false, r.id);
+      break;
+    case DdrCommand::Pre:
+      state_.issue_pre(r.loc.rank, r.local_bank, t);
+      r.did_pre = true;
+      ++stats_->cmd_pre;
+      log(t, DdrCommand::Pre, r.local_bank, -1, false, r.id);
+      break;
+    case DdrCommand::Rd:
+    case DdrCommand::Wr:
+      serve_column(q, c.index, c.cmd, t);
+      break;
+    case DdrCommand::Ref:
+      break;
+  }
+}
+
+void ChannelController::serve_column(std::vector<DdrRequest>& q, int index, DdrCommand cmd, Tick t) {
+  const DdrRequest r = q[std::size_t(index)];
+  q.erase(q.begin() + index);
+  BankState& b = state_.bank(r.local_bank);
+  --b.pending_hits[r.is_write ? 1 : 0];
+  const bool auto_pre = closed_page_ && b.pending_hits[0] == 0 && b.pending_hits[1] == 0;
+  const Tick done = r.is_write ? state_.issue_wr(r.loc.rank, r.group, r.local_bank, t, auto_pre)
+                               : state_.issue_rd(r.loc.rank, r.group, r.local_bank, t, auto_pre);
+  DdrStats& s = *stats_;
+  const auto bytes = std::uint64_t(cfg_.burst_bytes());
+  DdrBankCounts& bank_counts = s.per_bank[std::size_t(r.loc.flat_bank)];
+  if (r.is_write) {
+    ++s.writes;
+    ++s.cmd_wr;
+    ++bank_counts.writes;
+    s.bytes_written += bytes;
+    s.write_latency_sum_ck += std::uint64_t(done - r.arrival);
+  } else {
+    ++s.reads;
+    ++s.cmd_rd;
+    ++bank_counts.reads;
+    s.bytes_read += bytes;
+    s.add_read_latency(done - r.arrival);
+  }
+  if (auto_pre) ++s.auto_precharges;
+  if (r.did_pre) {
+    ++s.row_conflicts;
+  } else if (r.did_act) {
+    ++s.row_misses;
+  } else {
+    ++s.row_hits;
+  }
+  s.last_done_ck = std::max(s.last_done_ck, done);
+  if (r.tracked) completions_[r.id] = done;
+  log(t, cmd, r.local_bank, r.loc.row, auto_pre, r.id);
+  if (sink_) {
+    DdrBurstRecord rec;
+    rec.cycle = t;
+    rec.time_ns = double(t) * cfg_.tck_ns();
+    rec.channel = r.loc.channel;
+    rec.rank = r.loc.rank;
+    rec.bankgroup = r.loc.bankgroup;
+    rec.bank = r.loc.bank;
+    rec.row = r.loc.row;
+    rec.column = r.loc.column;
+    rec.addr = r.addr;
+    rec.is_write = r.is_write;
+    rec.bytes = int(bytes);
+    if (r.layer) rec.layer = *r.layer;
+    if (r.tensor) rec.tensor = *r.tensor;
+    rec.arrival_ck = r.arrival;
+    rec.done_ck = done;
+    sink_->on_burst(rec);
+  }
+}
+
+void ChannelController::advance_to(Tick t) {
+  for (;;) {
+    if (!cache_valid_) {
+      cached_ = pick();
+      cache_valid_ = true;
+    }
+    if (!cached_.valid() || cached_.tick > t) return;
+    issue(cached_);
+  }
+}
+
+Tick ChannelController::issue_next() {
+  if (!cache_valid_) {
+    cached_ = pick();
+    cache_valid_ = true;
+  }
+  if (!cached_.valid()) return kNeverTick;
+  const Tick t = cached_.tick;
+  issue(cached_);
+  return t;
+}
+
+void ChannelController::drain() {
+  while (!idle()) issue_next();
+}
+
+bool ChannelController::take_completion(std::uint64_t id, Tick* done_ck) {
+  auto it = completions_.find(id);
+  if (it == completions_.end()) return false;
+  *done_ck = it->second;
+  completions_.erase(it);
+  return true;
+}
+
+}  // namespace npu::hw

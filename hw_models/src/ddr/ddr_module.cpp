@@ -1,0 +1,78 @@
+#include "npu/hw/ddr/ddr_module.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "npu/hw/traffic_tag.hpp"
+
+namespace npu::hw {
+
+DdrModule::DdrModule(sc_core::sc_module_name name, const npu::DdrConfig& cfg)
+    : sc_core::sc_module(name),
+      socket("socket"),
+      core_(cfg, std::string(this->name())),
+      tck_(cfg.tck_ns(), sc_core::SC_NS),
+      tck_ps_(cfg.tck_ns() * 1000.0) {
+  socket.register_b_transport(this, &DdrModule::b_transport);
+  socket.register_transport_dbg(this, &DdrModule::transport_dbg);
+}
+
+void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const tlm::tlm_command cmd = gp.get_command();
+  if (cmd == tlm::TLM_IGNORE_COMMAND) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (cmd != tlm::TLM_READ_COMMAND && cmd != tlm::TLM_WRITE_COMMAND) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  const std::uint64_t addr = gp.get_address();
+  const std::uint64_t len = gp.get_data_length();
+  const std::uint64_t capacity = core_.capacity_bytes();
+  if (len == 0) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (addr >= capacity || len > capacity - addr) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const std::string* layer = nullptr;
+  const std::string* tensor = nullptr;
+  if (auto* tag = gp.get_extension<TrafficTag>()) {
+    layer = tag->layer;
+    tensor = tag->tensor;
+  }
+  const sc_core::sc_time offered = sc_core::sc_time_stamp() + delay;
+  // Round the offer up to a DRAM clock edge (tolerating the 1 ps resolution of tCK).
+  const double offered_ps = offered.to_seconds() * 1e12;
+  const Tick ready = Tick(std::ceil(offered_ps / tck_ps_ - 1e-6));
+
+  const auto burst = std::uint64_t(core_.config().burst_bytes());
+  const std::uint64_t first = addr / burst * burst;
+  const std::uint64_t last = (addr + len - 1) / burst * burst;
+  Tick done = ready;
+  const bool is_write = cmd == tlm::TLM_WRITE_COMMAND;
+  // Offer every burst first (the front end takes one per tCK and the scheduler sees them
+  // together), then run until each is served.
+  std::vector<DdrSystem::Offered> offered_bursts;
+  offered_bursts.reserve(std::size_t((last - first) / burst + 1));
+  for (std::uint64_t a = first; a <= last; a += burst) {
+    offered_bursts.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
+  }
+  for (const auto& o : offered_bursts) done = std::max(done, core_.complete(o));
+
+  const sc_core::sc_time done_time(double(done) * tck_ps_, sc_core::SC_PS);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  delay = done_time > now ? done_time - now : sc_core::SC_ZERO_TIME;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int DdrModule::transport_dbg(int /*id*/, tlm::tlm_generic_payload& gp) {
+  // Timing model only: no data are stored, so debug access moves nothing.
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return 0;
+}
+
+}  // namespace npu::hw

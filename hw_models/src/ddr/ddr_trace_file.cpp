@@ -1,0 +1,229 @@
+#include "npu/hw/ddr/ddr_trace_file.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cinttypes>
+#include <cstdio>
+
+namespace npu::hw {
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1024ull * 1024;
+constexpr std::uint64_t kGiB = 1024 * kMiB;
+
+const char* expected_form(TraceFormat f) {
+  return f == TraceFormat::Dramsim3
+             ? "each line is `0xADDR READ|WRITE CYCLE` (DRAMSim3 format), e.g. `0x1f40 READ 12`"
+             : "each line is `LD 0xADDR` or `ST 0xADDR` (Ramulator load/store format), e.g. `LD 0x1f40`";
+}
+
+[[noreturn]] void bad_line(const std::string& path, int line, std::size_t col, const std::string& reason,
+                           TraceFormat f) {
+  throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + reason +
+                    "\n  fix: " + expected_form(f));
+}
+
+struct Token {
+  std::string_view text;
+  std::size_t col = 0;  // 1-based
+};
+
+// Splits on spaces/tabs (and a trailing '\r'), up to 4 tokens.
+int tokenize(const std::string& s, Token* tok, int max_tokens) {
+  int n = 0;
+  std::size_t i = 0, len = s.size();
+  while (i < len) {
+    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    if (i >= len) break;
+    std::size_t start = i;
+    while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
+    if (n < max_tokens) tok[n] = Token{std::string_view(s).substr(start, i - start), start + 1};
+    ++n;
+  }
+  return n;
+}
+
+bool parse_hex(std::string_view t, std::uint64_t& v) {
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  if (t.empty()) return false;
+  auto r = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+  return r.ec == std::errc() && r.ptr == t.data() + t.size();
+}
+
+bool parse_dec(std::string_view t, std::int64_t& v) {
+  if (t.empty()) return false;
+  auto r = std::from_chars(t.data(), t.data() + t.size(), v, 10);
+  return r.ec == std::errc() && r.ptr == t.data() + t.size() && v >= 0;
+}
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+TraceFormat parse_trace_format(const std::string& name) {
+  if (name == "dramsim3") return TraceFormat::Dramsim3;
+  if (name == "ramulator") return TraceFormat::Ramulator;
+  throw ConfigError("error: unknown trace format '" + name + "'\n  fix: use --format dramsim3 or --format ramulator");
+}
+
+TraceReader::TraceReader(const std::string& path, TraceFormat format) : path_(path), format_(format), in_(path) {
+  if (!in_) {
+    throw ConfigError(path + ": error: cannot open the trace file\n  fix: check the path (and that it is readable)");
+  }
+}
+
+bool TraceReader::parse_line(const std::string& text, TraceFormat format, const std::string& path, int line_no,
+                             TraceRequest& out) {
+  Token tok[4];
+  int n = tokenize(text, tok, 4);
+  if (n == 0 || tok[0].text[0] == '#') return false;
+  if (format == TraceFormat::Dramsim3) {
+    if (!parse_hex(tok[0].text, out.addr)) {
+      bad_line(path, line_no, tok[0].col, "'" + std::string(tok[0].text) + "' is not a hexadecimal address", format);
+    }
+    if (n < 2) bad_line(path, line_no, text.size() + 1, "missing the command (READ or WRITE)", format);
+    if (tok[1].text == "READ") {
+      out.is_write = false;
+    } else if (tok[1].text == "WRITE") {
+      out.is_write = true;
+    } else {
+      bad_line(path, line_no, tok[1].col, "unknown command '" + std::string(tok[1].text) + "' (READ or WRITE)",
+               format);
+    }
+    if (n < 3) bad_line(path, line_no, text.size() + 1, "missing the cycle after the command", format);
+    std::int64_t cycle = 0;
+    if (!parse_dec(tok[2].text, cycle)) {
+      bad_line(path, line_no, tok[2].col,
+               "cycle '" + std::string(tok[2].text) + "' is not a non-negative decimal integer", format);
+    }
+    out.cycle = cycle;
+    if (n > 3) bad_line(path, line_no, tok[3].col, "unexpected '" + std::string(tok[3].text) + "' after the cycle", format);
+  } else {
+    if (tok[0].text == "LD") {
+      out.is_write = false;
+    } else if (tok[0].text == "ST") {
+      out.is_write = true;
+    } else {
+      bad_line(path, line_no, tok[0].col, "unknown command '" + std::string(tok[0].text) + "' (LD or ST)", format);
+    }
+    if (n < 2) bad_line(path, line_no, text.size() + 1, "missing the address after the command", format);
+    if (!parse_hex(tok[1].text, out.addr)) {
+      bad_line(path, line_no, tok[1].col, "'" + std::string(tok[1].text) + "' is not a hexadecimal address", format);
+    }
+    if (n > 2) {
+      bad_line(path, line_no, tok[2].col, "unexpected '" + std::string(tok[2].text) + "' after the address", format);
+    }
+    out.cycle = 0;
+  }
+  return true;
+}
+
+bool TraceReader::next(TraceRequest& out) {
+  while (std::getline(in_, buf_)) {
+    ++line_no_;
+    if (parse_line(buf_, format_, path_, line_no_, out)) return true;
+  }
+  return false;
+}
+
+TracePattern parse_trace_pattern(const std::string& name) {
+  if (name == "seq-read") return TracePattern::SeqRead;
+  if (name == "seq-write") return TracePattern::SeqWrite;
+  if (name == "random-read") return TracePattern::RandomRead;
+  if (name == "mixed") return TracePattern::Mixed;
+  if (name == "mixed-skew") return TracePattern::MixedSkew;
+  std::string list;
+  for (const auto& n : trace_pattern_names()) list += (list.empty() ? "" : ", ") + n;
+  throw ConfigError("error: unknown trace pattern '" + name + "'\n  fix: use one of " + list);
+}
+
+std::vector<std::string> trace_pattern_names() {
+  return {"seq-read", "seq-write", "random-read", "mixed", "mixed-skew"};
+}
+
+TraceGenerator::TraceGenerator(TracePattern pattern, std::uint64_t request_bytes)
+    : pattern_(pattern), request_bytes_(request_bytes), rng_state_(0x5EED) {}
+
+TraceRequest TraceGenerator::next() {
+  TraceRequest r;
+  const std::uint64_t i = index_++;
+  r.cycle = Tick(i);
+  switch (pattern_) {
+    case TracePattern::SeqRead:
+    case TracePattern::SeqWrite:
+      r.addr = request_bytes_ * i;
+      r.is_write = pattern_ == TracePattern::SeqWrite;
+      break;
+    case TracePattern::RandomRead:
+      r.addr = request_bytes_ * (splitmix64(rng_state_) % (kGiB / request_bytes_));
+      r.is_write = false;
+      break;
+    case TracePattern::Mixed:
+    case TracePattern::MixedSkew: {
+      const bool skew = pattern_ == TracePattern::MixedSkew;
+      const std::uint64_t base[3] = {0, 256 * kMiB + (skew ? 0x14000 : 0), 512 * kMiB + (skew ? 0x2A000 : 0)};
+      const std::uint64_t stream = i % 3;
+      r.addr = base[stream] + request_bytes_ * (i / 3);
+      r.is_write = stream == 2;
+      break;
+    }
+  }
+  return r;
+}
+
+std::uint64_t TraceGenerator::span_bytes(std::uint64_t n) const {
+  switch (pattern_) {
+    case TracePattern::SeqRead:
+    case TracePattern::SeqWrite: return n * request_bytes_;
+    case TracePattern::RandomRead: return kGiB;
+    case TracePattern::Mixed: return 512 * kMiB + (n + 2) / 3 * request_bytes_;
+    case TracePattern::MixedSkew: return 512 * kMiB + 0x2A000 + (n + 2) / 3 * request_bytes_;
+  }
+  return 0;
+}
+
+void write_pattern_trace(TracePattern pattern, std::uint64_t n, TraceFormat format, std::ostream& out,
+                         std::uint64_t request_bytes) {
+  TraceGenerator gen(pattern, request_bytes);
+  char buf[64];
+  for (std::uint64_t i = 0; i < n; ++i) {
+    TraceRequest r = gen.next();
+    int len;
+    if (format == TraceFormat::Dramsim3) {
+      len = std::snprintf(buf, sizeof buf, "0x%" PRIx64 " %s %" PRId64 "\n", r.addr, r.is_write ? "WRITE" : "READ",
+                          std::int64_t(r.cycle));
+    } else {
+      len = std::snprintf(buf, sizeof buf, "%s 0x%" PRIx64 "\n", r.is_write ? "ST" : "LD", r.addr);
+    }
+    out.write(buf, len);
+  }
+}
+
+std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader) {
+  const std::uint64_t capacity = ddr.capacity_bytes();
+  std::uint64_t count = 0;
+  TraceRequest r;
+  while (reader.next(r)) {
+    if (r.addr >= capacity) {
+      char addr[32], cap[32];
+      std::snprintf(addr, sizeof addr, "0x%" PRIx64, r.addr);
+      std::snprintf(cap, sizeof cap, "0x%" PRIx64, capacity);
+      throw ConfigError(reader.path() + ":" + std::to_string(reader.line()) + ":1: error: address " + addr +
+                        " is past the DDR capacity of " + cap + " bytes (" +
+                        std::to_string(capacity / kMiB) + " MiB)\n  fix: use addresses below " + cap +
+                        ", or a DDR config with more rows, ranks or channels");
+    }
+    ddr.offer(r.addr, r.is_write, r.cycle);
+    ++count;
+  }
+  ddr.drain();
+  return count;
+}
+
+}  // namespace npu::hw

@@ -1,0 +1,216 @@
+// `npu ddr run` and `npu ddr gen`: the stand-alone DDR trace mode (docs/ddr.md).
+//
+//   npu ddr run (--hw CONFIG | --preset NAME) --trace FILE [--format dramsim3|ramulator]
+//               [--mapping STR] [--page-policy open|closed] [--queue-depth N]
+//               [--out DIR] [--json]
+//   npu ddr gen PATTERN (--hw CONFIG | --preset NAME) -n N -o FILE [--format ...]
+//
+// Bad input (config, trace line, address past capacity, unknown pattern) throws
+// npu::ConfigError: main() prints it and exits 1.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw/ddr/ddr_system.hpp"
+#include "npu/hw/ddr/ddr_trace.hpp"
+#include "npu/hw/ddr/ddr_trace_file.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/sim/ddr_report.hpp"
+
+namespace npu::tool {
+namespace {
+
+struct DdrSource {
+  std::string hw;      // --hw
+  std::string preset;  // --preset
+};
+
+struct LoadedDdr {
+  DdrConfig cfg;
+  std::string source;
+  double pj_per_ddr_byte = 0;
+};
+
+LoadedDdr load_ddr(const DdrSource& src) {
+  if (src.hw.empty() == src.preset.empty()) {
+    std::string names;
+    for (const auto& n : hw::ddr_preset_names()) names += (names.empty() ? "" : ", ") + n;
+    throw ConfigError("error: give exactly one of --hw CONFIG or --preset NAME\n  fix: e.g. --hw "
+                      "configs/edge-npu-ddr4.yaml, or --preset ddr4-3200 (presets: " + names + ")");
+  }
+  LoadedDdr out;
+  if (!src.hw.empty()) {
+    HwConfig hw = load_hw_config(src.hw);
+    out.cfg = hw.ddr;
+    out.source = src.hw;
+    if (hw.energy.present) out.pj_per_ddr_byte = hw.energy.pj_per_ddr_byte;
+  } else {
+    out.cfg = hw::ddr_preset(src.preset);
+    out.source = "preset " + src.preset;
+  }
+  return out;
+}
+
+void add_source_options(CLI::App* cmd, DdrSource& src) {
+  cmd->add_option("--hw", src.hw, "Hardware config YAML (its ddr section is used)");
+  cmd->add_option("--preset", src.preset, "Built-in DDR preset: ddr4-3200, lpddr4-3200, ddr3-2133, hbm2");
+}
+
+struct RunOptions {
+  DdrSource src;
+  std::string trace;
+  std::string format = "dramsim3";
+  std::string mapping;
+  std::string page_policy;
+  int queue_depth = 0;
+  std::string out_dir;
+  bool json = false;
+};
+
+void run_ddr(const RunOptions& o) {
+  LoadedDdr ddr = load_ddr(o.src);
+  std::string source = ddr.source;
+  if (!o.mapping.empty()) {
+    ddr.cfg.address_mapping = o.mapping;
+    source += " (--mapping " + o.mapping + ")";
+  }
+  if (!o.page_policy.empty()) {
+    if (o.page_policy == "open") {
+      ddr.cfg.page_policy = PagePolicy::Open;
+    } else if (o.page_policy == "closed") {
+      ddr.cfg.page_policy = PagePolicy::Closed;
+    } else {
+      throw ConfigError("error: unknown --page-policy '" + o.page_policy + "'\n  fix: use open or closed");
+    }
+  }
+  if (o.queue_depth > 0) {
+    ddr.cfg.queue_depth = o.queue_depth;
+    ddr.cfg.write_high_watermark = 0;
+    ddr.cfg.write_low_watermark = 0;
+  }
+  const hw::TraceFormat format = hw::parse_trace_format(o.format);
+  hw::DdrSystem system(ddr.cfg, source);
+  hw::TraceReader reader(o.trace, format);
+
+  std::unique_ptr<hw::CsvDdrTraceWriter> csv;
+  std::unique_ptr<hw::Dramsim3DdrTraceWriter> dramsim3;
+  hw::TeeDdrTraceSink tee;
+  if (!o.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out_dir, ec);
+    if (ec) {
+      throw ConfigError(o.out_dir + ": error: cannot create the output folder (" + ec.message() +
+                        ")\n  fix: choose a writable --out folder");
+    }
+    csv = std::make_unique<hw::CsvDdrTraceWriter>(o.out_dir + "/ddr_trace.csv");
+    dramsim3 = std::make_unique<hw::Dramsim3DdrTraceWriter>(o.out_dir + "/ddr_trace.dramsim3.trace");
+    tee.add(csv.get());
+    tee.add(dramsim3.get());
+    system.set_trace_sink(&tee);
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t n = hw::replay_trace(system, reader);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  tee.finish();
+  const double req_per_s = wall_s > 0 ? double(n) / wall_s : 0.0;
+  const hw::DdrStats& s = system.stats();
+
+  nlohmann::json j = sim::ddr_stats_to_json(s, ddr.cfg, ddr.pj_per_ddr_byte);
+  j["trace"] = o.trace;
+  j["format"] = o.format;
+  j["source"] = source;
+  j["wall_s"] = wall_s;
+  j["requests_per_s"] = req_per_s;
+  if (!o.out_dir.empty()) {
+    std::ofstream f(o.out_dir + "/ddr_stats.json");
+    f << j.dump(2) << "\n";
+    if (!f) throw ConfigError(o.out_dir + "/ddr_stats.json: error: cannot write\n  fix: check the --out folder");
+  }
+  if (o.json) {
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::cout << fmt::format("trace           {} ({})\n", o.trace, o.format);
+  std::cout << fmt::format("ddr             {}: {}\n", source, sim::describe_ddr_config(ddr.cfg));
+  std::cout << sim::format_ddr_stats(s, ddr.pj_per_ddr_byte);
+  std::cout << fmt::format("wall time       {:.3f} s, {:.2f} M requests/s (trace parsing included)\n", wall_s,
+                           req_per_s / 1e6);
+  if (!o.out_dir.empty()) {
+    std::cout << fmt::format("wrote           {0}/ddr_stats.json, {0}/ddr_trace.csv, {0}/ddr_trace.dramsim3.trace\n",
+                             o.out_dir);
+  }
+}
+
+struct GenOptions {
+  DdrSource src;
+  std::string pattern;
+  std::uint64_t n = 0;
+  std::string out;
+  std::string format = "dramsim3";
+};
+
+void gen_ddr(const GenOptions& o) {
+  LoadedDdr ddr = load_ddr(o.src);
+  const hw::TracePattern pattern = hw::parse_trace_pattern(o.pattern);
+  const hw::TraceFormat format = hw::parse_trace_format(o.format);
+  // The validation traces use 64-byte requests (one burst on every preset).
+  const std::uint64_t request_bytes = 64;
+  hw::TraceGenerator probe(pattern, request_bytes);
+  const std::uint64_t capacity = ddr.cfg.capacity_bytes();
+  if (probe.span_bytes(o.n) > capacity) {
+    throw ConfigError(fmt::format(
+        "{}: error: pattern {} with {} requests needs {} bytes of DDR, more than the capacity of {} bytes\n"
+        "  fix: use fewer requests (-n) or a config with more memory",
+        ddr.source, o.pattern, o.n, probe.span_bytes(o.n), capacity));
+  }
+  std::ofstream f(o.out, std::ios::out | std::ios::trunc);
+  if (!f) throw ConfigError(o.out + ": error: cannot open for writing\n  fix: check the -o path");
+  hw::write_pattern_trace(pattern, o.n, format, f, request_bytes);
+  f.close();
+  if (!f) throw ConfigError(o.out + ": error: write failed\n  fix: check free space");
+  std::cout << fmt::format("wrote {} requests of {} to {} ({} format)\n", o.n, o.pattern, o.out, o.format);
+}
+
+void add_ddr_commands(CLI::App& app) {
+  auto* ddr = app.add_subcommand("ddr", "Stand-alone DDR model: replay and generate address traces");
+  ddr->require_subcommand(1);
+
+  auto run_opts = std::make_shared<RunOptions>();
+  auto* run = ddr->add_subcommand("run", "Replay an address trace through the DDR model and print statistics");
+  add_source_options(run, run_opts->src);
+  run->add_option("--trace", run_opts->trace, "Trace file")->required();
+  run->add_option("--format", run_opts->format, "Trace format: dramsim3 (0xADDR READ|WRITE CYCLE) or ramulator "
+                                                "(LD|ST 0xADDR)");
+  run->add_option("--mapping", run_opts->mapping, "Override ddr.address_mapping, e.g. rochracobabg");
+  run->add_option("--page-policy", run_opts->page_policy, "Override ddr.page_policy: open or closed");
+  run->add_option("--queue-depth", run_opts->queue_depth, "Override ddr.queue_depth");
+  run->add_option("--out", run_opts->out_dir,
+                  "Folder for ddr_stats.json, ddr_trace.csv and ddr_trace.dramsim3.trace");
+  run->add_flag("--json", run_opts->json, "Print the statistics as JSON");
+  run->callback([run_opts]() { run_ddr(*run_opts); });
+
+  auto gen_opts = std::make_shared<GenOptions>();
+  auto* gen = ddr->add_subcommand("gen", "Write a standard validation trace (64-byte requests, cycles 0, 1, 2, ...)");
+  gen->add_option("pattern", gen_opts->pattern, "seq-read, seq-write, random-read, mixed or mixed-skew")->required();
+  add_source_options(gen, gen_opts->src);
+  gen->add_option("-n", gen_opts->n, "Number of requests")->required();
+  gen->add_option("-o", gen_opts->out, "Output trace file")->required();
+  gen->add_option("--format", gen_opts->format, "dramsim3 or ramulator");
+  gen->callback([gen_opts]() { gen_ddr(*gen_opts); });
+}
+
+}  // namespace
+
+NPU_COMMAND("ddr", add_ddr_commands);
+
+}  // namespace npu::tool
