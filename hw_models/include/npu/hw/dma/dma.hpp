@@ -1,0 +1,57 @@
+// SystemC DMA engine: executes LOAD (DDR -> SRAM) and STORE (SRAM -> DDR) descriptors as
+// DDR bursts through a TLM initiator socket (the DDR model, or the ideal memory), with up to
+// dma.max_outstanding requests in flight. Every burst carries a TrafficTag (layer, tensor,
+// instruction index). The NPU has two engines, one per queue, so LOAD and STORE traffic
+// contend in the DDR model.
+//
+// Loosely timed: bursts are offered ahead of simulation time (the DDR model keeps its own
+// per-bank and per-bus timelines) and the engine synchronises with wait() once per
+// kDecouplingQuantumPs of run-ahead and once at the end of the descriptor.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "npu/hw/controller/exec_record.hpp"
+#include "npu/hw/dma/dma_timing.hpp"
+#include "npu/hw/sram/sram.hpp"
+#include "npu/hw/traffic_tag.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/instruction.hpp"
+
+namespace npu::hw {
+
+class Dma : public sc_core::sc_module {
+ public:
+  /// Run-ahead limit of the loosely-timed burst loop (1 us of simulated time).
+  static constexpr std::uint64_t kDecouplingQuantumPs = 1000000;
+
+  tlm_utils::simple_initiator_socket<Dma> ddr_socket;
+  sc_core::sc_signal<bool> busy;           ///< high while a descriptor is in flight (VCD)
+  sc_core::sc_signal<double> bandwidth_gbps;  ///< mean GB/s of the descriptor in flight (VCD)
+
+  /// `ideal`: no issue interval (with an ideal memory and SRAM a descriptor takes no time).
+  Dma(sc_core::sc_module_name name, const HwConfig& hw, Sram& sram, SimError& error, bool ideal);
+
+  /// Execute LOAD or STORE `inst` (index `index` of the program); blocks (wait) until the
+  /// last burst completes. Fills the DMA fields of `rec`. On a DDR address error or an SRAM
+  /// range error it raises `error` (the controller adds the instruction), calls sc_stop() and returns.
+  void execute(const isa::Instruction& inst, std::size_t index, ExecRecord& rec);
+
+ private:
+  const HwConfig& hw_;
+  Sram& sram_;
+  SimError& error_;
+  bool ideal_;
+  OutstandingWindow window_;
+  tlm::tlm_generic_payload gp_;
+  TrafficTag* tag_;  // owned by gp_
+  std::vector<unsigned char> scratch_;
+};
+
+}  // namespace npu::hw

@@ -1,0 +1,73 @@
+// Timing core of the on-chip SRAM scratchpad (no SystemC). Times are core clock cycles.
+//
+// Organisation: `banks` banks, each a contiguous slice of capacity_bytes / banks bytes, with
+// one read port and one write port of bytes_per_cycle bytes per core cycle each, and a
+// fixed access latency. An access of B bytes touching bank i with b_i of its bytes holds
+// that bank's port (read or write) for ceil(b_i / bytes_per_cycle) cycles.
+//
+// Conflict model (docs/timing.md, "SRAM"): each port keeps a calendar of the intervals it
+// is reserved for. An access starts on each bank at the first gap of the needed length at
+// or after its request cycle; two units hitting the same port of the same bank in the same
+// window therefore serialise, and the wait is counted as SRAM-conflict cycles. Requests may
+// arrive out of time order (the DMA runs ahead of simulation time), which the calendar
+// handles exactly. Ping-pong buffering is a compiler decision expressed in addresses: put
+// the two halves in different banks and they never conflict.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::hw {
+
+struct SramAccessResult {
+  bool ok = true;                     ///< false: [addr, addr+bytes) is outside the capacity
+  std::uint64_t start_cycle = 0;      ///< first cycle the data moves (latest over banks)
+  std::uint64_t done_cycle = 0;       ///< data transferred and latency paid
+  std::uint64_t conflict_cycles = 0;  ///< waited for busy ports beyond the request cycle
+};
+
+struct SramStats {
+  std::uint64_t read_bytes = 0;
+  std::uint64_t write_bytes = 0;
+  std::uint64_t accesses = 0;
+  std::uint64_t conflict_cycles = 0;
+};
+
+class SramTiming {
+ public:
+  /// `ideal`: every access completes at its request cycle (no bandwidth, latency or
+  /// conflicts), capacity still enforced. Throws std::invalid_argument when the config has
+  /// no capacity, no banks or no bandwidth.
+  explicit SramTiming(const SramConfig& cfg, bool ideal = false);
+
+  /// True when [addr, addr + bytes) lies inside the capacity.
+  bool in_range(std::uint64_t addr, std::uint64_t bytes) const;
+
+  /// Reserve the ports for one access requested at `request_cycle`. Out-of-range accesses
+  /// return ok = false and change nothing. Zero-byte accesses complete at request_cycle.
+  SramAccessResult access(std::uint64_t request_cycle, std::uint64_t addr, std::uint64_t bytes, bool write);
+
+  /// Forget reservations that end at or before `cycle` (call as simulation time advances;
+  /// requests are never earlier than the current simulation time).
+  void retire_before(std::uint64_t cycle);
+
+  const SramStats& stats() const { return stats_; }
+  const SramConfig& config() const { return cfg_; }
+  std::uint64_t bank_bytes() const { return bank_bytes_; }
+
+ private:
+  using Calendar = std::map<std::uint64_t, std::uint64_t>;  // start -> end (half-open)
+  static std::uint64_t first_gap(const Calendar& cal, std::uint64_t from, std::uint64_t length);
+  static void reserve(Calendar& cal, std::uint64_t start, std::uint64_t end);
+
+  SramConfig cfg_;
+  bool ideal_;
+  std::uint64_t bank_bytes_;
+  std::vector<Calendar> read_ports_, write_ports_;
+  SramStats stats_;
+};
+
+}  // namespace npu::hw

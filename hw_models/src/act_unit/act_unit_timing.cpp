@@ -1,0 +1,44 @@
+#include "npu/hw/act_unit/act_unit_timing.hpp"
+
+#include <stdexcept>
+
+#include "npu/hw/mac_array/mac_array_timing.hpp"
+
+namespace npu::hw {
+
+VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
+  const std::uint64_t lanes = std::uint64_t(hw.act_unit.lanes > 0 ? hw.act_unit.lanes : 1);
+  VectorCost c;
+  std::uint64_t work = 0;
+  switch (inst.op) {
+    case isa::Opcode::Act: {
+      const auto& p = std::get<isa::ActParams>(inst.params);
+      work = c.elements = p.elems;
+      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(p.op)));
+      break;
+    }
+    case isa::Opcode::Eltwise: {
+      const auto& p = std::get<isa::EltwiseParams>(inst.params);
+      work = c.elements = p.elems;
+      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(p.op)));
+      break;
+    }
+    case isa::Opcode::Pool: {
+      const auto& p = std::get<isa::PoolParams>(inst.params);
+      if (p.c <= 0 || p.h_in <= 0 || p.w_in <= 0 || p.h_out() <= 0 || p.w_out() <= 0) {
+        throw std::invalid_argument("POOL: non-positive shape");
+      }
+      c.elements = std::uint64_t(p.c) * p.h_in * p.w_in;
+      work = p.op == isa::PoolOp::GlobalAvg ? c.elements
+                                            : std::uint64_t(p.c) * p.h_out() * p.w_out() * p.kh * p.kw;
+      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(p.op)));
+      break;
+    }
+    default:
+      throw std::invalid_argument(std::string("vector_cost: not a vector-unit opcode: ") + isa::to_string(inst.op));
+  }
+  c.stream_cycles = (work + lanes - 1) / lanes;
+  return c;
+}
+
+}  // namespace npu::hw

@@ -1,0 +1,132 @@
+#include "npu/hw/dma/dma.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace npu::hw {
+
+namespace {
+std::string hex(std::uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+}  // namespace
+
+Dma::Dma(sc_core::sc_module_name name, const HwConfig& hw, Sram& sram, SimError& error, bool ideal)
+    : sc_core::sc_module(name), ddr_socket("ddr_socket"), busy("busy"), bandwidth_gbps("bandwidth_gbps"), hw_(hw),
+      sram_(sram), error_(error), ideal_(ideal),
+      window_(hw.dma.max_outstanding, ideal ? 0 : std::uint64_t(std::llround(sram.core_period_ps()))),
+      tag_(new TrafficTag), scratch_(std::size_t(std::max(1, hw.dma.burst_bytes)), 0) {
+  gp_.set_extension(tag_);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_byte_enable_length(0);
+  gp_.set_dmi_allowed(false);
+}
+
+void Dma::execute(const isa::Instruction& inst, std::size_t index, ExecRecord& rec) {
+  const auto& desc = std::get<isa::DmaDesc>(inst.params);
+  const bool load = inst.op == isa::Opcode::Load;
+  const std::uint64_t start_ps = std::uint64_t(sc_core::sc_time_stamp().value());
+  const std::uint64_t bytes_total = desc.bytes();
+  rec.start_ps = start_ps;
+  busy.write(true);
+
+  tag_->layer = &inst.layer;
+  tag_->tensor = &inst.tensor;
+  tag_->instruction_index = int(index);
+  gp_.set_command(load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+
+  window_.reset(start_ps);
+  BurstSplitter split(desc, std::uint32_t(std::max(1, hw_.dma.burst_bytes)));
+  DmaBurst b;
+  std::uint64_t first_done_ps = 0, first_bytes = 0;
+  bool first = true;
+  std::uint64_t served = 0;
+  const std::uint64_t dram_burst = hw_.ddr.bus_width_bits > 0 && hw_.ddr.burst_length > 0
+                                       ? std::uint64_t(hw_.ddr.burst_bytes()) : 0;
+  while (split.next(b)) {
+    std::uint64_t t = window_.next_issue_ps();
+    std::uint64_t now_ps = std::uint64_t(sc_core::sc_time_stamp().value());
+    if (t > now_ps + kDecouplingQuantumPs) {
+      wait(sc_core::sc_time::from_value(t - now_ps));
+      now_ps = t;
+      sram_.timing().retire_before(sram_.cycle_at(now_ps));
+    }
+    std::uint64_t ddr_req_ps = t;
+    if (!load) {  // STORE reads the SRAM first, then writes DDR
+      const SramTimedAccess s = sram_.access(t, b.sram_addr, b.bytes, false);
+      if (!s.ok) {
+        error_.raise("SRAM read [" + std::to_string(b.sram_addr) + ", " + std::to_string(b.sram_addr + b.bytes) +
+                     ") is past sram.capacity_bytes " + std::to_string(sram_.timing().config().capacity_bytes));
+        break;
+      }
+      rec.sram_conflict_cycles += s.conflict_cycles;
+      ddr_req_ps = s.done_ps;
+    }
+    gp_.set_address(b.ddr_addr);
+    gp_.set_data_ptr(scratch_.data());
+    gp_.set_data_length(b.bytes);
+    gp_.set_streaming_width(b.bytes);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::sc_time::from_value(ddr_req_ps - now_ps);
+    ddr_socket->b_transport(gp_, delay);
+    if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) {
+      error_.raise(std::string("DDR ") + (load ? "read" : "write") + " of " + std::to_string(b.bytes) +
+                   " B at address " + hex(b.ddr_addr) + " failed (" + gp_.get_response_string() +
+                   "): the address is outside the DDR capacity of " + hex(hw_.ddr.capacity_bytes()) +
+                   " bytes; fix the tensor's address or the descriptor's extents/strides");
+      break;
+    }
+    std::uint64_t done_ps = now_ps + std::uint64_t(delay.value());
+    if (load) {
+      const SramTimedAccess s = sram_.access(done_ps, b.sram_addr, b.bytes, true);
+      if (!s.ok) {
+        error_.raise("SRAM write [" + std::to_string(b.sram_addr) + ", " + std::to_string(b.sram_addr + b.bytes) +
+                     ") is past sram.capacity_bytes " + std::to_string(sram_.timing().config().capacity_bytes));
+        break;
+      }
+      rec.sram_conflict_cycles += s.conflict_cycles;
+      done_ps = s.done_ps;
+    }
+    if (first) {
+      first = false;
+      first_done_ps = done_ps;
+      first_bytes = b.bytes;
+    }
+    window_.issued(t, done_ps);
+    ++rec.ddr_bursts;
+    // DRAM moves whole bursts: count the DRAM bursts this request touches (docs/timing.md).
+    served += dram_burst > 0 ? (((b.ddr_addr + b.bytes - 1) / dram_burst) - (b.ddr_addr / dram_burst) + 1) * dram_burst
+                             : b.bytes;
+  }
+  if (error_.set) {
+    busy.write(false);
+    sc_core::sc_stop();
+    return;
+  }
+  const std::uint64_t end_ps = window_.all_done_ps();
+  const std::uint64_t now_ps = std::uint64_t(sc_core::sc_time_stamp().value());
+  const std::uint64_t dur_ps = end_ps - start_ps;
+  bandwidth_gbps.write(dur_ps > 0 ? double(bytes_total) * 1000.0 / double(dur_ps) : 0.0);
+  if (end_ps > now_ps) wait(sc_core::sc_time::from_value(end_ps - now_ps));
+  busy.write(false);
+  bandwidth_gbps.write(0.0);
+
+  rec.end_ps = end_ps;
+  (load ? rec.ddr_read_bytes : rec.ddr_write_bytes) = served;
+  (load ? rec.sram_write_bytes : rec.sram_read_bytes) = bytes_total;
+  // Stall split (docs/timing.md): at peak bandwidth the descriptor would take bytes/peak;
+  // the first burst's wait beyond its own peak transfer time is latency, the rest bandwidth.
+  if (!ideal_ && bytes_total > 0) {
+    const double peak_bytes_per_ps = hw_.ddr.peak_gbps() / 1000.0;
+    const auto at_peak = [&](std::uint64_t bytes) { return std::uint64_t(std::llround(double(bytes) / peak_bytes_per_ps)); };
+    const std::uint64_t first_wait = first_done_ps - start_ps;
+    rec.ddr_latency_ps = first_wait > at_peak(first_bytes) ? first_wait - at_peak(first_bytes) : 0;
+    const std::uint64_t ideal_ps = at_peak(bytes_total) + rec.ddr_latency_ps;
+    rec.ddr_bandwidth_stall_ps = dur_ps > ideal_ps ? dur_ps - ideal_ps : 0;
+  }
+}
+
+}  // namespace npu::hw

@@ -1,0 +1,55 @@
+#include "npu/hw/mac_array/mac_array.hpp"
+
+#include <algorithm>
+
+namespace npu::hw {
+
+bool access_operands(Sram& sram, const isa::Instruction& inst, DType dtype, std::uint64_t start_ps,
+                     ExecRecord& rec, SimError& error, std::uint64_t& done_ps) {
+  done_ps = start_ps;
+  for (const isa::SramOperand& op : isa::sram_operands(inst, dtype)) {
+    const SramTimedAccess a = sram.access(start_ps, op.addr, op.bytes, op.write);
+    if (!a.ok) {
+      error.raise(std::string("SRAM operand '") + op.name + "' [" + std::to_string(op.addr) + ", " +
+                  std::to_string(std::uint64_t(op.addr) + op.bytes) + ") is past sram.capacity_bytes " +
+                  std::to_string(sram.timing().config().capacity_bytes));
+      return false;
+    }
+    (op.write ? rec.sram_write_bytes : rec.sram_read_bytes) += op.bytes;
+    rec.sram_conflict_cycles += a.conflict_cycles;
+    done_ps = std::max(done_ps, a.done_ps);
+  }
+  return true;
+}
+
+MacArray::MacArray(sc_core::sc_module_name name, const HwConfig& hw, DType dtype, Sram& sram, SimError& error)
+    : sc_core::sc_module(name), busy("busy"), hw_(hw), dtype_(dtype), sram_(sram), error_(error) {}
+
+void MacArray::execute(const isa::Instruction& inst, ExecRecord& rec) {
+  const std::uint64_t start_ps = std::uint64_t(sc_core::sc_time_stamp().value());
+  rec.start_ps = rec.end_ps = start_ps;
+  MacTileCost cost;
+  try {
+    cost = inst.op == isa::Opcode::Conv ? conv_tile_cost(std::get<isa::ConvParams>(inst.params), hw_)
+                                        : gemm_tile_cost(std::get<isa::GemmParams>(inst.params), hw_);
+  } catch (const std::invalid_argument& e) {
+    error_.raise(e.what());
+    sc_core::sc_stop();
+    return;
+  }
+  const std::uint64_t start_cycle = sram_.cycle_at(start_ps);
+  sram_.timing().retire_before(start_cycle);
+  std::uint64_t mem_done_ps = start_ps;
+  if (!access_operands(sram_, inst, dtype_, sram_.ps_at(start_cycle), rec, error_, mem_done_ps)) {
+    sc_core::sc_stop();
+    return;
+  }
+  const std::uint64_t end_ps = std::max(sram_.ps_at(start_cycle + cost.cycles()), mem_done_ps);
+  busy.write(true);
+  wait(sc_core::sc_time::from_value(end_ps - start_ps));
+  busy.write(false);
+  rec.end_ps = end_ps;
+  rec.macs = cost.macs;
+}
+
+}  // namespace npu::hw

@@ -1,0 +1,60 @@
+#include "npu/hw/mac_array/mac_array_timing.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace npu::hw {
+
+int act_latency_cycles(const ActUnitConfig& cfg, const std::string& op_name) {
+  auto it = cfg.op_latency_cycles.find(op_name);
+  return it != cfg.op_latency_cycles.end() ? it->second : cfg.default_latency_cycles;
+}
+
+std::uint64_t epilogue_latency_cycles(const ActUnitConfig& cfg, const isa::Epilogue& e) {
+  std::uint64_t lat = 0;
+  if (e.has_bias || e.has_scale_shift || e.has_residual) lat += std::uint64_t(cfg.default_latency_cycles);
+  if (e.act != isa::ActOp::None) lat += std::uint64_t(act_latency_cycles(cfg, isa::to_string(e.act)));
+  return lat;
+}
+
+namespace {
+void add_epilogue(MacTileCost& c, const isa::Epilogue& e, std::uint64_t outputs, const HwConfig& hw) {
+  if (e.empty()) return;
+  const std::uint64_t lanes = std::uint64_t(hw.act_unit.lanes > 0 ? hw.act_unit.lanes : 1);
+  c.epilogue_stream_cycles = (outputs + lanes - 1) / lanes;
+  c.epilogue_latency_cycles = epilogue_latency_cycles(hw.act_unit, e);
+}
+}  // namespace
+
+MacTileCost conv_tile_cost(const isa::ConvParams& p, const HwConfig& hw) {
+  if (p.group <= 0 || p.c_in <= 0 || p.c_out <= 0 || p.c_in % p.group != 0 || p.c_out % p.group != 0) {
+    throw std::invalid_argument("CONV: c_in (" + std::to_string(p.c_in) + ") and c_out (" + std::to_string(p.c_out) +
+                                ") must be positive multiples of group (" + std::to_string(p.group) + ")");
+  }
+  if (p.h_out() <= 0 || p.w_out() <= 0) throw std::invalid_argument("CONV: output size is not positive");
+  GemmDims d;
+  d.m = std::int64_t(p.h_out()) * p.w_out();
+  d.n = p.c_out / p.group;
+  d.k = std::int64_t(p.c_in / p.group) * p.kh * p.kw;
+  MacTileCost c;
+  c.groups = p.group;
+  c.per_group = systolic_cycles(d, hw.mac_array.rows, hw.mac_array.cols, hw.mac_array.dataflow,
+                                hw.mac_array.macs_per_pe_per_cycle);
+  c.array_cycles = std::uint64_t(c.per_group.cycles) * std::uint64_t(p.group);
+  c.macs = p.macs();
+  add_epilogue(c, p.epilogue, std::uint64_t(p.c_out) * std::uint64_t(d.m), hw);
+  return c;
+}
+
+MacTileCost gemm_tile_cost(const isa::GemmParams& p, const HwConfig& hw) {
+  GemmDims d{p.m, p.n, p.k};
+  MacTileCost c;
+  c.per_group = systolic_cycles(d, hw.mac_array.rows, hw.mac_array.cols, hw.mac_array.dataflow,
+                                hw.mac_array.macs_per_pe_per_cycle);
+  c.array_cycles = std::uint64_t(c.per_group.cycles);
+  c.macs = p.macs();
+  add_epilogue(c, p.epilogue, std::uint64_t(p.m) * std::uint64_t(p.n), hw);
+  return c;
+}
+
+}  // namespace npu::hw

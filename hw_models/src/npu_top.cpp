@@ -1,0 +1,66 @@
+#include "npu/hw/npu_top.hpp"
+
+#include <stdexcept>
+
+namespace npu::hw {
+
+namespace {
+double period_ps(const HwConfig& hw) {
+  if (!(hw.npu.clock_mhz > 0)) throw std::invalid_argument("npu.clock_mhz must be positive");
+  return 1e6 / hw.npu.clock_mhz;
+}
+}  // namespace
+
+NpuTop::NpuTop(sc_core::sc_module_name name, const HwConfig& hw, const isa::Program& program,
+               const NpuTopOptions& opt)
+    : sc_core::sc_module(name), sram("sram", hw.sram, period_ps(hw), opt.ideal_memory),
+      dma_load("dma_load", hw, sram, error, opt.ideal_memory),
+      dma_store("dma_store", hw, sram, error, opt.ideal_memory),
+      mac_array("mac_array", hw, program.dtype, sram, error), act_unit("act_unit", hw, program.dtype, sram, error),
+      controller("controller", program, opt.program_source, dma_load, dma_store, mac_array, act_unit, error),
+      ddr_gbps("ddr_gbps") {
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
+    throw std::logic_error("NpuTop needs the SystemC time resolution of 1 ps");
+  }
+#if NPU_HAVE_DDR_MODULE
+  if (!opt.ideal_memory) {
+    auto ddr = std::make_unique<DdrModule>("ddr", hw.ddr);
+    ddr_ = ddr.get();
+    ddr_owner_ = std::move(ddr);
+    if (opt.ddr_trace) ddr_->set_trace_sink(opt.ddr_trace);
+    dma_load.ddr_socket.bind(ddr_->socket);
+    dma_store.ddr_socket.bind(ddr_->socket);
+  }
+#endif
+  if (!ddr_) {
+    const std::uint64_t cap = hw.ddr.capacity_bytes() > 0 ? hw.ddr.capacity_bytes() : ~std::uint64_t(0);
+    ideal_ = std::make_unique<IdealMemory>("ideal_memory", cap);
+    dma_load.ddr_socket.bind(ideal_->socket);
+    dma_store.ddr_socket.bind(ideal_->socket);
+  }
+  SC_METHOD(ddr_bandwidth_method);
+  sensitive << dma_load.bandwidth_gbps << dma_store.bandwidth_gbps;
+  dont_initialize();
+}
+
+NpuTop::~NpuTop() = default;
+
+bool NpuTop::has_ddr_model() const { return ddr_ != nullptr; }
+
+void NpuTop::ddr_bandwidth_method() { ddr_gbps.write(dma_load.bandwidth_gbps.read() + dma_store.bandwidth_gbps.read()); }
+
+void NpuTop::trace(sc_core::sc_trace_file* tf) const {
+  sc_core::sc_trace(tf, dma_load.busy, "dma_load_busy");
+  sc_core::sc_trace(tf, dma_store.busy, "dma_store_busy");
+  sc_core::sc_trace(tf, mac_array.busy, "mac_array_busy");
+  sc_core::sc_trace(tf, act_unit.busy, "act_unit_busy");
+  sc_core::sc_trace(tf, dma_load.bandwidth_gbps, "dma_load_gbps");
+  sc_core::sc_trace(tf, dma_store.bandwidth_gbps, "dma_store_gbps");
+  sc_core::sc_trace(tf, ddr_gbps, "ddr_gbps");
+}
+
+}  // namespace npu::hw
+
+// libsystemc's main() references sc_main; this library is driven from ordinary main()s (the
+// npu tool, the tests), so provide a weak one that is never called.
+__attribute__((weak)) int sc_main(int, char*[]) { return 1; }

@@ -1,0 +1,94 @@
+#include "npu/hw/sram/sram_timing.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace npu::hw {
+
+SramTiming::SramTiming(const SramConfig& cfg, bool ideal) : cfg_(cfg), ideal_(ideal) {
+  if (cfg.capacity_bytes == 0 || cfg.banks <= 0 || cfg.bytes_per_cycle <= 0 || cfg.latency_cycles < 0) {
+    throw std::invalid_argument("SramTiming: sram.capacity_bytes, banks and bytes_per_cycle must be positive");
+  }
+  bank_bytes_ = (cfg.capacity_bytes + std::uint64_t(cfg.banks) - 1) / std::uint64_t(cfg.banks);
+  read_ports_.resize(std::size_t(cfg.banks));
+  write_ports_.resize(std::size_t(cfg.banks));
+}
+
+bool SramTiming::in_range(std::uint64_t addr, std::uint64_t bytes) const {
+  return addr <= cfg_.capacity_bytes && bytes <= cfg_.capacity_bytes - addr;
+}
+
+std::uint64_t SramTiming::first_gap(const Calendar& cal, std::uint64_t from, std::uint64_t length) {
+  std::uint64_t s = from;
+  auto it = cal.upper_bound(s);
+  if (it != cal.begin()) {
+    auto prev = std::prev(it);
+    if (prev->second > s) s = prev->second;
+  }
+  while (it != cal.end() && it->first < s + length) {
+    s = std::max(s, it->second);
+    ++it;
+  }
+  return s;
+}
+
+void SramTiming::reserve(Calendar& cal, std::uint64_t start, std::uint64_t end) {
+  // Merge with a neighbour that touches, so back-to-back bursts keep the calendar short.
+  auto next = cal.lower_bound(start);
+  if (next != cal.begin()) {
+    auto prev = std::prev(next);
+    if (prev->second == start) {
+      start = prev->first;
+      cal.erase(prev);
+    }
+  }
+  if (next != cal.end() && next->first == end) {
+    end = next->second;
+    cal.erase(next);
+  }
+  cal.emplace(start, end);
+}
+
+SramAccessResult SramTiming::access(std::uint64_t request_cycle, std::uint64_t addr, std::uint64_t bytes,
+                                    bool write) {
+  SramAccessResult r;
+  if (!in_range(addr, bytes)) {
+    r.ok = false;
+    return r;
+  }
+  r.start_cycle = r.done_cycle = request_cycle;
+  if (bytes == 0) return r;
+  ++stats_.accesses;
+  (write ? stats_.write_bytes : stats_.read_bytes) += bytes;
+  if (ideal_) return r;
+
+  const std::uint64_t bpc = std::uint64_t(cfg_.bytes_per_cycle);
+  const std::uint64_t first_bank = addr / bank_bytes_;
+  const std::uint64_t last_bank = (addr + bytes - 1) / bank_bytes_;
+  std::uint64_t latest_start = request_cycle, latest_end = request_cycle;
+  for (std::uint64_t b = first_bank; b <= last_bank; ++b) {
+    const std::uint64_t lo = std::max(addr, b * bank_bytes_);
+    const std::uint64_t hi = std::min(addr + bytes, (b + 1) * bank_bytes_);
+    const std::uint64_t busy = (hi - lo + bpc - 1) / bpc;
+    Calendar& cal = write ? write_ports_[b] : read_ports_[b];
+    const std::uint64_t s = first_gap(cal, request_cycle, busy);
+    reserve(cal, s, s + busy);
+    latest_start = std::max(latest_start, s);
+    latest_end = std::max(latest_end, s + busy);
+  }
+  r.start_cycle = latest_start;
+  r.conflict_cycles = latest_start - request_cycle;
+  r.done_cycle = latest_end + std::uint64_t(cfg_.latency_cycles);
+  stats_.conflict_cycles += r.conflict_cycles;
+  return r;
+}
+
+void SramTiming::retire_before(std::uint64_t cycle) {
+  for (auto* ports : {&read_ports_, &write_ports_}) {
+    for (Calendar& cal : *ports) {
+      while (!cal.empty() && cal.begin()->second <= cycle) cal.erase(cal.begin());
+    }
+  }
+}
+
+}  // namespace npu::hw

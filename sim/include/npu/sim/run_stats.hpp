@@ -1,0 +1,126 @@
+// Statistics of one program run on the NPU model, and their writers (run.json, layers.csv,
+// the terminal summary). Every field's meaning and unit: docs/timing.md, "Run statistics".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "npu/isa/instruction.hpp"
+
+namespace npu::sim {
+
+struct Traffic {
+  std::uint64_t read_bytes = 0;
+  std::uint64_t write_bytes = 0;
+  std::uint64_t total() const { return read_bytes + write_bytes; }
+};
+
+/// Busy time of one unit ("dma_load", "dma_store", "mac_array", "act_unit").
+struct UnitStats {
+  std::string name;
+  std::uint64_t busy_cycles = 0;  ///< sum of its instructions' durations (core cycles)
+  double utilisation = 0;         ///< busy_cycles / total_cycles
+  std::uint64_t instructions = 0;
+};
+
+/// Stall cycles by cause (core cycles; definitions in docs/timing.md).
+struct StallStats {
+  std::uint64_t ddr_latency_cycles = 0;    ///< DMA: first-burst latency beyond its peak transfer time
+  std::uint64_t ddr_bandwidth_cycles = 0;  ///< DMA: time beyond bytes / peak DDR bandwidth, minus latency
+  std::uint64_t token_wait_cycles = 0;     ///< all queues: blocked on dependency tokens
+  std::array<std::uint64_t, 3> token_wait_cycles_by_queue{};  ///< ld, cp, st
+  std::uint64_t sram_conflict_cycles = 0;  ///< waits for busy SRAM bank ports
+};
+
+struct EnergyStats {
+  bool present = false;  ///< the config has an energy section
+  double mac_pj = 0, sram_pj = 0, ddr_pj = 0;
+  double total_pj() const { return mac_pj + sram_pj + ddr_pj; }
+};
+
+/// What the DDR model itself reports (present only with the DDR model).
+struct DdrModelStats {
+  bool present = false;
+  std::uint64_t requests = 0, bytes_read = 0, bytes_written = 0;
+  std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
+  double achieved_gbps = 0, mean_read_latency_ns = 0, p99_read_latency_ns = 0, row_hit_rate = 0;
+};
+
+/// Index of a TensorKind in per-kind arrays (input, weight, output, intermediate).
+inline constexpr int kNumTensorKinds = 4;
+
+struct LayerStats {
+  std::string name;
+  std::uint64_t start_cycle = 0, end_cycle = 0;
+  std::uint64_t cycles = 0;  ///< end - start: the span of the layer's instructions
+  std::uint64_t macs = 0;
+  Traffic ddr;
+  std::array<Traffic, kNumTensorKinds> ddr_by_kind{};
+  Traffic sram;
+  std::uint64_t mac_busy_cycles = 0, act_busy_cycles = 0, dma_busy_cycles = 0;
+  double mac_utilisation = 0;  ///< macs / (peak MACs per cycle x cycles)
+  std::string bound;           ///< "compute" if MAC-array busy >= DMA busy in the layer, else "memory"
+  std::uint64_t instructions = 0;
+};
+
+struct InstructionStats {
+  std::size_t index = 0;
+  int source_line = 0;
+  isa::Opcode op = isa::Opcode::Sync;
+  std::string unit;  ///< "dma_load" | "dma_store" | "mac_array" | "act_unit" | "none"
+  std::string layer, tensor;
+  std::uint64_t start_cycle = 0, end_cycle = 0;
+  double start_ns = 0, end_ns = 0;
+  std::uint64_t ddr_bytes = 0, sram_bytes = 0, macs = 0;
+  std::uint64_t token_wait_cycles = 0;
+};
+
+struct RunResult {
+  std::string program;   ///< Program::name
+  std::string strategy;  ///< Program::strategy
+  std::string hw;        ///< HwConfig npu.name
+  std::string hw_source; ///< file the config came from
+  bool ideal_memory = false;
+  bool decoupled = true;  ///< the program used tokens (queues overlapped)
+  double core_clock_mhz = 0;
+  std::uint64_t total_cycles = 0;  ///< last completion, core cycles
+  double total_ns = 0;
+  std::uint64_t instruction_count = 0;
+  std::vector<UnitStats> units;  ///< dma_load, dma_store, mac_array, act_unit
+  StallStats stalls;
+  Traffic ddr;
+  std::map<std::string, Traffic> ddr_by_tensor;  ///< by LOAD/STORE tensor name (sorted)
+  std::array<Traffic, kNumTensorKinds> ddr_by_kind{};
+  Traffic sram;
+  std::uint64_t macs = 0;
+  double peak_macs_per_cycle = 0;
+  double mac_utilisation = 0;      ///< macs / (peak MACs per cycle x total_cycles)
+  double peak_ddr_gbps = 0;
+  double achieved_ddr_gbps = 0;    ///< DDR bytes / total_ns
+  double ddr_bw_utilisation = 0;   ///< achieved / peak
+  EnergyStats energy;
+  DdrModelStats ddr_model;
+  std::vector<LayerStats> layers;  ///< in order of first appearance in the program
+  std::vector<InstructionStats> instructions;
+  double wall_s = 0;  ///< host time of the simulation (not part of the deterministic outputs)
+};
+
+/// run.json content (docs/timing.md). `with_instructions`: include per-instruction records.
+/// Deterministic: no wall time, keys in fixed order.
+nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions = true);
+
+/// Writes `to_json(r)` to `path` (2-space indent). Throws ConfigError when it cannot.
+void write_run_json(const RunResult& r, const std::string& path, bool with_instructions = true);
+
+/// layers.csv: one row per layer (columns in docs/timing.md). Throws ConfigError when it cannot.
+void write_layers_csv(const RunResult& r, const std::string& path);
+
+/// The terminal summary: totals, units, stalls, traffic, energy, then the per-layer table.
+std::string format_summary(const RunResult& r);
+
+}  // namespace npu::sim

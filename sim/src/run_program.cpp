@@ -1,0 +1,233 @@
+#include "npu/sim/run_program.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include <systemc>
+
+#include "npu/hw/npu_top.hpp"
+#include "npu/sim/timeline.hpp"
+
+namespace npu::sim {
+
+namespace {
+bool g_ran = false;
+
+int kind_index(isa::TensorKind k) { return int(k); }
+
+std::uint64_t to_cycles(std::uint64_t ps, double period_ps) {
+  return std::uint64_t(std::llround(double(ps) / period_ps));
+}
+std::uint64_t to_cycles_ceil(std::uint64_t ps, double period_ps) {
+  return std::uint64_t(std::ceil(double(ps) / period_ps - 1e-9));
+}
+
+RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOptions& opt, hw::NpuTop& top) {
+  const double period_ps = 1e6 / hw.npu.clock_mhz;
+  RunResult r;
+  r.program = program.name;
+  r.strategy = program.strategy;
+  r.hw = hw.npu.name;
+  r.hw_source = hw.source;
+  r.ideal_memory = opt.ideal_memory;
+  r.decoupled = top.controller.decoupled();
+  r.core_clock_mhz = hw.npu.clock_mhz;
+  r.instruction_count = program.instructions.size();
+  r.peak_macs_per_cycle = double(hw.mac_array.rows) * hw.mac_array.cols * hw.mac_array.macs_per_pe_per_cycle;
+  r.peak_ddr_gbps = hw.ddr.data_rate_mtps > 0 ? hw.ddr.peak_gbps() : 0.0;
+
+  std::map<std::string, isa::TensorKind> kinds;
+  for (const isa::TensorDecl& t : program.tensors) kinds[t.name] = t.kind;
+
+  const auto& recs = top.controller.records();
+  std::uint64_t end_ps = 0;
+  for (const hw::ExecRecord& rec : recs) end_ps = std::max(end_ps, rec.end_ps);
+  r.total_cycles = to_cycles_ceil(end_ps, period_ps);
+  r.total_ns = double(end_ps) / 1000.0;
+
+  std::array<UnitStats, hw::kNumUnits> units;
+  for (int u = 0; u < hw::kNumUnits; ++u) units[std::size_t(u)].name = hw::to_string(hw::Unit(u));
+  std::map<std::string, std::size_t> layer_index;
+  std::uint64_t token_wait_ps = 0;
+  std::array<std::uint64_t, 3> token_wait_q{};
+  std::uint64_t ddr_lat_ps = 0, ddr_bw_ps = 0;
+  if (opt.keep_instructions) r.instructions.reserve(recs.size());
+
+  for (const hw::ExecRecord& rec : recs) {
+    const isa::Instruction& in = program.instructions[rec.index];
+    const std::uint64_t dur_cycles = to_cycles(rec.end_ps - rec.start_ps, period_ps);
+    if (rec.unit != hw::Unit::None) {
+      UnitStats& us = units[std::size_t(rec.unit)];
+      us.busy_cycles += dur_cycles;
+      ++us.instructions;
+    }
+    token_wait_ps += rec.token_wait_ps;
+    token_wait_q[std::size_t(in.queue())] += rec.token_wait_ps;
+    ddr_lat_ps += rec.ddr_latency_ps;
+    ddr_bw_ps += rec.ddr_bandwidth_stall_ps;
+    r.stalls.sram_conflict_cycles += rec.sram_conflict_cycles;
+    r.ddr.read_bytes += rec.ddr_read_bytes;
+    r.ddr.write_bytes += rec.ddr_write_bytes;
+    r.sram.read_bytes += rec.sram_read_bytes;
+    r.sram.write_bytes += rec.sram_write_bytes;
+    r.macs += rec.macs;
+    const bool is_dma = rec.unit == hw::Unit::DmaLoad || rec.unit == hw::Unit::DmaStore;
+    int kind = -1;
+    if (is_dma) {
+      Traffic& t = r.ddr_by_tensor[in.tensor];
+      t.read_bytes += rec.ddr_read_bytes;
+      t.write_bytes += rec.ddr_write_bytes;
+      auto it = kinds.find(in.tensor);
+      kind = kind_index(it != kinds.end() ? it->second : isa::TensorKind::Intermediate);
+      r.ddr_by_kind[std::size_t(kind)].read_bytes += rec.ddr_read_bytes;
+      r.ddr_by_kind[std::size_t(kind)].write_bytes += rec.ddr_write_bytes;
+    }
+    // Per layer.
+    auto [it, fresh] = layer_index.emplace(in.layer, r.layers.size());
+    if (fresh) {
+      LayerStats ls;
+      ls.name = in.layer;
+      ls.start_cycle = to_cycles(rec.start_ps, period_ps);
+      ls.end_cycle = to_cycles(rec.end_ps, period_ps);
+      r.layers.push_back(ls);
+    }
+    LayerStats& ls = r.layers[it->second];
+    ls.start_cycle = std::min(ls.start_cycle, to_cycles(rec.start_ps, period_ps));
+    ls.end_cycle = std::max(ls.end_cycle, to_cycles(rec.end_ps, period_ps));
+    ls.macs += rec.macs;
+    ls.ddr.read_bytes += rec.ddr_read_bytes;
+    ls.ddr.write_bytes += rec.ddr_write_bytes;
+    if (kind >= 0) {
+      ls.ddr_by_kind[std::size_t(kind)].read_bytes += rec.ddr_read_bytes;
+      ls.ddr_by_kind[std::size_t(kind)].write_bytes += rec.ddr_write_bytes;
+    }
+    ls.sram.read_bytes += rec.sram_read_bytes;
+    ls.sram.write_bytes += rec.sram_write_bytes;
+    if (rec.unit == hw::Unit::MacArray) ls.mac_busy_cycles += dur_cycles;
+    if (rec.unit == hw::Unit::ActUnit) ls.act_busy_cycles += dur_cycles;
+    if (is_dma) ls.dma_busy_cycles += dur_cycles;
+    ++ls.instructions;
+
+    if (opt.keep_instructions) {
+      InstructionStats is;
+      is.index = rec.index;
+      is.source_line = in.source_line;
+      is.op = in.op;
+      is.unit = hw::to_string(rec.unit);
+      is.layer = in.layer;
+      is.tensor = in.tensor;
+      is.start_cycle = to_cycles(rec.start_ps, period_ps);
+      is.end_cycle = to_cycles(rec.end_ps, period_ps);
+      is.start_ns = double(rec.start_ps) / 1000.0;
+      is.end_ns = double(rec.end_ps) / 1000.0;
+      is.ddr_bytes = rec.ddr_read_bytes + rec.ddr_write_bytes;
+      is.sram_bytes = rec.sram_read_bytes + rec.sram_write_bytes;
+      is.macs = rec.macs;
+      is.token_wait_cycles = to_cycles(rec.token_wait_ps, period_ps);
+      r.instructions.push_back(std::move(is));
+    }
+  }
+  for (LayerStats& ls : r.layers) {
+    ls.cycles = ls.end_cycle - ls.start_cycle;
+    ls.mac_utilisation =
+        ls.cycles > 0 && r.peak_macs_per_cycle > 0 ? double(ls.macs) / (r.peak_macs_per_cycle * double(ls.cycles)) : 0.0;
+    ls.bound = ls.mac_busy_cycles >= ls.dma_busy_cycles ? "compute" : "memory";
+  }
+  for (UnitStats& us : units) {
+    us.utilisation = r.total_cycles > 0 ? double(us.busy_cycles) / double(r.total_cycles) : 0.0;
+    r.units.push_back(us);
+  }
+  r.stalls.token_wait_cycles = to_cycles(token_wait_ps, period_ps);
+  for (std::size_t q = 0; q < 3; ++q) r.stalls.token_wait_cycles_by_queue[q] = to_cycles(token_wait_q[q], period_ps);
+  r.stalls.ddr_latency_cycles = to_cycles(ddr_lat_ps, period_ps);
+  r.stalls.ddr_bandwidth_cycles = to_cycles(ddr_bw_ps, period_ps);
+  r.mac_utilisation =
+      r.total_cycles > 0 && r.peak_macs_per_cycle > 0 ? double(r.macs) / (r.peak_macs_per_cycle * double(r.total_cycles)) : 0.0;
+  r.achieved_ddr_gbps = r.total_ns > 0 ? double(r.ddr.total()) / r.total_ns : 0.0;
+  r.ddr_bw_utilisation = r.peak_ddr_gbps > 0 ? r.achieved_ddr_gbps / r.peak_ddr_gbps : 0.0;
+  if (hw.energy.present) {
+    r.energy.present = true;
+    r.energy.mac_pj = double(r.macs) * hw.energy.pj_per_mac;
+    r.energy.sram_pj = double(r.sram.total()) * hw.energy.pj_per_sram_byte;
+    r.energy.ddr_pj = double(r.ddr.total()) * hw.energy.pj_per_ddr_byte;
+  }
+#if NPU_HAVE_DDR_MODULE
+  if (hw::DdrModule* ddr = top.ddr()) {
+    const hw::DdrStats& s = ddr->stats();
+    r.ddr_model.present = true;
+    r.ddr_model.requests = s.requests();
+    r.ddr_model.bytes_read = s.bytes_read;
+    r.ddr_model.bytes_written = s.bytes_written;
+    r.ddr_model.row_hits = s.row_hits;
+    r.ddr_model.row_misses = s.row_misses;
+    r.ddr_model.row_conflicts = s.row_conflicts;
+    r.ddr_model.achieved_gbps = s.achieved_gbps();
+    r.ddr_model.mean_read_latency_ns = s.mean_read_latency_ns();
+    r.ddr_model.p99_read_latency_ns = s.read_latency_percentile_ns(99.0);
+    r.ddr_model.row_hit_rate = s.row_hit_rate();
+  }
+#endif
+  return r;
+}
+}  // namespace
+
+RunResult run_program(const isa::Program& program, const HwConfig& hw, const RunOptions& opt) {
+  if (g_ran) {
+    throw std::logic_error("run_program: SystemC elaborates once per process; run each simulation in its own process");
+  }
+  g_ran = true;
+  if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
+  const std::string overflow = hw::find_sram_overflow(program, hw, opt.program_source);
+  if (!overflow.empty()) throw ConfigError(overflow);
+
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  const auto wall0 = std::chrono::steady_clock::now();
+  hw::NpuTopOptions top_opt;
+  top_opt.ideal_memory = opt.ideal_memory;
+  top_opt.ddr_trace = opt.ddr_trace;
+  top_opt.program_source = opt.program_source;
+  std::unique_ptr<hw::NpuTop> top;
+  try {
+    top = std::make_unique<hw::NpuTop>("npu", hw, program, top_opt);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(hw.source + ": error: " + e.what());
+  }
+
+  sc_core::sc_trace_file* tf = nullptr;
+  std::string vcd_file;
+  if (!opt.vcd_path.empty()) {
+    const std::string base = vcd_base_name(opt.vcd_path);
+    vcd_file = base + ".vcd";
+    { // fail early, before simulating, when the path cannot be written
+      std::FILE* probe = std::fopen(vcd_file.c_str(), "w");
+      if (!probe) throw ConfigError(vcd_file + ": error: cannot write the VCD file; check that the folder exists and is writable");
+      std::fclose(probe);
+    }
+    tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+    tf->set_time_unit(1, sc_core::SC_NS);
+    top->trace(tf);
+  }
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_start();
+  if (tf) sc_core::sc_close_vcd_trace_file(tf);
+#if NPU_HAVE_DDR_MODULE
+  if (opt.ddr_trace) opt.ddr_trace->finish();
+#endif
+
+  if (top->error.set) throw ConfigError(top->error.message);
+  const std::string deadlock = top->controller.deadlock_report();
+  if (!deadlock.empty()) throw ConfigError(deadlock);
+
+  RunResult r = collect(program, hw, opt, *top);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (!vcd_file.empty()) make_vcd_reproducible(vcd_file);
+  if (!opt.timeline_path.empty()) write_timeline(r, opt.timeline_path);
+  return r;
+}
+
+}  // namespace npu::sim

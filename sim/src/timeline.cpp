@@ -1,0 +1,67 @@
+#include "npu/sim/timeline.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::sim {
+
+namespace {
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", int(c));
+        else out += c;
+    }
+  }
+  return out;
+}
+int track_of(const std::string& unit) {
+  if (unit == "dma_load") return 1;
+  if (unit == "dma_store") return 2;
+  if (unit == "mac_array") return 3;
+  if (unit == "act_unit") return 4;
+  return 0;
+}
+}  // namespace
+
+std::string timeline_json(const RunResult& r) {
+  std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
+  out += fmt::format("{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {{\"name\": \"{}\"}}}}",
+                     json_escape("npu " + r.hw + " : " + r.program));
+  static const char* tracks[] = {"", "DMA load", "DMA store", "MAC array", "activation unit"};
+  for (int t = 1; t <= 4; ++t) {
+    out += fmt::format(",\n{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": {}, \"args\": {{\"name\": \"{}\"}}}}", t,
+                       tracks[t]);
+    out += fmt::format(",\n{{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": {}, \"args\": {{\"sort_index\": {}}}}}",
+                       t, t);
+  }
+  for (const InstructionStats& in : r.instructions) {
+    const int tid = track_of(in.unit);
+    if (tid == 0) continue;  // SYNC: no unit
+    out += fmt::format(
+        ",\n{{\"name\": \"{}\", \"cat\": \"{}\", \"ph\": \"X\", \"pid\": 1, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, "
+        "\"args\": {{\"index\": {}, \"opcode\": \"{}\", \"tensor\": \"{}\", \"ddr_bytes\": {}, \"sram_bytes\": {}, "
+        "\"macs\": {}, \"start_cycle\": {}, \"end_cycle\": {}}}}}",
+        json_escape(in.layer.empty() ? std::string(isa::to_string(in.op)) : in.layer), isa::to_string(in.op), tid,
+        in.start_ns / 1000.0, (in.end_ns - in.start_ns) / 1000.0, in.index, isa::to_string(in.op),
+        json_escape(in.tensor), in.ddr_bytes, in.sram_bytes, in.macs, in.start_cycle, in.end_cycle);
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+void write_timeline(const RunResult& r, const std::string& path) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw ConfigError(path + ": error: cannot write the timeline; check that the folder exists and is writable");
+  f << timeline_json(r);
+}
+
+}  // namespace npu::sim

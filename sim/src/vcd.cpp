@@ -1,0 +1,36 @@
+// VCD helpers: the waveforms themselves come from sc_trace of NpuTop's busy and bandwidth
+// signals (hw_models/src/npu_top.cpp), driven once per transaction.
+#include <fstream>
+#include <sstream>
+
+#include "npu/isa/hw_config.hpp"
+#include "npu/sim/timeline.hpp"
+
+namespace npu::sim {
+
+std::string vcd_base_name(const std::string& path) {
+  const std::string ext = ".vcd";
+  if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0) {
+    return path.substr(0, path.size() - ext.size());
+  }
+  return path;
+}
+
+void make_vcd_reproducible(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": error: cannot read the VCD file SystemC wrote");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  in.close();
+  const std::size_t d = text.find("$date");
+  if (d != std::string::npos) {
+    const std::size_t e = text.find("$end", d);
+    if (e != std::string::npos) text.replace(d, e - d, "$date\n     (omitted: reproducible output)\n");
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw ConfigError(path + ": error: cannot write the VCD file; check the folder is writable");
+  out << text;
+}
+
+}  // namespace npu::sim
