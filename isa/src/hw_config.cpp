@@ -482,7 +482,7 @@ class Loader {
     else
       d.write_high_watermark = std::max(1, d.queue_depth * 3 / 4);
     if (s.has("write_low_watermark"))
-      d.write_low_watermark = get_int(s, "write_low_watermark", 0);
+      d.write_low_watermark = get_int(s, "write_low_watermark", 1);  // 0 means "derived" in the struct
     else
       d.write_low_watermark = std::min(d.queue_depth / 4, d.write_high_watermark - 1);
     if (d.write_high_watermark > d.queue_depth)
@@ -494,7 +494,7 @@ class Loader {
       fail(s.has("write_low_watermark") ? mark_of("ddr.write_low_watermark") : mark_of("ddr.write_high_watermark"),
            fmt::format("'ddr.write_low_watermark' = {} is not below 'ddr.write_high_watermark' = {}",
                        d.write_low_watermark, d.write_high_watermark),
-           "  writes drain from the high mark down to the low mark; allowed: 0 <= low < high");
+           "  writes drain from the high mark down to the low mark; allowed: 1 <= low < high");
 
     load_timing(s, d);
   }
@@ -740,7 +740,10 @@ std::string hw_config_to_yaml(const HwConfig& c) {
   line(fmt::format("  page_policy: {}", to_string(d.page_policy)));
   line(fmt::format("  queue_depth: {}", d.queue_depth));
   line(fmt::format("  write_high_watermark: {}", d.write_high_watermark));
-  line(fmt::format("  write_low_watermark: {}", d.write_low_watermark));
+  if (d.write_low_watermark > 0)
+    line(fmt::format("  write_low_watermark: {}", d.write_low_watermark));
+  else  // queue_depth < 4: the derived low mark is 0, which the key itself does not accept
+    line("  # write_low_watermark: 0 (derived: queue_depth / 4)");
   const DdrTimingCk& t = d.timing;
   line("  timing:  # DRAM clocks (tCK)");
   const std::pair<const char*, int> timings[] = {

@@ -30,8 +30,10 @@ int log2_exact(std::uint64_t v) {
   return b;
 }
 
-/// Bit fields of the DDR address, MSB first: (field, width in bits). The offset field
-/// (byte within one bus beat) is the lowest and is not part of the mapping string.
+/// Bit fields of the DDR address, MSB first: (field, width in bits), in the convention of
+/// the DDR model's AddressMapper (DRAMSim3's): the column field counts bursts
+/// (columns / burst_length) and the implicit lowest field is the byte offset inside one
+/// burst (log2 of bus_width_bits / 8 x burst_length).
 std::vector<std::pair<std::string, int>> address_fields(const DdrConfig& d) {
   std::vector<std::pair<std::string, int>> out;
   for (std::size_t i = 0; i + 1 < d.address_mapping.size(); i += 2) {
@@ -42,10 +44,10 @@ std::vector<std::pair<std::string, int>> address_fields(const DdrConfig& d) {
     if (f == "ra") bits = log2_exact(std::uint64_t(d.ranks));
     if (f == "bg") bits = log2_exact(std::uint64_t(d.bank_groups));
     if (f == "ba") bits = log2_exact(std::uint64_t(d.banks_per_group));
-    if (f == "co") bits = log2_exact(std::uint64_t(d.columns));
+    if (f == "co") bits = log2_exact(std::uint64_t(d.columns / d.burst_length));
     out.emplace_back(f, bits);
   }
-  out.emplace_back("offset", log2_exact(std::uint64_t(d.bus_width_bits / 8)));
+  out.emplace_back("offset", log2_exact(std::uint64_t(d.burst_bytes())));
   return out;
 }
 

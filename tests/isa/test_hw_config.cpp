@@ -241,6 +241,15 @@ TEST(HwConfigYaml, ResolvedYamlReloadsToTheSameConfig) {
   EXPECT_NE(resolved.find("    tRTRS: 2\n"), std::string::npos);
   EXPECT_EQ(resolved.find("energy:"), std::string::npos);
   EXPECT_EQ(hw_config_to_yaml(parse_hw_config(resolved)), resolved);
+  // A queue of 2 derives high = max(1, 2 x 3 / 4) = 1 and low = 2 / 4 = 0; still reloads.
+  std::string small = kMinimal;
+  small.replace(small.find("  timing:"), 0, "  queue_depth: 2\n");
+  const HwConfig q = parse_hw_config(small);
+  EXPECT_EQ(q.ddr.write_high_watermark, 1);
+  EXPECT_EQ(q.ddr.write_low_watermark, 0);
+  const HwConfig q2 = parse_hw_config(hw_config_to_yaml(q));
+  EXPECT_EQ(q2.ddr.write_low_watermark, 0);
+  EXPECT_EQ(hw_config_to_yaml(q2), hw_config_to_yaml(q));
 }
 
 }  // namespace

@@ -310,6 +310,13 @@ TEST(HwConfigError, WriteWatermarkAboveQueueDepth) {
             "  allowed: 1 to 8 (omit it for 3/4 of the queue depth)");
 }
 
+TEST(HwConfigError, ExplicitZeroLowWatermark) {
+  // 0 would read as "derived" in the resolved struct (hw_config.hpp), so the key rejects it.
+  EXPECT_EQ(error_of(with("  burst_length: 8\n", "  burst_length: 8\n  write_low_watermark: 0\n")),
+            "bad.yaml:26:24: error: 'ddr.write_low_watermark' must be >= 1, got 0\n"
+            "  allowed: a positive whole number (zero and negative values are not meaningful)");
+}
+
 TEST(HwConfigError, MalformedYamlReportsTheParserMark) {
   // An unclosed flow sequence on line 5 swallows "cols" from line 6; yaml-cpp gives up at
   // the ':' after it, line 6 column 7 ("  cols" fills columns 1-6).

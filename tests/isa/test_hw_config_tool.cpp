@@ -76,8 +76,9 @@ TEST(NpuConfigCheck, EdgePresetPrintsDerivedFigures) {
   EXPECT_NE(r.out.find("#   SRAM                 1 MiB (1048576 B)"), std::string::npos);
   EXPECT_NE(r.out.find("#   DDR capacity         16 GiB (17179869184 B)\n"), std::string::npos);
   EXPECT_NE(r.out.find("#   tCK                  0.625 ns"), std::string::npos);
-  // 34 address bits = 16 row + 0 channel + 1 rank + 2 bank + 2 bank group + 10 column + 3 offset.
-  EXPECT_NE(r.out.find("ro[33:18] ch[-] ra[17] ba[16:15] bg[14:13] co[12:3] offset[2:0]"), std::string::npos);
+  // 34 address bits = 16 row + 0 channel + 1 rank + 2 bank + 2 bank group + 7 column
+  // (1024 columns / BL8 = 128 bursts) + 6 offset (64 B burst), as in DRAMSim3's DDR4 mapping.
+  EXPECT_NE(r.out.find("ro[33:18] ch[-] ra[17] ba[16:15] bg[14:13] co[12:6] offset[5:0]"), std::string::npos);
 }
 
 TEST(NpuConfigCheck, EveryPresetPassesAndItsOutputReloads) {
