@@ -8,6 +8,7 @@
 // Bad input (config, trace line, address past capacity, unknown pattern) throws
 // npu::ConfigError: main() prints it and exits 1.
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -119,10 +120,14 @@ void run_ddr(const RunOptions& o) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const std::uint64_t n = hw::replay_trace(system, reader);
+  const std::clock_t cpu_start = std::clock();
+  hw::ReplayTiming timing;
+  const std::uint64_t n = hw::replay_trace(system, reader, &timing);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   tee.finish();
   const double req_per_s = wall_s > 0 ? double(n) / wall_s : 0.0;
+  const double sim_req_per_s = timing.simulate_s > 0 ? double(n) / timing.simulate_s : 0.0;
   const hw::DdrStats& s = system.stats();
 
   nlohmann::json j = sim::ddr_stats_to_json(s, ddr.cfg, ddr.pj_per_ddr_byte);
@@ -131,6 +136,10 @@ void run_ddr(const RunOptions& o) {
   j["source"] = source;
   j["wall_s"] = wall_s;
   j["requests_per_s"] = req_per_s;
+  j["parse_s"] = timing.parse_s;
+  j["simulate_s"] = timing.simulate_s;
+  j["simulate_requests_per_s"] = sim_req_per_s;
+  j["cpu_s"] = cpu_s;
   if (!o.out_dir.empty()) {
     std::ofstream f(o.out_dir + "/ddr_stats.json");
     f << j.dump(2) << "\n";
@@ -143,8 +152,10 @@ void run_ddr(const RunOptions& o) {
   std::cout << fmt::format("trace           {} ({})\n", o.trace, o.format);
   std::cout << fmt::format("ddr             {}: {}\n", source, sim::describe_ddr_config(ddr.cfg));
   std::cout << sim::format_ddr_stats(s, ddr.pj_per_ddr_byte);
-  std::cout << fmt::format("wall time       {:.3f} s, {:.2f} M requests/s (trace parsing included)\n", wall_s,
-                           req_per_s / 1e6);
+  std::cout << fmt::format(
+      "wall time       {:.3f} s ({:.2f} M requests/s): parsing {:.3f} s, simulation {:.3f} s ({:.2f} M requests/s); "
+      "CPU {:.3f} s\n",
+      wall_s, req_per_s / 1e6, timing.parse_s, timing.simulate_s, sim_req_per_s / 1e6, cpu_s);
   if (!o.out_dir.empty()) {
     std::cout << fmt::format("wrote           {0}/ddr_stats.json, {0}/ddr_trace.csv, {0}/ddr_trace.dramsim3.trace\n",
                              o.out_dir);

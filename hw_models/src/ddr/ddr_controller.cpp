@@ -28,19 +28,73 @@ ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats
 
 void ChannelController::enqueue(const DdrRequest& req) {
   BankState& b = state_.bank(req.local_bank);
-  if (b.open_row == req.loc.row) ++b.pending_hits[req.is_write ? 1 : 0];
-  (req.is_write ? writes_ : reads_).push_back(req);
+  const bool hit = b.open_row == req.loc.row;
+  if (hit) ++b.pending_hits[req.is_write ? 1 : 0];
+  std::vector<DdrRequest>& q = req.is_write ? writes_ : reads_;
+  q.push_back(req);
   stats_->first_arrival_ck = std::min(stats_->first_arrival_ck, req.arrival);
-  cache_valid_ = false;
+  if (!cache_valid_) return;
+  // Keep the cached choice when this request cannot change it (saves a full pick per
+  // request): same serving mode, no newly blocked precharge, and the newcomer is not a
+  // better candidate (if it is, it becomes the choice).
+  if (next_mode() != draining_writes_) {
+    cache_valid_ = false;
+    return;
+  }
+  if (req.is_write != draining_writes_) return;  // waits in the queue not being served
+  if (hit && cached_.index >= 0 && cached_.cmd == DdrCommand::Pre && cached_.local_bank == req.local_bank) {
+    cache_valid_ = false;  // the cached precharge is now held back by this hit
+    return;
+  }
+  Candidate c;
+  bool is_column = false;
+  if (evaluate(req, draining_writes_ ? 1 : 0, c, is_column) && better(c, is_column, cached_)) {
+    c.index = int(q.size()) - 1;
+    cached_ = c;
+  }
+}
+
+bool ChannelController::next_mode() const {
+  if (draining_writes_) return !(writes_.empty() || (int(writes_.size()) <= low_watermark_ && !reads_.empty()));
+  return !writes_.empty() && (int(writes_.size()) >= high_watermark_ || reads_.empty());
+}
+
+bool ChannelController::evaluate(const DdrRequest& r, int served, Candidate& c, bool& is_column) const {
+  const BankState& b = state_.bank(r.local_bank);
+  Tick t;
+  if (b.open_row == r.loc.row) {
+    c.cmd = r.is_write ? DdrCommand::Wr : DdrCommand::Rd;
+    t = r.is_write ? state_.earliest_wr(r.loc.rank, r.group, r.local_bank)
+                   : state_.earliest_rd(r.loc.rank, r.group, r.local_bank);
+    is_column = true;
+  } else if (!b.is_open()) {
+    c.cmd = DdrCommand::Act;
+    t = state_.earliest_act(r.loc.rank, r.group, r.local_bank);
+    is_column = false;
+  } else {
+    if (b.pending_hits[served] > 0) return false;  // hits to the open row go first
+    c.cmd = DdrCommand::Pre;
+    t = state_.earliest_pre(r.local_bank);
+    is_column = false;
+  }
+  t = std::max(t, r.arrival + 1);
+  if (t >= state_.rank(r.loc.rank).refresh_due) return false;  // the rank refreshes first
+  c.tick = t;
+  c.local_bank = r.local_bank;
+  return true;
+}
+
+bool ChannelController::better(const Candidate& c, bool c_is_column, const Candidate& best) {
+  if (c.tick != best.tick) return c.tick < best.tick;
+  // Same tick: a column command beats a row command; otherwise the older (already
+  // chosen) one stays. Refresh work (index < 0) is never displaced by a request.
+  if (best.index < 0 && best.valid()) return false;
+  const bool best_is_column = best.cmd == DdrCommand::Rd || best.cmd == DdrCommand::Wr;
+  return c_is_column && !best_is_column;
 }
 
 ChannelController::Candidate ChannelController::pick() {
-  // Write-drain mode: switch at the watermarks (or when the other queue is empty).
-  if (draining_writes_) {
-    if (writes_.empty() || (int(writes_.size()) <= low_watermark_ && !reads_.empty())) draining_writes_ = false;
-  } else if (!writes_.empty() && (int(writes_.size()) >= high_watermark_ || reads_.empty())) {
-    draining_writes_ = true;
-  }
+  draining_writes_ = next_mode();  // write drain between the watermarks
   const std::vector<DdrRequest>& q = draining_writes_ ? writes_ : reads_;
   const int served = draining_writes_ ? 1 : 0;
 
@@ -50,40 +104,21 @@ ChannelController::Candidate ChannelController::pick() {
   }
 
   Candidate best;
-  bool best_is_column = false;
   for (int i = 0, n = int(q.size()); i < n; ++i) {
     const DdrRequest& r = q[std::size_t(i)];
     const BankState& b = state_.bank(r.local_bank);
-    int kind = b.open_row == r.loc.row ? kColumn : (b.is_open() ? kPrecharge : kActivate);
+    const int kind = b.open_row == r.loc.row ? kColumn : (b.is_open() ? kPrecharge : kActivate);
     // Requests are in arrival order, and two requests needing the same command in the
     // same bank have the same earliest tick except for arrival + 1: the older one is
-    // never worse, so only the first of each (bank, kind) is considered.
+    // never worse, so only the first of each (bank, kind) is evaluated.
     std::uint32_t& mark = seen_[std::size_t(r.local_bank) * 3 + std::size_t(kind)];
     if (mark == generation_) continue;
     mark = generation_;
-    Tick t;
-    DdrCommand cmd;
-    if (kind == kColumn) {
-      cmd = r.is_write ? DdrCommand::Wr : DdrCommand::Rd;
-      t = r.is_write ? state_.earliest_wr(r.loc.rank, r.group, r.local_bank)
-                     : state_.earliest_rd(r.loc.rank, r.group, r.local_bank);
-    } else if (kind == kActivate) {
-      cmd = DdrCommand::Act;
-      t = state_.earliest_act(r.loc.rank, r.group, r.local_bank);
-    } else {
-      if (b.pending_hits[served] > 0) continue;  // hits to the open row go first
-      cmd = DdrCommand::Pre;
-      t = state_.earliest_pre(r.local_bank);
-    }
-    t = std::max(t, r.arrival + 1);
-    if (t >= state_.rank(r.loc.rank).refresh_due) continue;  // rank refreshes first
-    bool is_column = kind == kColumn;
-    if (t < best.tick || (t == best.tick && is_column && !best_is_column)) {
-      best.tick = t;
-      best.cmd = cmd;
-      best.index = i;
-      best.local_bank = r.local_bank;
-      best_is_column = is_column;
+    Candidate c;
+    bool is_column = false;
+    if (evaluate(r, served, c, is_column) && better(c, is_column, best)) {
+      c.index = i;
+      best = c;
     }
   }
 

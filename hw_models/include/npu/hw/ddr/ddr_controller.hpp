@@ -91,6 +91,14 @@ class ChannelController {
   };
 
   Candidate pick();
+  /// Serving mode the next pick will use (true: draining writes).
+  bool next_mode() const;
+  /// The next command of `r` and its earliest tick; false when it may not issue now
+  /// (precharge held back by queued hits, or its rank is due for refresh first).
+  bool evaluate(const DdrRequest& r, int served, Candidate& c, bool& is_column) const;
+  /// FR-FCFS order: earlier tick first; at equal ticks column commands before row
+  /// commands, then the older request (the one already chosen).
+  static bool better(const Candidate& c, bool c_is_column, const Candidate& best);
   void issue(const Candidate& c);
   void serve_column(std::vector<DdrRequest>& q, int index, DdrCommand cmd, Tick t);
   void recount_hits(int local_bank);

@@ -80,9 +80,16 @@ class TraceGenerator {
 void write_pattern_trace(TracePattern pattern, std::uint64_t n, TraceFormat format, std::ostream& out,
                          std::uint64_t request_bytes = 64);
 
+/// Wall-clock split of a replay (seconds): reading + parsing the file, and simulating.
+struct ReplayTiming {
+  double parse_s = 0;
+  double simulate_s = 0;
+};
+
 /// Replay a whole trace through `ddr` and drain it. Throws ConfigError naming the trace
 /// file and line for a malformed line or an address past the DDR capacity. Returns the
-/// number of requests replayed.
-std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader);
+/// number of requests replayed. The file is read in chunks of 65536 requests so that
+/// `timing` (optional) can separate parsing from simulation.
+std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* timing = nullptr);
 
 }  // namespace npu::hw
