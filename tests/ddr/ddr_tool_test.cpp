@@ -1,0 +1,119 @@
+// `npu ddr gen` / `npu ddr run` end to end through the tool binary (NPU_TOOL_PATH):
+// output figures, the JSON/CSV files of --out, and bad input -> exit status 1 + message.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result run_tool(const std::string& args) {
+  Result r;
+  std::string cmd = std::string("\"") + NPU_TOOL_PATH + "\" " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(DdrTool, GenThenRunSeqReadOnTheEdgeConfig) {
+  const std::string trace = temp("seq.trace");
+  Result g = run_tool("ddr gen seq-read --hw configs/edge-npu-ddr4.yaml -n 3000 -o " + trace);
+  ASSERT_EQ(g.status, 0) << g.output;
+  Result r = run_tool("ddr run --hw configs/edge-npu-ddr4.yaml --trace " + trace + " --mapping rochracobabg --out " +
+                      temp("out"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("requests        3000 (reads 3000, writes 0)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("% of peak 25.60 GB/s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("M requests/s"), std::string::npos) << r.output;
+  // --out: JSON statistics and one CSV row per request (+ header).
+  // (ddr_tests does not link a JSON library: check the pretty-printed keys as text.)
+  const std::string j = slurp(temp("out") + "/ddr_stats.json");
+  EXPECT_NE(j.find("\"reads\": 3000,"), std::string::npos) << j.substr(0, 400);
+  EXPECT_NE(j.find("\"bytes_read\": 192000,"), std::string::npos);  // 3000 x 64 B
+  EXPECT_NE(j.find("\"address_mapping\": \"rochracobabg\""), std::string::npos);
+  // per_bank: 2 ranks x 4 groups x 4 banks = 32 entries, each with an "activates" key.
+  std::size_t banks = 0;
+  for (std::size_t at = j.find("\"activates\""); at != std::string::npos; at = j.find("\"activates\"", at + 1)) ++banks;
+  EXPECT_EQ(banks, 32u);
+  std::string csv = slurp(temp("out") + "/ddr_trace.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3001);
+  EXPECT_EQ(csv.rfind("cycle,time_ns,channel,rank,bankgroup,bank,row,column,addr,cmd,bytes,layer,tensor\n", 0), 0u);
+  // The DRAMSim3 copy replays the same offered stream: cycle stamps 0, 1, 2, ... here.
+  std::string ds3 = slurp(temp("out") + "/ddr_trace.dramsim3.trace");
+  EXPECT_EQ(ds3.rfind("0x0 READ 0\n0x40 READ 1\n", 0), 0u);
+}
+
+TEST(DdrTool, MalformedTraceLineExitsOneWithFileAndLine) {
+  const std::string trace = temp("bad.trace");
+  std::ofstream(trace) << "0x0 READ 0\n0x40 RAED 1\n";
+  Result r = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find(trace + ":2:6: error: unknown command 'RAED'"), std::string::npos) << r.output;
+}
+
+TEST(DdrTool, AddressPastCapacityExitsOne) {
+  const std::string trace = temp("cap.trace");
+  std::ofstream(trace) << "0x400000000 READ 0\n";
+  Result r = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find(trace + ":1:1: error: address 0x400000000 is past the DDR capacity"), std::string::npos)
+      << r.output;
+}
+
+TEST(DdrTool, UnknownMappingFieldExitsOne) {
+  const std::string trace = temp("ok.trace");
+  std::ofstream(trace) << "0x0 READ 0\n";
+  Result r = run_tool("ddr run --preset ddr4-3200 --trace " + trace + " --mapping rochrababgqq");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("unknown field 'qq' at column 11"), std::string::npos) << r.output;
+}
+
+TEST(DdrTool, ImpossibleTimingsInTheYamlExitOne) {
+  // tRC 60 < tRAS 52 + tRP 22 = 74: rejected when the config is loaded.
+  std::string yaml = slurp(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const std::string from = "tRC: 74", to = "tRC: 60";
+  ASSERT_NE(yaml.find(from), std::string::npos);
+  yaml.replace(yaml.find(from), from.size(), to);
+  const std::string cfg = temp("bad-trc.yaml");
+  std::ofstream(cfg) << yaml;
+  const std::string trace = temp("ok2.trace");
+  std::ofstream(trace) << "0x0 READ 0\n";
+  Result r = run_tool("ddr run --hw " + cfg + " --trace " + trace);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find(cfg), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("tRC"), std::string::npos) << r.output;
+}
+
+TEST(DdrTool, UnknownPatternAndMissingSourceExitOne) {
+  Result r = run_tool("ddr gen zigzag --preset ddr4-3200 -n 10 -o " + temp("z.trace"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("unknown trace pattern 'zigzag'"), std::string::npos) << r.output;
+  r = run_tool("ddr gen seq-read -n 10 -o " + temp("z.trace"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("give exactly one of --hw CONFIG or --preset NAME"), std::string::npos) << r.output;
+}
+
+}  // namespace
