@@ -76,6 +76,40 @@ TEST(DdrPresets, Ddr4MatchesTheEdgeConfig) {
   EXPECT_EQ(a.t_refi, 12480);
 }
 
+void expect_same_ddr(const DdrConfig& a, const DdrConfig& b, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(a.standard, b.standard);
+  EXPECT_EQ(a.data_rate_mtps, b.data_rate_mtps);
+  EXPECT_EQ(a.channels, b.channels);
+  EXPECT_EQ(a.ranks, b.ranks);
+  EXPECT_EQ(a.bank_groups, b.bank_groups);
+  EXPECT_EQ(a.banks_per_group, b.banks_per_group);
+  EXPECT_EQ(a.rows, b.rows);
+  EXPECT_EQ(a.columns, b.columns);
+  EXPECT_EQ(a.device_width, b.device_width);
+  EXPECT_EQ(a.bus_width_bits, b.bus_width_bits);
+  EXPECT_EQ(a.burst_length, b.burst_length);
+  EXPECT_EQ(a.address_mapping, b.address_mapping);
+  EXPECT_EQ(a.page_policy, b.page_policy);
+  EXPECT_EQ(a.queue_depth, b.queue_depth);
+  const DdrTimingCk &x = a.timing, &y = b.timing;
+  const int xs[] = {x.cl, x.cwl, x.t_rcd, x.t_rp, x.t_ras, x.t_rc, x.t_ccd_s, x.t_ccd_l, x.t_rrd_s, x.t_rrd_l,
+                    x.t_faw, x.t_wr, x.t_wtr_s, x.t_wtr_l, x.t_rtp, x.t_rfc, x.t_refi, x.t_rtrs};
+  const int ys[] = {y.cl, y.cwl, y.t_rcd, y.t_rp, y.t_ras, y.t_rc, y.t_ccd_s, y.t_ccd_l, y.t_rrd_s, y.t_rrd_l,
+                    y.t_faw, y.t_wr, y.t_wtr_s, y.t_wtr_l, y.t_rtp, y.t_rfc, y.t_refi, y.t_rtrs};
+  for (int i = 0; i < 18; ++i) EXPECT_EQ(xs[i], ys[i]) << "timing #" << i;
+}
+
+TEST(DdrPresets, YamlPresetsEqualTheCppPresets) {
+  // configs/ddr/<name>.yaml and configs/hbm2-npu.yaml carry the same DDR sections as the
+  // C++ presets; this keeps the two copies in step.
+  const std::string dir = std::string(NPU_SOURCE_DIR) + "/configs/";
+  for (const auto& name : ddr_preset_names()) {
+    expect_same_ddr(load_hw_config(dir + "ddr/" + name + ".yaml").ddr, ddr_preset(name), name);
+  }
+  expect_same_ddr(load_hw_config(dir + "hbm2-npu.yaml").ddr, hbm2(), "hbm2-npu");
+}
+
 TEST(DdrConfigCheck, RowCycleShorterThanRasPlusRp) {
   DdrConfig c = ddr4_3200();
   c.timing.t_rc = 50;  // < tRAS 52 + tRP 22 = 74

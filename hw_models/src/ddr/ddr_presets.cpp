@@ -59,23 +59,23 @@ DdrConfig lpddr4_3200() {
   c.page_policy = PagePolicy::Open;
   c.queue_depth = 32;
   DdrTimingCk& t = c.timing;
-  t.cl = 32;        // [JESD209-4] RL 28 (DBI off) + command/tDQSCK cycles; [Ramulator] nCL 29+3 = 32
-  t.cwl = 18;       // [JESD209-4] WL 14 (set A) + 1-cycle-command conversion; [Ramulator] nCWL 15+3 = 18
-  t.t_rcd = 29;     // [JESD209-4] tRCD max(18 ns, 4 nCK) -> 29
-  t.t_rp = 27;      // [JESD209-4] tRPpb max(18 ns, 3 nCK) -> 29, minus the 2-cycle command; [Ramulator] 29-2
+  t.cl = 28;        // [JESD209-4] RL 28 at 3200 MT/s, read DBI off ([Ramulator] adds 4 for its 1-cycle commands)
+  t.cwl = 14;       // [JESD209-4] WL 14, set A
+  t.t_rcd = 29;     // [JESD209-4] tRCD max(18 ns, 4 nCK) -> 29 (28.8)
+  t.t_rp = 29;      // [JESD209-4] tRPpb max(18 ns, 3 nCK) -> 29
   t.t_ras = 68;     // [JESD209-4] tRAS max(42 ns, 3 nCK) -> 68 (67.2)
-  t.t_rc = 95;      // tRAS + tRPpb = 68 + 27; [Ramulator] nRC 95
+  t.t_rc = 97;      // tRAS + tRPpb = 68 + 29
   t.t_ccd_s = 8;    // [JESD209-4] tCCD = BL/2 = 8 nCK
   t.t_ccd_l = 8;    // no bank groups: same as tCCD_S
   t.t_rrd_s = 16;   // [JESD209-4] tRRD max(10 ns, 4 nCK) -> 16
   t.t_rrd_l = 16;   // no bank groups: same as tRRD_S
   t.t_faw = 64;     // [JESD209-4] tFAW 40 ns -> 64
-  t.t_wr = 28;      // [JESD209-4] tWR max(18 ns, 6 nCK) -> 29, minus the 1-cycle conversion; [Ramulator] 29-1
+  t.t_wr = 29;      // [JESD209-4] tWR max(18 ns, 6 nCK) -> 29 (28.8)
   t.t_wtr_s = 16;   // [JESD209-4] tWTR max(10 ns, 8 nCK) -> 16
   t.t_wtr_l = 16;   // no bank groups
-  t.t_rtp = 14;     // [JESD209-4] tRTP max(7.5 ns, 8 nCK) = 12 + 2 for BL16; [Ramulator] 12+2
+  t.t_rtp = 12;     // [JESD209-4] tRTP max(7.5 ns, 8 nCK) -> 12
   t.t_rfc = 288;    // [JESD209-4] tRFCab 180 ns for 4 Gb per channel -> 288; [Ramulator] 288
-  t.t_refi = 6247;  // [JESD209-4] tREFI 3.904 us -> 6247; [Ramulator] 6247
+  t.t_refi = 6246;  // [JESD209-4] tREFI 3.904 us / 0.625 ns = 6246.4, rounded down (a maximum interval)
   t.t_rtrs = 2;     // single rank: unused
   return c;
 }
@@ -113,7 +113,7 @@ DdrConfig ddr3_2133() {
   t.t_wtr_l = 8;    // no bank groups
   t.t_rtp = 8;      // [JESD79-3] tRTP max(4 nCK, 7.5 ns) -> 8
   t.t_rfc = 374;    // [JESD79-3] 8 Gb: tRFC 350 ns -> 374 (373.3)
-  t.t_refi = 8320;  // [JESD79-3] tREFI 7.8 us -> 8320
+  t.t_refi = 8318;  // [JESD79-3] tREFI 7.8 us / 0.9376 ns = 8318.7, rounded down (a maximum interval)
   t.t_rtrs = 2;
   return c;
 }
