@@ -1,0 +1,38 @@
+// One experiment cell in one process: load a model, compile it for one strategy, simulate
+// the program on one hardware config, write the run folder (docs/experiment.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "npu/compiler/compile_report.hpp"
+#include "npu/sim/run_stats.hpp"
+
+namespace npu::sim {
+
+struct SimulateOptions {
+  std::string model;     ///< zoo name or .onnx path
+  std::string hw;        ///< YAML config path
+  std::string strategy;  ///< built-in name or strategy YAML path
+  std::string out_dir;   ///< run folder (created)
+  std::vector<std::string> traces;  ///< subset of {ddr, timeline, vcd}
+  std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224 overrides
+};
+
+struct SimulateResult {
+  compiler::CompileReport report;
+  RunResult run;
+};
+
+/// Compiles and simulates; writes program.npuasm, compile_report.csv, run.json, layers.csv,
+/// run_summary.json and the requested traces (ddr.csv, ddr.trace, timeline.json,
+/// waves.vcd) into out_dir. Call once per process (SystemC). Throws npu::ConfigError for
+/// bad input (model, config, strategy, unwritable folder) and simulation errors.
+SimulateResult simulate(const SimulateOptions& opt);
+
+/// Per-layer rows joining the compile report (nodes, compulsory and planned bytes) with
+/// the run's layer statistics; columns in docs/experiment.md.
+std::string layers_csv(const std::string& model, const std::string& hw, const std::string& strategy,
+                       const compiler::CompileReport& report, const RunResult& run);
+
+}  // namespace npu::sim

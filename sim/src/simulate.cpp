@@ -1,0 +1,126 @@
+#include "npu/sim/simulate.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/model_loader.hpp"
+#include "npu/hw/ddr/ddr_trace.hpp"
+#include "npu/isa/assembly.hpp"
+#include "npu/sim/experiment.hpp"
+#include "npu/sim/run_program.hpp"
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw ConfigError(fmt::format("{}: error: cannot write this file; choose a writable --out folder", path.string()));
+  out << text;
+}
+
+compiler::Strategy resolve_strategy(const std::string& s) {
+  auto ext = fs::path(s).extension();
+  if (ext == ".yaml" || ext == ".yml") return compiler::load_strategy_file(s);
+  return compiler::builtin_strategy(s);
+}
+
+double mb(std::uint64_t bytes) { return double(bytes) / 1e6; }
+
+}  // namespace
+
+std::string layers_csv(const std::string& model, const std::string& hw, const std::string& strategy,
+                       const compiler::CompileReport& report, const RunResult& run) {
+  std::map<std::string, const compiler::LayerReport*> by_name;
+  for (const auto& l : report.layers) by_name[l.layer] = &l;
+  const double period_ns = run.core_clock_mhz > 0 ? 1000.0 / run.core_clock_mhz : 0;
+  std::string out =
+      "model,hw,strategy,layer,nodes,macs,compulsory_mb,planned_mb,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
+      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,cycles,latency_ms,mac_utilisation,bound\n";
+  for (const auto& l : run.layers) {
+    const compiler::LayerReport* rep = by_name.count(l.name) ? by_name[l.name] : nullptr;
+    std::string nodes;
+    if (rep)
+      for (const auto& n : rep->covers) nodes += (nodes.empty() ? "" : ";") + n;
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{}\n",
+                       model, hw, strategy, l.name, nodes, l.macs, rep ? mb(rep->compulsory_bytes()) : 0.0,
+                       rep ? mb(rep->planned_bytes()) : 0.0, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes),
+                       mb(l.ddr.total()), mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()),
+                       mb(l.ddr_by_kind[2].total()), mb(l.ddr_by_kind[3].total()), l.cycles,
+                       double(l.cycles) * period_ns * 1e-6, l.mac_utilisation, l.bound);
+  }
+  return out;
+}
+
+SimulateResult simulate(const SimulateOptions& opt) {
+  const HwConfig hw = load_hw_config(opt.hw);
+  compiler::LoadOptions load;
+  for (const auto& spec : opt.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
+  const compiler::Graph graph = compiler::load_model(opt.model, load);
+  const compiler::Strategy strategy = resolve_strategy(opt.strategy);
+  for (const auto& t : opt.traces)
+    if (t != "ddr" && t != "timeline" && t != "vcd")
+      throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+
+  std::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
+  const fs::path dir(opt.out_dir);
+
+  compiler::CompileResult compiled = compiler::compile(graph, hw, strategy);
+  write_text(dir / "program.npuasm", isa::write_program(compiled.program));
+  write_text(dir / "compile_report.csv", compiler::report_csv(compiled.report));
+
+  RunOptions ro;
+  ro.program_source = (dir / "program.npuasm").string();
+  ro.keep_instructions = false;
+  std::unique_ptr<hw::CsvDdrTraceWriter> csv;
+  std::unique_ptr<hw::Dramsim3DdrTraceWriter> ds3;
+  hw::TeeDdrTraceSink tee;
+  for (const auto& t : opt.traces) {
+    if (t == "ddr") {
+      csv = std::make_unique<hw::CsvDdrTraceWriter>((dir / "ddr.csv").string());
+      ds3 = std::make_unique<hw::Dramsim3DdrTraceWriter>((dir / "ddr.trace").string());
+      tee.add(csv.get());
+      tee.add(ds3.get());
+      ro.ddr_trace = &tee;
+    } else if (t == "timeline") {
+      ro.timeline_path = (dir / "timeline.json").string();
+    } else if (t == "vcd") {
+      ro.vcd_path = (dir / "waves.vcd").string();
+    }
+  }
+  SimulateResult result{compiled.report, run_program(compiled.program, hw, ro)};
+  const RunResult& run = result.run;
+  write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);
+  const std::string model = stem_of(opt.model), hw_name = stem_of(opt.hw);
+  write_text(dir / "layers.csv", layers_csv(model, hw_name, strategy.name, compiled.report, run));
+
+  const double latency_ms = run.total_ns * 1e-6;
+  nlohmann::ordered_json s;
+  s["model"] = model;
+  s["hw"] = hw_name;
+  s["strategy"] = strategy.name;
+  s["cycles"] = run.total_cycles;
+  s["latency_ms"] = latency_ms;
+  s["ddr_read_bytes"] = run.ddr.read_bytes;
+  s["ddr_write_bytes"] = run.ddr.write_bytes;
+  s["mac_utilisation"] = run.mac_utilisation;
+  s["ddr_bw_utilisation"] = run.ddr_bw_utilisation;
+  s["energy_mj"] = run.energy.present ? nlohmann::ordered_json(run.energy.total_pj() * 1e-9) : nlohmann::ordered_json(nullptr);
+  s["macs"] = run.macs;
+  s["instructions"] = run.instruction_count;
+  s["peak_macs_per_s"] = hw.peak_macs_per_s();
+  s["peak_ddr_gbps"] = hw.ddr.peak_gbps();
+  write_text(dir / "run_summary.json", s.dump(2) + "\n");
+  return result;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,44 @@
+// `npu simulate`: compile one model for one strategy and simulate it on one config.
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "npu/compiler/compile_report.hpp"
+#include "npu/sim/run_stats.hpp"
+#include "npu/sim/simulate.hpp"
+
+namespace {
+
+void add_simulate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("simulate",
+                                 "Compile a model with one fusion strategy and simulate it on one hardware config "
+                                 "(one cell of `npu experiment`)");
+  auto opt = std::make_shared<npu::sim::SimulateOptions>();
+  auto traces = std::make_shared<std::string>();
+  auto quiet = std::make_shared<bool>(false);
+  cmd->add_option("--model", opt->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path")->required();
+  cmd->add_option("--hw", opt->hw, "Hardware config YAML")->required();
+  cmd->add_option("--strategy", opt->strategy, "Fusion strategy name or strategy YAML file")->default_val("conv-bn-act");
+  cmd->add_option("--out", opt->out_dir, "Run folder for program, report, statistics and traces")->required();
+  cmd->add_option("--trace", *traces, "Comma-separated subset of ddr,timeline,vcd");
+  cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
+  cmd->add_flag("-q,--quiet", *quiet, "Print nothing on success");
+  cmd->callback([opt, traces, quiet]() {
+    std::stringstream ss(*traces);
+    std::string t;
+    while (std::getline(ss, t, ','))
+      if (!t.empty()) opt->traces.push_back(t);
+    auto r = npu::sim::simulate(*opt);
+    if (!*quiet) {
+      std::cout << npu::sim::format_summary(r.run);
+      std::cout << fmt::format("\nwrote {}/ (program.npuasm, compile_report.csv, run.json, layers.csv, run_summary.json)\n",
+                               opt->out_dir);
+    }
+  });
+}
+
+}  // namespace
+
+NPU_COMMAND("simulate", add_simulate);
