@@ -185,6 +185,8 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   if (!overflow.empty()) throw ConfigError(overflow);
 
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   const auto wall0 = std::chrono::steady_clock::now();
   hw::NpuTopOptions top_opt;
   top_opt.ideal_memory = opt.ideal_memory;
@@ -208,11 +210,9 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
       std::fclose(probe);
     }
     tf = sc_core::sc_create_vcd_trace_file(base.c_str());
-    tf->set_time_unit(1, sc_core::SC_NS);
+    tf->set_time_unit(1, sc_core::SC_PS);
     top->trace(tf);
   }
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_start();
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
 #if NPU_HAVE_DDR_MODULE

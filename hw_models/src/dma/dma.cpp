@@ -62,7 +62,7 @@ void Dma::execute(const isa::Instruction& inst, std::size_t index, ExecRecord& r
                      ") is past sram.capacity_bytes " + std::to_string(sram_.timing().config().capacity_bytes));
         break;
       }
-      rec.sram_conflict_cycles += s.conflict_cycles;
+      rec.sram_conflict_cycles = std::max(rec.sram_conflict_cycles, s.conflict_cycles);
       ddr_req_ps = s.done_ps;
     }
     gp_.set_address(b.ddr_addr);
@@ -87,7 +87,7 @@ void Dma::execute(const isa::Instruction& inst, std::size_t index, ExecRecord& r
                      ") is past sram.capacity_bytes " + std::to_string(sram_.timing().config().capacity_bytes));
         break;
       }
-      rec.sram_conflict_cycles += s.conflict_cycles;
+      rec.sram_conflict_cycles = std::max(rec.sram_conflict_cycles, s.conflict_cycles);
       done_ps = s.done_ps;
     }
     if (first) {

@@ -16,7 +16,7 @@ bool access_operands(Sram& sram, const isa::Instruction& inst, DType dtype, std:
       return false;
     }
     (op.write ? rec.sram_write_bytes : rec.sram_read_bytes) += op.bytes;
-    rec.sram_conflict_cycles += a.conflict_cycles;
+    rec.sram_conflict_cycles = std::max(rec.sram_conflict_cycles, a.conflict_cycles);
     done_ps = std::max(done_ps, a.done_ps);
   }
   return true;

@@ -29,7 +29,7 @@ struct ExecRecord {
   std::uint64_t token_wait_ps = 0;          ///< blocked on tokens before start
   std::uint64_t ddr_latency_ps = 0;         ///< DMA: first burst latency beyond its peak transfer time
   std::uint64_t ddr_bandwidth_stall_ps = 0; ///< DMA: remaining time beyond bytes / peak bandwidth
-  std::uint64_t sram_conflict_cycles = 0;   ///< waited for busy SRAM ports
+  std::uint64_t sram_conflict_cycles = 0;   ///< longest wait of any of its SRAM accesses for a busy port
 };
 
 /// First error raised during simulation (SRAM range, DDR address). Units set it and call

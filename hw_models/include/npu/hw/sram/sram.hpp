@@ -20,7 +20,9 @@ class Sram : public sc_core::sc_module {
  public:
   /// Loosely-timed target: b_transport annotates the delay until the access is done and
   /// answers TLM_ADDRESS_ERROR_RESPONSE past the capacity. Data is not stored (timing mode).
-  tlm_utils::multi_passthrough_target_socket<Sram> socket;
+  /// Binding it is optional: the NPU's own units use access() directly.
+  tlm_utils::multi_passthrough_target_socket<Sram, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>
+      socket;
 
   /// `core_period_ps`: core clock period; `ideal`: accesses complete at once.
   Sram(sc_core::sc_module_name name, const SramConfig& cfg, double core_period_ps, bool ideal);

@@ -1,0 +1,103 @@
+// `npu run PROGRAM.npuasm --hw CONFIG [--out DIR] [--ideal-memory] [--trace ddr,timeline,vcd]`:
+// simulate one program on the NPU model, print the summary and per-layer table, and write
+// DIR/run.json, DIR/layers.csv and the requested traces (ddr.csv + ddr.trace, timeline.json,
+// waves.vcd). Formats: docs/timing.md, traces/README.md. Bad input -> ConfigError (exit 1).
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "command.hpp"
+#include "npu/hw/ddr/ddr_trace.hpp"
+#include "npu/isa/assembly.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/sim/run_program.hpp"
+
+namespace npu::tool {
+namespace {
+
+struct RunArgs {
+  std::string program, hw, out, trace;
+  bool ideal = false;
+};
+
+std::set<std::string> parse_traces(const std::string& list) {
+  std::set<std::string> out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    if (item != "ddr" && item != "timeline" && item != "vcd") {
+      throw ConfigError("--trace: error: unknown trace kind '" + item + "'\n  allowed: ddr, timeline, vcd (comma-separated)");
+    }
+    out.insert(item);
+  }
+  return out;
+}
+
+void run(const RunArgs& a) {
+  const std::set<std::string> traces = parse_traces(a.trace);
+  if (!traces.empty() && a.out.empty()) throw ConfigError("--trace: error: traces are written into --out DIR; give --out");
+  if (traces.count("ddr") && a.ideal) {
+    throw ConfigError("--trace ddr: error: --ideal-memory has no DDR model, so there is no DDR trace; drop one of them");
+  }
+  const isa::Program program = isa::read_program_file(a.program);
+  const HwConfig hw = load_hw_config(a.hw);
+  namespace fs = std::filesystem;
+  if (!a.out.empty()) {
+    std::error_code ec;
+    fs::create_directories(a.out, ec);
+    if (ec || !fs::is_directory(a.out)) {
+      throw ConfigError(a.out + ": error: cannot create the output folder (" + ec.message() + ")");
+    }
+  }
+  const auto path = [&](const char* name) { return (fs::path(a.out) / name).string(); };
+
+  std::unique_ptr<hw::CsvDdrTraceWriter> csv;
+  std::unique_ptr<hw::Dramsim3DdrTraceWriter> dramsim;
+  hw::TeeDdrTraceSink tee;
+  sim::RunOptions opt;
+  opt.ideal_memory = a.ideal;
+  opt.program_source = a.program;
+  if (traces.count("ddr")) {
+    csv = std::make_unique<hw::CsvDdrTraceWriter>(path("ddr.csv"));
+    dramsim = std::make_unique<hw::Dramsim3DdrTraceWriter>(path("ddr.trace"));
+    tee.add(csv.get());
+    tee.add(dramsim.get());
+    opt.ddr_trace = &tee;
+  }
+  if (traces.count("timeline")) opt.timeline_path = path("timeline.json");
+  if (traces.count("vcd")) opt.vcd_path = path("waves.vcd");
+
+  const sim::RunResult r = sim::run_program(program, hw, opt);
+  std::cout << sim::format_summary(r);
+  if (!a.out.empty()) {
+    sim::write_run_json(r, path("run.json"));
+    sim::write_layers_csv(r, path("layers.csv"));
+    std::cout << "\nwrote " << path("run.json") << ", " << path("layers.csv");
+    if (traces.count("ddr")) std::cout << ", " << path("ddr.csv") << ", " << path("ddr.trace");
+    if (traces.count("timeline")) std::cout << ", " << opt.timeline_path;
+    if (traces.count("vcd")) std::cout << ", " << opt.vcd_path;
+    std::cout << "\n";
+  }
+}
+
+void add_run(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* cmd = app.add_subcommand("run", "simulate a .npuasm program on the NPU model and report cycles, traffic, "
+                                            "utilisation and energy");
+  cmd->add_option("program", args->program, "program (.npuasm)")->required();
+  cmd->add_option("--hw", args->hw, "hardware config (YAML), e.g. configs/edge-npu-ddr4.yaml")->required();
+  cmd->add_option("--out", args->out, "folder for run.json, layers.csv and traces");
+  cmd->add_flag("--ideal-memory", args->ideal, "DDR and SRAM answer at once (pure compute timing)");
+  cmd->add_option("--trace", args->trace, "traces to write into --out: ddr,timeline,vcd");
+  cmd->callback([args] { run(*args); });
+}
+
+}  // namespace
+
+NPU_COMMAND("run", add_run);
+
+}  // namespace npu::tool
