@@ -1,0 +1,243 @@
+#include "npu/sim/scalesim.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "npu/hw/mac_array/systolic_model.hpp"
+
+namespace npu::sim {
+
+namespace {
+std::string trim(const std::string& s) {
+  std::size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+std::string read_file(const std::string& path, const char* what) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw ConfigError(path + ": error: cannot open the " + what + " file");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : line) {
+    if (c == ',') {
+      out.push_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(trim(cur));
+  if (!out.empty() && out.back().empty()) out.pop_back();  // trailing comma (SCALE-Sim drops the last field)
+  return out;
+}
+std::int64_t number(const std::string& field, const std::string& source, int line, const char* column) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(field, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (field.empty() || used != field.size()) {
+    throw ConfigError(fmt::format("{}:{}: error: column '{}' is '{}', not an integer", source, line, column, field));
+  }
+  if (v <= 0) throw ConfigError(fmt::format("{}:{}: error: column '{}' must be positive, got {}", source, line, column, v));
+  return v;
+}
+}  // namespace
+
+std::int64_t ScaleSimLayer::ofmap_h() const { return hw::scalesim_ofmap_size(ifmap_h, filter_h, stride_h); }
+std::int64_t ScaleSimLayer::ofmap_w() const { return hw::scalesim_ofmap_size(ifmap_w, filter_w, stride_w); }
+
+std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, const std::string& source,
+                                                    TopologyFormat format) {
+  std::vector<ScaleSimLayer> layers;
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  bool header_seen = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (trim(line).empty()) continue;
+    std::vector<std::string> f = split_csv(line);
+    if (!header_seen) {
+      header_seen = true;
+      if (format == TopologyFormat::Auto) {
+        // "Layer, M, N, K," is a GEMM topology; the conv header has 8 or more columns.
+        format = f.size() <= 5 && f.size() >= 4 && lower(f[1]) == "m" ? TopologyFormat::Gemm : TopologyFormat::Conv;
+      }
+      continue;
+    }
+    ScaleSimLayer l;
+    l.line = lineno;
+    l.name = f.empty() ? "" : f[0];
+    if (format == TopologyFormat::Gemm) {
+      if (f.size() < 4) {
+        throw ConfigError(fmt::format("{}:{}: error: a GEMM row needs 'Layer, M, N, K,' ({} fields found)", source,
+                                      lineno, f.size()));
+      }
+      const std::int64_t m = number(f[1], source, lineno, "M"), n = number(f[2], source, lineno, "N"),
+                         k = number(f[3], source, lineno, "K");
+      // topology_utils.py load_arrays_gemm: [m, k, 1, k, 1, n, 1, 1]
+      l.ifmap_h = m, l.ifmap_w = k, l.filter_h = 1, l.filter_w = k, l.channels = 1, l.filters = n;
+      l.stride_h = l.stride_w = 1;
+      layers.push_back(l);
+      continue;
+    }
+    if (f.size() < 8) {
+      throw ConfigError(fmt::format(
+          "{}:{}: error: a conv row needs 8 fields 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, "
+          "Channels, Num Filter, Strides,' ({} found)",
+          source, lineno, f.size()));
+    }
+    l.ifmap_h = number(f[1], source, lineno, "IFMAP Height");
+    l.ifmap_w = number(f[2], source, lineno, "IFMAP Width");
+    l.filter_h = number(f[3], source, lineno, "Filter Height");
+    l.filter_w = number(f[4], source, lineno, "Filter Width");
+    l.channels = number(f[5], source, lineno, "Channels");
+    l.filters = number(f[6], source, lineno, "Num Filter");
+    l.stride_h = l.stride_w = number(f[7], source, lineno, "Strides");
+    // A 9th numeric field is the column stride (SCALE-Sim); v3's "N:M" sparsity is ignored.
+    if (f.size() >= 9 && !f[8].empty() && f[8].find(':') == std::string::npos) {
+      l.stride_w = number(f[8], source, lineno, "Stride Width");
+    }
+    if (l.filter_h > l.ifmap_h || l.filter_w > l.ifmap_w) {
+      throw ConfigError(fmt::format("{}:{}: error: filter {}x{} is larger than the ifmap {}x{} (SCALE-Sim convolutions "
+                                    "are 'valid', without padding)",
+                                    source, lineno, l.filter_h, l.filter_w, l.ifmap_h, l.ifmap_w));
+    }
+    if (l.name.find("DP") != std::string::npos) {
+      // topology_utils.py: depthwise -> one single-channel layer per channel.
+      const std::int64_t ch = l.channels;
+      for (std::int64_t c = 0; c < ch; ++c) {
+        ScaleSimLayer d = l;
+        d.name = l.name + "Channel_" + std::to_string(c);
+        d.channels = 1;
+        layers.push_back(d);
+      }
+    } else {
+      layers.push_back(l);
+    }
+  }
+  if (layers.empty()) throw ConfigError(source + ": error: no layers (the first row is the header)");
+  return layers;
+}
+
+std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, TopologyFormat format) {
+  return parse_scalesim_topology(read_file(path, "topology"), path, format);
+}
+
+ScaleSimConfig parse_scalesim_config(const std::string& text, const std::string& source) {
+  ScaleSimConfig c;
+  c.source = source;
+  std::istringstream in(text);
+  std::string line, section;
+  int lineno = 0, height_line = 0;
+  bool have_h = false, have_w = false, have_df = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#' || t[0] == ';') continue;
+    if (t.front() == '[') {
+      if (t.back() != ']') throw ConfigError(fmt::format("{}:{}: error: section header '{}' lacks ']'", source, lineno, t));
+      section = lower(trim(t.substr(1, t.size() - 2)));
+      continue;
+    }
+    const std::size_t sep = t.find_first_of(":=");
+    if (sep == std::string::npos) {
+      throw ConfigError(fmt::format("{}:{}: error: expected 'key: value' or 'key = value', got '{}'", source, lineno, t));
+    }
+    const std::string key = lower(trim(t.substr(0, sep))), value = trim(t.substr(sep + 1));
+    auto integer = [&](const char* name) {
+      try {
+        std::size_t used = 0;
+        const int v = std::stoi(value, &used);
+        if (used == value.size() && v > 0) return v;
+      } catch (const std::exception&) {
+      }
+      throw ConfigError(fmt::format("{}:{}: error: {} must be a positive integer, got '{}'", source, lineno, name, value));
+    };
+    auto real = [&](const char* name) {
+      try {
+        return std::stod(value);
+      } catch (const std::exception&) {
+        throw ConfigError(fmt::format("{}:{}: error: {} must be a number, got '{}'", source, lineno, name, value));
+      }
+    };
+    if (key == "run_name") c.run_name = value;
+    else if (key == "arrayheight") c.array_height = integer("ArrayHeight"), have_h = true, height_line = lineno;
+    else if (key == "arraywidth") c.array_width = integer("ArrayWidth"), have_w = true;
+    else if (key == "ifmapsramszkb") c.ifmap_sram_kb = real("IfmapSramSzkB");
+    else if (key == "filtersramszkb") c.filter_sram_kb = real("FilterSramSzkB");
+    else if (key == "ofmapsramszkb") c.ofmap_sram_kb = real("OfmapSramSzkB");
+    else if (key == "interfacebandwidth") c.interface_bandwidth = value;
+    else if (key == "dataflow") {
+      const std::string v = lower(value);
+      if (v == "os") c.dataflow = Dataflow::OutputStationary;
+      else if (v == "ws") c.dataflow = Dataflow::WeightStationary;
+      else if (v == "is") c.dataflow = Dataflow::InputStationary;
+      else throw ConfigError(fmt::format("{}:{}: error: Dataflow '{}' is not one of os, ws, is", source, lineno, value));
+      have_df = true;
+    }
+  }
+  (void)height_line;
+  if (!have_h || !have_w || !have_df) {
+    throw ConfigError(fmt::format("{}: error: missing {} in [architecture_presets]", source,
+                                  !have_h ? "ArrayHeight" : !have_w ? "ArrayWidth" : "Dataflow"));
+  }
+  return c;
+}
+
+ScaleSimConfig read_scalesim_config(const std::string& path) {
+  return parse_scalesim_config(read_file(path, "SCALE-Sim config"), path);
+}
+
+std::vector<ScaleSimLayerResult> scalesim_compute(const std::vector<ScaleSimLayer>& layers, const ScaleSimConfig& cfg) {
+  std::vector<ScaleSimLayerResult> out;
+  out.reserve(layers.size());
+  for (const ScaleSimLayer& l : layers) {
+    ScaleSimLayerResult r;
+    r.layer = l;
+    const hw::GemmDims d{l.ofmap_px(), l.filters, l.window()};
+    const hw::SystolicCycles c = hw::systolic_cycles(d, cfg.array_height, cfg.array_width, cfg.dataflow);
+    r.cycles = c.scalesim_total_cycles();
+    r.folds = c.row_folds * c.col_folds;
+    r.cycles_per_fold = c.cycles_per_fold;
+    r.mapping_efficiency_pct = 100.0 * c.mapping_efficiency;
+    r.compute_util_pct = 100.0 * c.compute_utilisation;
+    r.overall_util_pct = 100.0 * double(l.macs()) / (double(r.cycles) * cfg.array_height * cfg.array_width);
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::string scalesim_csv(const std::vector<ScaleSimLayerResult>& results) {
+  std::string s =
+      "layer_id,layer,ifmap_h,ifmap_w,filter_h,filter_w,channels,filters,stride,ofmap_h,ofmap_w,macs,folds,"
+      "cycles_per_fold,total_cycles,mapping_efficiency_pct,compute_util_pct,overall_util_pct\n";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    const auto& l = r.layer;
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f}\n", i, l.name, l.ifmap_h, l.ifmap_w,
+                     l.filter_h, l.filter_w, l.channels, l.filters, l.stride_h, l.ofmap_h(), l.ofmap_w(), l.macs(), r.folds,
+                     r.cycles_per_fold, r.cycles, r.mapping_efficiency_pct, r.compute_util_pct, r.overall_util_pct);
+  }
+  return s;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,143 @@
+// The `npu run` and `npu scalesim` commands end to end through the built tool (NPU_TOOL_PATH):
+// bad input gives exit status 1 and a message naming the place and the fix.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "npu/isa/assembly.hpp"
+#include "npu_test_util.hpp"
+
+namespace fs = std::filesystem;
+using namespace npu;
+using namespace npu::test;
+
+namespace {
+struct ToolResult {
+  int status = -1;
+  std::string output;  // stdout + stderr
+};
+ToolResult run_tool(const std::string& args) {
+  ToolResult r;
+  const std::string cmd = std::string(NPU_TOOL_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+fs::path temp_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("npu_hw_tests_" + name + "_" + std::to_string(getpid()));
+  fs::create_directories(d);
+  return d;
+}
+int line_of(const std::string& text, const std::string& needle) {
+  std::istringstream in(text);
+  std::string l;
+  for (int n = 1; std::getline(in, l); ++n) {
+    if (l.rfind(needle, 0) == 0) return n;
+  }
+  return 0;
+}
+const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+}  // namespace
+
+TEST(NpuRunTool, SramOverflowNamesInstructionLineAndLayerAndExits1) {
+  // CONV output [4, 8, 8] = 256 B at 1 MiB - 100: ends 156 B past the 1 MiB SRAM.
+  isa::Program p;
+  p.name = "overflow";
+  isa::Instruction c;
+  c.op = isa::Opcode::Conv;
+  c.layer = "conv7";
+  isa::ConvParams cp;
+  cp.c_in = cp.c_out = 4;
+  cp.h_in = cp.w_in = 8;
+  cp.in_addr = 0, cp.w_addr = 0x1000, cp.out_addr = (1u << 20) - 100;
+  c.params = cp;
+  p.instructions.push_back(c);
+  const fs::path dir = temp_dir("overflow");
+  const std::string text = isa::write_program(p);
+  std::ofstream(dir / "p.npuasm") << text;
+  const auto r = run_tool("run " + (dir / "p.npuasm").string() + " --hw " + kEdge);
+  EXPECT_EQ(r.status, 1) << r.output;
+  const std::string where = (dir / "p.npuasm").string() + ":" + std::to_string(line_of(text, "CONV")) +
+                            ": instruction #0 (CONV, layer 'conv7')";
+  EXPECT_NE(r.output.find(where), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("SRAM overflow: operand 'out' [1048476, 1048732) ends 156 bytes past"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("fix:"), std::string::npos);
+}
+
+TEST(NpuRunTool, TokenDeadlockExits1WithQueueStates) {
+  isa::Program p;
+  p.name = "deadlock";
+  p.tensors.push_back({"in", isa::TensorKind::Input, 0x0, 256});
+  p.instructions.push_back(dma(isa::Opcode::Load, "conv", "in", 0, 0, 256));
+  isa::Instruction c;
+  c.op = isa::Opcode::Conv;
+  c.layer = "conv";
+  isa::ConvParams cp;
+  cp.c_in = cp.c_out = 4, cp.h_in = cp.w_in = 8, cp.w_addr = 0x1000, cp.out_addr = 0x2000;
+  c.params = cp;
+  c.wait = {tok(LD, CP)};
+  p.instructions.push_back(c);
+  const fs::path dir = temp_dir("deadlock");
+  std::ofstream(dir / "p.npuasm") << isa::write_program(p);
+  const auto r = run_tool("run " + (dir / "p.npuasm").string() + " --hw " + kEdge);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("token deadlock"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("queue cp: waiting for token ld2cp (count 0)"), std::string::npos) << r.output;
+}
+
+TEST(NpuRunTool, WritesRunJsonLayersCsvAndTraces) {
+  const fs::path dir = temp_dir("traces");
+  const std::string prog = std::string(NPU_SOURCE_DIR) + "/tests/hw/data/two_layer.npuasm";
+  const auto r = run_tool("run " + prog + " --hw " + kEdge + " --out " + dir.string() + " --trace ddr,timeline,vcd");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* f : {"run.json", "layers.csv", "ddr.csv", "ddr.trace", "timeline.json", "waves.vcd"}) {
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  }
+  // Two identical runs give byte-identical files.
+  const fs::path dir2 = temp_dir("traces2");
+  ASSERT_EQ(run_tool("run " + prog + " --hw " + kEdge + " --out " + dir2.string() + " --trace ddr,timeline,vcd").status, 0);
+  for (const char* f : {"run.json", "layers.csv", "ddr.csv", "ddr.trace", "timeline.json", "waves.vcd"}) {
+    std::ifstream a(dir / f, std::ios::binary), b(dir2 / f, std::ios::binary);
+    std::stringstream sa, sb;
+    sa << a.rdbuf();
+    sb << b.rdbuf();
+    EXPECT_EQ(sa.str(), sb.str()) << f;
+  }
+  // The DDR trace's bytes sum to the reported DDR bytes.
+  std::ifstream csv(dir / "ddr.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::uint64_t sum = 0;
+  while (std::getline(csv, line)) {
+    std::stringstream ss(line);
+    std::string field;
+    for (int i = 0; i <= 10 && std::getline(ss, field, ','); ++i) {
+      if (i == 10) sum += std::stoull(field);
+    }
+  }
+  std::ifstream js(dir / "run.json");
+  std::stringstream jss;
+  jss << js.rdbuf();
+  const std::string j = jss.str();
+  const auto pos = j.find("\"total_bytes\": ");
+  ASSERT_NE(pos, std::string::npos);
+  EXPECT_EQ(std::stoull(j.substr(pos + 15)), sum);
+}
+
+TEST(NpuRunTool, TraceWithoutOutIsABadInput) {
+  const std::string prog = std::string(NPU_SOURCE_DIR) + "/tests/hw/data/two_layer.npuasm";
+  const auto r = run_tool("run " + prog + " --hw " + kEdge + " --trace timeline");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("give --out"), std::string::npos) << r.output;
+}

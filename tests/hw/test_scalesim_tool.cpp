@@ -1,0 +1,132 @@
+// `npu scalesim` on SCALE-Sim's own inputs (../shared/anchors/scalesim, skipped when absent)
+// and on malformed inputs. Expected cycles are derived by hand from SCALE-Sim's demand
+// matrices (docs/timing.md): OS folds x (R + C + K - 2), WS folds x (2R + C + M - 2), minus 1.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kAnchors = std::string(NPU_SOURCE_DIR) + "/../shared/anchors/scalesim";
+
+struct ToolResult {
+  int status = -1;
+  std::string output;
+};
+ToolResult run_tool(const std::string& args) {
+  ToolResult r;
+  FILE* p = popen((std::string(NPU_TOOL_PATH) + " " + args + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+// total_cycles column (15th) of each row of the CSV the tool wrote.
+std::vector<long long> cycles_column(const fs::path& csv) {
+  std::ifstream f(csv);
+  std::string line;
+  std::getline(f, line);
+  std::vector<long long> out;
+  while (std::getline(f, line)) {
+    std::stringstream ss(line);
+    std::string field;
+    for (int i = 0; std::getline(ss, field, ','); ++i) {
+      if (i == 14) out.push_back(std::stoll(field));
+    }
+  }
+  return out;
+}
+fs::path temp_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("npu_scalesim_" + name + "_" + std::to_string(getpid()));
+  fs::create_directories(d);
+  return d;
+}
+}  // namespace
+
+TEST(ScaleSimTool, Resnet18OnV2ScaleCfg) {
+  if (!fs::exists(kAnchors)) GTEST_SKIP() << kAnchors << " is absent (it sits beside the checkout in CI)";
+  const fs::path out = temp_dir("r18");
+  const auto r = run_tool("scalesim " + kAnchors + "/v2/topologies/conv_nets/Resnet18.csv --config " + kAnchors +
+                          "/v2/configs/scale.cfg --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto c = cycles_column(out / "Resnet18__scale.csv");
+  ASSERT_EQ(c.size(), 21u);  // 20 convolutions and the FC layer (1x1 "conv" of 512 -> 1000)
+  // Conv1 224x224 7x7x3 -> 64, stride 2, OS 32x32: ofmap 110x110 = 12100 px; 379 x 2 folds
+  // of 32 + 32 + 147 - 2 = 209 -> 158422 - 1.
+  EXPECT_EQ(c[0], 158421);
+  // Conv2_1a 56x56 3x3x64 -> 64, stride 1: ofmap 54x54 = 2916 px -> ceil(2916/32) = 92 x 2
+  // folds of 32 + 32 + 576 - 2 = 638 -> 117392 - 1.
+  EXPECT_EQ(c[1], 117391);
+}
+
+TEST(ScaleSimTool, Resnet50OnV3ScaleCfgWeightStationary) {
+  if (!fs::exists(kAnchors)) GTEST_SKIP() << kAnchors << " is absent (it sits beside the checkout in CI)";
+  const fs::path out = temp_dir("r50");
+  const auto r = run_tool("scalesim " + kAnchors + "/v3/topologies/mlperf/Resnet50.csv --config " + kAnchors +
+                          "/v3/configs/scale.cfg --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto c = cycles_column(out / "Resnet50__scale.csv");
+  ASSERT_EQ(c.size(), 54u);
+  // Conv1 on 32x32 WS: K = 147 -> 5 row folds, N = 64 -> 2; each 2*32 + 32 + 12100 - 2 =
+  // 12194 -> 121940 - 1.
+  EXPECT_EQ(c[0], 121939);
+  // CB2a_1 56x56 1x1x64 -> 64: M = 3136, K = 64 -> 2 x 2 folds of 64 + 32 + 3136 - 2 = 3230
+  // -> 12920 - 1.
+  EXPECT_EQ(c[1], 12919);
+}
+
+TEST(ScaleSimTool, GemmTopologyAndDepthwiseSplit) {
+  const fs::path dir = temp_dir("gemm");
+  std::ofstream(dir / "g.csv") << "Layer, M, N, K,\nfc1, 64, 32, 128,\n";
+  std::ofstream(dir / "dw.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
+                                   "Filter, Strides,\nConvDP1, 10, 10, 3, 3, 3, 1, 1,\n";
+  std::ofstream(dir / "os4.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : os\n";
+  auto r = run_tool("scalesim " + (dir / "g.csv").string() + " --config " + (dir / "os4.cfg").string() + " --out " +
+                    dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  // GEMM -> ifmap 64 x 128, filter 1 x 128: M = 64, N = 32, K = 128 on 4x4 OS:
+  // 16 x 8 folds of 4 + 4 + 128 - 2 = 134 -> 17152 - 1.
+  EXPECT_EQ(cycles_column(dir / "g__os4.csv"), (std::vector<long long>{17151}));
+  r = run_tool("scalesim " + (dir / "dw.csv").string() + " --config " + (dir / "os4.cfg").string() + " --out " +
+               dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  // "DP" in the name: 3 single-channel layers, each M = 8x8 = 64, N = 1, K = 9:
+  // 16 x 1 folds of 4 + 4 + 9 - 2 = 15 -> 240 - 1.
+  EXPECT_EQ(cycles_column(dir / "dw__os4.csv"), (std::vector<long long>{239, 239, 239}));
+  EXPECT_NE(r.output.find("ConvDP1Channel_2"), std::string::npos);
+}
+
+TEST(ScaleSimTool, MalformedInputsAreErrorsWithLine) {
+  const fs::path dir = temp_dir("bad");
+  std::ofstream(dir / "t.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
+                                  "Filter, Strides,\nConv1, 224, 224, 7, x7, 3, 64, 2,\n";
+  std::ofstream(dir / "big.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
+                                    "Filter, Strides,\n\nConv1, 5, 5, 7, 7, 3, 64, 2,\n";
+  std::ofstream(dir / "ok.csv") << "Layer, M, N, K,\nfc, 4, 4, 4,\n";
+  std::ofstream(dir / "nodf.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\n";
+  std::ofstream(dir / "baddf.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : rs\n";
+  std::ofstream(dir / "os.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : os\n";
+  auto r = run_tool("scalesim " + (dir / "t.csv").string() + " --config " + (dir / "os.cfg").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("t.csv:2: error: column 'Filter Width' is 'x7', not an integer"), std::string::npos) << r.output;
+  r = run_tool("scalesim " + (dir / "big.csv").string() + " --config " + (dir / "os.cfg").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("big.csv:3: error: filter 7x7 is larger than the ifmap 5x5"), std::string::npos) << r.output;
+  r = run_tool("scalesim " + (dir / "ok.csv").string() + " --config " + (dir / "nodf.cfg").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("missing Dataflow"), std::string::npos) << r.output;
+  r = run_tool("scalesim " + (dir / "ok.csv").string() + " --config " + (dir / "baddf.cfg").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("baddf.cfg:4: error: Dataflow 'rs' is not one of os, ws, is"), std::string::npos) << r.output;
+}
