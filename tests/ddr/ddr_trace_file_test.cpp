@@ -129,6 +129,27 @@ TEST(TraceGenerator, WrittenTraceReadsBack) {
   EXPECT_EQ(ram.str(), "ST 0x0\nST 0x40\n");
 }
 
+TEST(TraceReplay, QueueBackPressureDelaysOffersPastTheirCycle) {
+  // queue_depth 4; six reads all stamped cycle 0 in one row of bank (bg0, b0): the front
+  // end accepts 0, 1, 2, 3 (one per clock); RD_k issues at 23 + 8k (ACT 1 + tRCD 22, then
+  // tCCD_L 8), and each RD frees a slot: requests 4 and 5 are accepted at 23 and 31.
+  // The DRAMSim3 writer records the accepted cycles.
+  std::string path = write_temp("bp.trace", "0x0 READ 0\n0x40 READ 0\n0x80 READ 0\n0xc0 READ 0\n"
+                                            "0x100 READ 0\n0x140 READ 0\n");
+  DdrConfig c = ddr4_3200();
+  c.queue_depth = 4;
+  DdrSystem d(c);
+  std::ostringstream out;
+  Dramsim3DdrTraceWriter w(out);
+  d.set_trace_sink(&w);
+  TraceReader r(path, TraceFormat::Dramsim3);
+  EXPECT_EQ(replay_trace(d, r), 6u);
+  w.finish();
+  EXPECT_EQ(out.str(), "0x0 READ 0\n0x40 READ 1\n0x80 READ 2\n0xc0 READ 3\n0x100 READ 23\n0x140 READ 31\n");
+  // Last RD at 23 + 8 x 5 = 63, done 63 + CL 22 + BL/2 4 = 89.
+  EXPECT_EQ(d.stats().last_done_ck, 89);
+}
+
 DdrStats run_pattern(TracePattern p, const std::string& mapping, int n) {
   DdrConfig c = ddr4_3200();
   c.address_mapping = mapping;
