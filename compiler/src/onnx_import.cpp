@@ -183,7 +183,8 @@ struct Importer {
   }
 
   std::string where(const onnx::NodeProto& n, int index) const {
-    return "node #" + std::to_string(index) + " '" + n.name() + "' (" + n.op_type() + ")";
+    const std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
+    return "node #" + std::to_string(index) + " '" + name + "' (" + n.op_type() + ")";
   }
 
   void convert_attrs(const onnx::NodeProto& np, int index, Node& node) const {
@@ -274,9 +275,10 @@ struct Importer {
         for (std::size_t i = 1; i <= 2; ++i) {
           if (input(i).empty()) continue;
           const Tensor& t = const_input(g, np, index, input(i), i == 1 ? "min" : "max");
-          if (t.float_data.size() != 1)
-            fail(where(np, index) + ": Clip bound '" + input(i) + "' must be a float scalar");
-          n.attrs[i == 1 ? "min" : "max"] = t.float_data[0];
+          if (t.float_data.size() + t.int_data.size() != 1)
+            fail(where(np, index) + ": Clip bound '" + input(i) + "' must be a scalar");
+          n.attrs[i == 1 ? "min" : "max"] =
+              t.float_data.empty() ? static_cast<float>(t.int_data[0]) : t.float_data[0];
         }
         n.inputs.resize(1);
       }
@@ -370,6 +372,10 @@ struct Importer {
         t.type = elem_type(tt.elem_type());
         if (tt.has_shape()) {
           for (const auto& d : tt.shape().dim()) {
+            if (d.has_dim_value() && d.dim_value() == 0)
+              fail("graph input '" + vi.name() + "' has a zero-size dimension " +
+                   std::to_string(t.shape.size()) +
+                   "; the compiler does not handle empty tensors: give the input a real size");
             const bool known = d.has_dim_value() && d.dim_value() > 0;
             t.shape.push_back(known ? d.dim_value() : -1);
             params.push_back(known ? "" : (d.has_dim_param() ? d.dim_param() : "?"));

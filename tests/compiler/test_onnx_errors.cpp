@@ -130,6 +130,14 @@ TEST(OnnxErrors, InputWithoutAnyShape) {
   EXPECT_CONTAINS(msg, "--input-shape x=");
 }
 
+TEST(OnnxErrors, ZeroSizeInputDimension) {
+  OnnxModel m(13);
+  m.input("x", {1, 0, 4});
+  m.node("Relu", "r", {"x"}, {"y"});
+  m.output("y");
+  EXPECT_CONTAINS(load_error(m.write("zero.onnx")), "graph input 'x' has a zero-size dimension 1");
+}
+
 TEST(OnnxErrors, OverrideNamingNoInputListsTheInputs) {
   LoadOptions opt;
   opt.input_shapes["image"] = {1, 3, 8, 8};
