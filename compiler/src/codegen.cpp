@@ -1,6 +1,7 @@
 #include "npu/compiler/codegen.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace npu::compiler {
@@ -466,9 +467,11 @@ class Generator {
     return steps;
   }
 
-  // Nearest upsampling by integer factors: LOAD the input tile once, a vector-unit pass
-  // (ACT none) over the output tile, STORE it once. ISA v1 has no upsample op, so the ACT's
-  // in operand is sized like its output (sram_operands) and the slot is that big.
+  // Nearest upsampling by integer factors: LOAD the input tile once, one vector-unit pass over
+  // the output tile, STORE it once. ISA v1 has no upsample or copy op: the pass is an identity
+  // ACT (Clip to the whole float range) over the output's elements, so the replication is
+  // implied by the tile shapes, not computed; the ACT's in operand is sized like its output
+  // (sram_operands), so the input slot is that big. Traffic and vector-unit time are right.
   std::vector<Step> gen_resize(const LayerSpec& L) {
     const ConvGeom& g = L.geom;
     const std::uint64_t C = std::uint64_t(g.c_in);
@@ -507,7 +510,9 @@ class Generator {
                                n, std::uint64_t(g.h_in) * g.w_in * e_, e_)});
         const std::uint64_t out_rows = std::uint64_t(hr) * L.resize_h;
         isa::ActParams ap;
-        ap.op = isa::ActOp::None;
+        ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
+        ap.alpha = std::numeric_limits<float>::lowest();
+        ap.beta = std::numeric_limits<float>::max();
         ap.in_addr = si;
         ap.out_addr = so;
         ap.elems = std::uint32_t(n * out_rows * g.w_out);
@@ -522,7 +527,8 @@ class Generator {
     return steps;
   }
 
-  // Concat inputs that could not be placed in the concat buffer: copied through the vector unit.
+  // Concat inputs that could not be placed in the concat buffer: copied through the vector
+  // unit (identity ACT: Clip to the whole float range).
   std::vector<Step> gen_copy(const LayerSpec& L) {
     const std::uint64_t Y = addr(L.output);
     std::vector<Step> steps;
@@ -541,7 +547,9 @@ class Generator {
         Step s;
         s.loads.push_back({root(in), dma(addr(in) + e0 * e_, si, n, 1, 0, e_)});
         isa::ActParams ap;
-        ap.op = isa::ActOp::None;
+        ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
+        ap.alpha = std::numeric_limits<float>::lowest();
+        ap.beta = std::numeric_limits<float>::max();
         ap.in_addr = si;
         ap.out_addr = so;
         ap.elems = std::uint32_t(n);

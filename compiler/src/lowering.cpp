@@ -205,6 +205,7 @@ class Lowerer {
         for (const auto& in : n.inputs) all_const = all_const && (in.empty() || is_const(g_, in));
         if (all_const) reason = "all inputs are constants (not folded by the front-end)";
       }
+      if (reason.empty() && n.on_host) reason = n.host_reason.empty() ? "placed on the host by the front-end" : n.host_reason;
       if (reason.empty()) reason = host_reason(g_, n);
       if (!reason.empty()) {
         role_[i] = Role::Host;

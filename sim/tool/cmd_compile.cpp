@@ -1,0 +1,112 @@
+// `npu compile MODEL --hw CONFIG --strategy S -o OUT.npuasm [--report OUT.csv]
+//  [--report-json OUT.json] [--explain] [--strategy-file S.yaml] [--input-shape NAME=DIMS]`:
+// compile a network (zoo name or .onnx path) for one fusion strategy and write the program.
+// Every bad input (model, config, strategy, unwritable output) is a ConfigError: exit 1.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/pass_manager.hpp"
+#include "npu/isa/assembly.hpp"
+
+namespace npu::tool {
+namespace {
+
+struct CompileArgs {
+  std::string model, hw, strategy, strategy_file, out, report_csv, report_json;
+  std::vector<std::string> input_shapes;
+  bool explain = false;
+  bool quiet = false;
+};
+
+// Opens `path` for writing now, so a bad path fails before any work is done.
+std::ofstream open_output(const std::string& path, const char* what) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f)
+    throw ConfigError(path + ": error: cannot write the " + what +
+                      " (missing folder or no permission); choose a writable path");
+  return f;
+}
+
+void write_all(std::ofstream& f, const std::string& text, const std::string& path) {
+  f << text;
+  f.flush();
+  if (!f) throw ConfigError(path + ": error: writing failed (disk full?)");
+}
+
+compiler::Strategy resolve_strategy(const CompileArgs& a) {
+  if (!a.strategy_file.empty()) {
+    if (!a.strategy.empty())
+      throw ConfigError("error: give either --strategy or --strategy-file, not both");
+    return compiler::load_strategy_file(a.strategy_file);
+  }
+  const std::string& s = a.strategy.empty() ? std::string("conv-bn-act") : a.strategy;
+  const auto dot = s.rfind('.');
+  const std::string ext = dot == std::string::npos ? "" : s.substr(dot);
+  if (ext == ".yaml" || ext == ".yml") return compiler::load_strategy_file(s);
+  return compiler::builtin_strategy(s);
+}
+
+void run_compile(const CompileArgs& a) {
+  // Validate everything cheap before the expensive part.
+  const compiler::Strategy strategy = resolve_strategy(a);
+  const HwConfig hw = load_hw_config(a.hw);
+  std::ofstream out = open_output(a.out, "program");
+  std::ofstream csv, json;
+  if (!a.report_csv.empty()) csv = open_output(a.report_csv, "report");
+  if (!a.report_json.empty()) json = open_output(a.report_json, "JSON report");
+  compiler::LoadOptions load;
+  for (const auto& spec : a.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
+  const compiler::Graph graph = compiler::load_model(a.model, load);
+
+  const compiler::CompileResult r = compiler::compile(graph, hw, strategy);
+  write_all(out, isa::write_program(r.program), a.out);
+  if (csv.is_open()) write_all(csv, compiler::report_csv(r.report), a.report_csv);
+  if (json.is_open()) write_all(json, compiler::report_json(r.report), a.report_json);
+
+  if (a.explain) std::cout << compiler::format_explain(r.decisions);
+  if (a.quiet) return;
+  const compiler::LayerReport t = r.report.total();
+  int npu_layers = 0, host_nodes = 0;
+  for (const auto& l : r.report.layers) (l.placement == "host" ? host_nodes : npu_layers)++;
+  std::cout << fmt::format(
+      "{}: strategy {} on {}: {} NPU layers, {} host nodes, {} instructions, {} DDR tensors\n"
+      "  MACs {}  compulsory DDR {} B  planned DDR {} B (read {} B, write {} B)  planned/compulsory {:.3f}\n"
+      "  wrote {}{}{}  (compiled in {:.0f} ms)\n",
+      graph.name, strategy.name, hw.npu.name, npu_layers, host_nodes, r.program.instructions.size(),
+      r.program.tensors.size(), t.macs, t.compulsory_bytes(), t.planned_bytes(), t.planned_read_bytes,
+      t.planned_write_bytes, t.compulsory_bytes() ? double(t.planned_bytes()) / double(t.compulsory_bytes()) : 0.0,
+      a.out, a.report_csv.empty() ? "" : ", " + a.report_csv, a.report_json.empty() ? "" : ", " + a.report_json,
+      r.compile_ms);
+}
+
+void add_compile(CLI::App& app) {
+  auto* cmd = app.add_subcommand("compile", "Compile a network for one fusion strategy into an .npuasm program");
+  auto a = std::make_shared<CompileArgs>();
+  cmd->add_option("model", a->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path")->required();
+  cmd->add_option("--hw", a->hw, "Hardware config YAML (e.g. configs/edge-npu-ddr4.yaml)")->required();
+  cmd->add_option("--strategy", a->strategy,
+                  "Fusion strategy: none, conv-bn, conv-act, conv-bn-act (default), residual; or a strategy YAML");
+  cmd->add_option("--strategy-file", a->strategy_file, "Strategy YAML file (name: ..., passes: [...])");
+  cmd->add_option("-o,--output", a->out, "Output program (.npuasm)")->required();
+  cmd->add_option("--report", a->report_csv, "Write the per-layer compile report as CSV");
+  cmd->add_option("--report-json", a->report_json, "Write the compile report as JSON");
+  cmd->add_option("--input-shape", a->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
+  cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
+  cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
+  cmd->callback([a]() { run_compile(*a); });
+}
+
+}  // namespace
+
+NPU_COMMAND("compile", add_compile);
+
+}  // namespace npu::tool

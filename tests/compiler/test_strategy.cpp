@@ -1,0 +1,93 @@
+// Strategies: built-in pass lists, YAML-defined strategies and their errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "npu/compiler/pass.hpp"
+#include "npu/compiler/strategy.hpp"
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::compiler {
+namespace {
+
+using V = std::vector<std::string>;
+
+TEST(Strategy, BuiltinPassLists) {
+  EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}));
+  EXPECT_EQ(builtin_strategy("none").passes, V{});
+  EXPECT_EQ(builtin_strategy("conv-bn").passes, V{"fold-batchnorm"});
+  EXPECT_EQ(builtin_strategy("conv-act").passes, V{"fuse-activation"});
+  EXPECT_EQ(builtin_strategy("conv-bn-act").passes, (V{"fold-batchnorm", "fuse-activation"}));
+  EXPECT_EQ(builtin_strategy("residual").passes, (V{"fold-batchnorm", "fuse-activation", "fuse-residual"}));
+  for (const auto& p : pass_names()) {
+    auto pass = make_pass(p);
+    ASSERT_TRUE(pass) << p;
+    EXPECT_EQ(pass->name(), p);
+    EXPECT_FALSE(pass->description().empty());
+  }
+}
+
+TEST(Strategy, UnknownNameListsAllowed) {
+  try {
+    builtin_strategy("conv-bn-relu");
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "unknown strategy 'conv-bn-relu' (allowed: none, conv-bn, conv-act, conv-bn-act, residual)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Strategy, ParsesYaml) {
+  const Strategy s = parse_strategy_yaml("name: bn-only\npasses: [fold-batchnorm]\n", "my.yaml");
+  EXPECT_EQ(s.name, "bn-only");
+  EXPECT_EQ(s.passes, V{"fold-batchnorm"});
+  EXPECT_EQ(s.source, "my.yaml");
+  const Strategy block = parse_strategy_yaml("name: all\npasses:\n  - fold-batchnorm\n  - fuse-residual\n", "b.yaml");
+  EXPECT_EQ(block.passes, (V{"fold-batchnorm", "fuse-residual"}));
+  EXPECT_EQ(parse_strategy_yaml("name: nothing\npasses: []\n").passes, V{});
+}
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_strategy_yaml(yaml, "s.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
+  // "fuse-relu" is on line 3, column 5 (after "  - ").
+  EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
+            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-activation, fuse-residual)");
+}
+
+TEST(Strategy, MalformedFilesAreConfigErrors) {
+  EXPECT_EQ(error_of("name: x\npasses: [fold-batchnorm]\nlayers: 3\n"),
+            "s.yaml:3:1: error: unknown key 'layers' (allowed: name, passes)");
+  EXPECT_EQ(error_of("passes: []\n"), "s.yaml:1:1: error: missing key 'name' (add e.g. name: my-strategy)");
+  EXPECT_NE(error_of("name: x\npasses: fold-batchnorm\n").find("s.yaml:2:9: error: 'passes' must be a list"),
+            std::string::npos);
+  EXPECT_NE(error_of("name: [x\n").find("s.yaml:"), std::string::npos);
+  EXPECT_NE(error_of("name: [x\n").find("malformed YAML"), std::string::npos);
+  EXPECT_NE(error_of("- a\n- b\n").find("a strategy file is a map"), std::string::npos);
+}
+
+TEST(Strategy, LoadsFileAndReportsMissingFile) {
+  const std::string path = ::testing::TempDir() + "/strategy_test.yaml";
+  {
+    std::ofstream out(path);
+    out << "name: mine\npasses: [fuse-activation]\n";
+  }
+  const Strategy s = load_strategy_file(path);
+  EXPECT_EQ(s.name, "mine");
+  EXPECT_EQ(s.source, path);
+  std::remove(path.c_str());
+  EXPECT_THROW(load_strategy_file(path), ConfigError);
+}
+
+}  // namespace
+}  // namespace npu::compiler
