@@ -52,6 +52,11 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
   std::array<UnitStats, hw::kNumUnits> units;
   for (int u = 0; u < hw::kNumUnits; ++u) units[std::size_t(u)].name = hw::to_string(hw::Unit(u));
   std::map<std::string, std::size_t> layer_index;
+  const std::string* last_layer = nullptr;
+  std::size_t last_layer_pos = 0;
+  const std::string* last_tensor = nullptr;
+  Traffic* last_tensor_traffic = nullptr;
+  int last_kind = 0;
   std::uint64_t token_wait_ps = 0;
   std::array<std::uint64_t, 3> token_wait_q{};
   std::uint64_t ddr_lat_ps = 0, ddr_bw_ps = 0;
@@ -78,16 +83,26 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
     const bool is_dma = rec.unit == hw::Unit::DmaLoad || rec.unit == hw::Unit::DmaStore;
     int kind = -1;
     if (is_dma) {
-      Traffic& t = r.ddr_by_tensor[in.tensor];
-      t.read_bytes += rec.ddr_read_bytes;
-      t.write_bytes += rec.ddr_write_bytes;
-      auto it = kinds.find(in.tensor);
-      kind = kind_index(it != kinds.end() ? it->second : isa::TensorKind::Intermediate);
+      if (last_tensor == nullptr || *last_tensor != in.tensor) {
+        last_tensor_traffic = &r.ddr_by_tensor[in.tensor];
+        auto it = kinds.find(in.tensor);
+        last_kind = kind_index(it != kinds.end() ? it->second : isa::TensorKind::Intermediate);
+        last_tensor = &in.tensor;
+      }
+      last_tensor_traffic->read_bytes += rec.ddr_read_bytes;
+      last_tensor_traffic->write_bytes += rec.ddr_write_bytes;
+      kind = last_kind;
       r.ddr_by_kind[std::size_t(kind)].read_bytes += rec.ddr_read_bytes;
       r.ddr_by_kind[std::size_t(kind)].write_bytes += rec.ddr_write_bytes;
     }
-    // Per layer.
-    auto [it, fresh] = layer_index.emplace(in.layer, r.layers.size());
+    // Per layer (consecutive instructions usually share a layer: skip the map lookup then).
+    if (last_layer == nullptr || *last_layer != in.layer) {
+      auto found = layer_index.find(in.layer);
+      if (found == layer_index.end()) found = layer_index.emplace(in.layer, r.layers.size()).first;
+      last_layer_pos = found->second;
+      last_layer = &in.layer;
+    }
+    const bool fresh = last_layer_pos == r.layers.size();
     if (fresh) {
       LayerStats ls;
       ls.name = in.layer;
@@ -95,7 +110,7 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
       ls.end_cycle = to_cycles(rec.end_ps, period_ps);
       r.layers.push_back(ls);
     }
-    LayerStats& ls = r.layers[it->second];
+    LayerStats& ls = r.layers[last_layer_pos];
     ls.start_cycle = std::min(ls.start_cycle, to_cycles(rec.start_ps, period_ps));
     ls.end_cycle = std::max(ls.end_cycle, to_cycles(rec.end_ps, period_ps));
     ls.macs += rec.macs;
@@ -213,7 +228,9 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
     tf->set_time_unit(1, sc_core::SC_PS);
     top->trace(tf);
   }
+  const auto wall_elab = std::chrono::steady_clock::now();
   sc_core::sc_start();
+  const auto wall_sim = std::chrono::steady_clock::now();
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
 #if NPU_HAVE_DDR_MODULE
   if (opt.ddr_trace) opt.ddr_trace->finish();
@@ -225,6 +242,12 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
 
   RunResult r = collect(program, hw, opt, *top);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (std::getenv("NPU_PROFILE")) {
+    std::fprintf(stderr, "run_program: elaborate %.3f s, simulate %.3f s, collect %.3f s\n",
+                 std::chrono::duration<double>(wall_elab - wall0).count(),
+                 std::chrono::duration<double>(wall_sim - wall_elab).count(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_sim).count());
+  }
   if (!vcd_file.empty()) make_vcd_reproducible(vcd_file);
   if (!opt.timeline_path.empty()) write_timeline(r, opt.timeline_path);
   return r;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <string_view>
 
 #include "npu/isa/hw_config.hpp"
 
@@ -23,7 +24,7 @@ std::string json_escape(const std::string& s) {
   }
   return out;
 }
-int track_of(const std::string& unit) {
+int track_of(const std::string_view unit) {
   if (unit == "dma_load") return 1;
   if (unit == "dma_store") return 2;
   if (unit == "mac_array") return 3;

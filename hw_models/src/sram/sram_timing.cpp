@@ -33,20 +33,27 @@ std::uint64_t SramTiming::first_gap(const Calendar& cal, std::uint64_t from, std
 }
 
 void SramTiming::reserve(Calendar& cal, std::uint64_t start, std::uint64_t end) {
-  // Merge with a neighbour that touches, so back-to-back bursts keep the calendar short.
+  // Merge with a neighbour that touches, so back-to-back bursts keep the calendar short;
+  // extending the previous interval in place avoids a node allocation per burst.
   auto next = cal.lower_bound(start);
+  const bool joins_next = next != cal.end() && next->first == end;
   if (next != cal.begin()) {
     auto prev = std::prev(next);
     if (prev->second == start) {
-      start = prev->first;
-      cal.erase(prev);
+      if (joins_next) {
+        prev->second = next->second;
+        cal.erase(next);
+      } else {
+        prev->second = end;
+      }
+      return;
     }
   }
-  if (next != cal.end() && next->first == end) {
+  if (joins_next) {
     end = next->second;
-    cal.erase(next);
+    next = cal.erase(next);
   }
-  cal.emplace(start, end);
+  cal.emplace_hint(next, start, end);
 }
 
 SramAccessResult SramTiming::access(std::uint64_t request_cycle, std::uint64_t addr, std::uint64_t bytes,

@@ -72,7 +72,7 @@ struct InstructionStats {
   std::size_t index = 0;
   int source_line = 0;
   isa::Opcode op = isa::Opcode::Sync;
-  std::string unit;  ///< "dma_load" | "dma_store" | "mac_array" | "act_unit" | "none"
+  const char* unit = "none";  ///< "dma_load" | "dma_store" | "mac_array" | "act_unit" | "none" (static)
   std::string layer, tensor;
   std::uint64_t start_cycle = 0, end_cycle = 0;
   double start_ns = 0, end_ns = 0;
