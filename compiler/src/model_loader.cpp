@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 #include "npu/compiler/onnx_import.hpp"
 #include "npu/compiler/shape_inference.hpp"
@@ -24,8 +25,13 @@ std::string shape_text(const std::vector<std::int64_t>& s, const char* unknown) 
 
 bool is_path(const std::string& s) {
   const std::string ext = ".onnx";
-  return s.find('/') != std::string::npos ||
-         (s.size() >= ext.size() && s.compare(s.size() - ext.size(), ext.size(), ext) == 0);
+  if (s.find('/') != std::string::npos ||
+      (s.size() >= ext.size() && s.compare(s.size() - ext.size(), ext.size(), ext) == 0))
+    return true;
+  // Any other existing file (e.g. "model.ONNX" in the current folder) is a path too, unless
+  // the name is a zoo name.
+  std::error_code ec;
+  return !zoo_canonical_name(s) && std::filesystem::is_regular_file(s, ec);
 }
 
 std::string input_list(const Graph& g) {

@@ -41,6 +41,15 @@ TEST(OnnxErrors, SmallModelLoads) {
   EXPECT_EQ(g.tensor("output").shape, (std::vector<std::int64_t>{1, 4, 6, 6}));
 }
 
+TEST(OnnxErrors, AnExistingFileWithoutTheOnnxSuffixIsAPath) {
+  const std::string path = small_model().write("small.ONNX");
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(std::filesystem::path(path).parent_path());
+  const std::string msg = load_error("small.ONNX");
+  std::filesystem::current_path(cwd);
+  EXPECT_EQ(msg, "");  // loaded as a file, not looked up in the zoo
+}
+
 TEST(OnnxErrors, MissingFile) {
   const std::string msg = load_error("/nonexistent/dir/model.onnx");
   EXPECT_CONTAINS(msg, "/nonexistent/dir/model.onnx: error: no such file");

@@ -25,7 +25,7 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
 
 /// Loads `model_or_path`: a zoo name (resnet18, resnet50, mobilenet_v2 alias mobilenetv2,
 /// yolov5s; zoo.hpp) or the path of an .onnx file (anything ending in .onnx or containing
-/// '/'). Applies options.input_shapes, runs infer_shapes() and place_host_ops().
+/// '/', or any other existing file that is not a zoo name). Applies options.input_shapes, runs infer_shapes() and place_host_ops().
 /// Throws npu::ConfigError: unknown name (lists the zoo names), every import error of
 /// import_onnx(), an override naming no graph input, a graph input left with a dynamic
 /// dimension ("re-export with a fixed input shape or pass --input-shape NAME=..."), and
