@@ -178,7 +178,8 @@ class Reader {
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
   Program read(const std::string& text) {
-    std::size_t start = 0;
+    // A UTF-8 byte-order mark (some editors add one) is not part of the first line.
+    std::size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
     line_ = 0;
     while (start <= text.size()) {
       std::size_t end = text.find('\n', start);
@@ -263,7 +264,16 @@ class Reader {
       fail(words[0].col, fmt::format("duplicate '.program' directive (first on line {})", program_line_),
            "a file has at most one '.program' line");
     program_line_ = line_;
-    const auto fields = parse_fields(words, 1, {"name", "strategy", "dtype"}, ".program");
+    // `.program NAME key=value ...` is accepted as a short form of `.program name=NAME ...`.
+    std::size_t first = 1;
+    if (words.size() > 1 && words[1].text.find('=') == std::string::npos) {
+      program_.name = words[1].text;
+      first = 2;
+    }
+    const auto fields = parse_fields(words, first, {"name", "strategy", "dtype"}, ".program");
+    if (first == 2 && find(fields, "name"))
+      fail(find(fields, "name")->key_col, "the program name is given twice (as the first word and as name=)",
+           "write either '.program NAME ...' or '.program name=NAME ...'");
     if (const Field* f = find(fields, "name")) program_.name = parse_name(*f);
     if (const Field* f = find(fields, "strategy")) program_.strategy = parse_name(*f);
     if (const Field* f = find(fields, "dtype")) program_.dtype = parse_enum(*f, kDTypes, "dtype");

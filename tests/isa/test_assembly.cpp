@@ -324,6 +324,51 @@ TEST(Assembly, ExplicitDefaultsAreAcceptedAndDroppedOnWrite) {
             "POOL    op=max in=0x0 out=0x0 c=1 hin=2 win=2\n");
 }
 
+TEST(Assembly, ProgramNameMayBePositionalAndAByteOrderMarkIsSkipped) {
+  const Program p = read_program("\xEF\xBB\xBF.npuasm 1\n.program resnet50 strategy=conv-bn-act dtype=fp16\n");
+  EXPECT_EQ(p.name, "resnet50");
+  EXPECT_EQ(p.strategy, "conv-bn-act");
+  EXPECT_EQ(p.dtype, DType::Fp16);
+  EXPECT_EQ(write_program(p), ".npuasm 1\n.program name=resnet50 strategy=conv-bn-act dtype=fp16\n");
+  EXPECT_THROW(read_program(".npuasm 1\n.program a name=b\n"), ConfigError);
+}
+
+TEST(Assembly, MutatedTextEitherRoundTripsOrIsAConfigError) {
+  // 3000 copies of the sample with 1-3 bytes replaced, deleted or duplicated (fixed LCG, so
+  // the cases are the same on every run). The reader must never crash or throw anything but
+  // ConfigError, and whatever it accepts must round-trip exactly.
+  const std::string base = slurp(data_path("every_instruction.npuasm"));
+  const std::string alphabet = "0123456789abcdefx=,.# \nLOADCONVSYNC-_";
+  std::uint32_t state = 2024;
+  auto next = [&state](std::uint32_t n) {
+    state = state * 1664525u + 1013904223u;
+    return (state >> 8) % n;
+  };
+  int accepted = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text = base;
+    const std::uint32_t edits = 1 + next(3);
+    for (std::uint32_t e = 0; e < edits; ++e) {
+      const std::size_t pos = next(std::uint32_t(text.size()));
+      switch (next(3)) {
+        case 0: text[pos] = alphabet[next(std::uint32_t(alphabet.size()))]; break;
+        case 1: text.erase(pos, 1); break;
+        default: text.insert(pos, 1, text[pos]); break;
+      }
+    }
+    try {
+      const Program p = read_program(text);
+      ++accepted;
+      const std::string canonical = write_program(p);
+      ASSERT_EQ(read_program(canonical), p) << text;
+      ASSERT_EQ(write_program(read_program(canonical)), canonical) << text;
+    } catch (const ConfigError&) {
+    }
+  }
+  // Some mutations land in comments-free but harmless places (a digit of an address, ...).
+  EXPECT_GT(accepted, 0);
+}
+
 TEST(Assembly, EmptyProgramNeedsOnlyTheHeader) {
   const Program p = read_program("# nothing yet\n.npuasm 1\n");
   EXPECT_TRUE(p.instructions.empty());

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 
@@ -133,6 +134,9 @@ struct BadLine {
   int col;           // counted by hand in `line` (1-based)
   const char* reason;
 };
+
+// gtest prints a parameter in test listings; show the case name instead of raw bytes.
+void PrintTo(const BadLine& c, std::ostream* os) { *os << c.name; }
 
 class AsmToolBadLine : public ::testing::TestWithParam<BadLine> {};
 
