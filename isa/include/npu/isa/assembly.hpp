@@ -16,6 +16,9 @@ Program read_program(const std::string& text, const std::string& source = "<stri
 Program read_program_file(const std::string& path);
 
 /// Canonical text form of a program (one instruction per line, fixed key order).
+/// Throws std::invalid_argument for what the text cannot express: a name that is empty or
+/// holds whitespace or '#', a tensor on a compute instruction, params of another opcode,
+/// a token from a queue to itself, ACT op=none, an epilogue act=scale_shift.
 std::string write_program(const Program& program);
 
 }  // namespace npu::isa

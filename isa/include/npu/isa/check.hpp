@@ -34,6 +34,9 @@ struct CheckIssue {
 /// overlapping; tile shapes legal (positive, c_in divisible by group, output size >= 1);
 /// tokens balanced (for each token pair, pushes == waits, pushed by the `from` queue and
 /// waited on by the `to` queue). Returns every issue found (empty = the program is valid).
+/// Also: program dtype == mac_array.dtype, and (when tokens are balanced) that the three
+/// queues run to completion. Issues come in a fixed order: dtype, tensors, instructions in
+/// index order, token balance, deadlock. Rules and messages: docs/isa.md, "Static checks".
 std::vector<CheckIssue> check_program(const Program& program, const HwConfig& hw);
 
 }  // namespace npu::isa
