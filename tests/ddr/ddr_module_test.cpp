@@ -83,6 +83,23 @@ TEST(DdrModule, TwoInitiatorsContendForOneBank) {
   EXPECT_EQ(a.status[0], tlm::TLM_OK_RESPONSE);
 }
 
+TEST(DdrModule, TwoInitiatorsOnDifferentBankGroupsOverlap) {
+  // Both offer at time 0: 0x0 (bg0) and 0x2000 (bit 13: bg1), banks closed. The first
+  // called: ACT 1, RD 23, done 49 tCK. The second, accepted at tick 1, prepares its bank
+  // while the first waits for tRCD: ACT at ACT 1 + tRRD_S 4 = 5, RD at 5 + tRCD 22 = 27
+  // (= RD 23 + tCCD_S 4), done 53 tCK. 49 -> 30.625 ns, 53 -> 33.125 ns.
+  DdrModule ddr("ddr", ddr4_3200());
+  Initiator a("a", {{0x0, 64, false}});
+  Initiator b("b", {{0x2000, 64, false}});
+  a.socket.bind(ddr.socket);
+  b.socket.bind(ddr.socket);
+  sc_core::sc_start();
+  std::vector<double> ns = {a.done.at(0).to_seconds() * 1e9, b.done.at(0).to_seconds() * 1e9};
+  std::sort(ns.begin(), ns.end());
+  EXPECT_NEAR(ns[0], 30.625, 1e-6);
+  EXPECT_NEAR(ns[1], 33.125, 1e-6);
+}
+
 TEST(DdrModule, LongRequestIsSplitIntoBursts) {
   // 256 B at 0x0 = 4 bursts in one row of bank group 0, accepted at ticks 0..3:
   // ACT 1, RD 23, 31, 39, 47 (tCCD_L 8), last data at 47 + 26 = 73 tCK = 45.625 ns.

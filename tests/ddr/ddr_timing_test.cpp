@@ -201,5 +201,28 @@ TEST(DdrTiming, FrFcfsKeepsTheRowOpenForQueuedHitsBeforeAnOlderConflict) {
   EXPECT_EQ(d.stats().row_conflicts, 1u);
 }
 
+TEST(DdrTiming, OverlappedRowCommandsLetALaterRequestPrepareItsBankEarly) {
+  // Transaction-at-a-time use (the TLM target). Rows 0 are open in bg0 and bg1
+  // (reads at 0 and 50). At 200, request A conflicts in bg0: PRE 201, ACT 223, RD 245,
+  // done 271. It is completed before request B (a conflict in bg1, accepted at 201) is
+  // seen, as b_transport does.
+  //  - One cursor: B's PRE must follow A's RD: PRE 246, ACT 268, RD 290, done 316.
+  //  - Split cursors: B's PRE takes the free slot 202, ACT at max(202 + tRP 22,
+  //    ACT_A 223 + tRRD_S 4) = 227, RD at max(227 + tRCD 22, RD_A 245 + tCCD_S 4) = 249,
+  //    done 249 + 26 = 275.
+  auto run = [](bool overlap) {
+    DdrSystem d(ddr4_3200());
+    d.set_overlap_row_commands(overlap);
+    serve(d, addr_of(d, 0, 0, 0, 0, 0), false, 0);
+    serve(d, addr_of(d, 0, 1, 0, 0, 0), false, 50);
+    auto a = d.offer(addr_of(d, 0, 0, 0, 1, 0), false, 200, nullptr, nullptr, true);
+    EXPECT_EQ(d.complete(a), 271);
+    auto b = d.offer(addr_of(d, 0, 1, 0, 1, 0), false, 200, nullptr, nullptr, true);
+    return d.complete(b);
+  };
+  EXPECT_EQ(run(false), 316);
+  EXPECT_EQ(run(true), 275);
+}
+
 }  // namespace
 }  // namespace npu::hw

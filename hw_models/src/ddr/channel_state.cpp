@@ -19,11 +19,23 @@ ChannelState::ChannelState(const DdrConfig& cfg, const DdrTiming& timing)
   }
 }
 
-Tick ChannelState::earliest_ref(int rank) const {
-  Tick t = cmd_bus_free_;
+Tick ChannelState::earliest_ref(int rank, Tick lower) const {
+  Tick t = std::max(lower, act_free_);
   int first = rank * banks_per_rank();
   for (int i = 0; i < banks_per_rank(); ++i) raise(t, banks_[first + i].next_act);
-  return t;
+  return slot(t);
+}
+
+void ChannelState::record(CmdClass c, Tick t) {
+  if (!split_) {
+    act_free_ = pre_free_ = col_free_ = std::max(act_free_, t + 1);
+    return;
+  }
+  busy_.insert(t);
+  if (c == CmdClass::Row) act_free_ = std::max(act_free_, t + 1);
+  if (c == CmdClass::Column) col_free_ = std::max(col_free_, t + 1);
+  floor_ = std::max(floor_, std::min(act_free_, col_free_) - kLookbackCk);
+  busy_.erase(busy_.begin(), busy_.lower_bound(floor_));
 }
 
 void ChannelState::issue_act(int rank, int group, int local, std::int64_t row, Tick t) {
@@ -38,7 +50,7 @@ void ChannelState::issue_act(int rank, int group, int local, std::int64_t row, T
   raise(rs.next_act, t + timing_.t_rrd_s);
   rs.faw.record(t);
   ++rs.open_banks;
-  cmd_bus_free_ = t + 1;
+  record(CmdClass::Row, t);
 }
 
 void ChannelState::close_bank(int rank, int local, Tick precharge_tick) {
@@ -51,7 +63,7 @@ void ChannelState::close_bank(int rank, int local, Tick precharge_tick) {
 
 void ChannelState::issue_pre(int rank, int local, Tick t) {
   close_bank(rank, local, t);
-  cmd_bus_free_ = t + 1;
+  record(CmdClass::Pre, t);
 }
 
 Tick ChannelState::issue_rd(int rank, int group, int local, Tick t, bool auto_precharge) {
@@ -66,7 +78,7 @@ Tick ChannelState::issue_rd(int rank, int group, int local, Tick t, bool auto_pr
   data_bus_end_ = std::max(data_bus_end_, data_end);
   data_bus_rank_ = rank;
   if (auto_precharge) close_bank(rank, local, b.next_pre);  // RDA: precharge at max(tRTP, tRAS)
-  cmd_bus_free_ = t + 1;
+  record(CmdClass::Column, t);
   return data_end;
 }
 
@@ -82,7 +94,7 @@ Tick ChannelState::issue_wr(int rank, int group, int local, Tick t, bool auto_pr
   data_bus_end_ = std::max(data_bus_end_, data_end);
   data_bus_rank_ = rank;
   if (auto_precharge) close_bank(rank, local, b.next_pre);  // WRA: precharge after write recovery
-  cmd_bus_free_ = t + 1;
+  record(CmdClass::Column, t);
   return data_end;
 }
 
@@ -90,7 +102,7 @@ void ChannelState::issue_ref(int rank, Tick t) {
   int first = rank * banks_per_rank();
   for (int i = 0; i < banks_per_rank(); ++i) raise(banks_[first + i].next_act, t + timing_.t_rfc);
   ranks_[rank].refresh_due += timing_.t_refi;
-  cmd_bus_free_ = t + 1;
+  record(CmdClass::Row, t);
 }
 
 }  // namespace npu::hw

@@ -61,23 +61,23 @@ bool ChannelController::next_mode() const {
 
 bool ChannelController::evaluate(const DdrRequest& r, int served, Candidate& c, bool& is_column) const {
   const BankState& b = state_.bank(r.local_bank);
+  const Tick lower = r.arrival + 1;  // one controller clock after acceptance
   Tick t;
   if (b.open_row == r.loc.row) {
     c.cmd = r.is_write ? DdrCommand::Wr : DdrCommand::Rd;
-    t = r.is_write ? state_.earliest_wr(r.loc.rank, r.group, r.local_bank)
-                   : state_.earliest_rd(r.loc.rank, r.group, r.local_bank);
+    t = r.is_write ? state_.earliest_wr(r.loc.rank, r.group, r.local_bank, lower)
+                   : state_.earliest_rd(r.loc.rank, r.group, r.local_bank, lower);
     is_column = true;
   } else if (!b.is_open()) {
     c.cmd = DdrCommand::Act;
-    t = state_.earliest_act(r.loc.rank, r.group, r.local_bank);
+    t = state_.earliest_act(r.loc.rank, r.group, r.local_bank, lower);
     is_column = false;
   } else {
     if (b.pending_hits[served] > 0) return false;  // hits to the open row go first
     c.cmd = DdrCommand::Pre;
-    t = state_.earliest_pre(r.local_bank);
+    t = state_.earliest_pre(r.local_bank, lower);
     is_column = false;
   }
-  t = std::max(t, r.arrival + 1);
   if (t >= state_.rank(r.loc.rank).refresh_due) return false;  // the rank refreshes first
   c.tick = t;
   c.local_bank = r.local_bank;
@@ -132,7 +132,7 @@ ChannelController::Candidate ChannelController::pick() {
       int first = rk * state_.banks_per_rank();
       for (int k = first; k < first + state_.banks_per_rank(); ++k) {
         if (!state_.bank(k).is_open()) continue;
-        Tick t = std::max(rs.refresh_due, state_.earliest_pre(k));
+        Tick t = state_.earliest_pre(k, rs.refresh_due);
         if (t < c.tick) {
           c.tick = t;
           c.cmd = DdrCommand::Pre;
@@ -140,7 +140,7 @@ ChannelController::Candidate ChannelController::pick() {
         }
       }
     } else {
-      c.tick = std::max(rs.refresh_due, state_.earliest_ref(rk));
+      c.tick = state_.earliest_ref(rk, rs.refresh_due);
       c.cmd = DdrCommand::Ref;
     }
     if (c.tick < best.tick || (c.tick == best.tick && best.index >= 0)) best = c;

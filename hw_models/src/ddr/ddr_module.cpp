@@ -13,6 +13,9 @@ DdrModule::DdrModule(sc_core::sc_module_name name, const npu::DdrConfig& cfg)
       core_(cfg, std::string(this->name())),
       tck_(cfg.tck_ns(), sc_core::SC_NS),
       tck_ps_(cfg.tck_ns() * 1000.0) {
+  // One transaction is served per call: let the next one's PRE/ACT overlap this one's
+  // column commands, as a queue-based controller would (docs/ddr.md, "TLM target").
+  core_.set_overlap_row_commands(true);
   socket.register_b_transport(this, &DdrModule::b_transport);
   socket.register_transport_dbg(this, &DdrModule::transport_dbg);
 }

@@ -69,6 +69,10 @@ void DdrSystem::drain() {
   for (auto& ch : channels_) ch->drain();
 }
 
+void DdrSystem::set_overlap_row_commands(bool on) {
+  for (auto& ch : channels_) ch->set_split_cursors(on);
+}
+
 void DdrSystem::set_trace_sink(DdrTraceSink* sink) {
   for (auto& ch : channels_) ch->set_trace_sink(sink);
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include "npu/hw/ddr/bank_state.hpp"
@@ -14,7 +15,7 @@ namespace npu::hw {
 
 /// Banks are numbered inside the channel as local = (rank * bank_groups + bankgroup) *
 /// banks_per_group + bank; bank groups as rank * bank_groups + bankgroup.
-/// The command bus carries one command per tCK. The data bus carries one burst of
+/// The command bus carries one command per tCK (see set_split_cursors). The data bus carries one burst of
 /// BL/2 tCK per column command, CL (reads) or CWL (writes) after it; bursts from
 /// different ranks are separated by tRTRS idle clocks.
 class ChannelState {
@@ -33,24 +34,39 @@ class ChannelState {
   RankState& rank(int r) { return ranks_[r]; }
   const RankState& rank(int r) const { return ranks_[r]; }
 
-  // ---- earliest issue tick of each command (never before the command bus is free) ----
-  Tick earliest_act(int rank, int group, int local) const {
+  // ---- earliest issue tick (>= `lower`) of each command, on a free command-bus slot ----
+  Tick earliest_act(int rank, int group, int local, Tick lower = 0) const {
     const RankState& rs = ranks_[rank];
-    Tick t = std::max({banks_[local].next_act, groups_[group].next_act, rs.next_act,
-                       rs.faw.earliest_next(timing_.t_faw), cmd_bus_free_});
-    return t;
+    return slot(std::max({banks_[local].next_act, groups_[group].next_act, rs.next_act,
+                          rs.faw.earliest_next(timing_.t_faw), lower, act_free_}));
   }
-  Tick earliest_pre(int local) const { return std::max(banks_[local].next_pre, cmd_bus_free_); }
-  Tick earliest_rd(int rank, int group, int local) const {
+  Tick earliest_pre(int local, Tick lower = 0) const {
+    return slot(std::max({banks_[local].next_pre, lower, pre_free_}));
+  }
+  Tick earliest_rd(int rank, int group, int local, Tick lower = 0) const {
     Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cl;
-    return std::max({banks_[local].next_rd, groups_[group].next_rd, ranks_[rank].next_rd, bus, cmd_bus_free_});
+    return slot(std::max({banks_[local].next_rd, groups_[group].next_rd, ranks_[rank].next_rd, bus, lower, col_free_}));
   }
-  Tick earliest_wr(int rank, int group, int local) const {
+  Tick earliest_wr(int rank, int group, int local, Tick lower = 0) const {
     Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cwl;
-    return std::max({banks_[local].next_wr, groups_[group].next_wr, ranks_[rank].next_wr, bus, cmd_bus_free_});
+    return slot(std::max({banks_[local].next_wr, groups_[group].next_wr, ranks_[rank].next_wr, bus, lower, col_free_}));
   }
   /// REF needs every bank of the rank precharged and tRP / tRC / tRFC satisfied.
-  Tick earliest_ref(int rank) const;
+  Tick earliest_ref(int rank, Tick lower = 0) const;
+
+  /// Command order. Off (the default): every command issues at or after the previous
+  /// one, on one cursor, as a clock-by-clock controller does. On (the TLM target, which
+  /// serves one transaction at a time): ACT/REF keep one cursor, RD/WR another, PRE
+  /// none, and each command takes the first free command-bus slot at or after its
+  /// constraints, so a later transaction's PRE/ACT can use slots before an earlier
+  /// transaction's RD/WR, overlapping bank preparation with earlier accesses as a
+  /// queue-based controller would. The timing rules stay exact: every per-bank rule is
+  /// one-sided because a bank's commands are issued in its own order; ACT-to-ACT rules
+  /// (tRRD, tFAW) because ACTs keep their order; column rules because RD/WR keep theirs;
+  /// and PRE has no cross-bank rule. Offers more than kLookbackCk before the cursors are
+  /// served from kLookbackCk before them.
+  void set_split_cursors(bool on) { split_ = on; }
+  static constexpr Tick kLookbackCk = 4096;
 
   // ---- issuing: update every timeline the command constrains ----
   void issue_act(int rank, int group, int local, std::int64_t row, Tick t);
@@ -63,18 +79,31 @@ class ChannelState {
   Tick issue_wr(int rank, int group, int local, Tick t, bool auto_precharge);
   void issue_ref(int rank, Tick t);
 
-  Tick cmd_bus_free() const { return cmd_bus_free_; }
   const DdrTiming& timing() const { return timing_; }
 
  private:
   void close_bank(int rank, int local, Tick precharge_tick);
+  /// First tick >= t with a free command-bus slot (split mode keeps the taken slots).
+  Tick slot(Tick t) const {
+    if (!split_) return t;
+    t = std::max(t, floor_);
+    for (auto it = busy_.lower_bound(t); it != busy_.end() && *it == t; ++it) ++t;
+    return t;
+  }
+  enum class CmdClass { Row, Pre, Column };
+  void record(CmdClass c, Tick t);
 
   DdrTiming timing_;
   int bank_groups_, banks_per_group_;
   std::vector<BankState> banks_;
   std::vector<BankGroupState> groups_;
   std::vector<RankState> ranks_;
-  Tick cmd_bus_free_ = 0;
+  bool split_ = false;
+  Tick act_free_ = 0;  ///< earliest tick of the next ACT/REF (all three cursors move together unless split_)
+  Tick pre_free_ = 0;  ///< earliest tick of the next PRE (stays 0 when split_)
+  Tick col_free_ = 0;  ///< earliest tick of the next RD/WR
+  Tick floor_ = 0;     ///< split_: no command before this tick (kLookbackCk behind the cursors)
+  std::set<Tick> busy_;  ///< split_: command-bus slots taken at or after floor_
   Tick data_bus_end_ = 0;
   int data_bus_rank_ = -1;
 };

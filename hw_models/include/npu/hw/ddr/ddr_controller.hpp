@@ -76,6 +76,11 @@ class ChannelController {
   /// and forget it.
   bool take_completion(std::uint64_t id, Tick* done_ck);
 
+  /// See ChannelState::set_split_cursors (used by the TLM target).
+  void set_split_cursors(bool on) {
+    state_.set_split_cursors(on);
+    cache_valid_ = false;
+  }
   void set_trace_sink(DdrTraceSink* sink) { sink_ = sink; }
   void set_command_log(std::vector<DdrCommandRecord>* log) { log_ = log; }
   const ChannelState& state() const { return state_; }

@@ -56,6 +56,11 @@ class DdrSystem {
   /// Earliest tick the front end can accept the next request.
   Tick frontend_next_ck() const { return frontend_next_; }
 
+  /// Transaction-at-a-time use (the TLM target): let a later request's PRE/ACT use free
+  /// command-bus slots before an earlier request's RD/WR (ChannelState::set_split_cursors).
+  /// Off by default: the trace mode sees its whole queue and issues in time order.
+  void set_overlap_row_commands(bool on);
+
   void set_trace_sink(DdrTraceSink* sink);
   void set_command_log(std::vector<DdrCommandRecord>* log);
 
