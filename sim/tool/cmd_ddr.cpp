@@ -2,7 +2,7 @@
 //
 //   npu ddr run (--hw CONFIG | --preset NAME) --trace FILE [--format dramsim3|ramulator]
 //               [--mapping STR] [--page-policy open|closed] [--queue-depth N]
-//               [--out DIR] [--json]
+//               [--out DIR] [--json] [--one-at-a-time]
 //   npu ddr gen PATTERN (--hw CONFIG | --preset NAME) -n N -o FILE [--format ...]
 //
 // Bad input (config, trace line, address past capacity, unknown pattern) throws
@@ -75,6 +75,7 @@ struct RunOptions {
   int queue_depth = 0;
   std::string out_dir;
   bool json = false;
+  bool one_at_a_time = false;
 };
 
 void run_ddr(const RunOptions& o) {
@@ -100,6 +101,7 @@ void run_ddr(const RunOptions& o) {
   }
   const hw::TraceFormat format = hw::parse_trace_format(o.format);
   hw::DdrSystem system(ddr.cfg, source);
+  if (o.one_at_a_time) system.set_overlap_row_commands(true);  // as DdrModule
   hw::TraceReader reader(o.trace, format);
 
   std::unique_ptr<hw::CsvDdrTraceWriter> csv;
@@ -122,7 +124,7 @@ void run_ddr(const RunOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
   hw::ReplayTiming timing;
-  const std::uint64_t n = hw::replay_trace(system, reader, &timing);
+  const std::uint64_t n = hw::replay_trace(system, reader, &timing, o.one_at_a_time);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   tee.finish();
@@ -134,6 +136,7 @@ void run_ddr(const RunOptions& o) {
   j["trace"] = o.trace;
   j["format"] = o.format;
   j["source"] = source;
+  j["one_at_a_time"] = o.one_at_a_time;
   j["wall_s"] = wall_s;
   j["requests_per_s"] = req_per_s;
   j["parse_s"] = timing.parse_s;
@@ -208,6 +211,8 @@ void add_ddr_commands(CLI::App& app) {
   run->add_option("--out", run_opts->out_dir,
                   "Folder for ddr_stats.json, ddr_trace.csv and ddr_trace.dramsim3.trace");
   run->add_flag("--json", run_opts->json, "Print the statistics as JSON");
+  run->add_flag("--one-at-a-time", run_opts->one_at_a_time,
+                "Serve each request to completion before offering the next, as the TLM target does");
   run->callback([run_opts]() { run_ddr(*run_opts); });
 
   auto gen_opts = std::make_shared<GenOptions>();

@@ -206,7 +206,7 @@ void write_pattern_trace(TracePattern pattern, std::uint64_t n, TraceFormat form
   }
 }
 
-std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* timing) {
+std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* timing, bool one_at_a_time) {
   using Clock = std::chrono::steady_clock;
   const std::uint64_t capacity = ddr.capacity_bytes();
   std::uint64_t count = 0;
@@ -231,7 +231,11 @@ std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* ti
       chunk.push_back(r);
     }
     const auto t1 = Clock::now();
-    for (const TraceRequest& q : chunk) ddr.offer(q.addr, q.is_write, q.cycle);
+    if (one_at_a_time) {
+      for (const TraceRequest& q : chunk) ddr.complete(ddr.offer(q.addr, q.is_write, q.cycle, nullptr, nullptr, true));
+    } else {
+      for (const TraceRequest& q : chunk) ddr.offer(q.addr, q.is_write, q.cycle);
+    }
     count += chunk.size();
     if (!more) ddr.drain();
     const auto t2 = Clock::now();

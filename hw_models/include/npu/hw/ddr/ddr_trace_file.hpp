@@ -90,6 +90,10 @@ struct ReplayTiming {
 /// file and line for a malformed line or an address past the DDR capacity. Returns the
 /// number of requests replayed. The file is read in chunks of 65536 requests so that
 /// `timing` (optional) can separate parsing from simulation.
-std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* timing = nullptr);
+/// With `one_at_a_time`, each request is run to completion before the next is offered,
+/// as the TLM target serves b_transport calls (enable DdrSystem::set_overlap_row_commands
+/// first to match DdrModule).
+std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* timing = nullptr,
+                           bool one_at_a_time = false);
 
 }  // namespace npu::hw
