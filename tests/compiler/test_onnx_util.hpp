@@ -150,9 +150,18 @@ class OnnxModel {
   std::string write(const std::string& file_name) const { return write_bytes(file_name, bytes()); }
 
   static std::string write_bytes(const std::string& file_name, const std::string& data) {
-    // One folder per process: ctest runs test cases in parallel processes.
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("npu_fe_tests_" + std::to_string(::getpid()));
+    // One folder per process (ctest runs test cases in parallel processes), removed when
+    // the process exits.
+    struct TempDir {
+      std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                   ("npu_fe_tests_" + std::to_string(::getpid()));
+      ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+      }
+    };
+    static const TempDir temp;
+    const auto& dir = temp.path;
     std::filesystem::create_directories(dir);
     const auto path = (dir / file_name).string();
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
