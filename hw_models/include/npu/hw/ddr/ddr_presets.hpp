@@ -36,8 +36,9 @@ DdrConfig lpddr4_3200();
 /// 65536 rows x 2048 columns), BL8: 17.06 GB/s per channel.
 DdrConfig ddr3_2133();
 
-/// HBM2 at 2 Gb/s per pin, one 128-bit legacy-mode channel of an 8 Gb die
-/// (4 bank groups x 4 banks, 32768 rows x 64 columns of 128 bit), BL4: 32 GB/s.
+/// HBM2 at 2 Gb/s per pin, one 128-bit legacy-mode channel organised as DRAMSim3's
+/// HBM2_8Gb_x128 (4 bank groups x 4 banks, 32768 rows x 64 columns of 128 bit = 512 MiB),
+/// BL4: 32 GB/s.
 DdrConfig hbm2();
 
 /// Names accepted by ddr_preset(): "ddr4-3200", "lpddr4-3200", "ddr3-2133", "hbm2".
