@@ -40,6 +40,12 @@ struct Step {
 // A DMA descriptor: `rows` rows of `row_elems` contiguous elements, `stride_bytes` apart in DDR.
 DmaDesc dma(std::uint64_t ddr, std::uint32_t sram, std::uint64_t row_elems, std::uint64_t rows,
             std::uint64_t stride_bytes, int elem_bytes) {
+  // Rows that follow each other in DDR are one contiguous run: describe them as such, so
+  // the DMA can use full bursts across row boundaries.
+  if (rows > 1 && stride_bytes == row_elems * std::uint64_t(elem_bytes) && row_elems * rows <= 0xffffffffull) {
+    row_elems *= rows;
+    rows = 1;
+  }
   DmaDesc d;
   d.ddr_addr = ddr;
   d.sram_addr = sram;
@@ -183,13 +189,14 @@ class Generator {
         s.loads.push_back({root(L.bias), dma(addr(L.bias), p.sram.params, std::uint64_t(g.c_out), 1, 0,
                                              isa::kParamElemBytes)});
       if (gemm) {
-        // A rows [ro0, ro0+hot) x K; B columns [co0, co0+cot) of the [K, N] weights.
+        // A rows [ro0, ro0+hot) x K (row-major); B columns [co0, co0+cot).
         if (in.need(r))
           s.loads.push_back({root(L.inputs[0]), dma(X + std::uint64_t(ro0) * g.c_in * e_, in.now(),
                                                     std::uint64_t(hot) * g.c_in, 1, 0, e_)});
+        // Weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile * K.
         if (w.need(j))
-          s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * e_, w.now(), std::uint64_t(cot),
-                                                 std::uint64_t(g.c_in), std::uint64_t(g.c_out) * e_, e_)});
+          s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * g.c_in * e_, w.now(),
+                                                 std::uint64_t(cot) * g.c_in, 1, 0, e_)});
         isa::GemmParams gp;
         gp.a_addr = in.now();
         gp.b_addr = w.now();

@@ -18,6 +18,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   r.lowered = lower(r.graph, hw);
   TilingOptions tiling = options.tiling;
   tiling.act_bytes = r.lowered.act_bytes;
+  if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
   CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
   r.program = std::move(cg.program);

@@ -474,6 +474,7 @@ class Lowerer {
     c.c_in = int(a[1]);
     c.c_out = int(trans_b ? b[0] : b[1]);
     c.w_in = c.w_out = 1;
+    c.gemm = true;
     L.inputs = {n.inputs[0]};
     L.weight = n.inputs[1];
     if (n.op_type == "Gemm" && n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];

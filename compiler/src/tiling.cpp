@@ -45,7 +45,68 @@ std::vector<int> ceil_splits(int total) {
   return {s.begin(), s.end()};
 }
 
+std::uint64_t bursts(std::uint64_t bytes, int burst) {
+  const std::uint64_t b = std::uint64_t(std::max(burst, 1));
+  return (bytes + b - 1) / b * b;
+}
+
+// `runs` runs of `run_bytes`, one per `stride_bytes`: contiguous when the stride is the run.
+std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst) {
+  if (runs <= 1 || stride_bytes == run_bytes) return bursts(run_bytes * runs, burst);
+  return runs * bursts(run_bytes, burst);
+}
+
+// Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile) {
+  const int n = int(ceil_div(total, tile));
+  const int last = total - (n - 1) * tile;
+  if (last == tile) return {{std::uint64_t(tile), std::uint64_t(n)}};
+  return {{std::uint64_t(tile), std::uint64_t(n - 1)}, {std::uint64_t(last), 1}};
+}
+
 }  // namespace
+
+std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
+                              const TilingOptions& opt) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const int B = opt.burst_bytes;
+  const std::uint64_t n_co = std::uint64_t(ceil_div(g.c_out, co_tile));
+  const std::uint64_t n_row = std::uint64_t(ceil_div(g.h_out, rows_tile));
+  const auto co_pieces = pieces(g.c_out, co_tile);
+  const auto row_pieces = pieces(g.h_out, rows_tile);
+  const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e;
+  const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e;
+  const std::uint64_t per_oc = std::uint64_t(g.cin_per_group()) * g.kh * g.kw * e;
+
+  // One pass over every row band, for `channels` channels (a grouped slice or all of them).
+  auto bands_cost = [&](std::uint64_t channels) {
+    std::uint64_t c = 0;
+    for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) {
+      const int rows = input_band(g, r0, std::min(rows_tile, g.h_out - r0)).rows;
+      c += g.gemm ? bursts(std::uint64_t(rows) * g.c_in * e, B)
+                  : runs_cost(std::uint64_t(rows) * g.w_in * e, channels, plane_in, B);
+    }
+    return c;
+  };
+  std::uint64_t input = 0;
+  if (g.group > 1 && order == LoopOrder::WeightsResident) {
+    for (const auto& [cot, count] : co_pieces) input += count * bands_cost(cot / g.cout_per_group() * g.cin_per_group());
+  } else if (order == LoopOrder::WeightsResident && n_row > 1) {
+    input = n_co * bands_cost(std::uint64_t(g.c_in));
+  } else {
+    input = bands_cost(std::uint64_t(g.c_in));
+  }
+  std::uint64_t weights = 0;
+  for (const auto& [cot, count] : co_pieces) weights += count * bursts(cot * per_oc, B);
+  if (order == LoopOrder::InputResident && n_co > 1) weights *= n_row;
+  std::uint64_t out = 0;
+  for (const auto& [cot, cc] : co_pieces)
+    for (const auto& [rows, rc] : row_pieces)
+      out += cc * rc *
+             (g.gemm ? runs_cost(cot * e, rows, std::uint64_t(g.c_out) * e, B)
+                     : runs_cost(rows * std::uint64_t(g.w_out) * e, cot, plane_out, B));
+  return input + weights + out * (opt.residual ? 2 : 1);
+}
 
 ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
                                 const TilingOptions& opt) {
@@ -132,23 +193,25 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
         p.steps = p.n_co * p.n_row;
         p.sram = l;
         conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
+        p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
         fits.push_back(p);
       }
     }
   }
   if (fits.empty()) return std::nullopt;
   std::uint64_t best = UINT64_MAX;
-  for (const auto& p : fits) best = std::min(best, p.input_read_bytes + p.weight_read_bytes);
+  for (const auto& p : fits) best = std::min(best, p.burst_cost_bytes);
   const double limit = double(best) * (1.0 + opt.traffic_tolerance);
   const ConvTilePlan* chosen = nullptr;
   auto key = [&](const ConvTilePlan& p) {
-    // Larger is better: steps up to the target, then less traffic, then weights-resident,
-    // then wider channel tiles (fewer array refills).
-    return std::make_tuple(std::min(p.steps, opt.target_steps), -double(p.input_read_bytes + p.weight_read_bytes),
+    // Larger is better: steps up to the target, then lower burst cost, then fewer bytes,
+    // then weights-resident, then wider channel tiles (fewer array refills), taller tiles.
+    return std::make_tuple(std::min(p.steps, opt.target_steps), -double(p.burst_cost_bytes),
+                           -double(p.input_read_bytes + p.weight_read_bytes),
                            p.order == LoopOrder::WeightsResident ? 1 : 0, p.co_tile, p.rows_tile);
   };
   for (const auto& p : fits) {
-    if (double(p.input_read_bytes + p.weight_read_bytes) > limit) continue;
+    if (double(p.burst_cost_bytes) > limit) continue;
     if (!chosen || key(p) > key(*chosen)) chosen = &p;
   }
   return *chosen;

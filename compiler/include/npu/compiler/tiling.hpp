@@ -19,6 +19,9 @@ struct ConvGeom {
   int kh = 1, kw = 1, stride_h = 1, stride_w = 1;
   int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
   int dilation = 1, group = 1;
+  /// A GEMM: A is row-major [M, K] (a band of rows is one contiguous run), the output
+  /// row-major [M, N], and the weights pre-tiled in DDR (each N-tile one contiguous block).
+  bool gemm = false;
   int cin_per_group() const { return c_in / group; }
   int cout_per_group() const { return c_out / group; }
   /// c_out * h_out * w_out * (c_in / group) * kh * kw.
@@ -64,6 +67,10 @@ struct TilingOptions {
   int reserved_param_bytes_per_channel = 8;
   bool residual = false;  ///< the epilogue reads a residual tile shaped like the output
   std::uint32_t align_bytes = 64;  ///< every SRAM buffer starts at a multiple of this
+  /// DDR burst size in bytes (hw dma.burst_bytes): the search costs a DMA as whole bursts,
+  /// so a tiling made of many short runs (e.g. one 28-byte row per channel) is not chosen
+  /// over fewer long runs that move slightly more bytes.
+  int burst_bytes = 64;
   /// Among tilings whose DDR traffic is within (1 + tolerance) of the minimum, prefer the one
   /// with more steps (up to target_steps) so that double buffering overlaps DMA and compute.
   double traffic_tolerance = 0.03;
@@ -90,6 +97,9 @@ struct ConvTilePlan {
   int steps = 0;      ///< n_co * n_row
   std::uint64_t input_read_bytes = 0;   ///< DDR bytes of input the loop order loads
   std::uint64_t weight_read_bytes = 0;  ///< DDR bytes of weights the loop order loads
+  /// Burst-rounded DDR bytes of every LOAD and STORE of the layer (input, weights, output,
+  /// residual; params excluded): the search objective (conv_burst_cost).
+  std::uint64_t burst_cost_bytes = 0;
   ConvSramLayout sram;
   /// "co=64 rows=14 of [256x56x56] in-band 3 rows" style description for reports.
   std::string describe(const ConvGeom& g) const;
@@ -103,10 +113,17 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
 void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile, const TilingOptions& opt,
                   std::uint64_t& input_bytes, std::uint64_t& weight_bytes);
 
-/// Best tiling of a CONV/GEMM in `sram_bytes`: minimal input + weight DDR traffic over both
-/// loop orders and all tile sizes (output-channel tiles of ceil(c_out/n), row tiles of
-/// ceil(h_out/m)), tie-broken as TilingOptions says. nullopt when not even the minimal
-/// tile (one group's output channels x one output row) fits.
+/// DDR cost of a tile choice counted in whole bursts: each DMA run of L contiguous bytes
+/// costs ceil(L / burst_bytes) * burst_bytes; runs that follow each other in DDR (a band
+/// covering whole channel planes, a tile of all output rows) count as one run. Counts the
+/// input and weight loads of the loop order, the output stores and the residual loads.
+std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
+                              const TilingOptions& opt);
+
+/// Best tiling of a CONV/GEMM in `sram_bytes`: minimal burst-rounded DDR cost
+/// (conv_burst_cost) over both loop orders and all tile sizes (output-channel tiles of
+/// ceil(c_out/n), row tiles of ceil(h_out/m)), tie-broken as TilingOptions says. nullopt
+/// when not even the minimal tile (one group's output channels x one output row) fits.
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
 
 /// SRAM bytes the minimal CONV tile needs (for the "does not fit" message).
