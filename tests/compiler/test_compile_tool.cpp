@@ -1,0 +1,109 @@
+// `npu compile` end to end through the tool binary (NPU_TOOL_PATH; cwd = repo root):
+// outputs, --explain, --report, strategy files, and every bad input exiting with status 1.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "npu/isa/assembly.hpp"
+
+namespace {
+
+struct ToolRun {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string tmp(const std::string& name) { return ::testing::TempDir() + "/npu_compile_tool_" + name; }
+
+ToolRun run_tool(const std::string& args) {
+  const std::string out = tmp("stdout"), err = tmp("stderr");
+  const std::string cmd = std::string(NPU_TOOL_PATH) + " " + args + " >" + out + " 2>" + err;
+  const int raw = std::system(cmd.c_str());
+  ToolRun r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+const std::string kHw = "--hw configs/edge-npu-ddr4.yaml";
+
+TEST(CompileTool, WritesProgramReportAndExplains) {
+  const std::string prog = tmp("r18.npuasm"), csv = tmp("r18.csv"), json = tmp("r18.json");
+  const ToolRun r = run_tool("compile resnet18 " + kHw + " --strategy conv-bn-act -o " + prog + " --report " + csv +
+                             " --report-json " + json + " --explain");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // ResNet-18: 20 Conv+BN pairs (stem, 16 in the basic blocks, 3 downsample) all fold.
+  std::size_t folded = 0, pos = 0;
+  while ((pos = r.out.find("fold-batchnorm", pos)) != std::string::npos) ++folded, ++pos;
+  EXPECT_EQ(folded, 20u);
+  EXPECT_NE(r.out.find("declined: Add"), std::string::npos);  // Relu after the residual Add
+  const npu::isa::Program p = npu::isa::read_program_file(prog);
+  EXPECT_EQ(p.strategy, "conv-bn-act");
+  EXPECT_FALSE(p.instructions.empty());
+  EXPECT_EQ(slurp(csv).rfind("layer,op,kind,placement,covers,macs,", 0), 0u);
+  EXPECT_NE(slurp(json).find("\"strategy\": \"conv-bn-act\""), std::string::npos);
+}
+
+TEST(CompileTool, StrategyFile) {
+  const std::string yaml = tmp("bn.yaml"), prog = tmp("bn.npuasm");
+  std::ofstream(yaml) << "name: bn-only\npasses: [fold-batchnorm]\n";
+  const ToolRun r = run_tool("compile mobilenet_v2 " + kHw + " --strategy-file " + yaml + " -o " + prog + " -q");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(npu::isa::read_program_file(prog).strategy, "bn-only");
+  std::ofstream(yaml) << "name: bad\npasses: [fold-batchnorm, fuse-everything]\n";
+  const ToolRun bad = run_tool("compile mobilenet_v2 " + kHw + " --strategy-file " + yaml + " -o " + prog);
+  EXPECT_EQ(bad.status, 1);
+  // Column 26: "passes: [" (9 chars) + "fold-batchnorm, " (16 chars) precede the bad name.
+  EXPECT_NE(bad.err.find(yaml + ":2:26: error: unknown pass 'fuse-everything' (allowed: fold-batchnorm, "
+                                "fuse-activation, fuse-residual)"),
+            std::string::npos)
+      << bad.err;
+}
+
+TEST(CompileTool, BadInputsExitOne) {
+  const std::string prog = tmp("x.npuasm");
+  ToolRun r = run_tool("compile resnet18 " + kHw + " --strategy fastest -o " + prog);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("unknown strategy 'fastest' (allowed: none, conv-bn, conv-act, conv-bn-act, residual)"),
+            std::string::npos)
+      << r.err;
+  r = run_tool("compile resnet18 --hw configs/no-such.yaml --strategy none -o " + prog);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no-such.yaml"), std::string::npos) << r.err;
+  r = run_tool("compile resnet18 " + kHw + " --strategy none -o /nonexistent-dir/x.npuasm");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("/nonexistent-dir/x.npuasm: error: cannot write the program"), std::string::npos) << r.err;
+  r = run_tool("compile no_such_net " + kHw + " --strategy none -o " + prog);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no_such_net"), std::string::npos) << r.err;
+}
+
+TEST(CompileTool, LayerThatDoesNotFitTheSramExitsOne) {
+  // 16 KiB passes config validation (its minimal array tile is 2 x 32 x 32 + 32 + 32 x 4 =
+  // 2,208 B) but ResNet-50's layer4 3x3 conv needs 34,887 B for one tile (test_tiling.cpp).
+  std::string yaml = slurp("configs/edge-npu-ddr4.yaml");
+  const std::size_t at = yaml.find("capacity: 1 MiB");
+  ASSERT_NE(at, std::string::npos);
+  yaml.replace(at, 15, "capacity: 16 KiB");
+  const std::string cfg = tmp("small-sram.yaml");
+  std::ofstream(cfg) << yaml;
+  const ToolRun r = run_tool("compile resnet50 --hw " + cfg + " --strategy none -o " + tmp("y.npuasm"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cannot fit even one minimal tile in SRAM"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sram.capacity is 16384 bytes; increase sram.capacity"), std::string::npos) << r.err;
+}
+
+}  // namespace
