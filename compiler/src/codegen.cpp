@@ -1,6 +1,7 @@
 #include "npu/compiler/codegen.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <limits>
 #include <map>
 
@@ -339,8 +340,17 @@ class Generator {
     };
     if (cap_ >= fixed + per_channel) {
       const std::uint64_t ct_max = (cap_ - fixed) / per_channel;
-      const std::uint64_t ct = std::min({C, ct_max, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)),
-                                                                          std::uint64_t(ceil_div(16384, std::int64_t(hw))))});
+      std::uint64_t ct = std::min({C, ct_max, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)),
+                                                                    std::uint64_t(ceil_div(16384, std::int64_t(hw))))});
+      // Whole DDR bursts per tile: a channel tile's scale and shift rows (ct x 4 B) and its
+      // data (ct x hw x e B) should each be a multiple of the burst, so the DDR moves exactly
+      // the planned bytes (a partial burst costs a whole one). Round ct down to that quantum
+      // (or up to one quantum when that still fits the SRAM).
+      const std::uint64_t burst = std::uint64_t(hw_.ddr.burst_bytes());
+      auto quantum = [burst](std::uint64_t bytes_per_channel) { return burst / std::gcd(burst, bytes_per_channel); };
+      const std::uint64_t q = std::lcm(quantum(pb), quantum(hw * e_));
+      if (ct < C && ct >= q) ct = ct / q * q;
+      else if (ct < C && q <= ct_max) ct = std::min(C, q);
       const std::uint64_t tile = ct * hw * e_;
       const std::uint32_t in0 = 0, in1 = a(tile), out0 = a(in1 + tile), out1 = a(out0 + tile);
       const std::uint32_t par0 = a(out1 + tile), par1 = a(par0 + 2 * ct * pb);
