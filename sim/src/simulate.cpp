@@ -80,7 +80,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
 
   RunOptions ro;
   ro.program_source = (dir / "program.npuasm").string();
-  ro.keep_instructions = false;
+  ro.keep_instructions = false;  // per-instruction records only when the timeline needs them
   std::unique_ptr<hw::CsvDdrTraceWriter> csv;
   std::unique_ptr<hw::Dramsim3DdrTraceWriter> ds3;
   hw::TeeDdrTraceSink tee;
@@ -93,6 +93,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
       ro.ddr_trace = &tee;
     } else if (t == "timeline") {
       ro.timeline_path = (dir / "timeline.json").string();
+      ro.keep_instructions = true;
     } else if (t == "vcd") {
       ro.vcd_path = (dir / "waves.vcd").string();
     }
