@@ -108,6 +108,7 @@ void validate_experiment(const ExperimentOptions& opt) {
   for (const auto& t : opt.traces)
     if (t != "ddr" && t != "timeline" && t != "vcd")
       throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+  if (!opt.shard.empty()) plan_experiment(opt);  // throws for a malformed --shard
   if (opt.out_dir.empty()) throw ConfigError("npu experiment: error: --out DIR is required");
   std::error_code ec;
   fs::create_directories(opt.out_dir, ec);

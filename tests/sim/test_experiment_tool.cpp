@@ -1,0 +1,164 @@
+// `npu experiment` end to end: the real ONNX networks on every preset and strategy, the
+// summary's arithmetic, and bad input rejected before any work starts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tool_runner.hpp"
+
+namespace fs = std::filesystem;
+using npu::test::run_npu;
+
+namespace {
+const std::vector<std::string> kPresets{"configs/edge-npu-ddr4.yaml", "configs/mobile-npu-lpddr4.yaml",
+                                        "configs/tpu-v1-like.yaml"};
+const std::vector<std::string> kStrategies{"none", "conv-bn", "conv-act", "conv-bn-act", "residual"};
+
+/// Runs `npu experiment` with `args` and expects exit 1, `needle` in the message, and no
+/// run started (no runs/ folder in `out`).
+void expect_rejected(std::vector<std::string> args, const std::string& out, const std::string& needle) {
+  args.insert(args.begin(), "experiment");
+  auto r = run_npu(args);
+  EXPECT_EQ(r.exit_status, 1) << r.output;
+  EXPECT_NE(r.output.find(needle), std::string::npos) << "message: " << r.output;
+  EXPECT_FALSE(fs::exists(fs::path(out) / "runs")) << "work started despite bad input";
+}
+}  // namespace
+
+TEST(ExperimentTool, RealOnnxModelsOnEveryPresetAndStrategy) {
+  const std::string models = npu::test::shared_models_dir();
+  if (models.empty()) GTEST_SKIP() << "../shared/models is absent (it holds the exported ONNX files); skipping";
+  const std::string out = npu::test::fresh_dir("onnx-all");
+  std::vector<std::string> args{"experiment", "--out", out, "-j", "2", "--strategies",
+                                "none,conv-bn,conv-act,conv-bn-act,residual"};
+  for (const char* m : {"resnet50_bn.onnx", "mobilenet_v2_bn.onnx", "yolov5s_bn.onnx"}) {
+    args.push_back("--model");
+    args.push_back(models + "/" + m);
+  }
+  for (const auto& h : kPresets) {
+    args.push_back("--hw");
+    args.push_back(h);
+  }
+  auto r = run_npu(args);
+  ASSERT_EQ(r.exit_status, 0) << r.output;
+  auto summary = npu::test::read_json(out + "/summary.json");
+  ASSERT_EQ(summary.size(), 3u * 3u * 5u);  // 3 networks x 3 presets x 5 strategies
+  for (const auto& row : summary) {
+    SCOPED_TRACE(row.at("model").get<std::string>() + " " + row.at("hw").get<std::string>() + " " +
+                 row.at("strategy").get<std::string>());
+    ASSERT_EQ(row.at("status"), "ok") << row.dump();
+    EXPECT_GT(row.at("latency_ms").get<double>(), 0);
+    EXPECT_GT(row.at("ddr_total_mb").get<double>(), 0);
+    // Physical bounds: utilisations are fractions of peak.
+    EXPECT_LE(row.at("mac_utilisation").get<double>(), 1.0);
+    EXPECT_LE(row.at("ddr_bw_utilisation").get<double>(), 1.0);
+    // Fusion never adds DDR traffic: saved % >= 0 against the none run.
+    EXPECT_GE(row.at("ddr_saved_pct").get<double>(), -1e-9);
+    // speedup_vs_none is the ratio of latencies (checked on the row itself).
+    if (row.at("strategy") == "none") EXPECT_DOUBLE_EQ(row.at("speedup_vs_none").get<double>(), 1.0);
+  }
+  for (const auto& row : summary)
+    EXPECT_TRUE(fs::exists(fs::path(out) / "layers" / (fs::path(row.at("run_dir").get<std::string>()).filename().string() + ".csv")));
+  EXPECT_TRUE(fs::exists(out + "/summary.csv"));
+  EXPECT_TRUE(fs::exists(out + "/summary.md"));
+}
+
+TEST(ExperimentTool, SummaryRatiosFollowFromTheRows) {
+  const std::string out = npu::test::fresh_dir("ratios");
+  auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategies",
+                    "none,residual", "--out", out});
+  ASSERT_EQ(r.exit_status, 0) << r.output;
+  auto s = npu::test::read_json(out + "/summary.json");
+  ASSERT_EQ(s.size(), 2u);
+  const auto& none = s[0];
+  const auto& fused = s[1];
+  // speedup = latency(none) / latency(fused); saved = 100 (1 - DDR(fused) / DDR(none)).
+  EXPECT_NEAR(fused["speedup_vs_none"].get<double>(), none["latency_ms"].get<double>() / fused["latency_ms"].get<double>(), 1e-9);
+  EXPECT_NEAR(fused["ddr_saved_pct"].get<double>(),
+              100.0 * (1.0 - fused["ddr_total_mb"].get<double>() / none["ddr_total_mb"].get<double>()), 1e-9);
+  EXPECT_NEAR(fused["ddr_total_mb"].get<double>(), fused["ddr_read_mb"].get<double>() + fused["ddr_write_mb"].get<double>(), 1e-9);
+  // latency in ms = cycles / 1 GHz (edge preset core clock).
+  EXPECT_NEAR(fused["latency_ms"].get<double>(), fused["cycles"].get<double>() / 1e6, 1e-6);
+}
+
+TEST(ExperimentTool, FailedRunIsReportedAndOthersComplete) {
+  // A well-formed YAML strategy naming a pass list that is valid, plus a model that exists
+  // but whose SRAM is too small for one layer: use a config with a tiny SRAM that still
+  // validates (the minimal tile fits) but cannot hold a ResNet-50 conv7x7 input band.
+  const std::string out = npu::test::fresh_dir("partial");
+  const std::string cfg = out + "/small-sram.yaml";
+  {
+    std::string text = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/" + kPresets[0]);
+    auto p = text.find("capacity:");
+    ASSERT_NE(p, std::string::npos);
+    auto e = text.find('\n', p);
+    text.replace(p, e - p, "capacity: 4KiB");
+    std::ofstream(cfg) << text;
+  }
+  auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--model", "resnet50", "--hw", cfg,
+                    "--strategies", "none", "--out", out + "/res"});
+  EXPECT_EQ(r.exit_status, 1) << r.output;
+  auto s = npu::test::read_json(out + "/res/summary.json");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0]["status"], "ok") << s[0].dump();  // the tiny network fits 4 KiB tiles
+  EXPECT_EQ(s[1]["status"], "failed");
+  EXPECT_NE(s[1]["error"].get<std::string>().find("SRAM"), std::string::npos) << s[1].dump();
+}
+
+TEST(ExperimentTool, MissingModelFileIsRejectedBeforeWork) {
+  const std::string out = npu::test::fresh_dir("bad-model");
+  expect_rejected({"--model", "no/such/model.onnx", "--hw", kPresets[0], "--out", out}, out, "no such file");
+}
+
+TEST(ExperimentTool, UnknownModelNameListsTheZoo) {
+  const std::string out = npu::test::fresh_dir("bad-zoo");
+  expect_rejected({"--model", "resnet51", "--hw", kPresets[0], "--out", out}, out, "resnet50");
+}
+
+TEST(ExperimentTool, UnknownStrategyIsRejectedBeforeWork) {
+  const std::string out = npu::test::fresh_dir("bad-strategy");
+  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--strategies", "none,conv-bn-relu", "--out", out}, out,
+                  "unknown strategy 'conv-bn-relu'");
+}
+
+TEST(ExperimentTool, InvalidConfigIsRejectedBeforeWork) {
+  const std::string out = npu::test::fresh_dir("bad-config");
+  const std::string cfg = out + "/bad.yaml";
+  std::string text = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/" + kPresets[0]);
+  text.replace(text.find("mac_array:"), 10, "mac_aray:");
+  std::ofstream(cfg) << text;
+  expect_rejected({"--model", "resnet50", "--hw", cfg, "--out", out}, out, "did you mean 'mac_array'");
+}
+
+TEST(ExperimentTool, UnwritableOutputFolderIsRejectedBeforeWork) {
+  const std::string base = npu::test::fresh_dir("bad-out");
+  const std::string file = base + "/a-file";
+  std::ofstream(file) << "x";
+  auto r = run_npu({"experiment", "--model", "resnet50", "--hw", kPresets[0], "--out", file + "/sub"});
+  EXPECT_EQ(r.exit_status, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot be created or written"), std::string::npos) << r.output;
+}
+
+TEST(ExperimentTool, BadJobsShardAndTraceAreRejected) {
+  const std::string out = npu::test::fresh_dir("bad-flags");
+  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--out", out, "-j", "0"}, out, "-j 0");
+  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--out", out, "--shard", "3/2"}, out, "--shard '3/2'");
+  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--out", out, "--trace", "ddr,foo"}, out,
+                  "--trace 'foo'");
+}
+
+TEST(ExperimentTool, ShardsPartitionTheJobs) {
+  // 1 model x 1 hw x 3 strategies split 2 ways: shard 0 takes jobs 0 and 2, shard 1 job 1.
+  const std::string a = npu::test::fresh_dir("shard0"), b = npu::test::fresh_dir("shard1");
+  for (auto [dir, shard] : {std::pair{a, "0/2"}, std::pair{b, "1/2"}}) {
+    auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategies",
+                      "none,conv-bn,residual", "--out", dir, "--shard", shard});
+    ASSERT_EQ(r.exit_status, 0) << r.output;
+  }
+  auto sa = npu::test::read_json(a + "/summary.json"), sb = npu::test::read_json(b + "/summary.json");
+  ASSERT_EQ(sa.size(), 2u);
+  ASSERT_EQ(sb.size(), 1u);
+  EXPECT_EQ(sa[0]["strategy"], "none");
+  EXPECT_EQ(sa[1]["strategy"], "residual");
+  EXPECT_EQ(sb[0]["strategy"], "conv-bn");
+}
