@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plots for an `npu experiment` output folder (formats: docs/experiment.md).
 
-Usage: python3 scripts/plot_experiment.py DIR [--out PLOTDIR]
+Usage: /usr/bin/python3 scripts/plot_experiment.py DIR [--out PLOTDIR]
 
 Writes PNGs into PLOTDIR (default DIR/plots):
   strategies_<model>.png      DDR MB and latency per strategy, one group of bars per hw config
