@@ -1,6 +1,8 @@
 // `npu ddr gen` / `npu ddr run` end to end through the tool binary (NPU_TOOL_PATH):
 // output figures, the JSON/CSV files of --out, and bad input -> exit status 1 + message.
 #include <gtest/gtest.h>
+
+#include "tool_runner.hpp"
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -9,25 +11,10 @@
 #include <sstream>
 #include <string>
 
+using npu::test::run_tool;
+
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result run_tool(const std::string& args) {
-  Result r;
-  std::string cmd = std::string("\"") + NPU_TOOL_PATH + "\" " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
 
 std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
 
@@ -40,9 +27,9 @@ std::string slurp(const std::string& path) {
 
 TEST(DdrTool, GenThenRunSeqReadOnTheEdgeConfig) {
   const std::string trace = temp("seq.trace");
-  Result g = run_tool("ddr gen seq-read --hw configs/edge-npu-ddr4.yaml -n 3000 -o " + trace);
+  npu::test::ToolResult g = run_tool("ddr gen seq-read --hw configs/edge-npu-ddr4.yaml -n 3000 -o " + trace);
   ASSERT_EQ(g.status, 0) << g.output;
-  Result r = run_tool("ddr run --hw configs/edge-npu-ddr4.yaml --trace " + trace + " --mapping rochracobabg --out " +
+  npu::test::ToolResult r = run_tool("ddr run --hw configs/edge-npu-ddr4.yaml --trace " + trace + " --mapping rochracobabg --out " +
                       temp("out"));
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("requests        3000 (reads 3000, writes 0)"), std::string::npos) << r.output;
@@ -69,7 +56,7 @@ TEST(DdrTool, GenThenRunSeqReadOnTheEdgeConfig) {
 TEST(DdrTool, MalformedTraceLineExitsOneWithFileAndLine) {
   const std::string trace = temp("bad.trace");
   std::ofstream(trace) << "0x0 READ 0\n0x40 RAED 1\n";
-  Result r = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
+  npu::test::ToolResult r = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find(trace + ":2:6: error: unknown command 'RAED'"), std::string::npos) << r.output;
 }
@@ -77,7 +64,7 @@ TEST(DdrTool, MalformedTraceLineExitsOneWithFileAndLine) {
 TEST(DdrTool, AddressPastCapacityExitsOne) {
   const std::string trace = temp("cap.trace");
   std::ofstream(trace) << "0x400000000 READ 0\n";
-  Result r = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
+  npu::test::ToolResult r = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find(trace + ":1:1: error: address 0x400000000 is past the DDR capacity"), std::string::npos)
       << r.output;
@@ -86,7 +73,7 @@ TEST(DdrTool, AddressPastCapacityExitsOne) {
 TEST(DdrTool, UnknownMappingFieldExitsOne) {
   const std::string trace = temp("ok.trace");
   std::ofstream(trace) << "0x0 READ 0\n";
-  Result r = run_tool("ddr run --preset ddr4-3200 --trace " + trace + " --mapping rochrababgqq");
+  npu::test::ToolResult r = run_tool("ddr run --preset ddr4-3200 --trace " + trace + " --mapping rochrababgqq");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("unknown field 'qq' at column 11"), std::string::npos) << r.output;
 }
@@ -101,14 +88,14 @@ TEST(DdrTool, ImpossibleTimingsInTheYamlExitOne) {
   std::ofstream(cfg) << yaml;
   const std::string trace = temp("ok2.trace");
   std::ofstream(trace) << "0x0 READ 0\n";
-  Result r = run_tool("ddr run --hw " + cfg + " --trace " + trace);
+  npu::test::ToolResult r = run_tool("ddr run --hw " + cfg + " --trace " + trace);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find(cfg), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("tRC"), std::string::npos) << r.output;
 }
 
 TEST(DdrTool, UnknownPatternAndMissingSourceExitOne) {
-  Result r = run_tool("ddr gen zigzag --preset ddr4-3200 -n 10 -o " + temp("z.trace"));
+  npu::test::ToolResult r = run_tool("ddr gen zigzag --preset ddr4-3200 -n 10 -o " + temp("z.trace"));
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("unknown trace pattern 'zigzag'"), std::string::npos) << r.output;
   r = run_tool("ddr gen seq-read -n 10 -o " + temp("z.trace"));

@@ -1,6 +1,8 @@
 // The `npu run` and `npu scalesim` commands end to end through the built tool (NPU_TOOL_PATH):
 // bad input gives exit status 1 and a message naming the place and the fix.
 #include <gtest/gtest.h>
+
+#include "tool_runner.hpp"
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -17,22 +19,6 @@ using namespace npu;
 using namespace npu::test;
 
 namespace {
-struct ToolResult {
-  int status = -1;
-  std::string output;  // stdout + stderr
-};
-ToolResult run_tool(const std::string& args) {
-  ToolResult r;
-  const std::string cmd = std::string(NPU_TOOL_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
 fs::path temp_dir(const std::string& name) {
   fs::path d = fs::temp_directory_path() / ("npu_hw_tests_" + name + "_" + std::to_string(getpid()));
   fs::create_directories(d);

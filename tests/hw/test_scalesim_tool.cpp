@@ -2,6 +2,8 @@
 // and on malformed inputs. Expected cycles are derived by hand from SCALE-Sim's demand
 // matrices (docs/timing.md): OS folds x (R + C + K - 2), WS folds x (2R + C + M - 2), minus 1.
 #include <gtest/gtest.h>
+
+#include "tool_runner.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,24 +16,11 @@
 
 namespace fs = std::filesystem;
 
+using npu::test::run_tool;
+
 namespace {
 const std::string kAnchors = std::string(NPU_SOURCE_DIR) + "/../shared/anchors/scalesim";
 
-struct ToolResult {
-  int status = -1;
-  std::string output;
-};
-ToolResult run_tool(const std::string& args) {
-  ToolResult r;
-  FILE* p = popen((std::string(NPU_TOOL_PATH) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
 // total_cycles column (15th) of each row of the CSV the tool wrote.
 std::vector<long long> cycles_column(const fs::path& csv) {
   std::ifstream f(csv);

@@ -32,7 +32,7 @@ std::string simulate(const std::string& model, const std::string& strategy, cons
     args.push_back(traces);
   }
   auto r = run_npu(args);
-  EXPECT_EQ(r.exit_status, 0) << r.output;
+  EXPECT_EQ(r.status, 0) << r.output;
   return dir;
 }
 
@@ -199,7 +199,7 @@ TEST(ExperimentInvariants, IdenticalRunsAreByteIdentical) {
   for (const auto& dir : {a, b}) {
     auto r = run_npu({"experiment", "--model", kTiny, "--hw", kEdge, "--strategies", "none,conv-bn-act", "--out", dir,
                       "-j", "2", "--trace", "ddr,timeline,vcd"});
-    ASSERT_EQ(r.exit_status, 0) << r.output;
+    ASSERT_EQ(r.status, 0) << r.output;
   }
   std::size_t compared = 0;
   for (const auto& entry : fs::recursive_directory_iterator(a)) {

@@ -19,7 +19,7 @@ const std::vector<std::string> kStrategies{"none", "conv-bn", "conv-act", "conv-
 void expect_rejected(std::vector<std::string> args, const std::string& out, const std::string& needle) {
   args.insert(args.begin(), "experiment");
   auto r = run_npu(args);
-  EXPECT_EQ(r.exit_status, 1) << r.output;
+  EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find(needle), std::string::npos) << "message: " << r.output;
   EXPECT_FALSE(fs::exists(fs::path(out) / "runs")) << "work started despite bad input";
 }
@@ -40,7 +40,7 @@ TEST(ExperimentTool, RealOnnxModelsOnEveryPresetAndStrategy) {
     args.push_back(h);
   }
   auto r = run_npu(args);
-  ASSERT_EQ(r.exit_status, 0) << r.output;
+  ASSERT_EQ(r.status, 0) << r.output;
   auto summary = npu::test::read_json(out + "/summary.json");
   ASSERT_EQ(summary.size(), 3u * 3u * 5u);  // 3 networks x 3 presets x 5 strategies
   for (const auto& row : summary) {
@@ -67,7 +67,7 @@ TEST(ExperimentTool, SummaryRatiosFollowFromTheRows) {
   const std::string out = npu::test::fresh_dir("ratios");
   auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategies",
                     "none,residual", "--out", out});
-  ASSERT_EQ(r.exit_status, 0) << r.output;
+  ASSERT_EQ(r.status, 0) << r.output;
   auto s = npu::test::read_json(out + "/summary.json");
   ASSERT_EQ(s.size(), 2u);
   const auto& none = s[0];
@@ -97,7 +97,7 @@ TEST(ExperimentTool, FailedRunIsReportedAndOthersComplete) {
   }
   auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--model", "resnet50", "--hw", cfg,
                     "--strategies", "none", "--out", out + "/res"});
-  EXPECT_EQ(r.exit_status, 1) << r.output;
+  EXPECT_EQ(r.status, 1) << r.output;
   auto s = npu::test::read_json(out + "/res/summary.json");
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0]["status"], "ok") << s[0].dump();  // the tiny network fits 4 KiB tiles
@@ -135,7 +135,7 @@ TEST(ExperimentTool, UnwritableOutputFolderIsRejectedBeforeWork) {
   const std::string file = base + "/a-file";
   std::ofstream(file) << "x";
   auto r = run_npu({"experiment", "--model", "resnet50", "--hw", kPresets[0], "--out", file + "/sub"});
-  EXPECT_EQ(r.exit_status, 1) << r.output;
+  EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("cannot be created or written"), std::string::npos) << r.output;
 }
 
@@ -153,7 +153,7 @@ TEST(ExperimentTool, ShardsPartitionTheJobs) {
   for (auto [dir, shard] : {std::pair{a, "0/2"}, std::pair{b, "1/2"}}) {
     auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategies",
                       "none,conv-bn,residual", "--out", dir, "--shard", shard});
-    ASSERT_EQ(r.exit_status, 0) << r.output;
+    ASSERT_EQ(r.status, 0) << r.output;
   }
   auto sa = npu::test::read_json(a + "/summary.json"), sb = npu::test::read_json(b + "/summary.json");
   ASSERT_EQ(sa.size(), 2u);

@@ -19,7 +19,7 @@ class GoldenTraces : public ::testing::Test {
     auto r = npu::test::run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw",
                                  "configs/edge-npu-ddr4.yaml", "--strategy", "conv-bn-act", "--out", dir_, "--trace",
                                  "ddr,timeline,vcd", "--quiet"});
-    ASSERT_EQ(r.exit_status, 0) << r.output;
+    ASSERT_EQ(r.status, 0) << r.output;
   }
   static std::string dir_;
 };

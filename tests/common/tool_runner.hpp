@@ -1,5 +1,6 @@
-// Helpers for tests that run the built `npu` tool (each simulation is its own process,
-// as SystemC requires) and read what it wrote.
+// Helpers shared by the test suites that run the built `npu` tool (each simulation is its
+// own process, as SystemC requires) and read what it wrote. NPU_TOOL_PATH and
+// NPU_SOURCE_DIR come from tests/CMakeLists.txt.
 #pragma once
 
 #include <sys/wait.h>
@@ -18,24 +19,32 @@
 namespace npu::test {
 
 struct ToolResult {
-  int exit_status = -1;
+  int status = -1;     ///< exit status; -1 when killed by a signal or not started
   std::string output;  ///< stdout and stderr together
 };
 
-/// Runs NPU_TOOL_PATH with `args` (each single-quoted for the shell) from the repo root.
-inline ToolResult run_npu(const std::vector<std::string>& args) {
-  std::string cmd = std::string("cd '") + NPU_SOURCE_DIR + "' && '" + NPU_TOOL_PATH + "'";
-  for (const auto& a : args) cmd += " '" + a + "'";
-  cmd += " 2>&1";
+/// Runs a shell command line, capturing stdout and stderr together.
+inline ToolResult run_shell(const std::string& command) {
   ToolResult r;
+  const std::string cmd = command + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
   std::size_t n;
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  int status = pclose(p);
-  r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+/// Runs `NPU_TOOL_PATH ARGS` (ARGS is shell text) in the current folder.
+inline ToolResult run_tool(const std::string& args) { return run_shell(std::string("'") + NPU_TOOL_PATH + "' " + args); }
+
+/// Runs NPU_TOOL_PATH with `args` (each single-quoted for the shell) from the repo root.
+inline ToolResult run_npu(const std::vector<std::string>& args) {
+  std::string cmd = std::string("cd '") + NPU_SOURCE_DIR + "' && '" + NPU_TOOL_PATH + "'";
+  for (const auto& a : args) cmd += " '" + a + "'";
+  return run_shell(cmd);
 }
 
 /// A fresh empty folder under the system temp dir, unique per test process.
