@@ -162,3 +162,25 @@ TEST(ExperimentTool, ShardsPartitionTheJobs) {
   EXPECT_EQ(sa[1]["strategy"], "residual");
   EXPECT_EQ(sb[0]["strategy"], "conv-bn");
 }
+
+TEST(ExperimentTool, PlotScriptDrawsEveryPlotKind) {
+  if (npu::test::run_shell("/usr/bin/python3 -c 'import matplotlib, pandas'").status != 0)
+    GTEST_SKIP() << "Debian's python3-matplotlib / python3-pandas are not installed (scripts/setup.sh installs them)";
+  const std::string out = npu::test::fresh_dir("plots");
+  auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategies",
+                    "none,conv-bn-act", "--out", out});
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto p = npu::test::run_shell(std::string("/usr/bin/python3 '") + NPU_SOURCE_DIR + "/scripts/plot_experiment.py' '" + out + "'");
+  ASSERT_EQ(p.status, 0) << p.output;
+  // One strategy comparison per model, one per-layer plot per run, one roofline per model x hw.
+  for (const char* png : {"strategies_tiny_convnet.png", "layers_tiny_convnet__edge-npu-ddr4__none.png",
+                          "layers_tiny_convnet__edge-npu-ddr4__conv-bn-act.png", "roofline_tiny_convnet__edge-npu-ddr4.png"}) {
+    const fs::path f = fs::path(out) / "plots" / png;
+    ASSERT_TRUE(fs::exists(f)) << png << "\n" << p.output;
+    EXPECT_EQ(npu::test::read_file(f.string()).substr(1, 3), "PNG") << png;
+  }
+  // Not an experiment folder: a clear error, exit 1.
+  auto bad = npu::test::run_shell(std::string("/usr/bin/python3 '") + NPU_SOURCE_DIR + "/scripts/plot_experiment.py' /nonexistent");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.output.find("no summary.csv"), std::string::npos) << bad.output;
+}
