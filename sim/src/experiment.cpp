@@ -75,6 +75,17 @@ bool is_zoo_name(const std::string& m) {
 
 }  // namespace
 
+compiler::Strategy resolve_strategy(const std::string& name_or_path) {
+  const auto ext = fs::path(name_or_path).extension();
+  if (ext == ".yaml" || ext == ".yml") return compiler::load_strategy_file(name_or_path);  // file:line:col errors
+  const auto names = compiler::builtin_strategy_names();
+  if (std::find(names.begin(), names.end(), name_or_path) == names.end())
+    throw ConfigError(fmt::format("strategy '{}': error: unknown strategy\n  allowed: {}; or the path of a strategy "
+                                  "YAML file (name: ..., passes: [...]; see docs/compiler.md)",
+                                  name_or_path, join(names)));
+  return compiler::builtin_strategy(name_or_path);
+}
+
 void validate_experiment(const ExperimentOptions& opt) {
   if (opt.models.empty()) throw ConfigError("npu experiment: error: no --model given (a zoo name or an .onnx path)");
   if (opt.hws.empty()) throw ConfigError("npu experiment: error: no --hw given (a YAML config, e.g. configs/edge-npu-ddr4.yaml)");
@@ -93,12 +104,17 @@ void validate_experiment(const ExperimentOptions& opt) {
     std::ifstream probe(m, std::ios::binary);
     if (!probe) throw ConfigError(fmt::format("--model '{}': error: cannot be read (check permissions)", m));
   }
-  for (const auto& s : opt.strategies) {
-    if (fs::path(s).extension() == ".yaml" || fs::path(s).extension() == ".yml")
-      compiler::load_strategy_file(s);  // throws ConfigError with file:line
-    else
-      compiler::builtin_strategy(s);    // throws "unknown strategy ... (allowed: ...)"
-  }
+  for (const auto& s : opt.strategies) resolve_strategy(s);
+  // Each job writes runs/<model>__<hw>__<strategy>: names must not collide.
+  auto no_repeats = [](const std::vector<std::string>& items, const char* flag) {
+    std::set<std::string> stems;
+    for (const auto& item : items)
+      if (!stems.insert(stem_of(item)).second)
+        throw ConfigError(fmt::format("{} '{}': error: given twice (or two arguments share the name '{}'); give each once",
+                                      flag, item, stem_of(item)));
+  };
+  no_repeats(opt.models, "--model");
+  no_repeats(opt.strategies, "--strategies");
   std::set<std::string> seen;
   for (const auto& h : opt.hws) {
     load_hw_config(h);  // throws ConfigError FILE:LINE:COL

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,12 +25,6 @@ void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw ConfigError(fmt::format("{}: error: cannot write this file; choose a writable --out folder", path.string()));
   out << text;
-}
-
-compiler::Strategy resolve_strategy(const std::string& s) {
-  auto ext = fs::path(s).extension();
-  if (ext == ".yaml" || ext == ".yml") return compiler::load_strategy_file(s);
-  return compiler::builtin_strategy(s);
 }
 
 double mb(std::uint64_t bytes) { return double(bytes) / 1e6; }
@@ -65,9 +60,12 @@ SimulateResult simulate(const SimulateOptions& opt) {
   for (const auto& spec : opt.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
   const compiler::Graph graph = compiler::load_model(opt.model, load);
   const compiler::Strategy strategy = resolve_strategy(opt.strategy);
-  for (const auto& t : opt.traces)
+  std::set<std::string> traces;  // a kind given twice is written once
+  for (const auto& t : opt.traces) {
     if (t != "ddr" && t != "timeline" && t != "vcd")
       throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+    traces.insert(t);
+  }
 
   std::error_code ec;
   fs::create_directories(opt.out_dir, ec);
@@ -84,7 +82,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   std::unique_ptr<hw::CsvDdrTraceWriter> csv;
   std::unique_ptr<hw::Dramsim3DdrTraceWriter> ds3;
   hw::TeeDdrTraceSink tee;
-  for (const auto& t : opt.traces) {
+  for (const auto& t : traces) {
     if (t == "ddr") {
       csv = std::make_unique<hw::CsvDdrTraceWriter>((dir / "ddr.csv").string());
       ds3 = std::make_unique<hw::Dramsim3DdrTraceWriter>((dir / "ddr.trace").string());

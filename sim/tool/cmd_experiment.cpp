@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "npu/isa/hw_config.hpp"
 #include "npu/sim/experiment.hpp"
 
 namespace {
@@ -46,6 +47,9 @@ void add_experiment(CLI::App& app) {
   cmd->add_option("--trace", *traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
   cmd->add_option("--shard", opt->shard, "Run only share i of N of the jobs (i/N), e.g. for a Slurm job array");
   cmd->callback([opt, strategies, traces]() {
+    for (const auto& item : *strategies)
+      if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
+        throw npu::ConfigError("--strategies '" + item + "': error: empty entry in the list; separate names with single commas");
     opt->strategies = split_list(*strategies);
     if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"};
     opt->traces = split_list(*traces);

@@ -63,6 +63,16 @@ TEST(ExperimentTool, RealOnnxModelsOnEveryPresetAndStrategy) {
   EXPECT_TRUE(fs::exists(out + "/summary.md"));
 }
 
+TEST(ExperimentTool, RepeatedTraceKindIsWrittenOnce) {
+  // --trace ddr,ddr once crashed (the same sink registered twice); now the kind is deduplicated.
+  const std::string out = npu::test::fresh_dir("trace-twice");
+  auto r = run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategy", "none",
+                    "--out", out, "--trace", "ddr,ddr,timeline,timeline", "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/ddr.csv"));
+  EXPECT_TRUE(fs::exists(out + "/timeline.json"));
+}
+
 TEST(ExperimentTool, SummaryRatiosFollowFromTheRows) {
   const std::string out = npu::test::fresh_dir("ratios");
   auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategies",
@@ -118,7 +128,18 @@ TEST(ExperimentTool, UnknownModelNameListsTheZoo) {
 TEST(ExperimentTool, UnknownStrategyIsRejectedBeforeWork) {
   const std::string out = npu::test::fresh_dir("bad-strategy");
   expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--strategies", "none,conv-bn-relu", "--out", out}, out,
-                  "unknown strategy 'conv-bn-relu'");
+                  "strategy 'conv-bn-relu': error: unknown strategy");
+  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--strategies", "none,,residual", "--out", out}, out,
+                  "empty entry");
+  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--strategies", "none,residual,none", "--out", out}, out,
+                  "--strategies 'none': error: given twice");
+}
+
+TEST(ExperimentTool, SameModelTwiceIsRejectedBeforeWork) {
+  // Both would write runs/resnet18__...: the run folders and summary rows would collide.
+  const std::string out = npu::test::fresh_dir("twice");
+  expect_rejected({"--model", "resnet18", "--model", "resnet18", "--hw", kPresets[0], "--out", out}, out,
+                  "--model 'resnet18': error: given twice");
 }
 
 TEST(ExperimentTool, InvalidConfigIsRejectedBeforeWork) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "npu/compiler/strategy.hpp"
+
 namespace npu::sim {
 
 /// One (model, hw, strategy) cell of an experiment.
@@ -65,6 +67,10 @@ RunSummary read_run_summary(const ExperimentJob& job);
 /// Writes DIR/summary.csv, summary.json, summary.md (speedup and DDR saved % relative to
 /// the `none` run of the same model and hw, when present) and returns the text table.
 std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs);
+
+/// A built-in strategy name or a strategy YAML path (.yaml/.yml). Throws ConfigError for an
+/// unknown name (listing the built-in ones) or a bad file (file:line:col).
+compiler::Strategy resolve_strategy(const std::string& name_or_path);
 
 /// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge").
 std::string stem_of(const std::string& path_or_name);
