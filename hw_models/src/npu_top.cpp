@@ -18,7 +18,7 @@ NpuTop::NpuTop(sc_core::sc_module_name name, const HwConfig& hw, const isa::Prog
       dma_store("dma_store", hw, sram, error, opt.ideal_memory),
       mac_array("mac_array", hw, program.dtype, sram, error), act_unit("act_unit", hw, program.dtype, sram, error),
       controller("controller", program, opt.program_source, dma_load, dma_store, mac_array, act_unit, error),
-      ddr_gbps("ddr_gbps") {
+      ddr_gbps("ddr_gbps"), ddr_window_gbps("ddr_window_gbps") {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
     throw std::logic_error("NpuTop needs the SystemC time resolution of 1 ps");
   }
@@ -41,6 +41,7 @@ NpuTop::NpuTop(sc_core::sc_module_name name, const HwConfig& hw, const isa::Prog
   SC_METHOD(ddr_bandwidth_method);
   sensitive << dma_load.bandwidth_gbps << dma_store.bandwidth_gbps;
   dont_initialize();
+  SC_THREAD(ddr_window_thread);
 }
 
 NpuTop::~NpuTop() = default;
@@ -49,7 +50,30 @@ bool NpuTop::has_ddr_model() const { return ddr_ != nullptr; }
 
 void NpuTop::ddr_bandwidth_method() { ddr_gbps.write(dma_load.bandwidth_gbps.read() + dma_store.bandwidth_gbps.read()); }
 
-void NpuTop::trace(sc_core::sc_trace_file* tf) const {
+void NpuTop::ddr_window_thread() {
+  if (!windows_) return;  // no VCD: no sampling
+  const sc_core::sc_time window = sc_core::sc_time::from_value(kBandwidthWindowPs);
+  // At the end of window k every request completing in it is known: a DMA issues a request
+  // at a simulation time no later than its issue time, and completion follows issue.
+  for (std::size_t k = 0;; ++k) {
+    wait(window);
+    ddr_window_gbps.write(windows_->gbps(k));
+    // Stop once the program is done (or stuck: nothing else is scheduled, as in a token
+    // deadlock, which the driver then reports) and every recorded window was written.
+    const bool idle = controller.finished() || error.set || !sc_core::sc_pending_activity();
+    if (idle && k + 1 >= windows_->windows()) break;
+  }
+  wait(window);
+  ddr_window_gbps.write(0.0);
+}
+
+void NpuTop::trace(sc_core::sc_trace_file* tf) {
+  if (!windows_) {
+    windows_ = std::make_unique<BandwidthWindows>(kBandwidthWindowPs);
+    dma_load.set_bandwidth_windows(windows_.get());
+    dma_store.set_bandwidth_windows(windows_.get());
+  }
+  sc_core::sc_trace(tf, ddr_window_gbps, "ddr_window_gbps");
   sc_core::sc_trace(tf, dma_load.busy, "dma_load_busy");
   sc_core::sc_trace(tf, dma_store.busy, "dma_store_busy");
   sc_core::sc_trace(tf, mac_array.busy, "mac_array_busy");

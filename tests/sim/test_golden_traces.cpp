@@ -91,7 +91,40 @@ TEST_F(GoldenTraces, TimelineHasOneTrackPerUnitAndSlicesInMicroseconds) {
 TEST_F(GoldenTraces, VcdDeclaresTheDocumentedSignals) {
   const std::string vcd = npu::test::read_file(golden("waves.vcd"));
   for (const char* s : {"dma_load_busy", "dma_store_busy", "mac_array_busy", "act_unit_busy", "dma_load_gbps",
-                        "dma_store_gbps", "ddr_gbps"})
+                        "dma_store_gbps", "ddr_gbps", "ddr_window_gbps"})
     EXPECT_NE(vcd.find(std::string(" ") + s + " "), std::string::npos) << s;
   EXPECT_NE(vcd.find("$timescale\n     1 ps"), std::string::npos);
+}
+
+TEST_F(GoldenTraces, WindowedBandwidthIntegratesToTheTraceBytes) {
+  // ddr_window_gbps holds, for each 1 us window, bytes completed in it / 1 us. Summing
+  // value x 1 us over all windows gives the run's DDR bytes: GB/s x 1e-6 s x 1e9 = value x 1e3 B.
+  const std::string vcd = npu::test::read_file(golden("waves.vcd"));
+  // "$var real 1 <id> ddr_window_gbps $end": the id is the fourth word.
+  std::string id;
+  {
+    std::istringstream lines(vcd);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find(" ddr_window_gbps ") != std::string::npos) {
+        std::istringstream words(line);
+        std::string w[4];
+        words >> w[0] >> w[1] >> w[2] >> w[3];
+        id = w[3];
+        break;
+      }
+  }
+  ASSERT_FALSE(id.empty());
+  double bytes = 0;
+  std::istringstream in(vcd);
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() > id.size() + 2 && line[0] == 'r' && line.compare(line.size() - id.size(), id.size(), id) == 0 &&
+        line[line.size() - id.size() - 1] == ' ')
+      bytes += std::stod(line.substr(1)) * 1e3;
+  }
+  std::ifstream csv(golden("ddr.csv"));
+  std::string l;
+  std::getline(csv, l);
+  double trace_bytes = 0;
+  while (std::getline(csv, l)) trace_bytes += std::stod(npu::test::split_csv(l).at(10));
+  EXPECT_NEAR(bytes, trace_bytes, 1.0);
 }

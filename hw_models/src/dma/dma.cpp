@@ -98,8 +98,11 @@ void Dma::execute(const isa::Instruction& inst, std::size_t index, ExecRecord& r
     window_.issued(t, done_ps);
     ++rec.ddr_bursts;
     // DRAM moves whole bursts: count the DRAM bursts this request touches (docs/timing.md).
-    served += dram_burst > 0 ? (((b.ddr_addr + b.bytes - 1) / dram_burst) - (b.ddr_addr / dram_burst) + 1) * dram_burst
-                             : b.bytes;
+    const std::uint64_t burst_served =
+        dram_burst > 0 ? (((b.ddr_addr + b.bytes - 1) / dram_burst) - (b.ddr_addr / dram_burst) + 1) * dram_burst
+                       : b.bytes;
+    served += burst_served;
+    if (windows_) windows_->add(done_ps, burst_served);
   }
   if (error_.set) {
     busy.write(false);

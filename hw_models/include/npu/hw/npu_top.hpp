@@ -55,6 +55,11 @@ class NpuTop : public sc_core::sc_module {
 
   /// DDR bandwidth in GB/s: sum of the two engines' descriptor means, updated per descriptor.
   sc_core::sc_signal<double> ddr_gbps;
+  /// DDR bandwidth per time window in GB/s: the bytes whose requests completed in the window
+  /// [k w, (k+1) w) divided by w, written at the window's end ((k+1) w); w = kBandwidthWindowPs.
+  /// Sampled only when trace() was called (one wake-up per window, not per clock).
+  sc_core::sc_signal<double> ddr_window_gbps;
+  static constexpr std::uint64_t kBandwidthWindowPs = 1000000;  ///< 1 us
 
   bool has_ddr_model() const;
   /// The DDR model, or nullptr with ideal memory or when this build has no DDR model.
@@ -62,10 +67,12 @@ class NpuTop : public sc_core::sc_module {
   IdealMemory* ideal_memory() { return ideal_.get(); }
 
   /// Register unit busy signals and the DDR bandwidth signals with `tf` (call before sc_start).
-  void trace(sc_core::sc_trace_file* tf) const;
+  void trace(sc_core::sc_trace_file* tf);
 
  private:
   void ddr_bandwidth_method();
+  void ddr_window_thread();
+  std::unique_ptr<BandwidthWindows> windows_;
   std::unique_ptr<IdealMemory> ideal_;
   std::unique_ptr<sc_core::sc_module> ddr_owner_;
   DdrModule* ddr_ = nullptr;

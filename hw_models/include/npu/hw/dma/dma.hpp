@@ -18,6 +18,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "npu/hw/controller/exec_record.hpp"
+#include "npu/hw/dma/bandwidth_windows.hpp"
 #include "npu/hw/dma/dma_timing.hpp"
 #include "npu/hw/sram/sram.hpp"
 #include "npu/hw/traffic_tag.hpp"
@@ -42,8 +43,11 @@ class Dma : public sc_core::sc_module {
   /// last burst completes. Fills the DMA fields of `rec`. On a DDR address error or an SRAM
   /// range error it raises `error` (the controller adds the instruction), calls sc_stop() and returns.
   void execute(const isa::Instruction& inst, std::size_t index, ExecRecord& rec);
+  /// Optional: every DDR request's bytes are added at its completion time (VCD bandwidth).
+  void set_bandwidth_windows(BandwidthWindows* windows) { windows_ = windows; }
 
  private:
+  BandwidthWindows* windows_ = nullptr;
   const HwConfig& hw_;
   Sram& sram_;
   SimError& error_;
