@@ -15,6 +15,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -178,6 +179,20 @@ class Loader {
       Section s = open(top, "npu", {"name", "clock_mhz"}, {});
       cfg.npu.name = get_string(s, "name");
       cfg.npu.clock_mhz = get_positive_double(s, "clock_mhz", "MHz");
+      // Time is kept in whole picoseconds (period = 10^6 / clock_mhz ps). Above 10 GHz the
+      // period (< 100 ps) rounds badly and, far above, to 0 (every run would take 0 cycles);
+      // below 1 kHz one cycle is 10^9 ps and a 64-bit picosecond count overflows after
+      // 1.8e10 cycles, which a real network reaches.
+      if (cfg.npu.clock_mhz > 10000)
+        fail(vmark(s, "clock_mhz"),
+             fmt::format("'npu.clock_mhz' = {} MHz is out of range: at most 10000 (10 GHz)", cfg.npu.clock_mhz),
+             "  the simulator keeps time in whole picoseconds; a clock above 10 GHz has a period under 100 ps that "
+             "rounds away (runs would report 0 cycles); allowed: 0.001 to 10000 MHz, e.g. 'clock_mhz: 1000'");
+      if (cfg.npu.clock_mhz < 0.001)
+        fail(vmark(s, "clock_mhz"),
+             fmt::format("'npu.clock_mhz' = {} MHz is out of range: at least 0.001 (1 kHz)", cfg.npu.clock_mhz),
+             "  a slower clock has a period over 10^9 ps and overflows the 64-bit picosecond time of a long run; "
+             "allowed: 0.001 to 10000 MHz, e.g. 'clock_mhz: 1000'");
     }
     {
       Section s = open(top, "mac_array", {"rows", "cols", "dataflow", "dtype"}, {"macs_per_pe_per_cycle"});
@@ -433,6 +448,13 @@ class Loader {
                      {"address_mapping", "page_policy", "queue_depth", "write_high_watermark", "write_low_watermark"});
     d.standard = kStandards[get_enum(s, "standard", kStandards, "DDR standard")];
     d.data_rate_mtps = get_int(s, "data_rate_mtps", 1);
+    // tCK = 2000 / data_rate_mtps ns: at 20000 MT/s it is 100 ps, the resolution the
+    // timing model converts to; beyond that tCK rounds away (0-cycle transfers).
+    if (d.data_rate_mtps > 20000)
+      fail(vmark(s, "data_rate_mtps"),
+           fmt::format("'ddr.data_rate_mtps' = {} MT/s is out of range: at most 20000", d.data_rate_mtps),
+           "  tCK = 2000 / data_rate_mtps ns would be under 0.1 ns (today's fastest DRAM, HBM3E/GDDR7, is below "
+           "20000 MT/s per pin); allowed: 1 to 20000, e.g. 3200 for DDR4-3200");
     d.channels = get_int(s, "channels", 1);
     d.ranks = get_int(s, "ranks", 1);
     d.bank_groups = get_int(s, "bank_groups", 1);
@@ -449,6 +471,22 @@ class Loader {
 
     // Each field of the address mapping is a bit field, so every count it decodes must be
     // a power of two (otherwise some bit patterns name nothing and the mapping is not onto).
+    {
+      // Capacity = channels x ranks x bank_groups x banks x rows x columns x bus bytes must be
+      // a 64-bit byte count; 2^50 B (1 PiB) is far above any real memory system.
+      unsigned __int128 cap = 1;
+      for (std::int64_t f : {std::int64_t(d.channels), std::int64_t(d.ranks), std::int64_t(d.bank_groups),
+                             std::int64_t(d.banks_per_group), d.rows, d.columns, std::int64_t(d.bus_width_bits / 8)}) {
+        cap *= static_cast<unsigned __int128>(f > 0 ? f : 1);
+        if (cap > (static_cast<unsigned __int128>(1) << 100)) break;  // already far too large
+      }
+      if (cap > (static_cast<unsigned __int128>(1) << 50))
+        fail(mark_of("ddr.rows"),
+             "the DDR capacity channels x ranks x bank_groups x banks_per_group x rows x columns x bus_width_bits/8 "
+             "is out of range: more than 2^50 bytes (1 PiB)",
+             "  byte addresses and capacities are 64-bit counts; check 'ddr.rows' and 'ddr.columns' (e.g. 65536 "
+             "rows x 1024 columns for DDR4 8 Gb x8)");
+    }
     const char* bits = "the address mapping decodes this count as a bit field";
     require_pow2("ddr.channels", std::uint64_t(d.channels), bits);
     require_pow2("ddr.ranks", std::uint64_t(d.ranks), bits);
@@ -680,6 +718,12 @@ HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source
 }
 
 HwConfig load_hw_config(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(fmt::format("{}: error: is a directory, expected a file\n"
+                                  "  give the hardware config YAML file, e.g. configs/edge-npu-ddr4.yaml",
+                                  path));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ConfigError(fmt::format("{}: error: cannot open the hardware config file\n"

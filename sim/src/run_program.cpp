@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "npu/hw/npu_top.hpp"
+#include "npu/isa/check.hpp"
 #include "npu/sim/timeline.hpp"
 
 namespace npu::sim {
@@ -198,6 +199,23 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
   const std::string overflow = hw::find_sram_overflow(program, hw, opt.program_source);
   if (!overflow.empty()) throw ConfigError(overflow);
+  // The static checks of `npu asm check` (tensor overlaps, token balance, deadlock, ...):
+  // a program they reject is not simulated. Every issue is reported, as asm check does.
+  const std::vector<isa::CheckIssue> issues = isa::check_program(program, hw);
+  if (!issues.empty()) {
+    const std::string prog = opt.program_source.empty() ? std::string("program") : opt.program_source;
+    std::string msg;
+    for (const isa::CheckIssue& issue : issues) {
+      if (!msg.empty()) msg += "\n";
+      msg += issue.source_line > 0 ? prog + ":" + std::to_string(issue.source_line) + ": error: " + issue.message
+                                   : prog + ": error: " + issue.message;
+    }
+    msg += "\n" + prog + ": " + std::to_string(issues.size()) + (issues.size() == 1 ? " issue" : " issues") +
+           " against " + hw.source +
+           "\n  fix: correct the program (`npu asm check PROGRAM --hw CONFIG` lists the same issues); it is not "
+           "simulated";
+    throw ConfigError(msg);
+  }
 
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -23,6 +24,9 @@ std::string lower(std::string s) {
   return s;
 }
 std::string read_file(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": error: is a directory, expected a file\n  fix: give the " + what + " file itself");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw ConfigError(path + ": error: cannot open the " + what + " file");
   std::stringstream ss;
@@ -58,6 +62,31 @@ std::int64_t number(const std::string& field, const std::string& source, int lin
   if (v <= 0) throw ConfigError(fmt::format("{}:{}: error: column '{}' must be positive, got {}", source, line, column, v));
   return v;
 }
+// Largest MAC count of one layer: 2^53 (9.0e15, ~10^4 times ResNet-50 in one layer), so
+// that every figure derived from it (MACs, cycles, utilisation in double) stays exact and
+// far from 64-bit overflow.
+constexpr std::uint64_t kMaxLayerMacs = std::uint64_t(1) << 53;
+
+// Checks that M = ofmap_h x ofmap_w, K = filter_h x filter_w x channels and M x N x K fit.
+void check_layer_size(const ScaleSimLayer& l, const std::string& source, int line) {
+  std::int64_t m = 0, k = 0, mn = 0, macs = 0;
+  const bool overflow = __builtin_mul_overflow(l.ofmap_h(), l.ofmap_w(), &m) ||
+                        __builtin_mul_overflow(l.filter_h, l.filter_w, &k) ||
+                        __builtin_mul_overflow(k, l.channels, &k) || __builtin_mul_overflow(m, l.filters, &mn) ||
+                        __builtin_mul_overflow(mn, k, &macs);
+  if (overflow || std::uint64_t(macs) > kMaxLayerMacs) {
+    throw ConfigError(fmt::format(
+        "{}:{}: error: layer '{}' is too large: ofmap {}x{} x filters {} x window {}x{}x{} is more than 2^53 = {} "
+        "MACs (the counts would overflow)\n  fix: check the row's numbers (a typo such as an extra digit?); one "
+        "layer may have at most {} MACs",
+        source, line, l.name, l.ofmap_h(), l.ofmap_w(), l.filters, l.filter_h, l.filter_w, l.channels, kMaxLayerMacs,
+        kMaxLayerMacs));
+  }
+}
+
+bool is_gemm_header(const std::vector<std::string>& f) {
+  return f.size() >= 4 && f.size() <= 5 && lower(f[1]) == "m";
+}
 }  // namespace
 
 std::int64_t ScaleSimLayer::ofmap_h() const { return hw::scalesim_ofmap_size(ifmap_h, filter_h, stride_h); }
@@ -79,7 +108,17 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, cons
       header_seen = true;
       if (format == TopologyFormat::Auto) {
         // "Layer, M, N, K," is a GEMM topology; the conv header has 8 or more columns.
-        format = f.size() <= 5 && f.size() >= 4 && lower(f[1]) == "m" ? TopologyFormat::Gemm : TopologyFormat::Conv;
+        format = is_gemm_header(f) ? TopologyFormat::Gemm : TopologyFormat::Conv;
+      } else if (format == TopologyFormat::Gemm && !is_gemm_header(f)) {
+        throw ConfigError(fmt::format(
+            "{}:{}: error: --format gemm, but the header '{}' is not a GEMM header 'Layer, M, N, K,' ({} columns{})\n"
+            "  fix: use --format conv (or auto) for a convolution topology, or give a GEMM topology",
+            source, lineno, trim(line), f.size(), f.size() >= 8 ? ", as a conv topology has" : ""));
+      } else if (format == TopologyFormat::Conv && is_gemm_header(f)) {
+        throw ConfigError(fmt::format(
+            "{}:{}: error: --format conv, but the header '{}' is a GEMM header 'Layer, M, N, K,'\n"
+            "  fix: use --format gemm (or auto) for a GEMM topology, or give a convolution topology",
+            source, lineno, trim(line)));
       }
       continue;
     }
@@ -96,6 +135,7 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, cons
       // topology_utils.py load_arrays_gemm: [m, k, 1, k, 1, n, 1, 1]
       l.ifmap_h = m, l.ifmap_w = k, l.filter_h = 1, l.filter_w = k, l.channels = 1, l.filters = n;
       l.stride_h = l.stride_w = 1;
+      check_layer_size(l, source, lineno);
       layers.push_back(l);
       continue;
     }
@@ -121,6 +161,7 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, cons
                                     "are 'valid', without padding)",
                                     source, lineno, l.filter_h, l.filter_w, l.ifmap_h, l.ifmap_w));
     }
+    check_layer_size(l, source, lineno);
     if (l.name.find("DP") != std::string::npos) {
       // topology_utils.py: depthwise -> one single-channel layer per channel.
       const std::int64_t ch = l.channels;
@@ -215,6 +256,17 @@ std::vector<ScaleSimLayerResult> scalesim_compute(const std::vector<ScaleSimLaye
     r.layer = l;
     const hw::GemmDims d{l.ofmap_px(), l.filters, l.window()};
     const hw::SystolicCycles c = hw::systolic_cycles(d, cfg.array_height, cfg.array_width, cfg.dataflow);
+    // folds x cycles_per_fold in 128 bits: a layer within the MAC limit can still need more
+    // than 2^62 cycles on a very tall or wide array (few, very long folds).
+    const unsigned __int128 cycles128 = static_cast<unsigned __int128>(std::max<std::int64_t>(c.row_folds, 0)) *
+                                        std::uint64_t(std::max<std::int64_t>(c.col_folds, 0)) *
+                                        std::uint64_t(std::max<std::int64_t>(c.cycles_per_fold, 0));
+    if (cycles128 > (static_cast<unsigned __int128>(1) << 62)) {
+      throw ConfigError(fmt::format(
+          "{}: error: layer '{}' (topology line {}) needs more than 2^62 cycles on the {}x{} array (the count would "
+          "overflow)\n  fix: check ArrayHeight/ArrayWidth and the layer's numbers",
+          cfg.source, l.name, l.line, cfg.array_height, cfg.array_width));
+    }
     r.cycles = c.scalesim_total_cycles();
     r.folds = c.row_folds * c.col_folds;
     r.cycles_per_fold = c.cycles_per_fold;

@@ -73,6 +73,7 @@ struct RunOptions {
   std::string mapping;
   std::string page_policy;
   int queue_depth = 0;
+  bool queue_depth_given = false;  // --queue-depth appeared on the command line
   std::string out_dir;
   bool json = false;
   bool one_at_a_time = false;
@@ -94,7 +95,14 @@ void run_ddr(const RunOptions& o) {
       throw ConfigError("error: unknown --page-policy '" + o.page_policy + "'\n  fix: use open or closed");
     }
   }
-  if (o.queue_depth > 0) {
+  if (o.queue_depth_given) {
+    // Validated as the YAML key ddr.queue_depth is (an integer >= 1).
+    if (o.queue_depth < 1) {
+      throw ConfigError(fmt::format("--queue-depth: error: must be >= 1, got {}\n  fix: give the number of requests "
+                                    "each read and write queue holds, e.g. --queue-depth 32 (omit it to keep the "
+                                    "config's ddr.queue_depth = {})",
+                                    o.queue_depth, ddr.cfg.queue_depth));
+    }
     ddr.cfg.queue_depth = o.queue_depth;
     ddr.cfg.write_high_watermark = 0;
     ddr.cfg.write_low_watermark = 0;
@@ -168,12 +176,22 @@ void run_ddr(const RunOptions& o) {
 struct GenOptions {
   DdrSource src;
   std::string pattern;
-  std::uint64_t n = 0;
+  std::int64_t n = 0;  // signed, so that a negative -n is seen (and rejected), not wrapped
   std::string out;
   std::string format = "dramsim3";
 };
 
+// Largest -n of `ddr gen`: 10^12 requests is a 25 TB trace file; the limit keeps the
+// address arithmetic (n x 64 bytes) far from 64-bit overflow.
+constexpr std::int64_t kMaxGenRequests = 1000000000000;
+
 void gen_ddr(const GenOptions& o) {
+  if (o.n < 1 || o.n > kMaxGenRequests) {
+    throw ConfigError(fmt::format("-n: error: the number of requests must be from 1 to {}, got {}\n  fix: give a "
+                                  "positive request count, e.g. -n 100000",
+                                  kMaxGenRequests, o.n));
+  }
+  const std::uint64_t n = std::uint64_t(o.n);
   LoadedDdr ddr = load_ddr(o.src);
   const hw::TracePattern pattern = hw::parse_trace_pattern(o.pattern);
   const hw::TraceFormat format = hw::parse_trace_format(o.format);
@@ -181,18 +199,18 @@ void gen_ddr(const GenOptions& o) {
   const std::uint64_t request_bytes = 64;
   hw::TraceGenerator probe(pattern, request_bytes);
   const std::uint64_t capacity = ddr.cfg.capacity_bytes();
-  if (probe.span_bytes(o.n) > capacity) {
+  if (probe.span_bytes(n) > capacity) {
     throw ConfigError(fmt::format(
         "{}: error: pattern {} with {} requests needs {} bytes of DDR, more than the capacity of {} bytes\n"
         "  fix: use fewer requests (-n) or a config with more memory",
-        ddr.source, o.pattern, o.n, probe.span_bytes(o.n), capacity));
+        ddr.source, o.pattern, n, probe.span_bytes(n), capacity));
   }
   std::ofstream f(o.out, std::ios::out | std::ios::trunc);
   if (!f) throw ConfigError(o.out + ": error: cannot open for writing\n  fix: check the -o path");
-  hw::write_pattern_trace(pattern, o.n, format, f, request_bytes);
+  hw::write_pattern_trace(pattern, n, format, f, request_bytes);
   f.close();
   if (!f) throw ConfigError(o.out + ": error: write failed\n  fix: check free space");
-  std::cout << fmt::format("wrote {} requests of {} to {} ({} format)\n", o.n, o.pattern, o.out, o.format);
+  std::cout << fmt::format("wrote {} requests of {} to {} ({} format)\n", n, o.pattern, o.out, o.format);
 }
 
 void add_ddr_commands(CLI::App& app) {
@@ -207,7 +225,8 @@ void add_ddr_commands(CLI::App& app) {
                                                 "(LD|ST 0xADDR)");
   run->add_option("--mapping", run_opts->mapping, "Override ddr.address_mapping, e.g. rochracobabg");
   run->add_option("--page-policy", run_opts->page_policy, "Override ddr.page_policy: open or closed");
-  run->add_option("--queue-depth", run_opts->queue_depth, "Override ddr.queue_depth");
+  run->add_option("--queue-depth", run_opts->queue_depth, "Override ddr.queue_depth (>= 1)")
+      ->each([run_opts](const std::string&) { run_opts->queue_depth_given = true; });
   run->add_option("--out", run_opts->out_dir,
                   "Folder for ddr_stats.json, ddr_trace.csv and ddr_trace.dramsim3.trace");
   run->add_flag("--json", run_opts->json, "Print the statistics as JSON");

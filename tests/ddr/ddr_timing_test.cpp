@@ -112,6 +112,47 @@ TEST(DdrTiming, RefreshBlocksTheRankForTrfc) {
   EXPECT_EQ(d.stats().cmd_ref, 1u);
 }
 
+TEST(DdrTiming, IdleGapFastForwardMatchesOneByOneRefresh) {
+  // Two systems see the same requests; `slow` has a command log attached, which turns the
+  // idle fast-forward off, so it simulates every REF one by one. Both must agree exactly.
+  DdrSystem fast(ddr4_3200()), slow(ddr4_3200());
+  std::vector<DdrCommandRecord> log;
+  slow.set_command_log(&log);
+  // T = 100 tREFI + 3000 = 1251000. REFs due by T: rank 0 at 6240 + 12480 k for
+  // k = 0..99 (6240 + 99 x 12480 = 1241760 <= T), rank 1 at 12480 (k + 1) for k = 0..99
+  // (1248000 <= T): 200. The next ones (1254240, 1260480) are past the requests below.
+  const Tick t = 100 * 12480 + 3000;
+  for (DdrSystem* d : {&fast, &slow}) {
+    // Rank 0's row 0 is opened at 0; the first refresh closes it (PRE 6240, REF 6262).
+    EXPECT_EQ(serve(*d, addr_of(*d, 0, 0, 0, 0, 0), false, 0), 49);
+    // Rank 0's last REF is at 1241760, so its banks may open again from 1241760 + tRFC
+    // 560 = 1242320 < T: the read finds a closed bank, latency tRCD + CL + BL/2 + 1 = 49.
+    EXPECT_EQ(serve(*d, addr_of(*d, 0, 0, 0, 0, 8), false, t), 49);
+    EXPECT_EQ(serve(*d, addr_of(*d, 1, 0, 0, 0, 0), false, t + 100), 49);
+    d->drain();
+  }
+  EXPECT_EQ(fast.stats().cmd_ref, 200u);
+  EXPECT_EQ(slow.stats().cmd_ref, 200u);
+  EXPECT_EQ(ticks_of(log, DdrCommand::Ref).size(), 200u);
+  EXPECT_EQ(fast.stats().cmd_pre, slow.stats().cmd_pre);
+  EXPECT_EQ(fast.stats().cmd_act, slow.stats().cmd_act);
+  EXPECT_EQ(fast.stats().last_done_ck, slow.stats().last_done_ck);
+}
+
+TEST(DdrTiming, TeraCycleIdleGapIsFastForwarded) {
+  // One read at 0 and one at 10^12 tCK (10.4 minutes of DDR4-3200 idle time). Without the
+  // fast-forward this takes ~9 s of CPU; with it, microseconds. REF counts by hand:
+  // rank 0 is due at 6240 + 12480 k <= 10^12 for k = 0..80128204 (80128205 REFs), rank 1
+  // at 12480 (k + 1) <= 10^12 for k = 0..80128204 (floor(10^12 / 12480) = 80128205):
+  // 160256410 in all. The next dues (10^12 + 4640, 10^12 + 10880) come after the read.
+  DdrSystem d(ddr4_3200());
+  EXPECT_EQ(serve(d, addr_of(d, 0, 0, 0, 0, 0), false, 0), 49);
+  // Rank 0's last REF at 6240 + 80128204 x 12480 = 999999992160 ends its tRFC long
+  // before 10^12: the bank is closed and ready, latency 49.
+  EXPECT_EQ(serve(d, addr_of(d, 0, 0, 0, 0, 8), false, 1000000000000), 49);
+  EXPECT_EQ(d.stats().cmd_ref, 160256410u);
+}
+
 TEST(DdrTiming, RefreshOfOneRankDoesNotBlockTheOther) {
   DdrSystem d(ddr4_3200());
   // Rank 0 refreshes at 6240 (all banks closed: REF at 6240). A read to rank 1 offered at

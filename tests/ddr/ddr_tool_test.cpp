@@ -103,4 +103,59 @@ TEST(DdrTool, UnknownPatternAndMissingSourceExitOne) {
   EXPECT_NE(r.output.find("give exactly one of --hw CONFIG or --preset NAME"), std::string::npos) << r.output;
 }
 
+TEST(DdrTool, QueueDepthOverrideIsValidatedLikeTheYamlKey) {
+  const std::string trace = temp("qd.trace");
+  std::ofstream(trace) << "0x0 READ 0\n";
+  for (const char* depth : {"0", "-3"}) {
+    npu::test::ToolResult r =
+        run_tool("ddr run --hw configs/edge-npu-ddr4.yaml --trace " + trace + " --queue-depth " + depth);
+    EXPECT_EQ(r.status, 1) << depth << ": " << r.output;
+    EXPECT_NE(r.output.find(std::string("--queue-depth: error: must be >= 1, got ") + depth), std::string::npos)
+        << r.output;
+    // The edge config's ddr.queue_depth is 32; the fix line names it.
+    EXPECT_NE(r.output.find("omit it to keep the config's ddr.queue_depth = 32"), std::string::npos) << r.output;
+  }
+  npu::test::ToolResult ok = run_tool("ddr run --hw configs/edge-npu-ddr4.yaml --trace " + trace + " --queue-depth 1");
+  EXPECT_EQ(ok.status, 0) << ok.output;
+}
+
+TEST(DdrTool, NegativeRequestCountIsRejected) {
+  // -5 used to wrap to 2^64 - 5 requests.
+  npu::test::ToolResult r = run_tool("ddr gen seq-read --hw configs/edge-npu-ddr4.yaml -n -5 -o " + temp("neg.trace"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("-n: error: the number of requests must be from 1 to 1000000000000, got -5"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(DdrTool, DirectoryGivenAsTraceOrConfigIsRejected) {
+  const std::string dir = testing::TempDir();
+  const std::string trace = temp("dir_ok.trace");
+  std::ofstream(trace) << "0x0 READ 0\n";
+  npu::test::ToolResult r = run_tool("ddr run --hw configs/edge-npu-ddr4.yaml --trace " + dir);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find(dir + ": error: is a directory, expected a file"), std::string::npos) << r.output;
+  r = run_tool("ddr run --hw " + dir + " --trace " + trace);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find(dir + ": error: is a directory, expected a file"), std::string::npos) << r.output;
+}
+
+TEST(DdrTool, DecreasingAndHugeCycleStampsExitOne) {
+  const std::string dec = temp("dec.trace"), huge = temp("huge_cycle.trace");
+  std::ofstream(dec) << "0x0 READ 5\n0x40 READ 1\n";
+  std::ofstream(huge) << "0x0 READ 18446744073709551615\n";
+  npu::test::ToolResult r = run_tool("ddr run --preset ddr4-3200 --trace " + dec);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find(dec + ":2:11: error: cycle 1 is before the previous request's cycle 5 (line 1): cycle "
+                                "stamps must not decrease"),
+            std::string::npos)
+      << r.output;
+  r = run_tool("ddr run --preset ddr4-3200 --trace " + huge);
+  EXPECT_EQ(r.status, 1) << r.output;
+  // "0x0 READ " is 9 characters: the cycle starts at column 10.
+  EXPECT_NE(r.output.find(huge + ":1:10: error: cycle 18446744073709551615 is out of range (max 100000000000000000"),
+            std::string::npos)
+      << r.output;
+}
+
 }  // namespace

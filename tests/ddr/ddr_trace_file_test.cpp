@@ -90,6 +90,46 @@ TEST(TraceReader, MissingFileIsAConfigError) {
   EXPECT_THROW(TraceReader("/nonexistent/dir/x.trace", TraceFormat::Dramsim3), ConfigError);
 }
 
+TEST(TraceReader, DecreasingCycleStampsAreRejectedWithFileAndLine) {
+  // Line 2 stamps cycle 1 after line 1's cycle 5: the offered stream would go back in
+  // time. The cycle token of line 2 starts at column 11 ("0x40 READ " is 10 characters).
+  std::string path = write_temp("decreasing.trace", "0x0 READ 5\n0x40 READ 1\n");
+  std::string msg = error_of(path, TraceFormat::Dramsim3);
+  EXPECT_NE(msg.find(path + ":2:11: error: cycle 1 is before the previous request's cycle 5 (line 1): cycle stamps "
+                            "must not decrease"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("fix: sort the trace by cycle"), std::string::npos) << msg;
+  // Equal stamps are fine (several requests may be offered at the same cycle).
+  path = write_temp("equal.trace", "0x0 READ 5\n0x40 READ 5\n");
+  EXPECT_EQ(error_of(path, TraceFormat::Dramsim3), "");
+}
+
+TEST(TraceReader, HugeCycleStampIsOutOfRangeNotMalformed) {
+  // 2^64 - 1 is a well-formed unsigned 64-bit number, but above kMaxTraceCycle = 10^17.
+  std::string path = write_temp("huge.trace", "0x40 READ 18446744073709551615\n");
+  std::string msg = error_of(path, TraceFormat::Dramsim3);
+  EXPECT_NE(msg.find(path + ":1:11: error: cycle 18446744073709551615 is out of range (max 100000000000000000"),
+            std::string::npos)
+      << msg;
+  // 10^17 + 1 is the first value past the limit; 10^17 itself is accepted by the parser.
+  TraceRequest r;
+  EXPECT_THROW(TraceReader::parse_line("0x40 READ 100000000000000001", TraceFormat::Dramsim3, "t", 1, r), ConfigError);
+  ASSERT_TRUE(TraceReader::parse_line("0x40 READ 100000000000000000", TraceFormat::Dramsim3, "t", 1, r));
+  EXPECT_EQ(r.cycle, kMaxTraceCycle);
+}
+
+TEST(TraceReader, DirectoryIsRejectedAsNotAFile) {
+  const std::string dir = testing::TempDir();
+  try {
+    TraceReader r(dir, TraceFormat::Dramsim3);
+    FAIL() << "a directory was accepted as a trace";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(dir + ": error: is a directory, expected a file"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(TraceGenerator, PatternsFollowTheIssue) {
   TraceGenerator seq(TracePattern::SeqRead);
   for (int i = 0; i < 3; ++i) {

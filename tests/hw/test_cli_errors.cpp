@@ -61,7 +61,10 @@ TEST(NpuRunTool, SramOverflowNamesInstructionLineAndLayerAndExits1) {
   EXPECT_NE(r.output.find("fix:"), std::string::npos);
 }
 
-TEST(NpuRunTool, TokenDeadlockExits1WithQueueStates) {
+TEST(NpuRunTool, UnbalancedTokensAreRejectedBeforeSimulating) {
+  // The CONV waits on ld2cp but nothing pushes it: `npu asm check` rejects the program
+  // (pushes 0 != waits 1), so `npu run` reports the same issue and does not simulate it.
+  // (The simulator's own deadlock report is tested on NpuTop in test_npu_top.cpp.)
   isa::Program p;
   p.name = "deadlock";
   p.tensors.push_back({"in", isa::TensorKind::Input, 0x0, 256});
@@ -75,11 +78,51 @@ TEST(NpuRunTool, TokenDeadlockExits1WithQueueStates) {
   c.wait = {tok(LD, CP)};
   p.instructions.push_back(c);
   const fs::path dir = temp_dir("deadlock");
-  std::ofstream(dir / "p.npuasm") << isa::write_program(p);
+  const std::string text = isa::write_program(p);
+  std::ofstream(dir / "p.npuasm") << text;
   const auto r = run_tool("run " + (dir / "p.npuasm").string() + " --hw " + kEdge);
   EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("token deadlock"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("queue cp: waiting for token ld2cp (count 0)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find((dir / "p.npuasm").string() + ":" + std::to_string(line_of(text, "CONV")) + ": error: "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("token ld2cp is pushed 0 times but waited on 1 time"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1 issue against " + kEdge), std::string::npos) << r.output;
+}
+
+TEST(NpuRunTool, ProgramThatAsmCheckRejectsIsNotSimulated) {
+  // two_layer.npuasm (valid) with two mistakes `npu asm check` catches:
+  //  - conv2.W moved to DDR 0x400: [0x400, 0x500) overlaps conv1.W [0x0, 0x480);
+  //  - the STORE pushes st2cp twice, and nothing waits on st2cp.
+  std::ifstream in(std::string(NPU_SOURCE_DIR) + "/tests/hw/data/two_layer.npuasm");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  auto replace = [&text](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  replace(".tensor conv2.W kind=weight ddr=0x1000", ".tensor conv2.W kind=weight ddr=0x400");
+  replace("tensor=conv2.W ddr=0x1000", "tensor=conv2.W ddr=0x400");
+  replace("extent=4096 wait=cp2st", "extent=4096 wait=cp2st push=st2cp,st2cp");
+  const fs::path dir = temp_dir("asmcheck");
+  const std::string prog = (dir / "p.npuasm").string();
+  std::ofstream(prog) << text;
+  const auto c = run_tool("asm check " + prog + " --hw " + kEdge);
+  ASSERT_EQ(c.status, 1) << c.output;  // the same program is rejected by asm check
+  const auto r = run_tool("run " + prog + " --hw " + kEdge + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find(prog + ":" + std::to_string(line_of(text, ".tensor conv2.W")) +
+                          ": error: tensor 'conv2.W' [0x400, 0x500) overlaps tensor 'conv1.W' [0x0, 0x480)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(prog + ":" + std::to_string(line_of(text, "STORE")) +
+                          ": error: instruction #5 STORE (layer conv2): token st2cp is pushed 2 times but waited "
+                          "on 0 times"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(prog + ": 2 issues against " + kEdge), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));  // nothing was simulated
 }
 
 TEST(NpuRunTool, WritesRunJsonLayersCsvAndTraces) {

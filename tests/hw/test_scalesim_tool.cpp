@@ -119,3 +119,52 @@ TEST(ScaleSimTool, MalformedInputsAreErrorsWithLine) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("baddf.cfg:4: error: Dataflow 'rs' is not one of os, ws, is"), std::string::npos) << r.output;
 }
+
+TEST(ScaleSimTool, LayerWhoseCountsOverflowIsAnErrorWithLine) {
+  // ofmap (9999999 - 7) / 1 + 1 = 9999993 per side -> M = 9.9999860e13 px, window
+  // 7 x 7 x 9999 = 489951, N = 9999: M x N x K = 4.9e23 MACs, past 2^64 (1.8e19) and far
+  // past the 2^53 per-layer limit. Before the check it wrapped (MACs 1.1e19, 0 cycles).
+  const fs::path dir = temp_dir("overflow");
+  std::ofstream(dir / "huge.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, "
+                                     "Num Filter, Strides,\nc1,9999999,9999999,7,7,9999,9999,1,\n";
+  std::ofstream(dir / "os.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : os\n";
+  const auto r = run_tool("scalesim " + (dir / "huge.csv").string() + " --config " + (dir / "os.cfg").string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find((dir / "huge.csv").string() +
+                          ":2: error: layer 'c1' is too large: ofmap 9999993x9999993 x filters 9999 x window 7x7x9999 "
+                          "is more than 2^53 = 9007199254740992 MACs"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("fix:"), std::string::npos) << r.output;
+}
+
+TEST(ScaleSimTool, FormatThatContradictsTheHeaderIsAnError) {
+  const fs::path dir = temp_dir("mismatch");
+  std::ofstream(dir / "conv.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, "
+                                     "Num Filter, Strides,\nConv1, 224, 224, 7, 7, 3, 64, 2,\n";
+  std::ofstream(dir / "gemm.csv") << "Layer, M, N, K,\nfc, 4, 4, 4,\n";
+  std::ofstream(dir / "os.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : os\n";
+  // A conv CSV read as GEMM would take IFMAP Height/Width/Filter Height as M, N, K.
+  auto r = run_tool("scalesim " + (dir / "conv.csv").string() + " --config " + (dir / "os.cfg").string() +
+                    " --format gemm");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find((dir / "conv.csv").string() + ":1: error: --format gemm, but the header 'Layer name, IFMAP "
+                                                        "Height"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("is not a GEMM header 'Layer, M, N, K,' (8 columns, as a conv topology has)"),
+            std::string::npos)
+      << r.output;
+  r = run_tool("scalesim " + (dir / "gemm.csv").string() + " --config " + (dir / "os.cfg").string() +
+               " --format conv");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find((dir / "gemm.csv").string() +
+                          ":1: error: --format conv, but the header 'Layer, M, N, K,' is a GEMM header"),
+            std::string::npos)
+      << r.output;
+  // The matching explicit formats still work.
+  EXPECT_EQ(run_tool("scalesim " + (dir / "gemm.csv").string() + " --config " + (dir / "os.cfg").string() +
+                     " --format gemm")
+                .status,
+            0);
+}

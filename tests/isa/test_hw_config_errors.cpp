@@ -178,6 +178,51 @@ TEST(HwConfigError, NegativeClockRate) {
             "  allowed: a positive number in MHz");
 }
 
+TEST(HwConfigError, ClockAboveTenGigahertzIsOutOfRange) {
+  // 1e30 MHz has a period of 1e-24 ps, which rounds to 0: runs would report 0 cycles.
+  // Value column: "  clock_mhz: " is 13 characters -> 14.
+  EXPECT_EQ(error_of(with("  clock_mhz: 1000", "  clock_mhz: 1e30")),
+            "bad.yaml:3:14: error: 'npu.clock_mhz' = 1e+30 MHz is out of range: at most 10000 (10 GHz)\n"
+            "  the simulator keeps time in whole picoseconds; a clock above 10 GHz has a period under 100 ps that "
+            "rounds away (runs would report 0 cycles); allowed: 0.001 to 10000 MHz, e.g. 'clock_mhz: 1000'");
+  // The bounds themselves are accepted.
+  EXPECT_EQ(error_of(with("  clock_mhz: 1000", "  clock_mhz: 10000")), "<no error>");
+  EXPECT_EQ(error_of(with("  clock_mhz: 1000", "  clock_mhz: 0.001")), "<no error>");
+  EXPECT_NE(error_of(with("  clock_mhz: 1000", "  clock_mhz: 0.0001"))
+                .find("bad.yaml:3:14: error: 'npu.clock_mhz' = 0.0001 MHz is out of range: at least 0.001 (1 kHz)"),
+            std::string::npos);
+}
+
+TEST(HwConfigError, DataRateAbove20000IsOutOfRange) {
+  // "  data_rate_mtps: " is 18 characters -> column 19 on line 16.
+  EXPECT_EQ(error_of(with("  data_rate_mtps: 3200", "  data_rate_mtps: 20001")),
+            "bad.yaml:16:19: error: 'ddr.data_rate_mtps' = 20001 MT/s is out of range: at most 20000\n"
+            "  tCK = 2000 / data_rate_mtps ns would be under 0.1 ns (today's fastest DRAM, HBM3E/GDDR7, is below "
+            "20000 MT/s per pin); allowed: 1 to 20000, e.g. 3200 for DDR4-3200");
+  EXPECT_EQ(error_of(with("  data_rate_mtps: 3200", "  data_rate_mtps: 20000")), "<no error>");
+}
+
+TEST(HwConfigError, DdrCapacityBeyondOnePebibyte) {
+  // 1 ch x 2 ranks x 4 groups x 4 banks x 2^40 rows x 1024 columns x 8 bytes = 2^58 B > 2^50.
+  // "  rows: " is 8 characters -> column 9 on line 21.
+  EXPECT_EQ(error_of(with("  rows: 65536", "  rows: 1099511627776")),
+            "bad.yaml:21:9: error: the DDR capacity channels x ranks x bank_groups x banks_per_group x rows x columns "
+            "x bus_width_bits/8 is out of range: more than 2^50 bytes (1 PiB)\n"
+            "  byte addresses and capacities are 64-bit counts; check 'ddr.rows' and 'ddr.columns' (e.g. 65536 "
+            "rows x 1024 columns for DDR4 8 Gb x8)");
+}
+
+TEST(HwConfigError, DirectoryGivenAsConfig) {
+  const std::string dir = testing::TempDir();
+  try {
+    load_hw_config(dir);
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), dir + ": error: is a directory, expected a file\n"
+                                           "  give the hardware config YAML file, e.g. configs/edge-npu-ddr4.yaml");
+  }
+}
+
 TEST(HwConfigError, ZeroCount) {
   EXPECT_EQ(error_of(with("  lanes: 32", "  lanes: 0")),
             "bad.yaml:13:10: error: 'act_unit.lanes' must be >= 1, got 0\n"

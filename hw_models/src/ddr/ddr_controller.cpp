@@ -271,8 +271,34 @@ void ChannelController::serve_column(std::vector<DdrRequest>& q, int index, DdrC
   }
 }
 
+void ChannelController::skip_idle_refreshes(Tick t) {
+  if (log_ || split_cursors_ || t >= kNeverTick / 2) return;
+  const Tick refi = timing_.t_refi;
+  const int ranks = state_.ranks();
+  if (Tick(timing_.t_rfc) >= refi || refi < ranks) return;  // the on-time argument needs both
+  bool any = false;
+  for (int rk = 0; rk < ranks; ++rk) {
+    const RankState& rs = state_.rank(rk);
+    if (rs.refresh_due <= t - refi) any = true;
+  }
+  if (!any) return;  // at most one REF per rank due by t: nothing to skip
+  for (int rk = 0; rk < ranks; ++rk) {
+    const RankState& rs = state_.rank(rk);
+    if (rs.open_banks > 0 || state_.earliest_ref(rk, rs.refresh_due) != rs.refresh_due) return;
+  }
+  for (int rk = 0; rk < ranks; ++rk) {
+    RankState& rs = state_.rank(rk);
+    if (rs.refresh_due > t - refi) continue;
+    const Tick n = (t - rs.refresh_due) / refi;  // REFs due in [refresh_due, t]: n + 1; the last is issued normally
+    rs.refresh_due += n * refi;
+    stats_->cmd_ref += std::uint64_t(n);
+  }
+  cache_valid_ = false;
+}
+
 void ChannelController::advance_to(Tick t) {
   for (;;) {
+    if (idle()) skip_idle_refreshes(t);
     if (!cache_valid_) {
       cached_ = pick();
       cache_valid_ = true;

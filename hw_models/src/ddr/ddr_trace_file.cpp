@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 
 namespace npu::hw {
 
@@ -52,10 +53,18 @@ bool parse_hex(std::string_view t, std::uint64_t& v) {
   return r.ec == std::errc() && r.ptr == t.data() + t.size();
 }
 
-bool parse_dec(std::string_view t, std::int64_t& v) {
-  if (t.empty()) return false;
-  auto r = std::from_chars(t.data(), t.data() + t.size(), v, 10);
-  return r.ec == std::errc() && r.ptr == t.data() + t.size() && v >= 0;
+enum class DecResult { Ok, NotANumber, OutOfRange };
+
+// A cycle stamp: decimal digits only, at most kMaxTraceCycle.
+DecResult parse_cycle(std::string_view t, std::int64_t& v) {
+  if (t.empty() || t.find_first_not_of("0123456789") != std::string_view::npos) return DecResult::NotANumber;
+  std::uint64_t u = 0;
+  auto r = std::from_chars(t.data(), t.data() + t.size(), u, 10);
+  if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc() && u > std::uint64_t(kMaxTraceCycle)))
+    return DecResult::OutOfRange;
+  if (r.ec != std::errc() || r.ptr != t.data() + t.size()) return DecResult::NotANumber;
+  v = std::int64_t(u);
+  return DecResult::Ok;
 }
 
 std::uint64_t splitmix64(std::uint64_t& state) {
@@ -73,7 +82,13 @@ TraceFormat parse_trace_format(const std::string& name) {
   throw ConfigError("error: unknown trace format '" + name + "'\n  fix: use --format dramsim3 or --format ramulator");
 }
 
-TraceReader::TraceReader(const std::string& path, TraceFormat format) : path_(path), format_(format), in_(path) {
+TraceReader::TraceReader(const std::string& path, TraceFormat format) : path_(path), format_(format) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(path + ": error: is a directory, expected a file\n  fix: give the trace file itself, e.g. a "
+                             "file written by `npu ddr gen PATTERN --hw CONFIG -n N -o FILE`");
+  }
+  in_.open(path);
   if (!in_) {
     throw ConfigError(path + ": error: cannot open the trace file\n  fix: check the path (and that it is readable)");
   }
@@ -99,7 +114,14 @@ bool TraceReader::parse_line(const std::string& text, TraceFormat format, const 
     }
     if (n < 3) bad_line(path, line_no, text.size() + 1, "missing the cycle after the command", format);
     std::int64_t cycle = 0;
-    if (!parse_dec(tok[2].text, cycle)) {
+    const DecResult dec = parse_cycle(tok[2].text, cycle);
+    if (dec == DecResult::OutOfRange) {
+      bad_line(path, line_no, tok[2].col,
+               "cycle " + std::string(tok[2].text) + " is out of range (max " + std::to_string(kMaxTraceCycle) +
+                   " tCK, 10^17: larger stamps would overflow the model's 64-bit tick arithmetic)",
+               format);
+    }
+    if (dec != DecResult::Ok) {
       bad_line(path, line_no, tok[2].col,
                "cycle '" + std::string(tok[2].text) + "' is not a non-negative decimal integer", format);
     }
@@ -128,7 +150,21 @@ bool TraceReader::parse_line(const std::string& text, TraceFormat format, const 
 bool TraceReader::next(TraceRequest& out) {
   while (std::getline(in_, buf_)) {
     ++line_no_;
-    if (parse_line(buf_, format_, path_, line_no_, out)) return true;
+    if (!parse_line(buf_, format_, path_, line_no_, out)) continue;
+    if (format_ == TraceFormat::Dramsim3) {
+      if (out.cycle < last_cycle_) {
+        Token tok[4];
+        tokenize(buf_, tok, 4);
+        throw ConfigError(path_ + ":" + std::to_string(line_no_) + ":" + std::to_string(tok[2].col) +
+                          ": error: cycle " + std::to_string(out.cycle) + " is before the previous request's cycle " +
+                          std::to_string(last_cycle_) + " (line " + std::to_string(last_cycle_line_) +
+                          "): cycle stamps must not decrease\n  fix: sort the trace by cycle (e.g. `sort -s -n -k3 "
+                          "FILE`); a request is offered at its cycle, so the file must be in time order");
+      }
+      last_cycle_ = out.cycle;
+      last_cycle_line_ = line_no_;
+    }
+    return true;
   }
   return false;
 }

@@ -65,6 +65,8 @@ class ChannelController {
   void enqueue(const DdrRequest& req);
   /// Issue every command whose tick is <= `t` (requests offered later than t cannot
   /// change them, because they become eligible at t + 1 at the earliest).
+  /// An idle controller only refreshes; long idle gaps are fast-forwarded (see
+  /// skip_idle_refreshes), so advancing by 10^12 tCK costs microseconds, not seconds.
   void advance_to(Tick t);
   /// Issue the next command; returns its tick, or kNeverTick when nothing is pending.
   Tick issue_next();
@@ -79,6 +81,7 @@ class ChannelController {
   /// See ChannelState::set_split_cursors (used by the TLM target).
   void set_split_cursors(bool on) {
     state_.set_split_cursors(on);
+    split_cursors_ = on;
     cache_valid_ = false;
   }
   void set_trace_sink(DdrTraceSink* sink) { sink_ = sink; }
@@ -107,6 +110,15 @@ class ChannelController {
   void issue(const Candidate& c);
   void serve_column(std::vector<DdrRequest>& q, int index, DdrCommand cmd, Tick t);
   void recount_hits(int local_bank);
+  /// Idle fast-forward: while no request is queued, every rank only refreshes. Once each
+  /// rank has all banks closed and its pending REF can issue exactly at refresh_due,
+  /// every later REF also issues exactly at its due tick (tRFC < tREFI, and the ranks'
+  /// due ticks are distinct because tREFI >= ranks), so the REFs due at or before `t`
+  /// are known without simulating them: all but the last of each rank are counted
+  /// (stats cmd_ref) and refresh_due moves by whole tREFI periods (phase kept), and the
+  /// last one is issued as usual, leaving the same bank state as a one-by-one replay.
+  /// Off while a command log is attached (it lists every REF) and in split-cursor mode.
+  void skip_idle_refreshes(Tick t);
   void log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id);
 
   int channel_;
@@ -118,6 +130,7 @@ class ChannelController {
   int high_watermark_, low_watermark_;
   bool closed_page_;
   bool draining_writes_ = false;
+  bool split_cursors_ = false;
   std::vector<DdrRequest> reads_, writes_;
   Candidate cached_;
   bool cache_valid_ = false;

@@ -20,6 +20,11 @@ enum class TraceFormat {
 /// "dramsim3" | "ramulator"; throws ConfigError listing both otherwise.
 TraceFormat parse_trace_format(const std::string& name);
 
+/// Largest cycle stamp a DRAMSim3 trace may carry: 10^17 tCK (about 2 years at DDR4-3200).
+/// The model adds timings to ticks in 64-bit arithmetic (kNeverTick = 2^60), so stamps
+/// are kept well below that; a larger stamp is an error ("out of range (max ...)").
+inline constexpr Tick kMaxTraceCycle = 100000000000000000;
+
 struct TraceRequest {
   std::uint64_t addr = 0;
   bool is_write = false;
@@ -28,7 +33,9 @@ struct TraceRequest {
 
 /// Streams a trace file line by line. Blank lines and lines starting with '#' are
 /// skipped. Throws ConfigError "FILE:LINE:COL: error: <reason>\n  fix: <expected form>"
-/// for a malformed line, and when the file cannot be opened.
+/// for a malformed line, a DRAMSim3 cycle stamp above kMaxTraceCycle or below the
+/// previous request's (stamps must not decrease), and when the path cannot be opened or
+/// is a directory.
 class TraceReader {
  public:
   TraceReader(const std::string& path, TraceFormat format);
@@ -48,6 +55,8 @@ class TraceReader {
   std::ifstream in_;
   std::string buf_;
   int line_no_ = 0;
+  Tick last_cycle_ = 0;     ///< cycle stamp of the previous request (DRAMSim3)
+  int last_cycle_line_ = 0;  ///< its line
 };
 
 /// The validation patterns of `npu ddr gen` (64-byte requests, cycle stamps 0, 1, 2, ...):
