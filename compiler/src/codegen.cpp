@@ -159,6 +159,7 @@ class Generator {
     info_.tile = p.describe(g);
     info_.loop_order = to_string(p.order);
     info_.sram_bytes = p.sram.total_bytes;
+    info_.array_cycles = conv_array_cycles(g, p.co_tile, p.rows_tile, hw_.mac_array);
     const bool gemm = L.kind == LayerKind::Gemm;
     const bool weights_resident = p.order == LoopOrder::WeightsResident;
     const int cpg_in = g.cin_per_group(), cpg_out = g.cout_per_group();

@@ -12,17 +12,6 @@ namespace npu::compiler {
 
 namespace {
 
-// MAC array cycles of one CONV/GEMM layer, SCALE-Sim weight-stationary analytical model
-// (Samajdar et al., "SCALE-Sim", ISPASS 2020, eq. for a fold: 2*Sr + Sc + T - 2).
-double array_cycles(const LayerSpec& L, const HwConfig& hw) {
-  const ConvGeom& g = L.geom;
-  const std::int64_t R = std::max(hw.mac_array.rows, 1), C = std::max(hw.mac_array.cols, 1);
-  const std::int64_t red = std::int64_t(g.cin_per_group()) * g.kh * g.kw;
-  const std::int64_t folds = ceil_div(red, R) * ceil_div(g.cout_per_group(), C) * g.group;
-  const std::int64_t T = std::int64_t(g.h_out) * g.w_out;
-  return double(folds) * double(2 * R + C + T - 2) / std::max(hw.mac_array.macs_per_pe_per_cycle, 1);
-}
-
 std::string fmt_double(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -114,7 +103,8 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     r.steps = info.steps;
     r.sram_bytes = info.sram_bytes;
     if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
-      r.compute_ns = array_cycles(L, hw) * core_ns;
+      // The configured dataflow's fold model over the layer's actual tiles (isa/systolic_fold.hpp).
+      r.compute_ns = double(info.array_cycles) * core_ns;
     } else {
       const double lanes = std::max(hw.act_unit.lanes, 1);
       const double elems = double(std::max(r.compulsory_write_bytes, r.compulsory_read_bytes)) / lg.act_bytes;

@@ -16,9 +16,24 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   const PassManager pm = PassManager::from_names(strategy.passes);
   r.decisions = pm.run(r.graph);
   r.lowered = lower(r.graph, hw);
+  if (r.lowered.layers.empty()) {
+    const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
+    std::string first;
+    if (!r.lowered.host_nodes.empty())
+      first = " (first host node: '" + r.lowered.host_nodes[0].name + "': " + r.lowered.host_nodes[0].reason + ")";
+    throw ConfigError(where + ": error: no layer runs on the NPU: " + std::to_string(r.lowered.host_nodes.size()) +
+                      " node(s) on the host" + first +
+                      "; the program would be empty. Give a model with at least one Conv, Gemm, pooling or "
+                      "element-wise op the NPU lowers (docs/compiler.md, Lowering)");
+  }
   TilingOptions tiling = options.tiling;
   tiling.act_bytes = r.lowered.act_bytes;
   if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
+  // Time-based tile choice: the array (dataflow decides which shapes fill it), the core
+  // clock and the peak DDR bandwidth (docs/compiler.md "Tiling").
+  if (tiling.array.rows == 0) tiling.array = hw.mac_array;
+  if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
+  if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
   CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
   r.program = std::move(cg.program);

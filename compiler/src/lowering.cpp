@@ -4,6 +4,7 @@
 #include <set>
 
 #include "npu/compiler/pass.hpp"
+#include "npu/compiler/shape_inference.hpp"
 
 namespace npu::compiler {
 
@@ -91,14 +92,37 @@ void axis_pads(const std::string& auto_pad, int in, int out, int k, int s, int d
   }
 }
 
+// "batch N: ...; pass --input-shape NAME=1xCxHxW" for every graph input with a batch > 1.
+std::string batch_problem(const Graph& g, std::int64_t batch) {
+  std::string fix;
+  for (const auto& in : g.inputs) {
+    if (!g.has_tensor(in)) continue;
+    const auto& s = g.tensor(in).shape;
+    if (s.empty() || s[0] <= 1) continue;
+    std::string dims = "1";
+    for (std::size_t i = 1; i < s.size(); ++i) dims += "x" + std::to_string(s[i]);
+    fix += std::string(fix.empty() ? "" : " ") + "--input-shape " + in + "=" + dims;
+  }
+  if (fix.empty()) fix = "--input-shape NAME=1xCxHxW for the graph input";
+  return "batch " + std::to_string(batch) +
+         ": the NPU lowering supports batch 1 (run the images one at a time); pass " + fix;
+}
+
 // Why an op cannot run on the NPU ("" if it can). `n` has no host-produced inputs.
 std::string host_reason(const Graph& g, const Node& n) {
   const std::string& op = n.op_type;
   auto rank4_batch1 = [&](const std::string& t) -> std::string {
     if (!g.has_tensor(t)) return "input '" + t + "' missing";
     const auto& s = g.tensor(t).shape;
-    if (s.size() != 4) return "needs a 4-D NCHW tensor, got " + shape_string(s);
-    if (s[0] != 1) return "batch " + std::to_string(s[0]) + " > 1 is not lowered to the NPU";
+    if (s.size() != 4) {
+      if (op == "Conv" && s.size() == 3)
+        return "1-D convolution (input " + shape_string(s) +
+               "): the NPU lowering supports 2-D convolutions on 4-D NCHW tensors only; re-export the "
+               "model with it as a 2-D Conv with a 1xK kernel on an N x C x 1 x L input";
+      return "needs a 4-D NCHW tensor, got " + shape_string(s) +
+             "; re-export the model with 4-D NCHW activations for this op";
+    }
+    if (s[0] != 1) return batch_problem(g, s[0]);
     return "";
   };
   if (op == "Conv") {
@@ -206,7 +230,15 @@ class Lowerer {
         if (all_const) reason = "all inputs are constants (not folded by the front-end)";
       }
       if (reason.empty() && n.on_host) reason = n.host_reason.empty() ? "placed on the host by the front-end" : n.host_reason;
-      if (reason.empty()) reason = host_reason(g_, n);
+      if (reason.empty()) {
+        reason = host_reason(g_, n);
+        // Only the documented host-only ops (is_host_only_op, e.g. the YOLO decode's
+        // Transpose/Pow) go to the host here; any other op the NPU cannot lower is an error,
+        // not a silent fallback that would leave the program empty or misleading.
+        if (!reason.empty() && !is_host_only_op(n.op_type))
+          throw ConfigError((g_.source.empty() ? "model '" + g_.name + "'" : g_.source) + ": error: node '" +
+                            n.name + "' (" + n.op_type + "): cannot be lowered to the NPU: " + reason);
+      }
       if (!reason.empty()) {
         role_[i] = Role::Host;
         out_.host_nodes.push_back({n.name, n.op_type, reason});

@@ -91,7 +91,9 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
       zo.height = shape[2];
       zo.width = shape[3];
     }
-    return build_zoo_model(model_or_path, zo);
+    Graph zg = build_zoo_model(model_or_path, zo);
+    zg.source = model_or_path;
+    return zg;
   }
 
   OnnxModelInfo info;
@@ -138,6 +140,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
   }
   infer_shapes(g, model_or_path);
   place_host_ops(g);
+  g.source = model_or_path;
   return g;
 }
 

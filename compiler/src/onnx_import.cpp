@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -396,6 +397,26 @@ struct Importer {
     std::set<std::string> produced_names;
     std::vector<const onnx::NodeProto*> order;
     for (const auto& np : gp.node()) order.push_back(&np);
+    // ONNX graphs are SSA: every tensor has one producer. A second writer would silently
+    // replace the first one's result (and confuse the topological order), so reject it.
+    {
+      std::map<std::string, int> writer;
+      for (int i = 0; i < int(order.size()); ++i) {
+        for (const std::string& out : order[std::size_t(i)]->output()) {
+          if (out.empty()) continue;
+          if (g.tensors.count(out))
+            fail(where(*order[std::size_t(i)], i) + ": writes tensor '" + out +
+                 "', which is already a graph input or initializer; every tensor must have exactly one "
+                 "producer: rename the node's output (re-export the model)");
+          auto [it, fresh] = writer.emplace(out, i);
+          if (!fresh)
+            fail(where(*order[std::size_t(i)], i) + ": writes tensor '" + out + "', which " +
+                 where(*order[std::size_t(it->second)], it->second) +
+                 " also writes; every tensor must have exactly one producer: rename one of the outputs "
+                 "(re-export the model)");
+        }
+      }
+    }
     order = topological(gp, order, g);
 
     std::set<std::string> used_names;

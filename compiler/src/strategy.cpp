@@ -26,9 +26,25 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
+std::string strategy_name_problem(const std::string& name) {
+  if (name.empty()) return "is empty";
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                    c == '_' || c == '.';
+    if (!ok) {
+      const std::string shown = (c >= 0x20 && c < 0x7f) ? std::string("'") + c + "'" : "a control or non-ASCII byte";
+      return "contains " + (c == ' ' ? std::string("a space") : shown);
+    }
+  }
+  return "";
+}
+
 std::vector<std::string> builtin_strategy_names() { return {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}; }
 
 Strategy builtin_strategy(const std::string& name) {
+  if (name.empty())
+    throw ConfigError("error: empty strategy name (allowed: " + join(builtin_strategy_names()) +
+                      ", or a strategy .yaml file)");
   Strategy s;
   s.name = name;
   if (name == "none") return s;
@@ -64,6 +80,12 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
       if (!kv.second.IsScalar() || kv.second.as<std::string>().empty())
         fail(source, kv.second.Mark(), "'name' must be a non-empty string, e.g. name: my-strategy");
       s.name = kv.second.as<std::string>();
+      const std::string problem = strategy_name_problem(s.name);
+      if (!problem.empty())
+        fail(source, kv.second.Mark(),
+             "strategy name '" + s.name + "' " + problem +
+                 "; use only letters, digits, '-', '_' and '.' (it is written into the program and file names), "
+                 "e.g. name: my-strategy");
       have_name = true;
     } else if (key == "passes") {
       if (!kv.second.IsSequence())
@@ -72,6 +94,10 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
         const std::string pass = p.IsScalar() ? p.as<std::string>() : std::string();
         if (!make_pass(pass))
           fail(source, p.Mark(), "unknown pass '" + pass + "' (allowed: " + join(pass_names()) + ")");
+        for (const auto& earlier : s.passes)
+          if (earlier == pass)
+            fail(source, p.Mark(),
+                 "pass '" + pass + "' is listed twice; list each pass once (a pass already rewrites every match)");
         s.passes.push_back(pass);
       }
       have_passes = true;

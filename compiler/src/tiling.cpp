@@ -5,6 +5,8 @@
 #include <tuple>
 #include <vector>
 
+#include "npu/isa/systolic_fold.hpp"
+
 namespace npu::compiler {
 
 const char* to_string(LoopOrder o) {
@@ -168,6 +170,27 @@ std::string ConvTilePlan::describe(const ConvGeom& g) const {
          "w (" + std::to_string(n_co) + "x" + std::to_string(n_row) + " tiles)";
 }
 
+std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array) {
+  if (array.rows <= 0 || array.cols <= 0) return 0;
+  const std::int64_t window = std::int64_t(g.cin_per_group()) * g.kh * g.kw;
+  std::uint64_t total = 0;
+  for (const auto& [cot, cc] : pieces(g.c_out, co_tile)) {
+    for (const auto& [rows, rc] : pieces(g.h_out, rows_tile)) {
+      std::int64_t cycles = 0;
+      if (g.gemm) {
+        cycles = isa::conv_array_cycles(1, std::int64_t(rows), std::int64_t(cot), std::int64_t(g.c_in), array);
+      } else if (g.group == 1) {
+        cycles = isa::conv_array_cycles(1, std::int64_t(rows) * g.w_out, std::int64_t(cot), window, array);
+      } else {
+        cycles = isa::conv_array_cycles(std::int64_t(cot) / g.cout_per_group(), std::int64_t(rows) * g.w_out,
+                                        g.cout_per_group(), window, array);
+      }
+      total += cc * rc * std::uint64_t(cycles);
+    }
+  }
+  return total;
+}
+
 std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
   return conv_sram_layout(g, LoopOrder::WeightsResident, co_unit(g), 1, opt).total_bytes;
 }
@@ -194,6 +217,12 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
         p.sram = l;
         conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
         p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
+        if (opt.time_based()) {
+          p.array_cycles = conv_array_cycles(g, co, rows, opt.array);
+          const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
+          const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+          p.estimated_ns = std::max(compute_ns, memory_ns) + (compute_ns + memory_ns) / double(p.steps);
+        }
         fits.push_back(p);
       }
     }
@@ -201,8 +230,30 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
   if (fits.empty()) return std::nullopt;
   std::uint64_t best = UINT64_MAX;
   for (const auto& p : fits) best = std::min(best, p.burst_cost_bytes);
-  const double limit = double(best) * (1.0 + opt.traffic_tolerance);
   const ConvTilePlan* chosen = nullptr;
+  if (opt.time_based()) {
+    const double traffic_limit = double(best) * (1.0 + opt.max_traffic_over_min);
+    double best_ns = 0;
+    bool any = false;
+    for (const auto& p : fits) {
+      if (double(p.burst_cost_bytes) > traffic_limit) continue;
+      if (!any || p.estimated_ns < best_ns) best_ns = p.estimated_ns;
+      any = true;
+    }
+    const double time_limit = best_ns * (1.0 + opt.time_tie_tolerance);
+    auto key = [&](const ConvTilePlan& p) {
+      // Larger is better: lower burst cost, fewer bytes, weights-resident, wider channel tiles,
+      // taller row tiles (a total order, so the choice is deterministic).
+      return std::make_tuple(-double(p.burst_cost_bytes), -double(p.input_read_bytes + p.weight_read_bytes),
+                             p.order == LoopOrder::WeightsResident ? 1 : 0, p.co_tile, p.rows_tile);
+    };
+    for (const auto& p : fits) {
+      if (double(p.burst_cost_bytes) > traffic_limit || p.estimated_ns > time_limit) continue;
+      if (!chosen || key(p) > key(*chosen)) chosen = &p;
+    }
+    return *chosen;
+  }
+  const double limit = double(best) * (1.0 + opt.traffic_tolerance);
   auto key = [&](const ConvTilePlan& p) {
     // Larger is better: steps up to the target, then lower burst cost, then fewer bytes,
     // then weights-resident, then wider channel tiles (fewer array refills), taller tiles.

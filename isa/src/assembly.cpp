@@ -267,7 +267,7 @@ class Reader {
     // `.program NAME key=value ...` is accepted as a short form of `.program name=NAME ...`.
     std::size_t first = 1;
     if (words.size() > 1 && words[1].text.find('=') == std::string::npos) {
-      program_.name = words[1].text;
+      program_.name = checked_name(words[1].text, words[1].col, "name");
       first = 2;
     }
     const auto fields = parse_fields(words, first, {"name", "strategy", "dtype"}, ".program");
@@ -285,7 +285,7 @@ class Reader {
       fail(words.size() < 2 ? words[0].col + 7 : words[1].col, "malformed directive: '.tensor' needs a name first",
            usage);
     TensorDecl t;
-    t.name = words[1].text;
+    t.name = checked_name(words[1].text, words[1].col, "tensor name");
     t.source_line = line_;
     if (auto it = tensor_index_.find(t.name); it != tensor_index_.end())
       fail(words[1].col,
@@ -427,7 +427,23 @@ class Reader {
     return v;
   }
 
-  std::string parse_name(const Field& f) const { return f.value; }
+  std::string parse_name(const Field& f) const { return checked_name(f.value, f.value_col, f.key); }
+
+  // .npuasm names are single words and never quoted: a word starting with '"' is a quoting
+  // attempt (e.g. name="x or name="x"), rejected at the quote's column rather than read as a
+  // name that contains quote characters.
+  std::string checked_name(const std::string& text, int col, const std::string& what) const {
+    if (!text.empty() && text[0] == '"') {
+      const std::size_t close = text.find('"', 1);
+      if (close == std::string::npos)
+        fail(col, fmt::format("unclosed quote in {} '{}'", what, text),
+             ".npuasm names are single words and are not quoted: write it without the quote, e.g. " + what +
+                 "=" + text.substr(1));
+      fail(col, fmt::format("quoted {} '{}'", what, text),
+           ".npuasm names are single words and are not quoted: remove the quotes");
+    }
+    return text;
+  }
 
   template <class E, std::size_t N>
   E parse_enum(const Field& f, const E (&values)[N], const std::string& what) const {

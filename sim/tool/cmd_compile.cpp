@@ -25,6 +25,7 @@ struct CompileArgs {
   std::vector<std::string> input_shapes;
   bool explain = false;
   bool quiet = false;
+  bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
 };
 
 // Opens `path` for writing now, so a bad path fails before any work is done.
@@ -47,6 +48,12 @@ compiler::Strategy resolve_strategy(const CompileArgs& a) {
     if (!a.strategy.empty())
       throw ConfigError("error: give either --strategy or --strategy-file, not both");
     return compiler::load_strategy_file(a.strategy_file);
+  }
+  if (a.strategy_given && a.strategy.empty()) {
+    std::string names;
+    for (const auto& n : compiler::builtin_strategy_names()) names += (names.empty() ? "" : ", ") + n;
+    throw ConfigError("error: --strategy is empty; give a strategy name (" + names +
+                      ") or a strategy .yaml file, or leave --strategy out for conv-bn-act");
   }
   const std::string& s = a.strategy.empty() ? std::string("conv-bn-act") : a.strategy;
   const auto dot = s.rfind('.');
@@ -93,7 +100,7 @@ void add_compile(CLI::App& app) {
   auto a = std::make_shared<CompileArgs>();
   cmd->add_option("model", a->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path")->required();
   cmd->add_option("--hw", a->hw, "Hardware config YAML (e.g. configs/edge-npu-ddr4.yaml)")->required();
-  cmd->add_option("--strategy", a->strategy,
+  auto* strategy_opt = cmd->add_option("--strategy", a->strategy,
                   "Fusion strategy: none, conv-bn, conv-act, conv-bn-act (default), residual; or a strategy YAML");
   cmd->add_option("--strategy-file", a->strategy_file, "Strategy YAML file (name: ..., passes: [...])");
   cmd->add_option("-o,--output", a->out, "Output program (.npuasm)")->required();
@@ -102,7 +109,10 @@ void add_compile(CLI::App& app) {
   cmd->add_option("--input-shape", a->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
-  cmd->callback([a]() { run_compile(*a); });
+  cmd->callback([a, strategy_opt]() {
+    a->strategy_given = strategy_opt->count() > 0;
+    run_compile(*a);
+  });
 }
 
 }  // namespace

@@ -28,7 +28,9 @@ std::string slurp(const std::string& path) {
 std::string tmp(const std::string& name) { return ::testing::TempDir() + "/npu_compile_tool_" + name; }
 
 ToolRun run_tool(const std::string& args) {
-  const std::string out = tmp("stdout"), err = tmp("stderr");
+  // Per-test capture files: ctest -j runs the tests of this file in parallel processes.
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string out = tmp(test + ".stdout"), err = tmp(test + ".stderr");
   const std::string cmd = std::string(NPU_TOOL_PATH) + " " + args + " >" + out + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   ToolRun r;
@@ -104,6 +106,42 @@ TEST(CompileTool, LayerThatDoesNotFitTheSramExitsOne) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("cannot fit even one minimal tile in SRAM"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("sram.capacity is 16384 bytes; increase sram.capacity"), std::string::npos) << r.err;
+}
+
+TEST(CompileTool, StrategyNameThatCannotBeWrittenExitsOneAtLoad) {
+  // Before: "internal error: write_program: strategy 'a/b c' cannot be written" (exit 2).
+  const std::string yaml = tmp("bad-name.yaml");
+  std::ofstream(yaml) << "name: \"a/b c\"\npasses: [fold-batchnorm]\n";
+  ToolRun r = run_tool("compile resnet18 " + kHw + " --strategy " + yaml + " -o " + tmp("n.npuasm"));
+  EXPECT_EQ(r.status, 1);
+  // The value starts at line 1, column 7 (after `name: `).
+  EXPECT_NE(r.err.find(yaml + ":1:7: error: strategy name 'a/b c' contains '/'; use only letters, digits"),
+            std::string::npos)
+      << r.err;
+  const std::string dup = tmp("dup-pass.yaml");
+  std::ofstream(dup) << "name: dup\npasses: [fold-batchnorm, fold-batchnorm]\n";
+  r = run_tool("compile resnet18 " + kHw + " --strategy-file " + dup + " -o " + tmp("n.npuasm"));
+  EXPECT_EQ(r.status, 1);
+  // "passes: [fold-batchnorm, " is 25 characters: the duplicate starts at column 26.
+  EXPECT_NE(r.err.find(dup + ":2:26: error: pass 'fold-batchnorm' is listed twice"), std::string::npos) << r.err;
+  r = run_tool("compile resnet18 " + kHw + " --strategy '' -o " + tmp("n.npuasm"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("error: --strategy is empty; give a strategy name (none, conv-bn, conv-act, conv-bn-act, "
+                       "residual) or a strategy .yaml file"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(CompileTool, BatchAboveOneExitsOneWithTheFix) {
+  // Before: every node went to the host, an empty program, exit 0.
+  const ToolRun r = run_tool("compile resnet18 " + kHw + " --strategy none --input-shape input=8x3x224x224 -o " +
+                             tmp("b.npuasm"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("resnet18: error: node '"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("batch 8: the NPU lowering supports batch 1 (run the images one at a time); pass "
+                       "--input-shape input=1x3x224x224"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

@@ -195,6 +195,26 @@ TEST(OnnxErrors, OpsetOutsideTheSupportedRange) {
   EXPECT_CONTAINS(msg, "version_converter");
 }
 
+TEST(OnnxErrors, TwoNodesWritingOneTensorAreRejected) {
+  // small_model(): node #0 '/conv/Conv' writes c, node #1 '/relu/Relu' writes output. A third
+  // node writing c again would silently replace the conv's result.
+  OnnxModel m = small_model();
+  m.node("Sigmoid", "/dup/Sigmoid", {"input"}, {"c"});
+  const std::string path = m.write("dup_writer.onnx");
+  EXPECT_EQ(load_error(path), path +
+                                  ": error: node #2 '/dup/Sigmoid' (Sigmoid): writes tensor 'c', which node #0 "
+                                  "'/conv/Conv' (Conv) also writes; every tensor must have exactly one producer: "
+                                  "rename one of the outputs (re-export the model)");
+}
+
+TEST(OnnxErrors, NodeWritingAGraphInputIsRejected) {
+  OnnxModel m = small_model();
+  m.node("Relu", "/over/Relu", {"output"}, {"input"});
+  const std::string path = m.write("writes_input.onnx");
+  EXPECT_CONTAINS(load_error(path), path + ": error: node #2 '/over/Relu' (Relu): writes tensor 'input', which is "
+                                           "already a graph input or initializer");
+}
+
 TEST(OnnxErrors, InputThatNothingDefines) {
   OnnxModel m(13);
   m.input("x", {1, 4});

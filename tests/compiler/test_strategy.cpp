@@ -76,6 +76,46 @@ TEST(Strategy, MalformedFilesAreConfigErrors) {
   EXPECT_NE(error_of("- a\n- b\n").find("a strategy file is a map"), std::string::npos);
 }
 
+TEST(Strategy, NameMustBeLettersDigitsDashUnderscoreDot) {
+  // The name is written into the .npuasm program (one word) and used in file names, so
+  // `name: "a/b c"` fails at load, at the value: line 1, column 7 (after `name: `).
+  EXPECT_EQ(error_of("name: \"a/b c\"\npasses: []\n"),
+            "s.yaml:1:7: error: strategy name 'a/b c' contains '/'; use only letters, digits, '-', '_' and '.' "
+            "(it is written into the program and file names), e.g. name: my-strategy");
+  // Line 2, column 9 (after "  name: "), a space first.
+  EXPECT_EQ(error_of("passes: []\nname:   \"my strategy\"\n"),
+            "s.yaml:2:9: error: strategy name 'my strategy' contains a space; use only letters, digits, '-', '_' "
+            "and '.' (it is written into the program and file names), e.g. name: my-strategy");
+  EXPECT_EQ(parse_strategy_yaml("name: My_strat-2.b\npasses: []\n").name, "My_strat-2.b");
+  EXPECT_EQ(strategy_name_problem(""), "is empty");
+  EXPECT_EQ(strategy_name_problem("a#b"), "contains '#'");
+  EXPECT_EQ(strategy_name_problem("a\tb"), "contains a control or non-ASCII byte");
+  EXPECT_EQ(strategy_name_problem("ok-1_2.x"), "");
+}
+
+TEST(Strategy, DuplicatePassIsNamed) {
+  // The second fold-batchnorm is on line 4, column 5 (after "  - ").
+  EXPECT_EQ(error_of("name: x\npasses:\n  - fold-batchnorm\n  - fold-batchnorm\n"),
+            "s.yaml:4:5: error: pass 'fold-batchnorm' is listed twice; list each pass once (a pass already "
+            "rewrites every match)");
+  // Flow form: "passes: [fuse-activation, fold-batchnorm, fuse-activation]": the third item
+  // starts after 42 characters of line 2: column 43.
+  EXPECT_EQ(error_of("name: x\npasses: [fuse-activation, fold-batchnorm, fuse-activation]\n")
+                .rfind("s.yaml:2:43: error: pass 'fuse-activation' is listed twice", 0),
+            0u);
+}
+
+TEST(Strategy, EmptyBuiltinNameIsAnError) {
+  try {
+    builtin_strategy("");
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "error: empty strategy name (allowed: none, conv-bn, conv-act, conv-bn-act, residual, or a strategy "
+              ".yaml file)");
+  }
+}
+
 TEST(Strategy, LoadsFileAndReportsMissingFile) {
   const std::string path = ::testing::TempDir() + "/strategy_test.yaml";
   {

@@ -301,5 +301,19 @@ TEST(AssemblyErrors, OnlyTheFirstErrorIsReportedWithItsLine) {
                "value 0 of 'group'");
 }
 
+TEST(AssemblyErrors, QuotedNamesAreRejectedAtTheQuote) {
+  // .npuasm names are one word, never quoted: `name="x` (unclosed) points at the quote.
+  const std::string unclosed = ".program name=\"x";
+  expect_error(".npuasm 1\n" + unclosed + "\n", 2, col_of(unclosed, "\""), "unclosed quote in name '\"x'",
+               "write it without the quote, e.g. name=x");
+  const std::string quoted = ".program name=\"x\" strategy=none";
+  expect_error(".npuasm 1\n" + quoted + "\n", 2, col_of(quoted, "\""), "quoted name '\"x\"'", "remove the quotes");
+  const std::string layer = kLoad + " layer=\"conv1";
+  expect_line3_error(layer, col_of(layer, "\""), "unclosed quote in layer '\"conv1'");
+  const std::string short_form = ".program \"net";
+  expect_error(".npuasm 1\n" + short_form + "\n", 2, 10, "unclosed quote in name '\"net'");
+  expect_error(".npuasm 1\n.tensor \"t kind=input ddr=0 bytes=4\n", 2, 9, "unclosed quote in tensor name '\"t'");
+}
+
 }  // namespace
 }  // namespace npu::isa

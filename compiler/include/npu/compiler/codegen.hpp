@@ -43,6 +43,9 @@ struct LayerCodegenInfo {
   std::string loop_order;  ///< "weights-resident", "input-resident" or "streaming"
   int steps = 0;
   std::uint64_t sram_bytes = 0;  ///< SRAM the layer's buffers occupy
+  /// CONV/GEMM: MAC-array cycles of all its tiles by the configured dataflow's fold model
+  /// (conv_array_cycles); 0 for vector layers.
+  std::uint64_t array_cycles = 0;
 };
 
 struct CodegenResult {

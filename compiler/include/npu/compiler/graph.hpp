@@ -60,6 +60,9 @@ struct Node {
 /// preserve it). Tensors are owned by the graph, keyed by name.
 struct Graph {
   std::string name;
+  /// Where the graph came from, for messages: the .onnx path or the zoo name (load_model
+  /// sets it); empty for graphs built in code (messages then name the graph).
+  std::string source;
   std::vector<std::string> inputs;   ///< graph input tensor names (non-constant)
   std::vector<std::string> outputs;  ///< graph output tensor names
   std::vector<Node> nodes;

@@ -13,6 +13,11 @@ struct Strategy {
   std::string source = "<builtin>"; ///< file it came from, for messages
 };
 
+/// Why `name` is not a valid strategy name ("is empty", "contains a space", ...), or "" if
+/// it is valid. Valid: non-empty, only letters, digits, '-', '_' and '.' (the name is written
+/// into .npuasm programs and used in output file names).
+std::string strategy_name_problem(const std::string& name);
+
 /// Names of the built-in strategies, in increasing order of fusion.
 std::vector<std::string> builtin_strategy_names();
 
@@ -24,15 +29,17 @@ std::vector<std::string> builtin_strategy_names();
 ///                reason); only activations directly after a Conv/Gemm fuse.
 ///   conv-bn-act  fold-batchnorm, fuse-activation
 ///   residual     fold-batchnorm, fuse-activation, fuse-residual
-/// Throws ConfigError "unknown strategy 'X' (allowed: ...)" for any other name.
+/// Throws ConfigError "unknown strategy 'X' (allowed: ...)" for any other name, and
+/// "empty strategy name" for "".
 Strategy builtin_strategy(const std::string& name);
 
 /// Parse a strategy from YAML text:
 ///   name: my-strategy
 ///   passes: [fold-batchnorm, fuse-activation]
 /// `source` names the file in messages. Throws ConfigError "SOURCE:LINE:COL: error: ..."
-/// for malformed YAML, a missing or unknown key, an empty name, or an unknown pass (listing
-/// the allowed pass names).
+/// for malformed YAML, a missing or unknown key, an empty name or one with characters other
+/// than letters, digits, '-', '_', '.', an unknown pass (listing the allowed pass names), or
+/// a pass listed twice.
 Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& source = "<string>");
 
 /// parse_strategy_yaml on a file; ConfigError if it cannot be read.

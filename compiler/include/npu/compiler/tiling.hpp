@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "npu/isa/hw_config.hpp"
+
 namespace npu::compiler {
 
 /// Geometry of a convolution on one image (batch 1), ONNX Conv semantics. A Gemm
@@ -75,6 +77,22 @@ struct TilingOptions {
   /// with more steps (up to target_steps) so that double buffering overlaps DMA and compute.
   double traffic_tolerance = 0.03;
   int target_steps = 4;
+
+  // ---- time-based choice (used when array.rows, array.cols, core_period_ns and
+  // ddr_bytes_per_ns are all > 0; compile() fills them from the hardware config) ----
+  /// The MAC array: its dataflow decides which tile shapes fill it (isa/systolic_fold.hpp).
+  MacArrayConfig array;  ///< rows = cols = 0: traffic-only choice
+  double core_period_ns = 0;    ///< core clock period (ns per array cycle)
+  double ddr_bytes_per_ns = 0;  ///< peak DDR bandwidth (GB/s == bytes/ns)
+  /// Only tilings whose burst cost is at most (1 + this) x the minimal burst cost are
+  /// considered, so trading DDR traffic for array utilisation stays bounded per layer.
+  double max_traffic_over_min = 0.25;
+  /// Estimated times within this fraction of the best count as a tie, broken by fewer DDR
+  /// bytes (burst cost).
+  double time_tie_tolerance = 0.01;
+  bool time_based() const {
+    return array.rows > 0 && array.cols > 0 && core_period_ns > 0 && ddr_bytes_per_ns > 0;
+  }
 };
 
 /// SRAM byte offsets of the buffers of one CONV/GEMM layer. Buffers whose content changes
@@ -100,6 +118,13 @@ struct ConvTilePlan {
   /// Burst-rounded DDR bytes of every LOAD and STORE of the layer (input, weights, output,
   /// residual; params excluded): the search objective (conv_burst_cost).
   std::uint64_t burst_cost_bytes = 0;
+  /// MAC-array cycles of all the tiles (conv_array_cycles); 0 when TilingOptions has no array.
+  std::uint64_t array_cycles = 0;
+  /// Estimated layer time (ns): max(compute, memory) + (compute + memory) / steps, where
+  /// compute = array_cycles x core period and memory = burst_cost_bytes / peak DDR bandwidth;
+  /// the second term is the one step that double buffering cannot overlap (fill/drain).
+  /// 0 when TilingOptions is not time_based().
+  double estimated_ns = 0;
   ConvSramLayout sram;
   /// "co=64 rows=14 of [256x56x56] in-band 3 rows" style description for reports.
   std::string describe(const ConvGeom& g) const;
@@ -120,10 +145,23 @@ void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile
 std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
                               const TilingOptions& opt);
 
-/// Best tiling of a CONV/GEMM in `sram_bytes`: minimal burst-rounded DDR cost
-/// (conv_burst_cost) over both loop orders and all tile sizes (output-channel tiles of
-/// ceil(c_out/n), row tiles of ceil(h_out/m)), tie-broken as TilingOptions says. nullopt
-/// when not even the minimal tile (one group's output channels x one output row) fits.
+/// MAC-array cycles of a CONV/GEMM cut into co_tile x rows_tile tiles (each a full-width
+/// tile), by the fold model of `array.dataflow` (isa/systolic_fold.hpp). A conv tile is
+/// cot/(c_out/group) groups (1 if group == 1) one after another, each the GEMM
+/// M = rows * w_out, N = c_out/group (cot if group == 1), K = c_in/group * kh * kw; a GEMM
+/// tile is M = rows, N = cot, K = c_in. This is what the simulator's MAC array charges per
+/// CONV/GEMM instruction. 0 if the array has no rows or columns.
+std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array);
+
+/// Best tiling of a CONV/GEMM in `sram_bytes`, over both loop orders and all tile sizes
+/// (output-channel tiles of ceil(c_out/n), row tiles of ceil(h_out/m)).
+/// When opt.time_based(): among tilings whose burst cost is within max_traffic_over_min of
+/// the minimum, the smallest estimated_ns; estimates within time_tie_tolerance of the best
+/// are ties, broken by lower burst cost, fewer bytes, weights-resident, wider channel tiles.
+/// Otherwise: minimal burst-rounded DDR cost (conv_burst_cost), tie-broken as
+/// TilingOptions says (traffic_tolerance, target_steps). The choice never depends on the
+/// epilogue's activation, so fusing an activation never changes a conv's tiling.
+/// nullopt when not even the minimal tile (one group's output channels x one output row) fits.
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
 
 /// SRAM bytes the minimal CONV tile needs (for the "does not fit" message).
