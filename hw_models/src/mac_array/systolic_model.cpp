@@ -1,5 +1,7 @@
 #include "npu/hw/mac_array/systolic_model.hpp"
 
+#include "npu/isa/systolic_fold.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -15,36 +17,33 @@ SystolicCycles systolic_cycles(const GemmDims& dims, int rows, int cols, Dataflo
                                 " n=" + std::to_string(dims.n) + " k=" + std::to_string(dims.k) +
                                 " array " + std::to_string(rows) + "x" + std::to_string(cols) + ")");
   }
-  const std::int64_t r = rows, c = cols;
-  const std::int64_t k = ceil_div(dims.k, macs_per_pe_per_cycle);
-  std::int64_t spatial_rows = 0, spatial_cols = 0, t = 0, span_for_util = 0;
+  // Folds and cycles: the one shared formula (npu/isa/systolic_fold.hpp, also used by the
+  // compiler's tile choice). SCALE-Sim's demand matrices: OS T + R + C - 2 per fold
+  // (systolic_compute_os.py), WS and IS 2R + C + T - 2 (systolic_compute_ws.py / _is.py).
+  const isa::SystolicFold f = isa::systolic_fold(dims.m, dims.n, dims.k, rows, cols, dataflow, macs_per_pe_per_cycle);
+  const std::int64_t r = rows, c = cols, t = f.temporal;
   SystolicCycles out;
+  out.temporal = t;
+  out.row_folds = f.row_folds;
+  out.col_folds = f.col_folds;
+  out.cycles_per_fold = f.cycles_per_fold;
+  out.cycles = f.cycles();
+  const std::int64_t k = ceil_div(dims.k, macs_per_pe_per_cycle);
+  std::int64_t spatial_rows = 0, spatial_cols = 0, span_for_util = 0;
   switch (dataflow) {
     case Dataflow::OutputStationary:
-      // systolic_compute_os.py: ifmap demand per fold = T rows + (C-1) drain rows, skewed
-      // over R columns (+R-1): T + R + C - 2. Filter/ofmap demands have the same height.
-      spatial_rows = dims.m, spatial_cols = dims.n, t = k;
-      out.cycles_per_fold = r + c + t - 2;
+      spatial_rows = dims.m, spatial_cols = dims.n;
       span_for_util = r + c + t - 2;  // ofmap block (T-1+R rows) + C - 1
       break;
     case Dataflow::WeightStationary:
-      // systolic_compute_ws.py: R weight-load rows + T ifmap rows + (C-1) drain rows, skewed
-      // over R columns (+R-1): 2R + C + T - 2.
-      spatial_rows = k, spatial_cols = dims.n, t = dims.m;
-      out.cycles_per_fold = 2 * r + c + t - 2;
+      spatial_rows = k, spatial_cols = dims.n;
       span_for_util = 2 * r + 2 * c + t - 3;  // filter block (2R+C+T-2 rows) + C - 1
       break;
     case Dataflow::InputStationary:
-      // systolic_compute_is.py: R ifmap-load rows + suffix R + C + T - 2: 2R + C + T - 2.
-      spatial_rows = k, spatial_cols = dims.m, t = dims.n;
-      out.cycles_per_fold = 2 * r + c + t - 2;
+      spatial_rows = k, spatial_cols = dims.m;
       span_for_util = 2 * r + 2 * c + t - 3;
       break;
   }
-  out.temporal = t;
-  out.row_folds = ceil_div(spatial_rows, r);
-  out.col_folds = ceil_div(spatial_cols, c);
-  out.cycles = out.row_folds * out.col_folds * out.cycles_per_fold;
   // The folds tile a grid, so the mean of used_rows*used_cols over folds factorises into
   // (mean used rows) * (mean used cols) = (spatial_rows / row_folds) * (spatial_cols / col_folds).
   out.mapping_efficiency = (double(spatial_rows) / double(out.row_folds * r)) *
