@@ -55,7 +55,9 @@ TEST(ExperimentTool, RealOnnxModelsOnEveryPresetAndStrategy) {
     // Fusion never adds DDR traffic: saved % >= 0 against the none run.
     EXPECT_GE(row.at("ddr_saved_pct").get<double>(), -1e-9);
     // speedup_vs_none is the ratio of latencies (checked on the row itself).
-    if (row.at("strategy") == "none") EXPECT_DOUBLE_EQ(row.at("speedup_vs_none").get<double>(), 1.0);
+    if (row.at("strategy") == "none") {
+      EXPECT_DOUBLE_EQ(row.at("speedup_vs_none").get<double>(), 1.0);
+    }
   }
   for (const auto& row : summary)
     EXPECT_TRUE(fs::exists(fs::path(out) / "layers" / (fs::path(row.at("run_dir").get<std::string>()).filename().string() + ".csv")));
