@@ -108,7 +108,7 @@ struct Importer {
           check_count(raw.size() / 4);
           if (raw.size() % 4) check_count(raw.size() / 4 + 1);
           out.float_data.resize(static_cast<std::size_t>(n));
-          std::memcpy(out.float_data.data(), raw.data(), static_cast<std::size_t>(n) * 4);
+          if (n > 0) std::memcpy(out.float_data.data(), raw.data(), static_cast<std::size_t>(n) * 4);
         } else {
           check_count(static_cast<std::size_t>(t.float_data_size()));
           out.float_data.assign(t.float_data().begin(), t.float_data().end());

@@ -161,13 +161,15 @@ TEST(CompileNetworks, PlannedWithinOneQuarterOfCompulsoryOnEdgePreset) {
   }
 }
 
-TEST(CompileNetworks, ResNet50CompilesInUnderOneSecond) {
+TEST(CompileNetworks, ResNet50CompilesForEveryStrategy) {
+  // Every built-in strategy compiles ResNet-50 to a non-empty program whose MACs are the
+  // network's 4,089,184,256 (models README). Compile speed: tests/bench/bench_compiler.cpp.
   LOAD_OR_SKIP(g, std::string("resnet50"));
   const HwConfig hw = load_hw_config(kEdge);
   for (const auto& s : builtin_strategy_names()) {
     const CompileResult r = compile(g, hw, builtin_strategy(s));
-    std::printf("[ time  ] resnet50 %-12s %.1f ms\n", s.c_str(), r.compile_ms);
-    EXPECT_LT(r.compile_ms, 1000.0) << s;
+    EXPECT_FALSE(r.program.instructions.empty()) << s;
+    EXPECT_EQ(r.report.total().macs, 4089184256u) << s;
   }
 }
 

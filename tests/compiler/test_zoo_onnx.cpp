@@ -145,16 +145,12 @@ TEST(ZooOnnxCrossCheck, YoloV5s) {
   cross_check({"yolov5s", "yolov5s_bn.onnx", 8216780800, 7235389, 7254397, 488808000, 60});
 }
 
-TEST(ZooOnnxCrossCheck, ResNet50ImportIsFast) {
+TEST(ZooOnnxCrossCheck, ResNet50ImportKeepsEveryNode) {
   SKIP_WITHOUT_MODELS();
-  // 102 MB of weights: parse + convert + shape inference must stay well under 2 s. CPU time,
-  // so that other jobs on a shared machine do not fail the test.
-  const std::clock_t cpu0 = std::clock();
+  // models README: 175 nodes (Conv 53, BatchNormalization 53, Relu 49, Add 16, MaxPool,
+  // GlobalAveragePool, Flatten, Gemm). Import speed: tests/bench/bench_compiler.cpp.
   const Graph g = load_model(kModels + "/resnet50_bn.onnx");
-  const double cpu_s = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
-  std::printf("resnet50_bn.onnx import: %.3f s CPU\n", cpu_s);
   EXPECT_EQ(g.nodes.size(), 175u);
-  EXPECT_LT(cpu_s, 2.0);
 }
 
 TEST(ZooOnnxCrossCheck, OutputShapesMatchTheReferenceOutputs) {
