@@ -20,18 +20,7 @@ void ActUnit::execute(const isa::Instruction& inst, ExecRecord& rec) {
     sc_core::sc_stop();
     return;
   }
-  const std::uint64_t start_cycle = sram_.cycle_at(start_ps);
-  sram_.timing().retire_before(start_cycle);
-  std::uint64_t mem_done_ps = start_ps;
-  if (!access_operands(sram_, inst, dtype_, sram_.ps_at(start_cycle), rec, error_, mem_done_ps)) {
-    sc_core::sc_stop();
-    return;
-  }
-  const std::uint64_t end_ps = std::max(sram_.ps_at(start_cycle + cost.cycles()), mem_done_ps);
-  busy.write(true);
-  wait(sc_core::sc_time::from_value(end_ps - start_ps));
-  busy.write(false);
-  rec.end_ps = end_ps;
+  run_on_sram_operands(sram_, inst, dtype_, std::uint64_t(cost.cycles()), busy, rec, error_);
 }
 
 }  // namespace npu::hw

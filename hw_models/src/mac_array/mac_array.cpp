@@ -22,6 +22,25 @@ bool access_operands(Sram& sram, const isa::Instruction& inst, DType dtype, std:
   return true;
 }
 
+bool run_on_sram_operands(Sram& sram, const isa::Instruction& inst, DType dtype, std::uint64_t cycles,
+                          sc_core::sc_signal<bool>& busy, ExecRecord& rec, SimError& error) {
+  const std::uint64_t start_ps = std::uint64_t(sc_core::sc_time_stamp().value());
+  rec.start_ps = rec.end_ps = start_ps;
+  const std::uint64_t start_cycle = sram.cycle_at(start_ps);
+  sram.timing().retire_before(start_cycle);
+  std::uint64_t mem_done_ps = start_ps;
+  if (!access_operands(sram, inst, dtype, sram.ps_at(start_cycle), rec, error, mem_done_ps)) {
+    sc_core::sc_stop();
+    return false;
+  }
+  const std::uint64_t end_ps = std::max(sram.ps_at(start_cycle + cycles), mem_done_ps);
+  busy.write(true);
+  sc_core::wait(sc_core::sc_time::from_value(end_ps - start_ps));
+  busy.write(false);
+  rec.end_ps = end_ps;
+  return true;
+}
+
 MacArray::MacArray(sc_core::sc_module_name name, const HwConfig& hw, DType dtype, Sram& sram, SimError& error)
     : sc_core::sc_module(name), busy("busy"), hw_(hw), dtype_(dtype), sram_(sram), error_(error) {}
 
@@ -37,19 +56,7 @@ void MacArray::execute(const isa::Instruction& inst, ExecRecord& rec) {
     sc_core::sc_stop();
     return;
   }
-  const std::uint64_t start_cycle = sram_.cycle_at(start_ps);
-  sram_.timing().retire_before(start_cycle);
-  std::uint64_t mem_done_ps = start_ps;
-  if (!access_operands(sram_, inst, dtype_, sram_.ps_at(start_cycle), rec, error_, mem_done_ps)) {
-    sc_core::sc_stop();
-    return;
-  }
-  const std::uint64_t end_ps = std::max(sram_.ps_at(start_cycle + cost.cycles()), mem_done_ps);
-  busy.write(true);
-  wait(sc_core::sc_time::from_value(end_ps - start_ps));
-  busy.write(false);
-  rec.end_ps = end_ps;
-  rec.macs = cost.macs;
+  if (run_on_sram_operands(sram_, inst, dtype_, std::uint64_t(cost.cycles()), busy, rec, error_)) rec.macs = cost.macs;
 }
 
 }  // namespace npu::hw

@@ -18,6 +18,14 @@ namespace npu::hw {
 bool access_operands(Sram& sram, const isa::Instruction& inst, DType dtype, std::uint64_t start_ps,
                      ExecRecord& rec, SimError& error, std::uint64_t& done_ps);
 
+/// Runs one compute instruction of `cycles` core cycles that starts now (called from an
+/// SC_THREAD): reads/writes its SRAM operands (access_operands), holds `busy` high and
+/// wait()s once until end = max(start + cycles, operands done); sets rec.start_ps/end_ps.
+/// Returns false (after sc_stop()) when an operand is outside the SRAM. Shared by the MAC
+/// array and the activation unit.
+bool run_on_sram_operands(Sram& sram, const isa::Instruction& inst, DType dtype, std::uint64_t cycles,
+                          sc_core::sc_signal<bool>& busy, ExecRecord& rec, SimError& error);
+
 class MacArray : public sc_core::sc_module {
  public:
   sc_core::sc_signal<bool> busy;  ///< high while a tile runs (VCD)
