@@ -488,11 +488,17 @@ class Lowerer {
     L.weight = n.inputs[1];
     if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
     if (n.attr_int(fused_attr::kResidual, 0) != 0) L.residual = n.inputs.at(3);
+    finish_mac_layer(n, L);
+  }
+
+  // The common end of a Conv/Gemm layer: epilogue activation, MACs, the DDR tensors it
+  // reads (input, weights, bias at 4 B per output channel), then the layer itself.
+  void finish_mac_layer(const Node& n, LayerSpec& L) {
     epilogue_act(n, L);
-    L.macs = c.macs();
+    L.macs = L.geom.macs();
     touch(L.inputs[0]);
     touch(L.weight);
-    if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(c.c_out) * isa::kParamElemBytes);
+    if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(L.geom.c_out) * isa::kParamElemBytes);
     finish(L);
   }
 
@@ -510,12 +516,7 @@ class Lowerer {
     L.inputs = {n.inputs[0]};
     L.weight = n.inputs[1];
     if (n.op_type == "Gemm" && n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
-    epilogue_act(n, L);
-    L.macs = c.macs();
-    touch(L.inputs[0]);
-    touch(L.weight);
-    if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(c.c_out) * isa::kParamElemBytes);
-    finish(L);
+    finish_mac_layer(n, L);
   }
 
   void lower_pool(const Node& n) {
