@@ -26,13 +26,23 @@ namespace {
 // ----------------------------------------------------------------------------------------
 // Vocabulary
 
-constexpr Opcode kOpcodes[] = {Opcode::Load, Opcode::Store, Opcode::Conv, Opcode::Gemm,
-                               Opcode::Act,  Opcode::Eltwise, Opcode::Pool, Opcode::Sync};
-constexpr ActOp kEpilogueActs[] = {ActOp::None,    ActOp::Relu, ActOp::Clip,        ActOp::LeakyRelu,
-                                   ActOp::Sigmoid, ActOp::Silu, ActOp::HardSigmoid, ActOp::HardSwish};
-constexpr ActOp kVectorActs[] = {ActOp::Relu, ActOp::Clip,        ActOp::LeakyRelu, ActOp::Sigmoid,
-                                 ActOp::Silu, ActOp::HardSigmoid, ActOp::HardSwish, ActOp::ScaleShift};
-constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul};
+constexpr Opcode kOpcodes[] = {Opcode::Load, Opcode::Store, Opcode::Conv, Opcode::Gemm, Opcode::Act,
+                               Opcode::Eltwise, Opcode::Pool, Opcode::Sync, Opcode::Host};
+// Element-wise functions: legal as a CONV/GEMM epilogue `act` and as a stand-alone ACT op.
+constexpr ActOp kEpilogueActs[] = {ActOp::None,    ActOp::Relu,  ActOp::Clip,      ActOp::LeakyRelu,
+                                   ActOp::Sigmoid, ActOp::Silu,  ActOp::HardSigmoid, ActOp::HardSwish,
+                                   ActOp::Erf,     ActOp::Exp,   ActOp::Sqrt,      ActOp::Reciprocal,
+                                   ActOp::Tanh,    ActOp::Gelu,  ActOp::Abs,       ActOp::Neg,
+                                   ActOp::Pow,     ActOp::Identity};
+// Stand-alone ACT ops: every element-wise function but none, plus scale_shift and the
+// row-wise softmax and layer_norm (not epilogue-legal).
+constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::LeakyRelu, ActOp::Sigmoid,
+                                 ActOp::Silu,       ActOp::HardSigmoid, ActOp::HardSwish, ActOp::ScaleShift,
+                                 ActOp::Erf,        ActOp::Exp,      ActOp::Sqrt,      ActOp::Reciprocal,
+                                 ActOp::Tanh,       ActOp::Gelu,     ActOp::Abs,       ActOp::Neg,
+                                 ActOp::Pow,        ActOp::Identity, ActOp::Softmax,   ActOp::LayerNorm};
+constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::Sub,  EltwiseOp::Div, EltwiseOp::Max,
+                                     EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv};
 constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg};
 constexpr Queue kQueues[] = {Queue::Load, Queue::Compute, Queue::Store};
 constexpr TensorKind kTensorKinds[] = {TensorKind::Input, TensorKind::Weight, TensorKind::Output,
@@ -98,16 +108,23 @@ std::string suggest(const std::string& given, const std::vector<std::string>& op
   return hint + fmt::format("({}: {})", what, join(options));
 }
 
-bool uses_alpha(ActOp a) { return a == ActOp::Clip || a == ActOp::LeakyRelu || a == ActOp::HardSigmoid; }
+bool uses_alpha(ActOp a) {
+  return a == ActOp::Clip || a == ActOp::LeakyRelu || a == ActOp::HardSigmoid || a == ActOp::Pow ||
+         a == ActOp::LayerNorm;
+}
 bool uses_beta(ActOp a) { return a == ActOp::Clip || a == ActOp::HardSigmoid; }
 const char* alpha_meaning(ActOp a) {
   switch (a) {
     case ActOp::Clip: return "alpha=MIN beta=MAX";
     case ActOp::LeakyRelu: return "alpha=SLOPE";
     case ActOp::HardSigmoid: return "alpha=SLOPE beta=OFFSET";
+    case ActOp::Pow: return "alpha=EXPONENT";
+    case ActOp::LayerNorm: return "alpha=EPS";
     default: return "no alpha/beta";
   }
 }
+/// Ops whose ACT `param=` operand is required (and the only ones that take it).
+bool uses_param(ActOp a) { return a == ActOp::ScaleShift || a == ActOp::LayerNorm; }
 
 // Keys of each opcode in canonical (written) order; `!` marks a required key.
 struct OpKeys {
@@ -135,11 +152,16 @@ const std::vector<OpKeys>& op_keys() {
       {Opcode::Act,
        {"layer", "op", "in", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"},
        {"op", "in", "out", "elems"}},
-      {Opcode::Eltwise, {"layer", "op", "a", "b", "out", "elems", "wait", "push"}, {"op", "a", "b", "out", "elems"}},
+      {Opcode::Eltwise,
+       {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "wait", "push"},
+       {"op", "a", "b", "out", "elems"}},
       {Opcode::Pool,
        {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"},
        {"op", "in", "out", "c", "hin", "win"}},
       {Opcode::Sync, {"layer", "queue", "wait", "push"}, {"queue"}},
+      {Opcode::Host,
+       {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"},
+       {"cycles", "macs", "rd", "wr", "nodes"}},
   };
   return table;
 }
@@ -493,6 +515,7 @@ class Reader {
       case Opcode::Eltwise: inst.params = read_eltwise(fields); break;
       case Opcode::Pool: inst.params = read_pool(fields); break;
       case Opcode::Sync: inst.params = SyncParams{parse_enum(*find(fields, "queue"), kQueues, "queue")}; break;
+      case Opcode::Host: inst.params = read_host(fields); break;
     }
     read_tokens(fields, inst);
     program_.instructions.push_back(std::move(inst));
@@ -603,8 +626,8 @@ class Reader {
       const Field* f = find(fields, key);
       if (f && !used)
         fail(f->key_col, fmt::format("'{}' is not used by {}={}", key, which, an),
-             fmt::format("{} takes {}; alpha/beta are used by clip (min, max), leaky_relu (slope) and "
-                         "hard_sigmoid (slope, offset)",
+             fmt::format("{} takes {}; alpha/beta are used by clip (min, max), leaky_relu (slope), "
+                         "hard_sigmoid (slope, offset), pow (exponent) and layer_norm (eps)",
                          an, alpha_meaning(act)));
       if (!f && used)
         fail(head_col_, fmt::format("missing required key '{}' for {}={}", key, which, an),
@@ -622,8 +645,11 @@ class Reader {
     if (af) {
       if (af->value == "scale_shift")
         fail(af->value_col, "unknown act 'scale_shift' for an epilogue",
-             "a fused BatchNorm is 'scale_shift=ADDRESS' in the epilogue; "
-             "act takes none, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish");
+             "a fused BatchNorm is 'scale_shift=ADDRESS' in the epilogue; act takes " + join(names(kEpilogueActs)));
+      if (const auto row_wise = lookup(af->value, kVectorActs); row_wise && is_row_wise(*row_wise))
+        fail(af->value_col, fmt::format("act '{}' is row-wise and not an epilogue activation", af->value),
+             fmt::format("run it as a stand-alone 'ACT op={}' after the CONV/GEMM; act takes {}", af->value,
+                         join(names(kEpilogueActs))));
       e.act = parse_enum(*af, kEpilogueActs, "act");
     }
     read_alpha_beta(fields, e.act, af, e.act_alpha, e.act_beta);
@@ -672,12 +698,16 @@ class Reader {
     a.elems = std::uint32_t(parse_uint(*find(fields, "elems"), 1, 0xffffffffull));
     if (const Field* f = find(fields, "channels")) a.channels = dim(*f);
     const Field* pf = find(fields, "param");
-    if (pf && a.op != ActOp::ScaleShift)
+    if (pf && !uses_param(a.op))
       fail(pf->key_col, fmt::format("'param' is not used by op={}", to_string(a.op)),
-           "'param' is the SRAM address of scale[c] and shift[c] for op=scale_shift only");
+           "'param' is the SRAM address of scale[c] and shift[c] for op=scale_shift, or of gamma[D] and beta[D] "
+           "for op=layer_norm, only");
     if (!pf && a.op == ActOp::ScaleShift)
       fail(head_col_, "missing required key 'param' for op=scale_shift",
            "give param=ADDRESS: scale[channels] then shift[channels] in SRAM");
+    if (!pf && a.op == ActOp::LayerNorm)
+      fail(head_col_, "missing required key 'param' for op=layer_norm",
+           "give param=ADDRESS: gamma[D] then beta[D] in SRAM, D = elems/channels (the row length)");
     if (pf) a.param_addr = sram_addr(*pf);
     read_alpha_beta(fields, a.op, &of, a.alpha, a.beta);
     return a;
@@ -690,7 +720,27 @@ class Reader {
     e.b_addr = sram_addr(*find(fields, "b"));
     e.out_addr = sram_addr(*find(fields, "out"));
     e.elems = std::uint32_t(parse_uint(*find(fields, "elems"), 1, 0xffffffffull));
+    // Broadcast keys (docs/isa.md, ELTWISE): b[((b_offset + i) / b_inner) % b_elems].
+    if (const Field* f = find(fields, "b_elems"))
+      e.b_elems = std::uint32_t(parse_uint(*f, 1, 0xffffffffull,
+                                           "'b_elems' is the element count of a broadcast b (>= 1); leave it out "
+                                           "when b has elems elements (no broadcast)"));
+    if (const Field* f = find(fields, "b_inner"))
+      e.b_inner = std::uint32_t(parse_uint(*f, 1, 0xffffffffull,
+                                           "'b_inner' is how many consecutive elements share one b element (>= 1; "
+                                           "1 = the default)"));
+    if (const Field* f = find(fields, "b_offset")) e.b_offset = parse_uint(*f, 0, UINT64_MAX);
     return e;
+  }
+
+  HostParams read_host(const std::vector<Field>& fields) const {
+    HostParams h;
+    h.cycles = parse_uint(*find(fields, "cycles"), 0, UINT64_MAX);
+    h.macs = parse_uint(*find(fields, "macs"), 0, UINT64_MAX);
+    h.rd = parse_uint(*find(fields, "rd"), 0, UINT64_MAX);
+    h.wr = parse_uint(*find(fields, "wr"), 0, UINT64_MAX);
+    h.nodes = int(parse_uint(*find(fields, "nodes"), 0, INT32_MAX));
+    return h;
   }
 
   PoolParams read_pool(const std::vector<Field>& fields) const {
@@ -779,6 +829,8 @@ class Writer {
     if (e.has_scale_shift) hex("scale_shift", e.scale_shift_addr);
     if (e.has_residual) hex("residual", e.residual_addr);
     if (e.act == ActOp::ScaleShift) bad("act=scale_shift is not an epilogue activation (use has_scale_shift)");
+    if (is_row_wise(e.act))
+      bad(fmt::format("act={} is row-wise and not an epilogue activation (use a stand-alone ACT)", to_string(e.act)));
     if (e.act != ActOp::None) kv("act", to_string(e.act));
     alpha_beta(e.act, e.act_alpha, e.act_beta);
   }
@@ -860,7 +912,10 @@ class Writer {
         hex("out", a.out_addr);
         num("elems", a.elems);
         if (a.channels != 1) num("channels", a.channels);
-        if (a.op == ActOp::ScaleShift) hex("param", a.param_addr);
+        if (uses_param(a.op)) {
+          if (!a.has_param) bad(fmt::format("ACT op={} without its param operand (has_param is false)", to_string(a.op)));
+          hex("param", a.param_addr);
+        }
         alpha_beta(a.op, a.alpha, a.beta);
         break;
       }
@@ -871,6 +926,9 @@ class Writer {
         hex("b", e.b_addr);
         hex("out", e.out_addr);
         num("elems", e.elems);
+        if (e.b_elems != 0) num("b_elems", e.b_elems);
+        if (e.b_inner != 1) num("b_inner", e.b_inner);
+        if (e.b_offset != 0) kv("b_offset", std::to_string(e.b_offset));
         break;
       }
       case Opcode::Pool: {
@@ -888,6 +946,16 @@ class Writer {
         break;
       }
       case Opcode::Sync: kv("queue", to_string(params<SyncParams>(inst).queue)); break;
+      case Opcode::Host: {
+        const HostParams& h = params<HostParams>(inst);
+        if (h.nodes < 0) bad(fmt::format("HOST with nodes={} (a count, >= 0)", h.nodes));
+        kv("cycles", std::to_string(h.cycles));
+        kv("macs", std::to_string(h.macs));
+        kv("rd", std::to_string(h.rd));
+        kv("wr", std::to_string(h.wr));
+        num("nodes", h.nodes);
+        break;
+      }
     }
     tokens("wait", inst.wait);
     tokens("push", inst.push);

@@ -149,6 +149,7 @@ class Checker {
       case Opcode::Eltwise: return std::holds_alternative<EltwiseParams>(in.params);
       case Opcode::Pool: return std::holds_alternative<PoolParams>(in.params);
       case Opcode::Sync: return std::holds_alternative<SyncParams>(in.params);
+      case Opcode::Host: return std::holds_alternative<HostParams>(in.params);
     }
     return false;
   }
@@ -208,6 +209,10 @@ class Checker {
   void check_epilogue(const Epilogue& e) {
     if (e.act == ActOp::ScaleShift)
       add(CheckKind::Shape, "act=scale_shift is not an epilogue activation; use the scale_shift operand");
+    if (is_row_wise(e.act))
+      add(CheckKind::Shape, fmt::format("act={} is row-wise and not an epilogue activation; run it as a stand-alone "
+                                        "ACT op={} after the CONV/GEMM",
+                                        to_string(e.act), to_string(e.act)));
     if (e.act == ActOp::Clip && e.act_alpha > e.act_beta)
       add(CheckKind::Shape, fmt::format("clip min alpha={} is above max beta={}", e.act_alpha, e.act_beta));
   }
@@ -292,15 +297,42 @@ class Checker {
     bool ok = positive({{"elems", a.elems}, {"channels", a.channels}});
     if (a.op == ActOp::None) add(CheckKind::Shape, "ACT with op=none does nothing; remove it or give an op");
     if (ok && a.elems % std::uint32_t(a.channels) != 0) {
-      add(CheckKind::Shape, fmt::format("elems={} is not a multiple of channels={}", a.elems, a.channels));
+      if (is_row_wise(a.op))
+        add(CheckKind::Shape,
+            fmt::format("{}: elems={} is not a multiple of channels={} (for {} channels is the number of rows, "
+                        "each elems/channels long)",
+                        to_string(a.op), a.elems, a.channels, to_string(a.op)));
+      else
+        add(CheckKind::Shape, fmt::format("elems={} is not a multiple of channels={}", a.elems, a.channels));
       ok = false;
     }
+    if ((a.op == ActOp::ScaleShift || a.op == ActOp::LayerNorm) && !a.has_param)
+      add(CheckKind::Shape,
+          fmt::format("op={} has no param operand; give param=ADDRESS of {}", to_string(a.op),
+                      a.op == ActOp::ScaleShift ? "scale[channels] then shift[channels]"
+                                                : "gamma[D] then beta[D] (D = elems/channels)"));
     if (a.op == ActOp::Clip && a.alpha > a.beta)
       add(CheckKind::Shape, fmt::format("clip min alpha={} is above max beta={}", a.alpha, a.beta));
     return ok;
   }
 
-  bool check_shape(const EltwiseParams& e) { return positive({{"elems", e.elems}}); }
+  bool check_shape(const EltwiseParams& e) {
+    bool ok = positive({{"elems", e.elems}, {"b_inner", e.b_inner}});
+    if (e.b_elems == 0 && (e.b_inner != 1 || e.b_offset != 0)) {
+      add(CheckKind::Shape,
+          fmt::format("b_inner={} / b_offset={} are given without b_elems, so they have no effect (b has elems "
+                      "elements); set b_elems to the element count of the broadcast operand, or drop them",
+                      e.b_inner, e.b_offset));
+      ok = false;
+    }
+    if (e.b_offset > kMax64 - e.elems) {
+      add(CheckKind::Shape, fmt::format("b_offset={} + elems={} overflows 64 bits", e.b_offset, e.elems));
+      ok = false;
+    }
+    return ok;
+  }
+
+  bool check_shape(const HostParams& h) { return non_negative({{"nodes", h.nodes}}); }
 
   bool check_shape(const PoolParams& p) {
     bool ok = positive({{"c", p.c}, {"hin", p.h_in}, {"win", p.w_in}, {"kh", p.kh}, {"kw", p.kw},

@@ -61,11 +61,40 @@ const char* to_string(ActOp a) {
     case ActOp::HardSigmoid: return "hard_sigmoid";
     case ActOp::HardSwish: return "hard_swish";
     case ActOp::ScaleShift: return "scale_shift";
+    case ActOp::Erf: return "erf";
+    case ActOp::Exp: return "exp";
+    case ActOp::Sqrt: return "sqrt";
+    case ActOp::Reciprocal: return "reciprocal";
+    case ActOp::Tanh: return "tanh";
+    case ActOp::Gelu: return "gelu";
+    case ActOp::Abs: return "abs";
+    case ActOp::Neg: return "neg";
+    case ActOp::Pow: return "pow";
+    case ActOp::Identity: return "identity";
+    case ActOp::Softmax: return "softmax";
+    case ActOp::LayerNorm: return "layer_norm";
   }
   return "?";
 }
 
-const char* to_string(EltwiseOp e) { return e == EltwiseOp::Add ? "add" : "mul"; }
+bool is_row_wise(ActOp a) { return a == ActOp::Softmax || a == ActOp::LayerNorm; }
+
+int act_passes(ActOp a) { return is_row_wise(a) ? 3 : 1; }
+
+const char* to_string(EltwiseOp e) {
+  switch (e) {
+    case EltwiseOp::Add: return "add";
+    case EltwiseOp::Mul: return "mul";
+    case EltwiseOp::Sub: return "sub";
+    case EltwiseOp::Div: return "div";
+    case EltwiseOp::Max: return "max";
+    case EltwiseOp::Min: return "min";
+    case EltwiseOp::Pow: return "pow";
+    case EltwiseOp::RSub: return "rsub";
+    case EltwiseOp::RDiv: return "rdiv";
+  }
+  return "?";
+}
 
 const char* to_string(PoolOp p) {
   switch (p) {
@@ -86,6 +115,7 @@ const char* to_string(Opcode o) {
     case Opcode::Eltwise: return "ELTWISE";
     case Opcode::Pool: return "POOL";
     case Opcode::Sync: return "SYNC";
+    case Opcode::Host: return "HOST";
   }
   return "?";
 }
@@ -126,12 +156,17 @@ bool GemmParams::operator==(const GemmParams& o) const {
 }
 
 bool ActParams::operator==(const ActParams& o) const {
-  return std::tie(op, in_addr, out_addr, param_addr, elems, channels, alpha, beta) ==
-         std::tie(o.op, o.in_addr, o.out_addr, o.param_addr, o.elems, o.channels, o.alpha, o.beta);
+  return std::tie(op, in_addr, out_addr, param_addr, elems, channels, alpha, beta, has_param) ==
+         std::tie(o.op, o.in_addr, o.out_addr, o.param_addr, o.elems, o.channels, o.alpha, o.beta, o.has_param);
 }
 
 bool EltwiseParams::operator==(const EltwiseParams& o) const {
-  return std::tie(op, a_addr, b_addr, out_addr, elems) == std::tie(o.op, o.a_addr, o.b_addr, o.out_addr, o.elems);
+  return std::tie(op, a_addr, b_addr, out_addr, elems, b_elems, b_inner, b_offset) ==
+         std::tie(o.op, o.a_addr, o.b_addr, o.out_addr, o.elems, o.b_elems, o.b_inner, o.b_offset);
+}
+
+bool HostParams::operator==(const HostParams& o) const {
+  return std::tie(cycles, macs, rd, wr, nodes) == std::tie(o.cycles, o.macs, o.rd, o.wr, o.nodes);
 }
 
 bool PoolParams::operator==(const PoolParams& o) const {
@@ -208,9 +243,13 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
           if (p.op == ActOp::ScaleShift)
             ops.push_back({"param", p.param_addr, dims_bytes({2, p.channels}, kParamElemBytes), false});
+          if (p.op == ActOp::LayerNorm) {  // gamma[D] then beta[D], D = elems / channels (row length)
+            const long long row = p.channels > 0 ? (long long)(p.elems / std::uint32_t(p.channels)) : 0;
+            ops.push_back({"param", p.param_addr, dims_bytes({2, row}, kParamElemBytes), false});
+          }
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
           ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, eb), false});
-          ops.push_back({"b", p.b_addr, dims_bytes({p.elems}, eb), false});
+          ops.push_back({"b", p.b_addr, dims_bytes({p.broadcast() ? p.b_elems : p.elems}, eb), false});
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
         } else if constexpr (std::is_same_v<T, PoolParams>) {
           const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;

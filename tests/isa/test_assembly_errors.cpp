@@ -155,7 +155,15 @@ TEST(AssemblyErrors, UnknownActivationInTheEpilogue) {
   const std::string line = kConv + " act=relu7";
   expect_line3_error(line, col_of(line, "relu7"), "unknown act 'relu7'",
                      "did you mean 'relu'? (allowed: none, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, "
-                     "hard_swish)");
+                     "hard_swish, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity)");
+}
+
+TEST(AssemblyErrors, RowWiseOpsAreNotEpilogueActivations) {
+  const std::string line = kConv + " act=softmax";
+  expect_line3_error(line, col_of(line, "softmax"), "act 'softmax' is row-wise and not an epilogue activation",
+                     "run it as a stand-alone 'ACT op=softmax' after the CONV/GEMM; act takes none, relu");
+  const std::string gemm = "GEMM    a=0x0 b=0x100 out=0x200 m=4 n=4 k=4 act=layer_norm alpha=1e-5";
+  expect_line3_error(gemm, col_of(gemm, "layer_norm"), "act 'layer_norm' is row-wise and not an epilogue activation");
 }
 
 TEST(AssemblyErrors, ScaleShiftIsNotAnEpilogueActivation) {
@@ -165,14 +173,72 @@ TEST(AssemblyErrors, ScaleShiftIsNotAnEpilogueActivation) {
 }
 
 TEST(AssemblyErrors, UnknownActOp) {
-  const std::string line = "ACT     op=tanh in=0x0 out=0x100 elems=64";
-  expect_line3_error(line, col_of(line, "tanh"), "unknown ACT op 'tanh'",
-                     "(allowed: relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish, scale_shift)");
+  // (tanh became an op; tanhh is a typo of it.)
+  const std::string line = "ACT     op=tanhh in=0x0 out=0x100 elems=64";
+  expect_line3_error(line, col_of(line, "tanhh"), "unknown ACT op 'tanhh'",
+                     "did you mean 'tanh'? (allowed: relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish, "
+                     "scale_shift, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, softmax, "
+                     "layer_norm)");
 }
 
 TEST(AssemblyErrors, UnknownEltwiseOp) {
-  const std::string line = "ELTWISE op=sub a=0x0 b=0x40 out=0x80 elems=64";
-  expect_line3_error(line, col_of(line, "sub"), "unknown ELTWISE op 'sub'", "(allowed: add, mul)");
+  // (sub became an op; subtract is not one.)
+  const std::string line = "ELTWISE op=subtract a=0x0 b=0x40 out=0x80 elems=64";
+  expect_line3_error(line, col_of(line, "subtract"), "unknown ELTWISE op 'subtract'",
+                     "(allowed: add, mul, sub, div, max, min, pow, rsub, rdiv)");
+}
+
+TEST(AssemblyErrors, PowAndLayerNormNeedAlpha) {
+  expect_line3_error("ACT     op=pow in=0x0 out=0x100 elems=64", 1, "missing required key 'alpha' for op=pow",
+                     "pow needs alpha=EXPONENT");
+  expect_line3_error("ACT     op=layer_norm in=0x0 out=0x100 elems=64 channels=4 param=0x200", 1,
+                     "missing required key 'alpha' for op=layer_norm", "layer_norm needs alpha=EPS");
+  const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 alpha=1";
+  expect_line3_error(line, col_of(line, "alpha"), "'alpha' is not used by op=softmax",
+                     "pow (exponent) and layer_norm (eps)");
+}
+
+TEST(AssemblyErrors, LayerNormNeedsItsParameters) {
+  expect_line3_error("ACT     op=layer_norm in=0x0 out=0x100 elems=64 channels=4 alpha=1e-5", 1,
+                     "missing required key 'param' for op=layer_norm",
+                     "gamma[D] then beta[D] in SRAM, D = elems/channels");
+  const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 param=0x200";
+  expect_line3_error(line, col_of(line, "param"), "'param' is not used by op=softmax",
+                     "gamma[D] and beta[D] for op=layer_norm");
+}
+
+TEST(AssemblyErrors, BroadcastKeysOutOfRange) {
+  const std::string elt = "ELTWISE op=add a=0x0 b=0x40 out=0x80 elems=64";
+  const std::string inner0 = elt + " b_elems=4 b_inner=0";
+  expect_line3_error(inner0, col_of(inner0, "b_inner=") + 8, "value 0 of 'b_inner' is out of range: it must be >= 1",
+                     "'b_inner' is how many consecutive elements share one b element");
+  const std::string elems0 = elt + " b_elems=0";
+  expect_line3_error(elems0, col_of(elems0, "b_elems=") + 8, "value 0 of 'b_elems' is out of range: it must be >= 1",
+                     "leave it out when b has elems elements");
+  const std::string bad_offset = elt + " b_elems=4 b_offset=-3";
+  expect_line3_error(bad_offset, col_of(bad_offset, "-3"), "value -3 of 'b_offset' is out of range");
+  const std::string typo = elt + " b_elem=4";
+  expect_line3_error(typo, col_of(typo, "b_elem="), "unknown key 'b_elem' for ELTWISE",
+                     "did you mean 'b_elems'? (allowed: layer, op, a, b, out, elems, b_elems, b_inner, b_offset, "
+                     "wait, push)");
+}
+
+TEST(AssemblyErrors, MalformedHostLines) {
+  // Every figure is required; a missing one points at the mnemonic.
+  expect_line3_error("HOST    layer=nms cycles=100 macs=5 rd=64 nodes=2", 1, "missing required key 'wr' for HOST",
+                     "HOST needs cycles, macs, rd, wr, nodes");
+  const std::string neg = "HOST    cycles=-1 macs=5 rd=64 wr=0 nodes=2";
+  expect_line3_error(neg, col_of(neg, "-1"), "value -1 of 'cycles' is out of range: it must not be negative");
+  const std::string junk = "HOST    cycles=12us macs=5 rd=64 wr=0 nodes=2";
+  expect_line3_error(junk, col_of(junk, "us"), "unexpected 'us' after the number '12' in 'cycles'");
+  const std::string key = "HOST    cycles=1 macs=5 rd=64 wr=0 nodes=2 bytes=3";
+  expect_line3_error(key, col_of(key, "bytes"), "unknown key 'bytes' for HOST",
+                     "(allowed: layer, cycles, macs, rd, wr, nodes, wait, push)");
+  const std::string queue = "HOST    cycles=1 macs=5 rd=64 wr=0 nodes=2 wait=cp2st";
+  expect_line3_error(queue, col_of(queue, "cp2st"),
+                     "HOST runs on the cp queue and cannot wait on token 'cp2st' (it is waited on by the st queue)",
+                     "a cp instruction may wait on ld2cp, st2cp");
+  expect_line3_error("HOS     cycles=1", 1, "unknown mnemonic 'HOS'", "did you mean 'HOST'?");
 }
 
 TEST(AssemblyErrors, UnknownPoolOp) {

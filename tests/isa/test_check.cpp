@@ -205,6 +205,57 @@ TEST(Check, IllegalVectorAndGemmShapes) {
   EXPECT_TRUE(contains(issues[3].message, "'elems' is 0"));
 }
 
+TEST(Check, NewOpsSampleIsClean) {
+  const auto issues = check_program(read_program_file(data_path("new_ops.npuasm")), small_npu());
+  EXPECT_TRUE(issues.empty()) << dump(issues);
+}
+
+TEST(Check, RowWiseOpsAndBroadcastShapes) {
+  Program p;
+  auto add = [&](Opcode op, auto params) {
+    Instruction i;
+    i.op = op;
+    i.params = params;
+    p.instructions.push_back(i);
+  };
+  ActParams softmax{ActOp::Softmax, 0, 0x100, 0, 100, 3};  // 100 elements are not 3 rows
+  add(Opcode::Act, softmax);
+  ActParams ln{ActOp::LayerNorm, 0, 0x100, 0x200, 96, 3};
+  ln.alpha = 1e-5f;
+  ln.has_param = false;  // gamma/beta left out by the program builder
+  add(Opcode::Act, ln);
+  GemmParams g{0, 0, 0, 4, 4, 4, {}};
+  g.epilogue.act = ActOp::Softmax;
+  add(Opcode::Gemm, g);
+  EltwiseParams inner0{EltwiseOp::Add, 0, 0, 0, 64};
+  inner0.b_elems = 4;
+  inner0.b_inner = 0;
+  add(Opcode::Eltwise, inner0);
+  EltwiseParams stray{EltwiseOp::Sub, 0, 0, 0, 64};
+  stray.b_inner = 16;  // without b_elems: no broadcast, so b_inner means nothing
+  add(Opcode::Eltwise, stray);
+  HostParams h;
+  h.nodes = -2;
+  add(Opcode::Host, h);
+  const auto issues = check_program(p, small_npu());
+  ASSERT_EQ(issues.size(), 6u) << dump(issues);
+  EXPECT_EQ(issues[0].message,
+            "instruction #0 ACT: softmax: elems=100 is not a multiple of channels=3 (for softmax channels is the "
+            "number of rows, each elems/channels long)");
+  EXPECT_EQ(issues[1].message,
+            "instruction #1 ACT: op=layer_norm has no param operand; give param=ADDRESS of gamma[D] then beta[D] "
+            "(D = elems/channels)");
+  EXPECT_EQ(issues[2].message,
+            "instruction #2 GEMM: act=softmax is row-wise and not an epilogue activation; run it as a stand-alone "
+            "ACT op=softmax after the CONV/GEMM");
+  EXPECT_EQ(issues[3].message, "instruction #3 ELTWISE: 'b_inner' is 0, it must be >= 1");
+  EXPECT_TRUE(contains(issues[4].message, "instruction #4 ELTWISE: b_inner=16 / b_offset=0 are given without "
+                                          "b_elems, so they have no effect"))
+      << issues[4].message;
+  EXPECT_EQ(issues[5].message, "instruction #5 HOST: 'nodes' is -2, it must be >= 0");
+  for (const auto& i : issues) EXPECT_EQ(i.kind, CheckKind::Shape);
+}
+
 TEST(Check, StoreRowsThatOverlapInDdr) {
   // Output rows are 256 B; a row stride of 200 B makes the store overwrite itself.
   Program p = double_buffered();
@@ -330,6 +381,43 @@ TEST(Check, SramOperandSizes) {
   EXPECT_EQ(gops[2].bytes, 40u);
   EXPECT_STREQ(gops[3].name, "scale_shift");
   EXPECT_EQ(gops[3].bytes, 40u);
+}
+
+TEST(Check, SramOperandSizesOfTheNewOps) {
+  // layer_norm: 240 elements in 12 rows of D = 20, fp16:
+  // in/out 240 x 2 = 480 B; param gamma[20] + beta[20] of 4 B = 160 B.
+  Instruction ln;
+  ln.op = Opcode::Act;
+  ActParams a{ActOp::LayerNorm, 0x0, 0x200, 0x400, 240, 12};
+  ln.params = a;
+  const auto lops = sram_operands(ln, DType::Fp16);
+  ASSERT_EQ(lops.size(), 3u);
+  EXPECT_EQ(lops[0].bytes, 480u);
+  EXPECT_EQ(lops[1].bytes, 480u);
+  EXPECT_STREQ(lops[2].name, "param");
+  EXPECT_EQ(lops[2].bytes, 160u);
+  // softmax reads no param: in and out only.
+  a.op = ActOp::Softmax;
+  ln.params = a;
+  EXPECT_EQ(sram_operands(ln, DType::Fp16).size(), 2u);
+  // ELTWISE over 1000 fp32 elements with a per-row b of 10: a/out 4000 B, b 10 x 4 = 40 B.
+  Instruction e;
+  e.op = Opcode::Eltwise;
+  EltwiseParams ep{EltwiseOp::RDiv, 0x0, 0x1000, 0x2000, 1000};
+  ep.b_elems = 10;
+  ep.b_inner = 100;
+  e.params = ep;
+  const auto eops = sram_operands(e, DType::Fp32);
+  ASSERT_EQ(eops.size(), 3u);
+  EXPECT_EQ(eops[0].bytes, 4000u);
+  EXPECT_STREQ(eops[1].name, "b");
+  EXPECT_EQ(eops[1].bytes, 40u);
+  EXPECT_EQ(eops[2].bytes, 4000u);
+  // HOST touches no SRAM.
+  Instruction h;
+  h.op = Opcode::Host;
+  h.params = HostParams{1000, 5, 64, 64, 1};
+  EXPECT_TRUE(sram_operands(h, DType::Int8).empty());
 }
 
 }  // namespace

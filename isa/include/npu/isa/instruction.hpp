@@ -38,12 +38,28 @@ std::string to_string(Token t);
 
 /// Activation (and other per-element) functions of the vector unit. Names are the ONNX
 /// op names in lower snake case; `scale_shift` is an unfused inference BatchNormalization
-/// (y = x * scale[c] + shift[c]).
-enum class ActOp { None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift };
+/// (y = x * scale[c] + shift[c]). `gelu` is the erf form 0.5x(1 + erf(x/sqrt2)); `pow` raises
+/// to the constant exponent alpha; `identity` is a plain copy. `softmax` and `layer_norm` are
+/// row-wise (is_row_wise): ACT's `channels` rows of elems/channels elements each; they are
+/// stand-alone ACT ops only, never a CONV/GEMM epilogue. New values are appended (docs/isa.md).
+enum class ActOp {
+  None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift,
+  Erf, Exp, Sqrt, Reciprocal, Tanh, Gelu, Abs, Neg, Pow, Identity, Softmax, LayerNorm
+};
 const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sigmoid", "silu", ...
 
-enum class EltwiseOp { Add, Mul };
-const char* to_string(EltwiseOp e);  ///< "add" | "mul"
+/// True for softmax and layer_norm: they normalise rows (reductions over a row), so they are
+/// not element-wise and not legal as a CONV/GEMM epilogue activation.
+bool is_row_wise(ActOp a);
+
+/// Passes a stand-alone ACT makes over its data in the vector unit: 3 for softmax (max;
+/// exp and sum; scale) and layer_norm (mean; variance; normalise), 1 for every other op.
+int act_passes(ActOp a);
+
+/// Element-wise binary ops of ELTWISE: out = a (op) b. `rsub` is b - a and `rdiv` is b / a, so
+/// the compiler can always put the smaller, broadcast operand in b. New values are appended.
+enum class EltwiseOp { Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv };
+const char* to_string(EltwiseOp e);  ///< "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv"
 
 enum class PoolOp { Max, Avg, GlobalAvg };
 const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg"
@@ -117,21 +133,45 @@ struct GemmParams {
 
 /// Stand-alone vector-unit activation, SRAM -> SRAM over `elems` elements of `channels`
 /// channels (CHW; channel = index / (elems / channels)). ScaleShift reads scale[c], shift[c]
-/// from param_addr.
+/// from param_addr. For the row-wise ops (softmax, layer_norm) `channels` is the number of
+/// independent rows: the elems elements are `channels` contiguous rows of D = elems/channels;
+/// layer_norm reads gamma[D] then beta[D] from param_addr and takes eps in alpha. Pow takes
+/// its exponent in alpha.
 struct ActParams {
   ActOp op = ActOp::Relu;
   std::uint32_t in_addr = 0, out_addr = 0, param_addr = 0;
   std::uint32_t elems = 0;
   int channels = 1;
   float alpha = 0, beta = 0;
+  /// False only when a program builder left out the parameter operand of an op that needs
+  /// one (scale_shift, layer_norm): check_program reports it. The reader always sets true (it
+  /// rejects a missing `param=` itself); the default is true so that programs built before
+  /// this field existed stay valid.
+  bool has_param = true;
   bool operator==(const ActParams&) const;
 };
 
 /// Elementwise out = a (op) b over `elems` elements, SRAM -> SRAM.
+/// Broadcasting: with b_elems == 0 (default) b has `elems` elements and element i uses b[i].
+/// With b_elems > 0, b holds b_elems elements and element i (0 <= i < elems) uses
+///   b[((b_offset + i) / b_inner) % b_elems]            (b_index())
+/// e.g. a per-channel [1,C,1,1] operand against [1,C,H,W]: b_elems = C, b_inner = H*W; a
+/// last-axis [D] operand against [1,T,D]: b_elems = D, b_inner = 1; a per-row [1,T,1] operand
+/// against [1,T,D]: b_elems = T, b_inner = D; a scalar: b_elems = 1. b_offset is the index of
+/// the tile's first element in the whole tensor, so every tile can share one resident b.
 struct EltwiseParams {
   EltwiseOp op = EltwiseOp::Add;
   std::uint32_t a_addr = 0, b_addr = 0, out_addr = 0;
   std::uint32_t elems = 0;
+  std::uint32_t b_elems = 0;   ///< elements of b; 0: no broadcast (b has elems elements)
+  std::uint32_t b_inner = 1;   ///< consecutive elements of a that share one b element (>= 1)
+  std::uint64_t b_offset = 0;  ///< index of this instruction's element 0 in the whole tensor
+  bool broadcast() const { return b_elems > 0; }
+  /// Index into b of element i (0 <= i < elems); i itself when there is no broadcast.
+  /// Requires b_inner >= 1 (check_program).
+  std::uint64_t b_index(std::uint64_t i) const {
+    return b_elems == 0 ? i : ((b_offset + i) / b_inner) % b_elems;
+  }
   bool operator==(const EltwiseParams&) const;
 };
 
@@ -153,8 +193,24 @@ struct SyncParams {
   bool operator==(const SyncParams& o) const { return queue == o.queue; }
 };
 
-enum class Opcode { Load, Store, Conv, Gemm, Act, Eltwise, Pool, Sync };
-const char* to_string(Opcode o);  ///< "LOAD", "STORE", "CONV", "GEMM", "ACT", "ELTWISE", "POOL", "SYNC"
+/// HOST: the NPU waits while the host CPU runs a partition of the network the NPU cannot
+/// (e.g. a detection model's NMS). It runs on the compute queue, so it is ordered with the
+/// other queues by tokens like any compute instruction, and touches no SRAM. All figures come
+/// from the compiler (e.g. npu::host_cycles() of the hardware config's `host` section); the
+/// hardware waits `cycles` core cycles once. `rd`/`wr` are analytic: the host's DDR traffic is
+/// reported separately and never simulated through the DDR model.
+struct HostParams {
+  std::uint64_t cycles = 0;  ///< NPU core cycles the host partition takes (may be 0)
+  std::uint64_t macs = 0;    ///< multiply-accumulates (or elementary ops) the host performs (informational)
+  std::uint64_t rd = 0;      ///< DDR bytes the host reads
+  std::uint64_t wr = 0;      ///< DDR bytes the host writes
+  int nodes = 0;             ///< ONNX nodes in the host partition
+  bool operator==(const HostParams&) const;
+};
+
+/// Opcodes; new ones are appended (HOST after SYNC).
+enum class Opcode { Load, Store, Conv, Gemm, Act, Eltwise, Pool, Sync, Host };
+const char* to_string(Opcode o);  ///< "LOAD", "STORE", "CONV", "GEMM", "ACT", "ELTWISE", "POOL", "SYNC", "HOST"
 
 struct Instruction {
   Opcode op = Opcode::Sync;
@@ -162,7 +218,7 @@ struct Instruction {
   std::string tensor;  ///< LOAD/STORE: the DDR tensor moved (must be declared); else empty
   std::vector<Token> wait;
   std::vector<Token> push;
-  std::variant<DmaDesc, ConvParams, GemmParams, ActParams, EltwiseParams, PoolParams, SyncParams> params;
+  std::variant<DmaDesc, ConvParams, GemmParams, ActParams, EltwiseParams, PoolParams, SyncParams, HostParams> params;
   int source_line = 0;  ///< line in the .npuasm file it was read from (0 if built in memory)
 
   Queue queue() const;  ///< Load for LOAD, Store for STORE, SyncParams::queue for SYNC, else Compute
@@ -210,7 +266,8 @@ struct SramOperand {
 /// bias/scale_shift/ACT param. Sizes: CONV in c_in*h_in*w_in, w c_out*(c_in/group)*kh*kw,
 /// out and residual c_out*h_out*w_out, bias c_out, scale_shift 2*c_out; GEMM a m*k, b k*n,
 /// out and residual m*n, bias n, scale_shift 2*n; ACT in/out elems, param 2*channels
-/// (scale_shift only); ELTWISE a/b/out elems; POOL in c*h_in*w_in, out c*h_out*w_out.
+/// (scale_shift) or 2*(elems/channels) (layer_norm: gamma[D], beta[D]); ELTWISE a/out elems,
+/// b elems (b_elems when broadcasting); POOL in c*h_in*w_in, out c*h_out*w_out; HOST none.
 /// Shapes are taken as given: non-positive dimensions give 0 bytes (check_program reports them).
 std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype);
 
