@@ -125,14 +125,27 @@ const std::vector<std::string> kStandards = {"DDR3",   "DDR4",  "DDR5", "LPDDR3"
                                              "GDDR5",  "GDDR6", "HBM",  "HBM2",   "HBM2E",  "HBM3"};
 const std::vector<std::string> kMappingFields = {"ro", "ch", "ra", "ba", "bg", "co"};
 
-/// Names accepted under act_unit.latency_cycles: `default` and every vector-unit op name.
+/// Names accepted under act_unit.latency_cycles: `default` and every vector-unit op name,
+/// each once. A name shared by two instructions is one key for both: `max` is POOL max and
+/// ELTWISE max (a compare-select either way), `pow` is ACT pow and ELTWISE pow. The order is
+/// the historical one, then the ops added later (hw_config_to_yaml prints in this order).
 std::vector<std::string> act_latency_keys() {
   std::vector<std::string> keys = {"default"};
+  auto add = [&keys](const char* name) {
+    if (std::find(keys.begin(), keys.end(), name) == keys.end()) keys.emplace_back(name);
+  };
   for (auto op : {isa::ActOp::Relu, isa::ActOp::Clip, isa::ActOp::LeakyRelu, isa::ActOp::Sigmoid, isa::ActOp::Silu,
                   isa::ActOp::HardSigmoid, isa::ActOp::HardSwish, isa::ActOp::ScaleShift})
-    keys.emplace_back(isa::to_string(op));
-  for (auto op : {isa::EltwiseOp::Add, isa::EltwiseOp::Mul}) keys.emplace_back(isa::to_string(op));
-  for (auto op : {isa::PoolOp::Max, isa::PoolOp::Avg, isa::PoolOp::GlobalAvg}) keys.emplace_back(isa::to_string(op));
+    add(isa::to_string(op));
+  for (auto op : {isa::EltwiseOp::Add, isa::EltwiseOp::Mul}) add(isa::to_string(op));
+  for (auto op : {isa::PoolOp::Max, isa::PoolOp::Avg, isa::PoolOp::GlobalAvg}) add(isa::to_string(op));
+  for (auto op : {isa::ActOp::Erf, isa::ActOp::Exp, isa::ActOp::Sqrt, isa::ActOp::Reciprocal, isa::ActOp::Tanh,
+                  isa::ActOp::Gelu, isa::ActOp::Abs, isa::ActOp::Neg, isa::ActOp::Pow, isa::ActOp::Identity,
+                  isa::ActOp::Softmax, isa::ActOp::LayerNorm})
+    add(isa::to_string(op));
+  for (auto op : {isa::EltwiseOp::Sub, isa::EltwiseOp::Div, isa::EltwiseOp::Max, isa::EltwiseOp::Min,
+                  isa::EltwiseOp::Pow, isa::EltwiseOp::RSub, isa::EltwiseOp::RDiv})
+    add(isa::to_string(op));
   return keys;
 }
 
@@ -161,19 +174,20 @@ class Loader {
       root = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
       fail(e.mark, fmt::format("malformed YAML: {}", e.msg),
-           "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy); "
+           "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); "
            "check indentation, ':' after keys and closing quotes/brackets");
     } catch (const YAML::Exception& e) {
       fail(e.mark, fmt::format("malformed YAML: {}", e.msg), "  the file must be one YAML map of sections");
     }
     if (!root.IsDefined() || root.IsNull()) {
       fail(YAML::Mark(), "the config is empty",
-           "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy (optional)");
+           "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host "
+           "(optional)");
     }
 
     HwConfig cfg;
     cfg.source = source_;
-    Section top = open(root, "", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy"});
+    Section top = open(root, "", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy", "host"});
 
     {
       Section s = open(top, "npu", {"name", "clock_mhz"}, {});
@@ -236,6 +250,13 @@ class Loader {
       cfg.energy.pj_per_mac = get_positive_double(s, "pj_per_mac", "pJ");
       cfg.energy.pj_per_sram_byte = get_positive_double(s, "pj_per_sram_byte", "pJ");
       cfg.energy.pj_per_ddr_byte = get_positive_double(s, "pj_per_ddr_byte", "pJ");
+    }
+    if (top.has("host")) {
+      // Each key is optional: a missing one keeps the documented default (HostConfig).
+      Section s = open(top, "host", {}, {"bandwidth_gbps", "gops"});
+      cfg.host.present = true;
+      if (s.has("bandwidth_gbps")) cfg.host.bandwidth_gbps = get_positive_double(s, "bandwidth_gbps", "GB/s");
+      if (s.has("gops")) cfg.host.gops = get_positive_double(s, "gops", "giga MAC/s");
     }
 
     check_cross_section(cfg);
@@ -713,6 +734,21 @@ std::optional<std::uint64_t> parse_size_bytes(const std::string& text_in) {
   return std::nullopt;
 }
 
+std::uint64_t host_cycles(const HwConfig& hw, std::uint64_t macs, std::uint64_t bytes) {
+  // Cycles = seconds x clock_mhz x 1e6 with seconds = bytes / (GB/s x 1e9) or macs / (G/s x 1e9);
+  // the 1e6 / 1e9 is folded first so that exact quotients stay exact in long double. The
+  // relative 1e-12 keeps a quotient such as 1000000.0000000001 (rounding noise) from
+  // ceil-ing up to the next cycle.
+  const long double mhz = hw.npu.clock_mhz;
+  auto cycles = [mhz](std::uint64_t amount, double per_ns_giga) -> long double {
+    if (amount == 0 || !(per_ns_giga > 0)) return 0.0L;
+    return (long double)amount * mhz / ((long double)per_ns_giga * 1000.0L);
+  };
+  const long double t = std::max(cycles(bytes, hw.host.bandwidth_gbps), cycles(macs, hw.host.gops));
+  if (t <= 0) return 0;
+  return std::uint64_t(std::ceil(t * (1.0L - 1e-12L)));
+}
+
 HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source) {
   return Loader(source).load(yaml_text);
 }
@@ -802,6 +838,9 @@ std::string hw_config_to_yaml(const HwConfig& c) {
     line("  pj_per_sram_byte: " + num(c.energy.pj_per_sram_byte));
     line("  pj_per_ddr_byte: " + num(c.energy.pj_per_ddr_byte));
   }
+  line("host:");
+  line("  bandwidth_gbps: " + num(c.host.bandwidth_gbps));
+  line("  gops: " + num(c.host.gops));
   return o;
 }
 

@@ -129,6 +129,7 @@ nlohmann::ordered_json config_json(const HwConfig& c) {
                    {"pj_per_ddr_byte", c.energy.pj_per_ddr_byte}};
   else
     j["energy"] = nullptr;
+  j["host"] = {{"bandwidth_gbps", c.host.bandwidth_gbps}, {"gops", c.host.gops}, {"from_file", c.host.present}};
   return j;
 }
 
@@ -167,6 +168,10 @@ void print_text(const HwConfig& c) {
   std::cout << fmt::format("#   tCK                  {:.6g} ns  = 2000 / {} MT/s\n", d.tck_ns(), d.data_rate_mtps);
   std::cout << fmt::format("#   core period          {:.6g} ns\n", c.core_period_ns());
   std::cout << fmt::format("#   DDR address bits     {}\n", address_layout(d));
+  std::cout << fmt::format("#   host                 {} GMAC/s, {} GB/s{}; 1 MB costs {} core cycles (npu::host_cycles)\n",
+                           c.host.gops, c.host.bandwidth_gbps,
+                           c.host.present ? "" : " (no host section: the default Cortex-A76-class core)",
+                           host_cycles(c, 0, 1000000));
 }
 
 void add_config_commands(CLI::App& app) {

@@ -183,6 +183,63 @@ TEST(HwConfigDefaults, OptionalKeysTakeTheirDocumentedDefaults) {
   EXPECT_EQ(c.min_sram_tile_bytes(), 304u);
 }
 
+TEST(HwConfigHost, AbsentSectionGivesTheDefaultCortexA76ClassCore) {
+  const HwConfig c = parse_hw_config(kMinimal, "minimal.yaml");
+  EXPECT_FALSE(c.host.present);
+  // docs/config.md: one Cortex-A76 at 2.4 GHz, 2 FMLA pipes x 4 fp32 lanes = 19.2 GMAC/s;
+  // 8 GB/s estimated single-core bandwidth.
+  EXPECT_DOUBLE_EQ(c.host.gops, 2 * 4 * 2.4);
+  EXPECT_DOUBLE_EQ(c.host.bandwidth_gbps, 8.0);
+}
+
+TEST(HwConfigHost, SectionKeysAreReadAndEachIsOptional) {
+  const HwConfig both = parse_hw_config(std::string(kMinimal) + "host:\n  bandwidth_gbps: 12.5\n  gops: 36.8\n");
+  EXPECT_TRUE(both.host.present);
+  EXPECT_DOUBLE_EQ(both.host.bandwidth_gbps, 12.5);
+  EXPECT_DOUBLE_EQ(both.host.gops, 36.8);
+  const HwConfig one = parse_hw_config(std::string(kMinimal) + "host:\n  gops: 50\n");
+  EXPECT_DOUBLE_EQ(one.host.bandwidth_gbps, 8.0);  // the default
+  EXPECT_DOUBLE_EQ(one.host.gops, 50.0);
+  // The resolved YAML carries the section and reloads to the same values.
+  const HwConfig back = parse_hw_config(hw_config_to_yaml(both));
+  EXPECT_DOUBLE_EQ(back.host.bandwidth_gbps, 12.5);
+  EXPECT_DOUBLE_EQ(back.host.gops, 36.8);
+}
+
+TEST(HwConfigHost, EveryPresetHasAnExplicitHost) {
+  // Values and sources in each file's comments (docs/config.md, "host").
+  const std::pair<const char*, std::pair<double, double>> expected[] = {
+      {"edge-npu-ddr4.yaml", {8.0, 19.2}},     // A76 at 2.4 GHz: 8 MACs/cycle x 2.4
+      {"mobile-npu-lpddr4.yaml", {6.4, 20.8}}, // A76 at 2.6 GHz: 8 x 2.6; half of 12.8 GB/s
+      {"tpu-v1-like.yaml", {10.0, 36.8}},      // Haswell core: 16 MACs/cycle x 2.3 GHz
+      {"hbm2-npu.yaml", {10.0, 36.8}},
+  };
+  for (const auto& [name, bw_gops] : expected) {
+    const HwConfig c = load_hw_config(preset(name));
+    EXPECT_TRUE(c.host.present) << name;
+    EXPECT_DOUBLE_EQ(c.host.bandwidth_gbps, bw_gops.first) << name;
+    EXPECT_DOUBLE_EQ(c.host.gops, bw_gops.second) << name;
+  }
+}
+
+TEST(HwConfigHost, HostCyclesIsTheHostRoofline) {
+  HwConfig hw;
+  hw.npu.clock_mhz = 1000;
+  hw.host.bandwidth_gbps = 8;
+  hw.host.gops = 20;
+  // Memory-bound: 8e6 B / 8e9 B/s = 1 ms = 1e6 cycles at 1 GHz; 1e6 MACs / 20e9 = 50 us.
+  EXPECT_EQ(host_cycles(hw, 1000000, 8000000), 1000000u);
+  // Compute-bound: 1e9 MACs / 20e9 = 50 ms = 5e7 cycles; 1 KB / 8e9 = 125 ns.
+  EXPECT_EQ(host_cycles(hw, 1000000000, 1000), 50000000u);
+  // Rounded up: 1 byte / 8e9 = 0.125 ns = 0.125 cycles -> 1; 21 MACs / 20e9 = 1.05 ns -> 2.
+  EXPECT_EQ(host_cycles(hw, 0, 1), 1u);
+  EXPECT_EQ(host_cycles(hw, 21, 0), 2u);
+  EXPECT_EQ(host_cycles(hw, 0, 0), 0u);
+  // At 700 MHz (TPU preset clock): 7e6 B / 8e9 = 875 us x 700e6 = 612500 cycles exactly.
+  hw.npu.clock_mhz = 700;
+  EXPECT_EQ(host_cycles(hw, 0, 7000000), 612500u);
+}
+
 TEST(HwConfigDefaults, OptionalKeysOverrideDefaults) {
   std::string text = kMinimal;
   text += "dma:\n  burst_bytes: 128\n  max_outstanding: 8\n";

@@ -81,7 +81,7 @@ TEST(HwConfigError, UnknownTopLevelKeySuggestsClosest) {
   // "mac_aray" is one deletion from "mac_array"; the key starts line 4 column 1.
   EXPECT_EQ(error_of(with("mac_array:", "mac_aray:")),
             "bad.yaml:4:1: error: unknown key 'mac_aray' in the top-level map\n"
-            "  did you mean 'mac_array'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy)");
+            "  did you mean 'mac_array'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host)");
 }
 
 TEST(HwConfigError, UnknownSectionKeySuggestsClosest) {
@@ -115,7 +115,7 @@ TEST(HwConfigError, MissingKeyPointsAtItsSection) {
 TEST(HwConfigError, MissingSection) {
   EXPECT_EQ(error_of(with("act_unit:\n  lanes: 32\n", "")),
             "bad.yaml:1:1: error: missing key 'act_unit' in the top-level map\n"
-            "  required keys: npu, mac_array, sram, act_unit, ddr; optional: dma, energy");
+            "  required keys: npu, mac_array, sram, act_unit, ddr; optional: dma, energy, host");
 }
 
 TEST(HwConfigError, MissingTimingKeyListsOptionalOnes) {
@@ -346,7 +346,8 @@ TEST(HwConfigError, UnknownActivationOpInLatencies) {
   EXPECT_EQ(error_of(with("  lanes: 32\n", "  lanes: 32\n  latency_cycles:\n    reluu: 1\n")),
             "bad.yaml:15:5: error: unknown key 'reluu' in section 'act_unit.latency_cycles'\n"
             "  did you mean 'relu'? (allowed: default, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, "
-            "hard_swish, scale_shift, add, mul, max, avg, global_avg)");
+            "hard_swish, scale_shift, add, mul, max, avg, global_avg, erf, exp, sqrt, reciprocal, tanh, gelu, abs, "
+            "neg, pow, identity, softmax, layer_norm, sub, div, min, rsub, rdiv)");
 }
 
 TEST(HwConfigError, WriteWatermarkAboveQueueDepth) {
@@ -367,20 +368,21 @@ TEST(HwConfigError, MalformedYamlReportsTheParserMark) {
   // the ':' after it, line 6 column 7 ("  cols" fills columns 1-6).
   EXPECT_EQ(error_of(with("  rows: 32", "  rows: [32")),
             "bad.yaml:6:7: error: malformed YAML: end of sequence flow not found\n"
-            "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy); check "
+            "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); check "
             "indentation, ':' after keys and closing quotes/brackets");
 }
 
 TEST(HwConfigError, EmptyDocument) {
   EXPECT_EQ(error_of("# nothing but a comment\n"),
             "bad.yaml:1:1: error: the config is empty\n"
-            "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy (optional)");
+            "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host "
+            "(optional)");
 }
 
 TEST(HwConfigError, DocumentThatIsAList) {
   EXPECT_EQ(error_of("- npu\n- ddr\n"),
             "bad.yaml:1:1: error: the config must be a map of sections, got a list\n"
-            "  allowed keys: npu, mac_array, sram, act_unit, ddr, dma, energy");
+            "  allowed keys: npu, mac_array, sram, act_unit, ddr, dma, energy, host");
 }
 
 TEST(HwConfigError, MissingFileNamesThePath) {
@@ -399,6 +401,25 @@ TEST(HwConfigError, EnergySectionNeedsPositiveFigures) {
   EXPECT_EQ(error_of(kBase + "energy:\n  pj_per_mac: 0.3\n  pj_per_sram_byte: 0\n  pj_per_ddr_byte: 160\n"),
             "bad.yaml:46:21: error: 'energy.pj_per_sram_byte' must be > 0, got 0\n"
             "  allowed: a positive number in pJ");
+}
+
+TEST(HwConfigError, HostSectionRejectsZeroNegativeAndUnknownKeys) {
+  // kBase has 43 lines: "host:" is line 44, its first key line 45.
+  EXPECT_EQ(error_of(kBase + "host:\n  bandwidth_gbps: 0\n  gops: 20\n"),
+            "bad.yaml:45:19: error: 'host.bandwidth_gbps' must be > 0, got 0\n"
+            "  allowed: a positive number in GB/s");
+  EXPECT_EQ(error_of(kBase + "host:\n  gops: -5\n"),
+            "bad.yaml:45:9: error: 'host.gops' must be > 0, got -5\n"
+            "  allowed: a positive number in giga MAC/s");
+  EXPECT_EQ(error_of(kBase + "host:\n  bandwith_gbps: 8\n"),
+            "bad.yaml:45:3: error: unknown key 'bandwith_gbps' in section 'host'\n"
+            "  did you mean 'bandwidth_gbps'? (allowed: bandwidth_gbps, gops)");
+  EXPECT_EQ(error_of(kBase + "host:\n  gops: fast\n"),
+            "bad.yaml:45:9: error: 'host.gops' must be a number (giga MAC/s), got 'fast'\n"
+            "  write a plain number, e.g. 'gops: 1000' (the unit giga MAC/s is implied by the key)");
+  EXPECT_EQ(error_of(kBase + "hots:\n  gops: 20\n"),
+            "bad.yaml:44:1: error: unknown key 'hots' in the top-level map\n"
+            "  did you mean 'host'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host)");
 }
 
 }  // namespace

@@ -109,6 +109,16 @@ struct EnergyConfig {
   double pj_per_ddr_byte = 0;
 };
 
+/// The host CPU that runs the network partitions the NPU cannot (HOST instructions). Optional
+/// `host` section; the defaults are one Arm Cortex-A76-class application core (docs/config.md,
+/// "host"): 2 x 128-bit NEON FMA pipes x 4 fp32 lanes x 2.4 GHz = 19.2 GMAC/s peak, and an
+/// estimated 8 GB/s of memory bandwidth one core achieves.
+struct HostConfig {
+  double bandwidth_gbps = 8.0;  ///< effective memory bandwidth of the host (GB/s, 1e9 B/s)
+  double gops = 19.2;           ///< host op rate: giga multiply-accumulates (or elementary ops) per second
+  bool present = false;         ///< the config file has a `host` section (else the defaults above)
+};
+
 struct HwConfig {
   std::string source;  ///< file the config came from (for messages), "<string>" otherwise
   NpuSection npu;
@@ -118,6 +128,7 @@ struct HwConfig {
   DmaConfig dma;
   DdrConfig ddr;
   EnergyConfig energy;
+  HostConfig host;
 
   /// Peak MAC/s: rows x cols x macs_per_pe_per_cycle x clock.
   double peak_macs_per_s() const {
@@ -133,6 +144,13 @@ struct HwConfig {
   /// Loading rejects an sram.capacity below this.
   std::uint64_t min_sram_tile_bytes() const;
 };
+
+/// NPU core cycles the host (HwConfig::host) takes for a partition of `macs` multiply-
+/// accumulates (or elementary ops) moving `bytes` bytes to or from memory, as a roofline:
+///   ceil(max(bytes / (bandwidth_gbps x 1e9), macs / (gops x 1e9)) x clock_mhz x 1e6)
+/// i.e. ceil(max(bytes x clock_mhz / (bandwidth_gbps x 1e3), macs x clock_mhz / (gops x 1e3))).
+/// 0 when both are 0. The compiler uses it for HOST instructions' `cycles` (docs/config.md).
+std::uint64_t host_cycles(const HwConfig& hw, std::uint64_t macs, std::uint64_t bytes);
 
 /// Load and validate a YAML hardware config. Throws ConfigError naming file:line:col,
 /// the key, and what is allowed, for any malformed, unknown, missing or impossible value.
