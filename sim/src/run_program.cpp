@@ -81,6 +81,14 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
     r.sram.read_bytes += rec.sram_read_bytes;
     r.sram.write_bytes += rec.sram_write_bytes;
     r.macs += rec.macs;
+    if (rec.unit == hw::Unit::Host) {
+      ++r.host.instructions;
+      r.host.cycles += dur_cycles;
+      r.host.macs += rec.host_macs;
+      r.host.nodes += rec.host_nodes;
+      r.host.ddr.read_bytes += rec.host_read_bytes;
+      r.host.ddr.write_bytes += rec.host_write_bytes;
+    }
     const bool is_dma = rec.unit == hw::Unit::DmaLoad || rec.unit == hw::Unit::DmaStore;
     int kind = -1;
     if (is_dma) {
@@ -126,6 +134,11 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
     if (rec.unit == hw::Unit::MacArray) ls.mac_busy_cycles += dur_cycles;
     if (rec.unit == hw::Unit::ActUnit) ls.act_busy_cycles += dur_cycles;
     if (is_dma) ls.dma_busy_cycles += dur_cycles;
+    if (rec.unit == hw::Unit::Host) {
+      ls.host_cycles += dur_cycles;
+      ls.host_ddr.read_bytes += rec.host_read_bytes;
+      ls.host_ddr.write_bytes += rec.host_write_bytes;
+    }
     ++ls.instructions;
 
     if (opt.keep_instructions) {
@@ -144,6 +157,9 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
       is.sram_bytes = rec.sram_read_bytes + rec.sram_write_bytes;
       is.macs = rec.macs;
       is.token_wait_cycles = to_cycles(rec.token_wait_ps, period_ps);
+      is.host_cycles = rec.unit == hw::Unit::Host ? dur_cycles : 0;
+      is.host_read_bytes = rec.host_read_bytes;
+      is.host_write_bytes = rec.host_write_bytes;
       r.instructions.push_back(std::move(is));
     }
   }
@@ -151,8 +167,12 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
     ls.cycles = ls.end_cycle - ls.start_cycle;
     ls.mac_utilisation =
         ls.cycles > 0 && r.peak_macs_per_cycle > 0 ? double(ls.macs) / (r.peak_macs_per_cycle * double(ls.cycles)) : 0.0;
-    ls.bound = ls.mac_busy_cycles >= ls.dma_busy_cycles ? "compute" : "memory";
+    if (ls.host_cycles > 0 && ls.host_cycles >= ls.mac_busy_cycles && ls.host_cycles >= ls.dma_busy_cycles)
+      ls.bound = "host";
+    else
+      ls.bound = ls.mac_busy_cycles >= ls.dma_busy_cycles ? "compute" : "memory";
   }
+  r.host.latency_share = r.total_cycles > 0 ? double(r.host.cycles) / double(r.total_cycles) : 0.0;
   for (UnitStats& us : units) {
     us.utilisation = r.total_cycles > 0 ? double(us.busy_cycles) / double(r.total_cycles) : 0.0;
     r.units.push_back(us);

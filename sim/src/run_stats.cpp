@@ -84,6 +84,14 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
     j["energy"] = nullptr;
     j["energy_mj"] = nullptr;
   }
+  j["host"] = {{"instructions", r.host.instructions},
+               {"cycles", r.host.cycles},
+               {"latency_share", round6(r.host.latency_share)},
+               {"macs", r.host.macs},
+               {"nodes", r.host.nodes},
+               {"ddr_read_bytes", r.host.ddr.read_bytes},
+               {"ddr_write_bytes", r.host.ddr.write_bytes},
+               {"ddr_traffic", "analytic (HOST rd/wr); not simulated, not in ddr"}};
   if (r.ddr_model.present) {
     const DdrModelStats& d = r.ddr_model;
     j["ddr_model"] = {{"requests", d.requests},
@@ -115,6 +123,9 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
     lj["mac_busy_cycles"] = l.mac_busy_cycles;
     lj["act_busy_cycles"] = l.act_busy_cycles;
     lj["dma_busy_cycles"] = l.dma_busy_cycles;
+    lj["host_cycles"] = l.host_cycles;
+    lj["host_ddr_read_bytes"] = l.host_ddr.read_bytes;
+    lj["host_ddr_write_bytes"] = l.host_ddr.write_bytes;
     lj["mac_utilisation"] = round6(l.mac_utilisation);
     lj["bound"] = l.bound;
     lj["instructions"] = l.instructions;
@@ -135,7 +146,10 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
                      {"ddr_bytes", i.ddr_bytes},
                      {"sram_bytes", i.sram_bytes},
                      {"macs", i.macs},
-                     {"token_wait_cycles", i.token_wait_cycles}});
+                     {"token_wait_cycles", i.token_wait_cycles},
+                     {"host_cycles", i.host_cycles},
+                     {"host_ddr_read_bytes", i.host_read_bytes},
+                     {"host_ddr_write_bytes", i.host_write_bytes}});
     }
     j["instruction_records"] = ins;
   }
@@ -153,15 +167,15 @@ void write_layers_csv(const RunResult& r, const std::string& path) {
   if (!f) throw ConfigError(path + ": error: cannot write layers.csv; check that the folder exists and is writable");
   f << "layer,start_cycle,end_cycle,cycles,latency_ms,macs,mac_utilisation,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
        "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,sram_mb,mac_busy_cycles,act_busy_cycles,"
-       "dma_busy_cycles,bound\n";
+       "dma_busy_cycles,bound,host_cycles,host_ddr_read_mb,host_ddr_write_mb\n";
   const double ns_per_cycle = r.core_clock_mhz > 0 ? 1000.0 / r.core_clock_mhz : 0;
   for (const LayerStats& l : r.layers) {
-    f << fmt::format("{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
+    f << fmt::format("{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
                      l.start_cycle, l.end_cycle, l.cycles, double(l.cycles) * ns_per_cycle / 1e6, l.macs,
                      l.mac_utilisation, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes), mb(l.ddr.total()),
                      mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()), mb(l.ddr_by_kind[2].total()),
                      mb(l.ddr_by_kind[3].total()), mb(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,
-                     l.dma_busy_cycles, l.bound);
+                     l.dma_busy_cycles, l.bound, l.host_cycles, mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes));
   }
 }
 
@@ -182,8 +196,17 @@ std::string format_summary(const RunResult& r) {
   }
   s += fmt::format("  SRAM             read {:.3f} MB, write {:.3f} MB\n", double(r.sram.read_bytes) / 1e6,
                    double(r.sram.write_bytes) / 1e6);
+  if (r.host.instructions > 0)
+    s += fmt::format("  host             {} cycles = {:.1f} % of the latency, {} HOST instruction{}, {} nodes, {} "
+                     "MACs; host DDR read {:.3f} MB, write {:.3f} MB (analytic, not simulated, not in DDR above)\n",
+                     r.host.cycles, 100.0 * r.host.latency_share, r.host.instructions,
+                     r.host.instructions == 1 ? "" : "s", r.host.nodes, r.host.macs, double(r.host.ddr.read_bytes) / 1e6,
+                     double(r.host.ddr.write_bytes) / 1e6);
   s += "  unit busy        ";
-  for (const UnitStats& u : r.units) s += fmt::format("{} {:.1f} %  ", u.name, 100.0 * u.utilisation);
+  for (const UnitStats& u : r.units) {
+    if (u.name == "host" && u.instructions == 0) continue;  // no HOST: keep the line as it always was
+    s += fmt::format("{} {:.1f} %  ", u.name, 100.0 * u.utilisation);
+  }
   s += "\n";
   s += fmt::format("  stall cycles     DDR latency {}, DDR bandwidth {}, token wait {}, SRAM conflict {}\n",
                    r.stalls.ddr_latency_cycles, r.stalls.ddr_bandwidth_cycles, r.stalls.token_wait_cycles,
@@ -198,11 +221,20 @@ std::string format_summary(const RunResult& r) {
   }
   std::size_t w = 5;
   for (const LayerStats& l : r.layers) w = std::max(w, l.name.size());
-  s += fmt::format("\n{:<{}}  {:>12}  {:>14}  {:>6}  {:>10}  {:>10}  {}\n", "layer", w, "cycles", "MACs", "util",
-                   "DDR rd MB", "DDR wr MB", "bound");
+  // Host columns only when the program has HOST instructions (host DDR is analytic).
+  const bool host = r.host.instructions > 0;
+  s += fmt::format("\n{:<{}}  {:>12}  {:>14}  {:>6}  {:>10}  {:>10}  {}{}\n", "layer", w, "cycles", "MACs", "util",
+                   "DDR rd MB", "DDR wr MB", host ? fmt::format("{:>12}  {:>11}  {:>11}  ", "host cycles",
+                                                               "host rd MB", "host wr MB")
+                                                 : std::string(),
+                   "bound");
   for (const LayerStats& l : r.layers) {
-    s += fmt::format("{:<{}}  {:>12}  {:>14}  {:>5.1f}%  {:>10.3f}  {:>10.3f}  {}\n", l.name, w, l.cycles, l.macs,
-                     100.0 * l.mac_utilisation, double(l.ddr.read_bytes) / 1e6, double(l.ddr.write_bytes) / 1e6, l.bound);
+    s += fmt::format("{:<{}}  {:>12}  {:>14}  {:>5.1f}%  {:>10.3f}  {:>10.3f}  {}{}\n", l.name, w, l.cycles, l.macs,
+                     100.0 * l.mac_utilisation, double(l.ddr.read_bytes) / 1e6, double(l.ddr.write_bytes) / 1e6,
+                     host ? fmt::format("{:>12}  {:>11.3f}  {:>11.3f}  ", l.host_cycles,
+                                        double(l.host_ddr.read_bytes) / 1e6, double(l.host_ddr.write_bytes) / 1e6)
+                          : std::string(),
+                     l.bound);
   }
   return s;
 }

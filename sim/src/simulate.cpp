@@ -38,18 +38,21 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
   const double period_ns = run.core_clock_mhz > 0 ? 1000.0 / run.core_clock_mhz : 0;
   std::string out =
       "model,hw,strategy,layer,nodes,macs,compulsory_mb,planned_mb,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
-      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,cycles,latency_ms,mac_utilisation,bound\n";
+      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,cycles,latency_ms,mac_utilisation,bound,"
+      "host_cycles,host_ddr_read_mb,host_ddr_write_mb\n";
   for (const auto& l : run.layers) {
     const compiler::LayerReport* rep = by_name.count(l.name) ? by_name[l.name] : nullptr;
     std::string nodes;
     if (rep)
       for (const auto& n : rep->covers) nodes += (nodes.empty() ? "" : ";") + n;
-    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{}\n",
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{},"
+                       "{},{:.6f},{:.6f}\n",
                        model, hw, strategy, l.name, nodes, l.macs, rep ? mb(rep->compulsory_bytes()) : 0.0,
                        rep ? mb(rep->planned_bytes()) : 0.0, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes),
                        mb(l.ddr.total()), mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()),
                        mb(l.ddr_by_kind[2].total()), mb(l.ddr_by_kind[3].total()), l.cycles,
-                       double(l.cycles) * period_ns * 1e-6, l.mac_utilisation, l.bound);
+                       double(l.cycles) * period_ns * 1e-6, l.mac_utilisation, l.bound, l.host_cycles,
+                       mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes));
   }
   return out;
 }
@@ -118,6 +121,9 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["instructions"] = run.instruction_count;
   s["peak_macs_per_s"] = hw.peak_macs_per_s();
   s["peak_ddr_gbps"] = hw.ddr.peak_gbps();
+  s["host_cycles"] = run.host.cycles;  // HOST partitions; host DDR bytes are analytic, not in ddr_*_bytes
+  s["host_ddr_read_bytes"] = run.host.ddr.read_bytes;
+  s["host_ddr_write_bytes"] = run.host.ddr.write_bytes;
   write_text(dir / "run_summary.json", s.dump(2) + "\n");
   return result;
 }

@@ -323,3 +323,74 @@ TEST(NpuTop, TokenDeadlockIsReportedNotHung) {
   EXPECT_NE(r.error.find(":7: instruction #1 (CONV, layer 'conv')"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("queue ld: finished"), std::string::npos) << r.error;
 }
+
+namespace {
+isa::Instruction host(const std::string& layer, std::uint64_t cycles, std::uint64_t rd, std::uint64_t wr) {
+  isa::Instruction in;
+  in.op = isa::Opcode::Host;
+  in.layer = layer;
+  isa::HostParams h;
+  h.cycles = cycles;
+  h.macs = 123456;
+  h.rd = rd;
+  h.wr = wr;
+  h.nodes = 3;
+  in.params = h;
+  return in;
+}
+}  // namespace
+
+TEST(NpuTop, HostWaitsItsCyclesOnceBetweenComputeInstructions) {
+  // Ideal memory, 4x4 WS at 1 GHz: GEMM 18 ns (GemmTileOn4x4WeightStationary), HOST 5000
+  // cycles = 5000 ns, GEMM 18 ns, in program order (no tokens): 18 + 5000 + 18 = 5036 ns.
+  isa::Program p;
+  p.instructions.push_back(gemm(8, 4, 4, 0, 0x1000, 0x2000));
+  p.instructions.push_back(host("nms", 5000, 4096, 1024));
+  p.instructions.push_back(gemm(8, 4, 4, 0, 0x1000, 0x2000));
+  const auto r = run_in_child(p, small_array(4, 4, Dataflow::WeightStationary), true);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.end_ps, 5036000u);
+  const hw::ExecRecord& h = r.records[1];
+  EXPECT_EQ(h.unit, hw::Unit::Host);
+  EXPECT_EQ(h.start_ps, 18000u);
+  EXPECT_EQ(h.end_ps, 5018000u);
+  EXPECT_EQ(h.host_cycles, 5000u);
+  EXPECT_EQ(h.host_macs, 123456u);
+  EXPECT_EQ(h.host_read_bytes, 4096u);
+  EXPECT_EQ(h.host_write_bytes, 1024u);
+  EXPECT_EQ(h.host_nodes, 3u);
+  // The host's bytes are analytic: nothing went through DDR or SRAM.
+  EXPECT_EQ(h.ddr_read_bytes + h.ddr_write_bytes + h.sram_read_bytes + h.sram_write_bytes + h.macs, 0u);
+}
+
+TEST(NpuTop, HostCyclesAreCoreClockCycles) {
+  // At 800 MHz a core cycle is 10^6 / 800 = 1250 ps: 3 cycles = 3750 ps; 0 cycles take 0.
+  HwConfig hw = small_array(4, 4, Dataflow::WeightStationary);
+  hw.npu.clock_mhz = 800;
+  isa::Program p;
+  p.instructions.push_back(host("a", 3, 0, 0));
+  p.instructions.push_back(host("b", 0, 0, 0));
+  const auto r = run_in_child(p, hw, true);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.end_ps, 3750u);
+  EXPECT_EQ(r.records[1].start_ps, 3750u);
+  EXPECT_EQ(r.records[1].end_ps, 3750u);
+}
+
+TEST(NpuTop, LoadQueueRunsOnWhileTheHostWorks) {
+  // HOST is a compute-queue instruction: a LOAD on the load queue (ordered only by its token
+  // to the GEMM) starts at 0 beside it. The GEMM waits for both: it starts when the 100 us
+  // HOST ends (the 4 KiB LOAD, ~0.3 us on DDR4-3200, is long done).
+  isa::Program p;
+  p.tensors.push_back({"in", isa::TensorKind::Input, 0x0, 4096});
+  p.instructions.push_back(with_tokens(dma(isa::Opcode::Load, "load", "in", 0, 0, 4096), {}, {tok(LD, CP)}));
+  p.instructions.push_back(host("nms", 100000, 0, 0));
+  p.instructions.push_back(with_tokens(gemm(8, 4, 4, 0, 0x1000, 0x2000), {tok(LD, CP)}, {}));
+  const auto r = run_in_child(p, small_array(4, 4, Dataflow::WeightStationary), false);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.records[0].start_ps, 0u);
+  EXPECT_EQ(r.records[1].start_ps, 0u);
+  EXPECT_LT(r.records[0].end_ps, 1000000u);
+  EXPECT_EQ(r.records[1].end_ps, 100000000u);
+  EXPECT_EQ(r.records[2].start_ps, 100000000u);
+}

@@ -152,3 +152,56 @@ TEST(VectorCost, StandAloneOpsStreamAtLanesPerCycle) {
   // 4 x 4 x 4 outputs x 4 window elements = 256 lane-ops / 16 = 16 cycles + default 4.
   EXPECT_EQ(npu::hw::vector_cost(pool, hw).cycles(), 20u);
 }
+
+TEST(VectorCost, SoftmaxAndLayerNormMakeThreePasses) {
+  npu::HwConfig hw;
+  hw.act_unit.lanes = 16;
+  hw.act_unit.default_latency_cycles = 4;
+  hw.act_unit.op_latency_cycles["softmax"] = 7;
+  npu::isa::Instruction act;
+  act.op = npu::isa::Opcode::Act;
+  npu::isa::ActParams a;
+  a.op = npu::isa::ActOp::Softmax;
+  a.elems = 1000;  // 8 rows of 125
+  a.channels = 8;
+  act.params = a;
+  // 3 passes (max; exp + sum; scale) x ceil(1000 / 16) = 3 x 63 = 189 stream cycles,
+  // + the softmax latency 7 = 196.
+  const auto softmax = npu::hw::vector_cost(act, hw);
+  EXPECT_EQ(softmax.stream_cycles, 189u);
+  EXPECT_EQ(softmax.cycles(), 196u);
+  // layer_norm is not listed: 3 passes (mean; variance; normalise) x 63 + default 4 = 193.
+  a.op = npu::isa::ActOp::LayerNorm;
+  a.alpha = 1e-5f;
+  act.params = a;
+  EXPECT_EQ(npu::hw::vector_cost(act, hw).cycles(), 193u);
+  // Every element-wise op streams once: gelu ceil(1000 / 16) = 63 + default 4 = 67.
+  a.op = npu::isa::ActOp::Gelu;
+  act.params = a;
+  EXPECT_EQ(npu::hw::vector_cost(act, hw).cycles(), 67u);
+}
+
+TEST(VectorCost, BroadcastEltwiseIsOnePassOverElems) {
+  npu::HwConfig hw;
+  hw.act_unit.lanes = 16;
+  hw.act_unit.default_latency_cycles = 4;
+  hw.act_unit.op_latency_cycles["div"] = 9;
+  npu::isa::Instruction el;
+  el.op = npu::isa::Opcode::Eltwise;
+  npu::isa::EltwiseParams e;
+  e.op = npu::isa::EltwiseOp::Div;
+  e.elems = 1000;
+  e.b_elems = 10;  // a per-row [1,10,1] divisor against [1,10,100]
+  e.b_inner = 100;
+  el.params = e;
+  // One pass: ceil(1000 / 16) = 63 + div latency 9 = 72, as without broadcasting.
+  EXPECT_EQ(npu::hw::vector_cost(el, hw).cycles(), 72u);
+  e.b_elems = 0;
+  e.b_inner = 1;
+  el.params = e;
+  EXPECT_EQ(npu::hw::vector_cost(el, hw).cycles(), 72u);
+  // rsub is not listed: 63 + default 4.
+  e.op = npu::isa::EltwiseOp::RSub;
+  el.params = e;
+  EXPECT_EQ(npu::hw::vector_cost(el, hw).cycles(), 67u);
+}

@@ -10,10 +10,12 @@ VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
   const std::uint64_t lanes = std::uint64_t(hw.act_unit.lanes > 0 ? hw.act_unit.lanes : 1);
   VectorCost c;
   std::uint64_t work = 0;
+  std::uint64_t passes = 1;
   switch (inst.op) {
     case isa::Opcode::Act: {
       const auto& p = std::get<isa::ActParams>(inst.params);
       work = c.elements = p.elems;
+      passes = std::uint64_t(isa::act_passes(p.op));
       c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(p.op)));
       break;
     }
@@ -37,7 +39,7 @@ VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
     default:
       throw std::invalid_argument(std::string("vector_cost: not a vector-unit opcode: ") + isa::to_string(inst.op));
   }
-  c.stream_cycles = (work + lanes - 1) / lanes;
+  c.stream_cycles = passes * ((work + lanes - 1) / lanes);
   return c;
 }
 

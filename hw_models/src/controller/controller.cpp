@@ -1,5 +1,6 @@
 #include "npu/hw/controller/controller.hpp"
 
+#include <cmath>
 #include <sstream>
 
 namespace npu::hw {
@@ -10,6 +11,7 @@ const char* to_string(Unit u) {
     case Unit::DmaStore: return "dma_store";
     case Unit::MacArray: return "mac_array";
     case Unit::ActUnit: return "act_unit";
+    case Unit::Host: return "host";
     case Unit::None: return "none";
   }
   return "?";
@@ -26,6 +28,7 @@ Unit unit_of(isa::Opcode op) {
     case isa::Opcode::Eltwise:
     case isa::Opcode::Pool: return Unit::ActUnit;
     case isa::Opcode::Sync: return Unit::None;
+    case isa::Opcode::Host: return Unit::Host;
   }
   return Unit::None;
 }
@@ -41,6 +44,10 @@ std::string describe_instruction(const isa::Program& program, std::size_t index,
   if (!in.tensor.empty()) os << ", tensor '" << in.tensor << "'";
   os << ")";
   return os.str();
+}
+
+std::uint64_t host_duration_ps(std::uint64_t cycles, double clock_mhz) {
+  return std::uint64_t(std::llround((long double)cycles * 1e6L / (long double)clock_mhz));
 }
 
 std::string find_sram_overflow(const isa::Program& program, const HwConfig& hw, const std::string& source) {
@@ -62,15 +69,17 @@ std::string find_sram_overflow(const isa::Program& program, const HwConfig& hw, 
 }
 
 Controller::Controller(sc_core::sc_module_name name, const isa::Program& program, const std::string& source,
-                       Dma& dma_load, Dma& dma_store, MacArray& mac, ActUnit& act, SimError& error)
-    : sc_core::sc_module(name), program_(program), source_(source), dma_load_(dma_load), dma_store_(dma_store),
-      mac_(mac), act_(act), error_(error) {
+                       Dma& dma_load, Dma& dma_store, MacArray& mac, ActUnit& act, SimError& error,
+                       double clock_mhz)
+    : sc_core::sc_module(name), host_busy("host_busy"), program_(program), source_(source), dma_load_(dma_load),
+      dma_store_(dma_store), mac_(mac), act_(act), error_(error), clock_mhz_(clock_mhz) {
   records_.resize(program.instructions.size());
   for (std::size_t i = 0; i < program.instructions.size(); ++i) {
     const isa::Instruction& in = program.instructions[i];
     records_[i].index = i;
     records_[i].unit = unit_of(in.op);
     if (!in.wait.empty() || !in.push.empty()) decoupled_ = true;
+    if (in.op == isa::Opcode::Host) has_host_ = true;
     queues_[std::size_t(in.queue())].instructions.push_back(i);
   }
   if (decoupled_) {
@@ -92,6 +101,7 @@ bool Controller::execute(std::size_t index) {
     case Unit::DmaStore: dma_store_.execute(in, index, rec); break;
     case Unit::MacArray: mac_.execute(in, rec); break;
     case Unit::ActUnit: act_.execute(in, rec); break;
+    case Unit::Host: execute_host(in, rec); break;
     case Unit::None: rec.start_ps = rec.end_ps = now_ps(); break;
   }
   if (error_.set) {
@@ -104,6 +114,26 @@ bool Controller::execute(std::size_t index) {
   rec.executed = true;
   ++executed_;
   return true;
+}
+
+void Controller::execute_host(const isa::Instruction& in, ExecRecord& rec) {
+  const isa::HostParams* h = std::get_if<isa::HostParams>(&in.params);
+  rec.start_ps = rec.end_ps = now_ps();
+  if (!h) {
+    error_.raise("HOST carries the parameters of another opcode");
+    sc_core::sc_stop();
+    return;
+  }
+  rec.host_cycles = h->cycles;
+  rec.host_macs = h->macs;
+  rec.host_read_bytes = h->rd;
+  rec.host_write_bytes = h->wr;
+  rec.host_nodes = std::uint64_t(h->nodes > 0 ? h->nodes : 0);
+  const std::uint64_t dur_ps = host_duration_ps(h->cycles, clock_mhz_);
+  host_busy.write(true);
+  if (dur_ps > 0) wait(sc_core::sc_time::from_value(dur_ps));
+  host_busy.write(false);
+  rec.end_ps = rec.start_ps + dur_ps;
 }
 
 void Controller::acquire(int q, const isa::Token& t) {

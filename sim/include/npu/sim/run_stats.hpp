@@ -20,7 +20,7 @@ struct Traffic {
   std::uint64_t total() const { return read_bytes + write_bytes; }
 };
 
-/// Busy time of one unit ("dma_load", "dma_store", "mac_array", "act_unit").
+/// Busy time of one unit ("dma_load", "dma_store", "mac_array", "act_unit", "host").
 struct UnitStats {
   std::string name;
   std::uint64_t busy_cycles = 0;  ///< sum of its instructions' durations (core cycles)
@@ -51,6 +51,18 @@ struct DdrModelStats {
   double achieved_gbps = 0, mean_read_latency_ns = 0, p99_read_latency_ns = 0, row_hit_rate = 0;
 };
 
+/// What HOST instructions cost: the host CPU running network partitions the NPU cannot.
+/// The DDR traffic is the compiler's analytic figure (HOST rd/wr): it is NOT simulated through
+/// the DDR model and NOT part of RunResult::ddr / LayerStats::ddr.
+struct HostStats {
+  std::uint64_t instructions = 0;  ///< HOST instructions executed
+  std::uint64_t cycles = 0;        ///< sum of their durations (core cycles)
+  double latency_share = 0;        ///< cycles / total_cycles (0..1)
+  std::uint64_t macs = 0;          ///< host MACs (informational, not in RunResult::macs)
+  std::uint64_t nodes = 0;         ///< ONNX nodes the host ran
+  Traffic ddr;                     ///< analytic host DDR bytes (rd, wr)
+};
+
 /// Index of a TensorKind in per-kind arrays (input, weight, output, intermediate).
 inline constexpr int kNumTensorKinds = 4;
 
@@ -63,8 +75,12 @@ struct LayerStats {
   std::array<Traffic, kNumTensorKinds> ddr_by_kind{};
   Traffic sram;
   std::uint64_t mac_busy_cycles = 0, act_busy_cycles = 0, dma_busy_cycles = 0;
+  std::uint64_t host_cycles = 0;  ///< HOST time in the layer (core cycles)
+  Traffic host_ddr;               ///< analytic host DDR bytes of its HOST instructions (not in `ddr`)
   double mac_utilisation = 0;  ///< macs / (peak MACs per cycle x cycles)
-  std::string bound;           ///< "compute" if MAC-array busy >= DMA busy in the layer, else "memory"
+  /// "host" if HOST time >= both MAC-array and DMA busy time (and > 0), else "compute" if
+  /// MAC-array busy >= DMA busy in the layer, else "memory"
+  std::string bound;
   std::uint64_t instructions = 0;
 };
 
@@ -72,12 +88,13 @@ struct InstructionStats {
   std::size_t index = 0;
   int source_line = 0;
   isa::Opcode op = isa::Opcode::Sync;
-  const char* unit = "none";  ///< "dma_load" | "dma_store" | "mac_array" | "act_unit" | "none" (static)
+  const char* unit = "none";  ///< "dma_load" | "dma_store" | "mac_array" | "act_unit" | "host" | "none" (static)
   std::string layer, tensor;
   std::uint64_t start_cycle = 0, end_cycle = 0;
   double start_ns = 0, end_ns = 0;
   std::uint64_t ddr_bytes = 0, sram_bytes = 0, macs = 0;
   std::uint64_t token_wait_cycles = 0;
+  std::uint64_t host_cycles = 0, host_read_bytes = 0, host_write_bytes = 0;  ///< HOST only
 };
 
 struct RunResult {
@@ -91,7 +108,7 @@ struct RunResult {
   std::uint64_t total_cycles = 0;  ///< last completion, core cycles
   double total_ns = 0;
   std::uint64_t instruction_count = 0;
-  std::vector<UnitStats> units;  ///< dma_load, dma_store, mac_array, act_unit
+  std::vector<UnitStats> units;  ///< dma_load, dma_store, mac_array, act_unit, host
   StallStats stalls;
   Traffic ddr;
   std::map<std::string, Traffic> ddr_by_tensor;  ///< by LOAD/STORE tensor name (sorted)
@@ -104,6 +121,7 @@ struct RunResult {
   double achieved_ddr_gbps = 0;    ///< DDR bytes / total_ns
   double ddr_bw_utilisation = 0;   ///< achieved / peak
   EnergyStats energy;
+  HostStats host;  ///< HOST instructions (host CPU partitions); DDR bytes analytic, not in `ddr`
   DdrModelStats ddr_model;
   std::vector<LayerStats> layers;  ///< in order of first appearance in the program
   std::vector<InstructionStats> instructions;

@@ -8,6 +8,9 @@
 // A program with no tokens at all gives the hardware no licence to overlap anything, so it
 // runs strictly in program order, one instruction at a time (docs/timing.md).
 //
+// HOST (the host CPU runs a network partition) runs on the compute queue: the controller
+// waits host_duration_ps(cycles) once and records the host figures (no unit is involved).
+//
 // Deadlock: when every queue is finished or blocked on a token, no event is pending and the
 // simulation ends by itself; deadlock_report() then names each queue's state. Never a hang.
 #pragma once
@@ -29,6 +32,10 @@ namespace npu::hw {
 /// "SOURCE:LINE: instruction #I (OPCODE, layer 'L'[, tensor 'T'])" (LINE omitted when 0).
 std::string describe_instruction(const isa::Program& program, std::size_t index, const std::string& source);
 
+/// Simulated time of a HOST instruction of `cycles` core cycles at `clock_mhz`:
+/// round(cycles x 10^6 / clock_mhz) ps (exact for clocks whose period is whole picoseconds).
+std::uint64_t host_duration_ps(std::uint64_t cycles, double clock_mhz);
+
 /// First SRAM operand of any instruction that lies past sram.capacity_bytes, as a full
 /// user-facing error message ("SOURCE:LINE: error: ... fix: ..."); empty when none.
 std::string find_sram_overflow(const isa::Program& program, const HwConfig& hw, const std::string& source);
@@ -37,9 +44,14 @@ class Controller : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Controller);
 
-  /// `source` names the program in messages (its file path, or "<program>").
+  /// `source` names the program in messages (its file path, or "<program>"); `clock_mhz` is
+  /// the core clock (HOST waits its cycles at it).
   Controller(sc_core::sc_module_name name, const isa::Program& program, const std::string& source, Dma& dma_load,
-             Dma& dma_store, MacArray& mac, ActUnit& act, SimError& error);
+             Dma& dma_store, MacArray& mac, ActUnit& act, SimError& error, double clock_mhz);
+
+  sc_core::sc_signal<bool> host_busy;  ///< high while a HOST instruction runs (VCD)
+  /// True when the program has a HOST instruction (NpuTop traces host_busy only then).
+  bool has_host() const { return has_host_; }
 
   const std::vector<ExecRecord>& records() const { return records_; }
   /// True when every instruction ran.
@@ -66,6 +78,7 @@ class Controller : public sc_core::sc_module {
   void acquire(int q, const isa::Token& t);
   void release(const isa::Token& t);
   bool execute(std::size_t index);  // false on error
+  void execute_host(const isa::Instruction& in, ExecRecord& rec);
 
   const isa::Program& program_;
   std::string source_;
@@ -74,7 +87,9 @@ class Controller : public sc_core::sc_module {
   MacArray& mac_;
   ActUnit& act_;
   SimError& error_;
+  double clock_mhz_ = 0;
   bool decoupled_ = false;
+  bool has_host_ = false;
   std::array<QueueState, 3> queues_;
   std::array<std::array<int, 3>, 3> tokens_{};
   std::array<std::array<sc_core::sc_event, 3>, 3> token_events_;
