@@ -181,9 +181,16 @@ INSTANTIATE_TEST_SUITE_P(
         // "POOL op=" is 8 characters.
         BadLine{"unknown_pool_op", "POOL op=min in=0 out=64 c=1 hin=4 win=4", 9, "unknown POOL op 'min'"},
         // "ELTWISE op=" is 11 characters.
-        BadLine{"unknown_eltwise_op", "ELTWISE op=sub a=0 b=0 out=0 elems=4", 12, "unknown ELTWISE op 'sub'"},
+        BadLine{"unknown_eltwise_op", "ELTWISE op=subtract a=0 b=0 out=0 elems=4", 12,
+                "unknown ELTWISE op 'subtract'"},
         // "GEMM a=0 b=0 out=0 m=1 n=1 k=1 act=" is 35 characters.
-        BadLine{"unknown_act", "GEMM a=0 b=0 out=0 m=1 n=1 k=1 act=gelu", 36, "unknown act 'gelu'"},
+        BadLine{"unknown_act", "GEMM a=0 b=0 out=0 m=1 n=1 k=1 act=mish", 36, "unknown act 'mish'"},
+        // "ELTWISE op=add a=0 b=0 out=0 elems=4 b_elems=2 b_inner=" is 55 characters.
+        BadLine{"zero_b_inner", "ELTWISE op=add a=0 b=0 out=0 elems=4 b_elems=2 b_inner=0", 56,
+                "value 0 of 'b_inner' is out of range: it must be >= 1"},
+        // A missing key points at the mnemonic.
+        BadLine{"host_missing_key", "HOST layer=nms cycles=10 macs=0 rd=0 nodes=1", 1,
+                "missing required key 'wr' for HOST"},
         // "LOAD tensor=" is 12 characters.
         BadLine{"undeclared_tensor", "LOAD tensor=u ddr=0 sram=0 extent=4", 13,
                 "LOAD names tensor 'u', which is not declared"},
