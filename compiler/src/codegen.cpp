@@ -93,6 +93,11 @@ class Generator {
         case LayerKind::Pool: steps = gen_pool(L); break;
         case LayerKind::Resize: steps = gen_resize(L); break;
         case LayerKind::Copy: steps = gen_copy(L); break;
+        case LayerKind::Layout: steps = gen_layout(L); break;
+        case LayerKind::Host:
+          emit_host(L);
+          res_.layers.push_back(info_);
+          continue;
       }
       info_.steps = int(steps.size());
       emit(L.name, steps);
@@ -318,6 +323,7 @@ class Generator {
       s.stores.push_back({root(L.output), dma(Y + e0 * e_, out_s, n, 1, 0, e_)});
       return s;
     };
+    if (L.act == isa::ActOp::Softmax || L.act == isa::ActOp::LayerNorm) return gen_rowwise(L, act_step);
     if (L.act != isa::ActOp::ScaleShift) {
       const std::uint64_t chunk = chunk_elems(L, L.elems, 2, 0);
       const std::uint32_t in0 = 0, in1 = a(chunk * e_), out0 = a(in1 + chunk * e_), out1 = a(out0 + chunk * e_);
@@ -386,7 +392,37 @@ class Generator {
     return steps;
   }
 
+  // Softmax / LayerNorm: tiles of whole rows (channels = rows of elems/channels); LayerNorm's
+  // gamma/beta (2 x D params) are loaded once with the first tile and stay resident.
+  template <class ActStep>
+  std::vector<Step> gen_rowwise(const LayerSpec& L, ActStep& act_step) {
+    const std::uint64_t rows = std::max<std::uint64_t>(std::uint64_t(L.channels), 1), d = L.elems / rows;
+    const bool ln = L.act == isa::ActOp::LayerNorm;
+    const std::uint64_t pbytes = ln ? 2 * d * isa::kParamElemBytes : 0;
+    const std::uint64_t reserved = align_up(pbytes, opt_.align_bytes);
+    std::uint64_t chunk = chunk_elems(L, L.elems, 2, reserved);
+    if (chunk < d) too_big(L, reserved + 4 * align_up(d * e_, opt_.align_bytes));
+    const std::uint64_t rt = chunk / d;  // rows per tile
+    const std::uint64_t t = rt * d * e_;
+    const std::uint32_t par = 0, in0 = a(pbytes), in1 = a(in0 + t), out0 = a(in1 + t), out1 = a(out0 + t);
+    info_.sram_bytes = out1 + t;
+    info_.tile = std::to_string(rt) + " rows x " + std::to_string(d);
+    std::vector<Step> steps;
+    for (std::uint64_t r0 = 0, i = 0; r0 < rows; r0 += rt, ++i) {
+      const std::uint64_t n = std::min(rt, rows - r0);
+      Step s = act_step(r0 * d, n * d, int(n), i % 2 ? in1 : in0, i % 2 ? out1 : out0);
+      if (ln) {
+        if (i == 0)
+          s.loads.insert(s.loads.begin(), Dma{root(L.scale_shift), dma(addr(L.scale_shift), par, 2 * d, 1, 0, int(isa::kParamElemBytes))});
+        std::get<isa::ActParams>(s.compute.params).param_addr = par;
+      }
+      steps.push_back(std::move(s));
+    }
+    return steps;
+  }
+
   std::vector<Step> gen_eltwise(const LayerSpec& L) {
+    if (L.b_elems > 0) return gen_eltwise_broadcast(L);
     const std::uint64_t A = addr(L.inputs[0]), B = addr(L.inputs[1]), Y = addr(L.output);
     const std::uint64_t chunk = chunk_elems(L, L.elems, 3, 0);
     const std::uint64_t t = chunk * e_;
@@ -413,6 +449,126 @@ class Generator {
       steps.push_back(std::move(s));
     }
     return steps;
+  }
+
+  // Broadcast operand b (b_elems elements, e.g. an SE gate's [1,C,1,1] or a bias row):
+  // loaded once with the first tile and kept resident; every tile streams a and the output.
+  std::vector<Step> gen_eltwise_broadcast(const LayerSpec& L) {
+    const std::uint64_t A = addr(L.inputs[0]), B = addr(L.inputs[1]), Y = addr(L.output);
+    const std::uint64_t b_bytes = L.b_elems * e_;
+    const std::uint64_t reserved = align_up(b_bytes, opt_.align_bytes);
+    const std::uint64_t chunk = chunk_elems(L, L.elems, 2, reserved);
+    const std::uint64_t t = chunk * e_;
+    const std::uint32_t bs = 0, a0 = a(b_bytes), a1 = a(a0 + t), o0 = a(a1 + t), o1 = a(o0 + t);
+    info_.sram_bytes = o1 + t;
+    info_.tile = std::to_string(chunk) + " elems, b resident (" + std::to_string(L.b_elems) + ")";
+    info_.loop_order = "streaming";
+    std::vector<Step> steps;
+    for (std::uint64_t e0 = 0, i = 0; e0 < L.elems; e0 += chunk, ++i) {
+      const std::uint64_t n = std::min(chunk, L.elems - e0);
+      Step s;
+      const std::uint32_t sa = i % 2 ? a1 : a0, so = i % 2 ? o1 : o0;
+      if (i == 0) s.loads.push_back({root(L.inputs[1]), dma(B, bs, L.b_elems, 1, 0, e_)});
+      s.loads.push_back({root(L.inputs[0]), dma(A + e0 * e_, sa, n, 1, 0, e_)});
+      isa::EltwiseParams ep;
+      ep.op = L.eltwise;
+      ep.a_addr = sa;
+      ep.b_addr = bs;
+      ep.out_addr = so;
+      ep.elems = std::uint32_t(n);
+      ep.b_elems = std::uint32_t(L.b_elems);
+      ep.b_inner = std::uint32_t(L.b_inner);
+      ep.b_offset = e0;
+      s.compute.op = Opcode::Eltwise;
+      s.compute.params = ep;
+      s.stores.push_back({root(L.output), dma(Y + e0 * e_, so, n, 1, 0, e_)});
+      steps.push_back(std::move(s));
+    }
+    return steps;
+  }
+
+  // Layout ops (Pad, Transpose, Slice/Split copies, Expand, bilinear Resize...): the input is
+  // read once and the output written once, in k steps; step i loads its share of the input,
+  // one identity vector pass covers the larger of its two shares, and stores its share of
+  // the output. DDR bytes are exact; the DDR access pattern is modelled as contiguous on
+  // both sides (optimistic for a Transpose's strided side).
+  std::vector<Step> gen_layout(const LayerSpec& L) {
+    const std::uint64_t Y = addr(L.output);
+    // The inputs, read one after the other (a Concat along an inner axis has several).
+    std::vector<std::pair<std::string, std::uint64_t>> src;  // tensor, elements it contributes
+    for (const auto& in : L.inputs) src.push_back({in, L.inputs.size() == 1 ? L.in_elems : bytes_of(in) / e_});
+    auto load_range = [&](Step& s, std::uint64_t r0, std::uint64_t r1, std::uint32_t sram) {
+      std::uint64_t base = 0;
+      for (const auto& [t, n] : src) {
+        const std::uint64_t lo = std::max(r0, base), hi = std::min(r1, base + n);
+        if (hi > lo) s.loads.push_back({root(t), dma(addr(t) + (lo - base) * e_, std::uint32_t(sram + (lo - r0) * e_), hi - lo, 1, 0, e_)});
+        base += n;
+      }
+    };
+    const std::uint64_t in_total = std::max<std::uint64_t>(L.in_elems, 1), out_total = std::max<std::uint64_t>(L.elems, 1);
+    const std::uint64_t big = std::max(in_total, out_total);
+    const std::uint64_t chunk = chunk_elems(L, big, 2, 0);
+    const std::uint64_t k = (big + chunk - 1) / chunk;
+    const std::uint64_t t = chunk * e_;
+    const std::uint32_t in0 = 0, in1 = a(t), out0 = a(in1 + t), out1 = a(out0 + t);
+    info_.sram_bytes = out1 + t;
+    info_.tile = std::to_string(chunk) + " elems";
+    info_.loop_order = "streaming";
+    std::vector<Step> steps;
+    for (std::uint64_t i = 0; i < k; ++i) {
+      // Shares of the input; with fewer input elements than steps (Expand of a small tensor)
+      // the first steps load one element each, so step 0 always loads.
+      const std::uint64_t r0 = in_total < k ? std::min(i, in_total) : in_total * i / k;
+      const std::uint64_t r1 = in_total < k ? std::min(i + 1, in_total) : in_total * (i + 1) / k;
+      const std::uint64_t w0 = out_total * i / k, w1 = out_total * (i + 1) / k;
+      const std::uint32_t si = i % 2 ? in1 : in0, so = i % 2 ? out1 : out0;
+      Step s;
+      if (r1 > r0) load_range(s, r0, r1, si);
+      isa::ActParams ap;
+      ap.op = isa::ActOp::Identity;
+      ap.in_addr = si;
+      ap.out_addr = so;
+      ap.elems = std::uint32_t(std::max(r1 - r0, w1 - w0));
+      ap.channels = 1;
+      s.compute.op = Opcode::Act;
+      s.compute.params = ap;
+      if (w1 > w0) s.stores.push_back({root(L.output), dma(Y + w0 * e_, so, w1 - w0, 1, 0, e_)});
+      steps.push_back(std::move(s));
+    }
+    return steps;
+  }
+
+  // HOST: the NPU waits while the host runs a partition. Its inputs are NPU results in DDR,
+  // so it first waits for every earlier STORE (a SYNC on the store queue pushes st2cp); the
+  // next NPU layer's loads wait for it through the compute queue's order (its SYNC follows).
+  void emit_host(const LayerSpec& L) {
+    auto& prog = res_.program.instructions;
+    info_.tile = "host";
+    info_.loop_order = "host";
+    info_.steps = 1;
+    isa::HostParams hp;
+    const std::uint64_t work = L.host_macs + L.host_ops;
+    hp.cycles = host_cycles(hw_, work, L.host_rd_bytes + L.host_wr_bytes);
+    hp.macs = L.host_macs;
+    hp.rd = L.host_rd_bytes;
+    hp.wr = L.host_wr_bytes;
+    hp.nodes = int(L.covers.size());
+    Instruction h;
+    h.op = Opcode::Host;
+    h.layer = L.name;
+    h.params = hp;
+    if (!first_layer_) {
+      Instruction ss;
+      ss.op = Opcode::Sync;
+      ss.layer = L.name;
+      ss.params = isa::SyncParams{Queue::Store};
+      ss.push = {kSt2Cp};
+      prog.push_back(ss);
+      h.wait = {kSt2Cp};
+    }
+    prog.push_back(h);
+    // The layer after a host layer is not the program's first: it fences as usual.
+    first_layer_ = false;
   }
 
   std::vector<Step> gen_pool(const LayerSpec& L) {

@@ -73,8 +73,34 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
   }
   const double peak_bytes_per_ns = hw.ddr.peak_gbps();  // GB/s == bytes/ns
   const double core_ns = hw.npu.clock_mhz > 0 ? hw.core_period_ns() : 1.0;
+  std::map<std::string, std::string> host_reasons;
+  for (const auto& h : lg.host_nodes) host_reasons[h.name] = h.op_type + " '" + h.name + "': " + h.reason;
   for (std::size_t i = 0; i < lg.layers.size(); ++i) {
     const LayerSpec& L = lg.layers[i];
+    if (L.kind == LayerKind::Host) {
+      // A host partition: its time from the host model (host_cycles), its DDR traffic
+      // analytic (not simulated), the reason of every node in the note.
+      LayerReport r;
+      r.layer = L.name;
+      r.op = L.op_type;
+      r.kind = "host";
+      r.placement = "host";
+      r.covers = L.covers;
+      r.macs = L.host_macs;
+      r.tile = "host";
+      r.loop_order = "host";
+      r.steps = 1;
+      r.compute_ns = double(host_cycles(hw, L.host_macs + L.host_ops, L.host_rd_bytes + L.host_wr_bytes)) * core_ns;
+      r.bound = "host";
+      r.note = "host DDR rd " + std::to_string(L.host_rd_bytes) + " B wr " + std::to_string(L.host_wr_bytes) +
+               " B (analytic)";
+      if (L.host_unsized)
+        r.note += "; " + std::to_string(L.host_unsized) + " tensor(s) sized only at run time are not costed";
+      for (const auto& c : L.covers)
+        if (auto it = host_reasons.find(c); it != host_reasons.end()) r.note += "; " + it->second;
+      rep.layers.push_back(std::move(r));
+      continue;
+    }
     LayerReport r;
     r.layer = L.name;
     r.op = L.op_type;
@@ -112,16 +138,6 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     }
     r.memory_ns = peak_bytes_per_ns > 0 ? double(r.planned_bytes()) / peak_bytes_per_ns : 0.0;
     set_bound(r);
-    rep.layers.push_back(std::move(r));
-  }
-  for (const auto& h : lg.host_nodes) {
-    LayerReport r;
-    r.layer = h.name;
-    r.op = h.op_type;
-    r.kind = "host";
-    r.placement = "host";
-    r.covers = {h.name};
-    r.note = h.reason;
     rep.layers.push_back(std::move(r));
   }
   return rep;

@@ -1,6 +1,7 @@
 #include "npu/compiler/compiler.hpp"
 
 #include <chrono>
+#include <cstdio>
 
 #include "npu/compiler/pass_manager.hpp"
 
@@ -16,8 +17,39 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   const PassManager pm = PassManager::from_names(strategy.passes);
   r.decisions = pm.run(r.graph);
   r.lowered = lower(r.graph, hw);
-  if (r.lowered.layers.empty()) {
-    const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
+  const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
+  r.host_nodes = int(r.lowered.host_nodes.size());
+  if (options.npu_only && r.host_nodes > 0) {
+    std::string list;
+    for (const auto& h : r.lowered.host_nodes) list += "\n  " + h.op_type + " '" + h.name + "': " + h.reason;
+    throw ConfigError(where + ": error: --npu-only: " + std::to_string(r.host_nodes) +
+                      " node(s) would run on the host:" + list +
+                      "\n  drop --npu-only to simulate them on the host model, or change the model");
+  }
+  int unsized = 0;
+  for (const auto& L : r.lowered.layers) {
+    if (L.kind == LayerKind::Host) {
+      r.host_macs += L.host_macs;
+      unsized += L.host_unsized;
+    } else {
+      r.npu_macs += L.macs;
+    }
+  }
+  const std::uint64_t all_macs = r.npu_macs + r.host_macs;
+  if (all_macs > 0 && double(r.host_macs) > kHostMacWarnShare * double(all_macs)) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f", 100.0 * double(r.host_macs) / double(all_macs));
+    r.warnings.push_back(where + ": warning: " + pct + " % of the MACs (" + std::to_string(r.host_macs) + " of " +
+                         std::to_string(all_macs) + ") run on the host (" + std::to_string(r.host_nodes) +
+                         " host nodes; see the compile report's host rows)");
+  }
+  if (unsized > 0)
+    r.warnings.push_back(where + ": warning: " + std::to_string(unsized) +
+                         " host tensor(s) have a size known only at run time; their host time and DDR bytes are "
+                         "not included");
+  bool any_npu = false;
+  for (const auto& L : r.lowered.layers) any_npu = any_npu || L.kind != LayerKind::Host;
+  if (!any_npu) {
     std::string first;
     if (!r.lowered.host_nodes.empty())
       first = " (first host node: '" + r.lowered.host_nodes[0].name + "': " + r.lowered.host_nodes[0].reason + ")";

@@ -1,5 +1,7 @@
 #include "npu/compiler/lowering.hpp"
 
+#include "lowering/lowering_table.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -17,6 +19,8 @@ const char* to_string(LayerKind k) {
     case LayerKind::Pool: return "pool";
     case LayerKind::Resize: return "resize";
     case LayerKind::Copy: return "copy";
+    case LayerKind::Layout: return "layout";
+    case LayerKind::Host: return "host";
   }
   return "?";
 }
@@ -111,6 +115,8 @@ std::string batch_problem(const Graph& g, std::int64_t batch) {
 // Why an op cannot run on the NPU ("" if it can). `n` has no host-produced inputs.
 std::string host_reason(const Graph& g, const Node& n) {
   const std::string& op = n.op_type;
+  if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
+  if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
   auto rank4_batch1 = [&](const std::string& t) -> std::string {
     if (!g.has_tensor(t)) return "input '" + t + "' missing";
     const auto& s = g.tensor(t).shape;
@@ -157,41 +163,67 @@ std::string host_reason(const Graph& g, const Node& n) {
         if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "Clip bound computed at run time";
     return "";
   }
-  if (op == "Add" || op == "Mul") {
-    if (n.inputs.size() != 2) return op + " with " + std::to_string(n.inputs.size()) + " inputs";
-    const auto& a = g.tensor(n.inputs[0]).shape;
-    const auto& b = g.tensor(n.inputs[1]).shape;
-    if (a != b) return "broadcasting " + op + " " + shape_string(a) + " x " + shape_string(b);
-    if (is_const(g, n.inputs[0]) && is_const(g, n.inputs[1])) return op + " of two constants";
-    return "";
-  }
   if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") {
     if (n.outputs.size() > 1 && !n.outputs[1].empty()) return "MaxPool with an Indices output";
     return rank4_batch1(n.inputs[0]);
   }
   if (op == "Resize" || op == "Upsample") {
-    if (n.attr_string("mode", "nearest") != "nearest") return "Resize mode " + n.attr_string("mode", "") + " (only nearest)";
-    if (auto r = rank4_batch1(n.inputs[0]); !r.empty()) return r;
-    const auto& in = g.tensor(n.inputs[0]).shape;
-    const auto& out = g.tensor(n.outputs[0]).shape;
-    if (out.size() != 4 || out[1] != in[1] || out[2] % in[2] != 0 || out[3] % in[3] != 0)
-      return "Resize " + shape_string(in) + " -> " + shape_string(out) + " is not an integer nearest upsampling";
-    return "";
+    for (std::size_t i = 1; i < n.inputs.size(); ++i)
+      if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "Resize scales/sizes computed at run time";
+    return rank4_batch1(n.inputs[0]);  // integer nearest: upsampling layer; else a layout copy
   }
   if (kAliasOps.count(op)) return "";
-  if (op == "Concat") {
-    const auto& out = g.tensor(n.outputs[0]).shape;
-    std::int64_t axis = n.attr_int("axis", 1);
-    if (axis < 0) axis += std::int64_t(out.size());
-    std::int64_t outer = 1;
-    for (std::int64_t i = 0; i < axis && i < std::int64_t(out.size()); ++i) outer *= out[std::size_t(i)];
-    if (outer != 1) return "Concat along axis " + std::to_string(axis) + " with outer size " + std::to_string(outer) + " > 1";
-    return "";
-  }
+  if (op == "Concat") return "";  // outermost axis: zero copy / copies; inner axis: a layout copy
   return "op " + op + " has no NPU lowering";
 }
 
-class Lowerer {
+// Product of the Concat output's axes before the concat axis (1: inputs are contiguous slices).
+std::int64_t concat_outer(const Graph& g, const Node& n) {
+  const auto& out = g.tensor(n.outputs[0]).shape;
+  std::int64_t axis = n.attr_int("axis", 1);
+  if (axis < 0) axis += std::int64_t(out.size());
+  std::int64_t outer = 1;
+  for (std::int64_t i = 0; i < axis && i < std::int64_t(out.size()); ++i) outer *= out[std::size_t(i)];
+  return outer;
+}
+
+bool is_resize_nearest_integer(const Graph& g, const Node& n) {
+  if (n.attr_string("mode", "nearest") != "nearest") return false;
+  const auto& in = g.tensor(n.inputs[0]).shape;
+  const auto& out = g.tensor(n.outputs[0]).shape;
+  return out.size() == 4 && in.size() == 4 && out[1] == in[1] && out[2] % in[2] == 0 && out[3] % in[3] == 0;
+}
+
+// Work of one host-placed node: MACs for the MAC ops, one op per output element otherwise.
+void host_work(const Graph& g, const Node& n, std::uint64_t& macs, std::uint64_t& ops) {
+  auto el = [&](const std::string& t) -> std::uint64_t {
+    return g.has_tensor(t) && g.tensor(t).shape_known() ? std::uint64_t(g.tensor(t).elements()) : 0;
+  };
+  auto shape = [&](std::size_t i) -> std::vector<std::int64_t> {
+    return i < n.inputs.size() && g.has_tensor(n.inputs[i]) ? g.tensor(n.inputs[i]).shape : std::vector<std::int64_t>{};
+  };
+  const std::string& op = n.op_type;
+  const std::uint64_t out = n.outputs.empty() ? 0 : el(n.outputs[0]);
+  if (op == "Conv" && shape(1).size() >= 3) {
+    std::uint64_t per = 1;
+    for (std::size_t d = 1; d < shape(1).size(); ++d) per *= std::uint64_t(shape(1)[d]);
+    macs += out * per;  // out * Cin/group * kh * kw (ONNX W is [Cout, Cin/group, kh, kw])
+  } else if (op == "ConvTranspose" && shape(1).size() >= 3) {
+    std::uint64_t per = 1;
+    for (std::size_t d = 1; d < shape(1).size(); ++d) per *= std::uint64_t(shape(1)[d]);
+    macs += el(n.inputs[0]) * per;  // every input element meets Cout/group * kh * kw weights
+  } else if ((op == "MatMul" || op == "Gemm") && !shape(0).empty()) {
+    const std::uint64_t k = std::uint64_t(n.attr_int("transA", 0) ? shape(0).front() : shape(0).back());
+    macs += out * k;
+  } else if ((op == "LSTM" || op == "GRU" || op == "RNN") && shape(0).size() == 3 && n.inputs.size() > 2) {
+    // seq x batch x (W + R elements): every gate's input and recurrent matrix-vector products.
+    macs += std::uint64_t(shape(0)[0]) * std::uint64_t(shape(0)[1]) * (el(n.inputs[1]) + el(n.inputs[2]));
+  } else {
+    for (const auto& o : n.outputs) ops += el(o);
+  }
+}
+
+class Lowerer : public lowering::LowerCtx {
  public:
   Lowerer(const Graph& g, const HwConfig& hw) : g_(g), e_(dtype_bytes(hw.mac_array.dtype)) {}
 
@@ -200,17 +232,71 @@ class Lowerer {
     classify();
     link_aliases_and_concats();
     for (const auto& in : g_.inputs) touch(in);
-    for (std::size_t i = 0; i < g_.nodes.size(); ++i)
-      if (role_[i] == Role::Npu) lower_node(g_.nodes[i]);
+    std::vector<std::size_t> host_run;
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      if (role_[i] == Role::Host) {
+        host_run.push_back(i);
+      } else if (role_[i] == Role::Npu) {
+        lower_host_run(host_run);
+        lower_node(g_.nodes[i]);
+      }
+    }
+    lower_host_run(host_run);
     finish_kinds();
     return std::move(out_);
   }
+
+  // ---- lowering::LowerCtx ----
+  const Graph& graph() const override { return g_; }
+  int elem_bytes() const override { return e_; }
+  LayerSpec base(const Node& n, LayerKind kind) override {
+    LayerSpec L;
+    L.name = isa_name(n.name);
+    L.op_type = n.op_type;
+    L.covers = covered_nodes(n);
+    L.kind = kind;
+    L.output = n.outputs.at(0);
+    return L;
+  }
+  void finish(LayerSpec& L) override {
+    for (const auto& in : L.inputs) touch(in);
+    if (!L.weight.empty()) touch(L.weight);
+    if (!L.residual.empty()) touch(L.residual);
+    touch(L.output);
+    out_.layers.push_back(std::move(L));
+  }
+  // The common end of a Conv/Gemm layer: epilogue activation, MACs, the DDR tensors it
+  // reads (input, weights, bias at 4 B per output channel), then the layer itself.
+  void finish_mac(const Node& n, LayerSpec& L) override {
+    epilogue_act(n, L);
+    L.macs = L.geom.macs();
+    touch(L.inputs[0]);
+    touch(L.weight);
+    if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(L.geom.c_out) * isa::kParamElemBytes);
+    finish(L);
+  }
+  // A DDR-only parameter tensor (bias, scale/shift, LayerNorm gamma/beta).
+  void touch_param(const std::string& name, std::uint64_t bytes) override {
+    if (out_.place.count(name)) return;
+    const std::string root = root_name(name);
+    out_.place[name] = {root, 0};
+    out_.bytes[name] = bytes;
+    declared_.insert(root);
+    root_index_[root] = out_.ddr_tensors.size();
+    out_.ddr_tensors.push_back({root, isa::TensorKind::Weight, bytes});
+  }
+  std::string subview(const std::string& of, std::uint64_t offset, std::uint64_t bytes) override {
+    const std::string name = of + "@" + std::to_string(offset) + "+" + std::to_string(bytes);
+    link_[name] = {of, offset};
+    sub_bytes_[name] = bytes;
+    return name;
+  }
+  [[noreturn]] void fail(const Node& n, const std::string& why) const override { npu::compiler::fail(g_, n, why); }
 
  private:
   enum class Role { Const, Host, Alias, Npu };
 
   void classify() {
-    std::set<std::string> host_tensors;
     role_.resize(g_.nodes.size(), Role::Npu);
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
@@ -219,37 +305,76 @@ class Lowerer {
         continue;
       }
       std::string reason;
-      for (const auto& in : n.inputs)
-        if (host_tensors.count(in)) {
-          reason = "reads '" + in + "' computed on the host";
-          break;
-        }
-      if (reason.empty()) {
-        bool all_const = !n.inputs.empty();
-        for (const auto& in : n.inputs) all_const = all_const && (in.empty() || is_const(g_, in));
-        if (all_const) reason = "all inputs are constants (not folded by the front-end)";
-      }
+      bool all_const = !n.inputs.empty();
+      for (const auto& in : n.inputs) all_const = all_const && (in.empty() || is_const(g_, in));
+      if (all_const) reason = "all inputs are constants (an op the front-end does not fold)";
       if (reason.empty() && n.on_host) reason = n.host_reason.empty() ? "placed on the host by the front-end" : n.host_reason;
-      if (reason.empty()) {
-        reason = host_reason(g_, n);
-        // Only the documented host-only ops (is_host_only_op, e.g. the YOLO decode's
-        // Transpose/Pow) go to the host here; any other op the NPU cannot lower is an error,
-        // not a silent fallback that would leave the program empty or misleading.
-        if (!reason.empty() && !is_host_only_op(n.op_type))
-          throw ConfigError((g_.source.empty() ? "model '" + g_.name + "'" : g_.source) + ": error: node '" +
-                            n.name + "' (" + n.op_type + "): cannot be lowered to the NPU: " + reason);
-      }
+      if (reason.empty()) reason = host_reason(g_, n);
+      // A batch above 1 or a 1-D convolution has a fix on the user's side (--input-shape,
+      // re-export): an error naming it, not a network quietly simulated on the host.
+      if (reason.rfind("batch ", 0) == 0 || reason.rfind("1-D convolution", 0) == 0)
+        throw ConfigError((g_.source.empty() ? "model '" + g_.name + "'" : g_.source) + ": error: node '" +
+                          n.name + "' (" + n.op_type + "): cannot be lowered to the NPU: " + reason);
       if (!reason.empty()) {
+        // Host results come back: an NPU node reading one loads it from DDR, where the
+        // host wrote it (a crossing, costed in the host layer).
         role_[i] = Role::Host;
         out_.host_nodes.push_back({n.name, n.op_type, reason});
-        for (const auto& o : n.outputs) host_tensors.insert(o);
-        for (const auto& in : n.inputs)
-          if (!in.empty() && !is_const(g_, in) && !host_tensors.count(in)) host_visible_.insert(in);
+        for (const auto& o : n.outputs) host_tensors_.insert(o);
         continue;
       }
       if (kAliasOps.count(n.op_type)) role_[i] = Role::Alias;
     }
-    host_tensors_ = host_tensors;
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      if (role_[i] != Role::Host) continue;
+      for (const auto& in : g_.nodes[i].inputs)
+        if (!in.empty() && !is_const(g_, in) && !host_tensors_.count(in)) host_visible_.insert(in);
+    }
+  }
+
+  // A maximal run of consecutive host nodes -> one Host layer (one HOST instruction).
+  void lower_host_run(std::vector<std::size_t>& run) {
+    if (run.empty()) return;
+    std::set<std::string> produced;
+    for (std::size_t i : run)
+      for (const auto& o : g_.nodes[i].outputs) produced.insert(o);
+    LayerSpec L;
+    const Node& first = g_.nodes[run.front()];
+    L.name = isa_name("host:" + first.name);
+    L.op_type = first.op_type;
+    L.kind = LayerKind::Host;
+    auto bytes_or_unsized = [&](const std::string& t) -> std::uint64_t {
+      if (!g_.has_tensor(t) || !g_.tensor(t).shape_known()) {
+        ++L.host_unsized;
+        return 0;
+      }
+      return std::uint64_t(g_.tensor(t).elements()) * std::uint64_t(e_);
+    };
+    std::set<std::string> read;
+    for (std::size_t i : run) {
+      const Node& n = g_.nodes[i];
+      L.covers.push_back(n.name);
+      host_work(g_, n, L.host_macs, L.host_ops);
+      for (const auto& in : n.inputs) {
+        if (in.empty() || produced.count(in) || !read.insert(in).second) continue;
+        L.host_rd_bytes += bytes_or_unsized(in);
+        if (!is_const(g_, in)) L.inputs.push_back(in);
+      }
+      for (const auto& o : n.outputs) {
+        if (o.empty()) continue;
+        bool used_outside = is_graph_output(g_, o);
+        for (std::size_t c : g_.consumers(o))
+          used_outside = used_outside || std::find(run.begin(), run.end(), c) == run.end();
+        if (!used_outside) continue;
+        L.host_outputs.push_back(o);
+        L.host_wr_bytes += bytes_or_unsized(o);
+      }
+    }
+    for (const auto& in : L.inputs)
+      if (g_.tensor(in).shape_known()) touch(in);
+    L.output = L.host_outputs.empty() ? std::string() : L.host_outputs.front();
+    out_.layers.push_back(std::move(L));
+    run.clear();
   }
 
   // Links: alias outputs point at their input; zero-copy concat inputs at the concat output.
@@ -262,11 +387,24 @@ class Lowerer {
         link_[n.outputs[0]] = {n.inputs[0], 0};
         alias_outputs.insert(n.outputs[0]);
         out_.aliases.push_back(n.name);
+      } else if (role_[i] == Role::Npu) {
+        // Zero-copy views (Slice/Split along the outermost axis, all-zero Pad).
+        const lowering::OpLowering* e = lowering::find(n.op_type);
+        if (!e || !e->view) continue;
+        const auto offsets = e->view(g_, n);
+        if (offsets.empty() || offsets.size() != n.outputs.size()) continue;
+        for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+          if (n.outputs[k].empty()) continue;
+          link_[n.outputs[k]] = {n.inputs[0], offsets[k] * std::uint64_t(e_)};
+          alias_outputs.insert(n.outputs[k]);
+        }
+        out_.aliases.push_back(n.name);
+        role_[i] = Role::Alias;
       }
     }
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
-      if (role_[i] != Role::Npu || n.op_type != "Concat") continue;
+      if (role_[i] != Role::Npu || n.op_type != "Concat" || concat_outer(g_, n) != 1) continue;
       std::uint64_t offset = 0;
       std::vector<std::string> copies;
       std::vector<std::uint64_t> copy_offsets;
@@ -296,6 +434,7 @@ class Lowerer {
   }
 
   std::uint64_t tensor_bytes(const std::string& t) const {
+    if (auto it = sub_bytes_.find(t); it != sub_bytes_.end()) return it->second;
     return std::uint64_t(g_.tensor(t).elements()) * std::uint64_t(e_);
   }
 
@@ -333,17 +472,6 @@ class Lowerer {
     }
   }
 
-  // A DDR-only parameter tensor (bias, scale/shift).
-  void touch_param(const std::string& name, std::uint64_t bytes) {
-    if (out_.place.count(name)) return;
-    const std::string root = root_name(name);
-    out_.place[name] = {root, 0};
-    out_.bytes[name] = bytes;
-    declared_.insert(root);
-    root_index_[root] = out_.ddr_tensors.size();
-    out_.ddr_tensors.push_back({root, isa::TensorKind::Weight, bytes});
-  }
-
   // Unique .npuasm name for a graph tensor name.
   std::string root_name(const std::string& graph_name) {
     auto it = root_names_.find(graph_name);
@@ -355,26 +483,19 @@ class Lowerer {
     return n;
   }
 
-  LayerSpec base(const Node& n, LayerKind kind) {
-    LayerSpec L;
-    L.name = isa_name(n.name);
-    L.op_type = n.op_type;
-    L.covers = covered_nodes(n);
-    L.kind = kind;
-    L.output = n.outputs.at(0);
-    return L;
-  }
-
-  void finish(LayerSpec& L) {
-    for (const auto& in : L.inputs) touch(in);
-    if (!L.weight.empty()) touch(L.weight);
-    if (!L.residual.empty()) touch(L.residual);
-    touch(L.output);
-    out_.layers.push_back(std::move(L));
-  }
-
   void lower_node(const Node& n) {
     const std::string& op = n.op_type;
+    if (const lowering::OpLowering* e = lowering::find(op)) return e->lower(*this, n);
+    if ((op == "Resize" || op == "Upsample") && !is_resize_nearest_integer(g_, n)) {
+      // Bilinear / non-integer: a streaming copy that reads the input once and writes the
+      // output once (the interpolation's 4 taps per element are not costed separately).
+      LayerSpec L = base(n, LayerKind::Layout);
+      L.inputs = {n.inputs[0]};
+      L.in_elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
+      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
+      L.channels = int(g_.tensor(n.outputs[0]).shape.at(1));
+      return finish(L);
+    }
     if (op == "Conv") return lower_conv(n);
     if (op == "Gemm" || op == "MatMul") return lower_gemm(n);
     if (op == "BatchNormalization") {
@@ -413,15 +534,6 @@ class Lowerer {
       }
       return finish(L);
     }
-    if (op == "Add" || op == "Mul") {
-      LayerSpec L = base(n, LayerKind::Eltwise);
-      const auto& s = shape_of(g_, n, n.inputs[0]);
-      L.inputs = {n.inputs[0], n.inputs[1]};
-      L.eltwise = op == "Add" ? isa::EltwiseOp::Add : isa::EltwiseOp::Mul;
-      L.channels = s.size() >= 2 ? int(s[1]) : 1;
-      L.elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
-      return finish(L);
-    }
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")
       return lower_pool(n);
     if (op == "Resize" || op == "Upsample") {
@@ -440,6 +552,17 @@ class Lowerer {
       L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
       return finish(L);
     }
+    if (op == "Concat" && !concat_copies_.count(n.name)) {
+      // Along an inner axis: the inputs interleave in the output; a layout copy that reads
+      // every input once and writes the output once.
+      LayerSpec L = base(n, LayerKind::Layout);
+      for (const auto& in : n.inputs) {
+        L.inputs.push_back(in);
+        L.in_elems += std::uint64_t(g_.tensor(in).elements());
+      }
+      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
+      return finish(L);
+    }
     if (op == "Concat") {
       LayerSpec L = base(n, LayerKind::Copy);
       const auto& cc = concat_copies_.at(n.name);
@@ -448,7 +571,7 @@ class Lowerer {
       L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
       return finish(L);
     }
-    fail(g_, n, "internal: no lowering for an NPU-placed " + op);
+    npu::compiler::fail(g_, n, "internal: no lowering for an NPU-placed " + op);
   }
 
   void lower_conv(const Node& n) {
@@ -481,25 +604,14 @@ class Lowerer {
     const int w_expect = (c.w_in + c.pad_left + c.pad_right - c.dilation * (c.kw - 1) - 1) / c.stride_w + 1;
     if (h_expect != c.h_out || w_expect != c.w_out || c.c_in % c.group != 0 || c.c_out % c.group != 0 ||
         int(w[1]) != c.c_in / c.group)
-      fail(g_, n, "output shape " + shape_string(y) + " disagrees with the Conv attributes and input " +
+      npu::compiler::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the Conv attributes and input " +
                       shape_string(x) + " (expected [1, " + std::to_string(c.c_out) + ", " +
                       std::to_string(h_expect) + ", " + std::to_string(w_expect) + "])");
     L.inputs = {n.inputs[0]};
     L.weight = n.inputs[1];
     if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
     if (n.attr_int(fused_attr::kResidual, 0) != 0) L.residual = n.inputs.at(3);
-    finish_mac_layer(n, L);
-  }
-
-  // The common end of a Conv/Gemm layer: epilogue activation, MACs, the DDR tensors it
-  // reads (input, weights, bias at 4 B per output channel), then the layer itself.
-  void finish_mac_layer(const Node& n, LayerSpec& L) {
-    epilogue_act(n, L);
-    L.macs = L.geom.macs();
-    touch(L.inputs[0]);
-    touch(L.weight);
-    if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(L.geom.c_out) * isa::kParamElemBytes);
-    finish(L);
+    finish_mac(n, L);
   }
 
   void lower_gemm(const Node& n) {
@@ -516,7 +628,7 @@ class Lowerer {
     L.inputs = {n.inputs[0]};
     L.weight = n.inputs[1];
     if (n.op_type == "Gemm" && n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
-    finish_mac_layer(n, L);
+    finish_mac(n, L);
   }
 
   void lower_pool(const Node& n) {
@@ -539,7 +651,7 @@ class Lowerer {
     }
     L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max : isa::PoolOp::Avg;
     const auto ks = n.attr_ints("kernel_shape");
-    if (ks.size() != 2) fail(g_, n, "kernel_shape must have 2 values");
+    if (ks.size() != 2) npu::compiler::fail(g_, n, "kernel_shape must have 2 values");
     c.kh = int(ks[0]);
     c.kw = int(ks[1]);
     const auto st = n.attr_ints("strides", {1, 1});
@@ -555,7 +667,7 @@ class Lowerer {
     c.pad_right = std::max(c.pad_right, (c.w_out - 1) * c.stride_w + c.kw - c.w_in - c.pad_left);
     if ((c.h_in + c.pad_top + c.pad_bottom - c.kh) / c.stride_h + 1 != c.h_out ||
         (c.w_in + c.pad_left + c.pad_right - c.kw) / c.stride_w + 1 != c.w_out)
-      fail(g_, n, "output shape " + shape_string(y) + " disagrees with the pooling attributes");
+      npu::compiler::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the pooling attributes");
     finish(L);
   }
 
@@ -586,6 +698,7 @@ class Lowerer {
   std::vector<Role> role_;
   std::set<std::string> host_tensors_;   // produced on the host
   std::set<std::string> host_visible_;   // produced on the NPU, read by the host
+  std::map<std::string, std::uint64_t> sub_bytes_;  // subview name -> its bytes
   std::map<std::string, DdrPlace> link_; // graph tensor -> (graph tensor it lives in, offset)
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::uint64_t>>> concat_copies_;
   std::set<std::string> declared_;
@@ -597,5 +710,10 @@ class Lowerer {
 }  // namespace
 
 LoweredGraph lower(const Graph& graph, const HwConfig& hw) { return Lowerer(graph, hw).run(); }
+
+std::string npu_lowering_problem(const Graph& graph, const Node& node) {
+  if (node.op_type == "Constant") return "";
+  return host_reason(graph, node);
+}
 
 }  // namespace npu::compiler

@@ -17,6 +17,8 @@
 #include <set>
 #include <sstream>
 
+#include "npu/compiler/canonical_forms.hpp"
+#include "npu/compiler/onnx_node_inference.hpp"
 #include "npu/compiler/shape_inference.hpp"
 #include "npu/isa/hw_config.hpp"
 
@@ -209,11 +211,19 @@ struct Importer {
           else if (a.floats_size()) node.attrs[a.name()] = std::vector<float>(a.floats().begin(), a.floats().end());
           else fail(where(np, index) + ": attribute '" + a.name() + "' has no value; re-export the model");
           break;
+        case onnx::AttributeProto_AttributeType_TENSOR: {
+          // e.g. ConstantOfShape's value: kept as a float or int list (its type follows).
+          const Tensor t = convert_tensor(a.t(), np.name() + "." + a.name());
+          if (t.type == ElemType::Float32 || t.type == ElemType::Float16) node.attrs[a.name()] = t.float_data;
+          else node.attrs[a.name()] = t.int_data;
+          if (t.type != ElemType::Float32) node.attrs[a.name() + "_type"] = std::int64_t(t.type);
+          break;
+        }
         default:
-          fail(where(np, index) + ": attribute '" + a.name() + "' is of ONNX kind " +
-               std::to_string(a.type()) +
-               " (tensor/graph/strings), which the compiler does not read for this op; "
-               "simplify the model (e.g. onnx-simplifier) so the attribute is folded");
+          // Graphs (If/Loop bodies), strings, sparse tensors: kept only in the node's ONNX
+          // form (Node::onnx_proto) for ONNX's shape inference; no lowering reads them.
+          node.attrs["_onnx_attr_" + a.name()] = std::int64_t(a.type());
+          break;
       }
     }
   }
@@ -246,89 +256,22 @@ struct Importer {
          "string constants); fold the constant with onnx-simplifier");
   }
 
-  [[noreturn]] void unsupported(const onnx::NodeProto& np, int index) const {
+  /// Every op that is neither a standard ONNX op at the model's opset nor one the compiler
+  /// knows, with its nodes (all at once, so one run shows the whole list).
+  [[noreturn]] void unsupported(const std::map<std::string, std::vector<std::string>>& unknown) const {
     std::string list;
-    for (const std::string& op : supported_ops()) list += (list.empty() ? "" : ", ") + op;
-    const std::string dom = np.domain().empty() ? "" : " in domain '" + np.domain() + "'";
-    fail(where(np, index) + ": unsupported op '" + np.op_type() + "'" + dom +
-         ": the compiler can neither run it on the NPU nor place it on the host; remove it "
-         "from the model or replace it (supported ops: " + list + ")");
-  }
-
-  /// A constant input of `node` or an error naming what is needed.
-  const Tensor& const_input(const Graph& g, const onnx::NodeProto& np, int index,
-                            const std::string& input, const char* role) const {
-    auto it = g.tensors.find(input);
-    if (it == g.tensors.end() || !it->second.is_constant)
-      fail(where(np, index) + ": " + role + " input '" + input +
-           "' is computed at run time; the compiler needs it constant (export with "
-           "do_constant_folding=True or run onnx-simplifier)");
-    return it->second;
-  }
-
-  /// Opset-dependent canonical forms (see onnx_import.hpp).
-  void canonicalise(const Graph& g, const onnx::NodeProto& np, int index, Node& n) const {
-    auto input = [&](std::size_t i) -> std::string {
-      return i < n.inputs.size() ? n.inputs[i] : std::string();
-    };
-    if (n.op_type == "Clip") {
-      if (opset >= 11) {
-        for (std::size_t i = 1; i <= 2; ++i) {
-          if (input(i).empty()) continue;
-          const Tensor& t = const_input(g, np, index, input(i), i == 1 ? "min" : "max");
-          if (t.float_data.size() + t.int_data.size() != 1)
-            fail(where(np, index) + ": Clip bound '" + input(i) + "' must be a scalar");
-          n.attrs[i == 1 ? "min" : "max"] =
-              t.float_data.empty() ? static_cast<float>(t.int_data[0]) : t.float_data[0];
-        }
-        n.inputs.resize(1);
-      }
-      n.attrs.emplace("min", -FLT_MAX);
-      n.attrs.emplace("max", FLT_MAX);
-    } else if (n.op_type == "Split") {
-      if (!input(1).empty()) {
-        const Tensor& t = const_input(g, np, index, input(1), "split");
-        n.attrs["split"] = t.int_data;
-      }
-      n.inputs.resize(1);
-    } else if (n.op_type == "Upsample") {
-      // Upsample (deprecated at opset 10) == Resize with asymmetric coordinates, floor.
-      std::vector<float> scales;
-      if (!input(1).empty()) scales = const_input(g, np, index, input(1), "scales").float_data;
-      else if (const auto* s = n.has_attr("scales") ? std::get_if<std::vector<float>>(&n.attrs.at("scales")) : nullptr)
-        scales = *s;
-      const std::string mode = n.attr_string("mode", "nearest");
-      n.op_type = "Resize";
-      n.attrs.clear();
-      n.attrs["scales"] = scales;
-      n.attrs["mode"] = mode;
-      n.attrs["coordinate_transformation_mode"] = std::string("asymmetric");
-      n.attrs["nearest_mode"] = std::string("floor");
-      n.inputs.resize(1);
-    } else if (n.op_type == "Resize") {
-      // opset 10: (X, scales); opset 11+: (X, roi, scales, sizes).
-      const std::string scales = opset < 11 ? input(1) : input(2);
-      const std::string sizes = opset < 11 ? std::string() : input(3);
-      if (!scales.empty()) {
-        const Tensor& t = const_input(g, np, index, scales, "scales");
-        if (!t.float_data.empty()) n.attrs["scales"] = t.float_data;
-      }
-      if (!sizes.empty()) {
-        const Tensor& t = const_input(g, np, index, sizes, "sizes");
-        if (!t.int_data.empty()) n.attrs["sizes"] = t.int_data;
-      }
-      n.attrs.emplace("mode", std::string("nearest"));
-      n.attrs.emplace("coordinate_transformation_mode",
-                      std::string(opset < 11 ? "asymmetric" : "half_pixel"));
-      n.attrs.emplace("nearest_mode", std::string(opset < 11 ? "floor" : "round_prefer_floor"));
-      if (n.attr_string("coordinate_transformation_mode", "") == "tf_crop_and_resize")
-        fail(where(np, index) +
-             ": coordinate_transformation_mode 'tf_crop_and_resize' (a region of interest) is "
-             "not supported; use another mode");
-      n.inputs.resize(1);
-    } else if (n.op_type == "Softmax") {
-      n.attrs.emplace("axis", std::int64_t{opset < 13 ? 1 : -1});
+    std::size_t nodes = 0;
+    for (const auto& [op, where_list] : unknown) {
+      nodes += where_list.size();
+      list += "\n  " + op + " (" + std::to_string(where_list.size()) + " node" + (where_list.size() > 1 ? "s" : "") + "): ";
+      for (std::size_t i = 0; i < where_list.size() && i < 5; ++i) list += (i ? ", " : "") + where_list[i];
+      if (where_list.size() > 5) list += ", ...";
     }
+    fail(std::to_string(unknown.size()) + " unsupported op type" + (unknown.size() > 1 ? "s" : "") + " in " +
+         std::to_string(nodes) + " node" + (nodes > 1 ? "s" : "") +
+         ": not standard ONNX ops at opset " + std::to_string(opset) +
+         " (custom domains and deprecated ops have no shape rule); replace them with standard ops or "
+         "re-export the model:" + list);
   }
 
   Graph convert(const onnx::ModelProto& m, OnnxModelInfo* info) {
@@ -351,6 +294,7 @@ struct Importer {
 
     const onnx::GraphProto& gp = m.graph();
     Graph g;
+    g.opset = opset;
     g.name = gp.name().empty() ? fs::path(source).stem().string() : gp.name();
     OnnxModelInfo local;
     OnnxModelInfo& inf = info ? *info : local;
@@ -420,6 +364,7 @@ struct Importer {
     order = topological(gp, order, g);
 
     std::set<std::string> used_names;
+    std::map<std::string, std::vector<std::string>> unknown;  // op -> nodes, all reported at once
     for (std::size_t k = 0; k < order.size(); ++k) {
       const onnx::NodeProto& np = *order[k];
       const int index = static_cast<int>(k);
@@ -429,8 +374,13 @@ struct Importer {
         ++inf.constant_nodes;
         continue;
       }
-      if (!default_domain || !(is_supported_op(np.op_type()) || np.op_type() == "Upsample"))
-        unsupported(np, index);
+      if (!default_domain || !(is_supported_op(np.op_type()) || np.op_type() == "Upsample" ||
+                               onnx_has_schema(np.op_type(), opset))) {
+        unknown[(default_domain ? std::string() : np.domain() + "::") + np.op_type()].push_back(where(np, index));
+        for (const std::string& out : np.output())
+          if (!out.empty()) g.tensors[out].name = out;  // so later readers are not "undefined"
+        continue;
+      }
       Node n;
       n.name = np.name().empty() ? np.op_type() + "_" + std::to_string(index) : np.name();
       if (!used_names.insert(n.name).second) n.name += "_" + std::to_string(index);
@@ -443,7 +393,8 @@ struct Importer {
                "' is not a graph input, an initializer or the output of an earlier node; the "
                "file is truncated or corrupt: re-export it");
       convert_attrs(np, index, n);
-      canonicalise(g, np, index, n);
+      n.onnx_proto = np.SerializeAsString();
+      canonicalise_node(g, n, source + ": error: " + where(np, index));
       for (const std::string& out : n.outputs) {
         if (out.empty()) continue;
         Tensor t;
@@ -453,6 +404,7 @@ struct Importer {
       }
       g.nodes.push_back(std::move(n));
     }
+    if (!unknown.empty()) unsupported(unknown);
     for (const std::string& out : g.outputs)
       if (!g.tensors.count(out))
         fail("graph output '" + out + "' is produced by no node; the file is truncated or corrupt");

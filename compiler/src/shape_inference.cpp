@@ -10,6 +10,9 @@
 #include <set>
 #include <sstream>
 
+#include "npu/compiler/canonical_forms.hpp"
+#include "npu/compiler/constant_folding.hpp"
+#include "npu/compiler/onnx_node_inference.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {
@@ -501,7 +504,10 @@ const std::vector<std::string>& supported_ops() {
 bool is_supported_op(const std::string& op_type) { return rules().count(op_type) != 0; }
 
 bool is_host_only_op(const std::string& op_type) {
-  return op_type == "Transpose" || op_type == "Pow" || op_type == "Softmax";
+  // Every standard op has an NPU lowering or a host fallback decided per node by
+  // place_host_ops(); no op type is host-only by name any more.
+  (void)op_type;
+  return false;
 }
 
 std::optional<std::vector<std::int64_t>> broadcast_shapes(const std::vector<std::int64_t>& a,
@@ -540,10 +546,13 @@ void infer_node(Graph& graph, std::size_t i, const std::string& source) {
       for (const std::string& o : n.outputs)
         if (!o.empty() && (!graph.has_tensor(o) || !graph.tensor(o).shape_known())) known = false;
       if (!known) {
-        std::string list;
-        for (const std::string& op : supported_ops()) list += (list.empty() ? "" : ", ") + op;
-        ctx.fail("op type '" + n.op_type + "' is not supported by the compiler",
-                 "remove or replace the node (supported: " + list + ")");
+        if (n.onnx_proto.empty()) {
+          std::string list;
+          for (const std::string& op : supported_ops()) list += (list.empty() ? "" : ", ") + op;
+          ctx.fail("op type '" + n.op_type + "' is not supported by the compiler",
+                   "remove or replace the node (supported: " + list + ")");
+        }
+        onnx_infer_node(graph, i, source);  // ONNX's own rule for every other standard op
       }
     }
   } catch (const ConfigError& e) {
@@ -571,9 +580,12 @@ void infer_shapes(Graph& graph, const std::string& source) {
     if (t.is_constant) defined.insert(name);
   for (const std::string& name : graph.inputs) defined.insert(name);
 
+  std::vector<bool> folded(graph.nodes.size(), false);
+  bool any_folded = false;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeCtx ctx(graph, i, source);
     Node& n = graph.nodes[i];
+    bool dynamic_input = false;
     for (std::size_t k = 0; k < n.inputs.size(); ++k) {
       const std::string& in = n.inputs[k];
       if (in.empty()) continue;
@@ -581,49 +593,44 @@ void infer_shapes(Graph& graph, const std::string& source) {
         ctx.fail("input '" + in + "' is not a graph input, a constant or the output of an "
                  "earlier node",
                  "the model is truncated or its nodes are not in topological order");
+      if (!graph.tensor(in).shape_known()) dynamic_input = true;
     }
-    infer_node(graph, i, source);
     for (const std::string& o : n.outputs)
       if (!o.empty()) defined.insert(o);
-  }
-}
-
-void place_host_ops(Graph& graph) {
-  std::map<std::string, std::size_t> producer;
-  for (std::size_t i = 0; i < graph.nodes.size(); ++i)
-    for (const std::string& o : graph.nodes[i].outputs) producer[o] = i;
-
-  // Rules 1 and 2, forward in topological order.
-  for (Node& n : graph.nodes) {
-    n.on_host = false;
-    n.host_reason.clear();
-    if (is_host_only_op(n.op_type)) {
-      n.on_host = true;
-      n.host_reason = n.op_type + " has no NPU unit (host-only op)";
+    if (dynamic_input) {
+      // Downstream of a data-dependent size (NonMaxSuppression, NonZero...): nothing to
+      // infer statically; place_host_ops() puts the node on the host.
+      for (const std::string& o : n.outputs)
+        if (!o.empty()) {
+          Tensor& t = graph.tensors[o];
+          t.name = o;
+          if (t.shape.empty() || t.shape_known()) t.shape = {-1};
+        }
       continue;
     }
-    for (const std::string& in : n.inputs) {
-      auto p = producer.find(in);
-      if (p != producer.end() && graph.nodes[p->second].on_host) {
-        n.on_host = true;
-        n.host_reason = "reads '" + in + "', computed on the host (host results stay there)";
-        break;
-      }
-    }
-  }
-  // Rule 3, backward: layout-only nodes whose consumers are all on the host.
-  for (std::size_t i = graph.nodes.size(); i-- > 0;) {
-    Node& n = graph.nodes[i];
-    if (n.on_host || !(n.op_type == "Reshape" || n.op_type == "Flatten" || n.op_type == "Identity"))
+    // Computable now (shape arithmetic, Identity of a weight...): becomes constants.
+    if (fold_node(graph, i, source)) {
+      folded[i] = true;
+      any_folded = true;
       continue;
-    const auto cons = graph.consumers(n.outputs.at(0));
-    if (cons.empty()) continue;
-    bool all_host = true;
-    for (std::size_t c : cons) all_host = all_host && graph.nodes[c].on_host;
-    if (all_host) {
-      n.on_host = true;
-      n.host_reason = "layout-only " + n.op_type + " feeding only host nodes";
     }
+    canonicalise_node(graph, n, source + ": error: node #" + std::to_string(i) + " '" + n.name + "' (" +
+                                    n.op_type + ")");
+    infer_node(graph, i, source);
+  }
+  if (any_folded) {
+    std::vector<Node> kept;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+      if (!folded[i]) kept.push_back(std::move(graph.nodes[i]));
+    graph.nodes = std::move(kept);
+  }
+  // Drop constants nothing reads any more (folded shape arithmetic, bounds moved into
+  // attributes); graph outputs stay.
+  std::set<std::string> read(graph.outputs.begin(), graph.outputs.end());
+  for (const Node& n : graph.nodes) read.insert(n.inputs.begin(), n.inputs.end());
+  for (auto it = graph.tensors.begin(); it != graph.tensors.end();) {
+    if (it->second.is_constant && !read.count(it->first)) it = graph.tensors.erase(it);
+    else ++it;
   }
 }
 

@@ -154,6 +154,7 @@ struct Child {
 std::vector<std::string> child_argv(const ExperimentOptions& opt, const ExperimentJob& job) {
   std::vector<std::string> argv{opt.self_exe, "simulate", "--model", job.model, "--hw", job.hw,
                                 "--strategy", job.strategy, "--out", job.run_dir, "--quiet"};
+  if (opt.npu_only) argv.push_back("--npu-only");
   if (!opt.traces.empty()) {
     std::string t;
     for (const auto& k : opt.traces) t += (t.empty() ? "" : ",") + k;
@@ -207,6 +208,9 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.ddr_read_mb = j.at("ddr_read_bytes").get<double>() / 1e6;
     r.ddr_write_mb = j.at("ddr_write_bytes").get<double>() / 1e6;
     r.mac_utilisation = j.at("mac_utilisation").get<double>();
+    r.host_mac_share = j.value("host_mac_share", 0.0);
+    r.host_time_share = j.value("host_time_share", 0.0);
+    r.host_nodes = j.value("host_nodes", 0);
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
     r.ok = true;
@@ -318,19 +322,20 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   // CSV
   std::ofstream csv(fs::path(out_dir) / "summary.csv");
   csv << "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,latency_ms,cycles,speedup_vs_none,"
-         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,error\n";
+         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error\n";
   json j = json::array();
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     csv << fmt::format("{},{},{},{},", csv_field(stem_of(r.job.model)), csv_field(stem_of(r.job.hw)),
                        csv_field(r.job.strategy), r.ok ? "ok" : "failed");
     if (r.ok)
-      csv << fmt::format("{:.6f},{:.6f},{:.6f},{:.6f},{},{},{},{:.6f},{:.6f},{},", r.ddr_read_mb, r.ddr_write_mb,
-                         r.ddr_total_mb(), r.latency_ms, r.cycles, opt_num(row.speedup, "{:.6f}"),
+      csv << fmt::format("{:.6f},{:.6f},{:.6f},{:.6f},{},{},{},{:.6f},{:.6f},{},{},{:.4f},{:.4f},", r.ddr_read_mb,
+                         r.ddr_write_mb, r.ddr_total_mb(), r.latency_ms, r.cycles, opt_num(row.speedup, "{:.6f}"),
                          opt_num(row.saved_pct, "{:.4f}"), r.mac_utilisation, r.ddr_bw_utilisation,
-                         opt_num(r.energy_mj, "{:.6f}"));
+                         opt_num(r.energy_mj, "{:.6f}"), r.host_nodes, 100 * r.host_mac_share,
+                         100 * r.host_time_share);
     else
-      csv << ",,,,,,,,,,";
+      csv << ",,,,,,,,,,,,,";
     csv << csv_field(r.error) << "\n";
     json e = {{"model", stem_of(r.job.model)},
               {"model_arg", r.job.model},
@@ -350,6 +355,9 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
       e["mac_utilisation"] = r.mac_utilisation;
       e["ddr_bw_utilisation"] = r.ddr_bw_utilisation;
       e["energy_mj"] = r.energy_mj ? json(*r.energy_mj) : json(nullptr);
+      e["host_nodes"] = r.host_nodes;
+      e["host_mac_pct"] = 100 * r.host_mac_share;
+      e["host_time_pct"] = 100 * r.host_time_share;
     } else {
       e["error"] = r.error;
     }
@@ -386,6 +394,20 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
                        stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.ddr_read_mb, r.ddr_write_mb,
                        r.ddr_total_mb(), r.latency_ms, speed, saved, 100 * r.mac_utilisation,
                        100 * r.ddr_bw_utilisation, energy);
+  }
+  // Host placement is never silent: one line per run that used the host model.
+  std::string host_lines;
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    if (!r.ok || r.host_nodes == 0) continue;
+    host_lines += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}\n",
+                              stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.host_nodes,
+                              100 * r.host_mac_share, 100 * r.host_time_share,
+                              r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "");
+  }
+  if (!host_lines.empty()) {
+    md << "\n" << host_lines;
+    txt << "\n" << host_lines;
   }
   std::ofstream(fs::path(out_dir) / "summary.md") << md.str();
   return txt.str();

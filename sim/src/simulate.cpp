@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <iostream>
+
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/model_loader.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
@@ -75,7 +77,10 @@ SimulateResult simulate(const SimulateOptions& opt) {
   if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
   const fs::path dir(opt.out_dir);
 
-  compiler::CompileResult compiled = compiler::compile(graph, hw, strategy);
+  compiler::CompileOptions co;
+  co.npu_only = opt.npu_only;
+  compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
+  for (const auto& w : compiled.warnings) std::cerr << w << "\n";
   write_text(dir / "program.npuasm", isa::write_program(compiled.program));
   write_text(dir / "compile_report.csv", compiler::report_csv(compiled.report));
 
@@ -121,9 +126,17 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["instructions"] = run.instruction_count;
   s["peak_macs_per_s"] = hw.peak_macs_per_s();
   s["peak_ddr_gbps"] = hw.ddr.peak_gbps();
-  s["host_cycles"] = run.host.cycles;  // HOST partitions; host DDR bytes are analytic, not in ddr_*_bytes
+  // Host placement (docs/experiment.md): nodes, MACs and the time the NPU waited for the host
+  // model; the host's DDR bytes are analytic and not in ddr_*_bytes.
+  const std::uint64_t all_macs = compiled.npu_macs + compiled.host_macs;
+  s["host_nodes"] = compiled.host_nodes;
+  s["host_macs"] = compiled.host_macs;
+  s["host_mac_share"] = all_macs ? double(compiled.host_macs) / double(all_macs) : 0.0;
+  s["host_cycles"] = run.host.cycles;
+  s["host_time_share"] = run.host.latency_share;
   s["host_ddr_read_bytes"] = run.host.ddr.read_bytes;
   s["host_ddr_write_bytes"] = run.host.ddr.write_bytes;
+  s["warnings"] = compiled.warnings;
   write_text(dir / "run_summary.json", s.dump(2) + "\n");
   return result;
 }

@@ -25,6 +25,7 @@ struct CompileArgs {
   std::vector<std::string> input_shapes;
   bool explain = false;
   bool quiet = false;
+  bool npu_only = false;
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
 };
 
@@ -74,7 +75,10 @@ void run_compile(const CompileArgs& a) {
   for (const auto& spec : a.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
   const compiler::Graph graph = compiler::load_model(a.model, load);
 
-  const compiler::CompileResult r = compiler::compile(graph, hw, strategy);
+  compiler::CompileOptions co;
+  co.npu_only = a.npu_only;
+  const compiler::CompileResult r = compiler::compile(graph, hw, strategy, co);
+  for (const auto& w : r.warnings) std::cerr << w << "\n";
   write_all(out, isa::write_program(r.program), a.out);
   if (csv.is_open()) write_all(csv, compiler::report_csv(r.report), a.report_csv);
   if (json.is_open()) write_all(json, compiler::report_json(r.report), a.report_json);
@@ -82,8 +86,9 @@ void run_compile(const CompileArgs& a) {
   if (a.explain) std::cout << compiler::format_explain(r.decisions);
   if (a.quiet) return;
   const compiler::LayerReport t = r.report.total();
-  int npu_layers = 0, host_nodes = 0;
-  for (const auto& l : r.report.layers) (l.placement == "host" ? host_nodes : npu_layers)++;
+  int npu_layers = 0;
+  const int host_nodes = r.host_nodes;
+  for (const auto& l : r.report.layers) npu_layers += l.placement == "host" ? 0 : 1;
   std::cout << fmt::format(
       "{}: strategy {} on {}: {} NPU layers, {} host nodes, {} instructions, {} DDR tensors\n"
       "  MACs {}  compulsory DDR {} B  planned DDR {} B (read {} B, write {} B)  planned/compulsory {:.3f}\n"
@@ -107,6 +112,7 @@ void add_compile(CLI::App& app) {
   cmd->add_option("--report", a->report_csv, "Write the per-layer compile report as CSV");
   cmd->add_option("--report-json", a->report_json, "Write the compile report as JSON");
   cmd->add_option("--input-shape", a->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
+  cmd->add_flag("--npu-only", a->npu_only, "Fail if any node would run on the host (lists them all)");
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
   cmd->callback([a, strategy_opt]() {

@@ -25,6 +25,7 @@ void add_simulate(CLI::App& app) {
   cmd->add_option("--trace", *traces, "Comma-separated subset of ddr,timeline,vcd");
   cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("-q,--quiet", *quiet, "Print nothing on success");
+  cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
   cmd->callback([opt, traces, quiet]() {
     std::stringstream ss(*traces);
     std::string t;

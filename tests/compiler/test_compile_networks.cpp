@@ -114,7 +114,10 @@ void check_saving(const Graph& g) {
   for (const auto& l : fused.report.layers) {
     if (l.placement != "npu") continue;
     std::uint64_t before = 0;
-    for (const auto& c : l.covers) before += unfused[c];
+    if (l.covers.size() == 1 && unfused.count(l.layer))
+      before = unfused[l.layer];  // one of several layers of a node (Split outputs, batched MatMul)
+    else
+      for (const auto& c : l.covers) before += unfused[c];
     EXPECT_LE(l.planned_bytes(), before) << l.layer;
   }
 }
@@ -217,7 +220,7 @@ TEST(CompileNetworks, DecisionsMatchTheArchitectures) {
     EXPECT_EQ(m.at("fuse-residual"), std::make_pair(0, 7));
     int host = 0;
     for (const auto& l : r.report.layers) host += l.placement == "host";
-    EXPECT_GT(host, 0);  // the Detect box decode runs on the host
+    EXPECT_EQ(host, 0);  // the Detect box decode runs on the NPU too (layout copies, broadcasts)
   }
 }
 

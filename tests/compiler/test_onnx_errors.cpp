@@ -94,23 +94,41 @@ TEST(OnnxErrors, ParsableButNotAModel) {
   }
 }
 
-TEST(OnnxErrors, UnsupportedOpNamesNodeAndOp) {
+TEST(OnnxErrors, UnsupportedOpsAreAllListedWithTheirNodes) {
+  // Ops that are not standard ONNX at the model's opset: every one listed, with its nodes.
   OnnxModel m = small_model();
-  m.node("NonMaxSuppression", "/post/nms", {"output"}, {"boxes"});
+  m.node("NonMaxSuppressionV9", "/post/nms", {"output"}, {"boxes"});
+  m.node("Mish", "/act/mish1", {"output"}, {"m1"});
+  m.node("Mish", "/act/mish2", {"m1"}, {"m2"});
   m.output("boxes");
+  m.output("m2");
   const std::string path = m.write("unsupported.onnx");
   const std::string msg = load_error(path);
-  EXPECT_CONTAINS(msg, path + ": error: node #2 '/post/nms' (NonMaxSuppression)");
-  EXPECT_CONTAINS(msg, "unsupported op 'NonMaxSuppression'");
-  EXPECT_CONTAINS(msg, "remove it");
-  EXPECT_CONTAINS(msg, "supported ops: Add, AveragePool, BatchNormalization");
+  EXPECT_CONTAINS(msg, path + ": error: 2 unsupported op types in 3 nodes: not standard ONNX ops at opset");
+  EXPECT_CONTAINS(msg, "Mish (2 nodes): node #3 '/act/mish1' (Mish), node #4 '/act/mish2' (Mish)");
+  EXPECT_CONTAINS(msg, "NonMaxSuppressionV9 (1 node): node #2 '/post/nms' (NonMaxSuppressionV9)");
+  EXPECT_CONTAINS(msg, "replace them with standard ops or re-export the model");
+}
+
+TEST(OnnxErrors, StandardOpWithoutNpuLoweringLoadsAndGoesToTheHost) {
+  // NonMaxSuppression is standard ONNX: it imports (ONNX's shape inference gives its output
+  // a run-time size) and placement puts it on the host with that reason.
+  OnnxModel m = small_model();
+  m.input("scores", {1, 1, 4});
+  m.node("NonMaxSuppression", "/post/nms", {"output", "scores"}, {"sel"});
+  m.output("sel");
+  const Graph g = load_model(m.write("nms.onnx"));
+  const Node& nms = g.nodes.back();
+  EXPECT_EQ(nms.op_type, "NonMaxSuppression");
+  EXPECT_TRUE(nms.on_host);
+  EXPECT_CONTAINS(nms.host_reason, "size known only at run time");
 }
 
 TEST(OnnxErrors, CustomDomainOpIsUnsupported) {
   OnnxModel m = small_model();
   m.node("Relu", "/ms/relu", {"output"}, {"z"}).set_domain("com.microsoft");
   m.output("z");
-  EXPECT_CONTAINS(load_error(m.write("domain.onnx")), "in domain 'com.microsoft'");
+  EXPECT_CONTAINS(load_error(m.write("domain.onnx")), "com.microsoft::Relu (1 node): node #2 '/ms/relu' (Relu)");
 }
 
 TEST(OnnxErrors, DynamicDimensionWithoutValueSaysHowToFix) {
@@ -240,8 +258,10 @@ TEST(OnnxErrors, NonConstantClipBound) {
   m.input("hi", {});
   m.node("Clip", "clip", {"x", "", "hi"}, {"y"});
   m.output("y");
-  EXPECT_CONTAINS(load_error(m.write("dyn_clip.onnx")),
-                  "node #0 'clip' (Clip): max input 'hi' is computed at run time");
+  // A bound computed at run time: the Clip keeps it as an input and runs on the host.
+  const Graph g = load_model(m.write("dyn_clip.onnx"));
+  EXPECT_TRUE(g.nodes[0].on_host);
+  EXPECT_EQ(g.nodes[0].host_reason, "Clip bound computed at run time");
 }
 
 TEST(OnnxErrors, MissingExternalDataFile) {

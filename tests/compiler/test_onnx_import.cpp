@@ -269,9 +269,9 @@ TEST(OnnxImport, PowTransposeAndReshapeWithZeroAndMinusOne) {
   Graph g = load(m);
   EXPECT_EQ(g.tensor("v").shape, (Ints{1, 3, 85, 4, 4}));
   EXPECT_EQ(g.tensor("y").shape, (Ints{1, 3, 4, 4, 85}));
-  EXPECT_TRUE(node_named(g, "sq").on_host);    // Pow: host-only op
-  EXPECT_TRUE(node_named(g, "perm").on_host);  // Transpose: host-only op
-  EXPECT_TRUE(node_named(g, "view").on_host);  // layout-only, feeds only the host
+  EXPECT_FALSE(node_named(g, "sq").on_host);    // Pow by a constant: a vector-unit ACT (pow)
+  EXPECT_FALSE(node_named(g, "perm").on_host);  // Transpose: an NPU layout copy
+  EXPECT_FALSE(node_named(g, "view").on_host);  // Reshape: a view
 }
 
 TEST(OnnxImport, InitializersListedAsInputsAreNotGraphInputs) {

@@ -375,20 +375,22 @@ TEST(ShapeInference, SupportTable) {
   EXPECT_EQ(supported_ops().size(), 24u);  // the 24 ops listed in shape_inference.hpp
   for (const char* op : {"Conv", "BatchNormalization", "Resize", "Softmax", "Pow"})
     EXPECT_TRUE(is_supported_op(op)) << op;
-  EXPECT_FALSE(is_supported_op("NonMaxSuppression"));
-  EXPECT_TRUE(is_host_only_op("Transpose"));
+  EXPECT_FALSE(is_supported_op("NonMaxSuppression"));  // no hand rule: ONNX's inference
+  EXPECT_FALSE(is_host_only_op("Transpose"));  // no op is host-only by name any more
   EXPECT_FALSE(is_host_only_op("Conv"));
 }
 
 // ---- host placement --------------------------------------------------------------------
 
-TEST(HostPlacement, DecodeAfterTheConvGoesToTheHostAndTheClassifierStays) {
+TEST(HostPlacement, UnloweredOpGoesToTheHostAndTheNpuResumes) {
   G t;
   t.in("x", {1, 16, 8, 8}).w("w", {255, 16, 1, 1}).ints("s", {1, 3, 85, 8, 8});
   t.node("Conv", {"x", "w"}, "c");
   t.node("Reshape", {"c", "s"}, "r");  // rule 3: layout-only, only consumer on the host
-  t.node("Transpose", {"r"}, "p", {{"perm", Ints{0, 1, 3, 4, 2}}});  // rule 1
-  t.node("Sigmoid", {"p"}, "y");  // rule 2: reads a host result
+  t.node("LpNormalization", {"r"}, "p");  // no NPU lowering: host
+  t.g.tensors["p"].name = "p";  // built in code: its shape is given
+  t.g.tensors["p"].shape = {1, 3, 85, 8, 8};
+  t.node("Sigmoid", {"p"}, "y");  // reads a host result: the NPU resumes
   t.w("fw", {10, 1024});
   t.node("Flatten", {"x"}, "f");  // feeds an NPU Gemm: stays
   t.node("Gemm", {"f", "fw"}, "g", {{"transB", std::int64_t{1}}});
@@ -399,9 +401,8 @@ TEST(HostPlacement, DecodeAfterTheConvGoesToTheHostAndTheClassifierStays) {
   EXPECT_TRUE(n[1].on_host);
   EXPECT_EQ(n[1].host_reason, "layout-only Reshape feeding only host nodes");
   EXPECT_TRUE(n[2].on_host);
-  EXPECT_EQ(n[2].host_reason, "Transpose has no NPU unit (host-only op)");
-  EXPECT_TRUE(n[3].on_host);
-  EXPECT_NE(n[3].host_reason.find("reads 'p', computed on the host"), std::string::npos);
+  EXPECT_EQ(n[2].host_reason, "op LpNormalization has no NPU lowering");
+  EXPECT_FALSE(n[3].on_host);
   EXPECT_FALSE(n[4].on_host);
   EXPECT_FALSE(n[5].on_host);
 }

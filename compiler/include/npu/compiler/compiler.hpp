@@ -20,7 +20,13 @@ namespace npu::compiler {
 
 struct CompileOptions {
   TilingOptions tiling;  ///< act_bytes is overridden by the hardware's MAC dtype
+  /// Refuse any host placement: compile() throws ConfigError listing every host node with
+  /// its reason (`--npu-only`).
+  bool npu_only = false;
 };
+
+/// Share of MACs above which a compile warns that the host does real work (1 %).
+constexpr double kHostMacWarnShare = 0.01;
 
 struct CompileResult {
   isa::Program program;            ///< name = graph name, strategy = strategy name
@@ -29,12 +35,18 @@ struct CompileResult {
   Graph graph;                     ///< the graph after the strategy's passes
   LoweredGraph lowered;
   double compile_ms = 0;           ///< wall-clock time of compile() (not written to any output)
+  std::uint64_t npu_macs = 0, host_macs = 0;  ///< MACs on the NPU and on the host
+  int host_nodes = 0;                         ///< nodes placed on the host
+  /// Things a user must see (printed by the tools, kept in run summaries): host placement of
+  /// more than kHostMacWarnShare of the MACs, host tensors sized only at run time.
+  std::vector<std::string> warnings;
 };
 
 /// Runs the strategy's passes on a copy of `graph`, lowers it for `hw` and generates the
 /// program and its report. Deterministic: same inputs, identical program and report.
 /// Throws ConfigError for an unknown pass in the strategy, a graph it cannot lower (e.g.
-/// unknown shapes) and a layer whose minimal tile does not fit hw.sram.capacity_bytes.
+/// unknown shapes), a layer whose minimal tile does not fit hw.sram.capacity_bytes, and any
+/// host placement under options.npu_only (every host node listed with its reason).
 CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& strategy,
                       const CompileOptions& options = {});
 

@@ -48,6 +48,10 @@ struct Node {
   /// Set by place_host_ops() (shape_inference.hpp); rule in docs/compiler-frontend.md.
   bool on_host = false;
   std::string host_reason;  ///< why on_host is set, for reports ("Transpose: no NPU unit")
+  /// The node as the ONNX file wrote it (a serialized onnx::NodeProto), so ONNX's own shape
+  /// inference (onnx_node_inference.hpp) can run on ops the compiler has no rule for. Empty
+  /// for nodes built in code or by passes.
+  std::string onnx_proto;
 
   std::int64_t attr_int(const std::string& key, std::int64_t fallback) const;
   float attr_float(const std::string& key, float fallback) const;
@@ -63,6 +67,8 @@ struct Graph {
   /// Where the graph came from, for messages: the .onnx path or the zoo name (load_model
   /// sets it); empty for graphs built in code (messages then name the graph).
   std::string source;
+  /// ai.onnx opset the node semantics follow (the file's import; 13 for graphs built in code).
+  std::int64_t opset = 13;
   std::vector<std::string> inputs;   ///< graph input tensor names (non-constant)
   std::vector<std::string> outputs;  ///< graph output tensor names
   std::vector<Node> nodes;

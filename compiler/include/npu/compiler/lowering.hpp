@@ -16,8 +16,13 @@
 
 namespace npu::compiler {
 
-enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy };
-const char* to_string(LayerKind k);  ///< "conv", "gemm", "act", "eltwise", "pool", "resize", "copy"
+/// Host: a maximal run of consecutive host-placed nodes (one HOST instruction);
+/// Layout: a data-movement op (Pad, Transpose, non-view Slice/Split, Expand, Tile, Gather of
+/// an activation, bilinear Resize...) costed as a streaming copy: input read once, output
+/// written once, one vector-unit pass over the larger of the two.
+enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Host };
+/// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host"
+const char* to_string(LayerKind k);
 
 /// One NPU layer: a (possibly fused) node. Tensor names are graph tensor names; param
 /// tensors (bias, scale/shift) are DDR-only tensors named after their node.
@@ -44,6 +49,16 @@ struct LayerSpec {
   int resize_h = 1, resize_w = 1;  ///< Resize: integer nearest scale factors
   std::uint64_t macs = 0;        ///< Conv/Gemm MACs (0 for vector-unit layers)
   std::vector<std::uint64_t> dest_offsets;  ///< Copy: byte offset in `output` of each input
+  /// Eltwise broadcast of input b (isa::EltwiseParams): 0 = b has `elems` elements; else b
+  /// has b_elems elements and element i uses b[(i / b_inner) % b_elems].
+  std::uint64_t b_elems = 0, b_inner = 1;
+  std::uint64_t in_elems = 0;    ///< Layout: elements read (all inputs); `elems` = elements written
+  /// Host: the nodes' work (MACs of Conv/Gemm/MatMul/LSTM-like ops; every other op counts one
+  /// op per output element), the DDR bytes it reads (inputs from outside the run, weights) and
+  /// writes (results used outside the run), and its results used outside the run.
+  std::uint64_t host_macs = 0, host_ops = 0, host_rd_bytes = 0, host_wr_bytes = 0;
+  std::vector<std::string> host_outputs;
+  int host_unsized = 0;          ///< Host: tensors whose size is only known at run time (not costed)
 };
 
 /// A node with no NPU code.
@@ -87,6 +102,10 @@ struct LoweredGraph {
 /// Anything else, and anything reading a host result, runs on the host (HostNode).
 /// Throws ConfigError for a graph it cannot lower (unknown shapes, batch > 1 on the NPU).
 LoweredGraph lower(const Graph& graph, const HwConfig& hw);
+
+/// Why `node` cannot run on the NPU, or "" if it can (the lowering table's check for its op).
+/// Used by place_host_ops() and by lower().
+std::string npu_lowering_problem(const Graph& graph, const Node& node);
 
 /// A graph name usable in .npuasm (characters outside [A-Za-z0-9_./:+-] become '_').
 std::string isa_name(const std::string& name);

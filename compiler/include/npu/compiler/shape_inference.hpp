@@ -24,7 +24,7 @@ namespace npu::compiler {
 const std::vector<std::string>& supported_ops();
 bool is_supported_op(const std::string& op_type);
 
-/// Ops the NPU has no unit for (Transpose, Pow, Softmax): always placed on the host.
+/// Kept for compatibility: no op type is host-only by name (placement.hpp decides per node).
 bool is_host_only_op(const std::string& op_type);
 
 /// Numpy (multidirectional) broadcasting of two shapes; nullopt when incompatible.
@@ -55,15 +55,7 @@ void infer_shapes(Graph& graph, const std::string& source);
 /// shape of what they just added.
 void infer_node(Graph& graph, std::size_t index, const std::string& source);
 
-/// Marks the nodes that run on the host (Node::on_host, Node::host_reason). Rule:
-///  1. host-only op types (is_host_only_op) go to the host;
-///  2. a node reading a non-constant tensor produced on the host goes to the host
-///     (host results never travel back to the NPU);
-///  3. a layout-only node (Reshape, Flatten, Identity) all of whose consumers are on the
-///     host goes to the host (a view costs nothing there and saves an NPU round trip).
-/// Everything else stays on the NPU. For YOLOv5 this puts exactly the Detect box decode
-/// (Reshape, Transpose, Sigmoid, Split, Mul, Add, Pow, Concat, Reshape, final Concat) on
-/// the host and leaves the Detect convolutions on the NPU. Deterministic; idempotent.
+/// Marks the nodes that run on the host (Node::on_host, Node::host_reason): see placement.hpp.
 void place_host_ops(Graph& graph);
 
 }  // namespace npu::compiler

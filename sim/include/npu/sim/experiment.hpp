@@ -34,6 +34,9 @@ struct RunSummary {
   double ddr_bw_utilisation = 0;      ///< 0..1: bytes / (peak GB/s x latency)
   std::optional<double> energy_mj;    ///< when the config has an energy section
   double wall_s = 0;                  ///< wall time of the child process
+  double host_mac_share = 0;          ///< 0..1: MACs placed on the host (run_summary.json)
+  double host_time_share = 0;         ///< 0..1: latency spent waiting for the host
+  int host_nodes = 0;
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
 };
 
@@ -46,6 +49,7 @@ struct ExperimentOptions {
   std::vector<std::string> traces;     ///< subset of {ddr, timeline, vcd}
   std::string self_exe;                ///< the npu binary to run children with
   std::string shard;                   ///< "i/N": run only jobs with index % N == i (empty: all)
+  bool npu_only = false;               ///< children fail on any host placement (--npu-only)
 };
 
 /// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).

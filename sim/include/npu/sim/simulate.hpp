@@ -17,6 +17,7 @@ struct SimulateOptions {
   std::string out_dir;   ///< run folder (created)
   std::vector<std::string> traces;  ///< subset of {ddr, timeline, vcd}
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224 overrides
+  bool npu_only = false;  ///< any host placement is an error (--npu-only)
 };
 
 struct SimulateResult {

@@ -1,0 +1,63 @@
+// The lowering table: ONNX op -> how it runs on the NPU. One file per op family
+// (vector_ops.cpp, reduce_ops.cpp, layout_ops.cpp, matmul_ops.cpp); lowering.cpp consults
+// this table before its built-in ops (Conv, Gemm, BatchNormalization, activations, equal-shape
+// Add/Mul, pooling, nearest Resize, Concat). Internal to the compiler library.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/lowering.hpp"
+
+namespace npu::compiler::lowering {
+
+/// What an op family's lowering may do while the graph is lowered (implemented by the
+/// Lowerer in lowering.cpp).
+class LowerCtx {
+ public:
+  virtual ~LowerCtx() = default;
+  virtual const Graph& graph() const = 0;
+  virtual int elem_bytes() const = 0;  ///< bytes per activation/weight element
+  /// A LayerSpec named after `n` covering it (and any nodes fused into it).
+  virtual LayerSpec base(const Node& n, LayerKind kind) = 0;
+  /// Registers the layer's DDR tensors and appends it to the program.
+  virtual void finish(LayerSpec& layer) = 0;
+  /// Conv/Gemm tail: fused epilogue activation, MACs, bias param, then finish().
+  virtual void finish_mac(const Node& n, LayerSpec& layer) = 0;
+  /// A DDR-only parameter tensor (bias, scale/shift, LayerNorm gamma/beta) of `bytes`.
+  virtual void touch_param(const std::string& name, std::uint64_t bytes) = 0;
+  /// A name for `bytes` bytes at `offset` inside graph tensor `of` (a batch slice of a
+  /// MatMul operand); usable as a LayerSpec input/weight/output.
+  virtual std::string subview(const std::string& of, std::uint64_t offset, std::uint64_t bytes) = 0;
+  [[noreturn]] virtual void fail(const Node& n, const std::string& why) const = 0;
+};
+
+struct OpLowering {
+  /// "" when the node can run on the NPU, else why not (goes to the host with that reason).
+  std::string (*check)(const Graph& g, const Node& n) = nullptr;
+  /// Emits the node's layer(s).
+  void (*lower)(LowerCtx& ctx, const Node& n) = nullptr;
+  /// Optional: a zero-copy view. Returns the byte offset (in element units of the input) of
+  /// each output inside input 0, or an empty vector when the node must move data.
+  std::vector<std::uint64_t> (*view)(const Graph& g, const Node& n) = nullptr;
+};
+
+/// Op type -> lowering, for the ops the families below register.
+const std::map<std::string, OpLowering>& table();
+const OpLowering* find(const std::string& op_type);
+
+// Op families (each in its own file).
+void add_vector_ops(std::map<std::string, OpLowering>& t);  // vector_ops.cpp
+void add_reduce_ops(std::map<std::string, OpLowering>& t);  // reduce_ops.cpp
+void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
+void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
+
+// Helpers shared by the families.
+bool is_const(const Graph& g, const std::string& t);
+/// "" when every listed tensor has a static shape, else the reason.
+std::string shapes_known(const Graph& g, const Node& n);
+std::uint64_t elements(const Graph& g, const std::string& t);
+
+}  // namespace npu::compiler::lowering

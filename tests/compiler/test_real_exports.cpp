@@ -1,0 +1,332 @@
+// What real exports contain (../shared/models/cases, one-op reproductions; see its README):
+// shape arithmetic folded to constants, Identity-deduplicated weights, broadcasting SE gates,
+// LayerNorm, GELU pieces, 3-D MatMul, bilinear Resize, Transpose, Pad, ReduceMean -- each
+// compiled on the edge preset (int8: 1 byte per activation/weight element, 4 bytes per
+// bias/param element) with every node on the NPU and the DDR bytes derived by hand.
+// Also: NPU/host partitioning (the NPU resumes after a host op), --npu-only, and constant
+// folding on hand-built graphs. Tests that need ../shared/models skip with a message.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/constant_folding.hpp"
+#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/shape_inference.hpp"
+#include "npu/isa/check.hpp"
+#include "test_compile_graphs.hpp"
+
+namespace npu::compiler {
+namespace {
+
+using testing::edge_like_hw;
+using testing::GraphBuilder;
+
+const std::string kCases = std::string(NPU_SOURCE_DIR) + "/../shared/models/cases/";
+
+#define CASE_OR_SKIP(graph, file)                                                         \
+  if (!std::filesystem::exists(kCases + file))                                            \
+    GTEST_SKIP() << kCases << file << " not found: the shared one-op cases are absent"; \
+  const Graph graph = load_model(kCases + file)
+
+// Planned DDR bytes (LOAD, STORE) per layer name, summed from the program.
+std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> planned(const CompileResult& r) {
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> m;
+  for (const auto& l : r.report.layers) m[l.layer] = {l.planned_read_bytes, l.planned_write_bytes};
+  return m;
+}
+
+CompileResult compile_npu_only(const Graph& g, const std::string& strategy = "none") {
+  CompileOptions o;
+  o.npu_only = true;  // any host placement fails the test with the list of nodes
+  CompileResult r = compile(g, edge_like_hw(), builtin_strategy(strategy), o);
+  const auto issues = isa::check_program(r.program, edge_like_hw());
+  EXPECT_TRUE(issues.empty()) << (issues.empty() ? "" : issues[0].message);
+  return r;
+}
+
+TEST(RealExportCases, ShapeArithmeticFoldsAndReshapeIsAView) {
+  // Conv [1,8,8,8] -> Shape -> Gather(0) -> Unsqueeze -> Concat(-1) -> Reshape: the target
+  // shape [1, -1] is a constant once the input is static; Reshape is then a view.
+  CASE_OR_SKIP(g, "op_shape_gather_reshape.onnx");
+  for (const Node& n : g.nodes) EXPECT_TRUE(n.op_type == "Conv" || n.op_type == "Reshape") << n.op_type;
+  EXPECT_EQ(g.tensor("y").shape, (std::vector<std::int64_t>{1, 512}));
+  const CompileResult r = compile_npu_only(g);
+  EXPECT_EQ(r.report.layers.size(), 1u);  // only the Conv emits code
+}
+
+TEST(RealExportCases, IdentityDeduplicatedBiasGivesTheSameProgramAsThePlainModel) {
+  // The second Conv's bias comes through Identity(b0). Folded, the graph is Conv-Relu-Conv-
+  // Relu with constant weights everywhere: both Convs on the NPU, none on the host.
+  CASE_OR_SKIP(g, "identity_const_bias.onnx");
+  const CompileResult r = compile_npu_only(g, "conv-act");
+  EXPECT_EQ(r.host_nodes, 0);
+  int convs = 0;
+  for (const auto& l : r.report.layers) convs += l.kind == "conv";
+  EXPECT_EQ(convs, 2);
+  // MACs: 2 convs x (8 x 8 x 8 outputs) x (8 x 3 x 3) = 2 x 36,864 = 73,728.
+  EXPECT_EQ(r.report.total().macs, 73728u);
+}
+
+TEST(RealExportCases, SqueezeExcitationGateIsABroadcastMul) {
+  // Mul c [1,8,8,8] by s [1,8,1,1]: reads c (512 B) and s (8 B) once, writes 512 B.
+  CASE_OR_SKIP(g, "se_broadcast_mul.onnx");
+  const CompileResult r = compile_npu_only(g);
+  bool found = false;
+  for (const auto& L : r.lowered.layers)
+    if (L.op_type == "Mul") {
+      found = true;
+      EXPECT_EQ(L.kind, LayerKind::Eltwise);
+      EXPECT_EQ(L.b_elems, 8u);   // C
+      EXPECT_EQ(L.b_inner, 64u);  // H x W
+    }
+  EXPECT_TRUE(found);
+  const auto p = planned(r);
+  const std::string mul = r.lowered.layers.back().name;
+  EXPECT_EQ(p.at(mul).first, 512u + 8u);
+  EXPECT_EQ(p.at(mul).second, 512u);
+}
+
+TEST(RealExportCases, SubDivInputNormalisationIsPerChannel) {
+  // (x - mean[3,1,1]) / std[3,1,1] on [1,3,8,8]: two broadcast ELTWISE layers, b = 3
+  // channels of 64 elements. Each reads 192 + 3 B and writes 192 B.
+  CASE_OR_SKIP(g, "op_sub_div_normalize.onnx");
+  const CompileResult r = compile_npu_only(g);
+  ASSERT_EQ(r.lowered.layers.size(), 2u);
+  for (const auto& L : r.lowered.layers) {
+    EXPECT_EQ(L.kind, LayerKind::Eltwise);
+    EXPECT_EQ(L.b_elems, 3u);
+    EXPECT_EQ(L.b_inner, 64u);
+  }
+  EXPECT_EQ(r.lowered.layers[0].eltwise, isa::EltwiseOp::Sub);
+  EXPECT_EQ(r.lowered.layers[1].eltwise, isa::EltwiseOp::Div);
+  for (const auto& [layer, rw] : planned(r)) {
+    EXPECT_EQ(rw.first, 192u + 3u) << layer;
+    EXPECT_EQ(rw.second, 192u) << layer;
+  }
+}
+
+TEST(RealExportCases, LayerNormalizationRunsOnTheVectorUnit) {
+  // [1,16,32] over the last axis: 16 rows of 32; reads x (512 B) and gamma/beta (2 x 32 x
+  // 4 B = 256 B), writes 512 B.
+  CASE_OR_SKIP(g, "op_layernormalization_op17.onnx");
+  const CompileResult r = compile_npu_only(g);
+  ASSERT_EQ(r.lowered.layers.size(), 1u);
+  EXPECT_EQ(r.lowered.layers[0].act, isa::ActOp::LayerNorm);
+  EXPECT_EQ(r.lowered.layers[0].channels, 16);
+  const auto p = planned(r).begin()->second;
+  EXPECT_EQ(p.first, 512u + 256u);
+  EXPECT_EQ(p.second, 512u);
+}
+
+TEST(RealExportCases, ErfGeluPiecesAllRunOnTheNpu) {
+  CASE_OR_SKIP(g, "op_erf_gelu.onnx");
+  const CompileResult r = compile_npu_only(g);
+  // Div, Erf, Add, Mul, Mul: five vector layers (GELU is not yet recognised as one op).
+  EXPECT_EQ(r.lowered.layers.size(), 5u);
+}
+
+TEST(RealExportCases, MatMulWithAConstantMatrixIsOneGemmOverTheSequence) {
+  // [1,16,32] x [32,64]: M = 16, K = 32, N = 64 -> 32,768 MACs.
+  CASE_OR_SKIP(g, "matmul_3d_const_b.onnx");
+  const CompileResult r = compile_npu_only(g);
+  ASSERT_EQ(r.lowered.layers.size(), 1u);
+  EXPECT_EQ(r.lowered.layers[0].kind, LayerKind::Gemm);
+  EXPECT_EQ(r.report.total().macs, 16u * 32u * 64u);
+}
+
+TEST(RealExportCases, MatMulOfTwoActivationsRunsOnTheMacArray) {
+  // x [16,16] x relu(x) [16,16]: 16^3 = 4,096 MACs on the array, B read from DDR.
+  CASE_OR_SKIP(g, "matmul_two_activations.onnx");
+  const CompileResult r = compile_npu_only(g);
+  EXPECT_EQ(r.report.total().macs, 4096u);
+}
+
+TEST(RealExportCases, ReduceMeanOverHwIsAGlobalPool) {
+  CASE_OR_SKIP(g, "op_reducemean.onnx");
+  const CompileResult r = compile_npu_only(g);
+  ASSERT_EQ(r.lowered.layers.size(), 2u);
+  EXPECT_EQ(r.lowered.layers[1].kind, LayerKind::Pool);
+  EXPECT_EQ(r.lowered.layers[1].pool, isa::PoolOp::GlobalAvg);
+  // Reads the conv output once (8 x 8 x 8 = 512 B), writes 8 means.
+  const auto p = planned(r).at(r.lowered.layers[1].name);
+  EXPECT_EQ(p.first, 512u);
+  EXPECT_EQ(p.second, 8u);
+}
+
+TEST(RealExportCases, AllZeroPadIsRemoved) {
+  CASE_OR_SKIP(g, "op_pad_zero.onnx");
+  const CompileResult r = compile_npu_only(g);
+  for (const auto& L : r.lowered.layers) EXPECT_NE(L.op_type, "Pad");
+  EXPECT_EQ(r.lowered.layers.size(), 2u);  // Conv, AveragePool
+}
+
+TEST(RealExportCases, PadBeforeAveragePoolRunsOnTheNpu) {
+  CASE_OR_SKIP(g, "op_pad_avgpool.onnx");
+  const CompileResult r = compile_npu_only(g);
+  EXPECT_EQ(r.host_nodes, 0);
+}
+
+TEST(RealExportCases, BilinearResizeIsAStreamingCopy) {
+  // [1,8,8,8] -> [1,8,16,16]: reads 512 B, writes 2,048 B.
+  CASE_OR_SKIP(g, "resize_bilinear.onnx");
+  const CompileResult r = compile_npu_only(g);
+  const LayerSpec& L = r.lowered.layers.back();
+  EXPECT_EQ(L.kind, LayerKind::Layout);
+  const auto p = planned(r).at(L.name);
+  EXPECT_EQ(p.first, 512u);
+  EXPECT_EQ(p.second, 2048u);
+}
+
+TEST(RealExportCases, TransposesRunOnTheNpuAndTheConvsAfterThemToo) {
+  // Conv -> Transpose -> Transpose -> Conv -> Relu: was "everything after the first
+  // Transpose on the host". Now two layout copies and both Convs on the NPU.
+  CASE_OR_SKIP(g, "transpose_then_convs_host.onnx");
+  const CompileResult r = compile_npu_only(g, "conv-act");
+  int convs = 0, layouts = 0;
+  for (const auto& L : r.lowered.layers) {
+    convs += L.kind == LayerKind::Conv;
+    layouts += L.kind == LayerKind::Layout;
+  }
+  EXPECT_EQ(convs, 2);
+  EXPECT_EQ(layouts, 2);
+}
+
+TEST(RealExportCases, UnsqueezeIsAView) {
+  CASE_OR_SKIP(g, "op_unsqueeze.onnx");
+  // Flatten + Unsqueeze of the input: no NPU layer at all -> the compiler says so.
+  EXPECT_THROW(compile(g, edge_like_hw(), builtin_strategy("none")), ConfigError);
+}
+
+// ---- partitioning: the NPU resumes after a host op --------------------------------------
+
+void constant_ints(GraphBuilder& b, const std::string& name, std::vector<std::int64_t> shape,
+                   std::vector<std::int64_t> data) {
+  Tensor& t = b.add_tensor(name, std::move(shape), true);
+  t.type = ElemType::Int64;
+  t.int_data = std::move(data);
+}
+
+void op(GraphBuilder& b, const std::string& type, const std::string& name, std::vector<std::string> ins,
+        std::vector<std::string> outs, std::map<std::string, AttrValue> attrs = {}) {
+  for (const auto& o : outs) {
+    Tensor& t = b.g.tensors[o];
+    t.name = o;
+    t.shape = {-1};
+  }
+  b.node(name, type, std::move(ins), std::move(outs)).attrs = std::move(attrs);
+}
+
+// Conv -> LpNormalization (no NPU lowering) -> Conv: the second Conv stays on the NPU and
+// reads the host's result from DDR.
+Graph conv_host_conv() {
+  GraphBuilder b;
+  b.input("x", {1, 8, 8, 8});
+  const std::string c0 = b.conv("c0", "x", 8, 3, 1, 1);
+  b.add_tensor("h", {1, 8, 8, 8});
+  b.node("host_op", "LpNormalization", {c0}, {"h"});
+  b.output(b.conv("c1", "h", 8, 3, 1, 1));
+  return b.g;
+}
+
+TEST(Partitioning, NpuResumesAfterAHostNode) {
+  const Graph g = conv_host_conv();
+  const CompileResult r = compile(g, edge_like_hw(), builtin_strategy("none"));
+  ASSERT_EQ(r.lowered.layers.size(), 3u);
+  EXPECT_EQ(r.lowered.layers[0].kind, LayerKind::Conv);
+  EXPECT_EQ(r.lowered.layers[1].kind, LayerKind::Host);
+  EXPECT_EQ(r.lowered.layers[2].kind, LayerKind::Conv);
+  EXPECT_EQ(r.host_nodes, 1);
+  // The host reads c0 and writes h: 512 B each way (int8).
+  EXPECT_EQ(r.lowered.layers[1].host_rd_bytes, 512u);
+  EXPECT_EQ(r.lowered.layers[1].host_wr_bytes, 512u);
+  // MACs: both convs on the NPU, 2 x 36,864.
+  EXPECT_EQ(r.npu_macs, 73728u);
+  EXPECT_EQ(r.host_macs, 0u);
+  int hosts = 0;
+  for (const auto& ins : r.program.instructions) hosts += ins.op == isa::Opcode::Host;
+  EXPECT_EQ(hosts, 1);
+  EXPECT_TRUE(isa::check_program(r.program, edge_like_hw()).empty());
+}
+
+TEST(Partitioning, NpuOnlyListsEveryHostNode) {
+  const Graph g = conv_host_conv();
+  CompileOptions o;
+  o.npu_only = true;
+  try {
+    compile(g, edge_like_hw(), builtin_strategy("none"), o);
+    FAIL() << "expected --npu-only to refuse the host node";
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("--npu-only"), std::string::npos) << m;
+    EXPECT_NE(m.find("LpNormalization 'host_op'"), std::string::npos) << m;
+  }
+}
+
+// ---- constant folding -----------------------------------------------------------------
+
+TEST(ConstantFolding, ShapeGatherUnsqueezeConcatBecomesAConstant) {
+  GraphBuilder b;
+  b.input("x", {1, 4, 6, 6});
+  constant_ints(b, "i0", {}, {0});
+  constant_ints(b, "ax", {1}, {0});
+  constant_ints(b, "m1", {1}, {-1});
+  op(b, "Shape", "shape", {"x"}, {"s"});
+  op(b, "Gather", "gather", {"s", "i0"}, {"n"});
+  op(b, "Unsqueeze", "unsq", {"n", "ax"}, {"n1"});
+  op(b, "Concat", "cat", {"n1", "m1"}, {"shp"}, {{"axis", std::int64_t{0}}});
+  op(b, "Reshape", "reshape", {"x", "shp"}, {"y"});
+  b.output("y");
+  Graph g = b.g;
+  infer_shapes(g, "test");
+  ASSERT_EQ(g.nodes.size(), 1u);  // only the Reshape is left
+  EXPECT_EQ(g.tensor("shp").int_data, (std::vector<std::int64_t>{1, -1}));
+  EXPECT_EQ(g.tensor("y").shape, (std::vector<std::int64_t>{1, 144}));  // 4 x 6 x 6
+}
+
+TEST(ConstantFolding, SliceRangeCastAndIntegerDivision) {
+  GraphBuilder b;
+  b.input("x", {1, 3, 10, 10});
+  constant_ints(b, "start", {}, {2});
+  constant_ints(b, "limit", {}, {11});
+  constant_ints(b, "delta", {}, {3});
+  constant_ints(b, "seven", {}, {-7});
+  constant_ints(b, "two", {}, {2});
+  op(b, "Range", "range", {"start", "limit", "delta"}, {"r"});  // 2, 5, 8
+  op(b, "Div", "div", {"seven", "two"}, {"q"});                 // -3 (truncation, as C)
+  op(b, "Cast", "cast", {"r"}, {"rf"}, {{"to", std::int64_t{1}}});
+  op(b, "Relu", "relu", {"x"}, {"y"});
+  b.output("y");
+  b.output("rf");
+  b.output("q");
+  Graph g = b.g;
+  infer_shapes(g, "test");
+  // r = Range(2, 11, 3) = [2, 5, 8], read only by the Cast: folded and then dropped.
+  EXPECT_FALSE(g.has_tensor("r"));
+  EXPECT_EQ(g.tensor("q").int_data, (std::vector<std::int64_t>{-3}));
+  EXPECT_EQ(g.tensor("rf").float_data, (std::vector<float>{2.f, 5.f, 8.f}));
+  EXPECT_EQ(g.nodes.size(), 1u);
+}
+
+TEST(ConstantFolding, GatherOutOfRangeNamesTheNode) {
+  GraphBuilder b;
+  b.input("x", {1, 2, 3, 3});
+  constant_ints(b, "i9", {}, {9});
+  op(b, "Shape", "shape", {"x"}, {"s"});
+  op(b, "Gather", "bad_gather", {"s", "i9"}, {"n"});
+  op(b, "Relu", "relu", {"x"}, {"y"});
+  b.output("y");
+  b.output("n");
+  Graph g = b.g;
+  try {
+    infer_shapes(g, "m.onnx");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'bad_gather' (Gather): Gather index 9 out of range [0, 4)"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace npu::compiler
