@@ -28,6 +28,13 @@ struct Val {
   bool is_float() const { return type == ElemType::Float32 || type == ElemType::Float16; }
 };
 
+// A double back to int64, saturating (INT64_MAX/MIN pass through doubles as +-9.22e18).
+std::int64_t to_int(double d) {
+  if (d >= 9.2233720368547758e18) return INT64_MAX;
+  if (d <= -9.2233720368547758e18) return INT64_MIN;
+  return static_cast<std::int64_t>(d);
+}
+
 std::int64_t count(const Shape& s) {
   std::int64_t n = 1;
   for (auto d : s) n *= d;
@@ -73,7 +80,7 @@ class Folder {
         for (double d : outs[i].v) t.float_data.push_back(static_cast<float>(d));
       } else {
         t.int_data.reserve(outs[i].v.size());
-        for (double d : outs[i].v) t.int_data.push_back(static_cast<std::int64_t>(d));
+        for (double d : outs[i].v) t.int_data.push_back(to_int(d));
       }
     }
     return true;
@@ -104,9 +111,12 @@ class Folder {
   }
 
   std::vector<std::int64_t> ints(std::size_t i) const {
-    Val v = in(i);
+    // Straight from the tensor: INT64_MAX (Slice's "to the end") must survive exactly.
+    if (!has(i)) fail("missing input " + std::to_string(i));
+    const Tensor& t = g_.tensor(n_.inputs[i]);
+    if (t.type != ElemType::Float32 && t.type != ElemType::Float16) return t.int_data;
     std::vector<std::int64_t> r;
-    for (double d : v.v) r.push_back(static_cast<std::int64_t>(d));
+    for (float d : t.float_data) r.push_back(to_int(d));
     return r;
   }
 
@@ -226,7 +236,7 @@ class Folder {
     std::size_t k = 0;
     for (std::int64_t o = 0; o < outer; ++o)
       for (double id : ix.v) {
-        auto j = std::int64_t(id);
+        auto j = to_int(id);
         if (j < 0) j += dim;
         if (j < 0 || j >= dim) fail("Gather index " + std::to_string(std::int64_t(id)) + " out of range [0, " + std::to_string(dim) + ")");
         for (std::int64_t q = 0; q < inner; ++q) r.v[k++] = d.v[std::size_t((o * dim + j) * inner + q)];

@@ -33,7 +33,7 @@ void lower_layout(LowerCtx& ctx, const Node& n) {
   for (std::size_t k = 0; k < n.outputs.size(); ++k) {
     if (n.outputs[k].empty()) continue;
     LayerSpec L = ctx.base(n, LayerKind::Layout);
-    if (outs > 1) L.name += "#" + std::to_string(k);
+    if (outs > 1) L.name += ":" + std::to_string(k);
     L.inputs = {n.inputs[0]};
     L.output = n.outputs[k];
     L.elems = elements(g, n.outputs[k]);

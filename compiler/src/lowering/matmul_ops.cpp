@@ -72,7 +72,7 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
   const std::uint64_t m = std::uint64_t(a[a.size() - 2]);
   const std::uint64_t a_batch = prod(a, 0, a.size() - 2);
   for (std::uint64_t i = 0; i < batches; ++i) {
-    const std::string tag = "#" + std::to_string(i);
+    const std::string tag = ":b" + std::to_string(i);
     const std::string in = ctx.subview(n.inputs[0], (a_batch == 1 ? 0 : i) * m * k * e, m * k * e);
     const std::string w = ctx.subview(n.inputs[1], (b_batch == 1 ? 0 : i) * k * nn * e, k * nn * e);
     const std::string out = ctx.subview(n.outputs[0], i * m * nn * e, m * nn * e);
