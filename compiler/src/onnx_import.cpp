@@ -173,17 +173,7 @@ struct Importer {
     return out;
   }
 
-  static ElemType elem_type(int onnx_type) {
-    switch (onnx_type) {
-      case onnx::TensorProto_DataType_FLOAT16: return ElemType::Float16;
-      case onnx::TensorProto_DataType_INT64: return ElemType::Int64;
-      case onnx::TensorProto_DataType_INT32: return ElemType::Int32;
-      case onnx::TensorProto_DataType_INT8: return ElemType::Int8;
-      case onnx::TensorProto_DataType_UINT8: return ElemType::Uint8;
-      case onnx::TensorProto_DataType_BOOL: return ElemType::Bool;
-      default: return ElemType::Float32;
-    }
-  }
+  static ElemType elem_type(int onnx_type) { return ir_elem_type(onnx_type); }
 
   std::string where(const onnx::NodeProto& n, int index) const {
     const std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();

@@ -27,18 +27,6 @@ int onnx_elem_type(ElemType t) {
   return onnx::TensorProto_DataType_FLOAT;
 }
 
-ElemType ir_elem_type(int t) {
-  switch (t) {
-    case onnx::TensorProto_DataType_FLOAT16: return ElemType::Float16;
-    case onnx::TensorProto_DataType_INT64: return ElemType::Int64;
-    case onnx::TensorProto_DataType_INT32: return ElemType::Int32;
-    case onnx::TensorProto_DataType_INT8: return ElemType::Int8;
-    case onnx::TensorProto_DataType_UINT8: return ElemType::Uint8;
-    case onnx::TensorProto_DataType_BOOL: return ElemType::Bool;
-    default: return ElemType::Float32;
-  }
-}
-
 // Constants up to this many elements travel as initializers (their values matter to
 // data-dependent rules); bigger float constants (weights) only as typed, shaped inputs.
 constexpr std::int64_t kMaxFloatInitializer = 4096;
@@ -67,6 +55,18 @@ void add_value_info(onnx::ValueInfoProto* vi, const Tensor& t) {
 }
 
 }  // namespace
+
+ElemType ir_elem_type(int t) {
+  switch (t) {
+    case onnx::TensorProto_DataType_FLOAT16: return ElemType::Float16;
+    case onnx::TensorProto_DataType_INT64: return ElemType::Int64;
+    case onnx::TensorProto_DataType_INT32: return ElemType::Int32;
+    case onnx::TensorProto_DataType_INT8: return ElemType::Int8;
+    case onnx::TensorProto_DataType_UINT8: return ElemType::Uint8;
+    case onnx::TensorProto_DataType_BOOL: return ElemType::Bool;
+    default: return ElemType::Float32;
+  }
+}
 
 bool onnx_has_schema(const std::string& op_type, std::int64_t opset) {
   const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(op_type, static_cast<int>(opset));

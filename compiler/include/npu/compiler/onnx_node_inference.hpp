@@ -23,6 +23,10 @@ namespace npu::compiler {
 /// has no schema for the op at this opset, or the schema's inference fails.
 bool onnx_infer_node(Graph& graph, std::size_t index, const std::string& source);
 
+/// The IR element type of an ONNX TensorProto data type (float16, int64, int32, int8, uint8,
+/// bool keep their type; every other type, e.g. double, is held as float32).
+ElemType ir_elem_type(int onnx_data_type);
+
 /// True when ONNX has a schema for `op_type` in the default domain at `opset`.
 bool onnx_has_schema(const std::string& op_type, std::int64_t opset);
 
