@@ -113,6 +113,8 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     if (!L.bias.empty()) reads.insert(L.bias);
     if (!L.scale_shift.empty()) reads.insert(L.scale_shift);
     for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
+    // A layout copy reads only the part of its input it moves (a Slice reads its slice).
+    if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
     if (L.kind == LayerKind::Copy) {
       for (const auto& t : L.inputs) r.compulsory_write_bytes += lg.bytes.at(t);
     } else {

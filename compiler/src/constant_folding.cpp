@@ -510,6 +510,33 @@ class Folder {
     return {r};
   }
 
+  // ScatterND (reduction none): a copy of data with the slices at `indices` replaced by
+  // `updates`; indices [..., k] address the first k axes (ONNX ScatterND).
+  std::vector<Val> scatter_nd() {
+    if (n_.attr_string("reduction", "none") != "none") return {};
+    Val data = in(0), upd = in(2);
+    const Tensor& it = g_.tensor(n_.inputs[1]);
+    const std::vector<std::int64_t>& idx = it.int_data;
+    if (it.shape.empty()) fail("ScatterND indices of rank 0");
+    const auto k = std::size_t(it.shape.back());
+    if (k > data.shape.size()) fail("ScatterND index depth beyond the data rank");
+    const Shape ds = strides(data.shape);
+    const std::int64_t slice = count(Shape(data.shape.begin() + std::int64_t(k), data.shape.end()));
+    const std::int64_t tuples = k ? std::int64_t(idx.size() / k) : 0;
+    if (std::int64_t(upd.v.size()) != tuples * slice) fail("ScatterND updates of the wrong size");
+    for (std::int64_t t = 0; t < tuples; ++t) {
+      std::int64_t off = 0;
+      for (std::size_t d = 0; d < k; ++d) {
+        std::int64_t j = idx[std::size_t(t) * k + d];
+        if (j < 0) j += data.shape[d];
+        if (j < 0 || j >= data.shape[d]) fail("ScatterND index out of range");
+        off += j * ds[d];
+      }
+      for (std::int64_t q = 0; q < slice; ++q) data.v[std::size_t(off + q)] = upd.v[std::size_t(t * slice + q)];
+    }
+    return {data};
+  }
+
   std::vector<Val> f_identity() { return identity(); }
   std::vector<Val> f_add() { return binary([](double a, double b) { return a + b; }); }
   std::vector<Val> f_sub() { return binary([](double a, double b) { return a - b; }); }
@@ -571,6 +598,7 @@ class Folder {
         {"Relu", &Folder::f_relu}, {"Sigmoid", &Folder::f_sigmoid}, {"Erf", &Folder::f_erf},
         {"Tanh", &Folder::f_tanh}, {"ReduceProd", &Folder::f_rprod}, {"ReduceSum", &Folder::f_rsum},
         {"ReduceMax", &Folder::f_rmax}, {"ReduceMin", &Folder::f_rmin}, {"ReduceMean", &Folder::f_rmean},
+        {"ScatterND", &Folder::scatter_nd},
     };
     return kTable;
   }

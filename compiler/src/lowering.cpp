@@ -48,6 +48,7 @@ isa::ActOp act_from_name(const std::string& s) {
   if (s == "silu") return isa::ActOp::Silu;
   if (s == "hard_sigmoid" || s == "HardSigmoid") return isa::ActOp::HardSigmoid;
   if (s == "hard_swish" || s == "HardSwish") return isa::ActOp::HardSwish;
+  if (s == "gelu" || s == "Gelu") return isa::ActOp::Gelu;
   return isa::ActOp::None;
 }
 

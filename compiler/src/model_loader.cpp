@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "npu/compiler/onnx_import.hpp"
+#include "npu/compiler/recognise_activations.hpp"
 #include "npu/compiler/shape_inference.hpp"
 #include "npu/compiler/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
@@ -139,6 +140,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
         " (your real sizes)");
   }
   infer_shapes(g, model_or_path);
+  recognise_activations(g);
   place_host_ops(g);
   g.source = model_or_path;
   return g;

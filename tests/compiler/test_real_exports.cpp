@@ -120,11 +120,18 @@ TEST(RealExportCases, LayerNormalizationRunsOnTheVectorUnit) {
   EXPECT_EQ(p.second, 512u);
 }
 
-TEST(RealExportCases, ErfGeluPiecesAllRunOnTheNpu) {
+TEST(RealExportCases, ErfGeluIsRecognisedAsOneActivation) {
+  // Div(x, sqrt2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5): one GELU node, one ACT layer that
+  // reads x once (512 B) and writes y once (512 B), instead of five passes.
   CASE_OR_SKIP(g, "op_erf_gelu.onnx");
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].op_type, "Gelu");
   const CompileResult r = compile_npu_only(g);
-  // Div, Erf, Add, Mul, Mul: five vector layers (GELU is not yet recognised as one op).
-  EXPECT_EQ(r.lowered.layers.size(), 5u);
+  ASSERT_EQ(r.lowered.layers.size(), 1u);
+  EXPECT_EQ(r.lowered.layers[0].act, isa::ActOp::Gelu);
+  const auto p = planned(r).begin()->second;
+  EXPECT_EQ(p.first, 512u);
+  EXPECT_EQ(p.second, 512u);
 }
 
 TEST(RealExportCases, MatMulWithAConstantMatrixIsOneGemmOverTheSequence) {

@@ -101,9 +101,44 @@ void lower_layernorm(LowerCtx& ctx, const Node& n) { lower_rowwise(ctx, n, isa::
 struct Bcast {
   bool ok = false;
   std::uint64_t count = 0, inner = 1;
+  /// Leading axes on which b is full: the op splits into `outer` layers, layer i on the
+  /// i-th block of `block` output elements and the i-th block of `b_block` b elements
+  /// ([1,16,6,49,49] + [1,16,1,49,49]: 16 layers of [6,49,49] + [1,49,49]).
+  std::uint64_t outer = 1, block = 0, b_block = 0;
 };
 
+Bcast contiguous_pattern(const Shape& out, const Shape& b);
+
+// The contiguous pattern, or failing that, the same on the axes after the longest prefix on
+// which b equals the output (split into one layer per prefix index).
 Bcast broadcast_pattern(const Shape& out, const Shape& b) {
+  Bcast r = contiguous_pattern(out, b);
+  if (r.ok || b.size() > out.size()) return r;
+  const std::size_t off = out.size() - b.size();
+  Shape bp(off, 1);
+  bp.insert(bp.end(), b.begin(), b.end());
+  for (std::size_t p = out.size() - 1; p >= 1; --p) {
+    bool prefix_full = true;
+    for (std::size_t d = 0; d < p; ++d) prefix_full = prefix_full && bp[d] == out[d];
+    if (!prefix_full) continue;
+    Bcast inner = contiguous_pattern(Shape(out.begin() + std::int64_t(p), out.end()),
+                                     Shape(bp.begin() + std::int64_t(p), bp.end()));
+    if (!inner.ok) continue;
+    inner.outer = 1;
+    for (std::size_t d = 0; d < p; ++d) inner.outer *= std::uint64_t(out[d]);
+    inner.block = 1;
+    inner.b_block = 1;
+    for (std::size_t d = p; d < out.size(); ++d) {
+      inner.block *= std::uint64_t(out[d]);
+      inner.b_block *= std::uint64_t(bp[d]);
+    }
+    if (inner.outer > 4096) return r;
+    return inner;
+  }
+  return r;
+}
+
+Bcast contiguous_pattern(const Shape& out, const Shape& b) {
   Bcast r;
   if (b.size() > out.size()) return r;
   const std::size_t off = out.size() - b.size();
@@ -216,6 +251,20 @@ void lower_binary(LowerCtx& ctx, const Node& n) {
   if (p.b.ok) {
     L.b_elems = p.b.count;
     L.b_inner = p.b.inner;
+  }
+  if (p.b.ok && p.b.outer > 1) {
+    // One layer per leading index: its blocks of a, b and the output as byte ranges.
+    const std::uint64_t e = std::uint64_t(ctx.elem_bytes());
+    for (std::uint64_t i = 0; i < p.b.outer; ++i) {
+      LayerSpec Li = L;
+      Li.name = L.name + ":" + std::to_string(i);
+      Li.inputs = {ctx.subview(L.inputs[0], i * p.b.block * e, p.b.block * e),
+                   ctx.subview(L.inputs[1], i * p.b.b_block * e, p.b.b_block * e)};
+      Li.output = ctx.subview(L.output, i * p.b.block * e, p.b.block * e);
+      Li.elems = p.b.block;
+      ctx.finish(Li);
+    }
+    return;
   }
   ctx.finish(L);
 }

@@ -14,6 +14,7 @@ const char* act_name(const std::string& op) {
   if (op == "Sigmoid") return "sigmoid";
   if (op == "HardSigmoid") return "hard_sigmoid";
   if (op == "HardSwish") return "hard_swish";
+  if (op == "Gelu") return "gelu";  // recognise_activations.hpp
   return nullptr;
 }
 

@@ -22,7 +22,7 @@ constexpr std::int64_t kMaxFoldedElements = std::int64_t(1) << 26;
 /// Concat, Slice, Reshape, Flatten, Transpose, Expand, Tile, ConstantOfShape, Range, Cast,
 /// Where, Not, Equal, Less, Greater, element-wise Add/Sub/Mul/Div/Pow/Min/Max/Mod and unary
 /// Neg/Abs/Sqrt/Reciprocal/Exp/Log/Floor/Ceil/Relu/Sigmoid/Erf/Tanh, ReduceProd/ReduceSum/
-/// ReduceMax/ReduceMin/ReduceMean of constants. On success the node's outputs become constant
+/// ReduceMax/ReduceMin/ReduceMean and ScatterND of constants. On success the node's outputs become constant
 /// tensors (shape, type, data) and it returns true; the caller removes the node. Returns false
 /// (graph unchanged) for any other node. Integer division truncates toward zero (C/ONNX
 /// Runtime semantics); Cast to an integer type truncates toward zero.

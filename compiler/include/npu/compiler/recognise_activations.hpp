@@ -1,0 +1,20 @@
+// Activations that exports write out as several nodes, recognised as one node so they run as
+// one vector-unit op and can be fused into a Conv/Gemm epilogue like any activation:
+//  - GELU (erf form, torch before opset 20): Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x) ->
+//    Mul(0.5), the Muls in any order (0.5 x (1 + erf(x / sqrt 2)), Hendrycks & Gimpel 2016);
+//  - HardSwish (torch at opset < 14): Add(x, 3) -> Clip(0, 6) -> Mul(x) -> Div(6), Mul and
+//    Div in either order (x * ReLU6(x + 3) / 6, Howard et al., MobileNetV3 2019).
+// Only chains whose inner tensors have a single reader and are no graph outputs are
+// rewritten, so no value anyone reads disappears.
+#pragma once
+
+#include "npu/compiler/graph.hpp"
+
+namespace npu::compiler {
+
+/// Rewrites every matched chain into one node (op "Gelu" or "HardSwish", named after the
+/// chain's first node, input x, output the chain's output). Returns how many it rewrote.
+/// Run after shape inference (constants must be known).
+int recognise_activations(Graph& graph);
+
+}  // namespace npu::compiler
