@@ -6,6 +6,7 @@
 
 #include "npu/compiler/passes/fold_batchnorm.hpp"
 #include "npu/compiler/passes/fuse_activation.hpp"
+#include "npu/compiler/passes/fuse_bias.hpp"
 #include "npu/compiler/passes/fuse_residual.hpp"
 #include "npu/isa/hw_config.hpp"
 
@@ -79,11 +80,12 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
 
 // ---- pass registry ----------------------------------------------------------------------
 
-std::vector<std::string> pass_names() { return {"fold-batchnorm", "fuse-activation", "fuse-residual"}; }
+std::vector<std::string> pass_names() { return {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual"}; }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "fold-batchnorm") return std::make_unique<FoldBatchNorm>();
   if (name == "fuse-activation") return std::make_unique<FuseActivation>();
+  if (name == "fuse-bias") return std::make_unique<FuseBias>();
   if (name == "fuse-residual") return std::make_unique<FuseResidual>();
   return nullptr;
 }

@@ -51,11 +51,11 @@ Strategy builtin_strategy(const std::string& name) {
   if (name == "conv-bn") {
     s.passes = {"fold-batchnorm"};
   } else if (name == "conv-act") {
-    s.passes = {"fuse-activation"};
+    s.passes = {"fuse-bias", "fuse-activation"};
   } else if (name == "conv-bn-act") {
-    s.passes = {"fold-batchnorm", "fuse-activation"};
+    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation"};
   } else if (name == "residual") {
-    s.passes = {"fold-batchnorm", "fuse-activation", "fuse-residual"};
+    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual"};
   } else {
     throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +
                       "); define your own in a YAML file and pass it with --strategy-file");

@@ -13,6 +13,7 @@
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/constant_folding.hpp"
 #include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/recognise_activations.hpp"
 #include "npu/compiler/shape_inference.hpp"
 #include "npu/isa/check.hpp"
 #include "test_compile_graphs.hpp"
@@ -333,6 +334,65 @@ TEST(ConstantFolding, GatherOutOfRangeNamesTheNode) {
     EXPECT_NE(std::string(e.what()).find("'bad_gather' (Gather): Gather index 9 out of range [0, 4)"), std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace
+}  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+using testing::edge_like_hw;
+using testing::GraphBuilder;
+
+// nn.Linear on a sequence + GELU as torch exports it at opset 13: MatMul [1,16,32] x W
+// [32,64], Add(bias[64]), then Div/Erf/Add/Mul/Mul.
+Graph linear_gelu() {
+  GraphBuilder b("linear_gelu");
+  const std::string x = b.input("x", {1, 16, 32});
+  const std::string w = b.constant("w", {32, 64}, -0.1f, 0.1f);
+  const std::string bias = b.constant("bias", {64}, -0.1f, 0.1f);
+  auto t = [&](const std::string& name) { b.add_tensor(name, {1, 16, 64}); return name; };
+  b.node("mm", "MatMul", {x, w}, {t("mm.out")});
+  b.node("badd", "Add", {"mm.out", bias}, {t("h")});
+  b.node("div", "Div", {"h", b.scalar("sqrt2", 1.4142135f)}, {t("d")});
+  b.node("erf", "Erf", {"d"}, {t("e")});
+  b.node("one", "Add", {"e", b.scalar("c1", 1.0f)}, {t("a")});
+  b.node("mx", "Mul", {"h", "a"}, {t("m")});
+  b.node("half", "Mul", {"m", b.scalar("c05", 0.5f)}, {t("y")});
+  b.output("y");
+  recognise_activations(b.g);
+  return b.g;
+}
+
+TEST(FuseBias, LinearPlusGeluIsOneGemmWithBiasAndGeluEpilogue) {
+  const Graph g = linear_gelu();
+  ASSERT_EQ(g.nodes.size(), 3u);  // MatMul, Add, Gelu
+  const CompileResult none = compile(g, edge_like_hw(), builtin_strategy("none"));
+  const CompileResult fused = compile(g, edge_like_hw(), builtin_strategy("conv-act"));
+  ASSERT_EQ(fused.lowered.layers.size(), 1u);
+  const LayerSpec& L = fused.lowered.layers[0];
+  EXPECT_EQ(L.kind, LayerKind::Gemm);
+  EXPECT_EQ(L.bias, "bias");
+  EXPECT_EQ(L.act, isa::ActOp::Gelu);
+  const LayerReport t = fused.report.total();
+  // Compulsory: x 16x32 = 512 B, W 32x64 = 2,048 B, bias 64 x 4 B = 256 B; y 16x64 = 1,024 B.
+  EXPECT_EQ(t.compulsory_read_bytes, 512u + 2048u + 256u);
+  EXPECT_EQ(t.compulsory_write_bytes, 1024u);
+  // Unfused: the MatMul output and the Add output each go to DDR and come back once more:
+  // 2 x 1,024 B written and read, plus the bias read as a 64-element int8 operand (64 B)
+  // instead of 256 B of int32 params: writes 3 x 1,024 B.
+  EXPECT_EQ(none.report.total().compulsory_write_bytes, 3u * 1024u);
+}
+
+TEST(FuseBias, DeclinedWhenTheMatMulOutputHasAnotherReader) {
+  Graph g = linear_gelu();
+  g.outputs.push_back("mm.out");
+  const CompileResult r = compile(g, edge_like_hw(), builtin_strategy("conv-act"));
+  bool declined = false;
+  for (const auto& d : r.decisions)
+    if (d.pass == "fuse-bias") declined = d.outcome == DecisionOutcome::Declined && d.reason == "MatMul output is a graph output";
+  EXPECT_TRUE(declined);
 }
 
 }  // namespace

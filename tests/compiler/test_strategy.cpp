@@ -17,9 +17,10 @@ TEST(Strategy, BuiltinPassLists) {
   EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}));
   EXPECT_EQ(builtin_strategy("none").passes, V{});
   EXPECT_EQ(builtin_strategy("conv-bn").passes, V{"fold-batchnorm"});
-  EXPECT_EQ(builtin_strategy("conv-act").passes, V{"fuse-activation"});
-  EXPECT_EQ(builtin_strategy("conv-bn-act").passes, (V{"fold-batchnorm", "fuse-activation"}));
-  EXPECT_EQ(builtin_strategy("residual").passes, (V{"fold-batchnorm", "fuse-activation", "fuse-residual"}));
+  EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "fuse-activation"}));
+  EXPECT_EQ(builtin_strategy("conv-bn-act").passes, (V{"fold-batchnorm", "fuse-bias", "fuse-activation"}));
+  EXPECT_EQ(builtin_strategy("residual").passes,
+            (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
     ASSERT_TRUE(pass) << p;
@@ -62,7 +63,7 @@ std::string error_of(const std::string& yaml) {
 TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
   // "fuse-relu" is on line 3, column 5 (after "  - ").
   EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
-            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-activation, fuse-residual)");
+            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, fuse-activation, fuse-residual)");
 }
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {

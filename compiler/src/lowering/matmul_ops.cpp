@@ -20,7 +20,9 @@ std::uint64_t prod(const Shape& s, std::size_t begin, std::size_t end) {
 }
 
 std::string check_matmul(const Graph& g, const Node& n) {
-  if (n.inputs.size() != 2) return "MatMul with " + std::to_string(n.inputs.size()) + " inputs";
+  // A third input is a bias fused by fuse-bias (a constant of N elements).
+  if (n.inputs.size() != 2 && !(n.inputs.size() == 3 && is_const(g, n.inputs[2])))
+    return "MatMul with " + std::to_string(n.inputs.size()) + " inputs";
   if (auto r = shapes_known(g, n); !r.empty()) return r;
   const Shape& a = g.tensor(n.inputs[0]).shape;
   const Shape& b = g.tensor(n.inputs[1]).shape;
@@ -62,6 +64,7 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
     L.inputs = {in};
     L.weight = w;
     L.output = out;
+    if (n.inputs.size() == 3) L.bias = n.inputs[2];  // fuse-bias: added in the GEMM epilogue
     ctx.finish_mac(n, L);
   };
   if (b_batch == 1 && is_const(g, n.inputs[1])) {

@@ -82,7 +82,7 @@ std::vector<Candidate> FuseActivation::match(const Graph& graph) const {
     if (!p) continue;
     const Node& pn = graph.nodes[*p];
     const std::string act_label = join_names(acts, 0, " + ");
-    if (pn.op_type == "Conv" || pn.op_type == "Gemm") {
+    if (pn.op_type == "Conv" || pn.op_type == "Gemm" || pn.op_type == "MatMul") {
       std::vector<std::string> nodes{pn.name};
       nodes.insert(nodes.end(), acts.begin(), acts.end());
       out.push_back({pn.name, nodes, pn.name + " -> " + act_label});
