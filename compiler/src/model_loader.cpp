@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "npu/compiler/merge_pad.hpp"
 #include "npu/compiler/onnx_import.hpp"
 #include "npu/compiler/recognise_activations.hpp"
 #include "npu/compiler/shape_inference.hpp"
@@ -141,6 +142,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
   }
   infer_shapes(g, model_or_path);
   recognise_activations(g);
+  merge_pads(g);
   place_host_ops(g);
   g.source = model_or_path;
   return g;

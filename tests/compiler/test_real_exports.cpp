@@ -170,10 +170,21 @@ TEST(RealExportCases, AllZeroPadIsRemoved) {
   EXPECT_EQ(r.lowered.layers.size(), 2u);  // Conv, AveragePool
 }
 
-TEST(RealExportCases, PadBeforeAveragePoolRunsOnTheNpu) {
+TEST(RealExportCases, PadBeforeAveragePoolMergesIntoThePoolsPadding) {
+  // Pad(1 on H and W) -> AveragePool 3x3 s1: the pool takes pads [1,1,1,1] with
+  // count_include_pad=1 (the zeros were counted), the padded tensor never exists.
   CASE_OR_SKIP(g, "op_pad_avgpool.onnx");
+  ASSERT_EQ(g.nodes.size(), 2u);
+  const Node& pool = g.nodes[1];
+  EXPECT_EQ(pool.op_type, "AveragePool");
+  EXPECT_EQ(pool.attr_ints("pads"), (std::vector<std::int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(pool.attr_int("count_include_pad", 0), 1);
   const CompileResult r = compile_npu_only(g);
-  EXPECT_EQ(r.host_nodes, 0);
+  ASSERT_EQ(r.lowered.layers.size(), 2u);
+  // The pool reads the conv output once (8 x 8 x 8 = 512 B) and writes 512 B.
+  const auto p = planned(r).at(r.lowered.layers[1].name);
+  EXPECT_EQ(p.first, 512u);
+  EXPECT_EQ(p.second, 512u);
 }
 
 TEST(RealExportCases, BilinearResizeIsAStreamingCopy) {
