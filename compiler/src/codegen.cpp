@@ -4,6 +4,7 @@
 #include <numeric>
 #include <limits>
 #include <map>
+#include <tuple>
 
 namespace npu::compiler {
 
@@ -162,11 +163,23 @@ class Generator {
     if (!plan) too_big(L, conv_min_sram_bytes(g, o));
     const ConvTilePlan& p = *plan;
     info_.tile = p.describe(g);
-    info_.loop_order = to_string(p.order);
+    info_.loop_order = to_string(p.order);  // (a batch may switch it below)
     info_.sram_bytes = p.sram.total_bytes;
     info_.array_cycles = conv_array_cycles(g, p.co_tile, p.rows_tile, hw_.mac_array);
     const bool gemm = L.kind == LayerKind::Gemm;
-    const bool weights_resident = p.order == LoopOrder::WeightsResident;
+    bool weights_resident = p.order == LoopOrder::WeightsResident;
+    if (L.batch > 1 && L.kind == LayerKind::Conv && g.group == 1) {
+      // The plan's order is chosen for one image. With N images and the same tiles,
+      // weights-resident (co tile outermost) loads the weights once and each image's input
+      // n_co times; input-resident (image, row tile outermost) loads each input once and the
+      // weights N x n_row times (once when they fit in one tile). Take the cheaper.
+      const std::uint64_t wb = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_;
+      const std::uint64_t ib = std::uint64_t(g.c_in) * g.h_in * g.w_in * e_;
+      const std::uint64_t n = std::uint64_t(L.batch);
+      const std::uint64_t wr = wb + (p.n_co > 1 ? std::uint64_t(p.n_co) : 1) * n * ib;
+      const std::uint64_t ir = (p.n_co > 1 || p.n_row > 1 ? n * std::uint64_t(p.n_row) : 1) * wb + n * ib;
+      weights_resident = wr <= ir;
+    }
     const int cpg_in = g.cin_per_group(), cpg_out = g.cout_per_group();
 
     Slots in, w;
@@ -174,20 +187,32 @@ class Generator {
     in.addr[1] = p.sram.in[1];
     w.addr[0] = p.sram.w[0];
     w.addr[1] = p.sram.w[1];
-    std::vector<std::pair<int, int>> order;  // (co tile, row tile)
+    // (co tile, row tile, image). A batch runs every image on a weight tile while it is
+    // resident (weights loaded once per batch); input-resident layers take the images one
+    // after another.
+    const int images = std::max(L.batch, 1);
+    info_.array_cycles *= std::uint64_t(images);
+    info_.loop_order = to_string(weights_resident ? LoopOrder::WeightsResident : LoopOrder::InputResident);
+    std::vector<std::tuple<int, int, int>> order;
     if (weights_resident) {
       for (int j = 0; j < p.n_co; ++j)
-        for (int r = 0; r < p.n_row; ++r) order.emplace_back(j, r);
+        for (int b = 0; b < images; ++b)
+          for (int r = 0; r < p.n_row; ++r) order.emplace_back(j, r, b);
     } else {
-      for (int r = 0; r < p.n_row; ++r)
-        for (int j = 0; j < p.n_co; ++j) order.emplace_back(j, r);
+      for (int b = 0; b < images; ++b)
+        for (int r = 0; r < p.n_row; ++r)
+          for (int j = 0; j < p.n_co; ++j) order.emplace_back(j, r, b);
     }
-    const std::uint64_t X = addr(L.inputs[0]), W = addr(L.weight), Y = addr(L.output);
+    const std::uint64_t W = addr(L.weight);
     const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e_;
     const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e_;
     std::vector<Step> steps;
     for (std::size_t idx = 0; idx < order.size(); ++idx) {
-      const auto [j, r] = order[idx];
+      const auto [j, r, b] = order[idx];
+      // Image b's input, output and residual (NCHW: images one after another).
+      const std::uint64_t X = addr(L.inputs[0]) + std::uint64_t(b) * g.c_in * plane_in;
+      const std::uint64_t Y = addr(L.output) + std::uint64_t(b) * g.c_out * plane_out;
+      const std::uint64_t R = L.residual.empty() ? 0 : addr(L.residual) + std::uint64_t(b) * g.c_out * plane_out;
       const int co0 = j * p.co_tile, cot = std::min(p.co_tile, g.c_out - co0);
       const int ro0 = r * p.rows_tile, hot = std::min(p.rows_tile, g.h_out - ro0);
       const std::uint32_t out_slot = p.sram.out[idx % 2];
@@ -227,7 +252,7 @@ class Generator {
       const int cint = g.group == 1 ? g.c_in : cot / cpg_out * cpg_in;
       const int load_c0 = grouped_slice ? cin0 : 0;
       const int load_cn = grouped_slice ? cint : g.c_in;
-      const long in_key = grouped_slice ? long(j) * p.n_row + r : long(r);
+      const long in_key = (grouped_slice ? long(j) * p.n_row + r : long(r)) + long(b) * p.n_row * (p.n_co + 1);
       if (in.need(in_key))
         s.loads.push_back(
             {root(L.inputs[0]),
@@ -240,7 +265,7 @@ class Generator {
       const std::uint64_t out_off = (std::uint64_t(co0) * g.h_out + std::uint64_t(ro0)) * g.w_out * e_;
       const std::uint32_t res_slot = p.sram.res[idx % 2];
       if (!L.residual.empty())
-        s.loads.push_back({root(L.residual), dma(addr(L.residual) + out_off, res_slot,
+        s.loads.push_back({root(L.residual), dma(R + out_off, res_slot,
                                                  std::uint64_t(hot) * g.w_out, std::uint64_t(cot), plane_out, e_)});
       isa::ConvParams cp;
       cp.in_addr = in.now() + (grouped_slice || g.group == 1

@@ -129,7 +129,7 @@ std::string host_reason(const Graph& g, const Node& n) {
       return "needs a 4-D NCHW tensor, got " + shape_string(s) +
              "; re-export the model with 4-D NCHW activations for this op";
     }
-    if (s[0] != 1) return batch_problem(g, s[0]);
+    if (s[0] < 1) return batch_problem(g, s[0]);  // batch N >= 1: images one after another
     return "";
   };
   if (op == "Conv") {
@@ -270,7 +270,7 @@ class Lowerer : public lowering::LowerCtx {
   // reads (input, weights, bias at 4 B per output channel), then the layer itself.
   void finish_mac(const Node& n, LayerSpec& L) override {
     epilogue_act(n, L);
-    L.macs = L.geom.macs();
+    L.macs = L.geom.macs() * std::uint64_t(std::max(L.batch, 1));
     touch(L.inputs[0]);
     touch(L.weight);
     if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(L.geom.c_out) * isa::kParamElemBytes);
@@ -509,6 +509,19 @@ class Lowerer : public lowering::LowerCtx {
       L.scale_shift = n.name + ".scale_shift";
       touch(n.inputs[0]);
       touch_param(L.scale_shift, 2ull * L.channels * isa::kParamElemBytes);
+      if (s[0] > 1) {
+        // A batch: one ACT layer per image (its channels' params are the same scale/shift).
+        const std::uint64_t per = L.elems / std::uint64_t(s[0]) * std::uint64_t(e_);
+        for (std::int64_t b = 0; b < s[0]; ++b) {
+          LayerSpec Lb = L;
+          Lb.name = L.name + ":n" + std::to_string(b);
+          Lb.elems = L.elems / std::uint64_t(s[0]);
+          Lb.inputs = {subview(n.inputs[0], std::uint64_t(b) * per, per)};
+          Lb.output = subview(L.output, std::uint64_t(b) * per, per);
+          finish(Lb);
+        }
+        return;
+      }
       return finish(L);
     }
     if (kActOps.count(op)) {
@@ -542,8 +555,8 @@ class Lowerer : public lowering::LowerCtx {
       const auto& in = shape_of(g_, n, n.inputs[0]);
       const auto& o = shape_of(g_, n, n.outputs[0]);
       L.inputs = {n.inputs[0]};
-      L.channels = int(in[1]);
-      L.geom.c_in = L.geom.c_out = int(in[1]);
+      L.channels = int(in[0] * in[1]);  // a batch's planes one after another
+      L.geom.c_in = L.geom.c_out = L.channels;
       L.geom.h_in = int(in[2]);
       L.geom.w_in = int(in[3]);
       L.geom.h_out = int(o[2]);
@@ -581,6 +594,7 @@ class Lowerer : public lowering::LowerCtx {
     const auto& w = shape_of(g_, n, n.inputs[1]);
     const auto& y = shape_of(g_, n, n.outputs[0]);
     ConvGeom& c = L.geom;
+    L.batch = int(x[0]);
     c.c_in = int(x[1]);
     c.h_in = int(x[2]);
     c.w_in = int(x[3]);
@@ -637,7 +651,7 @@ class Lowerer : public lowering::LowerCtx {
     const auto& x = shape_of(g_, n, n.inputs[0]);
     const auto& y = shape_of(g_, n, n.outputs[0]);
     ConvGeom& c = L.geom;
-    c.c_in = c.c_out = c.group = int(x[1]);
+    c.c_in = c.c_out = c.group = int(x[0] * x[1]);  // a batch's planes pool one after another
     c.h_in = int(x[2]);
     c.w_in = int(x[3]);
     c.h_out = int(y[2]);

@@ -4,12 +4,14 @@
 
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/model_loader.hpp"
+#include "npu/isa/check.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {
 namespace {
 
 using testing::GraphBuilder;
+using testing::edge_like_hw;
 
 std::string compile_error(const Graph& g) {
   try {
@@ -20,23 +22,45 @@ std::string compile_error(const Graph& g) {
   return "no error";
 }
 
-TEST(LoweringErrors, BatchAboveOneNamesTheNodeAndTheFix) {
+TEST(Batch, ConvRunsEveryImageWithTheWeightsLoadedOnce) {
+  // Conv 3->4, 3x3, pad 1 on 8 images of 3x16x16: MACs = 8 x (4 x 16 x 16) x (3 x 3 x 3)
+  // = 221,184. The weights (4 x 3 x 3 x 3 = 108 B) fit one tile: loaded once for the batch.
   GraphBuilder b("b8");
   const std::string c = b.conv("conv1", b.input("input", {8, 3, 16, 16}), 4, 3, 1, 1);
   b.output(b.unary("relu", "Relu", c));
-  EXPECT_EQ(compile_error(b.g),
-            "model 'b8': error: node 'conv1' (Conv): cannot be lowered to the NPU: batch 8: the NPU lowering "
-            "supports batch 1 (run the images one at a time); pass --input-shape input=1x3x16x16");
+  const CompileResult r = compile(b.g, edge_like_hw(), builtin_strategy("conv-act"));
+  EXPECT_EQ(r.report.total().macs, 221184u);
+  std::uint64_t weight_bytes = 0, input_bytes = 0;
+  for (const auto& ins : r.program.instructions) {
+    if (ins.op != isa::Opcode::Load) continue;
+    const auto bytes = std::get<isa::DmaDesc>(ins.params).bytes();
+    if (ins.tensor == "conv1.weight") weight_bytes += bytes;
+    if (ins.tensor == "input") input_bytes += bytes;
+  }
+  EXPECT_EQ(weight_bytes, 108u);
+  // Every image's input as one image's is read (its row bands with their halo rows).
+  GraphBuilder one("b1");
+  one.output(one.unary("relu", "Relu", one.conv("conv1", one.input("input", {1, 3, 16, 16}), 4, 3, 1, 1)));
+  std::uint64_t one_input = 0;
+  for (const auto& ins : compile(one.g, edge_like_hw(), builtin_strategy("conv-act")).program.instructions)
+    if (ins.op == isa::Opcode::Load && ins.tensor == "input") one_input += std::get<isa::DmaDesc>(ins.params).bytes();
+  EXPECT_GE(one_input, 3u * 16u * 16u);
+  EXPECT_EQ(input_bytes, 8u * one_input);
+  EXPECT_TRUE(isa::check_program(r.program, edge_like_hw()).empty());
 }
 
-TEST(LoweringErrors, BatchAboveOneFromTheLoaderNamesTheModel) {
+TEST(Batch, ZooModelWithABatchHasBatchTimesTheMacs) {
   LoadOptions opt;
-  opt.input_shapes.insert(parse_input_shape("input=8x3x224x224"));
-  const Graph g = load_model("resnet18", opt);
-  const std::string m = compile_error(g);
-  EXPECT_EQ(m.rfind("resnet18: error: node '", 0), 0u) << m;
-  EXPECT_NE(m.find("batch 8: the NPU lowering supports batch 1"), std::string::npos) << m;
-  EXPECT_NE(m.find("pass --input-shape input=1x3x224x224"), std::string::npos) << m;
+  opt.input_shapes.insert(parse_input_shape("input=2x3x224x224"));
+  const Graph g2 = load_model("resnet18", opt);
+  const CompileResult r2 = compile(g2, edge_like_hw(), builtin_strategy("conv-bn-act"));
+  const CompileResult r1 = compile(load_model("resnet18"), edge_like_hw(), builtin_strategy("conv-bn-act"));
+  // ResNet-18: 1,814,073,344 MACs per image (torchvision; test_zoo.cpp).
+  EXPECT_EQ(r1.report.total().macs, 1814073344u);
+  EXPECT_EQ(r2.report.total().macs, 2u * 1814073344u);
+  // Two images move less than twice one image: weights are not loaded once per image.
+  EXPECT_LT(r2.report.total().planned_bytes(), 2 * r1.report.total().planned_bytes());
+  EXPECT_TRUE(isa::check_program(r2.program, edge_like_hw()).empty());
 }
 
 TEST(LoweringErrors, OneDimensionalConvIsAClearError) {

@@ -47,7 +47,11 @@ struct LayerSpec {
   int channels = 1;              ///< Act/Eltwise/Resize/Copy: channels of the NCHW tensor
   std::uint64_t elems = 0;       ///< Act/Eltwise/Copy: elements of the output
   int resize_h = 1, resize_w = 1;  ///< Resize: integer nearest scale factors
-  std::uint64_t macs = 0;        ///< Conv/Gemm MACs (0 for vector-unit layers)
+  std::uint64_t macs = 0;        ///< Conv/Gemm MACs of all images (0 for vector-unit layers)
+  /// Conv: images in the batch. `geom` is one image's; the layer computes each weight tile
+  /// for every image while it is resident (weights loaded once per batch, activations per
+  /// image). Gemm/MatMul fold the batch into M; vector layers cover every image's elements.
+  int batch = 1;
   std::vector<std::uint64_t> dest_offsets;  ///< Copy: byte offset in `output` of each input
   /// Eltwise broadcast of input b (isa::EltwiseParams): 0 = b has `elems` elements; else b
   /// has b_elems elements and element i uses b[(i / b_inner) % b_elems].
