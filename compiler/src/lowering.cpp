@@ -292,6 +292,17 @@ class Lowerer : public lowering::LowerCtx {
     sub_bytes_[name] = bytes;
     return name;
   }
+  std::string temp_tensor(const std::string& name, std::uint64_t bytes) override {
+    if (!out_.place.count(name)) {
+      const std::string root = root_name(name);
+      out_.place[name] = {root, 0};
+      out_.bytes[name] = bytes;
+      declared_.insert(root);
+      root_index_[root] = out_.ddr_tensors.size();
+      out_.ddr_tensors.push_back({root, isa::TensorKind::Intermediate, bytes});
+    }
+    return name;
+  }
   [[noreturn]] void fail(const Node& n, const std::string& why) const override { npu::compiler::fail(g_, n, why); }
 
  private:

@@ -408,3 +408,40 @@ TEST(FuseBias, DeclinedWhenTheMatMulOutputHasAnotherReader) {
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+TEST(ConvTranspose, ZeroInsertionThenAStrideOneConv) {
+  // x [1,8,8,8], W [8,4,3,3], stride 2, pads 1, output_padding 1 -> y [1,4,16,16]
+  // (ONNX: H_out = 2*(8-1) + 1 + 2 + 1 - 2 = 16). Zero insertion: (8-1)*2+1 = 15 rows and
+  // columns; the conv pads 3-1-1 = 1 at the start and 3-1-1+1 = 2 at the end: 15+1+2-2 = 16.
+  testing::GraphBuilder b("deconv");
+  b.input("x", {1, 8, 8, 8});
+  b.constant("w", {8, 4, 3, 3}, -0.1f, 0.1f);
+  b.add_tensor("y", {1, 4, 16, 16});
+  Node& n = b.node("up", "ConvTranspose", {"x", "w"}, {"y"});
+  n.attrs["strides"] = std::vector<std::int64_t>{2, 2};
+  n.attrs["pads"] = std::vector<std::int64_t>{1, 1, 1, 1};
+  n.attrs["output_padding"] = std::vector<std::int64_t>{1, 1};
+  b.output("y");
+  CompileOptions o;
+  o.npu_only = true;
+  const CompileResult r = compile(b.g, testing::edge_like_hw(), builtin_strategy("none"), o);
+  ASSERT_EQ(r.lowered.layers.size(), 2u);
+  const LayerSpec& z = r.lowered.layers[0];
+  const LayerSpec& c = r.lowered.layers[1];
+  EXPECT_EQ(z.kind, LayerKind::Layout);
+  EXPECT_EQ(z.in_elems, 512u);       // 8 x 8 x 8
+  EXPECT_EQ(z.elems, 8u * 15 * 15);  // 1,800
+  EXPECT_EQ(c.kind, LayerKind::Conv);
+  EXPECT_EQ(c.geom.h_in, 15);
+  EXPECT_EQ(c.geom.pad_top, 1);
+  EXPECT_EQ(c.geom.pad_bottom, 2);
+  // Executed MACs 4 x 16 x 16 x 8 x 3 x 3 = 73,728 (4x the 18,432 useful ones: s^2).
+  EXPECT_EQ(c.macs, 73728u);
+  EXPECT_TRUE(isa::check_program(r.program, testing::edge_like_hw()).empty());
+}
+
+}  // namespace
+}  // namespace npu::compiler

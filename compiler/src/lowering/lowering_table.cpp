@@ -10,6 +10,7 @@ const std::map<std::string, OpLowering>& table() {
     add_reduce_ops(t);
     add_layout_ops(t);
     add_matmul_ops(t);
+    add_conv_transpose(t);
     return t;
   }();
   return kTable;

@@ -31,6 +31,9 @@ class LowerCtx {
   /// A name for `bytes` bytes at `offset` inside graph tensor `of` (a batch slice of a
   /// MatMul operand); usable as a LayerSpec input/weight/output.
   virtual std::string subview(const std::string& of, std::uint64_t offset, std::uint64_t bytes) = 0;
+  /// A DDR tensor of `bytes` that exists only in the program (e.g. ConvTranspose's
+  /// zero-inserted input); an intermediate named `name`.
+  virtual std::string temp_tensor(const std::string& name, std::uint64_t bytes) = 0;
   [[noreturn]] virtual void fail(const Node& n, const std::string& why) const = 0;
 };
 
@@ -53,6 +56,7 @@ void add_vector_ops(std::map<std::string, OpLowering>& t);  // vector_ops.cpp
 void add_reduce_ops(std::map<std::string, OpLowering>& t);  // reduce_ops.cpp
 void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
+void add_conv_transpose(std::map<std::string, OpLowering>& t);  // conv_transpose.cpp
 
 // Helpers shared by the families.
 bool is_const(const Graph& g, const std::string& t);
