@@ -45,7 +45,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   }
   if (unsized > 0)
     r.warnings.push_back(where + ": warning: " + std::to_string(unsized) +
-                         " host tensor(s) have a size known only at run time; their host time and DDR bytes are "
+                         " host tensor(s) have a size known only at run time; their host time, MACs and DDR bytes are "
                          "not included");
   bool any_npu = false;
   for (const auto& L : r.lowered.layers) any_npu = any_npu || L.kind != LayerKind::Host;

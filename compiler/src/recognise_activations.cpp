@@ -97,6 +97,20 @@ class Matcher {
     return false;
   }
 
+  // HardSwish as x * HardSigmoid(x) with alpha 1/6, beta 0.5 (torchvision detection exports).
+  bool hard_swish_from_hard_sigmoid(std::size_t hs, std::vector<std::size_t>& chain, std::string& x,
+                                    std::string& y) const {
+    const Node& h = g_.nodes[hs];
+    if (h.op_type != "HardSigmoid" || h.inputs.size() != 1) return false;
+    if (!near(h.attr_float("alpha", 0.2f), 1.0 / 6.0) || !near(h.attr_float("beta", 0.5f), 0.5)) return false;
+    x = h.inputs[0];
+    const long m = only_consumer(h.outputs[0]);
+    if (!mul_of(m, h.outputs[0], x)) return false;
+    chain = {hs, std::size_t(m)};
+    y = g_.nodes[std::size_t(m)].outputs[0];
+    return true;
+  }
+
   // HardSwish: y = x * Clip(x + 3, 0, 6) / 6: Add(x, 3) -> Clip(0, 6) -> then Mul(x, .)
   // and Div(6) (or Mul(1/6)) in either order.
   bool hard_swish(std::size_t add, std::vector<std::size_t>& chain, std::string& x, std::string& y) const {
@@ -144,7 +158,7 @@ int recognise_activations(Graph& graph) {
       std::vector<std::size_t> chain;
       std::string x, y, op;
       if (m.gelu(i, chain, x, y)) op = "Gelu";
-      else if (m.hard_swish(i, chain, x, y)) op = "HardSwish";
+      else if (m.hard_swish(i, chain, x, y) || m.hard_swish_from_hard_sigmoid(i, chain, x, y)) op = "HardSwish";
       else continue;
       // Replace the chain by one node at the position of its last node (its inputs are all
       // defined there), named after the chain's first node.

@@ -3,7 +3,8 @@
 //  - GELU (erf form, torch before opset 20): Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x) ->
 //    Mul(0.5), the Muls in any order (0.5 x (1 + erf(x / sqrt 2)), Hendrycks & Gimpel 2016);
 //  - HardSwish (torch at opset < 14): Add(x, 3) -> Clip(0, 6) -> Mul(x) -> Div(6), Mul and
-//    Div in either order (x * ReLU6(x + 3) / 6, Howard et al., MobileNetV3 2019).
+//    Div in either order (x * ReLU6(x + 3) / 6, Howard et al., MobileNetV3 2019), or
+//    x * HardSigmoid(x) with alpha 1/6 and beta 0.5 (torchvision detection exports).
 // Only chains whose inner tensors have a single reader and are no graph outputs are
 // rewritten, so no value anyone reads disappears.
 #pragma once
