@@ -172,18 +172,19 @@ std::string ConvTilePlan::describe(const ConvGeom& g) const {
 
 std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array) {
   if (array.rows <= 0 || array.cols <= 0) return 0;
-  const std::int64_t window = std::int64_t(g.cin_per_group()) * g.kh * g.kw;
+  const std::int64_t taps = std::int64_t(g.kh) * g.kw;
   std::uint64_t total = 0;
   for (const auto& [cot, cc] : pieces(g.c_out, co_tile)) {
     for (const auto& [rows, rc] : pieces(g.h_out, rows_tile)) {
       std::int64_t cycles = 0;
       if (g.gemm) {
-        cycles = isa::conv_array_cycles(1, std::int64_t(rows), std::int64_t(cot), std::int64_t(g.c_in), array);
+        cycles = isa::conv_array_cycles(1, std::int64_t(rows), std::int64_t(g.c_in), std::int64_t(cot), 1, array);
       } else if (g.group == 1) {
-        cycles = isa::conv_array_cycles(1, std::int64_t(rows) * g.w_out, std::int64_t(cot), window, array);
+        cycles = isa::conv_array_cycles(1, std::int64_t(rows) * g.w_out, std::int64_t(g.c_in), std::int64_t(cot), taps,
+                                        array);
       } else {
         cycles = isa::conv_array_cycles(std::int64_t(cot) / g.cout_per_group(), std::int64_t(rows) * g.w_out,
-                                        g.cout_per_group(), window, array);
+                                        g.cin_per_group(), g.cout_per_group(), taps, array);
       }
       total += cc * rc * std::uint64_t(cycles);
     }

@@ -121,6 +121,7 @@ bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 const std::vector<std::string> kDataflows = {"weight_stationary", "output_stationary", "input_stationary"};
 const std::vector<std::string> kDtypes = {"int8", "fp16", "fp32"};
 const std::vector<std::string> kPagePolicies = {"open", "closed"};
+const std::vector<std::string> kDepthwiseMappings = {"scalesim", "channels_across_columns"};
 const std::vector<std::string> kStandards = {"DDR3",   "DDR4",  "DDR5", "LPDDR3", "LPDDR4", "LPDDR4X", "LPDDR5",
                                              "GDDR5",  "GDDR6", "HBM",  "HBM2",   "HBM2E",  "HBM3"};
 const std::vector<std::string> kMappingFields = {"ro", "ch", "ra", "ba", "bg", "co"};
@@ -209,12 +210,25 @@ class Loader {
              "allowed: 0.001 to 10000 MHz, e.g. 'clock_mhz: 1000'");
     }
     {
-      Section s = open(top, "mac_array", {"rows", "cols", "dataflow", "dtype"}, {"macs_per_pe_per_cycle"});
+      Section s = open(top, "mac_array", {"rows", "cols", "dataflow", "dtype"},
+                       {"macs_per_pe_per_cycle", "depthwise_mapping"});
       cfg.mac_array.rows = get_int(s, "rows", 1);
       cfg.mac_array.cols = get_int(s, "cols", 1);
       cfg.mac_array.dataflow = static_cast<Dataflow>(get_enum(s, "dataflow", kDataflows, "dataflow"));
       cfg.mac_array.dtype = static_cast<DType>(get_enum(s, "dtype", kDtypes, "dtype"));
       if (s.has("macs_per_pe_per_cycle")) cfg.mac_array.macs_per_pe_per_cycle = get_int(s, "macs_per_pe_per_cycle", 1);
+      if (s.has("depthwise_mapping")) {
+        cfg.mac_array.depthwise_mapping = static_cast<DepthwiseMapping>(
+            get_enum(s, "depthwise_mapping", kDepthwiseMappings, "depthwise_mapping"));
+        if (cfg.mac_array.depthwise_mapping == DepthwiseMapping::ChannelsAcrossColumns &&
+            cfg.mac_array.dataflow == Dataflow::InputStationary)
+          fail(vmark(s, "depthwise_mapping"),
+               "'mac_array.depthwise_mapping' = channels_across_columns needs a weight- or output-stationary array, "
+               "but 'mac_array.dataflow' is input_stationary",
+               "  an input-stationary PE holds one input element of one channel, which no other channel's output "
+               "uses, so the channels cannot share the array's columns (docs/timing.md); use 'depthwise_mapping: "
+               "scalesim' or another dataflow");
+      }
     }
     {
       Section s = open(top, "sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles"});
@@ -787,6 +801,7 @@ std::string hw_config_to_yaml(const HwConfig& c) {
   line(fmt::format("  dataflow: {}", to_string(c.mac_array.dataflow)));
   line(fmt::format("  dtype: {}", to_string(c.mac_array.dtype)));
   line(fmt::format("  macs_per_pe_per_cycle: {}", c.mac_array.macs_per_pe_per_cycle));
+  line(fmt::format("  depthwise_mapping: {}", to_string(c.mac_array.depthwise_mapping)));
   line("sram:");
   line(fmt::format("  capacity: {}  # bytes", c.sram.capacity_bytes));
   line(fmt::format("  banks: {}", c.sram.banks));

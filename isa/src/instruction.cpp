@@ -35,6 +35,10 @@ const char* to_string(DType t) {
 
 const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
 
+const char* to_string(DepthwiseMapping m) {
+  return m == DepthwiseMapping::ChannelsAcrossColumns ? "channels_across_columns" : "scalesim";
+}
+
 }  // namespace npu
 
 namespace npu::isa {

@@ -88,7 +88,8 @@ nlohmann::ordered_json config_json(const HwConfig& c) {
                     {"cols", c.mac_array.cols},
                     {"dataflow", to_string(c.mac_array.dataflow)},
                     {"dtype", to_string(c.mac_array.dtype)},
-                    {"macs_per_pe_per_cycle", c.mac_array.macs_per_pe_per_cycle}};
+                    {"macs_per_pe_per_cycle", c.mac_array.macs_per_pe_per_cycle},
+                    {"depthwise_mapping", to_string(c.mac_array.depthwise_mapping)}};
   j["sram"] = {{"capacity_bytes", c.sram.capacity_bytes},
                {"banks", c.sram.banks},
                {"bytes_per_cycle", c.sram.bytes_per_cycle},

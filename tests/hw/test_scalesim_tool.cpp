@@ -96,6 +96,22 @@ TEST(ScaleSimTool, GemmTopologyAndDepthwiseSplit) {
   EXPECT_NE(r.output.find("ConvDP1Channel_2"), std::string::npos);
 }
 
+TEST(ScaleSimTool, DepthwiseKeepsScaleSimsPerChannelMapping) {
+  // `npu scalesim` reproduces SCALE-Sim, so a "DP" layer is always one single-channel layer
+  // per channel (no mac_array.depthwise_mapping: it reads a SCALE-Sim .cfg, never an npu YAML).
+  // 8 channels, 8x8 ifmap, 3x3 valid -> 6x6 = 36 px; 4x4 WS: each channel ceil(9/4) = 3 folds
+  // of 2*4 + 4 + 36 - 2 = 46 = 138 -> 137. channels_across_columns would have given one layer
+  // of 3 x 2 folds of 46 = 276 -> 275 (tests/hw/test_depthwise_mapping.cpp).
+  const fs::path dir = temp_dir("dw8");
+  std::ofstream(dir / "dw8.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
+                                    "Filter, Strides,\nConvDP1, 8, 8, 3, 3, 8, 1, 1,\n";
+  std::ofstream(dir / "ws4.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : ws\n";
+  const auto r = run_tool("scalesim " + (dir / "dw8.csv").string() + " --config " + (dir / "ws4.cfg").string() +
+                          " --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(cycles_column(dir / "dw8__ws4.csv"), std::vector<long long>(8, 137));
+}
+
 TEST(ScaleSimTool, MalformedInputsAreErrorsWithLine) {
   const fs::path dir = temp_dir("bad");
   std::ofstream(dir / "t.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "

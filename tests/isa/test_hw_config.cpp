@@ -166,6 +166,7 @@ TEST(HwConfigDefaults, OptionalKeysTakeTheirDocumentedDefaults) {
   const HwConfig c = parse_hw_config(kMinimal, "minimal.yaml");
   EXPECT_EQ(c.source, "minimal.yaml");
   EXPECT_EQ(c.mac_array.macs_per_pe_per_cycle, 1);
+  EXPECT_EQ(c.mac_array.depthwise_mapping, DepthwiseMapping::ScaleSim);
   EXPECT_EQ(c.sram.banks, 1);
   EXPECT_EQ(c.sram.latency_cycles, 1);
   EXPECT_EQ(c.act_unit.default_latency_cycles, 4);
@@ -181,6 +182,26 @@ TEST(HwConfigDefaults, OptionalKeysTakeTheirDocumentedDefaults) {
   EXPECT_FALSE(c.energy.present);
   // fp16 minimal tile: 2 x 8 x 8 x 2 + 8 x 2 + 8 x 4 = 256 + 16 + 32 = 304 B.
   EXPECT_EQ(c.min_sram_tile_bytes(), 304u);
+}
+
+TEST(HwConfigDefaults, DepthwiseMappingIsReadAndRoundTrips) {
+  // kMinimal is input-stationary, which channels_across_columns excludes: switch to OS.
+  std::string yaml = kMinimal;
+  const std::string from = "  dtype: fp16\n";
+  yaml.replace(yaml.find(from), from.size(), from + "  depthwise_mapping: channels_across_columns\n");
+  yaml.replace(yaml.find("input_stationary"), std::string("input_stationary").size(), "output_stationary");
+  const HwConfig c = parse_hw_config(yaml, "dw.yaml");
+  EXPECT_EQ(c.mac_array.depthwise_mapping, DepthwiseMapping::ChannelsAcrossColumns);
+  const std::string resolved = hw_config_to_yaml(c);
+  EXPECT_NE(resolved.find("  depthwise_mapping: channels_across_columns\n"), std::string::npos) << resolved;
+  EXPECT_EQ(parse_hw_config(resolved).mac_array.depthwise_mapping, DepthwiseMapping::ChannelsAcrossColumns);
+  // The default is printed too, so a resolved config says which mapping it ran with.
+  EXPECT_NE(hw_config_to_yaml(parse_hw_config(kMinimal)).find("  depthwise_mapping: scalesim\n"), std::string::npos);
+}
+
+TEST(HwConfigPreset, PresetsKeepTheScaleSimDepthwiseMapping) {
+  for (const char* name : {"edge-npu-ddr4.yaml", "mobile-npu-lpddr4.yaml", "tpu-v1-like.yaml"})
+    EXPECT_EQ(load_hw_config(preset(name)).mac_array.depthwise_mapping, DepthwiseMapping::ScaleSim) << name;
 }
 
 TEST(HwConfigHost, AbsentSectionGivesTheDefaultCortexA76ClassCore) {

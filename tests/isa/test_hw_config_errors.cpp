@@ -88,7 +88,7 @@ TEST(HwConfigError, UnknownSectionKeySuggestsClosest) {
   // "rws" -> "rows" is distance 1 (better than "cols" at 2); line 5, indented 2 -> column 3.
   EXPECT_EQ(error_of(with("  rows: 32", "  rws: 32")),
             "bad.yaml:5:3: error: unknown key 'rws' in section 'mac_array'\n"
-            "  did you mean 'rows'? (allowed: rows, cols, dataflow, dtype, macs_per_pe_per_cycle)");
+            "  did you mean 'rows'? (allowed: rows, cols, dataflow, dtype, macs_per_pe_per_cycle, depthwise_mapping)");
 }
 
 TEST(HwConfigError, UnknownTimingKeySuggestsTheJedecSpelling) {
@@ -239,6 +239,36 @@ TEST(HwConfigError, UnknownDtypeSuggestsClosest) {
   EXPECT_EQ(error_of(with("  dtype: int8", "  dtype: bf16")),
             "bad.yaml:8:10: error: unknown dtype 'bf16' for 'mac_array.dtype'\n"
             "  did you mean 'fp16'? (allowed: int8, fp16, fp32)");
+}
+
+TEST(HwConfigError, UnknownDepthwiseMappingListsAllowed) {
+  // Inserted as line 9, after "dtype: int8"; the value starts at column 22
+  // ("  depthwise_mapping: " is 21 characters).
+  EXPECT_EQ(error_of(with("  dtype: int8\n", "  dtype: int8\n  depthwise_mapping: vector_unit\n")),
+            "bad.yaml:9:22: error: unknown depthwise_mapping 'vector_unit' for 'mac_array.depthwise_mapping'\n"
+            "  allowed: scalesim, channels_across_columns");
+  // A near miss is suggested.
+  EXPECT_EQ(error_of(with("  dtype: int8\n", "  dtype: int8\n  depthwise_mapping: channels_across_column\n")),
+            "bad.yaml:9:22: error: unknown depthwise_mapping 'channels_across_column' for "
+            "'mac_array.depthwise_mapping'\n"
+            "  did you mean 'channels_across_columns'? (allowed: scalesim, channels_across_columns)");
+  // Not a name at all.
+  EXPECT_NE(error_of(with("  dtype: int8\n", "  dtype: int8\n  depthwise_mapping: [a, b]\n")).find("bad.yaml:9:22: error:"),
+            std::string::npos);
+}
+
+TEST(HwConfigError, ChannelsAcrossColumnsNeedsWeightOrOutputStationary) {
+  EXPECT_EQ(error_of(with("  dataflow: weight_stationary\n  dtype: int8\n",
+                          "  dataflow: input_stationary\n  dtype: int8\n  depthwise_mapping: channels_across_columns\n")),
+            "bad.yaml:9:22: error: 'mac_array.depthwise_mapping' = channels_across_columns needs a weight- or "
+            "output-stationary array, but 'mac_array.dataflow' is input_stationary\n"
+            "  an input-stationary PE holds one input element of one channel, which no other channel's output uses, "
+            "so the channels cannot share the array's columns (docs/timing.md); use 'depthwise_mapping: scalesim' or "
+            "another dataflow");
+  // The default mapping is fine on an input-stationary array.
+  EXPECT_EQ(error_of(with("  dataflow: weight_stationary\n  dtype: int8\n",
+                          "  dataflow: input_stationary\n  dtype: int8\n  depthwise_mapping: scalesim\n")),
+            "<no error>");
 }
 
 TEST(HwConfigError, UnknownPagePolicySuggestsByPrefix) {

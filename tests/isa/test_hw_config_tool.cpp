@@ -99,6 +99,7 @@ TEST(NpuConfigCheck, JsonOutputForTools) {
   EXPECT_EQ(j.at("source"), "configs/mobile-npu-lpddr4.yaml");
   EXPECT_EQ(j.at("config").at("ddr").at("standard"), "LPDDR4");
   EXPECT_EQ(j.at("config").at("ddr").at("timing_ck").at("tRCD"), 29);
+  EXPECT_EQ(j.at("config").at("mac_array").at("depthwise_mapping"), "scalesim");  // the default
   // 3200 MT/s x 2 B x 2 channels = 12.8 GB/s; 16 x 16 x 800 MHz = 204.8e9 MAC/s.
   EXPECT_DOUBLE_EQ(j.at("derived").at("peak_ddr_gbps").get<double>(), 12.8);
   EXPECT_DOUBLE_EQ(j.at("derived").at("peak_macs_per_s").get<double>(), 204.8e9);

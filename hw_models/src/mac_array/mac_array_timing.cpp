@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "npu/isa/systolic_fold.hpp"
+
 namespace npu::hw {
 
 int act_latency_cycles(const ActUnitConfig& cfg, const std::string& op_name) {
@@ -32,17 +34,18 @@ MacTileCost conv_tile_cost(const isa::ConvParams& p, const HwConfig& hw) {
                                 ") must be positive multiples of group (" + std::to_string(p.group) + ")");
   }
   if (p.h_out() <= 0 || p.w_out() <= 0) throw std::invalid_argument("CONV: output size is not positive");
-  GemmDims d;
-  d.m = std::int64_t(p.h_out()) * p.w_out();
-  d.n = p.c_out / p.group;
-  d.k = std::int64_t(p.c_in / p.group) * p.kh * p.kw;
+  // The shared mapping (isa/systolic_fold.hpp): the groups one after another, or a depthwise
+  // tile as one GEMM over all its channels (mac_array.depthwise_mapping).
+  const isa::ConvGemm g = isa::conv_gemm(p.group, std::int64_t(p.h_out()) * p.w_out(), p.c_in / p.group,
+                                         p.c_out / p.group, std::int64_t(p.kh) * p.kw, hw.mac_array);
   MacTileCost c;
   c.groups = p.group;
-  c.per_group = systolic_cycles(d, hw.mac_array.rows, hw.mac_array.cols, hw.mac_array.dataflow,
+  c.passes = g.passes;
+  c.per_group = systolic_cycles(GemmDims{g.m, g.n, g.k}, hw.mac_array.rows, hw.mac_array.cols, hw.mac_array.dataflow,
                                 hw.mac_array.macs_per_pe_per_cycle);
-  c.array_cycles = std::uint64_t(c.per_group.cycles) * std::uint64_t(p.group);
+  c.array_cycles = std::uint64_t(c.per_group.cycles) * std::uint64_t(g.passes);
   c.macs = p.macs();
-  add_epilogue(c, p.epilogue, std::uint64_t(p.c_out) * std::uint64_t(d.m), hw);
+  add_epilogue(c, p.epilogue, std::uint64_t(p.c_out) * std::uint64_t(g.m), hw);
   return c;
 }
 

@@ -148,9 +148,10 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
 /// MAC-array cycles of a CONV/GEMM cut into co_tile x rows_tile tiles (each a full-width
 /// tile), by the fold model of `array.dataflow` (isa/systolic_fold.hpp). A conv tile is
 /// cot/(c_out/group) groups (1 if group == 1) one after another, each the GEMM
-/// M = rows * w_out, N = c_out/group (cot if group == 1), K = c_in/group * kh * kw; a GEMM
-/// tile is M = rows, N = cot, K = c_in. This is what the simulator's MAC array charges per
-/// CONV/GEMM instruction. 0 if the array has no rows or columns.
+/// M = rows * w_out, N = c_out/group (cot if group == 1), K = c_in/group * kh * kw -- or, for
+/// a depthwise tile under `depthwise_mapping: channels_across_columns`, one GEMM with N = cot,
+/// K = kh * kw (isa::conv_gemm); a GEMM tile is M = rows, N = cot, K = c_in. This is what the
+/// simulator's MAC array charges per CONV/GEMM instruction. 0 if the array has no rows or columns.
 std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array);
 
 /// Best tiling of a CONV/GEMM in `sram_bytes`, over both loop orders and all tile sizes

@@ -25,12 +25,19 @@ class ConfigError : public std::runtime_error {
 enum class Dataflow { WeightStationary, OutputStationary, InputStationary };
 enum class DType { Int8, Fp16, Fp32 };
 enum class PagePolicy { Open, Closed };
+/// How a depthwise convolution (group > 1, one input channel per group) maps onto the MAC
+/// array (isa/systolic_fold.hpp, docs/timing.md). Other convolutions are unaffected.
+enum class DepthwiseMapping {
+  ScaleSim,               ///< groups one after another, each a GEMM with N = c_out/group (SCALE-Sim's "DP")
+  ChannelsAcrossColumns,  ///< all channels of the tile in one GEMM: N = c_out, K = kh*kw
+};
 
 /// Bytes per element of a data type (int8 1, fp16 2, fp32 4).
 int dtype_bytes(DType t);
 const char* to_string(Dataflow d);  ///< "weight_stationary" | "output_stationary" | "input_stationary"
 const char* to_string(DType t);     ///< "int8" | "fp16" | "fp32"
 const char* to_string(PagePolicy p);  ///< "open" | "closed"
+const char* to_string(DepthwiseMapping m);  ///< "scalesim" | "channels_across_columns"
 
 struct NpuSection {
   std::string name;
@@ -43,6 +50,8 @@ struct MacArrayConfig {
   Dataflow dataflow = Dataflow::WeightStationary;
   DType dtype = DType::Int8;
   int macs_per_pe_per_cycle = 1;
+  /// Depthwise mapping; the default reproduces SCALE-Sim (docs/config.md).
+  DepthwiseMapping depthwise_mapping = DepthwiseMapping::ScaleSim;
 };
 
 struct SramConfig {

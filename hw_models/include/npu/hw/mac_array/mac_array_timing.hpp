@@ -3,7 +3,10 @@
 // CONV is lowered to an operand GEMM per group as in SCALE-Sim (im2col): M = h_out*w_out,
 // N = c_out/group, K = (c_in/group)*kh*kw; the groups run one after another, each paying its
 // own folds (a depthwise convolution is c_in single-channel layers, which is how SCALE-Sim
-// maps "DP" layers). GEMM maps directly (M = m, N = n, K = k).
+// maps "DP" layers). With mac_array.depthwise_mapping = channels_across_columns a depthwise
+// tile (one input channel per group) is instead one GEMM N = c_out, K = kh*kw, its channels
+// across the array's columns (isa::conv_gemm, isa/systolic_fold.hpp).
+// GEMM maps directly (M = m, N = n, K = k).
 // A fused epilogue streams the array's output through the activation unit: it adds its
 // pipeline latency and, if the unit has fewer lanes than outputs arrive, its streaming time
 // bounds the tile. Formulas and sources: docs/timing.md.
@@ -23,7 +26,8 @@ struct MacTileCost {
   std::uint64_t epilogue_latency_cycles = 0; ///< pipeline latency of the fused epilogue
   std::uint64_t macs = 0;
   std::int64_t groups = 1;
-  SystolicCycles per_group;  ///< the model's figures for one group
+  std::int64_t passes = 1;   ///< GEMMs run one after another: groups, or 1 for channels_across_columns
+  SystolicCycles per_group;  ///< the model's figures for one pass (one group under the scalesim mapping)
   /// Tile cycles before SRAM limits: max(array, epilogue stream) + epilogue latency.
   std::uint64_t cycles() const {
     return (array_cycles > epilogue_stream_cycles ? array_cycles : epilogue_stream_cycles) + epilogue_latency_cycles;
