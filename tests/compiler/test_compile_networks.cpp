@@ -74,6 +74,8 @@ Saving predicted_saving(const Graph& g) {
     const bool matmul = anchor.op_type == "MatMul" && const_b && g.tensor(anchor.inputs[1]).shape.size() == 2;
     if (anchor.op_type != "Conv" && anchor.op_type != "Gemm" && !matmul) continue;
     std::string x = anchor.outputs[0];
+    // A node sized only at run time runs on the host: no NPU bytes to save.
+    if (!g.tensor(x).shape_known() || anchor.on_host) continue;
     if (matmul) {
       const Node* add = only(x);
       if (add && add->op_type == "Add" && add->inputs.size() == 2) {
