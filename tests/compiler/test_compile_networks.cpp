@@ -204,6 +204,30 @@ TEST(CompileNetworks, ConvBnActSavesWhatTheGraphPredictsOnTorchvisionExports) {
   }
 }
 
+TEST(CompileNetworks, BnKeptUnderConvBnEqualsTheBnFoldedExport) {
+  // NAME-bn-opK.onnx (BN nodes kept) compiled with conv-bn moves the same DDR bytes as
+  // NAME-fold-opK.onnx (torch folded BN into the convs) compiled with none, and the two agree
+  // under conv-bn-act: folding in the compiler is folding in the exporter.
+  int pairs = 0;
+  for (const auto& bn : torchvision_exports()) {
+    const auto at = bn.rfind("-bn-op");
+    if (at == std::string::npos) continue;
+    const std::string fold = bn.substr(0, at) + "-fold-op" + bn.substr(at + 6);
+    if (!std::filesystem::exists(fold)) continue;
+    SCOPED_TRACE(bn);
+    ++pairs;
+    const HwConfig hw = load_hw_config(kEdge);
+    const Graph gb = load_model(bn), gf = load_model(fold);
+    const LayerReport kept = compile(gb, hw, builtin_strategy("conv-bn")).report.total();
+    const LayerReport folded = compile(gf, hw, builtin_strategy("none")).report.total();
+    EXPECT_EQ(kept.planned_bytes(), folded.planned_bytes());
+    EXPECT_EQ(kept.macs, folded.macs);
+    EXPECT_EQ(compile(gb, hw, builtin_strategy("conv-bn-act")).report.total().planned_bytes(),
+              compile(gf, hw, builtin_strategy("conv-bn-act")).report.total().planned_bytes());
+  }
+  if (pairs == 0) GTEST_SKIP() << "no NAME-bn-opK / NAME-fold-opK pairs (set NPU_TORCHVISION_DIR)";
+}
+
 TEST(CompileNetworks, PlannedWithinOneQuarterOfCompulsoryOnEdgePreset) {
   const HwConfig hw = load_hw_config(kEdge);
   for (const auto& n : kNets) {
