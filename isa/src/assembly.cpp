@@ -143,14 +143,14 @@ const std::vector<OpKeys>& op_keys() {
        {"tensor", "ddr", "sram", "extent"}},
       {Opcode::Conv,
        {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
-        "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"},
+        "in_scale", "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"},
        {"in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw"}},
       {Opcode::Gemm,
-       {"layer", "a", "b", "out", "m", "n", "k", "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait",
-        "push"},
+       {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "act", "alpha", "beta",
+        "wait", "push"},
        {"a", "b", "out", "m", "n", "k"}},
       {Opcode::Act,
-       {"layer", "op", "in", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"},
+       {"layer", "op", "in", "res", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"},
        {"op", "in", "out", "elems"}},
       {Opcode::Eltwise,
        {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "wait", "push"},
@@ -638,6 +638,7 @@ class Reader {
 
   Epilogue read_epilogue(const std::vector<Field>& fields) const {
     Epilogue e;
+    if (const Field* f = find(fields, "in_scale")) e.has_in_scale = true, e.in_scale_addr = sram_addr(*f);
     if (const Field* f = find(fields, "bias")) e.has_bias = true, e.bias_addr = sram_addr(*f);
     if (const Field* f = find(fields, "scale_shift")) e.has_scale_shift = true, e.scale_shift_addr = sram_addr(*f);
     if (const Field* f = find(fields, "residual")) e.has_residual = true, e.residual_addr = sram_addr(*f);
@@ -694,6 +695,7 @@ class Reader {
       fail(of.value_col, "unknown ACT op 'none'", "ACT takes " + join(names(kVectorActs)));
     a.op = parse_enum(of, kVectorActs, "ACT op");
     a.in_addr = sram_addr(*find(fields, "in"));
+    if (const Field* f = find(fields, "res")) a.has_residual = true, a.residual_addr = sram_addr(*f);
     a.out_addr = sram_addr(*find(fields, "out"));
     a.elems = std::uint32_t(parse_uint(*find(fields, "elems"), 1, 0xffffffffull));
     if (const Field* f = find(fields, "channels")) a.channels = dim(*f);
@@ -825,6 +827,7 @@ class Writer {
     if (uses_beta(act)) flt("beta", beta);
   }
   void epilogue(const Epilogue& e) {
+    if (e.has_in_scale) hex("in_scale", e.in_scale_addr);
     if (e.has_bias) hex("bias", e.bias_addr);
     if (e.has_scale_shift) hex("scale_shift", e.scale_shift_addr);
     if (e.has_residual) hex("residual", e.residual_addr);
@@ -909,6 +912,7 @@ class Writer {
         if (a.op == ActOp::None) bad("ACT with op=none");
         kv("op", to_string(a.op));
         hex("in", a.in_addr);
+        if (a.has_residual) hex("res", a.residual_addr);
         hex("out", a.out_addr);
         num("elems", a.elems);
         if (a.channels != 1) num("channels", a.channels);

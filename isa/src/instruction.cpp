@@ -136,9 +136,9 @@ const char* to_string(TensorKind k) {
 
 bool Epilogue::operator==(const Epilogue& o) const {
   return std::tie(has_bias, bias_addr, has_scale_shift, scale_shift_addr, has_residual, residual_addr, act,
-                  act_alpha, act_beta) == std::tie(o.has_bias, o.bias_addr, o.has_scale_shift,
-                                                   o.scale_shift_addr, o.has_residual, o.residual_addr,
-                                                   o.act, o.act_alpha, o.act_beta);
+                  act_alpha, act_beta, has_in_scale, in_scale_addr) ==
+         std::tie(o.has_bias, o.bias_addr, o.has_scale_shift, o.scale_shift_addr, o.has_residual, o.residual_addr,
+                  o.act, o.act_alpha, o.act_beta, o.has_in_scale, o.in_scale_addr);
 }
 
 bool DmaDesc::operator==(const DmaDesc& o) const {
@@ -160,8 +160,9 @@ bool GemmParams::operator==(const GemmParams& o) const {
 }
 
 bool ActParams::operator==(const ActParams& o) const {
-  return std::tie(op, in_addr, out_addr, param_addr, elems, channels, alpha, beta, has_param) ==
-         std::tie(o.op, o.in_addr, o.out_addr, o.param_addr, o.elems, o.channels, o.alpha, o.beta, o.has_param);
+  return std::tie(op, in_addr, out_addr, param_addr, elems, channels, alpha, beta, has_param, has_residual,
+                  residual_addr) == std::tie(o.op, o.in_addr, o.out_addr, o.param_addr, o.elems, o.channels, o.alpha,
+                                             o.beta, o.has_param, o.has_residual, o.residual_addr);
 }
 
 bool EltwiseParams::operator==(const EltwiseParams& o) const {
@@ -210,7 +211,10 @@ std::uint64_t dims_bytes(std::initializer_list<long long> dims, long long elem_b
   return n;
 }
 
-void add_epilogue(std::vector<SramOperand>& ops, const Epilogue& e, long long channels, std::uint64_t out_bytes) {
+// `in_scale_bytes`: in_scale[c_in] (CONV) or in_scale[k] (GEMM) in the program dtype.
+void add_epilogue(std::vector<SramOperand>& ops, const Epilogue& e, long long channels, std::uint64_t out_bytes,
+                  std::uint64_t in_scale_bytes) {
+  if (e.has_in_scale) ops.push_back({"in_scale", e.in_scale_addr, in_scale_bytes, false});
   if (e.has_bias) ops.push_back({"bias", e.bias_addr, dims_bytes({channels}, kParamElemBytes), false});
   if (e.has_scale_shift)
     ops.push_back({"scale_shift", e.scale_shift_addr, dims_bytes({2, channels}, kParamElemBytes), false});
@@ -235,15 +239,16 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           ops.push_back({"in", p.in_addr, dims_bytes({p.c_in, p.h_in, p.w_in}, eb), false});
           ops.push_back({"w", p.w_addr, dims_bytes({p.c_out, cin_per_group, p.kh, p.kw}, eb), false});
           ops.push_back({"out", p.out_addr, out, true});
-          add_epilogue(ops, p.epilogue, p.c_out, out);
+          add_epilogue(ops, p.epilogue, p.c_out, out, dims_bytes({p.c_in}, eb));
         } else if constexpr (std::is_same_v<T, GemmParams>) {
           const std::uint64_t out = dims_bytes({p.m, p.n}, eb);
           ops.push_back({"a", p.a_addr, dims_bytes({p.m, p.k}, eb), false});
           ops.push_back({"b", p.b_addr, dims_bytes({p.k, p.n}, eb), false});
           ops.push_back({"out", p.out_addr, out, true});
-          add_epilogue(ops, p.epilogue, p.n, out);
+          add_epilogue(ops, p.epilogue, p.n, out, dims_bytes({p.k}, eb));
         } else if constexpr (std::is_same_v<T, ActParams>) {
           ops.push_back({"in", p.in_addr, dims_bytes({p.elems}, eb), false});
+          if (p.has_residual) ops.push_back({"res", p.residual_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
           if (p.op == ActOp::ScaleShift)
             ops.push_back({"param", p.param_addr, dims_bytes({2, p.channels}, kParamElemBytes), false});

@@ -32,19 +32,20 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
     {"LOAD", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
     {"STORE", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
     {"CONV", {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
-              "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"}},
-    {"GEMM", {"layer", "a", "b", "out", "m", "n", "k", "bias", "scale_shift", "residual", "act", "alpha", "beta",
-              "wait", "push"}},
-    {"ACT", {"layer", "op", "in", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"}},
+              "in_scale", "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"}},
+    {"GEMM", {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "act", "alpha",
+              "beta", "wait", "push"}},
+    {"ACT", {"layer", "op", "in", "res", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"}},
     {"ELTWISE", {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "wait", "push"}},
     {"POOL", {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"}},
     {"SYNC", {"layer", "queue", "wait", "push"}},
     {"HOST", {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"}},
 };
 
-// The two sample programs in canonical form: every_instruction.npuasm (the version-1 format
-// as first published) and new_ops.npuasm (every op, key and instruction added since).
-const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm"};
+// The sample programs in canonical form: every_instruction.npuasm (the version-1 format as
+// first published), new_ops.npuasm (the ops, keys and instructions added up to HOST) and
+// fusion_operands.npuasm (CONV/GEMM in_scale, ACT res).
+const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm"};
 
 TEST(Assembly, EveryInstructionFileIsCanonicalAndRoundTrips) {
   const std::string text = slurp(data_path("every_instruction.npuasm"));
@@ -61,6 +62,161 @@ TEST(Assembly, NewOpsFileIsCanonicalAndRoundTrips) {
   const Program p = read_program(text, "new_ops.npuasm");
   EXPECT_EQ(write_program(p), text);
   EXPECT_EQ(read_program(write_program(p)), p);
+}
+
+TEST(Assembly, FusionOperandsFileIsCanonicalAndRoundTrips) {
+  const std::string text = slurp(data_path("fusion_operands.npuasm"));
+  ASSERT_FALSE(text.empty());
+  const Program p = read_program(text, "fusion_operands.npuasm");
+  EXPECT_EQ(write_program(p), text);
+  EXPECT_EQ(read_program(write_program(p)), p);
+}
+
+TEST(Assembly, ProgramsWithoutTheFusionOperandsAreUnchanged) {
+  // The two samples written before in_scale / res existed read with both off and are written
+  // back byte for byte (the canonical text has no new key).
+  for (const char* file : {"every_instruction.npuasm", "new_ops.npuasm"}) {
+    const std::string text = slurp(data_path(file));
+    const Program p = read_program(text, file);
+    for (const Instruction& in : p.instructions) {
+      if (const auto* c = std::get_if<ConvParams>(&in.params)) {
+        EXPECT_FALSE(c->epilogue.has_in_scale) << file;
+      }
+      if (const auto* g = std::get_if<GemmParams>(&in.params)) {
+        EXPECT_FALSE(g->epilogue.has_in_scale) << file;
+      }
+      if (const auto* a = std::get_if<ActParams>(&in.params)) {
+        EXPECT_FALSE(a->has_residual) << file;
+      }
+    }
+    const std::string out = write_program(p);
+    EXPECT_EQ(out, text) << file;
+    EXPECT_EQ(out.find("in_scale="), std::string::npos) << file;
+    EXPECT_EQ(out.find(" res="), std::string::npos) << file;
+  }
+  // Built in memory with the defaults, the lines are those written before the fields existed.
+  Program p;
+  Instruction conv;
+  conv.op = Opcode::Conv;
+  ConvParams c;
+  c.c_in = c.h_in = c.w_in = c.c_out = 4;
+  c.epilogue.has_bias = true, c.epilogue.bias_addr = 0x80;
+  conv.params = c;
+  Instruction act;
+  act.op = Opcode::Act;
+  ActParams a;
+  a.op = ActOp::Relu, a.in_addr = 0x10, a.out_addr = 0x20, a.elems = 64;
+  act.params = a;
+  p.instructions = {conv, act};
+  EXPECT_EQ(write_program(p),
+            ".npuasm 1\n.program dtype=int8\n"
+            "CONV    in=0x0 w=0x0 out=0x0 cin=4 hin=4 win=4 cout=4 kh=1 kw=1 bias=0x80\n"
+            "ACT     op=relu in=0x10 out=0x20 elems=64\n");
+}
+
+TEST(Assembly, FusionOperandsFileHasTheValuesWritten) {
+  const Program p = read_program_file(data_path("fusion_operands.npuasm"));
+  ASSERT_EQ(p.instructions.size(), 6u);
+  // CONV: in_scale at 0x1000 beside the output epilogue (bias, relu).
+  const auto& c = std::get<ConvParams>(p.instructions[1].params);
+  EXPECT_TRUE(c.epilogue.has_in_scale);
+  EXPECT_EQ(c.epilogue.in_scale_addr, 0x1000u);
+  EXPECT_TRUE(c.epilogue.has_bias);
+  EXPECT_EQ(c.epilogue.bias_addr, 0x1100u);
+  EXPECT_EQ(c.epilogue.act, ActOp::Relu);
+  EXPECT_FALSE(c.epilogue.has_residual);
+  // GEMM: in_scale alone; it is not an output epilogue, so the epilogue counts as empty.
+  const auto& g = std::get<GemmParams>(p.instructions[2].params);
+  EXPECT_TRUE(g.epilogue.has_in_scale);
+  EXPECT_EQ(g.epilogue.in_scale_addr, 0x1000u);
+  EXPECT_TRUE(g.epilogue.empty());
+  // ACT layer_norm(x + r): res at 0x0 (the conv's input), param and eps as without it.
+  const auto& ln = std::get<ActParams>(p.instructions[3].params);
+  EXPECT_EQ(ln.op, ActOp::LayerNorm);
+  EXPECT_TRUE(ln.has_residual);
+  EXPECT_EQ(ln.residual_addr, 0x0u);
+  EXPECT_EQ(ln.in_addr, 0x800u);
+  EXPECT_EQ(ln.out_addr, 0xc00u);
+  EXPECT_EQ(ln.param_addr, 0x1800u);
+  EXPECT_EQ(ln.alpha, 1e-5f);
+  const auto& relu = std::get<ActParams>(p.instructions[4].params);
+  EXPECT_TRUE(relu.has_residual);
+  EXPECT_EQ(relu.residual_addr, 0x800u);
+}
+
+TEST(Assembly, FusionOperandsRoundTripFromMemory) {
+  // in_scale on CONV and GEMM (alone and with every output step), res on every ACT op; the
+  // canonical lines put in_scale first among the epilogue keys and res right after in.
+  Program p;
+  auto add = [&p](Opcode op, auto params) {
+    Instruction in;
+    in.op = op;
+    in.params = params;
+    p.instructions.push_back(in);
+  };
+  ConvParams c;
+  c.c_in = 8, c.h_in = c.w_in = 6, c.c_out = 8, c.kh = c.kw = 3, c.group = 8;
+  c.epilogue.has_in_scale = true, c.epilogue.in_scale_addr = 0xffffffffu;  // the largest SRAM address
+  add(Opcode::Conv, c);
+  GemmParams g;
+  g.m = 2, g.n = 3, g.k = 5;
+  g.epilogue.has_in_scale = true, g.epilogue.in_scale_addr = 0x40;
+  g.epilogue.has_bias = true, g.epilogue.bias_addr = 0x50;
+  g.epilogue.has_scale_shift = true, g.epilogue.scale_shift_addr = 0x60;
+  g.epilogue.has_residual = true, g.epilogue.residual_addr = 0x70;
+  g.epilogue.act = ActOp::Clip, g.epilogue.act_alpha = 0, g.epilogue.act_beta = 6;
+  add(Opcode::Gemm, g);
+  for (ActOp op : {ActOp::Relu, ActOp::Clip, ActOp::LeakyRelu, ActOp::Sigmoid, ActOp::Silu, ActOp::HardSigmoid,
+                   ActOp::HardSwish, ActOp::ScaleShift, ActOp::Erf, ActOp::Exp, ActOp::Sqrt, ActOp::Reciprocal,
+                   ActOp::Tanh, ActOp::Gelu, ActOp::Abs, ActOp::Neg, ActOp::Pow, ActOp::Identity, ActOp::Softmax,
+                   ActOp::LayerNorm}) {
+    ActParams a;
+    a.op = op;
+    a.in_addr = 0x100, a.out_addr = 0x200, a.elems = 32, a.channels = 2;
+    a.has_residual = true, a.residual_addr = 0x300;
+    if (op == ActOp::Clip) a.alpha = -1, a.beta = 1;
+    if (op == ActOp::LeakyRelu || op == ActOp::HardSigmoid || op == ActOp::Pow || op == ActOp::LayerNorm)
+      a.alpha = 0.5f;
+    if (op == ActOp::HardSigmoid) a.beta = 0.5f;
+    if (op == ActOp::ScaleShift || op == ActOp::LayerNorm) a.param_addr = 0x400;
+    add(Opcode::Act, a);
+  }
+  const std::string text = write_program(p);
+  EXPECT_EQ(read_program(text), p) << text;
+  EXPECT_NE(text.find("CONV    in=0x0 w=0x0 out=0x0 cin=8 hin=6 win=6 cout=8 kh=3 kw=3 group=8 in_scale=0xffffffff\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("GEMM    a=0x0 b=0x0 out=0x0 m=2 n=3 k=5 in_scale=0x40 bias=0x50 scale_shift=0x60 "
+                      "residual=0x70 act=clip alpha=0 beta=6\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ACT     op=layer_norm in=0x100 res=0x300 out=0x200 elems=32 channels=2 param=0x400 "
+                      "alpha=0.5\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ACT     op=relu in=0x100 res=0x300 out=0x200 elems=32 channels=2\n"), std::string::npos)
+      << text;
+  // Keys may come in any order when read: res last, in_scale after act.
+  const Program q = read_program(
+      ".npuasm 1\n"
+      "ACT op=softmax out=0x20 elems=8 in=0x10 res=0X1F\n"
+      "GEMM act=relu in_scale=16 a=0 b=0 out=0 m=1 n=1 k=4\n");
+  const auto& qa = std::get<ActParams>(q.instructions[0].params);
+  EXPECT_TRUE(qa.has_residual);
+  EXPECT_EQ(qa.residual_addr, 0x1fu);  // upper-case 0X prefix and hex digits
+  const auto& qg = std::get<GemmParams>(q.instructions[1].params);
+  EXPECT_TRUE(qg.epilogue.has_in_scale);
+  EXPECT_EQ(qg.epilogue.in_scale_addr, 16u);  // decimal is accepted; written back as 0x10
+  EXPECT_NE(write_program(q).find("GEMM    a=0x0 b=0x0 out=0x0 m=1 n=1 k=4 in_scale=0x10 act=relu\n"),
+            std::string::npos)
+      << write_program(q);
+  // Equality sees the new fields.
+  Program r = q;
+  std::get<ActParams>(r.instructions[0].params).residual_addr = 0x20;
+  EXPECT_FALSE(r == q);
+  r = q;
+  std::get<GemmParams>(r.instructions[1].params).epilogue.has_in_scale = false;
+  EXPECT_FALSE(r == q);
 }
 
 TEST(Assembly, SampleFilesUseEveryMnemonicAndEveryKey) {

@@ -60,7 +60,7 @@ TEST(AssemblyErrors, UnknownKeyForTheOpcodeListsTheAllowedKeys) {
   const std::string line = kConv + " sride=2";
   expect_line3_error(line, col_of(line, "sride"), "unknown key 'sride' for CONV",
                      "did you mean 'stride'? (allowed: layer, in, w, out, cin, hin, win, cout, kh, kw, stride, pad, "
-                     "dilation, group, bias, scale_shift, residual, act, alpha, beta, wait, push)");
+                     "dilation, group, in_scale, bias, scale_shift, residual, act, alpha, beta, wait, push)");
   // A key of another opcode is unknown here.
   const std::string load = kLoad + " act=relu";
   expect_line3_error(load, col_of(load, "act="), "unknown key 'act' for LOAD", "allowed: layer, tensor, ddr");
@@ -87,6 +87,39 @@ TEST(AssemblyErrors, MalformedNumber) {
   // "0x" with no digits is malformed too.
   const std::string hex = "CONV    in=0x w=0x100 out=0x200 cin=3 hin=8 win=8 cout=4 kh=3 kw=3";
   expect_line3_error(hex, col_of(hex, "0x w") , "malformed number '0x' for 'in'");
+}
+
+TEST(AssemblyErrors, MalformedFusionOperandAddresses) {
+  // in_scale (CONV/GEMM) and res (ACT) are SRAM addresses: decimal or 0x-hex, 32 bits.
+  const char* kAddrHint = "SRAM addresses are 32-bit byte offsets into the scratchpad (0 .. 0xffffffff)";
+  const std::string bad_hex = kConv + " in_scale=0xZZ";
+  expect_line3_error(bad_hex, col_of(bad_hex, "0xZZ"), "malformed number '0xZZ' for 'in_scale'",
+                     "numbers are decimal (4096) or hexadecimal with a 0x prefix (0x1000)");
+  const std::string tail = "GEMM    a=0x0 b=0x100 out=0x200 m=4 n=4 k=4 in_scale=0x10g";
+  expect_line3_error(tail, col_of(tail, "g"), "unexpected 'g' after the number '0x10' in 'in_scale'");
+  const std::string act = "ACT     op=layer_norm in=0x0 out=0x100 elems=64 channels=4 param=0x200 alpha=1e-05";
+  const std::string res_hex = act + " res=0xq0";
+  expect_line3_error(res_hex, col_of(res_hex, "0xq0"), "malformed number '0xq0' for 'res'");
+  const std::string res_big = act + " res=0x100000000";
+  expect_line3_error(res_big, col_of(res_big, "0x100000000"),
+                     "value 0x100000000 of 'res' is out of range: it must fit in 32 bits (<= 0xffffffff)", kAddrHint);
+  const std::string res_neg = act + " res=-64";
+  expect_line3_error(res_neg, col_of(res_neg, "-64"), "value -64 of 'res' is out of range: it must not be negative",
+                     kAddrHint);
+  const std::string res_empty = act + " res=";
+  expect_line3_error(res_empty, col_of(res_empty, "res=") + 4, "missing value after 'res='");
+  const std::string res_twice = act + " res=0x300 res=0x400";
+  expect_line3_error(res_twice, col_of(res_twice, "res=", 1), "duplicate key 'res' (first given at column " +
+                                                                   std::to_string(col_of(res_twice, "res=")) + ")");
+  // Each key belongs to its opcodes only: res is ACT's, in_scale is CONV's and GEMM's, and the
+  // CONV/GEMM epilogue's residual= is not ACT's residual input.
+  const std::string conv_res = kConv + " res=0x300";
+  expect_line3_error(conv_res, col_of(conv_res, "res="), "unknown key 'res' for CONV");
+  const std::string act_in_scale = act + " in_scale=0x300";
+  expect_line3_error(act_in_scale, col_of(act_in_scale, "in_scale="), "unknown key 'in_scale' for ACT",
+                     "(allowed: layer, op, in, res, out, elems, channels, param, alpha, beta, wait, push)");
+  const std::string act_residual = act + " residual=0x300";
+  expect_line3_error(act_residual, col_of(act_residual, "residual="), "unknown key 'residual' for ACT");
 }
 
 TEST(AssemblyErrors, NegativeValueIsOutOfRange) {

@@ -210,6 +210,58 @@ TEST(Check, NewOpsSampleIsClean) {
   EXPECT_TRUE(issues.empty()) << dump(issues);
 }
 
+TEST(Check, FusionOperandsSampleIsClean) {
+  const auto issues = check_program(read_program_file(data_path("fusion_operands.npuasm")), small_npu());
+  EXPECT_TRUE(issues.empty()) << dump(issues);
+}
+
+TEST(Check, FusionOperandsPastTheSramCapacity) {
+  // small_npu: 64 KiB = 0x10000 bytes of SRAM, int8 (1 byte per element).
+  // CONV cin=16: in_scale is 16 B, so it fits at 0xfff0 ([0xfff0, 0x10000)) and not at 0xfff8.
+  // GEMM k=32: in_scale is 32 B (k, not n = 8): fits at 0xffe0, not at 0xffe1.
+  // ACT elems=256: res is 256 B: fits at 0xff00, not at 0xff01.
+  auto program = [](std::uint32_t conv_scale, std::uint32_t gemm_scale, std::uint32_t act_res) {
+    Program p;
+    Instruction conv;
+    conv.op = Opcode::Conv;
+    ConvParams c;
+    c.c_in = 16, c.h_in = c.w_in = 4, c.c_out = 8;
+    c.in_addr = 0x0, c.w_addr = 0x100, c.out_addr = 0x200;
+    c.epilogue.has_in_scale = true, c.epilogue.in_scale_addr = conv_scale;
+    conv.params = c;
+    Instruction gemm;
+    gemm.op = Opcode::Gemm;
+    GemmParams g{0x0, 0x200, 0x400, 4, 8, 32, {}};
+    g.epilogue.has_in_scale = true, g.epilogue.in_scale_addr = gemm_scale;
+    gemm.params = g;
+    Instruction act;
+    act.op = Opcode::Act;
+    ActParams a{ActOp::Relu, 0x0, 0x400, 0, 256, 1};
+    a.has_residual = true, a.residual_addr = act_res;
+    act.params = a;
+    p.instructions = {conv, gemm, act};
+    return p;
+  };
+  const auto fits = check_program(program(0xfff0, 0xffe0, 0xff00), small_npu());
+  EXPECT_TRUE(fits.empty()) << dump(fits);
+  const auto issues = check_program(program(0xfff8, 0xffe1, 0xff01), small_npu());
+  ASSERT_EQ(issues.size(), 3u) << dump(issues);
+  for (const auto& i : issues) EXPECT_EQ(i.kind, CheckKind::SramRange);
+  EXPECT_TRUE(contains(issues[0].message, "instruction #0 CONV: operand 'in_scale' [0xfff8, 0x10008) (16 bytes) ends "
+                                          "past the SRAM capacity of 65536 bytes (0x10000)"))
+      << issues[0].message;
+  EXPECT_TRUE(contains(issues[1].message, "instruction #1 GEMM: operand 'in_scale' [0xffe1, 0x10001) (32 bytes)"))
+      << issues[1].message;
+  EXPECT_TRUE(contains(issues[2].message, "instruction #2 ACT: operand 'res' [0xff01, 0x10001) (256 bytes)"))
+      << issues[2].message;
+  // With the flags off, the addresses are not operands and are not checked.
+  Program off = program(0xfff8, 0xffe1, 0xff01);
+  std::get<ConvParams>(off.instructions[0].params).epilogue.has_in_scale = false;
+  std::get<GemmParams>(off.instructions[1].params).epilogue.has_in_scale = false;
+  std::get<ActParams>(off.instructions[2].params).has_residual = false;
+  EXPECT_TRUE(check_program(off, small_npu()).empty());
+}
+
 TEST(Check, RowWiseOpsAndBroadcastShapes) {
   Program p;
   auto add = [&](Opcode op, auto params) {
@@ -418,6 +470,71 @@ TEST(Check, SramOperandSizesOfTheNewOps) {
   h.op = Opcode::Host;
   h.params = HostParams{1000, 5, 64, 64, 1};
   EXPECT_TRUE(sram_operands(h, DType::Int8).empty());
+}
+
+TEST(Check, SramOperandSizesWithTheFusionOperands) {
+  // CONV fp16 (2 B): cin 12, 5x5, cout 8, 3x3, pad 1, group 4 -> hout = wout = 5 + 2 - 3 + 1 = 5.
+  // in 12*5*5*2 = 600, w 8*(12/4)*3*3*2 = 432, out 8*5*5*2 = 400, in_scale cin*2 = 24 (dtype
+  // elements, not 4-byte parameters), bias 8*4 = 32, residual 400; in .npuasm key order.
+  Instruction conv;
+  conv.op = Opcode::Conv;
+  ConvParams c;
+  c.c_in = 12, c.h_in = c.w_in = 5, c.c_out = 8, c.kh = c.kw = 3, c.group = 4;
+  c.pad_top = c.pad_left = c.pad_bottom = c.pad_right = 1;
+  c.epilogue.has_in_scale = true, c.epilogue.in_scale_addr = 0x900;
+  c.epilogue.has_bias = true;
+  c.epilogue.has_residual = true;
+  conv.params = c;
+  const auto cops = sram_operands(conv, DType::Fp16);
+  ASSERT_EQ(cops.size(), 6u);
+  const char* cnames[] = {"in", "w", "out", "in_scale", "bias", "residual"};
+  const std::uint64_t cbytes[] = {600, 432, 400, 24, 32, 400};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_STREQ(cops[i].name, cnames[i]);
+    EXPECT_EQ(cops[i].bytes, cbytes[i]) << cnames[i];
+    EXPECT_EQ(cops[i].write, i == 2) << cnames[i];
+  }
+  EXPECT_EQ(cops[3].addr, 0x900u);
+  // GEMM fp32 (4 B), m 4, n 5, k 6: a 96, b 120, out 80, in_scale k*4 = 24 (k, not n).
+  Instruction gemm;
+  gemm.op = Opcode::Gemm;
+  GemmParams g{0, 0, 0, 4, 5, 6, {}};
+  g.epilogue.has_in_scale = true, g.epilogue.in_scale_addr = 0x40;
+  gemm.params = g;
+  const auto gops = sram_operands(gemm, DType::Fp32);
+  ASSERT_EQ(gops.size(), 4u);
+  EXPECT_EQ(gops[0].bytes, 96u);
+  EXPECT_EQ(gops[1].bytes, 120u);
+  EXPECT_EQ(gops[2].bytes, 80u);
+  EXPECT_STREQ(gops[3].name, "in_scale");
+  EXPECT_EQ(gops[3].addr, 0x40u);
+  EXPECT_EQ(gops[3].bytes, 24u);
+  EXPECT_FALSE(gops[3].write);
+  // ACT layer_norm fp16, 240 elements in 12 rows of 20, with res: in, res, out 240*2 = 480
+  // each, param gamma[20] + beta[20] of 4 B = 160; res is read, right after in.
+  Instruction ln;
+  ln.op = Opcode::Act;
+  ActParams a{ActOp::LayerNorm, 0x0, 0x200, 0x400, 240, 12};
+  a.has_residual = true, a.residual_addr = 0x600;
+  ln.params = a;
+  const auto lops = sram_operands(ln, DType::Fp16);
+  ASSERT_EQ(lops.size(), 4u);
+  const char* lnames[] = {"in", "res", "out", "param"};
+  const std::uint64_t lbytes[] = {480, 480, 480, 160};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_STREQ(lops[i].name, lnames[i]);
+    EXPECT_EQ(lops[i].bytes, lbytes[i]) << lnames[i];
+    EXPECT_EQ(lops[i].write, i == 2) << lnames[i];
+  }
+  EXPECT_EQ(lops[1].addr, 0x600u);
+  // Element-wise ACT int8, 100 elements: in, res, out of 100 B.
+  a = ActParams{ActOp::Sigmoid, 0x0, 0x200, 0, 100, 1};
+  a.has_residual = true;
+  ln.params = a;
+  const auto sops = sram_operands(ln, DType::Int8);
+  ASSERT_EQ(sops.size(), 3u);
+  EXPECT_STREQ(sops[1].name, "res");
+  EXPECT_EQ(sops[1].bytes, 100u);
 }
 
 }  // namespace

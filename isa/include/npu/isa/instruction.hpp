@@ -68,6 +68,15 @@ const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg"
 /// drains: + bias[c], * scale[c] + shift[c], + residual (same shape as the output), act.
 /// Addresses are SRAM byte offsets. `act_alpha`/`act_beta`: Clip min/max, LeakyRelu alpha,
 /// HardSigmoid alpha/beta; unused otherwise.
+///
+/// One field is not an output epilogue (the struct's name is historical): `in_scale` applies
+/// to the operand *entering* the array. With has_in_scale, every input element of input
+/// channel c is multiplied by in_scale[c] before it enters the array -- CONV: channel c of the
+/// input tile [c_in, h_in, w_in]; GEMM: column c of A [m, k] -- so CONV computes conv(x * s[c])
+/// (a squeeze-and-excitation gate's Mul fused into the consumer). in_scale holds c_in (CONV)
+/// or k (GEMM) activation-typed elements (dtype_bytes of the program dtype), computed at run
+/// time. A multiplier on the array's input edge, pipelined: no cycles (docs/timing.md); its
+/// SRAM read counts like any operand's.
 struct Epilogue {
   bool has_bias = false;
   std::uint32_t bias_addr = 0;
@@ -78,7 +87,11 @@ struct Epilogue {
   ActOp act = ActOp::None;
   float act_alpha = 0;
   float act_beta = 0;
+  bool has_in_scale = false;       ///< scale the input channels before the array (see above)
+  std::uint32_t in_scale_addr = 0; ///< in_scale[c_in] (CONV) or in_scale[k] (GEMM), program dtype
   bool operator==(const Epilogue&) const;
+  /// True when nothing is applied to the array's *output*: has_in_scale does not count (it
+  /// sits at the input edge and adds no epilogue stream or latency cycles).
   bool empty() const { return !has_bias && !has_scale_shift && !has_residual && act == ActOp::None; }
 };
 
@@ -136,7 +149,10 @@ struct GemmParams {
 /// from param_addr. For the row-wise ops (softmax, layer_norm) `channels` is the number of
 /// independent rows: the elems elements are `channels` contiguous rows of D = elems/channels;
 /// layer_norm reads gamma[D] then beta[D] from param_addr and takes eps in alpha. Pow takes
-/// its exponent in alpha.
+/// its exponent in alpha. With has_residual, the op is applied to (in + res) element-wise:
+/// res holds `elems` elements of the program dtype at residual_addr (e.g. layer_norm(x + r),
+/// a residual Add fused into the following LayerNormalization); allowed for every op. The add
+/// is folded into the op's first pass (no extra pass); its SRAM read counts like any operand's.
 struct ActParams {
   ActOp op = ActOp::Relu;
   std::uint32_t in_addr = 0, out_addr = 0, param_addr = 0;
@@ -148,6 +164,8 @@ struct ActParams {
   /// rejects a missing `param=` itself); the default is true so that programs built before
   /// this field existed stay valid.
   bool has_param = true;
+  bool has_residual = false;        ///< add res[i] to in[i] before the op
+  std::uint32_t residual_addr = 0;  ///< res: elems elements of the program dtype
   bool operator==(const ActParams&) const;
 };
 
@@ -262,10 +280,11 @@ struct SramOperand {
 };
 
 /// Every SRAM range `inst` touches, in .npuasm key order. Element size is dtype_bytes(dtype)
-/// for activations/weights, DmaDesc::elem_bytes for LOAD/STORE, kParamElemBytes for
-/// bias/scale_shift/ACT param. Sizes: CONV in c_in*h_in*w_in, w c_out*(c_in/group)*kh*kw,
-/// out and residual c_out*h_out*w_out, bias c_out, scale_shift 2*c_out; GEMM a m*k, b k*n,
-/// out and residual m*n, bias n, scale_shift 2*n; ACT in/out elems, param 2*channels
+/// for activations/weights (also in_scale and ACT res), DmaDesc::elem_bytes for LOAD/STORE,
+/// kParamElemBytes for bias/scale_shift/ACT param. Sizes: CONV in c_in*h_in*w_in, w
+/// c_out*(c_in/group)*kh*kw, out and residual c_out*h_out*w_out, in_scale c_in, bias c_out,
+/// scale_shift 2*c_out; GEMM a m*k, b k*n, out and residual m*n, in_scale k, bias n,
+/// scale_shift 2*n; ACT in/res/out elems, param 2*channels
 /// (scale_shift) or 2*(elems/channels) (layer_norm: gamma[D], beta[D]); ELTWISE a/out elems,
 /// b elems (b_elems when broadcasting); POOL in c*h_in*w_in, out c*h_out*w_out; HOST none.
 /// Shapes are taken as given: non-positive dimensions give 0 bytes (check_program reports them).
