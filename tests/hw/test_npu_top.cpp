@@ -394,3 +394,101 @@ TEST(NpuTop, LoadQueueRunsOnWhileTheHostWorks) {
   EXPECT_EQ(r.records[1].end_ps, 100000000u);
   EXPECT_EQ(r.records[2].start_ps, 100000000u);
 }
+
+namespace {
+// A stand-alone ACT over `elems` int8 elements; `res` < 0: no residual input.
+isa::Instruction act(isa::ActOp op, std::uint32_t in, std::uint32_t out, std::uint32_t elems, int channels,
+                     std::uint32_t param, long long res) {
+  isa::Instruction i;
+  i.op = isa::Opcode::Act;
+  i.layer = "act";
+  isa::ActParams a;
+  a.op = op;
+  a.in_addr = in, a.out_addr = out, a.param_addr = param;
+  a.elems = elems;
+  a.channels = channels;
+  if (op == isa::ActOp::LayerNorm) a.alpha = 1e-5f;
+  if (res >= 0) a.has_residual = true, a.residual_addr = std::uint32_t(res);
+  i.params = a;
+  return i;
+}
+isa::Program one(isa::Instruction in) {
+  isa::Program p;
+  p.instructions.push_back(std::move(in));
+  return p;
+}
+}  // namespace
+
+TEST(NpuTop, ActResidualAddsNoPassButReadsRes) {
+  // Edge preset (1 GHz, 32 lanes; SRAM 8 banks of 128 KiB, 32 B/cycle/port, latency 2).
+  // layer_norm(x + r) over 4096 int8 elements in 16 rows of 256: 3 passes x ceil(4096 / 32)
+  // = 384 stream cycles + layer_norm latency (not listed: default 4) = 388 cycles = 388 ns,
+  // with or without res (the add is folded into the first pass). The SRAM operands are on
+  // separate banks: in (bank 0), res (bank 1), out (bank 2, write port), param (bank 3):
+  // each 4096 B read takes 4096 / 32 + 2 = 130 cycles, param 2 x 256 x 4 = 2048 B 66 cycles,
+  // all under 388. Reads: in 4096 + param 2048 = 6144 B; with res + elems x 1 B = 10240 B.
+  constexpr std::uint32_t kBank = 128 * 1024;
+  const HwConfig hw = edge_preset();
+  const auto plain = run_in_child(one(act(isa::ActOp::LayerNorm, 0, 2 * kBank, 4096, 16, 3 * kBank, -1)), hw, false);
+  const auto fused =
+      run_in_child(one(act(isa::ActOp::LayerNorm, 0, 2 * kBank, 4096, 16, 3 * kBank, 1 * kBank)), hw, false);
+  ASSERT_TRUE(plain.ok) << plain.error;
+  ASSERT_TRUE(fused.ok) << fused.error;
+  EXPECT_EQ(plain.end_ps, 388000u);
+  EXPECT_EQ(fused.end_ps, 388000u);
+  EXPECT_EQ(plain.records[0].sram_read_bytes, 6144u);
+  EXPECT_EQ(fused.records[0].sram_read_bytes, 10240u);
+  EXPECT_EQ(fused.records[0].sram_write_bytes, 4096u);
+  EXPECT_EQ(plain.records[0].sram_write_bytes, 4096u);
+
+  // res goes through the same SRAM path as every operand, so it can cost port time: relu over
+  // 4096 elements streams in 128 + 1 (relu latency) = 129 cycles, but the read of in takes
+  // 128 + 2 = 130, so the ACT takes 130 cycles. res on another bank (1) is read in parallel:
+  // still 130. res on in's bank (0, at 0x10000) queues behind in on bank 0's read port:
+  // 128 + 128 + 2 = 258 cycles, 128 of them SRAM-conflict wait.
+  const auto relu = run_in_child(one(act(isa::ActOp::Relu, 0, 2 * kBank, 4096, 1, 0, -1)), hw, false);
+  const auto relu_other_bank = run_in_child(one(act(isa::ActOp::Relu, 0, 2 * kBank, 4096, 1, 0, kBank)), hw, false);
+  const auto relu_same_bank = run_in_child(one(act(isa::ActOp::Relu, 0, 2 * kBank, 4096, 1, 0, 0x10000)), hw, false);
+  ASSERT_TRUE(relu.ok && relu_other_bank.ok && relu_same_bank.ok)
+      << relu.error << relu_other_bank.error << relu_same_bank.error;
+  EXPECT_EQ(relu.end_ps, 130000u);
+  EXPECT_EQ(relu_other_bank.end_ps, 130000u);
+  EXPECT_EQ(relu_same_bank.end_ps, 258000u);
+  EXPECT_EQ(relu_same_bank.records[0].sram_conflict_cycles, 128u);
+  EXPECT_EQ(relu_other_bank.records[0].sram_read_bytes - relu.records[0].sram_read_bytes, 4096u);
+}
+
+TEST(NpuTop, InputChannelScaleAddsNoCyclesButReadsTheScale) {
+  // CONV 3x3 32 -> 32 on 32x32 (pad 1), edge preset: 10062 array cycles (batch_figures), no
+  // output epilogue, so the tile takes 10062 ns with or without in_scale (a pipelined
+  // multiplier on the array's input edge). Reads: in 32*32*32 = 32768 + w 32*32*9 = 9216 =
+  // 41984 B; in_scale adds c_in = 32 int8 elements = 32 B (bank 5: 1 + 2 cycles, hidden).
+  constexpr std::uint32_t kBank = 128 * 1024;
+  const HwConfig hw = edge_preset();
+  isa::Instruction scaled = conv3x3("conv", 0, 4 * kBank, 2 * kBank, 32, 32);
+  auto& e = std::get<isa::ConvParams>(scaled.params).epilogue;
+  e.has_in_scale = true, e.in_scale_addr = 5 * kBank;
+  const auto plain = run_in_child(one(conv3x3("conv", 0, 4 * kBank, 2 * kBank, 32, 32)), hw, false);
+  const auto fused = run_in_child(one(scaled), hw, false);
+  ASSERT_TRUE(plain.ok) << plain.error;
+  ASSERT_TRUE(fused.ok) << fused.error;
+  EXPECT_EQ(plain.end_ps, 10062000u);
+  EXPECT_EQ(fused.end_ps, 10062000u);
+  EXPECT_EQ(plain.records[0].sram_read_bytes, 41984u);
+  EXPECT_EQ(fused.records[0].sram_read_bytes, 42016u);
+  EXPECT_EQ(fused.records[0].sram_write_bytes, 32768u);
+  EXPECT_EQ(fused.records[0].macs, plain.records[0].macs);
+
+  // GEMM m=8 n=4 k=4 on a 4x4 WS array, ideal memory: 18 cycles (GemmTileOn4x4...) either
+  // way; in_scale has k = 4 elements: reads a 32 + b 16 = 48 B, + 4 B.
+  isa::Instruction g = gemm(8, 4, 4, 0, 0x1000, 0x2000);
+  auto& ge = std::get<isa::GemmParams>(g.params).epilogue;
+  ge.has_in_scale = true, ge.in_scale_addr = 0x3000;
+  const auto gp = run_in_child(one(gemm(8, 4, 4, 0, 0x1000, 0x2000)), small_array(4, 4, Dataflow::WeightStationary), true);
+  const auto gf = run_in_child(one(g), small_array(4, 4, Dataflow::WeightStationary), true);
+  ASSERT_TRUE(gp.ok && gf.ok) << gp.error << gf.error;
+  EXPECT_EQ(gp.end_ps, 18000u);
+  EXPECT_EQ(gf.end_ps, 18000u);
+  EXPECT_EQ(gp.records[0].sram_read_bytes, 48u);
+  EXPECT_EQ(gf.records[0].sram_read_bytes, 52u);
+}

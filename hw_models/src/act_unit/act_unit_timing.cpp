@@ -15,6 +15,8 @@ VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
     case isa::Opcode::Act: {
       const auto& p = std::get<isa::ActParams>(inst.params);
       work = c.elements = p.elems;
+      // A residual input (`res`) is added in the first pass as the elements stream in: no
+      // extra pass (docs/timing.md); its SRAM read is one more operand (isa::sram_operands).
       passes = std::uint64_t(isa::act_passes(p.op));
       c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(p.op)));
       break;

@@ -20,6 +20,9 @@ std::uint64_t epilogue_latency_cycles(const ActUnitConfig& cfg, const isa::Epilo
 }
 
 namespace {
+// The output epilogue only. `has_in_scale` costs no cycles: its multiplier sits on the array's
+// input edge, pipelined with the operand feed (docs/timing.md); its SRAM read is an operand
+// like any other (isa::sram_operands, accounted by run_on_sram_operands).
 void add_epilogue(MacTileCost& c, const isa::Epilogue& e, std::uint64_t outputs, const HwConfig& hw) {
   if (e.empty()) return;
   const std::uint64_t lanes = std::uint64_t(hw.act_unit.lanes > 0 ? hw.act_unit.lanes : 1);
