@@ -159,6 +159,7 @@ class Generator {
     TilingOptions o = opt_;
     o.act_bytes = e_;
     o.residual = !L.residual.empty();
+    o.in_scale = !L.in_scale.empty();
     const auto plan = plan_conv(g, cap_, o);
     if (!plan) too_big(L, conv_min_sram_bytes(g, o));
     const ConvTilePlan& p = *plan;
@@ -217,6 +218,8 @@ class Generator {
       const int ro0 = r * p.rows_tile, hot = std::min(p.rows_tile, g.h_out - ro0);
       const std::uint32_t out_slot = p.sram.out[idx % 2];
       Step s;
+      if (idx == 0 && !L.in_scale.empty())  // the gate: c_in scales, resident for the layer
+        s.loads.push_back({root(L.in_scale), dma(addr(L.in_scale), p.sram.in_scale, std::uint64_t(g.c_in), 1, 0, e_)});
       if (idx == 0 && !L.bias.empty())
         s.loads.push_back({root(L.bias), dma(addr(L.bias), p.sram.params, std::uint64_t(g.c_out), 1, 0,
                                              isa::kParamElemBytes)});
@@ -288,6 +291,10 @@ class Generator {
       cp.dilation = g.dilation;
       cp.group = g.group == 1 ? 1 : cot / cpg_out;
       cp.epilogue = epilogue(L, p, co0, idx);
+      if (!L.in_scale.empty()) {
+        cp.epilogue.has_in_scale = true;
+        cp.epilogue.in_scale_addr = p.sram.in_scale + std::uint32_t(std::uint64_t(cin0) * e_);
+      }
       s.compute.op = Opcode::Conv;
       s.compute.params = cp;
       s.stores.push_back({root(L.output), dma(Y + out_off, out_slot, std::uint64_t(hot) * g.w_out,
@@ -425,17 +432,26 @@ class Generator {
     const bool ln = L.act == isa::ActOp::LayerNorm;
     const std::uint64_t pbytes = ln ? 2 * d * isa::kParamElemBytes : 0;
     const std::uint64_t reserved = align_up(pbytes, opt_.align_bytes);
-    std::uint64_t chunk = chunk_elems(L, L.elems, 2, reserved);
-    if (chunk < d) too_big(L, reserved + 4 * align_up(d * e_, opt_.align_bytes));
+    const bool res = !L.residual.empty();  // fuse-add-layernorm: the second summand
+    std::uint64_t chunk = chunk_elems(L, L.elems, res ? 3 : 2, reserved);
+    if (chunk < d) too_big(L, reserved + (res ? 6 : 4) * align_up(d * e_, opt_.align_bytes));
     const std::uint64_t rt = chunk / d;  // rows per tile
     const std::uint64_t t = rt * d * e_;
     const std::uint32_t par = 0, in0 = a(pbytes), in1 = a(in0 + t), out0 = a(in1 + t), out1 = a(out0 + t);
-    info_.sram_bytes = out1 + t;
+    const std::uint32_t res0 = a(out1 + t), res1 = a(res0 + t);
+    info_.sram_bytes = res ? res1 + t : out1 + t;
     info_.tile = std::to_string(rt) + " rows x " + std::to_string(d);
     std::vector<Step> steps;
     for (std::uint64_t r0 = 0, i = 0; r0 < rows; r0 += rt, ++i) {
       const std::uint64_t n = std::min(rt, rows - r0);
       Step s = act_step(r0 * d, n * d, int(n), i % 2 ? in1 : in0, i % 2 ? out1 : out0);
+      if (res) {
+        const std::uint32_t rs = i % 2 ? res1 : res0;
+        s.loads.push_back({root(L.residual), dma(addr(L.residual) + r0 * d * e_, rs, n * d, 1, 0, e_)});
+        auto& ap = std::get<isa::ActParams>(s.compute.params);
+        ap.has_residual = true;
+        ap.residual_addr = rs;
+      }
       if (ln) {
         if (i == 0)
           s.loads.insert(s.loads.begin(), Dma{root(L.scale_shift), dma(addr(L.scale_shift), par, 2 * d, 1, 0, int(isa::kParamElemBytes))});

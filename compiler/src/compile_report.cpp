@@ -109,6 +109,7 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     r.macs = L.macs;
     std::set<std::string> reads(L.inputs.begin(), L.inputs.end());
     if (!L.residual.empty()) reads.insert(L.residual);
+    if (!L.in_scale.empty()) reads.insert(L.in_scale);
     if (!L.weight.empty()) reads.insert(L.weight);
     if (!L.bias.empty()) reads.insert(L.bias);
     if (!L.scale_shift.empty()) reads.insert(L.scale_shift);

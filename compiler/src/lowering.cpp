@@ -263,6 +263,7 @@ class Lowerer : public lowering::LowerCtx {
     for (const auto& in : L.inputs) touch(in);
     if (!L.weight.empty()) touch(L.weight);
     if (!L.residual.empty()) touch(L.residual);
+    if (!L.in_scale.empty()) touch(L.in_scale);
     touch(L.output);
     out_.layers.push_back(std::move(L));
   }
@@ -637,6 +638,7 @@ class Lowerer : public lowering::LowerCtx {
     L.weight = n.inputs[1];
     if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
     if (n.attr_int(fused_attr::kResidual, 0) != 0) L.residual = n.inputs.at(3);
+    L.in_scale = n.attr_string(fused_attr::kInScale, "");
     finish_mac(n, L);
   }
 

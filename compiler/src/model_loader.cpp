@@ -8,6 +8,7 @@
 #include "npu/compiler/merge_pad.hpp"
 #include "npu/compiler/onnx_import.hpp"
 #include "npu/compiler/recognise_activations.hpp"
+#include "npu/compiler/recognise_layernorm.hpp"
 #include "npu/compiler/shape_inference.hpp"
 #include "npu/compiler/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
@@ -142,6 +143,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
   }
   infer_shapes(g, model_or_path);
   recognise_activations(g);
+  recognise_layernorm(g);
   merge_pads(g);
   place_host_ops(g);
   g.source = model_or_path;

@@ -8,6 +8,8 @@
 #include "npu/compiler/passes/fuse_activation.hpp"
 #include "npu/compiler/passes/fuse_bias.hpp"
 #include "npu/compiler/passes/fuse_residual.hpp"
+#include "npu/compiler/passes/fuse_se_gate.hpp"
+#include "npu/compiler/passes/fuse_add_layernorm.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {
@@ -80,12 +82,16 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
 
 // ---- pass registry ----------------------------------------------------------------------
 
-std::vector<std::string> pass_names() { return {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual"}; }
+std::vector<std::string> pass_names() {
+  return {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm"};
+}
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "fold-batchnorm") return std::make_unique<FoldBatchNorm>();
   if (name == "fuse-activation") return std::make_unique<FuseActivation>();
   if (name == "fuse-bias") return std::make_unique<FuseBias>();
+  if (name == "fuse-se-gate") return std::make_unique<FuseSeGate>();
+  if (name == "fuse-add-layernorm") return std::make_unique<FuseAddLayerNorm>();
   if (name == "fuse-residual") return std::make_unique<FuseResidual>();
   return nullptr;
 }

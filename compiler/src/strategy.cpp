@@ -55,7 +55,8 @@ Strategy builtin_strategy(const std::string& name) {
   } else if (name == "conv-bn-act") {
     s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation"};
   } else if (name == "residual") {
-    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual"};
+    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
+                "fuse-add-layernorm"};
   } else {
     throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +
                       "); define your own in a YAML file and pass it with --strategy-file");

@@ -138,6 +138,7 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
   l.w[0] = place(w_bytes);
   l.w[1] = w_changes ? place(w_bytes) : l.w[0];
   l.params = place(param_bytes);
+  if (opt.in_scale) l.in_scale = place(std::uint64_t(g.c_in) * e);
   if (opt.residual) {
     l.res[0] = place(out_bytes);
     l.res[1] = out_changes ? place(out_bytes) : l.res[0];

@@ -445,3 +445,58 @@ TEST(ConvTranspose, ZeroInsertionThenAStrideOneConv) {
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+TEST(FuseSeGate, GateMulMovesIntoTheConsumingConv) {
+  // x -> conv0 -> c [1,8,8,8]; s = Sigmoid(GlobalAveragePool(c)) [1,8,1,1]; m = c * s;
+  // y = conv1(m). Under `residual` the Mul disappears and conv1 scales its input channels by
+  // s: m (8 x 8 x 8 = 512 B) is neither written nor read: 512 B fewer writes, 512 B fewer
+  // reads (the Mul's reads of c and s become conv1's).
+  testing::GraphBuilder b("se");
+  const std::string c = b.conv("conv0", b.input("x", {1, 8, 8, 8}), 8, 3, 1, 1);
+  b.add_tensor("p", {1, 8, 1, 1});
+  b.node("gap", "GlobalAveragePool", {c}, {"p"});
+  const std::string s = b.unary("sig", "Sigmoid", "p");
+  b.add_tensor("m", {1, 8, 8, 8});
+  b.node("gate", "Mul", {c, s}, {"m"});
+  b.output(b.conv("conv1", "m", 8, 1));
+  const CompileResult none = compile(b.g, testing::edge_like_hw(), builtin_strategy("none"));
+  const CompileResult fused = compile(b.g, testing::edge_like_hw(), builtin_strategy("residual"));
+  bool scaled = false;
+  for (const auto& L : fused.lowered.layers) {
+    EXPECT_NE(L.op_type, "Mul");
+    if (L.name == "conv1") scaled = L.in_scale == s;
+  }
+  EXPECT_TRUE(scaled);
+  const LayerReport a = none.report.total(), f = fused.report.total();
+  EXPECT_EQ(a.planned_write_bytes - f.planned_write_bytes, 512u);
+  EXPECT_EQ(a.planned_read_bytes - f.planned_read_bytes, 512u);
+  EXPECT_TRUE(isa::check_program(fused.program, testing::edge_like_hw()).empty());
+}
+
+TEST(FuseAddLayerNorm, ResidualAddRunsInsideTheLayerNorm) {
+  // s = Relu(x) + Sigmoid(x) [1,16,32] -> LayerNormalization: fused, s (512 B) is neither
+  // written nor read; the LayerNorm reads both summands instead.
+  testing::GraphBuilder b("addln");
+  const std::string x = b.input("x", {1, 16, 32});
+  const std::string r = b.unary("relu", "Relu", x);
+  const std::string g = b.unary("sig", "Sigmoid", x);
+  const std::string s = b.binary("add", "Add", r, g);
+  b.add_tensor("y", {1, 16, 32});
+  Node& ln = b.node("ln", "LayerNormalization",
+                    {s, b.constant("gamma", {32}, 0.5f, 1.5f), b.constant("beta", {32}, -0.1f, 0.1f)}, {"y"});
+  ln.attrs["axis"] = std::int64_t{-1};
+  b.output("y");
+  const CompileResult none = compile(b.g, testing::edge_like_hw(), builtin_strategy("none"));
+  const CompileResult fused = compile(b.g, testing::edge_like_hw(), builtin_strategy("residual"));
+  const LayerReport a = none.report.total(), f = fused.report.total();
+  EXPECT_EQ(a.planned_write_bytes - f.planned_write_bytes, 512u);
+  EXPECT_EQ(a.planned_read_bytes - f.planned_read_bytes, 512u);
+  EXPECT_EQ(fused.lowered.layers.back().residual, g);
+  EXPECT_TRUE(isa::check_program(fused.program, testing::edge_like_hw()).empty());
+}
+
+}  // namespace
+}  // namespace npu::compiler

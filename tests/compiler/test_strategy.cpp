@@ -20,7 +20,7 @@ TEST(Strategy, BuiltinPassLists) {
   EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("conv-bn-act").passes, (V{"fold-batchnorm", "fuse-bias", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("residual").passes,
-            (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual"}));
+            (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
     ASSERT_TRUE(pass) << p;
@@ -63,7 +63,8 @@ std::string error_of(const std::string& yaml) {
 TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
   // "fuse-relu" is on line 3, column 5 (after "  - ").
   EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
-            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, fuse-activation, fuse-residual)");
+            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, fuse-activation, fuse-residual, "
+            "fuse-se-gate, fuse-add-layernorm)");
 }
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {

@@ -66,6 +66,7 @@ void lower_rowwise(LowerCtx& ctx, const Node& n, isa::ActOp op) {
   const auto [rows, d] = rows_of(g, n.inputs[0]);
   L.channels = int(rows);
   L.elems = rows * d;
+  L.residual = n.attr_string(fused_attr::kResidualIn, "");  // fuse-add-layernorm: added first
   if (op == isa::ActOp::LayerNorm) {
     L.act_alpha = n.attr_float("epsilon", 1e-5f);
     L.scale_shift = n.name + ".gamma_beta";  // gamma[D] then beta[D]

@@ -37,6 +37,7 @@ struct LayerSpec {
   std::string bias;                 ///< bias param tensor, kParamElemBytes per channel ("" none)
   std::string scale_shift;          ///< ACT scale_shift params: scale[C] then shift[C] ("" none)
   std::string residual;             ///< skip tensor read by the epilogue ("" none)
+  std::string in_scale;             ///< per-input-channel scales applied to the input ("" none)
   std::string output;
 
   ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)

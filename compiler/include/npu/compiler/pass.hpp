@@ -32,6 +32,10 @@ inline constexpr const char* kActBeta = "npu.act_beta";
 /// int 1: the node reads a residual (skip) tensor as input 3 (Conv inputs become
 /// X, W, B-or-"", skip) and adds it after bias and before the activation.
 inline constexpr const char* kResidual = "npu.residual";
+/// string: tensor of per-input-channel scales the array applies to the input (fuse-se-gate).
+inline constexpr const char* kInScale = "npu.in_scale";
+/// string: second summand a vector-unit op adds to its input first (fuse-add-layernorm).
+inline constexpr const char* kResidualIn = "npu.residual_in";
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

@@ -68,6 +68,7 @@ struct TilingOptions {
   /// changes a layer's tiling.
   int reserved_param_bytes_per_channel = 8;
   bool residual = false;  ///< the epilogue reads a residual tile shaped like the output
+  bool in_scale = false;  ///< the array scales input channels: c_in elements resident
   std::uint32_t align_bytes = 64;  ///< every SRAM buffer starts at a multiple of this
   /// DDR burst size in bytes (hw dma.burst_bytes): the search costs a DMA as whole bursts,
   /// so a tiling made of many short runs (e.g. one 28-byte row per channel) is not chosen
@@ -101,6 +102,7 @@ struct ConvSramLayout {
   std::uint32_t in[2]{0, 0};
   std::uint32_t w[2]{0, 0};
   std::uint32_t params = 0;  ///< whole bias vector (resident for the layer)
+  std::uint32_t in_scale = 0;  ///< whole input-channel scale vector (TilingOptions::in_scale)
   std::uint32_t res[2]{0, 0};
   std::uint32_t out[2]{0, 0};
   std::uint64_t total_bytes = 0;  ///< end of the last buffer
