@@ -500,3 +500,29 @@ TEST(FuseAddLayerNorm, ResidualAddRunsInsideTheLayerNorm) {
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+TEST(RecogniseLayerNorm, TransformerEncoderExportHasTwoLayerNormsAndFusesTheirAdds) {
+  // nn.TransformerEncoderLayer (post-norm) exported at opset 13 writes each LayerNorm as
+  // ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add: recognised as norm1 and norm2,
+  // each fed by a residual Add that fuse-add-layernorm moves into it.
+  const std::string f = std::string(NPU_SOURCE_DIR) + "/../shared/models/torchvision/transformer_enc-bn-op13.onnx";
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  const Graph g = load_model(f);
+  int lns = 0, reduce = 0;
+  for (const Node& n : g.nodes) {
+    lns += n.op_type == "LayerNormalization";
+    reduce += n.op_type == "ReduceMean";
+  }
+  EXPECT_EQ(lns, 2);
+  EXPECT_EQ(reduce, 0);
+  const CompileResult r = compile(g, testing::edge_like_hw(), builtin_strategy("residual"));
+  int fused = 0;
+  for (const auto& d : r.decisions) fused += d.pass == "fuse-add-layernorm" && d.outcome == DecisionOutcome::Applied;
+  EXPECT_EQ(fused, 2);
+}
+
+}  // namespace
+}  // namespace npu::compiler
