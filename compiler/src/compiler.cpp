@@ -43,6 +43,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
                          std::to_string(all_macs) + ") run on the host (" + std::to_string(r.host_nodes) +
                          " host nodes; see the compile report's host rows)");
   }
+  r.host_unsized = unsized;
   if (unsized > 0)
     r.warnings.push_back(where + ": warning: " + std::to_string(unsized) +
                          " host tensor(s) have a size known only at run time; their host time, MACs and DDR bytes are "

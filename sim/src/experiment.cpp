@@ -211,6 +211,7 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.host_mac_share = j.value("host_mac_share", 0.0);
     r.host_time_share = j.value("host_time_share", 0.0);
     r.host_nodes = j.value("host_nodes", 0);
+    r.host_unsized = j.value("host_unsized_tensors", 0);
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
     r.ok = true;
@@ -400,10 +401,13 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     if (!r.ok || r.host_nodes == 0) continue;
-    host_lines += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}\n",
+    host_lines += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}{}\n",
                               stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.host_nodes,
                               100 * r.host_mac_share, 100 * r.host_time_share,
-                              r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "");
+                              r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "",
+                              r.host_unsized ? fmt::format(" (warning: {} tensor(s) sized only at run time: their host "
+                                                           "work is not in these figures)", r.host_unsized)
+                                             : std::string());
   }
   if (!host_lines.empty()) {
     md << "\n" << host_lines;

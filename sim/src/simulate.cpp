@@ -131,6 +131,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   const std::uint64_t all_macs = compiled.npu_macs + compiled.host_macs;
   s["host_nodes"] = compiled.host_nodes;
   s["host_macs"] = compiled.host_macs;
+  s["host_unsized_tensors"] = compiled.host_unsized;  // their host work is not costed
   s["host_mac_share"] = all_macs ? double(compiled.host_macs) / double(all_macs) : 0.0;
   s["host_cycles"] = run.host.cycles;
   s["host_time_share"] = run.host.latency_share;

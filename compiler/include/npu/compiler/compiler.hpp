@@ -37,6 +37,7 @@ struct CompileResult {
   double compile_ms = 0;           ///< wall-clock time of compile() (not written to any output)
   std::uint64_t npu_macs = 0, host_macs = 0;  ///< MACs on the NPU and on the host
   int host_nodes = 0;                         ///< nodes placed on the host
+  int host_unsized = 0;  ///< host tensors sized only at run time: their work is not in host_macs
   /// Things a user must see (printed by the tools, kept in run summaries): host placement of
   /// more than kHostMacWarnShare of the MACs, host tensors sized only at run time.
   std::vector<std::string> warnings;

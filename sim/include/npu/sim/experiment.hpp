@@ -37,6 +37,7 @@ struct RunSummary {
   double host_mac_share = 0;          ///< 0..1: MACs placed on the host (run_summary.json)
   double host_time_share = 0;         ///< 0..1: latency spent waiting for the host
   int host_nodes = 0;
+  int host_unsized = 0;               ///< host tensors sized only at run time (not costed)
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
 };
 
