@@ -48,6 +48,10 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     r.warnings.push_back(where + ": warning: " + std::to_string(unsized) +
                          " host tensor(s) have a size known only at run time; their host time, MACs and DDR bytes are "
                          "not included");
+  if (!graph.bounded_tensors.empty())
+    r.warnings.push_back(where + ": warning: " + std::to_string(graph.bounded_tensors.size()) +
+                         " tensor(s) have a size known only at run time, compiled for --dynamic-size " +
+                         std::to_string(graph.dynamic_size) + ": their traffic and time are that worst case");
   bool any_npu = false;
   for (const auto& L : r.lowered.layers) any_npu = any_npu || L.kind != LayerKind::Host;
   if (!any_npu) {

@@ -141,6 +141,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
         (no_rank ? std::string("1x3x224x224") : shape_text(example, "?")) +
         " (your real sizes)");
   }
+  g.dynamic_size = options.dynamic_size;
   infer_shapes(g, model_or_path);
   recognise_activations(g);
   recognise_layernorm(g);

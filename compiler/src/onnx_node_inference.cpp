@@ -126,11 +126,18 @@ bool onnx_infer_node(Graph& graph, std::size_t index, const std::string& source)
            "the op's output shape depends on run-time data; the compiler needs static shapes");
     const auto& tt = it->second->type().tensor_type();
     std::vector<std::int64_t> shape;
+    bool bounded = false;
     for (const auto& d : tt.shape().dim()) {
       const bool known = d.has_dim_value() && d.dim_value() >= 0;
+      if (!known && graph.dynamic_size > 0) {
+        shape.push_back(graph.dynamic_size);  // the user's worst case (--dynamic-size)
+        bounded = true;
+        continue;
+      }
       all_static = all_static && known;
       shape.push_back(known ? d.dim_value() : -1);
     }
+    if (bounded) graph.bounded_tensors.insert(out);
     Tensor& t = graph.tensors[out];
     t.name = out;
     t.shape = std::move(shape);

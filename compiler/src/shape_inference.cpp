@@ -612,11 +612,34 @@ void infer_shapes(Graph& graph, const std::string& source) {
     if (fold_node(graph, i, source)) {
       folded[i] = true;
       any_folded = true;
+      for (const auto& in : n.inputs)
+        if (graph.bounded_tensors.count(in))
+          for (const auto& o : n.outputs) graph.bounded_tensors.insert(o);
       continue;
     }
     canonicalise_node(graph, n, source + ": error: node #" + std::to_string(i) + " '" + n.name + "' (" +
                                     n.op_type + ")");
-    infer_node(graph, i, source);
+    bool reads_bounded = false;
+    for (const auto& in : n.inputs) reads_bounded = reads_bounded || graph.bounded_tensors.count(in);
+    if (!reads_bounded) {
+      infer_node(graph, i, source);
+      continue;
+    }
+    // Sized by the --dynamic-size bound: its outputs are too. Two independently bounded
+    // sizes may disagree where the real ones match (e.g. a broadcast of two NonZero
+    // results): then the node stays unsized and goes to the host, as without the bound.
+    try {
+      infer_node(graph, i, source);
+      for (const auto& o : n.outputs)
+        if (!o.empty()) graph.bounded_tensors.insert(o);
+    } catch (const ConfigError&) {
+      for (const auto& o : n.outputs)
+        if (!o.empty()) {
+          Tensor& t = graph.tensors[o];
+          t.name = o;
+          t.shape = {-1};
+        }
+    }
   }
   if (any_folded) {
     std::vector<Node> kept;

@@ -155,6 +155,10 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
   std::vector<std::string> argv{opt.self_exe, "simulate", "--model", job.model, "--hw", job.hw,
                                 "--strategy", job.strategy, "--out", job.run_dir, "--quiet"};
   if (opt.npu_only) argv.push_back("--npu-only");
+  if (opt.dynamic_size > 0) {
+    argv.push_back("--dynamic-size");
+    argv.push_back(std::to_string(opt.dynamic_size));
+  }
   if (!opt.traces.empty()) {
     std::string t;
     for (const auto& k : opt.traces) t += (t.empty() ? "" : ",") + k;

@@ -63,6 +63,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   const HwConfig hw = load_hw_config(opt.hw);
   compiler::LoadOptions load;
   for (const auto& spec : opt.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
+  load.dynamic_size = opt.dynamic_size;
   const compiler::Graph graph = compiler::load_model(opt.model, load);
   const compiler::Strategy strategy = resolve_strategy(opt.strategy);
   std::set<std::string> traces;  // a kind given twice is written once

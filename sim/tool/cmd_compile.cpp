@@ -26,6 +26,7 @@ struct CompileArgs {
   bool explain = false;
   bool quiet = false;
   bool npu_only = false;
+  std::int64_t dynamic_size = 0;
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
 };
 
@@ -73,6 +74,7 @@ void run_compile(const CompileArgs& a) {
   if (!a.report_json.empty()) json = open_output(a.report_json, "JSON report");
   compiler::LoadOptions load;
   for (const auto& spec : a.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
+  load.dynamic_size = a.dynamic_size;
   const compiler::Graph graph = compiler::load_model(a.model, load);
 
   compiler::CompileOptions co;
@@ -113,6 +115,9 @@ void add_compile(CLI::App& app) {
   cmd->add_option("--report-json", a->report_json, "Write the compile report as JSON");
   cmd->add_option("--input-shape", a->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("--npu-only", a->npu_only, "Fail if any node would run on the host (lists them all)");
+  cmd->add_option("--dynamic-size", a->dynamic_size,
+                  "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
   cmd->callback([a, strategy_opt]() {

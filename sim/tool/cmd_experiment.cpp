@@ -46,6 +46,9 @@ void add_experiment(CLI::App& app) {
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->add_option("--trace", *traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail every run that would place a node on the host");
+  cmd->add_option("--dynamic-size", opt->dynamic_size,
+                  "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--shard", opt->shard, "Run only share i of N of the jobs (i/N), e.g. for a Slurm job array");
   cmd->callback([opt, strategies, traces]() {
     for (const auto& item : *strategies)

@@ -2,9 +2,11 @@
 // tool maps it to exit status 1), never a crash. Files are made in the tests.
 #include <gtest/gtest.h>
 
+#include "npu/compiler/compiler.hpp"
 #include "npu/compiler/model_loader.hpp"
 #include "npu/compiler/onnx_import.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "test_compile_graphs.hpp"
 #include "test_onnx_util.hpp"
 
 namespace npu::compiler {
@@ -284,6 +286,45 @@ TEST(OnnxErrors, UnknownZooNameListsTheZoo) {
   const std::string msg = load_error("resnet51");
   EXPECT_CONTAINS(msg, "resnet51: error: unknown model");
   EXPECT_CONTAINS(msg, "mobilenet_v2, resnet18, resnet50, yolov5s");
+}
+
+}  // namespace
+}  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+// x [1,8] -> NonZero -> nz [2, ?] -> Transpose -> [?, 2] -> Relu (graph output). NonZero has
+// no NPU lowering; what follows it is sized only at run time.
+std::string nonzero_model() {
+  OnnxModel m(13);
+  m.input("x", {1, 8});
+  m.node("NonZero", "nz", {"x"}, {"idx"});
+  m.node("Transpose", "tr", {"idx"}, {"t"});
+  m.output("t");
+  return m.write("nonzero.onnx");
+}
+
+TEST(DynamicSize, WithoutABoundWhatFollowsARunTimeSizeIsOnTheHostUnsized) {
+  const Graph g = load_model(nonzero_model());
+  for (const Node& n : g.nodes) EXPECT_TRUE(n.on_host) << n.name;
+  EXPECT_FALSE(g.tensor("t").shape_known());
+}
+
+TEST(DynamicSize, WithABoundItIsCompiledForTheWorstCaseAndSaysSo) {
+  LoadOptions o;
+  o.dynamic_size = 5;
+  const Graph g = load_model(nonzero_model(), o);
+  // NonZero's [2, ?] becomes [2, 5]; the Transpose [5, 2] runs on the NPU, NonZero on the host.
+  EXPECT_EQ(g.tensor("idx").shape, (std::vector<std::int64_t>{2, 5}));
+  EXPECT_EQ(g.tensor("t").shape, (std::vector<std::int64_t>{5, 2}));
+  EXPECT_TRUE(g.nodes[0].on_host);
+  EXPECT_FALSE(g.nodes[1].on_host);
+  EXPECT_EQ(g.bounded_tensors, (std::set<std::string>{"idx", "t"}));
+  const CompileResult r = compile(g, testing::edge_like_hw(), builtin_strategy("none"));
+  bool warned = false;
+  for (const auto& w : r.warnings) warned = warned || w.find("compiled for --dynamic-size 5") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 }  // namespace

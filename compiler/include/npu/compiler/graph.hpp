@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -69,6 +70,10 @@ struct Graph {
   std::string source;
   /// ai.onnx opset the node semantics follow (the file's import; 13 for graphs built in code).
   std::int64_t opset = 13;
+  /// LoadOptions::dynamic_size: the value given to dimensions known only at run time (0:
+  /// they stay unknown), and the tensors whose shape depends on such a bound.
+  std::int64_t dynamic_size = 0;
+  std::set<std::string> bounded_tensors;
   std::vector<std::string> inputs;   ///< graph input tensor names (non-constant)
   std::vector<std::string> outputs;  ///< graph output tensor names
   std::vector<Node> nodes;

@@ -17,6 +17,11 @@ struct LoadOptions {
   /// option). Replaces the declared shape, dynamic or not. For a zoo model the input is
   /// "input" and only batch, height and width may change (channels stay 3).
   std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  /// Upper bound for sizes known only at run time (--dynamic-size N; 0 = none): a dimension
+  /// ONNX's shape inference cannot fix (NonZero, NonMaxSuppression outputs) takes this value,
+  /// so what follows (e.g. a detector's RoI heads) is compiled for the worst case instead of
+  /// going to the host unsized. Graph::bounded_tensors lists every tensor sized so.
+  std::int64_t dynamic_size = 0;
 };
 
 /// Parses one --input-shape value "NAME=D0xD1x...". Throws npu::ConfigError naming the

@@ -51,6 +51,7 @@ struct ExperimentOptions {
   std::string self_exe;                ///< the npu binary to run children with
   std::string shard;                   ///< "i/N": run only jobs with index % N == i (empty: all)
   bool npu_only = false;               ///< children fail on any host placement (--npu-only)
+  std::int64_t dynamic_size = 0;       ///< passed to the children (--dynamic-size)
 };
 
 /// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).

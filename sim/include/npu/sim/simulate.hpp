@@ -18,6 +18,7 @@ struct SimulateOptions {
   std::vector<std::string> traces;  ///< subset of {ddr, timeline, vcd}
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224 overrides
   bool npu_only = false;  ///< any host placement is an error (--npu-only)
+  std::int64_t dynamic_size = 0;  ///< upper bound for run-time sizes (--dynamic-size; 0 none)
 };
 
 struct SimulateResult {
