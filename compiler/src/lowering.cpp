@@ -279,13 +279,7 @@ class Lowerer : public lowering::LowerCtx {
   }
   // A DDR-only parameter tensor (bias, scale/shift, LayerNorm gamma/beta).
   void touch_param(const std::string& name, std::uint64_t bytes) override {
-    if (out_.place.count(name)) return;
-    const std::string root = root_name(name);
-    out_.place[name] = {root, 0};
-    out_.bytes[name] = bytes;
-    declared_.insert(root);
-    root_index_[root] = out_.ddr_tensors.size();
-    out_.ddr_tensors.push_back({root, isa::TensorKind::Weight, bytes});
+    declare_own(name, isa::TensorKind::Weight, bytes);
   }
   std::string subview(const std::string& of, std::uint64_t offset, std::uint64_t bytes) override {
     const std::string name = of + "@" + std::to_string(offset) + "+" + std::to_string(bytes);
@@ -294,15 +288,18 @@ class Lowerer : public lowering::LowerCtx {
     return name;
   }
   std::string temp_tensor(const std::string& name, std::uint64_t bytes) override {
-    if (!out_.place.count(name)) {
-      const std::string root = root_name(name);
-      out_.place[name] = {root, 0};
-      out_.bytes[name] = bytes;
-      declared_.insert(root);
-      root_index_[root] = out_.ddr_tensors.size();
-      out_.ddr_tensors.push_back({root, isa::TensorKind::Intermediate, bytes});
-    }
+    declare_own(name, isa::TensorKind::Intermediate, bytes);
     return name;
+  }
+  // A DDR tensor that exists only in the program (no graph tensor behind it), declared once.
+  void declare_own(const std::string& name, isa::TensorKind kind, std::uint64_t bytes) {
+    if (out_.place.count(name)) return;
+    const std::string root = root_name(name);
+    out_.place[name] = {root, 0};
+    out_.bytes[name] = bytes;
+    declared_.insert(root);
+    root_index_[root] = out_.ddr_tensors.size();
+    out_.ddr_tensors.push_back({root, kind, bytes});
   }
   [[noreturn]] void fail(const Node& n, const std::string& why) const override { npu::compiler::fail(g_, n, why); }
 

@@ -149,6 +149,18 @@ class Matcher {
 
 }  // namespace
 
+void replace_chain(Graph& graph, const std::vector<std::size_t>& chain, Node node) {
+  std::size_t last = 0;
+  for (std::size_t k : chain) last = std::max(last, k);
+  const std::set<std::size_t> drop(chain.begin(), chain.end());
+  std::vector<Node> kept;
+  for (std::size_t k = 0; k < graph.nodes.size(); ++k) {
+    if (k == last) kept.push_back(std::move(node));
+    else if (!drop.count(k)) kept.push_back(std::move(graph.nodes[k]));
+  }
+  graph.nodes = std::move(kept);
+}
+
 int recognise_activations(Graph& graph) {
   int found = 0;
   for (bool again = true; again;) {
@@ -162,20 +174,12 @@ int recognise_activations(Graph& graph) {
       else continue;
       // Replace the chain by one node at the position of its last node (its inputs are all
       // defined there), named after the chain's first node.
-      std::size_t last = 0;
-      for (std::size_t k : chain) last = std::max(last, k);
       Node n;
       n.name = graph.nodes[chain.front()].name;
       n.op_type = op;
       n.inputs = {x};
       n.outputs = {y};
-      const std::set<std::size_t> drop(chain.begin(), chain.end());
-      std::vector<Node> kept;
-      for (std::size_t k = 0; k < graph.nodes.size(); ++k) {
-        if (k == last) kept.push_back(n);
-        else if (!drop.count(k)) kept.push_back(std::move(graph.nodes[k]));
-      }
-      graph.nodes = std::move(kept);
+      replace_chain(graph, chain, std::move(n));
       ++found;
       again = true;
     }

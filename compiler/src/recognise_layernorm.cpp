@@ -1,6 +1,8 @@
 // Decomposed LayerNorm recognised as one node (recognise_layernorm.hpp).
 #include "npu/compiler/recognise_layernorm.hpp"
 
+#include "npu/compiler/recognise_activations.hpp"
+
 #include <cmath>
 #include <set>
 
@@ -130,15 +132,7 @@ int recognise_layernorm(Graph& graph) {
     ln.outputs = {m.y};
     ln.attrs["axis"] = std::int64_t{-1};
     ln.attrs["epsilon"] = float(m.eps);
-    std::size_t last = 0;
-    for (std::size_t k : m.chain) last = std::max(last, k);
-    const std::set<std::size_t> drop(m.chain.begin(), m.chain.end());
-    std::vector<Node> kept;
-    for (std::size_t k = 0; k < graph.nodes.size(); ++k) {
-      if (k == last) kept.push_back(ln);
-      else if (!drop.count(k)) kept.push_back(std::move(graph.nodes[k]));
-    }
-    graph.nodes = std::move(kept);
+    replace_chain(graph, m.chain, std::move(ln));
     ++found;
     i = std::size_t(-1);  // indices moved: scan again from the start
   }

@@ -9,6 +9,8 @@
 // rewritten, so no value anyone reads disappears.
 #pragma once
 
+#include <vector>
+
 #include "npu/compiler/graph.hpp"
 
 namespace npu::compiler {
@@ -17,5 +19,9 @@ namespace npu::compiler {
 /// chain's first node, input x, output the chain's output). Returns how many it rewrote.
 /// Run after shape inference (constants must be known).
 int recognise_activations(Graph& graph);
+
+/// Replaces the nodes at indices `chain` by `node`, placed where the chain's last node was
+/// (every input of the chain is defined there). Shared by the recognisers.
+void replace_chain(Graph& graph, const std::vector<std::size_t>& chain, Node node);
 
 }  // namespace npu::compiler
