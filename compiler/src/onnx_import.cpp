@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 
+#include "onnx_subgraph.hpp"
 #include "npu/compiler/canonical_forms.hpp"
 #include "npu/compiler/onnx_node_inference.hpp"
 #include "npu/compiler/shape_inference.hpp"
@@ -505,6 +506,38 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source, Onn
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     parse_failed(imp, static_cast<std::int64_t>(bytes.size()));
   return imp.convert(model, info);
+}
+
+std::vector<Node> import_subgraph(const onnx::GraphProto& sub, Graph& g, const std::string& source) {
+  Importer imp{source, fs::path()};
+  imp.opset = g.opset;
+  std::vector<Node> nodes;
+  for (int k = 0; k < sub.node_size(); ++k) {
+    const onnx::NodeProto& np = sub.node(k);
+    if (!(np.domain().empty() || np.domain() == "ai.onnx"))
+      imp.fail(imp.where(np, k) + ": an If branch uses op domain '" + np.domain() + "'; only ai.onnx is supported");
+    if (np.op_type() == "Constant") {
+      g.tensors[np.output(0)] = imp.constant_tensor(np, k);
+      continue;
+    }
+    for (const auto& t : sub.initializer()) g.tensors[t.name()] = imp.convert_tensor(t, t.name());
+    Node n;
+    n.name = np.name().empty() ? np.op_type() + "_if_" + std::to_string(k) : np.name();
+    n.op_type = np.op_type();
+    n.inputs.assign(np.input().begin(), np.input().end());
+    n.outputs.assign(np.output().begin(), np.output().end());
+    imp.convert_attrs(np, k, n);
+    n.onnx_proto = np.SerializeAsString();
+    canonicalise_node(g, n, source + ": error: " + imp.where(np, k));
+    for (const std::string& out : n.outputs) {
+      if (out.empty()) continue;
+      Tensor& t = g.tensors[out];
+      t.name = out;
+      t.shape = {-1};
+    }
+    nodes.push_back(std::move(n));
+  }
+  return nodes;
 }
 
 }  // namespace npu::compiler

@@ -13,6 +13,7 @@
 #include "npu/compiler/canonical_forms.hpp"
 #include "npu/compiler/constant_folding.hpp"
 #include "npu/compiler/onnx_node_inference.hpp"
+#include "onnx_subgraph.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {
@@ -583,13 +584,24 @@ void infer_shapes(Graph& graph, const std::string& source) {
   std::vector<bool> folded(graph.nodes.size(), false);
   bool any_folded = false;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    // An If on a constant condition becomes the nodes of its branch, processed from here.
+    if (graph.nodes[i].op_type == "If" && graph.nodes[i].inputs.size() == 1 &&
+        graph.has_tensor(graph.nodes[i].inputs[0]) && graph.tensor(graph.nodes[i].inputs[0]).is_constant) {
+      const std::size_t before = graph.nodes.size();
+      if (inline_constant_if(graph, i, source)) {
+        folded.insert(folded.begin() + std::ptrdiff_t(i), graph.nodes.size() + 1 - before, false);
+        folded.erase(folded.begin() + std::ptrdiff_t(i) + std::ptrdiff_t(graph.nodes.size() + 1 - before));
+        --i;
+        continue;
+      }
+    }
     NodeCtx ctx(graph, i, source);
     Node& n = graph.nodes[i];
     bool dynamic_input = false;
     for (std::size_t k = 0; k < n.inputs.size(); ++k) {
       const std::string& in = n.inputs[k];
       if (in.empty()) continue;
-      if (!defined.count(in) || !graph.has_tensor(in))
+      if ((!defined.count(in) && !(graph.has_tensor(in) && graph.tensor(in).is_constant)) || !graph.has_tensor(in))
         ctx.fail("input '" + in + "' is not a graph input, a constant or the output of an "
                  "earlier node",
                  "the model is truncated or its nodes are not in topological order");

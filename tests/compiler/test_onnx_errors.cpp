@@ -329,3 +329,52 @@ TEST(DynamicSize, WithABoundItIsCompiledForTheWorstCaseAndSaysSo) {
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+// If(cond) with then: Relu(x), else: Sigmoid(x); cond from Equal(Size(x), 8), a constant
+// once x [1,8] is static (torchvision's detection heads branch on shapes like this).
+std::string if_model() {
+  OnnxModel m(13);
+  m.input("x", {1, 8});
+  m.init_int64("eight", {}, {8});
+  m.node("Size", "size", {"x"}, {"n"});
+  m.node("Equal", "eq", {"n", "eight"}, {"cond"});
+  onnx::NodeProto& iff = m.node("If", "branch", {"cond"}, {"z"});
+  for (const auto& [attr, op] : {std::pair<const char*, const char*>{"then_branch", "Relu"}, {"else_branch", "Sigmoid"}}) {
+    auto* a = iff.add_attribute();
+    a->set_name(attr);
+    a->set_type(onnx::AttributeProto_AttributeType_GRAPH);
+    auto* g = a->mutable_g();
+    g->set_name(attr);
+    auto* n = g->add_node();
+    n->set_op_type(op);
+    n->set_name(std::string(attr) + "_op");
+    n->add_input("x");
+    n->add_output(std::string(attr) + "_out");
+    auto* o = g->add_output();
+    o->set_name(std::string(attr) + "_out");
+    auto* tt = o->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  }
+  m.output("z");
+  return m.write("if.onnx");
+}
+
+TEST(ConstantIf, TheBranchTakenReplacesTheIf) {
+  const Graph g = load_model(if_model());
+  // Size(x) = 8 -> cond true -> then_branch: Relu(x), then z = Identity (an alias).
+  bool relu = false;
+  for (const Node& n : g.nodes) {
+    EXPECT_NE(n.op_type, "If");
+    EXPECT_NE(n.op_type, "Sigmoid");
+    relu = relu || n.op_type == "Relu";
+    EXPECT_FALSE(n.on_host) << n.name << ": " << n.host_reason;
+  }
+  EXPECT_TRUE(relu);
+  EXPECT_EQ(g.tensor("z").shape, (std::vector<std::int64_t>{1, 8}));
+}
+
+}  // namespace
+}  // namespace npu::compiler

@@ -2,7 +2,8 @@
 // allows (a Slice or Split along the outermost non-unit axis, an all-zero Pad: the outputs are
 // byte ranges of the input), otherwise a streaming copy through the vector unit (Layout
 // layer: input read once, output written once): Pad, Transpose, Slice, Split, Expand, Tile,
-// Gather of an activation, DepthToSpace/SpaceToDepth, and Resize modes other than integer
+// Gather of an activation, DepthToSpace/SpaceToDepth, RoiAlign (4 bilinear taps an output
+// element), ScatterElements, and Resize modes other than integer
 // nearest upsampling (bilinear, non-integer scales).
 #include <algorithm>
 
@@ -43,6 +44,10 @@ void lower_layout(LowerCtx& ctx, const Node& n) {
     if (n.op_type == "Pad" || n.op_type == "Transpose" || n.op_type == "Expand" || n.op_type == "Tile" ||
         n.op_type == "DepthToSpace" || n.op_type == "SpaceToDepth" || n.op_type == "Resize")
       L.in_elems = in_total;
+    // RoiAlign gathers 4 bilinear taps per output element from the feature map (at most all
+    // of it); ScatterElements reads the data and the updates and writes the data's size.
+    if (n.op_type == "RoiAlign") L.in_elems = std::min(in_total, 4 * L.elems);
+    if (n.op_type == "ScatterElements" && n.inputs.size() > 2) L.in_elems = in_total + elements(g, n.inputs[2]);
     const Shape& s = g.tensor(n.outputs[k]).shape;
     L.channels = s.size() >= 2 ? int(std::max<std::int64_t>(s[1], 1)) : 1;
     ctx.finish(L);
@@ -123,7 +128,8 @@ std::vector<std::uint64_t> view_pad(const Graph& g, const Node& n) {
 }  // namespace
 
 void add_layout_ops(std::map<std::string, OpLowering>& t) {
-  for (const char* op : {"Transpose", "Expand", "Tile", "Gather", "DepthToSpace", "SpaceToDepth"})
+  for (const char* op : {"Transpose", "Expand", "Tile", "Gather", "DepthToSpace", "SpaceToDepth", "RoiAlign",
+                         "ScatterElements"})
     t[op] = OpLowering{check_layout, lower_layout, nullptr};
   t["Pad"] = OpLowering{check_layout, lower_layout, view_pad};
   t["Slice"] = OpLowering{check_layout, lower_layout, view_slice};
