@@ -526,3 +526,29 @@ TEST(RecogniseLayerNorm, TransformerEncoderExportHasTwoLayerNormsAndFusesTheirAd
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+TEST(LayoutOps, ScatterElementsReadsDataIndicesAndUpdatesOnceInsideTheirTensors) {
+  // data [1,8,4] (32 elements), indices and updates [1,2,4] (8 each): reads 32 + 8 + 8 = 48
+  // elements (1 B each in the int8 program), writes the 32 of the output.
+  testing::GraphBuilder b("scatter");
+  const std::string data = b.unary("relu", "Relu", b.input("x", {1, 8, 4}));
+  b.add_tensor("idx", {1, 2, 4});
+  b.g.tensors["idx"].type = ElemType::Int64;
+  b.g.inputs.push_back("idx");
+  const std::string upd = b.unary("sig", "Sigmoid", b.input("u", {1, 2, 4}));
+  b.add_tensor("y", {1, 8, 4});
+  b.node("scatter", "ScatterElements", {data, "idx", upd}, {"y"}).attrs["axis"] = std::int64_t{1};
+  b.output("y");
+  const CompileResult r = compile(b.g, testing::edge_like_hw(), builtin_strategy("none"));
+  const auto issues = isa::check_program(r.program, testing::edge_like_hw());
+  EXPECT_TRUE(issues.empty()) << issues[0].message;
+  const auto p = planned(r).at("scatter");
+  EXPECT_EQ(p.first, 48u);
+  EXPECT_EQ(p.second, 32u);
+}
+
+}  // namespace
+}  // namespace npu::compiler

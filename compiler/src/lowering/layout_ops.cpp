@@ -47,7 +47,10 @@ void lower_layout(LowerCtx& ctx, const Node& n) {
     // RoiAlign gathers 4 bilinear taps per output element from the feature map (at most all
     // of it); ScatterElements reads the data and the updates and writes the data's size.
     if (n.op_type == "RoiAlign") L.in_elems = std::min(in_total, 4 * L.elems);
-    if (n.op_type == "ScatterElements" && n.inputs.size() > 2) L.in_elems = in_total + elements(g, n.inputs[2]);
+    if (n.op_type == "ScatterElements" && n.inputs.size() > 2) {
+      L.inputs = {n.inputs[0], n.inputs[1], n.inputs[2]};  // data, indices, updates: each read once
+      L.in_elems = in_total + elements(g, n.inputs[1]) + elements(g, n.inputs[2]);
+    }
     const Shape& s = g.tensor(n.outputs[k]).shape;
     L.channels = s.size() >= 2 ? int(std::max<std::int64_t>(s[1], 1)) : 1;
     ctx.finish(L);
