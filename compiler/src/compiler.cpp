@@ -47,7 +47,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (unsized > 0)
     r.warnings.push_back(where + ": warning: " + std::to_string(unsized) +
                          " host tensor(s) have a size known only at run time; their host time, MACs and DDR bytes are "
-                         "not included");
+                         "not included (give --dynamic-size N to compile them for a worst case of N)");
   if (!graph.bounded_tensors.empty())
     r.warnings.push_back(where + ": warning: " + std::to_string(graph.bounded_tensors.size()) +
                          " tensor(s) have a size known only at run time, compiled for --dynamic-size " +

@@ -73,6 +73,13 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
   return {spec.substr(0, eq), dims};
 }
 
+void add_input_shape(LoadOptions& options, const std::string& spec) {
+  auto parsed = parse_input_shape(spec);
+  if (!options.input_shapes.insert(parsed).second)
+    throw ConfigError("--input-shape '" + spec + "': error: input '" + parsed.first +
+                      "' is given twice; give each input's shape once");
+}
+
 Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
   if (!is_path(model_or_path)) {
     if (!zoo_canonical_name(model_or_path)) {

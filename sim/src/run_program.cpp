@@ -55,6 +55,7 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
   std::map<std::string, std::size_t> layer_index;
   const std::string* last_layer = nullptr;
   std::size_t last_layer_pos = 0;
+  std::vector<bool> sync_only;  // per layer: only SYNCs seen so far
   const std::string* last_tensor = nullptr;
   Traffic* last_tensor_traffic = nullptr;
   int last_kind = 0;
@@ -120,8 +121,20 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
       r.layers.push_back(ls);
     }
     LayerStats& ls = r.layers[last_layer_pos];
-    ls.start_cycle = std::min(ls.start_cycle, to_cycles(rec.start_ps, period_ps));
-    ls.end_cycle = std::max(ls.end_cycle, to_cycles(rec.end_ps, period_ps));
+    // A SYNC does no work: it only orders the queues at a layer boundary, and a store-queue
+    // SYNC may run long before the layer's work starts (e.g. while the host runs the previous
+    // partition), so it does not stretch the layer's span; a layer of SYNCs alone keeps theirs.
+    const bool is_sync = in.op == isa::Opcode::Sync;
+    if (fresh) sync_only.push_back(is_sync);
+    const std::uint64_t s0 = to_cycles(rec.start_ps, period_ps), s1 = to_cycles(rec.end_ps, period_ps);
+    if (!is_sync && sync_only[last_layer_pos]) {
+      sync_only[last_layer_pos] = false;
+      ls.start_cycle = s0;
+      ls.end_cycle = s1;
+    } else if (!is_sync || sync_only[last_layer_pos]) {
+      ls.start_cycle = std::min(ls.start_cycle, s0);
+      ls.end_cycle = std::max(ls.end_cycle, s1);
+    }
     ls.macs += rec.macs;
     ls.ddr.read_bytes += rec.ddr_read_bytes;
     ls.ddr.write_bytes += rec.ddr_write_bytes;

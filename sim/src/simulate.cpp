@@ -62,7 +62,7 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
 SimulateResult simulate(const SimulateOptions& opt) {
   const HwConfig hw = load_hw_config(opt.hw);
   compiler::LoadOptions load;
-  for (const auto& spec : opt.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
+  for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
   load.dynamic_size = opt.dynamic_size;
   const compiler::Graph graph = compiler::load_model(opt.model, load);
   const compiler::Strategy strategy = resolve_strategy(opt.strategy);

@@ -73,7 +73,7 @@ void run_compile(const CompileArgs& a) {
   if (!a.report_csv.empty()) csv = open_output(a.report_csv, "report");
   if (!a.report_json.empty()) json = open_output(a.report_json, "JSON report");
   compiler::LoadOptions load;
-  for (const auto& spec : a.input_shapes) load.input_shapes.insert(compiler::parse_input_shape(spec));
+  for (const auto& spec : a.input_shapes) compiler::add_input_shape(load, spec);
   load.dynamic_size = a.dynamic_size;
   const compiler::Graph graph = compiler::load_model(a.model, load);
 
@@ -117,7 +117,7 @@ void add_compile(CLI::App& app) {
   cmd->add_flag("--npu-only", a->npu_only, "Fail if any node would run on the host (lists them all)");
   cmd->add_option("--dynamic-size", a->dynamic_size,
                   "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31).description("an integer from 1 to 2^31"));
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
   cmd->callback([a, strategy_opt]() {

@@ -48,7 +48,7 @@ void add_experiment(CLI::App& app) {
   cmd->add_flag("--npu-only", opt->npu_only, "Fail every run that would place a node on the host");
   cmd->add_option("--dynamic-size", opt->dynamic_size,
                   "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31).description("an integer from 1 to 2^31"));
   cmd->add_option("--shard", opt->shard, "Run only share i of N of the jobs (i/N), e.g. for a Slurm job array");
   cmd->callback([opt, strategies, traces]() {
     for (const auto& item : *strategies)

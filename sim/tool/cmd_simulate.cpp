@@ -28,7 +28,7 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
   cmd->add_option("--dynamic-size", opt->dynamic_size,
                   "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31).description("an integer from 1 to 2^31"));
   cmd->callback([opt, traces, quiet]() {
     std::stringstream ss(*traces);
     std::string t;

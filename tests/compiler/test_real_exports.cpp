@@ -552,3 +552,29 @@ TEST(LayoutOps, ScatterElementsReadsDataIndicesAndUpdatesOnceInsideTheirTensors)
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+TEST(Legality, SiluWhoseSigmoidIsAGraphOutputIsNotFusedAndTheSigmoidIsStored) {
+  const std::string f = kCases + "legality/silu_sig_also_output.onnx";
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  const CompileResult r = compile(load_model(f), testing::edge_like_hw(), builtin_strategy("residual"));
+  bool declined = false;
+  for (const auto& d : r.decisions)
+    declined = declined || (d.pass == "fuse-activation" && d.outcome == DecisionOutcome::Declined &&
+                            d.reason == "Sigmoid output s is a graph output");
+  EXPECT_TRUE(declined);
+  bool stored = false;
+  for (const auto& ins : r.program.instructions) stored = stored || (ins.op == isa::Opcode::Store && ins.tensor == "s");
+  EXPECT_TRUE(stored);
+}
+
+TEST(InputShape, AnInputGivenTwiceIsAnError) {
+  LoadOptions o;
+  add_input_shape(o, "input=1x3x32x32");
+  EXPECT_THROW(add_input_shape(o, "input=1x3x64x64"), ConfigError);
+}
+
+}  // namespace
+}  // namespace npu::compiler

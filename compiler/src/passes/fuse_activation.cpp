@@ -111,7 +111,7 @@ Legality FuseActivation::check(const Graph& graph, const Candidate& c) const {
   if (c.anchor.empty()) {
     if (first.op_type == "BatchNormalization")
       return Legality::decline("BatchNormalization " + first.name + " between conv and " + act.op_type +
-                               " (not folded in this strategy; see fold-batchnorm)");
+                               " (not folded before this pass: fold-batchnorm absent or later in the strategy)");
     return Legality::decline("Add " + first.name + " between conv and " + act.op_type + " (see fuse-residual)");
   }
   const Node& anchor = first;
@@ -126,6 +126,10 @@ Legality FuseActivation::check(const Graph& graph, const Candidate& c) const {
   if (!others.empty()) return Legality::decline(anchor.op_type + " output also feeds " + others);
   if (c.nodes.size() == 3 && graph.consumers(x).size() != 2)
     return Legality::decline("SiLU input must feed exactly the Sigmoid and the Mul");
+  // SiLU: the Sigmoid's own output disappears in the fusion; a graph output (or another
+  // reader) needs it.
+  if (c.nodes.size() == 3 && is_graph_output(graph, act.outputs[0]))
+    return Legality::decline("Sigmoid output " + act.outputs[0] + " is a graph output");
   if (act.op_type == "Clip") {
     bool present, materialised_lo, materialised_hi;
     float v;

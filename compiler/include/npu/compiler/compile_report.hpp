@@ -49,7 +49,10 @@ struct CompileReport {
   std::string strategy;
   std::string hw;  ///< hardware name (npu.name)
   std::vector<LayerReport> layers;  ///< NPU layers in program order, then host nodes
-  LayerReport total() const;        ///< sums over NPU layers; layer = "TOTAL"
+  /// layer = "TOTAL": MACs and compute_ns over every row (host rows included: the network's
+  /// whole work), bytes and memory_ns over NPU rows only (host DDR traffic is analytic, in
+  /// the host rows' notes); bound "host" when the host rows' time dominates.
+  LayerReport total() const;
 };
 
 /// Builds the report. Planned bytes are summed from `program`'s LOAD/STORE instructions

@@ -24,6 +24,10 @@ struct LoadOptions {
   std::int64_t dynamic_size = 0;
 };
 
+/// Adds one --input-shape value to `options`. Throws npu::ConfigError when the value is
+/// malformed (parse_input_shape) or names an input already given.
+void add_input_shape(LoadOptions& options, const std::string& spec);
+
 /// Parses one --input-shape value "NAME=D0xD1x...". Throws npu::ConfigError naming the
 /// bad text and the expected form when it is malformed or a dimension is not positive.
 std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::string& spec);
