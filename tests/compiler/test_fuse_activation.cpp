@@ -134,8 +134,8 @@ TEST(FuseActivation, ConvBnReluIsNotFusedWithoutFolding) {
   const auto d = run(g);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(format_explain(d),
-            "fuse-activation  conv1 -> relu1  declined: BatchNormalization bn1 between conv and Relu (not folded in "
-            "this strategy; see fold-batchnorm)\n");
+            "fuse-activation  conv1 -> relu1  declined: BatchNormalization bn1 between conv and Relu (not folded before "
+            "this pass: fold-batchnorm absent or later in the strategy)\n");
   EXPECT_EQ(g.nodes.size(), 3u);
   // With folding first (conv-bn-act) the same graph becomes one node.
   Graph g2 = b.g;
