@@ -1,5 +1,7 @@
 #include "npu/sim/experiment.hpp"
 
+#include "npu/compiler/model_loader.hpp"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -105,6 +107,10 @@ void validate_experiment(const ExperimentOptions& opt) {
     if (!probe) throw ConfigError(fmt::format("--model '{}': error: cannot be read (check permissions)", m));
   }
   for (const auto& s : opt.strategies) resolve_strategy(s);
+  {
+    compiler::LoadOptions shapes;  // malformed or repeated --input-shape: rejected before work
+    for (const auto& spec : opt.input_shapes) compiler::add_input_shape(shapes, spec);
+  }
   // Each job writes runs/<model>__<hw>__<strategy>: names must not collide.
   auto no_repeats = [](const std::vector<std::string>& items, const char* flag) {
     std::set<std::string> stems;
@@ -155,6 +161,10 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
   std::vector<std::string> argv{opt.self_exe, "simulate", "--model", job.model, "--hw", job.hw,
                                 "--strategy", job.strategy, "--out", job.run_dir, "--quiet"};
   if (opt.npu_only) argv.push_back("--npu-only");
+  for (const auto& spec : opt.input_shapes) {
+    argv.push_back("--input-shape");
+    argv.push_back(spec);
+  }
   if (opt.dynamic_size > 0) {
     argv.push_back("--dynamic-size");
     argv.push_back(std::to_string(opt.dynamic_size));

@@ -46,6 +46,8 @@ void add_experiment(CLI::App& app) {
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->add_option("--trace", *traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail every run that would place a node on the host");
+  cmd->add_option("--input-shape", opt->input_shapes,
+                  "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
   cmd->add_option("--dynamic-size", opt->dynamic_size,
                   "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31).description("an integer from 1 to 2^31"));

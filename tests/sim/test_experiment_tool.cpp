@@ -207,3 +207,23 @@ TEST(ExperimentTool, PlotScriptDrawsEveryPlotKind) {
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.output.find("no summary.csv"), std::string::npos) << bad.output;
 }
+
+TEST(ExperimentTool, InputShapeReachesEveryRun) {
+  // The experiment's run equals `npu simulate` with the same --input-shape (batch 2, 64x64).
+  const std::string out = npu::test::fresh_dir("exp-input-shape");
+  auto r = run_npu({"experiment", "--model", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none",
+                    "--input-shape", "input=2x3x64x64", "--out", out});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string one = npu::test::fresh_dir("sim-input-shape");
+  auto s = run_npu({"simulate", "--model", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--strategy", "none",
+                    "--input-shape", "input=2x3x64x64", "--out", one, "--quiet"});
+  ASSERT_EQ(s.status, 0) << s.output;
+  const auto a = npu::test::read_json(out + "/runs/resnet18__edge-npu-ddr4__none/run_summary.json");
+  const auto b = npu::test::read_json(one + "/run_summary.json");
+  EXPECT_EQ(a.at("macs"), b.at("macs"));
+  EXPECT_EQ(a.at("cycles"), b.at("cycles"));
+  // A malformed shape is rejected before any run starts.
+  expect_rejected({"--model", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--input-shape", "bad", "--out",
+                   npu::test::fresh_dir("exp-bad-shape")},
+                  npu::test::fresh_dir("exp-bad-shape"), "--input-shape 'bad': error: missing 'NAME='");
+}

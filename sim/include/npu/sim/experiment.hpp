@@ -52,6 +52,7 @@ struct ExperimentOptions {
   std::string shard;                   ///< "i/N": run only jobs with index % N == i (empty: all)
   bool npu_only = false;               ///< children fail on any host placement (--npu-only)
   std::int64_t dynamic_size = 0;       ///< passed to the children (--dynamic-size)
+  std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224, passed to every child (--input-shape)
 };
 
 /// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).
