@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "npu/sim/output_files.hpp"
+
 #include <iostream>
 
 #include "npu/compiler/compiler.hpp"
@@ -23,11 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw ConfigError(fmt::format("{}: error: cannot write this file; choose a writable --out folder", path.string()));
-  out << text;
-}
+void write_text(const fs::path& path, const std::string& text) { write_file_atomic(path.string(), text); }
 
 double mb(std::uint64_t bytes) { return double(bytes) / 1e6; }
 
@@ -77,6 +75,11 @@ SimulateResult simulate(const SimulateOptions& opt) {
   fs::create_directories(opt.out_dir, ec);
   if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
   const fs::path dir(opt.out_dir);
+  // A run folder reused: the previous run's results go before this one starts, so a failure
+  // never leaves them looking like this run's (they would be read as its results).
+  for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
+                            "ddr.csv", "ddr.trace", "timeline.json", "waves.vcd"})
+    fs::remove(dir / stale, ec);
 
   compiler::CompileOptions co;
   co.npu_only = opt.npu_only;

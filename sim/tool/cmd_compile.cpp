@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+
+#include "npu/sim/output_files.hpp"
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,21 +32,6 @@ struct CompileArgs {
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
 };
 
-// Opens `path` for writing now, so a bad path fails before any work is done.
-std::ofstream open_output(const std::string& path, const char* what) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f)
-    throw ConfigError(path + ": error: cannot write the " + what +
-                      " (missing folder or no permission); choose a writable path");
-  return f;
-}
-
-void write_all(std::ofstream& f, const std::string& text, const std::string& path) {
-  f << text;
-  f.flush();
-  if (!f) throw ConfigError(path + ": error: writing failed (disk full?)");
-}
-
 compiler::Strategy resolve_strategy(const CompileArgs& a) {
   if (!a.strategy_file.empty()) {
     if (!a.strategy.empty())
@@ -68,10 +55,16 @@ void run_compile(const CompileArgs& a) {
   // Validate everything cheap before the expensive part.
   const compiler::Strategy strategy = resolve_strategy(a);
   const HwConfig hw = load_hw_config(a.hw);
-  std::ofstream out = open_output(a.out, "program");
-  std::ofstream csv, json;
-  if (!a.report_csv.empty()) csv = open_output(a.report_csv, "report");
-  if (!a.report_json.empty()) json = open_output(a.report_json, "JSON report");
+  // Outputs: checked now, written only when everything succeeded (never truncated by a
+  // failure), and never the input model.
+  for (const auto& [path, what] : {std::pair<std::string, const char*>{a.out, "program"}, {a.report_csv, "report"},
+                                   {a.report_json, "JSON report"}}) {
+    if (path.empty()) continue;
+    npu::sim::check_writable(path, what);
+    npu::sim::refuse_same_file(path, a.model, what);
+    if (!a.strategy_file.empty()) npu::sim::refuse_same_file(path, a.strategy_file, what);
+    npu::sim::refuse_same_file(path, a.hw, what);
+  }
   compiler::LoadOptions load;
   for (const auto& spec : a.input_shapes) compiler::add_input_shape(load, spec);
   load.dynamic_size = a.dynamic_size;
@@ -81,9 +74,9 @@ void run_compile(const CompileArgs& a) {
   co.npu_only = a.npu_only;
   const compiler::CompileResult r = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : r.warnings) std::cerr << w << "\n";
-  write_all(out, isa::write_program(r.program), a.out);
-  if (csv.is_open()) write_all(csv, compiler::report_csv(r.report), a.report_csv);
-  if (json.is_open()) write_all(json, compiler::report_json(r.report), a.report_json);
+  npu::sim::write_file_atomic(a.out, isa::write_program(r.program));
+  if (!a.report_csv.empty()) npu::sim::write_file_atomic(a.report_csv, compiler::report_csv(r.report));
+  if (!a.report_json.empty()) npu::sim::write_file_atomic(a.report_json, compiler::report_json(r.report));
 
   if (a.explain) std::cout << compiler::format_explain(r.decisions);
   if (a.quiet) return;

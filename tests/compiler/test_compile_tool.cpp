@@ -142,3 +142,35 @@ TEST(CompileTool, BatchAboveOneCompilesEveryImage) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CompileTool, AFailedCompileLeavesEarlierOutputsIntact) {
+  // A previous good program and report; then a compile of a corrupt model into the same
+  // paths fails (exit 1) and both files keep their bytes.
+  const std::string prog = tmp("keep.npuasm"), rep = tmp("keep.csv"), bad = tmp("corrupt.onnx");
+  ASSERT_EQ(run_tool("compile resnet18 " + kHw + " -o " + prog + " --report " + rep + " -q").status, 0);
+  const std::string p0 = slurp(prog), r0 = slurp(rep);
+  ASSERT_FALSE(p0.empty());
+  std::ofstream(bad, std::ios::binary) << "not an onnx model";
+  const ToolRun r = run_tool("compile " + bad + " " + kHw + " -o " + prog + " --report " + rep);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(slurp(prog), p0);
+  EXPECT_EQ(slurp(rep), r0);
+}
+
+TEST(CompileTool, OutputNamingTheInputModelIsRefused) {
+  const std::string model = tmp("self.onnx");
+  {
+    std::ifstream src(std::string(NPU_SOURCE_DIR) + "/../shared/models/cases/se_broadcast_mul.onnx", std::ios::binary);
+    if (!src) GTEST_SKIP() << "../shared/models/cases/se_broadcast_mul.onnx absent";
+    std::ofstream(model, std::ios::binary) << src.rdbuf();
+  }
+  const std::string before = slurp(model);
+  const ToolRun r = run_tool("compile " + model + " " + kHw + " -o " + model);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("would overwrite the input"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(model), before);
+}
+
+}  // namespace

@@ -1,0 +1,23 @@
+// Output files that never lose data: written to a temporary file in the same folder and
+// renamed into place only when complete, checked for writability before any work starts,
+// and never the same file as an input (issue: a failed `npu compile` used to truncate its
+// outputs first, and `-o` naming the input model destroyed it).
+#pragma once
+
+#include <string>
+
+namespace npu::sim {
+
+/// Writes `text` to `path` via `path.tmp.<pid>` in the same folder, then renames it over
+/// `path` (atomic on POSIX). A failed write removes the temporary file and leaves `path` as
+/// it was. Throws npu::ConfigError naming the path and the fix.
+void write_file_atomic(const std::string& path, const std::string& text);
+
+/// Checks now, without touching `path`, that it can be written: its folder exists and is
+/// writable and `path` is not a directory. `what` names it in the message ("program").
+void check_writable(const std::string& path, const char* what);
+
+/// Throws npu::ConfigError when `output` and `input` are the same file (by path or inode).
+void refuse_same_file(const std::string& output, const std::string& input, const char* what);
+
+}  // namespace npu::sim

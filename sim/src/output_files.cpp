@@ -1,0 +1,58 @@
+// Loss-free output files (output_files.hpp).
+#include "npu/sim/output_files.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::sim {
+
+namespace fs = std::filesystem;
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      throw ConfigError(path + ": error: cannot write this file (missing folder or no permission); choose a "
+                        "writable path");
+    out << text;
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw ConfigError(path + ": error: writing failed (disk full?); the previous file is unchanged");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw ConfigError(path + ": error: cannot replace the file (" + ec.message() + "); the previous file is unchanged");
+  }
+}
+
+void check_writable(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw ConfigError(path + ": error: the " + std::string(what) + " path is a directory; give a file name");
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw ConfigError(path + ": error: cannot write the " + std::string(what) +
+                      " (missing folder or no permission); choose a writable path");
+}
+
+void refuse_same_file(const std::string& output, const std::string& input, const char* what) {
+  std::error_code ec;
+  const bool same = fs::exists(output, ec) && fs::exists(input, ec) && fs::equivalent(output, input, ec);
+  if (same || fs::weakly_canonical(output, ec) == fs::weakly_canonical(input, ec))
+    throw ConfigError(output + ": error: the " + std::string(what) + " would overwrite the input '" + input +
+                      "'; choose another output path");
+}
+
+}  // namespace npu::sim
