@@ -1,4 +1,5 @@
 #include "npu/compiler/compile_report.hpp"
+#include "npu/isa/csv.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,12 +19,7 @@ std::string fmt_double(double v, int decimals) {
   return buf;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
+using npu::csv_field;
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string s;

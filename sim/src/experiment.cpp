@@ -23,6 +23,7 @@
 #include "npu/compiler/strategy.hpp"
 #include "npu/compiler/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/csv.hpp"
 
 extern char** environ;
 
@@ -307,12 +308,7 @@ const RunSummary* baseline_of(const std::vector<RunSummary>& runs, const RunSumm
   return nullptr;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
+using npu::csv_field;
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/csv.hpp"
 
 namespace npu::sim {
 
@@ -22,12 +23,7 @@ nlohmann::ordered_json traffic_json(const Traffic& t) {
 // Fixed-precision doubles keep run.json byte-identical across runs and platforms.
 double round6(double v) { return std::round(v * 1e6) / 1e6; }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+using npu::csv_field;
 
 std::string mb(std::uint64_t bytes) { return fmt::format("{:.6f}", double(bytes) / 1e6); }
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "npu/isa/csv.hpp"
 #include "npu/sim/output_files.hpp"
 
 #include <iostream>
@@ -47,7 +48,8 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
       for (const auto& n : rep->covers) nodes += (nodes.empty() ? "" : ";") + n;
     out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{},"
                        "{},{:.6f},{:.6f}\n",
-                       model, hw, strategy, l.name, nodes, l.macs, rep ? mb(rep->compulsory_bytes()) : 0.0,
+                       csv_field(model), csv_field(hw), csv_field(strategy), csv_field(l.name), csv_field(nodes), l.macs,
+                       rep ? mb(rep->compulsory_bytes()) : 0.0,
                        rep ? mb(rep->planned_bytes()) : 0.0, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes),
                        mb(l.ddr.total()), mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()),
                        mb(l.ddr_by_kind[2].total()), mb(l.ddr_by_kind[3].total()), l.cycles,

@@ -539,3 +539,15 @@ TEST(Check, SramOperandSizesWithTheFusionOperands) {
 
 }  // namespace
 }  // namespace npu::isa
+
+#include "npu/isa/csv.hpp"
+
+TEST(CsvField, QuotesCommasQuotesAndLineBreaksOnly) {
+  // RFC 4180: enclose in quotes when the field holds , " CR or LF; double inner quotes.
+  EXPECT_EQ(npu::csv_field("conv1"), "conv1");
+  EXPECT_EQ(npu::csv_field("bn,1"), "\"bn,1\"");
+  EXPECT_EQ(npu::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(npu::csv_field("a\nb"), "\"a\nb\"");
+  EXPECT_EQ(npu::csv_field("a\rb"), "\"a\rb\"");
+  EXPECT_EQ(npu::csv_field("\xc3\xa9t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");  // non-ASCII passes unchanged
+}

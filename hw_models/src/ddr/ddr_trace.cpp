@@ -1,5 +1,7 @@
 #include "npu/hw/ddr/ddr_trace.hpp"
 
+#include "npu/isa/csv.hpp"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -20,16 +22,7 @@ std::unique_ptr<std::ofstream> open_output(const std::string& path) {
 }
 
 void append_csv_field(std::string& line, std::string_view v) {
-  if (v.find_first_of(",\"\n") == std::string_view::npos) {
-    line.append(v.data(), v.size());
-    return;
-  }
-  line.push_back('"');
-  for (char c : v) {
-    if (c == '"') line.push_back('"');
-    line.push_back(c);
-  }
-  line.push_back('"');
+  line += npu::csv_field(v);
 }
 
 }  // namespace
