@@ -76,6 +76,8 @@ void epilogue_act(const Node& n, LayerSpec& L) {
   if (L.act == isa::ActOp::Clip) {
     L.act_alpha = n.has_attr(fused_attr::kActAlpha) ? n.attr_float(fused_attr::kActAlpha, 0) : lo;
     L.act_beta = n.has_attr(fused_attr::kActBeta) ? n.attr_float(fused_attr::kActBeta, 0) : hi;
+    // ONNX Clip: with min > max every value becomes max (Operators.md, Clip-13).
+    if (L.act_alpha > L.act_beta) L.act_alpha = L.act_beta;
   } else {
     L.act_alpha = n.attr_float(fused_attr::kActAlpha, 0);
     L.act_beta = n.attr_float(fused_attr::kActBeta, 0);
@@ -549,6 +551,7 @@ class Lowerer : public lowering::LowerCtx {
           L.act_alpha = g_.tensor(n.inputs[1]).float_data[0];
         if (n.inputs.size() > 2 && is_const(g_, n.inputs[2]) && !g_.tensor(n.inputs[2]).float_data.empty())
           L.act_beta = g_.tensor(n.inputs[2]).float_data[0];
+        if (L.act_alpha > L.act_beta) L.act_alpha = L.act_beta;  // ONNX: min > max -> every value is max
       } else if (op == "LeakyRelu") {
         L.act_alpha = n.attr_float("alpha", 0.01f);
       } else if (op == "HardSigmoid") {

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <unistd.h>
 
@@ -356,6 +357,7 @@ struct Importer {
 
     std::set<std::string> used_names;
     std::map<std::string, std::vector<std::string>> unknown;  // op -> nodes, all reported at once
+    std::vector<std::string> unknown_attrs;                   // node: attribute, all at once
     for (std::size_t k = 0; k < order.size(); ++k) {
       const onnx::NodeProto& np = *order[k];
       const int index = static_cast<int>(k);
@@ -384,6 +386,13 @@ struct Importer {
                "' is not a graph input, an initializer or the output of an earlier node; the "
                "file is truncated or corrupt: re-export it");
       convert_attrs(np, index, n);
+      if (const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(np.op_type(), int(opset))) {
+        // An attribute the op does not define (e.g. a converter's "activation" on a Conv)
+        // would be silently ignored: refuse it, as ONNX's checker does.
+        for (const auto& a : np.attribute())
+          if (!schema->attributes().count(a.name()))
+            unknown_attrs.push_back(where(np, index) + ": attribute '" + a.name() + "'");
+      }
       n.onnx_proto = np.SerializeAsString();
       canonicalise_node(g, n, source + ": error: " + where(np, index));
       for (const std::string& out : n.outputs) {
@@ -396,6 +405,13 @@ struct Importer {
       g.nodes.push_back(std::move(n));
     }
     if (!unknown.empty()) unsupported(unknown);
+    if (!unknown_attrs.empty()) {
+      std::string list;
+      for (const auto& u : unknown_attrs) list += "\n  " + u;
+      fail(std::to_string(unknown_attrs.size()) + " attribute(s) that the ONNX op does not define at opset " +
+           std::to_string(opset) + " (they would be ignored, changing what the model computes); remove them or "
+           "re-export the model with standard attributes:" + list);
+    }
     for (const std::string& out : g.outputs)
       if (!g.tensors.count(out))
         fail("graph output '" + out + "' is produced by no node; the file is truncated or corrupt");

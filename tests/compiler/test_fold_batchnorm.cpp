@@ -147,11 +147,35 @@ TEST(FoldBatchNorm, DeclinesTrainingFormAndGraphOutputs) {
   EXPECT_EQ(d[0].reason, "conv output is a graph output");
 }
 
-TEST(FoldBatchNorm, IgnoresBatchNormNotAfterConv) {
+TEST(FoldBatchNorm, BatchNormNotAfterConvIsDeclinedWithItsReason) {
+  // Not folded, and --explain says why (was: no line at all).
   GraphBuilder b;
   b.output(b.bn("bn", b.unary("relu", "Relu", b.input("x", {1, 3, 8, 8}))));
   Graph g = b.g;
-  EXPECT_TRUE(run_fold(g).empty());
+  const auto d = run_fold(g);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_EQ(d[0].reason, "input comes from Relu relu, not a Conv");
+  GraphBuilder b2;
+  b2.output(b2.bn("bn_in", b2.input("x", {1, 3, 8, 8})));
+  Graph g2 = b2.g;
+  const auto d2 = run_fold(g2);
+  ASSERT_EQ(d2.size(), 1u);
+  EXPECT_EQ(d2[0].reason, "input 'x' is a graph input or a constant, not a Conv output");
+}
+
+TEST(FoldBatchNorm, SecondBatchNormAfterAFoldedOneSaysWhy) {
+  GraphBuilder b;
+  const std::string c = b.conv("conv", b.input("x", {1, 3, 8, 8}), 4, 3, 1, 1);
+  b.output(b.bn("bn2", b.bn("bn1", c)));
+  Graph g = b.g;
+  const auto d = run_fold(g);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Applied);
+  EXPECT_EQ(d[1].outcome, DecisionOutcome::Declined);
+  EXPECT_EQ(d[1].reason,
+            "second BatchNormalization after one folded into conv (each BN is matched once, against its input at "
+            "the start of the pass)");
 }
 
 }  // namespace

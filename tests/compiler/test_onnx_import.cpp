@@ -118,22 +118,42 @@ TEST(OnnxImport, ConstantNodesBecomeConstantTensors) {
 }
 
 TEST(OnnxImport, AttributeKindsMapToAttrValues) {
+  // FLOAT (LeakyRelu alpha), INTS (Transpose perm), INT (Flatten axis), STRING (Resize mode).
+  OnnxModel m(13);
+  m.input("x", {1, 4, 2, 2});
+  OnnxModel::attr_f(m.node("LeakyRelu", "lr", {"x"}, {"a"}), "alpha", 0.1f);
+  OnnxModel::attr_ints(m.node("Transpose", "tr", {"a"}, {"b"}), "perm", {0, 1, 3, 2});
+  OnnxModel::attr_i(m.node("Flatten", "fl", {"b"}, {"c"}), "axis", 1);
+  m.init_float("scales", {4}, {1, 1, 2, 2});
+  OnnxModel::attr_s(m.node("Resize", "rs", {"b", "", "scales"}, {"d"}), "mode", "nearest");
+  m.output("c");
+  m.output("d");
+  Graph g = load(m);
+  EXPECT_FLOAT_EQ(g.nodes.at(0).attr_float("alpha", 0), 0.1f);
+  EXPECT_EQ(g.nodes.at(1).attr_ints("perm"), (Ints{0, 1, 3, 2}));
+  EXPECT_EQ(g.nodes.at(2).attr_int("axis", 0), 1);
+  EXPECT_EQ(g.nodes.at(3).attr_string("mode", ""), "nearest");
+}
+
+TEST(OnnxImport, AttributesTheOpDoesNotDefineAreAllRejected) {
+  // ONNX's checker refuses them; silently ignoring one (e.g. a converter's fused
+  // "activation" on a Conv) would change what the model computes.
   OnnxModel m(13);
   m.input("x", {1, 4});
   auto& n = m.node("LeakyRelu", "lr", {"x"}, {"y"});
   OnnxModel::attr_f(n, "alpha", 0.1f);
   OnnxModel::attr_i(n, "an_int", 3);
   OnnxModel::attr_s(n, "a_string", "hello");
-  OnnxModel::attr_ints(n, "some_ints", {1, 2});
-  OnnxModel::attr_floats(n, "some_floats", {0.5f});
   m.output("y");
-  Graph g = load(m);
-  const Node& lr = g.nodes.at(0);
-  EXPECT_FLOAT_EQ(lr.attr_float("alpha", 0), 0.1f);
-  EXPECT_EQ(lr.attr_int("an_int", 0), 3);
-  EXPECT_EQ(lr.attr_string("a_string", ""), "hello");
-  EXPECT_EQ(lr.attr_ints("some_ints"), (Ints{1, 2}));
-  EXPECT_EQ(std::get<std::vector<float>>(lr.attrs.at("some_floats")), (std::vector<float>{0.5f}));
+  try {
+    load(m);
+    FAIL() << "expected the unknown attributes to be rejected";
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("2 attribute(s) that the ONNX op does not define at opset 13"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("node #0 'lr' (LeakyRelu): attribute 'an_int'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("node #0 'lr' (LeakyRelu): attribute 'a_string'"), std::string::npos) << msg;
+  }
 }
 
 TEST(OnnxImport, ClipBoundsAreAttributesInOpset9AndInputsFrom11) {

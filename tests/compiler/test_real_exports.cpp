@@ -578,3 +578,35 @@ TEST(InputShape, AnInputGivenTwiceIsAnError) {
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+TEST(Legality, ClipWithMinAboveMaxMakesEveryValueMax) {
+  // ONNX Clip: min 5 > max 1 -> every output is 1. Lowered as clip(1, 1), fused or not, and
+  // the program passes the checker (it used to be rejected after compiling).
+  const std::string f = kCases + "legality/clip_5_1.onnx";
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  for (const char* s : {"none", "conv-act"}) {
+    const CompileResult r = compile(load_model(f), testing::edge_like_hw(), builtin_strategy(s));
+    const LayerSpec& L = r.lowered.layers.back();
+    EXPECT_EQ(L.act, isa::ActOp::Clip) << s;
+    EXPECT_FLOAT_EQ(L.act_alpha, 1.0f) << s;
+    EXPECT_FLOAT_EQ(L.act_beta, 1.0f) << s;
+    EXPECT_TRUE(isa::check_program(r.program, testing::edge_like_hw()).empty()) << s;
+  }
+}
+
+TEST(Legality, ConvWithANonStandardActivationAttributeIsRejected) {
+  const std::string f = kCases + "legality/conv_with_activation_attr.onnx";
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  try {
+    load_model(f);
+    FAIL() << "expected the 'activation' attribute to be rejected";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("node #0 'conv' (Conv): attribute 'activation'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace npu::compiler

@@ -27,7 +27,11 @@ std::vector<Candidate> FoldBatchNorm::match(const Graph& graph) const {
   for (const auto& bn : graph.nodes) {
     if (bn.op_type != "BatchNormalization" || bn.inputs.empty()) continue;
     const auto p = graph.producer(bn.inputs[0]);
-    if (!p || graph.nodes[*p].op_type != "Conv") continue;
+    if (!p || graph.nodes[*p].op_type != "Conv") {
+      // Reported, never rewritten: --explain says why this BN stays an ACT scale_shift.
+      out.push_back({"", {bn.name}, bn.name});
+      continue;
+    }
     const Node& conv = graph.nodes[*p];
     out.push_back({conv.name, {conv.name, bn.name}, conv.name + " + " + bn.name});
   }
@@ -35,6 +39,19 @@ std::vector<Candidate> FoldBatchNorm::match(const Graph& graph) const {
 }
 
 Legality FoldBatchNorm::check(const Graph& graph, const Candidate& c) const {
+  if (c.anchor.empty()) {
+    const Node& bn = graph.nodes[std::size_t(find_node(graph, c.nodes[0]))];
+    const auto p = graph.producer(bn.inputs[0]);
+    if (!p) return Legality::decline("input '" + bn.inputs[0] + "' is a graph input or a constant, not a Conv output");
+    const Node& prev = graph.nodes[*p];
+    if (prev.op_type == "Conv")  // the BN before it was folded into this conv in this pass
+      return Legality::decline("second BatchNormalization after one folded into " + prev.name +
+                               " (each BN is matched once, against its input at the start of the pass)");
+    if (prev.op_type == "BatchNormalization")
+      return Legality::decline("input comes from BatchNormalization " + prev.name +
+                               " (a second BN in a row is not folded; it stays a scale/shift layer)");
+    return Legality::decline("input comes from " + prev.op_type + " " + prev.name + ", not a Conv");
+  }
   const Node& conv = graph.nodes[std::size_t(find_node(graph, c.nodes[0]))];
   const Node& bn = graph.nodes[std::size_t(find_node(graph, c.nodes[1]))];
   std::size_t bn_outputs = 0;
