@@ -57,6 +57,15 @@ struct Importer {
       else if (kv.key() == "offset") offset = std::stoll(kv.value());
       else if (kv.key() == "length") length = std::stoll(kv.value());
     }
+    // ONNX's checker: the location is relative and stays inside the model's folder (no
+    // absolute path, no ".."): a model must not make the tool read arbitrary files.
+    const fs::path loc(location);
+    bool escapes = loc.is_absolute();
+    for (const auto& part : loc) escapes = escapes || part == "..";
+    if (escapes)
+      fail("tensor '" + t.name() + "' keeps its data in '" + location +
+           "', outside the model's folder (absolute or with '..'); external data must be a relative path inside "
+           "the folder of the .onnx file: move the data file there and re-save the model");
     const fs::path p = base_dir / location;
     std::ifstream f(p, std::ios::binary);
     if (location.empty() || !f)

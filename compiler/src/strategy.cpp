@@ -1,4 +1,5 @@
 #include "npu/compiler/strategy.hpp"
+#include "npu/isa/files.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -112,6 +113,7 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
 }
 
 Strategy load_strategy_file(const std::string& path) {
+  require_regular_file(path, "strategy YAML");
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": error: cannot open strategy file (check the path)");
   std::stringstream ss;

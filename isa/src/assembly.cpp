@@ -2,6 +2,7 @@
 // page must agree (the key tables below are the "Fields" tables of the page, in canonical
 // order).
 #include "npu/isa/assembly.hpp"
+#include "npu/isa/files.hpp"
 
 #include <fmt/format.h>
 
@@ -977,6 +978,7 @@ class Writer {
 Program read_program(const std::string& text, const std::string& source) { return Reader(source).read(text); }
 
 Program read_program_file(const std::string& path) {
+  require_regular_file(path, ".npuasm program");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw ConfigError(fmt::format("{}: error: cannot open the program: {}\n  check the path (a .npuasm text file)",

@@ -6,6 +6,7 @@
 // where LINE:COL is yaml-cpp's 0-based Mark printed 1-based, pointing at the offending key
 // or value (at the enclosing map for a missing key).
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/files.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -774,6 +775,7 @@ HwConfig load_hw_config(const std::string& path) {
                                   "  give the hardware config YAML file, e.g. configs/edge-npu-ddr4.yaml",
                                   path));
   }
+  require_regular_file(path, "hardware config YAML");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ConfigError(fmt::format("{}: error: cannot open the hardware config file\n"

@@ -1,4 +1,5 @@
 #include "npu/sim/scalesim.hpp"
+#include "npu/isa/files.hpp"
 
 #include <fmt/format.h>
 
@@ -27,6 +28,7 @@ std::string read_file(const std::string& path, const char* what) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ConfigError(path + ": error: is a directory, expected a file\n  fix: give the " + what + " file itself");
+  require_regular_file(path, what);
   std::ifstream f(path, std::ios::binary);
   if (!f) throw ConfigError(path + ": error: cannot open the " + what + " file");
   std::stringstream ss;

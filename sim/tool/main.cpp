@@ -34,6 +34,41 @@ int main(int argc, char** argv) {
   auto& reg = npu::tool::registry();
   std::sort(reg.begin(), reg.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [name, adder] : reg) adder(app);
+  // An unknown first word: name it and suggest the closest subcommand (CLI11 would only say
+  // "A subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    bool known = false;
+    std::string best;
+    std::size_t best_d = std::string::npos;
+    for (const auto& [name, adder] : reg) {
+      known = known || name == word;
+      // Levenshtein distance, O(|a| |b|) on short words.
+      std::vector<std::size_t> row(name.size() + 1);
+      for (std::size_t j = 0; j <= name.size(); ++j) row[j] = j;
+      for (std::size_t i = 1; i <= word.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= name.size(); ++j) {
+          const std::size_t up = row[j];
+          row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (word[i - 1] == name[j - 1] ? 0 : 1)});
+          diag = up;
+        }
+      }
+      if (row[name.size()] < best_d) {
+        best_d = row[name.size()];
+        best = name;
+      }
+    }
+    if (!known) {
+      std::string all;
+      for (const auto& [name, adder] : reg) all += (all.empty() ? "" : ", ") + name;
+      std::cerr << "npu: error: unknown command '" << word.substr(0, 64) << "'"
+                << (best_d <= 3 ? "; did you mean '" + best + "'?" : std::string()) << "\n  commands: " << all
+                << "\n  run `npu --help` for more\n";
+      return 1;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -282,6 +282,25 @@ TEST(OnnxErrors, MissingExternalDataFile) {
   EXPECT_CONTAINS(load_error(m.write("ext_missing.onnx")), "keeps its data in external file");
 }
 
+TEST(OnnxErrors, ExternalDataOutsideTheModelFolderIsRefused) {
+  // As ONNX's checker: a model must not make the tool read /etc/passwd or any file outside it.
+  for (const char* where : {"../../../../etc/passwd", "/etc/passwd", "sub/../../x.bin"}) {
+    OnnxModel m(13);
+    m.input("x", {1, 2});
+    auto* t = m.graph().add_initializer();
+    t->set_name("b");
+    t->set_data_type(onnx::TensorProto_DataType_FLOAT);
+    t->add_dims(2);
+    t->set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
+    auto* kv = t->add_external_data();
+    kv->set_key("location");
+    kv->set_value(where);
+    m.node("Add", "a", {"x", "b"}, {"y"});
+    m.output("y");
+    EXPECT_CONTAINS(load_error(m.write("ext_escape.onnx")), "outside the model's folder");
+  }
+}
+
 TEST(OnnxErrors, UnknownZooNameListsTheZoo) {
   const std::string msg = load_error("resnet51");
   EXPECT_CONTAINS(msg, "resnet51: error: unknown model");

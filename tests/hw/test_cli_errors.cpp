@@ -170,3 +170,22 @@ TEST(NpuRunTool, TraceWithoutOutIsABadInput) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("give --out"), std::string::npos) << r.output;
 }
+
+TEST(CliErrors, DeviceFilesAreRefusedBeforeReading) {
+  // /dev/zero never ends: each reader refuses it at once (was: read until timeout or OOM).
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"config", "check", "/dev/zero"},
+           {"asm", "check", "/dev/zero", "--hw", "configs/edge-npu-ddr4.yaml"},
+           {"ddr", "run", "--hw", "configs/edge-npu-ddr4.yaml", "--trace", "/dev/zero"}}) {
+    const auto r = npu::test::run_npu(args);
+    EXPECT_EQ(r.status, 1) << args[0];
+    EXPECT_NE(r.output.find("/dev/zero: error: is not a regular file"), std::string::npos) << r.output;
+  }
+}
+
+TEST(CliErrors, UnknownCommandIsNamedWithTheClosestOne) {
+  const auto r = npu::test::run_npu({"simulte"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("npu: error: unknown command 'simulte'; did you mean 'simulate'?"), std::string::npos)
+      << r.output;
+}

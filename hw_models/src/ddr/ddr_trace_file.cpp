@@ -1,4 +1,5 @@
 #include "npu/hw/ddr/ddr_trace_file.hpp"
+#include "npu/isa/files.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -88,6 +89,7 @@ TraceReader::TraceReader(const std::string& path, TraceFormat format) : path_(pa
     throw ConfigError(path + ": error: is a directory, expected a file\n  fix: give the trace file itself, e.g. a "
                              "file written by `npu ddr gen PATTERN --hw CONFIG -n N -o FILE`");
   }
+  require_regular_file(path, "trace");
   in_.open(path);
   if (!in_) {
     throw ConfigError(path + ": error: cannot open the trace file\n  fix: check the path (and that it is readable)");
