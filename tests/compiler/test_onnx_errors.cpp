@@ -266,7 +266,8 @@ TEST(OnnxErrors, NonConstantClipBound) {
   EXPECT_EQ(g.nodes[0].host_reason, "Clip bound computed at run time");
 }
 
-TEST(OnnxErrors, MissingExternalDataFile) {
+// x + b where b's data lives in the external file `location`.
+OnnxModel external_data_model(const std::string& location) {
   OnnxModel m(13);
   m.input("x", {1, 2});
   auto* t = m.graph().add_initializer();
@@ -276,28 +277,21 @@ TEST(OnnxErrors, MissingExternalDataFile) {
   t->set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
   auto* kv = t->add_external_data();
   kv->set_key("location");
-  kv->set_value("no_such_weights.bin");
+  kv->set_value(location);
   m.node("Add", "a", {"x", "b"}, {"y"});
   m.output("y");
-  EXPECT_CONTAINS(load_error(m.write("ext_missing.onnx")), "keeps its data in external file");
+  return m;
+}
+
+TEST(OnnxErrors, MissingExternalDataFile) {
+  EXPECT_CONTAINS(load_error(external_data_model("no_such_weights.bin").write("ext_missing.onnx")),
+                  "keeps its data in external file");
 }
 
 TEST(OnnxErrors, ExternalDataOutsideTheModelFolderIsRefused) {
   // As ONNX's checker: a model must not make the tool read /etc/passwd or any file outside it.
   for (const char* where : {"../../../../etc/passwd", "/etc/passwd", "sub/../../x.bin"}) {
-    OnnxModel m(13);
-    m.input("x", {1, 2});
-    auto* t = m.graph().add_initializer();
-    t->set_name("b");
-    t->set_data_type(onnx::TensorProto_DataType_FLOAT);
-    t->add_dims(2);
-    t->set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
-    auto* kv = t->add_external_data();
-    kv->set_key("location");
-    kv->set_value(where);
-    m.node("Add", "a", {"x", "b"}, {"y"});
-    m.output("y");
-    EXPECT_CONTAINS(load_error(m.write("ext_escape.onnx")), "outside the model's folder");
+    EXPECT_CONTAINS(load_error(external_data_model(where).write("ext_escape.onnx")), "outside the model's folder");
   }
 }
 
