@@ -54,7 +54,13 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
                          std::to_string(graph.dynamic_size) + ": their traffic and time are that worst case");
   bool any_npu = false;
   for (const auto& L : r.lowered.layers) any_npu = any_npu || L.kind != LayerKind::Host;
-  if (!any_npu) {
+  if (!any_npu && r.lowered.host_nodes.empty()) {
+    // Only views (Reshape, Flatten, Unsqueeze...): every output is the input's bytes, no
+    // data moves, the program is empty and simulates to 0 cycles. Said, not hidden.
+    r.warnings.push_back(where + ": warning: every node is a view of its input (" +
+                         std::to_string(r.lowered.aliases.size()) +
+                         " node(s)): no data moves, the program has no instructions and takes 0 cycles");
+  } else if (!any_npu) {
     std::string first;
     if (!r.lowered.host_nodes.empty())
       first = " (first host node: '" + r.lowered.host_nodes[0].name + "': " + r.lowered.host_nodes[0].reason + ")";

@@ -60,6 +60,14 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
 }
 
 SimulateResult simulate(const SimulateOptions& opt) {
+  // A run folder reused: the previous run's results go before anything else, so a failure at
+  // any step (config, model, compile, simulation) never leaves them looking like this run's.
+  {
+    std::error_code ec;
+    for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
+                              "ddr.csv", "ddr.trace", "timeline.json", "waves.vcd"})
+      fs::remove(fs::path(opt.out_dir) / stale, ec);
+  }
   const HwConfig hw = load_hw_config(opt.hw);
   compiler::LoadOptions load;
   for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
@@ -77,11 +85,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   fs::create_directories(opt.out_dir, ec);
   if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
   const fs::path dir(opt.out_dir);
-  // A run folder reused: the previous run's results go before this one starts, so a failure
-  // never leaves them looking like this run's (they would be read as its results).
-  for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
-                            "ddr.csv", "ddr.trace", "timeline.json", "waves.vcd"})
-    fs::remove(dir / stale, ec);
+
 
   compiler::CompileOptions co;
   co.npu_only = opt.npu_only;

@@ -108,9 +108,7 @@ void add_compile(CLI::App& app) {
   cmd->add_option("--report-json", a->report_json, "Write the compile report as JSON");
   cmd->add_option("--input-shape", a->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("--npu-only", a->npu_only, "Fail if any node would run on the host (lists them all)");
-  cmd->add_option("--dynamic-size", a->dynamic_size,
-                  "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31).description("an integer from 1 to 2^31"));
+  npu::tool::add_dynamic_size_option(cmd, a->dynamic_size);
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
   cmd->callback([a, strategy_opt]() {

@@ -48,9 +48,7 @@ void add_experiment(CLI::App& app) {
   cmd->add_flag("--npu-only", opt->npu_only, "Fail every run that would place a node on the host");
   cmd->add_option("--input-shape", opt->input_shapes,
                   "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
-  cmd->add_option("--dynamic-size", opt->dynamic_size,
-                  "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31).description("an integer from 1 to 2^31"));
+  npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
   cmd->add_option("--shard", opt->shard, "Run only share i of N of the jobs (i/N), e.g. for a Slurm job array");
   cmd->callback([opt, strategies, traces]() {
     for (const auto& item : *strategies)

@@ -26,9 +26,7 @@ void add_simulate(CLI::App& app) {
   cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("-q,--quiet", *quiet, "Print nothing on success");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
-  cmd->add_option("--dynamic-size", opt->dynamic_size,
-                  "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31).description("an integer from 1 to 2^31"));
+  npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
   cmd->callback([opt, traces, quiet]() {
     std::stringstream ss(*traces);
     std::string t;

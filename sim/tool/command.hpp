@@ -7,12 +7,37 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
+#include <string>
+
 namespace npu::tool {
 
 using CommandAdder = void (*)(CLI::App& app);
 
 /// Registers `adder` under `name` (the sort key); returns true so it can run at static init.
 bool register_command(const char* name, CommandAdder adder);
+
+/// `--dynamic-size N` (compile, simulate, experiment): the worst case for dimensions known
+/// only at run time. N must be an integer from 1 to 2^31; anything else is refused with that.
+inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {
+  cmd->add_option("--dynamic-size", target,
+                  "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            std::size_t used = 0;
+            long long n = 0;
+            try {
+              n = std::stoll(v, &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            if (used != v.size() || v.empty() || n < 1 || n > (1LL << 31))
+              return "'" + v.substr(0, 32) + "' is not an integer from 1 to 2147483648 (2^31); give the largest "
+                     "run-time size to compile for, e.g. --dynamic-size 100";
+            return "";
+          },
+          "INT in [1, 2^31]"));
+}
 
 /// Exit status the tool returns when no exception escapes (e.g. 1 when some experiment
 /// runs failed but the others completed).

@@ -189,3 +189,14 @@ TEST(CliErrors, UnknownCommandIsNamedWithTheClosestOne) {
   EXPECT_NE(r.output.find("npu: error: unknown command 'simulte'; did you mean 'simulate'?"), std::string::npos)
       << r.output;
 }
+
+TEST(CliErrors, DynamicSizeMustBeAnIntegerFrom1To2Pow31) {
+  for (const char* v : {"0", "-1", "abc", "5x", "99999999999"}) {
+    const auto r = npu::test::run_npu({"compile", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "-o",
+                                       "/tmp/npu_cli_dyn.npuasm", std::string("--dynamic-size=") + v});
+    EXPECT_EQ(r.status, 1) << v;
+    EXPECT_NE(r.output.find(std::string("'") + v + "' is not an integer from 1 to 2147483648 (2^31)"),
+              std::string::npos)
+        << r.output;
+  }
+}

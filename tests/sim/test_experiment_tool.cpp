@@ -229,14 +229,14 @@ TEST(ExperimentTool, InputShapeReachesEveryRun) {
 }
 
 TEST(SimulateTool, AFailedRunLeavesNoEarlierResultsInItsFolder) {
-  // A good run, then a run into the same folder that fails at compile time (op_unsqueeze.onnx
-  // has no NPU layer at all): the folder must not keep the first run's run_summary.json.
+  // A good run, then a run into the same folder that fails (a Conv with an attribute ONNX does
+  // not define): the folder must not keep the first run's run_summary.json.
   const std::string models = npu::test::shared_models_dir();
   if (models.empty()) GTEST_SKIP() << "../shared/models is absent; skipping";
   const std::string dir = npu::test::fresh_dir("sim-stale");
   ASSERT_EQ(run_npu({"simulate", "--model", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--out", dir, "--quiet"}).status, 0);
   ASSERT_TRUE(fs::exists(dir + "/run_summary.json"));
-  auto r = run_npu({"simulate", "--model", models + "/cases/op_unsqueeze.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+  auto r = run_npu({"simulate", "--model", models + "/cases/legality/conv_with_activation_attr.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
                     "--out", dir, "--quiet"});
   EXPECT_NE(r.status, 0);
   EXPECT_FALSE(fs::exists(dir + "/run_summary.json"));

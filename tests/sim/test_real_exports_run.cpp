@@ -24,25 +24,18 @@ TEST(RealExportsRun, CasesAndTorchvisionExportsSimulateWithEveryOpOnTheNpu) {
         args.push_back(e.path().string());
         ++n;
       }
-  // op_unsqueeze.onnx is two views of the graph input: no NPU layer at all, an error by design.
-  std::vector<std::string> kept;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--model" && args[i + 1].find("op_unsqueeze") != std::string::npos) {
-      ++i;
-      --n;
-      continue;
-    }
-    kept.push_back(args[i]);
-  }
-  auto r = run_npu(kept);
+  auto r = run_npu(args);
   ASSERT_EQ(r.status, 0) << r.output;
-  const std::string out = kept[2];
+  const std::string out = args[2];
   auto summary = npu::test::read_json(out + "/summary.json");
   ASSERT_EQ(summary.size(), std::size_t(2 * n));
   for (const auto& row : summary) {
     SCOPED_TRACE(row.at("model").get<std::string>() + " " + row.at("strategy").get<std::string>());
     ASSERT_EQ(row.at("status"), "ok") << row.dump();
     EXPECT_EQ(row.at("host_nodes").get<int>(), 0);
-    EXPECT_GE(row.at("ddr_saved_pct").get<double>(), -1e-9);  // fusion never adds traffic
+    // Fusion never adds traffic (op_unsqueeze.onnx moves none: no ratio, null).
+    if (!row.at("ddr_saved_pct").is_null()) {
+      EXPECT_GE(row.at("ddr_saved_pct").get<double>(), -1e-9);
+    }
   }
 }

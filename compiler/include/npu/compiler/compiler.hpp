@@ -46,7 +46,8 @@ struct CompileResult {
 /// Runs the strategy's passes on a copy of `graph`, lowers it for `hw` and generates the
 /// program and its report. Deterministic: same inputs, identical program and report.
 /// Throws ConfigError for an unknown pass in the strategy, a graph it cannot lower (e.g.
-/// unknown shapes), a layer whose minimal tile does not fit hw.sram.capacity_bytes, and any
+/// unknown shapes), a graph whose nodes all run on the host (an all-view graph compiles to
+/// an empty program with a warning), a layer whose minimal tile does not fit hw.sram.capacity_bytes, and any
 /// host placement under options.npu_only (every host node listed with its reason).
 CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& strategy,
                       const CompileOptions& options = {});
