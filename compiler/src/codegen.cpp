@@ -462,64 +462,41 @@ class Generator {
     return steps;
   }
 
+  // ELTWISE: a and the output stream in chunks. b streams with a when it has the same
+  // shape; a broadcast b (b_elems elements, e.g. an SE gate's [1,C,1,1] or a bias row) is
+  // loaded once with the first chunk and stays resident. SRAM: [b] a a [b b] out out.
   std::vector<Step> gen_eltwise(const LayerSpec& L) {
-    if (L.b_elems > 0) return gen_eltwise_broadcast(L);
+    const bool bcast = L.b_elems > 0;
     const std::uint64_t A = addr(L.inputs[0]), B = addr(L.inputs[1]), Y = addr(L.output);
-    const std::uint64_t chunk = chunk_elems(L, L.elems, 3, 0);
+    const std::uint64_t b_bytes = bcast ? L.b_elems * e_ : 0;
+    const std::uint64_t chunk = chunk_elems(L, L.elems, bcast ? 2 : 3, align_up(b_bytes, opt_.align_bytes));
     const std::uint64_t t = chunk * e_;
-    const std::uint32_t a0 = 0, a1 = a(t), b0 = a(a1 + t), b1 = a(b0 + t), o0 = a(b1 + t), o1 = a(o0 + t);
+    const std::uint32_t bs = 0, a0 = a(b_bytes), a1 = a(a0 + t), b0 = a(a1 + t), b1 = a(b0 + t);
+    const std::uint32_t o0 = bcast ? a(a1 + t) : a(b1 + t), o1 = a(o0 + t);
     info_.sram_bytes = o1 + t;
-    info_.tile = std::to_string(chunk) + " elems";
-    info_.loop_order = "streaming";
-    std::vector<Step> steps;
-    for (std::uint64_t e0 = 0, i = 0; e0 < L.elems; e0 += chunk, ++i) {
-      const std::uint64_t n = std::min(chunk, L.elems - e0);
-      Step s;
-      const std::uint32_t sa = i % 2 ? a1 : a0, sb = i % 2 ? b1 : b0, so = i % 2 ? o1 : o0;
-      s.loads.push_back({root(L.inputs[0]), dma(A + e0 * e_, sa, n, 1, 0, e_)});
-      s.loads.push_back({root(L.inputs[1]), dma(B + e0 * e_, sb, n, 1, 0, e_)});
-      isa::EltwiseParams ep;
-      ep.op = L.eltwise;
-      ep.a_addr = sa;
-      ep.b_addr = sb;
-      ep.out_addr = so;
-      ep.elems = std::uint32_t(n);
-      s.compute.op = Opcode::Eltwise;
-      s.compute.params = ep;
-      s.stores.push_back({root(L.output), dma(Y + e0 * e_, so, n, 1, 0, e_)});
-      steps.push_back(std::move(s));
-    }
-    return steps;
-  }
-
-  // Broadcast operand b (b_elems elements, e.g. an SE gate's [1,C,1,1] or a bias row):
-  // loaded once with the first tile and kept resident; every tile streams a and the output.
-  std::vector<Step> gen_eltwise_broadcast(const LayerSpec& L) {
-    const std::uint64_t A = addr(L.inputs[0]), B = addr(L.inputs[1]), Y = addr(L.output);
-    const std::uint64_t b_bytes = L.b_elems * e_;
-    const std::uint64_t reserved = align_up(b_bytes, opt_.align_bytes);
-    const std::uint64_t chunk = chunk_elems(L, L.elems, 2, reserved);
-    const std::uint64_t t = chunk * e_;
-    const std::uint32_t bs = 0, a0 = a(b_bytes), a1 = a(a0 + t), o0 = a(a1 + t), o1 = a(o0 + t);
-    info_.sram_bytes = o1 + t;
-    info_.tile = std::to_string(chunk) + " elems, b resident (" + std::to_string(L.b_elems) + ")";
+    info_.tile = std::to_string(chunk) + " elems" +
+                 (bcast ? ", b resident (" + std::to_string(L.b_elems) + ")" : std::string());
     info_.loop_order = "streaming";
     std::vector<Step> steps;
     for (std::uint64_t e0 = 0, i = 0; e0 < L.elems; e0 += chunk, ++i) {
       const std::uint64_t n = std::min(chunk, L.elems - e0);
       Step s;
       const std::uint32_t sa = i % 2 ? a1 : a0, so = i % 2 ? o1 : o0;
-      if (i == 0) s.loads.push_back({root(L.inputs[1]), dma(B, bs, L.b_elems, 1, 0, e_)});
+      const std::uint32_t sb = bcast ? bs : (i % 2 ? b1 : b0);
+      if (bcast && i == 0) s.loads.push_back({root(L.inputs[1]), dma(B, bs, L.b_elems, 1, 0, e_)});
       s.loads.push_back({root(L.inputs[0]), dma(A + e0 * e_, sa, n, 1, 0, e_)});
+      if (!bcast) s.loads.push_back({root(L.inputs[1]), dma(B + e0 * e_, sb, n, 1, 0, e_)});
       isa::EltwiseParams ep;
       ep.op = L.eltwise;
       ep.a_addr = sa;
-      ep.b_addr = bs;
+      ep.b_addr = sb;
       ep.out_addr = so;
       ep.elems = std::uint32_t(n);
-      ep.b_elems = std::uint32_t(L.b_elems);
-      ep.b_inner = std::uint32_t(L.b_inner);
-      ep.b_offset = e0;
+      if (bcast) {
+        ep.b_elems = std::uint32_t(L.b_elems);
+        ep.b_inner = std::uint32_t(L.b_inner);
+        ep.b_offset = e0;
+      }
       s.compute.op = Opcode::Eltwise;
       s.compute.params = ep;
       s.stores.push_back({root(L.output), dma(Y + e0 * e_, so, n, 1, 0, e_)});

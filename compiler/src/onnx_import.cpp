@@ -537,6 +537,7 @@ std::vector<Node> import_subgraph(const onnx::GraphProto& sub, Graph& g, const s
   Importer imp{source, fs::path()};
   imp.opset = g.opset;
   std::vector<Node> nodes;
+  for (const auto& t : sub.initializer()) g.tensors[t.name()] = imp.convert_tensor(t, t.name());
   for (int k = 0; k < sub.node_size(); ++k) {
     const onnx::NodeProto& np = sub.node(k);
     if (!(np.domain().empty() || np.domain() == "ai.onnx"))
@@ -545,7 +546,6 @@ std::vector<Node> import_subgraph(const onnx::GraphProto& sub, Graph& g, const s
       g.tensors[np.output(0)] = imp.constant_tensor(np, k);
       continue;
     }
-    for (const auto& t : sub.initializer()) g.tensors[t.name()] = imp.convert_tensor(t, t.name());
     Node n;
     n.name = np.name().empty() ? np.op_type() + "_if_" + std::to_string(k) : np.name();
     n.op_type = np.op_type();
