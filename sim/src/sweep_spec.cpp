@@ -247,14 +247,15 @@ class SpecReader {
     return v.Scalar();
   }
 
-  std::vector<std::string> value_list(const YAML::Node& values, const std::string& path) {
+  /// The values of one axis. In a zip group one key may repeat a value (the points must differ).
+  std::vector<std::string> value_list(const YAML::Node& values, const std::string& path, bool zipped = false) {
     if (!values.IsSequence() || values.size() == 0)
       fail(values.Mark(), fmt::format("axis '{}' must be a non-empty list of values, got {}", path, describe(values)),
            fmt::format("  e.g. '{}: [a, b, c]'; a single value belongs under 'set'", path));
     std::vector<std::string> out;
     for (const auto& v : values) {
       const std::string text = scalar_value(v, fmt::format("a value of axis '{}'", path));
-      if (std::find(out.begin(), out.end(), text) != out.end())
+      if (!zipped && std::find(out.begin(), out.end(), text) != out.end())
         fail(v.Mark(), fmt::format("axis '{}' lists '{}' twice", path, text), "  give each value once");
       out.push_back(text);
     }
@@ -266,7 +267,7 @@ class SpecReader {
     const auto entries = map_entries(group, "a 'zip' group");
     for (const auto& [path, values] : entries) {
       check_path(path, "zipped axis", used);
-      auto list = value_list(values, path.Scalar());
+      auto list = value_list(values, path.Scalar(), true);
       if (!axis.values.empty() && list.size() != axis.values.size())
         fail(values.Mark(),
              fmt::format("zipped axis '{}' has {} values but '{}' has {}", path.Scalar(), list.size(), axis.paths.front(),
@@ -276,6 +277,12 @@ class SpecReader {
       for (std::size_t i = 0; i < list.size(); ++i) axis.values[i].push_back(list[i]);
       axis.paths.push_back(path.Scalar());
     }
+    for (std::size_t i = 0; i < axis.values.size(); ++i)
+      for (std::size_t k = 0; k < i; ++k)
+        if (axis.values[i] == axis.values[k])
+          fail(group.Mark(), fmt::format("zip group ({}) lists the point ({}) twice, at positions {} and {}",
+                                         join(axis.paths), join(axis.values[i]), k + 1, i + 1),
+               "  give each combination once");
     return axis;
   }
 

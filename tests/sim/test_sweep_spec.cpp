@@ -59,6 +59,20 @@ TEST(SweepSpec, ReadsEveryKey) {
   EXPECT_TRUE(spec.npu_only);
 }
 
+TEST(SweepSpec, ZipListHoldsSeveralGroups) {
+  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
+                          "zip:\n  - {mac_array.rows: [16, 32], mac_array.cols: [16, 32]}\n"
+                          "  - {ddr.channels: [1, 2, 4], ddr.ranks: [1, 1, 2]}\n");
+  ASSERT_EQ(spec.axes.size(), 2u);
+  EXPECT_EQ(spec.config_count(), 2u * 3u);
+  EXPECT_EQ(spec.axes[1].values[2], (std::vector<std::string>{"4", "2"}));
+  // A key may repeat a value inside a zip (ranks 1, 1, 2 above); a whole point may not.
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels +
+                     "zip: {mac_array.rows: [16, 16], mac_array.cols: [8, 8]}\n"),
+            "spec.yaml:3:6: error: zip group (mac_array.rows, mac_array.cols) lists the point (16, 8) twice, at "
+            "positions 1 and 2\n  give each combination once");
+}
+
 TEST(SweepSpec, DefaultsToTheFiveStrategiesAndOneConfig) {
   const auto spec = parse(std::string("base: configs/mobile-npu-lpddr4.yaml\n") + kModels);
   EXPECT_EQ(spec.strategies.size(), 5u);

@@ -82,6 +82,11 @@ TEST(SweepTool, ResumeRunsOnlyTheCellsWithoutAResult) {
   auto r = run_npu({"sweep", spec, "--out", out});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("8 cells, 6 done before, 0 invalid, 2 run now, 0 failed"), std::string::npos) << r.output;
+  // Progress off a terminal: one line per finished cell, counting the 6 done before.
+  EXPECT_NE(r.output.find("[7/8] 0 failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("[8/8] 0 failed"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("[6/8]"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("running"), std::string::npos) << r.output;
   EXPECT_EQ(fs::last_write_time(out + "/cells/" + std::prev(before.end())->first + "/run_summary.json"), stamp);
   const auto after = rows_by_key(out);
   ASSERT_EQ(after.size(), 8u);
