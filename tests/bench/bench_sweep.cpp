@@ -54,7 +54,10 @@ void BM_SweepRun(benchmark::State& state) {
     const int rc = std::system(cmd.c_str());
     state.PauseTiming();
     cpu += children_cpu_s() - cpu0;
-    if (rc != 0) state.SkipWithError(("npu sweep failed: " + cmd).c_str());
+    if (rc != 0) {  // a failed cell or a bad build: no throughput to report
+      state.SkipWithError(("npu sweep failed (see " + out.string() + "/summary.csv): " + cmd).c_str());
+      return;
+    }
     const std::size_t n = npu::sim::read_plan(out.string()).cells.size(), kk = std::size_t(std::stoi(shards));
     cells += (n + kk - 1) / kk;  // shard 0/K holds cells 0, K, 2K, ...: ceil(n / K)
     state.ResumeTiming();
