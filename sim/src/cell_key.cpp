@@ -35,7 +35,7 @@ void field(std::string& out, const char* name, const std::string& value) {
   out += '\n';
 }
 
-/// Hashes a file in 1 MiB pieces; nullopt-like empty string when unreadable.
+/// FNV-1a 64 of a file, read in 1 MiB pieces, and its size; false when it cannot be read.
 bool hash_file(const std::string& path, std::uint64_t& h, std::uint64_t& bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;

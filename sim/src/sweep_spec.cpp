@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -494,16 +495,9 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec) {
     YAML::Emitter out;
     out << doc;
     const std::string text = std::string(out.c_str()) + "\n";
+    std::optional<HwConfig> cfg;
     try {
-      HwConfig cfg = parse_hw_config(text, name);
-      cell.config_yaml = hw_config_to_yaml(cfg);
-      cfg.npu.name = "-";
-      const std::string identity = hw_config_to_yaml(cfg);
-      auto [it, fresh] = seen_config.emplace(identity, name);
-      if (!fresh)
-        throw std::runtime_error(fmt::format("{}: error: config cells '{}' and '{}' are the same config\n  an axis lists "
-                                             "one value twice in different forms (e.g. 1MiB and 1048576); give each once",
-                                             spec.source, it->second, name));
+      cfg = parse_hw_config(text, name);
     } catch (const ConfigError& e) {
       // The loader's line:col point into the generated YAML, not a file the user has: drop them.
       std::string msg = e.what();
@@ -517,8 +511,15 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec) {
       }
       cell.invalid = flat;
       cell.config_yaml = text;
-    } catch (const std::runtime_error& e) {
-      throw ConfigError(e.what());
+    }
+    if (cfg) {
+      cell.config_yaml = hw_config_to_yaml(*cfg);
+      cfg->npu.name = "-";  // the same config under another name is still the same config
+      auto [it, fresh] = seen_config.emplace(hw_config_to_yaml(*cfg), name);
+      if (!fresh)
+        throw ConfigError(fmt::format("{}: error: config cells '{}' and '{}' are the same config\n  an axis lists one "
+                                      "value twice in different forms (e.g. 1MiB and 1048576); give each once",
+                                      spec.source, it->second, name));
     }
     cells.push_back(std::move(cell));
   }
