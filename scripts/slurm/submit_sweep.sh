@@ -3,12 +3,14 @@
 # runs after the whole array has ended (docs/cluster.md).
 #
 # Usage: scripts/slurm/submit_sweep.sh SPEC OUT [--shards N] [--max-running M] [--npu PATH]
-#                                      [--parsable] [SBATCH OPTION ...] [-- SBATCH OPTION ...]
+#          [--setup FILE] [--retry-failed] [--parsable] [SBATCH OPTION ...] [-- SBATCH OPTION ...]
 #   SPEC            the sweep spec YAML (docs/sweep.md)
 #   OUT             the sweep folder; must be on a filesystem every compute node sees
 #   --shards N      array size: task i runs `npu sweep SPEC --out OUT --shard i/N` (default 4)
 #   --max-running M at most M array tasks at once (sbatch --array=0-(N-1)%M)
 #   --npu PATH      the npu binary (default: build/npu of this checkout, else `npu` on PATH)
+#   --setup FILE    shell file every job sources first (e.g. `module load` lines)
+#   --retry-failed  run cells that failed before again (npu sweep --retry-failed)
 #   --parsable      print only "ARRAY_JOB_ID REPORT_JOB_ID"
 #   anything else   passed to both sbatch calls unchanged: -p/--partition, -A/--account,
 #                   -t/--time, -c/--cpus-per-task (each task then runs -j that many cells),
@@ -21,7 +23,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 prog="submit_sweep.sh"
 
-usage() { sed -n '5,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '5,21p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "$prog: error: $1" >&2; [ $# -gt 1 ] && echo "  $2" >&2; exit 2; }
 
 if [ $# -ge 1 ] && { [ "$1" = -h ] || [ "$1" = --help ]; }; then usage; exit 0; fi
@@ -30,7 +32,8 @@ spec="$1" out="$2"
 shift 2
 case "$spec$out" in -*) die "SPEC and OUT come first, before options (got '$spec' '$out')";; esac
 
-shards=4 max_running="" npu="" parsable=0
+shards=4 max_running="" npu="" setup="" parsable=0
+sweep_opts=()
 pass=()
 is_int() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ]; }
 need_value() { [ $# -ge 2 ] || die "$1 needs a value"; }
@@ -42,6 +45,9 @@ while [ $# -gt 0 ]; do
     --max-running=*) max_running="${1#*=}"; shift ;;
     --npu) need_value "$@"; npu="$2"; shift 2 ;;
     --npu=*) npu="${1#*=}"; shift ;;
+    --setup) need_value "$@"; setup="$2"; shift 2 ;;
+    --setup=*) setup="${1#*=}"; shift ;;
+    --retry-failed) sweep_opts+=(--retry-failed); shift ;;
     --parsable) parsable=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; pass+=("$@"); break ;;
@@ -68,19 +74,23 @@ if [ -z "$npu" ]; then
 fi
 [ -x "$npu" ] && [ -f "$npu" ] || die "npu binary '$npu' is not an executable file" "pass --npu PATH"
 npu="$(realpath "$npu")"
+if [ -n "$setup" ]; then
+  [ -f "$setup" ] || die "setup file '$setup' does not exist or is not a file"
+  setup="$(realpath "$setup")"
+fi
 
 mkdir -p "$out/slurm" || die "cannot create '$out/slurm'" "OUT must be writable (and shared by every node)"
 
 array_range="0-$((shards - 1))${max_running:+%$max_running}"
 array_id="$(sbatch --parsable --array="$array_range" --output="$out/slurm/sweep_%A_%a.out" \
-  ${pass[@]+"${pass[@]}"} "$here/sweep_array.sbatch" "$npu" "$spec" "$out" "$shards")" \
+  ${pass[@]+"${pass[@]}"} "$here/sweep_array.sbatch" "$npu" "$spec" "$out" "$shards" "$setup" ${sweep_opts[@]+"${sweep_opts[@]}"})" \
   || die "sbatch refused the array job (its message is above)"
 array_id="${array_id%%;*}"  # --parsable prints "id" or "id;cluster"
 
 if ! report_id="$(sbatch --parsable --dependency="afterany:$array_id" --output="$out/slurm/report_%j.out" \
-    ${pass[@]+"${pass[@]}"} "$here/sweep_report.sbatch" "$npu" "$out")"; then
+    ${pass[@]+"${pass[@]}"} "$here/sweep_report.sbatch" "$npu" "$out" "$setup")"; then
   echo "$prog: error: the array job $array_id is submitted but sbatch refused the report job" >&2
-  echo "  submit it by hand: sbatch --dependency=afterany:$array_id --output='$out/slurm/report_%j.out' $here/sweep_report.sbatch '$npu' '$out'" >&2
+  echo "  submit it by hand: sbatch --dependency=afterany:$array_id --output='$out/slurm/report_%j.out' $here/sweep_report.sbatch '$npu' '$out' '$setup'" >&2
   exit 1
 fi
 report_id="${report_id%%;*}"

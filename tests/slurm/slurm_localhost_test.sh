@@ -136,11 +136,17 @@ expected="$tmp/local/report/summary.csv"
 ok_rows="$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next } $c == "ok"' "$expected" | wc -l)"
 [ "$ok_rows" -eq 4 ] || fail "the local report has $ok_rows ok rows, expected 4 (2 configs x 2 strategies): $expected"
 
+# A setup file as a site's `module load` lines would be: every job must source it first
+# (it reads an unset variable, as module scripts do, which the jobs' `set -u` must allow).
+cat >"$tmp/setup.sh" <<'SETUP'
+echo "npu-test setup sourced${NPU_TEST_UNSET_VARIABLE:+?}${NPU_TEST_UNSET_VARIABLE}"
+SETUP
+
 # Submits the sweep, waits for the report job, checks every job; sets array_id, report_id.
 submit_and_wait() {
   local ids state
   ids="$("$src/scripts/slurm/submit_sweep.sh" "$spec" "$tmp/cluster" --shards 3 \
-          --npu "$npu" --parsable --time=5)" || fail "submit_sweep.sh failed"
+          --npu "$npu" --setup "$tmp/setup.sh" --parsable --time=5)" || fail "submit_sweep.sh failed"
   read -r array_id report_id <<<"$ids"
   job_ids+=("$array_id" "$report_id")
   echo "submitted array job $array_id (3 shards) and report job $report_id"
@@ -159,9 +165,12 @@ submit_and_wait() {
   [ "$(wc -l <<<"$tasks")" -eq 3 ] && [ "$done_ok" -eq 3 ] \
     || fail "array job $array_id: expected 3 tasks COMPLETED with exit 0, got:"$'\n'"$tasks"
   for i in 0 1 2; do
-    grep -q "npu-sweep shard $i/3 " "$tmp/cluster/slurm/sweep_${array_id}_$i.out" \
-      || fail "no log line of shard $i/3 in $tmp/cluster/slurm/sweep_${array_id}_$i.out"
+    local log="$tmp/cluster/slurm/sweep_${array_id}_$i.out"
+    grep -q "npu-sweep shard $i/3 " "$log" || fail "no log line of shard $i/3 in $log"
+    grep -qx "npu-test setup sourced" "$log" || fail "shard $i did not source the --setup file ($log)"
   done
+  grep -qx "npu-test setup sourced" "$tmp/cluster/slurm/report_$report_id.out" \
+    || fail "the report job did not source the --setup file"
 }
 
 compare_reports() {
