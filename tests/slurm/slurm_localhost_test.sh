@@ -65,6 +65,7 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT  # a ctest time-out or ^C still stops the daemons (via the EXIT trap)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # --- munge: a fresh key and a private socket --------------------------------------------
@@ -150,14 +151,14 @@ submit_and_wait() {
   read -r array_id report_id <<<"$ids"
   job_ids+=("$array_id" "$report_id")
   echo "submitted array job $array_id (3 shards) and report job $report_id"
-  for _ in $(seq 480); do
+  for _ in $(seq 360); do
     state="$(scontrol show job -o "$report_id" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')"
     case "$state" in
       COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE) break ;;
     esac
     sleep 0.25
   done
-  [ "$state" = COMPLETED ] || fail "report job $report_id ended in state '$state' (or not within 120 s)"
+  [ "$state" = COMPLETED ] || fail "report job $report_id ended in state '$state' (or not within 90 s)"
   # One line per array task: all three must have COMPLETED with exit code 0:0.
   local tasks done_ok
   tasks="$(scontrol show job -o "$array_id")"
