@@ -19,7 +19,9 @@ REPORT is the summary.csv of `npu report` (or `npu sweep`), or the folder holdin
   axis_<path>.png      for each sweep axis (a column named by its dotted config path):
                        median speedup over `none` and median DDR traffic saved, per axis
                        value and fused strategy, over every model and every value of the
-                       other axes (n = cells per point)
+                       other axes (cells per point in the title, or at each point
+                       when it varies); numeric values (also with a size unit, "256 KiB")
+                       in increasing order, others in the spec's order
 
 Needs Debian's python3-matplotlib and python3-pandas. Exits 1 with a message naming the
 file and the column when a column a plot needs is missing, and when no row is `ok`.
@@ -120,14 +122,29 @@ def load_summary(path):
     return df, csv_path
 
 
+# Size suffixes as docs/config.md accepts them (KiB = 1024 B, KB = 1000 B), for ordering only.
+UNIT_FACTORS = {"": 1, "B": 1, "K": 1e3, "KB": 1e3, "KIB": 2**10, "M": 1e6, "MB": 1e6, "MIB": 2**20,
+                "G": 1e9, "GB": 1e9, "GIB": 2**30, "T": 1e12, "TB": 1e12, "TIB": 2**40}
+NUMBER_WITH_UNIT = re.compile(r"^\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]*)\s*$")
+
+
+def magnitude(text):
+    """The number an axis value stands for ("64 KiB" -> 65536.0, "1e3" -> 1000.0), or None
+    when it is not a number with an optional size unit (e.g. "weight_stationary")."""
+    m = NUMBER_WITH_UNIT.match(str(text))
+    if not m or m.group(2).upper() not in UNIT_FACTORS:
+        return None
+    return float(m.group(1)) * UNIT_FACTORS[m.group(2).upper()]
+
+
 def ordered_values(series):
-    """Distinct values in order of first appearance (the sweep plan's order), or sorted
-    numerically when every value is a plain number."""
+    """Distinct values of an axis column: by magnitude when every value is a number with an
+    optional size unit ("256 KiB" before "1 MiB"), else in order of first appearance (the
+    sweep plan's order)."""
     values = list(dict.fromkeys(series))
-    try:
-        return sorted(values, key=float)
-    except ValueError:
-        return values
+    if all(magnitude(v) is not None for v in values):
+        return sorted(values, key=magnitude)
+    return values
 
 
 def pareto_rows(ok, axes):
@@ -188,12 +205,15 @@ def plot_pareto(ok, axes, out_dir):
     styles = strategy_styles(list(dict.fromkeys(ok.strategy)))
     for model, df in ok.groupby("model", sort=True):
         panels = [o for o in OBJECTIVES if o[0] in df.columns and not df[o[0]].isna().all()]
-        fig, axs = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 5.2), squeeze=False)
+        fig, axs = plt.subplots(1, len(panels), figsize=(6.5 * len(panels) + 1.6, 5.2), squeeze=False)
         annotated = False
         for ax, (xcol, xlabel, ycol, ylabel, _) in zip(axs[0], panels):
             d = df.dropna(subset=[xcol, ycol])
             for strat, s in d.groupby("strategy", sort=False):
-                ax.scatter(s[xcol], s[ycol], s=36, label=strat, zorder=3, **styles[strat])
+                # `none` on top: its hollow rings stay visible where a strategy that changed
+                # nothing (e.g. conv-act on a network with BN between conv and act) covers it.
+                ax.scatter(s[xcol], s[ycol], s=44 if strat == BASELINE else 36, label=strat,
+                           zorder=5 if strat == BASELINE else 3, **styles[strat])
             mask = pareto_mask(list(zip(d[xcol], d[ycol])))
             opt = d[mask]
             ax.scatter(opt[xcol], opt[ycol], s=140, facecolors="none", edgecolors="black", linewidths=1.4,
@@ -206,8 +226,11 @@ def plot_pareto(ok, axes, out_dir):
                            label=f"front ({BASELINE} only)")
             if len(opt) <= 12:
                 annotated = True
-                for _, r in opt.iterrows():
-                    ax.annotate(short_label(r, axes), (r[xcol], r[ycol]), textcoords="offset points", xytext=(6, 5),
+                # Along the front (by x), labels alternate right and left of their point so
+                # that neighbours on a tight front do not print over each other.
+                for k, (_, r) in enumerate(opt.sort_values([xcol, ycol]).iterrows()):
+                    ax.annotate(short_label(r, axes), (r[xcol], r[ycol]), textcoords="offset points",
+                                xytext=(8, 4) if k % 2 == 0 else (-8, -10), ha="left" if k % 2 == 0 else "right",
                                 fontsize=7, color="#333333")
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
@@ -215,10 +238,11 @@ def plot_pareto(ok, axes, out_dir):
                          f"{len(d)} cells, {int(sum(mask))} Pareto-optimal", fontsize=10)
             ax.grid(True, alpha=0.3)
             ax.margins(0.12)
-        axs[0][0].legend(fontsize=8, loc="best")
+        handles, labels = axs[0][0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="center right", fontsize=8, frameon=False)
         if axes and annotated:
-            fig.suptitle(f"{model}: labels of Pareto-optimal cells are {', '.join(axes)}", fontsize=9, y=0.995)
-        fig.tight_layout()
+            fig.suptitle(f"{model}: labels of Pareto-optimal cells are {', '.join(axes)}", fontsize=9)
+        fig.tight_layout(rect=(0, 0, 1 - 1.6 / fig.get_figwidth(), 1))
         path = os.path.join(out_dir, f"pareto_{safe_name(model)}.png")
         fig.savefig(path, dpi=110)
         plt.close(fig)
@@ -233,10 +257,12 @@ def plot_axes(ok, axes, out_dir):
     styles = strategy_styles(list(dict.fromkeys(ok.strategy)))
     for axis in axes:
         values = ordered_values(ok[axis])
-        fig, axs = plt.subplots(1, 2, figsize=(12, 4.6))
+        fig, axs = plt.subplots(1, 2, figsize=(13.6, 4.8))
+        counts = set()
         for ax, metric, ylabel, fmt in ((axs[0], "speedup_vs_none", "median speedup over none (x)", "{:.2f}x"),
                                         (axs[1], "ddr_saved_pct", "median DDR traffic saved (%)", "{:.1f}%")):
             med, count = axis_effect(ok, axis, metric)
+            counts.update(int(n) for n in count.values.flatten() if n)
             xs = list(range(len(values)))
             for strat in med.columns:
                 st = styles[strat]
@@ -244,8 +270,9 @@ def plot_axes(ok, axes, out_dir):
                 if len(values) <= 8:
                     for x, v, n in zip(xs, med[strat].values, count[strat].values):
                         if not math.isnan(v):
-                            ax.annotate(fmt.format(v) + f" (n={n})", (x, v), textcoords="offset points",
-                                        xytext=(5, 4), fontsize=7, color=st["color"])
+                            label = fmt.format(v) + ("" if len(set(count.values.flatten()) - {0}) <= 1 else f" n={n}")
+                            ax.annotate(label, (x, v), textcoords="offset points", xytext=(5, 4), fontsize=7,
+                                        color=st["color"])
             ax.set_xticks(xs)
             ax.set_xticklabels([str(v) for v in values], rotation=20 if len(values) > 5 else 0)
             ax.set_xlabel(axis)
@@ -255,11 +282,13 @@ def plot_axes(ok, axes, out_dir):
         axs[0].axhline(1.0, color="#777777", lw=0.8, ls="--")
         lo, hi = axs[1].get_ylim()
         axs[1].set_ylim(min(0.0, lo), max(hi, 1.0))  # from 0: a saving's size is not exaggerated
-        axs[0].legend(fontsize=8)
+        handles, labels = axs[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="center right", fontsize=8, frameon=False)
         models = ok[ok.strategy != BASELINE].model.nunique()
-        fig.suptitle(f"effect of {axis}: median over {models} model(s) and the other axes' values "
-                     f"(n = cells per point)", fontsize=11)
-        fig.tight_layout()
+        per_point = f"{counts.pop()} cells per point" if len(counts) == 1 else "n = cells per point"
+        fig.suptitle(f"effect of {axis}: median over {models} model(s) and the other axes' values ({per_point})",
+                     fontsize=11)
+        fig.tight_layout(rect=(0, 0, 1 - 1.6 / fig.get_figwidth(), 1))
         path = os.path.join(out_dir, f"axis_{safe_name(axis)}.png")
         fig.savefig(path, dpi=110)
         plt.close(fig)

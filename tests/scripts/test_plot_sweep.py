@@ -85,6 +85,25 @@ class ParetoMask(unittest.TestCase):
         self.assertEqual(ps.pareto_mask([(7.0, 7.0)]), [True])
 
 
+class AxisValueOrder(unittest.TestCase):
+    def test_sizes_sort_by_bytes(self):
+        # 64 KiB = 65536 B, 512KiB = 524288 B, 1 MiB = 1048576 B, 1 MB = 1000000 B.
+        self.assertEqual(ps.magnitude("64 KiB"), 65536.0)
+        self.assertEqual(ps.magnitude("1 MB"), 1e6)
+        self.assertEqual(ps.ordered_values(["1 MiB", "64 KiB", "1 MB", "512KiB"]),
+                         ["64 KiB", "512KiB", "1 MB", "1 MiB"])
+
+    def test_plain_numbers_sort_numerically(self):
+        self.assertEqual(ps.ordered_values(["32", "8", "16", "1e2"]), ["8", "16", "32", "1e2"])
+
+    def test_names_keep_plan_order(self):
+        # Not numbers (or not all of them): the order the report lists them in, i.e. the spec's.
+        self.assertIsNone(ps.magnitude("weight_stationary"))
+        self.assertIsNone(ps.magnitude("3 apples"))
+        self.assertEqual(ps.ordered_values(["ws", "os", "ws", "is"]), ["ws", "os", "is"])
+        self.assertEqual(ps.ordered_values(["1 MiB", "big", "64 KiB"]), ["1 MiB", "big", "64 KiB"])
+
+
 class Report(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -131,7 +150,7 @@ class Report(unittest.TestCase):
         # r16/1M 9/6 = 1.5, r32/1M 6/4 = 1.5. DDR saved: 1-6/10 = 40 %, 1-7/12 = 41.67 %,
         # 1-4/8 = 50 %, 1-5/9 = 44.44 %.
         med, count = ps.axis_effect(ok, "sram.capacity", "speedup_vs_none")
-        self.assertEqual(list(med.index), ["256 KiB", "1 MiB"])  # plan order (not numeric)
+        self.assertEqual(list(med.index), ["256 KiB", "1 MiB"])  # by size: 262144 B < 1048576 B
         self.assertEqual(list(med.columns), ["conv-bn-act"])    # `none` is the baseline
         self.assertAlmostEqual(med.loc["256 KiB", "conv-bn-act"], (1.6 + 1.5) / 2)
         self.assertAlmostEqual(med.loc["1 MiB", "conv-bn-act"], 1.5)
