@@ -52,7 +52,8 @@ cleanup() {
   trap - EXIT
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then dump_logs; fi
   [ ${#job_ids[@]} -eq 0 ] || timeout 10 scancel "${job_ids[@]}" >/dev/null 2>&1 || true
-  [ ${#pids[@]} -eq 0 ] || timeout 10 scontrol shutdown >/dev/null 2>&1 || true
+  # slurmctld and slurmd are pids 2 and 3 (munged is 1); shutdown stops both cleanly.
+  [ ${#pids[@]} -lt 2 ] || timeout 10 scontrol shutdown >/dev/null 2>&1 || true
   for pid in ${pids[@]+"${pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
   for _ in $(seq 50); do
     alive=0
