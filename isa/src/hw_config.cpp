@@ -189,10 +189,10 @@ class Loader {
 
     HwConfig cfg;
     cfg.source = source_;
-    Section top = open(root, "", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy", "host"});
+    Section top = open(root, "");
 
     {
-      Section s = open(top, "npu", {"name", "clock_mhz"}, {});
+      Section s = open(top, "npu");
       cfg.npu.name = get_string(s, "name");
       cfg.npu.clock_mhz = get_positive_double(s, "clock_mhz", "MHz");
       // Time is kept in whole picoseconds (period = 10^6 / clock_mhz ps). Above 10 GHz the
@@ -211,8 +211,7 @@ class Loader {
              "allowed: 0.001 to 10000 MHz, e.g. 'clock_mhz: 1000'");
     }
     {
-      Section s = open(top, "mac_array", {"rows", "cols", "dataflow", "dtype"},
-                       {"macs_per_pe_per_cycle", "depthwise_mapping"});
+      Section s = open(top, "mac_array");
       cfg.mac_array.rows = get_int(s, "rows", 1);
       cfg.mac_array.cols = get_int(s, "cols", 1);
       cfg.mac_array.dataflow = static_cast<Dataflow>(get_enum(s, "dataflow", kDataflows, "dataflow"));
@@ -232,17 +231,17 @@ class Loader {
       }
     }
     {
-      Section s = open(top, "sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles"});
+      Section s = open(top, "sram");
       cfg.sram.capacity_bytes = get_size(s, "capacity");
       cfg.sram.bytes_per_cycle = get_int(s, "bytes_per_cycle", 1);
       if (s.has("banks")) cfg.sram.banks = get_int(s, "banks", 1);
       if (s.has("latency_cycles")) cfg.sram.latency_cycles = get_int(s, "latency_cycles", 1);
     }
     {
-      Section s = open(top, "act_unit", {"lanes"}, {"latency_cycles"});
+      Section s = open(top, "act_unit");
       cfg.act_unit.lanes = get_int(s, "lanes", 1);
       if (s.has("latency_cycles")) {
-        Section lat = open(s, "latency_cycles", {}, act_latency_keys());
+        Section lat = open(s, "latency_cycles");
         for (const auto& op : act_latency_keys()) {
           if (!lat.has(op)) continue;
           const int v = get_int(lat, op, 1);
@@ -254,13 +253,13 @@ class Loader {
       }
     }
     if (top.has("dma")) {
-      Section s = open(top, "dma", {}, {"burst_bytes", "max_outstanding"});
+      Section s = open(top, "dma");
       if (s.has("burst_bytes")) cfg.dma.burst_bytes = int_size(s, "burst_bytes");
       if (s.has("max_outstanding")) cfg.dma.max_outstanding = get_int(s, "max_outstanding", 1);
     }
     load_ddr(top, cfg.ddr);
     if (top.has("energy")) {
-      Section s = open(top, "energy", {"pj_per_mac", "pj_per_sram_byte", "pj_per_ddr_byte"}, {});
+      Section s = open(top, "energy");
       cfg.energy.present = true;
       cfg.energy.pj_per_mac = get_positive_double(s, "pj_per_mac", "pJ");
       cfg.energy.pj_per_sram_byte = get_positive_double(s, "pj_per_sram_byte", "pJ");
@@ -268,7 +267,7 @@ class Loader {
     }
     if (top.has("host")) {
       // Each key is optional: a missing one keeps the documented default (HostConfig).
-      Section s = open(top, "host", {}, {"bandwidth_gbps", "gops"});
+      Section s = open(top, "host");
       cfg.host.present = true;
       if (s.has("bandwidth_gbps")) cfg.host.bandwidth_gbps = get_positive_double(s, "bandwidth_gbps", "GB/s");
       if (s.has("gops")) cfg.host.gops = get_positive_double(s, "gops", "giga MAC/s");
@@ -335,14 +334,23 @@ class Loader {
     return s;
   }
 
-  Section open(const YAML::Node& root, const std::string& path, const std::vector<std::string>& required,
-               const std::vector<std::string>& optional) {
-    return open_node(root, path, required, optional, YAML::Mark());
+  /// The document root, with the keys hw_config_schema() allows at path "".
+  Section open(const YAML::Node& root, const std::string& path) {
+    const HwConfigSection& sec = schema_section(path);
+    return open_node(root, path, sec.required, sec.optional, YAML::Mark());
   }
 
-  Section open(const Section& parent, const std::string& key, const std::vector<std::string>& required,
-               const std::vector<std::string>& optional) {
-    return open_node(parent.values.at(key), parent.key_path(key), required, optional, parent.key_marks.at(key));
+  /// The map under `key` of `parent`, with the keys hw_config_schema() allows there.
+  Section open(const Section& parent, const std::string& key) {
+    const HwConfigSection& sec = schema_section(parent.key_path(key));
+    return open_node(parent.values.at(key), parent.key_path(key), sec.required, sec.optional,
+                     parent.key_marks.at(key));
+  }
+
+  static const HwConfigSection& schema_section(const std::string& path) {
+    for (const auto& sec : hw_config_schema())
+      if (sec.path == path) return sec;
+    throw std::logic_error("hw_config_schema() has no section '" + path + "'");
   }
 
   /// The value node of a present key; records its mark for cross-field messages.
@@ -478,10 +486,7 @@ class Loader {
   }
 
   void load_ddr(const Section& top, DdrConfig& d) {
-    Section s = open(top, "ddr",
-                     {"standard", "data_rate_mtps", "channels", "ranks", "bank_groups", "banks_per_group", "rows",
-                      "columns", "device_width", "bus_width_bits", "burst_length", "timing"},
-                     {"address_mapping", "page_policy", "queue_depth", "write_high_watermark", "write_low_watermark"});
+    Section s = open(top, "ddr");
     d.standard = kStandards[get_enum(s, "standard", kStandards, "DDR standard")];
     d.data_rate_mtps = get_int(s, "data_rate_mtps", 1);
     // tCK = 2000 / data_rate_mtps ns: at 20000 MT/s it is 100 ps, the resolution the
@@ -574,10 +579,7 @@ class Loader {
   }
 
   void load_timing(const Section& ddr, DdrConfig& d) {
-    Section s = open(ddr, "timing",
-                     {"CL", "CWL", "tRCD", "tRP", "tRAS", "tRC", "tCCD_S", "tCCD_L", "tRRD_S", "tRRD_L", "tFAW", "tWR",
-                      "tWTR_S", "tWTR_L", "tRTP", "tRFC", "tREFI"},
-                     {"tRTRS"});
+    Section s = open(ddr, "timing");
     DdrTimingCk& t = d.timing;
     t.cl = get_int(s, "CL", 1);
     t.cwl = get_int(s, "CWL", 1);
@@ -696,6 +698,33 @@ std::string quoted(const std::string& s) {
 }
 
 }  // namespace
+
+std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& allowed) {
+  return closest(word, allowed);
+}
+
+const std::vector<HwConfigSection>& hw_config_schema() {
+  static const std::vector<HwConfigSection> kSchema = {
+      {"", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy", "host"}},
+      {"npu", {"name", "clock_mhz"}, {}},
+      {"mac_array", {"rows", "cols", "dataflow", "dtype"}, {"macs_per_pe_per_cycle", "depthwise_mapping"}},
+      {"sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles"}},
+      {"act_unit", {"lanes"}, {"latency_cycles"}},
+      {"act_unit.latency_cycles", {}, act_latency_keys()},
+      {"dma", {}, {"burst_bytes", "max_outstanding"}},
+      {"ddr",
+       {"standard", "data_rate_mtps", "channels", "ranks", "bank_groups", "banks_per_group", "rows", "columns",
+        "device_width", "bus_width_bits", "burst_length", "timing"},
+       {"address_mapping", "page_policy", "queue_depth", "write_high_watermark", "write_low_watermark"}},
+      {"ddr.timing",
+       {"CL", "CWL", "tRCD", "tRP", "tRAS", "tRC", "tCCD_S", "tCCD_L", "tRRD_S", "tRRD_L", "tFAW", "tWR", "tWTR_S",
+        "tWTR_L", "tRTP", "tRFC", "tREFI"},
+       {"tRTRS"}},
+      {"energy", {"pj_per_mac", "pj_per_sram_byte", "pj_per_ddr_byte"}, {}},
+      {"host", {}, {"bandwidth_gbps", "gops"}},
+  };
+  return kSchema;
+}
 
 std::optional<std::uint64_t> parse_size_bytes(const std::string& text_in) {
   const std::string text = trim(text_in);

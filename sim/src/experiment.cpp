@@ -24,6 +24,7 @@
 #include "npu/compiler/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/isa/csv.hpp"
+#include "npu/sim/output_files.hpp"
 
 extern char** environ;
 
@@ -242,8 +243,21 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
   std::size_t next = 0, done = 0;
   const bool tty = isatty(STDERR_FILENO) != 0;
   const double t_start = now_s();
-  auto progress = [&](const std::string& what) {
-    std::string line = fmt::format("[{}/{}] {:6.1f} s  {}", done, jobs.size(), now_s() - t_start, what);
+  std::size_t failed = 0;
+  const std::size_t total = opt.progress_total ? opt.progress_total : jobs.size();
+  // done/total (counting cells finished before this call), failures, and the ETA from this
+  // call's rate so far; in place on a terminal, a plain line per finished job otherwise.
+  auto progress = [&](const std::string& what, bool finished) {
+    if (!tty && !finished) return;
+    const double elapsed = now_s() - t_start;
+    std::string eta = "--";
+    if (done > 0 && done < jobs.size()) {
+      const double s = elapsed / double(done) * double(jobs.size() - done);
+      eta = s >= 3600 ? fmt::format("{}h{:02}m", int(s / 3600), int(s / 60) % 60)
+                      : fmt::format("{}m{:02}s", int(s / 60), int(s) % 60);
+    }
+    std::string line = fmt::format("[{}/{}] {} failed  {:6.1f} s  ETA {}  {}", opt.progress_done + done, total, failed,
+                                   elapsed, eta, what);
     if (tty)
       std::fprintf(stderr, "\r\033[K%s", line.c_str());
     else
@@ -256,15 +270,17 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
       const ExperimentJob& job = jobs[next];
       fs::create_directories(job.run_dir);
       fs::remove(fs::path(job.run_dir) / "run_summary.json");
+      fs::remove(fs::path(job.run_dir) / "failed.json");
       std::string log = (fs::path(job.run_dir) / "log.txt").string();
       pid_t pid = spawn(child_argv(opt, job), log);
       if (pid < 0) {
         results[next].job = job;
         results[next].error = "could not start " + opt.self_exe;
         ++done;
+        ++failed;
       } else {
         running.push_back({pid, next, now_s()});
-        progress("running " + job.id);
+        progress("running " + job.id, false);
       }
       ++next;
     }
@@ -279,21 +295,31 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
     bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (exited_ok) {
       r = read_run_summary(job);
-      std::error_code ec;
-      const fs::path layers = fs::path(opt.out_dir) / "layers";
-      fs::create_directories(layers, ec);
-      fs::copy_file(fs::path(job.run_dir) / "layers.csv", layers / (job.id + ".csv"),
-                    fs::copy_options::overwrite_existing, ec);
+      if (opt.copy_layers) {
+        std::error_code ec;
+        const fs::path layers = fs::path(opt.out_dir) / "layers";
+        fs::create_directories(layers, ec);
+        fs::copy_file(fs::path(job.run_dir) / "layers.csv", layers / (job.id + ".csv"),
+                      fs::copy_options::overwrite_existing, ec);
+      }
     } else {
       r.job = job;
       std::string log = (fs::path(job.run_dir) / "log.txt").string();
       r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : first_error_line(log);
+      if (WIFEXITED(status)) {  // a deterministic failure: recorded, so a resumed sweep does not repeat it
+        const json f = {{"error", r.error}, {"exit_status", WEXITSTATUS(status)}};
+        try {
+          write_file_atomic((fs::path(job.run_dir) / "failed.json").string(), f.dump(1) + "\n");
+        } catch (const ConfigError&) {
+        }
+      }
     }
     r.wall_s = now_s() - it->start_s;
     results[it->index] = r;
     running.erase(it);
     ++done;
-    progress((r.ok ? "done " : "FAILED ") + job.id);
+    failed += r.ok ? 0 : 1;
+    progress((r.ok ? "done " : "FAILED ") + job.id, true);
   }
   if (tty) std::fprintf(stderr, "\n");
   return results;

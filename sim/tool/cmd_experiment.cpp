@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "npu/sim/cell_plan.hpp"
 #include "npu/sim/experiment.hpp"
 
 namespace {
@@ -59,6 +60,7 @@ void add_experiment(CLI::App& app) {
     opt->traces = split_list(*traces);
     opt->self_exe = self_exe();
     npu::sim::validate_experiment(*opt);  // everything checked before any work starts
+    npu::sim::write_plan(opt->out_dir, npu::sim::plan_experiment_cells(*opt));  // for `npu report`
     auto jobs = npu::sim::plan_experiment(*opt);
     auto runs = npu::sim::run_experiment(*opt, jobs);
     std::cout << npu::sim::write_summary(opt->out_dir, runs);

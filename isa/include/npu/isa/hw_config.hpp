@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace npu {
 
@@ -160,6 +161,23 @@ struct HwConfig {
 /// i.e. ceil(max(bytes x clock_mhz / (bandwidth_gbps x 1e3), macs x clock_mhz / (gops x 1e3))).
 /// 0 when both are 0. The compiler uses it for HOST instructions' `cycles` (docs/config.md).
 std::uint64_t host_cycles(const HwConfig& hw, std::uint64_t macs, std::uint64_t bytes);
+
+/// One map of the config file: its dotted path ("" for the top level, "ddr.timing") and the
+/// keys it requires and allows. A key that is itself a section has an entry of its own.
+struct HwConfigSection {
+  std::string path;
+  std::vector<std::string> required;
+  std::vector<std::string> optional;
+};
+
+/// The config file's schema, in the order of docs/config.md: every map and its keys. The
+/// loader checks keys against it (unknown, missing); `npu sweep` checks axis paths with it.
+const std::vector<HwConfigSection>& hw_config_schema();
+
+/// The name in `allowed` closest to `word` if it is plausibly a typo of it (case-insensitive
+/// edit distance at most max(2, length / 3), or a prefix either way), else nullopt. The
+/// config loader's "did you mean" suggestions; other input readers use it too.
+std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& allowed);
 
 /// Load and validate a YAML hardware config. Throws ConfigError naming file:line:col,
 /// the key, and what is allowed, for any malformed, unknown, missing or impossible value.

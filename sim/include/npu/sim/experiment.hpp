@@ -53,6 +53,9 @@ struct ExperimentOptions {
   bool npu_only = false;               ///< children fail on any host placement (--npu-only)
   std::int64_t dynamic_size = 0;       ///< passed to the children (--dynamic-size)
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224, passed to every child (--input-shape)
+  bool copy_layers = true;             ///< copy each run's layers.csv to out_dir/layers/<id>.csv
+  std::size_t progress_total = 0;      ///< cells the progress line counts (0: the jobs given)
+  std::size_t progress_done = 0;       ///< of those, done before this call (a resumed sweep)
 };
 
 /// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).
@@ -64,8 +67,11 @@ std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt);
 void validate_experiment(const ExperimentOptions& opt);
 
 /// Runs the jobs, up to opt.jobs child processes at a time (`npu simulate ...`), with a
-/// progress line on a terminal (stderr). Results come back in plan order, failures
-/// included (ok == false, error set).
+/// progress line on stderr (done/total, failures, ETA; updated in place on a terminal, one
+/// line per finished job otherwise). Results come back in plan order, failures included
+/// (ok == false, error set). A child that exits non-zero leaves RUN_DIR/failed.json
+/// ({"error", "exit_status"}, written atomically); one killed by a signal leaves nothing, so
+/// a resumed sweep runs it again.
 std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs);
 
 /// Reads a child's run.json (written by `npu simulate`); sets ok/error accordingly.

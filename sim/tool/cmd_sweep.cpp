@@ -1,0 +1,68 @@
+// `npu sweep` (design-space sweeps from a spec) and `npu report` (merge experiment and sweep
+// folders into one summary). docs/sweep.md.
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/sim/report.hpp"
+#include "npu/sim/sweep.hpp"
+
+namespace {
+
+std::string self_exe() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("npu") : p.string();
+}
+
+void add_sweep(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "sweep",
+      "Run a design-space sweep from a spec (axes over config keys x models x strategies), one process per cell; "
+      "finished cells are kept and skipped on a re-run");
+  auto opt = std::make_shared<npu::sim::SweepOptions>();
+  cmd->add_option("spec", opt->spec_path, "Sweep spec YAML (docs/sweep.md)")->required();
+  cmd->add_option("--out", opt->out_dir, "Sweep folder (plan.json, cells/<key>/, summary.csv/json/md); shards share it")
+      ->required();
+  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  cmd->add_option("--shard", opt->shard, "Run only cells with index % N == i (i/N), e.g. for a Slurm job array");
+  cmd->add_flag("--retry-failed", opt->retry_failed, "Run cells that failed before again (else they count as done)");
+  cmd->callback([opt]() {
+    opt->self_exe = self_exe();
+    const auto out = npu::sim::run_sweep(*opt);
+    std::cout << out.report.table;
+    std::cout << fmt::format("\nsweep: {} cells planned; this {}: {} cells, {} done before, {} invalid, {} run now, {} "
+                             "failed\nwrote {}/summary.csv, summary.json, summary.md (every cell of the folder)\n",
+                             out.planned, opt->shard.empty() ? "run" : "shard " + opt->shard, out.in_shard, out.skipped,
+                             out.invalid, out.ran, out.failed, opt->out_dir);
+    if (out.failed) {
+      std::cerr << "npu sweep: " << out.failed << " of " << out.in_shard << " cells failed (status 'failed' in the "
+                << "summary; logs in " << opt->out_dir << "/cells/<key>/log.txt)\n";
+      npu::tool::set_exit_status(1);
+    }
+  });
+}
+
+void add_report(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "report",
+      "Merge experiment and sweep folders (shards, reruns) into one summary; speedups and savings are computed "
+      "after the merge; missing, failed and conflicting cells are listed");
+  auto dirs = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  cmd->add_option("dirs", *dirs, "Experiment or sweep folders (each with plan.json)")->required();
+  cmd->add_option("--out", *out, "Output folder for summary.csv, summary.json, summary.md")->required();
+  cmd->callback([dirs, out]() {
+    const auto r = npu::sim::write_report(*dirs, *out);
+    std::cout << r.table << "wrote " << *out << "/summary.csv, summary.json, summary.md\n";
+    if (r.counts.conflicts) npu::tool::set_exit_status(1);
+  });
+}
+
+}  // namespace
+
+NPU_COMMAND("sweep", add_sweep);
+NPU_COMMAND("report", add_report);
