@@ -29,7 +29,6 @@ for tool in munged slurmctld slurmd sbatch scontrol sinfo scancel; do
   command -v "$tool" >/dev/null || skip "'$tool' not found: install Debian's slurm-wlm and munge (apt-get install slurm-wlm munge)"
 done
 [ "$(id -u)" -eq 0 ] || skip "needs root: slurmd must be able to launch jobs (SlurmdUser=root)"
-"$npu" sweep --help >/dev/null 2>&1 || skip "'$npu' has no 'sweep' command yet"
 command -v python3 >/dev/null || skip "python3 not found (used to pick free ports)"
 
 tmp="$(mktemp -d /tmp/npu-slurm-test.XXXXXX)"
@@ -180,6 +179,10 @@ compare_reports() {
   [ -f "$got" ] || fail "the report job wrote no $got"
   cmp -s "$expected" "$got" || { diff "$expected" "$got" || true; fail "$got differs from the local run's $expected ($1)"; }
   echo "ok: $1: report summary.csv byte-identical to the local run ($(($(wc -l <"$got") - 1)) rows)"
+  # The sweep's own DIR/summary.csv, rewritten by each shard under a lock: the last shard to
+  # finish saw every cell, so it too equals the one-process run's.
+  cmp -s "$tmp/local/summary.csv" "$tmp/cluster/summary.csv" \
+    || { diff "$tmp/local/summary.csv" "$tmp/cluster/summary.csv" || true; fail "$tmp/cluster/summary.csv differs from the local run's ($1)"; }
 }
 
 submit_and_wait
