@@ -301,7 +301,8 @@ def safe_name(text):
 
 
 def run(report, out_dir=None):
-    """Writes every plot and pareto.csv for `report`; returns the written paths.
+    """Writes every plot and pareto.csv for `report`. Returns (written paths, the rows left
+    out as "N status, ..." or "" when every row is ok, the axis columns).
     Raises PlotError for missing columns, a missing file or no `ok` rows."""
     df, csv_path = load_summary(report)
     require(df, PARETO_COLUMNS, csv_path, "the Pareto plots")
@@ -318,7 +319,8 @@ def run(report, out_dir=None):
     pareto_rows(ok, axes).to_csv(pareto_csv, index=False)
     written.append(pareto_csv)
     written += plot_axes(ok, axes, out_dir)
-    return written, len(df) - len(ok), axes
+    not_ok = df[df.status != "ok"].status.value_counts()
+    return written, ", ".join(f"{n} {status}" for status, n in sorted(not_ok.items())), axes
 
 
 def main(argv=None):
@@ -335,7 +337,7 @@ def main(argv=None):
     if not axes:
         print("plot_sweep: no sweep-axis columns in the report: no axis_*.png")
     if not_ok:
-        print(f"plot_sweep: {not_ok} row(s) not ok (failed or missing) left out of the plots")
+        print(f"plot_sweep: rows left out of the plots (status not ok): {not_ok}")
 
 
 if __name__ == "__main__":

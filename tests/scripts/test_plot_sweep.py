@@ -117,7 +117,7 @@ class Report(unittest.TestCase):
         out = os.path.join(self.tmp.name, "plots")
         written, not_ok, axes = ps.run(self.tmp.name, out)
         self.assertEqual(axes, ["sram.capacity", "mac_array.rows"])
-        self.assertEqual(not_ok, 1)  # netB's failed cell
+        self.assertEqual(not_ok, "1 failed")  # netB's failed cell
         names = sorted(os.path.basename(p) for p in written)
         self.assertEqual(names, ["axis_mac_array.rows.png", "axis_sram.capacity.png", "pareto.csv",
                                  "pareto_netA.png", "pareto_netB.png"])

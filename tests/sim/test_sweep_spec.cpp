@@ -1,0 +1,308 @@
+// Sweep specs (sim/sweep_spec.hpp): parsing, rejected specs with their exact messages, config
+// cells (count = product of the axes, zipped axes move together, invalid configs reported),
+// and the cell keys (sim/cell_key.hpp). No simulation here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "npu/isa/hw_config.hpp"
+#include "npu/sim/cell_key.hpp"
+#include "npu/sim/cell_plan.hpp"
+#include "npu/sim/sweep_spec.hpp"
+#include "tool_runner.hpp"
+
+namespace fs = std::filesystem;
+using npu::sim::parse_sweep_spec;
+
+namespace {
+
+npu::sim::SweepSpec parse(const std::string& text) { return parse_sweep_spec(text, "spec.yaml", NPU_SOURCE_DIR); }
+
+/// The ConfigError message of parsing `text`, or "" when it parses.
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const npu::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kModels = "models: [tests/data/tiny_convnet.onnx]\n";
+
+}  // namespace
+
+TEST(SweepSpec, ReadsEveryKey) {
+  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
+                          "strategies: [none, residual]\n"
+                          "set: {ddr.address_mapping: rorabacobgch}\n"
+                          "axes:\n  sram.capacity: [256KiB, 1MiB, 4MiB]\n  ddr.channels: [1, 2]\n"
+                          "zip: {mac_array.rows: [16, 32], mac_array.cols: [8, 32]}\n"
+                          "options: {trace: [ddr], input_shape: [input=1x3x32x32], dynamic_size: 7, npu_only: true}\n");
+  EXPECT_EQ(spec.base, std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  EXPECT_EQ(spec.base_name, "edge-npu-ddr4");
+  ASSERT_EQ(spec.set.size(), 1u);
+  EXPECT_EQ(spec.set[0].first, "ddr.address_mapping");
+  ASSERT_EQ(spec.axes.size(), 3u);  // two axes, then the zip group
+  EXPECT_EQ(spec.axes[2].paths, (std::vector<std::string>{"mac_array.rows", "mac_array.cols"}));
+  EXPECT_EQ(spec.axes[2].values[0], (std::vector<std::string>{"16", "8"}));
+  EXPECT_EQ(spec.axis_paths(),
+            (std::vector<std::string>{"sram.capacity", "ddr.channels", "mac_array.rows", "mac_array.cols"}));
+  EXPECT_EQ(spec.config_count(), 3u * 2u * 2u);  // the zip is one axis of length 2
+  EXPECT_EQ(spec.models, (std::vector<std::string>{std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx"}));
+  EXPECT_EQ(spec.strategies, (std::vector<std::string>{"none", "residual"}));
+  EXPECT_EQ(spec.traces, (std::vector<std::string>{"ddr"}));
+  EXPECT_EQ(spec.input_shapes, (std::vector<std::string>{"input=1x3x32x32"}));
+  EXPECT_EQ(spec.dynamic_size, 7);
+  EXPECT_TRUE(spec.npu_only);
+}
+
+TEST(SweepSpec, DefaultsToTheFiveStrategiesAndOneConfig) {
+  const auto spec = parse(std::string("base: configs/mobile-npu-lpddr4.yaml\n") + kModels);
+  EXPECT_EQ(spec.strategies.size(), 5u);
+  EXPECT_EQ(spec.base_name, "mobile-npu-lpddr4");
+  EXPECT_EQ(spec.config_count(), 1u);
+}
+
+// Each bad spec: the exact message (position of the offending key or value, what is wrong,
+// the fix).
+TEST(SweepSpec, UnknownTopLevelKeySuggestsTheClosest) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axis: {ddr.channels: [1, 2]}\n"),
+            "spec.yaml:3:1: error: unknown key 'axis' in the top level\n"
+            "  did you mean 'axes'? (allowed: base, set, axes, zip, models, strategies, options)");
+}
+
+TEST(SweepSpec, AxisThatIsNotAConfigKeyIsNamed) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes:\n  sram.capcity: [1MiB]\n"),
+            "spec.yaml:4:3: error: axis 'sram.capcity' is not a config key\n"
+            "  did you mean 'sram.capacity'? (keys as in docs/config.md, sections joined by '.')");
+}
+
+TEST(SweepSpec, AxisOnASectionAsksForAKeyInside) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {ddr.timing: [1]}\n"),
+            "spec.yaml:3:8: error: axis 'ddr.timing' is a config section, not a key\n"
+            "  name one key inside it, e.g. 'ddr.timing.CL'");
+}
+
+TEST(SweepSpec, ZippedListsOfDifferentLengths) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels +
+                     "zip:\n  mac_array.rows: [16, 32]\n  mac_array.cols: [16, 32, 64]\n"),
+            "spec.yaml:5:19: error: zipped axis 'mac_array.cols' has 3 values but 'mac_array.rows' has 2\n"
+            "  zipped keys vary together: give every list in one zip group the same length");
+}
+
+TEST(SweepSpec, EmptyAndRepeatedAxisValues) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes:\n  ddr.channels: []\n"),
+            "spec.yaml:4:17: error: axis 'ddr.channels' must be a non-empty list of values, got a list\n"
+            "  e.g. 'ddr.channels: [a, b, c]'; a single value belongs under 'set'");
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes:\n  ddr.channels: [1, 2, 1]\n"),
+            "spec.yaml:4:24: error: axis 'ddr.channels' lists '1' twice\n  give each value once");
+}
+
+TEST(SweepSpec, KeyGivenTwiceInSetAndAxes) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels +
+                     "set: {ddr.channels: 2}\naxes: {ddr.channels: [1, 4]}\n"),
+            "spec.yaml:4:8: error: 'ddr.channels' is given twice (in set, axes or zip)\n"
+            "  each config key may be fixed or swept once; zip keys that vary together");
+}
+
+TEST(SweepSpec, NpuNameCannotBeSwept) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {npu.name: [a, b]}\n"),
+            "spec.yaml:3:8: error: axis 'npu.name' cannot be swept: every cell's name is derived from its axis values\n"
+            "  remove it; the summary's hw column and the axis columns name each config");
+}
+
+TEST(SweepSpec, UnknownStrategyAndModel) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "strategies: [none, conv-bn-actt]\n"),
+            "spec.yaml:3:20: error: unknown strategy 'conv-bn-actt'\n"
+            "  did you mean 'conv-bn-act'? (allowed: none, conv-bn, conv-act, conv-bn-act, residual); or a strategy "
+            "YAML path relative to the spec (docs/compiler.md)");
+  // resnet51 is one edit from resnet50, two from resnet18.
+  EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [resnet51]\n"),
+            "spec.yaml:2:10: error: model 'resnet51' is not a zoo model and not an .onnx path\n"
+            "  did you mean 'resnet50'? (allowed: mobilenet_v2, resnet18, resnet50, yolov5s); or the path of an .onnx "
+            "file relative to the spec");
+  EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [no/such.onnx]\n"),
+            "spec.yaml:2:10: error: model 'no/such.onnx': no such file (" + std::string(NPU_SOURCE_DIR) +
+                "/no/such.onnx)\n  paths are relative to the spec file's folder");
+}
+
+TEST(SweepSpec, MissingKeysAndUnknownPreset) {
+  EXPECT_EQ(error_of("base: edge-npu-ddr4\n"),
+            "spec.yaml:1:1: error: missing key 'models'\n  give a list of zoo names or .onnx paths, e.g. 'models: "
+            "[resnet18]'");
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr5\n") + kModels),
+            "spec.yaml:1:7: error: unknown preset 'edge-npu-ddr5'\n"
+            "  did you mean 'edge-npu-ddr4'? (allowed: edge-npu-ddr4, hbm2-npu, mobile-npu-lpddr4, tpu-v1-like); or "
+            "the path of a config YAML file");
+}
+
+TEST(SweepSpec, BadOptions) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "options: {traces: [ddr]}\n"),
+            "spec.yaml:3:11: error: unknown key 'traces' in 'options'\n"
+            "  did you mean 'trace'? (allowed: trace, input_shape, dynamic_size, npu_only)");
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "options: {dynamic_size: 0}\n"),
+            "spec.yaml:3:25: error: 'options.dynamic_size' must be an integer from 1 to 2147483648, got '0'\n"
+            "  the largest run-time size to compile for, e.g. 'dynamic_size: 100'");
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "options: {trace: [ddr, waves]}\n"),
+            "spec.yaml:3:24: error: unknown trace kind 'waves'\n  allowed: ddr, timeline, vcd");
+}
+
+TEST(SweepSpec, MalformedYaml) {
+  EXPECT_EQ(error_of("base: [edge-npu-ddr4\n"),
+            "spec.yaml:2:1: error: malformed YAML: end of sequence flow not found\n"
+            "  a sweep spec is one YAML map (base, axes, zip, set, models, strategies, options); check indentation, "
+            "':' after keys and closing brackets");
+}
+
+TEST(SweepPlan, CellCountIsTheProductAndZippedKeysMoveTogether) {
+  const auto spec = parse(std::string("base: edge-npu-ddr4\nmodels: [tests/data/tiny_convnet.onnx, resnet18]\n") +
+                          "strategies: [none, conv-bn, residual]\n"
+                          "axes: {sram.capacity: [256KiB, 1MiB, 4MiB]}\n"
+                          "zip: {mac_array.rows: [16, 32], mac_array.cols: [8, 32]}\n");
+  const auto configs = npu::sim::plan_configs(spec);
+  ASSERT_EQ(configs.size(), 3u * 2u);  // 3 capacities x 2 zipped (rows, cols) pairs
+  for (const auto& c : configs) {
+    ASSERT_TRUE(c.invalid.empty()) << c.invalid;
+    const npu::HwConfig cfg = npu::parse_hw_config(c.config_yaml);
+    // The zip: rows 16 goes with cols 8, rows 32 with cols 32 (never 16 x 32).
+    EXPECT_EQ(cfg.mac_array.cols, cfg.mac_array.rows == 16 ? 8 : 32) << c.hw_name;
+    EXPECT_EQ(cfg.npu.name, c.hw_name);
+  }
+  // The first axis varies slowest: cell 0 = (256KiB, 16x8), cell 1 = (256KiB, 32x32), cell 2 = (1MiB, 16x8).
+  EXPECT_EQ(configs[1].axis_values, (std::vector<std::pair<std::string, std::string>>{
+                                        {"sram.capacity", "256KiB"}, {"mac_array.rows", "32"}, {"mac_array.cols", "32"}}));
+  EXPECT_EQ(npu::parse_hw_config(configs[2].config_yaml).sram.capacity_bytes, 1u << 20);
+  EXPECT_EQ(configs[0].hw_name, "edge-npu-ddr4__capacity-256KiB__rows-16__cols-8");
+  // Cells: 6 configs x 2 models x 3 strategies, every key distinct.
+  const auto plan = npu::sim::plan_sweep(spec);
+  ASSERT_EQ(plan.cells.size(), 6u * 2u * 3u);
+  std::set<std::string> keys, groups;
+  for (const auto& c : plan.cells) {
+    keys.insert(c.key);
+    groups.insert(c.group);
+  }
+  EXPECT_EQ(keys.size(), plan.cells.size());
+  EXPECT_EQ(groups.size(), 6u * 2u);  // one baseline group per (config, model)
+  // Model slowest, strategy fastest: cells 0..2 are the first config's three strategies.
+  EXPECT_EQ(plan.cells[0].strategy, "none");
+  EXPECT_EQ(plan.cells[2].strategy, "residual");
+  EXPECT_EQ(plan.cells[0].group, plan.cells[2].group);
+  EXPECT_EQ(plan.cells[18].model, "resnet18");
+}
+
+TEST(SweepPlan, InvalidConfigIsACellWithTheReason) {
+  // Edge preset, 32 x 32 int8: minimal tile = 2 x 32 x 32 + 32 + 32 x 4 = 2208 bytes > 1 KiB.
+  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {sram.capacity: [1KiB, 1MiB]}\n");
+  const auto configs = npu::sim::plan_configs(spec);
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[0].invalid.rfind("'sram.capacity' = 1024 bytes is smaller than one minimal tile of 2208 bytes; ", 0),
+            0u)
+      << configs[0].invalid;
+  EXPECT_TRUE(configs[1].invalid.empty());
+}
+
+TEST(SweepPlan, TheSameConfigTwiceIsRejected) {
+  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {sram.capacity: [1MiB, 1048576]}\n");
+  try {
+    npu::sim::plan_configs(spec);
+    FAIL() << "expected a ConfigError";
+  } catch (const npu::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "spec.yaml: error: config cells 'edge-npu-ddr4__capacity-1MiB' and 'edge-npu-ddr4__capacity-1048576' are "
+              "the same config\n  an axis lists one value twice in different forms (e.g. 1MiB and 1048576); give each "
+              "once");
+  }
+}
+
+TEST(CellKey, Fnv1a64MatchesTheReferenceVectors) {
+  // FNV reference test vectors (draft-eastlake-fnv, test suite of the FNV authors).
+  EXPECT_EQ(npu::sim::fnv1a64(""), 0xcbf29ce484222325ULL);  // the offset basis itself
+  EXPECT_EQ(npu::sim::fnv1a64("a"), 0xaf63dc4c8601ec8cULL);
+  EXPECT_EQ(npu::sim::fnv1a64("foobar"), 0x85944171f73967e8ULL);
+  // Hashing in pieces continues the same state.
+  EXPECT_EQ(npu::sim::fnv1a64("bar", npu::sim::fnv1a64("foo")), 0x85944171f73967e8ULL);
+  EXPECT_EQ(npu::sim::hex64(0xaf63dc4c8601ec8cULL), "af63dc4c8601ec8c");
+}
+
+TEST(CellKey, SameInputsSameKeyAnyChangeANewKey) {
+  const npu::sim::CellIdentity id{"npu: {}\n", "zoo:resnet18:0123", "none:", "traces=;", "npu test"};
+  EXPECT_EQ(npu::sim::cell_key(id), npu::sim::cell_key(id));
+  EXPECT_EQ(npu::sim::cell_key(id).size(), 16u);
+  std::set<std::string> keys{npu::sim::cell_key(id)};
+  for (int field = 0; field < 5; ++field) {
+    auto other = id;
+    std::string* f[] = {&other.config_yaml, &other.model, &other.strategy, &other.options, &other.tool};
+    *f[field] += "x";
+    keys.insert(npu::sim::cell_key(other));
+  }
+  EXPECT_EQ(keys.size(), 6u);
+  // Length prefixes: moving a byte from one field to the next is a different identity.
+  auto a = id, b = id;
+  a.model = "ab";
+  a.strategy = "c";
+  b.model = "a";
+  b.strategy = "bc";
+  EXPECT_NE(npu::sim::cell_key(a), npu::sim::cell_key(b));
+  // The group ignores the strategy only.
+  auto s = id;
+  s.strategy = "residual:fold-batchnorm";
+  EXPECT_EQ(npu::sim::group_key(s), npu::sim::group_key(id));
+  EXPECT_NE(npu::sim::cell_key(s), npu::sim::cell_key(id));
+}
+
+TEST(CellKey, ModelIdentityFollowsContentNotPath) {
+  const std::string dir = npu::test::fresh_dir("model-identity");
+  const std::string src = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
+  fs::copy_file(src, dir + "/copy.onnx");
+  const std::string a = npu::sim::model_identity(src), b = npu::sim::model_identity(dir + "/copy.onnx");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a.rfind("onnx:" + std::to_string(fs::file_size(src)) + ":", 0), 0u) << a;
+  std::ofstream(dir + "/copy.onnx", std::ios::app) << '\0';
+  EXPECT_NE(npu::sim::model_identity(dir + "/copy.onnx"), a);
+  // Zoo models: the generated graph, stable across calls, different per network.
+  EXPECT_EQ(npu::sim::model_identity("resnet18"), npu::sim::model_identity("resnet18"));
+  EXPECT_NE(npu::sim::model_identity("resnet18"), npu::sim::model_identity("resnet50"));
+  EXPECT_EQ(npu::sim::model_identity("mobilenetv2"), npu::sim::model_identity("mobilenet_v2"));
+}
+
+TEST(CellKey, StrategyIdentityIsNameAndPasses) {
+  // A strategy file with the built-in conv-bn's name and passes is the same strategy.
+  const std::string dir = npu::test::fresh_dir("strategy-identity");
+  std::ofstream(dir + "/s.yaml") << "# comment\nname: conv-bn\npasses: [fold-batchnorm]\n";
+  EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::load_strategy_file(dir + "/s.yaml")),
+            npu::sim::strategy_identity(npu::compiler::builtin_strategy("conv-bn")));
+  EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::builtin_strategy("conv-bn")), "conv-bn:fold-batchnorm");
+  // Options are canonical: order and repeats of traces do not matter.
+  EXPECT_EQ(npu::sim::options_identity({"vcd", "ddr", "ddr"}, {}, 0, false),
+            npu::sim::options_identity({"ddr", "vcd"}, {}, 0, false));
+  EXPECT_EQ(npu::sim::options_identity({"ddr"}, {"input=1x3x8x8"}, 4, true),
+            "traces=ddr;input_shapes=input=1x3x8x8;dynamic_size=4;npu_only=1");
+}
+
+TEST(HwConfigSchema, EveryKeyTheResolvedConfigWritesIsInTheSchema) {
+  // hw_config_to_yaml writes every key with its default: each must be a schema key, so an
+  // axis can name it (and the schema has no key the loader would refuse).
+  const npu::HwConfig cfg = npu::load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  std::set<std::string> schema;
+  for (const auto& s : npu::hw_config_schema())
+    for (const auto* l : {&s.required, &s.optional})
+      for (const auto& k : *l) schema.insert(s.path.empty() ? k : s.path + "." + k);
+  std::istringstream in(npu::hw_config_to_yaml(cfg));
+  std::string line;
+  std::vector<std::string> stack;  // section path by indentation level (2 spaces)
+  while (std::getline(in, line)) {
+    const auto b = line.find_first_not_of(' ');
+    if (b == std::string::npos || line[b] == '#') continue;
+    const std::size_t level = b / 2;
+    const std::string key = line.substr(b, line.find(':') - b);
+    stack.resize(level);
+    std::string path;
+    for (const auto& s : stack) path += s + ".";
+    path += key;
+    EXPECT_TRUE(schema.count(path)) << path;
+    stack.push_back(key);
+  }
+}
