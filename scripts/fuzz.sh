@@ -6,7 +6,6 @@
 # Usage: bash scripts/fuzz.sh [SECONDS] [TARGET...]   (env BUILD_DIR, default build-asan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT="$PWD"
 SECONDS_EACH="${1:-60}"
 shift || true
 BUILD_DIR="${BUILD_DIR:-build-asan}"
@@ -22,7 +21,6 @@ cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -- --quiet -j"$(nproc)"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/tests/lsan.supp:print_suppressions=0}"
 FUZZ_DIR="$BUILD_DIR/tests/fuzz"
 summary=()
 for t in "${TARGETS[@]}"; do
