@@ -46,6 +46,10 @@ std::string input_list(const Graph& g) {
   return list;
 }
 
+/// What load_model does to an imported ONNX graph: --input-shape overrides, the static-shape
+/// check, shape inference, recognisers, pad merging, host placement.
+Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path, const LoadOptions& options);
+
 }  // namespace
 
 std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::string& spec) {
@@ -108,6 +112,18 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
 
   OnnxModelInfo info;
   Graph g = import_onnx(model_or_path, &info);
+  return finish_onnx(std::move(g), info, model_or_path, options);
+}
+
+Graph load_model_bytes(const std::string& bytes, const std::string& source, const LoadOptions& options) {
+  OnnxModelInfo info;
+  Graph g = import_onnx_bytes(bytes, source, &info);
+  return finish_onnx(std::move(g), info, source, options);
+}
+
+namespace {
+
+Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path, const LoadOptions& options) {
   for (const auto& [name, shape] : options.input_shapes) {
     auto it = std::find(g.inputs.begin(), g.inputs.end(), name);
     if (it == g.inputs.end())
@@ -157,5 +173,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
   g.source = model_or_path;
   return g;
 }
+
+}  // namespace
 
 }  // namespace npu::compiler

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -52,10 +53,18 @@ struct Importer {
   std::string external_bytes(const onnx::TensorProto& t) const {
     std::string location;
     std::int64_t offset = 0, length = -1;
+    auto count = [&](const std::string& key, const std::string& text) {
+      std::int64_t v = -1;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec != std::errc() || end != text.data() + text.size() || v < 0)
+        fail("tensor '" + t.name() + "': external data " + key + " '" + text +
+             "' is not a non-negative integer; the model is corrupt: re-save it with its external data");
+      return v;
+    };
     for (const auto& kv : t.external_data()) {
       if (kv.key() == "location") location = kv.value();
-      else if (kv.key() == "offset") offset = std::stoll(kv.value());
-      else if (kv.key() == "length") length = std::stoll(kv.value());
+      else if (kv.key() == "offset") offset = count("offset", kv.value());
+      else if (kv.key() == "length") length = count("length", kv.value());
     }
     // ONNX's checker: the location is relative and stays inside the model's folder (no
     // absolute path, no ".."): a model must not make the tool read arbitrary files.
@@ -67,6 +76,12 @@ struct Importer {
            "', outside the model's folder (absolute or with '..'); external data must be a relative path inside "
            "the folder of the .onnx file: move the data file there and re-save the model");
     const fs::path p = base_dir / location;
+    std::error_code ec;
+    // A folder (or device) opens as a stream too, with a meaningless size: refuse it first.
+    if (!location.empty() && fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+      fail("tensor '" + t.name() + "' keeps its data in external file '" + p.string() +
+           "', which is not a regular file; put the data file beside the model or save the model with "
+           "all tensors inside (onnx.save_model(m, path, save_as_external_data=False))");
     std::ifstream f(p, std::ios::binary);
     if (location.empty() || !f)
       fail("tensor '" + t.name() + "' keeps its data in external file '" + p.string() +
@@ -75,9 +90,10 @@ struct Importer {
     f.seekg(0, std::ios::end);
     const std::int64_t size = f.tellg();
     if (length < 0) length = size - offset;
-    if (offset < 0 || offset + length > size)
+    // Compared without forming offset + length, which may overflow int64.
+    if (size < 0 || offset > size || length < 0 || length > size - offset)
       fail("tensor '" + t.name() + "': external data range [" + std::to_string(offset) + ", " +
-           std::to_string(offset + length) + ") lies outside '" + p.string() + "' (" +
+           std::to_string(std::uint64_t(offset) + std::uint64_t(length)) + ") lies outside '" + p.string() + "' (" +
            std::to_string(size) + " bytes); the external data file does not belong to this model");
     std::string bytes(static_cast<std::size_t>(length), '\0');
     f.seekg(offset);

@@ -465,6 +465,14 @@ class Reader {
       fail(col, fmt::format("quoted {} '{}'", what, text),
            ".npuasm names are single words and are not quoted: remove the quotes");
     }
+    // The writer cannot print a control character in a name (writable_name), so the reader
+    // takes none either: read_program(write_program(p)) == p holds for every program read.
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c < 0x20 || c == 0x7f)
+        fail(col + int(i), fmt::format("{} holds the control character 0x{:02x}", what, c),
+             "names are printable words: delete the character (editors often show it as ^X or not at all)");
+    }
     return text;
   }
 

@@ -559,7 +559,7 @@ class Loader {
     if (s.has("write_high_watermark"))
       d.write_high_watermark = get_int(s, "write_high_watermark", 1);
     else
-      d.write_high_watermark = std::max(1, d.queue_depth * 3 / 4);
+      d.write_high_watermark = std::max(1, int(std::int64_t(d.queue_depth) * 3 / 4));  // 64-bit: depth may be INT_MAX
     if (s.has("write_low_watermark"))
       d.write_low_watermark = get_int(s, "write_low_watermark", 1);  // 0 means "derived" in the struct
     else
@@ -603,13 +603,14 @@ class Loader {
     const std::string p = "ddr.timing.";
     // A row stays open at least tRAS and needs tRP to close: ACT-to-ACT on a bank >= tRAS + tRP
     // (JESD79-4 and JESD79-3 define tRC = tRAS + tRP at every speed bin).
-    if (t.t_rc < t.t_ras + t.t_rp)
+    const std::int64_t ras_rp = std::int64_t(t.t_ras) + t.t_rp;  // 64-bit: each may be INT_MAX
+    if (t.t_rc < ras_rp)
       fail(mark_of(p + "tRC"),
            fmt::format("timing cannot hold: tRC = {} < tRAS + tRP = {} + {} = {} tCK", t.t_rc, t.t_ras, t.t_rp,
-                       t.t_ras + t.t_rp),
+                       ras_rp),
            fmt::format("  a bank's activate-to-activate time covers the open row (tRAS) and its precharge (tRP); "
                        "set tRC >= {}",
-                       t.t_ras + t.t_rp));
+                       ras_rp));
     if (t.t_ras < t.t_rcd)
       fail(mark_of(p + "tRAS"),
            fmt::format("timing cannot hold: tRAS = {} < tRCD = {} tCK", t.t_ras, t.t_rcd),
@@ -633,7 +634,7 @@ class Loader {
            fmt::format("timing cannot hold: tFAW = {} < tRRD_L = {} tCK", t.t_faw, t.t_rrd_l),
            fmt::format("  the four-activate window spans at least one activate-to-activate gap; set tFAW >= {}",
                        t.t_rrd_l));
-    if (t.t_ccd_s * 2 < d.burst_length)
+    if (std::int64_t(t.t_ccd_s) * 2 < d.burst_length)
       fail(mark_of(p + "tCCD_S"),
            fmt::format("timing cannot hold: tCCD_S = {} tCK is shorter than one burst (burst_length {} / 2 = {} tCK)",
                        t.t_ccd_s, d.burst_length, d.burst_length / 2),

@@ -86,6 +86,12 @@ void check_layer_size(const ScaleSimLayer& l, const std::string& source, int lin
   }
 }
 
+// Most layers a topology may hold after depthwise ("DP") layers are split per channel: 2^16.
+// SCALE-Sim's own topologies hold a few thousand layers after the split (MobileNet's 13
+// depthwise layers have 32..1024 channels); a 40-byte "DP" row with 10^9 channels used to make
+// 10^9 layers (minutes, gigabytes), and one with 51121 channels took seconds under sanitizers.
+constexpr std::size_t kMaxTopologyLayers = std::size_t(1) << 16;
+
 bool is_gemm_header(const std::vector<std::string>& f) {
   return f.size() >= 4 && f.size() <= 5 && lower(f[1]) == "m";
 }
@@ -138,6 +144,10 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, cons
       l.ifmap_h = m, l.ifmap_w = k, l.filter_h = 1, l.filter_w = k, l.channels = 1, l.filters = n;
       l.stride_h = l.stride_w = 1;
       check_layer_size(l, source, lineno);
+      if (layers.size() >= kMaxTopologyLayers)
+        throw ConfigError(fmt::format("{}:{}: error: layer '{}' makes the topology longer than {} layers\n  fix: split "
+                                      "the topology into several files",
+                                      source, lineno, l.name, kMaxTopologyLayers));
       layers.push_back(l);
       continue;
     }
@@ -164,6 +174,16 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, cons
                                     source, lineno, l.filter_h, l.filter_w, l.ifmap_h, l.ifmap_w));
     }
     check_layer_size(l, source, lineno);
+    const std::int64_t rows = l.name.find("DP") != std::string::npos ? l.channels : 1;
+    if (std::uint64_t(rows) > kMaxTopologyLayers - layers.size()) {
+      throw ConfigError(fmt::format(
+          "{}:{}: error: layer '{}' makes the topology longer than {} layers{}\n  fix: check the row's numbers (a "
+          "typo such as an extra digit?); split a larger topology into several files",
+          source, lineno, l.name, kMaxTopologyLayers,
+          rows > 1 ? fmt::format(" (its name contains \"DP\", so its {} channels become {} single-channel layers)",
+                                 l.channels, l.channels)
+                   : ""));
+    }
     if (l.name.find("DP") != std::string::npos) {
       // topology_utils.py: depthwise -> one single-channel layer per channel.
       const std::int64_t ch = l.channels;

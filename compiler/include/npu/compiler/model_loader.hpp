@@ -41,4 +41,9 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
 /// shape-inference errors.
 Graph load_model(const std::string& model_or_path, const LoadOptions& options = {});
 
+/// Same as load_model on an .onnx file, from the serialized ModelProto `bytes` (in memory;
+/// import_onnx_bytes); `source` names the model in messages and in Graph::source. External
+/// tensor data is looked up relative to the current folder. Throws as load_model does.
+Graph load_model_bytes(const std::string& bytes, const std::string& source, const LoadOptions& options = {});
+
 }  // namespace npu::compiler

@@ -68,6 +68,7 @@ class NpuTop : public sc_core::sc_module {
 
   /// Register unit busy signals and the DDR bandwidth signals with `tf` (call before sc_start).
   void trace(sc_core::sc_trace_file* tf);
+  using sc_core::sc_module::trace;  // keep sc_object's const overload visible (clang -Woverloaded-virtual)
 
  private:
   void ddr_bandwidth_method();
