@@ -1,6 +1,7 @@
 // `npu compile MODEL --hw CONFIG --strategy S -o OUT.npuasm [--report OUT.csv]
-//  [--report-json OUT.json] [--explain] [--strategy-file S.yaml] [--input-shape NAME=DIMS]`:
-// compile a network (zoo name or .onnx path) for one fusion strategy and write the program.
+//  [--report-json OUT.json] [--graph OUT.{dot,svg,png}] [--explain] [--strategy-file S.yaml]
+//  [--input-shape NAME=DIMS]`: compile a network (zoo name or .onnx path) for one fusion
+// strategy and write the program (and/or the dataflow graph picture, docs/compiler.md).
 // Every bad input (model, config, strategy, unwritable output) is a ConfigError: exit 1.
 #include <cstdio>
 #include <fstream>
@@ -15,6 +16,8 @@
 
 #include "command.hpp"
 #include "npu/compiler/compiler.hpp"
+#include "npu/compiler/graph_dot.hpp"
+#include "npu/sim/graph_picture.hpp"
 #include "npu/compiler/model_loader.hpp"
 #include "npu/compiler/pass_manager.hpp"
 #include "npu/isa/assembly.hpp"
@@ -23,7 +26,7 @@ namespace npu::tool {
 namespace {
 
 struct CompileArgs {
-  std::string model, hw, strategy, strategy_file, out, report_csv, report_json;
+  std::string model, hw, strategy, strategy_file, out, report_csv, report_json, graph;
   std::vector<std::string> input_shapes;
   bool explain = false;
   bool quiet = false;
@@ -53,12 +56,15 @@ compiler::Strategy resolve_strategy(const CompileArgs& a) {
 
 void run_compile(const CompileArgs& a) {
   // Validate everything cheap before the expensive part.
+  if (a.out.empty() && a.graph.empty())
+    throw ConfigError("error: nothing to write: give -o OUT.npuasm and/or --graph OUT.{dot,svg,png}");
+  if (!a.graph.empty()) npu::sim::check_graph_renderer(npu::sim::graph_picture_format(a.graph));
   const compiler::Strategy strategy = resolve_strategy(a);
   const HwConfig hw = load_hw_config(a.hw);
   // Outputs: checked now, written only when everything succeeded (never truncated by a
   // failure), and never the input model.
   for (const auto& [path, what] : {std::pair<std::string, const char*>{a.out, "program"}, {a.report_csv, "report"},
-                                   {a.report_json, "JSON report"}}) {
+                                   {a.report_json, "JSON report"}, {a.graph, "graph picture"}}) {
     if (path.empty()) continue;
     npu::sim::check_writable(path, what);
     npu::sim::refuse_same_file(path, a.model, what);
@@ -74,7 +80,8 @@ void run_compile(const CompileArgs& a) {
   co.npu_only = a.npu_only;
   const compiler::CompileResult r = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : r.warnings) std::cerr << w << "\n";
-  npu::sim::write_file_atomic(a.out, isa::write_program(r.program));
+  if (!a.out.empty()) npu::sim::write_file_atomic(a.out, isa::write_program(r.program));
+  if (!a.graph.empty()) npu::sim::write_graph_picture(a.graph, compiler::graph_dot(graph, r));
   if (!a.report_csv.empty()) npu::sim::write_file_atomic(a.report_csv, compiler::report_csv(r.report));
   if (!a.report_json.empty()) npu::sim::write_file_atomic(a.report_json, compiler::report_json(r.report));
 
@@ -91,7 +98,8 @@ void run_compile(const CompileArgs& a) {
       graph.name, strategy.name, hw.npu.name, npu_layers, host_nodes, r.program.instructions.size(),
       r.program.tensors.size(), t.macs, t.compulsory_bytes(), t.planned_bytes(), t.planned_read_bytes,
       t.planned_write_bytes, t.compulsory_bytes() ? double(t.planned_bytes()) / double(t.compulsory_bytes()) : 0.0,
-      a.out, a.report_csv.empty() ? "" : ", " + a.report_csv, a.report_json.empty() ? "" : ", " + a.report_json,
+      a.out.empty() ? a.graph : a.out, a.report_csv.empty() ? "" : ", " + a.report_csv,
+      (a.report_json.empty() ? "" : ", " + a.report_json) + (a.graph.empty() || a.out.empty() ? "" : ", " + a.graph),
       r.compile_ms);
 }
 
@@ -103,7 +111,10 @@ void add_compile(CLI::App& app) {
   auto* strategy_opt = cmd->add_option("--strategy", a->strategy,
                   "Fusion strategy: none, conv-bn, conv-act, conv-bn-act (default), residual; or a strategy YAML");
   cmd->add_option("--strategy-file", a->strategy_file, "Strategy YAML file (name: ..., passes: [...])");
-  cmd->add_option("-o,--output", a->out, "Output program (.npuasm)")->required();
+  cmd->add_option("-o,--output", a->out, "Output program (.npuasm); required unless --graph is given");
+  cmd->add_option("--graph", a->graph,
+                  "Write the dataflow graph (fused groups, host nodes, per-edge DDR bytes) as .dot, .svg or .png "
+                  "(svg/png need Graphviz's dot)");
   cmd->add_option("--report", a->report_csv, "Write the per-layer compile report as CSV");
   cmd->add_option("--report-json", a->report_json, "Write the compile report as JSON");
   cmd->add_option("--input-shape", a->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
