@@ -1,4 +1,5 @@
 #include "npu/compiler/compile_report.hpp"
+#include "npu/isa/json_text.hpp"
 #include "npu/isa/csv.hpp"
 
 #include <nlohmann/json.hpp>
@@ -210,7 +211,7 @@ std::string report_json(const CompileReport& report) {
   j["layers"] = nlohmann::json::array();
   for (const auto& r : report.layers) j["layers"].push_back(layer_json(r));
   j["total"] = layer_json(report.total());
-  return j.dump(2) + "\n";
+  return npu::json_dump(j) + "\n";
 }
 
 std::string report_text(const CompileReport& report) {

@@ -1,4 +1,5 @@
 #include "npu/sim/experiment.hpp"
+#include "npu/isa/json_text.hpp"
 
 #include "npu/compiler/model_loader.hpp"
 
@@ -299,8 +300,10 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
         std::error_code ec;
         const fs::path layers = fs::path(opt.out_dir) / "layers";
         fs::create_directories(layers, ec);
-        fs::copy_file(fs::path(job.run_dir) / "layers.csv", layers / (job.id + ".csv"),
-                      fs::copy_options::overwrite_existing, ec);
+        if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
+          r.ok = false;  // never a summary row whose layer table is not there
+          r.error = "no layers.csv written";
+        }
       }
     } else {
       r.job = job;
@@ -357,9 +360,10 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   };
 
   // CSV
-  std::ofstream csv(fs::path(out_dir) / "summary.csv");
+  std::ostringstream csv;
   csv << "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,latency_ms,cycles,speedup_vs_none,"
-         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error\n";
+         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error,"
+         "earlier_run\n";
   json j = json::array();
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
@@ -373,14 +377,15 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
                          100 * r.host_time_share);
     else
       csv << ",,,,,,,,,,,,,";
-    csv << csv_field(r.error) << "\n";
+    csv << csv_field(r.error) << "," << (r.earlier_run ? 1 : 0) << "\n";
     json e = {{"model", stem_of(r.job.model)},
               {"model_arg", r.job.model},
               {"hw", stem_of(r.job.hw)},
               {"hw_arg", r.job.hw},
               {"strategy", r.job.strategy},
               {"status", r.ok ? "ok" : "failed"},
-              {"run_dir", r.job.run_dir}};
+              {"run_dir", r.job.run_dir},
+              {"earlier_run", r.earlier_run}};
     if (r.ok) {
       e["ddr_read_mb"] = r.ddr_read_mb;
       e["ddr_write_mb"] = r.ddr_write_mb;
@@ -400,9 +405,12 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     }
     j.push_back(e);
   }
-  std::ofstream(fs::path(out_dir) / "summary.json") << j.dump(2) << "\n";
+  // Written only now, each atomically (temp + rename): a failure leaves the previous files.
+  write_file_atomic((fs::path(out_dir) / "summary.csv").string(), csv.str());
+  write_file_atomic((fs::path(out_dir) / "summary.json").string(), npu::json_dump(j) + "\n");
 
-  // Text / Markdown table (the same rows).
+  // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
+  auto strategy_cell = [](const RunSummary& r) { return r.job.strategy + (r.earlier_run ? " *" : ""); };
   std::ostringstream md;
   md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | latency ms | cycles | speedup | "
         "DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
@@ -424,11 +432,11 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     std::string saved = opt_num(row.saved_pct, "{:.1f} %");
     std::string energy = opt_num(r.energy_mj, "{:.3f}");
     md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
-                      stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.ddr_read_mb, r.ddr_write_mb,
+                      stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
                       r.ddr_total_mb(), r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
                       100 * r.ddr_bw_utilisation, energy);
     txt << fmt::format("{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n",
-                       stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.ddr_read_mb, r.ddr_write_mb,
+                       stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
                        r.ddr_total_mb(), r.latency_ms, speed, saved, 100 * r.mac_utilisation,
                        100 * r.ddr_bw_utilisation, energy);
   }
@@ -449,7 +457,13 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     md << "\n" << host_lines;
     txt << "\n" << host_lines;
   }
-  std::ofstream(fs::path(out_dir) / "summary.md") << md.str();
+  if (std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.earlier_run; })) {
+    const char* note = "* kept from an earlier experiment in this folder: not run now; its result in runs/<run id>/ "
+                       "is unchanged\n";
+    md << "\n" << note;
+    txt << "\n" << note;
+  }
+  write_file_atomic((fs::path(out_dir) / "summary.md").string(), md.str());
   return txt.str();
 }
 

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "npu/isa/atomic_file.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::sim {
@@ -14,26 +16,19 @@ namespace npu::sim {
 namespace fs = std::filesystem;
 
 void write_file_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw ConfigError(path + ": error: cannot write this file (missing folder or no permission); choose a "
-                        "writable path");
-    out << text;
-    out.flush();
-    if (!out) {
-      out.close();
-      std::remove(tmp.c_str());
-      throw ConfigError(path + ": error: writing failed (disk full?); the previous file is unchanged");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw ConfigError(path + ": error: cannot replace the file (" + ec.message() + "); the previous file is unchanged");
-  }
+  AtomicOutputFile f(path, "file");
+  f.stream() << text;
+  f.commit();
+}
+
+bool copy_file_atomic(const std::string& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return false;
+  write_file_atomic(to, text.str());
+  return true;
 }
 
 void check_writable(const std::string& path, const char* what) {

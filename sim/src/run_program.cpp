@@ -1,6 +1,10 @@
 #include "npu/sim/run_program.hpp"
+#include "npu/sim/output_files.hpp"
+
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -266,16 +270,22 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   }
 
   sc_core::sc_trace_file* tf = nullptr;
-  std::string vcd_file;
-  if (!opt.vcd_path.empty()) {
-    const std::string base = vcd_base_name(opt.vcd_path);
-    vcd_file = base + ".vcd";
-    { // fail early, before simulating, when the path cannot be written
-      std::FILE* probe = std::fopen(vcd_file.c_str(), "w");
-      if (!probe) throw ConfigError(vcd_file + ": error: cannot write the VCD file; check that the folder exists and is writable");
-      std::fclose(probe);
+  std::string vcd_file, vcd_final;
+  struct RemoveOnExit {  // the temporary VCD of a run that fails
+    std::string path;
+    ~RemoveOnExit() {
+      if (!path.empty()) std::remove(path.c_str());
     }
-    tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+  } vcd_cleanup;
+  if (!opt.vcd_path.empty()) {
+    // SystemC writes BASE.tmp.<pid>.vcd; it becomes BASE.vcd only when the run succeeds.
+    const std::string base = vcd_base_name(opt.vcd_path);
+    vcd_final = base + ".vcd";
+    check_writable(vcd_final, "VCD file");  // fail early, before simulating
+    const std::string tmp_base = base + ".tmp." + std::to_string(::getpid());
+    vcd_file = tmp_base + ".vcd";
+    vcd_cleanup.path = vcd_file;
+    tf = sc_core::sc_create_vcd_trace_file(tmp_base.c_str());
     tf->set_time_unit(1, sc_core::SC_PS);
     top->trace(tf);
   }
@@ -283,13 +293,13 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   sc_core::sc_start();
   const auto wall_sim = std::chrono::steady_clock::now();
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
-#if NPU_HAVE_DDR_MODULE
-  if (opt.ddr_trace) opt.ddr_trace->finish();
-#endif
 
   if (top->error.set) throw ConfigError(top->error.message);
   const std::string deadlock = top->controller.deadlock_report();
   if (!deadlock.empty()) throw ConfigError(deadlock);
+#if NPU_HAVE_DDR_MODULE
+  if (opt.ddr_trace) opt.ddr_trace->finish();  // file traces are renamed into place only now
+#endif
 
   RunResult r = collect(program, hw, opt, *top);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -299,7 +309,7 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
                  std::chrono::duration<double>(wall_sim - wall_elab).count(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_sim).count());
   }
-  if (!vcd_file.empty()) make_vcd_reproducible(vcd_file);
+  if (!vcd_file.empty()) make_vcd_reproducible(vcd_file, vcd_final);
   if (!opt.timeline_path.empty()) write_timeline(r, opt.timeline_path);
   return r;
 }

@@ -1,5 +1,10 @@
 #include "npu/sim/run_stats.hpp"
 
+#include <sstream>
+
+#include "npu/sim/output_files.hpp"
+#include "npu/isa/json_text.hpp"
+
 #include <fmt/format.h>
 
 #include <fstream>
@@ -153,14 +158,11 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
 }
 
 void write_run_json(const RunResult& r, const std::string& path, bool with_instructions) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw ConfigError(path + ": error: cannot write run.json; check that the folder exists and is writable");
-  f << to_json(r, with_instructions).dump(2) << "\n";
+  write_file_atomic(path, npu::json_dump(to_json(r, with_instructions)) + "\n");
 }
 
 void write_layers_csv(const RunResult& r, const std::string& path) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw ConfigError(path + ": error: cannot write layers.csv; check that the folder exists and is writable");
+  std::ostringstream f;
   f << "layer,start_cycle,end_cycle,cycles,latency_ms,macs,mac_utilisation,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
        "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,sram_mb,mac_busy_cycles,act_busy_cycles,"
        "dma_busy_cycles,bound,host_cycles,host_ddr_read_mb,host_ddr_write_mb\n";
@@ -173,6 +175,7 @@ void write_layers_csv(const RunResult& r, const std::string& path) {
                      mb(l.ddr_by_kind[3].total()), mb(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,
                      l.dma_busy_cycles, l.bound, l.host_cycles, mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes));
   }
+  write_file_atomic(path, f.str());
 }
 
 std::string format_summary(const RunResult& r) {

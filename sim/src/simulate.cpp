@@ -1,4 +1,5 @@
 #include "npu/sim/simulate.hpp"
+#include "npu/isa/json_text.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -148,7 +149,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["host_ddr_read_bytes"] = run.host.ddr.read_bytes;
   s["host_ddr_write_bytes"] = run.host.ddr.write_bytes;
   s["warnings"] = compiled.warnings;
-  write_text(dir / "run_summary.json", s.dump(2) + "\n");
+  write_text(dir / "run_summary.json", npu::json_dump(s) + "\n");
   return result;
 }
 

@@ -1,4 +1,6 @@
 #include "npu/sim/timeline.hpp"
+#include "npu/sim/output_files.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +12,8 @@
 namespace npu::sim {
 
 namespace {
-std::string json_escape(const std::string& s) {
+std::string json_escape(const std::string& s_in) {
+  const std::string s = npu::utf8_escaped(s_in);  // JSON is UTF-8: other bytes as \xNN text
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -69,9 +72,7 @@ std::string timeline_json(const RunResult& r) {
 }
 
 void write_timeline(const RunResult& r, const std::string& path) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw ConfigError(path + ": error: cannot write the timeline; check that the folder exists and is writable");
-  f << timeline_json(r);
+  write_file_atomic(path, timeline_json(r));
 }
 
 }  // namespace npu::sim

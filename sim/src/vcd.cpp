@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <cstdio>
+#include "npu/sim/output_files.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/sim/timeline.hpp"
 
@@ -16,9 +18,9 @@ std::string vcd_base_name(const std::string& path) {
   return path;
 }
 
-void make_vcd_reproducible(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": error: cannot read the VCD file SystemC wrote");
+void make_vcd_reproducible(const std::string& written, const std::string& path) {
+  std::ifstream in(written, std::ios::binary);
+  if (!in) throw ConfigError(written + ": error: cannot read the VCD file SystemC wrote");
   std::stringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();
@@ -28,9 +30,8 @@ void make_vcd_reproducible(const std::string& path) {
     const std::size_t e = text.find("$end", d);
     if (e != std::string::npos) text.replace(d, e - d, "$date\n     (omitted: reproducible output)\n");
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw ConfigError(path + ": error: cannot write the VCD file; check the folder is writable");
-  out << text;
+  write_file_atomic(path, text);
+  std::remove(written.c_str());
 }
 
 }  // namespace npu::sim

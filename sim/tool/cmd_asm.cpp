@@ -15,6 +15,7 @@
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "npu/sim/output_files.hpp"
 
 namespace npu::tool {
 namespace {
@@ -83,12 +84,7 @@ void add_asm_commands(CLI::App& app) {
       std::cout << text;
       return;
     }
-    std::ofstream out(*output, std::ios::binary);
-    out << text;
-    if (!out.flush())
-      throw ConfigError(fmt::format("{}: error: cannot write the formatted program\n  check that the folder exists "
-                                    "and is writable",
-                                    *output));
+    npu::sim::write_file_atomic(*output, text);
   });
 }
 

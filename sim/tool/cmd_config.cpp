@@ -5,6 +5,7 @@
 // as YAML comments. --json prints {"source", "config", "derived"} for tools.
 // A bad config throws npu::ConfigError; main() prints it on stderr and exits 1.
 #include <cmath>
+#include "npu/isa/json_text.hpp"
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -191,7 +192,7 @@ void add_config_commands(CLI::App& app) {
       out["source"] = cfg.source;
       out["config"] = config_json(cfg);
       out["derived"] = derived_json(cfg);
-      std::cout << out.dump(2) << "\n";
+      std::cout << npu::json_dump(out) << "\n";
     } else {
       print_text(cfg);
     }

@@ -24,8 +24,11 @@
 #include "npu/hw/ddr/ddr_system.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/hw/ddr/ddr_trace_file.hpp"
+#include "npu/isa/atomic_file.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/json_text.hpp"
 #include "npu/sim/ddr_report.hpp"
+#include "npu/sim/output_files.hpp"
 
 namespace npu::tool {
 namespace {
@@ -152,12 +155,10 @@ void run_ddr(const RunOptions& o) {
   j["simulate_requests_per_s"] = sim_req_per_s;
   j["cpu_s"] = cpu_s;
   if (!o.out_dir.empty()) {
-    std::ofstream f(o.out_dir + "/ddr_stats.json");
-    f << j.dump(2) << "\n";
-    if (!f) throw ConfigError(o.out_dir + "/ddr_stats.json: error: cannot write\n  fix: check the --out folder");
+    sim::write_file_atomic(o.out_dir + "/ddr_stats.json", npu::json_dump(j) + "\n");
   }
   if (o.json) {
-    std::cout << j.dump(2) << "\n";
+    std::cout << npu::json_dump(j) << "\n";
     return;
   }
   std::cout << fmt::format("trace           {} ({})\n", o.trace, o.format);
@@ -205,11 +206,9 @@ void gen_ddr(const GenOptions& o) {
         "  fix: use fewer requests (-n) or a config with more memory",
         ddr.source, o.pattern, n, probe.span_bytes(n), capacity));
   }
-  std::ofstream f(o.out, std::ios::out | std::ios::trunc);
-  if (!f) throw ConfigError(o.out + ": error: cannot open for writing\n  fix: check the -o path");
-  hw::write_pattern_trace(pattern, n, format, f, request_bytes);
-  f.close();
-  if (!f) throw ConfigError(o.out + ": error: write failed\n  fix: check free space");
+  AtomicOutputFile f(o.out, "trace");  // renamed into place only when complete
+  hw::write_pattern_trace(pattern, n, format, f.stream(), request_bytes);
+  f.commit();
   std::cout << fmt::format("wrote {} requests of {} to {} ({} format)\n", n, o.pattern, o.out, o.format);
 }
 

@@ -9,6 +9,7 @@
 #include "npu/isa/hw_config.hpp"
 #include "npu/sim/cell_plan.hpp"
 #include "npu/sim/experiment.hpp"
+#include "npu/sim/experiment_folder.hpp"
 
 namespace {
 
@@ -60,13 +61,23 @@ void add_experiment(CLI::App& app) {
     opt->traces = split_list(*traces);
     opt->self_exe = self_exe();
     npu::sim::validate_experiment(*opt);  // everything checked before any work starts
+    const npu::sim::FolderLock lock(opt->out_dir);  // one experiment per folder at a time
     npu::sim::write_plan(opt->out_dir, npu::sim::plan_experiment_cells(*opt));  // for `npu report`
     auto jobs = npu::sim::plan_experiment(*opt);
-    auto runs = npu::sim::run_experiment(*opt, jobs);
+    npu::sim::MergeReport merge;
+    auto runs = npu::sim::merge_with_earlier_runs(opt->out_dir, npu::sim::run_experiment(*opt, jobs), merge);
     std::cout << npu::sim::write_summary(opt->out_dir, runs);
     std::size_t failed = 0;
     for (const auto& r : runs) failed += r.ok ? 0 : 1;
     std::cout << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, layers/*.csv\n";
+    if (merge.kept_earlier || merge.dropped_earlier || merge.removed_stale || merge.removed_plots)
+      std::cout << "folder: kept " << merge.kept_earlier << " earlier row(s) whose results are still in runs/, dropped "
+                << merge.dropped_earlier << " whose results are gone or failed, removed " << merge.removed_stale
+                << " stale run folder(s)/layer file(s)"
+                << (merge.removed_plots ? " and " + std::to_string(merge.removed_plots) +
+                                              " plot(s) of the previous summary (re-run scripts/plot_experiment.py)"
+                                        : std::string())
+                << "\n";
     if (failed) {
       std::cerr << "npu experiment: " << failed << " of " << runs.size() << " runs failed (see the table; logs in "
                 << opt->out_dir << "/runs/<run>/log.txt)\n";

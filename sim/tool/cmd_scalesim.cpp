@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "npu/sim/scalesim.hpp"
+#include "npu/sim/output_files.hpp"
 
 namespace npu::tool {
 namespace {
@@ -53,9 +54,7 @@ void run(const ScaleSimArgs& a) {
     fs::create_directories(a.out, ec);
     const std::string stem = fs::path(a.topology).stem().string() + "__" + fs::path(a.config).stem().string();
     const std::string path = (fs::path(a.out) / (stem + ".csv")).string();
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw ConfigError(path + ": error: cannot write; check that --out is a writable folder");
-    f << sim::scalesim_csv(results);
+    sim::write_file_atomic(path, sim::scalesim_csv(results));
     std::cout << "wrote " << path << "\n";
   }
 }

@@ -6,19 +6,17 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "npu/isa/atomic_file.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::hw {
 
 namespace {
 
-std::unique_ptr<std::ofstream> open_output(const std::string& path) {
-  auto f = std::make_unique<std::ofstream>(path, std::ios::out | std::ios::trunc);
-  if (!*f) {
-    throw ConfigError(path + ": error: cannot open the trace file for writing\n"
-                      "  fix: check that the folder exists and is writable");
-  }
-  return f;
+/// The trace goes to PATH.tmp.<pid> and is renamed to PATH by finish(): a failed run leaves
+/// no truncated trace behind.
+std::unique_ptr<AtomicOutputFile> open_output(const std::string& path) {
+  return std::make_unique<AtomicOutputFile>(path, "trace file");
 }
 
 void append_csv_field(std::string& line, std::string_view v) {
@@ -31,7 +29,7 @@ CsvDdrTraceWriter::CsvDdrTraceWriter(std::ostream& out) : out_(&out) {
   *out_ << "cycle,time_ns,channel,rank,bankgroup,bank,row,column,addr,cmd,bytes,layer,tensor\n";
 }
 
-CsvDdrTraceWriter::CsvDdrTraceWriter(const std::string& path) : file_(open_output(path)), out_(file_.get()) {
+CsvDdrTraceWriter::CsvDdrTraceWriter(const std::string& path) : file_(open_output(path)), out_(&file_->stream()) {
   *out_ << "cycle,time_ns,channel,rank,bankgroup,bank,row,column,addr,cmd,bytes,layer,tensor\n";
 }
 
@@ -49,14 +47,18 @@ void CsvDdrTraceWriter::on_burst(const DdrBurstRecord& r) {
   out_->write(line_.data(), std::streamsize(line_.size()));
 }
 
-void CsvDdrTraceWriter::finish() { out_->flush(); }
+void CsvDdrTraceWriter::finish() {
+  out_->flush();
+  if (file_) file_->commit();
+}
 
 Dramsim3DdrTraceWriter::Dramsim3DdrTraceWriter(std::ostream& out) : out_(&out) {}
 
 Dramsim3DdrTraceWriter::Dramsim3DdrTraceWriter(const std::string& path)
-    : file_(open_output(path)), out_(file_.get()) {}
+    : file_(open_output(path)), out_(&file_->stream()) {}
 
 Dramsim3DdrTraceWriter::~Dramsim3DdrTraceWriter() {
+  if (file_) return;  // a file never finish()ed belongs to a failed run: its temporary file is removed
   try {
     finish();
   } catch (...) {
@@ -79,6 +81,7 @@ void Dramsim3DdrTraceWriter::finish() {
     out_->write(buf, n);
   }
   out_->flush();
+  if (file_) file_->commit();
   entries_.clear();
   entries_.shrink_to_fit();
 }

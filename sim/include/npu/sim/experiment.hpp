@@ -38,6 +38,7 @@ struct RunSummary {
   double host_time_share = 0;         ///< 0..1: latency spent waiting for the host
   int host_nodes = 0;
   int host_unsized = 0;               ///< host tensors sized only at run time (not costed)
+  bool earlier_run = false;           ///< kept from an earlier experiment in the same --out (experiment_folder.hpp)
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
 };
 

@@ -13,6 +13,10 @@ namespace npu::sim {
 /// it was. Throws npu::ConfigError naming the path and the fix.
 void write_file_atomic(const std::string& path, const std::string& text);
 
+/// Copies `from` to `to` through write_file_atomic (a failed copy leaves `to` as it was).
+/// Returns false, changing nothing, when `from` cannot be read.
+bool copy_file_atomic(const std::string& from, const std::string& to);
+
 /// Checks now, without touching `path`, that it can be written: its folder exists and is
 /// writable and `path` is not a directory. `what` names it in the message ("program").
 void check_writable(const std::string& path, const char* what);

@@ -23,8 +23,9 @@ namespace npu::sim {
 /// SystemC's sc_create_vcd_trace_file() appends ".vcd": the name to give it for `path`.
 std::string vcd_base_name(const std::string& path);
 
-/// Replace the wall-clock `$date` section SystemC writes into a VCD file with a fixed text,
-/// so two identical runs give byte-identical waveforms. Throws ConfigError when it cannot.
-void make_vcd_reproducible(const std::string& path);
+/// Writes the VCD file SystemC wrote at `written` to `path` (atomically) with its wall-clock
+/// `$date` section replaced by a fixed text, so two identical runs give byte-identical
+/// waveforms, and removes `written`. Throws ConfigError when it cannot.
+void make_vcd_reproducible(const std::string& written, const std::string& path);
 
 }  // namespace npu::sim

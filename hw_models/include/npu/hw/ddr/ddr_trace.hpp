@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "npu/isa/atomic_file.hpp"
 #include "npu/hw/ddr/ddr_types.hpp"
 
 namespace npu::hw {
@@ -46,13 +47,14 @@ class DdrTraceSink {
 class CsvDdrTraceWriter : public DdrTraceSink {
  public:
   explicit CsvDdrTraceWriter(std::ostream& out);
-  /// Opens `path` for writing; throws ConfigError naming the path when it cannot.
+  /// Writes `path` via a temporary file renamed into place by finish(); throws ConfigError
+  /// naming the path when it cannot be written.
   explicit CsvDdrTraceWriter(const std::string& path);
   void on_burst(const DdrBurstRecord& rec) override;
   void finish() override;
 
  private:
-  std::unique_ptr<std::ofstream> file_;
+  std::unique_ptr<AtomicOutputFile> file_;
   std::ostream* out_;
   std::string line_;
 };
@@ -75,7 +77,7 @@ class Dramsim3DdrTraceWriter : public DdrTraceSink {
     std::uint64_t addr;
     bool is_write;
   };
-  std::unique_ptr<std::ofstream> file_;
+  std::unique_ptr<AtomicOutputFile> file_;
   std::ostream* out_;
   std::vector<Entry> entries_;
   bool finished_ = false;

@@ -1,0 +1,31 @@
+// User text inside messages and outputs. Anything a user wrote (a key, a token, a layer or
+// node name, a file's bytes) is shown through echo(): a 1 MB token or binary bytes used to
+// be copied whole into an error, and a NUL byte cut the message short. Names written into
+// JSON and CSV go through utf8_escaped(), since JSON must be UTF-8 (nlohmann throws
+// type_error 316 on invalid bytes and left a 0-byte run.json).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace npu {
+
+/// Longest echo of user input in a message, in output characters.
+constexpr std::size_t kEchoMaxChars = 80;
+
+/// `s` for a message: printable ASCII and valid UTF-8 sequences as they are, every other
+/// byte (controls, NUL, DEL, invalid UTF-8) as the four characters \xNN; when that is longer
+/// than `max_chars`, its first `max_chars` characters followed by "...(N bytes)" where N is
+/// the size of `s`. Example: echo(std::string(1 << 20, 'a')) = 80 x 'a' + "...(1048576 bytes)".
+std::string echo(std::string_view s, std::size_t max_chars = kEchoMaxChars);
+
+/// True when `s` is well-formed UTF-8 (RFC 3629: no overlongs, surrogates or > U+10FFFF).
+bool is_valid_utf8(std::string_view s);
+
+/// `s` unchanged when it is valid UTF-8; otherwise every byte that is not part of a valid
+/// sequence becomes the four characters \xNN (e.g. "conv\xff" -> "conv\\xff"). Used for
+/// names in JSON and CSV outputs so that they stay UTF-8.
+std::string utf8_escaped(std::string_view s);
+
+}  // namespace npu
