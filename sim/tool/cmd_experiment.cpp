@@ -1,4 +1,5 @@
 // `npu experiment`: compare fusion strategies on models x hardware configs.
+#include <algorithm>
 #include <unistd.h>
 
 #include <filesystem>
@@ -45,6 +46,8 @@ void add_experiment(CLI::App& app) {
   cmd->add_option("--out", opt->out_dir, "Output folder (summary.csv/json/md, layers/, runs/)")->required();
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->add_option("--trace", *traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
+  cmd->add_flag("--trace-compress", opt->trace_compress,
+                "With --trace ddr: write each run's CSV trace gzip-compressed as ddr.csv.gz");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail every run that would place a node on the host");
   cmd->add_option("--input-shape", opt->input_shapes,
                   "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
@@ -59,6 +62,9 @@ void add_experiment(CLI::App& app) {
     opt->traces = split_list(*traces);
     opt->self_exe = self_exe();
     npu::sim::validate_experiment(*opt);  // everything checked before any work starts
+    if (std::find(opt->traces.begin(), opt->traces.end(), "ddr") != opt->traces.end() && !opt->trace_compress)
+      std::cerr << "note: --trace ddr writes one CSV row (~70-90 B) per DDR burst per run (e.g. ~220 MB for "
+                   "MobileNetV2; a run above 100 MB says so in its log.txt); --trace-compress writes ddr.csv.gz\n";
     auto jobs = npu::sim::plan_experiment(*opt);
     auto runs = npu::sim::run_experiment(*opt, jobs);
     std::cout << npu::sim::write_summary(opt->out_dir, runs);
