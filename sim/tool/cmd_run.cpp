@@ -1,7 +1,8 @@
-// `npu run PROGRAM.npuasm --hw CONFIG [--out DIR] [--ideal-memory] [--trace ddr,timeline,vcd]`:
-// simulate one program on the NPU model, print the summary and per-layer table, and write
-// DIR/run.json, DIR/layers.csv and the requested traces (ddr.csv + ddr.trace, timeline.json,
-// waves.vcd). Formats: docs/timing.md, traces/README.md. Bad input -> ConfigError (exit 1).
+// `npu run PROGRAM.npuasm --hw CONFIG [--out DIR] [--ideal-memory] [--trace ddr,timeline,vcd]
+//  [--trace-compress]`: simulate one program on the NPU model, print the summary and per-layer
+// table, and write DIR/run.json, DIR/layers.csv and the requested traces (ddr.csv or
+// ddr.csv.gz + ddr.trace, timeline.json, waves.vcd); a DDR trace above 100 MB is announced
+// first. Formats: docs/timing.md, traces/README.md. Bad input -> ConfigError (exit 1).
 #include <filesystem>
 #include <iostream>
 #include <memory>
