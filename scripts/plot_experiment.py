@@ -17,6 +17,7 @@ not an experiment folder.
 import argparse
 import json
 import os
+import re
 import sys
 
 try:
@@ -32,28 +33,52 @@ KINDS = ["input", "weight", "output", "intermediate"]
 KIND_COLOURS = {"input": "#4C72B0", "weight": "#DD8452", "output": "#55A868", "intermediate": "#C44E52"}
 
 
+def wrap_label(text, width=14):
+    """Breaks a config name into lines of at most ~width characters at '-', '_' or '.'."""
+    lines, line = [], ""
+    for part in re.split(r"(?<=[-_.])", text):
+        if line and len(line) + len(part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+    return "\n".join(lines + [line])
+
+
 def strategy_bars(summary, out_dir):
+    """Grouped bars: one group per hw config, one bar per strategy. The figure grows with the
+    number of bars (about 0.22 in per bar and 0.5 in per group); with more than 4 configs the
+    two panels are stacked; config names are wrapped and rotated; the legend sits outside the
+    axes, so it never covers a bar."""
     written = []
     for model, df in summary[summary.status == "ok"].groupby("model", sort=True):
         hws = sorted(df.hw.unique())
         strategies = list(dict.fromkeys(df.strategy))
-        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+        panel_w = max(5.0, len(hws) * (0.22 * len(strategies) + 0.5))
+        stacked = len(hws) > 4
+        if stacked:
+            fig, axes = plt.subplots(2, 1, figsize=(panel_w, 8.5))
+        else:
+            fig, axes = plt.subplots(1, 2, figsize=(2 * panel_w, 4.5))
         width = 0.8 / max(1, len(strategies))
         for si, strat in enumerate(strategies):
             sub = df[df.strategy == strat].set_index("hw")
             xs = [i + si * width for i in range(len(hws))]
             axes[0].bar(xs, [sub.ddr_total_mb.get(h, float("nan")) for h in hws], width, label=strat)
             axes[1].bar(xs, [sub.latency_ms.get(h, float("nan")) for h in hws], width, label=strat)
+        rotation = 30 if len(hws) > 3 else 0
         for ax, title, unit in ((axes[0], "DDR traffic", "MB"), (axes[1], "Latency", "ms")):
             ax.set_xticks([i + width * (len(strategies) - 1) / 2 for i in range(len(hws))])
-            ax.set_xticklabels(hws, rotation=10)
+            ax.set_xticklabels([wrap_label(h) for h in hws], rotation=rotation, ha="right" if rotation else "center",
+                               fontsize=8)
+            ax.set_xlim(-0.5, len(hws) - 0.5 + width * (len(strategies) - 1))
             ax.set_ylabel(unit)
             ax.set_title(f"{model}: {title} per fusion strategy")
             ax.grid(axis="y", alpha=0.3)
-        axes[0].legend(fontsize=8)
+        handles, labels = axes[0].get_legend_handles_labels()
         fig.tight_layout()
+        fig.legend(handles, labels, title="strategy", fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 0.95))
         path = os.path.join(out_dir, f"strategies_{model}.png")
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=110, bbox_inches="tight")
         plt.close(fig)
         written.append(path)
     return written

@@ -9,7 +9,7 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
   libsystemc-dev libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-matplotlib python3-pandas graphviz)
+  python3 python3-matplotlib python3-pandas graphviz zlib1g-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -75,7 +75,7 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
   CompileReport rep;
   rep.model = model;
   rep.strategy = strategy;
-  rep.hw = hw.npu.name;
+  rep.hw = config_label(hw);
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> planned;  // layer -> (read, write)
   for (const auto& ins : cg.program.instructions) {
     if (ins.op == isa::Opcode::Load) planned[ins.layer].first += std::get<isa::DmaDesc>(ins.params).bytes();

@@ -213,6 +213,9 @@ class DotWriter {
         if (!o.empty()) producer_id[o] = "n" + std::to_string(i);
     const std::string dtype = npu::to_string(r_.program.dtype);
     std::set<std::pair<std::string, std::size_t>> read_counted;  // (tensor, group) with reads on an edge
+    auto is_host = [&](const std::string& id) {
+      return id[0] == 'n' && host_reason_.count(g_.nodes[std::stoul(id.substr(1))].name) != 0;
+    };
     auto edge = [&](const std::string& from, const std::string& to, const std::string& t, bool same_group,
                     std::uint64_t wr, std::uint64_t rd) {
       std::string label = dims(g_, t) + " " + dtype + "\\n";
@@ -223,6 +226,9 @@ class DotWriter {
       } else {
         label += fmt::format("DDR {} B (wr {}, rd {})", wr + rd, wr, rd);
       }
+      // The host's own DDR traffic is analytic (HOST rd/wr), not in the program's LOAD/STOREs.
+      if (is_host(from)) label += "\\n+ host writes (analytic)";
+      if (is_host(to)) label += "\\n+ host reads (analytic)";
       out += fmt::format("  {} -> {} [label=\"{}\"{}];\n", from, to, label, attrs);
     };
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {

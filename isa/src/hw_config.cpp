@@ -798,6 +798,17 @@ HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source
   return Loader(source).load(yaml_text);
 }
 
+std::string config_label(const HwConfig& hw) {
+  const std::filesystem::path p(hw.source);
+  const std::string ext = p.extension().string();
+  if (ext != ".yaml" && ext != ".yml") return hw.npu.name;
+  std::string stem = p.stem().string();
+  if (stem.empty()) return hw.npu.name;
+  for (char& c : stem)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
+  return stem;
+}
+
 HwConfig load_hw_config(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {

@@ -91,6 +91,16 @@ compiler::Strategy resolve_strategy(const std::string& name_or_path) {
   return compiler::builtin_strategy(name_or_path);
 }
 
+std::string strategy_label(const std::string& name_or_path) {
+  const auto ext = fs::path(name_or_path).extension();
+  if (ext != ".yaml" && ext != ".yml") return name_or_path;
+  try {
+    return compiler::load_strategy_file(name_or_path).name;
+  } catch (const std::exception&) {
+    return stem_of(name_or_path);
+  }
+}
+
 void validate_experiment(const ExperimentOptions& opt) {
   if (opt.models.empty()) throw ConfigError("npu experiment: error: no --model given (a zoo name or an .onnx path)");
   if (opt.hws.empty()) throw ConfigError("npu experiment: error: no --hw given (a YAML config, e.g. configs/edge-npu-ddr4.yaml)");
@@ -124,6 +134,16 @@ void validate_experiment(const ExperimentOptions& opt) {
   };
   no_repeats(opt.models, "--model");
   no_repeats(opt.strategies, "--strategies");
+  {  // the summary names a strategy by its label (a YAML file's name:): labels must differ too
+    std::map<std::string, std::string> labels;
+    for (const auto& s : opt.strategies) {
+      auto [it, fresh] = labels.emplace(strategy_label(s), s);
+      if (!fresh)
+        throw ConfigError(fmt::format("--strategies '{}': error: '{}' is also named '{}'; give the strategies "
+                                      "different names",
+                                      s, it->second, it->first));
+    }
+  }
   std::set<std::string> seen;
   for (const auto& h : opt.hws) {
     load_hw_config(h);  // throws ConfigError FILE:LINE:COL
@@ -133,6 +153,8 @@ void validate_experiment(const ExperimentOptions& opt) {
   for (const auto& t : opt.traces)
     if (t != "ddr" && t != "timeline" && t != "vcd")
       throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+  if (opt.trace_compress && std::find(opt.traces.begin(), opt.traces.end(), "ddr") == opt.traces.end())
+    throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
   if (!opt.shard.empty()) plan_experiment(opt);  // throws for a malformed --shard
   if (opt.out_dir.empty()) throw ConfigError("npu experiment: error: --out DIR is required");
   std::error_code ec;
@@ -162,7 +184,7 @@ struct Child {
 
 std::vector<std::string> child_argv(const ExperimentOptions& opt, const ExperimentJob& job) {
   std::vector<std::string> argv{opt.self_exe, "simulate", "--model", job.model, "--hw", job.hw,
-                                "--strategy", job.strategy, "--out", job.run_dir, "--quiet"};
+                                "--strategy", job.strategy, "--out", job.run_dir};
   if (opt.npu_only) argv.push_back("--npu-only");
   for (const auto& spec : opt.input_shapes) {
     argv.push_back("--input-shape");
@@ -178,6 +200,7 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
     argv.push_back("--trace");
     argv.push_back(t);
   }
+  if (opt.trace_compress) argv.push_back("--trace-compress");
   return argv;
 }
 
@@ -368,7 +391,7 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     csv << fmt::format("{},{},{},{},", csv_field(stem_of(r.job.model)), csv_field(stem_of(r.job.hw)),
-                       csv_field(r.job.strategy), r.ok ? "ok" : "failed");
+                       csv_field(strategy_label(r.job.strategy)), r.ok ? "ok" : "failed");
     if (r.ok)
       csv << fmt::format("{:.6f},{:.6f},{:.6f},{:.6f},{},{},{},{:.6f},{:.6f},{},{},{:.4f},{:.4f},", r.ddr_read_mb,
                          r.ddr_write_mb, r.ddr_total_mb(), r.latency_ms, r.cycles, opt_num(row.speedup, "{:.6f}"),
@@ -382,7 +405,8 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
               {"model_arg", r.job.model},
               {"hw", stem_of(r.job.hw)},
               {"hw_arg", r.job.hw},
-              {"strategy", r.job.strategy},
+              {"strategy", strategy_label(r.job.strategy)},
+              {"strategy_arg", r.job.strategy},
               {"status", r.ok ? "ok" : "failed"},
               {"run_dir", r.job.run_dir},
               {"earlier_run", r.earlier_run}};
@@ -410,7 +434,7 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   write_file_atomic((fs::path(out_dir) / "summary.json").string(), npu::json_dump(j) + "\n");
 
   // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
-  auto strategy_cell = [](const RunSummary& r) { return r.job.strategy + (r.earlier_run ? " *" : ""); };
+  auto strategy_cell = [](const RunSummary& r) { return strategy_label(r.job.strategy) + (r.earlier_run ? " *" : ""); };
   std::ostringstream md;
   md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | latency ms | cycles | speedup | "
         "DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
@@ -423,9 +447,9 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     const RunSummary& r = *row.r;
     if (!r.ok) {
       md << fmt::format("| {} | {} | {} | failed: {} |||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
-                        r.job.strategy, r.error);
-      txt << fmt::format("{:<16} {:<20} {:<12} FAILED: {}\n", stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy,
-                         r.error);
+                        strategy_label(r.job.strategy), r.error);
+      txt << fmt::format("{:<16} {:<20} {:<12} FAILED: {}\n", stem_of(r.job.model), stem_of(r.job.hw),
+                         strategy_label(r.job.strategy), r.error);
       continue;
     }
     std::string speed = opt_num(row.speedup, "{:.3f}x");
@@ -446,7 +470,7 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     const RunSummary& r = *row.r;
     if (!r.ok || r.host_nodes == 0) continue;
     host_lines += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}{}\n",
-                              stem_of(r.job.model), stem_of(r.job.hw), r.job.strategy, r.host_nodes,
+                              stem_of(r.job.model), stem_of(r.job.hw), strategy_label(r.job.strategy), r.host_nodes,
                               100 * r.host_mac_share, 100 * r.host_time_share,
                               r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "",
                               r.host_unsized ? fmt::format(" (warning: {} tensor(s) sized only at run time: their host "

@@ -36,7 +36,8 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
   RunResult r;
   r.program = program.name;
   r.strategy = program.strategy;
-  r.hw = hw.npu.name;
+  r.hw = config_label(hw);
+  r.npu_name = hw.npu.name;
   r.hw_source = hw.source;
   r.ideal_memory = opt.ideal_memory;
   r.decoupled = top.controller.decoupled();
@@ -234,10 +235,9 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   }
   g_ran = true;
   if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
-  const std::string overflow = hw::find_sram_overflow(program, hw, opt.program_source);
-  if (!overflow.empty()) throw ConfigError(overflow);
-  // The static checks of `npu asm check` (tensor overlaps, token balance, deadlock, ...):
-  // a program they reject is not simulated. Every issue is reported, as asm check does.
+  // The static checks of `npu asm check` (SRAM and DDR ranges, tensor overlaps, token balance,
+  // deadlock, ...) first: a program they reject is not simulated, and every issue is reported
+  // in asm check's format (the controller's own SRAM check below would name only the first).
   const std::vector<isa::CheckIssue> issues = isa::check_program(program, hw);
   if (!issues.empty()) {
     const std::string prog = opt.program_source.empty() ? std::string("program") : opt.program_source;
@@ -253,6 +253,8 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
            "simulated";
     throw ConfigError(msg);
   }
+  const std::string overflow = hw::find_sram_overflow(program, hw, opt.program_source);
+  if (!overflow.empty()) throw ConfigError(overflow);
 
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);

@@ -38,6 +38,7 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
   j["program"] = r.program;
   j["strategy"] = r.strategy;
   j["hw"] = r.hw;
+  j["npu_name"] = r.npu_name;
   j["hw_source"] = r.hw_source;
   j["ideal_memory"] = r.ideal_memory;
   j["decoupled"] = r.decoupled;
@@ -178,12 +179,17 @@ void write_layers_csv(const RunResult& r, const std::string& path) {
   write_file_atomic(path, f.str());
 }
 
+std::string cycles_as_time(std::uint64_t cycles, double clock_mhz) {
+  if (!(clock_mhz > 0)) return "? us";
+  return fmt::format("{:.3f} us", double(cycles) / clock_mhz);
+}
+
 std::string format_summary(const RunResult& r) {
   std::string s;
   s += fmt::format("program {} ({}) on {}{}\n", r.program.empty() ? "-" : r.program,
                    r.strategy.empty() ? "hand-written" : r.strategy, r.hw, r.ideal_memory ? " [ideal memory]" : "");
-  s += fmt::format("  total            {} cycles = {:.3f} us at {} MHz, {} instructions{}\n", r.total_cycles,
-                   r.total_ns / 1000.0, r.core_clock_mhz, r.instruction_count,
+  s += fmt::format("  total            {} cycles = {} at {} MHz, {} instructions{}\n", r.total_cycles,
+                   cycles_as_time(r.total_cycles, r.core_clock_mhz), r.core_clock_mhz, r.instruction_count,
                    r.decoupled ? "" : " (no tokens: strict program order)");
   s += fmt::format("  MACs             {} ({:.1f} % MAC utilisation)\n", r.macs, 100.0 * r.mac_utilisation);
   s += fmt::format("  DDR              read {:.3f} MB, write {:.3f} MB, {:.2f} GB/s ({:.1f} % of {:.1f} GB/s peak)\n",

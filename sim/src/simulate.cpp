@@ -1,6 +1,7 @@
 #include "npu/sim/simulate.hpp"
 #include "npu/isa/json_text.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,6 +19,7 @@
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/model_loader.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
+#include "npu/sim/ddr_trace_files.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/sim/experiment.hpp"
 #include "npu/sim/run_program.hpp"
@@ -61,12 +63,13 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
 }
 
 SimulateResult simulate(const SimulateOptions& opt) {
+  const auto wall0 = std::chrono::steady_clock::now();
   // A run folder reused: the previous run's results go before anything else, so a failure at
   // any step (config, model, compile, simulation) never leaves them looking like this run's.
   {
     std::error_code ec;
     for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
-                              "ddr.csv", "ddr.trace", "timeline.json", "waves.vcd"})
+                              "ddr.csv", "ddr.csv.gz", "ddr.trace", "timeline.json", "waves.vcd"})
       fs::remove(fs::path(opt.out_dir) / stale, ec);
   }
   const HwConfig hw = load_hw_config(opt.hw);
@@ -81,6 +84,8 @@ SimulateResult simulate(const SimulateOptions& opt) {
       throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
     traces.insert(t);
   }
+  if (opt.trace_compress && !traces.count("ddr"))
+    throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
 
   std::error_code ec;
   fs::create_directories(opt.out_dir, ec);
@@ -98,16 +103,13 @@ SimulateResult simulate(const SimulateOptions& opt) {
   RunOptions ro;
   ro.program_source = (dir / "program.npuasm").string();
   ro.keep_instructions = false;  // per-instruction records only when the timeline needs them
-  std::unique_ptr<hw::CsvDdrTraceWriter> csv;
-  std::unique_ptr<hw::Dramsim3DdrTraceWriter> ds3;
-  hw::TeeDdrTraceSink tee;
+  std::unique_ptr<DdrTraceFiles> ddr_files;
   for (const auto& t : traces) {
     if (t == "ddr") {
-      csv = std::make_unique<hw::CsvDdrTraceWriter>((dir / "ddr.csv").string());
-      ds3 = std::make_unique<hw::Dramsim3DdrTraceWriter>((dir / "ddr.trace").string());
-      tee.add(csv.get());
-      tee.add(ds3.get());
-      ro.ddr_trace = &tee;
+      const std::string big = ddr_trace_size_warning(estimate_ddr_trace(compiled.program, hw), opt.trace_compress);
+      if (!big.empty()) std::cerr << big << "\n";
+      ddr_files = std::make_unique<DdrTraceFiles>(opt.out_dir, opt.trace_compress);
+      ro.ddr_trace = ddr_files->sink();
     } else if (t == "timeline") {
       ro.timeline_path = (dir / "timeline.json").string();
       ro.keep_instructions = true;
@@ -116,6 +118,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
     }
   }
   SimulateResult result{compiled.report, run_program(compiled.program, hw, ro)};
+  if (ddr_files) ddr_files->close();
   const RunResult& run = result.run;
   write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);
   const std::string model = stem_of(opt.model), hw_name = stem_of(opt.hw);
@@ -149,6 +152,9 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["host_ddr_read_bytes"] = run.host.ddr.read_bytes;
   s["host_ddr_write_bytes"] = run.host.ddr.write_bytes;
   s["warnings"] = compiled.warnings;
+  // Wall-clock seconds of this whole run (load, compile, simulate, outputs so far): the one
+  // value of a run folder that differs between identical runs.
+  s["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   write_text(dir / "run_summary.json", npu::json_dump(s) + "\n");
   return result;
 }

@@ -95,7 +95,7 @@ void run_compile(const CompileArgs& a) {
       "{}: strategy {} on {}: {} NPU layers, {} host nodes, {} instructions, {} DDR tensors\n"
       "  MACs {}  compulsory DDR {} B  planned DDR {} B (read {} B, write {} B)  planned/compulsory {:.3f}\n"
       "  wrote {}{}{}  (compiled in {:.0f} ms)\n",
-      graph.name, strategy.name, hw.npu.name, npu_layers, host_nodes, r.program.instructions.size(),
+      graph.name, strategy.name, config_label(hw), npu_layers, host_nodes, r.program.instructions.size(),
       r.program.tensors.size(), t.macs, t.compulsory_bytes(), t.planned_bytes(), t.planned_read_bytes,
       t.planned_write_bytes, t.compulsory_bytes() ? double(t.planned_bytes()) / double(t.compulsory_bytes()) : 0.0,
       a.out.empty() ? a.graph : a.out, a.report_csv.empty() ? "" : ", " + a.report_csv,

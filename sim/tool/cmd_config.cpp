@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "npu/hw/ddr/channel_interleave.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::tool {
@@ -187,11 +188,16 @@ void add_config_commands(CLI::App& app) {
   check->add_flag("--json", *json, "print {source, config, derived} as JSON instead of text");
   check->callback([file, json]() {
     const HwConfig cfg = load_hw_config(*file);  // throws ConfigError -> exit 1
+    // Valid but probably not meant: warnings on stderr (exit 0), and in the JSON.
+    std::vector<std::string> warnings;
+    if (std::string w = hw::channel_interleave_warning(cfg.ddr, cfg.source); !w.empty()) warnings.push_back(w);
+    for (const auto& w : warnings) std::cerr << w << "\n";
     if (*json) {
       nlohmann::ordered_json out;
       out["source"] = cfg.source;
       out["config"] = config_json(cfg);
       out["derived"] = derived_json(cfg);
+      out["warnings"] = warnings;
       std::cout << npu::json_dump(out) << "\n";
     } else {
       print_text(cfg);

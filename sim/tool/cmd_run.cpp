@@ -1,7 +1,8 @@
-// `npu run PROGRAM.npuasm --hw CONFIG [--out DIR] [--ideal-memory] [--trace ddr,timeline,vcd]`:
-// simulate one program on the NPU model, print the summary and per-layer table, and write
-// DIR/run.json, DIR/layers.csv and the requested traces (ddr.csv + ddr.trace, timeline.json,
-// waves.vcd). Formats: docs/timing.md, traces/README.md. Bad input -> ConfigError (exit 1).
+// `npu run PROGRAM.npuasm --hw CONFIG [--out DIR] [--ideal-memory] [--trace ddr,timeline,vcd]
+//  [--trace-compress]`: simulate one program on the NPU model, print the summary and per-layer
+// table, and write DIR/run.json, DIR/layers.csv and the requested traces (ddr.csv or
+// ddr.csv.gz + ddr.trace, timeline.json, waves.vcd); a DDR trace above 100 MB is announced
+// first. Formats: docs/timing.md, traces/README.md. Bad input -> ConfigError (exit 1).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "npu/sim/ddr_trace_files.hpp"
 #include "npu/sim/run_program.hpp"
 
 namespace npu::tool {
@@ -21,6 +23,7 @@ namespace {
 struct RunArgs {
   std::string program, hw, out, trace;
   bool ideal = false;
+  bool compress = false;
 };
 
 std::set<std::string> parse_traces(const std::string& list) {
@@ -55,29 +58,30 @@ void run(const RunArgs& a) {
   }
   const auto path = [&](const char* name) { return (fs::path(a.out) / name).string(); };
 
-  std::unique_ptr<hw::CsvDdrTraceWriter> csv;
-  std::unique_ptr<hw::Dramsim3DdrTraceWriter> dramsim;
-  hw::TeeDdrTraceSink tee;
+  if (a.compress && !traces.count("ddr"))
+    throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
+  std::unique_ptr<sim::DdrTraceFiles> ddr_files;
   sim::RunOptions opt;
   opt.ideal_memory = a.ideal;
   opt.program_source = a.program;
   if (traces.count("ddr")) {
-    csv = std::make_unique<hw::CsvDdrTraceWriter>(path("ddr.csv"));
-    dramsim = std::make_unique<hw::Dramsim3DdrTraceWriter>(path("ddr.trace"));
-    tee.add(csv.get());
-    tee.add(dramsim.get());
-    opt.ddr_trace = &tee;
+    const std::string big = sim::ddr_trace_size_warning(sim::estimate_ddr_trace(program, hw), a.compress);
+    if (!big.empty()) std::cerr << big << "\n";
+    ddr_files = std::make_unique<sim::DdrTraceFiles>(a.out, a.compress);
+    opt.ddr_trace = ddr_files->sink();
   }
   if (traces.count("timeline")) opt.timeline_path = path("timeline.json");
   if (traces.count("vcd")) opt.vcd_path = path("waves.vcd");
 
   const sim::RunResult r = sim::run_program(program, hw, opt);
+  if (ddr_files) ddr_files->close();
   std::cout << sim::format_summary(r);
   if (!a.out.empty()) {
     sim::write_run_json(r, path("run.json"));
     sim::write_layers_csv(r, path("layers.csv"));
     std::cout << "\nwrote " << path("run.json") << ", " << path("layers.csv");
-    if (traces.count("ddr")) std::cout << ", " << path("ddr.csv") << ", " << path("ddr.trace");
+    if (ddr_files)
+      for (const auto& p : ddr_files->paths()) std::cout << ", " << p;
     if (traces.count("timeline")) std::cout << ", " << opt.timeline_path;
     if (traces.count("vcd")) std::cout << ", " << opt.vcd_path;
     std::cout << "\n";
@@ -93,6 +97,7 @@ void add_run(CLI::App& app) {
   cmd->add_option("--out", args->out, "folder for run.json, layers.csv and traces");
   cmd->add_flag("--ideal-memory", args->ideal, "DDR and SRAM answer at once (pure compute timing)");
   cmd->add_option("--trace", args->trace, "traces to write into --out: ddr,timeline,vcd");
+  cmd->add_flag("--trace-compress", args->compress, "with --trace ddr: write the CSV trace gzip-compressed as ddr.csv.gz");
   cmd->callback([args] { run(*args); });
 }
 

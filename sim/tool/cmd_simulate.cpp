@@ -25,6 +25,8 @@ void add_simulate(CLI::App& app) {
   cmd->add_option("--trace", *traces, "Comma-separated subset of ddr,timeline,vcd");
   cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("-q,--quiet", *quiet, "Print nothing on success");
+  cmd->add_flag("--trace-compress", opt->trace_compress,
+                "With --trace ddr: write the CSV trace gzip-compressed as ddr.csv.gz");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
   npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
   cmd->callback([opt, traces, quiet]() {

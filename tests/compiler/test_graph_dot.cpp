@@ -121,3 +121,31 @@ TEST(GraphDot, DeterministicAndEscaped) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(GraphDot, HostNodesAreMarkedWithTheirReason) {
+  // x [1,8,16,16] -> conv (1x1) -> Sin -> y: Sin has no NPU lowering, so it runs on the host.
+  GraphBuilder b("hosted");
+  b.with_data = false;
+  const std::string x = b.input("x", {1, 8, 16, 16});
+  const std::string c = b.conv("conv", x, 8, 1);
+  b.output(b.unary("sin", "Sin", c));
+  const auto r = npu::compiler::compile(b.g, edge_like_hw(), npu::compiler::builtin_strategy("none"));
+  ASSERT_EQ(r.lowered.host_nodes.size(), 1u);
+  const std::string dot = npu::compiler::graph_dot(b.g, r);
+  const std::string reason = npu::compiler::dot_escape(r.lowered.host_nodes[0].reason);
+  EXPECT_FALSE(reason.empty());
+  EXPECT_TRUE(contains(dot, "n1 [label=\"sin\\nSin\\nin 1x8x16x16 -> out 1x8x16x16\\nHOST: " + reason +
+                                "\", style=\"filled,dashed\", fillcolor=\"#fde7e9\", color=\"#c5221f\", penwidth=2];"))
+      << dot;
+  // The conv stores its 2048 B output for the host, which reads it outside the program; the
+  // host writes y itself (nothing the program moves).
+  EXPECT_TRUE(contains(dot, "n0 -> n1 [label=\"1x8x16x16 int8\\nDDR 2048 B (wr 2048, rd 0)\\n+ host reads (analytic)\"]"))
+      << dot;
+  EXPECT_TRUE(contains(dot, "n1 -> out0 [label=\"1x8x16x16 int8\\nDDR 0 B (wr 0, rd 0)\\n+ host writes (analytic)\"]"))
+      << dot;
+  expect_dot_parses(dot, "host");
+}
+
+}  // namespace

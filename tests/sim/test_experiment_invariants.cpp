@@ -209,6 +209,16 @@ TEST(ExperimentInvariants, IdenticalRunsAreByteIdentical) {
     const std::string other = (fs::path(b) / rel).string();
     ASSERT_TRUE(fs::exists(other)) << rel;
     std::string ta = read_file(entry.path().string()), tb = read_file(other);
+    if (rel.filename() == "run_summary.json") {  // wall_s: the run's wall-clock time, never identical
+      auto drop_wall = [](std::string s) {
+        const std::size_t p = s.find("  \"wall_s\": ");
+        if (p != std::string::npos) s.erase(p, s.find('\n', p) - p + 1);
+        return s;
+      };
+      EXPECT_NE(ta.find("\"wall_s\": "), std::string::npos) << rel;
+      ta = drop_wall(ta);
+      tb = drop_wall(tb);
+    }
     // Folder names differ between the two runs; compare with them taken out.
     auto strip = [](std::string s, const std::string& d) {
       for (std::size_t p; (p = s.find(d)) != std::string::npos;) s.erase(p, d.size());

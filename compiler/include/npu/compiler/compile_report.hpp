@@ -47,7 +47,7 @@ struct LayerReport {
 struct CompileReport {
   std::string model;
   std::string strategy;
-  std::string hw;  ///< hardware name (npu.name)
+  std::string hw;  ///< hardware label, config_label(): the config file stem (npu.name for a config from text)
   std::vector<LayerReport> layers;  ///< NPU layers in program order, then host nodes
   /// layer = "TOTAL": MACs and compute_ns over every row (host rows included: the network's
   /// whole work), bytes and memory_ns over NPU rows only (host DDR traffic is analytic, in

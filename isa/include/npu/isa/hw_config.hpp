@@ -179,6 +179,13 @@ const std::vector<HwConfigSection>& hw_config_schema();
 /// config loader's "did you mean" suggestions; other input readers use it too.
 std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& allowed);
 
+/// The name every report and summary labels a run's hardware with: the config file's stem,
+/// what the user passed (`configs/edge-npu-ddr4.yaml` -> `edge-npu-ddr4`; characters other
+/// than letters, digits, '-', '_', '.' become '_', as npu experiment's run ids), when `source`
+/// is a .yaml/.yml path; npu.name otherwise (a config parsed from text). npu.name is still
+/// reported as `npu_name` in run.json (docs/experiment.md, "Run labels").
+std::string config_label(const HwConfig& hw);
+
 /// Load and validate a YAML hardware config. Throws ConfigError naming file:line:col,
 /// the key, and what is allowed, for any malformed, unknown, missing or impossible value.
 HwConfig load_hw_config(const std::string& path);

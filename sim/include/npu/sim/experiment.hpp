@@ -49,6 +49,7 @@ struct ExperimentOptions {
   std::string out_dir;
   int jobs = 1;                        ///< processes at a time
   std::vector<std::string> traces;     ///< subset of {ddr, timeline, vcd}
+  bool trace_compress = false;         ///< ddr traces as ddr.csv.gz (--trace-compress)
   std::string self_exe;                ///< the npu binary to run children with
   std::string shard;                   ///< "i/N": run only jobs with index % N == i (empty: all)
   bool npu_only = false;               ///< children fail on any host placement (--npu-only)
@@ -85,6 +86,10 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
 /// A built-in strategy name or a strategy YAML path (.yaml/.yml). Throws ConfigError for an
 /// unknown name (listing the built-in ones) or a bad file (file:line:col).
 compiler::Strategy resolve_strategy(const std::string& name_or_path);
+
+/// The strategy as summaries name it: a built-in name as is; for a strategy YAML path, the
+/// file's `name:` (its file stem if the file cannot be read). Never a path.
+std::string strategy_label(const std::string& name_or_path);
 
 /// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge").
 std::string stem_of(const std::string& path_or_name);

@@ -100,7 +100,8 @@ struct InstructionStats {
 struct RunResult {
   std::string program;   ///< Program::name
   std::string strategy;  ///< Program::strategy
-  std::string hw;        ///< HwConfig npu.name
+  std::string hw;        ///< config_label(): the config file's stem (npu.name for a config from text)
+  std::string npu_name;  ///< HwConfig npu.name
   std::string hw_source; ///< file the config came from
   bool ideal_memory = false;
   bool decoupled = true;  ///< the program used tokens (queues overlapped)
@@ -140,5 +141,11 @@ void write_layers_csv(const RunResult& r, const std::string& path);
 
 /// The terminal summary: totals, units, stalls, traffic, energy, then the per-layer table.
 std::string format_summary(const RunResult& r);
+
+/// A core-cycle count as time for text output: cycles / clock_mhz microseconds with 3
+/// decimals ("8820 cycles" at 1000 MHz -> "8.820 us"), so the printed time always matches
+/// the printed cycles. (run.json's total_ns is the exact last completion, which can be up to
+/// one core cycle earlier than total_cycles x period: total_cycles rounds it up.)
+std::string cycles_as_time(std::uint64_t cycles, double clock_mhz);
 
 }  // namespace npu::sim

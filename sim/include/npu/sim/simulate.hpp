@@ -19,6 +19,7 @@ struct SimulateOptions {
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224 overrides
   bool npu_only = false;  ///< any host placement is an error (--npu-only)
   std::int64_t dynamic_size = 0;  ///< upper bound for run-time sizes (--dynamic-size; 0 none)
+  bool trace_compress = false;    ///< --trace ddr writes ddr.csv.gz instead of ddr.csv
 };
 
 struct SimulateResult {
@@ -27,8 +28,8 @@ struct SimulateResult {
 };
 
 /// Compiles and simulates; writes program.npuasm, compile_report.csv, run.json, layers.csv,
-/// run_summary.json and the requested traces (ddr.csv, ddr.trace, timeline.json,
-/// waves.vcd) into out_dir. Call once per process (SystemC). Throws npu::ConfigError for
+/// run_summary.json and the requested traces (ddr.csv or ddr.csv.gz, ddr.trace, timeline.json,
+/// waves.vcd) into out_dir; warns on stderr before a DDR trace above kLargeTraceBytes. Call once per process (SystemC). Throws npu::ConfigError for
 /// bad input (model, config, strategy, unwritable folder) and simulation errors.
 SimulateResult simulate(const SimulateOptions& opt);
 

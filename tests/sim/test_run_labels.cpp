@@ -1,0 +1,96 @@
+// How runs are named and what their folders hold: the hardware label is the config file's
+// stem in run, simulate, experiment and compile (npu.name stays in run.json as npu_name); a
+// strategy YAML is labelled by its `name:`; runs/*/log.txt holds the child's output;
+// run_summary.json has wall_s (docs/experiment.md).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tool_runner.hpp"
+
+namespace fs = std::filesystem;
+using npu::test::read_file;
+using npu::test::read_json;
+using npu::test::run_npu;
+
+namespace {
+
+const std::string kTiny = "tests/data/tiny_convnet.onnx";
+const std::string kEdge = "configs/edge-npu-ddr4.yaml";
+
+// A copy of the edge preset under another file name; its npu.name stays "edge-npu-ddr4".
+std::string board_config(const std::string& dir) {
+  const std::string path = dir + "/my-board.yaml";
+  fs::copy_file(fs::path(NPU_SOURCE_DIR) / kEdge, path, fs::copy_options::overwrite_existing);
+  return path;
+}
+
+TEST(RunLabels, HardwareIsLabelledByItsFileStemEverywhere) {
+  const std::string dir = npu::test::fresh_dir("labels-hw");
+  const std::string cfg = board_config(dir);
+  auto r = run_npu({"run", "tests/isa/data/double_buffered_conv.npuasm", "--hw", cfg, "--out", dir + "/run"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("program conv3x3-demo (conv-bn-act) on my-board\n"), std::string::npos) << r.output;
+  const auto run = read_json(dir + "/run/run.json");
+  EXPECT_EQ(run.at("hw"), "my-board");
+  EXPECT_EQ(run.at("npu_name"), "edge-npu-ddr4");
+
+  r = run_npu({"simulate", "--model", kTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/sim"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(") on my-board\n"), std::string::npos) << r.output;
+  EXPECT_EQ(read_json(dir + "/sim/run.json").at("hw"), "my-board");
+  EXPECT_EQ(read_json(dir + "/sim/run_summary.json").at("hw"), "my-board");
+
+  r = run_npu({"compile", kTiny, "--hw", cfg, "--strategy", "none", "-o", dir + "/p.npuasm", "--report-json",
+               dir + "/report.json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("tiny_convnet: strategy none on my-board:"), std::string::npos) << r.output;
+  EXPECT_EQ(read_json(dir + "/report.json").at("hw"), "my-board");
+}
+
+TEST(RunLabels, ExperimentNamesStrategyFilesLogsOutputAndTimesRuns) {
+  const std::string dir = npu::test::fresh_dir("labels-exp");
+  const std::string cfg = board_config(dir);
+  const std::string strat = dir + "/fold only.yaml";  // a path with a space; name: is what counts
+  std::ofstream(strat) << "name: fold-only\npasses: [fold-batchnorm]\n";
+  auto r = run_npu({"experiment", "--model", kTiny, "--hw", cfg, "--strategies", "none," + strat, "--out",
+                    dir + "/out", "-j", "2"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string csv = read_file(dir + "/out/summary.csv");
+  EXPECT_NE(csv.find("\ntiny_convnet,my-board,none,ok,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ntiny_convnet,my-board,fold-only,ok,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(strat), std::string::npos) << "the summary shows the strategy file's path:\n" << csv;
+  EXPECT_NE(r.output.find("fold-only"), std::string::npos);
+  const auto js = read_json(dir + "/out/summary.json");
+  ASSERT_EQ(js.size(), 2u);
+  EXPECT_EQ(js[1].at("strategy"), "fold-only");
+  EXPECT_EQ(js[1].at("strategy_arg"), strat);
+  for (const std::string run : {"tiny_convnet__my-board__none", "tiny_convnet__my-board__fold_only"}) {
+    const std::string folder = dir + "/out/runs/" + run;
+    // log.txt: the child's own output, the summary `npu simulate` prints.
+    const std::string log = read_file(folder + "/log.txt");
+    EXPECT_NE(log.find(" on my-board\n  total            "), std::string::npos) << run << ": " << log;
+    EXPECT_NE(log.find("wrote " + folder + "/"), std::string::npos) << log;
+    const auto summary = read_json(folder + "/run_summary.json");
+    ASSERT_TRUE(summary.contains("wall_s")) << run;
+    // The child's wall time is positive and below what the whole experiment took: the test's
+    // own 300 s timeout.
+    EXPECT_GT(summary.at("wall_s").get<double>(), 0.0);
+    EXPECT_LT(summary.at("wall_s").get<double>(), 300.0);
+  }
+}
+
+TEST(RunLabels, TwoStrategyFilesWithOneNameAreRejected) {
+  const std::string dir = npu::test::fresh_dir("labels-dup");
+  std::ofstream(dir + "/a.yaml") << "name: same\npasses: [fold-batchnorm]\n";
+  std::ofstream(dir + "/b.yaml") << "name: same\npasses: [fuse-activation]\n";
+  auto r = run_npu({"experiment", "--model", kTiny, "--hw", kEdge, "--strategies", dir + "/a.yaml," + dir + "/b.yaml",
+                    "--out", dir + "/out"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("is also named 'same'; give the strategies different names"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir + "/out/runs"));
+}
+
+}  // namespace
