@@ -53,7 +53,8 @@ const std::vector<BadCase> kCases = {
     BadCase{"quoted name with a space", "layer=conv2 in=0x20000=>layer=\"my layer\" in=0x20000",
             "quoted layer '\"my layer\"' contains a space\n  .npuasm names are single words and are not quoted: write "
             "it without quotes and spaces, e.g. layer=my_layer"},
-    BadCase{"65 tokens", "wait=cp2st=>wait=" + tokens(65), "'wait' has 65 values; at most 64 are allowed"},
+    BadCase{"65 push tokens", "push=cp2st=>push=" + tokens(65), "'push' has 65 values; at most 64 are allowed"},
+    BadCase{"65 wait tokens", "wait=cp2st=>wait=" + tokens(65), "'wait' has 65 values; at most 64 are allowed"},
     BadCase{"unknown mnemonic", "CONV  layer=conv2=>CONVV layer=conv2", "unknown mnemonic 'CONVV'"},
     BadCase{"NUL in a mnemonic", std::string("CONV  layer=conv2=>CO\0NV layer=conv2", 36),
             "unknown mnemonic 'CO\\x00NV'"},
