@@ -38,6 +38,12 @@ const std::vector<BadCase> kCases = {
             "compile resnet18 " + kHw + " --strategy none -o /tmp/npu-bad-cli.npuasm --input-shape "
             "input=1x3x1099511627776x1099511627776",
             "dimension 1099511627776 is out of range: at most 2147483648 (2^31)"},
+    // resnet18's stem keeps 64 channels at a quarter of 2^31 x 2^31 per image:
+    // 4 x 64 x 2^29 x 2^29 = 2^66 elements > 2^63 - 1.
+    BadCase{"element count over 63 bits",
+            "compile resnet18 " + kHw + " --strategy none -o /tmp/npu-bad-cli.npuasm --input-shape "
+            "input=4x3x2147483648x2147483648",
+            "of shape 4 x 64 x 536870912 x 536870912 has more elements than 9223372036854775807 (2^63 - 1)"},
     BadCase{"input dimension a word",
             "compile resnet18 " + kHw + " --strategy none -o /tmp/npu-bad-cli.npuasm --input-shape input=1xabcx1",
             "error: dimension 'abc' is not a number"},
