@@ -1,4 +1,6 @@
 #include "npu/compiler/codegen.hpp"
+#include "npu/isa/checked_math.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -127,7 +129,7 @@ class Generator {
       d.bytes = t.bytes;
       res_.program.tensors.push_back(d);
       base_[t.name] = base;
-      cursor = base + t.bytes;
+      cursor = checked_add(base, t.bytes, "error: DDR placement end of tensor '" + echo(t.name) + "' (address + bytes)");
       ++k;
     }
     const std::uint64_t cap = hw_.ddr.capacity_bytes();

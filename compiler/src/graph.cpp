@@ -1,6 +1,8 @@
 // Graph IR helpers (graph.hpp): element sizes, tensor element counts, typed attribute
 // access and producer/consumer look-ups.
 #include "npu/compiler/graph.hpp"
+#include "npu/isa/checked_math.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include <stdexcept>
 
@@ -23,9 +25,16 @@ int elem_bytes(ElemType t) {
 
 std::int64_t Tensor::elements() const {
   std::int64_t n = 1;
+  bool overflow = false;
   for (std::int64_t d : shape) {
     if (d < 0) return -1;
-    n *= d;
+    overflow = __builtin_mul_overflow(n, d, &n) || overflow;
+  }
+  if (overflow) {
+    std::string dims;
+    for (std::int64_t d : shape) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
+    throw ConfigError("error: tensor '" + echo(name) + "' of shape " + dims + " has more elements than " +
+                      describe_limit(std::uint64_t(kI64Max)) + "; give the model's inputs real sizes");
   }
   return n;
 }

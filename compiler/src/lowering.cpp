@@ -1,4 +1,6 @@
 #include "npu/compiler/lowering.hpp"
+#include "npu/isa/checked_math.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include "lowering/lowering_table.hpp"
 
@@ -360,7 +362,8 @@ class Lowerer : public lowering::LowerCtx {
         ++L.host_unsized;
         return 0;
       }
-      return std::uint64_t(g_.tensor(t).elements()) * std::uint64_t(e_);
+      return checked_mul(std::uint64_t(g_.tensor(t).elements()), std::uint64_t(e_),
+                       "error: bytes of tensor '" + echo(t) + "' (elements x element bytes)");
     };
     std::set<std::string> read;
     for (std::size_t i : run) {
@@ -447,7 +450,8 @@ class Lowerer : public lowering::LowerCtx {
 
   std::uint64_t tensor_bytes(const std::string& t) const {
     if (auto it = sub_bytes_.find(t); it != sub_bytes_.end()) return it->second;
-    return std::uint64_t(g_.tensor(t).elements()) * std::uint64_t(e_);
+    return checked_mul(std::uint64_t(g_.tensor(t).elements()), std::uint64_t(e_),
+                       "error: bytes of tensor '" + echo(t) + "' (elements x element bytes)");
   }
 
   // Root region and offset of a graph tensor.

@@ -1,5 +1,6 @@
 // Model loading front door (model_loader.hpp).
 #include "npu/compiler/model_loader.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -54,7 +55,7 @@ Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path
 
 std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::string& spec) {
   auto bad = [&](const std::string& why) -> ConfigError {
-    return ConfigError("--input-shape '" + spec + "': error: " + why +
+    return ConfigError("--input-shape '" + echo(spec) + "': error: " + why +
                        "; expected NAME=D0xD1x... with positive dimensions, e.g. "
                        "input=1x3x224x224");
   };
@@ -65,9 +66,14 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
   while (true) {
     const std::size_t x = spec.find('x', pos);
     const std::string tok = spec.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
-    if (tok.empty() || tok.size() > 12) throw bad("dimension '" + tok + "' is not a number");
+    if (tok.empty()) throw bad("empty dimension");
     for (char c : tok)
-      if (!std::isdigit(static_cast<unsigned char>(c))) throw bad("dimension '" + tok + "' is not a number");
+      if (!std::isdigit(static_cast<unsigned char>(c))) throw bad("dimension '" + echo(tok) + "' is not a number");
+    // 2^31 per dimension (as --dynamic-size): element counts of a few dimensions stay far
+    // inside 64 bits, and no real tensor dimension is larger.
+    const std::size_t nz = std::min(tok.find_first_not_of('0'), tok.size());
+    if (tok.size() - nz > 10 || std::stoll(tok.substr(nz).empty() ? "0" : tok.substr(nz)) > (1LL << 31))
+      throw bad("dimension " + echo(tok) + " is out of range: at most 2147483648 (2^31)");
     const std::int64_t d = std::stoll(tok);
     if (d <= 0) throw bad("dimension " + tok + " is not positive");
     dims.push_back(d);

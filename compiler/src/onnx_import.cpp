@@ -1,6 +1,7 @@
 // ONNX front-end (onnx_import.hpp). Reference: the ONNX IR spec (onnx/docs/IR.md) and
 // operator spec (onnx/docs/Operators.md, Changelog.md for the per-opset differences).
 #include "npu/compiler/onnx_import.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include <fcntl.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -331,6 +332,10 @@ struct Importer {
       std::vector<std::string> params;
       if (vi.type().has_tensor_type()) {
         const auto& tt = vi.type().tensor_type();
+        if (tt.elem_type() == onnx::TensorProto_DataType_STRING)
+          fail("graph input '" + echo(vi.name()) +
+               "' has element type STRING; the NPU computes on numbers only (tokenise text on the host and feed "
+               "the token ids as an int64 input)");
         t.type = elem_type(tt.elem_type());
         if (tt.has_shape()) {
           for (const auto& d : tt.shape().dim()) {
@@ -338,6 +343,11 @@ struct Importer {
               fail("graph input '" + vi.name() + "' has a zero-size dimension " +
                    std::to_string(t.shape.size()) +
                    "; the compiler does not handle empty tensors: give the input a real size");
+            if (d.has_dim_value() && d.dim_value() > (std::int64_t(1) << 31))
+              fail("graph input '" + echo(vi.name()) + "' dimension " + std::to_string(t.shape.size()) + " is " +
+                   std::to_string(d.dim_value()) +
+                   ", out of range: at most 2147483648 (2^31), so that element and byte counts stay within 64 bits; "
+                   "give the input a real size (or override it with --input-shape)");
             const bool known = d.has_dim_value() && d.dim_value() > 0;
             t.shape.push_back(known ? d.dim_value() : -1);
             params.push_back(known ? "" : (d.has_dim_param() ? d.dim_param() : "?"));

@@ -1,4 +1,7 @@
 #include "npu/compiler/strategy.hpp"
+#include "npu/isa/text_lines.hpp"
+#include "npu/isa/user_text.hpp"
+#include "npu/isa/yaml_documents.hpp"
 #include "npu/isa/files.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -66,12 +69,25 @@ Strategy builtin_strategy(const std::string& name) {
 }
 
 Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& source) {
+  check_line_lengths(yaml_text, source, "strategy YAML");
   YAML::Node root;
+  std::vector<YAML::Node> docs;
   try {
-    root = YAML::Load(yaml_text);
+    docs = YAML::LoadAll(yaml_text);
   } catch (const YAML::ParserException& e) {
     fail(source, e.mark, "malformed YAML: " + e.msg);
   }
+  if (docs.size() > 1) {
+    YAML::Mark m = docs[1].Mark();
+    if (const std::size_t line = second_yaml_document_line(yaml_text)) m.line = int(line) - 1, m.column = 0;
+    fail(source, m,
+         "file has " + std::to_string(docs.size()) +
+             " YAML documents; a strategy file is one document (remove the '---' separator and what follows it)");
+  }
+  if (!docs.empty()) root = docs[0];
+  if (!root.IsDefined() || root.IsNull())
+    throw ConfigError(source + ": error: empty strategy file; expected a map with keys 'name' and 'passes', e.g. "
+                      "'name: my-strategy' and 'passes: [fold-batchnorm, fuse-activation]'");
   if (!root.IsMap()) fail(source, root.Mark(), "a strategy file is a map with keys 'name' and 'passes'");
   Strategy s;
   s.source = source;
@@ -85,7 +101,7 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
       const std::string problem = strategy_name_problem(s.name);
       if (!problem.empty())
         fail(source, kv.second.Mark(),
-             "strategy name '" + s.name + "' " + problem +
+             "strategy name '" + echo(s.name) + "' " + problem +
                  "; use only letters, digits, '-', '_' and '.' (it is written into the program and file names), "
                  "e.g. name: my-strategy");
       have_name = true;
@@ -95,16 +111,16 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
       for (const auto& p : kv.second) {
         const std::string pass = p.IsScalar() ? p.as<std::string>() : std::string();
         if (!make_pass(pass))
-          fail(source, p.Mark(), "unknown pass '" + pass + "' (allowed: " + join(pass_names()) + ")");
+          fail(source, p.Mark(), "unknown pass '" + echo(pass) + "' (allowed: " + join(pass_names()) + ")");
         for (const auto& earlier : s.passes)
           if (earlier == pass)
             fail(source, p.Mark(),
-                 "pass '" + pass + "' is listed twice; list each pass once (a pass already rewrites every match)");
+                 "pass '" + echo(pass) + "' is listed twice; list each pass once (a pass already rewrites every match)");
         s.passes.push_back(pass);
       }
       have_passes = true;
     } else {
-      fail(source, kv.first.Mark(), "unknown key '" + key + "' (allowed: name, passes)");
+      fail(source, kv.first.Mark(), "unknown key '" + echo(key) + "' (allowed: name, passes)");
     }
   }
   if (!have_name) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");

@@ -2,6 +2,8 @@
 // page must agree (the key tables below are the "Fields" tables of the page, in canonical
 // order).
 #include "npu/isa/assembly.hpp"
+#include "npu/isa/text_lines.hpp"
+#include "npu/isa/user_text.hpp"
 #include "npu/isa/files.hpp"
 
 #include <fmt/format.h>
@@ -249,7 +251,7 @@ class Reader {
     const Word& head = words[0];
     if (!header_seen_) {
       if (head.text != ".npuasm")
-        fail(head.col, fmt::format("missing '.npuasm 1' version header before '{}'", head.text),
+        fail(head.col, fmt::format("missing '.npuasm 1' version header before '{}'", echo(head.text)),
              "the first line that is not blank or a comment must be '.npuasm 1'");
       read_version(words);
       return;
@@ -259,7 +261,7 @@ class Reader {
         fail(head.col, "duplicate '.npuasm' version header", "a file has exactly one '.npuasm 1' line, at the top");
       if (head.text == ".program") return read_program_directive(words);
       if (head.text == ".tensor") return read_tensor(words);
-      fail(head.col, fmt::format("unknown directive '{}'", head.text),
+      fail(head.col, fmt::format("unknown directive '{}'", echo(head.text)),
            suggest(head.text, {".npuasm", ".program", ".tensor"}));
     }
     read_instruction(words);
@@ -272,7 +274,7 @@ class Reader {
       fail(words[0].col + 7, "malformed directive: '.npuasm' needs a version number",
            fmt::format("write '.npuasm {}'", kIsaVersion));
     if (words.size() > 2)
-      fail(words[2].col, fmt::format("unexpected '{}' after the version number", words[2].text),
+      fail(words[2].col, fmt::format("unexpected '{}' after the version number", echo(words[2].text)),
            fmt::format("write '.npuasm {}'", kIsaVersion));
     const std::uint64_t v = parse_uint(words[1].text, words[1].col, "version", 0, 1u << 30);
     if (v != std::uint64_t(kIsaVersion))
@@ -333,22 +335,44 @@ class Reader {
       const std::size_t eq = w.text.find('=');
       if (eq == std::string::npos) {
         if (fields.empty())
-          fail(w.col, fmt::format("expected key=value, found '{}'", w.text),
+          fail(w.col, fmt::format("expected key=value, found '{}'", echo(w.text)),
                "fields are written key=value with no spaces around '='");
-        fail(w.col, fmt::format("unexpected '{}' after the value of '{}'", w.text, fields.back().key),
+        fail(w.col, fmt::format("unexpected '{}' after the value of '{}'", echo(w.text), fields.back().key),
              "fields are written key=value with no spaces around '=' (lists as 1,2,3 without spaces); "
              "'#' starts a comment");
       }
       Field f{w.text.substr(0, eq), w.text.substr(eq + 1), w.col, w.col + int(eq) + 1};
+      // key="two words": the quote opens in this word and closes in a later one. Names are
+      // single unquoted words (docs/isa.md), so this is the quoting error, naming the space.
+      const auto closes_later = [&] {
+        for (std::size_t j = i + 1; j < words.size(); ++j)
+          if (words[j].text.find('"') != std::string::npos) return true;
+        return false;
+      };
+      if (!f.value.empty() && f.value[0] == '"' && f.value.find('"', 1) == std::string::npos && closes_later()) {
+        std::string quoted = f.value;
+        for (std::size_t j = i + 1; j < words.size(); ++j) {
+          quoted += " " + words[j].text;
+          if (words[j].text.find('"') != std::string::npos) break;
+        }
+        std::string fixed = quoted.substr(1);
+        if (!fixed.empty() && fixed.back() == '"') fixed.pop_back();
+        for (char& c : fixed)
+          if (c == ' ' || c == '"') c = '_';
+        fail(f.value_col, fmt::format("quoted {} '{}' contains a space", echo(f.key), echo(quoted)),
+             fmt::format(".npuasm names are single words and are not quoted: write it without quotes and spaces, "
+                         "e.g. {}={}",
+                         f.key, echo(fixed)));
+      }
       if (f.key.empty()) fail(w.col, "missing key before '='", "fields are written key=value");
       if (std::find(allowed.begin(), allowed.end(), f.key) == allowed.end())
-        fail(w.col, fmt::format("unknown key '{}' for {}", f.key, owner), suggest(f.key, allowed));
+        fail(w.col, fmt::format("unknown key '{}' for {}", echo(f.key), owner), suggest(echo(f.key), allowed));
       for (const Field& g : fields)
         if (g.key == f.key)
-          fail(w.col, fmt::format("duplicate key '{}' (first given at column {})", f.key, g.key_col),
+          fail(w.col, fmt::format("duplicate key '{}' (first given at column {})", echo(f.key), g.key_col),
                "give each key once");
       if (f.value.empty())
-        fail(f.value_col, fmt::format("missing value after '{}='", f.key), "write key=value with no spaces");
+        fail(f.value_col, fmt::format("missing value after '{}='", echo(f.key)), "write key=value with no spaces");
       fields.push_back(std::move(f));
     }
     return fields;
@@ -374,16 +398,16 @@ class Reader {
     if (text.empty()) fail(col, fmt::format("empty value in the list of '{}'", key), kNumberHint);
     const bool negative = text[0] == '-' && text.size() > 1 && std::isdigit(static_cast<unsigned char>(text[1]));
     if (negative)
-      fail(col, fmt::format("value {} of '{}' is out of range: it must not be negative", text, key),
+      fail(col, fmt::format("value {} of '{}' is out of range: it must not be negative", echo(text), key),
            range_hint.empty() ? fmt::format("'{}' takes a value >= {}", key, lo) : range_hint);
     const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
     const char* begin = text.data() + (hex ? 2 : 0);
     const char* end = text.data() + text.size();
     std::uint64_t v = 0;
     const auto [ptr, ec] = std::from_chars(begin, end, v, hex ? 16 : 10);
-    if (ptr == begin) fail(col, fmt::format("malformed number '{}' for '{}'", text, key), kNumberHint);
+    if (ptr == begin) fail(col, fmt::format("malformed number '{}' for '{}'", echo(text), key), kNumberHint);
     if (ec == std::errc::result_out_of_range)
-      fail(col, fmt::format("value {} of '{}' is out of range (more than 64 bits)", text, key),
+      fail(col, fmt::format("value {} of '{}' is out of range (more than 64 bits)", echo(text), key),
            range_hint.empty() ? fmt::format("'{}' takes a value in [{}, {}]", key, lo, hi) : range_hint);
     if (ptr != end)
       fail(col + int(ptr - text.data()),
@@ -394,7 +418,7 @@ class Reader {
       std::string bound = v < lo ? fmt::format("must be >= {}", lo)
                                  : (hi == 0xffffffffull ? std::string("must fit in 32 bits (<= 0xffffffff)")
                                                         : fmt::format("must be <= {}", hi));
-      fail(col, fmt::format("value {} of '{}' is out of range: it {}", text, key, bound),
+      fail(col, fmt::format("value {} of '{}' is out of range: it {}", echo(text), key, bound),
            range_hint.empty() ? fmt::format("'{}' takes a value in [{}, {}]", key, lo, hi) : range_hint);
     }
     return v;
@@ -424,9 +448,14 @@ class Reader {
       start = comma + 1;
     }
     for (const Item& it : items)
-      if (it.text.empty()) fail(it.col, fmt::format("empty element in the list of '{}'", f.key), usage);
+      if (it.text.empty()) fail(it.col, fmt::format("empty element in the list of '{}'", echo(f.key)), usage);
     if (items.size() < min_n || items.size() > max_n)
-      fail(f.value_col, fmt::format("'{}' has {} value{}", f.key, items.size(), items.size() == 1 ? "" : "s"), usage);
+      fail(f.value_col,
+           fmt::format("'{}' has {} value{}; {}", echo(f.key), items.size(), items.size() == 1 ? "" : "s",
+                       min_n == max_n ? fmt::format("it takes exactly {}", min_n)
+                       : items.size() > max_n ? fmt::format("at most {} are allowed", max_n)
+                                              : fmt::format("at least {} are required", min_n)),
+           usage);
     return items;
   }
 
@@ -436,17 +465,17 @@ class Reader {
     float v = 0;
     const auto [ptr, ec] = std::from_chars(begin, end, v, std::chars_format::general);
     if (ptr == begin)
-      fail(f.value_col, fmt::format("malformed number '{}' for '{}'", f.value, f.key),
+      fail(f.value_col, fmt::format("malformed number '{}' for '{}'", echo(f.value), echo(f.key)),
            "write a decimal floating-point number such as 6, 0.1 or -1.5e-3");
     if (ec == std::errc::result_out_of_range)
-      fail(f.value_col, fmt::format("value {} of '{}' is out of range for a 32-bit float", f.value, f.key),
+      fail(f.value_col, fmt::format("value {} of '{}' is out of range for a 32-bit float", echo(f.value), echo(f.key)),
            "use a value within +-3.4e38 (or inf / -inf)");
     if (ptr != end)
       fail(f.value_col + int(ptr - begin),
            fmt::format("unexpected '{}' after the number '{}' in '{}'", std::string(ptr, end),
                        std::string(begin, ptr), f.key),
            "write a decimal floating-point number such as 6, 0.1 or -1.5e-3");
-    if (std::isnan(v)) fail(f.value_col, fmt::format("'{}' must not be NaN", f.key), "give a number (inf is allowed)");
+    if (std::isnan(v)) fail(f.value_col, fmt::format("'{}' must not be NaN", echo(f.key)), "give a number (inf is allowed)");
     return v;
   }
 
@@ -459,10 +488,10 @@ class Reader {
     if (!text.empty() && text[0] == '"') {
       const std::size_t close = text.find('"', 1);
       if (close == std::string::npos)
-        fail(col, fmt::format("unclosed quote in {} '{}'", what, text),
+        fail(col, fmt::format("unclosed quote in {} '{}'", echo(what), echo(text)),
              ".npuasm names are single words and are not quoted: write it without the quote, e.g. " + what +
                  "=" + text.substr(1));
-      fail(col, fmt::format("quoted {} '{}'", what, text),
+      fail(col, fmt::format("quoted {} '{}'", echo(what), echo(text)),
            ".npuasm names are single words and are not quoted: remove the quotes");
     }
     // The writer cannot print a control character in a name (writable_name), so the reader
@@ -479,7 +508,7 @@ class Reader {
   template <class E, std::size_t N>
   E parse_enum(const Field& f, const E (&values)[N], const std::string& what) const {
     if (auto v = lookup(f.value, values)) return *v;
-    fail(f.value_col, fmt::format("unknown {} '{}'", what, f.value), suggest(f.value, names(values)));
+    fail(f.value_col, fmt::format("unknown {} '{}'", echo(what), echo(f.value)), suggest(echo(f.value), names(values)));
   }
 
   struct TokenAt {
@@ -492,7 +521,7 @@ class Reader {
       if (auto t = lookup(it.text, kTokens))
         out.push_back({*t, it.col});
       else
-        fail(it.col, fmt::format("unknown token '{}'", it.text),
+        fail(it.col, fmt::format("unknown token '{}'", echo(it.text)),
              suggest(it.text, names(kTokens), "tokens are FROM2TO between the queues ld, cp, st"));
     return out;
   }
@@ -502,13 +531,13 @@ class Reader {
   void read_instruction(const std::vector<Word>& words) {
     const Word& head = words[0];
     const auto op = lookup(head.text, kOpcodes);
-    if (!op) fail(head.col, fmt::format("unknown mnemonic '{}'", head.text), suggest(head.text, names(kOpcodes)));
+    if (!op) fail(head.col, fmt::format("unknown mnemonic '{}'", echo(head.text)), suggest(echo(head.text), names(kOpcodes)));
     const OpKeys& spec = keys_of(*op);
     const std::vector<Field> fields = parse_fields(words, 1, spec.keys, head.text);
     for (const auto& key : spec.required)
       if (!find(fields, key))
-        fail(head.col, fmt::format("missing required key '{}' for {}", key, head.text),
-             fmt::format("{} needs {}", head.text, join(spec.required)));
+        fail(head.col, fmt::format("missing required key '{}' for {}", key, echo(head.text)),
+             fmt::format("{} needs {}", echo(head.text), join(spec.required)));
 
     head_col_ = head.col;
     Instruction inst;
@@ -564,7 +593,7 @@ class Reader {
     if (it == tensor_index_.end()) {
       std::vector<std::string> declared;
       for (const auto& t : program_.tensors) declared.push_back(t.name);
-      fail(tf.value_col, fmt::format("{} names tensor '{}', which is not declared", head.text, tf.value),
+      fail(tf.value_col, fmt::format("{} names tensor '{}', which is not declared", echo(head.text), tf.value),
            declared.empty() ? fmt::format("declare it first: '.tensor {} kind=... ddr=... bytes=...'", tf.value)
                             : suggest(tf.value, declared, "declared tensors") +
                                   "; declare a tensor with '.tensor NAME ...' before its first use");
@@ -983,7 +1012,10 @@ class Writer {
 
 }  // namespace
 
-Program read_program(const std::string& text, const std::string& source) { return Reader(source).read(text); }
+Program read_program(const std::string& text, const std::string& source) {
+  check_line_lengths(text, source, ".npuasm program");
+  return Reader(source).read(text);
+}
 
 Program read_program_file(const std::string& path) {
   require_regular_file(path, ".npuasm program");

@@ -133,10 +133,20 @@ class Checker {
     }
     check_queues(in);
     bool shape_ok = true;
-    std::visit([&](const auto& p) { shape_ok = check_shape(p); }, in.params);
     if (in.op != Opcode::Load && in.op != Opcode::Store && !in.tensor.empty())
       add(CheckKind::TensorRegion, fmt::format("names tensor '{}', but only LOAD and STORE move tensors", in.tensor));
-    if (shape_ok) check_sram(in);
+    // A size or count that does not fit in 64 bits (checked_math.hpp) is a shape error of
+    // this instruction, not a silently wrapped number ("0 MACs" once ran and hung).
+    try {
+      std::visit([&](const auto& p) { shape_ok = check_shape(p); }, in.params);
+      if (shape_ok) {
+        if (const auto* c = std::get_if<ConvParams>(&in.params)) (void)c->macs();
+        if (const auto* g = std::get_if<GemmParams>(&in.params)) (void)g->macs();
+        check_sram(in);
+      }
+    } catch (const ConfigError& e) {
+      add(CheckKind::Shape, fmt::format("{}; make the tile smaller (the simulator counts in 64 bits)", e.what()));
+    }
   }
 
   static bool params_match(const Instruction& in) {

@@ -24,7 +24,12 @@
 #include <utility>
 #include <vector>
 
+#include "hw_config_rules.hpp"
+#include "npu/isa/checked_math.hpp"
 #include "npu/isa/instruction.hpp"
+#include "npu/isa/text_lines.hpp"
+#include "npu/isa/user_text.hpp"
+#include "npu/isa/yaml_documents.hpp"
 
 namespace npu {
 
@@ -34,7 +39,8 @@ std::uint64_t HwConfig::min_sram_tile_bytes() const {
   const std::uint64_t acc_bytes = 4;
   const std::uint64_t r = std::uint64_t(mac_array.rows), c = std::uint64_t(mac_array.cols);
   const std::uint64_t b = std::uint64_t(dtype_bytes(mac_array.dtype));
-  return 2 * r * c * b + r * b + c * acc_bytes;
+  const char* what = "minimal SRAM tile 2 x rows x cols x dtype bytes + rows x dtype bytes + cols x 4";
+  return checked_add(checked_add(checked_product({2, r, c, b}, what), r * b, what), c * acc_bytes, what);
 }
 
 namespace {
@@ -111,7 +117,7 @@ std::string describe(const YAML::Node& n) {
     case YAML::NodeType::Null: return "an empty value";
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
+    case YAML::NodeType::Scalar: return fmt::format("'{}'", echo(n.Scalar()));
     default: return "nothing";
   }
 }
@@ -171,9 +177,18 @@ class Loader {
   explicit Loader(std::string source) : source_(std::move(source)) {}
 
   HwConfig load(const std::string& text) {
+    check_line_lengths(text, source_, "hardware config YAML");
     YAML::Node root;
     try {
-      root = YAML::Load(text);
+      std::vector<YAML::Node> docs = YAML::LoadAll(text);
+      if (docs.size() > 1) {
+        const std::size_t line = second_yaml_document_line(text);
+        YAML::Mark m = docs[1].Mark();
+        if (line > 0) m.line = int(line) - 1, m.column = 0;
+        fail(m, fmt::format("file has {} YAML documents; a config is one document", docs.size()),
+             "  remove the '---' separator and what follows it (or merge the documents into one map)");
+      }
+      if (!docs.empty()) root = docs[0];
     } catch (const YAML::ParserException& e) {
       fail(e.mark, fmt::format("malformed YAML: {}", e.msg),
            "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); "
@@ -203,12 +218,13 @@ class Loader {
         fail(vmark(s, "clock_mhz"),
              fmt::format("'npu.clock_mhz' = {} MHz is out of range: at most 10000 (10 GHz)", cfg.npu.clock_mhz),
              "  the simulator keeps time in whole picoseconds; a clock above 10 GHz has a period under 100 ps that "
-             "rounds away (runs would report 0 cycles); allowed: 0.001 to 10000 MHz, e.g. 'clock_mhz: 1000'");
-      if (cfg.npu.clock_mhz < 0.001)
+             "rounds away (runs would report 0 cycles); allowed: 1 to 10000 MHz, e.g. 'clock_mhz: 1000'");
+      if (cfg.npu.clock_mhz < 1)
         fail(vmark(s, "clock_mhz"),
-             fmt::format("'npu.clock_mhz' = {} MHz is out of range: at least 0.001 (1 kHz)", cfg.npu.clock_mhz),
-             "  a slower clock has a period over 10^9 ps and overflows the 64-bit picosecond time of a long run; "
-             "allowed: 0.001 to 10000 MHz, e.g. 'clock_mhz: 1000'");
+             fmt::format("'npu.clock_mhz' = {} MHz is out of range: at least 1 (1 MHz)", cfg.npu.clock_mhz),
+             "  a slower clock stretches simulated time, which the DDR model fills with a refresh every tREFI "
+             "(7.8 us), so a network would take minutes to simulate (and no NPU runs below 1 MHz); allowed: 1 to "
+             "10000 MHz, e.g. 'clock_mhz: 1000'");
     }
     {
       Section s = open(top, "mac_array");
@@ -313,12 +329,12 @@ class Loader {
                               fmt::format("  allowed keys: {}", join(allowed)));
       const std::string key = k.Scalar();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(k.Mark(), fmt::format("unknown key '{}' in {}", key, s.name()),
+        fail(k.Mark(), fmt::format("unknown key '{}' in {}", echo(key), s.name()),
              allowed.empty() ? std::string("  this section takes no keys") : choice_hint(key, allowed));
       }
       if (s.has(key)) {
         const YAML::Mark& first = s.key_marks[key];
-        fail(k.Mark(), fmt::format("duplicate key '{}' in {}", key, s.name()),
+        fail(k.Mark(), fmt::format("duplicate key '{}' in {}", echo(key), s.name()),
              fmt::format("  first given at line {}; keep one of them", first.line + 1));
       }
       s.values[key] = it->second;
@@ -377,37 +393,55 @@ class Loader {
     return text;
   }
 
-  std::int64_t get_int64(const Section& s, const std::string& key, std::int64_t min_value) {
+  /// An integer key in [min_value, the smaller of type_max and the key's limit
+  /// (hw_config_rules.cpp)]; every message names the range the key really allows.
+  std::int64_t get_int64(const Section& s, const std::string& key, std::int64_t min_value,
+                         std::int64_t type_max = std::numeric_limits<std::int64_t>::max()) {
     const std::string text = scalar(s, key, "an integer");
+    const detail::KeyLimit* limit = detail::key_limit(s.key_path(key));
+    const std::int64_t max_value = limit ? std::min<std::int64_t>(limit->max, type_max) : type_max;
+    const std::string range = fmt::format("  allowed: an integer from {} to {}{}", min_value, max_value,
+                                          limit ? fmt::format(" ({})", limit->reason) : std::string());
     std::int64_t v = 0;
     const char* b = text.data();
     const char* e = text.data() + text.size();
     if (b != e && *b == '+') ++b;
     auto [p, ec] = std::from_chars(b, e, v);
     if (ec == std::errc::result_out_of_range)
-      fail(vmark(s, key), fmt::format("'{}' = {} is out of range", s.key_path(key), text),
-           fmt::format("  allowed: an integer from {} to {}", min_value, std::numeric_limits<std::int64_t>::max()));
+      fail(vmark(s, key), fmt::format("'{}' = {} is out of range: at most {}", s.key_path(key), echo(text), max_value),
+           range);
     if (ec != std::errc() || p != e || b == e) {
+      const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+      if (hex)
+        fail(vmark(s, key), fmt::format("'{}' must be a decimal integer, got '{}'", s.key_path(key), echo(text)),
+             fmt::format("  hexadecimal is not accepted here; write the value in decimal{}",
+                         [&] {
+                           unsigned long long h = 0;
+                           auto [hp, hec] = std::from_chars(text.data() + 2, text.data() + text.size(), h, 16);
+                           return hec == std::errc() && hp == text.data() + text.size()
+                                      ? fmt::format(" ('{}: {}')", key, h)
+                                      : std::string();
+                         }()));
       char* end = nullptr;
       const double d = std::strtod(text.c_str(), &end);
-      const bool numeric = end && *end == '\0' && !text.empty() && std::isfinite(d);
+      const bool fraction = end && *end == '\0' && !text.empty() && std::isfinite(d) &&
+                            text.find_first_of(".eE") != std::string::npos;
       fail(vmark(s, key),
-           fmt::format("'{}' must be an integer, got {}'{}'", s.key_path(key), numeric ? "the fraction " : "", text),
+           fmt::format("'{}' must be an integer, got {}'{}'", s.key_path(key), fraction ? "the fraction " : "",
+                       echo(text)),
            fmt::format("  allowed: a whole number >= {}", min_value));
     }
     if (v < min_value)
       fail(vmark(s, key), fmt::format("'{}' must be >= {}, got {}", s.key_path(key), min_value, v),
            min_value == 1 ? "  allowed: a positive whole number (zero and negative values are not meaningful)"
                           : fmt::format("  allowed: a whole number >= {}", min_value));
+    if (v > max_value)
+      fail(vmark(s, key), fmt::format("'{}' = {} is out of range: at most {}", s.key_path(key), v, max_value), range);
     return v;
   }
 
   int get_int(const Section& s, const std::string& key, int min_value) {
-    const std::int64_t v = get_int64(s, key, min_value);
-    if (v > std::numeric_limits<int>::max())
-      fail(vmark(s, key), fmt::format("'{}' = {} is out of range", s.key_path(key), v),
-           fmt::format("  allowed: an integer from {} to {}", min_value, std::numeric_limits<int>::max()));
-    return int(v);
+    return int(get_int64(s, key, min_value, std::numeric_limits<int>::max()));
   }
 
   double get_positive_double(const Section& s, const std::string& key, const char* unit) {
@@ -416,10 +450,10 @@ class Loader {
     char* end = nullptr;
     const double v = chars_ok ? std::strtod(text.c_str(), &end) : 0.0;
     if (!chars_ok || !end || *end != '\0' || !std::isfinite(v))
-      fail(vmark(s, key), fmt::format("'{}' must be a number ({}), got '{}'", s.key_path(key), unit, text),
+      fail(vmark(s, key), fmt::format("'{}' must be a number ({}), got '{}'", s.key_path(key), unit, echo(text)),
            fmt::format("  write a plain number, e.g. '{}: 1000' (the unit {} is implied by the key)", key, unit));
     if (!(v > 0))
-      fail(vmark(s, key), fmt::format("'{}' must be > 0, got {}", s.key_path(key), text),
+      fail(vmark(s, key), fmt::format("'{}' must be > 0, got {}", s.key_path(key), echo(text)),
            fmt::format("  allowed: a positive number in {}", unit));
     return v;
   }
@@ -430,11 +464,44 @@ class Loader {
         "  allowed: bytes as an integer (1048576) or with a unit: B, KiB, MiB, GiB, TiB (x1024) or kB, KB, MB, "
         "GB, TB (x1000), e.g. '1MiB' or '24 MiB'";
     if (!text.empty() && text[0] == '-')
-      fail(vmark(s, key), fmt::format("'{}' must be > 0, got '{}'", s.key_path(key), text), hint);
+      fail(vmark(s, key), fmt::format("'{}' must be > 0, got '{}'", s.key_path(key), echo(text)), hint);
     auto v = parse_size_bytes(text);
-    if (!v) fail(vmark(s, key), fmt::format("'{}' is not a size: '{}'", s.key_path(key), text), hint);
-    if (*v == 0) fail(vmark(s, key), fmt::format("'{}' must be > 0, got '{}'", s.key_path(key), text), hint);
+    if (!v && size_too_large(text))
+      fail(vmark(s, key), fmt::format("'{}' = '{}' is too large: more than 2^64 - 1 bytes", s.key_path(key), echo(text)),
+           fmt::format("  allowed: at most {}", max_size_text(s.key_path(key))));
+    if (!v) fail(vmark(s, key), fmt::format("'{}' is not a size: '{}'", s.key_path(key), echo(text)), hint);
+    if (*v == 0) fail(vmark(s, key), fmt::format("'{}' must be > 0, got '{}'", s.key_path(key), echo(text)), hint);
+    if (s.key_path(key) == "sram.capacity" && *v > (std::uint64_t(1) << 32))
+      fail(vmark(s, key), fmt::format("'sram.capacity' = {} bytes is too large: at most 4 GiB (4294967296 bytes)", *v),
+           "  SRAM addresses in the instruction set are 32-bit byte offsets (docs/isa.md), so larger buffers cannot "
+           "be addressed; on-chip buffers are KiB to tens of MiB (TPU v1: 24 MiB)");
     return *v;
+  }
+
+  /// `text` is a well-formed size (digits, optional fraction, a known unit) whose value
+  /// overflows 64 bits: parse_size_bytes rejects both, and they need different messages.
+  static bool size_too_large(const std::string& text) {
+    std::size_t i = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == 0) return false;
+    if (i < text.size() && text[i] == '.') {
+      ++i;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    }
+    const long double number = std::strtold(text.substr(0, i).c_str(), nullptr);
+    while (i < text.size() && text[i] == ' ') ++i;
+    const std::string unit = text.substr(i);
+    const std::pair<const char*, long double> units[] = {
+        {"", 1},          {"B", 1},          {"KiB", 1024.0L},    {"MiB", 1048576.0L}, {"GiB", 1073741824.0L},
+        {"TiB", 1099511627776.0L}, {"kB", 1e3L}, {"KB", 1e3L}, {"MB", 1e6L}, {"GB", 1e9L}, {"TB", 1e12L}};
+    for (const auto& [u, mult] : units)
+      if (unit == u) return number * mult > 18446744073709551615.0L;
+    return false;
+  }
+
+  static std::string max_size_text(const std::string& key_path) {
+    if (key_path == "sram.capacity") return "4 GiB (SRAM addresses are 32-bit)";
+    return fmt::format("{} bytes", std::numeric_limits<int>::max());
   }
 
   int int_size(const Section& s, const std::string& key) {
@@ -450,8 +517,8 @@ class Loader {
     const std::string text = scalar(s, key, "a name");
     auto it = std::find(allowed.begin(), allowed.end(), text);
     if (it == allowed.end())
-      fail(vmark(s, key), fmt::format("unknown {} '{}' for '{}'", what, text, s.key_path(key)),
-           choice_hint(text, allowed));
+      fail(vmark(s, key), fmt::format("unknown {} '{}' for '{}'", what, echo(text), s.key_path(key)),
+           choice_hint(echo(text), allowed));
     return std::size_t(it - allowed.begin());
   }
 
@@ -461,21 +528,21 @@ class Loader {
     const std::string fix = "  allowed: the six fields ro ch ra ba bg co, each exactly once, MSB first (e.g. "
                             "'rochrababgco'); case is ignored";
     if (text.size() % 2 != 0)
-      fail(vmark(s, key), fmt::format("'{}' = '{}' has an odd length; fields are two letters each", s.key_path(key), text),
+      fail(vmark(s, key), fmt::format("'{}' = '{}' has an odd length; fields are two letters each", s.key_path(key), echo(text)),
            fix);
     std::vector<std::string> seen;
     for (std::size_t i = 0; i < text.size(); i += 2) {
       const std::string f = text.substr(i, 2);
       if (std::find(kMappingFields.begin(), kMappingFields.end(), f) == kMappingFields.end())
         fail(vmark(s, key),
-             fmt::format("'{}' = '{}': unknown field '{}' at character {}", s.key_path(key), text, f, i + 1), fix);
+             fmt::format("'{}' = '{}': unknown field '{}' at character {}", s.key_path(key), echo(text), echo(f), i + 1), fix);
       if (std::find(seen.begin(), seen.end(), f) != seen.end())
-        fail(vmark(s, key), fmt::format("'{}' = '{}': field '{}' appears twice", s.key_path(key), text, f), fix);
+        fail(vmark(s, key), fmt::format("'{}' = '{}': field '{}' appears twice", s.key_path(key), echo(text), f), fix);
       seen.push_back(f);
     }
     for (const auto& f : kMappingFields)
       if (std::find(seen.begin(), seen.end(), f) == seen.end())
-        fail(vmark(s, key), fmt::format("'{}' = '{}' lacks the field '{}'", s.key_path(key), text, f), fix);
+        fail(vmark(s, key), fmt::format("'{}' = '{}' lacks the field '{}'", s.key_path(key), echo(text), f), fix);
     return text;
   }
 
@@ -645,6 +712,7 @@ class Loader {
                        t.t_rfc),
            "  tREFI is the average refresh interval (7.8 us for DDR3/DDR4, 3.9 us for LPDDR4), tRFC one refresh's "
            "duration; check the units (both in tCK)");
+    if (auto issue = detail::jedec_issue(d)) fail(mark_of(issue->key), issue->what, issue->hint);
   }
 
   void check_cross_section(const HwConfig& cfg) {

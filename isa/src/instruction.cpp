@@ -3,6 +3,11 @@
 #include <initializer_list>
 #include <tuple>
 #include <type_traits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "npu/isa/hw_config.hpp"
 
 namespace npu {
 
@@ -205,9 +210,23 @@ bool Program::operator==(const Program& o) const {
 namespace {
 
 // Product of dimensions as bytes; a non-positive dimension makes the operand empty.
+// Throws npu::ConfigError naming the dimensions when the product does not fit in 64 bits.
 std::uint64_t dims_bytes(std::initializer_list<long long> dims, long long elem_bytes) {
   std::uint64_t n = elem_bytes > 0 ? std::uint64_t(elem_bytes) : 0;
-  for (long long d : dims) n *= d > 0 ? std::uint64_t(d) : 0;
+  std::string expr;
+  for (long long d : dims) {
+    const std::uint64_t f = d > 0 ? std::uint64_t(d) : 0;
+    std::uint64_t r = 0;
+    if (__builtin_mul_overflow(n, f, &r)) {
+      std::vector<std::uint64_t> all;
+      for (long long x : dims) all.push_back(x > 0 ? std::uint64_t(x) : 0);
+      std::string list;
+      for (auto x : all) list += std::to_string(x) + " x ";
+      throw ConfigError(fmt::format("operand bytes: {}{} (element bytes) exceeds the limit of {}", list, elem_bytes,
+                                    describe_limit(kU64Max)));
+    }
+    n = r;
+  }
   return n;
 }
 

@@ -1,4 +1,6 @@
 #include "npu/sim/scalesim.hpp"
+#include "npu/isa/text_lines.hpp"
+#include "npu/isa/user_text.hpp"
 #include "npu/isa/files.hpp"
 
 #include <fmt/format.h>
@@ -7,6 +9,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "npu/hw/mac_array/systolic_model.hpp"
@@ -59,7 +62,7 @@ std::int64_t number(const std::string& field, const std::string& source, int lin
     used = 0;
   }
   if (field.empty() || used != field.size()) {
-    throw ConfigError(fmt::format("{}:{}: error: column '{}' is '{}', not an integer", source, line, column, field));
+    throw ConfigError(fmt::format("{}:{}: error: column '{}' is '{}', not an integer", source, line, column, echo(field)));
   }
   if (v <= 0) throw ConfigError(fmt::format("{}:{}: error: column '{}' must be positive, got {}", source, line, column, v));
   return v;
@@ -102,6 +105,7 @@ std::int64_t ScaleSimLayer::ofmap_w() const { return hw::scalesim_ofmap_size(ifm
 
 std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, const std::string& source,
                                                     TopologyFormat format) {
+  check_line_lengths(text, source, "SCALE-Sim topology CSV");
   std::vector<ScaleSimLayer> layers;
   std::istringstream in(text);
   std::string line;
@@ -208,24 +212,34 @@ std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, Topol
 ScaleSimConfig parse_scalesim_config(const std::string& text, const std::string& source) {
   ScaleSimConfig c;
   c.source = source;
+  check_line_lengths(text, source, "SCALE-Sim .cfg");
   std::istringstream in(text);
   std::string line, section;
   int lineno = 0, height_line = 0;
   bool have_h = false, have_w = false, have_df = false;
+  std::map<std::string, int> key_lines;  // "section.key" -> line it was given on
   while (std::getline(in, line)) {
     ++lineno;
     std::string t = trim(line);
     if (t.empty() || t[0] == '#' || t[0] == ';') continue;
     if (t.front() == '[') {
-      if (t.back() != ']') throw ConfigError(fmt::format("{}:{}: error: section header '{}' lacks ']'", source, lineno, t));
+      if (t.back() != ']') throw ConfigError(fmt::format("{}:{}: error: section header '{}' lacks ']'", source, lineno, echo(t)));
       section = lower(trim(t.substr(1, t.size() - 2)));
       continue;
     }
     const std::size_t sep = t.find_first_of(":=");
     if (sep == std::string::npos) {
-      throw ConfigError(fmt::format("{}:{}: error: expected 'key: value' or 'key = value', got '{}'", source, lineno, t));
+      throw ConfigError(fmt::format("{}:{}: error: expected 'key: value' or 'key = value', got '{}'", source, lineno, echo(t)));
     }
     const std::string key = lower(trim(t.substr(0, sep))), value = trim(t.substr(sep + 1));
+    // A key given twice in one section: SCALE-Sim (configparser) rejects it too; we never
+    // silently keep one of the two values.
+    const std::string qualified = section + "." + key;
+    if (auto it = key_lines.find(qualified); it != key_lines.end())
+      throw ConfigError(fmt::format("{}:{}: error: key '{}' is given twice in [{}] (lines {} and {})\n  fix: keep one "
+                                    "of them",
+                                    source, lineno, echo(trim(t.substr(0, sep))), echo(section), it->second, lineno));
+    key_lines[qualified] = lineno;
     auto integer = [&](const char* name) {
       try {
         std::size_t used = 0;
@@ -233,13 +247,13 @@ ScaleSimConfig parse_scalesim_config(const std::string& text, const std::string&
         if (used == value.size() && v > 0) return v;
       } catch (const std::exception&) {
       }
-      throw ConfigError(fmt::format("{}:{}: error: {} must be a positive integer, got '{}'", source, lineno, name, value));
+      throw ConfigError(fmt::format("{}:{}: error: {} must be a positive integer, got '{}'", source, lineno, name, echo(value)));
     };
     auto real = [&](const char* name) {
       try {
         return std::stod(value);
       } catch (const std::exception&) {
-        throw ConfigError(fmt::format("{}:{}: error: {} must be a number, got '{}'", source, lineno, name, value));
+        throw ConfigError(fmt::format("{}:{}: error: {} must be a number, got '{}'", source, lineno, name, echo(value)));
       }
     };
     if (key == "run_name") c.run_name = value;
@@ -254,7 +268,7 @@ ScaleSimConfig parse_scalesim_config(const std::string& text, const std::string&
       if (v == "os") c.dataflow = Dataflow::OutputStationary;
       else if (v == "ws") c.dataflow = Dataflow::WeightStationary;
       else if (v == "is") c.dataflow = Dataflow::InputStationary;
-      else throw ConfigError(fmt::format("{}:{}: error: Dataflow '{}' is not one of os, ws, is", source, lineno, value));
+      else throw ConfigError(fmt::format("{}:{}: error: Dataflow '{}' is not one of os, ws, is", source, lineno, echo(value)));
       have_df = true;
     }
   }

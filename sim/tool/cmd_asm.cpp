@@ -27,10 +27,12 @@ std::string summary(const isa::Program& p, const HwConfig& hw) {
   std::uint64_t macs = 0, ddr_read = 0, ddr_written = 0, sram_end = 0;
   for (const auto& inst : p.instructions) {
     ++per_op[inst.op];
-    if (const auto* c = std::get_if<isa::ConvParams>(&inst.params)) macs += c->macs();
-    if (const auto* g = std::get_if<isa::GemmParams>(&inst.params)) macs += g->macs();
-    if (const auto* d = std::get_if<isa::DmaDesc>(&inst.params))
-      (inst.op == isa::Opcode::Load ? ddr_read : ddr_written) += d->bytes();
+    if (const auto* c = std::get_if<isa::ConvParams>(&inst.params)) macs = checked_add(macs, c->macs(), "total MACs");
+    if (const auto* g = std::get_if<isa::GemmParams>(&inst.params)) macs = checked_add(macs, g->macs(), "total MACs");
+    if (const auto* d = std::get_if<isa::DmaDesc>(&inst.params)) {
+      std::uint64_t& total = inst.op == isa::Opcode::Load ? ddr_read : ddr_written;
+      total = checked_add(total, d->bytes(), "total DDR bytes");
+    }
     for (const auto& op : isa::sram_operands(inst, p.dtype)) sram_end = std::max(sram_end, op.addr + op.bytes);
   }
   std::string ops;

@@ -99,12 +99,13 @@ void run_ddr(const RunOptions& o) {
     }
   }
   if (o.queue_depth_given) {
-    // Validated as the YAML key ddr.queue_depth is (an integer >= 1).
-    if (o.queue_depth < 1) {
-      throw ConfigError(fmt::format("--queue-depth: error: must be >= 1, got {}\n  fix: give the number of requests "
-                                    "each read and write queue holds, e.g. --queue-depth 32 (omit it to keep the "
-                                    "config's ddr.queue_depth = {})",
-                                    o.queue_depth, ddr.cfg.queue_depth));
+    // Validated as the YAML key ddr.queue_depth is (an integer from 1 to kMaxDdrQueueDepth).
+    if (o.queue_depth < 1 || o.queue_depth > kMaxDdrQueueDepth) {
+      throw ConfigError(fmt::format("--queue-depth: error: must be from 1 to {}, got {}\n  fix: give the number of "
+                                    "requests each read and write queue holds, e.g. --queue-depth 32 (the scheduler "
+                                    "scans the whole queue per command; real controllers hold 32 to 128; omit it to "
+                                    "keep the config's ddr.queue_depth = {})",
+                                    kMaxDdrQueueDepth, o.queue_depth, ddr.cfg.queue_depth));
     }
     ddr.cfg.queue_depth = o.queue_depth;
     ddr.cfg.write_high_watermark = 0;

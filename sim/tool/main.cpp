@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/user_text.hpp"
 
 namespace npu::tool {
 namespace {
@@ -27,6 +28,59 @@ void set_exit_status(int status) { g_exit_status = std::max(g_exit_status, statu
 
 }  // namespace npu::tool
 
+namespace {
+
+/// Levenshtein distance (insert, delete, substitute each 1), O(|a| |b|) on short words.
+std::size_t edit_distance(const std::string& word, const std::string& name) {
+  std::vector<std::size_t> row(name.size() + 1);
+  for (std::size_t j = 0; j <= name.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= word.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= name.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (word[i - 1] == name[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[name.size()];
+}
+
+/// For an unexpected argument (CLI11's ExtrasError): the first "--word" of argv that is no
+/// long option of the chosen (sub)commands, named with the closest option, e.g. "unknown
+/// option '--stratgy'; did you mean '--strategy'?". CLI11 itself only lists the extras.
+/// Returns "" when no such word is found (e.g. an extra positional argument).
+std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> known;
+  std::string path = "npu";
+  for (CLI::App* cur = &app; cur;) {
+    for (const CLI::Option* o : cur->get_options())
+      for (const std::string& n : o->get_lnames()) known.push_back("--" + n);
+    if (cur != &app) path += " " + cur->get_name();
+    const auto subs = cur->get_subcommands();
+    cur = subs.empty() ? nullptr : subs.front();
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.rfind("--", 0) != 0 || word == "--") continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(known.begin(), known.end(), word) != known.end()) continue;
+    std::string best;
+    std::size_t best_d = std::string::npos;
+    for (const std::string& k : known) {
+      const std::size_t d = edit_distance(word, k);
+      if (d < best_d) best_d = d, best = k;
+    }
+    const bool close = best_d <= std::max<std::size_t>(2, word.size() / 3);
+    return path + ": error: unknown option '" + npu::echo(word) + "'" +
+           (close ? "; did you mean '" + best + "'?" : std::string()) + "\n  run `" + path +
+           " --help` for the options";
+  }
+  return "";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"npu-sim: a cycle-approximate NPU simulator with a fusion-aware compiler"};
   app.set_version_flag("--version", std::string("npu ") + NPU_VERSION);
@@ -43,27 +97,16 @@ int main(int argc, char** argv) {
     std::size_t best_d = std::string::npos;
     for (const auto& [name, adder] : reg) {
       known = known || name == word;
-      // Levenshtein distance, O(|a| |b|) on short words.
-      std::vector<std::size_t> row(name.size() + 1);
-      for (std::size_t j = 0; j <= name.size(); ++j) row[j] = j;
-      for (std::size_t i = 1; i <= word.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= name.size(); ++j) {
-          const std::size_t up = row[j];
-          row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (word[i - 1] == name[j - 1] ? 0 : 1)});
-          diag = up;
-        }
-      }
-      if (row[name.size()] < best_d) {
-        best_d = row[name.size()];
+      const std::size_t d = edit_distance(word, name);
+      if (d < best_d) {
+        best_d = d;
         best = name;
       }
     }
     if (!known) {
       std::string all;
       for (const auto& [name, adder] : reg) all += (all.empty() ? "" : ", ") + name;
-      std::cerr << "npu: error: unknown command '" << word.substr(0, 64) << "'"
+      std::cerr << "npu: error: unknown command '" << npu::echo(word) << "'"
                 << (best_d <= 3 ? "; did you mean '" + best + "'?" : std::string()) << "\n  commands: " << all
                 << "\n  run `npu --help` for more\n";
       return 1;
@@ -71,6 +114,11 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    const std::string msg = unknown_option_message(app, argc, argv);
+    if (msg.empty()) return app.exit(e) == 0 ? 0 : 1;
+    std::cerr << msg << "\n";
+    return 1;
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 1;

@@ -110,7 +110,7 @@ TEST(DdrTool, QueueDepthOverrideIsValidatedLikeTheYamlKey) {
     npu::test::ToolResult r =
         run_tool("ddr run --hw configs/edge-npu-ddr4.yaml --trace " + trace + " --queue-depth " + depth);
     EXPECT_EQ(r.status, 1) << depth << ": " << r.output;
-    EXPECT_NE(r.output.find(std::string("--queue-depth: error: must be >= 1, got ") + depth), std::string::npos)
+    EXPECT_NE(r.output.find(std::string("--queue-depth: error: must be from 1 to 4096, got ") + depth), std::string::npos)
         << r.output;
     // The edge config's ddr.queue_depth is 32; the fix line names it.
     EXPECT_NE(r.output.find("omit it to keep the config's ddr.queue_depth = 32"), std::string::npos) << r.output;

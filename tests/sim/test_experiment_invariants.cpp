@@ -206,6 +206,7 @@ TEST(ExperimentInvariants, IdenticalRunsAreByteIdentical) {
     if (!entry.is_regular_file()) continue;
     const fs::path rel = fs::relative(entry.path(), a);
     if (rel.filename() == "log.txt") continue;  // holds no figures; may name the folder
+    if (rel.filename() == ".lock") continue;    // the folder lock: the holder's pid and start time, no figures
     const std::string other = (fs::path(b) / rel).string();
     ASSERT_TRUE(fs::exists(other)) << rel;
     std::string ta = read_file(entry.path().string()), tb = read_file(other);

@@ -23,7 +23,9 @@ void require_positive(const std::string& source, const char* key, long long v, c
 
 WriteWatermarks resolved_watermarks(const DdrConfig& cfg) {
   WriteWatermarks w;
-  w.high = cfg.write_high_watermark > 0 ? cfg.write_high_watermark : std::max(1, cfg.queue_depth * 3 / 4);
+  // In 64 bits: 3 x queue_depth must not wrap for any int depth (validate_ddr_config bounds it).
+  w.high = cfg.write_high_watermark > 0 ? cfg.write_high_watermark
+                                        : int(std::max<std::int64_t>(1, std::int64_t(cfg.queue_depth) * 3 / 4));
   w.low = cfg.write_low_watermark > 0 ? cfg.write_low_watermark : cfg.queue_depth / 4;
   return w;
 }
@@ -40,6 +42,11 @@ void validate_ddr_config(const DdrConfig& cfg, const std::string& source) {
   require_positive(source, "bus_width_bits", cfg.bus_width_bits, "bits");
   require_positive(source, "burst_length", cfg.burst_length, "beats");
   require_positive(source, "queue_depth", cfg.queue_depth, "entries");
+  if (cfg.queue_depth > kMaxDdrQueueDepth)
+    fail(source, "ddr.queue_depth = " + std::to_string(cfg.queue_depth) + " is above the limit of " +
+                     std::to_string(kMaxDdrQueueDepth),
+         "give at most " + std::to_string(kMaxDdrQueueDepth) +
+             " entries (the scheduler scans the whole queue per command; real controllers hold 32 to 128)");
   if (cfg.bus_width_bits % 8 != 0) {
     fail(source, "ddr.bus_width_bits = " + std::to_string(cfg.bus_width_bits) + " is not a whole number of bytes",
          "use a multiple of 8 (64 for a DDR4 DIMM, 32 for LPDDR4, 128 for an HBM2 channel)");

@@ -1,4 +1,6 @@
 #include "npu/hw/ddr/ddr_trace_file.hpp"
+#include "npu/isa/text_lines.hpp"
+#include "npu/isa/user_text.hpp"
 #include "npu/isa/files.hpp"
 
 #include <cctype>
@@ -33,6 +35,10 @@ struct Token {
 };
 
 // Splits on spaces/tabs (and a trailing '\r'), up to 4 tokens.
+int tokenize(const std::string& s, Token* tok, int max_tokens);
+
+void address(const std::string& path, int line_no, const Token& tok, std::uint64_t& out, TraceFormat format);
+
 int tokenize(const std::string& s, Token* tok, int max_tokens) {
   int n = 0;
   std::size_t i = 0, len = s.size();
@@ -47,11 +53,27 @@ int tokenize(const std::string& s, Token* tok, int max_tokens) {
   return n;
 }
 
-bool parse_hex(std::string_view t, std::uint64_t& v) {
+enum class HexResult { Ok, NotHex, TooWide };
+
+HexResult parse_hex(std::string_view t, std::uint64_t& v) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
-  if (t.empty()) return false;
+  if (t.empty() || t.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos) return HexResult::NotHex;
   auto r = std::from_chars(t.data(), t.data() + t.size(), v, 16);
-  return r.ec == std::errc() && r.ptr == t.data() + t.size();
+  if (r.ec == std::errc::result_out_of_range) return HexResult::TooWide;
+  return r.ec == std::errc() && r.ptr == t.data() + t.size() ? HexResult::Ok : HexResult::NotHex;
+}
+
+/// A token of the trace for a message: escaped and truncated (npu::echo).
+std::string shown(std::string_view t) { return echo(t); }
+
+void address(const std::string& path, int line_no, const Token& tok, std::uint64_t& out, TraceFormat format) {
+  const HexResult h = parse_hex(tok.text, out);
+  if (h == HexResult::TooWide)
+    bad_line(path, line_no, tok.col,
+             "address '" + shown(tok.text) + "' exceeds 64 bits (at most 0xffffffffffffffff, and it must be below "
+             "the DDR capacity)",
+             format);
+  if (h != HexResult::Ok) bad_line(path, line_no, tok.col, "'" + shown(tok.text) + "' is not a hexadecimal address", format);
 }
 
 enum class DecResult { Ok, NotANumber, OutOfRange };
@@ -118,16 +140,14 @@ bool TraceReader::parse_line(const std::string& text, TraceFormat format, const 
                       "  fix: use --format dramsim3 (the default)");
   }
   if (format == TraceFormat::Dramsim3) {
-    if (!parse_hex(tok[0].text, out.addr)) {
-      bad_line(path, line_no, tok[0].col, "'" + std::string(tok[0].text) + "' is not a hexadecimal address", format);
-    }
+    address(path, line_no, tok[0], out.addr, format);
     if (n < 2) bad_line(path, line_no, text.size() + 1, "missing the command (READ or WRITE)", format);
     if (tok[1].text == "READ") {
       out.is_write = false;
     } else if (tok[1].text == "WRITE") {
       out.is_write = true;
     } else {
-      bad_line(path, line_no, tok[1].col, "unknown command '" + std::string(tok[1].text) + "' (READ or WRITE)",
+      bad_line(path, line_no, tok[1].col, "unknown command '" + shown(tok[1].text) + "' (READ or WRITE)",
                format);
     }
     if (n < 3) bad_line(path, line_no, text.size() + 1, "missing the cycle after the command", format);
@@ -135,30 +155,28 @@ bool TraceReader::parse_line(const std::string& text, TraceFormat format, const 
     const DecResult dec = parse_cycle(tok[2].text, cycle);
     if (dec == DecResult::OutOfRange) {
       bad_line(path, line_no, tok[2].col,
-               "cycle " + std::string(tok[2].text) + " is out of range (max " + std::to_string(kMaxTraceCycle) +
+               "cycle " + shown(tok[2].text) + " is out of range (max " + std::to_string(kMaxTraceCycle) +
                    " tCK, 10^17: larger stamps would overflow the model's 64-bit tick arithmetic)",
                format);
     }
     if (dec != DecResult::Ok) {
       bad_line(path, line_no, tok[2].col,
-               "cycle '" + std::string(tok[2].text) + "' is not a non-negative decimal integer", format);
+               "cycle '" + shown(tok[2].text) + "' is not a non-negative decimal integer", format);
     }
     out.cycle = cycle;
-    if (n > 3) bad_line(path, line_no, tok[3].col, "unexpected '" + std::string(tok[3].text) + "' after the cycle", format);
+    if (n > 3) bad_line(path, line_no, tok[3].col, "unexpected '" + shown(tok[3].text) + "' after the cycle", format);
   } else {
     if (tok[0].text == "LD") {
       out.is_write = false;
     } else if (tok[0].text == "ST") {
       out.is_write = true;
     } else {
-      bad_line(path, line_no, tok[0].col, "unknown command '" + std::string(tok[0].text) + "' (LD or ST)", format);
+      bad_line(path, line_no, tok[0].col, "unknown command '" + shown(tok[0].text) + "' (LD or ST)", format);
     }
     if (n < 2) bad_line(path, line_no, text.size() + 1, "missing the address after the command", format);
-    if (!parse_hex(tok[1].text, out.addr)) {
-      bad_line(path, line_no, tok[1].col, "'" + std::string(tok[1].text) + "' is not a hexadecimal address", format);
-    }
+    address(path, line_no, tok[1], out.addr, format);
     if (n > 2) {
-      bad_line(path, line_no, tok[2].col, "unexpected '" + std::string(tok[2].text) + "' after the address", format);
+      bad_line(path, line_no, tok[2].col, "unexpected '" + shown(tok[2].text) + "' after the address", format);
     }
     out.cycle = 0;
   }
@@ -166,7 +184,7 @@ bool TraceReader::parse_line(const std::string& text, TraceFormat format, const 
 }
 
 bool TraceReader::next(TraceRequest& out) {
-  while (std::getline(in_, buf_)) {
+  while (getline_capped(in_, buf_, path_, std::size_t(line_no_) + 1, "address trace")) {
     ++line_no_;
     if (!parse_line(buf_, format_, path_, line_no_, out)) continue;
     if (format_ == TraceFormat::Dramsim3) {
@@ -296,6 +314,10 @@ std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* ti
     parse_s += std::chrono::duration<double>(t1 - t0).count();
     simulate_s += std::chrono::duration<double>(t2 - t1).count();
   }
+  if (count == 0)
+    throw ConfigError(reader.path() + ": error: no requests (the trace is empty or holds only comments and blank "
+                      "lines)\n  fix: give a trace with at least one request, e.g. one written by `npu ddr gen "
+                      "PATTERN --hw CONFIG -n N -o FILE`");
   if (timing) {
     timing->parse_s = parse_s;
     timing->simulate_s = simulate_s;

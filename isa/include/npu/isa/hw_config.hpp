@@ -82,6 +82,10 @@ struct DdrTimingCk {
   int t_rtrs = 2;  ///< rank-to-rank data-bus turnaround (tCK); optional key, default 2
 };
 
+/// Largest ddr.queue_depth (entries per read or write queue of a channel): the FR-FCFS
+/// scheduler scans the whole queue for every command; real controllers hold 32 to 128.
+constexpr int kMaxDdrQueueDepth = 4096;
+
 struct DdrConfig {
   std::string standard;  ///< "DDR4", "LPDDR4", "DDR3", "HBM2", ...
   int data_rate_mtps = 0;  ///< mega-transfers per second (DDR4-3200 -> 3200)

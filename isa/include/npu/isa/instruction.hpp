@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "npu/isa/checked_math.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::isa {
@@ -105,14 +106,20 @@ struct DmaDesc {
   int elem_bytes = 1;
   std::array<std::uint32_t, 3> extent{1, 1, 1};
   std::array<std::uint64_t, 2> ddr_stride_bytes{0, 0};
-  std::uint64_t bytes() const { return std::uint64_t(extent[0]) * extent[1] * extent[2] * elem_bytes; }
+  /// Throws npu::ConfigError (checked_math.hpp) when the product does not fit in 64 bits.
+  std::uint64_t bytes() const {
+    return checked_product({extent[0], extent[1], extent[2], std::uint64_t(elem_bytes > 0 ? elem_bytes : 0)},
+                           "LOAD/STORE bytes extent[0] x extent[1] x extent[2] x elem");
+  }
   /// DDR bytes from ddr_addr to one past the last byte touched:
   /// (extent[2]-1)*ddr_stride_bytes[1] + (extent[1]-1)*ddr_stride_bytes[0] + extent[0]*elem_bytes;
   /// 0 when any extent is 0.
   std::uint64_t ddr_span_bytes() const {
     if (extent[0] == 0 || extent[1] == 0 || extent[2] == 0) return 0;
-    return std::uint64_t(extent[2] - 1) * ddr_stride_bytes[1] + std::uint64_t(extent[1] - 1) * ddr_stride_bytes[0] +
-           std::uint64_t(extent[0]) * elem_bytes;
+    const char* what = "LOAD/STORE DDR span (extent[2]-1) x stride[1] + (extent[1]-1) x stride[0] + extent[0] x elem";
+    return checked_add(checked_add(checked_mul(extent[2] - 1, ddr_stride_bytes[1], what),
+                                   checked_mul(extent[1] - 1, ddr_stride_bytes[0], what), what),
+                       checked_mul(extent[0], std::uint64_t(elem_bytes > 0 ? elem_bytes : 0), what), what);
   }
   bool operator==(const DmaDesc&) const;
 };
@@ -126,11 +133,19 @@ struct ConvParams {
   int stride_h = 1, stride_w = 1, pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
   int dilation = 1, group = 1;
   Epilogue epilogue;
-  int h_out() const { return (h_in + pad_top + pad_bottom - dilation * (kh - 1) - 1) / stride_h + 1; }
-  int w_out() const { return (w_in + pad_left + pad_right - dilation * (kw - 1) - 1) / stride_w + 1; }
-  /// MACs = c_out * h_out * w_out * (c_in / group) * kh * kw.
+  /// In 64 bits: every field is at most 2^31 - 1, so the sums and products here cannot wrap.
+  long long h_out() const {
+    return ((long long)h_in + pad_top + pad_bottom - (long long)dilation * (kh - 1) - 1) / stride_h + 1;
+  }
+  long long w_out() const {
+    return ((long long)w_in + pad_left + pad_right - (long long)dilation * (kw - 1) - 1) / stride_w + 1;
+  }
+  /// MACs = c_out * h_out * w_out * (c_in / group) * kh * kw. Throws npu::ConfigError naming
+  /// the factors when the count does not fit in 64 bits (checked_math.hpp).
   std::uint64_t macs() const {
-    return std::uint64_t(c_out) * h_out() * w_out() * (c_in / group) * kh * kw;
+    auto u = [](long long v) { return std::uint64_t(v > 0 ? v : 0); };
+    return checked_product({u(c_out), u(h_out()), u(w_out()), u(group > 0 ? c_in / group : 0), u(kh), u(kw)},
+                           "CONV MACs c_out x h_out x w_out x c_in/group x kh x kw");
   }
   bool operator==(const ConvParams&) const;
 };
@@ -140,7 +155,11 @@ struct GemmParams {
   std::uint32_t a_addr = 0, b_addr = 0, out_addr = 0;
   int m = 0, n = 0, k = 0;
   Epilogue epilogue;
-  std::uint64_t macs() const { return std::uint64_t(m) * n * k; }
+  /// m x n x k; cannot exceed 2^93 in theory, so checked (throws npu::ConfigError).
+  std::uint64_t macs() const {
+    return checked_product({std::uint64_t(m > 0 ? m : 0), std::uint64_t(n > 0 ? n : 0), std::uint64_t(k > 0 ? k : 0)},
+                           "GEMM MACs m x n x k");
+  }
   bool operator==(const GemmParams&) const;
 };
 
@@ -200,8 +219,12 @@ struct PoolParams {
   std::uint32_t in_addr = 0, out_addr = 0;
   int c = 0, h_in = 0, w_in = 0, kh = 1, kw = 1, stride_h = 1, stride_w = 1;
   int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
-  int h_out() const { return op == PoolOp::GlobalAvg ? 1 : (h_in + pad_top + pad_bottom - kh) / stride_h + 1; }
-  int w_out() const { return op == PoolOp::GlobalAvg ? 1 : (w_in + pad_left + pad_right - kw) / stride_w + 1; }
+  long long h_out() const {
+    return op == PoolOp::GlobalAvg ? 1 : ((long long)h_in + pad_top + pad_bottom - kh) / stride_h + 1;
+  }
+  long long w_out() const {
+    return op == PoolOp::GlobalAvg ? 1 : ((long long)w_in + pad_left + pad_right - kw) / stride_w + 1;
+  }
   bool operator==(const PoolParams&) const;
 };
 

@@ -1,0 +1,52 @@
+// Table-driven bad-input cases (issue 12: ">= 300 bad-input cases"): each row is one bad
+// input, the exact message fragment the tool must print and the exit status it must return.
+// Rows are written `BadCase{...}` so scripts/count_bad_input_cases.sh can count them.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tool_runner.hpp"
+
+namespace npu::test {
+
+struct BadCase {
+  std::string what;      ///< the bad input, for the failure message
+  std::string input;     ///< the file's text (or the argument), as the area's test uses it
+  std::string fragment;  ///< must appear in the tool's output
+  int exit_code = 1;     ///< 1: bad input (docs: command.hpp), never 2 (internal error) or a crash
+  std::string args;      ///< extra command-line words, when the area uses them
+
+  BadCase(std::string what_, std::string input_, std::string fragment_, int exit_code_ = 1, std::string args_ = "")
+      : what(std::move(what_)), input(std::move(input_)), fragment(std::move(fragment_)), exit_code(exit_code_),
+        args(std::move(args_)) {}
+};
+
+/// Runs `command` (shell text) and checks the case's exit status and message fragment.
+inline void expect_case(const BadCase& c, const std::string& command) {
+  SCOPED_TRACE(c.what);
+  const ToolResult r = run_shell(command);
+  EXPECT_EQ(r.status, c.exit_code) << r.output;
+  EXPECT_NE(r.output.find(c.fragment), std::string::npos) << "expected: " << c.fragment << "\n got: " << r.output;
+}
+
+/// Writes `text` to `path` byte for byte.
+inline void write_bytes(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+/// Single-quotes `s` for the shell.
+inline std::string shq(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The tool's path, quoted.
+inline std::string npu_tool() { return shq(NPU_TOOL_PATH); }
+
+}  // namespace npu::test

@@ -1,0 +1,39 @@
+// Bad strategy YAML files, one row each: `npu compile resnet18 --strategy FILE.yaml`.
+#include <string>
+#include <vector>
+
+#include "bad_input_cases.hpp"
+
+namespace {
+
+using npu::test::BadCase;
+
+const std::vector<BadCase> kCases = {
+    BadCase{"empty file", "", ": error: empty strategy file; expected a map with keys 'name' and 'passes'"},
+    BadCase{"only a comment", "# nothing yet\n", ": error: empty strategy file"},
+    BadCase{"two documents", "name: a\npasses: []\n---\nname: b\npasses: []\n",
+            ":3:1: error: file has 2 YAML documents; a strategy file is one document"},
+    BadCase{"1 MB line", "name: a\npasses: []\n# " + std::string(1 << 20, 'x') + "\n",
+            ":3: error: line 3 is longer than the limit of 65536 bytes (1048578 bytes)"},
+    BadCase{"unknown pass", "name: a\npasses: [fold-batchnorn]\n", ":2:10: error: unknown pass 'fold-batchnorn'"},
+    BadCase{"1000-byte pass name", "name: a\npasses: [" + std::string(1000, 'p') + "]\n",
+            "unknown pass '" + std::string(80, 'p') + "...(1000 bytes)'"},
+    BadCase{"pass listed twice", "name: a\npasses: [fuse-bias, fuse-bias]\n", "pass 'fuse-bias' is listed twice"},
+    BadCase{"unknown key", "name: a\npasses: []\npass: [x]\n", ":3:1: error: unknown key 'pass' (allowed: name, passes)"},
+    BadCase{"missing passes", "name: a\n", "error: missing key 'passes'"},
+    BadCase{"not a map", "- a\n- b\n", "error: a strategy file is a map with keys 'name' and 'passes'"},
+};
+
+TEST(BadStrategyCases, EachIsRejectedWithItsMessageAndExitStatus) {
+  const std::string dir = npu::test::fresh_dir("bad-strategy");
+  int i = 0;
+  for (const BadCase& c : kCases) {
+    const std::string path = dir + "/case" + std::to_string(i++) + ".yaml";
+    npu::test::write_bytes(path, c.input);
+    npu::test::expect_case(c, "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() +
+                                  " compile resnet18 --hw configs/edge-npu-ddr4.yaml --strategy " + npu::test::shq(path) +
+                                  " -o " + npu::test::shq(dir + "/out.npuasm"));
+  }
+}
+
+}  // namespace

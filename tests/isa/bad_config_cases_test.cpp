@@ -1,0 +1,149 @@
+// Bad hardware configs, one row each: the edge preset (configs/edge-npu-ddr4.yaml) with
+// text replaced, checked with `npu config check`. Fragments are the documented messages
+// (docs/config.md, "Errors" and "Limits"); numbers in them are worked out in the comments.
+#include <string>
+#include <vector>
+
+#include "bad_input_cases.hpp"
+
+namespace {
+
+using npu::test::BadCase;
+
+/// The edge preset with each "FROM=>TO" of `spec` (separated by "||") replaced once.
+std::string config_text(const std::string& spec) {
+  std::string text = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  std::size_t start = 0;
+  while (start < spec.size()) {
+    std::size_t end = spec.find("||", start);
+    if (end == std::string::npos) end = spec.size();
+    const std::string one = spec.substr(start, end - start);
+    const std::size_t arrow = one.find("=>");
+    if (arrow == std::string::npos) {
+      text += one;  // no arrow: appended
+    } else {
+      const std::string from = one.substr(0, arrow), to = one.substr(arrow + 2);
+      const std::size_t at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the preset";
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    start = end + 2;
+  }
+  return text;
+}
+
+const std::vector<BadCase> kCases = {
+    // Numbers that are not what the key takes.
+    BadCase{"hex integer", "  rows: 32 =>  rows: 0x20 ",
+            "'mac_array.rows' must be a decimal integer, got '0x20'\n  hexadecimal is not accepted here; write the "
+            "value in decimal ('rows: 32')"},
+    BadCase{"23-digit integer", "  rows: 32 =>  rows: 99999999999999999999999 ",
+            "'mac_array.rows' = 99999999999999999999999 is out of range: at most 65536"},
+    BadCase{"rows 2^31 - 1", "  rows: 32 =>  rows: 2147483647 ", "'mac_array.rows' = 2147483647 is out of range: at most 65536"},
+    BadCase{"cols 2^30", "  cols: 32=>  cols: 1073741824", "'mac_array.cols' = 1073741824 is out of range: at most 65536"},
+    BadCase{"fraction", "  rows: 32 =>  rows: 1.5 ", "'mac_array.rows' must be an integer, got the fraction '1.5'"},
+    BadCase{"zero rows", "  rows: 32 =>  rows: 0 ", "'mac_array.rows' must be >= 1, got 0"},
+    BadCase{"negative rows", "  rows: 32 =>  rows: -4 ", "'mac_array.rows' must be >= 1, got -4"},
+    BadCase{"word for a number", "  rows: 32 =>  rows: abc ", "'mac_array.rows' must be an integer, got 'abc'"},
+    BadCase{"size too large", "  capacity: 1 MiB =>  capacity: 99999999 TiB",
+            "'sram.capacity' = '99999999 TiB' is too large: more than 2^64 - 1 bytes\n  allowed: at most 4 GiB"},
+    // 8 GiB = 8589934592 B > 2^32: SRAM addresses are 32-bit.
+    BadCase{"SRAM over 4 GiB", "  capacity: 1 MiB =>  capacity: 8 GiB",
+            "'sram.capacity' = 8589934592 bytes is too large: at most 4 GiB (4294967296 bytes)"},
+    BadCase{"unknown size unit", "  capacity: 1 MiB =>  capacity: 1 XiB", "'sram.capacity' is not a size: '1 XiB'"},
+    BadCase{"zero size", "  capacity: 1 MiB =>  capacity: 0", "'sram.capacity' must be > 0, got '0'"},
+    BadCase{"1 kHz clock", "  clock_mhz: 1000 =>  clock_mhz: 0.001 ",
+            "'npu.clock_mhz' = 0.001 MHz is out of range: at least 1 (1 MHz)"},
+    BadCase{"20 GHz clock", "  clock_mhz: 1000 =>  clock_mhz: 20000 ",
+            "'npu.clock_mhz' = 20000 MHz is out of range: at most 10000 (10 GHz)"},
+    BadCase{"clock as a word", "  clock_mhz: 1000 =>  clock_mhz: fast ", "'npu.clock_mhz' must be a number (MHz), got 'fast'"},
+    BadCase{"SRAM latency 2e9", "  latency_cycles: 2 =>  latency_cycles: 2000000000 ",
+            "'sram.latency_cycles' = 2000000000 is out of range: at most 1000"},
+    BadCase{"queue depth 1e9", "  queue_depth: 32 =>  queue_depth: 1000000000 ",
+            "'ddr.queue_depth' = 1000000000 is out of range: at most 4096"},
+    BadCase{"queue depth 715827882", "  queue_depth: 32 =>  queue_depth: 715827882 ",
+            "'ddr.queue_depth' = 715827882 is out of range: at most 4096"},
+    BadCase{"queue depth 0", "  queue_depth: 32 =>  queue_depth: 0 ", "'ddr.queue_depth' must be >= 1, got 0"},
+    BadCase{"max_outstanding", "  max_outstanding: 32=>  max_outstanding: 100000",
+            "'dma.max_outstanding' = 100000 is out of range: at most 4096"},
+    BadCase{"lanes", "  lanes: 32 =>  lanes: 100000 ", "'act_unit.lanes' = 100000 is out of range: at most 65536"},
+    BadCase{"op latency", "    relu: 1 =>    relu: 5000 ",
+            "'act_unit.latency_cycles.relu' = 5000 is out of range: at most 1000"},
+    BadCase{"SRAM banks", "  banks: 8 =>  banks: 3000 ", "'sram.banks' = 3000 is out of range: at most 1024"},
+    BadCase{"MACs per PE", "  macs_per_pe_per_cycle: 1 =>  macs_per_pe_per_cycle: 65 ",
+            "'mac_array.macs_per_pe_per_cycle' = 65 is out of range: at most 64"},
+    BadCase{"data rate", "  data_rate_mtps: 3200 =>  data_rate_mtps: 30000 ",
+            "'ddr.data_rate_mtps' = 30000 MT/s is out of range: at most 20000"},
+    BadCase{"timing of 2e6 tCK", "    tFAW: 34 =>    tFAW: 2000000 ", "'ddr.timing.tFAW' = 2000000 is out of range: at most 1000000"},
+    BadCase{"channels not a power of two", "  channels: 1 =>  channels: 3 ", "'ddr.channels' = 3 is not a power of two"},
+    // JEDEC rules (docs/config.md, "Standard rules").
+    BadCase{"DDR3 with bank groups", "  standard: DDR4=>  standard: DDR3",
+            "'ddr.bank_groups' = 4 but DDR3 has no bank groups"},
+    BadCase{"LPDDR4 with bank groups", "  standard: DDR4=>  standard: LPDDR4",
+            "'ddr.bank_groups' = 4 but LPDDR4 has no bank groups"},
+    // 4 x tRRD_S = 4 x 4 = 16 tCK.
+    BadCase{"tFAW below 4 x tRRD_S", "    tFAW: 34 =>    tFAW: 15 ",
+            "tFAW = 15 tCK is below 4 x tRRD_S = 4 x 4 = 16 tCK: the four-activate window could never bind"},
+    // x16 DDR4-3200: tFAW_2K = max(28 nCK, 30 ns); 30 / 0.625 = 48 -> truncate((48000 + 974) / 1000) = 48.
+    BadCase{"x16 DDR4 with tFAW 20", "  device_width: 8 =>  device_width: 16 ||    tFAW: 34 =>    tFAW: 20 ",
+            "tFAW = 20 tCK is below the DDR4 minimum for a 2 KB (x16) page at 3200 MT/s: max(28 nCK, 30 ns) = 48 tCK"},
+    BadCase{"x16 DDR4 with the x8 tFAW", "  device_width: 8 =>  device_width: 16 ",
+            "tFAW = 34 tCK is below the DDR4 minimum for a 2 KB (x16) page at 3200 MT/s: max(28 nCK, 30 ns) = 48 tCK"},
+    // x8 DDR4-3200: tFAW_1K = max(20 nCK, 21 ns); 21 / 0.625 = 33.6 -> truncate(34.574) = 34.
+    BadCase{"x8 DDR4 tFAW 33", "    tFAW: 34 =>    tFAW: 33 ",
+            "tFAW = 33 tCK is below the DDR4 minimum for a 1 KB (x8) page at 3200 MT/s: max(20 nCK, 21 ns) = 34 tCK"},
+    // 16 ranks x 8 groups x 4 banks x 2^20 rows x 2^16 columns x 8 B = 2^48 B = 256 TiB per channel;
+    // one die: 8 x 4 x 2^20 x 2^16 x 8 bits = 2^44 bits = 16384 Gb. At most 16 x 8 x 16 Gb = 256 GiB.
+    BadCase{"256 TiB DDR4 channel",
+            "  ranks: 2 =>  ranks: 16 ||  bank_groups: 4 =>  bank_groups: 8 ||  rows: 65536 =>  rows: 1048576 "
+            "||  columns: 1024 =>  columns: 65536 ",
+            "a DDR4 die of bank_groups x banks_per_group x rows x columns x device_width = 8 x 4 x 1048576 x 65536 x "
+            "8 bits = 16384 Gb is larger than the largest DDR4 die, 16 Gb\n  JESD79-4 defines dies up to 16 Gb, so a "
+            "channel holds at most ranks x devices x 16 Gb = 16 x 8 x 16 Gb = 256 GiB"},
+    // 4 x 4 x 2^18 x 1024 x 8 = 2^35 bits = 32 Gb (2^17 rows is the real 16 Gb x8 die).
+    BadCase{"32 Gb DDR4 die", "  rows: 65536 =>  rows: 262144 ",
+            "a DDR4 die of bank_groups x banks_per_group x rows x columns x device_width = 4 x 4 x 262144 x 1024 x 8 "
+            "bits = 32 Gb is larger than the largest DDR4 die, 16 Gb"},
+    // Derived sizes: 2 x 65536^2 x 4 + 65536 x 4 + 65536 x 4 = 34359738368 + 524288 = 34360262656 B.
+    BadCase{"array too large for the SRAM",
+            "  rows: 32 =>  rows: 65536 ||  cols: 32=>  cols: 65536||  dtype: int8=>  dtype: fp32",
+            "'sram.capacity' = 1048576 bytes is smaller than one minimal tile of 34360262656 bytes"},
+    BadCase{"SRAM below one tile", "  capacity: 1 MiB =>  capacity: 1 KiB",
+            "'sram.capacity' = 1024 bytes is smaller than one minimal tile of 2208 bytes"},
+    BadCase{"banks do not divide", "  banks: 8 =>  banks: 3 ",
+            "'sram.capacity' = 1048576 bytes does not split evenly into 'sram.banks' = 3"},
+    BadCase{"DMA burst", "  burst_bytes: 64 =>  burst_bytes: 48 ",
+            "'dma.burst_bytes' = 48 is not a multiple of the DDR burst of 64 bytes"},
+    BadCase{"tRC too short", "    tRC: 74 =>    tRC: 50 ", "timing cannot hold: tRC = 50 < tRAS + tRP = 52 + 22 = 74 tCK"},
+    BadCase{"tREFI below tRFC", "    tREFI: 12480 =>    tREFI: 100 ",
+            "timing cannot hold: tREFI = 100 <= tRFC = 560 tCK (the device would refresh forever)"},
+    BadCase{"watermark above depth", "  queue_depth: 32 =>  queue_depth: 32\n  write_high_watermark: 40\n",
+            "'ddr.write_high_watermark' = 40 exceeds 'ddr.queue_depth' = 32"},
+    BadCase{"unknown dataflow", "  dataflow: weight_stationary=>  dataflow: row_stationary",
+            "unknown dataflow 'row_stationary' for 'mac_array.dataflow'"},
+    BadCase{"unknown dtype", "  dtype: int8=>  dtype: int4", "unknown dtype 'int4' for 'mac_array.dtype'"},
+    BadCase{"mapping lacks a field", "  address_mapping: rochrababgco=>  address_mapping: rochrababg",
+            "'ddr.address_mapping' = 'rochrababg' lacks the field 'co'"},
+    BadCase{"unknown page policy", "  page_policy: open=>  page_policy: half", "unknown page_policy 'half' for 'ddr.page_policy'"},
+    BadCase{"misspelt section", "mac_array:=>mac_aray:", "unknown key 'mac_aray' in the top-level map"},
+    // Structure of the file.
+    BadCase{"second YAML document", "---\nnpu:\n  name: other\n",
+            ": error: file has 2 YAML documents; a config is one document"},
+    BadCase{"1 MB line", "# " + std::string(1 << 20, 'x') + "\n",
+            "is longer than the limit of 65536 bytes (1048578 bytes)"},
+    BadCase{"binary key", "\xff\xfe: 1\n", "unknown key '\\xff\\xfe' in the top-level map"},
+    BadCase{"1000-byte key", std::string(1000, 'k') + ": 1\n",
+            "unknown key '" + std::string(80, 'k') + "...(1000 bytes)' in the top-level map"},
+};
+
+TEST(BadConfigCases, EachIsRejectedWithItsMessageAndExitStatus) {
+  const std::string dir = npu::test::fresh_dir("bad-config");
+  int i = 0;
+  for (const BadCase& c : kCases) {
+    const std::string path = dir + "/case" + std::to_string(i++) + ".yaml";
+    npu::test::write_bytes(path, config_text(c.input));
+    npu::test::expect_case(c, npu::test::npu_tool() + " config check " + npu::test::shq(path));
+  }
+}
+
+}  // namespace
