@@ -126,13 +126,13 @@ bool TraceReader::parse_line(const std::string& text, TraceFormat format, const 
   // A line of the other format: say so with the exact flag, rather than "not an address".
   std::uint64_t probe = 0;
   if (format == TraceFormat::Dramsim3 && n >= 2 && (tok[0].text == "LD" || tok[0].text == "ST") &&
-      parse_hex(tok[1].text, probe)) {
+      parse_hex(tok[1].text, probe) == HexResult::Ok) {
     throw ConfigError(path + ":" + std::to_string(line_no) + ":" + std::to_string(tok[0].col) +
                       ": error: this line is in Ramulator's load/store format (`" + std::string(tok[0].text) +
                       " 0xADDR`), but the trace is read as DRAMSim3 (`0xADDR READ|WRITE CYCLE`)\n"
                       "  fix: add --format ramulator");
   }
-  if (format == TraceFormat::Ramulator && n >= 2 && parse_hex(tok[0].text, probe) &&
+  if (format == TraceFormat::Ramulator && n >= 2 && parse_hex(tok[0].text, probe) == HexResult::Ok &&
       (tok[1].text == "READ" || tok[1].text == "WRITE")) {
     throw ConfigError(path + ":" + std::to_string(line_no) + ":" + std::to_string(tok[0].col) +
                       ": error: this line is in DRAMSim3's format (`0xADDR " + std::string(tok[1].text) +
