@@ -106,11 +106,14 @@ struct Importer {
     Tensor out;
     out.name = name;
     out.is_constant = true;
+    std::int64_t n = 1;  // the element count, checked: Tensor::elements() would overflow (UB)
     for (auto d : t.dims()) {
       if (d < 0) fail("constant tensor '" + name + "' has a negative dimension");
+      if (__builtin_mul_overflow(n, d, &n))
+        fail("constant tensor '" + name + "' has dimensions whose product overflows a 64-bit element count; "
+             "the file is corrupt, re-export it");
       out.shape.push_back(d);
     }
-    const std::int64_t n = out.elements();
     const bool external = t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL;
     const std::string ext = external ? external_bytes(t) : std::string();
     const std::string& raw = external ? ext : t.raw_data();

@@ -94,5 +94,22 @@ TEST(FuzzRegression, OnnxExternalDataLocationIsAFolder) {
                 "tensors inside (onnx.save_model(m, path, save_as_external_data=False))");
 }
 
+// fuzz_onnx (UBSan: signed overflow in Tensor::elements()): an initializer whose dims
+// multiply past 2^63, here 2^32 x 2^32 = 2^64.
+TEST(FuzzRegression, OnnxConstantDimsOverflow) {
+  OnnxModel m(13);
+  m.input("x", {1, 2});
+  auto* t = m.graph().add_initializer();
+  t->set_name("b");
+  t->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  t->add_dims(std::int64_t(1) << 32);
+  t->add_dims(std::int64_t(1) << 32);
+  m.node("Add", "a", {"x", "b"}, {"y"});
+  m.output("y");
+  EXPECT_EQ(error_of([&] { load_model_bytes(m.bytes(), "fuzz.onnx"); }),
+            "fuzz.onnx: error: constant tensor 'b' has dimensions whose product overflows a 64-bit element count; "
+            "the file is corrupt, re-export it");
+}
+
 }  // namespace
 }  // namespace npu::compiler
