@@ -2,9 +2,11 @@
 # ctest `install_consumer`: installs this build into a temporary prefix, builds examples/
 # against it with find_package(npu CONFIG) (no access to the source tree's targets) and
 # checks what the two example programs print.
-# Usage: install_consumer.sh CMAKE BUILD_DIR SOURCE_DIR
+# Usage: install_consumer.sh CMAKE BUILD_DIR SOURCE_DIR [CXX_COMPILER [FLAGS]]
+#   CXX_COMPILER and FLAGS: the build's compiler and, for a sanitizer build, its -fsanitize
+#   flags (an instrumented static library links only with its compiler's sanitizer runtime).
 set -euo pipefail
-cmake_bin=$1 build=$2 src=$3
+cmake_bin=$1 build=$2 src=$3 cxx=${4:-} flags=${5:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/npu-install-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -12,7 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 "$cmake_bin" -S "$src/examples" -B "$tmp/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON "${launcher[@]}" >/dev/null
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON "${launcher[@]}" \
+  ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"} -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
 "$cmake_bin" --build "$tmp/build" -- --quiet
 
 fail=0
