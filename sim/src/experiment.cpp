@@ -1,4 +1,5 @@
 #include "npu/sim/experiment.hpp"
+#include "npu/sim/summary_figures.hpp"
 #include "npu/isa/json_text.hpp"
 
 #include "npu/compiler/model_loader.hpp"
@@ -367,39 +368,20 @@ using npu::csv_field;
 std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
   struct Row {
     const RunSummary* r;
-    std::optional<double> speedup, saved_pct;
+    VsNone vs;
   };
   std::vector<Row> rows;
-  for (const auto& r : runs) {
-    Row row{&r, std::nullopt, std::nullopt};
-    if (const RunSummary* b = r.ok ? baseline_of(runs, r) : nullptr) {
-      if (r.latency_ms > 0) row.speedup = b->latency_ms / r.latency_ms;
-      if (b->ddr_total_mb() > 0) row.saved_pct = 100.0 * (1.0 - r.ddr_total_mb() / b->ddr_total_mb());
-    }
-    rows.push_back(row);
-  }
-  auto opt_num = [](const std::optional<double>& v, const char* f) {
-    return v ? fmt::format(fmt::runtime(f), *v) : std::string();
-  };
+  for (const auto& r : runs) rows.push_back(Row{&r, compare_with_none(r, r.ok ? baseline_of(runs, r) : nullptr)});
 
   // CSV
   std::ostringstream csv;
-  csv << "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,latency_ms,cycles,speedup_vs_none,"
-         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error,"
-         "earlier_run\n";
+  csv << kSummaryHeader << ",earlier_run\n";
   json j = json::array();
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     csv << fmt::format("{},{},{},{},", csv_field(stem_of(r.job.model)), csv_field(stem_of(r.job.hw)),
                        csv_field(strategy_label(r.job.strategy)), r.ok ? "ok" : "failed");
-    if (r.ok)
-      csv << fmt::format("{:.6f},{:.6f},{:.6f},{:.6f},{},{},{},{:.6f},{:.6f},{},{},{:.4f},{:.4f},", r.ddr_read_mb,
-                         r.ddr_write_mb, r.ddr_total_mb(), r.latency_ms, r.cycles, opt_num(row.speedup, "{:.6f}"),
-                         opt_num(row.saved_pct, "{:.4f}"), r.mac_utilisation, r.ddr_bw_utilisation,
-                         opt_num(r.energy_mj, "{:.6f}"), r.host_nodes, 100 * r.host_mac_share,
-                         100 * r.host_time_share);
-    else
-      csv << ",,,,,,,,,,,,,";
+    csv << summary_figures_csv(r, row.vs, r.ok);
     csv << csv_field(r.error) << "," << (r.earlier_run ? 1 : 0) << "\n";
     json e = {{"model", stem_of(r.job.model)},
               {"model_arg", r.job.model},
@@ -411,19 +393,7 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
               {"run_dir", r.job.run_dir},
               {"earlier_run", r.earlier_run}};
     if (r.ok) {
-      e["ddr_read_mb"] = r.ddr_read_mb;
-      e["ddr_write_mb"] = r.ddr_write_mb;
-      e["ddr_total_mb"] = r.ddr_total_mb();
-      e["latency_ms"] = r.latency_ms;
-      e["cycles"] = r.cycles;
-      e["speedup_vs_none"] = row.speedup ? json(*row.speedup) : json(nullptr);
-      e["ddr_saved_pct"] = row.saved_pct ? json(*row.saved_pct) : json(nullptr);
-      e["mac_utilisation"] = r.mac_utilisation;
-      e["ddr_bw_utilisation"] = r.ddr_bw_utilisation;
-      e["energy_mj"] = r.energy_mj ? json(*r.energy_mj) : json(nullptr);
-      e["host_nodes"] = r.host_nodes;
-      e["host_mac_pct"] = 100 * r.host_mac_share;
-      e["host_time_pct"] = 100 * r.host_time_share;
+      put_summary_figures(e, r, row.vs);
     } else {
       e["error"] = r.error;
     }
@@ -452,9 +422,9 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
                          strategy_label(r.job.strategy), r.error);
       continue;
     }
-    std::string speed = opt_num(row.speedup, "{:.3f}x");
-    std::string saved = opt_num(row.saved_pct, "{:.1f} %");
-    std::string energy = opt_num(r.energy_mj, "{:.3f}");
+    std::string speed = optional_number(row.vs.speedup, "{:.3f}x");
+    std::string saved = optional_number(row.vs.saved_pct, "{:.1f} %");
+    std::string energy = optional_number(r.energy_mj, "{:.3f}");
     md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
                       stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
                       r.ddr_total_mb(), r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,

@@ -1,5 +1,6 @@
 // Merging experiment and sweep folders into one summary (report.hpp, docs/sweep.md).
 #include "npu/sim/report.hpp"
+#include "npu/sim/summary_figures.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -28,7 +29,7 @@ struct Row {
   RunSummary r;        ///< figures when ok
   std::string error;
   std::vector<std::string> sources;  ///< FOLDER/RUN_DIR of every folder that had a result
-  std::optional<double> speedup, saved_pct;
+  VsNone vs;  ///< against the group's `none` cell, after the merge
 };
 
 /// The result of `cell` in `dir`: status ok, failed or missing.
@@ -101,10 +102,6 @@ void merge(Row& cur, const Row& next) {
   cur.error = fmt::format("results differ ({}) between {}", why, fmt::join(cur.sources, " and "));
 }
 
-std::string opt_num(const std::optional<double>& v, const char* f) {
-  return v ? fmt::format(fmt::runtime(f), *v) : std::string();
-}
-
 std::string axes_text(const PlannedCell& c) {
   std::string s;
   for (const auto& [p, v] : c.axes) s += (s.empty() ? "" : " ") + p + "=" + v;
@@ -144,11 +141,7 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
     if (row.status == "ok") {
       ++n.ok;
       auto b = baseline.find(row.plan.group);
-      if (b != baseline.end()) {
-        const RunSummary& base = b->second->r;
-        if (row.r.latency_ms > 0) row.speedup = base.latency_ms / row.r.latency_ms;
-        if (base.ddr_total_mb() > 0) row.saved_pct = 100.0 * (1.0 - row.r.ddr_total_mb() / base.ddr_total_mb());
-      }
+      if (b != baseline.end()) row.vs = compare_with_none(row.r, &b->second->r);
     }
     n.failed += row.status == "failed";
     n.invalid += row.status == "invalid";
@@ -162,9 +155,7 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
     throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created\n  choose a writable folder", out_dir));
 
   // CSV: the experiment's columns (same formats), then one column per axis and the key.
-  std::string csv =
-      "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,latency_ms,cycles,speedup_vs_none,"
-      "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error";
+  std::string csv = kSummaryHeader;
   for (const auto& a : axes) csv += "," + csv_field(a);
   csv += ",cell_key\n";
   ordered_json j = ordered_json::array();
@@ -173,13 +164,7 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
     const PlannedCell& c = row.plan;
     const bool ok = row.status == "ok";
     csv += fmt::format("{},{},{},{},", csv_field(c.model), csv_field(c.hw), csv_field(c.strategy), row.status);
-    if (ok)
-      csv += fmt::format("{:.6f},{:.6f},{:.6f},{:.6f},{},{},{},{:.6f},{:.6f},{},{},{:.4f},{:.4f},", r.ddr_read_mb,
-                         r.ddr_write_mb, r.ddr_total_mb(), r.latency_ms, r.cycles, opt_num(row.speedup, "{:.6f}"),
-                         opt_num(row.saved_pct, "{:.4f}"), r.mac_utilisation, r.ddr_bw_utilisation,
-                         opt_num(r.energy_mj, "{:.6f}"), r.host_nodes, 100 * r.host_mac_share, 100 * r.host_time_share);
-    else
-      csv += ",,,,,,,,,,,,,";
+    csv += summary_figures_csv(r, row.vs, ok);
     csv += csv_field(row.error);
     for (const auto& a : axes) {
       std::string v;
@@ -196,19 +181,7 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
     e["strategy"] = c.strategy;
     e["status"] = row.status;
     if (ok) {
-      e["ddr_read_mb"] = r.ddr_read_mb;
-      e["ddr_write_mb"] = r.ddr_write_mb;
-      e["ddr_total_mb"] = r.ddr_total_mb();
-      e["latency_ms"] = r.latency_ms;
-      e["cycles"] = r.cycles;
-      e["speedup_vs_none"] = row.speedup ? ordered_json(*row.speedup) : ordered_json(nullptr);
-      e["ddr_saved_pct"] = row.saved_pct ? ordered_json(*row.saved_pct) : ordered_json(nullptr);
-      e["mac_utilisation"] = r.mac_utilisation;
-      e["ddr_bw_utilisation"] = r.ddr_bw_utilisation;
-      e["energy_mj"] = r.energy_mj ? ordered_json(*r.energy_mj) : ordered_json(nullptr);
-      e["host_nodes"] = r.host_nodes;
-      e["host_mac_pct"] = 100 * r.host_mac_share;
-      e["host_time_pct"] = 100 * r.host_time_share;
+      put_summary_figures(e, r, row.vs);
     } else if (!row.error.empty()) {
       e["error"] = row.error;
     }
@@ -241,8 +214,8 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
                          row.error.empty() ? "" : ": ", row.error);
       continue;
     }
-    const std::string speed = opt_num(row.speedup, "{:.3f}x"), saved = opt_num(row.saved_pct, "{:.1f} %");
-    const std::string energy = opt_num(r.energy_mj, "{:.3f}");
+    const std::string speed = optional_number(row.vs.speedup, "{:.3f}x"), saved = optional_number(row.vs.saved_pct, "{:.1f} %");
+    const std::string energy = optional_number(r.energy_mj, "{:.3f}");
     md << fmt::format("| {} | {} | {} | ok | {:.2f} | {:.2f} | {:.2f} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
                       c.model, c.hw, c.strategy, r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), r.latency_ms,
                       r.cycles, speed, saved, 100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);

@@ -34,6 +34,28 @@ inline void expect_case(const BadCase& c, const std::string& command) {
   EXPECT_NE(r.output.find(c.fragment), std::string::npos) << "expected: " << c.fragment << "\n got: " << r.output;
 }
 
+/// `text` with each "FROM=>TO" of `spec` (parts separated by "||") replaced once; a part
+/// without "=>" is appended, followed by `appended_end`. A FROM not in the text is a test bug.
+inline std::string edited(std::string text, const std::string& spec, const std::string& appended_end) {
+  std::size_t start = 0;
+  while (start < spec.size()) {
+    std::size_t end = spec.find("||", start);
+    if (end == std::string::npos) end = spec.size();
+    const std::string one = spec.substr(start, end - start);
+    const std::size_t arrow = one.find("=>");
+    if (arrow == std::string::npos) {
+      text += one + appended_end;
+    } else {
+      const std::string from = one.substr(0, arrow), to = one.substr(arrow + 2);
+      const std::size_t at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the text";
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    start = end + 2;
+  }
+  return text;
+}
+
 /// Writes `text` to `path` byte for byte.
 inline void write_bytes(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;

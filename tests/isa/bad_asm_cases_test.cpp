@@ -13,24 +13,7 @@ using npu::test::BadCase;
 /// two_layer.npuasm with each "FROM=>TO" of `spec` ("||"-separated) replaced once; a part
 /// without "=>" is appended as a line.
 std::string program_text(const std::string& spec) {
-  std::string text = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/tests/hw/data/two_layer.npuasm");
-  std::size_t start = 0;
-  while (start < spec.size()) {
-    std::size_t end = spec.find("||", start);
-    if (end == std::string::npos) end = spec.size();
-    const std::string one = spec.substr(start, end - start);
-    const std::size_t arrow = one.find("=>");
-    if (arrow == std::string::npos) {
-      text += one + "\n";
-    } else {
-      const std::string from = one.substr(0, arrow), to = one.substr(arrow + 2);
-      const std::size_t at = text.find(from);
-      EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the program";
-      if (at != std::string::npos) text.replace(at, from.size(), to);
-    }
-    start = end + 2;
-  }
-  return text;
+  return npu::test::edited(npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/tests/hw/data/two_layer.npuasm"), spec, "\n");
 }
 
 std::string tokens(int n) {
