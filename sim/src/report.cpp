@@ -118,7 +118,8 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
   for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
-      throw ConfigError(fmt::format("{}: error: no such folder\n  give the --out folder of an experiment or sweep", dir));
+      throw ConfigError(fmt::format("{}: error: {}\n  give the --out folder of an experiment or sweep", dir,
+                                    fs::exists(dir, ec) ? "not a folder" : "no such folder"));
     const Plan plan = read_plan(dir);
     for (const auto& a : plan.axes)
       if (std::find(axes.begin(), axes.end(), a) == axes.end()) axes.push_back(a);

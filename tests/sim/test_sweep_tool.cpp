@@ -261,3 +261,15 @@ TEST(SweepTool, BadSpecAndFoldersAreRejectedBeforeWork) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find(dir + ": error: no plan.json"), std::string::npos) << r.output;
 }
+
+TEST(SweepTool, ReportNamesAFileGivenAsAFolder) {
+  const std::string dir = npu::test::fresh_dir("report-file");
+  std::ofstream(dir + "/f.csv") << "x\n";
+  auto r = run_npu({"report", dir + "/f.csv", "--out", dir + "/r"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("f.csv: error: not a folder\n  give the --out folder of an experiment or sweep"),
+            std::string::npos) << r.output;
+  r = run_npu({"report", dir + "/none", "--out", dir + "/r"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("none: error: no such folder"), std::string::npos) << r.output;
+}
