@@ -70,6 +70,7 @@ Strategy builtin_strategy(const std::string& name) {
 
 Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& source) {
   check_line_lengths(yaml_text, source, "strategy YAML");
+  check_yaml_characters(yaml_text, source, "strategy YAML");
   YAML::Node root;
   std::vector<YAML::Node> docs;
   try {

@@ -178,6 +178,7 @@ class Loader {
 
   HwConfig load(const std::string& text) {
     check_line_lengths(text, source_, "hardware config YAML");
+    check_yaml_characters(text, source_, "hardware config YAML");
     YAML::Node root;
     try {
       std::vector<YAML::Node> docs = YAML::LoadAll(text);

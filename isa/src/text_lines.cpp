@@ -31,6 +31,24 @@ void check_line_lengths(std::string_view text, const std::string& file, const ch
   }
 }
 
+void check_yaml_characters(std::string_view text, const std::string& file, const char* what) {
+  std::size_t line_no = 1, column = 1;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      ++line_no, column = 1;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F)
+      throw ConfigError(fmt::format(
+          "{}:{}:{}: error: byte 0x{:02X} (a control character) is not allowed in YAML\n"
+          "  fix: give a {} text file; YAML allows tab, newline and printable characters only "
+          "(YAML 1.2, section 5.1); a binary or corrupted file is not one",
+          file, line_no, column, c, what));
+    ++column;
+  }
+}
+
 bool getline_capped(std::istream& in, std::string& line, const std::string& file, std::size_t line_no,
                     const char* what) {
   line.clear();

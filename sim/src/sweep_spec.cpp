@@ -17,6 +17,7 @@
 #include "npu/compiler/zoo.hpp"
 #include "npu/isa/files.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/text_lines.hpp"
 #include "npu/sim/experiment.hpp"
 
 namespace npu::sim {
@@ -65,6 +66,8 @@ class SpecReader {
   SpecReader(std::string source, std::string base_dir) : source_(std::move(source)), dir_(std::move(base_dir)) {}
 
   SweepSpec read(const std::string& text) {
+    check_line_lengths(text, source_, "sweep spec YAML");
+    check_yaml_characters(text, source_, "sweep spec YAML");
     YAML::Node root;
     try {
       root = YAML::Load(text);

@@ -22,6 +22,10 @@ const std::vector<BadCase> kCases = {
     BadCase{"unknown key", "name: a\npasses: []\npass: [x]\n", ":3:1: error: unknown key 'pass' (allowed: name, passes)"},
     BadCase{"missing passes", "name: a\n", "error: missing key 'passes'"},
     BadCase{"not a map", "- a\n- b\n", "error: a strategy file is a map with keys 'name' and 'passes'"},
+    // A NUL after a comment made yaml-cpp 0.7 loop for ever (fuzz_hw_config found it in the
+    // shared YAML path); "# c" is 3 bytes, so the NUL is line 1, column 4.
+    BadCase{"NUL byte after a comment", std::string("# c\0\n, e\n", 9),
+            ":1:4: error: byte 0x00 (a control character) is not allowed in YAML"},
 };
 
 TEST(BadStrategyCases, EachIsRejectedWithItsMessageAndExitStatus) {

@@ -30,6 +30,23 @@ TEST(FuzzRegression, NpuasmControlCharacterInName) {
             "  names are printable words: delete the character (editors often show it as ^X or not at all)");
 }
 
+// fuzz_hw_config (time-out, 1.7 GB): a NUL byte after a comment, then a line starting with
+// ',', made yaml-cpp 0.7's LoadAll loop for ever, creating empty documents. Control
+// characters are now refused before yaml-cpp parses the text (YAML 1.2 section 5.1 allows
+// none but tab, LF and CR). "#a" is 2 bytes: the NUL is line 1, column 3.
+TEST(FuzzRegression, HwConfigNulAfterCommentRefusedBeforeYamlCpp) {
+  const std::string text("#a\0\n, b\n", 8);
+  EXPECT_EQ(error_of([&] { parse_hw_config(text, "fuzz.yaml"); }),
+            "fuzz.yaml:1:3: error: byte 0x00 (a control character) is not allowed in YAML\n"
+            "  fix: give a hardware config YAML text file; YAML allows tab, newline and printable characters only "
+            "(YAML 1.2, section 5.1); a binary or corrupted file is not one");
+  // Other control bytes, and DEL, on a later line: line 2, column 5 (after "a: 1").
+  EXPECT_NE(error_of([&] { parse_hw_config("a: 1\nb: 1\x07\n", "fuzz.yaml"); }).find("fuzz.yaml:2:5: error: byte 0x07"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_hw_config("a: \x7F\n", "fuzz.yaml"); }).find("fuzz.yaml:1:4: error: byte 0x7F"),
+            std::string::npos);
+}
+
 // A valid config (the edge preset's required keys); line numbers on the right.
 const std::string kConfig =
     "npu: {name: n, clock_mhz: 1000}\n"                                            // 1

@@ -34,6 +34,16 @@ const char* kModels = "models: [tests/data/tiny_convnet.onnx]\n";
 
 }  // namespace
 
+// A NUL after a comment made yaml-cpp 0.7's parser loop for ever (found by fuzz_hw_config
+// in the hardware config loader, which shares the check): refused before yaml-cpp sees it.
+// "base: edge-npu-ddr4 #" is 21 bytes: the NUL is line 1, column 22.
+TEST(SweepSpec, ControlCharacterIsRefusedBeforeYamlCpp) {
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4 #\0\n, x\n", 27)),
+            "spec.yaml:1:22: error: byte 0x00 (a control character) is not allowed in YAML\n"
+            "  fix: give a sweep spec YAML text file; YAML allows tab, newline and printable characters only "
+            "(YAML 1.2, section 5.1); a binary or corrupted file is not one");
+}
+
 TEST(SweepSpec, ReadsEveryKey) {
   const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
                           "strategies: [none, residual]\n"

@@ -22,6 +22,13 @@ void check_line_lengths(std::string_view text, const std::string& file, const ch
 
 /// std::getline that never holds more than kMaxLineBytes + 1 bytes: returns false at end of
 /// input, throws the check_line_lengths error (with `line_no`, 1-based) for a longer line.
+/// Throws npu::ConfigError "FILE:LINE:COL: error: byte 0xNN (a control character) is not
+/// allowed in YAML ..." for the first byte of `text` outside YAML 1.2's printable set
+/// (spec §5.1, c-printable: tab, LF, CR and 0x20 upwards; DEL 0x7F excluded). Call before
+/// handing text to yaml-cpp: a NUL after a comment makes yaml-cpp 0.7's LoadAll loop for
+/// ever, allocating empty documents (found by fuzz_hw_config). `what` as above.
+void check_yaml_characters(std::string_view text, const std::string& file, const char* what);
+
 bool getline_capped(std::istream& in, std::string& line, const std::string& file, std::size_t line_no,
                     const char* what);
 
