@@ -74,7 +74,7 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   YAML::Node root;
   std::vector<YAML::Node> docs;
   try {
-    docs = YAML::LoadAll(yaml_text);
+    docs = load_all_yaml(yaml_text);
   } catch (const YAML::ParserException& e) {
     fail(source, e.mark, "malformed YAML: " + e.msg);
   }

@@ -181,7 +181,7 @@ class Loader {
     check_yaml_characters(text, source_, "hardware config YAML");
     YAML::Node root;
     try {
-      std::vector<YAML::Node> docs = YAML::LoadAll(text);
+      std::vector<YAML::Node> docs = load_all_yaml(text);
       if (docs.size() > 1) {
         const std::size_t line = second_yaml_document_line(text);
         YAML::Mark m = docs[1].Mark();

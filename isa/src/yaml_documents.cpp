@@ -1,5 +1,11 @@
 #include "npu/isa/yaml_documents.hpp"
 
+#include <optional>
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 namespace npu {
 
 std::size_t second_yaml_document_line(std::string_view text) {
@@ -22,6 +28,46 @@ std::size_t second_yaml_document_line(std::string_view text) {
     start = end + 1;
   }
   return 0;
+}
+
+namespace {
+
+/// Records where the current document starts; ignores the content (LoadAll builds it).
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  YAML::Mark start;
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+}  // namespace
+
+std::vector<YAML::Node> load_all_yaml(const std::string& text) {
+  {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts starts;
+    std::optional<int> previous;  // byte position where the previous document started
+    while (parser.HandleNextDocument(starts)) {
+      if (previous && *previous == starts.start.pos) {
+        const auto pos = static_cast<std::size_t>(starts.start.pos);
+        // pos counts the bytes yaml-cpp decoded: the input's own bytes for valid UTF-8.
+        const bool comma = pos < text.size() && text[pos] == ',';
+        throw YAML::ParserException(starts.start, comma ? "unexpected ',' (a ',' separates the items of a [...] or "
+                                                          "{...} flow collection, and only there)"
+                                                        : "unexpected token: no YAML rule accepts it here");
+      }
+      previous = starts.start.pos;
+    }
+  }
+  return YAML::LoadAll(text);
 }
 
 }  // namespace npu

@@ -18,6 +18,7 @@
 #include "npu/isa/files.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/isa/text_lines.hpp"
+#include "npu/isa/yaml_documents.hpp"
 #include "npu/sim/experiment.hpp"
 
 namespace npu::sim {
@@ -69,13 +70,21 @@ class SpecReader {
     check_line_lengths(text, source_, "sweep spec YAML");
     check_yaml_characters(text, source_, "sweep spec YAML");
     YAML::Node root;
+    std::vector<YAML::Node> docs;
     try {
-      root = YAML::Load(text);
+      docs = load_all_yaml(text);
     } catch (const YAML::Exception& e) {
       fail(e.mark, "malformed YAML: " + e.msg,
            "  a sweep spec is one YAML map (base, axes, zip, set, models, strategies, options); check indentation, "
            "':' after keys and closing brackets");
     }
+    if (docs.size() > 1) {
+      YAML::Mark m = docs[1].Mark();
+      if (const std::size_t line = second_yaml_document_line(text)) m.line = int(line) - 1, m.column = 0;
+      fail(m, fmt::format("file has {} YAML documents; a sweep spec is one document", docs.size()),
+           "  remove the '---' separator and what follows it (or merge the documents into one map)");
+    }
+    if (!docs.empty()) root = docs[0];
     if (!root.IsMap())
       fail(root.Mark(), "a sweep spec must be a map, got " + describe(root),
            "  write e.g.\n    base: edge-npu-ddr4\n    axes: {sram.capacity: [256KiB, 1MiB]}\n    models: [resnet18]");

@@ -26,6 +26,9 @@ const std::vector<BadCase> kCases = {
     // shared YAML path); "# c" is 3 bytes, so the NUL is line 1, column 4.
     BadCase{"NUL byte after a comment", std::string("# c\0\n, e\n", 9),
             ":1:4: error: byte 0x00 (a control character) is not allowed in YAML"},
+    // yaml-cpp 0.7's LoadAll looped for ever on a ',' outside a flow collection (#1040).
+    BadCase{"comma outside a flow collection", "name: a\npasses: []\n---\n, b\n",
+            ":4:1: error: malformed YAML: unexpected ','"},
 };
 
 TEST(BadStrategyCases, EachIsRejectedWithItsMessageAndExitStatus) {

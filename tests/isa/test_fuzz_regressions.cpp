@@ -47,6 +47,23 @@ TEST(FuzzRegression, HwConfigNulAfterCommentRefusedBeforeYamlCpp) {
             std::string::npos);
 }
 
+// fuzz_hw_config (time-out, 1.7 GB), the cause of both time-outs: a line starting with ','
+// outside a flow collection. yaml-cpp 0.7 returns an empty document without consuming the
+// ',' and LoadAll asks for the next document for ever (yaml-cpp issue #1040). The loader now
+// stops where no document makes progress: the ',' on line 2, column 1; also when it
+// follows a complete first document (line 3).
+TEST(FuzzRegression, HwConfigCommaOutsideFlowCollection) {
+  const std::string hint =
+      "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); check "
+      "indentation, ':' after keys and closing quotes/brackets";
+  EXPECT_EQ(error_of([&] { parse_hw_config("# Bad config\n, dtype: int8\n", "fuzz.yaml"); }),
+            "fuzz.yaml:2:1: error: malformed YAML: unexpected ',' (a ',' separates the items of a [...] or {...} flow "
+            "collection, and only there)\n" + hint);
+  EXPECT_EQ(error_of([&] { parse_hw_config("npu: {name: n}\n---\n,\n", "fuzz.yaml"); }),
+            "fuzz.yaml:3:1: error: malformed YAML: unexpected ',' (a ',' separates the items of a [...] or {...} flow "
+            "collection, and only there)\n" + hint);
+}
+
 // A valid config (the edge preset's required keys); line numbers on the right.
 const std::string kConfig =
     "npu: {name: n, clock_mhz: 1000}\n"                                            // 1

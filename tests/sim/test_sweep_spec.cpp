@@ -44,6 +44,20 @@ TEST(SweepSpec, ControlCharacterIsRefusedBeforeYamlCpp) {
             "(YAML 1.2, section 5.1); a binary or corrupted file is not one");
 }
 
+// yaml-cpp 0.7's LoadAll loops for ever on a ',' outside a flow collection (issue #1040)
+// and Load reads it as an empty document ("must be a map, got an empty value"): the reader
+// names the ',' (line 2, column 1). A second document was silently ignored; now refused.
+TEST(SweepSpec, CommaOutsideFlowAndSecondDocumentAreRefused) {
+  EXPECT_EQ(error_of("# sweep\n, b\n"),
+            "spec.yaml:2:1: error: malformed YAML: unexpected ',' (a ',' separates the items of a [...] or {...} flow "
+            "collection, and only there)\n"
+            "  a sweep spec is one YAML map (base, axes, zip, set, models, strategies, options); check indentation, "
+            "':' after keys and closing brackets");
+  EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "---\nbase: x\n"),
+            "spec.yaml:3:1: error: file has 2 YAML documents; a sweep spec is one document\n"
+            "  remove the '---' separator and what follows it (or merge the documents into one map)");
+}
+
 TEST(SweepSpec, ReadsEveryKey) {
   const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
                           "strategies: [none, residual]\n"
