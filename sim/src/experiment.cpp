@@ -248,6 +248,7 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.latency_ms = j.at("latency_ms").get<double>();
     r.ddr_read_mb = j.at("ddr_read_bytes").get<double>() / 1e6;
     r.ddr_write_mb = j.at("ddr_write_bytes").get<double>() / 1e6;
+    if (j.contains("compulsory_bytes")) r.compulsory_mb = j["compulsory_bytes"].get<double>() / 1e6;
     r.mac_utilisation = j.at("mac_utilisation").get<double>();
     r.host_mac_share = j.value("host_mac_share", 0.0);
     r.host_time_share = j.value("host_time_share", 0.0);
@@ -406,17 +407,17 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
   auto strategy_cell = [](const RunSummary& r) { return strategy_label(r.job.strategy) + (r.earlier_run ? " *" : ""); };
   std::ostringstream md;
-  md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | latency ms | cycles | speedup | "
-        "DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
-  md << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | cycles | "
+        "speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
+  md << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   std::ostringstream txt;
-  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model", "hw",
-                     "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "lat ms", "speedup", "DDR saved", "MAC %",
-                     "BW %", "energy mJ");
+  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>7} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model",
+                     "hw", "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved",
+                     "MAC %", "BW %", "energy mJ");
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     if (!r.ok) {
-      md << fmt::format("| {} | {} | {} | failed: {} |||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
+      md << fmt::format("| {} | {} | {} | failed: {} ||||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
                         strategy_label(r.job.strategy), r.error);
       txt << fmt::format("{:<16} {:<20} {:<12} FAILED: {}\n", stem_of(r.job.model), stem_of(r.job.hw),
                          strategy_label(r.job.strategy), r.error);
@@ -425,14 +426,15 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     std::string speed = optional_number(row.vs.speedup, "{:.3f}x");
     std::string saved = optional_number(row.vs.saved_pct, "{:.1f} %");
     std::string energy = optional_number(r.energy_mj, "{:.3f}");
-    md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
+    std::string over = optional_number(r.ddr_over_compulsory(), "{:.2f}x");
+    md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
                       stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
-                      r.ddr_total_mb(), r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
+                      r.ddr_total_mb(), over, r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
                       100 * r.ddr_bw_utilisation, energy);
-    txt << fmt::format("{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n",
-                       stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
-                       r.ddr_total_mb(), r.latency_ms, speed, saved, 100 * r.mac_utilisation,
-                       100 * r.ddr_bw_utilisation, energy);
+    txt << fmt::format(
+        "{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>7} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n",
+        stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over,
+        r.latency_ms, speed, saved, 100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
   }
   // Host placement is never silent: one line per run that used the host model.
   std::string host_lines;

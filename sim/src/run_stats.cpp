@@ -63,6 +63,8 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
   j["ddr"] = traffic_json(r.ddr);
   j["ddr_read_bytes"] = r.ddr.read_bytes;
   j["ddr_write_bytes"] = r.ddr.write_bytes;
+  j["compulsory_bytes"] = r.compulsory_bytes;
+  j["ddr_over_compulsory"] = round6(r.ddr_over_compulsory);
   nlohmann::ordered_json by_kind;
   for (int k = 0; k < kNumTensorKinds; ++k) by_kind[kKindNames[k]] = traffic_json(r.ddr_by_kind[std::size_t(k)]);
   j["ddr_by_kind"] = by_kind;
@@ -199,6 +201,9 @@ std::string format_summary(const RunResult& r) {
     const Traffic& t = r.ddr_by_kind[std::size_t(k)];
     if (t.total() > 0) s += fmt::format("    {:<14} {:.3f} MB\n", kKindNames[k], double(t.total()) / 1e6);
   }
+  if (r.compulsory_bytes > 0)
+    s += fmt::format("  compulsory       {:.3f} MB (inputs, weights, outputs once): DDR traffic is {:.2f}x that\n",
+                     double(r.compulsory_bytes) / 1e6, r.ddr_over_compulsory);
   s += fmt::format("  SRAM             read {:.3f} MB, write {:.3f} MB\n", double(r.sram.read_bytes) / 1e6,
                    double(r.sram.write_bytes) / 1e6);
   if (r.host.instructions > 0)

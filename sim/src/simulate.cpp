@@ -133,6 +133,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["latency_ms"] = latency_ms;
   s["ddr_read_bytes"] = run.ddr.read_bytes;
   s["ddr_write_bytes"] = run.ddr.write_bytes;
+  s["compulsory_bytes"] = run.compulsory_bytes;  // inputs, weights, outputs once (docs/experiment.md)
   s["mac_utilisation"] = run.mac_utilisation;
   s["ddr_bw_utilisation"] = run.ddr_bw_utilisation;
   s["energy_mj"] = run.energy.present ? nlohmann::ordered_json(run.energy.total_pj() * 1e-9) : nlohmann::ordered_json(nullptr);

@@ -43,7 +43,8 @@ TEST(SweepTool, RunsEveryCellAndWritesTheSummaryWithAxisColumns) {
   ASSERT_EQ(r.status, 0) << r.output;
   const std::string csv = read_file(dir + "/out/summary.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,latency_ms,cycles,speedup_vs_none,"
+            "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,compulsory_mb,ddr_over_compulsory,latency_ms,cycles,"
+            "speedup_vs_none,"
             "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error,"
             "sram.capacity,ddr.channels,cell_key");
   const auto rows = read_json(dir + "/out/summary.json");

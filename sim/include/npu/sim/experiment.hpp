@@ -30,6 +30,9 @@ struct RunSummary {
   double latency_ms = 0;
   double ddr_read_mb = 0;             ///< MB = 1e6 bytes
   double ddr_write_mb = 0;
+  /// The program's compulsory DDR bytes (inputs, weights, outputs once; RunResult) in MB;
+  /// empty for a run.json written before this figure existed.
+  std::optional<double> compulsory_mb;
   double mac_utilisation = 0;         ///< 0..1: MACs / (peak MACs/cycle x cycles)
   double ddr_bw_utilisation = 0;      ///< 0..1: bytes / (peak GB/s x latency)
   std::optional<double> energy_mj;    ///< when the config has an energy section
@@ -40,6 +43,11 @@ struct RunSummary {
   int host_unsized = 0;               ///< host tensors sized only at run time (not costed)
   bool earlier_run = false;           ///< kept from an earlier experiment in the same --out (experiment_folder.hpp)
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
+  /// DDR total / compulsory bytes (1.0 = only compulsory traffic); empty without a compulsory figure.
+  std::optional<double> ddr_over_compulsory() const {
+    if (!compulsory_mb || *compulsory_mb <= 0) return std::nullopt;
+    return ddr_total_mb() / *compulsory_mb;
+  }
 };
 
 struct ExperimentOptions {

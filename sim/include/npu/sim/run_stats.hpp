@@ -112,6 +112,12 @@ struct RunResult {
   std::vector<UnitStats> units;  ///< dma_load, dma_store, mac_array, act_unit, host
   StallStats stalls;
   Traffic ddr;
+  /// The program's compulsory DDR bytes: every input, weight/parameter and output tensor
+  /// (TensorKind other than Intermediate) moved once, at its declared size. No schedule of
+  /// this program can move less; ddr.total() / compulsory_bytes says how far a run is from
+  /// that bound (1.0 = only compulsory traffic; intermediates and re-reads add to it).
+  std::uint64_t compulsory_bytes = 0;
+  double ddr_over_compulsory = 0;  ///< ddr.total() / compulsory_bytes (0 when there is none)
   std::map<std::string, Traffic> ddr_by_tensor;  ///< by LOAD/STORE tensor name (sorted)
   std::array<Traffic, kNumTensorKinds> ddr_by_kind{};
   Traffic sram;

@@ -24,7 +24,7 @@ VsNone compare_with_none(const RunSummary& r, const RunSummary* baseline);
 /// The header from `model` to `error` (no trailing comma or newline).
 extern const char* const kSummaryHeader;
 
-/// The 13 figure fields from ddr_read_mb to host_time_pct, each followed by a comma; 13 empty
+/// The 15 figure fields from ddr_read_mb to host_time_pct, each followed by a comma; 15 empty
 /// fields for a run that did not succeed (`ok` false).
 std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok);
 
@@ -38,6 +38,9 @@ void put_summary_figures(Json& e, const RunSummary& r, const VsNone& vs) {
   e["ddr_read_mb"] = r.ddr_read_mb;
   e["ddr_write_mb"] = r.ddr_write_mb;
   e["ddr_total_mb"] = r.ddr_total_mb();
+  e["compulsory_mb"] = r.compulsory_mb ? Json(*r.compulsory_mb) : Json(nullptr);
+  const std::optional<double> over = r.ddr_over_compulsory();
+  e["ddr_over_compulsory"] = over ? Json(*over) : Json(nullptr);
   e["latency_ms"] = r.latency_ms;
   e["cycles"] = r.cycles;
   e["speedup_vs_none"] = vs.speedup ? Json(*vs.speedup) : Json(nullptr);
