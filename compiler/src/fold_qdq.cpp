@@ -89,7 +89,10 @@ bool rewrite_qlinear(Graph& g, std::size_t i) {
   if (q.inputs.size() < 8 || q.outputs.size() != 1) return false;
   const Tensor* xs = constant(g, q.inputs[1]);
   const Tensor* ws = constant(g, q.inputs[4]);
-  if (!xs || !ws || !constant(g, q.inputs[6])) return false;
+  if (!xs || !ws || !constant(g, q.inputs[6]) || xs->float_data.size() != 1 || ws->float_data.empty()) return false;
+  for (std::size_t k : {std::size_t(0), std::size_t(3), std::size_t(6)})
+    if (!g.has_tensor(q.inputs[k])) return false;
+  if (!g.has_tensor(q.outputs[0])) return false;
   const std::string base = q.name.empty() ? q.outputs[0] : q.name;
   const std::string x_f = base + ".x_dq", w_f = base + ".w_dq", y_f = base + ".y_f";
   new_tensor(g, x_f, g.tensor(q.inputs[0]).shape);
@@ -107,7 +110,7 @@ bool rewrite_qlinear(Graph& g, std::size_t i) {
       if (q.has_attr(a)) op.attrs[a] = q.attrs.at(a);
     if (q.inputs.size() > 8 && !q.inputs[8].empty()) {
       const Tensor* b = constant(g, q.inputs[8]);
-      if (!b) return false;
+      if (!b || (ws->float_data.size() != 1 && ws->float_data.size() != values(*b).size())) return false;
       // ONNX QLinearConv: the int32 bias is quantised with scale x_scale * w_scale[k], zero point 0.
       Tensor& bf = new_tensor(g, base + ".b_f", b->shape);
       bf.is_constant = true;
@@ -131,7 +134,14 @@ bool fold_constant_dq(Graph& g, std::size_t i) {
   const Tensor* x = constant(g, n.inputs[0]);
   if (!x || x->int_data.empty()) return false;
   const auto q = params_of(g, n, x->shape.size());
-  if (!q) return false;
+  if (!q || !g.has_tensor(n.outputs[0])) return false;
+  // Per-tensor, or one scale per index of the axis (ONNX); anything else is left alone.
+  if (q->scale.size() != 1) {
+    if (q->axis < 0 || q->axis >= std::int64_t(x->shape.size()) ||
+        std::int64_t(q->scale.size()) != x->shape[std::size_t(q->axis)])
+      return false;
+  }
+  if (x->elements() != std::int64_t(x->int_data.size())) return false;
   Tensor& out = g.tensor(n.outputs[0]);
   out.is_constant = true;
   out.type = ElemType::Float32;
@@ -151,7 +161,8 @@ bool fold_constant_dq(Graph& g, std::size_t i) {
 /// it must stay (non-constant parameters, or no way to keep the names of graph tensors).
 bool remove_alias(Graph& g, std::size_t i) {
   const Node n = g.nodes[i];
-  if ((n.op_type != "QuantizeLinear" && n.op_type != "DequantizeLinear") || n.outputs.size() != 1) return false;
+  if ((n.op_type != "QuantizeLinear" && n.op_type != "DequantizeLinear") || n.outputs.size() != 1 || n.inputs.empty())
+    return false;
   const std::string a = n.inputs[0], b = n.outputs[0];
   if (constant(g, a) || !g.has_tensor(a) || !g.has_tensor(b)) return false;
   auto q = params_of(g, n, g.tensor(a).shape.size());
