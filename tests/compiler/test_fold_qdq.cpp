@@ -166,6 +166,21 @@ TEST(FoldQdq, QLinearConvAndQLinearMatMulRunOnTheNpu) {
   EXPECT_GE(gemm, 1);
 }
 
+// The committed sample (scripts/make_qdq_model.py): QDQ convs, a residual Add between
+// quantised tensors and a QLinearConv; all 3 layers on the NPU under every strategy (2
+// convs + the QLinearConv; `residual` fuses the Add into conv2).
+TEST(FoldQdq, SampleQdqModelRunsWhollyOnTheNpu) {
+  const Graph g = load_model(std::string(NPU_SOURCE_DIR) + "/tests/data/qdq_conv.onnx");
+  CompileOptions opt;
+  opt.npu_only = true;
+  for (const std::string& s : builtin_strategy_names()) {
+    const CompileResult r = compile(g, load_hw_config(kEdge), builtin_strategy(s), opt);
+    int convs = 0;
+    for (const auto& l : r.report.layers) convs += l.kind == "conv";
+    EXPECT_EQ(convs, 3) << s;
+  }
+}
+
 TEST(FoldQdq, NonConstantScaleStaysOnTheHostWithItsReason) {
   // The scale is a graph input: nothing to fold; the Q/DQ run on the host, reported.
   OnnxModel m(13);
