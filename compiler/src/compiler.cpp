@@ -1,4 +1,5 @@
 #include "npu/compiler/compiler.hpp"
+#include "npu/compiler/pipeline.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -79,6 +80,10 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
   CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
+  if (options.pipeline) {
+    std::vector<Decision> d = pipeline_layers(cg.program, hw);
+    r.decisions.insert(r.decisions.end(), d.begin(), d.end());
+  }
   r.program = std::move(cg.program);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
