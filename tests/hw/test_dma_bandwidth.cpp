@@ -44,7 +44,7 @@ TEST(DmaBandwidth, LoadStreamReachesSeventyPercentOfHbm2Peak) {
   EXPECT_LE(got, peak * (1.0 - 312.0 / 4680.0)) << got << " GB/s";
 }
 
-TEST(DmaBandwidth, OneRequestPerCycleAndTheOldWindowStayAtATenthOfHbm2Peak) {
+TEST(DmaBandwidth, OneRequestPerCycleCapsTheStreamAtSixtyFourGBps) {
   // The same stream with the front end of before: one request per core cycle caps an engine at
   // 64 B x 1 GHz = 64 GB/s = 10.4 % of 614.4 GB/s, whatever the window.
   HwConfig hw = hbm2_preset();
