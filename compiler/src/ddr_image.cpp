@@ -98,6 +98,16 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
         break;
       default: break;
     }
+    if (!L.scale_shift.empty()) {  // BN scale/shift or LayerNorm gamma/beta: made from the node's constants
+      const Node* pn = node_named(g, L.scale_shift.substr(0, L.scale_shift.rfind('.')));
+      const bool bn = pn && pn->op_type == "BatchNormalization";
+      const std::size_t need = bn ? 5 : 2;
+      for (std::size_t i = 1; pn && i < pn->inputs.size() && i < (bn ? 5 : 3); ++i)
+        if (!pn->inputs[i].empty() && (!g.has_tensor(pn->inputs[i]) || !has_values(g.tensor(pn->inputs[i]))))
+          out.push_back(id + ": parameter '" + pn->inputs[i] + "' has no fp32 values (a structural model)");
+      if (!pn || pn->inputs.size() < need)
+        out.push_back(id + ": parameters of '" + L.scale_shift + "' not found");
+    }
     const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
     if (!n) continue;
     if (L.kind == LayerKind::Pool && (n->op_type == "ReduceSum" || n->op_type == "ReduceMin"))

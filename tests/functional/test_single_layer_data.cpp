@@ -213,6 +213,37 @@ TEST(SingleLayerData, StructuralModelIsRefusedNamingTheConstant) {
   EXPECT_THROW(compiler::ddr_image(c, {{"x", std::vector<float>(192)}}), ConfigError);
 }
 
+TEST(SingleLayerData, UnfusedBatchNormWithoutStatisticsIsRefused) {
+  // Under `none` the BN stays an ACT scale_shift whose parameters the image emitter computes
+  // from the node's statistics: without values there is nothing to compute them from.
+  GraphBuilder b;
+  const std::string x = b.input("x", {1, 4, 6, 6});
+  b.with_data = false;
+  b.output(b.bn("bn", x));
+  const auto c = compile_none(b.g, fp32_hw());
+  const auto problems = compiler::functional_problems(c);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("layer 'bn' (BatchNormalization): parameter 'bn.scale' has no fp32 values"),
+            std::string::npos) << problems[0];
+}
+
+TEST(SingleLayerData, UnfusedBatchNormComputesScaleAndShift) {
+  GraphBuilder b;
+  const std::string x = b.input("x", {1, 4, 6, 6});
+  const std::string y = b.bn("bn", x, 1e-3f);
+  b.output(y);
+  const HwConfig hw = fp32_hw();
+  const auto c = compile_none(b.g, hw);
+  const std::vector<float> xv = random_values(144, 8);
+  const auto r = test::run_forked(c, hw, {{"x", xv}}, true);
+  ASSERT_TRUE(r.ok) << r.error;
+  std::vector<double> ref(xv.begin(), xv.end());
+  auto& T = b.g.tensors;
+  compiler::testing::ref_bn(ref, 4, T.at("bn.scale").float_data, T.at("bn.B").float_data, T.at("bn.mean").float_data,
+                            T.at("bn.var").float_data, double(1e-3f));
+  EXPECT_LE(rel_err(r.outputs.at(y), ref), kTol);
+}
+
 TEST(SingleLayerData, Int8ProgramAndBadInputsAreRefused) {
   GraphBuilder b;
   const std::string x = b.input("x", {1, 3, 8, 8});
