@@ -16,11 +16,6 @@ const Node* node_named(const Graph& g, const std::string& name) {
   return nullptr;
 }
 
-bool is_view_op(const std::string& op) {
-  return op == "Flatten" || op == "Reshape" || op == "Identity" || op == "Squeeze" || op == "Unsqueeze" ||
-         op == "Dropout";
-}
-
 bool has_values(const Tensor& t) {
   return t.is_constant && t.elements() >= 0 && std::int64_t(t.float_data.size()) == t.elements();
 }
@@ -69,13 +64,10 @@ void put(std::vector<DdrSegment>& out, const std::string& what, std::uint64_t ad
   out.push_back(std::move(s));
 }
 
-std::string resolve_view(const CompileResult& r, std::string t) {
-  for (int guard = 0; guard < 1000 && !r.lowered.place.count(t); ++guard) {
-    const auto p = r.graph.producer(t);
-    if (!p || !is_view_op(r.graph.nodes[*p].op_type) || r.graph.nodes[*p].inputs.empty()) return "";
-    t = r.graph.nodes[*p].inputs[0];
-  }
-  return r.lowered.place.count(t) ? t : "";
+std::uint64_t region_addr(const CompileResult& r, const DdrPlace& p) {
+  for (const isa::TensorDecl& d : r.program.tensors)
+    if (d.name == p.root) return d.ddr_addr + p.offset;
+  throw std::logic_error("ddr_image: region '" + p.root + "' is not declared");
 }
 
 }  // namespace
@@ -158,14 +150,14 @@ std::vector<TensorPlacement> input_placements(const CompileResult& r) {
 std::vector<TensorPlacement> output_placements(const CompileResult& r) {
   std::vector<TensorPlacement> out;
   for (const std::string& t : r.graph.outputs) {
-    const std::string stored = resolve_view(r, t);
-    if (stored.empty())
+    auto it = r.lowered.output_place.find(t);
+    if (it == r.lowered.output_place.end())
       throw ConfigError(where(r) + ": error: graph output '" + t + "' is not written by the NPU program " +
                         "(a host result, or a constant); it cannot be read back from DDR");
     TensorPlacement p;
     p.name = t;
-    p.ddr_tensor = r.lowered.place.at(stored).root;
-    p.ddr_addr = ddr_addr_of(r, stored);
+    p.ddr_tensor = it->second.root;
+    p.ddr_addr = region_addr(r, it->second);
     p.shape = r.graph.tensor(t).shape;
     p.bytes = std::uint64_t(std::max<std::int64_t>(r.graph.tensor(t).elements(), 0)) * 4;
     out.push_back(p);

@@ -717,6 +717,7 @@ class Lowerer : public lowering::LowerCtx {
       }
       auto idx = root_index_.find(p.root);
       if (idx == root_index_.end()) return;
+      if (std::find(g_.outputs.begin(), g_.outputs.end(), t) != g_.outputs.end()) out_.output_place[t] = p;
       DdrTensor& d = out_.ddr_tensors[idx->second];
       if (d.kind == isa::TensorKind::Intermediate) d.kind = isa::TensorKind::Output;
     };
