@@ -264,3 +264,43 @@ TEST(SingleLayerData, Int8ProgramAndBadInputsAreRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SingleLayerData, ConvWhoseWindowExceedsThePaddedInputIsRejectedAtCompileTime) {
+  // A 3x3 window without padding on a 2x3 input: (2 - 3)/1 + 1 = 0 output rows. Found by the
+  // random-graph test: it used to fail later as "cannot fit even one minimal tile in SRAM:
+  // needs 260 bytes, sram.capacity is 65536 bytes".
+  npu::compiler::testing::GraphBuilder b;
+  const std::string x = b.input("x", {1, 2, 2, 3});
+  b.output(b.conv("c", x, 4, 3, 1, 0));
+  try {
+    npu::compiler::compile(b.g, npu::test::fp32_hw(), npu::compiler::builtin_strategy("none"));
+    FAIL();
+  } catch (const npu::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("3x3 window (dilation 1) does not fit the padded input [1, 2, 2, 3]"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// An attention-like MatMul whose B is computed (x^T-like [K, N] from a Relu): with a small SRAM
+// the program reads B in N tiles as if pre-tiled, but its producer stores it row-major. The
+// image emitter cannot fix that (B is not a constant): the program is refused with data.
+TEST(SingleLayerData, ComputedGemmOperandSplitIntoNTilesIsRefused) {
+  npu::compiler::testing::GraphBuilder b;
+  const std::string a = b.input("a", {4, 64});
+  const std::string bin = b.input("b", {64, 96});
+  const std::string br = b.unary("relu", "Relu", bin);
+  b.add_tensor("mm.out", {4, 96});
+  b.node("mm", "MatMul", {a, br}, {"mm.out"});
+  b.output("mm.out");
+  const auto c = npu::compiler::compile(b.g, npu::test::fp32_hw(8 * 1024), npu::compiler::builtin_strategy("none"));
+  const auto problems = npu::compiler::functional_problems(c);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("B is computed at run time and stored row-major, but the program reads it in N tiles"),
+            std::string::npos)
+      << problems[0];
+}
+
+}  // namespace
