@@ -39,10 +39,11 @@ struct ForkedRun {
 };
 
 /// Runs `c` on `hw` in a child: with data (`inputs` given to run_with_data) when `with_data`,
-/// else timing only (run_program). `trace_csv`: DDR trace path ("" none).
+/// else timing only (run_program). `trace_csv`: DDR trace path ("" none); `ideal_memory`:
+/// DDR and SRAM answer at once (RunOptions::ideal_memory).
 inline ForkedRun run_forked(const compiler::CompileResult& c, const HwConfig& hw,
                             const std::map<std::string, std::vector<float>>& inputs, bool with_data,
-                            const std::string& trace_csv = "") {
+                            const std::string& trace_csv = "", bool ideal_memory = false) {
   int fds[2];
   if (pipe(fds) != 0) std::abort();
   const pid_t pid = fork();
@@ -54,6 +55,7 @@ inline ForkedRun run_forked(const compiler::CompileResult& c, const HwConfig& hw
     sim::DataRunResult r;
     try {
       sim::RunOptions opt;
+      opt.ideal_memory = ideal_memory;
       std::unique_ptr<hw::CsvDdrTraceWriter> tw;
       if (!trace_csv.empty()) {
         tw = std::make_unique<hw::CsvDdrTraceWriter>(trace_csv);

@@ -82,3 +82,30 @@ TEST(FusionOutputsData, IntermediatesThatAreGraphOutputsOrShared) {
 }
 
 }  // namespace
+
+namespace {
+
+// KNOWN BUG (codegen gen_copy, reported; enable when fixed): a Concat copy layer with inputs of
+// different sizes lays out its ping-pong SRAM slots per input, but its steps and tokens run on
+// across inputs, so the first LOAD of input 1 (step 1, no wait) lands in SRAM still holding
+// step 0's input before step 0's copy ran: a race on SRAM the tokens do not order. Here:
+// Concat([1,12,4,3], [1,4,4,3]) -> step 0 loads 144 fp32 into [0x0, 0x240), step 1 loads 48
+// into 0xc0. Found by the random-graph campaign (old generator seed 108185, strategy none).
+TEST(FusionOutputsData, DISABLED_ConcatCopyOfUnequalInputsKeepsBothParts) {
+  npu::compiler::testing::GraphBuilder b;
+  const std::string a = b.input("a", {1, 12, 4, 3});
+  const std::string c = b.input("c", {1, 4, 4, 3});
+  const std::string y = b.concat("cat", {a, c});
+  b.output(y);
+  const npu::HwConfig hw = npu::test::fp32_hw(64 * 1024);
+  const auto comp = npu::compiler::compile(b.g, hw, npu::compiler::builtin_strategy("none"));
+  const std::vector<float> av = npu::test::random_values(144, 31), cv = npu::test::random_values(48, 32);
+  // Ideal memory: the LOADs take no time, so step 1's LOAD lands before step 0's copy ends.
+  const auto r = npu::test::run_forked(comp, hw, {{a, av}, {c, cv}}, true, "", true);
+  ASSERT_TRUE(r.ok) << r.error;
+  std::vector<double> want(av.begin(), av.end());
+  want.insert(want.end(), cv.begin(), cv.end());
+  EXPECT_EQ(npu::test::rel_err(r.outputs.at(y), want), 0.0);
+}
+
+}  // namespace
