@@ -633,6 +633,10 @@ class Lowerer : public lowering::LowerCtx {
               c.pad_right);
     const int h_expect = (c.h_in + c.pad_top + c.pad_bottom - c.dilation * (c.kh - 1) - 1) / c.stride_h + 1;
     const int w_expect = (c.w_in + c.pad_left + c.pad_right - c.dilation * (c.kw - 1) - 1) / c.stride_w + 1;
+    if (h_expect < 1 || w_expect < 1)
+      npu::compiler::fail(g_, n, "the " + std::to_string(c.kh) + "x" + std::to_string(c.kw) + " window (dilation " +
+                                     std::to_string(c.dilation) + ") does not fit the padded input " +
+                                     shape_string(x) + ": the output would be empty; pad the input or use a smaller kernel");
     if (h_expect != c.h_out || w_expect != c.w_out || c.c_in % c.group != 0 || c.c_out % c.group != 0 ||
         int(w[1]) != c.c_in / c.group)
       npu::compiler::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the Conv attributes and input " +
@@ -717,6 +721,7 @@ class Lowerer : public lowering::LowerCtx {
       }
       auto idx = root_index_.find(p.root);
       if (idx == root_index_.end()) return;
+      if (std::find(g_.outputs.begin(), g_.outputs.end(), t) != g_.outputs.end()) out_.output_place[t] = p;
       DdrTensor& d = out_.ddr_tensors[idx->second];
       if (d.kind == isa::TensorKind::Intermediate) d.kind = isa::TensorKind::Output;
     };

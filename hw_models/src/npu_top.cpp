@@ -39,6 +39,10 @@ NpuTop::NpuTop(sc_core::sc_module_name name, const HwConfig& hw, const isa::Prog
     dma_load.ddr_socket.bind(ideal_->socket);
     dma_store.ddr_socket.bind(ideal_->socket);
   }
+  if (opt.ddr_data) {
+    data_ = std::make_unique<DataPath>(*opt.ddr_data, hw.sram.capacity_bytes, program.dtype);
+    controller.set_data_path(data_.get());
+  }
   SC_METHOD(ddr_bandwidth_method);
   sensitive << dma_load.bandwidth_gbps << dma_store.bandwidth_gbps;
   dont_initialize();

@@ -269,6 +269,7 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   top_opt.ideal_memory = opt.ideal_memory;
   top_opt.ddr_trace = opt.ddr_trace;
   top_opt.program_source = opt.program_source;
+  top_opt.ddr_data = opt.ddr_data;
   std::unique_ptr<hw::NpuTop> top;
   try {
     top = std::make_unique<hw::NpuTop>("npu", hw, program, top_opt);

@@ -23,6 +23,7 @@
 #include "npu/isa/assembly.hpp"
 #include "npu/sim/experiment.hpp"
 #include "npu/sim/run_program.hpp"
+#include "npu/sim/simulate_data.hpp"
 
 namespace npu::sim {
 namespace fs = std::filesystem;
@@ -71,6 +72,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
     for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
                               "ddr.csv", "ddr.csv.gz", "ddr.trace", "timeline.json", "waves.vcd"})
       fs::remove(fs::path(opt.out_dir) / stale, ec);
+    fs::remove_all(fs::path(opt.out_dir) / "outputs", ec);
   }
   const HwConfig hw = load_hw_config(opt.hw);
   compiler::LoadOptions load;
@@ -118,7 +120,9 @@ SimulateResult simulate(const SimulateOptions& opt) {
       ro.vcd_path = (dir / "waves.vcd").string();
     }
   }
-  SimulateResult result{compiled.report, run_program(compiled.program, hw, ro)};
+  SimulateResult result{compiled.report, {}, {}};
+  if (opt.with_data) result.run = simulate_with_data(opt, compiled, hw, ro, result.output_files);
+  else result.run = run_program(compiled.program, hw, ro);
   if (ddr_files) ddr_files->close();
   const RunResult& run = result.run;
   write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);

@@ -31,13 +31,22 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--no-pipeline", opt->no_pipeline,
                 "Keep the fence between every two layers (measure what cross-layer pipelining gains)");
   npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
+  cmd->add_flag("--with-data", opt->with_data,
+                "Execute with values (fp32 configs): writes every graph output to OUT/outputs/NAME.npy and .pb");
+  cmd->add_option("--input-data", opt->input_data,
+                  "With --with-data: NAME=FILE (.npy or ONNX TensorProto .pb), or FILE for a one-input model "
+                  "(repeatable); other inputs are seeded U(-1,1)");
+  cmd->add_option("--input-seed", opt->input_seed, "With --with-data: seed of generated inputs")->default_val(1);
   cmd->callback([opt, traces, quiet]() {
     std::stringstream ss(*traces);
     std::string t;
     while (std::getline(ss, t, ','))
       if (!t.empty()) opt->traces.push_back(t);
+    if (!opt->with_data && (!opt->input_data.empty()))
+      throw npu::ConfigError("--input-data: error: it gives values for a run with data; add --with-data");
     auto r = npu::sim::simulate(*opt);
     if (!*quiet) {
+      for (const auto& f : r.output_files) std::cout << "wrote " << f << "\n";
       std::cout << npu::sim::format_summary(r.run);
       std::cout << fmt::format("\nwrote {}/ (program.npuasm, compile_report.csv, run.json, layers.csv, run_summary.json)\n",
                                opt->out_dir);

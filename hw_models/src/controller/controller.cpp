@@ -104,6 +104,14 @@ bool Controller::execute(std::size_t index) {
     case Unit::Host: execute_host(in, rec); break;
     case Unit::None: rec.start_ps = rec.end_ps = now_ps(); break;
   }
+  if (data_ && !error_.set) {
+    try {
+      data_->execute(in);  // functional mode: the values, at the instruction's completion
+    } catch (const std::exception& e) {
+      error_.raise(std::string("data path: ") + e.what());
+      sc_core::sc_stop();
+    }
+  }
   if (error_.set) {
     if (!error_.located) {
       error_.located = true;

@@ -34,6 +34,10 @@ struct NpuTopOptions {
   bool ideal_memory = false;
   DdrTraceSink* ddr_trace = nullptr;  ///< per-burst records from the DDR model (not with ideal memory)
   std::string program_source = "<program>";  ///< names the program in messages
+  /// Functional mode (docs/functional.md): the DDR contents, read and written by the program's
+  /// LOAD/STORE; the units compute real values. nullptr (default): timing only. Same timing
+  /// either way. Must outlive the module.
+  BackingStore* ddr_data = nullptr;
 };
 
 class NpuTop : public sc_core::sc_module {
@@ -52,6 +56,8 @@ class NpuTop : public sc_core::sc_module {
   MacArray mac_array;
   ActUnit act_unit;
   Controller controller;
+  /// The data path in functional mode (NpuTopOptions::ddr_data), else nullptr.
+  DataPath* data_path() { return data_.get(); }
 
   /// DDR bandwidth in GB/s: sum of the two engines' descriptor means, updated per descriptor.
   sc_core::sc_signal<double> ddr_gbps;
@@ -74,6 +80,7 @@ class NpuTop : public sc_core::sc_module {
   void ddr_bandwidth_method();
   void ddr_window_thread();
   std::unique_ptr<BandwidthWindows> windows_;
+  std::unique_ptr<DataPath> data_;
   std::unique_ptr<IdealMemory> ideal_;
   std::unique_ptr<sc_core::sc_module> ddr_owner_;
   DdrModule* ddr_ = nullptr;

@@ -13,6 +13,7 @@
 
 namespace npu::hw {
 class DdrTraceSink;
+class BackingStore;
 }
 
 namespace npu::sim {
@@ -28,6 +29,10 @@ struct RunOptions {
   std::string vcd_path;       ///< VCD waveforms (GTKWave), written when not empty
   std::string program_source = "<program>";  ///< names the program in error messages (its path)
   bool keep_instructions = true;  ///< fill RunResult::instructions
+  /// Functional mode (docs/functional.md, "Data path"): the DDR contents the program reads
+  /// and writes (e.g. filled from compiler::ddr_image, outputs read back after the run). The
+  /// run's timing, bytes and traces are the same with or without it. Only fp32 programs.
+  hw::BackingStore* ddr_data = nullptr;
 };
 
 /// Runs `program` on `hw`. Throws npu::ConfigError (the tool exits 1) for: an SRAM operand

@@ -21,11 +21,18 @@ struct SimulateOptions {
   bool no_pipeline = false;  ///< keep every fence between layers (--no-pipeline; compiler/pipeline.hpp)
   std::int64_t dynamic_size = 0;  ///< upper bound for run-time sizes (--dynamic-size; 0 none)
   bool trace_compress = false;    ///< --trace ddr writes ddr.csv.gz instead of ddr.csv
+  /// --with-data (docs/functional.md): execute with values; each graph output is written as
+  /// outputs/NAME.npy and outputs/NAME.pb. Inputs from input_data (NAME=FILE, .npy or
+  /// TensorProto; a single FILE for a one-input model), the others seeded U(-1, 1) by input_seed.
+  bool with_data = false;
+  std::vector<std::string> input_data;
+  std::uint64_t input_seed = 1;
 };
 
 struct SimulateResult {
   compiler::CompileReport report;
   RunResult run;
+  std::vector<std::string> output_files;  ///< --with-data: the files written
 };
 
 /// Compiles and simulates; writes program.npuasm, compile_report.csv, run.json, layers.csv,

@@ -24,6 +24,7 @@
 #include "npu/hw/act_unit/act_unit.hpp"
 #include "npu/hw/controller/exec_record.hpp"
 #include "npu/hw/dma/dma.hpp"
+#include "npu/hw/functional/data_path.hpp"
 #include "npu/hw/mac_array/mac_array.hpp"
 #include "npu/isa/instruction.hpp"
 
@@ -60,6 +61,9 @@ class Controller : public sc_core::sc_module {
   std::string deadlock_report() const;
   /// True when the program has tokens (queues overlap); false: strict program order.
   bool decoupled() const { return decoupled_; }
+  /// Functional mode: every instruction is handed to `data` once its unit finished it (nullptr:
+  /// timing only, the default). Set before sc_start().
+  void set_data_path(DataPath* data) { data_ = data; }
 
  private:
   struct QueueState {
@@ -86,6 +90,7 @@ class Controller : public sc_core::sc_module {
   Dma& dma_store_;
   MacArray& mac_;
   ActUnit& act_;
+  DataPath* data_ = nullptr;
   SimError& error_;
   double clock_mhz_ = 0;
   bool decoupled_ = false;

@@ -1,0 +1,32 @@
+#include "npu/hw/functional/ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npu::hw::functional {
+
+void eltwise(const isa::EltwiseParams& p, BackingStore& sram) {
+  const std::uint64_t n = p.elems;
+  const std::vector<float> a = sram.read_f32(p.a_addr, n);
+  const std::vector<float> b = sram.read_f32(p.b_addr, p.broadcast() ? p.b_elems : n);
+  std::vector<float> out(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const float x = a[i], y = b[p.b_index(i)];
+    float r = 0.0f;
+    switch (p.op) {
+      case isa::EltwiseOp::Add: r = x + y; break;
+      case isa::EltwiseOp::Mul: r = x * y; break;
+      case isa::EltwiseOp::Sub: r = x - y; break;
+      case isa::EltwiseOp::Div: r = x / y; break;
+      case isa::EltwiseOp::Max: r = std::max(x, y); break;
+      case isa::EltwiseOp::Min: r = std::min(x, y); break;
+      case isa::EltwiseOp::Pow: r = std::pow(x, y); break;
+      case isa::EltwiseOp::RSub: r = y - x; break;
+      case isa::EltwiseOp::RDiv: r = y / x; break;
+    }
+    out[i] = r;
+  }
+  sram.write_f32(p.out_addr, out);
+}
+
+}  // namespace npu::hw::functional

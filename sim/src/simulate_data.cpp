@@ -1,0 +1,74 @@
+#include "npu/sim/simulate_data.hpp"
+
+#include <filesystem>
+#include <random>
+
+#include "npu/compiler/lowering.hpp"
+#include "npu/compiler/tensor_io.hpp"
+#include "npu/sim/run_with_data.hpp"
+
+namespace npu::sim {
+
+std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
+                                                      const std::vector<std::string>& specs, std::uint64_t seed) {
+  const compiler::Graph& g = c.graph;
+  std::map<std::string, std::vector<float>> out;
+  for (const std::string& spec : specs) {
+    const std::size_t eq = spec.find('=');
+    std::string name, path;
+    if (eq == std::string::npos) {
+      if (g.inputs.size() != 1)
+        throw ConfigError("--input-data '" + spec + "': error: the model has " + std::to_string(g.inputs.size()) +
+                          " inputs; write NAME=FILE");
+      name = g.inputs[0];
+      path = spec;
+    } else {
+      name = spec.substr(0, eq);
+      path = spec.substr(eq + 1);
+    }
+    if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end()) {
+      std::string all;
+      for (const auto& i : g.inputs) all += (all.empty() ? "" : ", ") + i;
+      throw ConfigError("--input-data '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
+    }
+    compiler::HostTensor t = compiler::read_tensor_file(path);
+    const std::int64_t want = g.tensor(name).elements();
+    if (std::int64_t(t.values.size()) != want)
+      throw ConfigError(path + ": error: " + std::to_string(t.values.size()) + " values, graph input '" + name +
+                        "' has " + std::to_string(want));
+    out[name] = std::move(t.values);
+  }
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (const std::string& name : g.inputs) {
+    if (out.count(name)) continue;
+    std::vector<float> v(std::size_t(std::max<std::int64_t>(g.tensor(name).elements(), 0)));
+    for (float& x : v) x = u(rng);
+    out[name] = std::move(v);
+  }
+  return out;
+}
+
+RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
+                             const RunOptions& ro, std::vector<std::string>& files) {
+  const auto inputs = data_inputs(c, opt.input_data, opt.input_seed);
+  DataRunResult r = run_with_data(c, hw, inputs, ro);
+  const std::filesystem::path dir = std::filesystem::path(opt.out_dir) / "outputs";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
+  for (const auto& [name, values] : r.outputs) {
+    compiler::HostTensor t;
+    t.name = name;
+    t.shape = r.output_shapes.at(name);
+    t.values = values;
+    const std::string base = (dir / compiler::isa_name(name)).string();
+    compiler::write_npy(base + ".npy", t);
+    compiler::write_tensor_pb(base + ".pb", t);
+    files.push_back(base + ".npy");
+    files.push_back(base + ".pb");
+  }
+  return r.run;
+}
+
+}  // namespace npu::sim

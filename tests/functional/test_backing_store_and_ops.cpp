@@ -1,0 +1,194 @@
+// The sparse DDR store and the op arithmetic of the data path, called directly (no SystemC).
+// Expected values are worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "npu/hw/functional/data_path.hpp"
+#include "npu/hw/functional/ops.hpp"
+#include "npu/hw/memory/backing_store.hpp"
+
+namespace {
+
+using npu::hw::BackingStore;
+namespace fn = npu::hw::functional;
+
+TEST(BackingStore, SixteenGibDdrCostsOnlyThePagesTouched) {
+  // 16 GiB, 64 KiB pages: writing 8 bytes at 1 GiB - 4 straddles pages 16383 and 16384 -> 2
+  // pages = 128 KiB of host memory; one byte near the top adds a third.
+  BackingStore ddr("DDR", 16ull << 30);
+  const unsigned char v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  ddr.write((1ull << 30) - 4, v, 8);
+  EXPECT_EQ(ddr.pages_touched(), 2u);
+  EXPECT_EQ(ddr.resident_bytes(), 2u * 65536u);
+  const unsigned char one = 9;
+  ddr.write((16ull << 30) - 1, &one, 1);
+  EXPECT_EQ(ddr.pages_touched(), 3u);
+  unsigned char back[10] = {};
+  ddr.read((1ull << 30) - 5, back, 10);  // one unwritten byte each side reads 0
+  const unsigned char want[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0};
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(back[i], want[i]) << i;
+  // Reads of untouched memory allocate nothing.
+  ddr.read(5ull << 30, back, 10);
+  EXPECT_EQ(ddr.pages_touched(), 3u);
+}
+
+TEST(BackingStore, AccessPastTheCapacityThrowsNamingTheMemory) {
+  BackingStore sram("SRAM", 1024, 256);
+  unsigned char b[8] = {};
+  EXPECT_THROW(sram.write(1020, b, 8), std::out_of_range);
+  try {
+    sram.read(1024, b, 1);
+    FAIL();
+  } catch (const std::out_of_range& e) {
+    EXPECT_NE(std::string(e.what()).find("SRAM read of 1 bytes at 0x400"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(BackingStore("X", 1024, 1000), std::invalid_argument);  // page size not a power of two
+}
+
+TEST(FunctionalDma, LoadFollowsRowsAndPlanesAndStorePacksBack) {
+  // DDR holds bytes 0..255 at 0x1000. A 3-D descriptor: rows of 2 elements of 2 bytes (4 B),
+  // 3 rows 16 B apart, 2 planes 64 B apart from 0x1002 -> SRAM gets offsets
+  // 2..5, 18..21, 34..37, 66..69, 82..85, 98..101 (24 bytes packed).
+  BackingStore ddr("DDR", 1 << 20), sram("SRAM", 4096, 256);
+  unsigned char bytes[256];
+  for (int i = 0; i < 256; ++i) bytes[i] = (unsigned char)i;
+  ddr.write(0x1000, bytes, 256);
+  npu::isa::DmaDesc d;
+  d.ddr_addr = 0x1002;
+  d.sram_addr = 100;
+  d.elem_bytes = 2;
+  d.extent = {2, 3, 2};
+  d.ddr_stride_bytes = {16, 64};
+  fn::dma(d, true, ddr, sram);
+  unsigned char got[24];
+  sram.read(100, got, 24);
+  const int starts[6] = {2, 18, 34, 66, 82, 98};
+  for (int r = 0; r < 6; ++r)
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(got[r * 4 + k], starts[r] + k) << r << "," << k;
+  // STORE the same packed bytes to another place with the same pattern, then compare.
+  d.ddr_addr = 0x8002;
+  fn::dma(d, false, ddr, sram);
+  unsigned char a[4], b[4];
+  ddr.read(0x8000 + 98, a, 4);
+  ddr.read(0x1000 + 98, b, 4);
+  EXPECT_EQ(0, std::memcmp(a, b, 4));
+}
+
+TEST(FunctionalConv, HandComputedTwoByTwoWithPadBiasScaleShiftResidualRelu) {
+  // Input 1 channel 2x2 [[1,2],[3,4]], one 2x2 kernel [[1,0],[0,-1]], pad 1 on every side,
+  // stride 1 -> 3x3 output: o[y][x] = in[y-1][x-1]*1 + in[y][x]*(-1) (taps outside are 0):
+  //   y=0: [0-1, 0-2, 0]     = [-1, -2,  0]
+  //   y=1: [0-3, 1-4, 2]     = [-3, -3,  2]
+  //   y=2: [0,   3,   4]     = [ 0,  3,  4]
+  // Epilogue: +bias 1, *2 + 0.5, + residual (all 1), relu: v -> max(0, (v+1)*2 + 1.5)
+  //   [-1,-2,0,-3,-3,2,0,3,4] -> [1.5, 0, 3.5, 0, 0, 7.5, 3.5, 9.5, 11.5]
+  BackingStore sram("SRAM", 4096, 256);
+  sram.write_f32(0, {1, 2, 3, 4});
+  sram.write_f32(64, {1, 0, 0, -1});
+  sram.write_f32(128, {1});
+  sram.write_f32(192, {2, 0.5f});
+  sram.write_f32(256, std::vector<float>(9, 1.0f));
+  npu::isa::ConvParams p;
+  p.in_addr = 0;
+  p.w_addr = 64;
+  p.out_addr = 512;
+  p.c_in = p.c_out = 1;
+  p.h_in = p.w_in = 2;
+  p.kh = p.kw = 2;
+  p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 1;
+  p.epilogue.has_bias = true;
+  p.epilogue.bias_addr = 128;
+  p.epilogue.has_scale_shift = true;
+  p.epilogue.scale_shift_addr = 192;
+  p.epilogue.has_residual = true;
+  p.epilogue.residual_addr = 256;
+  p.epilogue.act = npu::isa::ActOp::Relu;
+  fn::conv(p, sram);
+  const std::vector<float> want{1.5f, 0, 3.5f, 0, 0, 7.5f, 3.5f, 9.5f, 11.5f};
+  EXPECT_EQ(sram.read_f32(512, 9), want);
+}
+
+TEST(FunctionalPool, AverageDividesByTapsInsideAndMaxIgnoresPadding) {
+  // 1 channel 2x2 [[1,2],[3,4]] with a 2x2 window, stride 1, pad 1 -> 3x3 windows. The corner
+  // window (0,0) covers only in[0][0] = 1: avg = 1/1 = 1 (ONNX count_include_pad=0), max = 1.
+  // Centre (1,1) covers all four: avg 2.5, max 4. Edge (0,1) covers 1,2: avg 1.5, max 2.
+  BackingStore sram("SRAM", 4096, 256);
+  sram.write_f32(0, {-1, -2, -3, -4});
+  npu::isa::PoolParams p;
+  p.op = npu::isa::PoolOp::Max;
+  p.c = 1;
+  p.h_in = p.w_in = 2;
+  p.kh = p.kw = 2;
+  p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 1;
+  p.out_addr = 256;
+  fn::pool(p, sram);  // all inputs negative: padding (not 0) must never win a max
+  EXPECT_EQ(sram.read_f32(256, 9), (std::vector<float>{-1, -1, -2, -1, -1, -2, -3, -3, -4}));
+  sram.write_f32(0, {1, 2, 3, 4});
+  p.op = npu::isa::PoolOp::Avg;
+  fn::pool(p, sram);
+  EXPECT_EQ(sram.read_f32(256, 9), (std::vector<float>{1, 1.5f, 2, 2, 2.5f, 3, 3, 3.5f, 4}));
+}
+
+TEST(FunctionalAct, SoftmaxRowsLayerNormAndScaleShiftPerChannel) {
+  BackingStore sram("SRAM", 4096, 256);
+  // softmax of row [0, ln 3] = [1, 3] / 4 = [0.25, 0.75]; second row [5, 5] -> [0.5, 0.5].
+  sram.write_f32(0, {0, std::log(3.0f), 5, 5});
+  npu::isa::ActParams a;
+  a.op = npu::isa::ActOp::Softmax;
+  a.elems = 4;
+  a.channels = 2;
+  a.out_addr = 64;
+  fn::act(a, sram);
+  const std::vector<float> sm = sram.read_f32(64, 4);
+  EXPECT_NEAR(sm[0], 0.25f, 1e-7);
+  EXPECT_NEAR(sm[1], 0.75f, 1e-7);
+  EXPECT_FLOAT_EQ(sm[2], 0.5f);
+  // scale_shift with 2 channels of 2 elements: scale [2, -1], shift [1, 0]:
+  // [1, 2 | 3, 4] -> [3, 5 | -3, -4].
+  sram.write_f32(0, {1, 2, 3, 4});
+  sram.write_f32(128, {2, -1, 1, 0});
+  a.op = npu::isa::ActOp::ScaleShift;
+  a.param_addr = 128;
+  fn::act(a, sram);
+  EXPECT_EQ(sram.read_f32(64, 4), (std::vector<float>{3, 5, -3, -4}));
+  // layer_norm of row [1, 3] (mean 2, var 1, eps 0): [-1, 1] * gamma [2, 3] + beta [0, 1] = [-2, 4]
+  sram.write_f32(0, {1, 3});
+  sram.write_f32(128, {2, 3, 0, 1});
+  a.op = npu::isa::ActOp::LayerNorm;
+  a.elems = 2;
+  a.channels = 1;
+  a.alpha = 0;
+  fn::act(a, sram);
+  EXPECT_EQ(sram.read_f32(64, 2), (std::vector<float>{-2, 4}));
+}
+
+TEST(FunctionalEltwise, BroadcastFollowsBIndex) {
+  // a = [1..6] as [1, 2, 3] (C=2, HW=3), b per channel [10, 20]: b_elems 2, b_inner 3 ->
+  // [11, 12, 13, 24, 25, 26].
+  BackingStore sram("SRAM", 4096, 256);
+  sram.write_f32(0, {1, 2, 3, 4, 5, 6});
+  sram.write_f32(64, {10, 20});
+  npu::isa::EltwiseParams e;
+  e.op = npu::isa::EltwiseOp::Add;
+  e.b_addr = 64;
+  e.out_addr = 128;
+  e.elems = 6;
+  e.b_elems = 2;
+  e.b_inner = 3;
+  fn::eltwise(e, sram);
+  EXPECT_EQ(sram.read_f32(128, 6), (std::vector<float>{11, 12, 13, 24, 25, 26}));
+}
+
+TEST(DataPath, RefusesInt8ProgramsWithAFix) {
+  BackingStore ddr("DDR", 1 << 20);
+  try {
+    npu::hw::DataPath dp(ddr, 4096, npu::DType::Int8);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mac_array.dtype: fp32"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

@@ -1,0 +1,158 @@
+// `npu simulate --with-data` as a user runs it, tensor files (.npy / TensorProto), and the
+// acceptance check on the shared real models (skipped with a message when absent).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "npu/compiler/tensor_io.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "tool_runner.hpp"
+
+namespace {
+
+using npu::compiler::HostTensor;
+
+std::string fp32_config(const std::string& dir) {
+  // The edge preset with an fp32 MAC array (the data path computes fp32 programs).
+  std::string y = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const std::size_t at = y.find("dtype: int8");
+  EXPECT_NE(at, std::string::npos);
+  y.replace(at, 11, "dtype: fp32");
+  const std::string path = dir + "/edge-fp32.yaml";
+  std::ofstream(path) << y;
+  return path;
+}
+
+TEST(TensorFiles, NpyHeaderIsVersion1PaddedTo64AndRoundTrips) {
+  const std::string dir = npu::test::fresh_dir("npy");
+  HostTensor t;
+  t.shape = {2, 3};
+  t.values = {1, 2, 3, 4, 5, 6};
+  npu::compiler::write_npy(dir + "/a.npy", t);
+  const std::string b = npu::test::read_file(dir + "/a.npy");
+  // NEP 1: "\x93NUMPY" 1 0, little-endian header length, header ending '\n'; magic + 4 +
+  // header is a multiple of 64 here: 10 + 118 = 128 bytes, then 6 x 4 bytes of data.
+  ASSERT_EQ(b.size(), 128u + 24u);
+  EXPECT_EQ(b.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+  EXPECT_EQ((unsigned char)b[8] | ((unsigned char)b[9] << 8), 118);
+  EXPECT_EQ(b.substr(10, 58), "{'descr': '<f4', 'fortran_order': False, 'shape': (2,3), }");
+  EXPECT_EQ(b[127], '\n');
+  float v4;
+  std::memcpy(&v4, b.data() + 128 + 12, 4);
+  EXPECT_EQ(v4, 4.0f);
+  const HostTensor back = npu::compiler::read_tensor_file(dir + "/a.npy");
+  EXPECT_EQ(back.shape, t.shape);
+  EXPECT_EQ(back.values, t.values);
+  t.name = "y";
+  npu::compiler::write_tensor_pb(dir + "/a.pb", t);
+  const HostTensor pb = npu::compiler::read_tensor_file(dir + "/a.pb");
+  EXPECT_EQ(pb.name, "y");
+  EXPECT_EQ(pb.shape, t.shape);
+  EXPECT_EQ(pb.values, t.values);
+}
+
+TEST(TensorFiles, BadFilesAreRefusedNamingTheProblem) {
+  const std::string dir = npu::test::fresh_dir("npy-bad");
+  auto error_of = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+    try {
+      npu::compiler::read_tensor_file(dir + "/" + name);
+    } catch (const npu::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  EXPECT_NE(error_of("a.npy", "hello").find("no \\x93NUMPY magic"), std::string::npos);
+  const std::string h8 = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }\n";
+  EXPECT_NE(error_of("b.npy", std::string("\x93NUMPY\x01\x00", 8) + char(h8.size()) + char(0) + h8 + "12345678")
+                .find("dtype is not '<f4'"),
+            std::string::npos);
+  const std::string h4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }\n";
+  EXPECT_NE(error_of("c.npy", std::string("\x93NUMPY\x01\x00", 8) + char(h4.size()) + char(0) + h4 + "1234")
+                .find("shape needs 12 data bytes, the file has 4"),
+            std::string::npos);
+  EXPECT_NE(error_of("d.pb", "\xff\xff\xff").find("not a serialized onnx.TensorProto"), std::string::npos);
+  EXPECT_THROW(npu::compiler::read_tensor_file(dir + "/missing.pb"), npu::ConfigError);
+}
+
+TEST(DataTool, SimulateWithDataWritesOutputsAndKeepsTheTiming) {
+  const std::string dir = npu::test::fresh_dir("sim-data");
+  const std::string hw = fp32_config(dir);
+  // tiny_convnet's input [1,3,32,32] as a .npy file of 0.01 * (i % 100).
+  HostTensor x;
+  x.shape = {1, 3, 32, 32};
+  for (int i = 0; i < 3072; ++i) x.values.push_back(0.01f * float(i % 100));
+  npu::compiler::write_npy(dir + "/x.npy", x);
+  const auto with = npu::test::run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--out",
+                                        dir + "/with", "--with-data", "--input-data", "input=" + dir + "/x.npy"});
+  ASSERT_EQ(with.status, 0) << with.output;
+  EXPECT_NE(with.output.find("outputs/output.npy"), std::string::npos) << with.output;
+  const HostTensor y = npu::compiler::read_tensor_file(dir + "/with/outputs/output.npy");
+  EXPECT_EQ(y.shape, (std::vector<std::int64_t>{1, 10}));
+  const HostTensor ypb = npu::compiler::read_tensor_file(dir + "/with/outputs/output.pb");
+  EXPECT_EQ(ypb.values, y.values);
+  const auto without = npu::test::run_npu(
+      {"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--out", dir + "/without", "-q"});
+  ASSERT_EQ(without.status, 0) << without.output;
+  const auto a = npu::test::read_json(dir + "/with/run_summary.json");
+  const auto b = npu::test::read_json(dir + "/without/run_summary.json");
+  for (const char* k : {"cycles", "ddr_read_bytes", "ddr_write_bytes", "macs", "instructions"}) EXPECT_EQ(a.at(k), b.at(k)) << k;
+  EXPECT_FALSE(std::ifstream(dir + "/without/outputs/output.npy").good());
+}
+
+TEST(DataTool, BadDataRequestsExitOneWithTheFix) {
+  const std::string dir = npu::test::fresh_dir("sim-data-bad");
+  const std::string hw = fp32_config(dir);
+  HostTensor x;
+  x.shape = {5};
+  x.values = {1, 2, 3, 4, 5};
+  npu::compiler::write_npy(dir + "/five.npy", x);
+  const std::string model = "tests/data/tiny_convnet.onnx";
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--hw", hw, "--input-data", dir + "/five.npy"}, "add --with-data"},
+      {{"--hw", hw, "--with-data", "--input-data", dir + "/five.npy"}, "5 values, graph input 'input' has 3072"},
+      {{"--hw", hw, "--with-data", "--input-data", "nope=" + dir + "/five.npy"}, "'nope' is not a graph input"},
+      {{"--hw", hw, "--with-data", "--input-data", dir + "/absent.npy"}, "cannot open the tensor file"},
+      {{"--hw", "configs/edge-npu-ddr4.yaml", "--with-data"}, "the data path computes fp32 programs only"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args{"simulate", "--model", model, "--out", dir + "/run"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = npu::test::run_npu(args);
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+  }
+}
+
+// Acceptance (issue 10): MobileNetV2 (BN unfolded in the file) with its reference input, fp32,
+// every built-in strategy within 1e-4 of the torch output (max |err| / max |ref|).
+TEST(DataTool, SharedMobileNetV2EveryStrategyMatchesTheTorchOutput) {
+  const std::string models = npu::test::shared_models_dir();
+  if (models.empty()) GTEST_SKIP() << "../shared/models not present";
+  const std::string dir = npu::test::fresh_dir("mnv2-data");
+  const std::string hw = fp32_config(dir);
+  const std::string data = models + "/mobilenet_v2_bn_data/test_data_set_0/";
+  const HostTensor ref = npu::compiler::read_tensor_file(data + "output_0.pb");
+  for (const char* s : {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}) {
+    const auto r = npu::test::run_npu({"simulate", "--model", models + "/mobilenet_v2_bn.onnx", "--hw", hw,
+                                       "--strategy", s, "--out", dir + "/" + s, "--with-data", "--input-data",
+                                       data + "input_0.pb", "-q"});
+    ASSERT_EQ(r.status, 0) << r.output;
+    const HostTensor y = npu::compiler::read_tensor_file(dir + "/" + s + "/outputs/output.npy");
+    ASSERT_EQ(y.values.size(), ref.values.size());
+    double err = 0, mx = 0;
+    for (std::size_t i = 0; i < y.values.size(); ++i) {
+      err = std::max(err, std::fabs(double(y.values[i]) - ref.values[i]));
+      mx = std::max(mx, std::fabs(double(ref.values[i])));
+    }
+    EXPECT_LE(err / mx, 1e-4) << "strategy " << s;
+  }
+}
+
+}  // namespace
