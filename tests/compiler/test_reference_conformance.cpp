@@ -49,6 +49,7 @@ const std::map<std::string, std::string>& expected_declines() {
       {"test_reshape_allowzero_reordered", "zero-size dimension"},
       {"test_maxpool_3d_default", "1-D and 2-D"},
       {"test_averagepool_3d_default", "1-D and 2-D"},
+      {"test_convtranspose_3d", "1-D and 2-D"},
       {"test_batchnorm_epsilon_training_mode", "training_mode"},
       {"test_batchnorm_example_training_mode", "training_mode"},
       {"test_training_dropout", "training_mode"},

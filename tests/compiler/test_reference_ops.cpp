@@ -74,6 +74,18 @@ TEST(ReferenceConv, OneDimensional) {
   expect_floats(op.y(), {1, 1, 3}, {-1, -1, -1});
 }
 
+TEST(ReferenceConv, ConvTransposeScattersEachInputOverTheKernel) {
+  // X [[1,2],[3,4]], W 2x2 ones. Stride 2: each input pixel fills its own 2x2 block.
+  OneOp s2("ConvTranspose");
+  s2.in("x", {1, 1, 2, 2}, {1, 2, 3, 4}).in("w", {1, 1, 2, 2}, {1, 1, 1, 1}).attr("strides", V{2, 2});
+  expect_floats(s2.y(), {1, 1, 4, 4}, {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
+  // Stride 1: out 3x3 = (2-1)*1 + 2; blocks overlap: centre 1+2+3+4 = 10, edges pairwise sums
+  // (1+2, 1+3, 2+4, 3+4), corners single values.
+  OneOp s1("ConvTranspose");
+  s1.in("x", {1, 1, 2, 2}, {1, 2, 3, 4}).in("w", {1, 1, 2, 2}, {1, 1, 1, 1});
+  expect_floats(s1.y(), {1, 1, 3, 3}, {1, 3, 2, 4, 10, 6, 3, 7, 4});
+}
+
 TEST(ReferenceConv, RandomShapesMatchADoublePrecisionDirectLoopOnAnyThreadCount) {
   // Independent check: testing::ref_conv (a plain 7-deep loop in double, written for the
   // back-end tests) on random data; stride, pad and group vary. fp32 accumulation of <= 72

@@ -1,5 +1,5 @@
-// Reference kernels: Conv (ONNX opset 1-17 semantics: groups incl. depthwise, strides,
-// explicit or auto pads, dilations, optional bias; 1-D and 2-D).
+// Reference kernels: Conv and ConvTranspose (ONNX opset 1-17 semantics: groups incl.
+// depthwise, strides, explicit or auto pads, dilations, optional bias; 1-D and 2-D).
 //
 //   Y[n, k, oh, ow] = B[k] + sum_{c < C/G, i < kh, j < kw} X[n, g*C/G + c, oh*sh - pt + i*dh, ow*sw - pl + j*dw]
 //                                                         * W[k, c, i, j],   g = k / (K/G)
@@ -105,8 +105,96 @@ void conv(OpCall& call) {
   call.out[0] = std::move(y);
 }
 
+/// ConvTranspose (the gradient of Conv with respect to its input):
+///   Y[n, g*K/G + k, ih*sh - pt + i*dh, iw*sw - pl + j*dw] += X[n, g*C/G + c, ih, iw] * W[g*C/G + c, k, i, j]
+/// W is [C, K/G, kh, kw]. Output size per axis: s (in - 1) + output_padding + d (k - 1) + 1
+/// - pad_begin - pad_end; with output_shape (or auto_pad SAME_*, output = in * s) the total
+/// padding is what makes that size, split as ONNX says: SAME_LOWER puts the odd one at the
+/// beginning, otherwise (SAME_UPPER, or NOTSET with output_shape: ONNX's backend test and
+/// ONNX Runtime agree) at the end; a negative total (output_shape larger than the full
+/// result) extends the end with zeros.
+void conv_transpose(OpCall& call) {
+  call.only_attrs({"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"});
+  const RefTensor& x = call.fin(0);
+  const RefTensor& w = call.fin(1);
+  const RefTensor* b = call.opt(2);
+  const Node& node = call.node;
+  if (x.shape.size() < 3 || x.shape.size() > 4 || w.shape.size() != x.shape.size())
+    call.fail("X " + shape_str(x.shape) + " and W " + shape_str(w.shape) +
+              ": the reference interpreter implements 1-D and 2-D ConvTranspose (rank 3 or 4, same rank)");
+  const std::size_t r = x.shape.size() - 2;
+  const std::int64_t N = x.shape[0], C = x.shape[1], G = node.attr_int("group", 1);
+  if (G < 1 || C % G != 0 || w.shape[0] != C)
+    call.fail("group " + std::to_string(G) + " does not fit X " + shape_str(x.shape) + " and W " + shape_str(w.shape) +
+              " (need W dim 0 = C, C divisible by group)");
+  const std::int64_t Cg = C / G, Kg = w.shape[1], K = Kg * G;
+  if (b && (!b->is_float() || b->elements() != K))
+    call.fail("bias B has shape " + shape_str(b->shape) + ", expected [" + std::to_string(K) + "]");
+  auto list = [&](const char* key, std::int64_t def) {
+    std::vector<std::int64_t> v = node.attr_ints(key, std::vector<std::int64_t>(r, def));
+    if (v.size() != r) call.fail(std::string("attribute '") + key + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(r));
+    return v;
+  };
+  const auto s = list("strides", 1), d = list("dilations", 1), op = list("output_padding", 0);
+  std::vector<std::int64_t> pads = node.attr_ints("pads", std::vector<std::int64_t>(2 * r, 0));
+  if (pads.size() != 2 * r) call.fail("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected " + std::to_string(2 * r));
+  const std::string auto_pad = node.attr_string("auto_pad", "NOTSET");
+  std::vector<std::int64_t> out_size = node.attr_ints("output_shape");
+  if (out_size.size() > r) out_size.erase(out_size.begin(), out_size.end() - static_cast<std::ptrdiff_t>(r));  // [N, C, ...] form
+  if (out_size.empty() && (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER"))
+    for (std::size_t a = 0; a < r; ++a) out_size.push_back(x.shape[2 + a] * s[a]);
+  std::vector<std::int64_t> out(r);
+  for (std::size_t a = 0; a < r; ++a) {
+    const std::int64_t full = s[a] * (x.shape[2 + a] - 1) + op[a] + d[a] * (w.shape[2 + a] - 1) + 1;
+    if (!out_size.empty()) {
+      const std::int64_t total = full - out_size[a];
+      pads[a] = auto_pad == "SAME_LOWER" ? total - total / 2 : total / 2;
+      pads[a + r] = total - pads[a];
+    } else if (auto_pad == "VALID") {
+      pads[a] = pads[a + r] = 0;
+    }
+    out[a] = full - pads[a] - pads[a + r];
+    if (out[a] < 1) call.fail("output size " + std::to_string(out[a]) + " on spatial axis " + std::to_string(a) + " is not positive");
+  }
+  // 1-D as 2-D with height 1.
+  const std::int64_t H = r == 2 ? x.shape[2] : 1, W = x.shape.back(), KH = r == 2 ? w.shape[2] : 1, KW = w.shape.back();
+  const std::int64_t OH = r == 2 ? out[0] : 1, OW = out.back();
+  const std::int64_t sh = r == 2 ? s[0] : 1, sw = s.back(), dh = r == 2 ? d[0] : 1, dw = d.back();
+  const std::int64_t pt = r == 2 ? pads[0] : 0, pl = pads[r - 1];
+  std::vector<std::int64_t> out_shape{N, K};
+  out_shape.insert(out_shape.end(), out.begin(), out.end());
+  RefTensor y = RefTensor::zeros(out_shape);
+  parallel_for(call.threads, N * K, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t nk = begin; nk < end; ++nk) {
+      const std::int64_t n = nk / K, k = nk % K, g = k / Kg, kk = k % Kg;
+      float* o = y.f.data() + nk * OH * OW;
+      std::fill(o, o + OH * OW, b ? b->f[static_cast<std::size_t>(k)] : 0.0f);
+      for (std::int64_t c = 0; c < Cg; ++c) {
+        const float* in = x.f.data() + (n * C + g * Cg + c) * H * W;
+        const float* wk = w.f.data() + ((g * Cg + c) * Kg + kk) * KH * KW;
+        for (std::int64_t i = 0; i < KH; ++i)
+          for (std::int64_t j = 0; j < KW; ++j) {
+            const float wv = wk[i * KW + j];
+            for (std::int64_t ih = 0; ih < H; ++ih) {
+              const std::int64_t oh = ih * sh - pt + i * dh;
+              if (oh < 0 || oh >= OH) continue;
+              for (std::int64_t iw = 0; iw < W; ++iw) {
+                const std::int64_t ow = iw * sw - pl + j * dw;
+                if (ow >= 0 && ow < OW) o[oh * OW + ow] += wv * in[ih * W + iw];
+              }
+            }
+          }
+      }
+    }
+  });
+  call.out[0] = std::move(y);
+}
+
 }  // namespace
 
-void add_conv_ops(std::map<std::string, OpKernel>& t) { t["Conv"] = conv; }
+void add_conv_ops(std::map<std::string, OpKernel>& t) {
+  t["Conv"] = conv;
+  t["ConvTranspose"] = conv_transpose;
+}
 
 }  // namespace npu::compiler::reference
