@@ -83,6 +83,26 @@ void compare_with_ort(const std::string& model, double rel = 1e-4) {
 
 const std::string kCases = std::string(NPU_SOURCE_DIR) + "/../shared/models/cases/";
 
+TEST(OrtScript, BadUseIsAnErrorThatSaysWhatToDo) {
+  if (test::run_shell("command -v node").status != 0) GTEST_SKIP() << "node is not installed (apt-get install nodejs npm)";
+  const std::string script = "node '" + std::string(NPU_SOURCE_DIR) + "/scripts/ort_reference.js'";
+  // No arguments: usage, exit 1.
+  test::ToolResult r = test::run_shell(script);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("usage: node scripts/ort_reference.js MODEL.onnx OUT_DIR INPUT.pb"), std::string::npos) << r.output;
+  // Packages absent: exit 2 (callers skip) and the install command.
+  r = test::run_shell("NPU_ORT_DIR=/nonexistent " + script + " m.onnx out in.pb");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("npm package 'onnxruntime-node' is not installed under /nonexistent"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("run: bash scripts/install_ort.sh"), std::string::npos) << r.output;
+  std::string ort_dir;
+  if (const std::string why = ort_missing(ort_dir); !why.empty()) GTEST_SKIP() << why;
+  // A model that does not exist: exit 1 naming it.
+  r = test::run_shell("NPU_ORT_DIR='" + ort_dir + "' " + script + " /nonexistent/m.onnx /tmp in.pb");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("/nonexistent/m.onnx: no such file"), std::string::npos) << r.output;
+}
+
 class OrtCase : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OrtCase, InterpreterMatchesOnnxRuntime) { compare_with_ort(kCases + GetParam()); }
