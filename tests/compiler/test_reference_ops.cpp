@@ -348,6 +348,16 @@ TEST(ReferenceGraph, KeepsNamedIntermediatesAndOutputsIsReluOfThem) {
   EXPECT_TRUE(some_negative);  // the Relu did something
 }
 
+TEST(ReferenceGraph, KeepAllReturnsEveryComputedTensor) {
+  auto b = conv_relu();
+  ReferenceOptions o;
+  o.keep_all = true;
+  const RefTensorMap r = run_reference(b.g, {{"x", ramp({1, 2, 4, 4})}}, o);
+  EXPECT_EQ(r.size(), 2u);  // conv.out and relu.out; inputs and weights are not computed
+  EXPECT_TRUE(r.count("conv.out"));
+  EXPECT_TRUE(r.count("relu.out"));
+}
+
 TEST(ReferenceGraph, UnsupportedOpIsAnErrorNamingNodeAndOp) {
   OneOp op("NonMaxSuppression");
   op.in("x", {1}, {0});

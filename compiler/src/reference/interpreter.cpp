@@ -123,6 +123,10 @@ RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const Ref
   // 490 MB of them); graph outputs and kept tensors are never freed.
   std::set<std::string> retained(g.outputs.begin(), g.outputs.end());
   retained.insert(options.keep.begin(), options.keep.end());
+  if (options.keep_all)
+    for (const Node& n : g.nodes)
+      for (const std::string& o : n.outputs)
+        if (!o.empty()) retained.insert(o);
   std::map<std::string, std::size_t> last_use;
   for (std::size_t i = 0; i < g.nodes.size(); ++i)
     for (const std::string& in : g.nodes[i].inputs)

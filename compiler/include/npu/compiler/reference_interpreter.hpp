@@ -41,6 +41,9 @@ struct ReferenceOptions {
   /// Intermediate tensors to return besides the graph outputs (names as in the Graph).
   /// An unknown name is an error.
   std::vector<std::string> keep;
+  /// Return every tensor a node computes (layer-by-layer comparison; costs the memory of all
+  /// intermediates: 490 MB for YOLOv5s at 640x640).
+  bool keep_all = false;
   /// Worker threads for the heavy ops (Conv, Gemm, MatMul); 0 = hardware concurrency. The
   /// result does not depend on it: every output element is summed by one thread, in the
   /// same order.
@@ -68,14 +71,16 @@ RefTensorMap run_reference(const Graph& graph, const RefTensorMap& inputs, const
 /// ONNX op types the interpreter implements, sorted.
 std::vector<std::string> reference_ops();
 
-/// Largest absolute and relative difference between two float tensors of the same shape:
-/// max_abs = max |a - b|; max_rel = max_abs / max |b| (b is the reference; 0 when b is all
-/// zero and a == b). Throws npu::ConfigError when shapes or kinds differ.
+/// How far a tensor is from a reference tensor (compare_tensors).
 struct TensorDiff {
-  double max_abs = 0;
+  double max_abs = 0;  ///< max |a - b| over the elements; NaN when any difference is NaN
   double max_ref = 0;  ///< max |b|
-  double max_rel = 0;
+  double max_rel = 0;  ///< max_abs / max_ref (0 when both are 0, infinity when only max_ref is)
 };
+
+/// Compares `a` with the reference `b` element by element (same shape and element kind;
+/// integer tensors compare as their values). Throws npu::ConfigError when shapes or kinds
+/// differ.
 TensorDiff compare_tensors(const RefTensor& a, const RefTensor& b);
 
 }  // namespace npu::compiler
