@@ -44,7 +44,8 @@ struct ReferenceOptions {
   /// Return every tensor a node computes (layer-by-layer comparison; costs the memory of all
   /// intermediates: 490 MB for YOLOv5s at 640x640).
   bool keep_all = false;
-  /// Worker threads for the heavy ops (Conv, Gemm, MatMul); 0 = hardware concurrency. The
+  /// Worker threads for the heavy ops (Conv, ConvTranspose, Gemm, MatMul); 0 = hardware
+  /// concurrency. The
   /// result does not depend on it: every output element is summed by one thread, in the
   /// same order.
   int threads = 0;
@@ -56,13 +57,16 @@ struct ReferenceOptions {
 /// Runs `graph` in fp32 on `inputs` (one entry per graph input, same shape as the graph
 /// declares; float inputs as Float32, integer inputs as any integer type). Nodes run in
 /// graph order; an intermediate is freed after its last reader unless it is kept.
-/// Returns every graph output and every `options.keep` tensor, by name.
+/// Returns every graph output and every `options.keep` tensor (every computed tensor with
+/// `keep_all`), by name.
 /// Throws npu::ConfigError, naming the graph's source:
 ///  - an input missing, of the wrong shape or element kind, or a name not a graph input;
 ///  - a constant without data (the built-in zoo models carry shapes only: load an .onnx);
 ///  - a node whose op the interpreter does not implement ("node #I 'NAME' (OP): the
 ///    reference interpreter does not implement OP"), or an attribute value it does not
 ///    implement (e.g. Resize mode cubic) -- never a silent zero;
+///  - an attribute that Conv, ConvTranspose, MaxPool/AveragePool, Gemm or BatchNormalization
+///    does not have in ONNX (e.g. an exporter's `activation` on a Conv): refused, not ignored;
 ///  - an output whose computed shape differs from the shape inferred at load (a shape
 ///    inference or interpreter bug: both are named);
 ///  - a `keep` name that is no tensor of the graph.
@@ -75,7 +79,7 @@ std::vector<std::string> reference_ops();
 struct TensorDiff {
   double max_abs = 0;  ///< max |a - b| over the elements; NaN when any difference is NaN
   double max_ref = 0;  ///< max |b|
-  double max_rel = 0;  ///< max_abs / max_ref (0 when both are 0, infinity when only max_ref is)
+  double max_rel = 0;  ///< max_abs / max_ref (0 when both are 0; infinity when max_ref is 0 and max_abs is not)
 };
 
 /// Compares `a` with the reference `b` element by element (same shape and element kind;
