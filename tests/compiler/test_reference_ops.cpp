@@ -384,6 +384,19 @@ TEST(ReferenceGraph, UnimplementedAttributeValuesAreRefused) {
   EXPECT_THROW(group.run(), ConfigError);
 }
 
+TEST(ReferenceGraph, UnknownConvAttributeIsRefusedNotIgnored) {
+  // An exporter's fused `activation` on a Conv would change the result if honoured; a plain
+  // Conv computed in its place would be a silent wrong number.
+  OneOp op("Conv");
+  op.in("x", {1, 1, 1, 1}, {-1}).in("w", {1, 1, 1, 1}, {1}).attr("activation", std::string("Relu"));
+  try {
+    op.run();
+    FAIL() << "expected an error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("attribute 'activation' is not an ONNX Conv attribute"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ReferenceGraph, BadInputsAreErrorsNamingTheInput) {
   auto b = conv_relu();
   auto message = [&](const RefTensorMap& in, const ReferenceOptions& o = {}) {
