@@ -61,6 +61,7 @@ struct OneOp {
     o.threads = threads;
     return run_reference(g, inputs, o);
   }
+  RefTensorMap run_reference_with(const ReferenceOptions& o) { return run_reference(g, inputs, o); }
   /// Output 0.
   RefTensor y(int threads = 1) { return run(threads).at("y0"); }
 

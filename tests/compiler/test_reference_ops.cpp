@@ -314,6 +314,31 @@ TEST(ReferenceSoftmax, LastAxis) {
                 {0.125f, 0.25f, 0.625f});
 }
 
+// ---- Quantised models: Tensor::quant applied as QuantizeLinear + DequantizeLinear ----------
+
+TEST(ReferenceQuant, TensorsWithQuantParamsAreRoundedToTheirGrid) {
+  // Relu output with int8 scale 0.5, zero point 0: x / 0.5 = [0.52, 1.5, 200, 0] -> round half
+  // to even [1, 2, 127 (saturated), 0] -> x' = [0.5, 1.0, 63.5, 0].
+  OneOp op("Relu");
+  op.in("x", {4}, {0.26f, 0.75f, 100, -1.3f});
+  Tensor y;
+  y.name = "y0";
+  y.shape = {4};
+  y.quant = QuantParams{{0.5f}, {0}, 1, ElemType::Int8};
+  op.g.tensors["y0"] = y;
+  expect_floats(op.y(), {4}, {0.5f, 1.0f, 63.5f, 0});
+  // Per channel along axis 1, uint8 with zero point 128 on the graph input: channel 0 scale
+  // 1: 3.4 -> 3 + 128 = 131 -> 3; -200 -> -72 saturates at 0 -> -128. Channel 1 scale 0.25:
+  // 0.3 / 0.25 = 1.2 -> 1 -> 0.25; 0.375 / 0.25 = 1.5 -> 2 -> 0.5.
+  OneOp pc("Identity");
+  pc.in("x", {1, 2, 2}, {3.4f, -200, 0.3f, 0.375f});
+  pc.g.tensors["x"].quant = QuantParams{{1.0f, 0.25f}, {128, 128}, 1, ElemType::Uint8};
+  expect_floats(pc.y(), {1, 2, 2}, {3, -128, 0.25f, 0.5f});
+  ReferenceOptions off;
+  off.apply_quant = false;
+  expect_floats(pc.run_reference_with(off).at("y0"), {1, 2, 2}, {3.4f, -200, 0.3f, 0.375f});
+}
+
 // ---- Graph-level behaviour and errors -----------------------------------------------------
 
 /// Conv -> Relu with a named intermediate, for keep/free tests.

@@ -8,6 +8,7 @@
 // (bash scripts/install_ort.sh) or the shared models are absent.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -136,6 +137,45 @@ TEST(OrtCaseErrors, ConvWithAnUnknownAttributeIsRefusedNotIgnored) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("activation"), std::string::npos) << e.what();
   }
+}
+
+TEST(OrtQuantised, QdqModelMatchesOnnxRuntimeWithFakeQuantisation) {
+  // tests/data/qdq_conv.onnx (scripts/make_qdq_model.py): Q/DQ around every activation,
+  // int8 per-channel weights, a residual Add and a QLinearConv with uint8 activations. The
+  // importer folds the Q/DQ pairs away and keeps their parameters; the interpreter rounds
+  // each such tensor to its grid (apply_quant). The output is DequantizeLinear(y, 0.1, 128):
+  // one grid step is 0.1, so agreement up to fp32 rounding of the pre-quantisation values
+  // means equal values except where a value lies within ~1e-6 of a rounding tie.
+  const std::string model = std::string(NPU_SOURCE_DIR) + "/tests/data/qdq_conv.onnx";
+  std::string ort_dir;
+  if (!fs::exists(model)) GTEST_SKIP() << model << " is absent";
+  if (const std::string why = ort_missing(ort_dir); !why.empty()) GTEST_SKIP() << "ONNX Runtime cross-check skipped: " << why;
+  const Graph g = load_model(model);
+  const RefTensorMap inputs = random_inputs(g);
+  const std::string dir = test::fresh_dir("qdq_conv");
+  write_tensor_pb(dir + "/input_0.pb", inputs.at(g.inputs[0]), g.inputs[0]);
+  const test::ToolResult r = test::run_shell("NPU_ORT_DIR='" + ort_dir + "' node '" + NPU_SOURCE_DIR +
+                                             "/scripts/ort_reference.js' '" + model + "' '" + dir + "' '" + dir + "/input_0.pb'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const RefTensor want = read_tensor_pb(dir + "/output_0.pb");
+  const RefTensor got = run_reference(g, inputs).at(g.outputs[0]);
+  ASSERT_EQ(got.shape, want.shape);
+  std::size_t exact = 0, one_step = 0;
+  for (std::size_t e = 0; e < want.f.size(); ++e) {
+    const float d = std::fabs(got.f[e] - want.f[e]);
+    exact += d <= 1e-6f;
+    one_step += d > 1e-6f && d <= 0.1001f;
+  }
+  std::printf("qdq_conv: %zu of %zu outputs equal to ONNX Runtime's, %zu one grid step (0.1) apart\n", exact,
+              want.f.size(), one_step);
+  EXPECT_EQ(exact + one_step, want.f.size());
+  EXPECT_GE(double(exact), 0.99 * double(want.f.size()));
+  // Without the rounding the interpreter computes the float graph: visibly different.
+  ReferenceOptions plain;
+  plain.apply_quant = false;
+  const TensorDiff d = compare_tensors(run_reference(g, inputs, plain).at(g.outputs[0]), want);
+  EXPECT_GT(d.max_abs, 1e-3) << "the quantisation made no difference: the test would not see it missing";
+  fs::remove_all(dir);
 }
 
 const std::string kTorchvision = std::string(NPU_SOURCE_DIR) + "/../shared/models/torchvision/";

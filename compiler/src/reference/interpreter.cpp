@@ -79,6 +79,35 @@ RefTensor from_constant(const Graph& g, const Tensor& t) {
 
 bool float_kind(ElemType t) { return t == ElemType::Float32 || t == ElemType::Float16; }
 
+/// ONNX QuantizeLinear then DequantizeLinear of `t` with `q` (reference_interpreter.hpp,
+/// ReferenceOptions::apply_quant). Rounding: half to even (std::nearbyint in the default
+/// rounding mode), as the ONNX spec says.
+void fake_quantize(const Graph& g, const std::string& name, RefTensor& t, const QuantParams& q) {
+  if (!t.is_float() || q.scale.empty() || q.zero_point.size() != q.scale.size())
+    throw ConfigError(source_of(g) + ": error: tensor '" + echo(name) + "' carries quantisation parameters with " +
+                      std::to_string(q.scale.size()) + " scales and " + std::to_string(q.zero_point.size()) +
+                      " zero points; the model's QuantizeLinear/DequantizeLinear parameters are malformed");
+  const double lo = q.type == ElemType::Uint8 ? 0 : -128, hi = q.type == ElemType::Uint8 ? 255 : 127;
+  std::int64_t inner = 1, dim = 1;
+  if (q.scale.size() > 1) {
+    const auto axis = static_cast<std::size_t>(q.axis);
+    if (q.axis < 0 || axis >= t.shape.size() || t.shape[axis] != static_cast<std::int64_t>(q.scale.size()))
+      throw ConfigError(source_of(g) + ": error: tensor '" + echo(name) + "' (" + reference::shape_str(t.shape) + ") has " +
+                        std::to_string(q.scale.size()) + " per-channel scales along axis " + std::to_string(q.axis) +
+                        ", which does not match its shape");
+    dim = t.shape[axis];
+    inner = reference::span(t.shape, axis + 1, t.shape.size());
+  }
+  for (std::size_t e = 0; e < t.f.size(); ++e) {
+    const std::size_t c = q.scale.size() > 1 ? static_cast<std::size_t>((static_cast<std::int64_t>(e) / inner) % dim) : 0;
+    // In float, as ONNX Runtime computes both ops: q = nearbyint(x / s) + zp; x' = (q - zp) * s.
+    const float s = q.scale[c];
+    const double zp = double(q.zero_point[c]);
+    const double v = std::clamp(double(std::nearbyint(t.f[e] / s)) + zp, lo, hi);
+    t.f[e] = static_cast<float>(v - zp) * s;
+  }
+}
+
 }  // namespace
 
 RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const ReferenceOptions& options) {
@@ -114,6 +143,7 @@ RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const Ref
       throw ConfigError(src + ": error: input '" + echo(name) + "' holds " + std::to_string(have) +
                         " values but its shape " + shape_str(v.shape) + " has " + std::to_string(v.elements()));
     live[name] = v;
+    if (options.apply_quant && decl.quant) fake_quantize(g, name, live[name], *decl.quant);
   }
   for (const std::string& k : options.keep)
     if (!g.has_tensor(k))
@@ -173,6 +203,7 @@ RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const Ref
         call.fail("output '" + echo(name) + "' computed with shape " + shape_str(o.shape) +
                   " but shape inference gave " + shape_str(g.tensor(name).shape) +
                   "; one of them is wrong (report it with the model)");
+      if (options.apply_quant && g.has_tensor(name) && g.tensor(name).quant) fake_quantize(g, name, o, *g.tensor(name).quant);
       live[name] = std::move(o);
     }
     for (const std::string& in : n.inputs) {

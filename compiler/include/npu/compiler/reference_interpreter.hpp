@@ -49,6 +49,14 @@ struct ReferenceOptions {
   /// result does not depend on it: every output element is summed by one thread, in the
   /// same order.
   int threads = 0;
+  /// Quantised models (QDQ / QLinear ops, folded at load into float ops with the parameters
+  /// kept in Tensor::quant, fold_qdq.hpp): true rounds every tensor that carries parameters
+  /// to its integer grid where it is computed (graph inputs on entry), i.e. applies ONNX
+  /// QuantizeLinear then DequantizeLinear: (saturate(round_half_even(x / s) + zp) - zp) * s,
+  /// per tensor or per channel along the axis, saturating to int8 [-128, 127] or uint8
+  /// [0, 255]. That is what the file computes (ONNX Runtime agrees). false: the float graph
+  /// with the dequantised weights. No effect on models without Tensor::quant.
+  bool apply_quant = true;
   /// If set, receives the wall-clock seconds spent per op type (added to what it holds), for
   /// benchmarks and profiling.
   std::map<std::string, double>* seconds_per_op = nullptr;
