@@ -23,6 +23,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# ONNX Runtime (npm onnxruntime-node) as the independent reference of the functional checks
+# (docs/functional.md); only where node/npm are installed (.ci/run installs them). Tests that
+# need it skip with a message when it is absent, so a failure here is not fatal.
+if command -v npm >/dev/null; then
+  bash scripts/install_ort.sh || echo "setup: note: ONNX Runtime (npm) not installed; its cross-check tests will skip"
+fi
+
 BUILD_DIR="${BUILD_DIR:-build}"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null

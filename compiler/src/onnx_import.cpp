@@ -562,6 +562,19 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source, Onn
   return imp.convert(model, info);
 }
 
+Tensor import_tensor_proto(const std::string& bytes, const std::string& source, const std::string& base_dir) {
+  Importer imp{source, fs::path(base_dir)};
+  onnx::TensorProto t;
+  if (bytes.size() > static_cast<std::size_t>(INT32_MAX) || !t.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    imp.fail("not a serialized onnx.TensorProto (protobuf cannot parse its " + std::to_string(bytes.size()) +
+             " bytes); write tensors with onnx.numpy_helper.from_array(...).SerializeToString()");
+  if (t.data_type() == onnx::TensorProto_DataType_UNDEFINED)
+    imp.fail("the TensorProto has no data type (0, UNDEFINED): the file is empty or not a tensor; write it with "
+             "onnx.numpy_helper.from_array(...).SerializeToString()");
+  Tensor out = imp.convert_tensor(t, t.name());
+  return out;
+}
+
 std::vector<Node> import_subgraph(const onnx::GraphProto& sub, Graph& g, const std::string& source) {
   Importer imp{source, fs::path()};
   imp.opset = g.opset;

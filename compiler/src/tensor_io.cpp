@@ -1,42 +1,51 @@
+// Tensor files (tensor_io.hpp): TensorProto via libonnx's protobuf classes, .npy by the
+// documented v1.0 format.
 #include "npu/compiler/tensor_io.hpp"
 
 #include <onnx/onnx_pb.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
+#include "npu/compiler/onnx_import.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {
 
+namespace fs = std::filesystem;
+
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw ConfigError(path + ": error: cannot open the tensor file");
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
+void check_data(const RefTensor& t, const std::string& path) {
+  const std::size_t have = t.is_float() ? t.f.size() : t.i.size();
+  if (have != static_cast<std::size_t>(t.elements()))
+    throw ConfigError(path + ": error: cannot write a tensor of " + std::to_string(have) + " values with a shape of " +
+                      std::to_string(t.elements()) + " elements");
 }
 
-void write_bytes(const std::string& path, const std::string& bytes) {
+std::ofstream open_out(const std::string& path) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f || !f.write(bytes.data(), std::streamsize(bytes.size())) || !f.flush())
-    throw ConfigError(path + ": error: cannot write the tensor file");
+  if (!f) throw ConfigError(path + ": error: cannot open for writing; check that the folder exists and is writable");
+  return f;
 }
 
-std::uint64_t elements(const std::vector<std::int64_t>& shape) {
-  std::uint64_t n = 1;
-  for (std::int64_t d : shape) n *= std::uint64_t(d < 0 ? 0 : d);
-  return n;
+void close_out(std::ofstream& f, const std::string& path) {
+  f.close();
+  if (!f) throw ConfigError(path + ": error: writing failed (disk full?)");
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-HostTensor read_npy(const std::string& path, const std::string& b) {
+/// .npy (NEP 1): magic, version, header length (2 bytes in v1, 4 in v2/v3), a dict header.
+RefTensor read_npy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": error: cannot open the tensor file; check the path");
+  const std::string b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto bad = [&](const std::string& why) {
     return ConfigError(path + ": error: not a float32 .npy file: " + why +
                        "\n  fix: save it with numpy.save(path, array.astype('<f4'))");
@@ -49,106 +58,124 @@ HostTensor read_npy(const std::string& path, const std::string& b) {
     off = 10;
   } else if (major == 2 || major == 3) {
     if (b.size() < 12) throw bad("truncated header");
-    hlen = 0;
     for (int i = 0; i < 4; ++i) hlen |= std::size_t((unsigned char)b[8 + std::size_t(i)]) << (8 * i);
     off = 12;
   } else {
     throw bad("format version " + std::to_string(major));
   }
-  if (off + hlen > b.size()) throw bad("truncated header");
+  if (hlen > b.size() - off) throw bad("truncated header");
   const std::string h = b.substr(off, hlen);
   if (h.find("'descr': '<f4'") == std::string::npos && h.find("'descr':'<f4'") == std::string::npos)
-    throw bad("dtype is not '<f4' (header " + h.substr(0, h.find('\n')) + ")");
+    throw bad("dtype is not '<f4'");
   if (h.find("True") != std::string::npos) throw bad("fortran_order is True");
   const std::size_t s0 = h.find("'shape'");
-  const std::size_t p0 = s0 == std::string::npos ? s0 : h.find('(', s0), p1 = p0 == std::string::npos ? p0 : h.find(')', p0);
+  const std::size_t p0 = s0 == std::string::npos ? s0 : h.find('(', s0);
+  const std::size_t p1 = p0 == std::string::npos ? p0 : h.find(')', p0);
   if (p1 == std::string::npos) throw bad("no shape in the header");
-  HostTensor t;
+  RefTensor t;
   std::stringstream dims(h.substr(p0 + 1, p1 - p0 - 1));
-  for (std::string d; std::getline(dims, d, ',');) {
-    if (d.find_first_not_of(" ") == std::string::npos) continue;
-    try {
-      t.shape.push_back(std::stoll(d));
-    } catch (const std::exception&) {
-      throw bad("shape entry '" + d + "'");
-    }
-  }
-  const std::uint64_t n = elements(t.shape);
   const std::size_t data = off + hlen;
+  std::uint64_t n = 1;
+  for (std::string d; std::getline(dims, d, ',');) {
+    const auto first = d.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    std::size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(d, &used);
+    } catch (const std::exception&) {
+    }
+    if (v < 0 || d.find_first_not_of(' ', used) != std::string::npos) throw bad("shape entry '" + d + "'");
+    if (v > 0 && n > (b.size() - data) / std::uint64_t(v)) throw bad("the shape needs more data than the file has");
+    n *= std::uint64_t(v);
+    t.shape.push_back(v);
+  }
   if (b.size() - data != n * 4)
     throw bad("shape needs " + std::to_string(n * 4) + " data bytes, the file has " + std::to_string(b.size() - data));
-  t.values.resize(n);
-  std::memcpy(t.values.data(), b.data() + data, n * 4);
+  t.type = ElemType::Float32;
+  t.f.resize(n);
+  if (n) std::memcpy(t.f.data(), b.data() + data, n * 4);
   return t;
 }
 
 }  // namespace
 
-HostTensor read_tensor_file(const std::string& path) {
-  const std::string b = slurp(path);
-  if (ends_with(path, ".npy")) return read_npy(path, b);
-  onnx::TensorProto p;
-  if (!p.ParseFromString(b))
-    throw ConfigError(path + ": error: not a serialized onnx.TensorProto (and not named .npy)");
-  HostTensor t;
-  t.name = p.name();
-  for (auto d : p.dims()) t.shape.push_back(d);
-  const std::uint64_t n = elements(t.shape);
-  if (p.data_type() == onnx::TensorProto_DataType_FLOAT) {
-    if (p.has_raw_data()) {
-      if (p.raw_data().size() != n * 4)
-        throw ConfigError(path + ": error: raw_data has " + std::to_string(p.raw_data().size()) + " bytes, dims need " +
-                          std::to_string(n * 4));
-      t.values.resize(n);
-      std::memcpy(t.values.data(), p.raw_data().data(), n * 4);
-    } else {
-      t.values.assign(p.float_data().begin(), p.float_data().end());
-    }
-  } else if (p.data_type() == onnx::TensorProto_DataType_DOUBLE) {
-    if (p.has_raw_data()) {
-      if (p.raw_data().size() != n * 8) throw ConfigError(path + ": error: raw_data size disagrees with dims");
-      std::vector<double> d(n);
-      std::memcpy(d.data(), p.raw_data().data(), n * 8);
-      t.values.assign(d.begin(), d.end());
-    } else {
-      t.values.assign(p.double_data().begin(), p.double_data().end());
-    }
+RefTensor read_tensor_file(const std::string& path, std::string* name) {
+  if (!ends_with(path, ".npy")) return read_tensor_pb(path, name);
+  if (name) name->clear();
+  return read_npy(path);
+}
+
+RefTensor read_tensor_pb(const std::string& path, std::string* name) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    throw ConfigError(path + ": error: no such file (or not a regular file); give the path of a TensorProto .pb file");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw ConfigError(path + ": error: cannot open the file; check its permissions");
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  const Tensor t = import_tensor_proto(ss.str(), path, fs::path(path).parent_path().string());
+  if (name) *name = t.name;
+  RefTensor r;
+  r.shape = t.shape;
+  if (t.type == ElemType::Float32 || t.type == ElemType::Float16) {
+    r.f = t.float_data;
   } else {
-    throw ConfigError(path + ": error: TensorProto data_type " + std::to_string(p.data_type()) +
-                      " is not FLOAT (1) or DOUBLE (11); runs with data take fp32 inputs");
+    r.type = t.type;
+    r.i = t.int_data;
   }
-  if (t.values.size() != n)
-    throw ConfigError(path + ": error: " + std::to_string(t.values.size()) + " values for dims needing " +
-                      std::to_string(n));
-  return t;
+  return r;
 }
 
-void write_tensor_pb(const std::string& path, const HostTensor& t) {
+void write_tensor_pb(const std::string& path, const RefTensor& t, const std::string& name) {
+  check_data(t, path);
   onnx::TensorProto p;
-  p.set_name(t.name);
-  p.set_data_type(onnx::TensorProto_DataType_FLOAT);
+  p.set_name(name);
   for (std::int64_t d : t.shape) p.add_dims(d);
-  p.set_raw_data(std::string(reinterpret_cast<const char*>(t.values.data()), t.values.size() * 4));
-  write_bytes(path, p.SerializeAsString());
+  std::string raw;
+  if (t.is_float()) {
+    p.set_data_type(onnx::TensorProto_DataType_FLOAT);
+    raw.resize(t.f.size() * sizeof(float));
+    if (!raw.empty()) std::memcpy(raw.data(), t.f.data(), raw.size());  // little-endian host (x86/ARM)
+  } else if (t.type == ElemType::Bool) {
+    p.set_data_type(onnx::TensorProto_DataType_BOOL);
+    for (std::int64_t v : t.i) raw.push_back(v != 0 ? 1 : 0);
+  } else {
+    p.set_data_type(onnx::TensorProto_DataType_INT64);
+    raw.resize(t.i.size() * sizeof(std::int64_t));
+    if (!raw.empty()) std::memcpy(raw.data(), t.i.data(), raw.size());
+  }
+  p.set_raw_data(raw);
+  std::ofstream f = open_out(path);
+  if (!p.SerializeToOstream(&f)) throw ConfigError(path + ": error: writing the TensorProto failed (disk full?)");
+  close_out(f, path);
 }
 
-void write_npy(const std::string& path, const HostTensor& t) {
+void write_npy(const std::string& path, const RefTensor& t) {
+  check_data(t, path);
+  const char* descr = t.is_float() ? "<f4" : t.type == ElemType::Bool ? "|b1" : "<i8";
   std::string shape = "(";
-  for (std::size_t i = 0; i < t.shape.size(); ++i) shape += std::to_string(t.shape[i]) + (t.shape.size() == 1 || i + 1 < t.shape.size() ? "," : "");
+  for (std::size_t d = 0; d < t.shape.size(); ++d) shape += std::to_string(t.shape[d]) + (t.shape.size() == 1 ? "," : d + 1 < t.shape.size() ? ", " : "");
   shape += ")";
-  std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
-  // Header padded with spaces and ended by '\n' so that magic + 4 + header is a multiple of 64.
-  const std::size_t total = 10 + h.size() + 1;
-  h.append((64 - total % 64) % 64, ' ');
-  h += '\n';
-  std::string out = "\x93NUMPY";
-  out += char(1);
-  out += char(0);
-  out += char(h.size() & 0xff);
-  out += char((h.size() >> 8) & 0xff);
-  out += h;
-  out.append(reinterpret_cast<const char*>(t.values.data()), t.values.size() * 4);
-  write_bytes(path, out);
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // magic (6) + version (2) + header length (2) + header + '\n' is a multiple of 64.
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream f = open_out(path);
+  f.write("\x93NUMPY\x01\x00", 8);
+  const auto len = static_cast<std::uint16_t>(header.size());
+  const char len_le[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
+  f.write(len_le, 2);
+  f << header;
+  if (t.is_float()) {
+    f.write(reinterpret_cast<const char*>(t.f.data()), static_cast<std::streamsize>(t.f.size() * sizeof(float)));
+  } else if (t.type == ElemType::Bool) {
+    for (std::int64_t v : t.i) f.put(v != 0 ? 1 : 0);
+  } else {
+    f.write(reinterpret_cast<const char*>(t.i.data()), static_cast<std::streamsize>(t.i.size() * sizeof(std::int64_t)));
+  }
+  close_out(f, path);
 }
 
 }  // namespace npu::compiler

@@ -31,12 +31,14 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       for (const auto& i : g.inputs) all += (all.empty() ? "" : ", ") + i;
       throw ConfigError("--input-data '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
     }
-    compiler::HostTensor t = compiler::read_tensor_file(path);
+    compiler::RefTensor t = compiler::read_tensor_file(path);
+    if (!t.is_float())
+      throw ConfigError(path + ": error: graph input '" + name + "' needs float data; the file holds integers");
     const std::int64_t want = g.tensor(name).elements();
-    if (std::int64_t(t.values.size()) != want)
-      throw ConfigError(path + ": error: " + std::to_string(t.values.size()) + " values, graph input '" + name +
+    if (std::int64_t(t.f.size()) != want)
+      throw ConfigError(path + ": error: " + std::to_string(t.f.size()) + " values, graph input '" + name +
                         "' has " + std::to_string(want));
-    out[name] = std::move(t.values);
+    out[name] = std::move(t.f);
   }
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -58,13 +60,12 @@ RunResult simulate_with_data(const SimulateOptions& opt, const compiler::Compile
   std::filesystem::create_directories(dir, ec);
   if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
   for (const auto& [name, values] : r.outputs) {
-    compiler::HostTensor t;
-    t.name = name;
+    compiler::RefTensor t;
     t.shape = r.output_shapes.at(name);
-    t.values = values;
+    t.f = values;
     const std::string base = (dir / compiler::isa_name(name)).string();
     compiler::write_npy(base + ".npy", t);
-    compiler::write_tensor_pb(base + ".pb", t);
+    compiler::write_tensor_pb(base + ".pb", t, name);
     files.push_back(base + ".npy");
     files.push_back(base + ".pb");
   }

@@ -12,7 +12,7 @@
 
 namespace {
 
-using npu::compiler::HostTensor;
+using npu::compiler::RefTensor;
 
 std::string fp32_config(const std::string& dir) {
   // The edge preset with an fp32 MAC array (the data path computes fp32 programs).
@@ -25,32 +25,23 @@ std::string fp32_config(const std::string& dir) {
   return path;
 }
 
-TEST(TensorFiles, NpyHeaderIsVersion1PaddedTo64AndRoundTrips) {
+// The .npy header layout is tested with the writer (tests/compiler/test_tensor_io.cpp); here
+// read_tensor_file reads back what the writers wrote, by file name.
+TEST(TensorFiles, NpyAndPbRoundTripThroughReadTensorFile) {
   const std::string dir = npu::test::fresh_dir("npy");
-  HostTensor t;
+  RefTensor t;
   t.shape = {2, 3};
-  t.values = {1, 2, 3, 4, 5, 6};
+  t.f = {1, 2, 3, 4, 5, 6};
   npu::compiler::write_npy(dir + "/a.npy", t);
-  const std::string b = npu::test::read_file(dir + "/a.npy");
-  // NEP 1: "\x93NUMPY" 1 0, little-endian header length, header ending '\n'; magic + 4 +
-  // header is a multiple of 64 here: 10 + 118 = 128 bytes, then 6 x 4 bytes of data.
-  ASSERT_EQ(b.size(), 128u + 24u);
-  EXPECT_EQ(b.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-  EXPECT_EQ((unsigned char)b[8] | ((unsigned char)b[9] << 8), 118);
-  EXPECT_EQ(b.substr(10, 58), "{'descr': '<f4', 'fortran_order': False, 'shape': (2,3), }");
-  EXPECT_EQ(b[127], '\n');
-  float v4;
-  std::memcpy(&v4, b.data() + 128 + 12, 4);
-  EXPECT_EQ(v4, 4.0f);
-  const HostTensor back = npu::compiler::read_tensor_file(dir + "/a.npy");
+  const RefTensor back = npu::compiler::read_tensor_file(dir + "/a.npy");
   EXPECT_EQ(back.shape, t.shape);
-  EXPECT_EQ(back.values, t.values);
-  t.name = "y";
-  npu::compiler::write_tensor_pb(dir + "/a.pb", t);
-  const HostTensor pb = npu::compiler::read_tensor_file(dir + "/a.pb");
-  EXPECT_EQ(pb.name, "y");
+  EXPECT_EQ(back.f, t.f);
+  npu::compiler::write_tensor_pb(dir + "/a.pb", t, "y");
+  std::string name;
+  const RefTensor pb = npu::compiler::read_tensor_file(dir + "/a.pb", &name);
+  EXPECT_EQ(name, "y");
   EXPECT_EQ(pb.shape, t.shape);
-  EXPECT_EQ(pb.values, t.values);
+  EXPECT_EQ(pb.f, t.f);
 }
 
 TEST(TensorFiles, BadFilesAreRefusedNamingTheProblem) {
@@ -81,18 +72,18 @@ TEST(DataTool, SimulateWithDataWritesOutputsAndKeepsTheTiming) {
   const std::string dir = npu::test::fresh_dir("sim-data");
   const std::string hw = fp32_config(dir);
   // tiny_convnet's input [1,3,32,32] as a .npy file of 0.01 * (i % 100).
-  HostTensor x;
+  RefTensor x;
   x.shape = {1, 3, 32, 32};
-  for (int i = 0; i < 3072; ++i) x.values.push_back(0.01f * float(i % 100));
+  for (int i = 0; i < 3072; ++i) x.f.push_back(0.01f * float(i % 100));
   npu::compiler::write_npy(dir + "/x.npy", x);
   const auto with = npu::test::run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--out",
                                         dir + "/with", "--with-data", "--input-data", "input=" + dir + "/x.npy"});
   ASSERT_EQ(with.status, 0) << with.output;
   EXPECT_NE(with.output.find("outputs/output.npy"), std::string::npos) << with.output;
-  const HostTensor y = npu::compiler::read_tensor_file(dir + "/with/outputs/output.npy");
+  const RefTensor y = npu::compiler::read_tensor_file(dir + "/with/outputs/output.npy");
   EXPECT_EQ(y.shape, (std::vector<std::int64_t>{1, 10}));
-  const HostTensor ypb = npu::compiler::read_tensor_file(dir + "/with/outputs/output.pb");
-  EXPECT_EQ(ypb.values, y.values);
+  const RefTensor ypb = npu::compiler::read_tensor_file(dir + "/with/outputs/output.pb");
+  EXPECT_EQ(ypb.f, y.f);
   const auto without = npu::test::run_npu(
       {"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--out", dir + "/without", "-q"});
   ASSERT_EQ(without.status, 0) << without.output;
@@ -105,9 +96,9 @@ TEST(DataTool, SimulateWithDataWritesOutputsAndKeepsTheTiming) {
 TEST(DataTool, BadDataRequestsExitOneWithTheFix) {
   const std::string dir = npu::test::fresh_dir("sim-data-bad");
   const std::string hw = fp32_config(dir);
-  HostTensor x;
+  RefTensor x;
   x.shape = {5};
-  x.values = {1, 2, 3, 4, 5};
+  x.f = {1, 2, 3, 4, 5};
   npu::compiler::write_npy(dir + "/five.npy", x);
   const std::string model = "tests/data/tiny_convnet.onnx";
   struct Case {
@@ -138,18 +129,18 @@ TEST(DataTool, SharedMobileNetV2EveryStrategyMatchesTheTorchOutput) {
   const std::string dir = npu::test::fresh_dir("mnv2-data");
   const std::string hw = fp32_config(dir);
   const std::string data = models + "/mobilenet_v2_bn_data/test_data_set_0/";
-  const HostTensor ref = npu::compiler::read_tensor_file(data + "output_0.pb");
+  const RefTensor ref = npu::compiler::read_tensor_file(data + "output_0.pb");
   for (const char* s : {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}) {
     const auto r = npu::test::run_npu({"simulate", "--model", models + "/mobilenet_v2_bn.onnx", "--hw", hw,
                                        "--strategy", s, "--out", dir + "/" + s, "--with-data", "--input-data",
                                        data + "input_0.pb", "-q"});
     ASSERT_EQ(r.status, 0) << r.output;
-    const HostTensor y = npu::compiler::read_tensor_file(dir + "/" + s + "/outputs/output.npy");
-    ASSERT_EQ(y.values.size(), ref.values.size());
+    const RefTensor y = npu::compiler::read_tensor_file(dir + "/" + s + "/outputs/output.npy");
+    ASSERT_EQ(y.f.size(), ref.f.size());
     double err = 0, mx = 0;
-    for (std::size_t i = 0; i < y.values.size(); ++i) {
-      err = std::max(err, std::fabs(double(y.values[i]) - ref.values[i]));
-      mx = std::max(mx, std::fabs(double(ref.values[i])));
+    for (std::size_t i = 0; i < y.f.size(); ++i) {
+      err = std::max(err, std::fabs(double(y.f[i]) - ref.f[i]));
+      mx = std::max(mx, std::fabs(double(ref.f[i])));
     }
     EXPECT_LE(err / mx, 1e-4) << "strategy " << s;
   }

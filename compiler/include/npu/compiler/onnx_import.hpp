@@ -49,4 +49,12 @@ Graph import_onnx(const std::string& path, OnnxModelInfo* info = nullptr);
 Graph import_onnx_bytes(const std::string& bytes, const std::string& source,
                         OnnxModelInfo* info = nullptr);
 
+/// One serialized onnx::TensorProto (e.g. a `test_data_set_0/input_0.pb` of the ONNX
+/// backend-test layout) converted as initializers are (float16/double -> float32 data,
+/// integer types -> int64 data; Tensor::name is the proto's name, maybe empty). External data
+/// is looked up under `base_dir`. Throws npu::ConfigError "SOURCE: error: ..." for bytes that
+/// are no TensorProto, a missing data type, a value count that does not match the dims and
+/// an unsupported data type.
+Tensor import_tensor_proto(const std::string& bytes, const std::string& source, const std::string& base_dir);
+
 }  // namespace npu::compiler

@@ -1,0 +1,199 @@
+// The reference interpreter against an independent implementation, ONNX Runtime (npm
+// onnxruntime-node, CPU, graph optimisations off, run by scripts/ort_reference.js), on the
+// one-op reproductions of ../shared/models/cases (see its README) and the torchvision
+// exports in ../shared/models/torchvision, each on a seeded random input. The interpreter
+// runs the graph as load_model() leaves it (constants folded, GELU/HardSwish/LayerNorm chains
+// recognised, zero Pads merged), ONNX Runtime runs the file as written: agreement checks
+// those rewrites too. Skipped with a message where node, the npm packages
+// (bash scripts/install_ort.sh) or the shared models are absent.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/tensor_io.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "tool_runner.hpp"
+
+namespace npu::compiler {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Why ONNX Runtime cannot run here ("" when it can).
+std::string ort_missing(std::string& ort_dir) {
+  const char* env = std::getenv("NPU_ORT_DIR");
+  ort_dir = env && *env ? env : std::string(NPU_SOURCE_DIR) + "/.cache/ort";
+  if (test::run_shell("command -v node").status != 0) return "node is not installed (apt-get install nodejs npm)";
+  for (const char* pkg : {"onnxruntime-node", "protobufjs"})
+    if (!fs::exists(fs::path(ort_dir) / "node_modules" / pkg / "package.json"))
+      return std::string("npm package ") + pkg + " is not in " + ort_dir + " (run: bash scripts/install_ort.sh)";
+  if (!fs::exists("/usr/include/onnx/onnx.proto")) return "/usr/include/onnx/onnx.proto is absent (apt-get install libonnx-dev)";
+  return "";
+}
+
+/// Seeded input in [-1, 1) for every graph input (float) of `g`.
+RefTensorMap random_inputs(const Graph& g) {
+  std::mt19937 rng(20261130);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  RefTensorMap in;
+  for (const std::string& name : g.inputs) {
+    RefTensor t = RefTensor::zeros(g.tensor(name).shape);
+    for (float& v : t.f) v = d(rng);
+    in[name] = t;
+  }
+  return in;
+}
+
+/// Runs `model` in both and compares every graph output: max |ours - ort| / max |ort| <= rel.
+void compare_with_ort(const std::string& model, double rel = 1e-4) {
+  std::string ort_dir;
+  if (!fs::exists(model)) GTEST_SKIP() << model << " not found: the shared models are absent";
+  if (const std::string why = ort_missing(ort_dir); !why.empty()) GTEST_SKIP() << "ONNX Runtime cross-check skipped: " << why;
+  const Graph g = load_model(model);
+  const RefTensorMap inputs = random_inputs(g);
+  const std::string dir = test::fresh_dir(fs::path(model).stem().string());
+  std::string cmd = "NPU_ORT_DIR='" + ort_dir + "' node '" + NPU_SOURCE_DIR + "/scripts/ort_reference.js' '" + model + "' '" + dir + "'";
+  for (std::size_t k = 0; k < g.inputs.size(); ++k) {
+    const std::string pb = dir + "/input_" + std::to_string(k) + ".pb";
+    write_tensor_pb(pb, inputs.at(g.inputs[k]), g.inputs[k]);
+    cmd += " '" + pb + "'";
+  }
+  const test::ToolResult r = test::run_shell(cmd);
+  ASSERT_EQ(r.status, 0) << cmd << "\n" << r.output;
+  const RefTensorMap ours = run_reference(g, inputs);
+  std::size_t compared = 0;
+  for (std::size_t k = 0; fs::exists(dir + "/output_" + std::to_string(k) + ".pb"); ++k) {
+    std::string name;
+    const RefTensor want = read_tensor_pb(dir + "/output_" + std::to_string(k) + ".pb", &name);
+    ASSERT_TRUE(ours.count(name)) << "ONNX Runtime output '" << name << "' is not a graph output of the loaded model";
+    const TensorDiff d = compare_tensors(ours.at(name), want);
+    std::printf("%s: output '%s' max abs %.3g, max |ort| %.4g, relative %.3g\n", fs::path(model).filename().c_str(),
+                name.c_str(), d.max_abs, d.max_ref, d.max_rel);
+    EXPECT_LE(d.max_rel, rel) << "output '" << name << "': max abs " << d.max_abs << " of max |ort| " << d.max_ref;
+    ++compared;
+  }
+  EXPECT_EQ(compared, g.outputs.size()) << r.output;
+  fs::remove_all(dir);
+}
+
+const std::string kCases = std::string(NPU_SOURCE_DIR) + "/../shared/models/cases/";
+
+TEST(OrtScript, BadUseIsAnErrorThatSaysWhatToDo) {
+  if (test::run_shell("command -v node").status != 0) GTEST_SKIP() << "node is not installed (apt-get install nodejs npm)";
+  const std::string script = "node '" + std::string(NPU_SOURCE_DIR) + "/scripts/ort_reference.js'";
+  // No arguments: usage, exit 1.
+  test::ToolResult r = test::run_shell(script);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("usage: node scripts/ort_reference.js MODEL.onnx OUT_DIR INPUT.pb"), std::string::npos) << r.output;
+  // Packages absent: exit 2 (callers skip) and the install command.
+  r = test::run_shell("NPU_ORT_DIR=/nonexistent " + script + " m.onnx out in.pb");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("npm package 'onnxruntime-node' is not installed under /nonexistent"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("run: bash scripts/install_ort.sh"), std::string::npos) << r.output;
+  std::string ort_dir;
+  if (const std::string why = ort_missing(ort_dir); !why.empty()) GTEST_SKIP() << why;
+  // A model that does not exist: exit 1 naming it.
+  r = test::run_shell("NPU_ORT_DIR='" + ort_dir + "' " + script + " /nonexistent/m.onnx /tmp in.pb");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("/nonexistent/m.onnx: no such file"), std::string::npos) << r.output;
+}
+
+class OrtCase : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OrtCase, InterpreterMatchesOnnxRuntime) { compare_with_ort(kCases + GetParam()); }
+
+// Every file of cases/README.md but legality/conv_with_activation_attr.onnx (below).
+INSTANTIATE_TEST_SUITE_P(SharedCases, OrtCase,
+                         ::testing::Values("identity_const_bias.onnx", "matmul_3d_const_b.onnx",
+                                           "matmul_two_activations.onnx", "op_erf_gelu.onnx",
+                                           "op_layernormalization_op17.onnx", "op_pad_avgpool.onnx", "op_pad_zero.onnx",
+                                           "op_reducemean.onnx", "op_shape_gather_reshape.onnx",
+                                           "op_sub_div_normalize.onnx", "op_unsqueeze.onnx", "resize_bilinear.onnx",
+                                           "se_broadcast_mul.onnx", "transpose_then_convs_host.onnx",
+                                           "legality/silu_sig_also_output.onnx", "legality/clip_5_1.onnx",
+                                           "legality/conv_bn_bn.onnx", "legality/bn_not_after_conv.onnx"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string s = info.param;
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return s.substr(0, s.size() - 5);  // drop "_onnx"
+                         });
+
+TEST(OrtCaseErrors, ConvWithAnUnknownAttributeIsRefusedNotIgnored) {
+  // A Conv carrying a non-standard `activation` attribute: whatever the importer does with
+  // it, the interpreter must not compute a plain Conv and call it the model's result.
+  const std::string model = kCases + "legality/conv_with_activation_attr.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << model << " not found: the shared models are absent";
+  try {
+    const Graph g = load_model(model);
+    run_reference(g, random_inputs(g));
+    FAIL() << "expected an error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("activation"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OrtQuantised, QdqModelMatchesOnnxRuntimeWithFakeQuantisation) {
+  // tests/data/qdq_conv.onnx (scripts/make_qdq_model.py): Q/DQ around every activation,
+  // int8 per-channel weights, a residual Add and a QLinearConv with uint8 activations. The
+  // importer folds the Q/DQ pairs away and keeps their parameters; the interpreter rounds
+  // each such tensor to its grid (apply_quant). The output is DequantizeLinear(y, 0.1, 128):
+  // one grid step is 0.1, so agreement up to fp32 rounding of the pre-quantisation values
+  // means equal values except where a value lies within ~1e-6 of a rounding tie.
+  const std::string model = std::string(NPU_SOURCE_DIR) + "/tests/data/qdq_conv.onnx";
+  std::string ort_dir;
+  if (!fs::exists(model)) GTEST_SKIP() << model << " is absent";
+  if (const std::string why = ort_missing(ort_dir); !why.empty()) GTEST_SKIP() << "ONNX Runtime cross-check skipped: " << why;
+  const Graph g = load_model(model);
+  const RefTensorMap inputs = random_inputs(g);
+  const std::string dir = test::fresh_dir("qdq_conv");
+  write_tensor_pb(dir + "/input_0.pb", inputs.at(g.inputs[0]), g.inputs[0]);
+  const test::ToolResult r = test::run_shell("NPU_ORT_DIR='" + ort_dir + "' node '" + NPU_SOURCE_DIR +
+                                             "/scripts/ort_reference.js' '" + model + "' '" + dir + "' '" + dir + "/input_0.pb'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const RefTensor want = read_tensor_pb(dir + "/output_0.pb");
+  const RefTensor got = run_reference(g, inputs).at(g.outputs[0]);
+  ASSERT_EQ(got.shape, want.shape);
+  std::size_t exact = 0, one_step = 0;
+  for (std::size_t e = 0; e < want.f.size(); ++e) {
+    const float d = std::fabs(got.f[e] - want.f[e]);
+    exact += d <= 1e-6f;
+    one_step += d > 1e-6f && d <= 0.1001f;
+  }
+  std::printf("qdq_conv: %zu of %zu outputs equal to ONNX Runtime's, %zu one grid step (0.1) apart\n", exact,
+              want.f.size(), one_step);
+  EXPECT_EQ(exact + one_step, want.f.size());
+  EXPECT_GE(double(exact), 0.99 * double(want.f.size()));
+  // Without the rounding the interpreter computes the float graph: visibly different.
+  ReferenceOptions plain;
+  plain.apply_quant = false;
+  const TensorDiff d = compare_tensors(run_reference(g, inputs, plain).at(g.outputs[0]), want);
+  EXPECT_GT(d.max_abs, 1e-3) << "the quantisation made no difference: the test would not see it missing";
+  fs::remove_all(dir);
+}
+
+const std::string kTorchvision = std::string(NPU_SOURCE_DIR) + "/../shared/models/torchvision/";
+
+class OrtTorchvision : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OrtTorchvision, InterpreterMatchesOnnxRuntime) { compare_with_ort(kTorchvision + GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(SharedModels, OrtTorchvision,
+                         ::testing::Values("mobilenet_v3_large-bn-op13.onnx", "efficientnet_b0-bn-op13.onnx",
+                                           "shufflenet_v2_x1_0-bn-op13.onnx", "transformer_enc-bn-op13.onnx"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string s = info.param;
+                           s = s.substr(0, s.find('-'));
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return s;
+                         });
+
+}  // namespace
+}  // namespace npu::compiler
