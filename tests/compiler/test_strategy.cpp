@@ -14,13 +14,18 @@ namespace {
 using V = std::vector<std::string>;
 
 TEST(Strategy, BuiltinPassLists) {
-  EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}));
+  EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"}));
   EXPECT_EQ(builtin_strategy("none").passes, V{});
   EXPECT_EQ(builtin_strategy("conv-bn").passes, V{"fold-batchnorm"});
   EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("conv-bn-act").passes, (V{"fold-batchnorm", "fuse-bias", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("residual").passes,
             (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm"}));
+  EXPECT_EQ(builtin_strategy("depth-first").passes,
+            (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm",
+               "fuse-layers"}));
+  EXPECT_EQ(pass_names(), (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
+                             "fuse-add-layernorm", "fuse-layers"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
     ASSERT_TRUE(pass) << p;
