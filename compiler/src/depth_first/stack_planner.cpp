@@ -164,9 +164,15 @@ class Planner {
                                           : "end of the network";
     const LayerSpec& N = lg_.layers[nxt];
     std::string why;
-    if (!stackable(N, why)) return why;
+    if (N.kind == LayerKind::Host) {
+      stackable(N, why);  // "host op: ..."
+      return why;
+    }
     bool connected = false;
-    for (const std::string* t : {&N.inputs[0], &N.residual}) {
+    std::vector<const std::string*> reads;
+    for (const auto& t : N.inputs) reads.push_back(&t);
+    reads.push_back(&N.residual);
+    for (const std::string* t : reads) {
       if (t->empty()) continue;
       if (produced_in(*t, s, e)) {
         connected = true;
@@ -195,6 +201,7 @@ class Planner {
              (reader.empty() ? std::string("no later layer") : reader) + ", and the next layer " + N.name +
              " does not read the stack";
     }
+    if (!stackable(N, why)) return why;
     Evaluation ev = evaluate(s, nxt, 1);
     if (!ev.fits)
       return "SRAM full: with " + N.name + " the stack needs " + std::to_string(ev.need_bytes) +

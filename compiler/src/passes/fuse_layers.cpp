@@ -23,14 +23,25 @@ std::string problem(const Graph& g, const Node& n) {
 }  // namespace
 
 std::vector<Candidate> FuseLayers::match(const Graph& graph) const {
+  // One candidate per node (a pass rewrites a node once), labelled with one of its links: the
+  // producer of its data input or skip tensor, else its first tileable consumer.
   std::vector<Candidate> out;
   for (const Node& n : graph.nodes) {
-    if (!tileable_op(n) || n.inputs.empty()) continue;
-    const auto p = graph.producer(n.inputs[0]);
-    if (!p) continue;
-    const Node& prod = graph.nodes[*p];
-    if (!tileable_op(prod)) continue;
-    out.push_back({n.name, {n.name, prod.name}, prod.name + " -> " + n.name});
+    if (!tileable_op(n) || n.inputs.empty() || n.outputs.empty()) continue;
+    std::string label;
+    const std::string skip = n.attr_int(fused_attr::kResidual, 0) == 1 && n.inputs.size() > 3 ? n.inputs[3] : "";
+    for (const std::string& t : {n.inputs[0], skip}) {
+      if (t.empty() || !label.empty()) continue;
+      const auto p = graph.producer(t);
+      if (p && tileable_op(graph.nodes[*p])) label = graph.nodes[*p].name + " -> " + n.name;
+    }
+    if (label.empty())
+      for (std::size_t c : graph.consumers(n.outputs[0]))
+        if (tileable_op(graph.nodes[c])) {
+          label = n.name + " -> " + graph.nodes[c].name;
+          break;
+        }
+    if (!label.empty()) out.push_back({n.name, {n.name}, label});
   }
   return out;
 }
@@ -46,8 +57,7 @@ Legality FuseLayers::check(const Graph& graph, const Candidate& c) const {
 }
 
 void FuseLayers::rewrite(Graph& graph, const Candidate& c) const {
-  for (const auto& name : c.nodes) graph.nodes[std::size_t(find_node(graph, name))].attrs[fused_attr::kDepthFirst] =
-      std::int64_t(1);
+  graph.nodes[std::size_t(find_node(graph, c.anchor))].attrs[fused_attr::kDepthFirst] = std::int64_t(1);
 }
 
 }  // namespace npu::compiler

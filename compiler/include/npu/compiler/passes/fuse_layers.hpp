@@ -24,14 +24,15 @@ class FuseLayers : public Pass {
     return "link consecutive convolutions and poolings for depth-first execution (intermediates stay in SRAM)";
   }
   std::string verb() const override { return "linked"; }
-  /// Every Conv, MaxPool or AveragePool whose data input is written by a Conv, MaxPool or
-  /// AveragePool: candidate {consumer, producer}, label "producer -> consumer".
+  /// Every Conv, MaxPool or AveragePool linked to another one: its data input or fused skip
+  /// tensor written by one, or its output read by one. Candidate {node}, labelled with the
+  /// link ("producer -> node" or "node -> consumer").
   std::vector<Candidate> match(const Graph& graph) const override;
-  /// Declines a link when either node is not a 2-D Conv/pooling of one image (rank-4 tensors,
-  /// batch 1), or when the conv scales its input channels (fuse-se-gate: the gate needs the
-  /// whole input first).
+  /// Declines a node that is not a 2-D Conv/pooling of one image (rank-4 tensors, batch 1),
+  /// or a conv that scales its input channels (fuse-se-gate: the gate needs the whole input
+  /// first).
   Legality check(const Graph& graph, const Candidate& c) const override;
-  /// Sets npu.depth_first = 1 on both nodes.
+  /// Sets npu.depth_first = 1 on the node.
   void rewrite(Graph& graph, const Candidate& c) const override;
 };
 
