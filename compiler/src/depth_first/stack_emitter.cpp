@@ -81,7 +81,7 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
     for (std::size_t k = 0; k < plan.layers.size(); ++k) {
       const StackLayer& sl = plan.layers[k];
       const LayerSpec& L = *sl.spec;
-      const ConvGeom& g = L.geom;
+      const ConvGeom& g = sl.geom;
       const StackTensor& t = plan.tensors[std::size_t(sl.out)];
       const RowRange o = t.rows[std::size_t(b)];
       if (!weights_loaded[k] && !o.empty()) {
@@ -139,6 +139,15 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         if (cp.h_out() != o.rows()) throw std::logic_error("depth-first: CONV band of " + L.name + " has wrong height");
         c.op = Opcode::Conv;
         c.params = cp;
+      } else if (L.kind == LayerKind::Eltwise) {
+        isa::EltwiseParams ep;
+        ep.op = L.eltwise;
+        ep.a_addr = operand_addr(sl.in);
+        ep.b_addr = operand_addr(sl.res);
+        ep.out_addr = out_addr;
+        ep.elems = std::uint32_t(std::uint64_t(g.c_out) * std::uint64_t(o.rows()) * std::uint64_t(g.w_out));
+        c.op = Opcode::Eltwise;
+        c.params = ep;
       } else {
         isa::PoolParams pp;
         pp.op = L.pool;
@@ -162,8 +171,8 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
       code.push_back(std::move(c));
       info[k].steps += 1;
       info[k].band_rows = std::max(info[k].band_rows, o.rows());
-      info[k].array_cycles += band_cycles(L, o.rows(), band.rows, ctx.array, ctx.lanes);
-      info[k].recompute_macs += band_macs(L, o.rows());
+      info[k].array_cycles += band_cycles(L, g, o.rows(), band.rows, ctx.array, ctx.lanes);
+      info[k].recompute_macs += band_macs(L, g, o.rows());
       if (t.stored) dma_ins(Opcode::Store, L.name, t.name, band_desc(t.name, t.c, t.h, t.w, o, out_addr));
     }
   }

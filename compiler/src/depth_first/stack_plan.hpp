@@ -49,6 +49,9 @@ struct Operand {
 struct StackLayer {
   std::size_t index = 0;   ///< into LoweredGraph::layers
   const LayerSpec* spec = nullptr;
+  /// Conv/Pool: spec->geom. Eltwise: a 1x1 identity geometry over its [C, H, W] (inputs and
+  /// output rows coincide); its second input is the `res` operand.
+  ConvGeom geom;
   Operand in, res;
   int out = -1;            ///< StackTensor index of its output
   std::uint32_t w_addr = 0, bias_addr = 0;
@@ -74,13 +77,14 @@ struct PlanInputs {
 /// generated one by one as before.
 std::vector<StackPlan> plan_stacks(const PlanInputs& in);
 
-/// MACs of one CONV band of `out_rows` full-width output rows (0 for a POOL).
-std::uint64_t band_macs(const LayerSpec& L, int out_rows);
+/// MACs of one CONV band of `out_rows` full-width output rows (0 for POOL and ELTWISE).
+std::uint64_t band_macs(const LayerSpec& L, const ConvGeom& g, int out_rows);
 
 /// Cycles of one band: a CONV's MAC-array cycles by the configured fold model
 /// (conv_array_cycles, what the simulator charges), a POOL's vector-unit cycles (elements of
-/// the larger operand / lanes).
-std::uint64_t band_cycles(const LayerSpec& L, int out_rows, int in_rows, const MacArrayConfig& array, int lanes);
+/// the larger operand / lanes), an ELTWISE's (elements / lanes).
+std::uint64_t band_cycles(const LayerSpec& L, const ConvGeom& g, int out_rows, int in_rows, const MacArrayConfig& array,
+                          int lanes);
 
 /// Callbacks into the code generator for DDR addresses and tensor roots.
 struct EmitContext {

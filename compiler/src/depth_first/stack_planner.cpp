@@ -38,9 +38,7 @@ std::uint64_t band_cost(int c, int h, int w, RowRange r, int e, int burst) {
 bool is_conv(const LayerSpec& L) { return L.kind == LayerKind::Conv; }
 
 // Output shape (c, h, w) of a stackable layer; its data input's shape.
-void out_shape(const LayerSpec& L, int& c, int& h, int& w) {
-  c = L.geom.c_out, h = L.geom.h_out, w = L.geom.w_out;
-}
+void out_shape(const ConvGeom& g, int& c, int& h, int& w) { c = g.c_out, h = g.h_out, w = g.w_out; }
 
 struct Evaluation {
   StackPlan plan;
@@ -63,6 +61,31 @@ class Planner {
       if (!L.output.empty() && lg_.place.count(L.output)) producer_[L.output] = j;
     }
     for (const auto& t : lg_.ddr_tensors) kind_[t.name] = t.kind;
+    for (std::size_t j = 0; j < lg_.layers.size(); ++j) {
+      const LayerSpec& L = lg_.layers[j];
+      if (L.kind == LayerKind::Conv || L.kind == LayerKind::Pool) geom_[j] = L.geom;
+    }
+    // An element-wise layer of two same-shape tensors: the [C, H, W] of a Conv/Pool producing
+    // one of its inputs (nothing else records H and W separately).
+    for (std::size_t j = 0; j < lg_.layers.size(); ++j) {
+      const LayerSpec& L = lg_.layers[j];
+      if (L.kind != LayerKind::Eltwise || L.b_elems != 0 || L.inputs.size() != 2 || L.output.empty()) continue;
+      for (const auto& t : L.inputs) {
+        auto p = producer_.find(t);
+        if (p == producer_.end() || !geom_.count(p->second)) continue;
+        const ConvGeom& pg = geom_.at(p->second);
+        const std::uint64_t n = std::uint64_t(pg.c_out) * pg.h_out * pg.w_out;
+        bool same = n == L.elems;
+        for (const auto& u : L.inputs) same = same && lg_.bytes.count(u) && lg_.bytes.at(u) == n * std::uint64_t(e_);
+        if (!same) continue;
+        ConvGeom g;
+        g.c_in = g.c_out = g.group = pg.c_out;
+        g.h_in = g.h_out = pg.h_out;
+        g.w_in = g.w_out = pg.w_out;
+        geom_[j] = g;
+        break;
+      }
+    }
   }
 
   std::vector<StackPlan> run() {
@@ -71,7 +94,7 @@ class Planner {
     std::size_t i = 0;
     while (i < n) {
       std::string why;
-      if (!stackable(lg_.layers[i], why)) {
+      if (!stackable(lg_.layers[i], why) || lg_.layers[i].kind == LayerKind::Eltwise) {
         ++i;
         continue;
       }
@@ -121,7 +144,12 @@ class Planner {
       return false;
     }
     const bool conv = L.kind == LayerKind::Conv, pool = L.kind == LayerKind::Pool;
-    if (!conv && !pool) {
+    if (L.kind == LayerKind::Eltwise && !geom_.count(index_of(L))) {
+      why = "op not tileable: " + L.name + " is an element-wise " + L.op_type +
+            " with broadcasting or of tensors whose shape no Conv/pool gives";
+      return false;
+    }
+    if (!conv && !pool && L.kind != LayerKind::Eltwise) {
       why = std::string("op not tileable: ") + L.name + " is " + to_string(L.kind) + " " + L.op_type;
       return false;
     }
@@ -145,6 +173,7 @@ class Planner {
   }
 
   std::string root(const std::string& t) const { return lg_.place.at(t).root; }
+  std::size_t index_of(const LayerSpec& L) const { return std::size_t(&L - lg_.layers.data()); }
 
   bool produced_in(const std::string& t, std::size_t s, std::size_t e) const {
     auto it = producer_.find(t);
@@ -216,7 +245,8 @@ class Planner {
       bool fed = false;
       for (std::size_t m = k + 1; m <= e && !fed; ++m) {
         const LayerSpec& M = lg_.layers[m];
-        fed = M.inputs[0] == lg_.layers[k].output || M.residual == lg_.layers[k].output;
+        fed = M.residual == lg_.layers[k].output ||
+              std::find(M.inputs.begin(), M.inputs.end(), lg_.layers[k].output) != M.inputs.end();
       }
       if (!fed) return false;
     }
@@ -263,7 +293,8 @@ class Planner {
       StackTensor t;
       t.name = L.output;
       t.producer = int(k - s);
-      out_shape(L, t.c, t.h, t.w);
+      sl.geom = geom_.at(k);
+      out_shape(sl.geom, t.c, t.h, t.w);
       auto operand = [&](const std::string& name, int c, int h, int w) {
         Operand o;
         o.tensor = name;
@@ -272,8 +303,9 @@ class Planner {
         o.produced = it == produced.end() ? -1 : it->second;
         return o;
       };
-      sl.in = operand(L.inputs[0], L.geom.c_in, L.geom.h_in, L.geom.w_in);
+      sl.in = operand(L.inputs[0], sl.geom.c_in, sl.geom.h_in, sl.geom.w_in);
       if (!L.residual.empty()) sl.res = operand(L.residual, t.c, t.h, t.w);
+      if (L.kind == LayerKind::Eltwise) sl.res = operand(L.inputs[1], t.c, t.h, t.w);
       sl.out = int(p.tensors.size());
       produced[t.name] = sl.out;
       p.tensors.push_back(std::move(t));
@@ -348,9 +380,9 @@ class Planner {
         }
         t.rows[std::size_t(b)] = r;
         if (r.empty()) continue;
-        sl.in.rows[std::size_t(b)] = input_rows(sl.spec->geom, r);
+        sl.in.rows[std::size_t(b)] = input_rows(sl.geom, r);
         add(sl.in.produced, sl.in.rows[std::size_t(b)]);
-        if (!sl.res.tensor.empty()) {
+        if (!sl.res.tensor.empty()) {  // residual / second element-wise input: the output's rows
           sl.res.rows[std::size_t(b)] = r;
           add(sl.res.produced, r);
         }
@@ -467,8 +499,8 @@ class Planner {
       for (std::size_t b = 0; b < t.rows.size(); ++b) {
         const RowRange r = t.rows[b];
         if (r.empty()) continue;
-        layer_macs += band_macs(L, r.rows());
-        cycles += band_cycles(L, r.rows(), sl.in.rows[b].rows(), in_.opt.array, in_.hw.act_unit.lanes);
+        layer_macs += band_macs(L, sl.geom, r.rows());
+        cycles += band_cycles(L, sl.geom, r.rows(), sl.in.rows[b].rows(), in_.opt.array, in_.hw.act_unit.lanes);
         for (const Operand* o : {&sl.in, &sl.res})
           if (!o->tensor.empty() && !o->on_chip) bytes += band_cost(o->c, o->h, o->w, o->rows[b], e_, burst);
         if (t.stored) bytes += band_cost(t.c, t.h, t.w, r, e_, burst);
@@ -520,10 +552,12 @@ class Planner {
         r = {UINT64_MAX / 4, 1e30};  // cannot run alone: any stack is better
       }
     } else {
-      const ConvGeom& g = L.geom;
-      r.first = bursts(std::uint64_t(g.c_in) * g.h_in * g.w_in * e_, in_.opt.burst_bytes) +
+      const ConvGeom& g = geom_.at(k);
+      const int inputs = L.kind == LayerKind::Eltwise ? 2 : 1;
+      r.first = inputs * bursts(std::uint64_t(g.c_in) * g.h_in * g.w_in * e_, in_.opt.burst_bytes) +
                 bursts(std::uint64_t(g.c_out) * g.h_out * g.w_out * e_, in_.opt.burst_bytes);
-      const double compute = double(band_cycles(L, g.h_out, g.h_in, in_.opt.array, in_.hw.act_unit.lanes)) * in_.opt.core_period_ns;
+      const double compute =
+          double(band_cycles(L, g, g.h_out, g.h_in, in_.opt.array, in_.hw.act_unit.lanes)) * in_.opt.core_period_ns;
       const double memory = bw > 0 ? double(r.first) / bw : 0;
       r.second = std::max(compute, memory) + (compute + memory) / 8;
     }
@@ -541,28 +575,30 @@ class Planner {
   std::map<std::string, std::size_t> producer_;
   std::map<std::string, isa::TensorKind> kind_;
   std::map<std::size_t, std::pair<std::uint64_t, double>> alone_;
+  std::map<std::size_t, ConvGeom> geom_;  // stackable layers' geometry
 };
 
 }  // namespace
 
 std::vector<StackPlan> plan_stacks(const PlanInputs& in) { return Planner(in).run(); }
 
-std::uint64_t band_macs(const LayerSpec& L, int out_rows) {
+std::uint64_t band_macs(const LayerSpec& L, const ConvGeom& geom, int out_rows) {
   if (L.kind != LayerKind::Conv) return 0;
-  ConvGeom g = L.geom;
+  ConvGeom g = geom;
   g.h_out = out_rows;
   return g.macs();
 }
 
-std::uint64_t band_cycles(const LayerSpec& L, int out_rows, int in_rows, const MacArrayConfig& array, int lanes) {
+std::uint64_t band_cycles(const LayerSpec& L, const ConvGeom& geom, int out_rows, int in_rows,
+                          const MacArrayConfig& array, int lanes) {
   if (L.kind == LayerKind::Conv) {
-    ConvGeom g = L.geom;
+    ConvGeom g = geom;
     g.h_out = out_rows;
     return conv_array_cycles(g, g.c_out, out_rows, array);
   }
   const std::uint64_t n = std::uint64_t(std::max(lanes, 1));
-  const std::uint64_t elems = std::uint64_t(L.geom.c_in) * std::max<std::uint64_t>(std::uint64_t(in_rows) * L.geom.w_in,
-                                                                                  std::uint64_t(out_rows) * L.geom.w_out);
+  const std::uint64_t elems = std::uint64_t(geom.c_in) * std::max<std::uint64_t>(std::uint64_t(in_rows) * geom.w_in,
+                                                                                 std::uint64_t(out_rows) * geom.w_out);
   return (elems + n - 1) / n;
 }
 

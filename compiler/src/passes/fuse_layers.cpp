@@ -4,7 +4,11 @@ namespace npu::compiler {
 
 namespace {
 
-bool tileable_op(const Node& n) { return n.op_type == "Conv" || n.op_type == "MaxPool" || n.op_type == "AveragePool"; }
+bool eltwise_op(const Node& n) { return (n.op_type == "Add" || n.op_type == "Mul") && n.inputs.size() == 2; }
+
+bool tileable_op(const Node& n) {
+  return n.op_type == "Conv" || n.op_type == "MaxPool" || n.op_type == "AveragePool" || eltwise_op(n);
+}
 
 // Why `n` cannot run in a stack, or "".
 std::string problem(const Graph& g, const Node& n) {
@@ -15,6 +19,8 @@ std::string problem(const Graph& g, const Node& n) {
     if (shape.size() != 4) return n.name + " is not 2-D (tensor " + t + " has rank " + std::to_string(shape.size()) + ")";
     if (shape[0] != 1) return n.name + " runs a batch of " + std::to_string(shape[0]) + " (bands cover one image)";
   }
+  if (eltwise_op(n) && (!g.has_tensor(n.inputs[1]) || g.tensor(n.inputs[1]).shape != g.tensor(n.inputs[0]).shape))
+    return n.name + " broadcasts one input (bands need two tensors of one shape)";
   if (!n.attr_string(fused_attr::kInScale, "").empty())
     return n.name + " scales its input channels by a gate computed from the whole input (fuse-se-gate)";
   return "";
@@ -29,8 +35,9 @@ std::vector<Candidate> FuseLayers::match(const Graph& graph) const {
   for (const Node& n : graph.nodes) {
     if (!tileable_op(n) || n.inputs.empty() || n.outputs.empty()) continue;
     std::string label;
-    const std::string skip = n.attr_int(fused_attr::kResidual, 0) == 1 && n.inputs.size() > 3 ? n.inputs[3] : "";
-    for (const std::string& t : {n.inputs[0], skip}) {
+    std::string second = n.attr_int(fused_attr::kResidual, 0) == 1 && n.inputs.size() > 3 ? n.inputs[3] : "";
+    if (eltwise_op(n)) second = n.inputs[1];
+    for (const std::string& t : {n.inputs[0], second}) {
       if (t.empty() || !label.empty()) continue;
       const auto p = graph.producer(t);
       if (p && tileable_op(graph.nodes[*p])) label = graph.nodes[*p].name + " -> " + n.name;

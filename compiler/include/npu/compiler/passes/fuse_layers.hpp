@@ -1,5 +1,6 @@
 // fuse-layers: marks the producer -> consumer links between convolutions (their fused
-// epilogues included: BN folded, activation, residual Add) and max/average pooling that the
+// epilogues included: BN folded, activation, residual Add), max/average pooling and
+// element-wise Add/Mul of two same-shape tensors (YOLOv5's residual Add after a SiLU) that the
 // depth-first scheduler may run as one stack, band by band, with the linking tensor kept in
 // SRAM. The marks (node attribute npu.depth_first) are layer-level legality only; which marked
 // layers form stacks, their band height and where each stack ends is decided against the SRAM
@@ -24,12 +25,12 @@ class FuseLayers : public Pass {
     return "link consecutive convolutions and poolings for depth-first execution (intermediates stay in SRAM)";
   }
   std::string verb() const override { return "linked"; }
-  /// Every Conv, MaxPool or AveragePool linked to another one: its data input or fused skip
-  /// tensor written by one, or its output read by one. Candidate {node}, labelled with the
+  /// Every Conv, MaxPool, AveragePool, or Add/Mul of two tensors, linked to another one: an
+  /// input (data, fused skip, either summand) written by one, or its output read by one. Candidate {node}, labelled with the
   /// link ("producer -> node" or "node -> consumer").
   std::vector<Candidate> match(const Graph& graph) const override;
   /// Declines a node that is not a 2-D Conv/pooling of one image (rank-4 tensors, batch 1),
-  /// or a conv that scales its input channels (fuse-se-gate: the gate needs the whole input
+  /// an Add/Mul that broadcasts, or a conv that scales its input channels (fuse-se-gate: the gate needs the whole input
   /// first).
   Legality check(const Graph& graph, const Candidate& c) const override;
   /// Sets npu.depth_first = 1 on the node.
