@@ -248,6 +248,21 @@ TEST(DepthFirst, ExplainSaysWhyEachStackEnds) {
     expect_valid(r, hw, "branch");
   }
   {
+    // Host op: LpNormalization has no NPU lowering (test_codegen.cpp), so the host runs it
+    // right after the two convs.
+    GraphBuilder b("host");
+    const std::string x = b.input("x", {1, 8, 16, 16});
+    const std::string y = b.conv("conv2", b.conv("conv1", x, 8, 3, 1, 1), 8, 3, 1, 1);
+    const std::string t = "lpnorm.out";
+    b.add_tensor(t, {1, 8, 16, 16});
+    b.node("lpnorm", "LpNormalization", {y}, {t});
+    b.output(b.unary("sig", "Sigmoid", t));
+    const CompileResult r = compile(b.g, hw, builtin_strategy("depth-first"));
+    ASSERT_EQ(r.stacks.size(), 1u);
+    EXPECT_EQ(r.stacks[0].end_reason.rfind("host op", 0), 0u) << r.stacks[0].end_reason;
+    expect_valid(r, hw, "host");
+  }
+  {
     // Graph output: the second conv's output is the network's output.
     const CompileResult r = compile(two_pointwise(), hw, builtin_strategy("depth-first"));
     ASSERT_EQ(r.stacks.size(), 1u);
