@@ -4,10 +4,28 @@
 # first crash, leak, sanitizer report, time-out (> 10 s on one input) or unexpected exception,
 # printing the saved input and the command that reproduces it. docs/validation.md, "Fuzzing".
 # Usage: bash scripts/fuzz.sh [SECONDS] [TARGET...]   (env BUILD_DIR, default build-asan)
+#        bash scripts/fuzz.sh ci [TARGET...]
+# `ci` is the deterministic short run CI does: seed 1, a fixed number of inputs per target
+# (about 30 s each on an idle 2-core machine), starting from the seeds alone in a fresh
+# corpus folder, so a local `fuzz.sh ci` runs exactly the inputs CI will run.
+# Env: FUZZ_RUNS=N (run N inputs instead of SECONDS), FUZZ_SEED=N (libFuzzer -seed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-60}"
 shift || true
+CI_MODE=0
+if [ "$SECONDS_EACH" = ci ]; then
+  CI_MODE=1
+  SECONDS_EACH=0
+fi
+# Inputs per target in ci mode (rates on an idle 2-core machine: docs/validation.md).
+ci_runs() {
+  case "$1" in
+    fuzz_scalesim_config) echo 300000 ;;
+    fuzz_dramsim3_trace | fuzz_ramulator_trace | fuzz_scalesim_topology) echo 30000 ;;
+    *) echo 50000 ;;
+  esac
+}
 BUILD_DIR="${BUILD_DIR:-build-asan}"
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_hw_config fuzz_npuasm fuzz_dramsim3_trace fuzz_ramulator_trace
@@ -25,6 +43,7 @@ FUZZ_DIR="$BUILD_DIR/tests/fuzz"
 summary=()
 for t in "${TARGETS[@]}"; do
   corpus="$FUZZ_DIR/corpus/$t" artifacts="$FUZZ_DIR/artifacts/$t/" log="$FUZZ_DIR/$t.log"
+  [ "$CI_MODE" = 1 ] && corpus="$FUZZ_DIR/corpus-ci/$t" && rm -rf "$corpus"
   mkdir -p "$corpus" "$artifacts"
   # Longest input: the trace and CSV readers are line by line, so 2 KiB (dozens of lines)
   # reaches every state and keeps runs fast; the seeds are read up to that length.
@@ -33,6 +52,8 @@ for t in "${TARGETS[@]}"; do
   esac
   limit=(-max_total_time="$SECONDS_EACH")
   [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS" -max_total_time="${FUZZ_MAX_TIME:-86400}")
+  [ "$CI_MODE" = 1 ] && limit=(-runs="$(ci_runs "$t")" -seed=1)
+  [ -n "${FUZZ_SEED:-}" ] && limit+=(-seed="$FUZZ_SEED")
   echo "fuzz: $t ${limit[*]}"
   # New inputs go to the first folder (the growing corpus); the seeds are only read.
   # TMPDIR: the trace targets' scratch file (one per process).

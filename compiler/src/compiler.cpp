@@ -1,4 +1,5 @@
 #include "npu/compiler/compiler.hpp"
+#include "npu/compiler/pipeline.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -82,6 +83,10 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
   for (auto& d : stack_decisions(cg.stacks)) r.decisions.push_back(std::move(d));
   r.stacks = cg.stacks;
+  if (options.pipeline) {
+    std::vector<Decision> d = pipeline_layers(cg.program, hw);
+    r.decisions.insert(r.decisions.end(), d.begin(), d.end());
+  }
   r.program = std::move(cg.program);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;

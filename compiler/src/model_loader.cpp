@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "npu/compiler/fold_qdq.hpp"
 #include "npu/compiler/merge_pad.hpp"
 #include "npu/compiler/onnx_import.hpp"
 #include "npu/compiler/recognise_activations.hpp"
@@ -172,6 +173,7 @@ Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path
   }
   g.dynamic_size = options.dynamic_size;
   infer_shapes(g, model_or_path);
+  fold_qdq(g);  // quantised models: Q/DQ and QLinear ops folded, their parameters kept
   recognise_activations(g);
   recognise_layernorm(g);
   merge_pads(g);

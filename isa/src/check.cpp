@@ -22,6 +22,7 @@ const char* to_string(CheckKind k) {
     case CheckKind::DataType: return "dtype";
     case CheckKind::Token: return "token";
     case CheckKind::Deadlock: return "deadlock";
+    case CheckKind::Dataflow: return "dataflow";
   }
   return "?";
 }

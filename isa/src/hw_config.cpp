@@ -273,6 +273,7 @@ class Loader {
       Section s = open(top, "dma");
       if (s.has("burst_bytes")) cfg.dma.burst_bytes = int_size(s, "burst_bytes");
       if (s.has("max_outstanding")) cfg.dma.max_outstanding = get_int(s, "max_outstanding", 1);
+      if (s.has("requests_per_cycle")) cfg.dma.requests_per_cycle = get_int(s, "requests_per_cycle", 1);
     }
     load_ddr(top, cfg.ddr);
     if (top.has("energy")) {
@@ -781,7 +782,7 @@ const std::vector<HwConfigSection>& hw_config_schema() {
       {"sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles"}},
       {"act_unit", {"lanes"}, {"latency_cycles"}},
       {"act_unit.latency_cycles", {}, act_latency_keys()},
-      {"dma", {}, {"burst_bytes", "max_outstanding"}},
+      {"dma", {}, {"burst_bytes", "max_outstanding", "requests_per_cycle"}},
       {"ddr",
        {"standard", "data_rate_mtps", "channels", "ranks", "bank_groups", "banks_per_group", "rows", "columns",
         "device_width", "bus_width_bits", "burst_length", "timing"},
@@ -929,7 +930,16 @@ std::string hw_config_to_yaml(const HwConfig& c) {
   }
   line("dma:");
   line(fmt::format("  burst_bytes: {}", c.dma.burst_bytes));
-  line(fmt::format("  max_outstanding: {}", c.dma.max_outstanding));
+  // 0 = derived (Little's law / one port per channel): leave the key out so that a reload
+  // derives it again from the (possibly edited) DDR and SRAM sections.
+  if (c.dma.max_outstanding > 0)
+    line(fmt::format("  max_outstanding: {}", c.dma.max_outstanding));
+  else
+    line("  # max_outstanding: derived per DDR channel by Little's law (docs/timing.md, \"DMA\")");
+  if (c.dma.requests_per_cycle > 0)
+    line(fmt::format("  requests_per_cycle: {}", c.dma.requests_per_cycle));
+  else
+    line("  # requests_per_cycle: derived, = ddr.channels");
   const DdrConfig& d = c.ddr;
   line("ddr:");
   line("  standard: " + d.standard);

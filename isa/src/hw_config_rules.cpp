@@ -26,7 +26,12 @@ const KeyLimit kLimits[] = {
     {"act_unit.latency_cycles.*", 1000,
      "a vector op's pipeline is a few to tens of cycles; a longer latency only stretches simulated time (refreshes "
      "every tREFI), so a run would take minutes"},
-    {"dma.max_outstanding", 4096, "the DMA tracks each request in flight; real engines track 16 to 256"},
+    {"dma.max_outstanding", 4096,
+     "the DMA tracks each request in flight, per DDR channel; real engines track 16 to 256 (leave the key out to "
+     "size it by Little's law, docs/timing.md)"},
+    {"dma.requests_per_cycle", 64,
+     "a DMA front end issues about one request per DDR channel per cycle (ddr.channels is at most 64); leave the key "
+     "out for ddr.channels"},
     {"ddr.channels", 64, "a memory system has 1 to 32 channels (HBM3: 16 channels x 2 pseudo-channels)"},
     {"ddr.ranks", 16, "a channel has 1 to 8 ranks (3DS/LRDIMM included)"},
     {"ddr.bank_groups", 16, "DRAMs have 1 to 8 bank groups (DDR5: 8)"},

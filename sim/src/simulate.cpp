@@ -98,6 +98,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
 
   compiler::CompileOptions co;
   co.npu_only = opt.npu_only;
+  co.pipeline = !opt.no_pipeline;
   compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : compiled.warnings) std::cerr << w << "\n";
   write_text(dir / "program.npuasm", isa::write_program(compiled.program));

@@ -14,6 +14,7 @@
 #include "command.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
+#include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/sim/output_files.hpp"
 
@@ -49,7 +50,8 @@ void add_asm_commands(CLI::App& app) {
 
   auto* check = asm_cmd->add_subcommand(
       "check", "Check a program against a hardware config: SRAM and DDR ranges, tensor regions, tile shapes, "
-               "data type, token balance and deadlock. Prints 'ok: ...' (exit 0) or every issue (exit 1)");
+               "data type, token balance, deadlock and DDR data flow (a LOAD of stored data after its STORE; outputs "
+               "written whole). Prints 'ok: ...' (exit 0) or every issue (exit 1)");
   auto program = std::make_shared<std::string>();
   auto hw_path = std::make_shared<std::string>();
   check->add_option("PROGRAM", *program, "program in .npuasm text, e.g. tests/isa/data/double_buffered_conv.npuasm")
@@ -58,7 +60,8 @@ void add_asm_commands(CLI::App& app) {
   check->callback([program, hw_path]() {
     const isa::Program p = isa::read_program_file(*program);
     const HwConfig hw = load_hw_config(*hw_path);
-    const auto issues = isa::check_program(p, hw);
+    auto issues = isa::check_program(p, hw);
+    for (auto& issue : isa::check_dataflow(p)) issues.push_back(std::move(issue));  // DDR data flow
     if (issues.empty()) {
       std::cout << summary(p, hw) << "\n";
       return;

@@ -31,6 +31,7 @@ struct CompileArgs {
   bool explain = false;
   bool quiet = false;
   bool npu_only = false;
+  bool no_pipeline = false;
   std::int64_t dynamic_size = 0;
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
 };
@@ -78,6 +79,7 @@ void run_compile(const CompileArgs& a) {
 
   compiler::CompileOptions co;
   co.npu_only = a.npu_only;
+  co.pipeline = !a.no_pipeline;
   const compiler::CompileResult r = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : r.warnings) std::cerr << w << "\n";
   if (!a.out.empty()) npu::sim::write_file_atomic(a.out, isa::write_program(r.program));
@@ -119,6 +121,8 @@ void add_compile(CLI::App& app) {
   cmd->add_option("--report-json", a->report_json, "Write the compile report as JSON");
   cmd->add_option("--input-shape", a->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("--npu-only", a->npu_only, "Fail if any node would run on the host (lists them all)");
+  cmd->add_flag("--no-pipeline", a->no_pipeline,
+                "Keep the fence between every two layers (measure what cross-layer pipelining gains)");
   npu::tool::add_dynamic_size_option(cmd, a->dynamic_size);
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "npu/hw/dma/dma_sizing.hpp"
 #include "npu/hw/ddr/channel_interleave.hpp"
 #include "npu/isa/hw_config.hpp"
 
@@ -100,7 +101,10 @@ nlohmann::ordered_json config_json(const HwConfig& c) {
   lat["default"] = c.act_unit.default_latency_cycles;
   for (const auto& [op, v] : c.act_unit.op_latency_cycles) lat[op] = v;  // std::map: sorted, deterministic
   j["act_unit"] = {{"lanes", c.act_unit.lanes}, {"latency_cycles", lat}};
-  j["dma"] = {{"burst_bytes", c.dma.burst_bytes}, {"max_outstanding", c.dma.max_outstanding}};
+  // 0 = derived (see derived.dma_*): the file leaves the key out.
+  j["dma"] = {{"burst_bytes", c.dma.burst_bytes},
+              {"max_outstanding", c.dma.max_outstanding},
+              {"requests_per_cycle", c.dma.requests_per_cycle}};
   const DdrConfig& d = c.ddr;
   const DdrTimingCk& t = d.timing;
   nlohmann::ordered_json timing = {
@@ -148,6 +152,10 @@ nlohmann::ordered_json derived_json(const HwConfig& c) {
   j["tck_ns"] = c.ddr.tck_ns();
   j["core_period_ns"] = c.core_period_ns();
   j["address_bits"] = address_layout(c.ddr);
+  const hw::DmaSizing s = hw::dma_sizing(c);
+  j["dma_requests_per_cycle"] = s.requests_per_cycle;
+  j["dma_outstanding_per_channel"] = s.outstanding_per_channel;
+  j["dma_loaded_latency_ns"] = s.loaded_latency_ns;
   return j;
 }
 
@@ -171,6 +179,18 @@ void print_text(const HwConfig& c) {
   std::cout << fmt::format("#   tCK                  {:.6g} ns  = 2000 / {} MT/s\n", d.tck_ns(), d.data_rate_mtps);
   std::cout << fmt::format("#   core period          {:.6g} ns\n", c.core_period_ns());
   std::cout << fmt::format("#   DDR address bits     {}\n", address_layout(d));
+  const hw::DmaSizing s = hw::dma_sizing(c);
+  std::cout << fmt::format("#   DMA issue width      {} request(s) per core cycle{}\n", s.requests_per_cycle,
+                           s.width_derived ? "  = ddr.channels" : "");
+  if (s.outstanding_derived)
+    std::cout << fmt::format(
+        "#   DMA outstanding      {} per channel  = ceil({:.6g} GB/s x {:.6g} ns / {} B) (Little's law, "
+        "docs/timing.md)\n",
+        s.outstanding_per_channel, s.channel_gbps, s.loaded_latency_ns, c.dma.burst_bytes);
+  else
+    std::cout << fmt::format("#   DMA outstanding      {} per channel (dma.max_outstanding; Little's law would "
+                             "size {:.6g} GB/s x {:.6g} ns)\n",
+                             s.outstanding_per_channel, s.channel_gbps, s.loaded_latency_ns);
   std::cout << fmt::format("#   host                 {} GMAC/s, {} GB/s{}; 1 MB costs {} core cycles (npu::host_cycles)\n",
                            c.host.gops, c.host.bandwidth_gbps,
                            c.host.present ? "" : " (no host section: the default Cortex-A76-class core)",

@@ -66,7 +66,7 @@ LoadedDdr load_ddr(const DdrSource& src) {
 
 void add_source_options(CLI::App* cmd, DdrSource& src) {
   cmd->add_option("--hw", src.hw, "Hardware config YAML (its ddr section is used)");
-  cmd->add_option("--preset", src.preset, "Built-in DDR preset: ddr4-3200, lpddr4-3200, ddr3-2133, hbm2");
+  cmd->add_option("--preset", src.preset, "Built-in DDR preset: ddr4-3200, lpddr4-3200, ddr3-2133, hbm2, hbm2-2stack");
 }
 
 struct RunOptions {

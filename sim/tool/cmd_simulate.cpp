@@ -28,6 +28,8 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--trace-compress", opt->trace_compress,
                 "With --trace ddr: write the CSV trace gzip-compressed as ddr.csv.gz");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
+  cmd->add_flag("--no-pipeline", opt->no_pipeline,
+                "Keep the fence between every two layers (measure what cross-layer pipelining gains)");
   npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
   cmd->callback([opt, traces, quiet]() {
     std::stringstream ss(*traces);

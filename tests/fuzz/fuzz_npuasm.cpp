@@ -1,5 +1,6 @@
 // libFuzzer target: the .npuasm assembly reader (npu::isa::read_program, isa/assembly.hpp)
-// and the static checker that `npu asm check` runs on what it read (isa/check.hpp).
+// and the static checkers that `npu asm check` runs on what it read (isa/check.hpp,
+// isa/dataflow_check.hpp).
 // Property checked on every accepted program (assembly.hpp): write_program() can express
 // it, and read_program(write_program(p)) == p.
 #include <exception>
@@ -8,6 +9,7 @@
 #include "fuzz_common.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
+#include "npu/isa/dataflow_check.hpp"
 
 namespace {
 
@@ -36,5 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!(again == p)) npu::fuzz::fuzz_fail("read_program(write_program(p)) != p", text);
     (void)npu::isa::check_program(p, hw());
+    (void)npu::isa::check_dataflow(p);  // `npu asm check` and `npu run` run both
   });
 }

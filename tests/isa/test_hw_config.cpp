@@ -172,7 +172,8 @@ TEST(HwConfigDefaults, OptionalKeysTakeTheirDocumentedDefaults) {
   EXPECT_EQ(c.act_unit.default_latency_cycles, 4);
   EXPECT_TRUE(c.act_unit.op_latency_cycles.empty());
   EXPECT_EQ(c.dma.burst_bytes, 64);
-  EXPECT_EQ(c.dma.max_outstanding, 16);
+  EXPECT_EQ(c.dma.max_outstanding, 0);     // derived by Little's law (npu::hw::dma_sizing)
+  EXPECT_EQ(c.dma.requests_per_cycle, 0);  // derived: ddr.channels
   EXPECT_EQ(c.ddr.address_mapping, "rochrababgco");
   EXPECT_EQ(c.ddr.page_policy, PagePolicy::Open);
   EXPECT_EQ(c.ddr.queue_depth, 32);

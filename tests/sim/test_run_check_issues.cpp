@@ -17,7 +17,8 @@ namespace {
 const std::string kEdge = "configs/edge-npu-ddr4.yaml";
 
 // The worked example with two faults: the weights LOAD (line 19) lands past the 1 MiB SRAM,
-// and the last-but-one STORE (line 30) names the 16 KiB input tensor for an output range.
+// and the last-but-one STORE (line 30) names the 16 KiB input tensor for an output range
+// (so, third issue, part of the output is never written).
 std::string broken_program(const std::string& dir) {
   std::string text = read_file(std::string(NPU_SOURCE_DIR) + "/tests/isa/data/double_buffered_conv.npuasm");
   auto replace = [&](const std::string& a, const std::string& b) {
@@ -41,10 +42,14 @@ TEST(RunCheckIssues, RunListsEveryIssueAsAsmCheckDoes) {
   const std::string sram = prog + ":19: error: instruction #0 LOAD (layer conv1): operand 'sram' [0xfffff0, 0x10011f0)";
   const std::string region = prog + ":30: error: instruction #11 STORE (layer conv1): DDR range [0x20200, 0x27f00) "
                                     "leaves tensor 'input' [0x10000, 0x14000)";
-  const std::string count = prog + ": 2 issues against " + kEdge + "\n";
+  // The retargeted STORE no longer writes conv1.out's rows 16..23, from offset 0x200 = 512
+  // (0x20200 - 0x20000) in each channel plane: the data-flow check names offset 512.
+  const std::string unwritten = prog + ":15: error: output tensor 'conv1.out' (32768 bytes): offset 512 is never written";
+  const std::string count = prog + ": 3 issues against " + kEdge + "\n";
   for (const auto* out : {&check.output, &run.output}) {
     EXPECT_NE(out->find(sram), std::string::npos) << *out;
     EXPECT_NE(out->find(region), std::string::npos) << *out;
+    EXPECT_NE(out->find(unwritten), std::string::npos) << *out;
     EXPECT_NE(out->find(count), std::string::npos) << *out;
   }
   // Same lines, same order: run's message starts with asm check's whole report.

@@ -6,6 +6,11 @@
 // of p2q by queue p. Here every added wait in q is paired with a push on an instruction of p
 // strictly later in p than the previous pair's, so the n-th wait meets exactly its own push.
 // Every dependency points backwards in program order, so the queues cannot deadlock.
+//
+// A LOAD that must follow a STORE (a skip tensor read back within the band) does not use
+// st2ld: a compute-queue SYNC waits for the STORE (st2cp) and releases the LOAD (cp2ld). The
+// st2ld token stays reserved for the layer fences and for cross-layer pipelining
+// (pipeline.hpp), which pairs its own st2ld pushes and waits by order across layers.
 #include <algorithm>
 #include <array>
 
@@ -43,29 +48,53 @@ bool conflict(const std::vector<Range>& a, const std::vector<Range>& b) {
 
 void add_hazard_tokens(std::vector<isa::Instruction>& code, DType dtype) {
   constexpr int kQueues = 3;
-  std::array<std::vector<std::size_t>, kQueues> history;  // instruction indices per queue
-  std::vector<std::vector<Range>> acc(code.size());
-  // covered[p][q]: position in p's history up to which queue q has already waited (+1).
+  const int ld = int(isa::Queue::Load), cp = int(isa::Queue::Compute), st = int(isa::Queue::Store);
+  std::vector<isa::Instruction> out;
+  out.reserve(code.size() + code.size() / 8);
+  std::vector<std::vector<Range>> acc;                    // per instruction of `out`
+  std::array<std::vector<std::size_t>, kQueues> history;  // indices into `out` per queue
+  // covered[p][q]: positions of p's history (+1) that queue q has already waited for.
   std::array<std::array<std::size_t, kQueues>, kQueues> covered{};
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    acc[i] = accesses(code[i], dtype);
-    const int q = int(code[i].queue());
+  auto pair = [&](int p, int q, std::size_t pos_in_p, isa::Instruction& waiter) {
+    const isa::Token t{isa::Queue(p), isa::Queue(q)};
+    out[history[std::size_t(p)][pos_in_p - 1]].push.push_back(t);
+    waiter.wait.push_back(t);
+    covered[std::size_t(p)][std::size_t(q)] = pos_in_p;
+  };
+  for (isa::Instruction& in : code) {
+    std::vector<Range> a = accesses(in, dtype);
+    const int q = int(in.queue());
     for (int p = 0; p < kQueues; ++p) {
       if (p == q) continue;
       const auto& h = history[std::size_t(p)];
-      std::size_t& cov = covered[std::size_t(p)][std::size_t(q)];
-      for (std::size_t pos = h.size(); pos > cov; --pos) {
-        const std::size_t j = h[pos - 1];
-        if (!conflict(acc[j], acc[i])) continue;
-        const isa::Token t{isa::Queue(p), isa::Queue(q)};
-        code[j].push.push_back(t);
-        code[i].wait.push_back(t);
-        cov = pos;
-        break;
+      std::size_t found = 0;  // position (+1) of the latest conflicting instruction of p
+      for (std::size_t pos = h.size(); pos > covered[std::size_t(p)][std::size_t(q)]; --pos)
+        if (conflict(acc[h[pos - 1]], a)) {
+          found = pos;
+          break;
+        }
+      if (!found) continue;
+      if (p == st && q == ld) {
+        // STORE -> SYNC (compute queue) -> LOAD.
+        isa::Instruction sync;
+        sync.op = isa::Opcode::Sync;
+        sync.layer = in.layer;
+        sync.params = isa::SyncParams{isa::Queue::Compute};
+        if (found > covered[std::size_t(st)][std::size_t(cp)]) pair(st, cp, found, sync);
+        out.push_back(std::move(sync));
+        acc.emplace_back();
+        history[std::size_t(cp)].push_back(out.size() - 1);
+        pair(cp, ld, history[std::size_t(cp)].size(), in);
+        covered[std::size_t(st)][std::size_t(ld)] = found;
+        continue;
       }
+      pair(p, q, found, in);
     }
-    history[std::size_t(q)].push_back(i);
+    out.push_back(std::move(in));
+    acc.push_back(std::move(a));
+    history[std::size_t(q)].push_back(out.size() - 1);
   }
+  code = std::move(out);
 }
 
 }  // namespace npu::compiler::depth_first

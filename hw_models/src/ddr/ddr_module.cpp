@@ -16,6 +16,8 @@ DdrModule::DdrModule(sc_core::sc_module_name name, const npu::DdrConfig& cfg)
   // One transaction is served per call: let the next one's PRE/ACT overlap this one's
   // column commands, as a queue-based controller would (docs/ddr.md, "TLM target").
   core_.set_overlap_row_commands(true);
+  // One request port per channel (docs/ddr.md, "TLM target"): with one channel as before.
+  core_.set_frontend_per_channel(true);
   socket.register_b_transport(this, &DdrModule::b_transport);
   socket.register_transport_dbg(this, &DdrModule::transport_dbg);
 }

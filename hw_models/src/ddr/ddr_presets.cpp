@@ -156,13 +156,51 @@ DdrConfig hbm2() {
   return c;
 }
 
-std::vector<std::string> ddr_preset_names() { return {"ddr4-3200", "lpddr4-3200", "ddr3-2133", "hbm2"}; }
+DdrConfig hbm2_2stack() {
+  // Two HBM2 stacks at 2.4 Gb/s per pin ([JESD235B] speed, shipped as Samsung Aquabolt
+  // [Aquabolt]): 2 x 8 legacy-mode channels of 128 bit, each organised as DRAMSim3's
+  // HBM2_8Gb_x128 (as hbm2()). DRAMSim3's timings are given at tCK = 1 ns; here they are the
+  // same nanoseconds at tCK = 2000 / 2400 = 0.8333 ns, rounded up as JESD79-4 section 13.5
+  // prescribes (nCK = truncate(ns x 1000 / tCK_ps + 0.974)); per-burst spacings (tCCD) stay
+  // in clocks.
+  DdrConfig c = hbm2();
+  c.data_rate_mtps = 2400;  // [JESD235B] / [Aquabolt] 2.4 Gb/s per pin: 38.4 GB/s per channel
+  c.channels = 16;          // two stacks x 8 channels: 16 x 38.4 = 614.4 GB/s
+  // Channel and bank-group interleaving: a sequential stream alternates the 4 bank groups
+  // every 64 B burst (tCCD_S = BL/2: the channel's data bus stays full) and changes channel
+  // every 256 B, so it spreads over all 16 channels (docs/config.md "Channel interleaving").
+  c.address_mapping = "rorabacochbg";
+  DdrTimingCk& t = c.timing;
+  t.cl = 17;        // 14 ns -> 16.8 -> 17
+  t.cwl = 5;        // 4 ns -> 4.8 -> 5
+  t.t_rcd = 17;     // 14 ns -> 17
+  t.t_rp = 17;      // 14 ns -> 17
+  t.t_ras = 41;     // 34 ns -> 40.8 -> 41
+  t.t_rc = 58;      // tRAS + tRP (48 ns -> 57.6 -> 58)
+  t.t_ccd_s = 2;    // [JESD235] 1 nCK per BL2 burst, x2 for BL4 (clocks, not ns)
+  t.t_ccd_l = 4;    // [JESD235] 2 nCK per BL2 burst, x2 for BL4
+  t.t_rrd_s = 5;    // 4 ns -> 4.8 -> 5
+  t.t_rrd_l = 8;    // 6 ns -> 7.2 -> 8
+  t.t_faw = 36;     // 30 ns -> 36.0 -> 36
+  t.t_wr = 20;      // 16 ns -> 19.2 -> 20
+  t.t_wtr_s = 8;    // 6 ns -> 7.2 -> 8
+  t.t_wtr_l = 10;   // 8 ns -> 9.6 -> 10
+  t.t_rtp = 5;      // 4 ns -> 4.8 -> 5
+  t.t_rfc = 312;    // 260 ns -> 312.0 -> 312
+  t.t_refi = 4680;  // [JESD235] 3.9 us / 0.8333 ns = 4680 (a maximum interval: rounded down)
+  return c;
+}
+
+std::vector<std::string> ddr_preset_names() {
+  return {"ddr4-3200", "lpddr4-3200", "ddr3-2133", "hbm2", "hbm2-2stack"};
+}
 
 DdrConfig ddr_preset(const std::string& name) {
   if (name == "ddr4-3200") return ddr4_3200();
   if (name == "lpddr4-3200") return lpddr4_3200();
   if (name == "ddr3-2133") return ddr3_2133();
   if (name == "hbm2") return hbm2();
+  if (name == "hbm2-2stack") return hbm2_2stack();
   std::string list;
   for (const auto& n : ddr_preset_names()) list += (list.empty() ? "" : ", ") + n;
   throw ConfigError("error: unknown DDR preset '" + name + "'\n  fix: use one of " + list);

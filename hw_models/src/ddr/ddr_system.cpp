@@ -25,6 +25,7 @@ DdrSystem::DdrSystem(const DdrConfig& cfg, const std::string& source)
   stats_.burst_bytes = cfg_.burst_bytes();
   stats_.per_bank.resize(std::size_t(cfg_.channels) * cfg_.ranks * cfg_.bank_groups * cfg_.banks_per_group);
   for (int ch = 0; ch < cfg_.channels; ++ch) channels_.push_back(std::make_unique<ChannelController>(cfg_, ch, &stats_));
+  channel_next_.assign(std::size_t(cfg_.channels), 0);
 }
 
 DdrSystem::Offered DdrSystem::offer(std::uint64_t addr, bool is_write, Tick ready_ck, const std::string* layer,
@@ -42,7 +43,8 @@ DdrSystem::Offered DdrSystem::offer(std::uint64_t addr, bool is_write, Tick read
   req.tensor = tensor;
 
   ChannelController& ch = *channels_[std::size_t(req.loc.channel)];
-  Tick t = std::max(ready_ck, frontend_next_);
+  Tick& next = per_channel_frontend_ ? channel_next_[std::size_t(req.loc.channel)] : frontend_next_;
+  Tick t = std::max(ready_ck, next);
   ch.advance_to(t);
   while (!ch.can_accept(is_write)) {
     // Queue full: the front end waits; the next command issued may free a slot.
@@ -51,7 +53,8 @@ DdrSystem::Offered DdrSystem::offer(std::uint64_t addr, bool is_write, Tick read
   }
   req.arrival = t;
   ch.enqueue(req);
-  frontend_next_ = t + 1;
+  next = t + 1;
+  frontend_next_ = std::max(frontend_next_, t + 1);
   return Offered{req.id, req.loc.channel, t};
 }
 

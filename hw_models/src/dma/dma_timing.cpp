@@ -50,33 +50,63 @@ std::uint64_t BurstSplitter::count(const isa::DmaDesc& desc, std::uint32_t burst
   return n;
 }
 
-OutstandingWindow::OutstandingWindow(int max_outstanding, std::uint64_t issue_interval_ps)
-    : ring_(std::size_t(std::max(1, max_outstanding)), 0), interval_(issue_interval_ps) {}
+OutstandingWindow::OutstandingWindow(int max_outstanding, std::uint64_t cycle_ps, int requests_per_cycle,
+                                     int channels)
+    : depth_(max_outstanding), width_(requests_per_cycle), cycle_ps_(cycle_ps) {
+  if (max_outstanding < 1 || requests_per_cycle < 1 || channels < 1)
+    throw std::invalid_argument("OutstandingWindow: max_outstanding, requests_per_cycle and channels must be >= 1");
+  ch_.resize(std::size_t(channels));
+  for (Channel& c : ch_) c.ring.assign(std::size_t(max_outstanding), 0);
+}
 
 void OutstandingWindow::reset(std::uint64_t now_ps) {
-  head_ = count_ = 0;
-  last_issue_ = all_done_ = now_ps;
+  for (Channel& c : ch_) c.head = c.count = c.pending = 0;
+  cycle_start_ = last_issue_ = all_done_ = now_ps;
+  issued_in_cycle_ = 0;
   any_ = false;
 }
 
-std::uint64_t OutstandingWindow::next_issue_ps() const {
-  std::uint64_t t = any_ ? last_issue_ + interval_ : last_issue_;
-  if (count_ == ring_.size()) t = std::max(t, ring_[head_]);  // oldest in flight must finish
+bool OutstandingWindow::needs_completion(int channel) const {
+  const Channel& c = ch_[std::size_t(channel)];
+  // The request that must finish first is the oldest of a full ring; pending ones are the newest.
+  return c.count == c.ring.size() && c.pending == c.count;
+}
+
+std::uint64_t OutstandingWindow::next_issue_ps(int channel) const {
+  // Cadence: up to width_ requests in the cycle that began at cycle_start_, then the next cycle.
+  std::uint64_t t = last_issue_;
+  if (any_ && issued_in_cycle_ >= width_) t = std::max(t, cycle_start_ + cycle_ps_);
+  const Channel& c = ch_[std::size_t(channel)];
+  if (c.count == c.ring.size()) t = std::max(t, c.ring[c.head]);  // oldest in flight must finish
   return t;
 }
 
-void OutstandingWindow::issued(std::uint64_t issue_ps, std::uint64_t done_ps) {
-  // Completions may come back out of order; the window frees the slot of the request that
-  // issued max_outstanding requests ago (in-order retirement, like a reorder buffer).
-  if (count_ == ring_.size()) {
-    ring_[head_] = done_ps;
-    head_ = (head_ + 1) % ring_.size();
+void OutstandingWindow::issued(int channel, std::uint64_t issue_ps) {
+  Channel& c = ch_[std::size_t(channel)];
+  if (c.count == c.ring.size() && c.pending == c.count)
+    throw std::logic_error("OutstandingWindow::issued: the window waits for a pending request (needs_completion)");
+  if (c.count == c.ring.size()) {  // the oldest (completed) request leaves the window
+    c.head = (c.head + 1) % c.ring.size();
+    --c.count;
+  }
+  c.ring[(c.head + c.count) % c.ring.size()] = 0;
+  ++c.count;
+  ++c.pending;
+  if (!any_ || issued_in_cycle_ >= width_ || issue_ps >= cycle_start_ + cycle_ps_) {
+    cycle_start_ = issue_ps;
+    issued_in_cycle_ = 1;
   } else {
-    ring_[(head_ + count_) % ring_.size()] = done_ps;
-    ++count_;
+    ++issued_in_cycle_;
   }
   last_issue_ = issue_ps;
   any_ = true;
+}
+
+void OutstandingWindow::completed(int channel, std::uint64_t done_ps) {
+  Channel& c = ch_[std::size_t(channel)];
+  if (c.pending == 0) throw std::logic_error("OutstandingWindow::completed: no pending request on this channel");
+  c.ring[(c.head + c.count - c.pending) % c.ring.size()] = done_ps;
+  --c.pending;
   all_done_ = std::max(all_done_, done_ps);
 }
 

@@ -23,6 +23,10 @@ struct CompileOptions {
   /// Refuse any host placement: compile() throws ConfigError listing every host node with
   /// its reason (`--npu-only`).
   bool npu_only = false;
+  /// Replace the fences between layers by their real SRAM and DDR dependencies where both
+  /// layers fit in the SRAM side by side (pipeline.hpp); false keeps every fence
+  /// (`--no-pipeline`, to measure what pipelining gains).
+  bool pipeline = true;
 };
 
 /// Share of MACs above which a compile warns that the host does real work (1 %).

@@ -18,6 +18,17 @@ namespace npu::compiler {
 enum class ElemType { Float32, Float16, Int64, Int32, Int8, Uint8, Bool };
 int elem_bytes(ElemType t);
 
+/// How a quantised model (QDQ or QLinear ops, as ONNX Runtime's quantiser writes them)
+/// quantised a tensor: real = (q - zero_point) * scale, per tensor (one scale) or per
+/// channel along `axis` (ONNX QuantizeLinear/DequantizeLinear semantics). fold_qdq.hpp
+/// records it where it folds the Q/DQ nodes away.
+struct QuantParams {
+  std::vector<float> scale;
+  std::vector<std::int64_t> zero_point;
+  std::int64_t axis = 1;
+  ElemType type = ElemType::Int8;  ///< Int8 or Uint8: the quantised element type
+};
+
 /// A tensor: name, static shape (every dim > 0 once shape inference ran), element type,
 /// and constant data when it is an initializer / Constant output (weights, BN stats...).
 /// Constant float data is kept as float32 (converted on import); int64 data (shapes, axes)
@@ -29,6 +40,7 @@ struct Tensor {
   bool is_constant = false;
   std::vector<float> float_data;       ///< constant float data (row-major), if is_constant
   std::vector<std::int64_t> int_data;  ///< constant integer data, if is_constant
+  std::optional<QuantParams> quant;    ///< set for tensors of a quantised model (fold_qdq.hpp)
   std::int64_t elements() const;       ///< product of shape (1 for a scalar); -1 if unknown
   bool shape_known() const;
 };

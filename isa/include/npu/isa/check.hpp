@@ -19,6 +19,7 @@ enum class CheckKind {
   DataType,       ///< program dtype differs from the MAC array's dtype
   Token,          ///< token pushed/waited by the wrong queue, or pushes != waits for a token
   Deadlock,       ///< the queues block forever (only checked when the tokens are balanced)
+  Dataflow,       ///< DDR data flow (check_dataflow): a LOAD reads bytes no earlier STORE wrote, an output not fully written
 };
 const char* to_string(CheckKind k);  ///< "sram-range", "ddr-range", ... (as in docs/isa.md)
 

@@ -70,8 +70,13 @@ struct ActUnitConfig {
 };
 
 struct DmaConfig {
-  int burst_bytes = 64;     ///< bytes per DDR request the DMA issues
-  int max_outstanding = 16; ///< requests in flight per DMA engine
+  int burst_bytes = 64;  ///< bytes per DDR request the DMA issues
+  /// Requests in flight per DMA engine and per DDR channel. 0 (key absent): sized by
+  /// Little's law from the DDR and SRAM sections (npu::hw::dma_sizing, docs/timing.md "DMA").
+  int max_outstanding = 0;
+  /// Requests the DMA front end issues per core cycle. 0 (key absent): ddr.channels, one
+  /// request port per DDR channel (npu::hw::dma_sizing).
+  int requests_per_cycle = 0;
 };
 
 /// DDR timing parameters, in DRAM clock cycles (tCK), JEDEC names.

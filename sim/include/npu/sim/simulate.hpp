@@ -18,6 +18,7 @@ struct SimulateOptions {
   std::vector<std::string> traces;  ///< subset of {ddr, timeline, vcd}
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224 overrides
   bool npu_only = false;  ///< any host placement is an error (--npu-only)
+  bool no_pipeline = false;  ///< keep every fence between layers (--no-pipeline; compiler/pipeline.hpp)
   std::int64_t dynamic_size = 0;  ///< upper bound for run-time sizes (--dynamic-size; 0 none)
   bool trace_compress = false;    ///< --trace ddr writes ddr.csv.gz instead of ddr.csv
 };

@@ -12,6 +12,9 @@
 //   [JESD235]   JEDEC HBM standard, JESD235A (HBM2), legacy mode, 2 Gb/s per pin.
 //   [DRAMSim3]  the configs shipped with DRAMSim3 (configs/DDR4_8Gb_x8_3200.ini,
 //               DDR3_8Gb_x8_1866.ini, HBM2_8Gb_x128.ini), cross-checked where cited.
+//   [JESD235B]  JEDEC HBM standard, JESD235B (2018): HBM2 up to 2.4 Gb/s per pin.
+//   [Aquabolt]  Samsung 8GB HBM2 "Aquabolt" (KHA884901X, announced January 2018): 2.4 Gb/s
+//               per pin, 1024-bit stack interface = 307.2 GB/s per stack.
 //   [Ramulator] Ramulator's LPDDR4 speed table (src/LPDDR4.h), which converts the
 //               JESD209-4 2-cycle commands to 1-cycle-command equivalents.
 #pragma once
@@ -41,7 +44,14 @@ DdrConfig ddr3_2133();
 /// BL4: 32 GB/s.
 DdrConfig hbm2();
 
-/// Names accepted by ddr_preset(): "ddr4-3200", "lpddr4-3200", "ddr3-2133", "hbm2".
+/// Two HBM2 stacks at 2.4 Gb/s per pin ([JESD235B], [Aquabolt]): 16 legacy-mode channels of
+/// 128 bit (8 per stack), each organised as hbm2() (512 MiB, 8 GiB in all), timings of hbm2()
+/// in nanoseconds re-rounded to tCK = 0.8333 ns, channel and bank group interleaved every
+/// burst/256 B (`rorabacochbg`): 16 x 2400 MT/s x 16 B = 614.4 GB/s.
+/// Equals the `ddr` section of configs/hbm2-npu.yaml.
+DdrConfig hbm2_2stack();
+
+/// Names accepted by ddr_preset(): "ddr4-3200", "lpddr4-3200", "ddr3-2133", "hbm2", "hbm2-2stack".
 std::vector<std::string> ddr_preset_names();
 
 /// The preset called `name`; throws ConfigError listing the names when unknown.

@@ -61,6 +61,13 @@ class DdrSystem {
   /// Off by default: the trace mode sees its whole queue and issues in time order.
   void set_overlap_row_commands(bool on);
 
+  /// Front end with one port per channel (the TLM target): each channel accepts at most one
+  /// request per DRAM clock, independently of the others, so N channels take N requests per
+  /// clock (a multi-channel controller has one request port per channel, e.g. HBM's per-channel
+  /// AXI ports). A channel still accepts its own requests in order. Off by default: the trace
+  /// mode's front end is DRAMSim3's trace CPU, one request per clock over all channels.
+  void set_frontend_per_channel(bool on) { per_channel_frontend_ = on; }
+
   void set_trace_sink(DdrTraceSink* sink);
   void set_command_log(std::vector<DdrCommandRecord>* log);
 
@@ -73,6 +80,8 @@ class DdrSystem {
   std::uint64_t burst_mask_;
   std::uint64_t next_id_ = 1;
   Tick frontend_next_ = 0;
+  bool per_channel_frontend_ = false;
+  std::vector<Tick> channel_next_;  // per-channel front end: earliest tick of the next accept
 };
 
 /// Closed-form unloaded read latency on a quiet controller, in tCK, with the model's

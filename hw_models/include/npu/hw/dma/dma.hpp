@@ -1,8 +1,14 @@
 // SystemC DMA engine: executes LOAD (DDR -> SRAM) and STORE (SRAM -> DDR) descriptors as
-// DDR bursts through a TLM initiator socket (the DDR model, or the ideal memory), with up to
-// dma.max_outstanding requests in flight. Every burst carries a TrafficTag (layer, tensor,
-// instruction index). The NPU has two engines, one per queue, so LOAD and STORE traffic
-// contend in the DDR model.
+// DDR bursts through a TLM initiator socket (the DDR model, or the ideal memory), issuing up to
+// requests_per_cycle requests per core cycle and keeping up to max_outstanding in flight per
+// DDR channel (dma_sizing.hpp: both derived from the config unless set). Every burst carries a
+// TrafficTag (layer, tensor, instruction index). The NPU has two engines, one per queue, so
+// LOAD and STORE traffic contend in the DDR model.
+//
+// SRAM side: the engine moves SRAM data in lines of sram.bytes_per_cycle bytes (one port
+// cycle). When a line is wider than a burst, a LOAD combines the bursts that fill a line into
+// one SRAM write (issued when the last of them has arrived) and a STORE reads a line once for
+// the bursts it feeds; otherwise every burst is its own SRAM access (docs/timing.md, "DMA").
 //
 // Loosely timed: bursts are offered ahead of simulation time (the DDR model keeps its own
 // per-bank and per-bus timelines) and the engine synchronises with wait() once per
@@ -17,7 +23,11 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <memory>
+
 #include "npu/hw/controller/exec_record.hpp"
+#include "npu/hw/ddr/address_mapper.hpp"
+#include "npu/hw/dma/dma_sizing.hpp"
 #include "npu/hw/dma/bandwidth_windows.hpp"
 #include "npu/hw/dma/dma_timing.hpp"
 #include "npu/hw/sram/sram.hpp"
@@ -37,7 +47,11 @@ class Dma : public sc_core::sc_module {
   sc_core::sc_signal<double> bandwidth_gbps;  ///< mean GB/s of the descriptor in flight (VCD)
 
   /// `ideal`: no issue interval (with an ideal memory and SRAM a descriptor takes no time).
+  /// Throws ConfigError for a ddr.address_mapping the DDR model would reject (several channels).
   Dma(sc_core::sc_module_name name, const HwConfig& hw, Sram& sram, SimError& error, bool ideal);
+
+  /// The resolved issue width and window (dma_sizing(hw)).
+  const DmaSizing& sizing() const { return sizing_; }
 
   /// Execute LOAD or STORE `inst` (index `index` of the program); blocks (wait) until the
   /// last burst completes. Fills the DMA fields of `rec`. On a DDR address error or an SRAM
@@ -52,6 +66,8 @@ class Dma : public sc_core::sc_module {
   Sram& sram_;
   SimError& error_;
   bool ideal_;
+  DmaSizing sizing_;
+  std::unique_ptr<AddressMapper> mapper_;  // channel of a request; null with one channel
   OutstandingWindow window_;
   tlm::tlm_generic_payload gp_;
   TrafficTag* tag_;  // owned by gp_

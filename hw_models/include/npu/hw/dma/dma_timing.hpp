@@ -37,25 +37,49 @@ class BurstSplitter {
   bool done_ = false;
 };
 
-/// The outstanding-request window of one engine, in picoseconds. The front end issues one
-/// request per `issue_interval_ps` (one core cycle) and never has more than
-/// `max_outstanding` requests in flight: request i waits for request i - max_outstanding.
+/// The front end of one engine, in picoseconds: an issue cadence and one outstanding-request
+/// window per DDR channel. At most `requests_per_cycle` requests issue per `cycle_ps` (one core
+/// cycle; 0 = no cadence, the ideal memory), and a channel never has more than
+/// `max_outstanding` requests in flight: its request i waits for its request i - max_outstanding
+/// to complete (in-order retirement per channel, like a reorder buffer).
+///
+/// Issue and completion are recorded separately (issued(), then completed() in issue order per
+/// channel) so that a caller may learn completion times later, e.g. after combining several
+/// requests into one SRAM write; while a request is issued but not completed it is "pending".
 class OutstandingWindow {
  public:
-  OutstandingWindow(int max_outstanding, std::uint64_t issue_interval_ps);
+  /// Throws std::invalid_argument when max_outstanding, requests_per_cycle or channels < 1.
+  OutstandingWindow(int max_outstanding, std::uint64_t cycle_ps, int requests_per_cycle = 1, int channels = 1);
   /// Start a new descriptor at `now_ps` (nothing in flight).
   void reset(std::uint64_t now_ps);
-  /// Earliest time the next request may issue.
-  std::uint64_t next_issue_ps() const;
-  /// Record that a request issued at `issue_ps` completes at `done_ps`.
-  void issued(std::uint64_t issue_ps, std::uint64_t done_ps);
-  /// Completion time of the last request to finish (now_ps when none issued).
+  /// Earliest time the next request, to `channel`, may issue. Requires !needs_completion(channel).
+  std::uint64_t next_issue_ps(int channel = 0) const;
+  /// True when the next request to `channel` must wait for a request that is still pending:
+  /// the caller must record completions (completed()) first.
+  bool needs_completion(int channel = 0) const;
+  /// Record that a request to `channel` issued at `issue_ps` (it is pending until completed()).
+  void issued(int channel, std::uint64_t issue_ps);
+  /// Record the completion time of the oldest pending request of `channel`.
+  void completed(int channel, std::uint64_t done_ps);
+  /// issued(0, issue_ps) then completed(0, done_ps): one channel, completion known at issue.
+  void issued(std::uint64_t issue_ps, std::uint64_t done_ps) {
+    issued(0, issue_ps);
+    completed(0, done_ps);
+  }
+  /// Completion time of the last request to finish (now_ps when none completed).
   std::uint64_t all_done_ps() const { return all_done_; }
+  int max_outstanding() const { return depth_; }
+  int requests_per_cycle() const { return width_; }
 
  private:
-  std::vector<std::uint64_t> ring_;
-  std::size_t head_ = 0, count_ = 0;
-  std::uint64_t interval_, last_issue_ = 0, all_done_ = 0;
+  struct Channel {
+    std::vector<std::uint64_t> ring;  // done times of the newest `depth_` requests (pending at the tail)
+    std::size_t head = 0, count = 0, pending = 0;
+  };
+  std::vector<Channel> ch_;
+  int depth_, width_;
+  std::uint64_t cycle_ps_, cycle_start_ = 0, last_issue_ = 0, all_done_ = 0;
+  int issued_in_cycle_ = 0;
   bool any_ = false;
 };
 

@@ -1,0 +1,55 @@
+// SRAM relocation of one instruction (sram_relocate.hpp). Mirrors sram_operands(): the test
+// relocates every instruction of a sample program and compares the two operand lists.
+#include "npu/isa/sram_relocate.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace npu::isa {
+
+namespace {
+
+void move(std::uint32_t& addr, std::int64_t delta) {
+  const std::int64_t a = std::int64_t(addr) + delta;
+  if (a < 0 || a > std::int64_t(UINT32_MAX))
+    throw std::out_of_range("relocate_sram: address " + std::to_string(addr) + " + " + std::to_string(delta) +
+                            " leaves the 32-bit SRAM address range");
+  addr = std::uint32_t(a);
+}
+
+void move_epilogue(Epilogue& e, std::int64_t delta) {
+  if (e.has_bias) move(e.bias_addr, delta);
+  if (e.has_scale_shift) move(e.scale_shift_addr, delta);
+  if (e.has_residual) move(e.residual_addr, delta);
+  if (e.has_in_scale) move(e.in_scale_addr, delta);
+}
+
+}  // namespace
+
+void relocate_sram(Instruction& inst, std::int64_t delta) {
+  std::visit(
+      [&](auto& p) {
+        using T = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, DmaDesc>) {
+          move(p.sram_addr, delta);
+        } else if constexpr (std::is_same_v<T, ConvParams>) {
+          move(p.in_addr, delta), move(p.w_addr, delta), move(p.out_addr, delta);
+          move_epilogue(p.epilogue, delta);
+        } else if constexpr (std::is_same_v<T, GemmParams>) {
+          move(p.a_addr, delta), move(p.b_addr, delta), move(p.out_addr, delta);
+          move_epilogue(p.epilogue, delta);
+        } else if constexpr (std::is_same_v<T, ActParams>) {
+          move(p.in_addr, delta), move(p.out_addr, delta);
+          if (p.has_residual) move(p.residual_addr, delta);
+          if (p.op == ActOp::ScaleShift || p.op == ActOp::LayerNorm) move(p.param_addr, delta);
+        } else if constexpr (std::is_same_v<T, EltwiseParams>) {
+          move(p.a_addr, delta), move(p.b_addr, delta), move(p.out_addr, delta);
+        } else if constexpr (std::is_same_v<T, PoolParams>) {
+          move(p.in_addr, delta), move(p.out_addr, delta);
+        }
+      },
+      inst.params);
+}
+
+}  // namespace npu::isa

@@ -1,0 +1,106 @@
+// Cross-layer pipelining (pipeline.hpp) on a hand-written two-layer program in codegen's form,
+// and on every zoo network (the rewritten programs keep the static and data-flow checks).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/pipeline.hpp"
+#include "npu/isa/assembly.hpp"
+#include "npu/isa/check.hpp"
+#include "npu/isa/dataflow_check.hpp"
+
+namespace npu::compiler {
+namespace {
+
+const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+
+// Layer a: x (256 B) -> relu -> t, in SRAM [0x0, 0x200). Layer b: weights w (64 B) and t ->
+// relu -> y, in SRAM [0x0, 0x200). Codegen's fence: SYNC cp push cp2ld, SYNC st push st2ld,
+// b's first LOAD waits on both.
+const std::string kProgram =
+    ".npuasm 1\n"
+    ".program name=two strategy=none dtype=int8\n"
+    ".tensor x kind=input ddr=0x0 bytes=256\n"
+    ".tensor w kind=weight ddr=0x1000 bytes=64\n"
+    ".tensor t kind=intermediate ddr=0x2000 bytes=256\n"
+    ".tensor y kind=output ddr=0x3000 bytes=256\n"
+    "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256 push=ld2cp\n"
+    "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st\n"
+    "STORE layer=a tensor=t ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n"
+    "SYNC  layer=b queue=cp push=cp2ld\n"
+    "SYNC  layer=b queue=st push=st2ld\n"
+    "LOAD  layer=b tensor=w ddr=0x1000 sram=0x0 extent=64 wait=cp2ld,st2ld\n"
+    "LOAD  layer=b tensor=t ddr=0x2000 sram=0x40 extent=256 push=ld2cp\n"
+    "ACT   layer=b op=relu in=0x40 out=0x140 elems=256 wait=ld2cp push=cp2st\n"
+    "STORE layer=b tensor=y ddr=0x3000 sram=0x140 extent=256 wait=cp2st\n";
+
+TEST(PipelineLayers, TwoLayersSideBySideWaitOnlyForTheStoreTheyRead) {
+  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  const HwConfig hw = load_hw_config(kEdge);  // 1 MiB SRAM in 8 banks of 128 KiB
+  const auto d = pipeline_layers(p, hw);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Applied) << d[0].reason;
+  // b uses [0x0, 0x240) (its t buffer ends at 0x40 + 0x100, its output at 0x140 + 0x100):
+  // moved to the top bank boundary below 1 MiB - 0x240, i.e. 7 x 128 KiB = 0xE0000.
+  EXPECT_EQ(d[0].reason, "b at SRAM [0xe0000, 0xe0240); 1 LOAD waits for STOREs");
+  const std::string out = isa::write_program(p);
+  EXPECT_EQ(out.find("SYNC"), std::string::npos) << out;  // the fence is gone
+  ASSERT_EQ(p.instructions.size(), 7u);
+  // a's STORE of t pushes st2ld; b's weight LOAD waits on nothing; b's LOAD of t waits st2ld.
+  const auto& st = p.instructions[2];
+  EXPECT_EQ(st.push, (std::vector<isa::Token>{{isa::Queue::Store, isa::Queue::Load}}));
+  EXPECT_TRUE(p.instructions[3].wait.empty());
+  EXPECT_EQ(std::get<isa::DmaDesc>(p.instructions[3].params).sram_addr, 0xE0000u);
+  EXPECT_EQ(p.instructions[4].wait, (std::vector<isa::Token>{{isa::Queue::Store, isa::Queue::Load}}));
+  EXPECT_EQ(std::get<isa::ActParams>(p.instructions[5].params).in_addr, 0xE0040u);
+  EXPECT_TRUE(isa::check_program(p, hw).empty());
+  EXPECT_TRUE(isa::check_dataflow(p).empty());
+}
+
+TEST(PipelineLayers, TooLittleSramKeepsTheFence) {
+  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  HwConfig hw = load_hw_config(kEdge);
+  hw.sram.capacity_bytes = 0x400;  // a [0, 0x200) and b 0x240 B do not fit side by side in 1 KiB
+  hw.sram.banks = 1;
+  const auto d = pipeline_layers(p, hw);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_EQ(d[0].reason, "SRAM: a uses 512 B and b 576 B of 1024 B");
+  EXPECT_EQ(isa::write_program(p), isa::write_program(isa::read_program(kProgram, "two.npuasm")));
+}
+
+// Every zoo network and strategy: pipelined programs pass the checks, move the same DDR
+// bytes as with every fence, and keep the instruction count minus two per removed fence.
+class PipelineNetworks : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PipelineNetworks, RewrittenProgramsStayLegalAndMoveTheSameBytes) {
+  const Graph g = load_model(GetParam());
+  const HwConfig hw = load_hw_config(kEdge);
+  for (const std::string& s : builtin_strategy_names()) {
+    CompileOptions fenced;
+    fenced.pipeline = false;
+    const CompileResult a = compile(g, hw, builtin_strategy(s), fenced);
+    const CompileResult b = compile(g, hw, builtin_strategy(s));
+    int applied = 0;
+    for (const Decision& d : b.decisions) applied += d.pass == "pipeline-layers" && d.outcome == DecisionOutcome::Applied;
+    EXPECT_GT(applied, 0) << s;
+    EXPECT_EQ(a.program.instructions.size(), b.program.instructions.size() + 2 * std::size_t(applied)) << s;
+    EXPECT_TRUE(isa::check_program(b.program, hw).empty()) << s;
+    const auto flow = isa::check_dataflow(b.program);
+    EXPECT_TRUE(flow.empty()) << s << ": " << (flow.empty() ? "" : flow[0].message);
+    auto bytes = [](const isa::Program& p) {
+      std::uint64_t n = 0;
+      for (const auto& in : p.instructions)
+        if (const auto* d = std::get_if<isa::DmaDesc>(&in.params)) n += d->bytes();
+      return n;
+    };
+    EXPECT_EQ(bytes(a.program), bytes(b.program)) << s;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, PipelineNetworks, ::testing::Values("resnet18", "resnet50", "mobilenet_v2", "yolov5s"));
+
+}  // namespace
+}  // namespace npu::compiler
