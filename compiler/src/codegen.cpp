@@ -1,4 +1,5 @@
 #include "npu/compiler/codegen.hpp"
+#include "depth_first/stack_plan.hpp"
 #include "npu/isa/checked_math.hpp"
 #include "npu/isa/user_text.hpp"
 
@@ -84,7 +85,15 @@ class Generator {
     res_.program.strategy = strategy;
     res_.program.dtype = hw_.mac_array.dtype;
     place_tensors();
-    for (const auto& L : lg_.layers) {
+    // Depth-first stacks (fuse-layers): emitted by depth_first/, each in place of its layers.
+    const std::vector<depth_first::StackPlan> stacks = plan_stacks();
+    std::size_t next_stack = 0;
+    for (std::size_t li = 0; li < lg_.layers.size(); ++li) {
+      if (next_stack < stacks.size() && stacks[next_stack].summary.first == li) {
+        li = emit_stack(stacks[next_stack++]);
+        continue;
+      }
+      const LayerSpec& L = lg_.layers[li];
       info_ = LayerCodegenInfo{};
       info_.layer = L.name;
       std::vector<Step> steps;
@@ -110,6 +119,30 @@ class Generator {
   }
 
  private:
+  // ---- depth-first hook (depth_first/stack_plan.hpp) ----
+  std::vector<depth_first::StackPlan> plan_stacks() const {
+    bool marked = false;
+    for (const auto& L : lg_.layers) marked = marked || L.depth_first;
+    if (!marked) return {};
+    TilingOptions o = opt_;
+    o.act_bytes = e_;
+    return depth_first::plan_stacks(depth_first::PlanInputs{lg_, hw_, o, cap_});
+  }
+  // Emits a stack and returns the index of its last layer.
+  std::size_t emit_stack(const depth_first::StackPlan& s) {
+    depth_first::EmitContext ctx;
+    ctx.addr = [this](const std::string& t) { return addr(t); };
+    ctx.root = [this](const std::string& t) { return root(t); };
+    ctx.act_bytes = e_;
+    ctx.array = hw_.mac_array;
+    ctx.lanes = hw_.act_unit.lanes;
+    ctx.dtype = hw_.mac_array.dtype;
+    depth_first::emit_stack(s, ctx, first_layer_, res_.program.instructions, res_.layers);
+    res_.stacks.push_back(s.summary);
+    first_layer_ = false;
+    return s.summary.last;
+  }
+
   // ---- DDR placement ----
   void place_tensors() {
     const DdrBankGeometry geo = ddr_bank_geometry(hw_.ddr);

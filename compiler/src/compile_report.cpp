@@ -60,6 +60,7 @@ LayerReport CompileReport::total() const {
     t.sram_bytes = std::max(t.sram_bytes, l.sram_bytes);
     t.compute_ns += l.compute_ns;
     t.memory_ns += l.memory_ns;
+    t.recompute_macs += l.recompute_macs;
   }
   set_bound(t);
   if (host_ns > 0) {
@@ -141,6 +142,10 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     r.loop_order = info.loop_order;
     r.steps = info.steps;
     r.sram_bytes = info.sram_bytes;
+    r.stack = info.stack;
+    r.band_rows = info.band_rows;
+    r.overlap = info.overlap;
+    r.recompute_macs = info.recompute_macs;
     if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
       // The configured dataflow's fold model over the layer's actual tiles (isa/systolic_fold.hpp).
       r.compute_ns = double(info.array_cycles) * core_ns;
@@ -160,7 +165,7 @@ std::string report_csv(const CompileReport& report) {
   std::ostringstream os;
   os << "layer,op,kind,placement,covers,macs,compulsory_read_bytes,compulsory_write_bytes,compulsory_bytes,"
         "planned_read_bytes,planned_write_bytes,planned_bytes,planned_over_compulsory,tile,loop_order,steps,"
-        "sram_bytes,compute_ns,memory_ns,bound,note\n";
+        "sram_bytes,compute_ns,memory_ns,bound,note,stack,band_rows,overlap,recompute_macs\n";
   auto row = [&](const LayerReport& r) {
     os << csv_field(r.layer) << ',' << csv_field(r.op) << ',' << r.kind << ',' << r.placement << ','
        << csv_field(join(r.covers, ";")) << ',' << r.macs << ',' << r.compulsory_read_bytes << ','
@@ -168,7 +173,8 @@ std::string report_csv(const CompileReport& report) {
        << r.planned_write_bytes << ',' << r.planned_bytes() << ',' << fmt_double(ratio(r), 4) << ','
        << csv_field(r.tile) << ',' << r.loop_order << ',' << r.steps << ',' << r.sram_bytes << ','
        << fmt_double(r.compute_ns, 1) << ',' << fmt_double(r.memory_ns, 1) << ',' << r.bound << ','
-       << csv_field(r.note) << '\n';
+       << csv_field(r.note) << ',' << (r.stack >= 0 ? std::to_string(r.stack) : "") << ','
+       << (r.stack >= 0 ? std::to_string(r.band_rows) : "") << ',' << r.overlap << ',' << r.recompute_macs << '\n';
   };
   for (const auto& r : report.layers) row(r);
   row(report.total());
@@ -199,6 +205,10 @@ nlohmann::json layer_json(const LayerReport& r) {
   j["memory_ns"] = r.memory_ns;
   j["bound"] = r.bound;
   j["note"] = r.note;
+  j["stack"] = r.stack;
+  j["band_rows"] = r.band_rows;
+  j["overlap"] = r.overlap;
+  j["recompute_macs"] = r.recompute_macs;
   return j;
 }
 }  // namespace

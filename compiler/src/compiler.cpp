@@ -18,6 +18,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   const PassManager pm = PassManager::from_names(strategy.passes);
   r.decisions = pm.run(r.graph);
   r.lowered = lower(r.graph, hw);
+  mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
   const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
   r.host_nodes = int(r.lowered.host_nodes.size());
   if (options.npu_only && r.host_nodes > 0) {
@@ -80,6 +81,8 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
   CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
+  for (auto& d : stack_decisions(cg.stacks)) r.decisions.push_back(std::move(d));
+  r.stacks = cg.stacks;
   if (options.pipeline) {
     std::vector<Decision> d = pipeline_layers(cg.program, hw);
     r.decisions.insert(r.decisions.end(), d.begin(), d.end());

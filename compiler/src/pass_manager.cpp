@@ -10,6 +10,7 @@
 #include "npu/compiler/passes/fuse_residual.hpp"
 #include "npu/compiler/passes/fuse_se_gate.hpp"
 #include "npu/compiler/passes/fuse_add_layernorm.hpp"
+#include "npu/compiler/passes/fuse_layers.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {
@@ -83,7 +84,7 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
 // ---- pass registry ----------------------------------------------------------------------
 
 std::vector<std::string> pass_names() {
-  return {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm"};
+  return {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm", "fuse-layers"};
 }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
@@ -93,6 +94,7 @@ std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "fuse-se-gate") return std::make_unique<FuseSeGate>();
   if (name == "fuse-add-layernorm") return std::make_unique<FuseAddLayerNorm>();
   if (name == "fuse-residual") return std::make_unique<FuseResidual>();
+  if (name == "fuse-layers") return std::make_unique<FuseLayers>();
   return nullptr;
 }
 

@@ -43,7 +43,7 @@ std::string strategy_name_problem(const std::string& name) {
   return "";
 }
 
-std::vector<std::string> builtin_strategy_names() { return {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}; }
+std::vector<std::string> builtin_strategy_names() { return {"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"}; }
 
 Strategy builtin_strategy(const std::string& name) {
   if (name.empty())
@@ -61,6 +61,9 @@ Strategy builtin_strategy(const std::string& name) {
   } else if (name == "residual") {
     s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
                 "fuse-add-layernorm"};
+  } else if (name == "depth-first") {
+    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
+                "fuse-add-layernorm", "fuse-layers"};
   } else {
     throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +
                       "); define your own in a YAML file and pass it with --strategy-file");

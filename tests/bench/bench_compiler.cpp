@@ -29,6 +29,7 @@ void BM_CompileResNet50(benchmark::State& state, const char* strategy) {
 BENCHMARK_CAPTURE(BM_CompileResNet50, none, "none")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_CompileResNet50, conv_bn_act, "conv-bn-act")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_CompileResNet50, residual, "residual")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CompileResNet50, depth_first, "depth-first")->Unit(benchmark::kMillisecond);
 
 void BM_ImportResNet50Onnx(benchmark::State& state) {
   const std::string path = std::string(NPU_SOURCE_DIR) + "/../shared/models/resnet50_bn.onnx";

@@ -14,13 +14,18 @@ namespace {
 using V = std::vector<std::string>;
 
 TEST(Strategy, BuiltinPassLists) {
-  EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual"}));
+  EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"}));
   EXPECT_EQ(builtin_strategy("none").passes, V{});
   EXPECT_EQ(builtin_strategy("conv-bn").passes, V{"fold-batchnorm"});
   EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("conv-bn-act").passes, (V{"fold-batchnorm", "fuse-bias", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("residual").passes,
             (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm"}));
+  EXPECT_EQ(builtin_strategy("depth-first").passes,
+            (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm",
+               "fuse-layers"}));
+  EXPECT_EQ(pass_names(), (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
+                             "fuse-add-layernorm", "fuse-layers"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
     ASSERT_TRUE(pass) << p;
@@ -35,7 +40,7 @@ TEST(Strategy, UnknownNameListsAllowed) {
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find(
-                  "unknown strategy 'conv-bn-relu' (allowed: none, conv-bn, conv-act, conv-bn-act, residual)"),
+                  "unknown strategy 'conv-bn-relu' (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first)"),
               std::string::npos)
         << e.what();
   }
@@ -64,7 +69,7 @@ TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
   // "fuse-relu" is on line 3, column 5 (after "  - ").
   EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
             "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, fuse-activation, fuse-residual, "
-            "fuse-se-gate, fuse-add-layernorm)");
+            "fuse-se-gate, fuse-add-layernorm, fuse-layers)");
 }
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {
@@ -113,7 +118,7 @@ TEST(Strategy, EmptyBuiltinNameIsAnError) {
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "error: empty strategy name (allowed: none, conv-bn, conv-act, conv-bn-act, residual, or a strategy "
+              "error: empty strategy name (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first, or a strategy "
               ".yaml file)");
   }
 }

@@ -155,7 +155,7 @@ TEST(SweepSpec, NpuNameCannotBeSwept) {
 TEST(SweepSpec, UnknownStrategyAndModel) {
   EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "strategies: [none, conv-bn-actt]\n"),
             "spec.yaml:3:20: error: unknown strategy 'conv-bn-actt'\n"
-            "  did you mean 'conv-bn-act'? (allowed: none, conv-bn, conv-act, conv-bn-act, residual); or a strategy "
+            "  did you mean 'conv-bn-act'? (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first); or a strategy "
             "YAML path relative to the spec (docs/compiler.md)");
   // resnet51 is one edit from resnet50, two from resnet18.
   EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [resnet51]\n"),

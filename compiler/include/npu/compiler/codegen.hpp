@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/compiler/depth_first.hpp"
 #include "npu/compiler/lowering.hpp"
 #include "npu/compiler/tiling.hpp"
 #include "npu/isa/hw_config.hpp"
@@ -46,11 +47,19 @@ struct LayerCodegenInfo {
   /// CONV/GEMM: MAC-array cycles of all its tiles by the configured dataflow's fold model
   /// (conv_array_cycles); 0 for vector layers.
   std::uint64_t array_cycles = 0;
+  /// Depth-first (depth_first.hpp): the stack the layer runs in (-1: none), the most output
+  /// rows it computes in one band, the overlap mode ("recompute"), and the MACs it executes
+  /// beyond its own (rows recomputed by neighbouring bands).
+  int stack = -1;
+  int band_rows = 0;
+  std::string overlap;
+  std::uint64_t recompute_macs = 0;
 };
 
 struct CodegenResult {
   isa::Program program;
   std::vector<LayerCodegenInfo> layers;  ///< in LoweredGraph::layers order
+  std::vector<StackSummary> stacks;      ///< depth-first stacks, in program order (fuse-layers)
 };
 
 /// Generates the program. DDR placement: tensors in first-use order; each base is aligned

@@ -40,6 +40,13 @@ struct LayerReport {
   double memory_ns = 0;
   std::string bound;  ///< "compute" or "memory" (whichever time is larger); "" for host
   std::string note;   ///< host placement reason
+  /// Depth-first (docs/depth_first.md): stack id (-1: the layer runs on its own), the most
+  /// output rows it computes per band, the overlap mode ("recompute"; "" outside a stack) and
+  /// the MACs executed beyond the layer's own (recomputed halo rows; not in `macs`).
+  int stack = -1;
+  int band_rows = 0;
+  std::string overlap;
+  std::uint64_t recompute_macs = 0;
   std::uint64_t compulsory_bytes() const { return compulsory_read_bytes + compulsory_write_bytes; }
   std::uint64_t planned_bytes() const { return planned_read_bytes + planned_write_bytes; }
 };
@@ -64,7 +71,8 @@ CompileReport build_report(const LoweredGraph& lowered, const CodegenResult& cod
 /// placement, covers (';'-separated), macs, compulsory_read_bytes, compulsory_write_bytes,
 /// compulsory_bytes, planned_read_bytes, planned_write_bytes, planned_bytes,
 /// planned_over_compulsory, tile, loop_order, steps, sram_bytes, compute_ns, memory_ns,
-/// bound, note.
+/// bound, note, stack, band_rows, overlap, recompute_macs (the last four empty / 0 for a
+/// layer outside a depth-first stack).
 std::string report_csv(const CompileReport& report);
 
 /// JSON: {"model", "strategy", "hw", "layers": [{...same keys as the CSV...}], "total": {...}}.

@@ -35,7 +35,8 @@ constexpr double kHostMacWarnShare = 0.01;
 struct CompileResult {
   isa::Program program;            ///< name = graph name, strategy = strategy name
   CompileReport report;
-  std::vector<Decision> decisions; ///< every pass decision, for --explain
+  std::vector<Decision> decisions; ///< every pass decision, for --explain (then one per depth-first stack)
+  std::vector<StackSummary> stacks;  ///< depth-first stacks (strategies with fuse-layers)
   Graph graph;                     ///< the graph after the strategy's passes
   LoweredGraph lowered;
   double compile_ms = 0;           ///< wall-clock time of compile() (not written to any output)

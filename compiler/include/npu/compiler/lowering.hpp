@@ -64,6 +64,8 @@ struct LayerSpec {
   std::uint64_t host_macs = 0, host_ops = 0, host_rd_bytes = 0, host_wr_bytes = 0;
   std::vector<std::string> host_outputs;
   int host_unsized = 0;          ///< Host: tensors whose size is only known at run time (not costed)
+  /// Marked by the fuse-layers pass: the depth-first scheduler may put it in a stack.
+  bool depth_first = false;
 };
 
 /// A node with no NPU code.

@@ -1,0 +1,77 @@
+// Depth-first (multi-layer) scheduling: consecutive layers grouped into stacks that run band
+// by band (row bands of the last layer's output, back-propagated through every layer's
+// receptive field), so the tensors inside a stack live only in SRAM. The `fuse-layers` pass
+// marks the layers that may join a stack (layer-level legality); this planner decides the
+// stacks, their band height and SRAM layout against the SRAM capacity and the time/traffic
+// estimates of tiling.hpp, and the emitter writes their instructions.
+// Reference: docs/depth_first.md. Literature: Alwani et al., "Fused-Layer CNN Accelerators"
+// (MICRO 2016); Goetschalckx and Verhelst, "DeFiNES: Enabling Fast Exploration of the
+// Depth-first Scheduling Space for DNN Accelerators" (AICAS 2023), whose overlap modes
+// (recompute / cache horizontally / cache both) are the names used here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/graph.hpp"
+#include "npu/compiler/pass.hpp"
+#include "npu/compiler/tiling.hpp"
+
+namespace npu::compiler {
+
+/// Rows [lo, hi) of a tensor (0-based, hi exclusive).
+struct RowRange {
+  int lo = 0;
+  int hi = 0;
+  int rows() const { return hi > lo ? hi - lo : 0; }
+  bool empty() const { return hi <= lo; }
+  bool operator==(const RowRange& o) const { return lo == o.lo && hi == o.hi; }
+  bool operator!=(const RowRange& o) const { return !(*this == o); }
+};
+
+/// Input rows that output rows `out` of a Conv/Pool with geometry `g` need (the receptive
+/// field along H, clipped to the image): [out.lo*s - pad_top, (out.hi-1)*s - pad_top +
+/// dilation*(kh-1)] intersected with [0, h_in). Same rows as input_band(). Empty for empty `out`.
+RowRange input_rows(const ConvGeom& g, RowRange out);
+
+/// How the rows two neighbouring bands both need (the halo) are obtained. Only Recompute is
+/// implemented: each band recomputes every row it needs in every layer of the stack (extra
+/// MACs, reported) and re-loads the halo rows of the stack's DDR inputs. DeFiNES's cached
+/// modes need SRAM operands with a row stride or an SRAM-to-SRAM copy, which ISA v1 lacks
+/// (every compute operand is a packed [C, H, W] tile): see docs/depth_first.md.
+enum class OverlapMode { Recompute };
+const char* to_string(OverlapMode m);  ///< "recompute"
+
+/// One stack as planned and emitted (for --explain and the reports).
+struct StackSummary {
+  int id = 0;                       ///< 0, 1, ... in program order
+  std::size_t first = 0, last = 0;  ///< indices into LoweredGraph::layers (inclusive)
+  std::vector<std::string> layers;  ///< layer names, in order
+  int band_rows = 0;                ///< output rows of the last layer per band
+  int bands = 0;
+  OverlapMode overlap = OverlapMode::Recompute;
+  std::uint64_t sram_bytes = 0;     ///< SRAM the stack uses (weights + band buffers)
+  std::uint64_t weight_bytes = 0;   ///< resident weights and biases
+  std::uint64_t macs = 0;           ///< MACs the stack executes, recomputed rows included
+  std::uint64_t layer_macs = 0;     ///< the layers' own MACs (each output row once)
+  std::uint64_t recompute_macs = 0; ///< MACs of rows a layer computes more than once (summed over layers)
+  std::uint64_t ddr_bytes = 0;      ///< bytes of its LOADs and STOREs
+  std::uint64_t layer_by_layer_bytes = 0;  ///< the same layers' DDR bytes with one plan_conv per layer
+  double estimated_ns = 0, layer_by_layer_ns = 0;  ///< time estimates (tiling.hpp formula)
+  std::vector<std::string> stored;  ///< tensors of the stack written to DDR (outside readers, graph outputs)
+  std::string end_reason;           ///< why the stack ends where it ends
+};
+
+struct LoweredGraph;
+
+/// Sets LayerSpec::depth_first on every layer whose anchor node carries the fuse-layers mark
+/// (npu.depth_first) in `graph` (the graph after the strategy's passes).
+void mark_depth_first_layers(const Graph& graph, LoweredGraph& lowered);
+
+/// One --explain line per stack: pass "fuse-layers", label "stack N: FIRST .. LAST (K layers)",
+/// verb "stacked", and in the note the bands, overlap mode, recomputed MACs, SRAM, DDR bytes
+/// against layer-by-layer, the tensors written to DDR, and why the stack ends.
+std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks);
+
+}  // namespace npu::compiler

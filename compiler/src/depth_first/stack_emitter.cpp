@@ -1,0 +1,210 @@
+// Depth-first stack emission: the weights once, then band by band and layer by layer the
+// LOADs of the layer's DDR operands, one CONV/POOL over the band's rows (its own edge padding),
+// and the STOREs of tensors that leave the stack. Tokens come from the memory hazards
+// (hazard_tokens.cpp). Reference: docs/depth_first.md.
+#include <stdexcept>
+
+#include "depth_first/stack_plan.hpp"
+
+namespace npu::compiler::depth_first {
+
+namespace {
+
+using isa::Instruction;
+using isa::Opcode;
+
+// rows x row_elems elements, rows `stride_bytes` apart in DDR, packed in SRAM; contiguous
+// rows merged into one run (as codegen.cpp's dma()).
+isa::DmaDesc dma(std::uint64_t ddr, std::uint32_t sram, std::uint64_t row_elems, std::uint64_t rows,
+                 std::uint64_t stride_bytes, int elem_bytes) {
+  if (rows > 1 && stride_bytes == row_elems * std::uint64_t(elem_bytes)) {
+    row_elems *= rows;
+    rows = 1;
+  }
+  if (row_elems > 0xffffffffull || rows > 0xffffffffull)
+    throw std::logic_error("depth-first: DMA extent does not fit 32 bits");
+  isa::DmaDesc d;
+  d.ddr_addr = ddr;
+  d.sram_addr = sram;
+  d.elem_bytes = elem_bytes;
+  d.extent = {std::uint32_t(row_elems), std::uint32_t(rows), 1};
+  d.ddr_stride_bytes = {rows > 1 ? stride_bytes : 0, 0};
+  return d;
+}
+
+}  // namespace
+
+void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::vector<Instruction>& prog,
+                std::vector<LayerCodegenInfo>& infos) {
+  const int e = ctx.act_bytes;
+  std::vector<Instruction> code;
+  auto dma_ins = [&](Opcode op, const std::string& layer, const std::string& tensor, const isa::DmaDesc& d) {
+    Instruction in;
+    in.op = op;
+    in.layer = layer;
+    in.tensor = ctx.root(tensor);
+    in.params = d;
+    code.push_back(std::move(in));
+  };
+  // Rows [r.lo, r.hi) of every channel of a [c, h, w] tensor.
+  auto band_desc = [&](const std::string& tensor, int c, int h, int w, RowRange r, std::uint32_t sram) {
+    const std::uint64_t plane = std::uint64_t(h) * w * e;
+    return dma(ctx.addr(tensor) + std::uint64_t(r.lo) * w * e, sram, std::uint64_t(r.rows()) * w, std::uint64_t(c),
+               plane, e);
+  };
+
+  const int bands = plan.summary.bands;
+  std::vector<LayerCodegenInfo> info(plan.layers.size());
+  for (std::size_t k = 0; k < plan.layers.size(); ++k) {
+    const StackLayer& sl = plan.layers[k];
+    const LayerSpec& L = *sl.spec;
+    info[k].layer = L.name;
+    info[k].loop_order = "depth-first";
+    info[k].sram_bytes = plan.summary.sram_bytes;
+    info[k].stack = plan.summary.id;
+    info[k].overlap = to_string(plan.summary.overlap);
+  }
+  // Weights and biases, resident for the stack: loaded in band 0 just before the layer's
+  // first compute, so band 0's input is not queued behind every layer's weights.
+  auto load_weights = [&](const LayerSpec& L, const StackLayer& sl) {
+    if (L.kind != LayerKind::Conv) return;
+    const ConvGeom& g = L.geom;
+    dma_ins(Opcode::Load, L.name, L.weight,
+            dma(ctx.addr(L.weight), sl.w_addr, std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw, 1, 0, e));
+    if (!L.bias.empty())
+      dma_ins(Opcode::Load, L.name, L.bias,
+              dma(ctx.addr(L.bias), sl.bias_addr, std::uint64_t(g.c_out), 1, 0, isa::kParamElemBytes));
+  };
+
+  std::vector<bool> weights_loaded(plan.layers.size(), false);
+  for (int b = 0; b < bands; ++b) {
+    for (std::size_t k = 0; k < plan.layers.size(); ++k) {
+      const StackLayer& sl = plan.layers[k];
+      const LayerSpec& L = *sl.spec;
+      const ConvGeom& g = sl.geom;
+      const StackTensor& t = plan.tensors[std::size_t(sl.out)];
+      const RowRange o = t.rows[std::size_t(b)];
+      if (!weights_loaded[k] && !o.empty()) {
+        load_weights(L, sl);
+        weights_loaded[k] = true;
+      }
+      if (o.empty()) continue;
+      auto operand_addr = [&](const Operand& op) {
+        if (op.on_chip) return plan.buffers[std::size_t(plan.tensors[std::size_t(op.produced)].buffer)].at(b);
+        return plan.buffers[std::size_t(op.buffer)].at(b);
+      };
+      for (const Operand* op : {&sl.in, &sl.res}) {
+        if (op->tensor.empty() || op->on_chip) continue;
+        dma_ins(Opcode::Load, L.name, op->tensor,
+                band_desc(op->tensor, op->c, op->h, op->w, op->rows[std::size_t(b)],
+                          plan.buffers[std::size_t(op->buffer)].at(b)));
+      }
+      const RowBand band = input_band(g, o.lo, o.rows());
+      const RowRange in_rows = sl.in.rows[std::size_t(b)];
+      if (in_rows.lo != band.first_row || in_rows.rows() != band.rows)
+        throw std::logic_error("depth-first: band rows of " + L.name + " disagree with its receptive field");
+      const std::uint32_t out_addr = plan.buffers[std::size_t(t.buffer)].at(b);
+      Instruction c;
+      c.layer = L.name;
+      if (L.kind == LayerKind::Conv) {
+        isa::ConvParams cp;
+        cp.in_addr = operand_addr(sl.in);
+        cp.w_addr = sl.w_addr;
+        cp.out_addr = out_addr;
+        cp.c_in = g.c_in;
+        cp.h_in = band.rows;
+        cp.w_in = g.w_in;
+        cp.c_out = g.c_out;
+        cp.kh = g.kh;
+        cp.kw = g.kw;
+        cp.stride_h = g.stride_h;
+        cp.stride_w = g.stride_w;
+        cp.pad_top = band.pad_top;
+        cp.pad_bottom = band.pad_bottom;
+        cp.pad_left = g.pad_left;
+        cp.pad_right = g.pad_right;
+        cp.dilation = g.dilation;
+        cp.group = g.group;
+        if (!L.bias.empty()) {
+          cp.epilogue.has_bias = true;
+          cp.epilogue.bias_addr = sl.bias_addr;
+        }
+        if (!L.residual.empty()) {
+          cp.epilogue.has_residual = true;
+          cp.epilogue.residual_addr = operand_addr(sl.res);
+        }
+        cp.epilogue.act = L.act;
+        cp.epilogue.act_alpha = L.act_alpha;
+        cp.epilogue.act_beta = L.act_beta;
+        if (cp.h_out() != o.rows()) throw std::logic_error("depth-first: CONV band of " + L.name + " has wrong height");
+        c.op = Opcode::Conv;
+        c.params = cp;
+      } else if (L.kind == LayerKind::Eltwise) {
+        isa::EltwiseParams ep;
+        ep.op = L.eltwise;
+        ep.a_addr = operand_addr(sl.in);
+        ep.b_addr = operand_addr(sl.res);
+        ep.out_addr = out_addr;
+        ep.elems = std::uint32_t(std::uint64_t(g.c_out) * std::uint64_t(o.rows()) * std::uint64_t(g.w_out));
+        c.op = Opcode::Eltwise;
+        c.params = ep;
+      } else {
+        isa::PoolParams pp;
+        pp.op = L.pool;
+        pp.in_addr = operand_addr(sl.in);
+        pp.out_addr = out_addr;
+        pp.c = g.c_in;
+        pp.h_in = band.rows;
+        pp.w_in = g.w_in;
+        pp.kh = g.kh;
+        pp.kw = g.kw;
+        pp.stride_h = g.stride_h;
+        pp.stride_w = g.stride_w;
+        pp.pad_top = band.pad_top;
+        pp.pad_bottom = band.pad_bottom;
+        pp.pad_left = g.pad_left;
+        pp.pad_right = g.pad_right;
+        if (pp.h_out() != o.rows()) throw std::logic_error("depth-first: POOL band of " + L.name + " has wrong height");
+        c.op = Opcode::Pool;
+        c.params = pp;
+      }
+      code.push_back(std::move(c));
+      info[k].steps += 1;
+      info[k].band_rows = std::max(info[k].band_rows, o.rows());
+      info[k].array_cycles += band_cycles(L, g, o.rows(), band.rows, ctx.array, ctx.lanes);
+      info[k].recompute_macs += band_macs(L, g, o.rows());
+      if (t.stored) dma_ins(Opcode::Store, L.name, t.name, band_desc(t.name, t.c, t.h, t.w, o, out_addr));
+    }
+  }
+  for (std::size_t k = 0; k < plan.layers.size(); ++k) {
+    const LayerSpec& L = *plan.layers[k].spec;
+    info[k].recompute_macs -= std::min(info[k].recompute_macs, L.macs);
+    if (L.kind != LayerKind::Conv) info[k].array_cycles = 0;  // vector layers: the report's own formula
+    info[k].tile = "stack " + std::to_string(plan.summary.id) + ": " + std::to_string(bands) + " bands of " +
+                   std::to_string(plan.summary.band_rows) + " rows of " + plan.summary.layers.back() + ", " +
+                   std::to_string(info[k].band_rows) + " rows here (" + info[k].overlap + ")";
+  }
+
+  add_hazard_tokens(code, ctx.dtype);
+  if (code.empty() || code.front().op != Opcode::Load) throw std::logic_error("depth-first: stack starts without a LOAD");
+  if (!first) {
+    // The fence every layer starts with (codegen.hpp): no LOAD before every earlier compute
+    // and STORE has finished.
+    const isa::Token cp2ld{isa::Queue::Compute, isa::Queue::Load}, st2ld{isa::Queue::Store, isa::Queue::Load};
+    Instruction sc;
+    sc.op = Opcode::Sync;
+    sc.layer = code.front().layer;
+    sc.params = isa::SyncParams{isa::Queue::Compute};
+    sc.push = {cp2ld};
+    Instruction ss = sc;
+    ss.params = isa::SyncParams{isa::Queue::Store};
+    ss.push = {st2ld};
+    prog.push_back(sc);
+    prog.push_back(ss);
+    code.front().wait.insert(code.front().wait.begin(), {cp2ld, st2ld});
+  }
+  for (auto& in : code) prog.push_back(std::move(in));
+  for (auto& i : info) infos.push_back(std::move(i));
+}
+
+}  // namespace npu::compiler::depth_first

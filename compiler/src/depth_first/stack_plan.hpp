@@ -1,0 +1,111 @@
+// Internal interface of the depth-first scheduler: the plan of one stack (planner,
+// stack_planner.cpp) and its emission as instructions (stack_emitter.cpp). Public summary:
+// npu/compiler/depth_first.hpp. Reference: docs/depth_first.md.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/codegen.hpp"
+#include "npu/compiler/depth_first.hpp"
+#include "npu/compiler/lowering.hpp"
+#include "npu/compiler/tiling.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/instruction.hpp"
+
+namespace npu::compiler::depth_first {
+
+/// An SRAM buffer of the stack: `slots` copies (2: band b uses slot b % 2, so the DMA of one
+/// band overlaps the compute of the next).
+struct Buffer {
+  std::uint64_t bytes = 0;
+  int slots = 1;
+  std::uint32_t addr[2]{0, 0};
+  std::uint32_t at(int band) const { return addr[band % slots]; }
+};
+
+/// A tensor the stack produces: per band the rows it computes.
+struct StackTensor {
+  std::string name;
+  int producer = 0;        ///< index into StackPlan::layers
+  int c = 0, h = 0, w = 0; ///< one image, CHW
+  bool stored = false;     ///< written to DDR (outside reader, graph output, last layer, read back)
+  std::vector<RowRange> rows;  ///< per band
+  int buffer = -1;
+};
+
+/// An activation operand of a stack layer (its data input or its residual).
+struct Operand {
+  std::string tensor;      ///< graph tensor name ("" none)
+  int produced = -1;       ///< StackTensor index when the stack produces it, else -1
+  bool on_chip = false;    ///< read from the producer's SRAM buffer (else LOADed from DDR)
+  int c = 0, w = 0, h = 0; ///< its CHW shape
+  std::vector<RowRange> rows;  ///< per band: rows the layer reads
+  int buffer = -1;         ///< LOAD buffer when !on_chip
+};
+
+struct StackLayer {
+  std::size_t index = 0;   ///< into LoweredGraph::layers
+  const LayerSpec* spec = nullptr;
+  /// Conv/Pool: spec->geom. Eltwise: a 1x1 identity geometry over its [C, H, W] (inputs and
+  /// output rows coincide); its second input is the `res` operand.
+  ConvGeom geom;
+  Operand in, res;
+  int out = -1;            ///< StackTensor index of its output
+  std::uint32_t w_addr = 0, bias_addr = 0;
+};
+
+struct StackPlan {
+  StackSummary summary;
+  std::vector<StackLayer> layers;
+  std::vector<StackTensor> tensors;
+  std::vector<Buffer> buffers;
+};
+
+/// What the planner needs to know about where tensors live in DDR (from lowering).
+struct PlanInputs {
+  const LoweredGraph& lg;
+  const HwConfig& hw;
+  const TilingOptions& opt;  ///< act_bytes, align_bytes, burst_bytes, array and clocks filled
+  std::uint64_t sram_bytes;
+};
+
+/// Groups the layers marked by fuse-layers (LayerSpec::depth_first) into stacks of two or more
+/// layers, each with its band height and SRAM layout. Deterministic. Layers in no stack are
+/// generated one by one as before.
+std::vector<StackPlan> plan_stacks(const PlanInputs& in);
+
+/// MACs of one CONV band of `out_rows` full-width output rows (0 for POOL and ELTWISE).
+std::uint64_t band_macs(const LayerSpec& L, const ConvGeom& g, int out_rows);
+
+/// Cycles of one band: a CONV's MAC-array cycles by the configured fold model
+/// (conv_array_cycles, what the simulator charges), a POOL's vector-unit cycles (elements of
+/// the larger operand / lanes), an ELTWISE's (elements / lanes).
+std::uint64_t band_cycles(const LayerSpec& L, const ConvGeom& g, int out_rows, int in_rows, const MacArrayConfig& array,
+                          int lanes);
+
+/// Callbacks into the code generator for DDR addresses and tensor roots.
+struct EmitContext {
+  std::function<std::uint64_t(const std::string&)> addr;      ///< DDR address of a graph tensor
+  std::function<std::string(const std::string&)> root;        ///< its DDR tensor (.tensor) name
+  int act_bytes = 1;
+  MacArrayConfig array;  ///< for the per-layer array cycles of the report
+  int lanes = 1;         ///< act_unit.lanes
+  DType dtype = DType::Int8;
+};
+
+/// Appends the stack's instructions to `prog` (fenced like a layer: when `first` is false its
+/// first LOAD waits for every earlier compute and STORE) and fills `infos` (one per stack layer).
+void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::vector<isa::Instruction>& prog,
+                std::vector<LayerCodegenInfo>& infos);
+
+/// Adds the tokens a straight-line list of LOAD / compute / STORE instructions needs so that
+/// every pair of instructions on different queues touching overlapping SRAM or DDR bytes (one
+/// of them writing) runs in list order: for each such pair the later waits for the latest
+/// earlier conflicting instruction of the other queue, unless an earlier wait of its queue
+/// already covers it. Instructions of one queue run in order, so same-queue pairs need none.
+void add_hazard_tokens(std::vector<isa::Instruction>& code, DType dtype);
+
+}  // namespace npu::compiler::depth_first

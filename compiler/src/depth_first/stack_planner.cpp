@@ -1,0 +1,606 @@
+// Depth-first stack planning: which consecutive layers form a stack, the band height, the
+// rows every layer computes per band (receptive fields back-propagated from the last layer's
+// output band), which tensors go to DDR, and the SRAM layout. Reference: docs/depth_first.md.
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "depth_first/stack_plan.hpp"
+
+namespace npu::compiler {
+
+RowRange input_rows(const ConvGeom& g, RowRange out) {
+  if (out.empty()) return {};
+  const RowBand b = input_band(g, out.lo, out.rows());
+  return {b.first_row, b.first_row + b.rows};
+}
+
+const char* to_string(OverlapMode) { return "recompute"; }
+
+namespace depth_first {
+
+namespace {
+
+std::uint64_t bursts(std::uint64_t bytes, int burst) {
+  const std::uint64_t b = std::uint64_t(std::max(burst, 1));
+  return (bytes + b - 1) / b * b;
+}
+
+// DDR cost of moving rows [r.lo, r.hi) of all c channels of a [c, h, w] tensor: one run per
+// channel, or one run when the band is whole planes (as tiling.cpp's runs_cost).
+std::uint64_t band_cost(int c, int h, int w, RowRange r, int e, int burst) {
+  const std::uint64_t run = std::uint64_t(r.rows()) * w * e;
+  if (r.rows() == h) return bursts(run * std::uint64_t(c), burst);
+  return std::uint64_t(c) * bursts(run, burst);
+}
+
+bool is_conv(const LayerSpec& L) { return L.kind == LayerKind::Conv; }
+
+// Output shape (c, h, w) of a stackable layer; its data input's shape.
+void out_shape(const ConvGeom& g, int& c, int& h, int& w) { c = g.c_out, h = g.h_out, w = g.w_out; }
+
+struct Evaluation {
+  StackPlan plan;
+  std::uint64_t need_bytes = 0;  // SRAM the layout needs (also when it does not fit)
+  bool fits = false;
+};
+
+class Planner {
+ public:
+  explicit Planner(const PlanInputs& in) : in_(in), lg_(in.lg), e_(in.opt.act_bytes) {
+    for (std::size_t j = 0; j < lg_.layers.size(); ++j) {
+      const LayerSpec& L = lg_.layers[j];
+      std::vector<std::string> reads = L.inputs;
+      for (const std::string* t : {&L.residual, &L.in_scale})
+        if (!t->empty()) reads.push_back(*t);
+      for (const auto& t : reads) {
+        if (!lg_.place.count(t)) continue;
+        readers_by_root_[root(t)].push_back(j);
+      }
+      if (!L.output.empty() && lg_.place.count(L.output)) producer_[L.output] = j;
+    }
+    for (const auto& t : lg_.ddr_tensors) kind_[t.name] = t.kind;
+    for (std::size_t j = 0; j < lg_.layers.size(); ++j) {
+      const LayerSpec& L = lg_.layers[j];
+      if (L.kind == LayerKind::Conv || L.kind == LayerKind::Pool) geom_[j] = L.geom;
+    }
+    // An element-wise layer of two same-shape tensors: the [C, H, W] of a Conv/Pool producing
+    // one of its inputs (nothing else records H and W separately).
+    for (std::size_t j = 0; j < lg_.layers.size(); ++j) {
+      const LayerSpec& L = lg_.layers[j];
+      if (L.kind != LayerKind::Eltwise || L.b_elems != 0 || L.inputs.size() != 2 || L.output.empty()) continue;
+      for (const auto& t : L.inputs) {
+        auto p = producer_.find(t);
+        if (p == producer_.end() || !geom_.count(p->second)) continue;
+        const ConvGeom& pg = geom_.at(p->second);
+        const std::uint64_t n = std::uint64_t(pg.c_out) * pg.h_out * pg.w_out;
+        bool same = n == L.elems;
+        for (const auto& u : L.inputs) same = same && lg_.bytes.count(u) && lg_.bytes.at(u) == n * std::uint64_t(e_);
+        if (!same) continue;
+        ConvGeom g;
+        g.c_in = g.c_out = g.group = pg.c_out;
+        g.h_in = g.h_out = pg.h_out;
+        g.w_in = g.w_out = pg.w_out;
+        geom_[j] = g;
+        break;
+      }
+    }
+  }
+
+  std::vector<StackPlan> run() {
+    std::vector<StackPlan> out;
+    const std::size_t n = lg_.layers.size();
+    std::size_t i = 0;
+    while (i < n) {
+      std::string why;
+      if (!stackable(lg_.layers[i], why) || lg_.layers[i].kind == LayerKind::Eltwise) {
+        ++i;
+        continue;
+      }
+      // Longest run of layers that may share a stack and fit at 1-row bands.
+      std::size_t j = i;
+      std::string reason;
+      for (;;) {
+        const std::size_t nxt = j + 1;
+        reason = refusal(i, j, nxt);
+        if (!reason.empty()) break;
+        j = nxt;
+      }
+      // The longest valid prefix that the estimates say is worth it.
+      std::optional<StackPlan> chosen;
+      for (std::size_t e = j; e > i; --e) {
+        if (!valid_end(i, e)) continue;
+        std::optional<StackPlan> p = best_plan(i, e);
+        if (!p) continue;
+        const StackSummary& s = p->summary;
+        if (s.ddr_bytes <= s.layer_by_layer_bytes && s.estimated_ns <= s.layer_by_layer_ns * kTimeSlack) {
+          if (e != j)
+            p->summary.end_reason = "time/traffic estimate: ending before " + lg_.layers[e + 1].name +
+                                    " is cheaper than going on to " + lg_.layers[j].name + " (where it would end: " +
+                                    reason + ")";
+          else
+            p->summary.end_reason = reason;
+          chosen = std::move(p);
+          break;
+        }
+      }
+      if (!chosen) {
+        ++i;
+        continue;
+      }
+      chosen->summary.id = int(out.size());
+      i = chosen->summary.last + 1;
+      out.push_back(std::move(*chosen));
+    }
+    return out;
+  }
+
+  // ---- single-layer facts ----
+
+  bool stackable(const LayerSpec& L, std::string& why) const {
+    if (L.kind == LayerKind::Host) {
+      why = "host op: " + L.name + " runs on the host";
+      return false;
+    }
+    const bool conv = L.kind == LayerKind::Conv, pool = L.kind == LayerKind::Pool;
+    if (L.kind == LayerKind::Eltwise && !geom_.count(index_of(L))) {
+      why = "op not tileable: " + L.name + " is an element-wise " + L.op_type +
+            " with broadcasting or of tensors whose shape no Conv/pool gives";
+      return false;
+    }
+    if (!conv && !pool && L.kind != LayerKind::Eltwise) {
+      why = std::string("op not tileable: ") + L.name + " is " + to_string(L.kind) + " " + L.op_type;
+      return false;
+    }
+    if (pool && L.pool == isa::PoolOp::GlobalAvg) {
+      why = "op not tileable: " + L.name + " is a global pooling (needs every row)";
+      return false;
+    }
+    if (conv && L.batch > 1) {
+      why = "op not tileable: " + L.name + " has a batch above 1";
+      return false;
+    }
+    if (conv && (!L.in_scale.empty() || L.weight.empty())) {
+      why = "op not tileable: " + L.name + " scales its input channels (fuse-se-gate)";
+      return false;
+    }
+    if (!L.depth_first) {
+      why = "op not tileable: " + L.name + " was not marked by fuse-layers";
+      return false;
+    }
+    return true;
+  }
+
+  std::string root(const std::string& t) const { return lg_.place.at(t).root; }
+  std::size_t index_of(const LayerSpec& L) const { return std::size_t(&L - lg_.layers.data()); }
+
+  bool produced_in(const std::string& t, std::size_t s, std::size_t e) const {
+    auto it = producer_.find(t);
+    return it != producer_.end() && it->second >= s && it->second <= e;
+  }
+
+  bool is_graph_output(const std::string& t) const {
+    auto it = kind_.find(root(t));
+    return it != kind_.end() && it->second == isa::TensorKind::Output;
+  }
+
+  // Why layer `nxt` cannot join the stack [s, e] ("" if it can).
+  std::string refusal(std::size_t s, std::size_t e, std::size_t nxt) {
+    const LayerSpec& last = lg_.layers[e];
+    if (nxt >= lg_.layers.size())
+      return is_graph_output(last.output) ? "graph output: " + last.output + " (end of the network)"
+                                          : "end of the network";
+    const LayerSpec& N = lg_.layers[nxt];
+    std::string why;
+    if (N.kind == LayerKind::Host) {
+      stackable(N, why);  // "host op: ..."
+      return why;
+    }
+    bool connected = false;
+    std::vector<const std::string*> reads;
+    for (const auto& t : N.inputs) reads.push_back(&t);
+    reads.push_back(&N.residual);
+    for (const std::string* t : reads) {
+      if (t->empty()) continue;
+      if (produced_in(*t, s, e)) {
+        connected = true;
+        continue;
+      }
+      // A tensor sharing a DDR region with one the stack writes (a Concat buffer) would be
+      // read from DDR before the stack has written all of it.
+      for (std::size_t k = s; k <= e; ++k)
+        if (lg_.place.count(*t) && root(lg_.layers[k].output) == root(*t))
+          return "output needed by a layer outside the stack: next layer " + N.name + " reads " + *t +
+                 ", which shares DDR region " + root(*t) + " with " + lg_.layers[k].output +
+                 " written by this stack (Concat); it is read after the stack";
+    }
+    if (!connected) {
+      if (is_graph_output(last.output))
+        return "graph output: " + last.output + " (next layer " + N.name + " does not read the stack)";
+      std::string reader;
+      auto it = readers_by_root_.find(root(last.output));
+      if (it != readers_by_root_.end())
+        for (std::size_t r : it->second)
+          if (r > e) {
+            reader = lg_.layers[r].name;
+            break;
+          }
+      return "output needed by a layer outside the stack: " + last.output + " is read by " +
+             (reader.empty() ? std::string("no later layer") : reader) + ", and the next layer " + N.name +
+             " does not read the stack";
+    }
+    if (!stackable(N, why)) return why;
+    Evaluation ev = evaluate(s, nxt, 1);
+    if (!ev.fits)
+      return "SRAM full: with " + N.name + " the stack needs " + std::to_string(ev.need_bytes) +
+             " B at 1-row bands (weights " + std::to_string(ev.plan.summary.weight_bytes) + " B), sram.capacity " +
+             std::to_string(in_.sram_bytes) + " B";
+    return "";
+  }
+
+  // Every layer but the last feeds a later layer of the stack.
+  bool valid_end(std::size_t s, std::size_t e) const {
+    for (std::size_t k = s; k < e; ++k) {
+      bool fed = false;
+      for (std::size_t m = k + 1; m <= e && !fed; ++m) {
+        const LayerSpec& M = lg_.layers[m];
+        fed = M.residual == lg_.layers[k].output ||
+              std::find(M.inputs.begin(), M.inputs.end(), lg_.layers[k].output) != M.inputs.end();
+      }
+      if (!fed) return false;
+    }
+    return true;
+  }
+
+  std::optional<StackPlan> best_plan(std::size_t s, std::size_t e) {
+    const int h = lg_.layers[e].geom.h_out;
+    std::set<int> heights;
+    for (int n = 1; n <= h; ++n) heights.insert(int(ceil_div(h, n)));
+    std::optional<StackPlan> best;
+    for (int r : heights) {
+      Evaluation ev = evaluate(s, e, r);
+      if (!ev.fits) continue;
+      const StackSummary& a = ev.plan.summary;
+      if (!best) {
+        best = std::move(ev.plan);
+        continue;
+      }
+      const StackSummary& b = best->summary;
+      const bool faster = a.estimated_ns < b.estimated_ns * (1 - kTie);
+      const bool tie = !faster && a.estimated_ns <= b.estimated_ns * (1 + kTie);
+      if (faster || (tie && (a.ddr_bytes < b.ddr_bytes || (a.ddr_bytes == b.ddr_bytes && a.band_rows > b.band_rows))))
+        best = std::move(ev.plan);
+    }
+    return best;
+  }
+
+  // ---- one stack at one band height ----
+
+  Evaluation evaluate(std::size_t s, std::size_t e, int band_rows) {
+    Evaluation ev;
+    StackPlan& p = ev.plan;
+    StackSummary& sum = p.summary;
+    sum.first = s;
+    sum.last = e;
+    std::map<std::string, int> produced;
+    for (std::size_t k = s; k <= e; ++k) {
+      const LayerSpec& L = lg_.layers[k];
+      sum.layers.push_back(L.name);
+      StackLayer sl;
+      sl.index = k;
+      sl.spec = &L;
+      StackTensor t;
+      t.name = L.output;
+      t.producer = int(k - s);
+      sl.geom = geom_.at(k);
+      out_shape(sl.geom, t.c, t.h, t.w);
+      auto operand = [&](const std::string& name, int c, int h, int w) {
+        Operand o;
+        o.tensor = name;
+        o.c = c, o.h = h, o.w = w;
+        auto it = produced.find(name);
+        o.produced = it == produced.end() ? -1 : it->second;
+        return o;
+      };
+      sl.in = operand(L.inputs[0], sl.geom.c_in, sl.geom.h_in, sl.geom.w_in);
+      if (!L.residual.empty()) sl.res = operand(L.residual, t.c, t.h, t.w);
+      if (L.kind == LayerKind::Eltwise) sl.res = operand(L.inputs[1], t.c, t.h, t.w);
+      sl.out = int(p.tensors.size());
+      produced[t.name] = sl.out;
+      p.tensors.push_back(std::move(t));
+      p.layers.push_back(std::move(sl));
+    }
+    // Tensors that must reach DDR: the last layer's output, graph outputs, Concat slices
+    // (their buffer is read as a whole later) and tensors read outside the stack.
+    for (StackTensor& t : p.tensors) {
+      t.stored = t.producer == int(p.layers.size()) - 1 || is_graph_output(t.name) || root(t.name) != t.name;
+      auto it = readers_by_root_.find(root(t.name));
+      if (it != readers_by_root_.end())
+        for (std::size_t r : it->second) t.stored = t.stored || r < s || r > e;
+    }
+    const int h_last = p.tensors.back().h;
+    const int bands = int(ceil_div(h_last, band_rows));
+    sum.band_rows = band_rows;
+    sum.bands = bands;
+    // Back-propagate each band's rows; an operand whose rows differ from what its producer
+    // computes in some band cannot read the producer's packed SRAM tile, so the producer's
+    // tensor is stored and the operand read back from DDR (iterate: storing extends rows).
+    for (int iteration = 0;; ++iteration) {
+      propagate(p, bands, band_rows);
+      bool changed = false;
+      for (StackLayer& sl : p.layers)
+        for (Operand* o : {&sl.in, &sl.res}) {
+          if (o->tensor.empty() || o->produced < 0) continue;
+          StackTensor& t = p.tensors[std::size_t(o->produced)];
+          bool same = true;
+          for (int b = 0; b < bands; ++b) same = same && o->rows[std::size_t(b)] == t.rows[std::size_t(b)];
+          o->on_chip = same;
+          if (!same && !t.stored) {
+            t.stored = true;
+            changed = true;
+          }
+        }
+      if (!changed) break;
+      if (iteration > int(p.tensors.size()) + 1) throw std::logic_error("depth-first: row propagation did not settle");
+    }
+    layout(p, ev);
+    cost(p);
+    return ev;
+  }
+
+  static void propagate(StackPlan& p, int bands, int band_rows) {
+    for (StackTensor& t : p.tensors) t.rows.assign(std::size_t(bands), RowRange{});
+    for (StackLayer& sl : p.layers) {
+      sl.in.rows.assign(std::size_t(bands), RowRange{});
+      sl.res.rows.assign(std::size_t(bands), RowRange{});
+    }
+    std::vector<int> stored_end(p.tensors.size(), 0);
+    const int last = int(p.layers.size()) - 1;
+    for (int b = 0; b < bands; ++b) {
+      std::vector<RowRange> need(p.tensors.size());
+      auto add = [&](int t, RowRange r) {
+        if (t < 0 || r.empty()) return;
+        RowRange& n = need[std::size_t(t)];
+        n = n.empty() ? r : RowRange{std::min(n.lo, r.lo), std::max(n.hi, r.hi)};
+      };
+      const int h_last = p.tensors[std::size_t(last)].h;
+      need[std::size_t(p.layers[std::size_t(last)].out)] = {b * band_rows, std::min(h_last, (b + 1) * band_rows)};
+      for (int k = last; k >= 0; --k) {
+        StackLayer& sl = p.layers[std::size_t(k)];
+        StackTensor& t = p.tensors[std::size_t(sl.out)];
+        RowRange r = need[std::size_t(sl.out)];
+        if (t.stored) {
+          // Stored rows must cover the tensor once: no gap after the previous band, and the
+          // last band reaches the bottom.
+          int& done = stored_end[std::size_t(sl.out)];
+          r = r.empty() ? RowRange{done, done} : RowRange{std::min(r.lo, done), std::max(r.hi, done)};
+          if (b == bands - 1) r.hi = t.h;
+          done = std::max(done, r.hi);
+        }
+        t.rows[std::size_t(b)] = r;
+        if (r.empty()) continue;
+        sl.in.rows[std::size_t(b)] = input_rows(sl.geom, r);
+        add(sl.in.produced, sl.in.rows[std::size_t(b)]);
+        if (!sl.res.tensor.empty()) {  // residual / second element-wise input: the output's rows
+          sl.res.rows[std::size_t(b)] = r;
+          add(sl.res.produced, r);
+        }
+      }
+    }
+  }
+
+  void layout(StackPlan& p, Evaluation& ev) const {
+    const std::uint64_t align = in_.opt.align_bytes;
+    std::uint64_t cursor = 0;
+    auto place = [&](std::uint64_t bytes) {
+      const std::uint64_t at = align_up(cursor, align);
+      cursor = at + bytes;
+      return std::uint32_t(at);
+    };
+    // Weights and biases: resident for the whole stack.
+    for (StackLayer& sl : p.layers) {
+      const LayerSpec& L = *sl.spec;
+      if (!is_conv(L)) continue;
+      const ConvGeom& g = L.geom;
+      const std::uint64_t wb = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_;
+      sl.w_addr = place(wb);
+      p.summary.weight_bytes += wb;
+      if (!L.bias.empty()) {
+        sl.bias_addr = place(std::uint64_t(g.c_out) * isa::kParamElemBytes);
+        p.summary.weight_bytes += std::uint64_t(g.c_out) * isa::kParamElemBytes;
+      }
+    }
+    auto max_bytes = [&](int c, int w, const std::vector<RowRange>& rows) {
+      int m = 0;
+      for (const RowRange& r : rows) m = std::max(m, r.rows());
+      return std::uint64_t(c) * std::uint64_t(m) * std::uint64_t(w) * std::uint64_t(e_);
+    };
+    // Double-buffered: DDR loads, stored tensors (the DMA of band b overlaps band b+1's compute).
+    struct Local {
+      int buffer;
+      int first, last;  // stack layers that write / last read it within a band
+    };
+    std::vector<Local> locals;
+    for (StackLayer& sl : p.layers)
+      for (Operand* o : {&sl.in, &sl.res}) {
+        if (o->tensor.empty() || o->on_chip) continue;
+        Buffer b;
+        b.bytes = max_bytes(o->c, o->w, o->rows);
+        b.slots = 2;
+        o->buffer = int(p.buffers.size());
+        p.buffers.push_back(b);
+      }
+    for (StackTensor& t : p.tensors) {
+      Buffer b;
+      b.bytes = max_bytes(t.c, t.w, t.rows);
+      b.slots = t.stored ? 2 : 1;
+      t.buffer = int(p.buffers.size());
+      p.buffers.push_back(b);
+      if (!t.stored) {
+        int last_read = t.producer;
+        for (int k = 0; k < int(p.layers.size()); ++k)
+          for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res})
+            if (o->produced >= 0 && p.tensors[std::size_t(o->produced)].name == t.name && o->on_chip)
+              last_read = std::max(last_read, k);
+        locals.push_back({t.buffer, t.producer, last_read});
+      }
+    }
+    for (Buffer& b : p.buffers) {
+      if (b.slots != 2) continue;
+      b.addr[0] = place(b.bytes);
+      b.addr[1] = place(b.bytes);
+    }
+    // Single-slot on-chip tiles are only touched by the compute queue; tiles whose band
+    // lifetimes do not overlap share SRAM (first fit, largest first).
+    const std::uint64_t base = align_up(cursor, align);
+    std::sort(locals.begin(), locals.end(), [&](const Local& a, const Local& b) {
+      const std::uint64_t x = p.buffers[std::size_t(a.buffer)].bytes, y = p.buffers[std::size_t(b.buffer)].bytes;
+      return x != y ? x > y : a.buffer < b.buffer;
+    });
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // placed [lo, hi) per locals index
+    std::uint64_t end = base;
+    for (std::size_t i = 0; i < locals.size(); ++i) {
+      const std::uint64_t size = align_up(std::max<std::uint64_t>(p.buffers[std::size_t(locals[i].buffer)].bytes, 1), align);
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
+      for (std::size_t j = 0; j < i; ++j)
+        if (locals[j].first <= locals[i].last && locals[i].first <= locals[j].last) busy.push_back(spans[j]);
+      std::sort(busy.begin(), busy.end());
+      std::uint64_t at = base;
+      for (const auto& [lo, hi] : busy) {
+        if (at + size <= lo) break;
+        at = std::max(at, hi);
+      }
+      spans.emplace_back(at, at + size);
+      end = std::max(end, at + size);
+      Buffer& b = p.buffers[std::size_t(locals[i].buffer)];
+      b.addr[0] = b.addr[1] = std::uint32_t(at);
+    }
+    cursor = std::max(cursor, end);
+    ev.need_bytes = cursor;
+    ev.fits = cursor <= in_.sram_bytes && cursor <= 0xffffffffull;
+    p.summary.sram_bytes = cursor;
+  }
+
+  // MACs, array cycles, DDR bytes and the time estimate of the stack, and of the same layers
+  // generated one by one (plan_conv per conv), for the choice.
+  void cost(StackPlan& p) {
+    StackSummary& s = p.summary;
+    const int burst = in_.opt.burst_bytes;
+    std::uint64_t bytes = 0, cycles = 0;
+    for (const StackLayer& sl : p.layers) {
+      const LayerSpec& L = *sl.spec;
+      const StackTensor& t = p.tensors[std::size_t(sl.out)];
+      std::uint64_t layer_macs = 0;
+      if (is_conv(L)) {
+        bytes += bursts(std::uint64_t(L.geom.c_out) * L.geom.cin_per_group() * L.geom.kh * L.geom.kw * e_, burst);
+        if (!L.bias.empty()) bytes += bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, burst);
+      }
+      for (std::size_t b = 0; b < t.rows.size(); ++b) {
+        const RowRange r = t.rows[b];
+        if (r.empty()) continue;
+        layer_macs += band_macs(L, sl.geom, r.rows());
+        cycles += band_cycles(L, sl.geom, r.rows(), sl.in.rows[b].rows(), in_.opt.array, in_.hw.act_unit.lanes);
+        for (const Operand* o : {&sl.in, &sl.res})
+          if (!o->tensor.empty() && !o->on_chip) bytes += band_cost(o->c, o->h, o->w, o->rows[b], e_, burst);
+        if (t.stored) bytes += band_cost(t.c, t.h, t.w, r, e_, burst);
+      }
+      // Rows no reader needs (a 1x1 stride-2 reader skips odd rows at a band's end) are not
+      // computed; only rows computed more than once count as recomputed.
+      s.macs += layer_macs;
+      s.layer_macs += L.macs;
+      s.recompute_macs += layer_macs - std::min(layer_macs, L.macs);
+    }
+    s.ddr_bytes = bytes;
+    const double compute_ns = double(cycles) * in_.opt.core_period_ns;
+    const double memory_ns = in_.opt.ddr_bytes_per_ns > 0 ? double(bytes) / in_.opt.ddr_bytes_per_ns : 0;
+    // As plan_conv's estimate, with the stack's steps: one CONV/POOL of one band is the unit
+    // double buffering cannot overlap (the first band's loads, the last band's stores).
+    const double steps = double(std::max(s.bands, 1)) * double(p.layers.size());
+    s.estimated_ns = std::max(compute_ns, memory_ns) + (compute_ns + memory_ns) / steps;
+    s.layer_by_layer_bytes = 0;
+    s.layer_by_layer_ns = 0;
+    for (const StackLayer& sl : p.layers) {
+      const auto& [b, ns] = alone(sl.index);
+      s.layer_by_layer_bytes += b;
+      s.layer_by_layer_ns += ns;
+    }
+    for (const StackTensor& t : p.tensors)
+      if (t.stored) s.stored.push_back(t.name);
+  }
+
+ private:
+  // DDR bytes and estimated ns of layer k generated on its own (codegen's plan).
+  std::pair<std::uint64_t, double> alone(std::size_t k) {
+    auto it = alone_.find(k);
+    if (it != alone_.end()) return it->second;
+    const LayerSpec& L = lg_.layers[k];
+    std::pair<std::uint64_t, double> r{0, 0};
+    const double bw = in_.opt.ddr_bytes_per_ns;
+    if (is_conv(L)) {
+      TilingOptions o = in_.opt;
+      o.residual = !L.residual.empty();
+      o.in_scale = !L.in_scale.empty();
+      const auto plan = plan_conv(L.geom, in_.sram_bytes, o);
+      if (plan) {
+        r.first = plan->burst_cost_bytes;
+        if (!L.bias.empty()) r.first += bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, in_.opt.burst_bytes);
+        const double compute = double(plan->array_cycles) * in_.opt.core_period_ns;
+        const double memory = bw > 0 ? double(r.first) / bw : 0;
+        r.second = std::max(compute, memory) + (compute + memory) / std::max(plan->steps, 1);
+      } else {
+        r = {UINT64_MAX / 4, 1e30};  // cannot run alone: any stack is better
+      }
+    } else {
+      const ConvGeom& g = geom_.at(k);
+      const int inputs = L.kind == LayerKind::Eltwise ? 2 : 1;
+      r.first = inputs * bursts(std::uint64_t(g.c_in) * g.h_in * g.w_in * e_, in_.opt.burst_bytes) +
+                bursts(std::uint64_t(g.c_out) * g.h_out * g.w_out * e_, in_.opt.burst_bytes);
+      const double compute =
+          double(band_cycles(L, g, g.h_out, g.h_in, in_.opt.array, in_.hw.act_unit.lanes)) * in_.opt.core_period_ns;
+      const double memory = bw > 0 ? double(r.first) / bw : 0;
+      r.second = std::max(compute, memory) + (compute + memory) / 8;
+    }
+    alone_[k] = r;
+    return r;
+  }
+
+  static constexpr double kTimeSlack = 1.05;  // a stack may be estimated up to 5 % slower
+  static constexpr double kTie = 0.01;
+
+  const PlanInputs& in_;
+  const LoweredGraph& lg_;
+  int e_;
+  std::map<std::string, std::vector<std::size_t>> readers_by_root_;
+  std::map<std::string, std::size_t> producer_;
+  std::map<std::string, isa::TensorKind> kind_;
+  std::map<std::size_t, std::pair<std::uint64_t, double>> alone_;
+  std::map<std::size_t, ConvGeom> geom_;  // stackable layers' geometry
+};
+
+}  // namespace
+
+std::vector<StackPlan> plan_stacks(const PlanInputs& in) { return Planner(in).run(); }
+
+std::uint64_t band_macs(const LayerSpec& L, const ConvGeom& geom, int out_rows) {
+  if (L.kind != LayerKind::Conv) return 0;
+  ConvGeom g = geom;
+  g.h_out = out_rows;
+  return g.macs();
+}
+
+std::uint64_t band_cycles(const LayerSpec& L, const ConvGeom& geom, int out_rows, int in_rows,
+                          const MacArrayConfig& array, int lanes) {
+  if (L.kind == LayerKind::Conv) {
+    ConvGeom g = geom;
+    g.h_out = out_rows;
+    return conv_array_cycles(g, g.c_out, out_rows, array);
+  }
+  const std::uint64_t n = std::uint64_t(std::max(lanes, 1));
+  const std::uint64_t elems = std::uint64_t(geom.c_in) * std::max<std::uint64_t>(std::uint64_t(in_rows) * geom.w_in,
+                                                                                 std::uint64_t(out_rows) * geom.w_out);
+  return (elems + n - 1) / n;
+}
+
+}  // namespace depth_first
+}  // namespace npu::compiler

@@ -1,0 +1,43 @@
+// Depth-first glue for compile(): the fuse-layers marks onto the lowered layers, and the
+// stacks as --explain decisions. Reference: docs/depth_first.md.
+#include <cstdio>
+#include <map>
+
+#include "npu/compiler/depth_first.hpp"
+#include "npu/compiler/lowering.hpp"
+#include "npu/compiler/passes/fuse_layers.hpp"
+
+namespace npu::compiler {
+
+void mark_depth_first_layers(const Graph& graph, LoweredGraph& lowered) {
+  std::map<std::string, bool> marked;
+  for (const Node& n : graph.nodes)
+    if (n.attr_int(fused_attr::kDepthFirst, 0) == 1) marked[isa_name(n.name)] = true;
+  for (LayerSpec& L : lowered.layers) L.depth_first = L.kind != LayerKind::Host && marked.count(L.name) > 0;
+}
+
+std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
+  std::vector<Decision> out;
+  for (const StackSummary& s : stacks) {
+    Decision d;
+    d.pass = "fuse-layers";
+    d.nodes = s.layers;
+    d.label = "stack " + std::to_string(s.id) + ": " + s.layers.front() + " .. " + s.layers.back() + " (" +
+              std::to_string(s.layers.size()) + " layers)";
+    d.outcome = DecisionOutcome::Applied;
+    d.verb = "stacked";
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f", s.layer_macs ? 100.0 * double(s.recompute_macs) / double(s.layer_macs) : 0.0);
+    std::string stored;
+    for (const auto& t : s.stored) stored += (stored.empty() ? "" : ", ") + t;
+    d.reason = std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows, " + to_string(s.overlap) +
+               " (+" + pct + " % MACs), SRAM " + std::to_string(s.sram_bytes) + " B (weights " +
+               std::to_string(s.weight_bytes) + " B), DDR " + std::to_string(s.ddr_bytes) + " B vs " +
+               std::to_string(s.layer_by_layer_bytes) + " B layer by layer; to DDR: " + stored +
+               "; ends: " + s.end_reason;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace npu::compiler

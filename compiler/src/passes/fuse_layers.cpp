@@ -1,0 +1,70 @@
+#include "npu/compiler/passes/fuse_layers.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+bool eltwise_op(const Node& n) { return (n.op_type == "Add" || n.op_type == "Mul") && n.inputs.size() == 2; }
+
+bool tileable_op(const Node& n) {
+  return n.op_type == "Conv" || n.op_type == "MaxPool" || n.op_type == "AveragePool" || eltwise_op(n);
+}
+
+// Why `n` cannot run in a stack, or "".
+std::string problem(const Graph& g, const Node& n) {
+  if (n.inputs.empty() || n.outputs.empty() || !g.has_tensor(n.inputs[0]) || !g.has_tensor(n.outputs[0]))
+    return n.name + " has no data input or output";
+  for (const std::string& t : {n.inputs[0], n.outputs[0]}) {
+    const auto& shape = g.tensor(t).shape;
+    if (shape.size() != 4) return n.name + " is not 2-D (tensor " + t + " has rank " + std::to_string(shape.size()) + ")";
+    if (shape[0] != 1) return n.name + " runs a batch of " + std::to_string(shape[0]) + " (bands cover one image)";
+  }
+  if (eltwise_op(n) && (!g.has_tensor(n.inputs[1]) || g.tensor(n.inputs[1]).shape != g.tensor(n.inputs[0]).shape))
+    return n.name + " broadcasts one input (bands need two tensors of one shape)";
+  if (!n.attr_string(fused_attr::kInScale, "").empty())
+    return n.name + " scales its input channels by a gate computed from the whole input (fuse-se-gate)";
+  return "";
+}
+
+}  // namespace
+
+std::vector<Candidate> FuseLayers::match(const Graph& graph) const {
+  // One candidate per node (a pass rewrites a node once), labelled with one of its links: the
+  // producer of its data input or skip tensor, else its first tileable consumer.
+  std::vector<Candidate> out;
+  for (const Node& n : graph.nodes) {
+    if (!tileable_op(n) || n.inputs.empty() || n.outputs.empty()) continue;
+    std::string label;
+    std::string second = n.attr_int(fused_attr::kResidual, 0) == 1 && n.inputs.size() > 3 ? n.inputs[3] : "";
+    if (eltwise_op(n)) second = n.inputs[1];
+    for (const std::string& t : {n.inputs[0], second}) {
+      if (t.empty() || !label.empty()) continue;
+      const auto p = graph.producer(t);
+      if (p && tileable_op(graph.nodes[*p])) label = graph.nodes[*p].name + " -> " + n.name;
+    }
+    if (label.empty())
+      for (std::size_t c : graph.consumers(n.outputs[0]))
+        if (tileable_op(graph.nodes[c])) {
+          label = n.name + " -> " + graph.nodes[c].name;
+          break;
+        }
+    if (!label.empty()) out.push_back({n.name, {n.name}, label});
+  }
+  return out;
+}
+
+Legality FuseLayers::check(const Graph& graph, const Candidate& c) const {
+  for (const auto& name : c.nodes) {
+    const long i = find_node(graph, name);
+    if (i < 0) return Legality::decline("node " + name + " is gone");
+    const std::string why = problem(graph, graph.nodes[std::size_t(i)]);
+    if (!why.empty()) return Legality::decline(why);
+  }
+  return Legality::ok();
+}
+
+void FuseLayers::rewrite(Graph& graph, const Candidate& c) const {
+  graph.nodes[std::size_t(find_node(graph, c.anchor))].attrs[fused_attr::kDepthFirst] = std::int64_t(1);
+}
+
+}  // namespace npu::compiler

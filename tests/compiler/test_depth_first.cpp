@@ -1,0 +1,383 @@
+// Depth-first stacks (fuse-layers, docs/depth_first.md): receptive-field back-propagation,
+// DDR bytes of a stack, legality of the emitted program (static checks and an independent
+// race check of its tokens), --explain stack-end reasons, and never more DDR bytes than
+// `residual` on the zoo networks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+
+#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/pass_manager.hpp"
+#include "npu/isa/check.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "test_compile_graphs.hpp"
+
+namespace npu::compiler {
+namespace {
+
+using testing::GraphBuilder;
+
+ConvGeom conv_geom(int h_in, int k, int stride, int pad) {
+  ConvGeom g;
+  g.c_in = g.c_out = 4;
+  g.h_in = g.w_in = h_in;
+  g.kh = g.kw = k;
+  g.stride_h = g.stride_w = stride;
+  g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = pad;
+  g.h_out = g.w_out = (h_in + 2 * pad - k) / stride + 1;
+  return g;
+}
+
+TEST(DepthFirst, ReceptiveFieldOfAStride2Conv3x3AndA1x1) {
+  // 3x3, stride 2, pad 1 on 32 rows (16 out): output row r reads input rows 2r-1 .. 2r+1.
+  const ConvGeom s2 = conv_geom(32, 3, 2, 1);
+  // rows 4..7 -> 2*4-1 = 7 .. 2*7+1 = 15: [7, 16).
+  EXPECT_EQ(input_rows(s2, {4, 8}), (RowRange{7, 16}));
+  // rows 0..3 -> -1 .. 7, the -1 is padding: [0, 8).
+  EXPECT_EQ(input_rows(s2, {0, 4}), (RowRange{0, 8}));
+  // rows 12..15 -> 23 .. 31 (2*15+1 = 31 is the last row): [23, 32).
+  EXPECT_EQ(input_rows(s2, {12, 16}), (RowRange{23, 32}));
+  // 1x1, stride 1: the same rows.
+  const ConvGeom pw = conv_geom(16, 1, 1, 0);
+  EXPECT_EQ(input_rows(pw, {4, 8}), (RowRange{4, 8}));
+  // A band [4, 8) of a 1x1 after the stride-2 3x3 back-propagates to [4, 8) then [7, 16).
+  EXPECT_EQ(input_rows(s2, input_rows(pw, {4, 8})), (RowRange{7, 16}));
+  // 1x1, stride 2, no pad: out rows 2..4 read input rows 4, 6, 8 -> the span [4, 9).
+  const ConvGeom pw2 = conv_geom(16, 1, 2, 0);
+  EXPECT_EQ(input_rows(pw2, {2, 5}), (RowRange{4, 9}));
+  // 3x3 stride 1 pad 1 with dilation 2: out rows 4..7 read 4-1 .. 7-1+2*2 = [3, 11).
+  ConvGeom dil = conv_geom(16, 3, 1, 1);
+  dil.dilation = 2;
+  EXPECT_EQ(input_rows(dil, {4, 8}), (RowRange{3, 11}));
+  EXPECT_TRUE(input_rows(s2, {5, 5}).empty());
+}
+
+// Sum of the LOAD and STORE bytes of a program.
+std::uint64_t ddr_bytes(const isa::Program& p) {
+  std::uint64_t b = 0;
+  for (const auto& in : p.instructions)
+    if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) b += std::get<isa::DmaDesc>(in.params).bytes();
+  return b;
+}
+
+// Independent check of the token protocol: vector clocks over the three queues (program
+// order within a queue; the n-th wait of a token after its n-th push), then every pair of
+// instructions on different queues that touch overlapping SRAM or DDR bytes, one writing,
+// must be ordered by happens-before. Returns the number of unordered pairs.
+int unordered_conflicts(const isa::Program& p, DType dtype) {
+  const std::size_t n = p.instructions.size();
+  using Clock = std::array<std::uint64_t, 3>;
+  std::vector<Clock> vc(n);
+  std::vector<bool> done(n, false);
+  std::array<std::vector<std::size_t>, 3> queue;
+  for (std::size_t i = 0; i < n; ++i) queue[std::size_t(p.instructions[i].queue())].push_back(i);
+  std::map<std::pair<int, int>, std::vector<std::size_t>> pushes;  // token -> pushing instructions
+  std::map<std::pair<int, int>, std::size_t> waited;
+  std::array<std::size_t, 3> head{0, 0, 0};
+  std::array<Clock, 3> qclock{};
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int q = 0; q < 3; ++q) {
+      if (head[std::size_t(q)] >= queue[std::size_t(q)].size()) continue;
+      const std::size_t i = queue[std::size_t(q)][head[std::size_t(q)]];
+      const auto& in = p.instructions[i];
+      std::map<std::pair<int, int>, std::size_t> need;
+      bool ready = true;
+      Clock c = qclock[std::size_t(q)];
+      for (const auto& t : in.wait) {
+        const auto key = std::make_pair(int(t.from), int(t.to));
+        const std::size_t k = waited[key] + need[key]++;
+        const auto& ps = pushes[key];
+        if (k >= ps.size()) {
+          ready = false;
+          break;
+        }
+        for (int x = 0; x < 3; ++x) c[std::size_t(x)] = std::max(c[std::size_t(x)], vc[ps[k]][std::size_t(x)]);
+      }
+      if (!ready) continue;
+      for (const auto& [key, cnt] : need) waited[key] += cnt;
+      c[std::size_t(q)] += 1;
+      vc[i] = c;
+      qclock[std::size_t(q)] = c;
+      done[i] = true;
+      for (const auto& t : in.push) pushes[{int(t.from), int(t.to)}].push_back(i);
+      ++head[std::size_t(q)];
+      progress = true;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!done[i]) return -1;  // deadlock
+  struct Acc {
+    bool sram;
+    std::uint64_t lo, hi;
+    bool write;
+  };
+  std::vector<std::vector<Acc>> acc(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& in = p.instructions[i];
+    for (const auto& op : isa::sram_operands(in, dtype))
+      acc[i].push_back({true, op.addr, op.addr + op.bytes, op.write});
+    if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) {
+      const auto& d = std::get<isa::DmaDesc>(in.params);
+      acc[i].push_back({false, d.ddr_addr, d.ddr_addr + d.ddr_span_bytes(), in.op == isa::Opcode::Store});
+    }
+  }
+  auto before = [&](std::size_t a, std::size_t b) {
+    const int qa = int(p.instructions[a].queue());
+    return vc[a][std::size_t(qa)] <= vc[b][std::size_t(qa)];
+  };
+  int bad = 0;
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b) {
+      if (p.instructions[a].queue() == p.instructions[b].queue()) continue;
+      bool clash = false;
+      for (const auto& x : acc[a])
+        for (const auto& y : acc[b])
+          clash = clash || (x.sram == y.sram && (x.write || y.write) && x.lo < y.hi && y.lo < x.hi);
+      if (clash && !before(a, b) && !before(b, a)) ++bad;
+    }
+  return bad;
+}
+
+void expect_valid(const CompileResult& r, const HwConfig& hw, const std::string& what) {
+  const auto issues = isa::check_program(r.program, hw);
+  for (const auto& i : issues) ADD_FAILURE() << what << ": instruction " << i.index << ": " << i.message;
+  EXPECT_EQ(unordered_conflicts(r.program, hw.mac_array.dtype), 0) << what;
+}
+
+// x [1,8,32,32] -> conv1 1x1 8->16 (+bias) -> Relu -> conv2 1x1 16->8 (+bias) -> y.
+Graph two_pointwise() {
+  GraphBuilder b("two_pw");
+  const std::string x = b.input("x", {1, 8, 32, 32});
+  const std::string r = b.unary("relu1", "Relu", b.conv("conv1", x, 16, 1, 1, 0, 1, true));
+  b.output(b.conv("conv2", r, 8, 1, 1, 0, 1, true));
+  return b.g;
+}
+
+TEST(DepthFirst, TwoConvStackMovesOnlyInputWeightsAndOutput) {
+  const HwConfig hw = testing::edge_like_hw();
+  const CompileResult r = compile(two_pointwise(), hw, builtin_strategy("depth-first"));
+  ASSERT_EQ(r.stacks.size(), 1u);
+  EXPECT_EQ(r.stacks[0].layers, (std::vector<std::string>{"conv1", "conv2"}));
+  // int8: input 8*32*32 = 8192; weights 16*8 = 128 and 8*16 = 128; biases 16*4 = 64 and
+  // 8*4 = 32; output 8*32*32 = 8192. The 16x32x32 intermediate never reaches DDR.
+  // 1x1 convs have no halo, so no band re-reads input rows: 8192+128+64+128+32+8192 = 16736.
+  EXPECT_EQ(ddr_bytes(r.program), 16736u);
+  EXPECT_EQ(r.stacks[0].recompute_macs, 0u);
+  // `residual` writes and reads the intermediate (16384 B each way): 16736 + 32768 = 49504.
+  const CompileResult res = compile(two_pointwise(), hw, builtin_strategy("residual"));
+  EXPECT_EQ(ddr_bytes(res.program), 49504u);
+  expect_valid(r, hw, "two_pw");
+}
+
+// x [1,8,32,32] -> conv1 3x3 pad 1 8->8 -> Relu -> conv2 3x3 stride 2 pad 1 8->8 -> y [1,8,16,16].
+Graph two_3x3() {
+  GraphBuilder b("two_3x3");
+  const std::string x = b.input("x", {1, 8, 32, 32});
+  const std::string r = b.unary("relu1", "Relu", b.conv("conv1", x, 8, 3, 1, 1));
+  b.output(b.conv("conv2", r, 8, 3, 2, 1));
+  return b.g;
+}
+
+TEST(DepthFirst, HaloRowsAreRecomputedAndReloadedPerBand) {
+  // 8 KiB of SRAM: weights 2 x 576 B resident; a band of R output rows of conv2 needs
+  // conv1 rows 2R+1 (8 x 32 B each, 256 B/row) and x rows 2R+3, each double buffered where
+  // DMA touches them: so the band height is small and the halo is visible.
+  HwConfig hw = testing::edge_like_hw(8 * 1024);
+  hw.ddr.data_rate_mtps = 400;  // 3.2 GB/s: memory-bound, so recomputed rows cost no time
+  const CompileResult r = compile(two_3x3(), hw, builtin_strategy("depth-first"));
+  ASSERT_EQ(r.stacks.size(), 1u);
+  const StackSummary& s = r.stacks[0];
+  const int R = s.band_rows;
+  ASSERT_GT(s.bands, 1);
+  // Band b of conv2 = rows [bR, (b+1)R) reads conv1 rows [2bR-1, 2(b+1)R) (clipped at 0);
+  // conv1 rows [a, c) read x rows [a-1, c+1) clipped to [0, 32). Sum over bands of x rows
+  // x 256 B + weights 2 x 576 + output 8*16*16 = 2048 B.
+  std::uint64_t x_rows = 0, conv1_rows = 0;
+  for (int b = 0; b < s.bands; ++b) {
+    const int o0 = b * R, o1 = std::min(16, (b + 1) * R);
+    const int a = std::max(0, 2 * o0 - 1), c = std::min(32, 2 * o1);
+    conv1_rows += std::uint64_t(c - a);
+    x_rows += std::uint64_t(std::min(32, c + 1) - std::max(0, a - 1));
+  }
+  EXPECT_EQ(ddr_bytes(r.program), x_rows * 256 + 2 * 576 + 2048);
+  // conv1 MACs per row: 8 out ch * 32 cols * 8 in ch * 9 = 18432; it computes conv1_rows rows
+  // instead of 32.
+  EXPECT_EQ(s.recompute_macs, (conv1_rows - 32) * 18432);
+  expect_valid(r, hw, "two_3x3");
+}
+
+// tiny_convnet (tests/data): conv/BN/ReLU layers, a residual add, a depthwise conv, then
+// global pooling and a Gemm.
+TEST(DepthFirst, TinyConvnetStackEndsAtTheGlobalPool) {
+  const HwConfig hw = load_hw_config("configs/edge-npu-ddr4.yaml");
+  const Graph g = load_model("tests/data/tiny_convnet.onnx");
+  const CompileResult r = compile(g, hw, builtin_strategy("depth-first"));
+  ASSERT_FALSE(r.stacks.empty());
+  const StackSummary& s = r.stacks.back();
+  EXPECT_NE(s.end_reason.find("op not tileable"), std::string::npos) << s.end_reason;
+  EXPECT_NE(s.end_reason.find("pool"), std::string::npos) << s.end_reason;
+  const std::string explain = format_explain(r.decisions);
+  EXPECT_NE(explain.find("fuse-layers"), std::string::npos);
+  EXPECT_NE(explain.find("stacked"), std::string::npos) << explain;
+  EXPECT_NE(explain.find("op not tileable: pool is a global pooling"), std::string::npos) << explain;
+  expect_valid(r, hw, "tiny_convnet");
+  const CompileResult res = compile(g, hw, builtin_strategy("residual"));
+  EXPECT_LT(ddr_bytes(r.program), ddr_bytes(res.program));
+}
+
+TEST(DepthFirst, ExplainSaysWhyEachStackEnds) {
+  const HwConfig hw = testing::edge_like_hw();
+  {
+    // Output needed by a layer outside the stack: y2 feeds the Mul of two branches later,
+    // while the layer after conv2 (conv3) reads x, not the stack.
+    GraphBuilder b("branch");
+    const std::string x = b.input("x", {1, 8, 16, 16});
+    const std::string y1 = b.conv("conv1", x, 8, 3, 1, 1);
+    const std::string y2 = b.conv("conv2", y1, 8, 3, 1, 1);
+    const std::string y3 = b.conv("conv3", x, 8, 1);
+    b.output(b.binary("mul", "Mul", y2, y3));
+    const CompileResult r = compile(b.g, hw, builtin_strategy("depth-first"));
+    ASSERT_EQ(r.stacks.size(), 1u);
+    EXPECT_EQ(r.stacks[0].end_reason.rfind("output needed by a layer outside the stack", 0), 0u)
+        << r.stacks[0].end_reason;
+    expect_valid(r, hw, "branch");
+  }
+  {
+    // Host op: LpNormalization has no NPU lowering (test_codegen.cpp), so the host runs it
+    // right after the two convs.
+    GraphBuilder b("host");
+    const std::string x = b.input("x", {1, 8, 16, 16});
+    const std::string y = b.conv("conv2", b.conv("conv1", x, 8, 3, 1, 1), 8, 3, 1, 1);
+    const std::string t = "lpnorm.out";
+    b.add_tensor(t, {1, 8, 16, 16});
+    b.node("lpnorm", "LpNormalization", {y}, {t});
+    b.output(b.unary("sig", "Sigmoid", t));
+    const CompileResult r = compile(b.g, hw, builtin_strategy("depth-first"));
+    ASSERT_EQ(r.stacks.size(), 1u);
+    EXPECT_EQ(r.stacks[0].end_reason.rfind("host op", 0), 0u) << r.stacks[0].end_reason;
+    expect_valid(r, hw, "host");
+  }
+  {
+    // Graph output: the second conv's output is the network's output.
+    const CompileResult r = compile(two_pointwise(), hw, builtin_strategy("depth-first"));
+    ASSERT_EQ(r.stacks.size(), 1u);
+    EXPECT_EQ(r.stacks[0].end_reason.rfind("graph output", 0), 0u) << r.stacks[0].end_reason;
+  }
+  {
+    // SRAM full: three 3x3 convs 64->64 (36864 B of weights each) in 112 KiB = 114688 B: two
+    // fit with their band buffers (73728 B of weights + 1-row bands: x 3 rows x 1 KiB x 2
+    // slots, conv1 3 rows, the output 1 row x 2 slots = 11 KiB); three need 110592 B of
+    // weights + 11 KiB > 114688 B.
+    GraphBuilder b("deep");
+    std::string t = b.input("x", {1, 64, 16, 16});
+    for (int i = 1; i <= 3; ++i) t = b.unary("relu" + std::to_string(i), "Relu", b.conv("conv" + std::to_string(i), t, 64, 3, 1, 1));
+    b.output(t);
+    HwConfig small = testing::edge_like_hw(112 * 1024);
+    small.ddr.data_rate_mtps = 400;  // memory-bound layers: the stack's recomputed halo rows are hidden
+    const CompileResult r = compile(b.g, small, builtin_strategy("depth-first"));
+    ASSERT_GE(r.stacks.size(), 1u);
+    EXPECT_EQ(r.stacks[0].layers.size(), 2u);
+    EXPECT_EQ(r.stacks[0].end_reason.rfind("SRAM full", 0), 0u) << r.stacks[0].end_reason;
+    expect_valid(r, small, "deep");
+  }
+}
+
+TEST(DepthFirst, StrategyFilesMayUseThePass) {
+  const Strategy s = parse_strategy_yaml("name: df-only\npasses: [fold-batchnorm, fuse-activation, fuse-layers]\n");
+  const CompileResult r = compile(two_pointwise(), testing::edge_like_hw(), s);
+  EXPECT_EQ(r.stacks.size(), 1u);
+  // Without the pass no layer is marked and no stack forms.
+  EXPECT_TRUE(compile(two_pointwise(), testing::edge_like_hw(), builtin_strategy("residual")).stacks.empty());
+}
+
+TEST(DepthFirst, ReportColumnsNameTheStackBandAndOverlap) {
+  const CompileResult r = compile(two_pointwise(), testing::edge_like_hw(), builtin_strategy("depth-first"));
+  const std::string csv = report_csv(r.report);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_NE(header.find(",note,stack,band_rows,overlap,recompute_macs"), std::string::npos) << header;
+  // Both layers in stack 0, 32 rows per band (one band: everything fits in 1 MiB), recompute.
+  for (const auto& l : r.report.layers) {
+    EXPECT_EQ(l.stack, 0) << l.layer;
+    EXPECT_EQ(l.overlap, "recompute") << l.layer;
+    EXPECT_GT(l.band_rows, 0) << l.layer;
+  }
+}
+
+}  // namespace
+}  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+std::uint64_t planned(const CompileResult& r) { return r.report.total().planned_bytes(); }
+
+TEST(DepthFirst, NeverMoreDdrBytesThanResidualOnTheZooNetworks) {
+  // The planner only keeps a stack whose DDR bytes are at most those of its layers generated
+  // one by one, so the whole program never moves more than `residual` (whose passes it runs).
+  const HwConfig hw = load_hw_config("configs/edge-npu-ddr4.yaml");
+  for (const std::string m : {"tests/data/tiny_convnet.onnx", "mobilenet_v2", "resnet50"}) {
+    const Graph g = load_model(m);
+    const CompileResult df = compile(g, hw, builtin_strategy("depth-first"));
+    const CompileResult res = compile(g, hw, builtin_strategy("residual"));
+    EXPECT_LE(planned(df), planned(res)) << m;
+    EXPECT_FALSE(df.stacks.empty()) << m;
+    EXPECT_EQ(df.report.total().macs, res.report.total().macs) << m;  // the network's own MACs
+    const auto issues = isa::check_program(df.program, hw);
+    EXPECT_TRUE(issues.empty()) << m << ": " << (issues.empty() ? "" : issues[0].message);
+    std::printf("[ depth-first ] %-30s residual %llu B, depth-first %llu B (%.3fx), %zu stacks, %.0f ms\n", m.c_str(),
+                (unsigned long long)planned(res), (unsigned long long)planned(df),
+                double(planned(df)) / double(planned(res)), df.stacks.size(), df.compile_ms);
+  }
+}
+
+// Two MobileNetV2 inverted residual blocks (1x1 expand 8->32 + ReLU, 3x3 depthwise + ReLU,
+// 1x1 project 32->8, + the block input), the second reading the first's output.
+Graph inverted_residuals() {
+  GraphBuilder b("inv_res");
+  std::string y = b.input("x", {1, 8, 32, 32});
+  for (int i = 1; i <= 2; ++i) {
+    const std::string n = std::to_string(i);
+    const std::string e = b.unary("relu_e" + n, "Relu", b.conv("expand" + n, y, 32, 1));
+    const std::string d = b.unary("relu_d" + n, "Relu", b.conv("dw" + n, e, 32, 3, 1, 1, 32));
+    y = b.binary("add" + n, "Add", b.conv("project" + n, d, 8, 1), y);
+  }
+  b.output(y);
+  return b.g;
+}
+
+TEST(DepthFirst, SkipTensorReadBackIsOrderedAfterItsStore) {
+  // In 64 KiB the blocks run in several bands. Block 1's output is block 2's skip: block 2's
+  // expand needs its band rows plus the depthwise halo, the residual only the band rows, so
+  // the tensor is stored and the residual rows are LOADed back in the same band, after the
+  // STORE.
+  HwConfig hw = testing::edge_like_hw(64 * 1024);
+  hw.ddr.data_rate_mtps = 400;
+  const CompileResult r = compile(inverted_residuals(), hw, builtin_strategy("depth-first"));
+  ASSERT_EQ(r.stacks.size(), 1u);
+  EXPECT_EQ(r.stacks[0].layers.size(), 6u) << format_explain(r.decisions);
+  EXPECT_GT(r.stacks[0].bands, 1);
+  EXPECT_LT(ddr_bytes(r.program), ddr_bytes(compile(inverted_residuals(), hw, builtin_strategy("residual")).program));
+  expect_valid(r, hw, "inv_res");
+  // The read-back: a compute-queue SYNC waits for the STORE (st2cp) and releases the LOAD
+  // (cp2ld); st2ld stays for layer fences and cross-layer pipelining.
+  int read_backs = 0;
+  for (const auto& in : r.program.instructions)
+    if (in.op == isa::Opcode::Sync && std::count(in.wait.begin(), in.wait.end(), isa::Token{isa::Queue::Store, isa::Queue::Compute}) &&
+        std::count(in.push.begin(), in.push.end(), isa::Token{isa::Queue::Compute, isa::Queue::Load}))
+      ++read_backs;
+  EXPECT_GT(read_backs, 0);
+}
+
+TEST(DepthFirst, MobileNetV2TokensOrderEveryConflictingAccess) {
+  const HwConfig hw = load_hw_config("configs/edge-npu-ddr4.yaml");
+  const CompileResult r = compile(load_model("mobilenet_v2"), hw, builtin_strategy("depth-first"));
+  EXPECT_EQ(unordered_conflicts(r.program, hw.mac_array.dtype), 0);
+}
+
+}  // namespace
+}  // namespace npu::compiler
