@@ -236,7 +236,16 @@ std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_b
           p.array_cycles = conv_array_cycles(g, co, rows, opt.array);
           const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
           const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
-          p.estimated_ns = std::max(compute_ns, memory_ns) + (compute_ns + memory_ns) / double(p.steps);
+          // The step double buffering cannot overlap: the first step's loads (its input band
+          // and weight tile -- the whole input when it is resident) and one step's compute.
+          const std::uint64_t e = std::uint64_t(opt.act_bytes);
+          const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
+                                   ? g.c_in
+                                   : co / g.cout_per_group() * g.cin_per_group();
+          const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
+                                           std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
+          const double fill_ns = std::max(double(first_load) / opt.ddr_bytes_per_ns, memory_ns / double(p.steps));
+          p.estimated_ns = std::max(compute_ns, memory_ns) + compute_ns / double(p.steps) + fill_ns;
         }
         fits.push_back(p);
       }
@@ -288,12 +297,12 @@ std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_b
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
   // The plan for sram_bytes competes with the plans for sram_bytes/2, /4, ... (down to the
   // minimal tile): every tiling that fits a smaller SRAM also fits this one, but the choice
-  // among tilings (tolerances, tie-breaks) can land on one the cost model rates worse. The
-  // smallest capacity's plan is taken first; each larger capacity's plan replaces it unless
-  // the kept plan dominates it: no higher burst cost and no higher estimated time
-  // (time_based() only), one of them strictly lower. A dominating plan also keeps the
-  // traffic bound (max_traffic_over_min) of the larger capacity's choice. So when the SRAM
-  // doubles, neither the chosen burst cost nor the estimated time rises.
+  // among tilings (tolerances, tie-breaks) can land on one the cost model rates worse. Going
+  // up from the smallest capacity, a larger capacity's plan replaces the kept one unless the
+  // kept one dominates it (burst cost and -- time_based() only -- estimated time no higher,
+  // one strictly lower) or costs exactly the same (then the smaller plan's tiles are kept).
+  // A plan that trades more DDR traffic for less estimated time (within
+  // max_traffic_over_min) is not dominated and is taken.
   const std::uint64_t min_bytes = conv_min_sram_bytes(g, opt);
   std::vector<std::uint64_t> caps;
   for (std::uint64_t c = sram_bytes; c >= min_bytes && c > 0; c /= 2) caps.push_back(c);
@@ -306,7 +315,9 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
   for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
     std::optional<ConvTilePlan> p = plan_conv_in(g, *it, opt);
     if (!p) continue;
-    if (!best || !dominates(*best, *p)) best = std::move(p);
+    const bool same_cost = best && best->burst_cost_bytes == p->burst_cost_bytes &&
+                           (!opt.time_based() || best->estimated_ns == p->estimated_ns);
+    if (!best || (!dominates(*best, *p) && !same_cost)) best = std::move(p);
   }
   return best;
 }

@@ -129,9 +129,11 @@ struct ConvTilePlan {
   std::uint64_t burst_cost_bytes = 0;
   /// MAC-array cycles of all the tiles (conv_array_cycles); 0 when TilingOptions has no array.
   std::uint64_t array_cycles = 0;
-  /// Estimated layer time (ns): max(compute, memory) + (compute + memory) / steps, where
-  /// compute = array_cycles x core period and memory = burst_cost_bytes / peak DDR bandwidth;
-  /// the second term is the one step that double buffering cannot overlap (fill/drain).
+  /// Estimated layer time (ns): max(compute, memory) + compute / steps + fill, where
+  /// compute = array_cycles x core period, memory = burst_cost_bytes / peak DDR bandwidth and
+  /// fill = max(first step's loads (input band + weight tile bytes) / peak bandwidth,
+  /// memory / steps): the step that double buffering cannot overlap (a resident input is
+  /// loaded whole before the first tile computes).
   /// 0 when TilingOptions is not time_based().
   double estimated_ns = 0;
   ConvSramLayout sram;
@@ -173,8 +175,8 @@ std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, c
 /// epilogue's activation, so fusing an activation never changes a conv's tiling.
 /// The plans this choice makes for sram_bytes/2, sram_bytes/4, ... (while the minimal tile
 /// fits) stay candidates: a smaller capacity's plan is kept when it dominates the larger
-/// capacity's (burst cost and, if time_based(), estimated_ns no higher, one strictly lower),
-/// so neither rises when the SRAM doubles.
+/// capacity's (burst cost and, if time_based(), estimated_ns no higher, one strictly lower)
+/// or costs exactly the same.
 /// nullopt when not even the minimal tile (one group's output channels x one output row) fits.
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
 
