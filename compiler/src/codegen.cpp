@@ -159,7 +159,7 @@ class Generator {
   // SRAM offsets of a streaming layer's buffers (sizes in bytes, in address order), placed
   // bank-aware (sram_placement.hpp); records the packed bytes as the layer's SRAM use.
   std::vector<std::uint32_t> place(const std::vector<std::uint64_t>& sizes) {
-    const SramPlacement pl = place_sram_buffers(sizes, cap_, hw_.sram.banks, opt_.align_bytes);
+    const SramPlacement pl = place_sram_buffers(sizes, cap_, hw_.sram.banks, hw_.sram.bank_interleave_bytes, opt_.align_bytes);
     info_.sram_bytes = pl.packed_bytes;
     return pl.offset;
   }

@@ -1,12 +1,13 @@
 // Bank-aware SRAM placement (sram_placement.hpp; docs/compiler.md "SRAM placement").
 #include "npu/compiler/sram_placement.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace npu::compiler {
 
 SramPlacement place_sram_buffers(const std::vector<std::uint64_t>& sizes, std::uint64_t capacity_bytes, int banks,
-                                 std::uint32_t align_bytes) {
+                                 std::uint64_t interleave_bytes, std::uint32_t align_bytes) {
   if (align_bytes == 0) throw std::invalid_argument("place_sram_buffers: align_bytes must be positive");
   SramPlacement p;
   p.offset.resize(sizes.size());
@@ -18,7 +19,9 @@ SramPlacement place_sram_buffers(const std::vector<std::uint64_t>& sizes, std::u
   }
   p.packed_bytes = cursor;
   if (capacity_bytes == 0 || banks <= 1 || p.packed_bytes > capacity_bytes) return p;
-  const std::uint64_t bank = (capacity_bytes + std::uint64_t(banks) - 1) / std::uint64_t(banks);
+  // `bank` below is one granule: a whole bank when the banks are contiguous.
+  const std::uint64_t bank_size = (capacity_bytes + std::uint64_t(banks) - 1) / std::uint64_t(banks);
+  const std::uint64_t bank = interleave_bytes == 0 ? bank_size : std::min(interleave_bytes, bank_size);
   if (bank % align_bytes != 0) return p;
   std::uint64_t need = 0;
   for (std::uint64_t s : sizes) need += (s + bank - 1) / bank;

@@ -139,7 +139,8 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
                                             opt.residual && out_changes ? out_bytes : 0,
                                             out_bytes,
                                             out_changes ? out_bytes : 0};
-  const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.align_bytes);
+  const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
+                                              opt.align_bytes);
   const auto& o = pl.offset;
   ConvSramLayout l;
   l.in[0] = o[0];
@@ -297,27 +298,24 @@ std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_b
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
   // The plan for sram_bytes competes with the plans for sram_bytes/2, /4, ... (down to the
   // minimal tile): every tiling that fits a smaller SRAM also fits this one, but the choice
-  // among tilings (tolerances, tie-breaks) can land on one the cost model rates worse. Going
-  // up from the smallest capacity, a larger capacity's plan replaces the kept one unless the
-  // kept one dominates it (burst cost and -- time_based() only -- estimated time no higher,
-  // one strictly lower) or costs exactly the same (then the smaller plan's tiles are kept).
-  // A plan that trades more DDR traffic for less estimated time (within
-  // max_traffic_over_min) is not dominated and is taken.
+  // among tilings (tolerances, tie-breaks) can land on one the cost model rates worse, or one
+  // that buys estimated time with more DDR traffic. Going up from the smallest capacity, a
+  // larger capacity's plan replaces the kept one only when it is a Pareto improvement: burst
+  // cost and (time_based() only) estimated time no higher, one strictly lower. So along
+  // C, 2C, 4C, ... (nested candidate lists) neither the burst cost nor the estimated time of
+  // the chosen plan ever rises, and equal-cost plans keep the smaller SRAM's tiles.
   const std::uint64_t min_bytes = conv_min_sram_bytes(g, opt);
   std::vector<std::uint64_t> caps;
   for (std::uint64_t c = sram_bytes; c >= min_bytes && c > 0; c /= 2) caps.push_back(c);
   std::optional<ConvTilePlan> best;
-  auto dominates = [&](const ConvTilePlan& a, const ConvTilePlan& b) {
+  auto improves = [&](const ConvTilePlan& a, const ConvTilePlan& b) {
     if (!opt.time_based()) return a.burst_cost_bytes < b.burst_cost_bytes;
     return a.burst_cost_bytes <= b.burst_cost_bytes && a.estimated_ns <= b.estimated_ns &&
            (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
   };
   for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
     std::optional<ConvTilePlan> p = plan_conv_in(g, *it, opt);
-    if (!p) continue;
-    const bool same_cost = best && best->burst_cost_bytes == p->burst_cost_bytes &&
-                           (!opt.time_based() || best->estimated_ns == p->estimated_ns);
-    if (!best || (!dominates(*best, *p) && !same_cost)) best = std::move(p);
+    if (p && (!best || improves(*p, *best))) best = std::move(p);
   }
   return best;
 }

@@ -1,5 +1,6 @@
 // Bank-aware SRAM placement (sram_placement.hpp): offsets derived by hand from the SRAM
-// model's bank mapping (bank = ceil(capacity / banks) contiguous bytes per bank).
+// model's bank mapping. Interleave 0 (contiguous banks: bank = ceil(capacity / banks) bytes)
+// unless a test says otherwise.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -15,7 +16,7 @@ TEST(SramPlacement, BuffersGetBanksOfTheirOwnWhenTheyFit) {
   // banks <= 8, so each non-empty buffer starts at the next free bank: 0, 8192, 16384, 24576.
   // Packed: 0, 1024 (1000 rounded to 64), 2048, then 2048+3000 = 5048 -> 5056 for the empty
   // buffer (where it would start) and for the 64-byte one; packed bytes 5056 + 64 = 5120.
-  const SramPlacement p = place_sram_buffers({1000, 1000, 3000, 0, 64}, 64 * 1024, 8, 64);
+  const SramPlacement p = place_sram_buffers({1000, 1000, 3000, 0, 64}, 64 * 1024, 8, 0, 64);
   EXPECT_TRUE(p.bank_exclusive);
   EXPECT_EQ(p.packed_bytes, 5120u);
   ASSERT_EQ(p.offset.size(), 5u);
@@ -28,7 +29,7 @@ TEST(SramPlacement, BuffersGetBanksOfTheirOwnWhenTheyFit) {
 
 TEST(SramPlacement, ABufferLargerThanABankTakesWholeBanks) {
   // 20000 B needs ceil(20000 / 8192) = 3 banks (0..24575), so the next buffer starts at 24576.
-  const SramPlacement p = place_sram_buffers({20000, 100}, 64 * 1024, 8, 64);
+  const SramPlacement p = place_sram_buffers({20000, 100}, 64 * 1024, 8, 0, 64);
   EXPECT_TRUE(p.bank_exclusive);
   EXPECT_EQ(p.offset[0], 0u);
   EXPECT_EQ(p.offset[1], 24576u);
@@ -37,14 +38,14 @@ TEST(SramPlacement, ABufferLargerThanABankTakesWholeBanks) {
 TEST(SramPlacement, PackedWhenTheBanksAreTooFew) {
   // Five 9000-byte buffers need 2 banks each = 10 > 8: packed at multiples of 9024 (9000
   // rounded up to 64), ending at 4 x 9024 + 9000 = 45096.
-  const SramPlacement p = place_sram_buffers({9000, 9000, 9000, 9000, 9000}, 64 * 1024, 8, 64);
+  const SramPlacement p = place_sram_buffers({9000, 9000, 9000, 9000, 9000}, 64 * 1024, 8, 0, 64);
   EXPECT_FALSE(p.bank_exclusive);
   EXPECT_EQ(p.packed_bytes, 45096u);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(p.offset[std::size_t(i)], std::uint32_t(i * 9024));
 }
 
 TEST(SramPlacement, PackedWithOneBankOrNoCapacity) {
-  for (const SramPlacement& p : {place_sram_buffers({100, 100}, 64 * 1024, 1, 64), place_sram_buffers({100, 100}, 0, 8, 64)}) {
+  for (const SramPlacement& p : {place_sram_buffers({100, 100}, 64 * 1024, 1, 0, 64), place_sram_buffers({100, 100}, 0, 8, 0, 64)}) {
     EXPECT_FALSE(p.bank_exclusive);
     EXPECT_EQ(p.offset[0], 0u);
     EXPECT_EQ(p.offset[1], 128u);
@@ -56,15 +57,40 @@ TEST(SramPlacement, ShortLastBankIsRespected) {
   // 1000 B in 3 banks: bank = ceil(1000/3) = 334 -> not a multiple of 64: packed. With
   // align 2 (334 = 167 x 2): a 300 B and a 334 B buffer take banks 0 and 1; a third of 334 B
   // would start at 668 and end at 1002 > 1000, so all three stay packed.
-  EXPECT_FALSE(place_sram_buffers({300, 334}, 1000, 3, 64).bank_exclusive);
-  const SramPlacement two = place_sram_buffers({300, 334}, 1000, 3, 2);
+  EXPECT_FALSE(place_sram_buffers({300, 334}, 1000, 3, 0, 64).bank_exclusive);
+  const SramPlacement two = place_sram_buffers({300, 334}, 1000, 3, 0, 2);
   EXPECT_TRUE(two.bank_exclusive);
   EXPECT_EQ(two.offset[1], 334u);
-  EXPECT_FALSE(place_sram_buffers({300, 334, 334}, 1000, 3, 2).bank_exclusive);
+  EXPECT_FALSE(place_sram_buffers({300, 334, 334}, 1000, 3, 0, 2).bank_exclusive);
+}
+
+TEST(SramPlacement, InterleavedGranulesPutSmallBuffersOnBanksOfTheirOwn) {
+  // 1 KiB granules over 8 banks (1 MiB): two 100-B buffers need one granule each, so they
+  // start at granules 0 and 1 (banks 0 and 1): offsets 0 and 1024 (packed: 0 and 128).
+  const SramPlacement p = place_sram_buffers({100, 100}, 1u << 20, 8, 1024, 64);
+  EXPECT_TRUE(p.bank_exclusive);
+  EXPECT_EQ(p.offset[1], 1024u);
+  EXPECT_EQ(p.packed_bytes, 228u);
+}
+
+TEST(SramPlacement, FineInterleaveLeavesRealTilesPacked) {
+  // 64-B granules (the default): the 1x1 conv tiles below (in 25088 B = 392 granules) need
+  // far more than 8 granules, so the layout is the packed one: 0, 25088, 50176. Any buffer of
+  // 8 x 64 = 512 B or more covers every bank wherever it starts, so spreading could not
+  // separate their ports anyway.
+  const SramPlacement p = place_sram_buffers({25088, 25088, 1024}, 1u << 20, 8, 64, 64);
+  EXPECT_FALSE(p.bank_exclusive);
+  EXPECT_EQ(p.offset[1], 25088u);
+  EXPECT_EQ(p.offset[2], 50176u);
+  // Granule = alignment: even when the set is small enough to spread (100 + 30 B: 2 + 1
+  // granules <= 8) each buffer starts at the next 64-B boundary, which is the packed layout.
+  const SramPlacement small = place_sram_buffers({100, 30}, 1u << 20, 8, 64, 64);
+  EXPECT_TRUE(small.bank_exclusive);
+  EXPECT_EQ(small.offset[1], 128u);
 }
 
 TEST(SramPlacement, ZeroAlignmentIsAnError) {
-  EXPECT_THROW(place_sram_buffers({1}, 1024, 2, 0), std::invalid_argument);
+  EXPECT_THROW(place_sram_buffers({1}, 1024, 2, 0, 0), std::invalid_argument);
 }
 
 TEST(SramPlacement, ConvLayoutPutsEachTileInItsOwnBank) {

@@ -74,6 +74,7 @@ struct TilingOptions {
   /// buffers of a tiling are placed bank-exclusive when the banks allow it; 0: packed from 0.
   std::uint64_t sram_capacity_bytes = 0;
   int sram_banks = 0;
+  std::uint64_t sram_interleave_bytes = 0;  ///< sram.bank_interleave_bytes; 0: contiguous banks
   /// DDR burst size in bytes (hw dma.burst_bytes): the search costs a DMA as whole bursts,
   /// so a tiling made of many short runs (e.g. one 28-byte row per channel) is not chosen
   /// over fewer long runs that move slightly more bytes.
@@ -174,9 +175,10 @@ std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, c
 /// TilingOptions says (traffic_tolerance, target_steps). The choice never depends on the
 /// epilogue's activation, so fusing an activation never changes a conv's tiling.
 /// The plans this choice makes for sram_bytes/2, sram_bytes/4, ... (while the minimal tile
-/// fits) stay candidates: a smaller capacity's plan is kept when it dominates the larger
-/// capacity's (burst cost and, if time_based(), estimated_ns no higher, one strictly lower)
-/// or costs exactly the same.
+/// fits) stay candidates: from the smallest capacity up, a larger capacity's plan replaces
+/// the kept one only if it is a Pareto improvement (burst cost and, if time_based(),
+/// estimated_ns no higher, one strictly lower). Hence for capacities C and 2C the chosen
+/// plan's burst cost and estimated_ns never rise (docs/compiler.md "SRAM placement").
 /// nullopt when not even the minimal tile (one group's output channels x one output row) fits.
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
 
