@@ -13,6 +13,13 @@ namespace npu::compiler {
 
 namespace {
 
+// Elements per chunk of a streaming vector layer (ACT, ELTWISE, copies; scale_shift rounds it
+// to whole channels), smaller when the SRAM cannot hold four of them. Independent of the
+// capacity, so a larger SRAM never makes a streaming layer's chunks larger: larger chunks
+// only lengthen the fill and drain that double buffering cannot hide (issue 11;
+// docs/compiler.md "SRAM placement").
+constexpr std::uint64_t kStreamChunkElems = 16384;
+
 int ceil_log2(std::uint64_t x) {
   int b = 0;
   while ((std::uint64_t(1) << b) < x) ++b;
@@ -340,7 +347,7 @@ class Generator {
     const std::uint64_t per_elem = std::uint64_t(2 * buffers) * e_;
     if (cap_ < overhead + per_elem) too_big(L, overhead + per_elem);
     std::uint64_t max_elems = (cap_ - overhead) / per_elem;
-    std::uint64_t want = std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(total), 8)), 16384);
+    std::uint64_t want = kStreamChunkElems;
     std::uint64_t c = std::min({total, max_elems, want});
     if (c < total && c > 64) c = c / 64 * 64;
     return std::max<std::uint64_t>(c, 1);
@@ -390,8 +397,8 @@ class Generator {
     };
     if (cap_ >= fixed + per_channel) {
       const std::uint64_t ct_max = (cap_ - fixed) / per_channel;
-      std::uint64_t ct = std::min({C, ct_max, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)),
-                                                                    std::uint64_t(ceil_div(16384, std::int64_t(hw))))});
+      std::uint64_t ct =
+          std::min({C, ct_max, std::uint64_t(ceil_div(std::int64_t(kStreamChunkElems), std::int64_t(hw)))});
       // Whole DDR bursts per tile: a channel tile's scale and shift rows (ct x 4 B) and its
       // data (ct x hw x e B) should each be a multiple of the burst, so the DDR moves exactly
       // the planned bytes (a partial burst costs a whole one). Round ct down to that quantum
@@ -400,7 +407,7 @@ class Generator {
       auto quantum = [burst](std::uint64_t bytes_per_channel) { return burst / std::gcd(burst, bytes_per_channel); };
       const std::uint64_t q = std::lcm(quantum(pb), quantum(hw * e_));
       if (ct < C && ct >= q) ct = ct / q * q;
-      else if (ct < C && q <= ct_max) ct = std::min(C, q);
+      else if (ct < C && q <= ct_max && q * hw <= 2 * kStreamChunkElems) ct = std::min(C, q);
       const std::uint64_t tile = ct * hw * e_;
       const auto o = place({tile, tile, tile, tile, 2 * ct * pb, 2 * ct * pb});
       const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3], par0 = o[4], par1 = o[5];
