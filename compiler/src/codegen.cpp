@@ -13,8 +13,8 @@ namespace npu::compiler {
 
 namespace {
 
-// Elements per chunk of a streaming vector layer (ACT, ELTWISE, copies; scale_shift rounds it
-// to whole channels), smaller when the SRAM cannot hold four of them. Independent of the
+// Elements per chunk of a streaming vector layer (ACT, ELTWISE, copies; not scale_shift, whose
+// channel tiles keep whole DDR bursts of parameters), smaller when the SRAM cannot hold four. Independent of the
 // capacity, so a larger SRAM never makes a streaming layer's chunks larger: larger chunks
 // only lengthen the fill and drain that double buffering cannot hide (issue 11;
 // docs/compiler.md "SRAM placement").
@@ -397,8 +397,8 @@ class Generator {
     };
     if (cap_ >= fixed + per_channel) {
       const std::uint64_t ct_max = (cap_ - fixed) / per_channel;
-      std::uint64_t ct =
-          std::min({C, ct_max, std::uint64_t(ceil_div(std::int64_t(kStreamChunkElems), std::int64_t(hw)))});
+      std::uint64_t ct = std::min({C, ct_max, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)),
+                                                                    std::uint64_t(ceil_div(16384, std::int64_t(hw))))});
       // Whole DDR bursts per tile: a channel tile's scale and shift rows (ct x 4 B) and its
       // data (ct x hw x e B) should each be a multiple of the burst, so the DDR moves exactly
       // the planned bytes (a partial burst costs a whole one). Round ct down to that quantum
@@ -407,7 +407,7 @@ class Generator {
       auto quantum = [burst](std::uint64_t bytes_per_channel) { return burst / std::gcd(burst, bytes_per_channel); };
       const std::uint64_t q = std::lcm(quantum(pb), quantum(hw * e_));
       if (ct < C && ct >= q) ct = ct / q * q;
-      else if (ct < C && q <= ct_max && q * hw <= 2 * kStreamChunkElems) ct = std::min(C, q);
+      else if (ct < C && q <= ct_max) ct = std::min(C, q);
       const std::uint64_t tile = ct * hw * e_;
       const auto o = place({tile, tile, tile, tile, 2 * ct * pb, 2 * ct * pb});
       const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3], par0 = o[4], par1 = o[5];

@@ -308,9 +308,12 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
   std::vector<std::uint64_t> caps;
   for (std::uint64_t c = sram_bytes; c >= min_bytes && c > 0; c /= 2) caps.push_back(c);
   std::optional<ConvTilePlan> best;
+  // Estimates within time_tie_tolerance are ties (as in plan_conv_in), so a plan that moves
+  // fewer bytes at a tied estimated time is an improvement.
   auto improves = [&](const ConvTilePlan& a, const ConvTilePlan& b) {
     if (!opt.time_based()) return a.burst_cost_bytes < b.burst_cost_bytes;
-    return a.burst_cost_bytes <= b.burst_cost_bytes && a.estimated_ns <= b.estimated_ns &&
+    const bool time_tied = a.estimated_ns <= b.estimated_ns * (1.0 + opt.time_tie_tolerance);
+    return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
            (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
   };
   for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
