@@ -1,5 +1,6 @@
 #include "npu/compiler/codegen.hpp"
 #include "depth_first/stack_plan.hpp"
+#include "npu/compiler/sram_placement.hpp"
 #include "npu/isa/checked_math.hpp"
 #include "npu/isa/user_text.hpp"
 
@@ -12,6 +13,13 @@
 namespace npu::compiler {
 
 namespace {
+
+// Elements per chunk of a streaming vector layer (ACT, ELTWISE, copies; not scale_shift, whose
+// channel tiles keep whole DDR bursts of parameters), smaller when the SRAM cannot hold four. Independent of the
+// capacity, so a larger SRAM never makes a streaming layer's chunks larger: larger chunks
+// only lengthen the fill and drain that double buffering cannot hide (issue 11;
+// docs/compiler.md "SRAM placement").
+constexpr std::uint64_t kStreamChunkElems = 16384;
 
 int ceil_log2(std::uint64_t x) {
   int b = 0;
@@ -187,6 +195,14 @@ class Generator {
   }
 
   std::uint32_t a(std::uint64_t x) const { return std::uint32_t(align_up(x, opt_.align_bytes)); }
+
+  // SRAM offsets of a streaming layer's buffers (sizes in bytes, in address order), placed
+  // bank-aware (sram_placement.hpp); records the packed bytes as the layer's SRAM use.
+  std::vector<std::uint32_t> place(const std::vector<std::uint64_t>& sizes) {
+    const SramPlacement pl = place_sram_buffers(sizes, cap_, hw_.sram.banks, hw_.sram.bank_interleave_bytes, opt_.align_bytes);
+    info_.sram_bytes = pl.packed_bytes;
+    return pl.offset;
+  }
 
   // ---- CONV / GEMM ----
   std::vector<Step> gen_conv(const LayerSpec& L) {
@@ -364,7 +380,7 @@ class Generator {
     const std::uint64_t per_elem = std::uint64_t(2 * buffers) * e_;
     if (cap_ < overhead + per_elem) too_big(L, overhead + per_elem);
     std::uint64_t max_elems = (cap_ - overhead) / per_elem;
-    std::uint64_t want = std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(total), 8)), 16384);
+    std::uint64_t want = kStreamChunkElems;
     std::uint64_t c = std::min({total, max_elems, want});
     if (c < total && c > 64) c = c / 64 * 64;
     return std::max<std::uint64_t>(c, 1);
@@ -393,8 +409,8 @@ class Generator {
     if (L.act == isa::ActOp::Softmax || L.act == isa::ActOp::LayerNorm) return gen_rowwise(L, act_step);
     if (L.act != isa::ActOp::ScaleShift) {
       const std::uint64_t chunk = chunk_elems(L, L.elems, 2, 0);
-      const std::uint32_t in0 = 0, in1 = a(chunk * e_), out0 = a(in1 + chunk * e_), out1 = a(out0 + chunk * e_);
-      info_.sram_bytes = out1 + chunk * e_;
+      const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_});
+      const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3];
       info_.tile = std::to_string(chunk) + " elems";
       for (std::uint64_t e0 = 0, i = 0; e0 < L.elems; e0 += chunk, ++i) {
         const std::uint64_t n = std::min(chunk, L.elems - e0);
@@ -426,9 +442,8 @@ class Generator {
       if (ct < C && ct >= q) ct = ct / q * q;
       else if (ct < C && q <= ct_max) ct = std::min(C, q);
       const std::uint64_t tile = ct * hw * e_;
-      const std::uint32_t in0 = 0, in1 = a(tile), out0 = a(in1 + tile), out1 = a(out0 + tile);
-      const std::uint32_t par0 = a(out1 + tile), par1 = a(par0 + 2 * ct * pb);
-      info_.sram_bytes = par1 + 2 * ct * pb;
+      const auto o = place({tile, tile, tile, tile, 2 * ct * pb, 2 * ct * pb});
+      const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3], par0 = o[4], par1 = o[5];
       info_.tile = std::to_string(ct) + "c x " + std::to_string(hw) + " elems";
       for (std::uint64_t c0 = 0, i = 0; c0 < C; c0 += ct, ++i) {
         const std::uint64_t n = std::min(ct, C - c0);
@@ -442,9 +457,8 @@ class Generator {
     }
     // A channel does not fit: chunks within each channel, one channel's scale/shift each.
     const std::uint64_t chunk = chunk_elems(L, hw, 2, 2 * (opt_.align_bytes + 2 * pb));
-    const std::uint32_t in0 = 0, in1 = a(chunk * e_), out0 = a(in1 + chunk * e_), out1 = a(out0 + chunk * e_);
-    const std::uint32_t par0 = a(out1 + chunk * e_), par1 = a(par0 + 2 * pb);
-    info_.sram_bytes = par1 + 2 * pb;
+    const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_, 2 * pb, 2 * pb});
+    const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3], par0 = o[4], par1 = o[5];
     info_.tile = "1c x " + std::to_string(chunk) + " elems";
     std::uint64_t i = 0;
     for (std::uint64_t c = 0; c < C; ++c)
@@ -472,9 +486,8 @@ class Generator {
     if (chunk < d) too_big(L, reserved + (res ? 6 : 4) * align_up(d * e_, opt_.align_bytes));
     const std::uint64_t rt = chunk / d;  // rows per tile
     const std::uint64_t t = rt * d * e_;
-    const std::uint32_t par = 0, in0 = a(pbytes), in1 = a(in0 + t), out0 = a(in1 + t), out1 = a(out0 + t);
-    const std::uint32_t res0 = a(out1 + t), res1 = a(res0 + t);
-    info_.sram_bytes = res ? res1 + t : out1 + t;
+    const auto o = place({pbytes, t, t, t, t, res ? t : 0, res ? t : 0});
+    const std::uint32_t par = o[0], in0 = o[1], in1 = o[2], out0 = o[3], out1 = o[4], res0 = o[5], res1 = o[6];
     info_.tile = std::to_string(rt) + " rows x " + std::to_string(d);
     std::vector<Step> steps;
     for (std::uint64_t r0 = 0, i = 0; r0 < rows; r0 += rt, ++i) {
@@ -506,9 +519,8 @@ class Generator {
     const std::uint64_t b_bytes = bcast ? L.b_elems * e_ : 0;
     const std::uint64_t chunk = chunk_elems(L, L.elems, bcast ? 2 : 3, align_up(b_bytes, opt_.align_bytes));
     const std::uint64_t t = chunk * e_;
-    const std::uint32_t bs = 0, a0 = a(b_bytes), a1 = a(a0 + t), b0 = a(a1 + t), b1 = a(b0 + t);
-    const std::uint32_t o0 = bcast ? a(a1 + t) : a(b1 + t), o1 = a(o0 + t);
-    info_.sram_bytes = o1 + t;
+    const auto o = place({b_bytes, t, t, bcast ? 0 : t, bcast ? 0 : t, t, t});
+    const std::uint32_t bs = o[0], a0 = o[1], a1 = o[2], b0 = o[3], b1 = o[4], o0 = o[5], o1 = o[6];
     info_.tile = std::to_string(chunk) + " elems" +
                  (bcast ? ", b resident (" + std::to_string(L.b_elems) + ")" : std::string());
     info_.loop_order = "streaming";
@@ -563,8 +575,8 @@ class Generator {
     const std::uint64_t chunk = chunk_elems(L, big, 2, 0);
     const std::uint64_t k = (big + chunk - 1) / chunk;
     const std::uint64_t t = chunk * e_;
-    const std::uint32_t in0 = 0, in1 = a(t), out0 = a(in1 + t), out1 = a(out0 + t);
-    info_.sram_bytes = out1 + t;
+    const auto o = place({t, t, t, t});
+    const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3];
     info_.tile = std::to_string(chunk) + " elems";
     info_.loop_order = "streaming";
     std::vector<Step> steps;
@@ -651,8 +663,8 @@ class Generator {
     }
     const std::uint64_t in_tile = ct * band_rows(rows_tile) * g.w_in * e_;
     const std::uint64_t out_tile = ct * std::uint64_t(rows_tile) * g.w_out * e_;
-    const std::uint32_t i0 = 0, i1 = a(in_tile), o0 = a(i1 + in_tile), o1 = a(o0 + out_tile);
-    info_.sram_bytes = o1 + out_tile;
+    const auto o = place({in_tile, in_tile, out_tile, out_tile});
+    const std::uint32_t i0 = o[0], i1 = o[1], o0 = o[2], o1 = o[3];
     info_.tile = std::to_string(ct) + "c x " + std::to_string(rows_tile) + "r x " + std::to_string(g.w_out) + "w";
     info_.loop_order = "streaming";
     const std::uint64_t X = addr(L.inputs[0]), Y = addr(L.output);
@@ -718,8 +730,8 @@ class Generator {
       if (footprint(1, rows) > cap_) too_big(L, footprint(1, 1));
     }
     const std::uint64_t slot = ct * std::uint64_t(rows) * L.resize_h * g.w_out * e_;
-    const std::uint32_t i0 = 0, i1 = a(slot), o0 = a(i1 + slot), o1 = a(o0 + slot);
-    info_.sram_bytes = o1 + slot;
+    const auto o = place({slot, slot, slot, slot});
+    const std::uint32_t i0 = o[0], i1 = o[1], o0 = o[2], o1 = o[3];
     info_.tile = std::to_string(ct) + "c x " + std::to_string(rows) + "r in -> x" + std::to_string(L.resize_h) +
                  "," + std::to_string(L.resize_w);
     info_.loop_order = "streaming";
@@ -765,8 +777,10 @@ class Generator {
       const std::string& in = L.inputs[k];
       const std::uint64_t total = bytes_of(in) / std::uint64_t(e_);
       const std::uint64_t chunk = chunk_elems(L, total, 2, 0);
-      const std::uint32_t in0 = 0, in1 = a(chunk * e_), out0 = a(in1 + chunk * e_), out1 = a(out0 + chunk * e_);
-      info_.sram_bytes = std::max<std::uint64_t>(info_.sram_bytes, out1 + chunk * e_);
+      const std::uint64_t used = info_.sram_bytes;
+      const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_});
+      const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3];
+      info_.sram_bytes = std::max<std::uint64_t>(info_.sram_bytes, used);
       info_.tile = std::to_string(chunk) + " elems";
       for (std::uint64_t e0 = 0; e0 < total; e0 += chunk, ++i) {
         const std::uint64_t n = std::min(chunk, total - e0);

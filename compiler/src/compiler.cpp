@@ -74,6 +74,10 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   TilingOptions tiling = options.tiling;
   tiling.act_bytes = r.lowered.act_bytes;
   if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
+  // Bank-aware placement of each layer's buffers (sram_placement.hpp).
+  if (tiling.sram_capacity_bytes == 0) tiling.sram_capacity_bytes = hw.sram.capacity_bytes;
+  if (tiling.sram_banks == 0) tiling.sram_banks = hw.sram.banks;
+  if (tiling.sram_interleave_bytes == 0) tiling.sram_interleave_bytes = hw.sram.bank_interleave_bytes;
   // Time-based tile choice: the array (dataflow decides which shapes fill it), the core
   // clock and the peak DDR bandwidth (docs/compiler.md "Tiling").
   if (tiling.array.rows == 0) tiling.array = hw.mac_array;

@@ -1,4 +1,5 @@
 #include "npu/compiler/tiling.hpp"
+#include "npu/compiler/sram_placement.hpp"
 
 #include <algorithm>
 #include <set>
@@ -126,26 +127,36 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
   const bool w_changes = n_co > 1;
   const bool out_changes = n_row * n_co > 1;
 
+  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out'; a buffer
+  // that does not change during the layer has one slot (size 0 for the second).
+  const std::vector<std::uint64_t> sizes = {in_bytes,
+                                            in_changes ? in_bytes : 0,
+                                            w_bytes,
+                                            w_changes ? w_bytes : 0,
+                                            param_bytes,
+                                            opt.in_scale ? std::uint64_t(g.c_in) * e : 0,
+                                            opt.residual ? out_bytes : 0,
+                                            opt.residual && out_changes ? out_bytes : 0,
+                                            out_bytes,
+                                            out_changes ? out_bytes : 0};
+  const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
+                                              opt.align_bytes);
+  const auto& o = pl.offset;
   ConvSramLayout l;
-  std::uint64_t cursor = 0;
-  auto place = [&](std::uint64_t bytes) {
-    const std::uint64_t at = align_up(cursor, opt.align_bytes);
-    cursor = at + bytes;
-    return std::uint32_t(at);
-  };
-  l.in[0] = place(in_bytes);
-  l.in[1] = in_changes ? place(in_bytes) : l.in[0];
-  l.w[0] = place(w_bytes);
-  l.w[1] = w_changes ? place(w_bytes) : l.w[0];
-  l.params = place(param_bytes);
-  if (opt.in_scale) l.in_scale = place(std::uint64_t(g.c_in) * e);
+  l.in[0] = o[0];
+  l.in[1] = in_changes ? o[1] : l.in[0];
+  l.w[0] = o[2];
+  l.w[1] = w_changes ? o[3] : l.w[0];
+  l.params = o[4];
+  if (opt.in_scale) l.in_scale = o[5];
   if (opt.residual) {
-    l.res[0] = place(out_bytes);
-    l.res[1] = out_changes ? place(out_bytes) : l.res[0];
+    l.res[0] = o[6];
+    l.res[1] = out_changes ? o[7] : l.res[0];
   }
-  l.out[0] = place(out_bytes);
-  l.out[1] = out_changes ? place(out_bytes) : l.out[0];
-  l.total_bytes = cursor;
+  l.out[0] = o[8];
+  l.out[1] = out_changes ? o[9] : l.out[0];
+  l.total_bytes = pl.packed_bytes;
+  l.bank_exclusive = pl.bank_exclusive;
   return l;
 }
 
@@ -197,7 +208,10 @@ std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
   return conv_sram_layout(g, LoopOrder::WeightsResident, co_unit(g), 1, opt).total_bytes;
 }
 
-std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+namespace {
+
+// The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
+std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
   const int unit = co_unit(g);
   std::vector<int> co_tiles;
   for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
@@ -223,7 +237,16 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
           p.array_cycles = conv_array_cycles(g, co, rows, opt.array);
           const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
           const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
-          p.estimated_ns = std::max(compute_ns, memory_ns) + (compute_ns + memory_ns) / double(p.steps);
+          // The step double buffering cannot overlap: the first step's loads (its input band
+          // and weight tile -- the whole input when it is resident) and one step's compute.
+          const std::uint64_t e = std::uint64_t(opt.act_bytes);
+          const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
+                                   ? g.c_in
+                                   : co / g.cout_per_group() * g.cin_per_group();
+          const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
+                                           std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
+          const double fill_ns = std::max(double(first_load) / opt.ddr_bytes_per_ns, memory_ns / double(p.steps));
+          p.estimated_ns = std::max(compute_ns, memory_ns) + compute_ns / double(p.steps) + fill_ns;
         }
         fits.push_back(p);
       }
@@ -268,6 +291,36 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
     if (!chosen || key(p) > key(*chosen)) chosen = &p;
   }
   return *chosen;
+}
+
+}  // namespace
+
+std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+  // The plan for sram_bytes competes with the plans for sram_bytes/2, /4, ... (down to the
+  // minimal tile): every tiling that fits a smaller SRAM also fits this one, but the choice
+  // among tilings (tolerances, tie-breaks) can land on one the cost model rates worse, or one
+  // that buys estimated time with more DDR traffic. Going up from the smallest capacity, a
+  // larger capacity's plan replaces the kept one only when it is a Pareto improvement: burst
+  // cost and (time_based() only) estimated time no higher, one strictly lower. So along
+  // C, 2C, 4C, ... (nested candidate lists) neither the burst cost nor the estimated time of
+  // the chosen plan ever rises, and equal-cost plans keep the smaller SRAM's tiles.
+  const std::uint64_t min_bytes = conv_min_sram_bytes(g, opt);
+  std::vector<std::uint64_t> caps;
+  for (std::uint64_t c = sram_bytes; c >= min_bytes && c > 0; c /= 2) caps.push_back(c);
+  std::optional<ConvTilePlan> best;
+  // Estimates within time_tie_tolerance are ties (as in plan_conv_in), so a plan that moves
+  // fewer bytes at a tied estimated time is an improvement.
+  auto improves = [&](const ConvTilePlan& a, const ConvTilePlan& b) {
+    if (!opt.time_based()) return a.burst_cost_bytes < b.burst_cost_bytes;
+    const bool time_tied = a.estimated_ns <= b.estimated_ns * (1.0 + opt.time_tie_tolerance);
+    return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
+           (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
+  };
+  for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
+    std::optional<ConvTilePlan> p = plan_conv_in(g, *it, opt);
+    if (p && (!best || improves(*p, *best))) best = std::move(p);
+  }
+  return best;
 }
 
 }  // namespace npu::compiler

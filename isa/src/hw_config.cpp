@@ -253,6 +253,8 @@ class Loader {
       cfg.sram.bytes_per_cycle = get_int(s, "bytes_per_cycle", 1);
       if (s.has("banks")) cfg.sram.banks = get_int(s, "banks", 1);
       if (s.has("latency_cycles")) cfg.sram.latency_cycles = get_int(s, "latency_cycles", 1);
+      // 0 until check_cross_section picks the default (it depends on the bank size).
+      cfg.sram.bank_interleave_bytes = s.has("bank_interleave_bytes") ? get_size(s, "bank_interleave_bytes") : 0;
     }
     {
       Section s = open(top, "act_unit");
@@ -717,7 +719,34 @@ class Loader {
     if (auto issue = detail::jedec_issue(d)) fail(mark_of(issue->key), issue->what, issue->hint);
   }
 
-  void check_cross_section(const HwConfig& cfg) {
+  /// Picks the default sram.bank_interleave_bytes (kDefaultSramInterleaveBytes, or contiguous
+  /// banks when the bank size is not a multiple of it) or checks the given one divides the
+  /// bank size, so every bank holds whole granules (docs/config.md "sram").
+  void check_sram_interleave(SramConfig& sram) {
+    const std::uint64_t bank = sram.bank_bytes();
+    if (sram.bank_interleave_bytes == 0) {
+      sram.bank_interleave_bytes = bank % kDefaultSramInterleaveBytes == 0 ? kDefaultSramInterleaveBytes : bank;
+      return;
+    }
+    const std::uint64_t g = sram.bank_interleave_bytes;
+    if (g > bank)
+      fail(mark_of("sram.bank_interleave_bytes"),
+           fmt::format("'sram.bank_interleave_bytes' = {} bytes is larger than one bank ('sram.capacity' {} / "
+                       "'sram.banks' {} = {} bytes)",
+                       g, sram.capacity_bytes, sram.banks, bank),
+           fmt::format("  a granule must fit in a bank; use at most {} (contiguous banks) or a small power of two "
+                       "such as 64 (fine interleaving)",
+                       bank));
+    if (bank % g != 0)
+      fail(mark_of("sram.bank_interleave_bytes"),
+           fmt::format("'sram.bank_interleave_bytes' = {} bytes does not divide the bank size ('sram.capacity' {} / "
+                       "'sram.banks' {} = {} bytes)",
+                       g, sram.capacity_bytes, sram.banks, bank),
+           fmt::format("  every bank holds whole granules; use a divisor of {} such as 64, or {} for contiguous banks",
+                       bank, bank));
+  }
+
+  void check_cross_section(HwConfig& cfg) {
     const std::uint64_t tile = cfg.min_sram_tile_bytes();
     if (cfg.sram.capacity_bytes < tile) {
       const auto& m = cfg.mac_array;
@@ -734,6 +763,7 @@ class Loader {
            fmt::format("'sram.capacity' = {} bytes does not split evenly into 'sram.banks' = {}", cfg.sram.capacity_bytes,
                        cfg.sram.banks),
            "  every bank has the same size; choose a bank count that divides the capacity");
+    check_sram_interleave(cfg.sram);
     const int ddr_burst = cfg.ddr.burst_bytes();
     if (cfg.dma.burst_bytes % ddr_burst != 0) {
       const YAML::Mark& m = mark_of("dma.burst_bytes");
@@ -779,7 +809,7 @@ const std::vector<HwConfigSection>& hw_config_schema() {
       {"", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy", "host"}},
       {"npu", {"name", "clock_mhz"}, {}},
       {"mac_array", {"rows", "cols", "dataflow", "dtype"}, {"macs_per_pe_per_cycle", "depthwise_mapping"}},
-      {"sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles"}},
+      {"sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles", "bank_interleave_bytes"}},
       {"act_unit", {"lanes"}, {"latency_cycles"}},
       {"act_unit.latency_cycles", {}, act_latency_keys()},
       {"dma", {}, {"burst_bytes", "max_outstanding", "requests_per_cycle"}},
@@ -920,6 +950,7 @@ std::string hw_config_to_yaml(const HwConfig& c) {
   line(fmt::format("  banks: {}", c.sram.banks));
   line(fmt::format("  bytes_per_cycle: {}", c.sram.bytes_per_cycle));
   line(fmt::format("  latency_cycles: {}", c.sram.latency_cycles));
+  line(fmt::format("  bank_interleave_bytes: {}", c.sram.bank_interleave_bytes));
   line("act_unit:");
   line(fmt::format("  lanes: {}", c.act_unit.lanes));
   line("  latency_cycles:");

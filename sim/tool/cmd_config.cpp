@@ -96,7 +96,8 @@ nlohmann::ordered_json config_json(const HwConfig& c) {
   j["sram"] = {{"capacity_bytes", c.sram.capacity_bytes},
                {"banks", c.sram.banks},
                {"bytes_per_cycle", c.sram.bytes_per_cycle},
-               {"latency_cycles", c.sram.latency_cycles}};
+               {"latency_cycles", c.sram.latency_cycles},
+               {"bank_interleave_bytes", c.sram.bank_interleave_bytes}};
   nlohmann::ordered_json lat;
   lat["default"] = c.act_unit.default_latency_cycles;
   for (const auto& [op, v] : c.act_unit.op_latency_cycles) lat[op] = v;  // std::map: sorted, deterministic

@@ -78,9 +78,11 @@ TEST(NpuTop, GemmTileIsBoundedBySramBandwidth) {
   // 32x32 OS, GEMM M = 32, N = 32, K = 4096: one fold of R + C + K - 2 = 4158 cycles.
   // SRAM in 4 banks of 256 KiB at 32 B/cycle per port; A (32 x 4096 = 128 KiB at 0) and
   // B (4096 x 32 = 128 KiB at 0x20000) share bank 0's read port: 262144 / 32 = 8192
-  // cycles + 2 latency = 8194 > 4158, so the tile takes 8194 cycles = 8194 ns.
+  // cycles + 2 latency = 8194 > 4158, so the tile takes 8194 cycles = 8194 ns. (Contiguous
+  // banks: bank_interleave_bytes = the bank size.)
   HwConfig hw = small_array(32, 32, Dataflow::OutputStationary);
   hw.sram.banks = 4;
+  hw.sram.bank_interleave_bytes = hw.sram.bank_bytes();
   isa::Program p;
   p.instructions.push_back(gemm(32, 32, 4096, 0, 0x20000, 0x80000));
   const auto r = run_in_child(p, hw, false);
@@ -88,6 +90,15 @@ TEST(NpuTop, GemmTileIsBoundedBySramBandwidth) {
   EXPECT_EQ(r.end_ps, 8194000u);
   // B waited 4096 cycles for A on the shared port.
   EXPECT_EQ(r.records[0].sram_conflict_cycles, 4096u);
+
+  // Interleaved every 64 B (the default): A and B each spread 128 KiB / 4 = 32 KiB over every
+  // bank, 32768 / 32 = 1024 cycles per bank; B queues behind A on each read port (1024
+  // conflict cycles) and is done at 2048 + 2 = 2050 < 4158: the tile is compute-bound, 4158 ns.
+  hw.sram.bank_interleave_bytes = 64;
+  const auto fine = run_in_child(p, hw, false);
+  ASSERT_TRUE(fine.ok) << fine.error;
+  EXPECT_EQ(fine.end_ps, 4158000u);
+  EXPECT_EQ(fine.records[0].sram_conflict_cycles, 1024u);
 }
 
 TEST(NpuTop, DmaOfOneMebibyteOnEdgePreset) {
@@ -427,8 +438,10 @@ TEST(NpuTop, ActResidualAddsNoPassButReadsRes) {
   // separate banks: in (bank 0), res (bank 1), out (bank 2, write port), param (bank 3):
   // each 4096 B read takes 4096 / 32 + 2 = 130 cycles, param 2 x 256 x 4 = 2048 B 66 cycles,
   // all under 388. Reads: in 4096 + param 2048 = 6144 B; with res + elems x 1 B = 10240 B.
+  // Contiguous banks (bank_interleave_bytes = the bank size) so that each operand has a bank.
   constexpr std::uint32_t kBank = 128 * 1024;
-  const HwConfig hw = edge_preset();
+  HwConfig hw = edge_preset();
+  hw.sram.bank_interleave_bytes = kBank;
   const auto plain = run_in_child(one(act(isa::ActOp::LayerNorm, 0, 2 * kBank, 4096, 16, 3 * kBank, -1)), hw, false);
   const auto fused =
       run_in_child(one(act(isa::ActOp::LayerNorm, 0, 2 * kBank, 4096, 16, 3 * kBank, 1 * kBank)), hw, false);

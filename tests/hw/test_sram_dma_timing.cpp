@@ -12,8 +12,9 @@ using npu::hw::SramTiming;
 namespace {
 npu::SramConfig sram_cfg() {
   npu::SramConfig c;
-  c.capacity_bytes = 4096;  // 4 banks of 1 KiB
+  c.capacity_bytes = 4096;  // 4 contiguous banks of 1 KiB (interleaved: test_sram_interleave.cpp)
   c.banks = 4;
+  c.bank_interleave_bytes = 1024;
   c.bytes_per_cycle = 64;
   c.latency_cycles = 2;
   return c;

@@ -103,6 +103,17 @@ const std::vector<BadCase> kCases = {
             "'sram.capacity' = 1024 bytes is smaller than one minimal tile of 2208 bytes"},
     BadCase{"banks do not divide", "  banks: 8 =>  banks: 3 ",
             "'sram.capacity' = 1048576 bytes does not split evenly into 'sram.banks' = 3"},
+    // Edge preset bank: 1048576 / 8 = 131072 B; 131072 mod 100 = 72, 256 KiB = 262144 > 131072.
+    BadCase{"SRAM interleave 0", "  banks: 8 =>  bank_interleave_bytes: 0\n  banks: 8 ",
+            "'sram.bank_interleave_bytes' must be > 0, got '0'"},
+    BadCase{"SRAM interleave a word", "  banks: 8 =>  bank_interleave_bytes: fine\n  banks: 8 ",
+            "'sram.bank_interleave_bytes' is not a size: 'fine'"},
+    BadCase{"SRAM interleave not dividing the bank", "  banks: 8 =>  bank_interleave_bytes: 100\n  banks: 8 ",
+            "'sram.bank_interleave_bytes' = 100 bytes does not divide the bank size ('sram.capacity' 1048576 / "
+            "'sram.banks' 8 = 131072 bytes)"},
+    BadCase{"SRAM interleave above a bank", "  banks: 8 =>  bank_interleave_bytes: 256 KiB\n  banks: 8 ",
+            "'sram.bank_interleave_bytes' = 262144 bytes is larger than one bank ('sram.capacity' 1048576 / "
+            "'sram.banks' 8 = 131072 bytes)"},
     BadCase{"DMA burst", "  burst_bytes: 64 =>  burst_bytes: 48 ",
             "'dma.burst_bytes' = 48 is not a multiple of the DDR burst of 64 bytes"},
     BadCase{"tRC too short", "    tRC: 74 =>    tRC: 50 ", "timing cannot hold: tRC = 50 < tRAS + tRP = 52 + 22 = 74 tCK"},

@@ -1,5 +1,7 @@
 #include "npu/hw/sram/sram_timing.hpp"
 
+#include "npu/hw/sram/sram_interleave.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -9,7 +11,12 @@ SramTiming::SramTiming(const SramConfig& cfg, bool ideal) : cfg_(cfg), ideal_(id
   if (cfg.capacity_bytes == 0 || cfg.banks <= 0 || cfg.bytes_per_cycle <= 0 || cfg.latency_cycles < 0) {
     throw std::invalid_argument("SramTiming: sram.capacity_bytes, banks and bytes_per_cycle must be positive");
   }
-  bank_bytes_ = (cfg.capacity_bytes + std::uint64_t(cfg.banks) - 1) / std::uint64_t(cfg.banks);
+  bank_bytes_ = cfg.capacity_bytes / std::uint64_t(cfg.banks);
+  if (cfg.capacity_bytes % std::uint64_t(cfg.banks) != 0 || cfg.bank_interleave_bytes == 0 ||
+      bank_bytes_ % cfg.bank_interleave_bytes != 0) {
+    throw std::invalid_argument("SramTiming: sram.banks must divide capacity_bytes and bank_interleave_bytes must "
+                                "divide the bank size");
+  }
   read_ports_.resize(std::size_t(cfg.banks));
   write_ports_.resize(std::size_t(cfg.banks));
 }
@@ -70,19 +77,16 @@ SramAccessResult SramTiming::access(std::uint64_t request_cycle, std::uint64_t a
   if (ideal_) return r;
 
   const std::uint64_t bpc = std::uint64_t(cfg_.bytes_per_cycle);
-  const std::uint64_t first_bank = addr / bank_bytes_;
-  const std::uint64_t last_bank = (addr + bytes - 1) / bank_bytes_;
   std::uint64_t latest_start = request_cycle, latest_end = request_cycle;
-  for (std::uint64_t b = first_bank; b <= last_bank; ++b) {
-    const std::uint64_t lo = std::max(addr, b * bank_bytes_);
-    const std::uint64_t hi = std::min(addr + bytes, (b + 1) * bank_bytes_);
-    const std::uint64_t busy = (hi - lo + bpc - 1) / bpc;
-    Calendar& cal = write ? write_ports_[b] : read_ports_[b];
-    const std::uint64_t s = first_gap(cal, request_cycle, busy);
-    reserve(cal, s, s + busy);
-    latest_start = std::max(latest_start, s);
-    latest_end = std::max(latest_end, s + busy);
-  }
+  for_each_sram_bank_share(addr, bytes, cfg_.bank_interleave_bytes, std::uint64_t(cfg_.banks),
+                           [&](std::uint64_t b, std::uint64_t share) {
+                             const std::uint64_t busy = (share + bpc - 1) / bpc;
+                             Calendar& cal = write ? write_ports_[b] : read_ports_[b];
+                             const std::uint64_t s = first_gap(cal, request_cycle, busy);
+                             reserve(cal, s, s + busy);
+                             latest_start = std::max(latest_start, s);
+                             latest_end = std::max(latest_end, s + busy);
+                           });
   r.start_cycle = latest_start;
   r.conflict_cycles = latest_start - request_cycle;
   r.done_cycle = latest_end + std::uint64_t(cfg_.latency_cycles);

@@ -70,6 +70,11 @@ struct TilingOptions {
   bool residual = false;  ///< the epilogue reads a residual tile shaped like the output
   bool in_scale = false;  ///< the array scales input channels: c_in elements resident
   std::uint32_t align_bytes = 64;  ///< every SRAM buffer starts at a multiple of this
+  /// SRAM placement (sram_placement.hpp): with the capacity and bank count of the SRAM the
+  /// buffers of a tiling are placed bank-exclusive when the banks allow it; 0: packed from 0.
+  std::uint64_t sram_capacity_bytes = 0;
+  int sram_banks = 0;
+  std::uint64_t sram_interleave_bytes = 0;  ///< sram.bank_interleave_bytes; 0: contiguous banks
   /// DDR burst size in bytes (hw dma.burst_bytes): the search costs a DMA as whole bursts,
   /// so a tiling made of many short runs (e.g. one 28-byte row per channel) is not chosen
   /// over fewer long runs that move slightly more bytes.
@@ -105,7 +110,10 @@ struct ConvSramLayout {
   std::uint32_t in_scale = 0;  ///< whole input-channel scale vector (TilingOptions::in_scale)
   std::uint32_t res[2]{0, 0};
   std::uint32_t out[2]{0, 0};
-  std::uint64_t total_bytes = 0;  ///< end of the last buffer
+  /// Bytes the buffers need packed (what must fit the SRAM). The offsets may be spread
+  /// further, bank-exclusive, up to TilingOptions::sram_capacity_bytes.
+  std::uint64_t total_bytes = 0;
+  bool bank_exclusive = false;  ///< the offsets give every buffer banks of its own
 };
 
 struct ConvTilePlan {
@@ -122,9 +130,11 @@ struct ConvTilePlan {
   std::uint64_t burst_cost_bytes = 0;
   /// MAC-array cycles of all the tiles (conv_array_cycles); 0 when TilingOptions has no array.
   std::uint64_t array_cycles = 0;
-  /// Estimated layer time (ns): max(compute, memory) + (compute + memory) / steps, where
-  /// compute = array_cycles x core period and memory = burst_cost_bytes / peak DDR bandwidth;
-  /// the second term is the one step that double buffering cannot overlap (fill/drain).
+  /// Estimated layer time (ns): max(compute, memory) + compute / steps + fill, where
+  /// compute = array_cycles x core period, memory = burst_cost_bytes / peak DDR bandwidth and
+  /// fill = max(first step's loads (input band + weight tile bytes) / peak bandwidth,
+  /// memory / steps): the step that double buffering cannot overlap (a resident input is
+  /// loaded whole before the first tile computes).
   /// 0 when TilingOptions is not time_based().
   double estimated_ns = 0;
   ConvSramLayout sram;
@@ -164,6 +174,11 @@ std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, c
 /// Otherwise: minimal burst-rounded DDR cost (conv_burst_cost), tie-broken as
 /// TilingOptions says (traffic_tolerance, target_steps). The choice never depends on the
 /// epilogue's activation, so fusing an activation never changes a conv's tiling.
+/// The plans this choice makes for sram_bytes/2, sram_bytes/4, ... (while the minimal tile
+/// fits) stay candidates: from the smallest capacity up, a larger capacity's plan replaces
+/// the kept one only if it is a Pareto improvement (burst cost and, if time_based(),
+/// estimated_ns no higher, one strictly lower). Hence for capacities C and 2C the chosen
+/// plan's burst cost and estimated_ns never rise (docs/compiler.md "SRAM placement").
 /// nullopt when not even the minimal tile (one group's output channels x one output row) fits.
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
 

@@ -60,7 +60,20 @@ struct SramConfig {
   int banks = 1;
   int bytes_per_cycle = 0;  ///< per bank, per port, in core cycles
   int latency_cycles = 1;   ///< access latency in core cycles
+  /// Low-order bank interleaving: byte `a` is in bank (a / bank_interleave_bytes) mod banks,
+  /// so consecutive granules of this many bytes go to consecutive banks. Must divide the bank
+  /// size capacity_bytes / banks; equal to it gives contiguous banks (one address range each).
+  /// The YAML loader's default is kDefaultSramInterleaveBytes (docs/config.md "sram").
+  std::uint64_t bank_interleave_bytes = 64;
+
+  /// Bytes per bank (capacity_bytes / banks; the loader requires it to divide evenly).
+  std::uint64_t bank_bytes() const { return banks > 0 ? capacity_bytes / std::uint64_t(banks) : 0; }
 };
+
+/// Default sram.bank_interleave_bytes: 64 B (one DMA burst of the presets and a cache line,
+/// so an aligned burst stays in one bank); contiguous banks when the bank size is not a
+/// multiple of 64 B.
+inline constexpr std::uint64_t kDefaultSramInterleaveBytes = 64;
 
 struct ActUnitConfig {
   int lanes = 0;  ///< elements per core cycle

@@ -1,17 +1,22 @@
 // Timing core of the on-chip SRAM scratchpad (no SystemC). Times are core clock cycles.
 //
-// Organisation: `banks` banks, each a contiguous slice of capacity_bytes / banks bytes, with
-// one read port and one write port of bytes_per_cycle bytes per core cycle each, and a
-// fixed access latency. An access of B bytes touching bank i with b_i of its bytes holds
-// that bank's port (read or write) for ceil(b_i / bytes_per_cycle) cycles.
+// Organisation: `banks` banks of capacity_bytes / banks bytes, interleaved every
+// bank_interleave_bytes (sram_interleave.hpp: byte a is in bank (a / granule) mod banks;
+// granule = bank size gives contiguous banks), each with one read port and one write port of
+// bytes_per_cycle bytes per core cycle, and a fixed access latency. An access of B bytes
+// leaving b_i of its bytes in bank i holds that bank's port (read or write) for
+// ceil(b_i / bytes_per_cycle) cycles; the banks work in parallel. Timing is per access
+// (O(min(banks, granules)) work), never per cycle.
 //
 // Conflict model (docs/timing.md, "SRAM"): each port keeps a calendar of the intervals it
 // is reserved for. An access starts on each bank at the first gap of the needed length at
 // or after its request cycle; two units hitting the same port of the same bank in the same
 // window therefore serialise, and the wait is counted as SRAM-conflict cycles. Requests may
 // arrive out of time order (the DMA runs ahead of simulation time), which the calendar
-// handles exactly. Ping-pong buffering is a compiler decision expressed in addresses: put
-// the two halves in different banks and they never conflict.
+// handles exactly. With fine interleaving every large buffer spreads over all banks, so the
+// full banks x bytes_per_cycle per port is shared by whatever runs at the same time; with
+// contiguous banks, placement (a compiler decision expressed in addresses) decides which
+// accesses can proceed in parallel.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +45,8 @@ class SramTiming {
  public:
   /// `ideal`: every access completes at its request cycle (no bandwidth, latency or
   /// conflicts), capacity still enforced. Throws std::invalid_argument when the config has
-  /// no capacity, no banks or no bandwidth.
+  /// no capacity, no banks or no bandwidth, when banks does not divide the capacity or when
+  /// bank_interleave_bytes is 0 or does not divide the bank size.
   explicit SramTiming(const SramConfig& cfg, bool ideal = false);
 
   /// True when [addr, addr + bytes) lies inside the capacity.
