@@ -772,15 +772,25 @@ class Generator {
     const std::uint64_t Y = addr(L.output);
     std::vector<Step> steps;
     info_.loop_order = "streaming";
+    // One set of four slots (two input, two output) for every input: the steps run on across
+    // inputs and the double-buffer tokens pair step i with step i-2, so step i must reuse
+    // step i-2's slot even when the input changes (slots placed per input raced: an input's
+    // first LOAD overwrote the slot the previous input's last copy was still reading).
+    std::vector<std::uint64_t> chunks;
+    std::uint64_t widest = 0;
+    for (const std::string& in : L.inputs) {
+      chunks.push_back(chunk_elems(L, bytes_of(in) / std::uint64_t(e_), 2, 0));
+      widest = std::max(widest, chunks.back());
+    }
+    const std::uint64_t used = info_.sram_bytes;
+    const auto o = place({widest * e_, widest * e_, widest * e_, widest * e_});
+    const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3];
+    info_.sram_bytes = std::max<std::uint64_t>(info_.sram_bytes, used);
     std::uint64_t i = 0;
     for (std::size_t k = 0; k < L.inputs.size(); ++k) {
       const std::string& in = L.inputs[k];
       const std::uint64_t total = bytes_of(in) / std::uint64_t(e_);
-      const std::uint64_t chunk = chunk_elems(L, total, 2, 0);
-      const std::uint64_t used = info_.sram_bytes;
-      const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_});
-      const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3];
-      info_.sram_bytes = std::max<std::uint64_t>(info_.sram_bytes, used);
+      const std::uint64_t chunk = chunks[k];
       info_.tile = std::to_string(chunk) + " elems";
       for (std::uint64_t e0 = 0; e0 < total; e0 += chunk, ++i) {
         const std::uint64_t n = std::min(chunk, total - e0);
