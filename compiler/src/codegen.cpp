@@ -321,25 +321,14 @@ class Generator {
       if (!L.residual.empty())
         s.loads.push_back({root(L.residual), dma(R + out_off, res_slot,
                                                  std::uint64_t(hot) * g.w_out, std::uint64_t(cot), plane_out, e_)});
-      isa::ConvParams cp;
+      isa::ConvParams cp = band_conv_params(g, band);
       cp.in_addr = in.now() + (grouped_slice || g.group == 1
                                    ? 0
                                    : std::uint32_t(std::uint64_t(cin0) * band.rows * g.w_in * e_));
       cp.w_addr = w.now();
       cp.out_addr = out_slot;
       cp.c_in = cint;
-      cp.h_in = band.rows;
-      cp.w_in = g.w_in;
       cp.c_out = cot;
-      cp.kh = g.kh;
-      cp.kw = g.kw;
-      cp.stride_h = g.stride_h;
-      cp.stride_w = g.stride_w;
-      cp.pad_top = band.pad_top;
-      cp.pad_bottom = band.pad_bottom;
-      cp.pad_left = g.pad_left;
-      cp.pad_right = g.pad_right;
-      cp.dilation = g.dilation;
       cp.group = g.group == 1 ? 1 : cot / cpg_out;
       cp.epilogue = epilogue(L, p, co0, idx);
       if (!L.in_scale.empty()) {
@@ -682,21 +671,11 @@ class Generator {
         s.loads.push_back({root(L.inputs[0]),
                            dma(X + (c0 * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, si,
                                std::uint64_t(band.rows) * g.w_in, n, plane_in, e_)});
-        isa::PoolParams pp;
+        isa::PoolParams pp = band_pool_params(g, band);
         pp.op = L.pool;
         pp.in_addr = si;
         pp.out_addr = so;
         pp.c = int(n);
-        pp.h_in = band.rows;
-        pp.w_in = g.w_in;
-        pp.kh = g.kh;
-        pp.kw = g.kw;
-        pp.stride_h = g.stride_h;
-        pp.stride_w = g.stride_w;
-        pp.pad_top = band.pad_top;
-        pp.pad_bottom = band.pad_bottom;
-        pp.pad_left = g.pad_left;
-        pp.pad_right = g.pad_right;
         s.compute.op = Opcode::Pool;
         s.compute.params = pp;
         s.stores.push_back({root(L.output), dma(Y + (c0 * g.h_out + std::uint64_t(r0)) * g.w_out * e_, so,

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/sram_relocate.hpp"
 
 namespace npu::compiler {
@@ -28,15 +29,9 @@ using Interval = std::pair<std::uint64_t, std::uint64_t>;  // [begin, end)
 
 bool has(const std::vector<Token>& v, Token t) { return std::find(v.begin(), v.end(), t) != v.end(); }
 
-/// DDR byte rows of a LOAD/STORE, sorted (rows of one DMA never overlap).
-std::vector<Interval> rows_of(const isa::DmaDesc& d) {
-  std::vector<Interval> out;
-  const std::uint64_t row = std::uint64_t(d.extent[0]) * std::uint64_t(std::max(d.elem_bytes, 0));
-  for (std::uint64_t k = 0; k < d.extent[2]; ++k)
-    for (std::uint64_t j = 0; j < d.extent[1]; ++j) {
-      const std::uint64_t b = d.ddr_addr + k * d.ddr_stride_bytes[1] + j * d.ddr_stride_bytes[0];
-      out.emplace_back(b, b + row);
-    }
+/// DDR byte rows of a LOAD/STORE (isa::ddr_rows), sorted for overlap().
+std::vector<Interval> rows_of(const Instruction& in) {
+  std::vector<Interval> out = isa::ddr_rows(std::get<isa::DmaDesc>(in.params));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -72,6 +67,8 @@ class Pipeliner {
  public:
   Pipeliner(isa::Program& p, const HwConfig& hw) : p_(p), hw_(hw) {
     for (const auto& t : p_.tensors) kind_[t.name] = t.kind;
+    for (std::size_t i = 0; i < p_.instructions.size(); ++i)
+      if (p_.instructions[i].op == Opcode::Store) stores_[p_.instructions[i].tensor].emplace_back(i, rows_of(p_.instructions[i]));
   }
 
   std::vector<Decision> run() {
@@ -181,11 +178,12 @@ class Pipeliner {
         std::optional<std::size_t> need = i == *first ? need_first : std::nullopt;
         const auto k = kind_.find(ins[i].tensor);
         if (k != kind_.end() && k->second != isa::TensorKind::Input && k->second != isa::TensorKind::Weight) {
-          const auto rows = rows_of(std::get<isa::DmaDesc>(ins[i].params));
-          for (std::size_t j = f; j-- > 0;)
-            if (ins[j].op == Opcode::Store && ins[j].tensor == ins[i].tensor &&
-                overlap(rows, rows_of(std::get<isa::DmaDesc>(ins[j].params)))) {
-              if (!need || j > *need) need = j;
+          // The last STORE before the fence that wrote any byte this LOAD reads.
+          const auto rows = rows_of(ins[i]);
+          const auto& written = stores_[ins[i].tensor];
+          for (auto w = written.rbegin(); w != written.rend(); ++w)
+            if (w->first < f && overlap(rows, w->second)) {
+              if (!need || w->first > *need) need = w->first;
               break;
             }
         }
@@ -214,6 +212,9 @@ class Pipeliner {
   isa::Program& p_;
   const HwConfig& hw_;
   std::map<std::string, isa::TensorKind> kind_;
+  /// Per tensor, its STOREs (instruction index, sorted DDR rows) in program order. Indices
+  /// stay valid during run(): instructions are only erased at its end.
+  std::map<std::string, std::vector<std::pair<std::size_t, std::vector<Interval>>>> stores_;
 };
 
 }  // namespace

@@ -82,9 +82,7 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
     fail(source, e.mark, "malformed YAML: " + e.msg);
   }
   if (docs.size() > 1) {
-    YAML::Mark m = docs[1].Mark();
-    if (const std::size_t line = second_yaml_document_line(yaml_text)) m.line = int(line) - 1, m.column = 0;
-    fail(source, m,
+    fail(source, second_document_mark(docs, yaml_text),
          "file has " + std::to_string(docs.size()) +
              " YAML documents; a strategy file is one document (remove the '---' separator and what follows it)");
   }

@@ -14,6 +14,37 @@ const char* to_string(LoopOrder o) {
   return o == LoopOrder::WeightsResident ? "weights-resident" : "input-resident";
 }
 
+isa::ConvParams band_conv_params(const ConvGeom& g, const RowBand& band) {
+  isa::ConvParams cp;
+  cp.h_in = band.rows;
+  cp.w_in = g.w_in;
+  cp.kh = g.kh;
+  cp.kw = g.kw;
+  cp.stride_h = g.stride_h;
+  cp.stride_w = g.stride_w;
+  cp.pad_top = band.pad_top;
+  cp.pad_bottom = band.pad_bottom;
+  cp.pad_left = g.pad_left;
+  cp.pad_right = g.pad_right;
+  cp.dilation = g.dilation;
+  return cp;
+}
+
+isa::PoolParams band_pool_params(const ConvGeom& g, const RowBand& band) {
+  isa::PoolParams pp;
+  pp.h_in = band.rows;
+  pp.w_in = g.w_in;
+  pp.kh = g.kh;
+  pp.kw = g.kw;
+  pp.stride_h = g.stride_h;
+  pp.stride_w = g.stride_w;
+  pp.pad_top = band.pad_top;
+  pp.pad_bottom = band.pad_bottom;
+  pp.pad_left = g.pad_left;
+  pp.pad_right = g.pad_right;
+  return pp;
+}
+
 RowBand input_band(const ConvGeom& g, int out_row0, int out_rows) {
   const int first = out_row0 * g.stride_h - g.pad_top;
   const int last = (out_row0 + out_rows - 1) * g.stride_h - g.pad_top + g.dilation * (g.kh - 1);

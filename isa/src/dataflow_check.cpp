@@ -20,20 +20,6 @@ using Clock = std::array<std::size_t, 3>;  // per queue: how many of its instruc
 
 int token_index(Token t) { return int(t.from) * 3 + int(t.to); }
 
-/// The DDR byte ranges a LOAD/STORE touches, rows merged where they are contiguous.
-std::vector<Interval> ddr_intervals(const DmaDesc& d) {
-  std::vector<Interval> out;
-  if (d.extent[0] == 0 || d.extent[1] == 0 || d.extent[2] == 0 || d.elem_bytes <= 0) return out;
-  const std::uint64_t row = std::uint64_t(d.extent[0]) * std::uint64_t(d.elem_bytes);
-  for (std::uint64_t k = 0; k < d.extent[2]; ++k)
-    for (std::uint64_t j = 0; j < d.extent[1]; ++j) {
-      const std::uint64_t b = d.ddr_addr + k * d.ddr_stride_bytes[1] + j * d.ddr_stride_bytes[0];
-      if (!out.empty() && out.back().second == b) out.back().second = b + row;
-      else out.emplace_back(b, b + row);
-    }
-  return out;
-}
-
 /// A union of byte ranges: disjoint, non-adjacent [begin, end) kept in a map by begin.
 class IntervalSet {
  public:
@@ -164,7 +150,7 @@ class DataflowChecker {
       return {};
     }
     rows_seen_ += rows;
-    std::vector<Interval> iv = ddr_intervals(d);
+    std::vector<Interval> iv = ddr_rows(d);
     // A range outside its tensor is check_program's tensor-region issue: not checked here.
     const TensorDecl* t = tensor_of(p_.instructions[i]);
     for (const Interval& r : iv)
@@ -250,5 +236,18 @@ class DataflowChecker {
 }  // namespace
 
 std::vector<CheckIssue> check_dataflow(const Program& program) { return DataflowChecker(program).run(); }
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> ddr_rows(const DmaDesc& d) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+  if (d.extent[0] == 0 || d.extent[1] == 0 || d.extent[2] == 0 || d.elem_bytes <= 0) return out;
+  const std::uint64_t row = std::uint64_t(d.extent[0]) * std::uint64_t(d.elem_bytes);
+  for (std::uint64_t k = 0; k < d.extent[2]; ++k)
+    for (std::uint64_t j = 0; j < d.extent[1]; ++j) {
+      const std::uint64_t b = d.ddr_addr + k * d.ddr_stride_bytes[1] + j * d.ddr_stride_bytes[0];
+      if (!out.empty() && out.back().second == b) out.back().second = b + row;
+      else out.emplace_back(b, b + row);
+    }
+  return out;
+}
 
 }  // namespace npu::isa

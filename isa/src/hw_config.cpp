@@ -183,10 +183,7 @@ class Loader {
     try {
       std::vector<YAML::Node> docs = load_all_yaml(text);
       if (docs.size() > 1) {
-        const std::size_t line = second_yaml_document_line(text);
-        YAML::Mark m = docs[1].Mark();
-        if (line > 0) m.line = int(line) - 1, m.column = 0;
-        fail(m, fmt::format("file has {} YAML documents; a config is one document", docs.size()),
+        fail(second_document_mark(docs, text), fmt::format("file has {} YAML documents; a config is one document", docs.size()),
              "  remove the '---' separator and what follows it (or merge the documents into one map)");
       }
       if (!docs.empty()) root = docs[0];

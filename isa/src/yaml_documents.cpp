@@ -70,4 +70,10 @@ std::vector<YAML::Node> load_all_yaml(const std::string& text) {
   return YAML::LoadAll(text);
 }
 
+YAML::Mark second_document_mark(const std::vector<YAML::Node>& docs, std::string_view text) {
+  YAML::Mark m = docs.size() > 1 ? docs[1].Mark() : YAML::Mark();
+  if (const std::size_t line = second_yaml_document_line(text)) m.line = int(line) - 1, m.column = 0;
+  return m;
+}
+
 }  // namespace npu

@@ -79,9 +79,7 @@ class SpecReader {
            "':' after keys and closing brackets");
     }
     if (docs.size() > 1) {
-      YAML::Mark m = docs[1].Mark();
-      if (const std::size_t line = second_yaml_document_line(text)) m.line = int(line) - 1, m.column = 0;
-      fail(m, fmt::format("file has {} YAML documents; a sweep spec is one document", docs.size()),
+      fail(second_document_mark(docs, text), fmt::format("file has {} YAML documents; a sweep spec is one document", docs.size()),
            "  remove the '---' separator and what follows it (or merge the documents into one map)");
     }
     if (!docs.empty()) root = docs[0];

@@ -75,7 +75,9 @@ TEST(Codegen, PlannedBytesAreExactlyWhatTheLoadsAndStoresMove) {
       EXPECT_EQ(l.planned_read_bytes, rd[l.layer]) << s << " " << l.layer;
       EXPECT_EQ(l.planned_write_bytes, wr[l.layer]) << s << " " << l.layer;
       // (A layer in a depth-first stack never moves its on-chip input or output.)
-      if (l.stack < 0) EXPECT_GE(l.planned_bytes(), l.compulsory_bytes()) << s << " " << l.layer;
+      if (l.stack < 0) {
+        EXPECT_GE(l.planned_bytes(), l.compulsory_bytes()) << s << " " << l.layer;
+      }
     }
   }
 }

@@ -107,23 +107,12 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
       Instruction c;
       c.layer = L.name;
       if (L.kind == LayerKind::Conv) {
-        isa::ConvParams cp;
+        isa::ConvParams cp = band_conv_params(g, band);
         cp.in_addr = operand_addr(sl.in);
         cp.w_addr = sl.w_addr;
         cp.out_addr = out_addr;
         cp.c_in = g.c_in;
-        cp.h_in = band.rows;
-        cp.w_in = g.w_in;
         cp.c_out = g.c_out;
-        cp.kh = g.kh;
-        cp.kw = g.kw;
-        cp.stride_h = g.stride_h;
-        cp.stride_w = g.stride_w;
-        cp.pad_top = band.pad_top;
-        cp.pad_bottom = band.pad_bottom;
-        cp.pad_left = g.pad_left;
-        cp.pad_right = g.pad_right;
-        cp.dilation = g.dilation;
         cp.group = g.group;
         if (!L.bias.empty()) {
           cp.epilogue.has_bias = true;
@@ -149,21 +138,11 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         c.op = Opcode::Eltwise;
         c.params = ep;
       } else {
-        isa::PoolParams pp;
+        isa::PoolParams pp = band_pool_params(g, band);
         pp.op = L.pool;
         pp.in_addr = operand_addr(sl.in);
         pp.out_addr = out_addr;
         pp.c = g.c_in;
-        pp.h_in = band.rows;
-        pp.w_in = g.w_in;
-        pp.kh = g.kh;
-        pp.kw = g.kw;
-        pp.stride_h = g.stride_h;
-        pp.stride_w = g.stride_w;
-        pp.pad_top = band.pad_top;
-        pp.pad_bottom = band.pad_bottom;
-        pp.pad_left = g.pad_left;
-        pp.pad_right = g.pad_right;
         if (pp.h_out() != o.rows()) throw std::logic_error("depth-first: POOL band of " + L.name + " has wrong height");
         c.op = Opcode::Pool;
         c.params = pp;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {
 
@@ -44,6 +45,13 @@ struct RowBand {
   int pad_bottom = 0;
 };
 RowBand input_band(const ConvGeom& g, int out_row0, int out_rows);
+
+/// The CONV of one row band: window, strides, dilation, padding left/right from `g`, the
+/// band's rows and top/bottom padding from `band`, and w_in. Addresses, channels, group and
+/// epilogue are the caller's (they differ between the layer tiler and depth-first stacks).
+isa::ConvParams band_conv_params(const ConvGeom& g, const RowBand& band);
+/// The POOL of one row band, likewise (op, addresses and channels are the caller's).
+isa::PoolParams band_pool_params(const ConvGeom& g, const RowBand& band);
 
 /// Loop orders of a tiled CONV/GEMM.
 enum class LoopOrder {

@@ -3,6 +3,8 @@
 // intermediate must come after the STOREs that wrote it; every graph output must be written.
 #pragma once
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "npu/isa/check.hpp"
@@ -25,5 +27,11 @@ namespace npu::isa {
 /// Cost: O(LOADs x STOREs of the same tensor x rows) in the worst case; used by the tests
 /// and `npu asm check`, not on every compile.
 std::vector<CheckIssue> check_dataflow(const Program& program);
+
+/// The DDR byte ranges [begin, end) a LOAD/STORE descriptor touches: extent[0] x elem_bytes
+/// contiguous bytes per row, rows at ddr_stride_bytes, in descriptor order, rows that follow
+/// each other in DDR merged. Empty when an extent is 0. Used by the data-flow check and by
+/// cross-layer pipelining (compiler/pipeline.hpp).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> ddr_rows(const DmaDesc& d);
 
 }  // namespace npu::isa

@@ -26,4 +26,9 @@ std::size_t second_yaml_document_line(std::string_view text);
 /// Throws what YAML::LoadAll throws (YAML::ParserException, YAML::Exception).
 std::vector<YAML::Node> load_all_yaml(const std::string& text);
 
+/// Where to report "file has N YAML documents" for `docs` (at least two) loaded from `text`:
+/// the line of the second document's `---` (column 0) when second_yaml_document_line finds
+/// it, else yaml-cpp's mark of the second document.
+YAML::Mark second_document_mark(const std::vector<YAML::Node>& docs, std::string_view text);
+
 }  // namespace npu
