@@ -1,0 +1,225 @@
+// Calibration inputs and activation ranges (calibration.hpp).
+#include "npu/compiler/quantize/calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <random>
+
+#include "npu/compiler/tensor_io.hpp"
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::compiler {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_stem_of_input(const std::string& name) {
+  std::string s = name;
+  for (char& c : s)
+    if (c == '/' || c == ':' || c == '\\') c = '_';
+  return s;
+}
+
+bool float_input(const Graph& g, const std::string& name) {
+  const ElemType t = g.tensor(name).type;
+  return t == ElemType::Float32 || t == ElemType::Float16;
+}
+
+void require_float_inputs(const Graph& g, const std::string& what) {
+  for (const auto& in : g.inputs)
+    if (!float_input(g, in))
+      throw ConfigError(what + ": error: graph input '" + in +
+                        "' is not a float tensor; post-training quantisation calibrates float models only");
+}
+
+/// `path` read as graph input `name`: float data with the input's element count, reshaped.
+RefTensor read_input_file(const Graph& g, const std::string& name, const std::string& path) {
+  RefTensor t = read_tensor_file(path);
+  if (!t.is_float())
+    throw ConfigError(path + ": error: calibration file for graph input '" + name +
+                      "' holds integer data; write float32 values (.npy '<f4' or TensorProto FLOAT)");
+  const Tensor& decl = g.tensor(name);
+  if (std::int64_t(t.f.size()) != decl.elements()) {
+    std::string shape;
+    for (auto d : decl.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    throw ConfigError(path + ": error: " + std::to_string(t.f.size()) + " values, graph input '" + name + "' (" +
+                      shape + ") has " + std::to_string(decl.elements()) +
+                      "; write one sample of the input's shape per file");
+  }
+  t.shape = decl.shape;
+  return t;
+}
+
+bool tensor_file(const fs::path& p) {
+  const auto ext = p.extension().string();
+  return ext == ".npy" || ext == ".pb";
+}
+
+std::vector<fs::path> sorted_entries(const fs::path& dir, bool dirs) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (dirs ? e.is_directory() : (e.is_regular_file() && tensor_file(e.path()))) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// One sample from folder `dir`: per input NAME.npy / NAME.pb / input_K.pb / input_K.npy.
+CalibSample read_sample_folder(const Graph& g, const fs::path& dir) {
+  CalibSample s;
+  for (std::size_t k = 0; k < g.inputs.size(); ++k) {
+    const std::string& name = g.inputs[k];
+    const std::string stem = file_stem_of_input(name), idx = "input_" + std::to_string(k);
+    std::string found;
+    for (const std::string& cand : {stem + ".npy", stem + ".pb", idx + ".pb", idx + ".npy"}) {
+      if (fs::is_regular_file(dir / cand)) {
+        found = (dir / cand).string();
+        break;
+      }
+    }
+    if (found.empty())
+      throw ConfigError(dir.string() + ": error: calibration sample has no file for graph input '" + name +
+                        "'; add " + stem + ".npy, " + stem + ".pb or " + idx + ".pb");
+    s[name] = read_input_file(g, name, found);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<CalibSample> read_calibration_dir(const Graph& graph, const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw ConfigError("--calib '" + dir + "': error: no such folder; give a folder of calibration tensor files "
+                      "(.npy or TensorProto .pb; layout in docs/functional.md, \"Calibration\")");
+  require_float_inputs(graph, "--calib '" + dir + "'");
+  std::vector<CalibSample> samples;
+  const auto subdirs = sorted_entries(dir, true);
+  if (!subdirs.empty()) {
+    for (const auto& d : subdirs) samples.push_back(read_sample_folder(graph, d));
+  } else if (graph.inputs.size() == 1) {
+    for (const auto& f : sorted_entries(dir, false)) {
+      CalibSample s;
+      s[graph.inputs[0]] = read_input_file(graph, graph.inputs[0], f.string());
+      samples.push_back(std::move(s));
+    }
+  } else if (!sorted_entries(dir, false).empty()) {
+    samples.push_back(read_sample_folder(graph, dir));
+  }
+  if (samples.empty())
+    throw ConfigError("--calib '" + dir + "': error: the folder holds no calibration samples (no .npy or .pb "
+                      "file, no sample sub-folder); add one file per sample, or use --calib-seed/--calib-count");
+  return samples;
+}
+
+std::vector<CalibSample> generate_calibration(const Graph& graph, std::uint64_t seed, int count) {
+  if (count < 1)
+    throw ConfigError("--calib-count " + std::to_string(count) + ": error: at least one calibration sample is needed");
+  require_float_inputs(graph, "--calib-seed");
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<CalibSample> out;
+  for (int k = 0; k < count; ++k) {
+    CalibSample s;
+    for (const std::string& name : graph.inputs) {
+      RefTensor t;
+      t.shape = graph.tensor(name).shape;
+      t.f.resize(std::size_t(std::max<std::int64_t>(graph.tensor(name).elements(), 0)));
+      for (float& x : t.f) x = u(rng);
+      s[name] = std::move(t);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Calibrator parse_calibrator(const std::string& name) {
+  if (name == "minmax") return Calibrator::MinMax;
+  if (name == "percentile") return Calibrator::Percentile;
+  throw ConfigError("--calibrator '" + name + "': error: unknown calibrator (allowed: minmax, percentile)");
+}
+
+namespace {
+
+/// Nearest-rank index (0-based) of percentile p (in %) among n sorted values.
+std::size_t rank_index(double p, std::size_t n) {
+  // ceil(p/100 n) - 1; the 1e-9 keeps 99.99 % of 10000 at 9999, not 10000 from rounding.
+  const double r = std::ceil(p / 100.0 * double(n) - 1e-9);
+  return std::size_t(std::clamp(r, 1.0, double(n))) - 1;
+}
+
+TensorRange with_zero(float lo, float hi) { return {std::min(lo, 0.0f), std::max(hi, 0.0f)}; }
+
+/// Streaming exact percentile: keeps the values at or above the upper rank and at or below
+/// the lower rank (a few per 10 000 at 99.99 %), merged sample by sample.
+struct Tails {
+  std::size_t total = 0;        ///< values over all samples
+  std::size_t keep_hi = 0, keep_lo = 0;
+  std::vector<float> hi, lo;    ///< the keep_hi largest and keep_lo smallest so far
+  void add(const std::vector<float>& v) {
+    hi.insert(hi.end(), v.begin(), v.end());
+    if (hi.size() > keep_hi) {
+      std::nth_element(hi.begin(), hi.begin() + std::ptrdiff_t(keep_hi), hi.end(), std::greater<float>());
+      hi.resize(keep_hi);
+    }
+    lo.insert(lo.end(), v.begin(), v.end());
+    if (lo.size() > keep_lo) {
+      std::nth_element(lo.begin(), lo.begin() + std::ptrdiff_t(keep_lo), lo.end());
+      lo.resize(keep_lo);
+    }
+  }
+};
+
+}  // namespace
+
+TensorRange percentile_range(std::vector<float> values, double percentile) {
+  if (values.empty()) return {};
+  std::sort(values.begin(), values.end());
+  return with_zero(values[rank_index(100.0 - percentile, values.size())], values[rank_index(percentile, values.size())]);
+}
+
+std::map<std::string, TensorRange> calibrate(const Graph& graph, const std::vector<CalibSample>& samples,
+                                             const CalibrationOptions& options) {
+  if (samples.empty()) throw ConfigError("calibration: error: no calibration samples");
+  const bool pct = options.method == Calibrator::Percentile;
+  if (pct && !(options.percentile > 50.0 && options.percentile <= 100.0))
+    throw ConfigError("--percentile " + std::to_string(options.percentile) +
+                      ": error: must be in (50, 100] (e.g. 99.99); 100 is the min/max range");
+  ReferenceOptions ro;
+  ro.keep_all = true;
+  ro.apply_quant = false;
+  ro.threads = options.threads;
+  std::map<std::string, TensorRange> minmax;
+  std::map<std::string, Tails> tails;
+  for (const CalibSample& s : samples) {
+    RefTensorMap all = run_reference(graph, s, ro);
+    for (const auto& [name, t] : s) all.emplace(name, t);  // graph inputs are calibrated too
+    for (const auto& [name, t] : all) {
+      if (!t.is_float() || t.f.empty() || !graph.has_tensor(name) || graph.tensor(name).is_constant) continue;
+      if (pct) {
+        Tails& tl = tails[name];
+        if (tl.total == 0) {
+          tl.total = t.f.size() * samples.size();
+          tl.keep_hi = tl.total - rank_index(options.percentile, tl.total);
+          tl.keep_lo = rank_index(100.0 - options.percentile, tl.total) + 1;
+        }
+        tl.add(t.f);
+      } else {
+        const auto [mn, mx] = std::minmax_element(t.f.begin(), t.f.end());
+        auto it = minmax.find(name);
+        if (it == minmax.end()) minmax[name] = with_zero(*mn, *mx);
+        else it->second = {std::min(it->second.lo, *mn), std::max(it->second.hi, *mx)};
+      }
+    }
+  }
+  if (!pct) return minmax;
+  std::map<std::string, TensorRange> out;
+  for (const auto& [name, tl] : tails)
+    out[name] = with_zero(*std::max_element(tl.lo.begin(), tl.lo.end()), *std::min_element(tl.hi.begin(), tl.hi.end()));
+  return out;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,182 @@
+// Post-training quantisation (ptq.hpp).
+#include "npu/compiler/quantize/ptq.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "npu/compiler/pass.hpp"
+#include "npu/compiler/pass_manager.hpp"
+#include "npu/isa/hw_config.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+constexpr const char* kFoldPass = "fold-batchnorm";
+
+bool has_float_data(const Tensor& t) {
+  return t.is_constant && t.elements() > 0 && std::int64_t(t.float_data.size()) == t.elements();
+}
+
+/// Index along `axis` of flat element e of a tensor of `shape`.
+std::size_t channel_of(const std::vector<std::int64_t>& shape, std::int64_t axis, std::size_t e) {
+  std::size_t inner = 1;
+  for (std::size_t d = std::size_t(axis) + 1; d < shape.size(); ++d) inner *= std::size_t(shape[d]);
+  return (e / inner) % std::size_t(shape[std::size_t(axis)]);
+}
+
+/// Runs fold-batchnorm on `g`; returns the names of the Convs it folded a BN into. The pass's
+/// bookkeeping attributes (npu.covers, npu.folded_bn) are removed again: the graph stays one
+/// the reference interpreter runs (it refuses attributes ONNX does not define).
+std::set<std::string> run_fold(Graph& g) {
+  PassManager::from_names({kFoldPass}).run(g);
+  std::set<std::string> folded;
+  for (Node& n : g.nodes) {
+    if (n.has_attr(fused_attr::kFoldedBn)) folded.insert(n.name);
+    for (auto it = n.attrs.begin(); it != n.attrs.end();)
+      it = it->first.rfind("npu.", 0) == 0 ? n.attrs.erase(it) : std::next(it);
+  }
+  return folded;
+}
+
+}  // namespace
+
+QuantParams activation_params(const TensorRange& range) {
+  const double lo = std::min(0.0f, range.lo), hi = std::max(0.0f, range.hi);
+  QuantParams q;
+  q.type = ElemType::Int8;
+  q.axis = 1;
+  double s = (hi - lo) / 255.0;
+  if (!(s > 0)) s = 1.0;  // an all-zero tensor: any scale represents it exactly
+  q.scale = {float(s)};
+  const double zp = std::nearbyint(-128.0 - lo / double(q.scale[0]));
+  q.zero_point = {std::int64_t(std::clamp(zp, -128.0, 127.0))};
+  return q;
+}
+
+QuantParams weight_params(const Tensor& w, std::int64_t axis) {
+  QuantParams q;
+  q.type = ElemType::Int8;
+  q.axis = axis;
+  const std::size_t channels = std::size_t(w.shape.at(std::size_t(axis)));
+  std::vector<float> max_abs(channels, 0.0f);
+  for (std::size_t e = 0; e < w.float_data.size(); ++e) {
+    float& m = max_abs[channel_of(w.shape, axis, e)];
+    m = std::max(m, std::fabs(w.float_data[e]));
+  }
+  for (float m : max_abs) q.scale.push_back(m > 0 ? m / 127.0f : 1.0f);
+  q.zero_point.assign(channels, 0);
+  return q;
+}
+
+std::int64_t weight_axis(const Graph& g, const Node& n) {
+  if (n.inputs.size() < 2 || !g.has_tensor(n.inputs[1])) return -1;
+  const Tensor& w = g.tensor(n.inputs[1]);
+  if (!has_float_data(w)) return -1;
+  if (n.op_type == "Conv" && w.shape.size() >= 3) return 0;
+  if (n.op_type == "Gemm" && w.shape.size() == 2) return n.attr_int("transB", 0) != 0 ? 0 : 1;
+  if (n.op_type == "MatMul" && w.shape.size() == 2) return 1;
+  return -1;
+}
+
+void quantize_constant(Tensor& t, const QuantParams& q) {
+  double lo = -127, hi = 127;  // symmetric int8 weights: -128 unused, as in ONNX Runtime's weight quantiser
+  if (q.type == ElemType::Uint8) lo = 0, hi = 255;
+  if (q.type == ElemType::Int32)
+    lo = double(std::numeric_limits<std::int32_t>::min()), hi = double(std::numeric_limits<std::int32_t>::max());
+  for (std::size_t e = 0; e < t.float_data.size(); ++e) {
+    const std::size_t c = q.scale.size() > 1 ? channel_of(t.shape, q.axis, e) : 0;
+    const double s = double(q.scale[c]), zp = double(q.zero_point[c]);
+    const double v = std::clamp(std::nearbyint(double(t.float_data[e]) / s) + zp, lo, hi);
+    t.float_data[e] = float((v - zp) * s);
+  }
+  t.quant = q;
+}
+
+std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& strategy) {
+  Graph g = graph;
+  PassManager::from_names(strategy.passes).run(g);
+  std::set<std::string> out(g.inputs.begin(), g.inputs.end());
+  for (const Node& n : g.nodes)
+    for (const std::string& o : n.outputs)
+      if (!o.empty()) out.insert(o);
+  return out;
+}
+
+namespace {
+
+/// Bias of Conv/Gemm node `n` quantised with s_in x s_w[c]; false when it has none that fits.
+bool quantize_bias(Graph& g, const Node& n, float s_in, const QuantParams& wq) {
+  if ((n.op_type != "Conv" && n.op_type != "Gemm") || n.inputs.size() < 3 || n.inputs[2].empty() ||
+      !g.has_tensor(n.inputs[2]))
+    return false;
+  Tensor& b = g.tensor(n.inputs[2]);
+  if (!has_float_data(b) || b.quant || b.shape.size() != 1 || std::size_t(b.elements()) != wq.scale.size()) return false;
+  QuantParams q;
+  q.type = ElemType::Int32;
+  q.axis = 0;
+  for (float s : wq.scale) q.scale.push_back(s_in * s);
+  q.zero_point.assign(q.scale.size(), 0);
+  quantize_constant(b, q);
+  return true;
+}
+
+}  // namespace
+
+PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std::vector<CalibSample>& samples,
+                         const PtqOptions& options) {
+  for (const auto& [name, t] : graph.tensors)
+    if (t.quant)
+      throw ConfigError((graph.source.empty() ? graph.name : graph.source) + ": error: tensor '" + name +
+                        "' already carries quantisation parameters (a QDQ/QLinear model); it is quantised already: "
+                        "run it without calibration");
+  const std::set<std::string> mat = materialised_tensors(graph, strategy);
+  const bool folds = std::find(strategy.passes.begin(), strategy.passes.end(), kFoldPass) != strategy.passes.end();
+  PtqResult r;
+  r.graph = graph;
+  Graph& g = r.graph;
+  if (folds && options.order == FoldOrder::FoldThenQuantize) r.folded_bn = int(run_fold(g).size());
+  r.ranges = calibrate(g, samples, options.calibration);
+  auto input_scale = [&](const Node& n) -> float {
+    auto it = r.ranges.find(n.inputs[0]);
+    return it == r.ranges.end() ? 0.0f : activation_params(it->second).scale[0];
+  };
+
+  std::map<std::string, std::pair<QuantParams, float>> before_fold;  // conv name -> (weight params, s_in)
+  for (const Node& n : g.nodes) {
+    const std::int64_t axis = weight_axis(g, n);
+    if (axis < 0) continue;
+    Tensor& w = g.tensor(n.inputs[1]);
+    if (!w.quant) {
+      quantize_constant(w, weight_params(w, axis));
+      ++r.weights;
+    }
+    const float s_in = input_scale(n);
+    if (s_in > 0 && quantize_bias(g, n, s_in, *w.quant)) ++r.biases;
+    before_fold[n.name] = {*w.quant, s_in};
+  }
+
+  if (folds && options.order == FoldOrder::QuantizeThenFold) {
+    const std::set<std::string> folded = run_fold(g);
+    r.folded_bn = int(folded.size());
+    // The naive flow: folded weights (new tensors, no parameters) rounded onto the grid chosen
+    // before folding; the folded bias onto s_in x s_w_old[c].
+    for (const Node& n : g.nodes) {
+      if (!folded.count(n.name) || !before_fold.count(n.name)) continue;
+      const auto& [wq, s_in] = before_fold.at(n.name);
+      Tensor& w = g.tensor(n.inputs[1]);
+      if (!w.quant && has_float_data(w)) quantize_constant(w, wq);
+      if (s_in > 0) quantize_bias(g, n, s_in, wq);
+    }
+  }
+
+  for (const auto& [name, range] : r.ranges) {
+    if (!mat.count(name) || !g.has_tensor(name)) continue;
+    g.tensor(name).quant = activation_params(range);
+    ++r.activations;
+  }
+  return r;
+}
+
+}  // namespace npu::compiler
