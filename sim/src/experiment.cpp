@@ -26,6 +26,7 @@
 #include "npu/compiler/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/isa/csv.hpp"
+#include "npu/sim/experiment_verify.hpp"
 #include "npu/sim/output_files.hpp"
 
 extern char** environ;
@@ -202,6 +203,15 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
     argv.push_back(t);
   }
   if (opt.trace_compress) argv.push_back("--trace-compress");
+  if (opt.with_data && load_hw_config(job.hw).mac_array.dtype == DType::Fp32) {  // int8: timing only
+    argv.push_back("--with-data");
+    argv.push_back("--input-seed");
+    argv.push_back(std::to_string(opt.input_seed));
+    for (const auto& spec : opt.input_data) {
+      argv.push_back("--input-data");
+      argv.push_back(spec);
+    }
+  }
   return argv;
 }
 
@@ -376,14 +386,15 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
 
   // CSV
   std::ostringstream csv;
-  csv << kSummaryHeader << ",earlier_run\n";
+  const bool verified = std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.verify.has_value(); });
+  csv << kSummaryHeader << ",earlier_run" << (verified ? kVerifyCsvHeader : "") << "\n";
   json j = json::array();
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     csv << fmt::format("{},{},{},{},", csv_field(stem_of(r.job.model)), csv_field(stem_of(r.job.hw)),
                        csv_field(strategy_label(r.job.strategy)), r.ok ? "ok" : "failed");
     csv << summary_figures_csv(r, row.vs, r.ok);
-    csv << csv_field(r.error) << "," << (r.earlier_run ? 1 : 0) << "\n";
+    csv << csv_field(r.error) << "," << (r.earlier_run ? 1 : 0) << (verified ? verify_csv_fields(r) : "") << "\n";
     json e = {{"model", stem_of(r.job.model)},
               {"model_arg", r.job.model},
               {"hw", stem_of(r.job.hw)},
@@ -398,6 +409,7 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     } else {
       e["error"] = r.error;
     }
+    if (r.verify) e["verify"] = verify_json(*r.verify);
     j.push_back(e);
   }
   // Written only now, each atomically (temp + rename): a failure leaves the previous files.
@@ -453,6 +465,8 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     md << "\n" << host_lines;
     txt << "\n" << host_lines;
   }
+  md << verify_table(runs, true);
+  txt << verify_table(runs, false);
   if (std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.earlier_run; })) {
     const char* note = "* kept from an earlier experiment in this folder: not run now; its result in runs/<run id>/ "
                        "is unchanged\n";

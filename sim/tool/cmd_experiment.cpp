@@ -11,6 +11,7 @@
 #include "npu/sim/cell_plan.hpp"
 #include "npu/sim/experiment.hpp"
 #include "npu/sim/experiment_folder.hpp"
+#include "npu/sim/experiment_verify.hpp"
 
 namespace {
 
@@ -54,8 +55,17 @@ void add_experiment(CLI::App& app) {
   cmd->add_option("--input-shape", opt->input_shapes,
                   "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
   npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
+  auto verify = std::make_shared<bool>(false);
+  auto vo = std::make_shared<npu::sim::VerifyOptions>();
+  cmd->add_flag("--verify", *verify,
+                "Also check values (npu verify): fp32 configs run with data against the fp32 reference, int8 configs "
+                "report the post-training-quantised model's SQNR; adds columns to the summary");
+  cmd->add_option("--calib", vo->calib_dir, "With --verify, int8 configs: calibration folder (docs/functional.md)");
+  cmd->add_option("--calib-count", vo->calib_count, "With --verify, int8, no --calib: seeded calibration samples")
+      ->default_val(8);
+  cmd->add_option("--calib-seed", vo->calib_seed, "With --verify, int8, no --calib: their seed")->default_val(1);
   cmd->add_option("--shard", opt->shard, "Run only share i of N of the jobs (i/N), e.g. for a Slurm job array");
-  cmd->callback([opt, strategies, traces]() {
+  cmd->callback([opt, strategies, traces, verify, vo]() {
     for (const auto& item : *strategies)
       if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
         throw npu::ConfigError("--strategies '" + item + "': error: empty entry in the list; separate names with single commas");
@@ -63,6 +73,9 @@ void add_experiment(CLI::App& app) {
     if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"};
     opt->traces = split_list(*traces);
     opt->self_exe = self_exe();
+    opt->with_data = *verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)
+    if (!*verify && !vo->calib_dir.empty())
+      throw npu::ConfigError("--calib: error: it calibrates the quantised model of --verify; add --verify");
     npu::sim::validate_experiment(*opt);  // everything checked before any work starts
     if (std::find(opt->traces.begin(), opt->traces.end(), "ddr") != opt->traces.end() && !opt->trace_compress)
       std::cerr << "note: --trace ddr writes one CSV row per DDR burst per run (MobileNetV2 under none on the edge "
@@ -73,6 +86,12 @@ void add_experiment(CLI::App& app) {
     auto jobs = npu::sim::plan_experiment(*opt);
     npu::sim::MergeReport merge;
     auto runs = npu::sim::merge_with_earlier_runs(opt->out_dir, npu::sim::run_experiment(*opt, jobs), merge);
+    int verify_failed = 0;
+    if (*verify) {
+      vo->input_shapes = opt->input_shapes;
+      vo->input_seed = opt->input_seed;
+      verify_failed = npu::sim::add_verify_figures(runs, *vo);
+    }
     std::cout << npu::sim::write_summary(opt->out_dir, runs);
     std::size_t failed = 0;
     for (const auto& r : runs) failed += r.ok ? 0 : 1;
@@ -85,6 +104,11 @@ void add_experiment(CLI::App& app) {
                                               " plot(s) of the previous summary (re-run scripts/plot_experiment.py)"
                                         : std::string())
                 << "\n";
+    if (verify_failed) {
+      std::cerr << "npu experiment: " << verify_failed << " fp32 run(s) exceed the verify tolerance "
+                << vo->fp32_tolerance << " (see the verification table)\n";
+      npu::tool::set_exit_status(1);
+    }
     if (failed) {
       std::cerr << "npu experiment: " << failed << " of " << runs.size() << " runs failed (see the table; logs in "
                 << opt->out_dir << "/runs/<run>/log.txt)\n";

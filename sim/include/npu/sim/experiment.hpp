@@ -21,6 +21,19 @@ struct ExperimentJob {
   std::string id;        ///< "<model-stem>__<hw-stem>__<strategy>"
 };
 
+/// `npu experiment --verify` figures of one run (docs/functional.md, "What verify reports"):
+/// the worst output of the run.
+struct VerifyFigures {
+  std::string sim_status;               ///< "ok", "failed: ...", "not run: int8 execution pending"
+  std::optional<double> rel_error;      ///< fp32: max over outputs of max|sim - ref| / max|ref|
+  std::optional<double> sqnr_db;        ///< fp32: lowest SQNR over outputs (dB; +inf identical)
+  std::optional<bool> top1;             ///< every classifier output's argmax agrees (fp32)
+  std::optional<double> quant_sqnr_db;  ///< int8: lowest SQNR of the PTQ model over outputs
+  std::optional<bool> quant_top1;       ///< int8: the PTQ model's argmax agrees
+  std::string bit_exact;                ///< int8 execution status; "n/a (fp32 config)" on fp32
+  bool pass = true;                     ///< fp32: ran and within tolerance
+};
+
 /// What one run reports (read back from the child's run.json), in the summary's units.
 struct RunSummary {
   ExperimentJob job;
@@ -42,6 +55,7 @@ struct RunSummary {
   int host_nodes = 0;
   int host_unsized = 0;               ///< host tensors sized only at run time (not costed)
   bool earlier_run = false;           ///< kept from an earlier experiment in the same --out (experiment_folder.hpp)
+  std::optional<VerifyFigures> verify;  ///< with --verify
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
   /// DDR total / compulsory bytes (1.0 = only compulsory traffic); empty without a compulsory figure.
   std::optional<double> ddr_over_compulsory() const {
@@ -66,6 +80,11 @@ struct ExperimentOptions {
   bool copy_layers = true;             ///< copy each run's layers.csv to out_dir/layers/<id>.csv
   std::size_t progress_total = 0;      ///< cells the progress line counts (0: the jobs given)
   std::size_t progress_done = 0;       ///< of those, done before this call (a resumed sweep)
+  /// Children run with data (`--with-data`; fp32 configs): inputs from input_data (NAME=FILE
+  /// or FILE), the others seeded by input_seed; used by `npu verify` and `experiment --verify`.
+  bool with_data = false;
+  std::vector<std::string> input_data;
+  std::uint64_t input_seed = 1;
 };
 
 /// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).
@@ -88,7 +107,9 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
 RunSummary read_run_summary(const ExperimentJob& job);
 
 /// Writes DIR/summary.csv, summary.json, summary.md (speedup and DDR saved % relative to
-/// the `none` run of the same model and hw, when present) and returns the text table.
+/// the `none` run of the same model and hw, when present) and returns the text table. Runs
+/// with VerifyFigures (--verify) add the columns verify_status ... bit_exact to summary.csv,
+/// a "verify" object to summary.json and a verification table to the text and Markdown.
 std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs);
 
 /// A built-in strategy name or a strategy YAML path (.yaml/.yml). Throws ConfigError for an

@@ -1,0 +1,76 @@
+// `npu verify`: each strategy's program executed with data against the fp32 reference; on
+// int8 configs the post-training-quantised model's error (docs/functional.md, "What verify
+// reports").
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "command.hpp"
+#include "npu/sim/verify.hpp"
+
+namespace {
+
+std::string self_exe() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("npu") : p.string();
+}
+
+void add_verify(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "verify",
+      "Execute a model with data under each strategy and compare with the fp32 reference interpreter (max abs "
+      "error, SQNR, top-1); on int8 configs quantise it (PTQ) and report the quantised model's SQNR");
+  auto opt = std::make_shared<npu::sim::VerifyOptions>();
+  auto strategies = std::make_shared<std::string>("none,conv-bn,conv-act,conv-bn-act,residual");
+  auto calibrator = std::make_shared<std::string>("minmax");
+  cmd->add_option("model", opt->model, ".onnx model (weights with data)")->required();
+  cmd->add_option("--hw", opt->hw, "Hardware config YAML (mac_array.dtype fp32: simulated with data; int8: PTQ)")
+      ->required();
+  cmd->add_option("--strategies", *strategies, "Comma-separated strategies (names or strategy YAML files)")
+      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual");
+  cmd->add_option("--input,--input-data", opt->input_data,
+                  "NAME=FILE (.npy or TensorProto .pb) or FILE for a one-input model (repeatable); other inputs "
+                  "seeded U(-1,1)");
+  cmd->add_option("--input-seed", opt->input_seed, "Seed of generated inputs")->default_val(1);
+  cmd->add_option("--expected", opt->expected,
+                  "NAME=FILE or FILE: an outside reference output (e.g. PyTorch's output_0.pb) to compare with too");
+  cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
+  cmd->add_option("--calib", opt->calib_dir,
+                  "int8: calibration folder (one .npy/.pb per sample, or one sub-folder per sample; "
+                  "docs/functional.md)");
+  cmd->add_option("--calib-seed", opt->calib_seed, "int8 without --calib: seed of U(-1,1) calibration samples")
+      ->default_val(1);
+  cmd->add_option("--calib-count", opt->calib_count, "int8 without --calib: number of seeded samples")->default_val(8);
+  cmd->add_option("--calibrator", *calibrator, "minmax or percentile")->default_val("minmax");
+  cmd->add_option("--percentile", opt->calibration.percentile, "Percentile calibrator: rank in %, in (50, 100]")
+      ->default_val(99.99);
+  cmd->add_flag("--fold-after-quant", opt->fold_after_quant,
+                "int8: also report each BN-folding strategy with BN folded into already-quantised weights "
+                "(the naive order)");
+  cmd->add_option("--tolerance", opt->fp32_tolerance, "fp32: largest relative error that passes")->default_val(1e-4);
+  cmd->add_option("--out", opt->out_dir, "Output folder (verify.csv/json/md, outputs/, runs/)")
+      ->default_val("verify-out");
+  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  cmd->callback([opt, strategies, calibrator]() {
+    std::stringstream ss(*strategies);
+    std::string s;
+    while (std::getline(ss, s, ','))
+      if (!s.empty()) opt->strategies.push_back(s);
+    opt->calibration.method = npu::compiler::parse_calibrator(*calibrator);
+    if (opt->jobs < 1) throw npu::ConfigError("-j " + std::to_string(opt->jobs) + ": error: must be at least 1");
+    opt->self_exe = self_exe();
+    const auto report = npu::sim::run_verify(*opt);
+    std::cout << npu::sim::format_verify(report, *opt);
+    std::cout << "\nwrote " << opt->out_dir << "/verify.csv, verify.json, verify.md, outputs/\n";
+    if (!report.ok()) {
+      std::cerr << "npu verify: a strategy failed (simulation failed or relative error above "
+                << opt->fp32_tolerance << "); see the table\n";
+      npu::tool::set_exit_status(1);
+    }
+  });
+}
+
+}  // namespace
+
+NPU_COMMAND("verify", add_verify);

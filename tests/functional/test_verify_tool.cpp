@@ -1,0 +1,161 @@
+// `npu verify` as a user runs it: fp32 configs (every strategy executed with data within 1e-4
+// of the reference), int8 configs (PTQ SQNR per strategy, the int8 execution marked as not
+// run), and bad calibration input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "npu/compiler/tensor_io.hpp"
+#include "tool_runner.hpp"
+
+namespace {
+
+using npu::compiler::RefTensor;
+
+std::string fp32_config(const std::string& dir) {
+  // The edge preset with an fp32 MAC array (the data path computes fp32 programs).
+  std::string y = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const std::size_t at = y.find("dtype: int8");
+  EXPECT_NE(at, std::string::npos);
+  y.replace(at, 11, "dtype: fp32");
+  const std::string path = dir + "/edge-fp32.yaml";
+  std::ofstream(path) << y;
+  return path;
+}
+
+const char* kStrategies[] = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"};
+
+TEST(VerifyTool, Fp32EveryStrategyWithinTolerance) {
+  const std::string dir = npu::test::fresh_dir("verify-fp32");
+  const std::string hw = fp32_config(dir);
+  const auto r = npu::test::run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", hw, "--out", dir + "/v", "-j", "2"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = npu::test::read_json(dir + "/v/verify.json");
+  ASSERT_EQ(j.at("rows").size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k) {
+    const auto& row = j["rows"][k];
+    EXPECT_EQ(row.at("strategy"), kStrategies[k]);
+    EXPECT_EQ(row.at("sim_status"), "ok");
+    EXPECT_EQ(row.at("bit_exact"), "n/a (fp32 config)");
+    ASSERT_EQ(row.at("sim_vs_reference").size(), 1u);
+    const auto& e = row["sim_vs_reference"][0];
+    EXPECT_LE(e.at("rel_error").get<double>(), 1e-4) << kStrategies[k];
+    // tiny_convnet's output is [1, 10]: a classifier, so top-1 is reported.
+    EXPECT_EQ(e.at("top1_agree"), true);
+  }
+  // The files the table promises, and the simulator's outputs next to the reference's.
+  const RefTensor ref = npu::compiler::read_tensor_file(dir + "/v/outputs/reference/output.npy");
+  EXPECT_EQ(ref.shape, (std::vector<std::int64_t>{1, 10}));
+  EXPECT_TRUE(std::ifstream(dir + "/v/outputs/reference/output.pb").good());
+  EXPECT_TRUE(std::ifstream(dir + "/v/runs/tiny_convnet__edge-fp32__residual/outputs/output.npy").good());
+  const std::string csv = npu::test::read_file(dir + "/v/verify.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "model,hw,strategy,variant,output,sim_status,max_abs,rel_error,sqnr_db,top1_agree,expected_rel_error,"
+            "quant_sqnr_db,quant_rel_error,quant_top1_agree,bit_exact,pass");
+}
+
+// Acceptance (issue 10): MobileNetV2 from ../shared/models (BN unfolded in the file), its
+// reference input, every strategy within 1e-4 relative of the stored PyTorch output (and of
+// our fp32 reference). Skipped with a message when the shared folder is absent.
+TEST(VerifyTool, SharedMobileNetV2EveryStrategyWithinTolerance) {
+  const std::string models = npu::test::shared_models_dir();
+  if (models.empty()) GTEST_SKIP() << "../shared/models not present";
+  const std::string dir = npu::test::fresh_dir("verify-mnv2");
+  const std::string hw = fp32_config(dir);
+  const std::string data = models + "/mobilenet_v2_bn_data/test_data_set_0/";
+  const auto r = npu::test::run_npu({"verify", models + "/mobilenet_v2_bn.onnx", "--hw", hw, "--input",
+                                     data + "input_0.pb", "--expected", data + "output_0.pb", "--out", dir + "/v",
+                                     "-j", "2"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = npu::test::read_json(dir + "/v/verify.json");
+  EXPECT_LE(j["reference_vs_expected"][0]["rel_error"].get<double>(), 1e-4);
+  ASSERT_EQ(j.at("rows").size(), 5u);
+  for (const auto& row : j["rows"]) {
+    EXPECT_LE(row["sim_vs_reference"][0]["rel_error"].get<double>(), 1e-4) << row["strategy"];
+    EXPECT_LE(row["sim_vs_expected"][0]["rel_error"].get<double>(), 1e-4) << row["strategy"];
+    EXPECT_EQ(row["sim_vs_expected"][0]["top1_agree"], true) << row["strategy"];
+  }
+}
+
+TEST(VerifyTool, ToleranceExceededExitsNonZero) {
+  // A tolerance below what fp32 reordering gives (the simulator sums in tile order) must fail:
+  // 1e-30 is far below one float ulp of any non-zero output.
+  const std::string dir = npu::test::fresh_dir("verify-tol");
+  const std::string hw = fp32_config(dir);
+  const auto r = npu::test::run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", hw, "--strategies",
+                                     "conv-bn-act", "--tolerance", "1e-30", "--out", dir + "/v"});
+  const auto j = npu::test::read_json(dir + "/v/verify.json");
+  const double rel = j["rows"][0]["sim_vs_reference"][0]["rel_error"].get<double>();
+  if (rel == 0) GTEST_SKIP() << "simulator bit-identical to the reference here; nothing exceeds 1e-30";
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL"), std::string::npos) << r.output;
+}
+
+TEST(VerifyTool, Int8ReportsQuantisedSqnrAndMarksExecutionPending) {
+  const std::string dir = npu::test::fresh_dir("verify-int8");
+  const auto r = npu::test::run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                                     "--strategies", "none,conv-bn-act", "--fold-after-quant", "--calib-count", "4",
+                                     "--out", dir + "/v"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("not run: int8 execution pending"), std::string::npos) << r.output;
+  const auto j = npu::test::read_json(dir + "/v/verify.json");
+  EXPECT_EQ(j.at("dtype"), "int8");
+  std::vector<std::string> labels;
+  std::vector<double> sqnr;
+  for (const auto& row : j.at("rows")) {
+    labels.push_back(row.at("strategy").get<std::string>() + "/" + row.at("variant").get<std::string>());
+    EXPECT_EQ(row.at("sim_status"), "not run: int8 execution pending");
+    EXPECT_EQ(row.at("bit_exact"), "not run: int8 execution pending");
+    ASSERT_EQ(row.at("quant_vs_reference").size(), 1u);
+    sqnr.push_back(row["quant_vs_reference"][0].at("sqnr_db").get<double>());
+  }
+  // tiny_convnet is Conv -> BN -> Relu blocks: none gets no fold-after-quant row, conv-bn-act
+  // (which folds) does.
+  ASSERT_EQ(labels, (std::vector<std::string>{"none/", "conv-bn-act/", "conv-bn-act/fold-after-quant"}));
+  // int8 with 255 levels per tensor: a correctly quantised model is within a few % of fp32,
+  // above 20 dB (an error of 10 % of the signal's RMS is 20 dB); a wrong scale or weights read
+  // on the wrong grid falls near 0 dB.
+  EXPECT_GT(sqnr[0], 20.0);
+  EXPECT_GT(sqnr[1], 20.0);
+  // Folding BN into fp32 weights first is at least as good as quantising the Conv and BN
+  // outputs separately; the naive order (fold into int8 weights, old scales) is worse.
+  EXPECT_GE(sqnr[1], sqnr[0]);
+  EXPECT_LT(sqnr[2], sqnr[1]);
+  EXPECT_TRUE(std::ifstream(dir + "/v/outputs/conv-bn-act.fakequant/output.npy").good());
+}
+
+TEST(VerifyTool, BadCalibrationInputExitsOneNamingTheFix) {
+  const std::string dir = npu::test::fresh_dir("verify-bad");
+  std::filesystem::create_directories(dir + "/empty");
+  RefTensor five;
+  five.shape = {5};
+  five.f = {1, 2, 3, 4, 5};
+  std::filesystem::create_directories(dir + "/wrong");
+  npu::compiler::write_npy(dir + "/wrong/a.npy", five);
+  std::filesystem::create_directories(dir + "/corrupt");
+  std::ofstream(dir + "/corrupt/a.pb", std::ios::binary) << "\xff\xff\xff";
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--calib", dir + "/empty"}, "holds no calibration samples"},
+      {{"--calib", dir + "/wrong"}, dir + "/wrong/a.npy: error: 5 values, graph input 'input'"},
+      {{"--calib", dir + "/corrupt"}, dir + "/corrupt/a.pb"},
+      {{"--calib", dir + "/absent"}, "no such folder"},
+      {{"--calibrator", "entropy"}, "unknown calibrator (allowed: minmax, percentile)"},
+      {{"--calibrator", "percentile", "--percentile", "30"}, "must be in (50, 100]"},
+      {{"--strategies", "nope"}, "unknown strategy"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args{"verify", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                                  "--out", dir + "/v"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = npu::test::run_npu(args);
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.message << "\n" << r.output;
+  }
+}
+
+}  // namespace
