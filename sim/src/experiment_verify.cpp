@@ -116,7 +116,7 @@ std::string verify_table(const std::vector<RunSummary>& runs, bool markdown) {
     s << "\n| model | hw | strategy | simulator | rel error | SQNR dB | top-1 | int8 model SQNR dB | int8 top-1 | "
          "bit-exact |\n|---|---|---|---|---:|---:|---|---:|---|---|\n";
   else
-    s << fmt::format("{:<16} {:<20} {:<12} {:<10} {:>10} {:>8} {:>5} {:>9} {:>9}  {}\n", "model", "hw", "strategy",
+    s << fmt::format("{:<16} {:<20} {:<12} {:<31} {:>10} {:>8} {:>5} {:>9} {:>9}  {}\n", "model", "hw", "strategy",
                      "simulator", "rel error", "SQNR dB", "top-1", "int8 dB", "int8 top1", "bit-exact");
   for (const auto& r : runs) {
     if (!r.verify) continue;
@@ -128,7 +128,7 @@ std::string verify_table(const std::vector<RunSummary>& runs, bool markdown) {
                        num(f.sqnr_db, "{:.2f}"), yes_no(f.top1), num(f.quant_sqnr_db, "{:.2f}"), yes_no(f.quant_top1),
                        f.bit_exact);
     else
-      s << fmt::format("{:<16} {:<20} {:<12} {:<10} {:>10} {:>8} {:>5} {:>9} {:>9}  {}\n", stem_of(r.job.model),
+      s << fmt::format("{:<16} {:<20} {:<12} {:<31} {:>10} {:>8} {:>5} {:>9} {:>9}  {}\n", stem_of(r.job.model),
                        stem_of(r.job.hw), strategy_label(r.job.strategy), status, num(f.rel_error, "{:.3g}"),
                        num(f.sqnr_db, "{:.2f}"), yes_no(f.top1), num(f.quant_sqnr_db, "{:.2f}"), yes_no(f.quant_top1),
                        f.bit_exact);

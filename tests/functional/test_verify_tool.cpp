@@ -3,7 +3,9 @@
 // run), and bad calibration input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <fstream>
 
 #include "npu/compiler/tensor_io.hpp"
@@ -123,6 +125,60 @@ TEST(VerifyTool, Int8ReportsQuantisedSqnrAndMarksExecutionPending) {
   EXPECT_GE(sqnr[1], sqnr[0]);
   EXPECT_LT(sqnr[2], sqnr[1]);
   EXPECT_TRUE(std::ifstream(dir + "/v/outputs/conv-bn-act.fakequant/output.npy").good());
+}
+
+TEST(VerifyTool, CalibrationFolderAndPercentileCalibrator) {
+  const std::string dir = npu::test::fresh_dir("verify-calib");
+  std::filesystem::create_directories(dir + "/calib");
+  for (int k = 0; k < 2; ++k) {  // two samples of tiny_convnet's [1, 3, 32, 32] input
+    RefTensor x;
+    x.shape = {1, 3, 32, 32};
+    for (int i = 0; i < 3072; ++i) x.f.push_back(0.002f * float((i * (k + 7)) % 1000) - 1.0f);  // [-1, 1), as the seeded evaluation input
+    npu::compiler::write_npy(dir + "/calib/s" + std::to_string(k) + ".npy", x);
+  }
+  const auto r = npu::test::run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                                     "--strategies", "conv-bn-act", "--calib", dir + "/calib", "--calibrator",
+                                     "percentile", "--percentile", "99.9", "--out", dir + "/v"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = npu::test::read_json(dir + "/v/verify.json");
+  EXPECT_EQ(j.at("calibration"), "2 sample(s) from " + dir + "/calib, percentile 99.9");
+  EXPECT_GT(j["rows"][0]["quant_vs_reference"][0]["sqnr_db"].get<double>(), 20.0);
+}
+
+TEST(VerifyTool, ExperimentVerifyAddsTheColumns) {
+  const std::string dir = npu::test::fresh_dir("exp-verify");
+  const std::string hw = fp32_config(dir);
+  const auto r = npu::test::run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--hw",
+                                     "configs/edge-npu-ddr4.yaml", "--strategies", "none,conv-bn-act", "--verify",
+                                     "--calib-count", "4", "--out", dir + "/e", "-j", "2"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("verification against the fp32 reference interpreter"), std::string::npos) << r.output;
+  std::istringstream csv(npu::test::read_file(dir + "/e/summary.csv"));
+  std::string line;
+  std::getline(csv, line);
+  const auto head = npu::test::split_csv(line);
+  auto col = [&](const std::string& name) {
+    return std::size_t(std::find(head.begin(), head.end(), name) - head.begin());
+  };
+  ASSERT_LT(col("verify_pass"), head.size()) << line;
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    const auto f = npu::test::split_csv(line);
+    ++rows;
+    if (f[1] == "edge-fp32") {
+      EXPECT_EQ(f[col("verify_status")], "ok");
+      EXPECT_LE(std::stod(f[col("verify_rel_error")]), 1e-4);
+      EXPECT_EQ(f[col("verify_top1")], "1");
+      EXPECT_EQ(f[col("quant_sqnr_db")], "");  // fp32 config: nothing quantised
+      EXPECT_EQ(f[col("bit_exact")], "n/a (fp32 config)");
+    } else {
+      EXPECT_EQ(f[col("verify_status")], "not run: int8 execution pending");
+      EXPECT_EQ(f[col("bit_exact")], "not run: int8 execution pending");
+      EXPECT_GT(std::stod(f[col("quant_sqnr_db")]), 20.0);
+    }
+    EXPECT_EQ(f[col("verify_pass")], "1");
+  }
+  EXPECT_EQ(rows, 4);
 }
 
 TEST(VerifyTool, BadCalibrationInputExitsOneNamingTheFix) {
