@@ -233,6 +233,36 @@ TEST(Ptq, FoldingBeforeQuantisingBeatsUnfusedAndFoldingAfter) {
   EXPECT_EQ(quantize_graph(g, builtin_strategy("none"), calib).folded_bn, 0);
 }
 
+TEST(Ptq, FoldAfterQuantKeepsTheOldScalesAndLeavesLayersWithoutBnAlone) {
+  const Graph g = bn_model().g;
+  const auto calib = generate_calibration(g, 1, 2);
+  PtqOptions o;
+  o.order = FoldOrder::QuantizeThenFold;
+  const PtqResult r = quantize_graph(g, builtin_strategy("conv-bn"), calib, o);
+  // The folded weights sit on the grid of the unfolded ones: scales max|w_c| / 127 of conv.weight.
+  const Tensor& wf = r.graph.tensor("conv.W_folded");
+  ASSERT_TRUE(wf.quant);
+  EXPECT_EQ(wf.quant->scale, weight_params(g.tensor("conv.weight"), 0).scale);
+  for (std::size_t e = 0; e < wf.float_data.size(); ++e) {
+    const float q = wf.float_data[e] / wf.quant->scale[e / 36];  // 36 = 4 x 3 x 3 weights per output channel
+    ASSERT_NEAR(q, std::nearbyint(q), 1e-3) << e;
+    ASSERT_LE(std::fabs(q), 127.5f) << e;
+  }
+  // Channel 7 (gamma 40): folding multiplies its weights by 40, so the largest ones saturate at 127.
+  int saturated = 0;
+  for (std::size_t e = 7 * 36; e < 8 * 36; ++e)
+    saturated += std::fabs(wf.float_data[e] / wf.quant->scale[7]) > 126.5f ? 1 : 0;
+  EXPECT_GT(saturated, 18);  // U(-0.5, 0.5) weights: |w| > max/40 for ~97 % of them, saturating
+  // A model without BN: the same parameters in either order.
+  const Graph plain = conv_relu().g;
+  const PtqResult a = quantize_graph(plain, builtin_strategy("conv-bn"), two_samples(), o);
+  const PtqResult b = quantize_graph(plain, builtin_strategy("conv-bn"), two_samples());
+  ASSERT_TRUE(a.graph.tensor("conv.weight").quant && a.graph.tensor("conv.bias").quant);
+  EXPECT_EQ(a.graph.tensor("conv.weight").float_data, b.graph.tensor("conv.weight").float_data);
+  EXPECT_EQ(a.graph.tensor("conv.bias").float_data, b.graph.tensor("conv.bias").float_data);
+  EXPECT_EQ(a.folded_bn, 0);
+}
+
 std::string error_of(const Graph& g, const std::string& dir) {
   try {
     read_calibration_dir(g, dir);

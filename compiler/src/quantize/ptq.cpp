@@ -143,7 +143,7 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
     return it == r.ranges.end() ? 0.0f : activation_params(it->second).scale[0];
   };
 
-  std::map<std::string, std::pair<QuantParams, float>> before_fold;  // conv name -> (weight params, s_in)
+  std::map<std::string, std::pair<QuantParams, float>> before_fold;  // node name -> (weight params, s_in)
   for (const Node& n : g.nodes) {
     const std::int64_t axis = weight_axis(g, n);
     if (axis < 0) continue;
@@ -158,15 +158,24 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   }
 
   if (folds && options.order == FoldOrder::QuantizeThenFold) {
+    // The naive flow folds as if the weights were plain floats (fold-batchnorm declines quantised
+    // weights): the parameters are dropped first, the values stay on their int8 grid.
+    for (const auto& [conv, params] : before_fold) {
+      const Node& n = g.nodes[std::size_t(find_node(g, conv))];
+      g.tensor(n.inputs[1]).quant.reset();
+      if (n.inputs.size() > 2 && !n.inputs[2].empty()) g.tensor(n.inputs[2]).quant.reset();
+    }
     const std::set<std::string> folded = run_fold(g);
     r.folded_bn = int(folded.size());
-    // The naive flow: folded weights (new tensors, no parameters) rounded onto the grid chosen
-    // before folding; the folded bias onto s_in x s_w_old[c].
+    // The naive flow: folded weights (new tensors) rounded onto the grid chosen before folding;
+    // the folded bias onto s_in x s_w_old[c]. Layers without a BN get their parameters back
+    // (their values never left the grid, so this rounding changes nothing).
     for (const Node& n : g.nodes) {
-      if (!folded.count(n.name) || !before_fold.count(n.name)) continue;
-      const auto& [wq, s_in] = before_fold.at(n.name);
+      auto it = before_fold.find(n.name);
+      if (it == before_fold.end()) continue;
+      const auto& [wq, s_in] = it->second;
       Tensor& w = g.tensor(n.inputs[1]);
-      if (!w.quant && has_float_data(w)) quantize_constant(w, wq);
+      if (has_float_data(w)) quantize_constant(w, wq);
       if (s_in > 0) quantize_bias(g, n, s_in, wq);
     }
   }
