@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -54,6 +55,10 @@ int add_verify_figures(std::vector<RunSummary>& runs, const VerifyOptions& base)
       VerifyFigures f;
       if (!in) {
         f.sim_status = f.bit_exact = why;
+      } else if (in->fp32 && r.earlier_run && !std::filesystem::exists(std::filesystem::path(r.job.run_dir) / "outputs")) {
+        // Kept from an earlier experiment that ran without --verify: there are no values to check.
+        f.sim_status = "not run: kept from an earlier experiment without --verify (no outputs/)";
+        f.bit_exact = "n/a (fp32 config)";
       } else {
         try {
           f = summarise_rows(verify_strategy(*in, r.job.strategy, r.job.run_dir, r.ok ? "" : r.error, o,
