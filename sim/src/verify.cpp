@@ -244,7 +244,13 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
 VerifyReport run_verify(const VerifyOptions& opt) {
   // Everything that can be refused is refused before any child runs.
   if (opt.strategies.empty()) throw ConfigError("npu verify: error: --strategies is empty");
-  for (const auto& s : opt.strategies) resolve_strategy(s);
+  for (std::size_t k = 0; k < opt.strategies.size(); ++k) {
+    resolve_strategy(opt.strategies[k]);
+    for (std::size_t l = 0; l < k; ++l)
+      if (stem_of(opt.strategies[l]) == stem_of(opt.strategies[k]))
+        throw ConfigError("--strategies '" + opt.strategies[k] + "': error: given twice (or two share the name '" +
+                          stem_of(opt.strategies[k]) + "'); give each once");
+  }
   if (opt.out_dir.empty()) throw ConfigError("npu verify: error: --out DIR is required");
   const VerifyInputs in = prepare_verify(opt);
   const compiler::Graph& graph = in.graph;
