@@ -9,10 +9,10 @@
 // The asserted values are relations between two simulations, not numbers. One exception,
 // found by this test: tiny_convnet on mobile-npu-lpddr4, where depth-first takes 29.551 us
 // against residual's 29.488 us (+0.2 %; DDR 53,472 B vs 79,424 B). The stack layer1..layer3
-// is estimated 11.9 us against 15.2 us layer by layer, but the simulator's figures are twice
-// both estimates (the 16x16 array's fill and drain per instruction dominates a 32x32 image);
-// the stack's 16 one-row bands pay that per band. For that case the latency is only bounded
-// by 1 % (docs/depth_first.md "Falling back").
+// is estimated 11.9 us against 15.2 us layer by layer, but the simulated times are twice both
+// estimates, so the estimate cannot order them within 0.2 % (the per-band cost it misses is
+// not identified). For that case the latency is only bounded by 1 % (docs/depth_first.md
+// "Falling back").
 #include <gtest/gtest.h>
 
 #include <cctype>
