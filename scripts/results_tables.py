@@ -54,7 +54,7 @@ def main():
     for r in sorted(presets, key=key):
         print(f"| {r['model']} | {r['hw']} | {r['strategy']} | {r['ddr_total_mb']:.2f} | {r['ddr_over_compulsory']:.2f} | "
               f"{r['latency_ms']:.3f} | {r['speedup_vs_none']:.3f}x | {r['ddr_saved_pct']:.1f} % | "
-              f"{r['mac_utilisation']:.1f} | {r['energy_mj']:.3f} |")
+              f"{100 * r['mac_utilisation']:.1f} | {r['energy_mj']:.3f} |")
 
     print("\n### depth-first against residual\n")
     print("| model | hw | residual DDR MB | depth-first DDR MB | DDR ratio | residual ms | depth-first ms | latency ratio | x compulsory (depth-first) |")
@@ -126,6 +126,7 @@ def plot(cells, sizes, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     fig, axes = plt.subplots(2, len(MODELS), figsize=(4.2 * len(MODELS), 6.4), sharex=True)
     for j, m in enumerate(MODELS):
         for s in STRATEGIES:
@@ -139,6 +140,9 @@ def plot(cells, sizes, path):
         axes[0][j].set_title(f"{m} (edge preset)")
         axes[0][j].axhline(1.0, color="grey", linewidth=0.6, linestyle=":")
         axes[0][j].set_yscale("log")
+        axes[0][j].yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        axes[0][j].yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        axes[0][j].tick_params(axis="y", which="minor", labelsize=6)
         axes[0][j].set_ylabel("DDR bytes / compulsory")
         axes[1][j].set_ylabel("latency ms")
         axes[1][j].set_xscale("log", base=2)
