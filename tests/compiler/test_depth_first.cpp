@@ -337,8 +337,8 @@ TEST(DepthFirst, NeverMoreDdrBytesThanResidualOnTheZooNetworks) {
 
 // A run of stackable layers none of whose prefixes is estimated no slower and no heavier on
 // DDR than its layers one by one keeps its per-layer (residual) plans, and --explain says so
-// with both estimates. MobileNetV2 on the mobile preset (16x16 array, 512 KiB): its early
-// blocks' depthwise convs at 1-2-row bands pay the array's fill and drain per band.
+// with both estimates. MobileNetV2 on the mobile preset (16x16 array, 512 KiB) has six such
+// runs (--explain).
 TEST(DepthFirst, RunsThatDoNotPayOffKeepTheirLayerPlansAndSaySo) {
   const HwConfig hw = load_hw_config("configs/mobile-npu-lpddr4.yaml");
   // Cross-layer pipelining off: with it, this program (and the `residual` one alike) has
