@@ -128,13 +128,13 @@ class Generator {
 
  private:
   // ---- depth-first hook (depth_first/stack_plan.hpp) ----
-  std::vector<depth_first::StackPlan> plan_stacks() const {
+  std::vector<depth_first::StackPlan> plan_stacks() {
     bool marked = false;
     for (const auto& L : lg_.layers) marked = marked || L.depth_first;
     if (!marked) return {};
     TilingOptions o = opt_;
     o.act_bytes = e_;
-    return depth_first::plan_stacks(depth_first::PlanInputs{lg_, hw_, o, cap_});
+    return depth_first::plan_stacks(depth_first::PlanInputs{lg_, hw_, o, cap_}, &res_.declined_stacks);
   }
   // Emits a stack and returns the index of its last layer.
   std::size_t emit_stack(const depth_first::StackPlan& s) {

@@ -86,6 +86,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
   for (auto& d : stack_decisions(cg.stacks)) r.decisions.push_back(std::move(d));
+  for (auto& d : declined_stack_decisions(cg.declined_stacks)) r.decisions.push_back(std::move(d));
   r.stacks = cg.stacks;
   if (options.pipeline) {
     std::vector<Decision> d = pipeline_layers(cg.program, hw);

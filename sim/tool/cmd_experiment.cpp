@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "npu/compiler/strategy.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/sim/cell_plan.hpp"
 #include "npu/sim/experiment.hpp"
@@ -45,7 +46,7 @@ void add_experiment(CLI::App& app) {
   cmd->add_option("--hw", opt->hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
   cmd->add_option("--strategies", *strategies,
                   "Comma-separated fusion strategies (built-in names or strategy YAML files)")
-      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual");
+      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first");
   cmd->add_option("--out", opt->out_dir, "Output folder (summary.csv/json/md, layers/, runs/)")->required();
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->add_option("--trace", *traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
@@ -70,7 +71,7 @@ void add_experiment(CLI::App& app) {
       if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
         throw npu::ConfigError("--strategies '" + item + "': error: empty entry in the list; separate names with single commas");
     opt->strategies = split_list(*strategies);
-    if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"};
+    if (opt->strategies.empty()) opt->strategies = npu::compiler::builtin_strategy_names();  // all six built-ins
     opt->traces = split_list(*traces);
     opt->self_exe = self_exe();
     opt->with_data = *verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)

@@ -74,8 +74,11 @@ struct PlanInputs {
 
 /// Groups the layers marked by fuse-layers (LayerSpec::depth_first) into stacks of two or more
 /// layers, each with its band height and SRAM layout. Deterministic. Layers in no stack are
-/// generated one by one as before.
-std::vector<StackPlan> plan_stacks(const PlanInputs& in);
+/// generated one by one as before. A stack is kept only if its estimated DDR bytes and time
+/// are both no higher than its layers' one by one; when no prefix of a run of stackable
+/// layers passes, the longest prefix's best plan is appended to `declined` (if given) and
+/// the layers keep their per-layer plans.
+std::vector<StackPlan> plan_stacks(const PlanInputs& in, std::vector<StackSummary>* declined = nullptr);
 
 /// MACs of one CONV band of `out_rows` full-width output rows (0 for POOL and ELTWISE).
 std::uint64_t band_macs(const LayerSpec& L, const ConvGeom& g, int out_rows);

@@ -16,6 +16,38 @@ void mark_depth_first_layers(const Graph& graph, LoweredGraph& lowered) {
   for (LayerSpec& L : lowered.layers) L.depth_first = L.kind != LayerKind::Host && marked.count(L.name) > 0;
 }
 
+namespace {
+std::string us(double ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", ns / 1000.0);
+  return b;
+}
+}  // namespace
+
+std::vector<Decision> declined_stack_decisions(const std::vector<StackSummary>& declined) {
+  std::vector<Decision> out;
+  for (const StackSummary& s : declined) {
+    Decision d;
+    d.pass = "fuse-layers";
+    d.nodes = s.layers;
+    d.label = "layers " + s.layers.front() + " .. " + s.layers.back() + " (" + std::to_string(s.layers.size()) +
+              " layers)";
+    d.outcome = DecisionOutcome::Declined;
+    const bool slower = s.estimated_ns > s.layer_by_layer_ns;
+    const bool more_bytes = s.ddr_bytes > s.layer_by_layer_bytes;
+    d.reason = std::string("kept layer by layer (residual plans): no prefix of this run pays off; as one stack (") +
+               std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows) it " +
+               (slower && more_bytes ? "is estimated slower and moves more DDR bytes"
+                : slower             ? "is estimated slower"
+                                     : "moves more DDR bytes") +
+               ": " + us(s.estimated_ns) + " us vs " + us(s.layer_by_layer_ns) + " us, DDR " +
+               std::to_string(s.ddr_bytes) + " B vs " + std::to_string(s.layer_by_layer_bytes) +
+               " B layer by layer; the run ends: " + s.end_reason;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
   std::vector<Decision> out;
   for (const StackSummary& s : stacks) {
@@ -33,7 +65,8 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     d.reason = std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows, " + to_string(s.overlap) +
                " (+" + pct + " % MACs), SRAM " + std::to_string(s.sram_bytes) + " B (weights " +
                std::to_string(s.weight_bytes) + " B), DDR " + std::to_string(s.ddr_bytes) + " B vs " +
-               std::to_string(s.layer_by_layer_bytes) + " B layer by layer; to DDR: " + stored +
+               std::to_string(s.layer_by_layer_bytes) + " B layer by layer, estimated " + us(s.estimated_ns) +
+               " us vs " + us(s.layer_by_layer_ns) + " us; to DDR: " + stored +
                "; ends: " + s.end_reason;
     out.push_back(std::move(d));
   }

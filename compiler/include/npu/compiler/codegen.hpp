@@ -60,6 +60,9 @@ struct CodegenResult {
   isa::Program program;
   std::vector<LayerCodegenInfo> layers;  ///< in LoweredGraph::layers order
   std::vector<StackSummary> stacks;      ///< depth-first stacks, in program order (fuse-layers)
+  /// Runs of stackable layers whose best stack was estimated slower or moving more DDR bytes
+  /// than the layers one by one: each its longest prefix's plan; the layers kept their own.
+  std::vector<StackSummary> declined_stacks;
 };
 
 /// Generates the program. DDR placement: tensors in first-use order; each base is aligned

@@ -74,4 +74,10 @@ void mark_depth_first_layers(const Graph& graph, LoweredGraph& lowered);
 /// against layer-by-layer, the tensors written to DDR, and why the stack ends.
 std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks);
 
+/// One declined --explain line per run of stackable layers left layer by layer (the stack
+/// planner's `declined` list): label "layers FIRST .. LAST (K layers)", reason "kept layer by
+/// layer (residual plans): no prefix of this run pays off; as one stack (N bands of R rows) it
+/// is estimated slower ...: X us vs Y us, DDR A B vs B B layer by layer; the run ends: ...".
+std::vector<Decision> declined_stack_decisions(const std::vector<StackSummary>& declined);
+
 }  // namespace npu::compiler
