@@ -164,7 +164,7 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
       }
       const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
       if (!x || !y) return r;
-      const Tensor* w = graph_tensor(g, L.weight);
+      const Tensor* w = g.has_tensor(L.weight) ? &g.tensor(L.weight) : nullptr;  // not a slice of a batched MatMul
       if (!w || !w->is_constant) {
         r.problem = "weights '" + L.weight + "' are not a constant of the graph";
         return r;
