@@ -211,6 +211,8 @@ class Generator {
     o.act_bytes = e_;
     o.residual = !L.residual.empty();
     o.in_scale = !L.in_scale.empty();
+    // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
+    if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
     const auto plan = plan_conv(g, cap_, o);
     if (!plan) too_big(L, conv_min_sram_bytes(g, o));
     const ConvTilePlan& p = *plan;
@@ -274,6 +276,9 @@ class Generator {
       if (idx == 0 && !L.bias.empty())
         s.loads.push_back({root(L.bias), dma(addr(L.bias), p.sram.params, std::uint64_t(g.c_out), 1, 0,
                                              isa::kParamElemBytes)});
+      if (idx == 0 && !L.requant.empty())
+        s.loads.push_back({root(L.requant), dma(addr(L.requant), requant_base(p, g), 2 * std::uint64_t(g.c_out), 1, 0,
+                                                isa::kParamElemBytes)});
       if (gemm) {
         // A rows [ro0, ro0+hot) x K (row-major); B columns [co0, co0+cot).
         if (in.need(r))
@@ -357,7 +362,25 @@ class Generator {
     ep.act = L.act;
     ep.act_alpha = L.act_alpha;
     ep.act_beta = L.act_beta;
+    if (!L.requant.empty()) {
+      ep.requant = L.int8;
+      ep.requant.addr = requant_base(p, L.geom) + std::uint32_t(co0) * std::uint32_t(isa::Requant::kPairBytes);
+    }
     return ep;
+  }
+  // SRAM of a CONV/GEMM layer's requantisation pairs: after its bias in the params block.
+  static std::uint32_t requant_base(const ConvTilePlan& p, const ConvGeom& g) {
+    return p.sram.params + std::uint32_t(g.c_out) * isa::kParamElemBytes;
+  }
+  // int8 ACT/ELTWISE: the table load (step 0) and the instruction's requant operand.
+  void add_table(const LayerSpec& L, Step& s, std::uint32_t slot, isa::Requant& r, bool first) const {
+    if (L.requant.empty()) return;
+    if (first) s.loads.push_back({root(L.requant), dma(addr(L.requant), slot, table_words(L), 1, 0, isa::kParamElemBytes)});
+    r = L.int8;
+    r.addr = slot;
+  }
+  std::uint64_t table_words(const LayerSpec& L) const {
+    return L.kind == LayerKind::Eltwise ? isa::Requant::kEltwiseTableBytes / 4 : isa::Requant::kActTableBytes / 4;
   }
 
   // ---- vector-unit layers ----
@@ -379,8 +402,11 @@ class Generator {
     const std::uint64_t X = addr(L.inputs[0]), Y = addr(L.output);
     std::vector<Step> steps;
     info_.loop_order = "streaming";
+    std::uint32_t table_slot = 0;
     auto act_step = [&](std::uint64_t e0, std::uint64_t n, int channels, std::uint32_t in_s, std::uint32_t out_s) {
       Step s;
+      isa::Requant rq;
+      add_table(L, s, table_slot, rq, e0 == 0);
       s.loads.push_back({root(L.inputs[0]), dma(X + e0 * e_, in_s, n, 1, 0, e_)});
       isa::ActParams ap;
       ap.op = L.act;
@@ -390,6 +416,7 @@ class Generator {
       ap.channels = channels;
       ap.alpha = L.act_alpha;
       ap.beta = L.act_beta;
+      ap.requant = rq;
       s.compute.op = Opcode::Act;
       s.compute.params = ap;
       s.stores.push_back({root(L.output), dma(Y + e0 * e_, out_s, n, 1, 0, e_)});
@@ -397,9 +424,11 @@ class Generator {
     };
     if (L.act == isa::ActOp::Softmax || L.act == isa::ActOp::LayerNorm) return gen_rowwise(L, act_step);
     if (L.act != isa::ActOp::ScaleShift) {
-      const std::uint64_t chunk = chunk_elems(L, L.elems, 2, 0);
-      const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_});
+      const std::uint64_t table = L.requant.empty() ? 0 : opt_.align_bytes;  // int8 requant pair
+      const std::uint64_t chunk = chunk_elems(L, L.elems, 2, table);
+      const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_, table});
       const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3];
+      table_slot = o[4];
       info_.tile = std::to_string(chunk) + " elems";
       for (std::uint64_t e0 = 0, i = 0; e0 < L.elems; e0 += chunk, ++i) {
         const std::uint64_t n = std::min(chunk, L.elems - e0);
@@ -506,9 +535,10 @@ class Generator {
     const bool bcast = L.b_elems > 0;
     const std::uint64_t A = addr(L.inputs[0]), B = addr(L.inputs[1]), Y = addr(L.output);
     const std::uint64_t b_bytes = bcast ? L.b_elems * e_ : 0;
-    const std::uint64_t chunk = chunk_elems(L, L.elems, bcast ? 2 : 3, align_up(b_bytes, opt_.align_bytes));
+    const std::uint64_t table = L.requant.empty() ? 0 : opt_.align_bytes;  // int8 add table (28 B)
+    const std::uint64_t chunk = chunk_elems(L, L.elems, bcast ? 2 : 3, align_up(b_bytes, opt_.align_bytes) + table);
     const std::uint64_t t = chunk * e_;
-    const auto o = place({b_bytes, t, t, bcast ? 0 : t, bcast ? 0 : t, t, t});
+    const auto o = place({b_bytes, t, t, bcast ? 0 : t, bcast ? 0 : t, t, t, table});
     const std::uint32_t bs = o[0], a0 = o[1], a1 = o[2], b0 = o[3], b1 = o[4], o0 = o[5], o1 = o[6];
     info_.tile = std::to_string(chunk) + " elems" +
                  (bcast ? ", b resident (" + std::to_string(L.b_elems) + ")" : std::string());
@@ -520,6 +550,8 @@ class Generator {
       const std::uint32_t sa = i % 2 ? a1 : a0, so = i % 2 ? o1 : o0;
       const std::uint32_t sb = bcast ? bs : (i % 2 ? b1 : b0);
       if (bcast && i == 0) s.loads.push_back({root(L.inputs[1]), dma(B, bs, L.b_elems, 1, 0, e_)});
+      isa::Requant rq;
+      add_table(L, s, o[7], rq, i == 0);
       s.loads.push_back({root(L.inputs[0]), dma(A + e0 * e_, sa, n, 1, 0, e_)});
       if (!bcast) s.loads.push_back({root(L.inputs[1]), dma(B + e0 * e_, sb, n, 1, 0, e_)});
       isa::EltwiseParams ep;
@@ -533,6 +565,7 @@ class Generator {
         ep.b_inner = std::uint32_t(L.b_inner);
         ep.b_offset = e0;
       }
+      ep.requant = rq;
       s.compute.op = Opcode::Eltwise;
       s.compute.params = ep;
       s.stores.push_back({root(L.output), dma(Y + e0 * e_, so, n, 1, 0, e_)});

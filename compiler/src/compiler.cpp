@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "npu/compiler/int8_lowering.hpp"
 #include "npu/compiler/pass_manager.hpp"
 
 namespace npu::compiler {
@@ -15,6 +16,9 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     throw ConfigError(hw.source + ": error: sram.capacity is 0; the compiler needs the SRAM size to tile");
   CompileResult r;
   r.graph = graph;
+  // int8 execution of a quantised model: fill the activation grids the model leaves implicit
+  // (int8_lowering.hpp) before the passes, whose legality reads them.
+  if (hw.mac_array.dtype == DType::Int8 && is_quantised(r.graph)) complete_quant(r.graph);
   const PassManager pm = PassManager::from_names(strategy.passes);
   r.decisions = pm.run(r.graph);
   r.lowered = lower(r.graph, hw);

@@ -1,6 +1,9 @@
 // DDR image emitter and tensor placements for runs with data (ddr_image.hpp).
 #include "npu/compiler/ddr_image.hpp"
 
+#include "ddr_image_int8.hpp"
+#include "npu/compiler/int8_lowering.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -70,14 +73,28 @@ std::uint64_t region_addr(const CompileResult& r, const DdrPlace& p) {
   throw std::logic_error("ddr_image: region '" + p.root + "' is not declared");
 }
 
+// Bytes and element type of a graph input/output: fp32, or int8 on its grid.
+void set_elements(const CompileResult& r, const Tensor& t, TensorPlacement& p) {
+  const std::uint64_t n = std::uint64_t(std::max<std::int64_t>(t.elements(), 0));
+  const auto grid = r.lowered.int8_execution ? activation_grid(t) : std::nullopt;
+  p.int8 = grid.has_value();
+  if (grid) p.scale = grid->scale, p.zero_point = grid->zero_point;
+  p.bytes = n * (p.int8 ? 1 : 4);
+}
+
 }  // namespace
 
 std::vector<std::string> functional_problems(const CompileResult& r) {
   std::vector<std::string> out;
   const Graph& g = r.graph;
-  if (r.program.dtype != DType::Fp32)
+  if (r.program.dtype == DType::Int8 && !r.lowered.int8_execution)
+    out.push_back("the program's dtype is int8 but the model carries no quantisation (no tensor has scale and zero "
+                  "point): quantise it first (a QDQ/QLinear model, or the post-training quantisation pass), or use "
+                  "a config with mac_array.dtype: fp32");
+  else if (r.program.dtype != DType::Fp32 && r.program.dtype != DType::Int8)
     out.push_back(std::string("the program's dtype is ") + to_string(r.program.dtype) +
-                  ": the data path computes fp32 programs only (use a config with mac_array.dtype: fp32)");
+                  ": the data path computes fp32 and int8 programs only (use a config with mac_array.dtype: fp32)");
+  if (r.lowered.int8_execution) int8_problems(r, out);
   for (const LayerSpec& L : r.lowered.layers) {
     const std::string id = "layer '" + L.name + "' (" + L.op_type + ")";
     switch (L.kind) {
@@ -141,7 +158,7 @@ std::vector<TensorPlacement> input_placements(const CompileResult& r) {
     p.ddr_tensor = r.lowered.place.at(t).root;
     p.ddr_addr = ddr_addr_of(r, t);
     p.shape = r.graph.tensor(t).shape;
-    p.bytes = std::uint64_t(std::max<std::int64_t>(r.graph.tensor(t).elements(), 0)) * 4;
+    set_elements(r, r.graph.tensor(t), p);
     out.push_back(p);
   }
   return out;
@@ -159,7 +176,7 @@ std::vector<TensorPlacement> output_placements(const CompileResult& r) {
     p.ddr_tensor = it->second.root;
     p.ddr_addr = region_addr(r, it->second);
     p.shape = r.graph.tensor(t).shape;
-    p.bytes = std::uint64_t(std::max<std::int64_t>(r.graph.tensor(t).elements(), 0)) * 4;
+    set_elements(r, r.graph.tensor(t), p);
     out.push_back(p);
   }
   return out;
@@ -175,6 +192,24 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
   }
   const Graph& g = r.graph;
   std::vector<DdrSegment> out;
+  for (const auto& [name, values] : inputs)
+    if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end())
+      throw ConfigError(where(r) + ": error: '" + name + "' is not a graph input (inputs: " +
+                        [&] { std::string s; for (const auto& i : g.inputs) s += (s.empty() ? "" : ", ") + i; return s; }() + ")");
+  for (const TensorPlacement& p : input_placements(r)) {
+    const std::uint64_t n = p.bytes / (p.int8 ? 1 : 4);
+    auto it = inputs.find(p.name);
+    if (it == inputs.end())
+      throw ConfigError(where(r) + ": error: no values given for graph input '" + p.name + "' (" + std::to_string(n) +
+                        " fp32 elements expected)");
+    if (it->second.size() != n)
+      throw ConfigError(where(r) + ": error: graph input '" + p.name + "' needs " + std::to_string(n) +
+                        " fp32 elements, got " + std::to_string(it->second.size()));
+  }
+  if (r.lowered.int8_execution) {
+    int8_image(r, inputs, out);
+    return out;
+  }
   // 1. Constants in their ONNX layout.
   for (const auto& [name, place] : r.lowered.place) {
     (void)place;
@@ -239,21 +274,8 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
       put(out, L.bias + " (x beta)", ddr_addr_of(r, L.bias), bias);
     }
   }
-  // 3. The graph inputs.
-  for (const auto& [name, values] : inputs)
-    if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end())
-      throw ConfigError(where(r) + ": error: '" + name + "' is not a graph input (inputs: " +
-                        [&] { std::string s; for (const auto& i : g.inputs) s += (s.empty() ? "" : ", ") + i; return s; }() + ")");
-  for (const TensorPlacement& p : input_placements(r)) {
-    auto it = inputs.find(p.name);
-    if (it == inputs.end())
-      throw ConfigError(where(r) + ": error: no values given for graph input '" + p.name + "' (" +
-                        std::to_string(p.bytes / 4) + " fp32 elements expected)");
-    if (it->second.size() * 4 != p.bytes)
-      throw ConfigError(where(r) + ": error: graph input '" + p.name + "' needs " + std::to_string(p.bytes / 4) +
-                        " fp32 elements, got " + std::to_string(it->second.size()));
-    put(out, p.name, p.ddr_addr, it->second);
-  }
+  // 3. The graph inputs (checked above).
+  for (const TensorPlacement& p : input_placements(r)) put(out, p.name, p.ddr_addr, inputs.at(p.name));
   return out;
 }
 

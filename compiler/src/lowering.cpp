@@ -1,4 +1,5 @@
 #include "npu/compiler/lowering.hpp"
+#include "npu/compiler/int8_lowering.hpp"
 #include "npu/isa/checked_math.hpp"
 #include "npu/isa/user_text.hpp"
 
@@ -230,10 +231,12 @@ void host_work(const Graph& g, const Node& n, std::uint64_t& macs, std::uint64_t
 
 class Lowerer : public lowering::LowerCtx {
  public:
-  Lowerer(const Graph& g, const HwConfig& hw) : g_(g), e_(dtype_bytes(hw.mac_array.dtype)) {}
+  Lowerer(const Graph& g, const HwConfig& hw)
+      : g_(g), e_(dtype_bytes(hw.mac_array.dtype)), int8_(hw.mac_array.dtype == DType::Int8 && is_quantised(g)) {}
 
   LoweredGraph run() {
     out_.act_bytes = e_;
+    out_.int8_execution = int8_;
     classify();
     link_aliases_and_concats();
     for (const auto& in : g_.inputs) touch(in);
@@ -268,6 +271,15 @@ class Lowerer : public lowering::LowerCtx {
     if (!L.weight.empty()) touch(L.weight);
     if (!L.residual.empty()) touch(L.residual);
     if (!L.in_scale.empty()) touch(L.in_scale);
+    if (int8_) {  // integer parameters of a quantised graph (int8_lowering.hpp)
+      const Int8Layer q = int8_layer(g_, L);
+      L.int8 = q.imm;
+      L.int8_problem = q.problem;
+      if (!q.table.empty()) {
+        L.requant = L.name + ".requant";
+        touch_param(L.requant, q.table.size() * 4);
+      }
+    }
     touch(L.output);
     out_.layers.push_back(std::move(L));
   }
@@ -731,6 +743,7 @@ class Lowerer : public lowering::LowerCtx {
 
   const Graph& g_;
   int e_;
+  bool int8_ = false;  // int8 config and a quantised graph
   LoweredGraph out_;
   std::vector<Role> role_;
   std::set<std::string> host_tensors_;   // produced on the host

@@ -5,6 +5,7 @@
 #include "npu/isa/text_lines.hpp"
 #include "npu/isa/user_text.hpp"
 #include "npu/isa/files.hpp"
+#include "npu/isa/requant_operand.hpp"
 
 #include <fmt/format.h>
 
@@ -146,17 +147,19 @@ const std::vector<OpKeys>& op_keys() {
        {"tensor", "ddr", "sram", "extent"}},
       {Opcode::Conv,
        {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
-        "in_scale", "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"},
+        "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp", "act", "alpha", "beta", "wait", "push"},
        {"in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw"}},
       {Opcode::Gemm,
-       {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "act", "alpha", "beta",
-        "wait", "push"},
+       {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp",
+        "act", "alpha", "beta", "wait", "push"},
        {"a", "b", "out", "m", "n", "k"}},
       {Opcode::Act,
-       {"layer", "op", "in", "res", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"},
+       {"layer", "op", "in", "res", "out", "elems", "channels", "param", "requant", "zp", "clamp", "alpha", "beta", "wait",
+        "push"},
        {"op", "in", "out", "elems"}},
       {Opcode::Eltwise,
-       {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "wait", "push"},
+       {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "requant", "zp", "clamp", "wait",
+        "push"},
        {"op", "a", "b", "out", "elems"}},
       {Opcode::Pool,
        {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"},
@@ -197,6 +200,9 @@ struct Field {
 };
 
 const char* kNumberHint = "numbers are decimal (4096) or hexadecimal with a 0x prefix (0x1000)";
+const char* kRequantHint =
+    "requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT relu/clip/identity, "
+    "ELTWISE add";
 
 class Reader {
  public:
@@ -424,6 +430,42 @@ class Reader {
     return v;
   }
 
+  /// Signed decimal integer in [lo, hi] (zero points, clamp bounds). `col` is the column of text[0].
+  int parse_int(const std::string& text, int col, const std::string& key, int lo, int hi) const {
+    const bool negative = !text.empty() && text[0] == '-';
+    const std::string digits = negative ? text.substr(1) : text;
+    if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0])))
+      fail(col, fmt::format("malformed number '{}' for '{}'", echo(text), key),
+           "zero points and clamp bounds are signed decimal integers such as -128, 0 or 127");
+    const std::int64_t mag = std::int64_t(parse_uint(digits, col + (negative ? 1 : 0), key, 0, 1u << 20,
+                                                     fmt::format("'{}' takes values in [{}, {}]", key, lo, hi)));
+    const std::int64_t v = negative ? -mag : mag;
+    if (v < lo || v > hi)
+      fail(col, fmt::format("value {} of '{}' is out of range [{}, {}]", echo(text), key, lo, hi),
+           "int8 zero points and clamp bounds lie in [-128, 127]");
+    return int(v);
+  }
+
+  /// requant=ADDRESS [zp=IN,OUT | zp=A,B,OUT (ELTWISE)] [clamp=MIN,MAX] (docs/isa.md).
+  Requant read_requant(const std::vector<Field>& fields, bool two_inputs) const {
+    Requant r;
+    if (const Field* f = find(fields, "requant")) r.on = true, r.addr = sram_addr(*f);
+    if (const Field* f = find(fields, "zp")) {
+      const std::size_t n = two_inputs ? 3 : 2;
+      const auto v = list(*f, n, n, two_inputs ? "zp=A,B,OUT: the zero points of a, b and the output"
+                                               : "zp=IN,OUT: the zero points of the input and the output");
+      r.in_zp = parse_int(v[0].text, v[0].col, "zp", -128, 127);
+      if (two_inputs) r.b_zp = parse_int(v[1].text, v[1].col, "zp", -128, 127);
+      r.out_zp = parse_int(v[n - 1].text, v[n - 1].col, "zp", -128, 127);
+    }
+    if (const Field* f = find(fields, "clamp")) {
+      const auto v = list(*f, 2, 2, "clamp=MIN,MAX: the int8 output range after requantisation");
+      r.clamp_min = parse_int(v[0].text, v[0].col, "clamp", -128, 127);
+      r.clamp_max = parse_int(v[1].text, v[1].col, "clamp", -128, 127);
+    }
+    return r;
+  }
+
   std::uint64_t parse_uint(const Field& f, std::uint64_t lo, std::uint64_t hi, const std::string& hint = "") const {
     return parse_uint(f.value, f.value_col, f.key, lo, hi, hint);
   }
@@ -554,6 +596,14 @@ class Reader {
       case Opcode::Pool: inst.params = read_pool(fields); break;
       case Opcode::Sync: inst.params = SyncParams{parse_enum(*find(fields, "queue"), kQueues, "queue")}; break;
       case Opcode::Host: inst.params = read_host(fields); break;
+    }
+    if (const std::string why = requant_problem(inst); !why.empty()) {
+      // Point at the key the problem is about: zp or clamp, else requant.
+      const Field* rf = why.rfind("zp", 0) == 0 ? find(fields, "zp") : why.rfind("clamp", 0) == 0 ? find(fields, "clamp") : nullptr;
+      if (!rf) rf = find(fields, "requant");
+      if (!rf) rf = find(fields, "zp");
+      if (!rf) rf = find(fields, "clamp");
+      fail(rf ? rf->key_col : head_col_, why, kRequantHint);
     }
     read_tokens(fields, inst);
     program_.instructions.push_back(std::move(inst));
@@ -692,6 +742,7 @@ class Reader {
       e.act = parse_enum(*af, kEpilogueActs, "act");
     }
     read_alpha_beta(fields, e.act, af, e.act_alpha, e.act_beta);
+    e.requant = read_requant(fields, false);
     return e;
   }
 
@@ -750,6 +801,7 @@ class Reader {
            "give param=ADDRESS: gamma[D] then beta[D] in SRAM, D = elems/channels (the row length)");
     if (pf) a.param_addr = sram_addr(*pf);
     read_alpha_beta(fields, a.op, &of, a.alpha, a.beta);
+    a.requant = read_requant(fields, false);
     return a;
   }
 
@@ -770,6 +822,7 @@ class Reader {
                                            "'b_inner' is how many consecutive elements share one b element (>= 1; "
                                            "1 = the default)"));
     if (const Field* f = find(fields, "b_offset")) e.b_offset = parse_uint(*f, 0, UINT64_MAX);
+    e.requant = read_requant(fields, true);
     return e;
   }
 
@@ -869,11 +922,19 @@ class Writer {
     if (e.has_bias) hex("bias", e.bias_addr);
     if (e.has_scale_shift) hex("scale_shift", e.scale_shift_addr);
     if (e.has_residual) hex("residual", e.residual_addr);
+    requant(e.requant, false);
     if (e.act == ActOp::ScaleShift) bad("act=scale_shift is not an epilogue activation (use has_scale_shift)");
     if (is_row_wise(e.act))
       bad(fmt::format("act={} is row-wise and not an epilogue activation (use a stand-alone ACT)", to_string(e.act)));
     if (e.act != ActOp::None) kv("act", to_string(e.act));
     alpha_beta(e.act, e.act_alpha, e.act_beta);
+  }
+  void requant(const Requant& r, bool two_inputs) {
+    if (!r.on) return;
+    hex("requant", r.addr);
+    if (r.in_zp != 0 || r.b_zp != 0 || r.out_zp != 0)
+      kv("zp", two_inputs ? fmt::format("{},{},{}", r.in_zp, r.b_zp, r.out_zp) : fmt::format("{},{}", r.in_zp, r.out_zp));
+    if (r.clamp_min != -128 || r.clamp_max != 127) kv("clamp", fmt::format("{},{}", r.clamp_min, r.clamp_max));
   }
   void tokens(const char* key, const std::vector<Token>& ts) {
     if (ts.empty()) return;
@@ -892,6 +953,7 @@ class Writer {
   }
 
   void write(const Instruction& inst) {
+    if (const std::string why = requant_problem(inst); !why.empty()) bad(why);
     line_ = fmt::format("{:<7}", to_string(inst.op));
     if (!inst.layer.empty()) kv("layer", checked_name(inst.layer, "layer name"));
     const bool dma = inst.op == Opcode::Load || inst.op == Opcode::Store;
@@ -958,6 +1020,7 @@ class Writer {
           if (!a.has_param) bad(fmt::format("ACT op={} without its param operand (has_param is false)", to_string(a.op)));
           hex("param", a.param_addr);
         }
+        requant(a.requant, false);
         alpha_beta(a.op, a.alpha, a.beta);
         break;
       }
@@ -971,6 +1034,7 @@ class Writer {
         if (e.b_elems != 0) num("b_elems", e.b_elems);
         if (e.b_inner != 1) num("b_inner", e.b_inner);
         if (e.b_offset != 0) kv("b_offset", std::to_string(e.b_offset));
+        requant(e.requant, true);
         break;
       }
       case Opcode::Pool: {

@@ -1,5 +1,6 @@
 // Static checks of a program against a hardware config. Rules: docs/isa.md ("Static checks").
 #include "npu/isa/check.hpp"
+#include "npu/isa/requant_operand.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -138,6 +139,10 @@ class Checker {
       add(CheckKind::TensorRegion, fmt::format("names tensor '{}', but only LOAD and STORE move tensors", in.tensor));
     // A size or count that does not fit in 64 bits (checked_math.hpp) is a shape error of
     // this instruction, not a silently wrapped number ("0 MACs" once ran and hung).
+    if (const std::string why = requant_problem(in); !why.empty()) add(CheckKind::Shape, why);
+    if (const Requant* r = requant_of(in); r && r->on && p_.dtype != DType::Int8)
+      add(CheckKind::DataType, fmt::format("requant is an int8 operand but the program dtype is {}; drop requant/zp/"
+                                           "clamp or compile for an int8 config", to_string(p_.dtype)));
     try {
       std::visit([&](const auto& p) { shape_ok = check_shape(p); }, in.params);
       if (shape_ok) {

@@ -141,9 +141,9 @@ const char* to_string(TensorKind k) {
 
 bool Epilogue::operator==(const Epilogue& o) const {
   return std::tie(has_bias, bias_addr, has_scale_shift, scale_shift_addr, has_residual, residual_addr, act,
-                  act_alpha, act_beta, has_in_scale, in_scale_addr) ==
+                  act_alpha, act_beta, has_in_scale, in_scale_addr, requant) ==
          std::tie(o.has_bias, o.bias_addr, o.has_scale_shift, o.scale_shift_addr, o.has_residual, o.residual_addr,
-                  o.act, o.act_alpha, o.act_beta, o.has_in_scale, o.in_scale_addr);
+                  o.act, o.act_alpha, o.act_beta, o.has_in_scale, o.in_scale_addr, o.requant);
 }
 
 bool DmaDesc::operator==(const DmaDesc& o) const {
@@ -166,13 +166,13 @@ bool GemmParams::operator==(const GemmParams& o) const {
 
 bool ActParams::operator==(const ActParams& o) const {
   return std::tie(op, in_addr, out_addr, param_addr, elems, channels, alpha, beta, has_param, has_residual,
-                  residual_addr) == std::tie(o.op, o.in_addr, o.out_addr, o.param_addr, o.elems, o.channels, o.alpha,
-                                             o.beta, o.has_param, o.has_residual, o.residual_addr);
+                  residual_addr, requant) == std::tie(o.op, o.in_addr, o.out_addr, o.param_addr, o.elems, o.channels, o.alpha,
+                                             o.beta, o.has_param, o.has_residual, o.residual_addr, o.requant);
 }
 
 bool EltwiseParams::operator==(const EltwiseParams& o) const {
-  return std::tie(op, a_addr, b_addr, out_addr, elems, b_elems, b_inner, b_offset) ==
-         std::tie(o.op, o.a_addr, o.b_addr, o.out_addr, o.elems, o.b_elems, o.b_inner, o.b_offset);
+  return std::tie(op, a_addr, b_addr, out_addr, elems, b_elems, b_inner, b_offset, requant) ==
+         std::tie(o.op, o.a_addr, o.b_addr, o.out_addr, o.elems, o.b_elems, o.b_inner, o.b_offset, o.requant);
 }
 
 bool HostParams::operator==(const HostParams& o) const {
@@ -238,6 +238,7 @@ void add_epilogue(std::vector<SramOperand>& ops, const Epilogue& e, long long ch
   if (e.has_scale_shift)
     ops.push_back({"scale_shift", e.scale_shift_addr, dims_bytes({2, channels}, kParamElemBytes), false});
   if (e.has_residual) ops.push_back({"residual", e.residual_addr, out_bytes, false});
+  if (e.requant.on) ops.push_back({"requant", e.requant.addr, dims_bytes({channels}, Requant::kPairBytes), false});
 }
 
 }  // namespace
@@ -275,10 +276,12 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
             const long long row = p.channels > 0 ? (long long)(p.elems / std::uint32_t(p.channels)) : 0;
             ops.push_back({"param", p.param_addr, dims_bytes({2, row}, kParamElemBytes), false});
           }
+          if (p.requant.on) ops.push_back({"requant", p.requant.addr, Requant::kActTableBytes, false});
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
           ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"b", p.b_addr, dims_bytes({p.broadcast() ? p.b_elems : p.elems}, eb), false});
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
+          if (p.requant.on) ops.push_back({"requant", p.requant.addr, Requant::kEltwiseTableBytes, false});
         } else if constexpr (std::is_same_v<T, PoolParams>) {
           const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;
           ops.push_back({"in", p.in_addr, dims_bytes({p.c, p.h_in, p.w_in}, eb), false});

@@ -23,6 +23,7 @@ void move_epilogue(Epilogue& e, std::int64_t delta) {
   if (e.has_scale_shift) move(e.scale_shift_addr, delta);
   if (e.has_residual) move(e.residual_addr, delta);
   if (e.has_in_scale) move(e.in_scale_addr, delta);
+  if (e.requant.on) move(e.requant.addr, delta);
 }
 
 }  // namespace
@@ -43,8 +44,10 @@ void relocate_sram(Instruction& inst, std::int64_t delta) {
           move(p.in_addr, delta), move(p.out_addr, delta);
           if (p.has_residual) move(p.residual_addr, delta);
           if (p.op == ActOp::ScaleShift || p.op == ActOp::LayerNorm) move(p.param_addr, delta);
+          if (p.requant.on) move(p.requant.addr, delta);
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
           move(p.a_addr, delta), move(p.b_addr, delta), move(p.out_addr, delta);
+          if (p.requant.on) move(p.requant.addr, delta);
         } else if constexpr (std::is_same_v<T, PoolParams>) {
           move(p.in_addr, delta), move(p.out_addr, delta);
         }

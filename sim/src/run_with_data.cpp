@@ -17,7 +17,16 @@ void load_ddr_image(hw::BackingStore& ddr, const std::vector<compiler::DdrSegmen
 }
 
 std::vector<float> read_output(const hw::BackingStore& ddr, const compiler::TensorPlacement& p) {
-  return ddr.read_f32(p.ddr_addr, p.bytes / 4);
+  if (!p.int8) return ddr.read_f32(p.ddr_addr, p.bytes / 4);
+  std::vector<float> v;
+  for (std::int8_t q : read_output_int8(ddr, p)) v.push_back(float(double(int(q) - p.zero_point) * p.scale));
+  return v;
+}
+
+std::vector<std::int8_t> read_output_int8(const hw::BackingStore& ddr, const compiler::TensorPlacement& p) {
+  std::vector<std::int8_t> v(p.bytes);
+  ddr.read(p.ddr_addr, v.data(), p.bytes);
+  return v;
 }
 
 DataRunResult run_with_data(const compiler::CompileResult& compiled, const HwConfig& hw,
@@ -32,6 +41,7 @@ DataRunResult run_with_data(const compiler::CompileResult& compiled, const HwCon
   r.run = run_program(compiled.program, hw, opt);
   for (const compiler::TensorPlacement& p : outs) {
     r.outputs[p.name] = read_output(ddr, p);
+    if (p.int8) r.outputs_int8[p.name] = read_output_int8(ddr, p);
     r.output_shapes[p.name] = p.shape;
   }
   r.ddr_pages_touched = ddr.pages_touched();

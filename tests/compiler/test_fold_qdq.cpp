@@ -9,6 +9,7 @@
 
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/reference_quantised.hpp"
 #include "npu/compiler/strategy.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/hw_config.hpp"
@@ -104,11 +105,42 @@ TEST(FoldQdq, QdqConvBecomesTheFloatConvWithItsQuantisationKept) {
 }
 
 TEST(FoldQdq, QdqModelCompilesToTheFloatModelsProgram) {
+  // On an fp32 array the quantisation is not used: the programs are identical. On the int8
+  // preset the QDQ model executes in int8 (docs/functional.md, "int8 execution"): the same
+  // compute instructions (shapes, MACs) plus the requantisation operand, and one LOAD of the
+  // layer's requantisation table (the float model has no quantisation, so no table).
+  HwConfig fp32 = load_hw_config(kEdge);
+  fp32.mac_array.dtype = DType::Fp32;
   const HwConfig hw = load_hw_config(kEdge);
   for (const std::string& s : builtin_strategy_names()) {
+    const CompileResult q32 = compile(load_model_bytes(qdq_conv_model().bytes(), "q.onnx"), fp32, builtin_strategy(s));
+    const CompileResult f32 = compile(load_model_bytes(float_conv_model().bytes(), "f.onnx"), fp32, builtin_strategy(s));
+    EXPECT_EQ(isa::write_program(q32.program), isa::write_program(f32.program)) << s;
     const CompileResult q = compile(load_model_bytes(qdq_conv_model().bytes(), "q.onnx"), hw, builtin_strategy(s));
     const CompileResult f = compile(load_model_bytes(float_conv_model().bytes(), "f.onnx"), hw, builtin_strategy(s));
-    EXPECT_EQ(isa::write_program(q.program), isa::write_program(f.program)) << s;
+    auto summary = [](const isa::Program& p, int& loads, int& requant) {
+      std::vector<std::string> v;
+      loads = requant = 0;
+      for (const isa::Instruction& in : p.instructions) {
+        loads += in.op == isa::Opcode::Load;
+        if (const auto* c = std::get_if<isa::ConvParams>(&in.params)) {
+          requant += c->epilogue.requant.on;
+          v.push_back(std::to_string(c->c_in) + "x" + std::to_string(c->h_in) + "x" + std::to_string(c->w_in) + "->" +
+                      std::to_string(c->c_out) + " act " + isa::to_string(c->epilogue.act) + " macs " +
+                      std::to_string(c->macs()));
+        } else if (in.op != isa::Opcode::Load && in.op != isa::Opcode::Store && in.op != isa::Opcode::Sync) {
+          v.push_back(isa::to_string(in.op));
+        }
+      }
+      return v;
+    };
+    int ql = 0, qr = 0, fl = 0, fr = 0;
+    EXPECT_EQ(summary(q.program, ql, qr), summary(f.program, fl, fr)) << s;
+    EXPECT_GT(qr, 0) << s;
+    EXPECT_EQ(fr, 0) << s;
+    int tables = 0;
+    for (const isa::TensorDecl& t : q.program.tensors) tables += t.name.find(".requant") != std::string::npos;
+    EXPECT_EQ(ql, fl + tables) << s;
   }
 }
 
@@ -197,6 +229,33 @@ TEST(FoldQdq, NonConstantScaleStaysOnTheHostWithItsReason) {
   EXPECT_TRUE(g.nodes[0].on_host);
   EXPECT_FALSE(g.nodes[0].host_reason.empty());
   EXPECT_FALSE(g.nodes[2].on_host);
+}
+
+
+TEST(FoldQdq, QuantisedReferenceComputesTheHandDerivedInt8Conv) {
+  // qdq_conv_model with every pixel x = {0.1, 0.2, -0.3}: on the input grid (s 0.02, zp 0)
+  // q = {5, 10, -15}. Bias on s_x s_w: 0.25 / (0.02 x 0.01) = 1250, -0.5 / (0.02 x 0.5) = -50.
+  //   channel 0: 10x5 - 20x10 + 30x(-15) = -600, + 1250 = 650; M = 0.02 x 0.01 / 0.05 = 0.004:
+  //              2.6 -> 3 (Relu keeps it): 3 x 0.05 = 0.15
+  //   channel 1: 7x5 + 0 - 127x(-15) = 1940, - 50 = 1890; M = 0.02 x 0.5 / 0.05 = 0.2: 378,
+  //              saturated to 127: 6.35
+  // (Conv's output has no Q/DQ of its own: complete_quant gives it the Relu's grid.)
+  const Graph g = load_model_bytes(qdq_conv_model().bytes(), "q.onnx");
+  std::vector<float> x(3 * 64);
+  for (int c = 0; c < 3; ++c)
+    for (int i = 0; i < 64; ++i) x[std::size_t(c * 64 + i)] = c == 0 ? 0.1f : c == 1 ? 0.2f : -0.3f;
+  const QuantisedTensorMap out = run_quantised_reference(g, {{"x", x}});
+  const QuantisedTensor& y = out.at("output");
+  ASSERT_EQ(y.q.size(), 128u);
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_EQ(y.q[std::size_t(i)], 3);
+    EXPECT_EQ(y.q[std::size_t(64 + i)], 127);
+  }
+  EXPECT_FLOAT_EQ(y.real()[0], 0.15f);
+  EXPECT_FLOAT_EQ(y.real()[64], 6.35f);
+  // A missing input is named.
+  const std::map<std::string, std::vector<float>> none;
+  EXPECT_THROW(run_quantised_reference(g, none), ConfigError);
 }
 
 }  // namespace

@@ -110,7 +110,10 @@ TEST(DataTool, BadDataRequestsExitOneWithTheFix) {
       {{"--hw", hw, "--with-data", "--input-data", dir + "/five.npy"}, "5 values, graph input 'input' has 3072"},
       {{"--hw", hw, "--with-data", "--input-data", "nope=" + dir + "/five.npy"}, "'nope' is not a graph input"},
       {{"--hw", hw, "--with-data", "--input-data", dir + "/absent.npy"}, "cannot open the tensor file"},
-      {{"--hw", "configs/edge-npu-ddr4.yaml", "--with-data"}, "the data path computes fp32 programs only"},
+      // The int8 preset with an unquantised model: int8 execution needs the model's scales.
+      {{"--hw", "configs/edge-npu-ddr4.yaml", "--with-data"},
+       "the program's dtype is int8 but the model carries no quantisation (no tensor has scale and zero point): "
+       "quantise it first"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args{"simulate", "--model", model, "--out", dir + "/run"};

@@ -71,6 +71,16 @@ const std::vector<BadCase> kCases = {
     BadCase{"operand past the SRAM", "in=0x20000=>in=0xfffff0", "ends past the SRAM capacity of 1048576 bytes"},
     BadCase{"undeclared tensor", "tensor=output=>tensor=nosuch", "names tensor 'nosuch', which is not declared"},
     BadCase{"missing required key", kConv2 + "=>hin=16 win=16 cout=16 kh=1 kw=1", "missing required key 'cin' for CONV"},
+    // int8 requantisation operands (docs/isa.md, "int8 requantisation").
+    BadCase{"requant zero point out of int8", "act=relu wait=ld2cp,ld2cp=>requant=0xc0000 zp=0,300 act=relu wait=ld2cp,ld2cp",
+            "value 300 of 'zp' is out of range [-128, 127]"},
+    BadCase{"requant with a sigmoid epilogue", "act=relu wait=ld2cp,ld2cp=>requant=0xc0000 act=sigmoid wait=ld2cp,ld2cp",
+            "requant with act=sigmoid: the int8 epilogue applies the activation as the clamp, so act must be none, "
+            "relu or clip"},
+    BadCase{"clamp without requant", "act=relu wait=ld2cp,ld2cp=>clamp=0,127 act=relu wait=ld2cp,ld2cp",
+            "zp/clamp given without requant (they are part of the int8 requantisation)"},
+    BadCase{"requant in an fp32 program", "dtype=int8=>dtype=fp32||act=relu wait=ld2cp,ld2cp=>requant=0xc0000 act=relu "
+            "wait=ld2cp,ld2cp", "requant is an int8 operand but the program dtype is fp32"},
 };
 
 TEST(BadAsmCases, EachIsRejectedWithItsMessageAndExitStatus) {

@@ -32,11 +32,14 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
     {"LOAD", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
     {"STORE", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
     {"CONV", {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
-              "in_scale", "bias", "scale_shift", "residual", "act", "alpha", "beta", "wait", "push"}},
-    {"GEMM", {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "act", "alpha",
-              "beta", "wait", "push"}},
-    {"ACT", {"layer", "op", "in", "res", "out", "elems", "channels", "param", "alpha", "beta", "wait", "push"}},
-    {"ELTWISE", {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "wait", "push"}},
+              "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp", "act", "alpha", "beta", "wait",
+              "push"}},
+    {"GEMM", {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "requant", "zp",
+              "clamp", "act", "alpha", "beta", "wait", "push"}},
+    {"ACT", {"layer", "op", "in", "res", "out", "elems", "channels", "param", "requant", "zp", "clamp", "alpha", "beta",
+             "wait", "push"}},
+    {"ELTWISE", {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "requant", "zp", "clamp",
+                 "wait", "push"}},
     {"POOL", {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"}},
     {"SYNC", {"layer", "queue", "wait", "push"}},
     {"HOST", {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"}},
@@ -44,8 +47,10 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
 
 // The sample programs in canonical form: every_instruction.npuasm (the version-1 format as
 // first published), new_ops.npuasm (the ops, keys and instructions added up to HOST) and
-// fusion_operands.npuasm (CONV/GEMM in_scale, ACT res).
-const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm"};
+// fusion_operands.npuasm (CONV/GEMM in_scale, ACT res) and int8_requant.npuasm (requant, zp,
+// clamp; test_requant_operand.cpp).
+const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm",
+                              "int8_requant.npuasm"};
 
 TEST(Assembly, EveryInstructionFileIsCanonicalAndRoundTrips) {
   const std::string text = slurp(data_path("every_instruction.npuasm"));

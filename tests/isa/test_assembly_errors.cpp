@@ -60,7 +60,7 @@ TEST(AssemblyErrors, UnknownKeyForTheOpcodeListsTheAllowedKeys) {
   const std::string line = kConv + " sride=2";
   expect_line3_error(line, col_of(line, "sride"), "unknown key 'sride' for CONV",
                      "did you mean 'stride'? (allowed: layer, in, w, out, cin, hin, win, cout, kh, kw, stride, pad, "
-                     "dilation, group, in_scale, bias, scale_shift, residual, act, alpha, beta, wait, push)");
+                     "dilation, group, in_scale, bias, scale_shift, residual, requant, zp, clamp, act, alpha, beta, wait, push)");
   // A key of another opcode is unknown here.
   const std::string load = kLoad + " act=relu";
   expect_line3_error(load, col_of(load, "act="), "unknown key 'act' for LOAD", "allowed: layer, tensor, ddr");
@@ -117,7 +117,7 @@ TEST(AssemblyErrors, MalformedFusionOperandAddresses) {
   expect_line3_error(conv_res, col_of(conv_res, "res="), "unknown key 'res' for CONV");
   const std::string act_in_scale = act + " in_scale=0x300";
   expect_line3_error(act_in_scale, col_of(act_in_scale, "in_scale="), "unknown key 'in_scale' for ACT",
-                     "(allowed: layer, op, in, res, out, elems, channels, param, alpha, beta, wait, push)");
+                     "(allowed: layer, op, in, res, out, elems, channels, param, requant, zp, clamp, alpha, beta, wait, push)");
   const std::string act_residual = act + " residual=0x300";
   expect_line3_error(act_residual, col_of(act_residual, "residual="), "unknown key 'residual' for ACT");
 }
@@ -253,7 +253,7 @@ TEST(AssemblyErrors, BroadcastKeysOutOfRange) {
   const std::string typo = elt + " b_elem=4";
   expect_line3_error(typo, col_of(typo, "b_elem="), "unknown key 'b_elem' for ELTWISE",
                      "did you mean 'b_elems'? (allowed: layer, op, a, b, out, elems, b_elems, b_inner, b_offset, "
-                     "wait, push)");
+                     "requant, zp, clamp, wait, push)");
 }
 
 TEST(AssemblyErrors, MalformedHostLines) {

@@ -67,6 +67,11 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
   // Weights and biases, resident for the stack: loaded in band 0 just before the layer's
   // first compute, so band 0's input is not queued behind every layer's weights.
   auto load_weights = [&](const LayerSpec& L, const StackLayer& sl) {
+    if (!L.requant.empty())  // int8 requantisation table (CONV pairs or the ELTWISE add words)
+      dma_ins(Opcode::Load, L.name, L.requant,
+              dma(ctx.addr(L.requant), sl.requant_addr,
+                  L.kind == LayerKind::Eltwise ? isa::Requant::kEltwiseTableBytes / 4 : 2 * std::uint64_t(L.geom.c_out),
+                  1, 0, isa::kParamElemBytes));
     if (L.kind != LayerKind::Conv) return;
     const ConvGeom& g = L.geom;
     dma_ins(Opcode::Load, L.name, L.weight,
@@ -125,6 +130,10 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         cp.epilogue.act = L.act;
         cp.epilogue.act_alpha = L.act_alpha;
         cp.epilogue.act_beta = L.act_beta;
+        if (!L.requant.empty()) {
+          cp.epilogue.requant = L.int8;
+          cp.epilogue.requant.addr = sl.requant_addr;
+        }
         if (cp.h_out() != o.rows()) throw std::logic_error("depth-first: CONV band of " + L.name + " has wrong height");
         c.op = Opcode::Conv;
         c.params = cp;
@@ -135,6 +144,10 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         ep.b_addr = operand_addr(sl.res);
         ep.out_addr = out_addr;
         ep.elems = std::uint32_t(std::uint64_t(g.c_out) * std::uint64_t(o.rows()) * std::uint64_t(g.w_out));
+        if (!L.requant.empty()) {
+          ep.requant = L.int8;
+          ep.requant.addr = sl.requant_addr;
+        }
         c.op = Opcode::Eltwise;
         c.params = ep;
       } else {

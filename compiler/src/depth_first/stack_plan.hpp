@@ -55,6 +55,7 @@ struct StackLayer {
   Operand in, res;
   int out = -1;            ///< StackTensor index of its output
   std::uint32_t w_addr = 0, bias_addr = 0;
+  std::uint32_t requant_addr = 0;  ///< int8: the layer's requantisation table (LayerSpec::requant)
 };
 
 struct StackPlan {

@@ -421,6 +421,15 @@ class Planner {
         p.summary.weight_bytes += std::uint64_t(g.c_out) * isa::kParamElemBytes;
       }
     }
+    // int8 requantisation tables (resident like the weights): CONV pairs, ELTWISE add words.
+    for (StackLayer& sl : p.layers) {
+      const LayerSpec& L = *sl.spec;
+      if (L.requant.empty()) continue;
+      const std::uint64_t tb = L.kind == LayerKind::Eltwise ? isa::Requant::kEltwiseTableBytes
+                                                            : std::uint64_t(L.geom.c_out) * isa::Requant::kPairBytes;
+      sl.requant_addr = place(tb);
+      p.summary.weight_bytes += tb;
+    }
     auto max_bytes = [&](int c, int w, const std::vector<RowRange>& rows) {
       int m = 0;
       for (const RowRange& r : rows) m = std::max(m, r.rows());

@@ -74,6 +74,9 @@ Legality FoldBatchNorm::check(const Graph& graph, const Candidate& c) const {
     return Legality::decline("conv weights are not a constant initializer");
   const Tensor& w = graph.tensor(conv.inputs[1]);
   if (w.shape.empty() || w.shape[0] <= 0) return Legality::decline("conv weight shape unknown");
+  if (w.quant)
+    return Legality::decline("conv weights are quantised (Tensor::quant): folding would move them off their int8 "
+                             "grid (fold BN before quantising)");
   const std::int64_t c_out = w.shape[0];
   for (int k = 0; k < 4; ++k) {
     const Tensor& s = graph.tensor(bn.inputs[std::size_t(k + 1)]);

@@ -124,6 +124,14 @@ Legality FuseActivation::check(const Graph& graph, const Candidate& c) const {
   for (std::size_t i : graph.consumers(x))
     if (!allowed.count(graph.nodes[i].name)) others += (others.empty() ? "" : ", ") + graph.nodes[i].name;
   if (!others.empty()) return Legality::decline(anchor.op_type + " output also feeds " + others);
+  // Quantised model: the fused epilogue requantises straight to the activation's output grid,
+  // which equals the unfused result only when the anchor's output is on that grid too.
+  const Tensor& xt = graph.tensor(x);
+  const Tensor& yt = graph.tensor(act.outputs[0]);
+  if (xt.quant && yt.quant &&
+      (xt.quant->scale != yt.quant->scale || xt.quant->zero_point != yt.quant->zero_point || xt.quant->type != yt.quant->type))
+    return Legality::decline(anchor.op_type + " output '" + x + "' and " + act.op_type +
+                             " output are quantised with different parameters (int8 would skip a requantisation)");
   if (c.nodes.size() == 3 && graph.consumers(x).size() != 2)
     return Legality::decline("SiLU input must feed exactly the Sigmoid and the Mul");
   // SiLU: the Sigmoid's own output disappears in the fusion; a graph output (or another

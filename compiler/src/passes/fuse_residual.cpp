@@ -22,6 +22,10 @@ Legality legality(const Graph& g, const Node& conv, const Node& add) {
   for (std::size_t i : g.consumers(x))
     if (g.nodes[i].name != add.name) others += (others.empty() ? "" : ", ") + g.nodes[i].name;
   if (!others.empty()) return Legality::decline("conv output also feeds " + others);
+  if (g.tensor(x).quant)
+    return Legality::decline("conv output '" + x + "' is quantised: an int8 Add rescales both inputs to its own grid "
+                             "(TFLite's quantised Add), which the CONV epilogue's residual step does not; kept as an "
+                             "ELTWISE add");
   const Tensor& a = g.tensor(x);
   const Tensor& b = g.tensor(skip_of(add, x));
   if (!a.shape_known() || a.shape != b.shape)

@@ -31,7 +31,12 @@ struct TensorPlacement {
   std::string ddr_tensor;  ///< the program's .tensor region holding it
   std::uint64_t ddr_addr = 0;
   std::uint64_t bytes = 0;
-  std::vector<std::int64_t> shape;  ///< ONNX shape; elements are fp32 row-major
+  std::vector<std::int64_t> shape;  ///< ONNX shape; elements are fp32 row-major (int8 programs: int8)
+  /// int8 execution (LoweredGraph::int8_execution): one byte per element on the tensor's grid,
+  /// real = (q - zero_point) x scale; fp32 otherwise.
+  bool int8 = false;
+  double scale = 1;
+  int zero_point = 0;
 };
 
 /// Bytes to write at `ddr_addr` before the run.
@@ -42,7 +47,8 @@ struct DdrSegment {
 };
 
 /// Why `r` cannot be executed with data, one line per problem naming the layer (empty: it
-/// can). Reported: a program dtype other than fp32; layers the ISA only costs but does not
+/// can). Reported: a program dtype other than fp32 or int8; an int8 program of a graph without
+/// quantisation (quantise it first); in int8, layers with no int8 lowering (int8_lowering.hpp); layers the ISA only costs but does not
 /// compute (host partitions, layout copies, Resize, ReduceSum/ReduceMin, AveragePool with
 /// count_include_pad=1); constants without values (structural models); Gemm with transA or a
 /// bias that is not one value per column; a GEMM whose computed B the LOADs read pre-tiled.
@@ -56,7 +62,9 @@ std::vector<TensorPlacement> input_placements(const CompileResult& r);
 std::vector<TensorPlacement> output_placements(const CompileResult& r);
 
 /// The initial DDR contents: every constant the program loads, in the layout its LOADs
-/// expect (above), and the graph inputs from `inputs` (name -> fp32 values, row-major).
+/// expect (above), and the graph inputs from `inputs` (name -> fp32 values, row-major). int8
+/// programs of quantised graphs: the same layouts with int8 weights (per output channel),
+/// int32 biases, the layers' requantisation tables, and the inputs quantised on their grids.
 /// Throws ConfigError when functional_problems(r) is not empty (all listed), when an input is
 /// missing or has the wrong element count (names it and the count expected), or names no
 /// graph input.

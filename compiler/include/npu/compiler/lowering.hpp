@@ -66,6 +66,12 @@ struct LayerSpec {
   int host_unsized = 0;          ///< Host: tensors whose size is only known at run time (not costed)
   /// Marked by the fuse-layers pass: the depth-first scheduler may put it in a stack.
   bool depth_first = false;
+  /// int8 execution of a quantised graph (int8_lowering.hpp): the instruction's zero points and
+  /// clamp (int8.on: it requantises), the DDR-only table of int32 words it loads ("" none), and
+  /// why the layer has no int8 lowering ("" when it has one; reported by functional_problems).
+  isa::Requant int8;
+  std::string requant;
+  std::string int8_problem;
 };
 
 /// A node with no NPU code.
@@ -99,6 +105,9 @@ struct LoweredGraph {
   /// layer reads, which `place` lacks); read back after a run with data (ddr_image.hpp).
   std::map<std::string, DdrPlace> output_place;
   int act_bytes = 1;                  ///< bytes per activation/weight element
+  /// int8 config and a quantised graph (Tensor::quant): layers carry their integer parameters
+  /// (LayerSpec::int8, requant) and the DDR image is int8 (int8_lowering.hpp).
+  bool int8_execution = false;
 };
 
 /// Lowers `graph` for `hw` (activations and weights take dtype_bytes(hw.mac_array.dtype)

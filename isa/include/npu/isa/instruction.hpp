@@ -65,6 +65,28 @@ const char* to_string(EltwiseOp e);  ///< "add", "mul", "sub", "div", "max", "mi
 enum class PoolOp { Max, Avg, GlobalAvg };
 const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg"
 
+/// int8 requantisation of an instruction's result (docs/isa.md, "int8 requantisation"):
+/// int8 programs only. `addr` is the SRAM table of int32 (multiplier, shift) pairs in TFLite's
+/// QuantizeMultiplier form (real = multiplier / 2^31 x 2^shift): CONV/GEMM one pair per output
+/// channel (c_out / n pairs, 8 bytes each); ACT one pair (in -> out); ELTWISE add 7 int32:
+/// left_shift, a (multiplier, shift), b (multiplier, shift), out (multiplier, shift) (TFLite's
+/// quantised Add). Zero points are immediates: `in_zp` (ELTWISE: a's), `b_zp` (ELTWISE b only),
+/// `out_zp`; the result is clamped to [clamp_min, clamp_max] (a fused ReLU/ReLU6 narrows the
+/// int8 range). Rules: npu/isa/requant_math.hpp; semantics: docs/isa.md and
+/// hw_models/include/npu/hw/functional/int8_ops.hpp.
+struct Requant {
+  bool on = false;
+  std::uint32_t addr = 0;
+  int in_zp = 0, b_zp = 0, out_zp = 0;  ///< each in [-128, 127]
+  int clamp_min = -128, clamp_max = 127;  ///< within [-128, 127], min <= max
+  bool operator==(const Requant& o) const {
+    return on == o.on && addr == o.addr && in_zp == o.in_zp && b_zp == o.b_zp && out_zp == o.out_zp &&
+           clamp_min == o.clamp_min && clamp_max == o.clamp_max;
+  }
+  /// Bytes of the SRAM table: 8 x channels (CONV/GEMM), 8 (ACT), 28 (ELTWISE add).
+  static constexpr std::uint64_t kActTableBytes = 8, kEltwiseTableBytes = 28, kPairBytes = 8;
+};
+
 /// Optional epilogue of CONV/GEMM, applied in this order on the array's output as it
 /// drains: + bias[c], * scale[c] + shift[c], + residual (same shape as the output), act.
 /// Addresses are SRAM byte offsets. `act_alpha`/`act_beta`: Clip min/max, LeakyRelu alpha,
@@ -90,10 +112,14 @@ struct Epilogue {
   float act_beta = 0;
   bool has_in_scale = false;       ///< scale the input channels before the array (see above)
   std::uint32_t in_scale_addr = 0; ///< in_scale[c_in] (CONV) or in_scale[k] (GEMM), program dtype
+  /// int8: acc (+ bias) requantised per output channel, + out_zp, clamped (then act is the
+  /// clamp: none, relu or clip only); in_zp is subtracted from every input element (padding
+  /// included, so padding is a real 0). Not combined with scale_shift, residual, in_scale.
+  Requant requant{};
   bool operator==(const Epilogue&) const;
   /// True when nothing is applied to the array's *output*: has_in_scale does not count (it
   /// sits at the input edge and adds no epilogue stream or latency cycles).
-  bool empty() const { return !has_bias && !has_scale_shift && !has_residual && act == ActOp::None; }
+  bool empty() const { return !has_bias && !has_scale_shift && !has_residual && act == ActOp::None && !requant.on; }
 };
 
 /// LOAD (DDR -> SRAM) or STORE (SRAM -> DDR) descriptor. Up to 3-D on the DDR side:
@@ -185,6 +211,9 @@ struct ActParams {
   bool has_param = true;
   bool has_residual = false;        ///< add res[i] to in[i] before the op
   std::uint32_t residual_addr = 0;  ///< res: elems elements of the program dtype
+  /// int8 relu / clip / identity: out = clamp(out_zp + (in - in_zp) x M), M one (multiplier,
+  /// shift) pair; not with res.
+  Requant requant{};
   bool operator==(const ActParams&) const;
 };
 
@@ -203,6 +232,7 @@ struct EltwiseParams {
   std::uint32_t b_elems = 0;   ///< elements of b; 0: no broadcast (b has elems elements)
   std::uint32_t b_inner = 1;   ///< consecutive elements of a that share one b element (>= 1)
   std::uint64_t b_offset = 0;  ///< index of this instruction's element 0 in the whole tensor
+  Requant requant{};  ///< int8 add only: TFLite's quantised Add (a, b rescaled to a common scale)
   bool broadcast() const { return b_elems > 0; }
   /// Index into b of element i (0 <= i < elems); i itself when there is no broadcast.
   /// Requires b_inner >= 1 (check_program).

@@ -21,6 +21,9 @@ struct DataRunResult {
   /// Graph output name -> fp32 values, row-major in the output's ONNX shape.
   std::map<std::string, std::vector<float>> outputs;
   std::map<std::string, std::vector<std::int64_t>> output_shapes;
+  /// int8 programs of quantised models: the raw int8 outputs (`outputs` holds them dequantised,
+  /// (q - zero_point) x scale, the same as compiler::dequantise).
+  std::map<std::string, std::vector<std::int8_t>> outputs_int8;
   std::uint64_t ddr_pages_touched = 0;   ///< pages of the sparse DDR store allocated
   std::uint64_t ddr_resident_bytes = 0;  ///< host memory they take
 };
@@ -29,8 +32,10 @@ struct DataRunResult {
 /// the DDR capacity.
 void load_ddr_image(hw::BackingStore& ddr, const std::vector<compiler::DdrSegment>& image);
 
-/// Reads graph output `p` from `ddr` as fp32 values.
+/// Reads graph output `p` from `ddr` as fp32 values (int8 outputs dequantised).
 std::vector<float> read_output(const hw::BackingStore& ddr, const compiler::TensorPlacement& p);
+/// Reads int8 graph output `p` (p.int8) as its raw int8 values.
+std::vector<std::int8_t> read_output_int8(const hw::BackingStore& ddr, const compiler::TensorPlacement& p);
 
 /// Compiles nothing: runs `compiled.program` on `hw` with data. `inputs`: graph input name ->
 /// fp32 values (row-major). `opt.ddr_data` is ignored (a store of hw.ddr.capacity_bytes() is

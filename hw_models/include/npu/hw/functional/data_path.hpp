@@ -21,8 +21,8 @@ class DataPath {
  public:
   /// `ddr` holds the DDR contents (the caller's, e.g. a compiler DDR image, read back after
   /// the run); the SRAM store (sram_capacity_bytes) is owned here and starts zeroed. Throws
-  /// std::invalid_argument for a dtype the data path does not compute yet (int8, fp16:
-  /// only fp32 programs are executed with data).
+  /// std::invalid_argument for a dtype the data path does not compute (fp16; fp32 and int8
+  /// programs are executed, int8 by functional/int8_ops.hpp).
   DataPath(BackingStore& ddr, std::uint64_t sram_capacity_bytes, DType dtype);
 
   /// Apply `inst`'s effect on the stores (functional/ops.hpp). SYNC and HOST change
@@ -38,6 +38,7 @@ class DataPath {
   BackingStore& ddr_;
   BackingStore sram_;
   std::uint64_t executed_ = 0;
+  bool int8_ = false;  ///< int8 program: functional/int8_ops.hpp
 };
 
 }  // namespace npu::hw

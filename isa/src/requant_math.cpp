@@ -1,4 +1,5 @@
-#include "npu/hw/functional/requant.hpp"
+// int8 requantisation arithmetic (requant_math.hpp).
+#include "npu/isa/requant_math.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace npu::hw::functional {
+namespace npu::isa {
 
 std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) {
   const bool overflow = a == b && a == std::numeric_limits<std::int32_t>::min();
@@ -61,4 +62,4 @@ std::int8_t requantize(std::int32_t acc, std::int32_t multiplier, int shift, std
   return std::int8_t(std::clamp<std::int64_t>(v, std::max(lo, -128), std::min(hi, 127)));
 }
 
-}  // namespace npu::hw::functional
+}  // namespace npu::isa

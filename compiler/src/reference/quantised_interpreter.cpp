@@ -1,0 +1,321 @@
+// The quantised reference interpreter (reference_quantised.hpp): exact integer arithmetic,
+// graph level, one node at a time.
+#include "npu/compiler/reference_quantised.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "npu/compiler/pass.hpp"
+#include "npu/isa/checked_math.hpp"
+#include "npu/isa/requant_math.hpp"
+
+namespace npu::compiler {
+
+std::vector<float> QuantisedTensor::real() const {
+  std::vector<float> v;
+  v.reserve(q.size());
+  for (std::int8_t x : q) v.push_back(dequantise(x, grid));
+  return v;
+}
+
+namespace {
+
+class QuantisedInterpreter {
+ public:
+  explicit QuantisedInterpreter(Graph g) : g_(std::move(g)) {
+    where_ = g_.source.empty() ? "model '" + g_.name + "'" : g_.source;
+  }
+
+  QuantisedTensorMap run(const std::map<std::string, std::vector<float>>& inputs) {
+    complete_quant(g_);
+    for (const std::string& in : g_.inputs) {
+      const Tensor& t = g_.tensor(in);
+      auto it = inputs.find(in);
+      if (it == inputs.end()) fail("no values given for graph input '" + in + "'");
+      if (std::int64_t(it->second.size()) != t.elements())
+        fail("graph input '" + in + "' needs " + std::to_string(t.elements()) + " values, got " +
+             std::to_string(it->second.size()));
+      QuantisedTensor q;
+      q.shape = t.shape;
+      q.grid = grid_of(in, "graph input");
+      for (float x : it->second) q.q.push_back(quantise(x, q.grid));
+      vals_[in] = std::move(q);
+    }
+    for (const Node& n : g_.nodes) {
+      node_ = &n;
+      execute(n);
+    }
+    QuantisedTensorMap out;
+    for (const std::string& o : g_.outputs) out[o] = value(o);
+    return out;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    std::string at = node_ ? "node '" + node_->name + "' (" + node_->op_type + "): " : "";
+    throw ConfigError(where_ + ": error: quantised reference: " + at + what);
+  }
+
+  Int8Grid grid_of(const std::string& t, const char* role) const {
+    const auto gr = activation_grid(g_.tensor(t));
+    if (!gr) fail(std::string(role) + " '" + t + "' has no per-tensor int8 quantisation (Tensor::quant)");
+    return *gr;
+  }
+
+  // An operand: a computed tensor or a constant quantised on its grid.
+  QuantisedTensor value(const std::string& t) {
+    if (auto it = vals_.find(t); it != vals_.end()) return it->second;
+    const Tensor& c = g_.tensor(t);
+    if (!c.is_constant) fail("tensor '" + t + "' was not computed");
+    QuantisedTensor q;
+    q.shape = c.shape;
+    q.grid = grid_of(t, "constant");
+    for (float x : c.float_data) q.q.push_back(quantise(x, q.grid));
+    return q;
+  }
+
+  QuantisedTensor output_like(const Node& n, std::size_t elems) const {
+    QuantisedTensor y;
+    y.shape = g_.tensor(n.outputs.at(0)).shape;
+    y.grid = grid_of(n.outputs[0], "output");
+    y.q.assign(elems, 0);
+    if (std::int64_t(elems) != g_.tensor(n.outputs[0]).elements()) fail("output element count disagrees with its shape");
+    return y;
+  }
+
+  void execute(const Node& n) {
+    const std::string& op = n.op_type;
+    if (op == "Conv") return conv(n);
+    if (op == "Gemm" || op == "MatMul") return gemm(n);
+    if (op == "Relu" || op == "Clip") return activation(n);
+    if (op == "Add") return add(n);
+    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") return pool(n);
+    if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
+        op == "Dropout" || op == "Concat")
+      return move_bytes(n);
+    fail("no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
+         "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat)");
+  }
+
+  // Weights, int32 bias and per-channel multipliers of a Conv/Gemm (int8_lowering.hpp rules).
+  struct Mac {
+    std::vector<std::int8_t> w;
+    std::vector<std::int32_t> bias, mult, shift;
+  };
+  Mac mac_params(const Node& n, int axis, std::int64_t channels, const Int8Grid& x, const Int8Grid& y) {
+    const Tensor& w = g_.tensor(n.inputs.at(1));
+    if (!w.is_constant) fail("weights '" + w.name + "' are not constant");
+    std::string problem;
+    const std::vector<double> sw = weight_scales(w, axis, channels, problem);
+    if (!problem.empty()) fail(problem);
+    Mac m;
+    m.w = quantise_weights(w, axis, sw);
+    for (std::size_t c = 0; c < sw.size(); ++c) {
+      std::int32_t mu = 0;
+      int sh = 0;
+      isa::quantize_multiplier(x.scale * sw[c] / y.scale, mu, sh);
+      m.mult.push_back(mu);
+      m.shift.push_back(sh);
+    }
+    m.bias.assign(sw.size(), 0);
+    if (n.inputs.size() > 2 && !n.inputs[2].empty()) {
+      const Tensor& b = g_.tensor(n.inputs[2]);
+      if (b.float_data.size() != sw.size()) fail("bias '" + b.name + "' is not one constant per output channel");
+      for (std::size_t c = 0; c < sw.size(); ++c)
+        m.bias[c] = std::int32_t(std::clamp(std::nearbyint(double(b.float_data[c]) / (x.scale * sw[c])),
+                                            -2147483648.0, 2147483647.0));
+    }
+    return m;
+  }
+
+  void conv(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    if (x.shape.size() != 4) fail("only 2-D convolutions (4-D tensors) are implemented");
+    if (n.attr_string("auto_pad", "NOTSET") != "NOTSET") fail("auto_pad is not implemented (give explicit pads)");
+    const Tensor& wt = g_.tensor(n.inputs.at(1));
+    const std::int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
+    const std::int64_t K = wt.shape[0], kh = wt.shape[2], kw = wt.shape[3];
+    const std::int64_t grp = n.attr_int("group", 1), cpg = C / grp, kpg = K / grp;
+    const auto st = n.attr_ints("strides", {1, 1}), dl = n.attr_ints("dilations", {1, 1});
+    const auto pd = n.attr_ints("pads", {0, 0, 0, 0});
+    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
+    const std::int64_t Ho = ys[2], Wo = ys[3];
+    QuantisedTensor y = output_like(n, std::size_t(N * K * Ho * Wo));
+    const Mac m = mac_params(n, 0, K, x.grid, y.grid);
+    for (std::int64_t b = 0; b < N; ++b)
+      for (std::int64_t k = 0; k < K; ++k)
+        for (std::int64_t oy = 0; oy < Ho; ++oy)
+          for (std::int64_t ox = 0; ox < Wo; ++ox) {
+            std::int32_t acc = m.bias[std::size_t(k)];
+            for (std::int64_t c = 0; c < cpg; ++c)
+              for (std::int64_t ky = 0; ky < kh; ++ky)
+                for (std::int64_t kx = 0; kx < kw; ++kx) {
+                  const std::int64_t iy = oy * st[0] - pd[0] + ky * dl[0], ix = ox * st[1] - pd[1] + kx * dl[1];
+                  if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;  // padding: a real 0
+                  const std::int64_t ci = (k / kpg) * cpg + c;
+                  acc += (std::int32_t(x.q[std::size_t(((b * C + ci) * H + iy) * W + ix)]) - x.grid.zero_point) *
+                         std::int32_t(m.w[std::size_t(((k * cpg + c) * kh + ky) * kw + kx)]);
+                }
+            y.q[std::size_t(((b * K + k) * Ho + oy) * Wo + ox)] =
+                isa::requantize(acc, m.mult[std::size_t(k)], m.shift[std::size_t(k)], y.grid.zero_point);
+          }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  void gemm(const Node& n) {
+    const QuantisedTensor a = value(n.inputs.at(0));
+    const Tensor& bt = g_.tensor(n.inputs.at(1));
+    const bool is_gemm = n.op_type == "Gemm";
+    if (a.shape.size() != 2 || bt.shape.size() != 2) fail("only 2-D operands are implemented");
+    if (is_gemm && (n.attr_int("transA", 0) != 0 || n.attr_float("alpha", 1.0f) != 1.0f ||
+                    n.attr_float("beta", 1.0f) != 1.0f))
+      fail("transA, alpha or beta other than the defaults have no int8 rule");
+    const bool tb = is_gemm && n.attr_int("transB", 0) != 0;
+    const std::int64_t M = a.shape[0], Kd = a.shape[1], N = tb ? bt.shape[0] : bt.shape[1];
+    QuantisedTensor y = output_like(n, std::size_t(M * N));
+    const Mac m = mac_params(n, tb ? 0 : 1, N, a.grid, y.grid);
+    for (std::int64_t i = 0; i < M; ++i)
+      for (std::int64_t j = 0; j < N; ++j) {
+        std::int32_t acc = m.bias[std::size_t(j)];
+        for (std::int64_t k = 0; k < Kd; ++k)
+          acc += (std::int32_t(a.q[std::size_t(i * Kd + k)]) - a.grid.zero_point) *
+                 std::int32_t(m.w[std::size_t(tb ? j * Kd + k : k * N + j)]);
+        y.q[std::size_t(i * N + j)] = isa::requantize(acc, m.mult[std::size_t(j)], m.shift[std::size_t(j)], y.grid.zero_point);
+      }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  float clip_bound(const Node& n, std::size_t input, const char* attr, float fallback) {
+    if (n.inputs.size() > input && !n.inputs[input].empty()) {
+      const Tensor& t = g_.tensor(n.inputs[input]);
+      if (!t.is_constant || t.float_data.size() != 1) fail("Clip bounds must be constant scalars");
+      return t.float_data[0];
+    }
+    return n.attr_float(attr, fallback);
+  }
+
+  void activation(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    QuantisedTensor y = output_like(n, x.q.size());
+    int lo = -128, hi = 127;
+    if (n.op_type == "Relu") activation_clamp(isa::ActOp::Relu, 0, 0, y.grid, lo, hi);
+    else if (!activation_clamp(isa::ActOp::Clip, clip_bound(n, 1, "min", -3.4e38f), clip_bound(n, 2, "max", 3.4e38f),
+                               y.grid, lo, hi))
+      fail("Clip range is empty on the output grid");
+    std::int32_t mu = 0;
+    int sh = 0;
+    isa::quantize_multiplier(x.grid.scale / y.grid.scale, mu, sh);
+    for (std::size_t i = 0; i < x.q.size(); ++i)
+      y.q[i] = isa::requantize(std::int32_t(x.q[i]) - x.grid.zero_point, mu, sh, y.grid.zero_point, lo, hi);
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  void add(const Node& n) {
+    const QuantisedTensor a = value(n.inputs.at(0)), b = value(n.inputs.at(1));
+    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
+    std::int64_t total = 1;
+    for (auto d : ys) total *= d;
+    QuantisedTensor y = output_like(n, std::size_t(total));
+    const std::vector<std::int32_t> t = add_table(a.grid.scale, b.grid.scale, y.grid.scale);
+    // numpy broadcasting: index of output element i in an operand of shape s (right-aligned).
+    auto index = [&](const std::vector<std::int64_t>& s, std::int64_t i) {
+      std::int64_t idx = 0, stride = 1;
+      for (std::size_t d = ys.size(); d-- > 0;) {
+        const std::int64_t coord = i % ys[d];
+        i /= ys[d];
+        const std::size_t od = d + s.size();
+        if (od < ys.size()) continue;  // operand has fewer dims
+        const std::int64_t sd = s[od - ys.size()];
+        idx += (sd == 1 ? 0 : coord) * stride;
+        stride *= sd;
+      }
+      return std::size_t(idx);
+    };
+    for (std::int64_t i = 0; i < total; ++i) {
+      const std::int32_t av = a.q[index(a.shape, i)] - a.grid.zero_point, bv = b.q[index(b.shape, i)] - b.grid.zero_point;
+      const std::int32_t sa = isa::multiply_by_quantized_multiplier(av * (1 << t[0]), t[1], t[2]);
+      const std::int32_t sb = isa::multiply_by_quantized_multiplier(bv * (1 << t[0]), t[3], t[4]);
+      y.q[std::size_t(i)] = isa::requantize(sa + sb, t[5], t[6], y.grid.zero_point);
+    }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  void pool(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    if (x.shape.size() != 4) fail("only 2-D pooling (4-D tensors) is implemented");
+    const bool global = n.op_type.rfind("Global", 0) == 0, is_max = n.op_type.find("Max") != std::string::npos;
+    const auto dil = n.attr_ints("dilations", {1, 1});
+    if (!global && (n.attr_int("ceil_mode", 0) != 0 || std::any_of(dil.begin(), dil.end(), [](auto d) { return d != 1; }) ||
+                    n.attr_string("auto_pad", "NOTSET") != "NOTSET" || n.attr_int("count_include_pad", 0) != 0))
+      fail("ceil_mode, dilations, auto_pad and count_include_pad=1 have no int8 rule here");
+    const std::int64_t C = x.shape[0] * x.shape[1], H = x.shape[2], W = x.shape[3];
+    const auto ks = global ? std::vector<std::int64_t>{H, W} : n.attr_ints("kernel_shape");
+    const auto st = global ? std::vector<std::int64_t>{1, 1} : n.attr_ints("strides", {1, 1});
+    const auto pd = global ? std::vector<std::int64_t>{0, 0, 0, 0} : n.attr_ints("pads", {0, 0, 0, 0});
+    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
+    const std::int64_t Ho = ys[2], Wo = ys[3];
+    QuantisedTensor y = output_like(n, std::size_t(C * Ho * Wo));
+    if (!(x.grid == y.grid)) fail("input and output are on different int8 grids (int8 pooling keeps the grid)");
+    for (std::int64_t c = 0; c < C; ++c)
+      for (std::int64_t oy = 0; oy < Ho; ++oy)
+        for (std::int64_t ox = 0; ox < Wo; ++ox) {
+          std::int32_t mx = -128, sum = 0, cnt = 0;
+          for (std::int64_t ky = 0; ky < ks[0]; ++ky)
+            for (std::int64_t kx = 0; kx < ks[1]; ++kx) {
+              const std::int64_t iy = oy * st[0] - pd[0] + ky, ix = ox * st[1] - pd[1] + kx;
+              if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+              const std::int32_t v = x.q[std::size_t((c * H + iy) * W + ix)];
+              mx = std::max(mx, v);
+              sum += v;
+              ++cnt;
+            }
+          std::int32_t r = mx;
+          if (!is_max) {  // round half away from zero (TFLite integer AveragePool)
+            r = cnt == 0 ? 0 : (sum > 0 ? (sum + cnt / 2) / cnt : (sum - cnt / 2) / cnt);
+            r = std::clamp(r, -128, 127);
+          }
+          y.q[std::size_t((c * Ho + oy) * Wo + ox)] = std::int8_t(r);
+        }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  void move_bytes(const Node& n) {
+    QuantisedTensor y;
+    y.shape = g_.tensor(n.outputs.at(0)).shape;
+    y.grid = grid_of(n.outputs[0], "output");
+    std::vector<QuantisedTensor> ins;
+    for (const std::string& in : n.inputs)
+      if (!in.empty() && !(n.op_type != "Concat" && g_.tensor(in).is_constant)) ins.push_back(value(in));
+    for (const QuantisedTensor& x : ins)
+      if (!(x.grid == y.grid)) fail("input and output are on different int8 grids (the op moves bytes unchanged)");
+    if (n.op_type != "Concat") {
+      y.q = ins.at(0).q;
+    } else {
+      std::int64_t axis = n.attr_int("axis", 0);
+      if (axis < 0) axis += std::int64_t(y.shape.size());
+      std::int64_t outer = 1;
+      for (std::int64_t d = 0; d < axis; ++d) outer *= y.shape[std::size_t(d)];
+      for (std::int64_t o = 0; o < outer; ++o)
+        for (const QuantisedTensor& x : ins) {
+          const std::size_t block = x.q.size() / std::size_t(outer);
+          y.q.insert(y.q.end(), x.q.begin() + std::ptrdiff_t(std::size_t(o) * block),
+                     x.q.begin() + std::ptrdiff_t(std::size_t(o + 1) * block));
+        }
+    }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  Graph g_;
+  std::string where_;
+  const Node* node_ = nullptr;
+  std::map<std::string, QuantisedTensor> vals_;
+};
+
+}  // namespace
+
+QuantisedTensorMap run_quantised_reference(const Graph& graph, const std::map<std::string, std::vector<float>>& inputs) {
+  return QuantisedInterpreter(graph).run(inputs);
+}
+
+}  // namespace npu::compiler

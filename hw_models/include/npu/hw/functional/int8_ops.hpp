@@ -1,0 +1,43 @@
+// The int8 arithmetic of the data path (docs/functional.md, "int8 execution"): what the units
+// compute for an int8 program (mac_array.dtype: int8). Activations and weights are int8 (one
+// byte per element, two's complement), bias and requantisation tables int32 little-endian.
+// Rounding and saturation are those of npu/isa/requant_math.hpp (gemmlowp / TFLite), so the
+// results are bit-exact with TFLite's reference_integer_ops kernels of the same parameters.
+// Weights are symmetric (zero point 0, per output channel): the ISA has no weight zero point.
+#pragma once
+
+#include "npu/hw/memory/backing_store.hpp"
+#include "npu/isa/instruction.hpp"
+
+namespace npu::hw::functional {
+
+/// CONV: acc[co, y, x] = bias[co] + sum over in-bounds taps (in - in_zp) x w (int32; padding is
+/// a real 0, i.e. the input zero point, so it adds nothing), then
+/// out = clamp(MultiplyByQuantizedMultiplier(acc, multiplier[co], shift[co]) + out_zp,
+/// clamp_min, clamp_max). Throws std::invalid_argument without a requant operand.
+void conv_int8(const isa::ConvParams& p, BackingStore& sram);
+/// GEMM: acc[m, n] = bias[n] + sum_k (a[m, k] - in_zp) x b[k, n]; requantised per column n.
+void gemm_int8(const isa::GemmParams& p, BackingStore& sram);
+/// ACT relu / clip / identity: out = clamp(out_zp + MultiplyByQuantizedMultiplier(in - in_zp,
+/// multiplier, shift), clamp_min, clamp_max) (TFLite's quantised Relu/Relu6: the clamp bounds
+/// are the quantised images of the activation's range). identity without requant copies the
+/// bytes (a copy layer on one grid). Other ops throw std::invalid_argument.
+void act_int8(const isa::ActParams& p, BackingStore& sram);
+/// ELTWISE add, TFLite's quantised Add (reference_integer_ops/add.h): with table (left_shift,
+/// m_a, s_a, m_b, s_b, m_out, s_out),
+///   a' = MBQM((a - a_zp) << left_shift, m_a, s_a), b' likewise,
+///   out = clamp(MBQM(a' + b', m_out, s_out) + out_zp, clamp_min, clamp_max).
+/// Other ops, or no requant operand, throw std::invalid_argument.
+void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram);
+/// POOL on int8 values (input and output share scale and zero point): max over the in-bounds
+/// taps; avg and global_avg sum the in-bounds taps' raw values (n of them) and divide rounding
+/// half away from zero, (sum +- n/2) / n truncated (TFLite's integer AveragePool), saturated.
+void pool_int8(const isa::PoolParams& p, BackingStore& sram);
+
+/// One int8 element-wise add with the ELTWISE table (above); shared with the tests.
+std::int8_t add_int8(std::int32_t a, std::int32_t b, const isa::Requant& r, const std::int32_t table[7]);
+
+/// Avg-pool division rule: sum / n rounded half away from zero, saturated to int8.
+std::int8_t avg_int8(std::int32_t sum, std::int32_t n);
+
+}  // namespace npu::hw::functional

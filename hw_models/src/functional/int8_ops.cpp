@@ -1,0 +1,184 @@
+// int8 arithmetic of the data path (int8_ops.hpp).
+#include "npu/hw/functional/int8_ops.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "npu/isa/requant_math.hpp"
+
+namespace npu::hw::functional {
+
+namespace {
+
+std::vector<std::int8_t> read_i8(const BackingStore& s, std::uint64_t addr, std::uint64_t n) {
+  std::vector<std::int8_t> v(n);
+  s.read(addr, v.data(), n);
+  return v;
+}
+// int32 little-endian (the host's representation on x86-64 and AArch64, as for fp32).
+std::vector<std::int32_t> read_i32(const BackingStore& s, std::uint64_t addr, std::uint64_t n) {
+  std::vector<std::int32_t> v(n);
+  s.read(addr, v.data(), n * 4);
+  return v;
+}
+void write_i8(BackingStore& s, std::uint64_t addr, const std::vector<std::int8_t>& v) { s.write(addr, v.data(), v.size()); }
+
+[[noreturn]] void no_rule(const std::string& what) {
+  throw std::invalid_argument("int8 data path: " + what +
+                              " (docs/functional.md, int8 execution; compile a quantised model for the int8 config)");
+}
+
+// Adds bias[c] to the int32 accumulators and requantises them per channel into int8.
+template <class Chan>
+std::vector<std::int8_t> finish(const isa::Epilogue& ep, std::uint64_t channels, std::vector<std::int32_t>& acc,
+                                Chan chan, const BackingStore& sram, const char* op) {
+  if (!ep.requant.on) no_rule(std::string(op) + " without a requant operand: int32 accumulators have no int8 result");
+  if (ep.has_scale_shift || ep.has_residual || ep.has_in_scale)
+    no_rule(std::string(op) + " with scale_shift, residual or in_scale has no int8 rule");
+  if (ep.has_bias) {
+    const std::vector<std::int32_t> b = read_i32(sram, ep.bias_addr, channels);
+    for (std::uint64_t i = 0; i < acc.size(); ++i) acc[i] += b[chan(i)];
+  }
+  const std::vector<std::int32_t> t = read_i32(sram, ep.requant.addr, 2 * channels);
+  std::vector<std::int8_t> out(acc.size());
+  for (std::uint64_t i = 0; i < acc.size(); ++i) {
+    const std::uint64_t c = chan(i);
+    out[i] = isa::requantize(acc[i], t[2 * c], t[2 * c + 1], ep.requant.out_zp, ep.requant.clamp_min,
+                             ep.requant.clamp_max);
+  }
+  return out;
+}
+
+}  // namespace
+
+void conv_int8(const isa::ConvParams& p, BackingStore& sram) {
+  const std::uint64_t ci_n = std::uint64_t(p.c_in), hi = std::uint64_t(p.h_in), wi = std::uint64_t(p.w_in);
+  const long long ho = p.h_out(), wo = p.w_out();
+  const int cpg_in = p.c_in / p.group, cpg_out = p.c_out / p.group;
+  const std::int32_t zp = p.epilogue.requant.in_zp;
+  const std::vector<std::int8_t> in8 = read_i8(sram, p.in_addr, ci_n * hi * wi);
+  std::vector<std::int32_t> in(in8.size());
+  for (std::size_t i = 0; i < in8.size(); ++i) in[i] = std::int32_t(in8[i]) - zp;
+  const std::uint64_t taps = std::uint64_t(cpg_in) * p.kh * p.kw;
+  const std::vector<std::int8_t> w = read_i8(sram, p.w_addr, std::uint64_t(p.c_out) * taps);
+  const std::uint64_t plane = std::uint64_t(ho * wo);
+  std::vector<std::int32_t> acc(std::uint64_t(p.c_out) * plane, 0);
+  for (int co = 0; co < p.c_out; ++co) {
+    const int ci0 = (co / cpg_out) * cpg_in;
+    std::int32_t* o = &acc[std::uint64_t(co) * plane];
+    for (int ci = 0; ci < cpg_in; ++ci)
+      for (int ky = 0; ky < p.kh; ++ky)
+        for (int kx = 0; kx < p.kw; ++kx) {
+          const std::int32_t wv = w[std::uint64_t(co) * taps + (std::uint64_t(ci) * p.kh + std::uint64_t(ky)) * p.kw + std::uint64_t(kx)];
+          const long long off = (long long)kx * p.dilation - p.pad_left;
+          for (long long y = 0; y < ho; ++y) {
+            const long long iy = y * p.stride_h - p.pad_top + (long long)ky * p.dilation;
+            if (iy < 0 || iy >= (long long)hi) continue;
+            const std::int32_t* row = &in[(std::uint64_t(ci0 + ci) * hi + std::uint64_t(iy)) * wi];
+            for (long long x = 0; x < wo; ++x) {
+              const long long ix = x * p.stride_w + off;
+              if (ix >= 0 && ix < (long long)wi) o[y * wo + x] += wv * row[ix];
+            }
+          }
+        }
+  }
+  const std::vector<std::int8_t> out =
+      finish(p.epilogue, std::uint64_t(p.c_out), acc, [&](std::uint64_t i) { return i / plane; }, sram, "CONV");
+  write_i8(sram, p.out_addr, out);
+}
+
+void gemm_int8(const isa::GemmParams& p, BackingStore& sram) {
+  const std::uint64_t M = std::uint64_t(p.m), N = std::uint64_t(p.n), K = std::uint64_t(p.k);
+  const std::int32_t zp = p.epilogue.requant.in_zp;
+  const std::vector<std::int8_t> a = read_i8(sram, p.a_addr, M * K), b = read_i8(sram, p.b_addr, K * N);
+  std::vector<std::int32_t> acc(M * N, 0);
+  for (std::uint64_t m = 0; m < M; ++m)
+    for (std::uint64_t k = 0; k < K; ++k) {
+      const std::int32_t av = std::int32_t(a[m * K + k]) - zp;
+      for (std::uint64_t n = 0; n < N; ++n) acc[m * N + n] += av * b[k * N + n];
+    }
+  const std::vector<std::int8_t> out = finish(p.epilogue, N, acc, [&](std::uint64_t i) { return i % N; }, sram, "GEMM");
+  write_i8(sram, p.out_addr, out);
+}
+
+void act_int8(const isa::ActParams& p, BackingStore& sram) {
+  using isa::ActOp;
+  if (p.op != ActOp::Relu && p.op != ActOp::Clip && p.op != ActOp::Identity)
+    no_rule(std::string("ACT op=") + isa::to_string(p.op) + " has no int8 rule (int8 ACT is relu, clip, identity)");
+  if (!p.requant.on && p.op == ActOp::Identity) {  // a copy (concat copy layers): bytes unchanged
+    write_i8(sram, p.out_addr, read_i8(sram, p.in_addr, p.elems));
+    return;
+  }
+  if (!p.requant.on) no_rule(std::string("ACT op=") + isa::to_string(p.op) + " without a requant operand");
+  if (p.has_residual) no_rule("ACT with res has no int8 rule");
+  const isa::Requant& r = p.requant;
+  const std::vector<std::int32_t> t = read_i32(sram, r.addr, 2);
+  std::vector<std::int8_t> v = read_i8(sram, p.in_addr, p.elems);
+  for (std::int8_t& x : v) x = isa::requantize(std::int32_t(x) - r.in_zp, t[0], t[1], r.out_zp, r.clamp_min, r.clamp_max);
+  write_i8(sram, p.out_addr, v);
+}
+
+std::int8_t add_int8(std::int32_t a, std::int32_t b, const isa::Requant& r, const std::int32_t table[7]) {
+  const int left = table[0];
+  const std::int32_t sa = isa::multiply_by_quantized_multiplier((a - r.in_zp) * (1 << left), table[1], table[2]);
+  const std::int32_t sb = isa::multiply_by_quantized_multiplier((b - r.b_zp) * (1 << left), table[3], table[4]);
+  return isa::requantize(sa + sb, table[5], table[6], r.out_zp, r.clamp_min, r.clamp_max);
+}
+
+void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram) {
+  if (p.op != isa::EltwiseOp::Add)
+    no_rule(std::string("ELTWISE op=") + isa::to_string(p.op) + " has no int8 rule (int8 ELTWISE is add)");
+  if (!p.requant.on) no_rule("ELTWISE add without a requant operand");
+  const std::vector<std::int32_t> t = read_i32(sram, p.requant.addr, 7);
+  if (t[0] < 0 || t[0] > 24) no_rule("ELTWISE add table: left_shift " + std::to_string(t[0]) + " is outside [0, 24]");
+  const std::vector<std::int8_t> a = read_i8(sram, p.a_addr, p.elems);
+  const std::vector<std::int8_t> b = read_i8(sram, p.b_addr, p.broadcast() ? p.b_elems : p.elems);
+  std::vector<std::int8_t> out(p.elems);
+  for (std::uint64_t i = 0; i < p.elems; ++i) out[i] = add_int8(a[i], b[p.b_index(i)], p.requant, t.data());
+  write_i8(sram, p.out_addr, out);
+}
+
+std::int8_t avg_int8(std::int32_t sum, std::int32_t n) {
+  const std::int32_t q = sum > 0 ? (sum + n / 2) / n : (sum - n / 2) / n;
+  return std::int8_t(std::clamp<std::int32_t>(q, -128, 127));
+}
+
+void pool_int8(const isa::PoolParams& p, BackingStore& sram) {
+  const std::uint64_t c = std::uint64_t(p.c), hi = std::uint64_t(p.h_in), wi = std::uint64_t(p.w_in);
+  const std::vector<std::int8_t> in = read_i8(sram, p.in_addr, c * hi * wi);
+  if (p.op == isa::PoolOp::GlobalAvg) {
+    std::vector<std::int8_t> out(c);
+    for (std::uint64_t ch = 0; ch < c; ++ch) {
+      std::int32_t s = 0;
+      for (std::uint64_t k = 0; k < hi * wi; ++k) s += in[ch * hi * wi + k];
+      out[ch] = avg_int8(s, std::int32_t(hi * wi));
+    }
+    write_i8(sram, p.out_addr, out);
+    return;
+  }
+  const std::uint64_t ho = std::uint64_t(p.h_out()), wo = std::uint64_t(p.w_out());
+  std::vector<std::int8_t> out(c * ho * wo);
+  for (std::uint64_t ch = 0; ch < c; ++ch)
+    for (std::uint64_t y = 0; y < ho; ++y)
+      for (std::uint64_t x = 0; x < wo; ++x) {
+        std::int32_t mx = -128, sum = 0, count = 0;
+        for (int ky = 0; ky < p.kh; ++ky) {
+          const long long iy = (long long)y * p.stride_h - p.pad_top + ky;
+          if (iy < 0 || iy >= (long long)hi) continue;
+          for (int kx = 0; kx < p.kw; ++kx) {
+            const long long ix = (long long)x * p.stride_w - p.pad_left + kx;
+            if (ix < 0 || ix >= (long long)wi) continue;
+            const std::int32_t v = in[(ch * hi + std::uint64_t(iy)) * wi + std::uint64_t(ix)];
+            mx = std::max(mx, v);
+            sum += v;
+            ++count;
+          }
+        }
+        out[(ch * ho + y) * wo + x] = p.op == isa::PoolOp::Max ? std::int8_t(mx) : (count > 0 ? avg_int8(sum, count) : 0);
+      }
+  write_i8(sram, p.out_addr, out);
+}
+
+}  // namespace npu::hw::functional

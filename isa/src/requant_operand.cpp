@@ -1,0 +1,62 @@
+// Legality of the int8 requantisation operand (requant_operand.hpp).
+#include "npu/isa/requant_operand.hpp"
+
+#include <fmt/format.h>
+
+namespace npu::isa {
+
+namespace {
+
+bool in_int8(int v) { return v >= -128 && v <= 127; }
+
+std::string ranges(const Requant& r, bool has_b) {
+  for (auto [name, v] : {std::pair<const char*, int>{"zp (input)", r.in_zp}, {"zp (b)", r.b_zp}, {"zp (output)", r.out_zp},
+                         {"clamp min", r.clamp_min}, {"clamp max", r.clamp_max}})
+    if (!in_int8(v)) return fmt::format("{} {} is outside the int8 range [-128, 127]", name, v);
+  if (!has_b && r.b_zp != 0) return "zp of a b operand on an instruction with one input";
+  if (r.clamp_min > r.clamp_max) return fmt::format("clamp min {} > max {}", r.clamp_min, r.clamp_max);
+  if (!r.on && (r.in_zp != 0 || r.b_zp != 0 || r.out_zp != 0 || r.clamp_min != -128 || r.clamp_max != 127))
+    return "zp/clamp given without requant (they are part of the int8 requantisation)";
+  return "";
+}
+
+}  // namespace
+
+const Requant* requant_of(const Instruction& inst) {
+  if (const auto* c = std::get_if<ConvParams>(&inst.params)) return &c->epilogue.requant;
+  if (const auto* g = std::get_if<GemmParams>(&inst.params)) return &g->epilogue.requant;
+  if (const auto* a = std::get_if<ActParams>(&inst.params)) return &a->requant;
+  if (const auto* e = std::get_if<EltwiseParams>(&inst.params)) return &e->requant;
+  return nullptr;
+}
+
+std::string requant_problem(const Instruction& inst) {
+  const Requant* r = requant_of(inst);
+  if (!r) return "";
+  if (std::string why = ranges(*r, inst.op == Opcode::Eltwise); !why.empty()) return why;
+  if (!r->on) return "";
+  const Epilogue* e = nullptr;
+  if (const auto* c = std::get_if<ConvParams>(&inst.params)) e = &c->epilogue;
+  if (const auto* g = std::get_if<GemmParams>(&inst.params)) e = &g->epilogue;
+  if (e) {
+    const char* other = e->has_scale_shift ? "scale_shift" : e->has_residual ? "residual" : e->has_in_scale ? "in_scale" : nullptr;
+    if (other)
+      return fmt::format("requant cannot be combined with '{}' on {} (int8 has no rule for it; run it as a separate "
+                         "instruction)", other, to_string(inst.op));
+    if (e->act != ActOp::None && e->act != ActOp::Relu && e->act != ActOp::Clip)
+      return fmt::format("requant with act={}: the int8 epilogue applies the activation as the clamp, so act must "
+                         "be none, relu or clip", to_string(e->act));
+  }
+  if (const auto* a = std::get_if<ActParams>(&inst.params)) {
+    if (a->op != ActOp::Relu && a->op != ActOp::Clip && a->op != ActOp::Identity)
+      return fmt::format("requant on ACT op={}: int8 ACT is relu, clip or identity (a rescale and a clamp)",
+                         to_string(a->op));
+    if (a->has_residual) return "requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)";
+  }
+  if (const auto* el = std::get_if<EltwiseParams>(&inst.params))
+    if (el->op != EltwiseOp::Add)
+      return fmt::format("requant on ELTWISE op={}: int8 ELTWISE is add only", to_string(el->op));
+  return "";
+}
+
+}  // namespace npu::isa

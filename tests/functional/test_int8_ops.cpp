@@ -1,0 +1,155 @@
+// The int8 arithmetic of the data path (hw_models/include/npu/hw/functional/int8_ops.hpp) on
+// hand-computed cases: CONV with padding, input/output zero points, bias, per-channel
+// requantisation and clamp; ELTWISE add (TFLite's quantised Add); ACT relu rescale; POOL
+// rounding; and the compiler's table derivation (int8_lowering.hpp) for the same numbers.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "npu/compiler/int8_lowering.hpp"
+#include "npu/hw/functional/data_path.hpp"
+#include "npu/hw/functional/int8_ops.hpp"
+
+using namespace npu;
+
+namespace {
+
+struct Sram {
+  hw::BackingStore ddr{"DDR", 1 << 16};
+  hw::DataPath dp{ddr, 1 << 16, DType::Int8};
+  void i8(std::uint32_t addr, std::vector<std::int8_t> v) { dp.sram().write(addr, v.data(), v.size()); }
+  void i32(std::uint32_t addr, std::vector<std::int32_t> v) { dp.sram().write(addr, v.data(), v.size() * 4); }
+  std::vector<std::int8_t> read(std::uint32_t addr, std::size_t n) {
+    std::vector<std::int8_t> v(n);
+    dp.sram().read(addr, v.data(), n);
+    return v;
+  }
+};
+
+constexpr std::int32_t k2p30 = 1 << 30;
+
+}  // namespace
+
+TEST(Int8Ops, ConvPadsWithTheInputZeroPointAddsBiasRequantisesAndClamps) {
+  // Input [1, 1, 2] = {10, -20}, in_zp 2 (reals 8, -22 in units of s_in); weights [1,1,1,3] =
+  // {3, -1, 2}; pad left/right 1, so w_out = (2 + 2 - 3) + 1 = 2; bias 100.
+  //   out0: taps at x = -1 (padding: real 0, adds nothing), 0, 1: -1*8 + 2*(-22) = -52; + 100 = 48
+  //   out1: taps at x = 0, 1, 2 (padding):                       3*8 + -1*(-22) = 46; + 100 = 146
+  // M = 0.25 = 0.5 x 2^-1: multiplier 2^30, shift -1. 48 x 0.25 = 12 (exact); 146 x 0.25 = 36.5,
+  // rounded half away from zero: 37. + out_zp (-5): 7 and 32; clamp max 30 -> 7, 30.
+  // (Padding read as a raw 0 instead of the zero point would add 3*(0-2) = -6 to out0: 42 ->
+  // 10.5 -> 11 - 5 = 6.)
+  Sram s;
+  s.i8(0x0, {10, -20});
+  s.i8(0x40, {3, -1, 2});
+  s.i32(0x80, {100});
+  s.i32(0xc0, {k2p30, -1});
+  isa::ConvParams p;
+  p.in_addr = 0x0, p.w_addr = 0x40, p.out_addr = 0x100;
+  p.c_in = 1, p.h_in = 1, p.w_in = 2, p.c_out = 1, p.kh = 1, p.kw = 3, p.pad_left = 1, p.pad_right = 1;
+  p.epilogue.has_bias = true, p.epilogue.bias_addr = 0x80;
+  p.epilogue.requant.on = true, p.epilogue.requant.addr = 0xc0;
+  p.epilogue.requant.in_zp = 2, p.epilogue.requant.out_zp = -5, p.epilogue.requant.clamp_max = 30;
+  isa::Instruction in;
+  in.op = isa::Opcode::Conv;
+  in.params = p;
+  s.dp.execute(in);
+  EXPECT_EQ(s.read(0x100, 2), (std::vector<std::int8_t>{7, 30}));
+}
+
+TEST(Int8Ops, ConvRequantisesEachOutputChannelWithItsOwnPair) {
+  // 1x1 conv, one input value 4 (zp 0), weights {1, 1}: acc 4 in both channels. Channel 0
+  // M = 0.5 (2^30, 0): 2; channel 1 M = 2 (2^30, 2): 8.
+  Sram s;
+  s.i8(0x0, {4});
+  s.i8(0x40, {1, 1});
+  s.i32(0xc0, {k2p30, 0, k2p30, 2});
+  isa::ConvParams p;
+  p.in_addr = 0x0, p.w_addr = 0x40, p.out_addr = 0x100;
+  p.c_in = 1, p.h_in = 1, p.w_in = 1, p.c_out = 2, p.kh = 1, p.kw = 1;
+  p.epilogue.requant.on = true, p.epilogue.requant.addr = 0xc0;
+  hw::functional::conv_int8(p, s.dp.sram());
+  EXPECT_EQ(s.read(0x100, 2), (std::vector<std::int8_t>{2, 8}));
+}
+
+TEST(Int8Ops, AddTableAndAddFollowTfLite) {
+  // s_a 0.5, s_b 0.25, s_out 1: twice_max = 1; a multiplier 0.5 = (2^30, 0), b 0.25 = (2^30, -1),
+  // out 1 / (2^20 x 1) = 0.5 x 2^-19 = (2^30, -19); left_shift 20.
+  const std::vector<std::int32_t> t = compiler::add_table(0.5, 0.25, 1.0);
+  EXPECT_EQ(t, (std::vector<std::int32_t>{20, k2p30, 0, k2p30, -1, k2p30, -19}));
+  // a = 3 (1.5), b = 2 (0.5): a' = 3 x 2^20 / 2 = 1572864, b' = 2 x 2^20 / 4 = 524288, sum 2^21;
+  // 2^21 x 2^-20 = 2 (the real sum 2.0 on the output grid).
+  isa::Requant r;
+  r.on = true;
+  EXPECT_EQ(hw::functional::add_int8(3, 2, r, t.data()), 2);
+  // With zero points a_zp 1, b_zp -2, out_zp 10: a = 4, b = 0 are the same reals: 2 + 10 = 12.
+  r.in_zp = 1, r.b_zp = -2, r.out_zp = 10;
+  EXPECT_EQ(hw::functional::add_int8(4, 0, r, t.data()), 12);
+  // Saturation: 100 + 100 on those grids is 50 + 25 = 75 reals -> 75 + 10 = 85; clamp max 80.
+  r.clamp_max = 80;
+  EXPECT_EQ(hw::functional::add_int8(101, 98, r, t.data()), 80);
+}
+
+TEST(Int8Ops, ActReluRescalesAndClampsAtTheOutputZeroPoint) {
+  // s_in 0.5 -> s_out 0.25: M = 2 = 0.5 x 2^2: (2^30, 2). in_zp 1, out_zp -3, relu clamp [-3, 127].
+  // 5 -> (5 - 1) x 2 - 3 = 5; -7 -> -8 x 2 - 3 = -19 -> -3; 100 -> 99 x 2 - 3 = 195 -> 127.
+  Sram s;
+  s.i8(0x0, {5, -7, 100});
+  s.i32(0x40, {k2p30, 2});
+  isa::ActParams a;
+  a.op = isa::ActOp::Relu;
+  a.in_addr = 0x0, a.out_addr = 0x80, a.elems = 3;
+  a.requant.on = true, a.requant.addr = 0x40, a.requant.in_zp = 1, a.requant.out_zp = -3, a.requant.clamp_min = -3;
+  hw::functional::act_int8(a, s.dp.sram());
+  EXPECT_EQ(s.read(0x80, 3), (std::vector<std::int8_t>{5, -3, 127}));
+  // The compiler's clamp for relu on that grid is [max(-128, zp), 127] = [-3, 127].
+  int lo = 0, hi = 0;
+  ASSERT_TRUE(compiler::activation_clamp(isa::ActOp::Relu, 0, 0, {0.25, -3}, lo, hi));
+  EXPECT_EQ(lo, -3);
+  EXPECT_EQ(hi, 127);
+  // ReLU6 on scale 0.05, zp -128: [-128, -128 + round(6 / 0.05) = -8].
+  ASSERT_TRUE(compiler::activation_clamp(isa::ActOp::Clip, 0, 6, {0.05, -128}, lo, hi));
+  EXPECT_EQ(lo, -128);
+  EXPECT_EQ(hi, -8);
+}
+
+TEST(Int8Ops, PoolAverageRoundsHalfAwayFromZeroAndMaxIgnoresPadding) {
+  // avg: 5 / 2 = 2.5 -> 3, -5 / 2 -> -3, -4 / 3 = -1.33 -> -1, 300 / 1 saturates to 127.
+  EXPECT_EQ(hw::functional::avg_int8(5, 2), 3);
+  EXPECT_EQ(hw::functional::avg_int8(-5, 2), -3);
+  EXPECT_EQ(hw::functional::avg_int8(-4, 3), -1);
+  EXPECT_EQ(hw::functional::avg_int8(300, 1), 127);
+  // max 2x2 stride 2 with pad 1 on [-5 -6; -7 -8]: every window holds one value and padding
+  // never wins (-5, -6, -7, -8); global_avg of {-5,-6,-7,-8} = -26 / 4 = -6.5 -> -7.
+  Sram s;
+  s.i8(0x0, {-5, -6, -7, -8});
+  isa::PoolParams p;
+  p.op = isa::PoolOp::Max;
+  p.in_addr = 0x0, p.out_addr = 0x40, p.c = 1, p.h_in = 2, p.w_in = 2, p.kh = 2, p.kw = 2, p.stride_h = 2,
+  p.stride_w = 2, p.pad_top = 1, p.pad_left = 1, p.pad_bottom = 1, p.pad_right = 1;
+  hw::functional::pool_int8(p, s.dp.sram());
+  EXPECT_EQ(s.read(0x40, 4), (std::vector<std::int8_t>{-5, -6, -7, -8}));
+  p.op = isa::PoolOp::GlobalAvg;
+  hw::functional::pool_int8(p, s.dp.sram());
+  EXPECT_EQ(s.read(0x40, 1), (std::vector<std::int8_t>{-7}));
+}
+
+TEST(Int8Ops, InstructionsWithoutAnInt8RuleAreRefusedNotGuessed) {
+  Sram s;
+  isa::ConvParams p;
+  p.c_in = 1, p.h_in = 1, p.w_in = 1, p.c_out = 1;
+  try {
+    hw::functional::conv_int8(p, s.dp.sram());
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "int8 data path: CONV without a requant operand: int32 accumulators have no int8 result "
+              "(docs/functional.md, int8 execution; compile a quantised model for the int8 config)");
+  }
+  isa::ActParams a;
+  a.op = isa::ActOp::Sigmoid;
+  a.elems = 1;
+  EXPECT_THROW(hw::functional::act_int8(a, s.dp.sram()), std::invalid_argument);
+  hw::BackingStore ddr("DDR", 1 << 16);
+  EXPECT_THROW(hw::DataPath(ddr, 1 << 16, DType::Fp16), std::invalid_argument);
+}

@@ -1,0 +1,169 @@
+// The int8 requantisation operand (docs/isa.md, "int8 requantisation"): requant=, zp=, clamp=
+// on CONV, GEMM, ACT and ELTWISE -- reading, canonical writing, round trips, the SRAM operand
+// it adds, relocation, and every bad input with its exact message.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "npu/isa/assembly.hpp"
+#include "npu/isa/check.hpp"
+#include "npu/isa/requant_operand.hpp"
+#include "npu/isa/sram_relocate.hpp"
+
+using namespace npu;
+using namespace npu::isa;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const std::string kSample = std::string(NPU_SOURCE_DIR) + "/tests/isa/data/int8_requant.npuasm";
+const std::string kHead = ".npuasm 1\n.program dtype=int8\n";
+
+/// The whole message of reading line 3 = `line` (head + line).
+std::string error_of(const std::string& line) {
+  try {
+    read_program(kHead + line + "\n", "bad.npuasm");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const std::string kHint =
+    "\n  requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT "
+    "relu/clip/identity, ELTWISE add";
+
+}  // namespace
+
+TEST(RequantOperand, SampleIsCanonicalAndRoundTrips) {
+  const std::string text = slurp(kSample);
+  ASSERT_FALSE(text.empty());
+  const Program p = read_program(text, "int8_requant.npuasm");
+  EXPECT_EQ(write_program(p), text);
+  EXPECT_EQ(read_program(write_program(p)), p);
+  const auto& c = std::get<ConvParams>(p.instructions[1].params).epilogue.requant;
+  EXPECT_TRUE(c.on);
+  EXPECT_EQ(c.addr, 0x1040u);
+  EXPECT_EQ(c.in_zp, -3);
+  EXPECT_EQ(c.out_zp, 5);
+  EXPECT_EQ(c.clamp_min, 5);
+  EXPECT_EQ(c.clamp_max, 127);
+  // GEMM: requant alone keeps the defaults (zp 0,0, clamp -128,127), written without them.
+  const auto& g = std::get<GemmParams>(p.instructions[2].params).epilogue.requant;
+  EXPECT_TRUE(g.on);
+  EXPECT_EQ(g.in_zp, 0);
+  EXPECT_EQ(g.clamp_min, -128);
+  const auto& e = std::get<EltwiseParams>(p.instructions[6].params).requant;
+  EXPECT_EQ(e.in_zp, 5);
+  EXPECT_EQ(e.b_zp, -128);
+  EXPECT_EQ(e.out_zp, -1);
+}
+
+TEST(RequantOperand, KeysInAnyOrderReadTheSame) {
+  const Program a = read_program(kHead + "CONV in=0x0 w=0x0 out=0x0 cin=1 hin=1 win=1 cout=2 kh=1 kw=1 "
+                                         "requant=0x40 zp=1,2 clamp=2,100 act=relu\n");
+  const Program b = read_program(kHead + "CONV clamp=2,100 act=relu zp=1,2 cout=2 requant=0x40 in=0x0 w=0x0 "
+                                         "out=0x0 cin=1 hin=1 win=1 kh=1 kw=1\n");
+  EXPECT_EQ(a, b);
+}
+
+TEST(RequantOperand, AddsOneSramOperandOfTheTableSize) {
+  const Program p = read_program(slurp(kSample));
+  auto bytes_of = [&](std::size_t i) -> std::uint64_t {
+    for (const SramOperand& o : sram_operands(p.instructions[i], p.dtype))
+      if (std::string(o.name) == "requant") return o.bytes;
+    return 0;
+  };
+  EXPECT_EQ(bytes_of(1), 16u * 8u);  // CONV: c_out = 16 (multiplier, shift) int32 pairs
+  EXPECT_EQ(bytes_of(2), 8u * 8u);   // GEMM: n = 8 pairs
+  EXPECT_EQ(bytes_of(4), 8u);        // ACT: one pair
+  EXPECT_EQ(bytes_of(6), 28u);       // ELTWISE add: 7 int32 words
+  Instruction moved = p.instructions[1];
+  relocate_sram(moved, 0x100);
+  EXPECT_EQ(std::get<ConvParams>(moved.params).epilogue.requant.addr, 0x1140u);
+}
+
+TEST(RequantOperand, RequantMakesTheEpilogueNonEmpty) {
+  Epilogue e;
+  EXPECT_TRUE(e.empty());
+  e.requant.on = true;
+  EXPECT_FALSE(e.empty());
+}
+
+TEST(RequantOperand, BadValuesHaveExactMessages) {
+  const std::string conv = "CONV in=0x0 w=0x0 out=0x0 cin=1 hin=1 win=1 cout=1 kh=1 kw=1 requant=0x40 ";
+  // Columns (1-based bytes): the CONV prefix is 74 bytes, so zp= starts at 75 and its values at
+  // 78; the offending list element is pointed at ("200" at 80).
+  EXPECT_EQ(error_of(conv + "zp=1,200"),
+            "bad.npuasm:3:80: error: value 200 of 'zp' is out of range [-128, 127]\n"
+            "  int8 zero points and clamp bounds lie in [-128, 127]");
+  EXPECT_EQ(error_of(conv + "zp=1"),
+            "bad.npuasm:3:78: error: 'zp' has 1 value; it takes exactly 2\n"
+            "  zp=IN,OUT: the zero points of the input and the output");
+  EXPECT_EQ(error_of(conv + "zp=--1,0"),
+            "bad.npuasm:3:78: error: malformed number '--1' for 'zp'\n"
+            "  zero points and clamp bounds are signed decimal integers such as -128, 0 or 127");
+  EXPECT_EQ(error_of(conv + "clamp=10,-10"),
+            "bad.npuasm:3:75: error: clamp min 10 > max -10" + kHint);
+  EXPECT_EQ(error_of("ELTWISE op=add a=0x0 b=0x0 out=0x0 elems=4 requant=0x40 zp=1,2"),
+            "bad.npuasm:3:60: error: 'zp' has 2 values; it takes exactly 3\n"
+            "  zp=A,B,OUT: the zero points of a, b and the output");
+}
+
+TEST(RequantOperand, IllegalCombinationsHaveExactMessages) {
+  const std::string conv = "CONV in=0x0 w=0x0 out=0x0 cin=1 hin=1 win=1 cout=1 kh=1 kw=1 ";
+  EXPECT_EQ(error_of(conv + "zp=1,2"),
+            "bad.npuasm:3:62: error: zp/clamp given without requant (they are part of the int8 requantisation)" + kHint);
+  EXPECT_EQ(error_of(conv + "residual=0x80 requant=0x40"),
+            "bad.npuasm:3:76: error: requant cannot be combined with 'residual' on CONV (int8 has no rule for it; run "
+            "it as a separate instruction)" + kHint);
+  EXPECT_EQ(error_of(conv + "requant=0x40 act=sigmoid"),
+            "bad.npuasm:3:62: error: requant with act=sigmoid: the int8 epilogue applies the activation as the clamp, "
+            "so act must be none, relu or clip" + kHint);
+  EXPECT_EQ(error_of("ACT op=sigmoid in=0x0 out=0x0 elems=4 requant=0x40"),
+            "bad.npuasm:3:39: error: requant on ACT op=sigmoid: int8 ACT is relu, clip or identity (a rescale and a "
+            "clamp)" + kHint);
+  EXPECT_EQ(error_of("ACT op=relu in=0x0 res=0x10 out=0x0 elems=4 requant=0x40"),
+            "bad.npuasm:3:45: error: requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)" + kHint);
+  EXPECT_EQ(error_of("ELTWISE op=mul a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
+            "bad.npuasm:3:44: error: requant on ELTWISE op=mul: int8 ELTWISE is add only" + kHint);
+  EXPECT_EQ(error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40").substr(0, 51),
+            "bad.npuasm:3:44: error: unknown key 'requant' for P");
+}
+
+TEST(RequantOperand, WriterRefusesWhatTheReaderRefuses) {
+  Program p;
+  p.dtype = DType::Int8;
+  Instruction in;
+  in.op = Opcode::Eltwise;
+  EltwiseParams e;
+  e.op = EltwiseOp::Mul;
+  e.elems = 4;
+  e.requant.on = true;
+  in.params = e;
+  p.instructions.push_back(in);
+  EXPECT_THROW(write_program(p), std::invalid_argument);
+  e.op = EltwiseOp::Add;
+  e.requant.clamp_max = 128;  // outside int8
+  p.instructions[0].params = e;
+  EXPECT_THROW(write_program(p), std::invalid_argument);
+}
+
+TEST(RequantOperand, CheckReportsRequantInAnFp32Program) {
+  Program p = read_program(slurp(kSample));
+  p.dtype = DType::Fp32;
+  HwConfig hw;
+  hw.mac_array.dtype = DType::Fp32;
+  hw.sram.capacity_bytes = 1 << 20;
+  int dtype_issues = 0;
+  for (const CheckIssue& i : check_program(p, hw))
+    if (i.kind == CheckKind::DataType && i.message.find("requant is an int8 operand") != std::string::npos) ++dtype_issues;
+  EXPECT_EQ(dtype_issues, 6);  // CONV, two GEMMs, two ACTs, ELTWISE
+}
