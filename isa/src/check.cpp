@@ -24,6 +24,7 @@ const char* to_string(CheckKind k) {
     case CheckKind::Token: return "token";
     case CheckKind::Deadlock: return "deadlock";
     case CheckKind::Dataflow: return "dataflow";
+    case CheckKind::SramRace: return "sram-race";
   }
   return "?";
 }

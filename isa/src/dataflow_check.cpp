@@ -2,6 +2,8 @@
 // byte coverage of every LOAD of stored data by the STOREs before it.
 #include "npu/isa/dataflow_check.hpp"
 
+#include "npu/isa/happens_before.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,9 +18,7 @@ namespace npu::isa {
 namespace {
 
 using Interval = std::pair<std::uint64_t, std::uint64_t>;  // [begin, end) DDR bytes
-using Clock = std::array<std::size_t, 3>;  // per queue: how many of its instructions happen before
-
-int token_index(Token t) { return int(t.from) * 3 + int(t.to); }
+using Clock = HappensBefore::Clock;
 
 /// A union of byte ranges: disjoint, non-adjacent [begin, end) kept in a map by begin.
 class IntervalSet {
@@ -84,56 +84,9 @@ class DataflowChecker {
  private:
   /// Fills before_[i] for every instruction; false when the queues cannot all complete.
   bool happens_before() {
-    const std::size_t n = p_.instructions.size();
-    before_.assign(n, Clock{0, 0, 0});
-    bool decoupled = false;
-    for (const Instruction& in : p_.instructions) decoupled = decoupled || !in.wait.empty() || !in.push.empty();
-    std::array<std::vector<std::size_t>, 3> queue;
-    for (std::size_t i = 0; i < n; ++i) {
-      const int q = int(p_.instructions[i].queue());
-      queue[q].push_back(i);
-    }
-    if (!decoupled) {  // strict program order: everything before i happens before i
-      Clock seen{0, 0, 0};
-      for (std::size_t i = 0; i < n; ++i) {
-        before_[i] = seen;
-        ++seen[int(p_.instructions[i].queue())];
-      }
-      return true;
-    }
-    std::array<std::vector<Clock>, 9> pushed;  // per token: the releasing clock of each push
-    std::array<std::size_t, 9> consumed{};
-    std::array<std::size_t, 3> head{0, 0, 0};
-    std::array<Clock, 3> last{};  // per queue: clock after its last completed instruction
-    for (bool progress = true; progress;) {
-      progress = false;
-      for (int q = 0; q < 3; ++q)
-        while (head[q] < queue[q].size()) {
-          const std::size_t i = queue[q][head[q]];
-          const Instruction& in = p_.instructions[i];
-          std::array<std::size_t, 9> need{};
-          for (const Token& t : in.wait) ++need[token_index(t)];
-          bool ready = true;
-          for (int t = 0; t < 9; ++t) ready = ready && consumed[t] + need[t] <= pushed[t].size();
-          if (!ready) break;
-          Clock c = last[q];
-          for (int t = 0; t < 9; ++t)
-            for (std::size_t k = 0; k < need[t]; ++k) {
-              const Clock& r = pushed[t][consumed[t]++];
-              for (int x = 0; x < 3; ++x) c[x] = std::max(c[x], r[x]);
-            }
-          c[q] = head[q];  // every earlier instruction of its own queue
-          before_[i] = c;
-          c[q] = head[q] + 1;  // released: this one too
-          last[q] = c;
-          for (const Token& t : in.push) pushed[token_index(t)].push_back(c);
-          ++head[q];
-          progress = true;
-        }
-    }
-    for (int q = 0; q < 3; ++q)
-      if (head[q] != queue[q].size()) return false;  // deadlock or unbalanced: check_program says so
-    return true;
+    HappensBefore hb = isa::happens_before(p_);
+    before_ = std::move(hb.before);
+    return hb.complete;
   }
 
   const TensorDecl* tensor_of(const Instruction& in) const {

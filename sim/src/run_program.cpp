@@ -16,6 +16,7 @@
 #include "npu/hw/npu_top.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/sram_race_check.hpp"
 #include "npu/sim/timeline.hpp"
 
 namespace npu::sim {
@@ -240,10 +241,11 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   g_ran = true;
   if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
   // The static checks of `npu asm check` (SRAM and DDR ranges, tensor overlaps, token balance,
-  // deadlock, DDR data flow) first: a program they reject is not simulated, and every issue is
+  // deadlock, DDR data flow, SRAM races) first: a program they reject is not simulated, and every issue is
   // reported in asm check's format (the controller's own SRAM check below would name only the first).
   std::vector<isa::CheckIssue> issues = isa::check_program(program, hw);
   for (isa::CheckIssue& issue : isa::check_dataflow(program)) issues.push_back(std::move(issue));
+  for (isa::CheckIssue& issue : isa::check_sram_races(program)) issues.push_back(std::move(issue));
   if (!issues.empty()) {
     const std::string prog = opt.program_source.empty() ? std::string("program") : opt.program_source;
     std::string msg;

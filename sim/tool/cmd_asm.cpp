@@ -15,6 +15,7 @@
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/sram_race_check.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/sim/output_files.hpp"
 
@@ -61,7 +62,8 @@ void add_asm_commands(CLI::App& app) {
     const isa::Program p = isa::read_program_file(*program);
     const HwConfig hw = load_hw_config(*hw_path);
     auto issues = isa::check_program(p, hw);
-    for (auto& issue : isa::check_dataflow(p)) issues.push_back(std::move(issue));  // DDR data flow
+    for (auto& issue : isa::check_dataflow(p)) issues.push_back(std::move(issue));     // DDR data flow
+    for (auto& issue : isa::check_sram_races(p)) issues.push_back(std::move(issue));  // SRAM races
     if (issues.empty()) {
       std::cout << summary(p, hw) << "\n";
       return;

@@ -13,6 +13,7 @@
 #include "npu/compiler/strategy.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/sram_race_check.hpp"
 #include "random_graphs.hpp"
 
 namespace npu::compiler::testing {
@@ -45,6 +46,8 @@ inline std::string check_random_graph(std::uint32_t seed, const HwConfig& hw) {
     if (!issues.empty()) return where + std::to_string(issues.size()) + " check issues, first: " + issues[0].message + graph;
     const auto flow = isa::check_dataflow(r.program);
     if (!flow.empty()) return where + std::to_string(flow.size()) + " data-flow issues, first: " + flow[0].message + graph;
+    const auto races = isa::check_sram_races(r.program);
+    if (!races.empty()) return where + std::to_string(races.size()) + " SRAM races, first: " + races[0].message + graph;
     std::map<std::string, std::uint64_t> outputs;
     for (const auto& t : r.program.tensors)
       if (t.kind == isa::TensorKind::Output) outputs[t.name] = t.bytes;

@@ -11,6 +11,7 @@
 #include "npu/compiler/model_loader.hpp"
 #include "npu/compiler/strategy.hpp"
 #include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/sram_race_check.hpp"
 
 namespace npu::compiler {
 namespace {
@@ -29,6 +30,9 @@ TEST_P(DataflowNetworks, EveryStrategyReadsOnlyStoredBytesAndWritesEveryOutput) 
     const auto issues = isa::check_dataflow(r.program);
     EXPECT_TRUE(issues.empty()) << GetParam() << " / " << name << ": " << issues.size() << " issues, first: "
                                 << (issues.empty() ? "" : issues[0].message);
+    const auto races = isa::check_sram_races(r.program);
+    EXPECT_TRUE(races.empty()) << GetParam() << " / " << name << ": " << races.size() << " SRAM races, first: "
+                               << (races.empty() ? "" : races[0].message);
     int outputs = 0;
     for (const auto& t : r.program.tensors) outputs += t.kind == isa::TensorKind::Output;
     EXPECT_EQ(outputs, int(graph.outputs.size())) << GetParam() << " / " << name;
@@ -65,6 +69,33 @@ TEST(DataflowNetworks, ALoadOfATensorStoredLaterIsCaughtInACompiledProgram) {
   EXPECT_EQ(issues[0].index, mutated);
   EXPECT_NE(issues[0].message.find("reads intermediate tensor 'layer2.conv_out'"), std::string::npos)
       << issues[0].message;
+}
+
+// The SRAM race check catches a real token error: in tiny_convnet's `conv-bn-act` program,
+// drop the ld2cp wait of the first compute instruction that has one. Its input tile, written
+// by the LOAD that pushed that token, is then read with nothing ordering the two (every later
+// wait also pairs with one push earlier, so more races follow; the first is this one).
+TEST(DataflowNetworks, ADroppedTokenWaitIsCaughtAsAnSramRace) {
+  const Graph graph = load_model(std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx");
+  CompileResult r = compile(graph, load_hw_config(kEdge), builtin_strategy("conv-bn-act"));
+  ASSERT_TRUE(isa::check_sram_races(r.program).empty());
+  std::size_t mutated = 0;
+  for (std::size_t i = 0; i < r.program.instructions.size() && mutated == 0; ++i) {
+    auto& in = r.program.instructions[i];
+    if (in.queue() != isa::Queue::Compute) continue;
+    for (auto it = in.wait.begin(); it != in.wait.end(); ++it)
+      if (it->from == isa::Queue::Load) {
+        in.wait.erase(it);
+        mutated = i;
+        break;
+      }
+  }
+  ASSERT_GT(mutated, 0u);
+  const auto issues = isa::check_sram_races(r.program);
+  ASSERT_FALSE(issues.empty());
+  EXPECT_EQ(issues[0].index, mutated);
+  EXPECT_EQ(issues[0].kind, isa::CheckKind::SramRace);
+  EXPECT_NE(issues[0].message.find("push a token ld2cp after"), std::string::npos) << issues[0].message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, DataflowNetworks,

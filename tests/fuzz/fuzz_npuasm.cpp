@@ -10,6 +10,7 @@
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/sram_race_check.hpp"
 
 namespace {
 
@@ -38,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!(again == p)) npu::fuzz::fuzz_fail("read_program(write_program(p)) != p", text);
     (void)npu::isa::check_program(p, hw());
-    (void)npu::isa::check_dataflow(p);  // `npu asm check` and `npu run` run both
+    (void)npu::isa::check_dataflow(p);  // `npu asm check` and `npu run` run all three
+    (void)npu::isa::check_sram_races(p);
   });
 }

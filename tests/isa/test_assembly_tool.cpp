@@ -120,6 +120,35 @@ TEST(AsmTool, CheckListsEveryIssueAndExits1) {
   EXPECT_NE(r.err.find(": 3 issues against "), std::string::npos) << r.err;
 }
 
+TEST(AsmTool, CheckReportsAnSramRaceWhereATokenWaitIsMissing) {
+  // Drop tile 2's st2cp wait (line 29): its CONV (#10) then writes SRAM 0x6000.. (cout 32 x
+  // hout 8 x wout 32 = 8192 bytes: 24576..32767) while tile 0's STORE (#5, line 24) may still
+  // be reading those bytes. The last CONV's st2cp wait now pairs with tile 0's push instead of
+  // tile 1's, so CONV #12 (line 31) races with STORE #8 (line 27) on 0x8000.. as well; and
+  // st2cp has 2 pushes for 1 wait (a token issue): 3 issues.
+  const fs::path dir = scratch_dir();
+  std::string text = slurp(kSample);
+  const std::string conv2 = "pad=0,1,0,1 bias=0x1200 act=relu wait=ld2cp,st2cp push=cp2st";
+  ASSERT_NE(text.find(conv2), std::string::npos);
+  text.replace(text.find(conv2), conv2.size(), "pad=0,1,0,1 bias=0x1200 act=relu wait=ld2cp push=cp2st");
+  const fs::path prog = write_file(dir, "race.npuasm", text);
+  const RunResult r = run_npu("asm check '" + prog.string() + "' --hw '" + kEdgeConfig + "'", dir);
+  EXPECT_EQ(r.status, 1);
+  const std::string p = prog.string();
+  EXPECT_NE(r.err.find(p + ":29: error: SRAM race: instruction #5 STORE (line 24) of layer conv1 reads SRAM bytes "
+                           "24576..32767 ('sram') and instruction #10 CONV (line 29) of layer conv1 writes them "
+                           "('out'), with no token ordering the two, so the result depends on which finishes first; "
+                           "to run them in program order, push a token st2cp after #5 STORE (line 24) of layer conv1 "
+                           "and wait on it at #10"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(p + ":31: error: SRAM race: instruction #8 STORE (line 27) of layer conv1 reads SRAM bytes "
+                           "32768..40959 ('sram') and instruction #12 CONV (line 31)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(": 3 issues against "), std::string::npos) << r.err;
+}
+
 TEST(AsmTool, MissingConfigOrProgramExits1) {
   const fs::path dir = scratch_dir();
   RunResult r = run_npu("asm check '" + kSample + "' --hw /nonexistent.yaml", dir);

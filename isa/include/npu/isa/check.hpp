@@ -20,6 +20,7 @@ enum class CheckKind {
   Token,          ///< token pushed/waited by the wrong queue, or pushes != waits for a token
   Deadlock,       ///< the queues block forever (only checked when the tokens are balanced)
   Dataflow,       ///< DDR data flow (check_dataflow): a LOAD reads bytes no earlier STORE wrote, an output not fully written
+  SramRace,       ///< two queues touch the same SRAM bytes, one writing, with no token ordering them (check_sram_races)
 };
 const char* to_string(CheckKind k);  ///< "sram-range", "ddr-range", ... (as in docs/isa.md)
 
