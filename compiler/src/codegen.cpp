@@ -211,6 +211,7 @@ class Generator {
     o.act_bytes = e_;
     o.residual = !L.residual.empty();
     o.in_scale = !L.in_scale.empty();
+    o.batch = std::max(L.batch, 1);
     const auto plan = plan_conv(g, cap_, o);
     if (!plan) too_big(L, conv_min_sram_bytes(g, o));
     const ConvTilePlan& p = *plan;
