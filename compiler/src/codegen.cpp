@@ -213,6 +213,7 @@ class Generator {
     o.in_scale = !L.in_scale.empty();
     // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
     if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
+    o.batch = std::max(L.batch, 1);
     const auto plan = plan_conv(g, cap_, o);
     if (!plan) too_big(L, conv_min_sram_bytes(g, o));
     const ConvTilePlan& p = *plan;

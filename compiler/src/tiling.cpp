@@ -154,9 +154,10 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
   const std::uint64_t w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e;
   const std::uint64_t out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
   const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
-  const bool in_changes = g.group == 1 ? n_row > 1 : n_row * n_co > 1;
+  const bool images = opt.batch > 1;
+  const bool in_changes = images || (g.group == 1 ? n_row > 1 : n_row * n_co > 1);
   const bool w_changes = n_co > 1;
-  const bool out_changes = n_row * n_co > 1;
+  const bool out_changes = images || n_row * n_co > 1;
 
   // Buffers in address order: in in' w w' params [in_scale] [res res'] out out'; a buffer
   // that does not change during the layer has one slot (size 0 for the second).

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "npu/isa/checked_math.hpp"
 #include "npu/isa/happens_before.hpp"
 
 namespace npu::isa {
@@ -48,8 +49,17 @@ class SramRaceChecker {
   }
 
  private:
+  /// i's SRAM operands; none when their sizes overflow (check_program reports that shape).
+  std::vector<SramOperand> operands(std::size_t i) const {
+    try {
+      return sram_operands(p_.instructions[i], p_.dtype);
+    } catch (const ConfigError&) {
+      return {};
+    }
+  }
+
   void visit(std::size_t i) {
-    const std::vector<SramOperand> ops = sram_operands(p_.instructions[i], p_.dtype);
+    const std::vector<SramOperand> ops = operands(i);
     bool raced = false;
     for (const SramOperand& op : ops)
       if (!raced && op.bytes > 0) raced = check(i, op);
@@ -98,7 +108,7 @@ class SramRaceChecker {
 
   /// The SRAM range of `other`'s operand named `name` (the checker keeps only names).
   SramOperand operand_of(std::size_t other, const char* name) const {
-    for (const SramOperand& o : sram_operands(p_.instructions[other], p_.dtype))
+    for (const SramOperand& o : operands(other))
       if (std::string(o.name) == name) return o;
     return {};
   }

@@ -66,7 +66,7 @@ int add_verify_figures(std::vector<RunSummary>& runs, const VerifyOptions& base)
         } catch (const std::exception& e) {
           const std::string m = e.what();
           f.sim_status = "failed: " + m.substr(0, m.find('\n'));
-          f.bit_exact = in->fp32 ? "n/a (fp32 config)" : kInt8Pending;
+          f.bit_exact = in->fp32 ? "n/a (fp32 config)" : "not run: " + m.substr(0, m.find('\n'));
           f.pass = !in->fp32;
         }
       }

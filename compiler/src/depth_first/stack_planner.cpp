@@ -560,6 +560,7 @@ class Planner {
       TilingOptions o = in_.opt;
       o.residual = !L.residual.empty();
       o.in_scale = !L.in_scale.empty();
+      o.batch = std::max(L.batch, 1);
       const auto plan = plan_conv(L.geom, in_.sram_bytes, o);
       if (plan) {
         r.first = plan->burst_cost_bytes;

@@ -77,6 +77,11 @@ struct TilingOptions {
   int reserved_param_bytes_per_channel = 8;
   bool residual = false;  ///< the epilogue reads a residual tile shaped like the output
   bool in_scale = false;  ///< the array scales input channels: c_in elements resident
+  /// Images per layer (the N of NCHW). With N > 1 the input, output and residual tiles change
+  /// from one image to the next even when one tile covers an image, so each gets two slots
+  /// (the next image's LOAD must not overwrite a tile the array still reads, nor the next
+  /// image's CONV a tile a STORE still reads).
+  int batch = 1;
   std::uint32_t align_bytes = 64;  ///< every SRAM buffer starts at a multiple of this
   /// SRAM placement (sram_placement.hpp): with the capacity and bank count of the SRAM the
   /// buffers of a tiling are placed bank-exclusive when the banks allow it; 0: packed from 0.

@@ -31,21 +31,19 @@ struct OutputError {
 /// `test` against `ref` for every output of `ref` (by name; a missing one throws ConfigError).
 std::vector<OutputError> compare_outputs(const compiler::RefTensorMap& ref, const compiler::RefTensorMap& test);
 
-/// Status of a check that could not run (never a blank cell).
-inline constexpr const char* kInt8Pending = "not run: int8 execution pending";
-
-/// The int8 execution slot: executes `compiled` (compiled from the quantised graph) with
-/// int8 data and compares it bit for bit with the integer reference interpreter run on
-/// `quantised` (the PTQ or QDQ graph carrying Tensor::quant). Until the simulator executes
-/// int8 programs and the integer reference exists, returns run = false and status
-/// kInt8Pending. When it is wired: run it in a child process, as the fp32 execution is.
+/// The int8 execution check: runs `compiled` (compiled from the quantised graph for the int8
+/// config `hw`) with data in a forked child process (SystemC elaborates once per process), and
+/// compares its raw int8 outputs bit for bit with the integer reference interpreter
+/// (compiler::run_quantised_reference) on `quantised` (the PTQ or QDQ graph carrying
+/// Tensor::quant). `inputs`: graph input name -> fp32 tensor (quantised on the input's grid by
+/// both sides). Never throws for a program that cannot run: the reason is the status.
 struct Int8Check {
-  bool run = false;
-  std::string status = kInt8Pending;        ///< "bit-exact", "N of M values differ", or why not run
-  std::vector<OutputError> vs_integer_reference;
+  bool run = false;           ///< the simulation ran and the reference too
+  std::string status;         ///< "bit-exact", "N of M int8 values differ (max K LSB)", or "not run: WHY"
+  compiler::RefTensorMap outputs;  ///< simulated outputs, dequantised (q - zero_point) x scale
 };
-Int8Check check_int8_execution(const compiler::CompileResult& compiled, const compiler::Graph& quantised,
-                               const compiler::RefTensorMap& inputs);
+Int8Check check_int8_execution(const compiler::CompileResult& compiled, const HwConfig& hw,
+                               const compiler::Graph& quantised, const compiler::RefTensorMap& inputs);
 
 struct VerifyOptions {
   std::string model;                      ///< .onnx path (constants with data)
@@ -70,8 +68,8 @@ struct VerifyOptions {
 struct VerifyRow {
   std::string strategy;       ///< label (strategy_label)
   std::string variant;        ///< "" or "fold-after-quant"
-  std::string sim_status;     ///< "ok", "failed: ...", or "not run: ..." (int8 configs)
-  std::vector<OutputError> sim;       ///< simulator vs fp32 reference (fp32 configs)
+  std::string sim_status;     ///< "ok", "failed: ...", or "not run: ..."
+  std::vector<OutputError> sim;       ///< simulator vs fp32 reference (int8: the dequantised int8 outputs)
   std::vector<OutputError> sim_vs_expected;  ///< simulator vs --expected (when given)
   std::vector<OutputError> quant;     ///< fake-quant PTQ model vs fp32 reference (int8 configs)
   std::string bit_exact;      ///< int8 configs: Int8Check::status; fp32: "n/a (fp32 config)"
