@@ -7,6 +7,7 @@
 
 #include "npu/compiler/pass.hpp"
 #include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/quantize/shared_grids.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {
@@ -138,6 +139,9 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   Graph& g = r.graph;
   if (folds && options.order == FoldOrder::FoldThenQuantize) r.folded_bn = int(run_fold(g).size());
   r.ranges = calibrate(g, samples, options.calibration);
+  // Pools, views and Concat keep their input's grid in int8: one range per group, before any
+  // scale (biases use their input's) is derived from them.
+  share_grids(g, r.ranges);
   auto input_scale = [&](const Node& n) -> float {
     auto it = r.ranges.find(n.inputs[0]);
     return it == r.ranges.end() ? 0.0f : activation_params(it->second).scale[0];

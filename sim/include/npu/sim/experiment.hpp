@@ -24,7 +24,7 @@ struct ExperimentJob {
 /// `npu experiment --verify` figures of one run (docs/functional.md, "What verify reports"):
 /// the worst output of the run.
 struct VerifyFigures {
-  std::string sim_status;               ///< "ok", "failed: ...", "not run: int8 execution pending"
+  std::string sim_status;               ///< "ok", "failed: ...", "not run: WHY"
   std::optional<double> rel_error;      ///< fp32: max over outputs of max|sim - ref| / max|ref|
   std::optional<double> sqnr_db;        ///< fp32: lowest SQNR over outputs (dB; +inf identical)
   std::optional<bool> top1;             ///< every classifier output's argmax agrees (fp32)
