@@ -94,21 +94,25 @@ TEST(VerifyTool, ToleranceExceededExitsNonZero) {
   EXPECT_NE(r.output.find("FAIL"), std::string::npos) << r.output;
 }
 
-TEST(VerifyTool, Int8ReportsQuantisedSqnrAndMarksExecutionPending) {
+TEST(VerifyTool, Int8ReportsQuantisedSqnrAndWhyTinyConvnetCannotRunInInt8) {
   const std::string dir = npu::test::fresh_dir("verify-int8");
   const auto r = npu::test::run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
                                      "--strategies", "none,conv-bn-act", "--fold-after-quant", "--calib-count", "4",
                                      "--out", dir + "/v"});
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("not run: int8 execution pending"), std::string::npos) << r.output;
   const auto j = npu::test::read_json(dir + "/v/verify.json");
   EXPECT_EQ(j.at("dtype"), "int8");
   std::vector<std::string> labels;
   std::vector<double> sqnr;
   for (const auto& row : j.at("rows")) {
     labels.push_back(row.at("strategy").get<std::string>() + "/" + row.at("variant").get<std::string>());
-    EXPECT_EQ(row.at("sim_status"), "not run: int8 execution pending");
-    EXPECT_EQ(row.at("bit_exact"), "not run: int8 execution pending");
+    // tiny_convnet cannot run in int8, and says why instead of giving a number: unfolded, its
+    // first op without an int8 rule is layer1's BatchNormalization; folded, layer4's Sigmoid.
+    const std::string why = row.at("variant").get<std::string>().empty() && row.at("strategy") == "none"
+                                ? "no int8 rule for op 'BatchNormalization'"
+                                : "no int8 rule for op 'Sigmoid'";
+    EXPECT_NE(row.at("sim_status").get<std::string>().find(why), std::string::npos) << row.at("sim_status");
+    EXPECT_EQ(row.at("bit_exact"), row.at("sim_status"));
     ASSERT_EQ(row.at("quant_vs_reference").size(), 1u);
     sqnr.push_back(row["quant_vs_reference"][0].at("sqnr_db").get<double>());
   }
@@ -120,11 +124,29 @@ TEST(VerifyTool, Int8ReportsQuantisedSqnrAndMarksExecutionPending) {
   // on the wrong grid falls near 0 dB.
   EXPECT_GT(sqnr[0], 20.0);
   EXPECT_GT(sqnr[1], 20.0);
-  // Folding BN into fp32 weights first is at least as good as quantising the Conv and BN
-  // outputs separately; the naive order (fold into int8 weights, old scales) is worse.
-  EXPECT_GE(sqnr[1], sqnr[0]);
+  // The naive order (fold into int8 weights, old scales) is worse than folding first.
+  // (Folding first vs unfused is not compared here: tiny_convnet's error is dominated by its
+  // GlobalAveragePool output, which PTQ puts on its input's grid -- the int8 pool rule moves
+  // values on one grid -- and that flips the order here, 33.4 vs 36.9 dB; with the pool on its
+  // own grid it is 41.0 vs 40.1 dB. The BN-folding comparison is Ptq.FoldingBeforeQuantisingBeatsUnfusedAndFoldingAfter
+  // in test_ptq.cpp, on a model without pooling.)
   EXPECT_LT(sqnr[2], sqnr[1]);
   EXPECT_TRUE(std::ifstream(dir + "/v/outputs/conv-bn-act.fakequant/output.npy").good());
+}
+
+TEST(VerifyTool, QdqModelRunsBitExactInInt8UnderEveryStrategy) {
+  // A pre-quantised model (its own scales and zero points): no calibration; every strategy's
+  // int8 program equals the integer reference bit for bit, and the table says so.
+  const std::string dir = npu::test::fresh_dir("verify-qdq");
+  const auto r = npu::test::run_npu({"verify", "tests/data/qdq_resnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                                     "--strategies", "none,conv-bn-act,residual,depth-first", "--out", dir + "/v"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = npu::test::read_json(dir + "/v/verify.json");
+  ASSERT_EQ(j.at("rows").size(), 4u);
+  for (const auto& row : j.at("rows")) {
+    EXPECT_EQ(row.at("sim_status"), "ok") << row.at("strategy");
+    EXPECT_EQ(row.at("bit_exact"), "bit-exact") << row.at("strategy");
+  }
 }
 
 TEST(VerifyTool, CalibrationFolderAndPercentileCalibrator) {
@@ -172,8 +194,9 @@ TEST(VerifyTool, ExperimentVerifyAddsTheColumns) {
       EXPECT_EQ(f[col("quant_sqnr_db")], "");  // fp32 config: nothing quantised
       EXPECT_EQ(f[col("bit_exact")], "n/a (fp32 config)");
     } else {
-      EXPECT_EQ(f[col("verify_status")], "not run: int8 execution pending");
-      EXPECT_EQ(f[col("bit_exact")], "not run: int8 execution pending");
+      // int8: tiny_convnet has ops without an int8 rule (BN unfolded, Sigmoid): said, not run.
+      EXPECT_EQ(f[col("verify_status")].rfind("not run: ", 0), 0u) << f[col("verify_status")];
+      EXPECT_NE(f[col("bit_exact")].find("no int8 rule for op"), std::string::npos) << f[col("bit_exact")];
       EXPECT_GT(std::stod(f[col("quant_sqnr_db")]), 20.0);
     }
     EXPECT_EQ(f[col("verify_pass")], "1");

@@ -97,7 +97,13 @@ void quantize_constant(Tensor& t, const QuantParams& q) {
 
 std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& strategy) {
   Graph g = graph;
-  PassManager::from_names(strategy.passes).run(g);
+  // In int8 the residual Add stays a separate ELTWISE add (fuse-residual declines on a
+  // quantised Conv output: the int8 Add rescales both inputs), so the Conv output feeding it is
+  // written out and needs its own grid.
+  std::vector<std::string> passes;
+  for (const std::string& p : strategy.passes)
+    if (p != "fuse-residual") passes.push_back(p);
+  PassManager::from_names(passes).run(g);
   std::set<std::string> out(g.inputs.begin(), g.inputs.end());
   for (const Node& n : g.nodes)
     for (const std::string& o : n.outputs)

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <set>
+#include <string>
 
 #include "npu/compiler/pass.hpp"
 #include "npu/isa/checked_math.hpp"
@@ -41,6 +43,12 @@ class QuantisedInterpreter {
       q.grid = grid_of(in, "graph input");
       for (float x : it->second) q.q.push_back(quantise(x, q.grid));
       vals_[in] = std::move(q);
+    }
+    // An op without an int8 rule is named first, before a missing grid it causes earlier in
+    // the graph (e.g. a Conv whose output only a Sigmoid reads has no grid of its own).
+    for (const Node& n : g_.nodes) {
+      node_ = &n;
+      if (!has_rule(n.op_type)) fail(no_rule(n.op_type));
     }
     for (const Node& n : g_.nodes) {
       node_ = &n;
@@ -84,6 +92,18 @@ class QuantisedInterpreter {
     return y;
   }
 
+  static bool has_rule(const std::string& op) {
+    static const std::set<std::string> kOps = {
+        "Conv",    "Gemm",    "MatMul",  "Relu",      "Clip",     "Add",     "MaxPool", "AveragePool", "GlobalAveragePool",
+        "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat"};
+    return kOps.count(op) > 0;
+  }
+
+  static std::string no_rule(const std::string& op) {
+    return "no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
+           "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat)";
+  }
+
   void execute(const Node& n) {
     const std::string& op = n.op_type;
     if (op == "Conv") return conv(n);
@@ -94,8 +114,7 @@ class QuantisedInterpreter {
     if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
         op == "Dropout" || op == "Concat")
       return move_bytes(n);
-    fail("no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
-         "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat)");
+    fail(no_rule(op));
   }
 
   // Weights, int32 bias and per-channel multipliers of a Conv/Gemm (int8_lowering.hpp rules).
