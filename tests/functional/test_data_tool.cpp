@@ -8,22 +8,14 @@
 
 #include "npu/compiler/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "fp32_config.hpp"
 #include "tool_runner.hpp"
 
 namespace {
 
 using npu::compiler::RefTensor;
 
-std::string fp32_config(const std::string& dir) {
-  // The edge preset with an fp32 MAC array (the data path computes fp32 programs).
-  std::string y = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
-  const std::size_t at = y.find("dtype: int8");
-  EXPECT_NE(at, std::string::npos);
-  y.replace(at, 11, "dtype: fp32");
-  const std::string path = dir + "/edge-fp32.yaml";
-  std::ofstream(path) << y;
-  return path;
-}
+using npu::test::fp32_config;
 
 // The .npy header layout is tested with the writer (tests/compiler/test_tensor_io.cpp); here
 // read_tensor_file reads back what the writers wrote, by file name.
