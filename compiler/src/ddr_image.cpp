@@ -13,12 +13,6 @@ namespace npu::compiler {
 
 namespace {
 
-const Node* node_named(const Graph& g, const std::string& name) {
-  for (const Node& n : g.nodes)
-    if (n.name == name) return &n;
-  return nullptr;
-}
-
 bool has_values(const Tensor& t) {
   return t.is_constant && t.elements() >= 0 && std::int64_t(t.float_data.size()) == t.elements();
 }

@@ -11,12 +11,6 @@ namespace npu::compiler {
 
 namespace {
 
-const Node* node_named(const Graph& g, const std::string& name) {
-  for (const Node& n : g.nodes)
-    if (n.name == name) return &n;
-  return nullptr;
-}
-
 std::uint64_t ddr_addr_of(const CompileResult& r, const std::string& t) {
   const DdrPlace& p = r.lowered.place.at(t);
   for (const isa::TensorDecl& d : r.program.tensors)
