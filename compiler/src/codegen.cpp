@@ -376,6 +376,10 @@ class Generator {
   // int8 ACT/ELTWISE: the table load (step 0) and the instruction's requant operand.
   void add_table(const LayerSpec& L, Step& s, std::uint32_t slot, isa::Requant& r, bool first) const {
     if (L.requant.empty()) return;
+    if (L.kind == LayerKind::Act && L.act == isa::ActOp::ScaleShift) {  // per-channel pairs: loaded per tile
+      r = L.int8;
+      return;
+    }
     if (first) s.loads.push_back({root(L.requant), dma(addr(L.requant), slot, table_words(L), 1, 0, isa::kParamElemBytes)});
     r = L.int8;
     r.addr = slot;
@@ -441,11 +445,24 @@ class Generator {
     const std::uint64_t C = std::uint64_t(L.channels), hw = L.elems / C;
     const std::uint64_t P = addr(L.scale_shift);
     const std::uint64_t pb = isa::kParamElemBytes;
-    const std::uint64_t fixed = 6 * opt_.align_bytes;
-    const std::uint64_t per_channel = 2 * (2 * hw * e_ + 2 * pb);
+    // int8: the requantisation pairs of the tile's channels, double-buffered like the params.
+    const bool rq = !L.requant.empty();
+    const std::uint64_t pair = isa::Requant::kPairBytes;
+    const std::uint64_t fixed = (rq ? 8 : 6) * opt_.align_bytes;
+    const std::uint64_t per_channel = 2 * (2 * hw * e_ + 2 * pb + (rq ? pair : 0));
     auto param_load = [&](std::uint64_t c0, std::uint64_t ct, std::uint32_t sram) {
       // scale[c0..c0+ct) then shift[c0..c0+ct): 2 rows of ct elements, C*4 bytes apart.
       return Dma{root(L.scale_shift), dma(P + c0 * pb, sram, ct, 2, C * pb, int(pb))};
+    };
+    // Adds the params (and the int8 pairs) of channels [c0, c0+ct) to step s.
+    auto add_params = [&](Step& s, std::uint64_t c0, std::uint64_t ct, std::uint32_t par, std::uint32_t rq_slot) {
+      s.loads.insert(s.loads.begin(), param_load(c0, ct, par));
+      auto& ap = std::get<isa::ActParams>(s.compute.params);
+      ap.param_addr = par;
+      if (!rq) return;
+      s.loads.insert(s.loads.begin() + 1,
+                     Dma{root(L.requant), dma(addr(L.requant) + c0 * pair, rq_slot, 2 * ct, 1, 0, isa::kParamElemBytes)});
+      ap.requant.addr = rq_slot;
     };
     if (cap_ >= fixed + per_channel) {
       const std::uint64_t ct_max = (cap_ - fixed) / per_channel;
@@ -460,23 +477,22 @@ class Generator {
       const std::uint64_t q = std::lcm(quantum(pb), quantum(hw * e_));
       if (ct < C && ct >= q) ct = ct / q * q;
       else if (ct < C && q <= ct_max) ct = std::min(C, q);
-      const std::uint64_t tile = ct * hw * e_;
-      const auto o = place({tile, tile, tile, tile, 2 * ct * pb, 2 * ct * pb});
+      const std::uint64_t tile = ct * hw * e_, rq_bytes = rq ? ct * pair : 0;
+      const auto o = place({tile, tile, tile, tile, 2 * ct * pb, 2 * ct * pb, rq_bytes, rq_bytes});
       const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3], par0 = o[4], par1 = o[5];
       info_.tile = std::to_string(ct) + "c x " + std::to_string(hw) + " elems";
       for (std::uint64_t c0 = 0, i = 0; c0 < C; c0 += ct, ++i) {
         const std::uint64_t n = std::min(ct, C - c0);
         Step s = act_step(c0 * hw, n * hw, int(n), i % 2 ? in1 : in0, i % 2 ? out1 : out0);
-        const std::uint32_t par = i % 2 ? par1 : par0;
-        s.loads.insert(s.loads.begin(), param_load(c0, n, par));
-        std::get<isa::ActParams>(s.compute.params).param_addr = par;
+        add_params(s, c0, n, i % 2 ? par1 : par0, i % 2 ? o[7] : o[6]);
         steps.push_back(std::move(s));
       }
       return steps;
     }
     // A channel does not fit: chunks within each channel, one channel's scale/shift each.
-    const std::uint64_t chunk = chunk_elems(L, hw, 2, 2 * (opt_.align_bytes + 2 * pb));
-    const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_, 2 * pb, 2 * pb});
+    const std::uint64_t chunk =
+        chunk_elems(L, hw, 2, 2 * (opt_.align_bytes + 2 * pb) + (rq ? 2 * (opt_.align_bytes + pair) : 0));
+    const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_, 2 * pb, 2 * pb, rq ? pair : 0, rq ? pair : 0});
     const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3], par0 = o[4], par1 = o[5];
     info_.tile = "1c x " + std::to_string(chunk) + " elems";
     std::uint64_t i = 0;
@@ -484,9 +500,7 @@ class Generator {
       for (std::uint64_t e0 = 0; e0 < hw; e0 += chunk, ++i) {
         const std::uint64_t n = std::min(chunk, hw - e0);
         Step s = act_step(c * hw + e0, n, 1, i % 2 ? in1 : in0, i % 2 ? out1 : out0);
-        const std::uint32_t par = i % 2 ? par1 : par0;
-        s.loads.insert(s.loads.begin(), param_load(c, 1, par));
-        std::get<isa::ActParams>(s.compute.params).param_addr = par;
+        add_params(s, c, 1, i % 2 ? par1 : par0, i % 2 ? o[7] : o[6]);
         steps.push_back(std::move(s));
       }
     return steps;
@@ -665,9 +679,10 @@ class Generator {
     auto band_rows = [&](int rows_tile) {
       return std::uint64_t(std::min((rows_tile - 1) * g.stride_h + g.kh, g.h_in));
     };
+    const std::uint64_t table = L.requant.empty() ? 0 : opt_.align_bytes;  // int8 global_avg pair
     auto footprint = [&](std::uint64_t ct, int rows_tile) {
       return 2 * align_up(ct * band_rows(rows_tile) * g.w_in * e_, opt_.align_bytes) +
-             2 * align_up(ct * std::uint64_t(rows_tile) * g.w_out * e_, opt_.align_bytes);
+             2 * align_up(ct * std::uint64_t(rows_tile) * g.w_out * e_, opt_.align_bytes) + table;
     };
     std::uint64_t ct = 0;
     int rows_tile = g.h_out;
@@ -686,7 +701,7 @@ class Generator {
     }
     const std::uint64_t in_tile = ct * band_rows(rows_tile) * g.w_in * e_;
     const std::uint64_t out_tile = ct * std::uint64_t(rows_tile) * g.w_out * e_;
-    const auto o = place({in_tile, in_tile, out_tile, out_tile});
+    const auto o = place({in_tile, in_tile, out_tile, out_tile, table});
     const std::uint32_t i0 = o[0], i1 = o[1], o0 = o[2], o1 = o[3];
     info_.tile = std::to_string(ct) + "c x " + std::to_string(rows_tile) + "r x " + std::to_string(g.w_out) + "w";
     info_.loop_order = "streaming";
@@ -702,10 +717,13 @@ class Generator {
         const RowBand band = input_band(g, r0, hot);
         const std::uint32_t si = i % 2 ? i1 : i0, so = i % 2 ? o1 : o0;
         Step s;
+        isa::Requant rq;
+        add_table(L, s, o[4], rq, i == 0);
         s.loads.push_back({root(L.inputs[0]),
                            dma(X + (c0 * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, si,
                                std::uint64_t(band.rows) * g.w_in, n, plane_in, e_)});
         isa::PoolParams pp = band_pool_params(g, band);
+        pp.requant = rq;
         pp.op = L.pool;
         pp.in_addr = si;
         pp.out_addr = so;

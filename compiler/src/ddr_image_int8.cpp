@@ -93,6 +93,8 @@ void int8_image(const CompileResult& r, const std::map<std::string, std::vector<
   for (const LayerSpec& L : r.lowered.layers) {
     const Int8Layer q = int8_layer(g, L);
     if (!L.requant.empty()) put(out, L.requant, ddr_addr_of(r, L.requant), q.table);
+    if (!L.scale_shift.empty() && !q.scale_shift.empty() && done.insert(L.scale_shift).second)
+      put(out, L.scale_shift + " (int32 w, b)", ddr_addr_of(r, L.scale_shift), q.scale_shift);
     if (!L.bias.empty() && !q.bias.empty() && done.insert(L.bias).second)
       put(out, L.bias + " (int32)", ddr_addr_of(r, L.bias), q.bias);
     if (L.weight.empty() || !g.has_tensor(L.weight) || !done.insert(L.weight).second) continue;

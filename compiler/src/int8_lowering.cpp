@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "npu/compiler/pass.hpp"
 #include "npu/isa/requant_math.hpp"
@@ -117,6 +118,38 @@ std::vector<std::int8_t> quantise_weights(const Tensor& w, int out_axis, const s
   return out;
 }
 
+std::vector<std::int32_t> global_avg_table(double s_in, double s_out, std::int64_t plane) {
+  const auto m = multiplier(s_in / (s_out * double(std::max<std::int64_t>(plane, 1))));
+  return {m.first, m.second};
+}
+
+Int8ScaleShift batchnorm_int8(const Graph& g, const Node& bn, const Int8Grid& in, const Int8Grid& out) {
+  auto param = [&](std::size_t i) -> const std::vector<float>& {
+    if (i >= bn.inputs.size() || !g.has_tensor(bn.inputs[i]) || !g.tensor(bn.inputs[i]).is_constant)
+      throw std::invalid_argument("BatchNormalization '" + bn.name + "': input " + std::to_string(i) +
+                                  " is not a constant (int8 needs the inference form)");
+    return g.tensor(bn.inputs[i]).float_data;
+  };
+  const std::vector<float>&gamma = param(1), &beta = param(2), &mean = param(3), &var = param(4);
+  const std::size_t c = gamma.size();
+  if (beta.size() != c || mean.size() != c || var.size() != c)
+    throw std::invalid_argument("BatchNormalization '" + bn.name + "': scale, B, mean and var differ in length");
+  const double eps = bn.attr_float("epsilon", 1e-5f);
+  Int8ScaleShift r;
+  for (std::size_t k = 0; k < c; ++k) {
+    const double a = double(gamma[k]) / std::sqrt(double(var[k]) + eps);
+    const double shift = double(beta[k]) - double(mean[k]) * a;
+    const double s_w = a == 0 ? 1.0 : std::fabs(a) / 127.0;
+    r.w.push_back(std::int32_t(std::nearbyint(a / s_w)));
+    constexpr double kLimit = double(1 << 30);
+    r.b.push_back(std::int32_t(std::clamp(std::nearbyint(shift / (in.scale * s_w)), -kLimit, kLimit)));
+    const auto m = multiplier(in.scale * s_w / out.scale);
+    r.pairs.push_back(m.first);
+    r.pairs.push_back(m.second);
+  }
+  return r;
+}
+
 std::vector<std::int32_t> add_table(double s_a, double s_b, double s_out) {
   constexpr int kLeftShift = 20;  // TFLite kernels/add.cc, int8
   const double twice_max = 2 * std::max(s_a, s_b);
@@ -151,10 +184,34 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     return gr;
   };
   const Node* anchor = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+  const bool standalone_bn = L.kind == LayerKind::Act && L.act == isa::ActOp::ScaleShift && L.covers.size() == 1 &&
+                             anchor && anchor->op_type == "BatchNormalization";
   for (const std::string& c : L.covers)
-    if (const Node* n = node_named(g, c); n && n->op_type == "BatchNormalization")
-      r.problem = "BatchNormalization '" + c + "' has no int8 rule (fold it into the weights before quantising)";
+    if (const Node* n = node_named(g, c); n && n->op_type == "BatchNormalization" && !standalone_bn)
+      r.problem = "BatchNormalization '" + c + "' fused into " + L.op_type +
+                  " has no int8 rule (fold it into the weights before quantising, or run it as its own layer)";
   if (!r.problem.empty()) return r;
+  if (standalone_bn) {
+    const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
+    if (!x || !y) return r;
+    if (!L.residual.empty()) {
+      r.problem = "a BatchNormalization with a residual input has no int8 rule";
+      return r;
+    }
+    try {
+      const Int8ScaleShift ss = batchnorm_int8(g, *anchor, *x, *y);
+      r.scale_shift = ss.w;
+      r.scale_shift.insert(r.scale_shift.end(), ss.b.begin(), ss.b.end());
+      r.table = ss.pairs;
+    } catch (const std::invalid_argument& e) {
+      r.problem = e.what();
+      return r;
+    }
+    r.imm.on = true;
+    r.imm.in_zp = x->zero_point;
+    r.imm.out_zp = y->zero_point;
+    return r;
+  }
   switch (L.kind) {
     case LayerKind::Conv:
     case LayerKind::Gemm: {
@@ -242,6 +299,18 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Pool:
     case LayerKind::Copy: {
       const auto y = grid(L.output, "output");
+      if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::GlobalAvg && anchor &&
+          anchor->op_type == "GlobalAveragePool" && L.inputs.size() == 1) {
+        const auto x = grid(L.inputs[0], "input");
+        if (!x || !y) return r;
+        if (!(*x == *y)) {  // an output grid of its own: TFLite's int8 MEAN (pool_int8)
+          r.imm.on = true;
+          r.imm.in_zp = x->zero_point;
+          r.imm.out_zp = y->zero_point;
+          r.table = global_avg_table(x->scale, y->scale, std::int64_t(L.geom.h_in) * L.geom.w_in);
+        }
+        return r;
+      }
       for (const std::string& in : L.inputs) {
         const auto x = grid(in, "input");
         if (x && y && !(*x == *y) && r.problem.empty())

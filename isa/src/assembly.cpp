@@ -162,7 +162,8 @@ const std::vector<OpKeys>& op_keys() {
         "push"},
        {"op", "a", "b", "out", "elems"}},
       {Opcode::Pool,
-       {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"},
+       {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "requant", "zp", "clamp", "wait",
+        "push"},
        {"op", "in", "out", "c", "hin", "win"}},
       {Opcode::Sync, {"layer", "queue", "wait", "push"}, {"queue"}},
       {Opcode::Host,
@@ -201,8 +202,8 @@ struct Field {
 
 const char* kNumberHint = "numbers are decimal (4096) or hexadecimal with a 0x prefix (0x1000)";
 const char* kRequantHint =
-    "requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT relu/clip/identity, "
-    "ELTWISE add";
+    "requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT relu/clip/identity/scale_shift, "
+    "ELTWISE add, POOL global_avg";
 
 class Reader {
  public:
@@ -848,6 +849,7 @@ class Reader {
     if (const Field* f = find(fields, "kw")) p.kw = dim(*f);
     read_stride2(fields, p.stride_h, p.stride_w);
     read_pad(fields, p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
+    p.requant = read_requant(fields, false);
     return p;
   }
 
@@ -1049,6 +1051,7 @@ class Writer {
         if (p.kw != 1) num("kw", p.kw);
         stride2(p.stride_h, p.stride_w);
         pad(p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
+        requant(p.requant, false);
         break;
       }
       case Opcode::Sync: kv("queue", to_string(params<SyncParams>(inst).queue)); break;

@@ -181,8 +181,9 @@ bool HostParams::operator==(const HostParams& o) const {
 
 bool PoolParams::operator==(const PoolParams& o) const {
   return std::tie(op, in_addr, out_addr, c, h_in, w_in, kh, kw, stride_h, stride_w, pad_top, pad_left, pad_bottom,
-                  pad_right) == std::tie(o.op, o.in_addr, o.out_addr, o.c, o.h_in, o.w_in, o.kh, o.kw, o.stride_h,
-                                         o.stride_w, o.pad_top, o.pad_left, o.pad_bottom, o.pad_right);
+                  pad_right, requant) == std::tie(o.op, o.in_addr, o.out_addr, o.c, o.h_in, o.w_in, o.kh, o.kw,
+                                                  o.stride_h, o.stride_w, o.pad_top, o.pad_left, o.pad_bottom,
+                                                  o.pad_right, o.requant);
 }
 
 Queue Instruction::queue() const {
@@ -276,7 +277,10 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
             const long long row = p.channels > 0 ? (long long)(p.elems / std::uint32_t(p.channels)) : 0;
             ops.push_back({"param", p.param_addr, dims_bytes({2, row}, kParamElemBytes), false});
           }
-          if (p.requant.on) ops.push_back({"requant", p.requant.addr, Requant::kActTableBytes, false});
+          if (p.requant.on)  // scale_shift: one pair per channel; the others: one pair
+            ops.push_back({"requant", p.requant.addr,
+                           p.op == ActOp::ScaleShift ? dims_bytes({p.channels}, Requant::kPairBytes) : Requant::kActTableBytes,
+                           false});
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
           ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"b", p.b_addr, dims_bytes({p.broadcast() ? p.b_elems : p.elems}, eb), false});
@@ -286,6 +290,7 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;
           ops.push_back({"in", p.in_addr, dims_bytes({p.c, p.h_in, p.w_in}, eb), false});
           ops.push_back({"out", p.out_addr, shape_ok ? dims_bytes({p.c, p.h_out(), p.w_out()}, eb) : 0, true});
+          if (p.requant.on) ops.push_back({"requant", p.requant.addr, Requant::kActTableBytes, false});
         }
       },
       inst.params);

@@ -62,4 +62,10 @@ std::int8_t requantize(std::int32_t acc, std::int32_t multiplier, int shift, std
   return std::int8_t(std::clamp<std::int64_t>(v, std::max(lo, -128), std::min(hi, 127)));
 }
 
+std::int32_t scale_shift_acc(std::int32_t x, std::int32_t in_zero_point, std::int32_t w, std::int32_t b) {
+  const std::int64_t acc = (std::int64_t(x) - in_zero_point) * w + b;
+  return std::int32_t(std::clamp<std::int64_t>(acc, std::numeric_limits<std::int32_t>::min(),
+                                              std::numeric_limits<std::int32_t>::max()));
+}
+
 }  // namespace npu::isa

@@ -27,6 +27,7 @@ const Requant* requant_of(const Instruction& inst) {
   if (const auto* g = std::get_if<GemmParams>(&inst.params)) return &g->epilogue.requant;
   if (const auto* a = std::get_if<ActParams>(&inst.params)) return &a->requant;
   if (const auto* e = std::get_if<EltwiseParams>(&inst.params)) return &e->requant;
+  if (const auto* p = std::get_if<PoolParams>(&inst.params)) return &p->requant;
   return nullptr;
 }
 
@@ -48,11 +49,16 @@ std::string requant_problem(const Instruction& inst) {
                          "be none, relu or clip", to_string(e->act));
   }
   if (const auto* a = std::get_if<ActParams>(&inst.params)) {
-    if (a->op != ActOp::Relu && a->op != ActOp::Clip && a->op != ActOp::Identity)
-      return fmt::format("requant on ACT op={}: int8 ACT is relu, clip or identity (a rescale and a clamp)",
+    if (a->op != ActOp::Relu && a->op != ActOp::Clip && a->op != ActOp::Identity && a->op != ActOp::ScaleShift)
+      return fmt::format("requant on ACT op={}: int8 ACT is relu, clip, identity (a rescale and a clamp) or "
+                         "scale_shift (a per-channel affine map)",
                          to_string(a->op));
     if (a->has_residual) return "requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)";
   }
+  if (const auto* p = std::get_if<PoolParams>(&inst.params))
+    if (p->op != PoolOp::GlobalAvg)
+      return fmt::format("requant on POOL op={}: int8 POOL requantises only global_avg (max and avg keep their "
+                         "input's grid)", to_string(p->op));
   if (const auto* el = std::get_if<EltwiseParams>(&inst.params))
     if (el->op != EltwiseOp::Add)
       return fmt::format("requant on ELTWISE op={}: int8 ELTWISE is add only", to_string(el->op));

@@ -1,4 +1,4 @@
-// share_grids (compiler/quantize/shared_grids.hpp): pools, views and Concat keep one int8 grid
+// share_grids (compiler/quantize/shared_grids.hpp): max/average pools, views and Concat keep one int8 grid
 // across their inputs and output, so PTQ gives each such group the union of its ranges.
 #include <gtest/gtest.h>
 
@@ -42,13 +42,16 @@ TEST(SharedGrids, SppfStyleConcatOfPooledCopiesIsOneGroup) {
 }
 
 TEST(SharedGrids, ConcatOfUnrelatedBranchesTakesTheUnionAndViewsFollow) {
-  // Concat(a [-1, 1], b [0, 3]) -> c [-1, 3] -> Flatten -> f [-1, 3]; GlobalAveragePool(d) -> e
-  // (a second group: d [-4, 4], e [-0.5, 0.5] -> both [-4, 4]); Relu(z) -> r is not linked.
+  // Concat(a [-1, 1], b [0, 3]) -> c [-1, 3] -> Flatten -> f [-1, 3]; AveragePool(d) -> e
+  // (a second group: d [-4, 4], e [-0.5, 0.5] -> both [-4, 4]); Relu(z) -> r is not linked;
+  // GlobalAveragePool(h) -> k is not linked either: its int8 rule requantises onto an output
+  // grid of its own (TFLite's MEAN), so k keeps the narrower range of an average.
   Graph g;
-  g.nodes = {node("Concat", {"a", "b"}, "c"), node("Flatten", {"c"}, "f"), node("GlobalAveragePool", {"d"}, "e"),
-             node("Relu", {"z"}, "rz")};
-  std::map<std::string, TensorRange> r = {{"a", {-1, 1}}, {"b", {0, 3}},       {"c", {-1, 3}}, {"f", {-1, 3}},
-                                          {"d", {-4, 4}}, {"e", {-0.5f, 0.5f}}, {"z", {-2, 2}}, {"rz", {0, 2}}};
+  g.nodes = {node("Concat", {"a", "b"}, "c"), node("Flatten", {"c"}, "f"), node("AveragePool", {"d"}, "e"),
+             node("Relu", {"z"}, "rz"), node("GlobalAveragePool", {"h"}, "k")};
+  std::map<std::string, TensorRange> r = {{"a", {-1, 1}}, {"b", {0, 3}},        {"c", {-1, 3}}, {"f", {-1, 3}},
+                                          {"d", {-4, 4}}, {"e", {-0.5f, 0.5f}}, {"z", {-2, 2}}, {"rz", {0, 2}},
+                                          {"h", {-6, 6}}, {"k", {-0.25f, 0.75f}}};
   EXPECT_EQ(share_grids(g, r), 2);
   for (const char* t : {"a", "b", "c", "f"}) {
     EXPECT_EQ(r[t].lo, -1.0f) << t;
@@ -58,6 +61,9 @@ TEST(SharedGrids, ConcatOfUnrelatedBranchesTakesTheUnionAndViewsFollow) {
   EXPECT_EQ(r["e"].hi, 4.0f);
   EXPECT_EQ(r["z"].lo, -2.0f);
   EXPECT_EQ(r["rz"].lo, 0.0f);
+  EXPECT_EQ(r["k"].lo, -0.25f);
+  EXPECT_EQ(r["k"].hi, 0.75f);
+  EXPECT_EQ(r["h"].lo, -6.0f);
 }
 
 }  // namespace

@@ -134,6 +134,78 @@ TEST(Int8Ops, PoolAverageRoundsHalfAwayFromZeroAndMaxIgnoresPadding) {
   EXPECT_EQ(s.read(0x40, 1), (std::vector<std::int8_t>{-7}));
 }
 
+TEST(Int8Ops, BatchNormalizationRunsAsAPerChannelAffineMapLikeADepthwiseConv) {
+  // An unfolded BN on x grid (0.5, zp 1) -> y grid (0.25, zp -3), eps 1 (batchnorm_int8):
+  //  channel 0: gamma 2, var 3 -> a = 2 / sqrt(3 + 1) = 1; B 0.5, mean 1 -> shift 0.5 - 1 = -0.5.
+  //    s_w = 1/127, w = 127, b = round(-0.5 / (0.5 / 127)) = -127, M = 0.5 (1/127) / 0.25 = 2/127.
+  //  channel 1: gamma -2, var 0 -> a = -2; B 0, mean 0 -> shift 0: s_w = 2/127, w = -127, b = 0,
+  //    M = 0.5 (2/127) / 0.25 = 4/127.
+  compiler::Graph g;
+  auto constant = [&](const std::string& name, std::vector<float> v) {
+    compiler::Tensor t;
+    t.name = name;
+    t.shape = {std::int64_t(v.size())};
+    t.is_constant = true;
+    t.float_data = std::move(v);
+    g.tensors[name] = t;
+  };
+  constant("gamma", {2, -2});
+  constant("beta", {0.5f, 0});
+  constant("mean", {1, 0});
+  constant("var", {3, 0});
+  compiler::Node bn;
+  bn.name = "bn";
+  bn.op_type = "BatchNormalization";
+  bn.inputs = {"x", "gamma", "beta", "mean", "var"};
+  bn.attrs["epsilon"] = 1.0f;
+  const compiler::Int8ScaleShift ss = compiler::batchnorm_int8(g, bn, {0.5, 1}, {0.25, -3});
+  EXPECT_EQ(ss.w, (std::vector<std::int32_t>{127, -127}));
+  EXPECT_EQ(ss.b, (std::vector<std::int32_t>{-127, 0}));
+  // 2/127 = (64/127) x 2^-5: multiplier round(2^31 x 64/127) = 1082196484, shift -5; 4/127 the
+  // same multiplier, shift -4.
+  EXPECT_EQ(ss.pairs, (std::vector<std::int32_t>{1082196484, -5, 1082196484, -4}));
+  // Reals: channel 0 x = 5 -> (5-1) 0.5 = 2 -> y = 1.5 -> 1.5/0.25 - 3 = 3; x = 127 -> 63 -> 62.5
+  // -> 247 saturates to 127. Channel 1 x = 5 -> 2 -> y = -4 -> -16 - 3 = -19; x = -7 -> -4 -> y = 8
+  // -> 29. Integer: acc 4 x 127 - 127 = 381, 381 x 2/127 = 6 (the fixed-point product is
+  // 191.99999999 / 2^5 before rounding: 192 / 32 = 6), + zp -3 = 3; channel 1: -508 x 4/127 = -16
+  // -> -19, 1016 x 4/127 = 32 -> 29 (each channel must use its own pair: channel 0's would give
+  // -8 - 3 = -11 and 13).
+  Sram s;
+  s.i8(0x0, {5, 127, 5, -7});
+  std::vector<std::int32_t> wb = ss.w;
+  wb.insert(wb.end(), ss.b.begin(), ss.b.end());
+  s.i32(0x40, wb);
+  s.i32(0x80, ss.pairs);
+  isa::ActParams a;
+  a.op = isa::ActOp::ScaleShift;
+  a.in_addr = 0x0, a.out_addr = 0xc0, a.elems = 4, a.channels = 2, a.param_addr = 0x40;
+  a.requant.on = true, a.requant.addr = 0x80, a.requant.in_zp = 1, a.requant.out_zp = -3;
+  hw::functional::act_int8(a, s.dp.sram());
+  EXPECT_EQ(s.read(0xc0, 4), (std::vector<std::int8_t>{3, 127, -19, 29}));
+}
+
+TEST(Int8Ops, GlobalAveragePoolOnItsOwnGridIsTfLiteMean) {
+  // x grid (0.5, zp 2), y grid (0.1, zp -10), plane 2x2: M = 0.5 / (0.1 x 4) = 1.25 = 0.625 x 2^1:
+  // multiplier round(0.625 x 2^31) = 1342177280, shift 1.
+  const std::vector<std::int32_t> t = compiler::global_avg_table(0.5, 0.1, 4);
+  EXPECT_EQ(t, (std::vector<std::int32_t>{1342177280, 1}));
+  // Values {3, 4, 6, 10}: reals (1, 2, 4, 8) x 0.5 = 0.5, 1, 2, 4, mean 1.875 -> 18.75 on y, + zp
+  // -10 = 8.75 -> 9. Integer: sum (x - 2) = 15, 15 x 1.25 = 18.75 -> 19 (MBQM: 30 x 0.625 = 18.75,
+  // rounded to nearest) - 10 = 9. Second channel {-128 x 4}: sum -520, x 1.25 = -650 -> -128.
+  Sram s;
+  s.i8(0x0, {3, 4, 6, 10, -128, -128, -128, -128});
+  s.i32(0x40, t);
+  isa::PoolParams p;
+  p.op = isa::PoolOp::GlobalAvg;
+  p.in_addr = 0x0, p.out_addr = 0x80, p.c = 2, p.h_in = 2, p.w_in = 2;
+  p.requant.on = true, p.requant.addr = 0x40, p.requant.in_zp = 2, p.requant.out_zp = -10;
+  hw::functional::pool_int8(p, s.dp.sram());
+  EXPECT_EQ(s.read(0x80, 2), (std::vector<std::int8_t>{9, -128}));
+  // requant belongs to global_avg only: a max pool with one is refused, not guessed.
+  p.op = isa::PoolOp::Max;
+  EXPECT_THROW(hw::functional::pool_int8(p, s.dp.sram()), std::invalid_argument);
+}
+
 TEST(Int8Ops, InstructionsWithoutAnInt8RuleAreRefusedNotGuessed) {
   Sram s;
   isa::ConvParams p;

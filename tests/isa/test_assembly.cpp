@@ -40,7 +40,8 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
              "wait", "push"}},
     {"ELTWISE", {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "requant", "zp", "clamp",
                  "wait", "push"}},
-    {"POOL", {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "wait", "push"}},
+    {"POOL", {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "requant", "zp", "clamp", "wait",
+              "push"}},
     {"SYNC", {"layer", "queue", "wait", "push"}},
     {"HOST", {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"}},
 };

@@ -38,7 +38,7 @@ std::string error_of(const std::string& line) {
 
 const std::string kHint =
     "\n  requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT "
-    "relu/clip/identity, ELTWISE add";
+    "relu/clip/identity/scale_shift, ELTWISE add, POOL global_avg";
 
 }  // namespace
 
@@ -60,7 +60,15 @@ TEST(RequantOperand, SampleIsCanonicalAndRoundTrips) {
   EXPECT_TRUE(g.on);
   EXPECT_EQ(g.in_zp, 0);
   EXPECT_EQ(g.clamp_min, -128);
-  const auto& e = std::get<EltwiseParams>(p.instructions[6].params).requant;
+  const auto& bn = std::get<ActParams>(p.instructions[6].params).requant;  // ACT scale_shift
+  EXPECT_TRUE(bn.on);
+  EXPECT_EQ(bn.in_zp, 1);
+  EXPECT_EQ(bn.out_zp, -3);
+  const auto& gap = std::get<PoolParams>(p.instructions[7].params).requant;  // POOL global_avg
+  EXPECT_EQ(gap.addr, 0x1480u);
+  EXPECT_EQ(gap.in_zp, 5);
+  EXPECT_EQ(gap.out_zp, -2);
+  const auto& e = std::get<EltwiseParams>(p.instructions[8].params).requant;
   EXPECT_EQ(e.in_zp, 5);
   EXPECT_EQ(e.b_zp, -128);
   EXPECT_EQ(e.out_zp, -1);
@@ -84,7 +92,9 @@ TEST(RequantOperand, AddsOneSramOperandOfTheTableSize) {
   EXPECT_EQ(bytes_of(1), 16u * 8u);  // CONV: c_out = 16 (multiplier, shift) int32 pairs
   EXPECT_EQ(bytes_of(2), 8u * 8u);   // GEMM: n = 8 pairs
   EXPECT_EQ(bytes_of(4), 8u);        // ACT: one pair
-  EXPECT_EQ(bytes_of(6), 28u);       // ELTWISE add: 7 int32 words
+  EXPECT_EQ(bytes_of(6), 16u * 8u);  // ACT scale_shift: one pair per channel, channels = 16
+  EXPECT_EQ(bytes_of(7), 8u);        // POOL global_avg: one pair
+  EXPECT_EQ(bytes_of(8), 28u);       // ELTWISE add: 7 int32 words
   Instruction moved = p.instructions[1];
   relocate_sram(moved, 0x100);
   EXPECT_EQ(std::get<ConvParams>(moved.params).epilogue.requant.addr, 0x1140u);
@@ -128,14 +138,18 @@ TEST(RequantOperand, IllegalCombinationsHaveExactMessages) {
             "bad.npuasm:3:62: error: requant with act=sigmoid: the int8 epilogue applies the activation as the clamp, "
             "so act must be none, relu or clip" + kHint);
   EXPECT_EQ(error_of("ACT op=sigmoid in=0x0 out=0x0 elems=4 requant=0x40"),
-            "bad.npuasm:3:39: error: requant on ACT op=sigmoid: int8 ACT is relu, clip or identity (a rescale and a "
-            "clamp)" + kHint);
+            "bad.npuasm:3:39: error: requant on ACT op=sigmoid: int8 ACT is relu, clip, identity (a rescale and a "
+            "clamp) or scale_shift (a per-channel affine map)" + kHint);
   EXPECT_EQ(error_of("ACT op=relu in=0x0 res=0x10 out=0x0 elems=4 requant=0x40"),
             "bad.npuasm:3:45: error: requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)" + kHint);
   EXPECT_EQ(error_of("ELTWISE op=mul a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
             "bad.npuasm:3:44: error: requant on ELTWISE op=mul: int8 ELTWISE is add only" + kHint);
-  EXPECT_EQ(error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40").substr(0, 51),
-            "bad.npuasm:3:44: error: unknown key 'requant' for P");
+  EXPECT_EQ(error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40"),
+            "bad.npuasm:3:44: error: requant on POOL op=max: int8 POOL requantises only global_avg (max and avg keep "
+            "their input's grid)" + kHint);
+  EXPECT_EQ(error_of("POOL op=global_avg in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40 zp=1,2,3"),
+            "bad.npuasm:3:67: error: 'zp' has 3 values; it takes exactly 2\n"
+            "  zp=IN,OUT: the zero points of the input and the output");
 }
 
 TEST(RequantOperand, WriterRefusesWhatTheReaderRefuses) {
@@ -165,5 +179,5 @@ TEST(RequantOperand, CheckReportsRequantInAnFp32Program) {
   int dtype_issues = 0;
   for (const CheckIssue& i : check_program(p, hw))
     if (i.kind == CheckKind::DataType && i.message.find("requant is an int8 operand") != std::string::npos) ++dtype_issues;
-  EXPECT_EQ(dtype_issues, 6);  // CONV, two GEMMs, two ACTs, ELTWISE
+  EXPECT_EQ(dtype_issues, 8);  // CONV, two GEMMs, three ACTs, POOL, ELTWISE
 }

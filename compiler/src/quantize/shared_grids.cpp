@@ -10,9 +10,10 @@ namespace npu::compiler {
 namespace {
 
 bool moves_values(const std::string& op) {
-  static const std::set<std::string> kOps = {"MaxPool",  "GlobalMaxPool", "AveragePool", "GlobalAveragePool",
-                                             "Reshape",  "Flatten",       "Squeeze",     "Unsqueeze",
-                                             "Identity", "Dropout"};
+  // GlobalAveragePool is not here: its int8 rule requantises onto an output grid of its own
+  // (TFLite's MEAN, global_avg_table), so its output keeps its calibrated range.
+  static const std::set<std::string> kOps = {"MaxPool",   "GlobalMaxPool", "AveragePool", "Reshape", "Flatten",
+                                             "Squeeze",   "Unsqueeze",     "Identity",    "Dropout"};
   return kOps.count(op) > 0;
 }
 

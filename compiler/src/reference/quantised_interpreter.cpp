@@ -3,9 +3,11 @@
 #include "npu/compiler/reference_quantised.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <functional>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "npu/compiler/pass.hpp"
@@ -95,13 +97,15 @@ class QuantisedInterpreter {
   static bool has_rule(const std::string& op) {
     static const std::set<std::string> kOps = {
         "Conv",    "Gemm",    "MatMul",  "Relu",      "Clip",     "Add",     "MaxPool", "AveragePool", "GlobalAveragePool",
-        "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat"};
+        "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat",
+        "BatchNormalization"};
     return kOps.count(op) > 0;
   }
 
   static std::string no_rule(const std::string& op) {
     return "no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
-           "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat)";
+           "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
+           "BatchNormalization)";
   }
 
   void execute(const Node& n) {
@@ -110,6 +114,7 @@ class QuantisedInterpreter {
     if (op == "Gemm" || op == "MatMul") return gemm(n);
     if (op == "Relu" || op == "Clip") return activation(n);
     if (op == "Add") return add(n);
+    if (op == "BatchNormalization") return batchnorm(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") return pool(n);
     if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
         op == "Dropout" || op == "Concat")
@@ -230,6 +235,30 @@ class QuantisedInterpreter {
     vals_[n.outputs[0]] = std::move(y);
   }
 
+  // Per channel: clamp(zp_out + MBQM((x - zp_in) w[c] + b[c], M[c])) (batchnorm_int8).
+  void batchnorm(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    if (x.shape.size() < 2) fail("BatchNormalization needs an input of rank >= 2 (N, C, ...)");
+    if (n.outputs.size() > 1 && !n.outputs[1].empty()) fail("training-form BatchNormalization has no int8 rule");
+    QuantisedTensor y = output_like(n, x.q.size());
+    Int8ScaleShift ss;
+    try {
+      ss = batchnorm_int8(g_, n, x.grid, y.grid);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    const std::int64_t C = x.shape[1];
+    if (std::int64_t(ss.w.size()) != C) fail("scale has " + std::to_string(ss.w.size()) + " values for " +
+                                             std::to_string(C) + " channels");
+    const std::size_t per = x.q.size() / std::size_t(x.shape[0] * C);
+    for (std::size_t i = 0; i < x.q.size(); ++i) {
+      const std::size_t c = (i / per) % std::size_t(C);
+      y.q[i] = isa::requantize(isa::scale_shift_acc(x.q[i], x.grid.zero_point, ss.w[c], ss.b[c]), ss.pairs[2 * c],
+                               ss.pairs[2 * c + 1], y.grid.zero_point);
+    }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
   void add(const Node& n) {
     const QuantisedTensor a = value(n.inputs.at(0)), b = value(n.inputs.at(1));
     const auto& ys = g_.tensor(n.outputs.at(0)).shape;
@@ -275,7 +304,19 @@ class QuantisedInterpreter {
     const auto& ys = g_.tensor(n.outputs.at(0)).shape;
     const std::int64_t Ho = ys[2], Wo = ys[3];
     QuantisedTensor y = output_like(n, std::size_t(C * Ho * Wo));
-    if (!(x.grid == y.grid)) fail("input and output are on different int8 grids (int8 pooling keeps the grid)");
+    if (n.op_type == "GlobalAveragePool" && !(x.grid == y.grid)) {  // own output grid (global_avg_table)
+      const std::vector<std::int32_t> t = global_avg_table(x.grid.scale, y.grid.scale, H * W);
+      for (std::int64_t c = 0; c < C; ++c) {
+        std::int64_t sum = 0;
+        for (std::int64_t k = 0; k < H * W; ++k) sum += std::int32_t(x.q[std::size_t(c * H * W + k)]) - x.grid.zero_point;
+        const std::int32_t acc = std::int32_t(std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX));
+        y.q[std::size_t(c)] = isa::requantize(acc, t[0], t[1], y.grid.zero_point);
+      }
+      vals_[n.outputs[0]] = std::move(y);
+      return;
+    }
+    if (!(x.grid == y.grid))
+      fail("input and output are on different int8 grids (int8 pooling other than GlobalAveragePool keeps the grid)");
     for (std::int64_t c = 0; c < C; ++c)
       for (std::int64_t oy = 0; oy < Ho; ++oy)
         for (std::int64_t ox = 0; ox < Wo; ++ox) {

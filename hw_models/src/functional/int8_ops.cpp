@@ -2,6 +2,7 @@
 #include "npu/hw/functional/int8_ops.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,6 +50,12 @@ std::vector<std::int8_t> finish(const isa::Epilogue& ep, std::uint64_t channels,
                              ep.requant.clamp_max);
   }
   return out;
+}
+
+// A plane's sum of int8 values less the zero point, saturated to int32 (a plane above 2^23
+// values could exceed it).
+std::int32_t global_sum_acc(std::int64_t s) {
+  return std::int32_t(std::clamp<std::int64_t>(s, INT32_MIN, INT32_MAX));
 }
 
 }  // namespace
@@ -105,8 +112,9 @@ void gemm_int8(const isa::GemmParams& p, BackingStore& sram) {
 
 void act_int8(const isa::ActParams& p, BackingStore& sram) {
   using isa::ActOp;
-  if (p.op != ActOp::Relu && p.op != ActOp::Clip && p.op != ActOp::Identity)
-    no_rule(std::string("ACT op=") + isa::to_string(p.op) + " has no int8 rule (int8 ACT is relu, clip, identity)");
+  if (p.op != ActOp::Relu && p.op != ActOp::Clip && p.op != ActOp::Identity && p.op != ActOp::ScaleShift)
+    no_rule(std::string("ACT op=") + isa::to_string(p.op) +
+            " has no int8 rule (int8 ACT is relu, clip, identity, scale_shift)");
   if (!p.requant.on && p.op == ActOp::Identity) {  // a copy (concat copy layers): bytes unchanged
     write_i8(sram, p.out_addr, read_i8(sram, p.in_addr, p.elems));
     return;
@@ -114,6 +122,18 @@ void act_int8(const isa::ActParams& p, BackingStore& sram) {
   if (!p.requant.on) no_rule(std::string("ACT op=") + isa::to_string(p.op) + " without a requant operand");
   if (p.has_residual) no_rule("ACT with res has no int8 rule");
   const isa::Requant& r = p.requant;
+  if (p.op == ActOp::ScaleShift) {  // acc = (x - zp_in) w[c] + b[c], requantised per channel
+    const std::uint64_t ch = std::uint64_t(std::max(p.channels, 1)), per = p.elems / ch;
+    const std::vector<std::int32_t> wb = read_i32(sram, p.param_addr, 2 * ch), t = read_i32(sram, r.addr, 2 * ch);
+    std::vector<std::int8_t> v = read_i8(sram, p.in_addr, p.elems);
+    for (std::uint64_t i = 0; i < v.size(); ++i) {
+      const std::uint64_t c = i / per;
+      v[i] = isa::requantize(isa::scale_shift_acc(v[i], r.in_zp, wb[c], wb[ch + c]), t[2 * c], t[2 * c + 1], r.out_zp,
+                             r.clamp_min, r.clamp_max);
+    }
+    write_i8(sram, p.out_addr, v);
+    return;
+  }
   const std::vector<std::int32_t> t = read_i32(sram, r.addr, 2);
   std::vector<std::int8_t> v = read_i8(sram, p.in_addr, p.elems);
   for (std::int8_t& x : v) x = isa::requantize(std::int32_t(x) - r.in_zp, t[0], t[1], r.out_zp, r.clamp_min, r.clamp_max);
@@ -148,6 +168,19 @@ std::int8_t avg_int8(std::int32_t sum, std::int32_t n) {
 void pool_int8(const isa::PoolParams& p, BackingStore& sram) {
   const std::uint64_t c = std::uint64_t(p.c), hi = std::uint64_t(p.h_in), wi = std::uint64_t(p.w_in);
   const std::vector<std::int8_t> in = read_i8(sram, p.in_addr, c * hi * wi);
+  if (p.op == isa::PoolOp::GlobalAvg && p.requant.on) {  // own output grid: TFLite's int8 MEAN
+    const isa::Requant& r = p.requant;
+    const std::vector<std::int32_t> t = read_i32(sram, r.addr, 2);
+    std::vector<std::int8_t> out(c);
+    for (std::uint64_t ch = 0; ch < c; ++ch) {
+      std::int64_t s = 0;
+      for (std::uint64_t k = 0; k < hi * wi; ++k) s += std::int32_t(in[ch * hi * wi + k]) - r.in_zp;
+      out[ch] = isa::requantize(global_sum_acc(s), t[0], t[1], r.out_zp, r.clamp_min, r.clamp_max);
+    }
+    write_i8(sram, p.out_addr, out);
+    return;
+  }
+  if (p.requant.on) no_rule(std::string("POOL op=") + isa::to_string(p.op) + " with requant (only global_avg has one)");
   if (p.op == isa::PoolOp::GlobalAvg) {
     std::vector<std::int8_t> out(c);
     for (std::uint64_t ch = 0; ch < c; ++ch) {

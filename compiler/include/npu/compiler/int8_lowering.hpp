@@ -65,12 +65,34 @@ struct Int8Layer {
   isa::Requant imm;                 ///< zero points and clamp (addr: codegen)
   std::vector<std::int32_t> table;  ///< requantisation table (isa::Requant layout); empty: none
   std::vector<std::int32_t> bias;   ///< Conv/Gemm int32 bias (empty: no bias)
+  std::vector<std::int32_t> scale_shift;  ///< ACT scale_shift: int32 w[C] then b[C] (its `param`)
   std::string problem;              ///< why the layer has no int8 lowering ("" ok)
 };
 
 /// Derives the integer parameters of `L` from the graph's quantisation (lowered layer after
 /// complete_quant). Never throws for a layer it cannot lower: `problem` says why.
 Int8Layer int8_layer(const Graph& g, const LayerSpec& L);
+
+/// int8 rule of an unfolded BatchNormalization (inference form), quantised as TFLite quantises
+/// the depthwise 1x1 conv it is: per channel c, a = gamma / sqrt(var + eps) and
+/// beta' = B - mean x a (as the fp32 scale/shift); weight scale s_w = |a| / 127 (1 when a = 0),
+/// w = round(a / s_w) (so +-127 or 0), b = round(beta' / (s_in s_w)) (half to even, saturated to
+/// +-2^30 so that the accumulator cannot overflow), M = s_in s_w / s_out as a
+/// (multiplier, shift) pair. Output: clamp(zp_out + MBQM((x - zp_in) w + b, M))
+/// (isa::scale_shift_acc, isa::requantize). Shared by the DDR image and the quantised reference.
+struct Int8ScaleShift {
+  std::vector<std::int32_t> w, b;   ///< per channel
+  std::vector<std::int32_t> pairs;  ///< (multiplier, shift) per channel, isa::Requant layout
+};
+/// Throws std::invalid_argument naming the node when its parameters are not constants of C
+/// values each.
+Int8ScaleShift batchnorm_int8(const Graph& g, const Node& bn, const Int8Grid& in, const Int8Grid& out);
+
+/// GlobalAveragePool with an output grid of its own (TFLite's int8 MEAN): the one (multiplier,
+/// shift) pair of M = s_in / (s_out x plane), plane = H x W; out = clamp(zp_out +
+/// MBQM(sum (x - zp_in), M)). On one grid (s_in = s_out, same zero point) the pool instead
+/// divides the raw sum (avg_int8), with no table.
+std::vector<std::int32_t> global_avg_table(double s_in, double s_out, std::int64_t plane);
 
 /// TFLite's quantised Add table (reference_integer_ops/add.h; Prepare of kernels/add.cc):
 /// left_shift 20, a and b rescaled by s_a / (2 max(s_a, s_b)) and s_b / (2 max(s_a, s_b)),

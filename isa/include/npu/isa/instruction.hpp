@@ -68,7 +68,8 @@ const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg"
 /// int8 requantisation of an instruction's result (docs/isa.md, "int8 requantisation"):
 /// int8 programs only. `addr` is the SRAM table of int32 (multiplier, shift) pairs in TFLite's
 /// QuantizeMultiplier form (real = multiplier / 2^31 x 2^shift): CONV/GEMM one pair per output
-/// channel (c_out / n pairs, 8 bytes each); ACT one pair (in -> out); ELTWISE add 7 int32:
+/// channel (c_out / n pairs, 8 bytes each); ACT one pair (in -> out), ACT scale_shift one pair
+/// per channel (its `param` then holds int32 w[c] and b[c]); POOL global_avg one pair; ELTWISE add 7 int32:
 /// left_shift, a (multiplier, shift), b (multiplier, shift), out (multiplier, shift) (TFLite's
 /// quantised Add). Zero points are immediates: `in_zp` (ELTWISE: a's), `b_zp` (ELTWISE b only),
 /// `out_zp`; the result is clamped to [clamp_min, clamp_max] (a fused ReLU/ReLU6 narrows the
@@ -83,7 +84,7 @@ struct Requant {
     return on == o.on && addr == o.addr && in_zp == o.in_zp && b_zp == o.b_zp && out_zp == o.out_zp &&
            clamp_min == o.clamp_min && clamp_max == o.clamp_max;
   }
-  /// Bytes of the SRAM table: 8 x channels (CONV/GEMM), 8 (ACT), 28 (ELTWISE add).
+  /// Bytes of the SRAM table: 8 x channels (CONV/GEMM, ACT scale_shift), 8 (other ACT), 28 (ELTWISE add).
   static constexpr std::uint64_t kActTableBytes = 8, kEltwiseTableBytes = 28, kPairBytes = 8;
 };
 
@@ -212,7 +213,8 @@ struct ActParams {
   bool has_residual = false;        ///< add res[i] to in[i] before the op
   std::uint32_t residual_addr = 0;  ///< res: elems elements of the program dtype
   /// int8 relu / clip / identity: out = clamp(out_zp + (in - in_zp) x M), M one (multiplier,
-  /// shift) pair; not with res.
+  /// shift) pair; int8 scale_shift: out = clamp(out_zp + ((in - in_zp) w[c] + b[c]) x M[c]), w and
+  /// b int32 rows in `param`, one pair per channel; not with res.
   Requant requant{};
   bool operator==(const ActParams&) const;
 };
@@ -249,6 +251,10 @@ struct PoolParams {
   std::uint32_t in_addr = 0, out_addr = 0;
   int c = 0, h_in = 0, w_in = 0, kh = 1, kw = 1, stride_h = 1, stride_w = 1;
   int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  /// int8 global_avg only: out = clamp(out_zp + MBQM(sum (in - in_zp), M)), M = s_in / (s_out
+  /// hin win) one (multiplier, shift) pair (TFLite's int8 MEAN), when the output has a grid of
+  /// its own; without it the pool keeps its input's grid.
+  Requant requant{};
   long long h_out() const {
     return op == PoolOp::GlobalAvg ? 1 : ((long long)h_in + pad_top + pad_bottom - kh) / stride_h + 1;
   }

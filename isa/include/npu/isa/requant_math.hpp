@@ -35,4 +35,10 @@ void quantize_multiplier(double real, std::int32_t& multiplier, int& shift);
 std::int8_t requantize(std::int32_t acc, std::int32_t multiplier, int shift, std::int32_t out_zero_point,
                        std::int32_t lo = -128, std::int32_t hi = 127);
 
+/// Accumulator of an int8 per-channel affine map (ACT scale_shift, e.g. an unfolded
+/// BatchNormalization, quantised as TFLite quantises a depthwise 1x1 conv):
+/// (x - in_zero_point) x w + b, computed in 64 bits and saturated to int32 so that any table
+/// values give a defined result.
+std::int32_t scale_shift_acc(std::int32_t x, std::int32_t in_zero_point, std::int32_t w, std::int32_t b);
+
 }  // namespace npu::isa

@@ -1,6 +1,7 @@
 // Activation grids that must be equal in int8 (docs/functional.md, "Quantisation
 // (post-training)"): ops that move int8 values without arithmetic -- MaxPool, GlobalMaxPool,
-// AveragePool, GlobalAveragePool (their integer rule keeps the input's grid), the views
+// AveragePool (their integer rule keeps the input's grid; GlobalAveragePool requantises onto
+// its own, global_avg_table), the views
 // (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout) and Concat -- need their output on
 // the grid of their inputs, as the int8 data path and the integer reference require
 // (TFLite's int8 kernels impose the same for these ops).

@@ -32,6 +32,9 @@ void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram);
 /// POOL on int8 values (input and output share scale and zero point): max over the in-bounds
 /// taps; avg and global_avg sum the in-bounds taps' raw values (n of them) and divide rounding
 /// half away from zero, (sum +- n/2) / n truncated (TFLite's integer AveragePool), saturated.
+/// global_avg with a requant operand (output on a grid of its own, TFLite's int8 MEAN):
+/// out = clamp(out_zp + MBQM(sum (x - in_zp), M)) with M = s_in / (s_out x hin x win), the sum
+/// saturated to int32. requant on max/avg throws std::invalid_argument.
 void pool_int8(const isa::PoolParams& p, BackingStore& sram);
 
 /// One int8 element-wise add with the ELTWISE table (above); shared with the tests.
