@@ -780,9 +780,13 @@ class Generator {
                                n, std::uint64_t(g.h_in) * g.w_in * e_, e_)});
         const std::uint64_t out_rows = std::uint64_t(hr) * L.resize_h;
         isa::ActParams ap;
-        ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
-        ap.alpha = std::numeric_limits<float>::lowest();
-        ap.beta = std::numeric_limits<float>::max();
+        if (lg_.int8_execution) {
+          ap.op = isa::ActOp::Identity;  // int8 data: an identity ACT without requant moves the bytes
+        } else {
+          ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
+          ap.alpha = std::numeric_limits<float>::lowest();
+          ap.beta = std::numeric_limits<float>::max();
+        }
         ap.in_addr = si;
         ap.out_addr = so;
         ap.elems = std::uint32_t(n * out_rows * g.w_out);
@@ -798,7 +802,8 @@ class Generator {
   }
 
   // Concat inputs that could not be placed in the concat buffer: copied through the vector
-  // unit (identity ACT: Clip to the whole float range).
+  // unit (identity ACT: Clip to the whole float range; in int8 programs of quantised graphs an
+  // identity ACT without requant, which the int8 data path runs as a byte copy).
   std::vector<Step> gen_copy(const LayerSpec& L) {
     const std::uint64_t Y = addr(L.output);
     std::vector<Step> steps;
@@ -829,9 +834,13 @@ class Generator {
         Step s;
         s.loads.push_back({root(in), dma(addr(in) + e0 * e_, si, n, 1, 0, e_)});
         isa::ActParams ap;
-        ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
-        ap.alpha = std::numeric_limits<float>::lowest();
-        ap.beta = std::numeric_limits<float>::max();
+        if (lg_.int8_execution) {
+          ap.op = isa::ActOp::Identity;  // int8 data: an identity ACT without requant moves the bytes
+        } else {
+          ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
+          ap.alpha = std::numeric_limits<float>::lowest();
+          ap.beta = std::numeric_limits<float>::max();
+        }
         ap.in_addr = si;
         ap.out_addr = so;
         ap.elems = std::uint32_t(n);
