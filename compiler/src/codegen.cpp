@@ -384,9 +384,8 @@ class Generator {
     r = L.int8;
     r.addr = slot;
   }
-  std::uint64_t table_words(const LayerSpec& L) const {
-    return L.kind == LayerKind::Eltwise ? isa::Requant::kEltwiseTableBytes / 4 : isa::Requant::kActTableBytes / 4;
-  }
+  // Words of the layer's int8 table (its DDR tensor: one pair, the add's 7 words, a 256 B LUT).
+  std::uint64_t table_words(const LayerSpec& L) const { return bytes_of(L.requant) / isa::kParamElemBytes; }
 
   // ---- vector-unit layers ----
 
@@ -429,7 +428,7 @@ class Generator {
     };
     if (L.act == isa::ActOp::Softmax || L.act == isa::ActOp::LayerNorm) return gen_rowwise(L, act_step);
     if (L.act != isa::ActOp::ScaleShift) {
-      const std::uint64_t table = L.requant.empty() ? 0 : opt_.align_bytes;  // int8 requant pair
+      const std::uint64_t table = L.requant.empty() ? 0 : align_up(bytes_of(L.requant), opt_.align_bytes);  // int8 table
       const std::uint64_t chunk = chunk_elems(L, L.elems, 2, table);
       const auto o = place({chunk * e_, chunk * e_, chunk * e_, chunk * e_, table});
       const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3];
@@ -550,7 +549,7 @@ class Generator {
     const bool bcast = L.b_elems > 0;
     const std::uint64_t A = addr(L.inputs[0]), B = addr(L.inputs[1]), Y = addr(L.output);
     const std::uint64_t b_bytes = bcast ? L.b_elems * e_ : 0;
-    const std::uint64_t table = L.requant.empty() ? 0 : opt_.align_bytes;  // int8 add table (28 B)
+    const std::uint64_t table = L.requant.empty() ? 0 : align_up(bytes_of(L.requant), opt_.align_bytes);  // int8 add / mul table
     const std::uint64_t chunk = chunk_elems(L, L.elems, bcast ? 2 : 3, align_up(b_bytes, opt_.align_bytes) + table);
     const std::uint64_t t = chunk * e_;
     const auto o = place({b_bytes, t, t, bcast ? 0 : t, bcast ? 0 : t, t, t, table});
@@ -779,14 +778,7 @@ class Generator {
                            dma(X + (c0 * g.h_in + std::uint64_t(r0)) * g.w_in * e_, si, std::uint64_t(hr) * g.w_in,
                                n, std::uint64_t(g.h_in) * g.w_in * e_, e_)});
         const std::uint64_t out_rows = std::uint64_t(hr) * L.resize_h;
-        isa::ActParams ap;
-        if (lg_.int8_execution) {
-          ap.op = isa::ActOp::Identity;  // int8 data: an identity ACT without requant moves the bytes
-        } else {
-          ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
-          ap.alpha = std::numeric_limits<float>::lowest();
-          ap.beta = std::numeric_limits<float>::max();
-        }
+        isa::ActParams ap = copy_act();
         ap.in_addr = si;
         ap.out_addr = so;
         ap.elems = std::uint32_t(n * out_rows * g.w_out);
@@ -799,6 +791,21 @@ class Generator {
         steps.push_back(std::move(s));
       }
     return steps;
+  }
+
+  // The vector-unit pass that moves values unchanged (concat copies, nearest upsampling): an
+  // ACT Clip to the whole float range; in int8 programs of quantised graphs an identity ACT
+  // without requant, which the int8 data path runs as a byte copy.
+  isa::ActParams copy_act() const {
+    isa::ActParams ap;
+    if (lg_.int8_execution) {
+      ap.op = isa::ActOp::Identity;
+    } else {
+      ap.op = isa::ActOp::Clip;
+      ap.alpha = std::numeric_limits<float>::lowest();
+      ap.beta = std::numeric_limits<float>::max();
+    }
+    return ap;
   }
 
   // Concat inputs that could not be placed in the concat buffer: copied through the vector
@@ -833,14 +840,7 @@ class Generator {
         const std::uint32_t si = i % 2 ? in1 : in0, so = i % 2 ? out1 : out0;
         Step s;
         s.loads.push_back({root(in), dma(addr(in) + e0 * e_, si, n, 1, 0, e_)});
-        isa::ActParams ap;
-        if (lg_.int8_execution) {
-          ap.op = isa::ActOp::Identity;  // int8 data: an identity ACT without requant moves the bytes
-        } else {
-          ap.op = isa::ActOp::Clip;  // identity: Clip to the whole float range
-          ap.alpha = std::numeric_limits<float>::lowest();
-          ap.beta = std::numeric_limits<float>::max();
-        }
+        isa::ActParams ap = copy_act();
         ap.in_addr = si;
         ap.out_addr = so;
         ap.elems = std::uint32_t(n);

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "npu/compiler/pass.hpp"
 #include "npu/isa/requant_math.hpp"
+#include "npu/isa/requant_operand.hpp"
 
 namespace npu::compiler {
 
@@ -266,8 +268,26 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Act: {
       const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
       if (!x || !y) return r;
+      if (anchor && has_int8_lut(anchor->op_type) && L.covers.size() == 1 && isa::act_uses_lut(L.act)) {
+        if (!L.residual.empty()) {
+          r.problem = "an ACT with a residual input has no int8 rule";
+          return r;
+        }
+        try {
+          const std::vector<std::int8_t> lut = int8_lut(g, *anchor, *x, *y);
+          r.table.assign(lut.size() / 4, 0);
+          std::memcpy(r.table.data(), lut.data(), lut.size());  // 64 words holding the 256 bytes in order
+        } catch (const std::exception& e) {
+          r.problem = std::string("its int8 table could not be computed: ") + e.what();
+          return r;
+        }
+        r.imm.on = true;
+        return r;
+      }
       if (L.act != isa::ActOp::Relu && L.act != isa::ActOp::Clip && L.act != isa::ActOp::Identity) {
-        r.problem = std::string("ACT ") + isa::to_string(L.act) + " has no int8 rule (relu, clip and identity do)";
+        r.problem = std::string("ACT ") + isa::to_string(L.act) +
+                    " has no int8 rule (relu, clip, identity, an unfolded BatchNormalization and the element-wise "
+                    "functions by table do)";
         return r;
       }
       if (!L.residual.empty() || !L.scale_shift.empty()) {
@@ -283,8 +303,8 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
       return r;
     }
     case LayerKind::Eltwise: {
-      if (L.eltwise != isa::EltwiseOp::Add) {
-        r.problem = std::string("ELTWISE ") + isa::to_string(L.eltwise) + " has no int8 rule (add does)";
+      if (L.eltwise != isa::EltwiseOp::Add && L.eltwise != isa::EltwiseOp::Mul) {
+        r.problem = std::string("ELTWISE ") + isa::to_string(L.eltwise) + " has no int8 rule (add and mul do)";
         return r;
       }
       const auto a = grid(L.inputs[0], "input a"), b = grid(L.inputs[1], "input b"), y = grid(L.output, "output");
@@ -293,7 +313,8 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
       r.imm.in_zp = a->zero_point;
       r.imm.b_zp = b->zero_point;
       r.imm.out_zp = y->zero_point;
-      r.table = add_table(a->scale, b->scale, y->scale);
+      r.table = L.eltwise == isa::EltwiseOp::Mul ? mul_table(a->scale, b->scale, y->scale)
+                                                 : add_table(a->scale, b->scale, y->scale);
       return r;
     }
     case LayerKind::Pool:

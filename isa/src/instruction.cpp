@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "npu/isa/hw_config.hpp"
+#include "npu/isa/requant_operand.hpp"
 
 namespace npu {
 
@@ -277,15 +278,19 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
             const long long row = p.channels > 0 ? (long long)(p.elems / std::uint32_t(p.channels)) : 0;
             ops.push_back({"param", p.param_addr, dims_bytes({2, row}, kParamElemBytes), false});
           }
-          if (p.requant.on)  // scale_shift: one pair per channel; the others: one pair
+          if (p.requant.on)  // scale_shift: one pair per channel; LUT ops: 256 B; the others: one pair
             ops.push_back({"requant", p.requant.addr,
-                           p.op == ActOp::ScaleShift ? dims_bytes({p.channels}, Requant::kPairBytes) : Requant::kActTableBytes,
+                           p.op == ActOp::ScaleShift ? dims_bytes({p.channels}, Requant::kPairBytes)
+                           : act_uses_lut(p.op)      ? kActLutBytes
+                                                     : Requant::kActTableBytes,
                            false});
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
           ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"b", p.b_addr, dims_bytes({p.broadcast() ? p.b_elems : p.elems}, eb), false});
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
-          if (p.requant.on) ops.push_back({"requant", p.requant.addr, Requant::kEltwiseTableBytes, false});
+          if (p.requant.on)
+            ops.push_back({"requant", p.requant.addr,
+                           p.op == EltwiseOp::Mul ? kEltwiseMulTableBytes : Requant::kEltwiseTableBytes, false});
         } else if constexpr (std::is_same_v<T, PoolParams>) {
           const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;
           ops.push_back({"in", p.in_addr, dims_bytes({p.c, p.h_in, p.w_in}, eb), false});

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace npu::isa {
 
 namespace {
@@ -21,6 +23,33 @@ std::string ranges(const Requant& r, bool has_b) {
 }
 
 }  // namespace
+
+bool act_uses_lut(ActOp op) {
+  switch (op) {
+    case ActOp::None:
+    case ActOp::Relu:
+    case ActOp::Clip:
+    case ActOp::Identity:
+    case ActOp::ScaleShift:
+    case ActOp::Softmax:
+    case ActOp::LayerNorm: return false;
+    default: return true;
+  }
+}
+
+std::uint64_t requant_table_bytes(const Instruction& inst) {
+  const Requant* r = requant_of(inst);
+  if (!r || !r->on) return 0;
+  if (const auto* c = std::get_if<ConvParams>(&inst.params)) return std::uint64_t(std::max(c->c_out, 0)) * Requant::kPairBytes;
+  if (const auto* g = std::get_if<GemmParams>(&inst.params)) return std::uint64_t(std::max(g->n, 0)) * Requant::kPairBytes;
+  if (const auto* a = std::get_if<ActParams>(&inst.params)) {
+    if (a->op == ActOp::ScaleShift) return std::uint64_t(std::max(a->channels, 0)) * Requant::kPairBytes;
+    return act_uses_lut(a->op) ? kActLutBytes : Requant::kActTableBytes;
+  }
+  if (const auto* e = std::get_if<EltwiseParams>(&inst.params))
+    return e->op == EltwiseOp::Mul ? kEltwiseMulTableBytes : Requant::kEltwiseTableBytes;
+  return Requant::kActTableBytes;  // POOL global_avg: one pair
+}
 
 const Requant* requant_of(const Instruction& inst) {
   if (const auto* c = std::get_if<ConvParams>(&inst.params)) return &c->epilogue.requant;
@@ -49,19 +78,24 @@ std::string requant_problem(const Instruction& inst) {
                          "be none, relu or clip", to_string(e->act));
   }
   if (const auto* a = std::get_if<ActParams>(&inst.params)) {
-    if (a->op != ActOp::Relu && a->op != ActOp::Clip && a->op != ActOp::Identity && a->op != ActOp::ScaleShift)
-      return fmt::format("requant on ACT op={}: int8 ACT is relu, clip, identity (a rescale and a clamp) or "
-                         "scale_shift (a per-channel affine map)",
+    if (a->op != ActOp::Relu && a->op != ActOp::Clip && a->op != ActOp::Identity && a->op != ActOp::ScaleShift &&
+        !act_uses_lut(a->op))
+      return fmt::format("requant on ACT op={}: int8 ACT is relu, clip, identity (a rescale and a clamp), "
+                         "scale_shift (a per-channel affine map) or an element-wise function (a lookup table); "
+                         "not a row-wise op",
                          to_string(a->op));
     if (a->has_residual) return "requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)";
+    if (act_uses_lut(a->op) && (r->in_zp != 0 || r->out_zp != 0))
+      return fmt::format("zp on ACT op={}: its requant operand is a 256-entry lookup table that holds the zero "
+                         "points; give none", to_string(a->op));
   }
   if (const auto* p = std::get_if<PoolParams>(&inst.params))
     if (p->op != PoolOp::GlobalAvg)
       return fmt::format("requant on POOL op={}: int8 POOL requantises only global_avg (max and avg keep their "
                          "input's grid)", to_string(p->op));
   if (const auto* el = std::get_if<EltwiseParams>(&inst.params))
-    if (el->op != EltwiseOp::Add)
-      return fmt::format("requant on ELTWISE op={}: int8 ELTWISE is add only", to_string(el->op));
+    if (el->op != EltwiseOp::Add && el->op != EltwiseOp::Mul)
+      return fmt::format("requant on ELTWISE op={}: int8 ELTWISE is add or mul", to_string(el->op));
   return "";
 }
 

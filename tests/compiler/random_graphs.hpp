@@ -30,14 +30,6 @@ class RandomGraphGenerator {
     b_.rng.seed(seed);
   }
 
-  /// Only ops with an int8 rule (docs/functional.md, "int8 execution"): the activation drawn as
-  /// LeakyRelu becomes Relu, SiLU becomes ReLU6 and Sigmoid none; everything else (and the
-  /// random sequence, so shapes and structure) is the same graph as without.
-  RandomGraphGenerator& int8_ops_only() {
-    int8_only_ = true;
-    return *this;
-  }
-
   RandomGraph make() {
     const std::int64_t c = pick<std::int64_t>({1, 3, 4, 8}), h = range(6, 24), w = range(6, 24);
     live_.push_back(b_.input("input", {1, c, h, w}));
@@ -126,9 +118,7 @@ class RandomGraphGenerator {
       what += " +bn";
       inner.push_back(y);
     }
-    std::int64_t act = range(0, 5);
-    if (int8_only_ && act >= 2 && act <= 4) act = act == 2 ? 0 : act == 3 ? 1 : 5;
-    switch (act) {
+    switch (range(0, 5)) {
       case 0: y = b_.unary(name + ".relu", "Relu", y); what += " +relu"; break;
       case 1: {
         const std::string lo = b_.scalar(name + ".lo", 0.0f), hi = b_.scalar(name + ".hi", 6.0f);
@@ -216,7 +206,6 @@ class RandomGraphGenerator {
   }
 
   std::mt19937 rng_;
-  bool int8_only_ = false;
   GraphBuilder b_;
   std::vector<std::string> live_;
   std::string desc_;

@@ -206,6 +206,46 @@ TEST(Int8Ops, GlobalAveragePoolOnItsOwnGridIsTfLiteMean) {
   EXPECT_THROW(hw::functional::pool_int8(p, s.dp.sram()), std::invalid_argument);
 }
 
+TEST(Int8Ops, ElementwiseFunctionsRunByTableAndMulFollowsTfLite) {
+  // Sigmoid from grid (1/16, zp 0) to (1/256, zp -128) (TFLite's int8 Logistic output grid):
+  //   q = 0:    x = 0,  sigmoid 0.5        -> 128 on the grid - 128 = 0
+  //   q = 16:   x = 1,  0.7310586 x 256 = 187.15 -> 187 - 128 = 59
+  //   q = -128: x = -8, 0.000335 x 256 = 0.086  -> 0 - 128 = -128
+  //   q = 127:  x = 7.94, 0.99964 x 256 = 255.9 -> 256 - 128 = 128, saturated to 127
+  compiler::Graph g;
+  compiler::Node sig;
+  sig.name = "sig";
+  sig.op_type = "Sigmoid";
+  sig.inputs = {"x"};
+  sig.outputs = {"y"};
+  const std::vector<std::int8_t> lut = compiler::int8_lut(g, sig, {1.0 / 16, 0}, {1.0 / 256, -128});
+  ASSERT_EQ(lut.size(), 256u);
+  EXPECT_EQ(lut[0 + 128], 0);
+  EXPECT_EQ(lut[16 + 128], 59);
+  EXPECT_EQ(lut[0], -128);
+  EXPECT_EQ(lut[255], 127);
+  // The ACT reads the table at requant: out = clamp(lut[x + 128]); clamp min 10 lifts the -128.
+  Sram s;
+  s.i8(0x0, {0, 16, -128});
+  s.dp.sram().write(0x100, lut.data(), lut.size());
+  isa::ActParams a;
+  a.op = isa::ActOp::Sigmoid;
+  a.in_addr = 0x0, a.out_addr = 0x40, a.elems = 3;
+  a.requant.on = true, a.requant.addr = 0x100, a.requant.clamp_min = 10;
+  hw::functional::act_int8(a, s.dp.sram());
+  EXPECT_EQ(s.read(0x40, 3), (std::vector<std::int8_t>{10, 59, 10}));
+  // Mul: s_a 0.5, s_b 0.25, s_out 0.25 -> M = 0.5 = (2^30, 0). a = 3 (zp 1: real 1.0), b = -2
+  // (zp 0: real -0.5): product -0.5 -> -2 on the output grid, + zp 3 = 1; integer (3-1)(-2) = -4,
+  // x 0.5 = -2, + 3 = 1. Saturation: 127 x 127 x 0.5 = 8064.5 -> 127.
+  const std::vector<std::int32_t> t = compiler::mul_table(0.5, 0.25, 0.25);
+  EXPECT_EQ(t, (std::vector<std::int32_t>{k2p30, 0}));
+  isa::Requant r;
+  r.on = true, r.in_zp = 1, r.out_zp = 3;
+  EXPECT_EQ(hw::functional::mul_int8(3, -2, r, t[0], t[1]), 1);
+  r.in_zp = 0, r.out_zp = 0;
+  EXPECT_EQ(hw::functional::mul_int8(127, 127, r, t[0], t[1]), 127);
+}
+
 TEST(Int8Ops, InstructionsWithoutAnInt8RuleAreRefusedNotGuessed) {
   Sram s;
   isa::ConvParams p;
@@ -219,8 +259,11 @@ TEST(Int8Ops, InstructionsWithoutAnInt8RuleAreRefusedNotGuessed) {
               "(docs/functional.md, int8 execution; compile a quantised model for the int8 config)");
   }
   isa::ActParams a;
-  a.op = isa::ActOp::Sigmoid;
+  a.op = isa::ActOp::Sigmoid;  // without its table
   a.elems = 1;
+  EXPECT_THROW(hw::functional::act_int8(a, s.dp.sram()), std::invalid_argument);
+  a.op = isa::ActOp::Softmax;  // row-wise: no int8 rule at all
+  a.requant.on = true;
   EXPECT_THROW(hw::functional::act_int8(a, s.dp.sram()), std::invalid_argument);
   hw::BackingStore ddr("DDR", 1 << 16);
   EXPECT_THROW(hw::DataPath(ddr, 1 << 16, DType::Fp16), std::invalid_argument);

@@ -1,12 +1,12 @@
 // Differential testing in int8 (issue 10: "outputs must equal the reference", every strategy):
-// the seeded random graphs of tests/compiler/random_graphs.hpp restricted to ops with an int8
-// rule (conv chains with kernels 1/3/5, strides, pads, groups, depthwise, bias, BN folded or
-// not, Relu / ReLU6, residual Adds, Concat, MaxPool, multi-consumer tensors, graph outputs in
-// the middle, GlobalAveragePool + Gemm heads) are post-training quantised per strategy (4 seeded
-// calibration samples), compiled for the edge preset's int8 array with 64 KiB of SRAM (layers
-// tile into row bands) and executed with int8 data in a forked child. Every graph output must
-// equal the integer reference interpreter bit for bit: a difference is a codegen, tiling, fusion
-// or data-path bug, and the message names the seed, the strategy and the graph.
+// the seeded random graphs of tests/compiler/random_graphs.hpp (conv chains with kernels 1/3/5,
+// strides, pads, groups, depthwise, bias, BN folded or not, Relu / ReLU6 / LeakyRelu / SiLU /
+// Sigmoid, residual Adds, Concat, MaxPool, multi-consumer tensors, graph outputs in the middle,
+// GlobalAveragePool + Gemm heads) are post-training quantised per strategy (4 seeded calibration
+// samples), compiled for the edge preset's int8 array with 64 KiB of SRAM (layers tile into row
+// bands) and executed with int8 data in a forked child. Every graph output must equal the
+// integer reference interpreter bit for bit: a difference is a codegen, tiling, fusion or
+// data-path bug, and the message names the seed, the strategy and the graph.
 // NPU_RANDOM_GRAPHS_INT8=N runs seeds 1..N (default 60); NPU_RANDOM_GRAPHS_FIRST=S starts at S.
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ TEST(RandomGraphsInt8, EveryStrategyIsBitExactWithTheIntegerReference) {
   int bit_exact = 0;
   for (int i = 0; i < graph_count(); ++i) {
     const std::uint32_t seed = seed0 + std::uint32_t(i);
-    const compiler::testing::RandomGraph rg = compiler::testing::RandomGraphGenerator(seed).int8_ops_only().make();
+    const compiler::testing::RandomGraph rg = compiler::testing::RandomGraphGenerator(seed).make();
     const compiler::Graph& g = rg.graph;
     const std::string where = "seed " + std::to_string(seed) + ", graph:\n" + rg.description;
     const auto calib = compiler::generate_calibration(g, seed, 4);

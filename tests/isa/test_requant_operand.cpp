@@ -38,7 +38,7 @@ std::string error_of(const std::string& line) {
 
 const std::string kHint =
     "\n  requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT "
-    "relu/clip/identity/scale_shift, ELTWISE add, POOL global_avg";
+    "relu/clip/identity/scale_shift or any element-wise op (a lookup table), ELTWISE add/mul, POOL global_avg";
 
 }  // namespace
 
@@ -68,7 +68,11 @@ TEST(RequantOperand, SampleIsCanonicalAndRoundTrips) {
   EXPECT_EQ(gap.addr, 0x1480u);
   EXPECT_EQ(gap.in_zp, 5);
   EXPECT_EQ(gap.out_zp, -2);
-  const auto& e = std::get<EltwiseParams>(p.instructions[8].params).requant;
+  const auto& sig = std::get<ActParams>(p.instructions[8].params).requant;  // ACT sigmoid: a table
+  EXPECT_EQ(sig.clamp_min, -100);
+  const auto& mul = std::get<EltwiseParams>(p.instructions[9].params).requant;  // ELTWISE mul
+  EXPECT_EQ(mul.b_zp, -128);
+  const auto& e = std::get<EltwiseParams>(p.instructions[10].params).requant;
   EXPECT_EQ(e.in_zp, 5);
   EXPECT_EQ(e.b_zp, -128);
   EXPECT_EQ(e.out_zp, -1);
@@ -94,7 +98,9 @@ TEST(RequantOperand, AddsOneSramOperandOfTheTableSize) {
   EXPECT_EQ(bytes_of(4), 8u);        // ACT: one pair
   EXPECT_EQ(bytes_of(6), 16u * 8u);  // ACT scale_shift: one pair per channel, channels = 16
   EXPECT_EQ(bytes_of(7), 8u);        // POOL global_avg: one pair
-  EXPECT_EQ(bytes_of(8), 28u);       // ELTWISE add: 7 int32 words
+  EXPECT_EQ(bytes_of(8), 256u);      // ACT sigmoid: a 256-entry int8 lookup table
+  EXPECT_EQ(bytes_of(9), 8u);        // ELTWISE mul: one pair
+  EXPECT_EQ(bytes_of(10), 28u);      // ELTWISE add: 7 int32 words
   Instruction moved = p.instructions[1];
   relocate_sram(moved, 0x100);
   EXPECT_EQ(std::get<ConvParams>(moved.params).epilogue.requant.addr, 0x1140u);
@@ -137,13 +143,17 @@ TEST(RequantOperand, IllegalCombinationsHaveExactMessages) {
   EXPECT_EQ(error_of(conv + "requant=0x40 act=sigmoid"),
             "bad.npuasm:3:62: error: requant with act=sigmoid: the int8 epilogue applies the activation as the clamp, "
             "so act must be none, relu or clip" + kHint);
-  EXPECT_EQ(error_of("ACT op=sigmoid in=0x0 out=0x0 elems=4 requant=0x40"),
-            "bad.npuasm:3:39: error: requant on ACT op=sigmoid: int8 ACT is relu, clip, identity (a rescale and a "
-            "clamp) or scale_shift (a per-channel affine map)" + kHint);
+  EXPECT_EQ(error_of("ACT op=sigmoid in=0x0 out=0x0 elems=4 requant=0x40 zp=1,0"),
+            "bad.npuasm:3:52: error: zp on ACT op=sigmoid: its requant operand is a 256-entry lookup table that holds "
+            "the zero points; give none" + kHint);
   EXPECT_EQ(error_of("ACT op=relu in=0x0 res=0x10 out=0x0 elems=4 requant=0x40"),
             "bad.npuasm:3:45: error: requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)" + kHint);
-  EXPECT_EQ(error_of("ELTWISE op=mul a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
-            "bad.npuasm:3:44: error: requant on ELTWISE op=mul: int8 ELTWISE is add only" + kHint);
+  EXPECT_EQ(error_of("ELTWISE op=sub a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
+            "bad.npuasm:3:44: error: requant on ELTWISE op=sub: int8 ELTWISE is add or mul" + kHint);
+  EXPECT_EQ(error_of("ACT op=softmax in=0x0 out=0x0 elems=4 channels=1 requant=0x40"),
+            "bad.npuasm:3:50: error: requant on ACT op=softmax: int8 ACT is relu, clip, identity (a rescale and a "
+            "clamp), scale_shift (a per-channel affine map) or an element-wise function (a lookup table); not a "
+            "row-wise op" + kHint);
   EXPECT_EQ(error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40"),
             "bad.npuasm:3:44: error: requant on POOL op=max: int8 POOL requantises only global_avg (max and avg keep "
             "their input's grid)" + kHint);
@@ -158,7 +168,7 @@ TEST(RequantOperand, WriterRefusesWhatTheReaderRefuses) {
   Instruction in;
   in.op = Opcode::Eltwise;
   EltwiseParams e;
-  e.op = EltwiseOp::Mul;
+  e.op = EltwiseOp::Sub;
   e.elems = 4;
   e.requant.on = true;
   in.params = e;
@@ -179,5 +189,5 @@ TEST(RequantOperand, CheckReportsRequantInAnFp32Program) {
   int dtype_issues = 0;
   for (const CheckIssue& i : check_program(p, hw))
     if (i.kind == CheckKind::DataType && i.message.find("requant is an int8 operand") != std::string::npos) ++dtype_issues;
-  EXPECT_EQ(dtype_issues, 8);  // CONV, two GEMMs, three ACTs, POOL, ELTWISE
+  EXPECT_EQ(dtype_issues, 10);  // CONV, two GEMMs, four ACTs, POOL, two ELTWISEs
 }

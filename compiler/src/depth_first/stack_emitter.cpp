@@ -67,11 +67,10 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
   // Weights and biases, resident for the stack: loaded in band 0 just before the layer's
   // first compute, so band 0's input is not queued behind every layer's weights.
   auto load_weights = [&](const LayerSpec& L, const StackLayer& sl) {
-    if (!L.requant.empty())  // int8 requantisation table (CONV pairs or the ELTWISE add words)
+    if (!L.requant.empty())  // int8 requantisation table (CONV pairs, the ELTWISE add words or mul pair)
       dma_ins(Opcode::Load, L.name, L.requant,
-              dma(ctx.addr(L.requant), sl.requant_addr,
-                  L.kind == LayerKind::Eltwise ? isa::Requant::kEltwiseTableBytes / 4 : 2 * std::uint64_t(L.geom.c_out),
-                  1, 0, isa::kParamElemBytes));
+              dma(ctx.addr(L.requant), sl.requant_addr, sl.requant_bytes / isa::kParamElemBytes, 1, 0,
+                  isa::kParamElemBytes));
     if (L.kind != LayerKind::Conv) return;
     const ConvGeom& g = L.geom;
     dma_ins(Opcode::Load, L.name, L.weight,

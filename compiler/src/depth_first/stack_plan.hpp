@@ -56,6 +56,7 @@ struct StackLayer {
   int out = -1;            ///< StackTensor index of its output
   std::uint32_t w_addr = 0, bias_addr = 0;
   std::uint32_t requant_addr = 0;  ///< int8: the layer's requantisation table (LayerSpec::requant)
+  std::uint64_t requant_bytes = 0;  ///< its size (the LayerSpec::requant tensor's bytes)
 };
 
 struct StackPlan {

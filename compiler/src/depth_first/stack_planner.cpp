@@ -425,8 +425,8 @@ class Planner {
     for (StackLayer& sl : p.layers) {
       const LayerSpec& L = *sl.spec;
       if (L.requant.empty()) continue;
-      const std::uint64_t tb = L.kind == LayerKind::Eltwise ? isa::Requant::kEltwiseTableBytes
-                                                            : std::uint64_t(L.geom.c_out) * isa::Requant::kPairBytes;
+      const std::uint64_t tb = lg_.bytes.at(L.requant);  // CONV pairs, the ELTWISE add words or mul pair
+      sl.requant_bytes = tb;
       sl.requant_addr = place(tb);
       p.summary.weight_bytes += tb;
     }

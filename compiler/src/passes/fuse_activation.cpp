@@ -128,6 +128,9 @@ Legality FuseActivation::check(const Graph& graph, const Candidate& c) const {
   // which equals the unfused result only when the anchor's output is on that grid too.
   const Tensor& xt = graph.tensor(x);
   const Tensor& yt = graph.tensor(act.outputs[0]);
+  if (yt.quant && act.op_type != "Relu" && act.op_type != "Clip")
+    return Legality::decline(act.op_type + " of a quantised model stays a layer of its own (the int8 epilogue "
+                             "applies only Relu and Clip, as its clamp; " + act.op_type + " runs by table)");
   if (xt.quant && yt.quant &&
       (xt.quant->scale != yt.quant->scale || xt.quant->zero_point != yt.quant->zero_point || xt.quant->type != yt.quant->type))
     return Legality::decline(anchor.op_type + " output '" + x + "' and " + act.op_type +

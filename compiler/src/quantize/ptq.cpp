@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "npu/compiler/int8_lowering.hpp"
 #include "npu/compiler/pass.hpp"
 #include "npu/compiler/pass_manager.hpp"
 #include "npu/compiler/quantize/shared_grids.hpp"
@@ -108,6 +109,13 @@ std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& s
   for (const Node& n : g.nodes)
     for (const std::string& o : n.outputs)
       if (!o.empty()) out.insert(o);
+  // Activations other than Relu/Clip stay separate in int8 (fuse-activation declines them on a
+  // quantised graph: they run by table), so their input and output are written out too.
+  for (const Node& n : graph.nodes)
+    if (has_int8_lut(n.op_type) && !n.inputs.empty() && !n.outputs.empty()) {
+      out.insert(n.inputs[0]);
+      out.insert(n.outputs[0]);
+    }
   return out;
 }
 

@@ -98,14 +98,15 @@ class QuantisedInterpreter {
     static const std::set<std::string> kOps = {
         "Conv",    "Gemm",    "MatMul",  "Relu",      "Clip",     "Add",     "MaxPool", "AveragePool", "GlobalAveragePool",
         "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat",
-        "BatchNormalization"};
-    return kOps.count(op) > 0;
+        "BatchNormalization", "Mul"};
+    return kOps.count(op) > 0 || has_int8_lut(op);
   }
 
   static std::string no_rule(const std::string& op) {
     return "no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
-           "BatchNormalization)";
+           "BatchNormalization, Mul, and by table LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, "
+           "Sqrt, Reciprocal, Abs, Neg)";
   }
 
   void execute(const Node& n) {
@@ -113,7 +114,8 @@ class QuantisedInterpreter {
     if (op == "Conv") return conv(n);
     if (op == "Gemm" || op == "MatMul") return gemm(n);
     if (op == "Relu" || op == "Clip") return activation(n);
-    if (op == "Add") return add(n);
+    if (op == "Add" || op == "Mul") return add(n);
+    if (has_int8_lut(op)) return table(n);
     if (op == "BatchNormalization") return batchnorm(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") return pool(n);
     if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
@@ -259,13 +261,25 @@ class QuantisedInterpreter {
     vals_[n.outputs[0]] = std::move(y);
   }
 
+  // out[i] = lut[x[i] + 128] (int8_lut: the op tabulated on the input and output grids).
+  void table(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    QuantisedTensor y = output_like(n, x.q.size());
+    const std::vector<std::int8_t> lut = int8_lut(g_, n, x.grid, y.grid);
+    for (std::size_t i = 0; i < x.q.size(); ++i) y.q[i] = lut[std::size_t(int(x.q[i]) + 128)];
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  // Add (TFLite's quantised Add) and Mul (TFLite's int8 Mul), numpy broadcasting.
   void add(const Node& n) {
     const QuantisedTensor a = value(n.inputs.at(0)), b = value(n.inputs.at(1));
     const auto& ys = g_.tensor(n.outputs.at(0)).shape;
     std::int64_t total = 1;
     for (auto d : ys) total *= d;
     QuantisedTensor y = output_like(n, std::size_t(total));
-    const std::vector<std::int32_t> t = add_table(a.grid.scale, b.grid.scale, y.grid.scale);
+    const bool mul = n.op_type == "Mul";
+    const std::vector<std::int32_t> t = mul ? mul_table(a.grid.scale, b.grid.scale, y.grid.scale)
+                                            : add_table(a.grid.scale, b.grid.scale, y.grid.scale);
     // numpy broadcasting: index of output element i in an operand of shape s (right-aligned).
     auto index = [&](const std::vector<std::int64_t>& s, std::int64_t i) {
       std::int64_t idx = 0, stride = 1;
@@ -282,6 +296,10 @@ class QuantisedInterpreter {
     };
     for (std::int64_t i = 0; i < total; ++i) {
       const std::int32_t av = a.q[index(a.shape, i)] - a.grid.zero_point, bv = b.q[index(b.shape, i)] - b.grid.zero_point;
+      if (mul) {
+        y.q[std::size_t(i)] = isa::requantize(av * bv, t[0], t[1], y.grid.zero_point);
+        continue;
+      }
       const std::int32_t sa = isa::multiply_by_quantized_multiplier(av * (1 << t[0]), t[1], t[2]);
       const std::int32_t sb = isa::multiply_by_quantized_multiplier(bv * (1 << t[0]), t[3], t[4]);
       y.q[std::size_t(i)] = isa::requantize(sa + sb, t[5], t[6], y.grid.zero_point);

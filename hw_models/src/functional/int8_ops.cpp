@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "npu/isa/requant_math.hpp"
+#include "npu/isa/requant_operand.hpp"
 
 namespace npu::hw::functional {
 
@@ -112,9 +113,8 @@ void gemm_int8(const isa::GemmParams& p, BackingStore& sram) {
 
 void act_int8(const isa::ActParams& p, BackingStore& sram) {
   using isa::ActOp;
-  if (p.op != ActOp::Relu && p.op != ActOp::Clip && p.op != ActOp::Identity && p.op != ActOp::ScaleShift)
-    no_rule(std::string("ACT op=") + isa::to_string(p.op) +
-            " has no int8 rule (int8 ACT is relu, clip, identity, scale_shift)");
+  if (p.op == ActOp::Softmax || p.op == ActOp::LayerNorm)
+    no_rule(std::string("ACT op=") + isa::to_string(p.op) + " has no int8 rule (row-wise ops do not run in int8)");
   if (!p.requant.on && p.op == ActOp::Identity) {  // a copy (concat copy layers): bytes unchanged
     write_i8(sram, p.out_addr, read_i8(sram, p.in_addr, p.elems));
     return;
@@ -122,6 +122,13 @@ void act_int8(const isa::ActParams& p, BackingStore& sram) {
   if (!p.requant.on) no_rule(std::string("ACT op=") + isa::to_string(p.op) + " without a requant operand");
   if (p.has_residual) no_rule("ACT with res has no int8 rule");
   const isa::Requant& r = p.requant;
+  if (isa::act_uses_lut(p.op)) {  // out = clamp(lut[x + 128]): the table holds the zero points
+    std::vector<std::int8_t> lut = read_i8(sram, r.addr, isa::kActLutBytes);
+    std::vector<std::int8_t> v = read_i8(sram, p.in_addr, p.elems);
+    for (std::int8_t& x : v) x = std::int8_t(std::clamp<int>(lut[std::size_t(int(x) + 128)], r.clamp_min, r.clamp_max));
+    write_i8(sram, p.out_addr, v);
+    return;
+  }
   if (p.op == ActOp::ScaleShift) {  // acc = (x - zp_in) w[c] + b[c], requantised per channel
     const std::uint64_t ch = std::uint64_t(std::max(p.channels, 1)), per = p.elems / ch;
     const std::vector<std::int32_t> wb = read_i32(sram, p.param_addr, 2 * ch), t = read_i32(sram, r.addr, 2 * ch);
@@ -147,10 +154,23 @@ std::int8_t add_int8(std::int32_t a, std::int32_t b, const isa::Requant& r, cons
   return isa::requantize(sa + sb, table[5], table[6], r.out_zp, r.clamp_min, r.clamp_max);
 }
 
+std::int8_t mul_int8(std::int32_t a, std::int32_t b, const isa::Requant& r, std::int32_t multiplier, std::int32_t shift) {
+  return isa::requantize((a - r.in_zp) * (b - r.b_zp), multiplier, int(shift), r.out_zp, r.clamp_min, r.clamp_max);
+}
+
 void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram) {
-  if (p.op != isa::EltwiseOp::Add)
-    no_rule(std::string("ELTWISE op=") + isa::to_string(p.op) + " has no int8 rule (int8 ELTWISE is add)");
-  if (!p.requant.on) no_rule("ELTWISE add without a requant operand");
+  if (p.op != isa::EltwiseOp::Add && p.op != isa::EltwiseOp::Mul)
+    no_rule(std::string("ELTWISE op=") + isa::to_string(p.op) + " has no int8 rule (int8 ELTWISE is add or mul)");
+  if (!p.requant.on) no_rule(std::string("ELTWISE ") + isa::to_string(p.op) + " without a requant operand");
+  if (p.op == isa::EltwiseOp::Mul) {  // TFLite's int8 Mul: (a - zp_a)(b - zp_b) x M + zp_out
+    const std::vector<std::int32_t> t = read_i32(sram, p.requant.addr, 2);
+    const std::vector<std::int8_t> a = read_i8(sram, p.a_addr, p.elems);
+    const std::vector<std::int8_t> b = read_i8(sram, p.b_addr, p.broadcast() ? p.b_elems : p.elems);
+    std::vector<std::int8_t> out(p.elems);
+    for (std::uint64_t i = 0; i < p.elems; ++i) out[i] = mul_int8(a[i], b[p.b_index(i)], p.requant, t[0], t[1]);
+    write_i8(sram, p.out_addr, out);
+    return;
+  }
   const std::vector<std::int32_t> t = read_i32(sram, p.requant.addr, 7);
   if (t[0] < 0 || t[0] > 24) no_rule("ELTWISE add table: left_shift " + std::to_string(t[0]) + " is outside [0, 24]");
   const std::vector<std::int8_t> a = read_i8(sram, p.a_addr, p.elems);

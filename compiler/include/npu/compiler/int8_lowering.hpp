@@ -94,6 +94,22 @@ Int8ScaleShift batchnorm_int8(const Graph& g, const Node& bn, const Int8Grid& in
 /// divides the raw sum (avg_int8), with no table.
 std::vector<std::int32_t> global_avg_table(double s_in, double s_out, std::int64_t plane);
 
+/// Element-wise ONNX ops that run in int8 through a 256-entry lookup table (LeakyRelu, Sigmoid,
+/// HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs, Neg), as TFLite runs its
+/// int8 Logistic and Tanh. Relu and Clip rescale instead (activation_clamp).
+bool has_int8_lut(const std::string& op_type);
+
+/// The table of unary node `n` (an op of has_int8_lut) from grid `in` to grid `out`: entry
+/// q + 128 = quantise(f(dequantise(q, in)), out), f the fp32 reference interpreter's kernel
+/// for the node (its attributes and constant inputs included); a NaN result maps to the zero
+/// point, +-inf saturate. Shared by the DDR image and the quantised reference, so both use the
+/// same bytes. Throws ConfigError as run_reference does.
+std::vector<std::int8_t> int8_lut(const Graph& g, const Node& n, const Int8Grid& in, const Int8Grid& out);
+
+/// TFLite's int8 Mul: the one (multiplier, shift) pair of M = s_a s_b / s_out; out =
+/// clamp(zp_out + MBQM((a - zp_a)(b - zp_b), M)).
+std::vector<std::int32_t> mul_table(double s_a, double s_b, double s_out);
+
 /// TFLite's quantised Add table (reference_integer_ops/add.h; Prepare of kernels/add.cc):
 /// left_shift 20, a and b rescaled by s_a / (2 max(s_a, s_b)) and s_b / (2 max(s_a, s_b)),
 /// the sum by 2 max(s_a, s_b) / (2^20 s_out); as isa::Requant's 7-word ELTWISE table.

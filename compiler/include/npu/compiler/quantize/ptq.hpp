@@ -81,7 +81,8 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
                          const PtqOptions& options = {});
 
 /// Names of the tensors the strategy materialises (graph inputs and node outputs of the graph
-/// after the strategy's passes, fuse-residual left out: int8 keeps the residual Add separate),
+/// after the strategy's passes, fuse-residual left out: int8 keeps the residual Add separate;
+/// and the input and output of every activation that runs by table, which int8 keeps separate),
 /// for quantize_graph.
 std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& strategy);
 

@@ -21,8 +21,12 @@ void gemm_int8(const isa::GemmParams& p, BackingStore& sram);
 /// ACT relu / clip / identity: out = clamp(out_zp + MultiplyByQuantizedMultiplier(in - in_zp,
 /// multiplier, shift), clamp_min, clamp_max) (TFLite's quantised Relu/Relu6: the clamp bounds
 /// are the quantised images of the activation's range). identity without requant copies the
-/// bytes (a copy layer on one grid). Other ops throw std::invalid_argument.
+/// bytes (a copy layer on one grid). scale_shift: per channel (int8_ops.cpp, docs/isa.md).
+/// Every other element-wise op: out = clamp(lut[in + 128]), the 256-entry int8 table at
+/// `requant` (the compiler tabulates the function on the input and output grids). Row-wise ops
+/// (softmax, layer_norm) throw std::invalid_argument.
 void act_int8(const isa::ActParams& p, BackingStore& sram);
+/// ELTWISE mul: mul_int8 per element with the one (multiplier, shift) pair at `requant`.
 /// ELTWISE add, TFLite's quantised Add (reference_integer_ops/add.h): with table (left_shift,
 /// m_a, s_a, m_b, s_b, m_out, s_out),
 ///   a' = MBQM((a - a_zp) << left_shift, m_a, s_a), b' likewise,
@@ -37,6 +41,9 @@ void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram);
 /// saturated to int32. requant on max/avg throws std::invalid_argument.
 void pool_int8(const isa::PoolParams& p, BackingStore& sram);
 
+/// One int8 element-wise multiply (TFLite's int8 Mul): clamp(out_zp + MBQM((a - zp_a)(b - zp_b),
+/// multiplier, shift)), the pair of M = s_a s_b / s_out; shared with the tests.
+std::int8_t mul_int8(std::int32_t a, std::int32_t b, const isa::Requant& r, std::int32_t multiplier, std::int32_t shift);
 /// One int8 element-wise add with the ELTWISE table (above); shared with the tests.
 std::int8_t add_int8(std::int32_t a, std::int32_t b, const isa::Requant& r, const std::int32_t table[7]);
 
