@@ -31,7 +31,7 @@ namespace {
 // Vocabulary
 
 constexpr Opcode kOpcodes[] = {Opcode::Load, Opcode::Store, Opcode::Conv, Opcode::Gemm, Opcode::Act,
-                               Opcode::Eltwise, Opcode::Pool, Opcode::Sync, Opcode::Host};
+                               Opcode::Eltwise, Opcode::Pool, Opcode::Sync, Opcode::Host, Opcode::Move};
 // Element-wise functions: legal as a CONV/GEMM epilogue `act` and as a stand-alone ACT op.
 constexpr ActOp kEpilogueActs[] = {ActOp::None,    ActOp::Relu,  ActOp::Clip,      ActOp::LeakyRelu,
                                    ActOp::Sigmoid, ActOp::Silu,  ActOp::HardSigmoid, ActOp::HardSwish,
@@ -169,6 +169,7 @@ const std::vector<OpKeys>& op_keys() {
       {Opcode::Host,
        {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"},
        {"cycles", "macs", "rd", "wr", "nodes"}},
+      {Opcode::Move, {"layer", "in", "out", "extent", "in_stride", "out_stride", "wait", "push"}, {"in", "out", "extent"}},
   };
   return table;
 }
@@ -597,6 +598,7 @@ class Reader {
       case Opcode::Pool: inst.params = read_pool(fields); break;
       case Opcode::Sync: inst.params = SyncParams{parse_enum(*find(fields, "queue"), kQueues, "queue")}; break;
       case Opcode::Host: inst.params = read_host(fields); break;
+      case Opcode::Move: inst.params = read_move(fields); break;
     }
     if (const std::string why = requant_problem(inst); !why.empty()) {
       // Point at the key the problem is about: zp or clamp, else requant.
@@ -837,6 +839,42 @@ class Reader {
     return h;
   }
 
+  /// MOVE in=A out=A extent=E0[,E1..E5] [in_stride=S0,..] [out_stride=S0,..]: extents innermost
+  /// first (as LOAD's), strides in elements, one per extent; an omitted stride list is the packed
+  /// one (S0 = 1, S1 = E0, S2 = E0 x E1, ...).
+  MoveParams read_move(const std::vector<Field>& fields) const {
+    MoveParams m;
+    m.in_addr = sram_addr(*find(fields, "in"));
+    m.out_addr = sram_addr(*find(fields, "out"));
+    const int n = MoveParams::kMaxDims;
+    const auto e = list(*find(fields, "extent"), 1, n,
+                        fmt::format("'extent' takes 1 to {} element counts, innermost first: E0[,E1..]", n));
+    m.rank = int(e.size());
+    for (std::size_t i = 0; i < e.size(); ++i)
+      m.extent[i] = std::uint32_t(parse_uint(e[i].text, e[i].col, "extent", 1, 0xffffffffull,
+                                             "every extent is an element count >= 1"));
+    auto strides = [&](const char* key, std::array<std::uint32_t, MoveParams::kMaxDims>& out) {
+      const Field* f = find(fields, key);
+      if (!f) {  // packed: saturates on absurd extents, which the checker then reports
+        std::uint64_t st = 1;
+        for (std::size_t i = 0; i < e.size(); ++i) {
+          out[i] = std::uint32_t(std::min<std::uint64_t>(st, 0xffffffffull));
+          st = std::min<std::uint64_t>(st * std::uint64_t(m.extent[i]), 0xffffffffull);
+        }
+        return;
+      }
+      const auto v = list(*f, e.size(), e.size(),
+                          fmt::format("extent has {} dimension{}, so '{}' takes {} element stride{}, innermost first",
+                                      e.size(), e.size() == 1 ? "" : "s", key, e.size(), e.size() == 1 ? "" : "s"));
+      for (std::size_t i = 0; i < v.size(); ++i)
+        out[i] = std::uint32_t(parse_uint(v[i].text, v[i].col, key, 0, 0xffffffffull,
+                                          "strides are element counts in [0, 0xffffffff] (0 repeats an element)"));
+    };
+    strides("in_stride", m.in_stride);
+    strides("out_stride", m.out_stride);
+    return m;
+  }
+
   PoolParams read_pool(const std::vector<Field>& fields) const {
     PoolParams p;
     p.op = parse_enum(*find(fields, "op"), kPoolOps, "POOL op");
@@ -1063,6 +1101,26 @@ class Writer {
         kv("rd", std::to_string(h.rd));
         kv("wr", std::to_string(h.wr));
         num("nodes", h.nodes);
+        break;
+      }
+      case Opcode::Move: {
+        const MoveParams& m = params<MoveParams>(inst);
+        if (m.rank < 1 || m.rank > MoveParams::kMaxDims)
+          bad(fmt::format("MOVE with rank={} (1 to {})", m.rank, MoveParams::kMaxDims));
+        for (std::size_t i = std::size_t(m.rank); i < std::size_t(MoveParams::kMaxDims); ++i)
+          if (m.extent[i] != 1 || m.in_stride[i] != 0 || m.out_stride[i] != 0)
+            bad(fmt::format("MOVE dimension {} is past rank={} but not unused (extent 1, strides 0)", i, m.rank));
+        hex("in", m.in_addr);
+        hex("out", m.out_addr);
+        std::vector<std::string> e, si, so;
+        for (std::size_t i = 0; i < std::size_t(m.rank); ++i) {
+          e.push_back(std::to_string(m.extent[i]));
+          si.push_back(std::to_string(m.in_stride[i]));
+          so.push_back(std::to_string(m.out_stride[i]));
+        }
+        kv("extent", join(e, ","));
+        kv("in_stride", join(si, ","));
+        kv("out_stride", join(so, ","));
         break;
       }
     }

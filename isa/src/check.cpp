@@ -167,6 +167,7 @@ class Checker {
       case Opcode::Pool: return std::holds_alternative<PoolParams>(in.params);
       case Opcode::Sync: return std::holds_alternative<SyncParams>(in.params);
       case Opcode::Host: return std::holds_alternative<HostParams>(in.params);
+      case Opcode::Move: return std::holds_alternative<MoveParams>(in.params);
     }
     return false;
   }
@@ -363,6 +364,43 @@ class Checker {
   }
 
   bool check_shape(const SyncParams&) { return true; }
+
+  bool check_shape(const MoveParams& m) {
+    if (m.rank < 1 || m.rank > MoveParams::kMaxDims) {
+      add(CheckKind::Shape, fmt::format("MOVE rank={}; it has 1 to {} dimensions", m.rank, MoveParams::kMaxDims));
+      return false;
+    }
+    bool ok = true;
+    for (int d = 0; d < MoveParams::kMaxDims; ++d) {
+      const std::size_t k = std::size_t(d);
+      if (d < m.rank && m.extent[k] < 1) {
+        add(CheckKind::Shape, fmt::format("'extent[{}]' is 0, it must be >= 1", d));
+        ok = false;
+      }
+      if (d >= m.rank && (m.extent[k] != 1 || m.in_stride[k] != 0 || m.out_stride[k] != 0)) {
+        add(CheckKind::Shape, fmt::format("dimension {} is past rank={} but has extent {} / strides {},{} (unused "
+                                          "dimensions have extent 1 and stride 0)",
+                                          d, m.rank, m.extent[k], m.in_stride[k], m.out_stride[k]));
+        ok = false;
+      }
+    }
+    if (!ok) return false;
+    if (m.elems() > 0xffffffffull) {
+      add(CheckKind::Shape, fmt::format("MOVE of {} elements; one MOVE moves at most 4294967295 (split it)", m.elems()));
+      return false;
+    }
+    // In and out must not overlap: the copy has no defined order between a read and a write of
+    // the same byte.
+    const std::uint64_t eb = std::uint64_t(dtype_bytes(p_.dtype));
+    const std::uint64_t in_end = std::uint64_t(m.in_addr) + std::min<std::uint64_t>(m.span_elems(m.in_stride), 1ull << 40) * eb;
+    const std::uint64_t out_end = std::uint64_t(m.out_addr) + std::min<std::uint64_t>(m.span_elems(m.out_stride), 1ull << 40) * eb;
+    if (m.in_addr < out_end && m.out_addr < in_end) {
+      add(CheckKind::Shape, fmt::format("MOVE in [0x{:x}, 0x{:x}) overlaps out [0x{:x}, 0x{:x}); give the copy a "
+                                        "separate output slot",
+                                        m.in_addr, in_end, m.out_addr, out_end));
+    }
+    return true;  // the shape is valid: the SRAM ranges are checked too
+  }
 
   void check_sram(const Instruction& in) {
     const std::uint64_t cap = hw_.sram.capacity_bytes;

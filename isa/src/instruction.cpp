@@ -1,5 +1,6 @@
 #include "npu/isa/instruction.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <tuple>
 #include <type_traits>
@@ -126,6 +127,7 @@ const char* to_string(Opcode o) {
     case Opcode::Pool: return "POOL";
     case Opcode::Sync: return "SYNC";
     case Opcode::Host: return "HOST";
+    case Opcode::Move: return "MOVE";
   }
   return "?";
 }
@@ -187,6 +189,28 @@ bool PoolParams::operator==(const PoolParams& o) const {
                                                   o.pad_right, o.requant);
 }
 
+std::uint64_t MoveParams::elems() const {
+  std::uint64_t n = 1;
+  for (int d = 0; d < kMaxDims; ++d)
+    if (__builtin_mul_overflow(n, std::uint64_t(extent[std::size_t(d)]), &n)) return UINT64_MAX;
+  return n;
+}
+
+std::uint64_t MoveParams::span_elems(const std::array<std::uint32_t, kMaxDims>& stride) const {
+  std::uint64_t span = 1;
+  for (std::size_t d = 0; d < std::size_t(kMaxDims); ++d) {
+    if (extent[d] == 0) return 0;
+    const std::uint64_t step = std::uint64_t(extent[d] - 1) * stride[d];  // < 2^64: both < 2^32
+    if (__builtin_add_overflow(span, step, &span)) return UINT64_MAX;
+  }
+  return span;
+}
+
+bool MoveParams::operator==(const MoveParams& o) const {
+  return std::tie(in_addr, out_addr, rank, extent, in_stride, out_stride) ==
+         std::tie(o.in_addr, o.out_addr, o.rank, o.extent, o.in_stride, o.out_stride);
+}
+
 Queue Instruction::queue() const {
   switch (op) {
     case Opcode::Load: return Queue::Load;
@@ -230,6 +254,16 @@ std::uint64_t dims_bytes(std::initializer_list<long long> dims, long long elem_b
     n = r;
   }
   return n;
+}
+
+// A MOVE operand's bytes: span x element bytes, capped at 2^48 (far past any SRAM, and small
+// enough that address + bytes cannot wrap): a span past the SRAM is reported by the checker as
+// an SRAM range error, not as an arithmetic one.
+std::uint64_t span_bytes(std::uint64_t span, long long elem_bytes) {
+  constexpr std::uint64_t kCap = std::uint64_t(1) << 48;
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(span, std::uint64_t(elem_bytes > 0 ? elem_bytes : 0), &r)) return kCap;
+  return std::min(r, kCap);
 }
 
 // `in_scale_bytes`: in_scale[c_in] (CONV) or in_scale[k] (GEMM) in the program dtype.
@@ -296,6 +330,9 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           ops.push_back({"in", p.in_addr, dims_bytes({p.c, p.h_in, p.w_in}, eb), false});
           ops.push_back({"out", p.out_addr, shape_ok ? dims_bytes({p.c, p.h_out(), p.w_out()}, eb) : 0, true});
           if (p.requant.on) ops.push_back({"requant", p.requant.addr, Requant::kActTableBytes, false});
+        } else if constexpr (std::is_same_v<T, MoveParams>) {
+          ops.push_back({"in", p.in_addr, span_bytes(p.span_elems(p.in_stride), eb), false});
+          ops.push_back({"out", p.out_addr, span_bytes(p.span_elems(p.out_stride), eb), true});
         }
       },
       inst.params);

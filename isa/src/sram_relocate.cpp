@@ -51,6 +51,8 @@ void relocate_sram(Instruction& inst, std::int64_t delta) {
         } else if constexpr (std::is_same_v<T, PoolParams>) {
           move(p.in_addr, delta), move(p.out_addr, delta);
           if (p.requant.on) move(p.requant.addr, delta);
+        } else if constexpr (std::is_same_v<T, MoveParams>) {
+          move(p.in_addr, delta), move(p.out_addr, delta);
         }
       },
       inst.params);

@@ -181,6 +181,61 @@ TEST(FunctionalEltwise, BroadcastFollowsBIndex) {
   EXPECT_EQ(sram.read_f32(128, 6), (std::vector<float>{11, 12, 13, 24, 25, 26}));
 }
 
+TEST(FunctionalMove, TransposeAndNearestUpsamplingOfAThreeDimensionalTensor) {
+  // x = [0..23] as [2, 3, 4] (a, b, c): x[a][b][c] = 12a + 4b + c.
+  BackingStore sram("SRAM", 4096, 256);
+  std::vector<float> x(24);
+  for (int i = 0; i < 24; ++i) x[std::size_t(i)] = float(i);
+  sram.write_f32(0, x);
+  // Transpose to [4, 3, 2] (c, b, a): out[c][b][a] = x[a][b][c]; indices a, b, c innermost
+  // first with in strides 12, 4, 1 and out strides 1, 2, 6.
+  npu::isa::MoveParams t;
+  t.in_addr = 0, t.out_addr = 256, t.rank = 3;
+  t.extent = {2, 3, 4, 1, 1, 1};
+  t.in_stride = {12, 4, 1, 0, 0, 0};
+  t.out_stride = {1, 2, 6, 0, 0, 0};
+  fn::move(t, 4, sram);
+  const std::vector<float> tr = sram.read_f32(256, 24);
+  for (int c = 0; c < 4; ++c)
+    for (int b = 0; b < 3; ++b)
+      for (int a = 0; a < 2; ++a) EXPECT_EQ(tr[std::size_t(c * 6 + b * 2 + a)], float(12 * a + 4 * b + c));
+  // Nearest 2x upsampling of the 2 planes of 3 x 4 to 6 x 8: out[a][y][x] = x[a][y/2][x/2].
+  npu::isa::MoveParams u;
+  u.in_addr = 0, u.out_addr = 512, u.rank = 5;
+  u.extent = {2, 4, 2, 3, 2, 1};
+  u.in_stride = {0, 1, 0, 4, 12, 0};
+  u.out_stride = {1, 2, 8, 16, 48, 0};
+  fn::move(u, 4, sram);
+  const std::vector<float> up = sram.read_f32(512, 96);
+  for (int a = 0; a < 2; ++a)
+    for (int y = 0; y < 6; ++y)
+      for (int xx = 0; xx < 8; ++xx)
+        EXPECT_EQ(up[std::size_t(a * 48 + y * 8 + xx)], float(12 * a + 4 * (y / 2) + xx / 2)) << a << y << xx;
+}
+
+TEST(FunctionalMove, Int8BytesIntoAnInnerSliceKeepTheOthers) {
+  // Concat along the last axis of [3, 2] and [3, 1] into [3, 3], int8: the first MOVE writes
+  // columns 0-1 (out stride 1 then 3), the second column 2; what is between stays.
+  BackingStore sram("SRAM", 4096, 256);
+  const unsigned char a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {7, 8, 9};
+  sram.write(0, a, 6);
+  sram.write(16, b, 3);
+  npu::isa::MoveParams m;
+  m.in_addr = 0, m.out_addr = 64, m.rank = 2;
+  m.extent = {2, 3, 1, 1, 1, 1};
+  m.in_stride = {1, 2, 0, 0, 0, 0};
+  m.out_stride = {1, 3, 0, 0, 0, 0};
+  fn::move(m, 1, sram);
+  m.in_addr = 16, m.out_addr = 66;
+  m.extent = {1, 3, 1, 1, 1, 1};
+  m.in_stride = {0, 1, 0, 0, 0, 0};
+  fn::move(m, 1, sram);
+  unsigned char out[9] = {};
+  sram.read(64, out, 9);
+  const unsigned char want[9] = {1, 2, 7, 3, 4, 8, 5, 6, 9};
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(out[i], want[i]) << i;
+}
+
 TEST(DataPath, RefusesFp16ProgramsWithAFix) {
   // fp32 and int8 programs are computed (int8: functional/int8_ops.hpp); fp16 storage is not.
   BackingStore ddr("DDR", 1 << 20);

@@ -154,6 +154,24 @@ TEST(VectorCost, StandAloneOpsStreamAtLanesPerCycle) {
   EXPECT_EQ(npu::hw::vector_cost(pool, hw).cycles(), 20u);
 }
 
+TEST(VectorCost, MoveStreamsLikeAnIdentityAct) {
+  npu::HwConfig hw;
+  hw.act_unit.lanes = 16;
+  hw.act_unit.default_latency_cycles = 4;
+  hw.act_unit.op_latency_cycles["identity"] = 2;
+  npu::isa::Instruction mv;
+  mv.op = npu::isa::Opcode::Move;
+  npu::isa::MoveParams m;
+  m.rank = 3;
+  m.extent = {10, 10, 10, 1, 1, 1};  // 1000 elements, whatever the strides
+  m.in_stride = {100, 10, 1, 0, 0, 0};
+  m.out_stride = {1, 10, 100, 0, 0, 0};
+  mv.params = m;
+  // ceil(1000 / 16) = 63 cycles + the identity latency 2.
+  EXPECT_EQ(npu::hw::vector_cost(mv, hw).cycles(), 65u);
+  EXPECT_EQ(npu::hw::vector_cost(mv, hw).elements, 1000u);
+}
+
 TEST(VectorCost, SoftmaxAndLayerNormMakeThreePasses) {
   npu::HwConfig hw;
   hw.act_unit.lanes = 16;

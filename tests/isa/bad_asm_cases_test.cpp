@@ -81,6 +81,23 @@ const std::vector<BadCase> kCases = {
             "zp/clamp given without requant (they are part of the int8 requantisation)"},
     BadCase{"requant in an fp32 program", "dtype=int8=>dtype=fp32||act=relu wait=ld2cp,ld2cp=>requant=0xc0000 act=relu "
             "wait=ld2cp,ld2cp", "requant is an int8 operand but the program dtype is fp32"},
+    // MOVE (docs/isa.md): a line appended to the program.
+    BadCase{"MOVE with 7 dimensions", "MOVE layer=m in=0x0 out=0x60000 extent=1,1,1,1,1,1,1",
+            "'extent' has 7 values; at most 6 are allowed"},
+    BadCase{"MOVE stride list shorter than extent", "MOVE layer=m in=0x0 out=0x60000 extent=4,4 in_stride=1",
+            "'in_stride' has 1 value; it takes exactly 2\n  extent has 2 dimensions, so 'in_stride' takes 2 element "
+            "strides, innermost first"},
+    BadCase{"MOVE extent 0", "MOVE layer=m in=0x0 out=0x60000 extent=0", "value 0 of 'extent' is out of range: it must be >= 1"},
+    // int8: in [0x0, 0x40) and out [0x10, 0x50) share 48 bytes.
+    BadCase{"MOVE in and out overlap", "MOVE layer=m in=0x0 out=0x10 extent=64",
+            "MOVE in [0x0, 0x40) overlaps out [0x10, 0x50); give the copy a separate output slot"},
+    // in span = 1 + (2-1) x 1 + (2-1) x 4294967295 = 4294967297 bytes from 0x60000.
+    BadCase{"MOVE in span past the SRAM", "MOVE layer=m in=0x60000 out=0x0 extent=2,2 in_stride=1,4294967295",
+            "operand 'in' [0x60000, 0x100060001) (4294967297 bytes) ends past the SRAM capacity of 1048576 bytes"},
+    // 65536 x 65537 = 4295032832 > 2^32 - 1.
+    BadCase{"MOVE of more than 2^32 - 1 elements",
+            "MOVE layer=m in=0x0 out=0x60000 extent=65536,65537 in_stride=0,0 out_stride=0,0",
+            "MOVE of 4295032832 elements; one MOVE moves at most 4294967295 (split it)"},
 };
 
 TEST(BadAsmCases, EachIsRejectedWithItsMessageAndExitStatus) {

@@ -2,6 +2,7 @@
 // optional field. Malformed input is in test_assembly_errors.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -44,14 +45,15 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
               "push"}},
     {"SYNC", {"layer", "queue", "wait", "push"}},
     {"HOST", {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"}},
+    {"MOVE", {"layer", "in", "out", "extent", "in_stride", "out_stride", "wait", "push"}},
 };
 
 // The sample programs in canonical form: every_instruction.npuasm (the version-1 format as
 // first published), new_ops.npuasm (the ops, keys and instructions added up to HOST) and
 // fusion_operands.npuasm (CONV/GEMM in_scale, ACT res) and int8_requant.npuasm (requant, zp,
-// clamp; test_requant_operand.cpp).
+// clamp; test_requant_operand.cpp) and move.npuasm (MOVE: a transpose and a nearest upsampling).
 const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm",
-                              "int8_requant.npuasm"};
+                              "int8_requant.npuasm", "move.npuasm"};
 
 TEST(Assembly, EveryInstructionFileIsCanonicalAndRoundTrips) {
   const std::string text = slurp(data_path("every_instruction.npuasm"));
@@ -421,6 +423,37 @@ TEST(Assembly, EveryNewOpRoundTripsFromMemory) {
       << text;
 }
 
+TEST(Assembly, MoveFileIsCanonicalAndHasTheValuesWritten) {
+  const std::string text = slurp(data_path("move.npuasm"));
+  const Program p = read_program(text);
+  EXPECT_EQ(write_program(p), text);  // canonical form: written back byte for byte
+  ASSERT_EQ(p.instructions.size(), 5u);
+  ASSERT_EQ(p.instructions[1].op, Opcode::Move);
+  const MoveParams& t = std::get<MoveParams>(p.instructions[1].params);
+  EXPECT_EQ(t.in_addr, 0u);
+  EXPECT_EQ(t.out_addr, 0x100u);
+  EXPECT_EQ(t.rank, 3);
+  EXPECT_EQ(t.extent, (std::array<std::uint32_t, 6>{2, 3, 4, 1, 1, 1}));
+  EXPECT_EQ(t.in_stride, (std::array<std::uint32_t, 6>{12, 4, 1, 0, 0, 0}));
+  EXPECT_EQ(t.out_stride, (std::array<std::uint32_t, 6>{1, 2, 6, 0, 0, 0}));
+  // 2 x 3 x 4 = 24 elements; spans 1 + 1x12 + 2x4 + 3x1 = 24 (in), 1 + 1 + 4 + 18 = 24 (out).
+  EXPECT_EQ(t.elems(), 24u);
+  EXPECT_EQ(t.span_elems(t.in_stride), 24u);
+  EXPECT_EQ(t.span_elems(t.out_stride), 24u);
+  const MoveParams& u = std::get<MoveParams>(p.instructions[2].params);
+  // Nearest 2x upsampling of [2, 3, 4]: 2 x 6 x 8 = 96 out elements from an in span of 24
+  // (1 + 3 + 8 + 12 = 24; the factor dimensions have in stride 0).
+  EXPECT_EQ(u.elems(), 96u);
+  EXPECT_EQ(u.span_elems(u.in_stride), 24u);
+  EXPECT_EQ(u.span_elems(u.out_stride), 96u);
+  // Omitted strides are the packed ones: extent=4,3 -> in_stride=out_stride=1,4.
+  const Program q = read_program(".npuasm 1\n.program dtype=int8\nMOVE in=0x0 out=0x40 extent=4,3\n");
+  const MoveParams& m = std::get<MoveParams>(q.instructions.at(0).params);
+  EXPECT_EQ(m.in_stride, (std::array<std::uint32_t, 6>{1, 4, 0, 0, 0, 0}));
+  EXPECT_EQ(m.out_stride, m.in_stride);
+  EXPECT_NE(write_program(q).find("MOVE    in=0x0 out=0x40 extent=4,3 in_stride=1,4 out_stride=1,4\n"), std::string::npos);
+}
+
 TEST(Assembly, WriterRejectsWhatTheNewOpsCannotExpress) {
   Program p;
   Instruction in;
@@ -443,6 +476,17 @@ TEST(Assembly, WriterRejectsWhatTheNewOpsCannotExpress) {
   HostParams h;
   h.nodes = -1;
   in.params = h;
+  p.instructions = {in};
+  EXPECT_THROW(write_program(p), std::invalid_argument);
+  in.op = Opcode::Move;
+  MoveParams m;
+  m.rank = 7;  // more dimensions than MOVE has
+  in.params = m;
+  p.instructions = {in};
+  EXPECT_THROW(write_program(p), std::invalid_argument);
+  m.rank = 1;
+  m.extent[1] = 2;  // a dimension past rank that is used: it could not be read back
+  in.params = m;
   p.instructions = {in};
   EXPECT_THROW(write_program(p), std::invalid_argument);
 }

@@ -210,6 +210,30 @@ TEST(Check, NewOpsSampleIsClean) {
   EXPECT_TRUE(issues.empty()) << dump(issues);
 }
 
+TEST(Check, MoveSampleIsCleanAndItsOperandsAreTheSpans) {
+  HwConfig hw = small_npu();
+  hw.mac_array.dtype = DType::Fp32;  // move.npuasm is an fp32 program
+  const Program p = read_program_file(data_path("move.npuasm"));
+  const auto issues = check_program(p, hw);
+  EXPECT_TRUE(issues.empty()) << dump(issues);
+  // The upsampling MOVE: in span 24 fp32 = 96 bytes, out span 96 fp32 = 384 bytes.
+  const auto ops = sram_operands(p.instructions.at(2), DType::Fp32);
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(std::string(ops[0].name), "in");
+  EXPECT_EQ(ops[0].bytes, 96u);
+  EXPECT_FALSE(ops[0].write);
+  EXPECT_EQ(std::string(ops[1].name), "out");
+  EXPECT_EQ(ops[1].addr, 0x200u);
+  EXPECT_EQ(ops[1].bytes, 384u);
+  EXPECT_TRUE(ops[1].write);
+  // A dimension past rank that is used is a shape error (the text format cannot hold it).
+  Program q = p;
+  std::get<MoveParams>(q.instructions[1].params).extent[4] = 2;
+  const auto bad = check_program(q, hw);
+  ASSERT_EQ(bad.size(), 1u) << dump(bad);
+  EXPECT_TRUE(contains(bad[0].message, "dimension 4 is past rank=3 but has extent 2")) << bad[0].message;
+}
+
 TEST(Check, FusionOperandsSampleIsClean) {
   const auto issues = check_program(read_program_file(data_path("fusion_operands.npuasm")), small_npu());
   EXPECT_TRUE(issues.empty()) << dump(issues);

@@ -38,6 +38,13 @@ VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
       c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(p.op)));
       break;
     }
+    case isa::Opcode::Move: {
+      // A copy: one streaming pass over the elements moved, with the identity op's latency.
+      const auto& p = std::get<isa::MoveParams>(inst.params);
+      work = c.elements = p.elems();
+      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(isa::ActOp::Identity)));
+      break;
+    }
     default:
       throw std::invalid_argument(std::string("vector_cost: not a vector-unit opcode: ") + isa::to_string(inst.op));
   }

@@ -26,7 +26,8 @@ Unit unit_of(isa::Opcode op) {
     case isa::Opcode::Gemm: return Unit::MacArray;
     case isa::Opcode::Act:
     case isa::Opcode::Eltwise:
-    case isa::Opcode::Pool: return Unit::ActUnit;
+    case isa::Opcode::Pool:
+    case isa::Opcode::Move: return Unit::ActUnit;
     case isa::Opcode::Sync: return Unit::None;
     case isa::Opcode::Host: return Unit::Host;
   }

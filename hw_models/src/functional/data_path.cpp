@@ -45,6 +45,7 @@ void DataPath::execute(const isa::Instruction& in) {
       if (int8_) functional::pool_int8(std::get<isa::PoolParams>(in.params), sram_);
       else functional::pool(std::get<isa::PoolParams>(in.params), sram_);
       break;
+    case isa::Opcode::Move: functional::move(std::get<isa::MoveParams>(in.params), int8_ ? 1 : 4, sram_); break;
     case isa::Opcode::Sync:
     case isa::Opcode::Host: break;
   }

@@ -264,6 +264,31 @@ struct PoolParams {
   bool operator==(const PoolParams&) const;
 };
 
+/// MOVE: the vector unit copies values unchanged, SRAM -> SRAM, along a strided box of up to
+/// kMaxDims dimensions: the layout ops (Transpose, nearest upsampling, Slice/Split, Concat along
+/// an inner axis, Expand, Tile, DepthToSpace) as a DMA-like gather/scatter inside the scratchpad.
+/// `extent[0]` is the innermost dimension (as LOAD's extent); dimensions past `rank` are 1. For
+/// every index (i_0 .. i_{rank-1}), i_d < extent[d], innermost fastest:
+///   out[out_addr + e * sum_d i_d out_stride[d]] = in[in_addr + e * sum_d i_d in_stride[d]]
+/// with e = dtype_bytes(program dtype) and strides in elements. An in stride of 0 repeats an
+/// element (nearest upsampling, Expand); out strides place the box inside a larger tile
+/// (Concat). The in and out ranges (span_elems) must not overlap. Cost: one vector-unit pass
+/// over elems() elements, as ACT identity (docs/timing.md).
+struct MoveParams {
+  static constexpr int kMaxDims = 6;
+  std::uint32_t in_addr = 0, out_addr = 0;
+  int rank = 1;  ///< dimensions given, 1..kMaxDims
+  std::array<std::uint32_t, kMaxDims> extent{1, 1, 1, 1, 1, 1};
+  std::array<std::uint32_t, kMaxDims> in_stride{0, 0, 0, 0, 0, 0};
+  std::array<std::uint32_t, kMaxDims> out_stride{0, 0, 0, 0, 0, 0};
+  /// Elements moved: the product of the extents, saturated at UINT64_MAX (never wraps).
+  std::uint64_t elems() const;
+  /// Elements from the first to one past the last one addressed, sum_d (extent[d]-1) stride[d]
+  /// + 1, saturated at UINT64_MAX; 0 when an extent is 0.
+  std::uint64_t span_elems(const std::array<std::uint32_t, kMaxDims>& stride) const;
+  bool operator==(const MoveParams&) const;
+};
+
 /// SYNC does no work: it only waits and pushes tokens (a barrier between queues).
 struct SyncParams {
   Queue queue = Queue::Compute;
@@ -285,9 +310,9 @@ struct HostParams {
   bool operator==(const HostParams&) const;
 };
 
-/// Opcodes; new ones are appended (HOST after SYNC).
-enum class Opcode { Load, Store, Conv, Gemm, Act, Eltwise, Pool, Sync, Host };
-const char* to_string(Opcode o);  ///< "LOAD", "STORE", "CONV", "GEMM", "ACT", "ELTWISE", "POOL", "SYNC", "HOST"
+/// Opcodes; new ones are appended (HOST after SYNC, MOVE after HOST).
+enum class Opcode { Load, Store, Conv, Gemm, Act, Eltwise, Pool, Sync, Host, Move };
+const char* to_string(Opcode o);  ///< "LOAD", "STORE", "CONV", "GEMM", "ACT", "ELTWISE", "POOL", "SYNC", "HOST", "MOVE"
 
 struct Instruction {
   Opcode op = Opcode::Sync;
@@ -295,7 +320,8 @@ struct Instruction {
   std::string tensor;  ///< LOAD/STORE: the DDR tensor moved (must be declared); else empty
   std::vector<Token> wait;
   std::vector<Token> push;
-  std::variant<DmaDesc, ConvParams, GemmParams, ActParams, EltwiseParams, PoolParams, SyncParams, HostParams> params;
+  std::variant<DmaDesc, ConvParams, GemmParams, ActParams, EltwiseParams, PoolParams, SyncParams, HostParams, MoveParams>
+      params;
   int source_line = 0;  ///< line in the .npuasm file it was read from (0 if built in memory)
 
   Queue queue() const;  ///< Load for LOAD, Store for STORE, SyncParams::queue for SYNC, else Compute
@@ -345,7 +371,8 @@ struct SramOperand {
 /// scale_shift 2*c_out; GEMM a m*k, b k*n, out and residual m*n, in_scale k, bias n,
 /// scale_shift 2*n; ACT in/res/out elems, param 2*channels
 /// (scale_shift) or 2*(elems/channels) (layer_norm: gamma[D], beta[D]); ELTWISE a/out elems,
-/// b elems (b_elems when broadcasting); POOL in c*h_in*w_in, out c*h_out*w_out; HOST none.
+/// b elems (b_elems when broadcasting); POOL in c*h_in*w_in, out c*h_out*w_out; MOVE in and out
+/// their span_elems (the strided boxes' extents in SRAM); HOST none.
 /// Shapes are taken as given: non-positive dimensions give 0 bytes (check_program reports them).
 std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype);
 

@@ -44,5 +44,9 @@ void eltwise(const isa::EltwiseParams& p, BackingStore& sram);
 /// POOL (pool.cpp): max (padding never wins), avg (divides by the in-bounds taps, ONNX
 /// count_include_pad=0), global_avg (mean of the h_in x w_in plane).
 void pool(const isa::PoolParams& p, BackingStore& sram);
+/// MOVE (move.cpp): out[out_addr + e sum i_d out_stride[d]] = in[in_addr + e sum i_d in_stride[d]]
+/// for every index of the extents, e = elem_bytes (the program dtype's); bytes as they are
+/// (fp32 and int8 alike). Bytes of the out span between the written elements are kept.
+void move(const isa::MoveParams& p, int elem_bytes, BackingStore& sram);
 
 }  // namespace npu::hw::functional
