@@ -1,5 +1,6 @@
 #include "npu/compiler/codegen.hpp"
 #include "depth_first/stack_plan.hpp"
+#include "npu/compiler/layout_tiles.hpp"
 #include "npu/compiler/sram_placement.hpp"
 #include "npu/isa/checked_math.hpp"
 #include "npu/isa/user_text.hpp"
@@ -47,6 +48,7 @@ struct Dma {
 struct Step {
   std::vector<Dma> loads;
   Instruction compute;
+  std::vector<Instruction> more;  ///< further compute instructions after `compute` (a Concat's MOVEs)
   std::vector<Dma> stores;
 };
 
@@ -111,9 +113,9 @@ class Generator {
         case LayerKind::Act: steps = gen_act(L); break;
         case LayerKind::Eltwise: steps = gen_eltwise(L); break;
         case LayerKind::Pool: steps = gen_pool(L); break;
-        case LayerKind::Resize: steps = gen_resize(L); break;
+        case LayerKind::Resize: steps = L.layout.empty() ? gen_resize(L) : gen_moves(L); break;
         case LayerKind::Copy: steps = gen_copy(L); break;
-        case LayerKind::Layout: steps = gen_layout(L); break;
+        case LayerKind::Layout: steps = L.layout.empty() ? gen_layout(L) : gen_moves(L); break;
         case LayerKind::Host:
           emit_host(L);
           res_.layers.push_back(info_);
@@ -639,6 +641,56 @@ class Generator {
     return steps;
   }
 
+  // Layout ops with a strided view (LayerSpec::layout): computed by MOVE, tiled by
+  // plan_layout_tiles. Per tile: strided LOADs of each piece's input box into the input slot,
+  // one MOVE per piece into the output slot, one STORE of the output range. Double-buffered
+  // like every streaming layer (two input and two output slots).
+  std::vector<Step> gen_moves(const LayerSpec& L) {
+    const std::uint64_t overhead = 4 * opt_.align_bytes;
+    if (cap_ < overhead + 4 * std::uint64_t(e_)) too_big(L, overhead + 4 * std::uint64_t(e_));
+    const std::uint64_t max_tile = (cap_ - overhead) / (2 * std::uint64_t(e_));  // in + out elements of one buffer
+    const auto plan = plan_layout_tiles(L.layout, max_tile, kStreamChunkElems);
+    if (!plan) {
+      std::uint64_t block = 0;
+      for (const auto& p : L.layout) block += p.dims.empty() ? 1 : p.dims.back();
+      too_big(L, overhead + 4 * block * std::uint64_t(e_));
+    }
+    const std::uint64_t in_b = plan->in_slot_elems * e_, out_b = plan->out_slot_elems * e_;
+    const auto o = place({in_b, in_b, out_b, out_b});
+    info_.tile = plan->describe;
+    info_.loop_order = "streaming";
+    const std::uint64_t Y = addr(L.output);
+    std::vector<Step> steps;
+    for (std::size_t i = 0; i < plan->tiles.size(); ++i) {
+      const LayoutTile& t = plan->tiles[i];
+      const std::uint32_t si = i % 2 ? o[1] : o[0], so = i % 2 ? o[3] : o[2];
+      Step s;
+      for (const LayoutTile::Load& ld : t.loads) {
+        const std::string& in = L.layout[ld.piece].input;
+        DmaDesc d;
+        d.ddr_addr = addr(in) + ld.in_elem * e_;
+        d.sram_addr = std::uint32_t(si + ld.slot_elem * e_);
+        d.elem_bytes = e_;
+        d.extent = ld.extent;
+        d.ddr_stride_bytes = {ld.stride[0] * e_, ld.stride[1] * e_};
+        s.loads.push_back({root(in), d});
+      }
+      for (std::size_t k = 0; k < t.moves.size(); ++k) {
+        isa::MoveParams m = t.moves[k];
+        m.in_addr = std::uint32_t(si + std::uint64_t(m.in_addr) * e_);
+        m.out_addr = std::uint32_t(so + std::uint64_t(m.out_addr) * e_);
+        Instruction mv;
+        mv.op = Opcode::Move;
+        mv.params = m;
+        if (k == 0) s.compute = mv;
+        else s.more.push_back(mv);
+      }
+      s.stores.push_back({root(L.output), dma(Y + t.out_first * e_, so, t.out_elems, 1, 0, e_)});
+      steps.push_back(std::move(s));
+    }
+    return steps;
+  }
+
   // HOST: the NPU waits while the host runs a partition. Its inputs are NPU results in DDR,
   // so it first waits for every earlier STORE (a SYNC on the store queue pushes st2cp); the
   // next NPU layer's loads wait for it through the compute queue's order (its SYNC follows).
@@ -895,13 +947,19 @@ class Generator {
         if (k + 1 == s.loads.size()) ld.push = {kLd2Cp};
         prog.push_back(std::move(ld));
       }
+      // The step's compute instructions in order: the first waits, the last pushes.
       Instruction& c = s.compute;
+      Instruction& last = s.more.empty() ? c : s.more.back();
       c.layer = layer;
       if (has_load[i]) c.wait.push_back(kLd2Cp);
       if (i >= 2 && has_store[i - 2]) c.wait.push_back(kSt2Cp);
-      if (has_store[i]) c.push.push_back(kCp2St);
-      if (i + 2 < n && has_load[i + 2]) c.push.push_back(kCp2Ld);
+      if (has_store[i]) last.push.push_back(kCp2St);
+      if (i + 2 < n && has_load[i + 2]) last.push.push_back(kCp2Ld);
       prog.push_back(std::move(c));
+      for (Instruction& m : s.more) {
+        m.layer = layer;
+        prog.push_back(std::move(m));
+      }
       for (std::size_t k = 0; k < s.stores.size(); ++k) {
         Instruction st;
         st.op = Opcode::Store;

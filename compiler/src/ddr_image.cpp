@@ -94,10 +94,14 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     switch (L.kind) {
       case LayerKind::Host: out.push_back(id + " runs on the host; host partitions are costed, not computed"); break;
       case LayerKind::Layout:
-        out.push_back(id + " is a layout copy the ISA costs as a streaming pass; it is not computed");
+        if (L.layout.empty())
+          out.push_back(id + " is a layout copy the ISA costs as a streaming pass (no MOVE lowering for this op or "
+                             "form); it is not computed");
         break;
       case LayerKind::Resize:
-        out.push_back(id + ": ISA v1 has no upsampling op (the identity ACT only costs it); it is not computed");
+        if (L.layout.empty())
+          out.push_back(id + ": nearest upsampling in this coordinate mode has no MOVE lowering (an identity ACT "
+                             "only costs it); it is not computed");
         break;
       default: break;
     }

@@ -318,7 +318,11 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
       return r;
     }
     case LayerKind::Pool:
-    case LayerKind::Copy: {
+    case LayerKind::Copy:
+    case LayerKind::Layout:
+    case LayerKind::Resize: {
+      if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
+        return r;  // costed only: refused by functional_problems on its own
       const auto y = grid(L.output, "output");
       if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::GlobalAvg && anchor &&
           anchor->op_type == "GlobalAveragePool" && L.inputs.size() == 1) {
@@ -336,11 +340,11 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
         const auto x = grid(in, "input");
         if (x && y && !(*x == *y) && r.problem.empty())
           r.problem = "input '" + in + "' and output '" + L.output + "' are on different int8 grids; " +
-                      (L.kind == LayerKind::Pool ? "int8 POOL keeps its input's grid" : "an int8 copy moves bytes");
+                      (L.kind == LayerKind::Pool ? "int8 POOL keeps its input's grid" : "an int8 copy (MOVE) moves bytes");
       }
       return r;
     }
-    default: return r;  // Host, Layout, Resize: refused by functional_problems on their own
+    default: return r;  // Host: refused by functional_problems on its own
   }
 }
 

@@ -13,7 +13,8 @@ namespace npu::compiler {
 
 bool has_int8_lut(const std::string& op_type) {
   static const std::set<std::string> kOps = {"LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Gelu",
-                                             "Erf",       "Exp",     "Sqrt",        "Reciprocal", "Abs", "Neg"};
+                                             "Erf",       "Exp",     "Sqrt",        "Reciprocal", "Abs", "Neg",
+                                             "Pow"};
   return kOps.count(op_type) > 0;
 }
 

@@ -592,6 +592,7 @@ class Lowerer : public lowering::LowerCtx {
       L.resize_h = int(o[2] / in[2]);
       L.resize_w = int(o[3] / in[3]);
       L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
+      L.layout = lowering::upsample_pieces(g_, n);
       return finish(L);
     }
     if (op == "Concat" && !concat_copies_.count(n.name)) {
@@ -603,6 +604,7 @@ class Lowerer : public lowering::LowerCtx {
         L.in_elems += std::uint64_t(g_.tensor(in).elements());
       }
       L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
+      L.layout = lowering::concat_pieces(g_, n);
       return finish(L);
     }
     if (op == "Concat") {

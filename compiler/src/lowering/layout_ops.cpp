@@ -53,6 +53,7 @@ void lower_layout(LowerCtx& ctx, const Node& n) {
     }
     const Shape& s = g.tensor(n.outputs[k]).shape;
     L.channels = s.size() >= 2 ? int(std::max<std::int64_t>(s[1], 1)) : 1;
+    L.layout = layout_pieces(g, n, k);  // computed by MOVE where the op is a strided view
     ctx.finish(L);
   }
 }

@@ -58,6 +58,15 @@ void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
 void add_conv_transpose(std::map<std::string, OpLowering>& t);  // conv_transpose.cpp
 
+// Layout ops as strided views for MOVE (layout_views.cpp); empty when the op or its form has
+// no MOVE lowering (the layer is then costed only, and functional_problems says so).
+/// Output `k` of a Transpose, Split or Slice (positive steps) node.
+std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k);
+/// A Concat along an inner axis: one piece per (non-empty) input.
+std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n);
+/// Nearest Resize/Upsample of NCHW by integer factors where out[y] = in[floor(y / f)].
+std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n);
+
 // Helpers shared by the families.
 bool is_const(const Graph& g, const std::string& t);
 /// "" when every listed tensor has a static shape, else the reason.

@@ -203,6 +203,25 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
     g.tensor(name).quant = activation_params(range);
     ++r.activations;
   }
+  // A constant operand of an element-wise Add/Mul (a detection head's anchor grid, a scale) is
+  // an int8 tensor like the activation it meets: per-tensor, on the grid of its own min/max
+  // (with 0), its values rounded onto that grid.
+  for (const Node& n : g.nodes) {
+    if (n.op_type != "Add" && n.op_type != "Mul") continue;
+    for (const std::string& in : n.inputs) {
+      if (in.empty() || !g.has_tensor(in)) continue;
+      Tensor& t = g.tensor(in);
+      if (!t.is_constant || t.quant || !has_float_data(t)) continue;
+      TensorRange range;
+      range.lo = range.hi = 0.0f;
+      for (float v : t.float_data) range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
+      const QuantParams q = activation_params(range);
+      const double s = double(q.scale[0]), zp = double(q.zero_point[0]);
+      for (float& v : t.float_data) v = float((std::clamp(std::nearbyint(double(v) / s) + zp, -128.0, 127.0) - zp) * s);
+      t.quant = q;
+      ++r.activations;
+    }
+  }
   return r;
 }
 

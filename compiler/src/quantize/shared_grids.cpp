@@ -12,8 +12,10 @@ namespace {
 bool moves_values(const std::string& op) {
   // GlobalAveragePool is not here: its int8 rule requantises onto an output grid of its own
   // (TFLite's MEAN, global_avg_table), so its output keeps its calibrated range.
-  static const std::set<std::string> kOps = {"MaxPool",   "GlobalMaxPool", "AveragePool", "Reshape", "Flatten",
-                                             "Squeeze",   "Unsqueeze",     "Identity",    "Dropout"};
+  // The layout ops (computed by MOVE, a byte copy) keep their input's grid on every output.
+  static const std::set<std::string> kOps = {"MaxPool",   "GlobalMaxPool", "AveragePool", "Reshape",  "Flatten",
+                                             "Squeeze",   "Unsqueeze",     "Identity",    "Dropout",  "Transpose",
+                                             "Split",     "Slice",         "Resize",      "Upsample"};
   return kOps.count(op) > 0;
 }
 
@@ -58,7 +60,8 @@ int share_grids(const Graph& graph, std::map<std::string, TensorRange>& ranges) 
       for (const std::string& in : n.inputs)
         if (!in.empty() && ranges.count(in)) groups.join(out, in);
     } else if (moves_values(n.op_type) && ranges.count(n.inputs[0])) {
-      groups.join(out, n.inputs[0]);
+      for (const std::string& o : n.outputs)  // every output (Split has several)
+        if (!o.empty() && ranges.count(o)) groups.join(o, n.inputs[0]);
     }
   }
   int merged = 0;

@@ -99,14 +99,14 @@ class QuantisedInterpreter {
         "Conv",    "Gemm",    "MatMul",  "Relu",      "Clip",     "Add",     "MaxPool", "AveragePool", "GlobalAveragePool",
         "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat",
         "BatchNormalization", "Mul"};
-    return kOps.count(op) > 0 || has_int8_lut(op);
+    return kOps.count(op) > 0 || has_int8_lut(op) || is_int8_layout_move(op);
   }
 
   static std::string no_rule(const std::string& op) {
     return "no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
-           "BatchNormalization, Mul, and by table LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, "
-           "Sqrt, Reciprocal, Abs, Neg)";
+           "BatchNormalization, Mul, Transpose, Split, Slice, nearest Resize/Upsample, and by table LeakyRelu, Sigmoid, "
+           "HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs, Neg, Pow by a constant)";
   }
 
   void execute(const Node& n) {
@@ -116,6 +116,7 @@ class QuantisedInterpreter {
     if (op == "Relu" || op == "Clip") return activation(n);
     if (op == "Add" || op == "Mul") return add(n);
     if (has_int8_lut(op)) return table(n);
+    if (is_int8_layout_move(op)) return layout_move(n);
     if (op == "BatchNormalization") return batchnorm(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") return pool(n);
     if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
@@ -262,7 +263,25 @@ class QuantisedInterpreter {
   }
 
   // out[i] = lut[x[i] + 128] (int8_lut: the op tabulated on the input and output grids).
+  // Layout ops: the values move unchanged, on the input's grid (int8_layout_move).
+  void layout_move(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    const std::vector<std::vector<std::int8_t>> ys = int8_layout_move(g_, n, x.shape, x.q);
+    for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+      if (n.outputs[k].empty()) continue;
+      QuantisedTensor y;
+      y.shape = g_.tensor(n.outputs[k]).shape;
+      y.grid = grid_of(n.outputs[k], "output");
+      if (!(y.grid == x.grid)) fail("input and output '" + n.outputs[k] + "' are on different int8 grids (the op moves bytes unchanged)");
+      y.q = ys.at(k);
+      vals_[n.outputs[k]] = std::move(y);
+    }
+  }
+
   void table(const Node& n) {
+    if (n.op_type == "Pow" && (n.inputs.size() < 2 || !g_.tensor(n.inputs[1]).is_constant ||
+                               g_.tensor(n.inputs[1]).elements() != 1))
+      fail("Pow runs in int8 by table only with a constant scalar exponent");
     const QuantisedTensor x = value(n.inputs.at(0));
     QuantisedTensor y = output_like(n, x.q.size());
     const std::vector<std::int8_t> lut = int8_lut(g_, n, x.grid, y.grid);

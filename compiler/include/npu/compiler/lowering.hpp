@@ -24,6 +24,21 @@ enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Hos
 /// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host"
 const char* to_string(LayerKind k);
 
+/// How a layout layer's output is found in one of its inputs: a strided view (layout_views.cpp),
+/// computed by MOVE (docs/isa.md). Over the index space `dims` (outermost first, at most 6, each
+/// >= 2 after normalisation), index i reads element in_offset + sum_d i_d in_stride[d] of
+/// `input` and writes element out_offset + sum_d i_d out_stride[d] of the layer's output
+/// (elements; an in stride of 0 repeats: nearest upsampling). The first `outer` dims are shared
+/// by every piece of the layer (same extents, packed out strides: one outer index owns a
+/// contiguous block of the output); the rest are the piece's own (a Concat input's part of the
+/// concatenation axis and after).
+struct LayoutPiece {
+  std::string input;
+  std::vector<std::uint64_t> dims, in_stride, out_stride;
+  std::uint64_t in_offset = 0, out_offset = 0;
+  std::size_t outer = 0;
+};
+
 /// One NPU layer: a (possibly fused) node. Tensor names are graph tensor names; param
 /// tensors (bias, scale/shift) are DDR-only tensors named after their node.
 struct LayerSpec {
@@ -58,6 +73,9 @@ struct LayerSpec {
   /// has b_elems elements and element i uses b[(i / b_inner) % b_elems].
   std::uint64_t b_elems = 0, b_inner = 1;
   std::uint64_t in_elems = 0;    ///< Layout: elements read (all inputs); `elems` = elements written
+  /// Layout, Resize: the output as strided views of the inputs, one piece per input (Concat) or
+  /// one; empty when the op has no MOVE lowering (the layer is costed, not computed).
+  std::vector<LayoutPiece> layout;
   /// Host: the nodes' work (MACs of Conv/Gemm/MatMul/LSTM-like ops; every other op counts one
   /// op per output element), the DDR bytes it reads (inputs from outside the run, weights) and
   /// writes (results used outside the run), and its results used outside the run.
