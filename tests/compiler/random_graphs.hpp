@@ -3,8 +3,9 @@
 // what real exports contain: conv chains (kernels 1/3/5, strides 1/2, pads, grouped and
 // depthwise) with optional bias, BatchNormalization and an activation (Relu, ReLU6 as Clip,
 // LeakyRelu, SiLU as Sigmoid + Mul, Sigmoid), residual Adds of two same-shape tensors,
-// Concat along channels, MaxPool, multi-consumer tensors, graph outputs in the middle, and
-// sometimes a GlobalAveragePool + Flatten + Gemm head. Every tensor nobody consumes is a
+// Concat along channels, MaxPool, layout ops (Transpose of H and W, Split along W, Concat along
+// W, nearest 2x Resize: computed by MOVE), multi-consumer tensors, graph outputs in the middle,
+// and sometimes a GlobalAveragePool + Flatten + Gemm head. Every tensor nobody consumes is a
 // graph output, so no node is dead. Shapes are small (C <= 24, H, W <= 24) so hundreds of
 // graphs compile in seconds.
 #pragma once
@@ -40,7 +41,8 @@ class RandomGraphGenerator {
       if (kind < 55) add_conv_block(i);
       else if (kind < 70) add_residual(i);
       else if (kind < 80) add_concat(i);
-      else if (kind < 92) add_maxpool(i);
+      else if (kind < 85) add_maxpool(i);
+      else if (kind < 95) add_layout(i);
       else add_middle_output();
     }
     if (range(0, 3) == 0) {  // classifier head on the last tensor
@@ -194,6 +196,74 @@ class RandomGraphGenerator {
     live_.push_back(b_.maxpool("pool" + std::to_string(i), x, k, stride, pad));
     note("pool" + std::to_string(i) + " maxpool " + dims(s) + " k" + std::to_string(k) + " s" + std::to_string(stride) +
          " p" + std::to_string(pad));
+  }
+
+  // A layout op on a 4-D tensor (each computed by MOVE): Transpose (0,1,3,2), Split along W
+  // into two parts (both live), Concat of two tensors along W, or nearest 2x Resize of a small
+  // tensor.
+  void add_layout(int i) {
+    // Not on the graph input itself: a Split of the input along its outermost non-unit axis is
+    // a view of the input, which no program stores (an output the data path reads back from
+    // the input's region), and this test counts the outputs a program declares.
+    const std::string x = pick4();
+    if (x == "input") return add_conv_block(i);
+    const auto s = b_.shape(x);
+    const std::string name = "lay" + std::to_string(i);
+    switch (range(0, 3)) {
+      case 0: {
+        const std::string y = name + ".out";
+        b_.add_tensor(y, {s[0], s[1], s[3], s[2]});
+        b_.node(name, "Transpose", {x}, {y}).attrs["perm"] = std::vector<std::int64_t>{0, 1, 3, 2};
+        live_.push_back(y);
+        note(name + " transpose " + dims(s) + " perm 0,1,3,2");
+        return;
+      }
+      case 1: {
+        // Along W: an inner axis (a Split along the outermost non-unit axis is a zero-copy
+        // view, not a MOVE), so C or H must exceed 1.
+        if (s[3] < 2 || (s[1] == 1 && s[2] == 1)) break;
+        const std::int64_t left = range(1, s[3] - 1);
+        const std::string a = name + ".a", c = name + ".b", sizes = name + ".split";
+        b_.add_tensor(a, {s[0], s[1], s[2], left});
+        b_.add_tensor(c, {s[0], s[1], s[2], s[3] - left});
+        Tensor& t = b_.add_tensor(sizes, {2}, true);
+        t.type = ElemType::Int64;
+        t.int_data = {left, s[3] - left};
+        b_.node(name, "Split", {x, sizes}, {a, c}).attrs["axis"] = std::int64_t(3);
+        live_.push_back(a);
+        live_.push_back(c);
+        note(name + " split " + dims(s) + " along W at " + std::to_string(left));
+        return;
+      }
+      case 2: {
+        for (const std::string& o : live4()) {
+          const auto so = b_.shape(o);
+          if (o == x || so[1] != s[1] || so[2] != s[2]) continue;
+          const std::string y = name + ".out";
+          b_.add_tensor(y, {s[0], s[1], s[2], s[3] + so[3]});
+          b_.node(name, "Concat", {x, o}, {y}).attrs["axis"] = std::int64_t(3);
+          live_.push_back(y);
+          note(name + " concat along W " + x + " | " + o);
+          return;
+        }
+        break;
+      }
+      default: {
+        if (s[2] > 16 || s[3] > 16) break;
+        const std::string y = name + ".out", scales = name + ".scales";
+        Tensor& t = b_.add_tensor(scales, {4}, true);
+        t.float_data = {1, 1, 2, 2};
+        b_.add_tensor(y, {s[0], s[1], 2 * s[2], 2 * s[3]});
+        Node& n = b_.node(name, "Resize", {x, "", scales}, {y});
+        n.attrs["mode"] = std::string("nearest");
+        n.attrs["coordinate_transformation_mode"] = std::string("asymmetric");
+        n.attrs["nearest_mode"] = std::string("floor");
+        live_.push_back(y);
+        note(name + " resize nearest x2 " + dims(s));
+        return;
+      }
+    }
+    add_maxpool(i);  // the picked form does not fit this tensor
   }
 
   void add_middle_output() {

@@ -38,7 +38,8 @@ TEST(RandomGraphsGenerator, CoversTheShapesOfRealExports) {
     }
   }
   for (const char* what : {"Conv", "BatchNormalization", "Relu", "Clip", "LeakyRelu", "Sigmoid", "Mul", "Add", "Concat",
-                           "MaxPool", "GlobalAveragePool", "Gemm", "grouped conv", "multi-consumer", "several outputs"})
+                           "MaxPool", "GlobalAveragePool", "Gemm", "Transpose", "Split", "Resize", "grouped conv", "multi-consumer",
+                           "several outputs"})
     EXPECT_GE(seen[what], 30) << what;
 }
 

@@ -66,5 +66,38 @@ TEST(SharedGrids, ConcatOfUnrelatedBranchesTakesTheUnionAndViewsFollow) {
   EXPECT_EQ(r["h"].lo, -6.0f);
 }
 
+TEST(SharedGrids, NarrowConcatInputGetsARequantisingCopyAndItsSplitKeepsItsGrid) {
+  // A YOLO head in miniature: sigmoid s [0, 1] -> Split -> xy, conf (both [0, 1], one grid with
+  // s); xy -> Mul -> box [0, 640]; Concat(box, conf) -> out [0, 640]. conf is 640x narrower than
+  // out (> kConcatRequantRatio = 8): it gets a copy conf:requant:cat on out's grid, so s, xy and
+  // conf keep [0, 1]; box (640 / 640 = 1x) joins out's grid directly.
+  Graph g;
+  Node split;
+  split.name = "split";
+  split.op_type = "Split";
+  split.inputs = {"s"};
+  split.outputs = {"xy", "conf"};
+  Node cat = node("Concat", {"box", "conf"}, "out");
+  cat.name = "cat";
+  g.nodes = {split, node("Mul", {"xy", "k"}, "box"), cat};
+  for (const char* t : {"s", "xy", "conf", "box", "out"}) g.tensors[t].name = t;
+  std::map<std::string, TensorRange> r = {
+      {"s", {0, 1}}, {"xy", {0, 1}}, {"conf", {0, 1}}, {"box", {0, 640}}, {"out", {0, 640}}};
+  const std::vector<std::string> added = insert_concat_requant(g, r);
+  ASSERT_EQ(added, (std::vector<std::string>{"conf:requant:cat"}));
+  ASSERT_EQ(g.nodes.size(), 4u);
+  EXPECT_EQ(g.nodes[2].op_type, "Clip");  // just before the Concat, no bounds
+  EXPECT_EQ(g.nodes[2].inputs, (std::vector<std::string>{"conf"}));
+  EXPECT_EQ(g.nodes[3].inputs, (std::vector<std::string>{"box", "conf:requant:cat"}));
+  share_grids(g, r);
+  for (const char* t : {"s", "xy", "conf"}) EXPECT_EQ(r[t].hi, 1.0f) << t;
+  for (const char* t : {"box", "conf:requant:cat", "out"}) EXPECT_EQ(r[t].hi, 640.0f) << t;
+  // 8x narrower is not narrow enough: [0, 80] beside [0, 640] shares the grid.
+  Graph h;
+  h.nodes = {node("Concat", {"a", "b"}, "c")};
+  std::map<std::string, TensorRange> q = {{"a", {0, 80}}, {"b", {0, 640}}, {"c", {0, 640}}};
+  EXPECT_TRUE(insert_concat_requant(h, q).empty());
+}
+
 }  // namespace
 }  // namespace npu::compiler

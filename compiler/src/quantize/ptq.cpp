@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "npu/compiler/int8_lowering.hpp"
 #include "npu/compiler/pass.hpp"
@@ -153,6 +154,12 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   Graph& g = r.graph;
   if (folds && options.order == FoldOrder::FoldThenQuantize) r.folded_bn = int(run_fold(g).size());
   r.ranges = calibrate(g, samples, options.calibration);
+  // A Concat input far narrower than the concatenation (a detection head's 0..1 scores beside
+  // pixel coordinates) is not put on the output's grid, which would round it to a few levels:
+  // it is requantised onto that grid by a copy of its own (concat_requant.cpp), as TFLite's and
+  // ONNX Runtime's int8 Concat rescale each input.
+  std::set<std::string> mat_all = mat;
+  for (const std::string& t : insert_concat_requant(g, r.ranges)) mat_all.insert(t);
   // Pools, views and Concat keep their input's grid in int8: one range per group, before any
   // scale (biases use their input's) is derived from them.
   share_grids(g, r.ranges);
@@ -199,7 +206,7 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   }
 
   for (const auto& [name, range] : r.ranges) {
-    if (!mat.count(name) || !g.has_tensor(name)) continue;
+    if (!mat_all.count(name) || !g.has_tensor(name)) continue;
     g.tensor(name).quant = activation_params(range);
     ++r.activations;
   }

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "npu/compiler/graph.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
@@ -21,5 +22,15 @@ namespace npu::compiler {
 /// of the group's calibrated ranges [min lo, max hi], in place. Tensors without a range are left
 /// alone. Returns the number of groups of two or more tensors whose ranges were merged.
 int share_grids(const Graph& graph, std::map<std::string, TensorRange>& ranges);
+
+/// Before share_grids: every Concat input x whose calibrated range is narrower than
+/// 1/kConcatRequantRatio of the Concat output's (both widened to contain 0) is moved off the
+/// output's grid: a Clip without bounds (an identity in fp32; in int8 the rescaling copy out =
+/// clamp(zp_out + (x - zp_x) s_x / s_out), TFLite's int8 Concat rule per input) is inserted
+/// before the Concat, x -> "x:requant:CONCAT", whose range is the output's. x keeps its own
+/// range (and the producers that share x's grid keep theirs). Returns the new tensors (to be
+/// quantised as materialised activations). Source: concat_requant.cpp.
+inline constexpr double kConcatRequantRatio = 8.0;
+std::vector<std::string> insert_concat_requant(Graph& graph, std::map<std::string, TensorRange>& ranges);
 
 }  // namespace npu::compiler
