@@ -14,7 +14,7 @@ namespace {
 TEST(SramRelocate, MovesEveryListedOperandByDelta) {
   int operands = 0;
   for (const char* f : {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm",
-                        "double_buffered_conv.npuasm"}) {
+                        "double_buffered_conv.npuasm", "move.npuasm"}) {
     const Program p = read_program_file(std::string(NPU_SOURCE_DIR) + "/tests/isa/data/" + f);
     for (const Instruction& in : p.instructions) {
       Instruction moved = in;

@@ -10,7 +10,7 @@ namespace npu::isa {
 
 /// Adds `delta` bytes to every SRAM address of `inst` that sram_operands() lists (LOAD/STORE
 /// sram; CONV/GEMM inputs, weights, output and epilogue bias/scale_shift/residual/in_scale;
-/// ACT in/res/out/param; ELTWISE a/b/out; POOL in/out); operands absent from sram_operands
+/// ACT in/res/out/param; ELTWISE a/b/out; POOL in/out; MOVE in/out); operands absent from sram_operands
 /// (e.g. an epilogue without a bias) keep their value. Throws std::out_of_range when an
 /// address would leave [0, 2^32).
 void relocate_sram(Instruction& inst, std::int64_t delta);
