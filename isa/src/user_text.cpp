@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace npu {
 
 namespace {
@@ -79,6 +81,27 @@ std::string echo(std::string_view s, std::size_t max_chars) {
   }
   if (i < s.size()) out += fmt::format("...({} bytes)", s.size());
   return out;
+}
+
+std::string summary_line(std::string_view message) {
+  const std::size_t nl = message.find('\n');
+  std::string first(message.substr(0, nl));
+  if (nl == std::string_view::npos || first.empty() || first.back() != ':') return first;
+  std::string item;
+  int more = 0;
+  std::size_t at = nl + 1;
+  while (at < message.size()) {
+    const std::size_t end = std::min(message.find('\n', at), message.size());
+    const std::string_view line = message.substr(at, end - at);
+    at = end + 1;
+    const std::size_t b = line.find_first_not_of(" \t");
+    if (b == 0 || b == std::string_view::npos) break;  // not indented, or blank: the list ended
+    if (line.substr(b, 4) == "fix:") break;
+    if (item.empty()) item = std::string(line.substr(b));
+    else ++more;
+  }
+  if (item.empty()) return first;
+  return first + " " + item + (more > 0 ? " (and " + std::to_string(more) + " more)" : std::string());
 }
 
 }  // namespace npu

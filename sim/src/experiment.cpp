@@ -1,4 +1,5 @@
 #include "npu/sim/experiment.hpp"
+#include "npu/isa/user_text.hpp"
 #include "npu/sim/summary_figures.hpp"
 #include "npu/isa/json_text.hpp"
 
@@ -231,27 +232,16 @@ pid_t spawn(const std::vector<std::string>& args, const std::string& log_path) {
   return pid;
 }
 
-// The child's first line naming an error. A line ending in ':' introduces an indented list (e.g.
-// every layer a program cannot run with data): its first item and the count of the others are
-// kept with it, so the summary says why, not just that.
+// The child's first line naming an error, with the list it may introduce summarised
+// (summary_line: the first item and how many others), so the summary says why, not just that.
 std::string first_error_line(const std::string& log_path) {
   std::ifstream in(log_path);
   std::string line, first;
   while (std::getline(in, line)) {
     if (line.find("error") != std::string::npos) {
-      if (line.empty() || line.back() != ':') return line;
-      std::string item;
-      int more = 0;
-      std::string next;
-      while (std::getline(in, next) && !next.empty() && (next[0] == ' ' || next[0] == '\t')) {
-        const std::size_t b = next.find_first_not_of(" \t");
-        if (b == std::string::npos) break;
-        if (next.compare(b, 4, "fix:") == 0) break;
-        if (item.empty()) item = next.substr(b);
-        else ++more;
-      }
-      if (item.empty()) return line;
-      return line + " " + item + (more > 0 ? fmt::format(" (and {} more)", more) : std::string());
+      std::string rest = line, next;
+      while (std::getline(in, next)) rest += "\n" + next;
+      return summary_line(rest);
     }
     if (first.empty() && !line.empty()) first = line;
   }

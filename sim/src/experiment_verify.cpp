@@ -1,5 +1,6 @@
 // `npu experiment --verify` (experiment_verify.hpp).
 #include "npu/sim/experiment_verify.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -48,7 +49,7 @@ int add_verify_figures(std::vector<RunSummary>& runs, const VerifyOptions& base)
       in = prepare_verify(o);
     } catch (const std::exception& e) {
       why = e.what();
-      why = "not run: " + why.substr(0, why.find('\n'));
+      why = "not run: " + summary_line(why);
     }
     for (auto& r : runs) {
       if (r.job.model != model || r.job.hw != hw) continue;
@@ -65,8 +66,8 @@ int add_verify_figures(std::vector<RunSummary>& runs, const VerifyOptions& base)
                                              r.job.run_dir + "/verify"));
         } catch (const std::exception& e) {
           const std::string m = e.what();
-          f.sim_status = "failed: " + m.substr(0, m.find('\n'));
-          f.bit_exact = in->fp32 ? "n/a (fp32 config)" : "not run: " + m.substr(0, m.find('\n'));
+          f.sim_status = "failed: " + summary_line(m);
+          f.bit_exact = in->fp32 ? "n/a (fp32 config)" : "not run: " + summary_line(m);
           f.pass = !in->fp32;
         }
       }

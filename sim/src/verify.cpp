@@ -1,5 +1,6 @@
 // `npu verify`: simulator and quantised model against the fp32 reference (verify.hpp).
 #include "npu/sim/verify.hpp"
+#include "npu/isa/user_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -233,7 +234,7 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
       row.pass = !c.run || c.status == "bit-exact";
     } catch (const ConfigError& e) {
       const std::string first = e.what();
-      row.bit_exact = "not run: compile failed: " + first.substr(0, first.find('\n'));
+      row.bit_exact = "not run: compile failed: " + summary_line(first);
     }
     rows.push_back(std::move(row));
   }

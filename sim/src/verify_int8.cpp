@@ -2,6 +2,7 @@
 // runs with data in a forked child (SystemC elaborates once per process) and its raw int8
 // outputs are compared bit for bit with the integer reference interpreter.
 #include <sys/wait.h>
+#include "npu/isa/user_text.hpp"
 #include <unistd.h>
 
 #include <cerrno>
@@ -100,7 +101,7 @@ std::string simulate_forked(const compiler::CompileResult& compiled, const HwCon
   std::uint64_t n = 0, count = 0;
   std::string err;
   if (!get_u64(blob, at, n) || !get_bytes(blob, at, n, err)) return "the simulation process sent a truncated report";
-  if (!err.empty()) return err.substr(0, err.find('\n'));
+  if (!err.empty()) return summary_line(err);
   if (!get_u64(blob, at, count)) return "the simulation process sent a truncated report";
   for (std::uint64_t k = 0; k < count; ++k) {
     std::string name, values;
@@ -124,7 +125,7 @@ Int8Check check_int8_execution(const compiler::CompileResult& compiled, const Hw
     ref = compiler::run_quantised_reference(quantised, in);
   } catch (const std::exception& e) {
     const std::string m = e.what();
-    c.status = "not run: integer reference: " + m.substr(0, m.find('\n'));
+    c.status = "not run: integer reference: " + summary_line(m);
     return c;
   }
   Int8Outputs sim;

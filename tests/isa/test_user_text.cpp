@@ -86,3 +86,25 @@ TEST(CheckedMath, OverflowNamesOperandsAndLimit) {
 
 }  // namespace
 }  // namespace npu
+
+namespace {
+
+TEST(SummaryLine, AListIntroducedByAColonKeepsItsFirstItemAndCountsTheRest) {
+  // The shape of ddr_image's refusal: a line ending in ':', indented reasons, a fix line.
+  const std::string m = "m.onnx: error: the program cannot be executed with data:\n"
+                        "  layer 'a' (Resize) is not computed\n"
+                        "  layer 'b' (Pad) is not computed\n"
+                        "  layer 'c' (Pad) is not computed\n"
+                        "  fix: run it without data";
+  EXPECT_EQ(npu::summary_line(m),
+            "m.onnx: error: the program cannot be executed with data: layer 'a' (Resize) is not computed (and 2 more)");
+  // One item: nothing to count; a plain first line is kept as it is, the rest dropped.
+  EXPECT_EQ(npu::summary_line("e:\n  only\n  fix: f"), "e: only");
+  EXPECT_EQ(npu::summary_line("error: bad value\n  fix: use 1"), "error: bad value");
+  // An unindented line ends the list; a ':' line with no list stays as it is.
+  EXPECT_EQ(npu::summary_line("e:\n  x\nnext message\n  y"), "e: x");
+  EXPECT_EQ(npu::summary_line("e:"), "e:");
+  EXPECT_EQ(npu::summary_line(""), "");
+}
+
+}  // namespace

@@ -28,4 +28,11 @@ bool is_valid_utf8(std::string_view s);
 /// names in JSON and CSV outputs so that they stay UTF-8.
 std::string utf8_escaped(std::string_view s);
 
+/// One line for a table cell or a summary from a (possibly multi-line) error message: its
+/// first line, except that a first line ending in ':' introduces an indented list (e.g. every
+/// layer a program cannot run with data), so the list's first item is appended and the others
+/// counted: "...: layer 'a' (Resize) is ... (and 2 more)". An indented "fix:" line or an
+/// unindented line ends the list. Example: summary_line("e:\n  x\n  y\n  fix: z") = "e: x (and 1 more)".
+std::string summary_line(std::string_view message);
+
 }  // namespace npu
