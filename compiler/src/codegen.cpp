@@ -188,6 +188,14 @@ class Generator {
     return base_.at(p.root) + p.offset;
   }
   const std::string& root(const std::string& t) const { return lg_.place.at(t).root; }
+  // True when tensor `t` lives in a weight region (a constant the DDR image writes, laid out
+  // by the compiler); false for a tensor computed at run time or a graph input.
+  bool weight_is_constant(const std::string& t) const {
+    const std::string& r = root(t);
+    for (const auto& d : lg_.ddr_tensors)
+      if (d.name == r) return d.kind == isa::TensorKind::Weight;
+    return true;
+  }
 
   [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need) const {
     throw ConfigError(hw_.source + ": error: layer '" + L.name + "' (" + L.op_type +
@@ -287,10 +295,17 @@ class Generator {
         if (in.need(r))
           s.loads.push_back({root(L.inputs[0]), dma(X + std::uint64_t(ro0) * g.c_in * e_, in.now(),
                                                     std::uint64_t(hot) * g.c_in, 1, 0, e_)});
-        // Weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile * K.
-        if (w.need(j))
-          s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * g.c_in * e_, w.now(),
-                                                 std::uint64_t(cot) * g.c_in, 1, 0, e_)});
+        // Constant weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile *
+        // K. A B computed at run time (attention's K^T, V) is stored row-major [K, N] by its
+        // producer: N-tile j is K rows of cot elements, N apart (a strided LOAD).
+        if (w.need(j)) {
+          if (weight_is_constant(L.weight))
+            s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * g.c_in * e_, w.now(),
+                                                   std::uint64_t(cot) * g.c_in, 1, 0, e_)});
+          else
+            s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * e_, w.now(), std::uint64_t(cot),
+                                                   std::uint64_t(g.c_in), std::uint64_t(g.c_out) * e_, e_)});
+        }
         isa::GemmParams gp;
         gp.a_addr = in.now();
         gp.b_addr = w.now();
