@@ -605,8 +605,8 @@ class Generator {
     return steps;
   }
 
-  // Layout ops (Pad, Transpose, Slice/Split copies, Expand, bilinear Resize...): the input is
-  // read once and the output written once, in k steps; step i loads its share of the input,
+  // Layout ops without a MOVE view (Pad, Expand, Tile, Gather, bilinear Resize...; the others go
+  // to gen_moves), costed only: the input is read once and the output written once, in k steps; step i loads its share of the input,
   // one identity vector pass covers the larger of its two shares, and stores its share of
   // the output. DDR bytes are exact; the DDR access pattern is modelled as contiguous on
   // both sides (optimistic for a Transpose's strided side).
@@ -803,11 +803,12 @@ class Generator {
     return steps;
   }
 
-  // Nearest upsampling by integer factors: LOAD the input tile once, one vector-unit pass over
-  // the output tile, STORE it once. ISA v1 has no upsample or copy op: the pass is an identity
-  // ACT (Clip to the whole float range) over the output's elements, so the replication is
-  // implied by the tile shapes, not computed; the ACT's in operand is sized like its output
-  // (sram_operands), so the input slot is that big. Traffic and vector-unit time are right.
+  // Nearest upsampling by integer factors in a coordinate mode without a MOVE view (the others
+  // go to gen_moves): LOAD the input tile once, one vector-unit pass over the output tile, STORE
+  // it once. The pass is an identity ACT (Clip to the whole float range) over the output's
+  // elements, so the replication is implied by the tile shapes, not computed (functional_problems
+  // refuses a run with data); the ACT's in operand is sized like its output (sram_operands), so
+  // the input slot is that big. Traffic and vector-unit time are right.
   std::vector<Step> gen_resize(const LayerSpec& L) {
     const ConvGeom& g = L.geom;
     const std::uint64_t C = std::uint64_t(g.c_in);
