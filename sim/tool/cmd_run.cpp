@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <set>
+#include <vector>
 #include <sstream>
 #include <string>
 
@@ -21,7 +22,8 @@ namespace npu::tool {
 namespace {
 
 struct RunArgs {
-  std::string program, hw, out, trace;
+  std::string program, hw, out;
+  std::vector<std::string> trace;  ///< --trace values, each comma-separated (repeatable)
   bool ideal = false;
   bool compress = false;
 };
@@ -41,7 +43,9 @@ std::set<std::string> parse_traces(const std::string& list) {
 }
 
 void run(const RunArgs& a) {
-  const std::set<std::string> traces = parse_traces(a.trace);
+  std::string joined;
+  for (const std::string& t : a.trace) joined += (joined.empty() ? "" : ",") + t;
+  const std::set<std::string> traces = parse_traces(joined);
   if (!traces.empty() && a.out.empty()) throw ConfigError("--trace: error: traces are written into --out DIR; give --out");
   if (traces.count("ddr") && a.ideal) {
     throw ConfigError("--trace ddr: error: --ideal-memory has no DDR model, so there is no DDR trace; drop one of them");
@@ -96,7 +100,7 @@ void add_run(CLI::App& app) {
   cmd->add_option("--hw", args->hw, "hardware config (YAML), e.g. configs/edge-npu-ddr4.yaml")->required();
   cmd->add_option("--out", args->out, "folder for run.json, layers.csv and traces");
   cmd->add_flag("--ideal-memory", args->ideal, "DDR and SRAM answer at once (pure compute timing)");
-  cmd->add_option("--trace", args->trace, "traces to write into --out: ddr,timeline,vcd");
+  cmd->add_option("--trace", args->trace, "traces to write into --out: ddr,timeline,vcd (comma-separated or repeated)");
   cmd->add_flag("--trace-compress", args->compress, "with --trace ddr: write the CSV trace gzip-compressed as ddr.csv.gz");
   cmd->callback([args] { run(*args); });
 }

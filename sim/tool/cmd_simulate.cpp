@@ -1,6 +1,7 @@
 // `npu simulate`: compile one model for one strategy and simulate it on one config.
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,13 +17,13 @@ void add_simulate(CLI::App& app) {
                                  "Compile a model with one fusion strategy and simulate it on one hardware config "
                                  "(one cell of `npu experiment`)");
   auto opt = std::make_shared<npu::sim::SimulateOptions>();
-  auto traces = std::make_shared<std::string>();
+  auto traces = std::make_shared<std::vector<std::string>>();
   auto quiet = std::make_shared<bool>(false);
   cmd->add_option("--model", opt->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path")->required();
   cmd->add_option("--hw", opt->hw, "Hardware config YAML")->required();
   cmd->add_option("--strategy", opt->strategy, "Fusion strategy name or strategy YAML file")->default_val("conv-bn-act");
   cmd->add_option("--out", opt->out_dir, "Run folder for program, report, statistics and traces")->required();
-  cmd->add_option("--trace", *traces, "Comma-separated subset of ddr,timeline,vcd");
+  cmd->add_option("--trace", *traces, "Comma-separated subset of ddr,timeline,vcd (or repeated)");
   cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
   cmd->add_flag("-q,--quiet", *quiet, "Print nothing on success");
   cmd->add_flag("--trace-compress", opt->trace_compress,
@@ -38,10 +39,12 @@ void add_simulate(CLI::App& app) {
                   "(repeatable); other inputs are seeded U(-1,1)");
   cmd->add_option("--input-seed", opt->input_seed, "With --with-data: seed of generated inputs")->default_val(1);
   cmd->callback([opt, traces, quiet]() {
-    std::stringstream ss(*traces);
-    std::string t;
-    while (std::getline(ss, t, ','))
-      if (!t.empty()) opt->traces.push_back(t);
+    for (const std::string& list : *traces) {
+      std::stringstream ss(list);
+      std::string t;
+      while (std::getline(ss, t, ','))
+        if (!t.empty()) opt->traces.push_back(t);
+    }
     if (!opt->with_data && (!opt->input_data.empty()))
       throw npu::ConfigError("--input-data: error: it gives values for a run with data; add --with-data");
     auto r = npu::sim::simulate(*opt);

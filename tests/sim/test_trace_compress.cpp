@@ -117,4 +117,21 @@ TEST(TraceCompress, WithoutDdrTraceIsAnError) {
       << r.output;
 }
 
+// --trace may be repeated (as in `npu experiment`): `--trace timeline --trace vcd,ddr` writes
+// all three, where CLI11 used to answer "--trace: At Most 1 required but received 2".
+TEST(TraceOptions, RepeatedTraceOptionsAccumulateInRunAndSimulate) {
+  const std::string out = npu::test::fresh_dir("trace-repeated");
+  auto r = run_npu({"run", kProgram, "--hw", kEdge, "--trace", "timeline", "--trace", "vcd,ddr", "--out", out + "/run"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* f : {"timeline.json", "waves.vcd", "ddr.csv", "ddr.trace"})
+    EXPECT_TRUE(fs::exists(out + "/run/" + f)) << f;
+  r = run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", kEdge, "--out", out + "/sim", "--trace",
+               "timeline", "--trace", "timeline,vcd", "-q"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/sim/timeline.json"));
+  EXPECT_TRUE(fs::exists(out + "/sim/waves.vcd"));
+  EXPECT_FALSE(fs::exists(out + "/sim/ddr.csv"));  // not asked for
+}
+
 }  // namespace
+
