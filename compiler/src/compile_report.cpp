@@ -127,6 +127,11 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
     // A layout copy reads only the part of its input it moves (a Slice reads its slice).
     if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
+    // Costed, not computed: the run's timing and traffic are right, its values are not produced
+    // (a run with data refuses it, ddr_image.cpp functional_problems).
+    if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
+      r.note = "costed only: an identity pass stands in for " + L.op_type + " (no MOVE lowering for this form), so "
+               "a run with data refuses it";
     if (L.kind == LayerKind::Copy) {
       for (const auto& t : L.inputs) r.compulsory_write_bytes += lg.bytes.at(t);
     } else {

@@ -94,7 +94,11 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     switch (L.kind) {
       case LayerKind::Host: out.push_back(id + " runs on the host; host partitions are costed, not computed"); break;
       case LayerKind::Layout:
-        if (L.layout.empty())
+        if (L.layout.empty() && L.op_type == "Resize")
+          out.push_back(id + ": only nearest upsampling by integer factors is computed (by MOVE); this Resize "
+                             "interpolates or scales by a fraction, which the ISA only costs as a streaming pass: it is "
+                             "not computed");
+        else if (L.layout.empty())
           out.push_back(id + " is a layout copy the ISA costs as a streaming pass (no MOVE lowering for this op or "
                              "form); it is not computed");
         break;

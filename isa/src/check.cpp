@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <type_traits>
+#include <vector>
 
 namespace npu::isa {
 
@@ -388,6 +389,26 @@ class Checker {
     if (m.elems() > 0xffffffffull) {
       add(CheckKind::Shape, fmt::format("MOVE of {} elements; one MOVE moves at most 4294967295 (split it)", m.elems()));
       return false;
+    }
+    // Every element gets a place of its own in out: sorted by out stride, each used stride must
+    // exceed the span of the smaller ones (a sufficient rule every layout layer meets; an out
+    // stride of 0 over an extent > 1 writes several elements to one place).
+    {
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> used;  // (stride, extent)
+      for (int d = 0; d < m.rank; ++d)
+        if (m.extent[std::size_t(d)] > 1) used.push_back({m.out_stride[std::size_t(d)], m.extent[std::size_t(d)]});
+      std::sort(used.begin(), used.end());
+      std::uint64_t span = 0;  // elements spanned by the smaller dims, minus one
+      for (const auto& [stride, extent] : used) {
+        if (stride <= span) {
+          add(CheckKind::Shape, fmt::format("MOVE out_stride {} (extent {}) does not clear the {} element(s) the "
+                                            "smaller out strides span, so several elements land on one out "
+                                            "element; give every element its own place",
+                                            stride, extent, span + 1));
+          return false;
+        }
+        span += (extent - 1) * stride;
+      }
     }
     // In and out must not overlap: the copy has no defined order between a read and a write of
     // the same byte.

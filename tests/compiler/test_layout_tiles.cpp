@@ -1,7 +1,11 @@
 // plan_layout_tiles on hand-worked pieces: the tiles, their strided LOADs and MOVEs.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "npu/compiler/compiler.hpp"
 #include "npu/compiler/layout_tiles.hpp"
+#include "test_compile_graphs.hpp"
 
 namespace {
 
@@ -104,4 +108,32 @@ TEST(LayoutTiles, ConcatPiecesShareTheOuterDimsAndUpsamplingLoadsEachInputOnce) 
   EXPECT_FALSE(plan_layout_tiles({a, b}, 6, 10));
 }
 
+// A layout op with no MOVE view (a bilinear Resize interpolates) is only costed: the compile
+// report says so on its row, while a nearest Resize and a Transpose are computed (no note).
+TEST(LayoutTiles, CostedOnlyLayoutLayersAreNotedInTheCompileReport) {
+  npu::compiler::testing::GraphBuilder b;
+  const std::string x = b.input("x", {1, 4, 6, 6});
+  npu::compiler::Tensor& sc = b.add_tensor("scales", {4}, true);
+  sc.float_data = {1, 1, 2, 2};
+  b.add_tensor("lin", {1, 4, 12, 12});
+  b.node("bilinear", "Resize", {x, "", "scales"}, {"lin"}).attrs["mode"] = std::string("linear");
+  b.add_tensor("near", {1, 4, 12, 12});
+  npu::compiler::Node& n = b.node("nearest", "Resize", {x, "", "scales"}, {"near"});
+  n.attrs["mode"] = std::string("nearest");
+  n.attrs["coordinate_transformation_mode"] = std::string("asymmetric");
+  n.attrs["nearest_mode"] = std::string("floor");
+  b.add_tensor("tr", {1, 4, 6, 6});
+  b.node("transpose", "Transpose", {x}, {"tr"}).attrs["perm"] = std::vector<std::int64_t>{0, 1, 3, 2};
+  for (const char* o : {"lin", "near", "tr"}) b.output(o);
+  const auto r = npu::compiler::compile(b.g, npu::compiler::testing::edge_like_hw(),
+                                        npu::compiler::builtin_strategy("none"));
+  std::map<std::string, std::string> note;
+  for (const auto& row : r.report.layers) note[row.layer] = row.note;
+  EXPECT_EQ(note.at("bilinear"), "costed only: an identity pass stands in for Resize (no MOVE lowering for this "
+                                 "form), so a run with data refuses it");
+  EXPECT_EQ(note.at("nearest"), "");
+  EXPECT_EQ(note.at("transpose"), "");
+}
+
 }  // namespace
+

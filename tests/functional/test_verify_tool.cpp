@@ -250,7 +250,7 @@ TEST(VerifyTool, ExperimentVerifyAddsTheColumns) {
 }
 
 // A program that cannot run with data fails its row, and the summary says why: the layer the
-// data path refuses (a bilinear Resize has no MOVE lowering), not just "cannot be executed with
+// data path refuses (a bilinear Resize interpolates: no MOVE lowering), not just "cannot be executed with
 // data:" (the line that introduces the list), and not the "fix:" line after it.
 TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
   const std::string models = npu::test::shared_models_dir();
@@ -263,7 +263,7 @@ TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].at("status"), "failed");
   const std::string err = s[0].at("error").get<std::string>();
-  EXPECT_NE(err.find("cannot be executed with data: layer 'resize' (Resize) is a layout copy"), std::string::npos)
+  EXPECT_NE(err.find("cannot be executed with data: layer 'resize' (Resize): only nearest upsampling by integer factors is computed"), std::string::npos)
       << err;
   EXPECT_EQ(err.find("(and "), std::string::npos) << err;  // one refused layer: nothing more to count
   EXPECT_EQ(err.find("fix:"), std::string::npos) << err;

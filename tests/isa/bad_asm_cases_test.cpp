@@ -94,6 +94,12 @@ const std::vector<BadCase> kCases = {
     // in span = 1 + (2-1) x 1 + (2-1) x 4294967295 = 4294967297 bytes from 0x60000.
     BadCase{"MOVE in span past the SRAM", "MOVE layer=m in=0x60000 out=0x0 extent=2,2 in_stride=1,4294967295",
             "operand 'in' [0x60000, 0x100060001) (4294967297 bytes) ends past the SRAM capacity of 1048576 bytes"},
+    // Several elements onto one out element: an out stride of 0, and 4 x 4 elements onto 7
+    // places (out strides 1 and 1: the second does not clear the first's span of 4).
+    BadCase{"MOVE out stride 0", "MOVE layer=m in=0x0 out=0x60000 extent=24 in_stride=1 out_stride=0",
+            "MOVE out_stride 0 (extent 24) does not clear the 1 element(s) the smaller out strides span"},
+    BadCase{"MOVE out strides that alias", "MOVE layer=m in=0x0 out=0x60000 extent=4,4 in_stride=1,4 out_stride=1,1",
+            "MOVE out_stride 1 (extent 4) does not clear the 4 element(s) the smaller out strides span"},
     // 65536 x 65537 = 4295032832 > 2^32 - 1.
     BadCase{"MOVE of more than 2^32 - 1 elements",
             "MOVE layer=m in=0x0 out=0x60000 extent=65536,65537 in_stride=0,0 out_stride=0,0",
