@@ -11,6 +11,7 @@
 #include "npu/compiler/tensor_io.hpp"
 #include "fp32_config.hpp"
 #include "tool_runner.hpp"
+#include "under_sanitizer.hpp"
 
 namespace {
 
@@ -79,13 +80,8 @@ TEST(VerifyTool, SharedMobileNetV2EveryStrategyWithinTolerance) {
 TEST(VerifyTool, SharedYolov5sUnfusedAndFusedWithinTolerance) {
   const std::string models = npu::test::shared_models_dir();
   if (models.empty()) GTEST_SKIP() << "../shared/models not present";
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "YOLOv5s with data takes minutes under AddressSanitizer; MOVE runs there in LayoutMovesData";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "YOLOv5s with data takes minutes under AddressSanitizer; MOVE runs there in LayoutMovesData";
-#endif
-#endif
+  if (npu::test::kUnderAddressSanitizer)
+    GTEST_SKIP() << "YOLOv5s with data takes minutes under AddressSanitizer; MOVE runs there in LayoutMovesData";
   const std::string dir = npu::test::fresh_dir("verify-yolo");
   const std::string hw = fp32_config(dir);
   const std::string data = models + "/yolov5s_bn_data/test_data_set_0/";
@@ -109,13 +105,7 @@ TEST(VerifyTool, SharedYolov5sUnfusedAndFusedWithinTolerance) {
 TEST(VerifyTool, SharedYolov5sInt8IsBitExact) {
   const std::string models = npu::test::shared_models_dir();
   if (models.empty()) GTEST_SKIP() << "../shared/models not present";
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "YOLOv5s with data takes minutes under AddressSanitizer";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "YOLOv5s with data takes minutes under AddressSanitizer";
-#endif
-#endif
+  if (npu::test::kUnderAddressSanitizer) GTEST_SKIP() << "YOLOv5s with data takes minutes under AddressSanitizer";
   const std::string dir = npu::test::fresh_dir("verify-yolo-int8");
   const std::string data = models + "/yolov5s_bn_data";
   const auto r = npu::test::run_npu({"verify", models + "/yolov5s_bn.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
