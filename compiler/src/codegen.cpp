@@ -269,6 +269,7 @@ class Generator {
           for (int j = 0; j < p.n_co; ++j) order.emplace_back(j, r, b);
     }
     const std::uint64_t W = addr(L.weight);
+    const bool b_pretiled = gemm && weight_is_constant(L.weight);  // else row-major, read strided
     const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e_;
     const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e_;
     std::vector<Step> steps;
@@ -299,7 +300,7 @@ class Generator {
         // K. A B computed at run time (attention's K^T, V) is stored row-major [K, N] by its
         // producer: N-tile j is K rows of cot elements, N apart (a strided LOAD).
         if (w.need(j)) {
-          if (weight_is_constant(L.weight))
+          if (b_pretiled)
             s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * g.c_in * e_, w.now(),
                                                    std::uint64_t(cot) * g.c_in, 1, 0, e_)});
           else

@@ -87,21 +87,11 @@ std::vector<std::uint64_t> view_slice(const Graph& g, const Node& n) {
   if (!shapes_known(g, n).empty() || is_const(g, n.inputs[0])) return {};
   const Shape& s = g.tensor(n.inputs[0]).shape;
   const Shape& o = g.tensor(n.outputs[0]).shape;
-  std::vector<std::int64_t> starts, axes, steps;
-  if (g.opset < 10) {
-    starts = n.attr_ints("starts");
-    axes = n.attr_ints("axes");
-  } else {
-    for (std::size_t i = 1; i < n.inputs.size() && i <= 4; ++i)
-      if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return {};
-    starts = g.tensor(n.inputs.at(1)).int_data;
-    if (n.inputs.size() > 3 && !n.inputs[3].empty()) axes = g.tensor(n.inputs[3]).int_data;
-    if (n.inputs.size() > 4 && !n.inputs[4].empty()) steps = g.tensor(n.inputs[4]).int_data;
-  }
+  SliceArgs args;
+  if (!slice_args(g, n, args)) return {};
+  const auto& [starts, ends, axes, steps] = args;
   for (auto st : steps)
     if (st != 1) return {};
-  if (axes.empty())
-    for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(std::int64_t(i));
   // Exactly one axis actually cut; every axis before it of size 1.
   int cut = -1;
   for (std::size_t d = 0; d < s.size(); ++d)
@@ -130,6 +120,26 @@ std::vector<std::uint64_t> view_pad(const Graph& g, const Node& n) {
 }
 
 }  // namespace
+
+bool slice_args(const Graph& g, const Node& n, SliceArgs& a) {
+  if (g.opset < 10) {
+    a.starts = n.attr_ints("starts");
+    a.ends = n.attr_ints("ends");
+    a.axes = n.attr_ints("axes");
+  } else {
+    if (n.inputs.size() < 3) return false;
+    for (std::size_t i = 1; i < n.inputs.size() && i <= 4; ++i)
+      if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return false;
+    a.starts = g.tensor(n.inputs[1]).int_data;
+    a.ends = g.tensor(n.inputs[2]).int_data;
+    if (n.inputs.size() > 3 && !n.inputs[3].empty()) a.axes = g.tensor(n.inputs[3]).int_data;
+    if (n.inputs.size() > 4 && !n.inputs[4].empty()) a.steps = g.tensor(n.inputs[4]).int_data;
+  }
+  if (a.axes.empty())
+    for (std::size_t i = 0; i < a.starts.size(); ++i) a.axes.push_back(std::int64_t(i));
+  return a.ends.size() == a.starts.size() && a.axes.size() == a.starts.size() &&
+         (a.steps.empty() || a.steps.size() == a.starts.size());
+}
 
 void add_layout_ops(std::map<std::string, OpLowering>& t) {
   for (const char* op : {"Transpose", "Expand", "Tile", "Gather", "DepthToSpace", "SpaceToDepth", "RoiAlign",

@@ -110,24 +110,9 @@ std::vector<LayoutPiece> slice(const Graph& g, const Node& n) {
   const Shape& s = g.tensor(n.inputs[0]).shape;
   const Shape& o = g.tensor(n.outputs[0]).shape;
   if (o.size() != s.size()) return {};
-  std::vector<std::int64_t> starts, ends, axes, steps;
-  if (g.opset < 10) {
-    starts = n.attr_ints("starts");
-    ends = n.attr_ints("ends");
-    axes = n.attr_ints("axes");
-  } else {
-    for (std::size_t i = 1; i < n.inputs.size() && i <= 4; ++i)
-      if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return {};
-    if (n.inputs.size() < 3) return {};
-    starts = g.tensor(n.inputs[1]).int_data;
-    ends = g.tensor(n.inputs[2]).int_data;
-    if (n.inputs.size() > 3 && !n.inputs[3].empty()) axes = g.tensor(n.inputs[3]).int_data;
-    if (n.inputs.size() > 4 && !n.inputs[4].empty()) steps = g.tensor(n.inputs[4]).int_data;
-  }
-  if (axes.empty())
-    for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(std::int64_t(i));
-  if (ends.size() != starts.size() || axes.size() != starts.size() || (!steps.empty() && steps.size() != starts.size()))
-    return {};
+  SliceArgs args;
+  if (!slice_args(g, n, args)) return {};
+  const auto& [starts, ends, axes, steps] = args;
   const U64s in = packed(s);
   U64s st = in;
   std::uint64_t offset = 0;

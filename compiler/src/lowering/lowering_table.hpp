@@ -68,6 +68,13 @@ std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n);
 std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n);
 
 // Helpers shared by the families.
+/// A Slice node's constant arguments (attributes before opset 10, constant inputs after),
+/// axes defaulted to 0..n-1, steps empty when absent. false when an argument is not a constant
+/// or the lists disagree in length.
+struct SliceArgs {
+  std::vector<std::int64_t> starts, ends, axes, steps;
+};
+bool slice_args(const Graph& g, const Node& n, SliceArgs& out);
 bool is_const(const Graph& g, const std::string& t);
 /// "" when every listed tensor has a static shape, else the reason.
 std::string shapes_known(const Graph& g, const Node& n);
