@@ -45,6 +45,10 @@ Legality FuseSeGate::check(const Graph& graph, const Candidate& c) const {
   const Node& m = graph.nodes[std::size_t(find_node(graph, c.nodes[1]))];
   std::string data, gate;
   split_gate(graph, m, data, gate);
+  // A constant [1, C, 1, 1] factor is a per-channel scale (a converter's Scale layer), not a
+  // gate computed from the data: the Conv would read it only through an attribute, and the
+  // unreferenced constant would be dropped before lowering. It stays an element-wise Mul.
+  if (graph.tensor(gate).is_constant) return Legality::decline("the factor " + gate + " is a constant, not a computed gate");
   if (is_graph_output(graph, m.outputs[0])) return Legality::decline("gated tensor is a graph output");
   if (graph.consumers(m.outputs[0]).size() != 1) return Legality::decline("gated tensor also feeds other nodes");
   if (graph.tensor(data).shape[0] != 1) return Legality::decline("a per-image gate with a batch above 1");
