@@ -95,13 +95,41 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
       if (o.empty()) continue;
       auto operand_addr = [&](const Operand& op) {
         if (op.on_chip) return plan.buffers[std::size_t(plan.tensors[std::size_t(op.produced)].buffer)].at(b);
+        // LOADed or gathered into the operand's own buffer
         return plan.buffers[std::size_t(op.buffer)].at(b);
       };
       for (const Operand* op : {&sl.in, &sl.res}) {
         if (op->tensor.empty() || op->on_chip) continue;
-        dma_ins(Opcode::Load, L.name, op->tensor,
-                band_desc(op->tensor, op->c, op->h, op->w, op->rows[std::size_t(b)],
-                          plan.buffers[std::size_t(op->buffer)].at(b)));
+        const RowRange rows = op->rows[std::size_t(b)];
+        const std::uint32_t buf = plan.buffers[std::size_t(op->buffer)].at(b);
+        if (!op->gathered()) {
+          dma_ins(Opcode::Load, L.name, op->tensor, band_desc(op->tensor, op->c, op->h, op->w, rows, buf));
+          continue;
+        }
+        // Gathered: each piece at its channel offset of the packed [C, rows, W] tile.
+        const std::uint64_t plane = std::uint64_t(rows.rows()) * std::uint64_t(op->w);
+        for (const Piece& pc : op->pieces) {
+          const std::uint32_t dst = std::uint32_t(buf + std::uint64_t(pc.c_offset) * plane * std::uint64_t(e));
+          if (pc.produced < 0) {
+            dma_ins(Opcode::Load, L.name, pc.tensor, band_desc(pc.tensor, pc.c, op->h, op->w, rows, dst));
+            continue;
+          }
+          const StackTensor& src = plan.tensors[std::size_t(pc.produced)];
+          const RowRange have = src.rows[std::size_t(b)];
+          isa::MoveParams mp;
+          mp.in_addr = std::uint32_t(plan.buffers[std::size_t(src.buffer)].at(b) +
+                                     std::uint64_t(rows.lo - have.lo) * std::uint64_t(op->w) * std::uint64_t(e));
+          mp.out_addr = dst;
+          mp.rank = 2;  // rows x W contiguous per channel; channels `have` rows apart in the source
+          mp.extent = {std::uint32_t(plane), std::uint32_t(pc.c), 1, 1, 1, 1};
+          mp.in_stride = {1, std::uint32_t(std::uint64_t(have.rows()) * std::uint64_t(op->w)), 0, 0, 0, 0};
+          mp.out_stride = {1, std::uint32_t(plane), 0, 0, 0, 0};
+          Instruction mv;
+          mv.op = Opcode::Move;
+          mv.layer = L.name;
+          mv.params = mp;
+          code.push_back(std::move(mv));
+        }
       }
       const RowBand band = input_band(g, o.lo, o.rows());
       const RowRange in_rows = sl.in.rows[std::size_t(b)];

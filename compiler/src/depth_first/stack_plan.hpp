@@ -36,6 +36,15 @@ struct StackTensor {
   int buffer = -1;
 };
 
+/// One channel block of a gathered operand: a Concat piece, or alone a row sub-range of a
+/// tile the stack computes with more rows (a residual block's skip tensor, computed with the
+/// next conv's halo rows).
+struct Piece {
+  std::string tensor;      ///< graph tensor name
+  int produced = -1;       ///< StackTensor index: copied by MOVE from its tile; -1: LOADed from DDR
+  int c_offset = 0, c = 0; ///< its channels within the operand
+};
+
 /// An activation operand of a stack layer (its data input or its residual).
 struct Operand {
   std::string tensor;      ///< graph tensor name ("" none)
@@ -43,7 +52,12 @@ struct Operand {
   bool on_chip = false;    ///< read from the producer's SRAM buffer (else LOADed from DDR)
   int c = 0, w = 0, h = 0; ///< its CHW shape
   std::vector<RowRange> rows;  ///< per band: rows the layer reads
-  int buffer = -1;         ///< LOAD buffer when !on_chip
+  int buffer = -1;         ///< LOAD buffer when !on_chip (the gather buffer when gathered)
+  /// Non-empty: the operand is assembled per band in `buffer` as a packed [C, rows, W] tile,
+  /// each piece at its channel offset: MOVEs of rows from the producers' tiles (SRAM to
+  /// SRAM) and LOADs of pieces the stack does not produce.
+  std::vector<Piece> pieces;
+  bool gathered() const { return !pieces.empty(); }
 };
 
 struct StackLayer {

@@ -56,9 +56,12 @@ class Planner {
         if (!t->empty()) reads.push_back(*t);
       for (const auto& t : reads) {
         if (!lg_.place.count(t)) continue;
-        readers_by_root_[root(t)].push_back(j);
+        readers_by_root_[root(t)].push_back({j, t});
       }
-      if (!L.output.empty() && lg_.place.count(L.output)) producer_[L.output] = j;
+      if (!L.output.empty() && lg_.place.count(L.output)) {
+        producer_[L.output] = j;
+        written_by_root_[root(L.output)].push_back(L.output);
+      }
     }
     for (const auto& t : lg_.ddr_tensors) kind_[t.name] = t.kind;
     for (std::size_t j = 0; j < lg_.layers.size(); ++j) {
@@ -185,6 +188,13 @@ class Planner {
   std::string root(const std::string& t) const { return lg_.place.at(t).root; }
   std::size_t index_of(const LayerSpec& L) const { return std::size_t(&L - lg_.layers.data()); }
 
+  // Tensors `a` and `b` (placed in DDR) share bytes: same root, intersecting ranges.
+  bool overlaps(const std::string& a, const std::string& b) const {
+    const DdrPlace &pa = lg_.place.at(a), &pb = lg_.place.at(b);
+    if (!lg_.bytes.count(a) || !lg_.bytes.count(b)) return pa.root == pb.root;  // unknown extent: assume they do
+    return pa.root == pb.root && pa.offset < pb.offset + lg_.bytes.at(b) && pb.offset < pa.offset + lg_.bytes.at(a);
+  }
+
   bool produced_in(const std::string& t, std::size_t s, std::size_t e) const {
     auto it = producer_.find(t);
     return it != producer_.end() && it->second >= s && it->second <= e;
@@ -193,6 +203,76 @@ class Planner {
   bool is_graph_output(const std::string& t) const {
     auto it = kind_.find(root(t));
     return it != kind_.end() && it->second == isa::TensorKind::Output;
+  }
+
+  // The channel blocks (Concat pieces) tensor `t` of H x W planes consists of, when no layer
+  // writes `t` itself but layers write every part of its DDR range in whole planes (a Concat
+  // along C placed as zero-copy slices, lowering.hpp); else none.
+  std::vector<Piece> concat_pieces(const std::string& t, int h, int w) const {
+    if (t.empty() || producer_.count(t) || !lg_.place.count(t) || !lg_.bytes.count(t)) return {};
+    const DdrPlace& P = lg_.place.at(t);
+    const std::uint64_t lo = P.offset, hi = lo + lg_.bytes.at(t);
+    const std::uint64_t plane = std::uint64_t(h) * std::uint64_t(w) * std::uint64_t(e_);
+    auto it = written_by_root_.find(P.root);
+    if (it == written_by_root_.end() || plane == 0) return {};
+    std::vector<std::pair<std::uint64_t, std::string>> parts;
+    for (const std::string& u : it->second) {
+      const std::uint64_t o = lg_.place.at(u).offset, b = lg_.bytes.at(u);
+      if (o >= lo && o + b <= hi) parts.push_back({o, u});
+    }
+    std::sort(parts.begin(), parts.end());
+    std::vector<Piece> out;
+    std::uint64_t at = lo;
+    for (const auto& [o, u] : parts) {
+      const std::uint64_t b = lg_.bytes.at(u);
+      if (o != at || b % plane != 0) return {};
+      Piece pc;
+      pc.tensor = u;
+      pc.c_offset = int((o - lo) / plane);
+      pc.c = int(b / plane);
+      out.push_back(std::move(pc));
+      at = o + b;
+    }
+    if (at != hi) return {};
+    return out;
+  }
+
+  // [C, H, W] of operand `t` of layer `k` (its data input, or its residual / second input).
+  bool operand_shape(std::size_t k, const std::string& t, int& c, int& h, int& w) const {
+    auto g = geom_.find(k);
+    if (g == geom_.end()) return false;
+    const LayerSpec& L = lg_.layers[k];
+    if (!L.inputs.empty() && t == L.inputs[0]) {
+      c = g->second.c_in, h = g->second.h_in, w = g->second.w_in;
+    } else {
+      c = g->second.c_out, h = g->second.h_out, w = g->second.w_out;
+    }
+    return true;
+  }
+
+  // Layer k reads `t` as a Concat some of whose pieces the stack [s, e] computes.
+  bool gathers_from(const LayerSpec& L, const std::string& t, std::size_t s, std::size_t e) const {
+    int c = 0, h = 0, w = 0;
+    if (!operand_shape(index_of(L), t, c, h, w)) return false;
+    for (const Piece& p : concat_pieces(t, h, w))
+      if (produced_in(p.tensor, s, e)) return true;
+    return false;
+  }
+
+  // M reads tensor `t`: as an operand, or as a piece of a Concat operand.
+  bool reads(const LayerSpec& M, const std::string& t) const {
+    std::vector<const std::string*> ops;
+    for (const auto& u : M.inputs) ops.push_back(&u);
+    ops.push_back(&M.residual);
+    for (const std::string* u : ops) {
+      if (u->empty()) continue;
+      if (*u == t) return true;
+      int c = 0, h = 0, w = 0;
+      if (!operand_shape(index_of(M), *u, c, h, w)) continue;
+      for (const Piece& p : concat_pieces(*u, h, w))
+        if (p.tensor == t) return true;
+    }
+    return false;
   }
 
   // Why layer `nxt` cannot join the stack [s, e] ("" if it can).
@@ -217,6 +297,11 @@ class Planner {
         connected = true;
         continue;
       }
+      // A Concat of channel blocks some of which the stack computes: gathered on chip.
+      if (gathers_from(N, *t, s, e)) {
+        connected = true;
+        continue;
+      }
       // A tensor sharing a DDR region with one the stack writes (a Concat buffer) would be
       // read from DDR before the stack has written all of it.
       for (std::size_t k = s; k <= e; ++k)
@@ -225,14 +310,20 @@ class Planner {
                  ", which shares DDR region " + root(*t) + " with " + lg_.layers[k].output +
                  " written by this stack (Concat); it is read after the stack";
     }
+    // A branch that rejoins the stack at a Concat (a C3 block's second 1x1 conv reads the
+    // block input, and its output is the Concat's other piece): it joins, and its rows are
+    // those the Concat's reader needs. Until the join the stack has no valid end.
+    if (!connected && lg_.place.count(N.output) && root(N.output) != N.output)
+      for (std::size_t k = s; k <= e && !connected; ++k)
+        connected = lg_.place.count(lg_.layers[k].output) && root(lg_.layers[k].output) == root(N.output);
     if (!connected) {
       if (is_graph_output(last.output))
         return "graph output: " + last.output + " (next layer " + N.name + " does not read the stack)";
       std::string reader;
       auto it = readers_by_root_.find(root(last.output));
       if (it != readers_by_root_.end())
-        for (std::size_t r : it->second)
-          if (r > e) {
+        for (const auto& [r, read] : it->second)
+          if (r > e && overlaps(read, last.output)) {
             reader = lg_.layers[r].name;
             break;
           }
@@ -241,6 +332,10 @@ class Planner {
              " does not read the stack";
     }
     if (!stackable(N, why)) return why;
+    // A layer on a branch that a later layer joins (a C3 block's second 1x1 conv, whose output
+    // meets the first branch's at a Concat): the stack can only end after the join, so its
+    // size is checked there (until then a branch's rows are not fed by the last layer's bands).
+    if (!valid_end(s, nxt)) return "";
     Evaluation ev = evaluate(s, nxt, 1);
     if (!ev.fits)
       return "SRAM full: with " + N.name + " the stack needs " + std::to_string(ev.need_bytes) +
@@ -255,8 +350,7 @@ class Planner {
       bool fed = false;
       for (std::size_t m = k + 1; m <= e && !fed; ++m) {
         const LayerSpec& M = lg_.layers[m];
-        fed = M.residual == lg_.layers[k].output ||
-              std::find(M.inputs.begin(), M.inputs.end(), lg_.layers[k].output) != M.inputs.end();
+        fed = reads(M, lg_.layers[k].output);
       }
       if (!fed) return false;
     }
@@ -311,6 +405,16 @@ class Planner {
         o.c = c, o.h = h, o.w = w;
         auto it = produced.find(name);
         o.produced = it == produced.end() ? -1 : it->second;
+        if (o.produced < 0) {  // a Concat some of whose pieces the stack computes: gathered
+          std::vector<Piece> pieces = concat_pieces(name, h, w);
+          bool any = false;
+          for (Piece& pc : pieces) {
+            auto q = produced.find(pc.tensor);
+            pc.produced = q == produced.end() ? -1 : q->second;
+            any = any || pc.produced >= 0;
+          }
+          if (any) o.pieces = std::move(pieces);
+        }
         return o;
       };
       sl.in = operand(L.inputs[0], sl.geom.c_in, sl.geom.h_in, sl.geom.w_in);
@@ -321,39 +425,53 @@ class Planner {
       p.tensors.push_back(std::move(t));
       p.layers.push_back(std::move(sl));
     }
-    // Tensors that must reach DDR: the last layer's output, graph outputs, Concat slices
-    // (their buffer is read as a whole later) and tensors read outside the stack.
+    // Tensors that must reach DDR: the last layer's output, graph outputs and tensors read
+    // outside the stack (a Concat piece when the Concat is: readers are listed by DDR root).
     for (StackTensor& t : p.tensors) {
-      t.stored = t.producer == int(p.layers.size()) - 1 || is_graph_output(t.name) || root(t.name) != t.name;
+      t.stored = t.producer == int(p.layers.size()) - 1 || is_graph_output(t.name);
       auto it = readers_by_root_.find(root(t.name));
       if (it != readers_by_root_.end())
-        for (std::size_t r : it->second) t.stored = t.stored || r < s || r > e;
+        for (const auto& [r, read] : it->second) t.stored = t.stored || ((r < s || r > e) && overlaps(read, t.name));
     }
     const int h_last = p.tensors.back().h;
     const int bands = int(ceil_div(h_last, band_rows));
     sum.band_rows = band_rows;
     sum.bands = bands;
-    // Back-propagate each band's rows; an operand whose rows differ from what its producer
-    // computes in some band cannot read the producer's packed SRAM tile, so the producer's
-    // tensor is stored and the operand read back from DDR (iterate: storing extends rows).
-    for (int iteration = 0;; ++iteration) {
-      propagate(p, bands, band_rows);
-      bool changed = false;
-      for (StackLayer& sl : p.layers)
-        for (Operand* o : {&sl.in, &sl.res}) {
-          if (o->tensor.empty() || o->produced < 0) continue;
-          StackTensor& t = p.tensors[std::size_t(o->produced)];
+    // Back-propagate each band's rows. An operand whose rows differ from what its producer
+    // computes in some band (a skip tensor computed with the next conv's halo rows) cannot
+    // read the producer's packed [C, H, W] tile directly: a MOVE copies its rows into a
+    // packed tile of their own (a one-piece gather), as the pieces of a Concat are.
+    propagate(p, bands, band_rows);
+    for (StackLayer& sl : p.layers)
+      for (Operand* o : {&sl.in, &sl.res}) {
+        if (o->tensor.empty()) continue;
+        if (o->produced >= 0) {
+          const StackTensor& t = p.tensors[std::size_t(o->produced)];
           bool same = true;
           for (int b = 0; b < bands; ++b) same = same && o->rows[std::size_t(b)] == t.rows[std::size_t(b)];
           o->on_chip = same;
-          if (!same && !t.stored) {
-            t.stored = true;
-            changed = true;
+          if (!same) {
+            Piece pc;
+            pc.tensor = t.name;
+            pc.produced = o->produced;
+            pc.c = o->c;
+            o->pieces = {pc};
+            sum.gathered.push_back("rows of " + t.name);
+          }
+        } else if (o->gathered()) {
+          sum.gathered.push_back(o->tensor + " (Concat of " + std::to_string(o->pieces.size()) + " pieces)");
+        }
+        for (const Piece& pc : o->pieces) {
+          if (pc.produced < 0) continue;
+          const StackTensor& t = p.tensors[std::size_t(pc.produced)];
+          for (int b = 0; b < bands; ++b) {
+            const RowRange need = o->rows[std::size_t(b)], have = t.rows[std::size_t(b)];
+            if (!need.empty() && (need.lo < have.lo || need.hi > have.hi))
+              throw std::logic_error("depth-first: " + sl.spec->name + " reads rows of " + t.name +
+                                     " its band does not compute");
           }
         }
-      if (!changed) break;
-      if (iteration > int(p.tensors.size()) + 1) throw std::logic_error("depth-first: row propagation did not settle");
-    }
+      }
     layout(p, ev);
     cost(p);
     return ev;
@@ -390,11 +508,15 @@ class Planner {
         }
         t.rows[std::size_t(b)] = r;
         if (r.empty()) continue;
+        auto read = [&](const Operand& o, RowRange rows) {
+          add(o.produced, rows);
+          for (const Piece& pc : o.pieces) add(pc.produced, rows);
+        };
         sl.in.rows[std::size_t(b)] = input_rows(sl.geom, r);
-        add(sl.in.produced, sl.in.rows[std::size_t(b)]);
+        read(sl.in, sl.in.rows[std::size_t(b)]);
         if (!sl.res.tensor.empty()) {  // residual / second element-wise input: the output's rows
           sl.res.rows[std::size_t(b)] = r;
-          add(sl.res.produced, r);
+          read(sl.res, r);
         }
       }
     }
@@ -436,21 +558,26 @@ class Planner {
       return std::uint64_t(c) * std::uint64_t(m) * std::uint64_t(w) * std::uint64_t(e_);
     };
     // Double-buffered: DDR loads, stored tensors (the DMA of band b overlaps band b+1's compute).
+    // A gather buffer that only MOVEs fill is an on-chip tile of its reader.
     struct Local {
       int buffer;
       int first, last;  // stack layers that write / last read it within a band
     };
     std::vector<Local> locals;
-    for (StackLayer& sl : p.layers)
-      for (Operand* o : {&sl.in, &sl.res}) {
+    for (std::size_t k = 0; k < p.layers.size(); ++k)
+      for (Operand* o : {&p.layers[k].in, &p.layers[k].res}) {
         if (o->tensor.empty() || o->on_chip) continue;
+        bool from_ddr = !o->gathered();
+        for (const Piece& pc : o->pieces) from_ddr = from_ddr || pc.produced < 0;
         Buffer b;
         b.bytes = max_bytes(o->c, o->w, o->rows);
-        b.slots = 2;
+        b.slots = from_ddr ? 2 : 1;
         o->buffer = int(p.buffers.size());
         p.buffers.push_back(b);
+        if (!from_ddr) locals.push_back({o->buffer, int(k), int(k)});
       }
-    for (StackTensor& t : p.tensors) {
+    for (std::size_t ti = 0; ti < p.tensors.size(); ++ti) {
+      StackTensor& t = p.tensors[ti];
       Buffer b;
       b.bytes = max_bytes(t.c, t.w, t.rows);
       b.slots = t.stored ? 2 : 1;
@@ -459,9 +586,11 @@ class Planner {
       if (!t.stored) {
         int last_read = t.producer;
         for (int k = 0; k < int(p.layers.size()); ++k)
-          for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res})
-            if (o->produced >= 0 && p.tensors[std::size_t(o->produced)].name == t.name && o->on_chip)
-              last_read = std::max(last_read, k);
+          for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
+            bool reads = o->on_chip && o->produced == int(ti);
+            for (const Piece& pc : o->pieces) reads = reads || pc.produced == int(ti);
+            if (reads) last_read = std::max(last_read, k);
+          }
         locals.push_back({t.buffer, t.producer, last_read});
       }
     }
@@ -520,8 +649,25 @@ class Planner {
         if (r.empty()) continue;
         layer_macs += band_macs(L, sl.geom, r.rows());
         cycles += band_cycles(L, sl.geom, r.rows(), sl.in.rows[b].rows(), in_.opt.array, in_.hw.act_unit.lanes);
-        for (const Operand* o : {&sl.in, &sl.res})
-          if (!o->tensor.empty() && !o->on_chip) bytes += band_cost(o->c, o->h, o->w, o->rows[b], e_, burst);
+        for (const Operand* o : {&sl.in, &sl.res}) {
+          if (o->tensor.empty() || o->on_chip) continue;
+          const RowRange rr = o->rows[b];
+          if (!o->gathered()) {
+            bytes += band_cost(o->c, o->h, o->w, rr, e_, burst);
+            continue;
+          }
+          for (const Piece& pc : o->pieces) {
+            if (pc.produced < 0) {
+              bytes += band_cost(pc.c, o->h, o->w, rr, e_, burst);
+              continue;
+            }
+            // One MOVE: a streaming pass of the vector unit (act_unit_timing.cpp).
+            const std::uint64_t n = std::uint64_t(pc.c) * std::uint64_t(rr.rows()) * std::uint64_t(o->w);
+            const std::uint64_t lanes = std::uint64_t(std::max(in_.hw.act_unit.lanes, 1));
+            cycles += (n + lanes - 1) / lanes;
+            s.move_elems += n;
+          }
+        }
         if (t.stored) bytes += band_cost(t.c, t.h, t.w, r, e_, burst);
       }
       // Rows no reader needs (a 1x1 stride-2 reader skips odd rows at a band's end) are not
@@ -594,8 +740,10 @@ class Planner {
   const PlanInputs& in_;
   const LoweredGraph& lg_;
   int e_;
-  std::map<std::string, std::vector<std::size_t>> readers_by_root_;
+  // DDR root -> (layer, tensor it reads there) for every layer reading a tensor in that root.
+  std::map<std::string, std::vector<std::pair<std::size_t, std::string>>> readers_by_root_;
   std::map<std::string, std::size_t> producer_;
+  std::map<std::string, std::vector<std::string>> written_by_root_;  // DDR root -> tensors layers write into it
   std::map<std::string, isa::TensorKind> kind_;
   std::map<std::size_t, std::pair<std::uint64_t, double>> alone_;
   std::map<std::size_t, ConvGeom> geom_;  // stackable layers' geometry

@@ -60,13 +60,16 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     d.verb = "stacked";
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f", s.layer_macs ? 100.0 * double(s.recompute_macs) / double(s.layer_macs) : 0.0);
-    std::string stored;
+    std::string stored, gathered;
     for (const auto& t : s.stored) stored += (stored.empty() ? "" : ", ") + t;
+    for (const auto& t : s.gathered) gathered += (gathered.empty() ? "" : ", ") + t;
     d.reason = std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows, " + to_string(s.overlap) +
                " (+" + pct + " % MACs), SRAM " + std::to_string(s.sram_bytes) + " B (weights " +
                std::to_string(s.weight_bytes) + " B), DDR " + std::to_string(s.ddr_bytes) + " B vs " +
                std::to_string(s.layer_by_layer_bytes) + " B layer by layer, estimated " + us(s.estimated_ns) +
                " us vs " + us(s.layer_by_layer_ns) + " us; to DDR: " + stored +
+               (gathered.empty() ? std::string()
+                                 : "; on chip by MOVE (" + std::to_string(s.move_elems) + " elements): " + gathered) +
                "; ends: " + s.end_reason;
     out.push_back(std::move(d));
   }

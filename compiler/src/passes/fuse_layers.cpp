@@ -1,5 +1,7 @@
 #include "npu/compiler/passes/fuse_layers.hpp"
 
+#include <optional>
+
 namespace npu::compiler {
 
 namespace {
@@ -8,6 +10,27 @@ bool eltwise_op(const Node& n) { return (n.op_type == "Add" || n.op_type == "Mul
 
 bool tileable_op(const Node& n) {
   return n.op_type == "Conv" || n.op_type == "MaxPool" || n.op_type == "AveragePool" || eltwise_op(n);
+}
+
+// A Concat along the channels of NCHW tensors: a stack gathers its pieces on chip.
+bool channel_concat(const Graph& g, const Node& n) {
+  if (n.op_type != "Concat" || n.outputs.empty() || !g.has_tensor(n.outputs[0])) return false;
+  const auto rank = std::int64_t(g.tensor(n.outputs[0]).shape.size());
+  const std::int64_t axis = n.attr_int("axis", 0);
+  return rank == 4 && (axis == 1 || axis == -3);
+}
+
+// The tileable producer of `t`, looking through channel Concats (a C3 or SPPF block's Concat
+// links the convs and pools around it).
+std::optional<std::size_t> tileable_producer(const Graph& g, const std::string& t) {
+  const auto p = g.producer(t);
+  if (!p) return std::nullopt;
+  const Node& n = g.nodes[*p];
+  if (tileable_op(n)) return p;
+  if (channel_concat(g, n))
+    for (const std::string& in : n.inputs)
+      if (const auto q = g.producer(in); q && tileable_op(g.nodes[*q])) return q;
+  return std::nullopt;
 }
 
 // Why `n` cannot run in a stack, or "".
@@ -39,15 +62,17 @@ std::vector<Candidate> FuseLayers::match(const Graph& graph) const {
     if (eltwise_op(n)) second = n.inputs[1];
     for (const std::string& t : {n.inputs[0], second}) {
       if (t.empty() || !label.empty()) continue;
-      const auto p = graph.producer(t);
-      if (p && tileable_op(graph.nodes[*p])) label = graph.nodes[*p].name + " -> " + n.name;
+      const auto p = tileable_producer(graph, t);
+      if (p) label = graph.nodes[*p].name + " -> " + n.name;
     }
-    if (label.empty())
-      for (std::size_t c : graph.consumers(n.outputs[0]))
-        if (tileable_op(graph.nodes[c])) {
-          label = n.name + " -> " + graph.nodes[c].name;
-          break;
-        }
+    for (std::size_t c : graph.consumers(n.outputs[0])) {
+      if (!label.empty()) break;
+      if (tileable_op(graph.nodes[c])) label = n.name + " -> " + graph.nodes[c].name;
+      if (channel_concat(graph, graph.nodes[c]))
+        for (std::size_t d : graph.consumers(graph.nodes[c].outputs[0]))
+          if (label.empty() && tileable_op(graph.nodes[d]))
+            label = n.name + " -> " + graph.nodes[c].name + " -> " + graph.nodes[d].name;
+    }
     if (!label.empty()) out.push_back({n.name, {n.name}, label});
   }
   return out;

@@ -60,6 +60,10 @@ struct StackSummary {
   std::uint64_t layer_by_layer_bytes = 0;  ///< the same layers' DDR bytes with one plan_conv per layer
   double estimated_ns = 0, layer_by_layer_ns = 0;  ///< time estimates (tiling.hpp formula)
   std::vector<std::string> stored;  ///< tensors of the stack written to DDR (outside readers, graph outputs)
+  /// Operands assembled on chip by MOVE instead of a DDR round trip: "T (Concat of N pieces)"
+  /// or "rows of T" (a tile read by two layers that need different rows).
+  std::vector<std::string> gathered;
+  std::uint64_t move_elems = 0;     ///< elements those MOVEs copy, summed over bands
   std::string end_reason;           ///< why the stack ends where it ends
 };
 
