@@ -110,29 +110,66 @@ class Planner {
         if (!reason.empty()) break;
         j = nxt;
       }
-      // The longest valid prefix that the estimates say is worth it.
-      std::optional<StackPlan> chosen;
-      std::optional<StackSummary> longest;  // the longest prefix that has a plan (for the report)
-      for (std::size_t e = j; e > i; --e) {
-        if (!valid_end(i, e)) continue;
-        std::optional<StackPlan> p = best_plan(i, e);
-        if (!p) continue;
-        if (!longest) longest = p->summary;
-        const StackSummary& s = p->summary;
-        if (s.ddr_bytes <= s.layer_by_layer_bytes && s.estimated_ns <= s.layer_by_layer_ns * kTimeSlack) {
-          if (e != j)
-            p->summary.end_reason = "time/traffic estimate: ending before " + lg_.layers[e + 1].name +
-                                    " is cheaper than going on to " + lg_.layers[j].name + " (where it would end: " +
-                                    reason + ")";
-          else
-            p->summary.end_reason = reason;
-          chosen = std::move(p);
-          break;
+      // Segment [i, j] into stacks and single layers by dynamic programming on the estimates
+      // (fastest in total; within kTie, fewer DDR bytes), each stack no slower and no heavier
+      // on DDR than its layers one by one. The first stack of the best segmentation is taken
+      // and planning resumes after it (a later run may reach past j).
+      const std::size_t m = j - i + 1;
+      std::vector<double> ns(m + 1, 0.0);
+      std::vector<std::uint64_t> bytes(m + 1, 0);
+      std::vector<std::size_t> end(m, 0);  // last layer of the segment starting at i + k
+      for (std::size_t k = m; k-- > 0;) {
+        const std::size_t at = i + k;
+        const auto& [b1, t1] = alone(at);
+        ns[k] = t1 + ns[k + 1];
+        bytes[k] = b1 + bytes[k + 1];
+        end[k] = at;
+        std::string w;
+        if (!stackable(lg_.layers[at], w) || lg_.layers[at].kind == LayerKind::Eltwise) continue;
+        for (std::size_t e = at + 1; e <= j; ++e) {
+          const StackPlan* p = plan_for(at, e);
+          if (!p || !pays_off(p->summary)) continue;
+          const double t = p->summary.estimated_ns + ns[e - i + 1];
+          const std::uint64_t by = p->summary.ddr_bytes + bytes[e - i + 1];
+          const bool faster = t < ns[k] * (1 - kTie);
+          const bool tie = !faster && t <= ns[k] * (1 + kTie);
+          if (faster || (tie && by < bytes[k])) {
+            ns[k] = t;
+            bytes[k] = by;
+            end[k] = e;
+          }
         }
       }
+      std::optional<StackPlan> chosen;
+      std::size_t first_single_run = i;  // layers before the first stack stay layer by layer
+      for (std::size_t k = 0; k < m; k = end[k] - i + 1)
+        if (end[k] != i + k) {
+          chosen = *plan_for(i + k, end[k]);
+          first_single_run = i + k;
+          break;
+        }
+      if (chosen && first_single_run > i) {
+        // Layers i .. first-1 run one by one; plan again from the stack's first layer (its run
+        // may differ from the one seen from i).
+        i = first_single_run;
+        continue;
+      }
+      if (chosen) {
+        const std::size_t e = chosen->summary.last;
+        if (e != j)
+          chosen->summary.end_reason = "time/traffic estimate: ending before " + lg_.layers[e + 1].name +
+                                       " is cheaper than going on to " + lg_.layers[j].name + " (where it would end: " +
+                                       reason + ")";
+        else
+          chosen->summary.end_reason = reason;
+      }
       if (!chosen) {
-        // No prefix pays off: these layers keep the per-layer (residual) plans. One report per
-        // run: runs starting at a later layer inside an already reported one are not repeated.
+        // No stack pays off: these layers keep the per-layer (residual) plans. One report per
+        // run (its longest prefix with a plan): runs starting at a later layer inside an already
+        // reported one are not repeated.
+        std::optional<StackSummary> longest;
+        for (std::size_t e = j; e > i && !longest; --e)
+          if (const StackPlan* p = plan_for(i, e)) longest = p->summary;
         if (longest && declined && (declined->empty() || declined->back().last < i)) {
           StackSummary d = *longest;
           d.id = int(declined->size());
@@ -355,6 +392,23 @@ class Planner {
       if (!fed) return false;
     }
     return true;
+  }
+
+  // A stack is kept only when it is estimated no slower and moves no more DDR bytes than
+  // its layers one by one.
+  static bool pays_off(const StackSummary& s) {
+    return s.ddr_bytes <= s.layer_by_layer_bytes && s.estimated_ns <= s.layer_by_layer_ns * kTimeSlack;
+  }
+
+  // best_plan(s, e) for a valid end, memoised (nullptr: not a valid end, or nothing fits).
+  const StackPlan* plan_for(std::size_t s, std::size_t e) {
+    auto it = plans_.find({s, e});
+    if (it == plans_.end()) {
+      std::optional<StackPlan> p;
+      if (valid_end(s, e)) p = best_plan(s, e);
+      it = plans_.emplace(std::make_pair(s, e), std::move(p)).first;
+    }
+    return it->second ? &*it->second : nullptr;
   }
 
   std::optional<StackPlan> best_plan(std::size_t s, std::size_t e) {
@@ -746,6 +800,7 @@ class Planner {
   std::map<std::string, std::vector<std::string>> written_by_root_;  // DDR root -> tensors layers write into it
   std::map<std::string, isa::TensorKind> kind_;
   std::map<std::size_t, std::pair<std::uint64_t, double>> alone_;
+  std::map<std::pair<std::size_t, std::size_t>, std::optional<StackPlan>> plans_;
   std::map<std::size_t, ConvGeom> geom_;  // stackable layers' geometry
 };
 
