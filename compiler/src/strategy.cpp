@@ -4,6 +4,7 @@
 #include "npu/isa/yaml_documents.hpp"
 #include "npu/isa/files.hpp"
 
+#include <algorithm>
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
@@ -93,7 +94,7 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   if (!root.IsMap()) fail(source, root.Mark(), "a strategy file is a map with keys 'name' and 'passes'");
   Strategy s;
   s.source = source;
-  bool have_name = false, have_passes = false;
+  bool have_name = false, have_passes = false, have_overlap = false;
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     if (key == "name") {
@@ -121,12 +122,23 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
         s.passes.push_back(pass);
       }
       have_passes = true;
+    } else if (key == "overlap") {
+      const std::string v = kv.second.IsScalar() ? kv.second.as<std::string>() : std::string();
+      if (v == "auto") s.overlap = OverlapPolicy::Auto;
+      else if (v == "recompute") s.overlap = OverlapPolicy::Recompute;
+      else if (v == "cache") s.overlap = OverlapPolicy::Cache;
+      else
+        fail(source, kv.second.Mark(),
+             "overlap '" + echo(v) + "' is not a depth-first overlap mode (allowed: auto, recompute, cache)");
+      have_overlap = true;
     } else {
-      fail(source, kv.first.Mark(), "unknown key '" + echo(key) + "' (allowed: name, passes)");
+      fail(source, kv.first.Mark(), "unknown key '" + echo(key) + "' (allowed: name, passes, overlap)");
     }
   }
   if (!have_name) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
   if (!have_passes) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
+  if (have_overlap && std::find(s.passes.begin(), s.passes.end(), "fuse-layers") == s.passes.end())
+    fail(source, root.Mark(), "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
   return s;
 }
 

@@ -19,7 +19,11 @@ const std::vector<BadCase> kCases = {
     BadCase{"1000-byte pass name", "name: a\npasses: [" + std::string(1000, 'p') + "]\n",
             "unknown pass '" + std::string(80, 'p') + "...(1000 bytes)'"},
     BadCase{"pass listed twice", "name: a\npasses: [fuse-bias, fuse-bias]\n", "pass 'fuse-bias' is listed twice"},
-    BadCase{"unknown key", "name: a\npasses: []\npass: [x]\n", ":3:1: error: unknown key 'pass' (allowed: name, passes)"},
+    BadCase{"unknown key", "name: a\npasses: []\npass: [x]\n", ":3:1: error: unknown key 'pass' (allowed: name, passes, overlap)"},
+    BadCase{"unknown overlap mode", "name: a\npasses: [fuse-layers]\noverlap: cached\n",
+            ":3:10: error: overlap 'cached' is not a depth-first overlap mode (allowed: auto, recompute, cache)"},
+    BadCase{"overlap without fuse-layers", "name: a\npasses: [fuse-bias]\noverlap: cache\n",
+            ":1:1: error: key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it"},
     BadCase{"missing passes", "name: a\n", "error: missing key 'passes'"},
     BadCase{"not a map", "- a\n- b\n", "error: a strategy file is a map with keys 'name' and 'passes'"},
     // A NUL after a comment made yaml-cpp 0.7 loop for ever (fuzz_hw_config found it in the

@@ -211,6 +211,44 @@ TEST(DepthFirst, HaloRowsAreRecomputedAndReloadedPerBand) {
   expect_valid(r, hw, "two_3x3");
 }
 
+TEST(DepthFirst, CachedOverlapComputesEveryRowOnceAndMovesTheHalo) {
+  // The same stack with `overlap: cache`: conv1's tile of band b holds rows [a_b, c_b) as
+  // above, but conv1 computes only the rows band b-1's tile lacks, [c_{b-1}, c_b); the
+  // a_b..c_{b-1} rows it shares with band b-1 are MOVEd from that tile and the computed rows
+  // MOVEd in after them. So conv1 computes each of its 32 rows once (recompute MACs 0), its
+  // DDR input reads only the new rows' receptive field, [c_{b-1} - 1, c_b + 1), and each band
+  // b >= 1 MOVEs its whole tile: 8 channels x (c_b - a_b) rows x 32 columns.
+  HwConfig hw = testing::edge_like_hw(12 * 1024);  // 8 KiB (above) cannot hold the double-buffered tiles
+  hw.ddr.data_rate_mtps = 400;
+  Strategy st = builtin_strategy("depth-first");
+  st.overlap = OverlapPolicy::Cache;
+  const CompileResult r = compile(two_3x3(), hw, st);
+  ASSERT_EQ(r.stacks.size(), 1u);
+  const StackSummary& s = r.stacks[0];
+  EXPECT_EQ(s.overlap, OverlapMode::Cache);
+  const int R = s.band_rows;
+  ASSERT_GT(s.bands, 1);
+  std::uint64_t x_rows = 0, moved = 0;
+  int prev_c = 0;
+  for (int b = 0; b < s.bands; ++b) {
+    const int o0 = b * R, o1 = std::min(16, (b + 1) * R);
+    const int a = std::max(0, 2 * o0 - 1), c = std::min(32, 2 * o1);
+    const int lo = b == 0 ? a : prev_c;  // first row conv1 computes in band b
+    x_rows += std::uint64_t(std::min(32, c + 1) - std::max(0, lo - 1));
+    if (b > 0) moved += 8u * std::uint64_t(c - a) * 32u;
+    prev_c = c;
+  }
+  EXPECT_EQ(s.recompute_macs, 0u);
+  EXPECT_EQ(s.move_elems, moved);
+  EXPECT_EQ(ddr_bytes(r.program), x_rows * 256 + 2 * 576 + 2048);
+  std::uint64_t move_instr_elems = 0;
+  for (const auto& in : r.program.instructions)
+    if (in.op == isa::Opcode::Move) move_instr_elems += std::get<isa::MoveParams>(in.params).elems();
+  EXPECT_EQ(move_instr_elems, moved);
+  expect_valid(r, hw, "two_3x3 cached");
+  EXPECT_NE(format_explain(r.decisions).find("rows, cache (+0.0 % MACs)"), std::string::npos) << format_explain(r.decisions);
+}
+
 // tiny_convnet (tests/data): conv/BN/ReLU layers, a residual add, a depthwise conv, then
 // global pooling and a Gemm.
 TEST(DepthFirst, TinyConvnetStackEndsAtTheGlobalPool) {

@@ -54,6 +54,11 @@ TEST(Strategy, ParsesYaml) {
   const Strategy block = parse_strategy_yaml("name: all\npasses:\n  - fold-batchnorm\n  - fuse-residual\n", "b.yaml");
   EXPECT_EQ(block.passes, (V{"fold-batchnorm", "fuse-residual"}));
   EXPECT_EQ(parse_strategy_yaml("name: nothing\npasses: []\n").passes, V{});
+  // Depth-first overlap modes (docs/depth_first.md "Overlap modes"); auto when not given.
+  EXPECT_EQ(s.overlap, OverlapPolicy::Auto);
+  EXPECT_EQ(parse_strategy_yaml("name: c\npasses: [fuse-layers]\noverlap: cache\n").overlap, OverlapPolicy::Cache);
+  EXPECT_EQ(parse_strategy_yaml("name: r\npasses: [fuse-layers]\noverlap: recompute\n").overlap,
+            OverlapPolicy::Recompute);
 }
 
 std::string error_of(const std::string& yaml) {
@@ -74,7 +79,7 @@ TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {
   EXPECT_EQ(error_of("name: x\npasses: [fold-batchnorm]\nlayers: 3\n"),
-            "s.yaml:3:1: error: unknown key 'layers' (allowed: name, passes)");
+            "s.yaml:3:1: error: unknown key 'layers' (allowed: name, passes, overlap)");
   EXPECT_EQ(error_of("passes: []\n"), "s.yaml:1:1: error: missing key 'name' (add e.g. name: my-strategy)");
   EXPECT_NE(error_of("name: x\npasses: fold-batchnorm\n").find("s.yaml:2:9: error: 'passes' must be a list"),
             std::string::npos);

@@ -113,6 +113,34 @@ TEST_P(GatherData, EveryStrategyGivesTheReferenceAndDepthFirstGathersOnChip) {
   }
 }
 
+// The same blocks with the overlap rows cached instead of recomputed (strategy file key
+// `overlap: cache`): every stack caches, no layer computes a row twice (recompute MACs 0), and
+// the output is the reference's.
+TEST_P(GatherData, CachedOverlapGivesTheReference) {
+  const Case& cs = GetParam();
+  const compiler::Graph g = cs.make();
+  HwConfig hw = test::fp32_hw(cs.sram);
+  hw.ddr.data_rate_mtps = 400;
+  const compiler::RefTensorMap in = compiler::generate_calibration(g, 7, 1).at(0);
+  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
+  std::map<std::string, std::vector<float>> inputs;
+  for (const auto& [name, t] : in) inputs[name] = t.f;
+  const std::string out = g.outputs.at(0);
+  const compiler::Strategy st = compiler::parse_strategy_yaml(
+      "name: df-cache\npasses: [fold-batchnorm, fuse-bias, fuse-activation, fuse-residual, fuse-layers]\n"
+      "overlap: cache\n");
+  const compiler::CompileResult c = compiler::compile(g, hw, st);
+  ASSERT_GE(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+  for (const auto& s : c.stacks) {
+    EXPECT_EQ(s.overlap, compiler::OverlapMode::Cache);
+    EXPECT_EQ(s.recompute_macs, 0u) << compiler::format_explain(c.decisions);
+  }
+  const auto r = test::run_forked(c, hw, inputs, true);
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_EQ(r.outputs.count(out), 1u);
+  EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
+}
+
 INSTANTIATE_TEST_SUITE_P(Blocks, GatherData,
                          ::testing::Values(Case{"c3", c3_block, 48 * 1024}, Case{"sppf", sppf_block, 64 * 1024},
                                            Case{"neck", neck_concat, 32 * 1024},

@@ -32,6 +32,25 @@ isa::DmaDesc dma(std::uint64_t ddr, std::uint32_t sram, std::uint64_t row_elems,
   return d;
 }
 
+// MOVE of `rows` full-width rows of every one of `c` channels from a packed [c, src_rows, w]
+// tile at `src` to a packed [c, dst_rows, w] tile at `dst` (both addresses at the first row
+// moved): rank 2, rows x w contiguous per channel.
+Instruction move_rows(const std::string& layer, std::uint32_t src, int src_rows, std::uint32_t dst, int dst_rows,
+                      int rows, int c, int w) {
+  isa::MoveParams mp;
+  mp.in_addr = src;
+  mp.out_addr = dst;
+  mp.rank = 2;
+  mp.extent = {std::uint32_t(rows) * std::uint32_t(w), std::uint32_t(c), 1, 1, 1, 1};
+  mp.in_stride = {1, std::uint32_t(src_rows) * std::uint32_t(w), 0, 0, 0, 0};
+  mp.out_stride = {1, std::uint32_t(dst_rows) * std::uint32_t(w), 0, 0, 0, 0};
+  Instruction mv;
+  mv.op = Opcode::Move;
+  mv.layer = layer;
+  mv.params = mp;
+  return mv;
+}
+
 }  // namespace
 
 void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::vector<Instruction>& prog,
@@ -87,10 +106,20 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
       const LayerSpec& L = *sl.spec;
       const ConvGeom& g = sl.geom;
       const StackTensor& t = plan.tensors[std::size_t(sl.out)];
-      const RowRange o = t.rows[std::size_t(b)];
+      const RowRange tile = t.rows[std::size_t(b)];  // rows the tile holds after this band's step
+      const RowRange o = t.computed[std::size_t(b)];  // rows computed now (== tile under Recompute)
+      const int carried = t.cached_rows(b);           // Cache: rows copied from band b-1's tile
       if (!weights_loaded[k] && !o.empty()) {
         load_weights(L, sl);
         weights_loaded[k] = true;
+      }
+      if (tile.empty()) continue;
+      const std::uint32_t tile_addr = plan.buffers[std::size_t(t.buffer)].at(b);
+      if (carried > 0) {
+        const RowRange prev = t.rows[std::size_t(b - 1)];
+        const std::uint32_t from = std::uint32_t(plan.buffers[std::size_t(t.buffer)].at(b - 1) +
+                                                 std::uint64_t(tile.lo - prev.lo) * std::uint64_t(t.w) * std::uint64_t(e));
+        code.push_back(move_rows(L.name, from, prev.rows(), tile_addr, tile.rows(), carried, t.c, t.w));
       }
       if (o.empty()) continue;
       auto operand_addr = [&](const Operand& op) {
@@ -116,26 +145,18 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
           }
           const StackTensor& src = plan.tensors[std::size_t(pc.produced)];
           const RowRange have = src.rows[std::size_t(b)];
-          isa::MoveParams mp;
-          mp.in_addr = std::uint32_t(plan.buffers[std::size_t(src.buffer)].at(b) +
-                                     std::uint64_t(rows.lo - have.lo) * std::uint64_t(op->w) * std::uint64_t(e));
-          mp.out_addr = dst;
-          mp.rank = 2;  // rows x W contiguous per channel; channels `have` rows apart in the source
-          mp.extent = {std::uint32_t(plane), std::uint32_t(pc.c), 1, 1, 1, 1};
-          mp.in_stride = {1, std::uint32_t(std::uint64_t(have.rows()) * std::uint64_t(op->w)), 0, 0, 0, 0};
-          mp.out_stride = {1, std::uint32_t(plane), 0, 0, 0, 0};
-          Instruction mv;
-          mv.op = Opcode::Move;
-          mv.layer = L.name;
-          mv.params = mp;
-          code.push_back(std::move(mv));
+          const std::uint32_t from = std::uint32_t(plan.buffers[std::size_t(src.buffer)].at(b) +
+                                                   std::uint64_t(rows.lo - have.lo) * std::uint64_t(op->w) * std::uint64_t(e));
+          code.push_back(move_rows(L.name, from, have.rows(), dst, rows.rows(), rows.rows(), pc.c, op->w));
         }
       }
       const RowBand band = input_band(g, o.lo, o.rows());
       const RowRange in_rows = sl.in.rows[std::size_t(b)];
       if (in_rows.lo != band.first_row || in_rows.rows() != band.rows)
         throw std::logic_error("depth-first: band rows of " + L.name + " disagree with its receptive field");
-      const std::uint32_t out_addr = plan.buffers[std::size_t(t.buffer)].at(b);
+      // Computed rows go straight into the tile, or (Cache, with rows carried) into the
+      // scratch tile and then after the carried rows.
+      const std::uint32_t out_addr = carried > 0 ? plan.buffers[std::size_t(t.scratch)].at(b) : tile_addr;
       Instruction c;
       c.layer = L.name;
       if (L.kind == LayerKind::Conv) {
@@ -188,6 +209,10 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         c.params = pp;
       }
       code.push_back(std::move(c));
+      if (carried > 0)
+        code.push_back(move_rows(L.name, out_addr, o.rows(),
+                                 std::uint32_t(tile_addr + std::uint64_t(carried) * std::uint64_t(t.w) * std::uint64_t(e)),
+                                 tile.rows(), o.rows(), t.c, t.w));
       info[k].steps += 1;
       info[k].band_rows = std::max(info[k].band_rows, o.rows());
       info[k].array_cycles += band_cycles(L, g, o.rows(), band.rows, ctx.array, ctx.lanes);

@@ -31,9 +31,17 @@ struct StackTensor {
   std::string name;
   int producer = 0;        ///< index into StackPlan::layers
   int c = 0, h = 0, w = 0; ///< one image, CHW
-  bool stored = false;     ///< written to DDR (outside reader, graph output, last layer, read back)
-  std::vector<RowRange> rows;  ///< per band
+  bool stored = false;     ///< written to DDR (outside reader, graph output, last layer)
+  std::vector<RowRange> rows;      ///< per band: rows its tile holds (what its readers need)
+  std::vector<RowRange> computed;  ///< per band: rows its producer computes (== rows under Recompute)
   int buffer = -1;
+  int scratch = -1;        ///< Cache: where the computed rows land before they are MOVEd into the tile
+  /// Rows of band b's tile copied from band b-1's tile (Cache), 0 if none.
+  int cached_rows(int b) const {
+    const RowRange r = rows[std::size_t(b)], c = computed[std::size_t(b)];
+    if (r.empty()) return 0;
+    return c.empty() ? r.rows() : c.lo - r.lo;
+  }
 };
 
 /// One channel block of a gathered operand: a Concat piece, or alone a row sub-range of a

@@ -16,7 +16,7 @@ RowRange input_rows(const ConvGeom& g, RowRange out) {
   return {b.first_row, b.first_row + b.rows};
 }
 
-const char* to_string(OverlapMode) { return "recompute"; }
+const char* to_string(OverlapMode m) { return m == OverlapMode::Cache ? "cache" : "recompute"; }
 
 namespace depth_first {
 
@@ -373,7 +373,7 @@ class Planner {
     // meets the first branch's at a Concat): the stack can only end after the join, so its
     // size is checked there (until then a branch's rows are not fed by the last layer's bands).
     if (!valid_end(s, nxt)) return "";
-    Evaluation ev = evaluate(s, nxt, 1);
+    Evaluation ev = evaluate(s, nxt, 1, in_.opt.overlap == OverlapPolicy::Cache ? OverlapMode::Cache : OverlapMode::Recompute);
     if (!ev.fits)
       return "SRAM full: with " + N.name + " the stack needs " + std::to_string(ev.need_bytes) +
              " B at 1-row bands (weights " + std::to_string(ev.plan.summary.weight_bytes) + " B), sram.capacity " +
@@ -415,9 +415,13 @@ class Planner {
     const int h = lg_.layers[e].geom.h_out;
     std::set<int> heights;
     for (int n = 1; n <= h; ++n) heights.insert(int(ceil_div(h, n)));
+    std::vector<OverlapMode> modes;
+    if (in_.opt.overlap != OverlapPolicy::Cache) modes.push_back(OverlapMode::Recompute);
+    if (in_.opt.overlap != OverlapPolicy::Recompute) modes.push_back(OverlapMode::Cache);
     std::optional<StackPlan> best;
-    for (int r : heights) {
-      Evaluation ev = evaluate(s, e, r);
+    for (int r : heights)
+      for (OverlapMode mode : modes) {
+      Evaluation ev = evaluate(s, e, r, mode);
       if (!ev.fits) continue;
       const StackSummary& a = ev.plan.summary;
       if (!best) {
@@ -435,10 +439,11 @@ class Planner {
 
   // ---- one stack at one band height ----
 
-  Evaluation evaluate(std::size_t s, std::size_t e, int band_rows) {
+  Evaluation evaluate(std::size_t s, std::size_t e, int band_rows, OverlapMode mode) {
     Evaluation ev;
     StackPlan& p = ev.plan;
     StackSummary& sum = p.summary;
+    sum.overlap = mode;
     sum.first = s;
     sum.last = e;
     std::map<std::string, int> produced;
@@ -495,7 +500,7 @@ class Planner {
     // computes in some band (a skip tensor computed with the next conv's halo rows) cannot
     // read the producer's packed [C, H, W] tile directly: a MOVE copies its rows into a
     // packed tile of their own (a one-piece gather), as the pieces of a Concat are.
-    propagate(p, bands, band_rows);
+    propagate(p, bands, band_rows, mode);
     for (StackLayer& sl : p.layers)
       for (Operand* o : {&sl.in, &sl.res}) {
         if (o->tensor.empty()) continue;
@@ -531,8 +536,15 @@ class Planner {
     return ev;
   }
 
-  static void propagate(StackPlan& p, int bands, int band_rows) {
-    for (StackTensor& t : p.tensors) t.rows.assign(std::size_t(bands), RowRange{});
+  // Rows per band of every tile, what each producer computes, and what each operand reads,
+  // back from the last layer's band. Cache: a layer computes only the rows of its tile that
+  // the previous band's tile does not hold (needs grow monotonically with the band), and reads
+  // only what those rows need.
+  static void propagate(StackPlan& p, int bands, int band_rows, OverlapMode mode) {
+    for (StackTensor& t : p.tensors) {
+      t.rows.assign(std::size_t(bands), RowRange{});
+      t.computed.assign(std::size_t(bands), RowRange{});
+    }
     for (StackLayer& sl : p.layers) {
       sl.in.rows.assign(std::size_t(bands), RowRange{});
       sl.res.rows.assign(std::size_t(bands), RowRange{});
@@ -561,16 +573,22 @@ class Planner {
           done = std::max(done, r.hi);
         }
         t.rows[std::size_t(b)] = r;
-        if (r.empty()) continue;
+        RowRange c = r;
+        if (mode == OverlapMode::Cache && b > 0 && !r.empty()) {
+          const RowRange prev = t.rows[std::size_t(b - 1)];
+          if (!prev.empty() && prev.lo <= r.lo && prev.hi > r.lo) c = {std::min(prev.hi, r.hi), r.hi};
+        }
+        t.computed[std::size_t(b)] = c;
+        if (c.empty()) continue;
         auto read = [&](const Operand& o, RowRange rows) {
           add(o.produced, rows);
           for (const Piece& pc : o.pieces) add(pc.produced, rows);
         };
-        sl.in.rows[std::size_t(b)] = input_rows(sl.geom, r);
+        sl.in.rows[std::size_t(b)] = input_rows(sl.geom, c);
         read(sl.in, sl.in.rows[std::size_t(b)]);
         if (!sl.res.tensor.empty()) {  // residual / second element-wise input: the output's rows
-          sl.res.rows[std::size_t(b)] = r;
-          read(sl.res, r);
+          sl.res.rows[std::size_t(b)] = c;
+          read(sl.res, c);
         }
       }
     }
@@ -632,12 +650,29 @@ class Planner {
       }
     for (std::size_t ti = 0; ti < p.tensors.size(); ++ti) {
       StackTensor& t = p.tensors[ti];
+      // Cache: a tile whose rows carry over to the next band keeps two slots (band b
+      // assembles slot b % 2 from slot (b - 1) % 2); the computed rows land in a scratch
+      // tile first (two slots when a STORE reads them).
+      bool carries = false, scratch = false;
+      for (int band = 0; band < int(t.rows.size()); ++band)
+        if (t.cached_rows(band) > 0) {
+          carries = true;
+          scratch = scratch || !t.computed[std::size_t(band)].empty();
+        }
       Buffer b;
       b.bytes = max_bytes(t.c, t.w, t.rows);
-      b.slots = t.stored ? 2 : 1;
+      b.slots = t.stored || carries ? 2 : 1;
       t.buffer = int(p.buffers.size());
       p.buffers.push_back(b);
-      if (!t.stored) {
+      if (scratch) {
+        Buffer sc;
+        sc.bytes = max_bytes(t.c, t.w, t.computed);
+        sc.slots = t.stored ? 2 : 1;
+        t.scratch = int(p.buffers.size());
+        p.buffers.push_back(sc);
+        if (sc.slots == 1) locals.push_back({t.scratch, t.producer, t.producer});
+      }
+      if (b.slots == 1) {
         int last_read = t.producer;
         for (int k = 0; k < int(p.layers.size()); ++k)
           for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
@@ -698,8 +733,15 @@ class Planner {
         bytes += bursts(std::uint64_t(L.geom.c_out) * L.geom.cin_per_group() * L.geom.kh * L.geom.kw * e_, burst);
         if (!L.bias.empty()) bytes += bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, burst);
       }
+      const std::uint64_t lanes = std::uint64_t(std::max(in_.hw.act_unit.lanes, 1));
       for (std::size_t b = 0; b < t.rows.size(); ++b) {
-        const RowRange r = t.rows[b];
+        const RowRange r = t.computed[b];
+        if (const int ov = t.cached_rows(int(b)); ov > 0) {
+          // Cache: the overlap rows and the computed rows MOVEd into the tile (vector unit).
+          const std::uint64_t n = std::uint64_t(t.c) * std::uint64_t(ov + r.rows()) * std::uint64_t(t.w);
+          cycles += (n + lanes - 1) / lanes;
+          s.move_elems += n;
+        }
         if (r.empty()) continue;
         layer_macs += band_macs(L, sl.geom, r.rows());
         cycles += band_cycles(L, sl.geom, r.rows(), sl.in.rows[b].rows(), in_.opt.array, in_.hw.act_unit.lanes);
@@ -717,7 +759,6 @@ class Planner {
             }
             // One MOVE: a streaming pass of the vector unit (act_unit_timing.cpp).
             const std::uint64_t n = std::uint64_t(pc.c) * std::uint64_t(rr.rows()) * std::uint64_t(o->w);
-            const std::uint64_t lanes = std::uint64_t(std::max(in_.hw.act_unit.lanes, 1));
             cycles += (n + lanes - 1) / lanes;
             s.move_elems += n;
           }

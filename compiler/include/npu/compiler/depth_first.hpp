@@ -35,13 +35,17 @@ struct RowRange {
 /// dilation*(kh-1)] intersected with [0, h_in). Same rows as input_band(). Empty for empty `out`.
 RowRange input_rows(const ConvGeom& g, RowRange out);
 
-/// How the rows two neighbouring bands both need (the halo) are obtained. Only Recompute is
-/// implemented: each band recomputes every row it needs in every layer of the stack (extra
-/// MACs, reported) and re-loads the halo rows of the stack's DDR inputs. DeFiNES's cached
-/// modes need SRAM operands with a row stride or an SRAM-to-SRAM copy, which ISA v1 lacks
-/// (every compute operand is a packed [C, H, W] tile): see docs/depth_first.md.
-enum class OverlapMode { Recompute };
-const char* to_string(OverlapMode m);  ///< "recompute"
+/// How the rows two neighbouring bands both need (the halo) are obtained (DeFiNES's overlap
+/// modes; bands span the full width, so the only overlap is vertical):
+///  - Recompute: each band computes every row it needs in every layer of the stack (extra
+///    MACs, reported as recompute MACs);
+///  - Cache: each layer computes only rows no earlier band computed; the overlap rows are
+///    MOVEd from the previous band's tile (kept: tiles with overlap are double-buffered) and
+///    the new rows MOVEd in after them, so the operand stays one packed [C, rows, W] tile
+///    (DeFiNES "fully cached"; MOVE cycles instead of MACs).
+/// The stack's DDR inputs re-load their halo rows in both modes. See docs/depth_first.md.
+enum class OverlapMode { Recompute, Cache };
+const char* to_string(OverlapMode m);  ///< "recompute", "cache"
 
 /// One stack as planned and emitted (for --explain and the reports).
 struct StackSummary {

@@ -5,12 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "npu/compiler/tiling.hpp"
+
 namespace npu::compiler {
 
 struct Strategy {
   std::string name;                 ///< e.g. "conv-bn-act"
   std::vector<std::string> passes;  ///< pass names (pass_names()), run in this order
   std::string source = "<builtin>"; ///< file it came from, for messages
+  /// Depth-first overlap modes the stack planner may choose (key `overlap: auto | recompute |
+  /// cache`; only with fuse-layers). Auto: per stack, by the estimates.
+  OverlapPolicy overlap = OverlapPolicy::Auto;
 };
 
 /// Why `name` is not a valid strategy name ("is empty", "contains a space", ...), or "" if
@@ -36,6 +41,7 @@ Strategy builtin_strategy(const std::string& name);
 /// Parse a strategy from YAML text:
 ///   name: my-strategy
 ///   passes: [fold-batchnorm, fuse-activation]
+///   overlap: cache            # optional, with fuse-layers only: auto (default), recompute, cache
 /// `source` names the file in messages. Throws ConfigError "SOURCE:LINE:COL: error: ..."
 /// for malformed YAML, a missing or unknown key, an empty name or one with characters other
 /// than letters, digits, '-', '_', '.', an unknown pass (listing the allowed pass names), or

@@ -67,8 +67,14 @@ enum class LoopOrder {
 };
 const char* to_string(LoopOrder o);  ///< "weights-resident" | "input-resident"
 
+/// Which depth-first overlap modes (depth_first.hpp OverlapMode) the stack planner may pick:
+/// both, choosing per stack by the estimates (Auto), or only one (a strategy file's
+/// `overlap:` key, for experiments).
+enum class OverlapPolicy { Auto, Recompute, Cache };
+
 struct TilingOptions {
   int act_bytes = 1;    ///< bytes per activation/weight element (dtype of the MAC array)
+  OverlapPolicy overlap = OverlapPolicy::Auto;  ///< depth-first stacks only
   int param_bytes = 4;  ///< bytes per bias / scale / shift element (int32 or fp32)
   /// SRAM reserved per output channel for epilogue parameters, whatever the strategy
   /// (bias + scale + shift = 3 x 4 B would be the most; 2 x 4 B covers bias, or
