@@ -15,9 +15,26 @@
 #include <string>
 #include <vector>
 
+#include "npu/compiler/strategy.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler::testing {
+
+/// The strategies the differential tests compare: every built-in one, then `depth-first`
+/// with each overlap mode forced (the built-in picks per stack, mostly recompute), so the
+/// cached mode's MOVEs are checked on every graph too.
+inline std::vector<Strategy> differential_strategies() {
+  std::vector<Strategy> out;
+  for (const std::string& n : builtin_strategy_names()) out.push_back(builtin_strategy(n));
+  for (const auto& [name, mode] : {std::pair<const char*, OverlapPolicy>{"depth-first-recompute", OverlapPolicy::Recompute},
+                                   {"depth-first-cache", OverlapPolicy::Cache}}) {
+    Strategy s = builtin_strategy("depth-first");
+    s.name = name;
+    s.overlap = mode;
+    out.push_back(s);
+  }
+  return out;
+}
 
 struct RandomGraph {
   Graph graph;

@@ -33,12 +33,13 @@ inline std::string check_random_graph(std::uint32_t seed, const HwConfig& hw) {
   const RandomGraph rg = RandomGraphGenerator(seed).make();
   CompileOptions opt;
   opt.npu_only = true;  // every generated op runs on the NPU
-  for (const std::string& name : builtin_strategy_names()) {
+  for (const Strategy& st : differential_strategies()) {
+    const std::string& name = st.name;
     const std::string where = "seed " + std::to_string(seed) + ", strategy " + name + ": ";
     const std::string graph = "\ngraph:\n" + rg.description;
     CompileResult r;
     try {
-      r = compile(rg.graph, hw, builtin_strategy(name), opt);
+      r = compile(rg.graph, hw, st, opt);
     } catch (const std::exception& e) {
       return where + "compile failed: " + e.what() + graph;
     }

@@ -1,5 +1,5 @@
 // Differential testing of the fusion strategies on random graphs (random_graphs.hpp): 600
-// seeded graphs, each compiled under every built-in strategy entirely on the NPU; every
+// seeded graphs, each compiled under every built-in strategy (and depth-first with each overlap mode forced) entirely on the NPU; every
 // program must pass the static and DDR data-flow checks, declare exactly the graph's
 // outputs and do exactly the graph's MACs (random_graphs_check.hpp says how each is derived).
 // Output values are compared once the functional data path executes programs (issue 10);

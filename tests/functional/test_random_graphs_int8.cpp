@@ -32,7 +32,7 @@ TEST(RandomGraphsInt8, EveryStrategyIsBitExactWithTheIntegerReference) {
   HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   ASSERT_EQ(hw.mac_array.dtype, DType::Int8);
   hw.sram.capacity_bytes = 64 * 1024;
-  const std::vector<std::string> strategies = compiler::builtin_strategy_names();
+  const std::vector<compiler::Strategy> strategies = compiler::testing::differential_strategies();
   const char* first = std::getenv("NPU_RANDOM_GRAPHS_FIRST");
   const std::uint32_t seed0 = first ? std::uint32_t(std::atoi(first)) : 1u;
   int bit_exact = 0;
@@ -43,8 +43,8 @@ TEST(RandomGraphsInt8, EveryStrategyIsBitExactWithTheIntegerReference) {
     const std::string where = "seed " + std::to_string(seed) + ", graph:\n" + rg.description;
     const auto calib = compiler::generate_calibration(g, seed, 4);
     const compiler::RefTensorMap in = compiler::generate_calibration(g, seed + 100000, 1).at(0);
-    for (const std::string& s : strategies) {
-      const compiler::Strategy st = compiler::builtin_strategy(s);
+    for (const compiler::Strategy& st : strategies) {
+      const std::string& s = st.name;
       const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
       const sim::Int8Check r = sim::check_int8_execution(compiler::compile(qg, hw, st), hw, qg, in);
       EXPECT_EQ(r.status, "bit-exact") << "strategy " << s << "\n" << where;
