@@ -438,13 +438,23 @@ class Lowerer : public lowering::LowerCtx {
       std::set<std::string> seen;
       for (const auto& in : n.inputs) {
         const std::uint64_t bytes = tensor_bytes(in);
-        const auto p = g_.producer(in);
-        const bool eligible = !is_const(g_, in) && p && role_[*p] == Role::Npu && !alias_outputs.count(in) &&
-                              !link_.count(in) && !is_graph_output(g_, in) &&
-                              std::count(n.inputs.begin(), n.inputs.end(), in) == 1 && !seen.count(in);
+        // An input that is a pure alias (Reshape, Flatten, Squeeze...: the same bytes at
+        // offset 0) of a tensor an NPU layer writes places that tensor instead: YOLOv5's head
+        // concatenates the Reshapes of three layout layers' outputs.
+        std::string placed = in;
+        while (alias_outputs.count(placed) && link_.count(placed) && link_.at(placed).offset == 0 &&
+               !is_graph_output(g_, placed) && !is_const(g_, link_.at(placed).root) &&
+               tensor_bytes(link_.at(placed).root) == bytes)
+          placed = link_.at(placed).root;
+        const auto p = g_.producer(placed);
+        const bool eligible = !is_const(g_, placed) && p && role_[*p] == Role::Npu && !alias_outputs.count(placed) &&
+                              !link_.count(placed) && !is_graph_output(g_, placed) && !is_graph_output(g_, in) &&
+                              std::count(n.inputs.begin(), n.inputs.end(), in) == 1 && !seen.count(in) &&
+                              !seen.count(placed);
         seen.insert(in);
+        seen.insert(placed);
         if (eligible) {
-          link_[in] = {n.outputs[0], offset};
+          link_[placed] = {n.outputs[0], offset};
         } else {
           copies.push_back(in);
           copy_offsets.push_back(offset);
