@@ -7,6 +7,7 @@
 #include "npu/compiler/passes/fold_batchnorm.hpp"
 #include "npu/compiler/passes/fuse_activation.hpp"
 #include "npu/compiler/passes/fuse_bias.hpp"
+#include "npu/compiler/passes/hoist_activation.hpp"
 #include "npu/compiler/passes/fuse_residual.hpp"
 #include "npu/compiler/passes/fuse_se_gate.hpp"
 #include "npu/compiler/passes/fuse_add_layernorm.hpp"
@@ -84,7 +85,8 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
 // ---- pass registry ----------------------------------------------------------------------
 
 std::vector<std::string> pass_names() {
-  return {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm", "fuse-layers"};
+  return {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+          "fuse-add-layernorm", "fuse-layers"};
 }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
@@ -95,6 +97,7 @@ std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "fuse-add-layernorm") return std::make_unique<FuseAddLayerNorm>();
   if (name == "fuse-residual") return std::make_unique<FuseResidual>();
   if (name == "fuse-layers") return std::make_unique<FuseLayers>();
+  if (name == "hoist-activation") return std::make_unique<HoistActivation>();
   return nullptr;
 }
 

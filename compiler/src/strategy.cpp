@@ -56,14 +56,14 @@ Strategy builtin_strategy(const std::string& name) {
   if (name == "conv-bn") {
     s.passes = {"fold-batchnorm"};
   } else if (name == "conv-act") {
-    s.passes = {"fuse-bias", "fuse-activation"};
+    s.passes = {"fuse-bias", "hoist-activation", "fuse-activation"};
   } else if (name == "conv-bn-act") {
-    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation"};
+    s.passes = {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation"};
   } else if (name == "residual") {
-    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
+    s.passes = {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
                 "fuse-add-layernorm"};
   } else if (name == "depth-first") {
-    s.passes = {"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
+    s.passes = {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
                 "fuse-add-layernorm", "fuse-layers"};
   } else {
     throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +

@@ -17,15 +17,17 @@ TEST(Strategy, BuiltinPassLists) {
   EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"}));
   EXPECT_EQ(builtin_strategy("none").passes, V{});
   EXPECT_EQ(builtin_strategy("conv-bn").passes, V{"fold-batchnorm"});
-  EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "fuse-activation"}));
-  EXPECT_EQ(builtin_strategy("conv-bn-act").passes, (V{"fold-batchnorm", "fuse-bias", "fuse-activation"}));
+  EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "hoist-activation", "fuse-activation"}));
+  EXPECT_EQ(builtin_strategy("conv-bn-act").passes,
+            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("residual").passes,
-            (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm"}));
+            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+               "fuse-add-layernorm"}));
   EXPECT_EQ(builtin_strategy("depth-first").passes,
-            (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate", "fuse-add-layernorm",
-               "fuse-layers"}));
-  EXPECT_EQ(pass_names(), (V{"fold-batchnorm", "fuse-bias", "fuse-activation", "fuse-residual", "fuse-se-gate",
-                             "fuse-add-layernorm", "fuse-layers"}));
+            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+               "fuse-add-layernorm", "fuse-layers"}));
+  EXPECT_EQ(pass_names(), (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual",
+                             "fuse-se-gate", "fuse-add-layernorm", "fuse-layers"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
     ASSERT_TRUE(pass) << p;
@@ -73,7 +75,7 @@ std::string error_of(const std::string& yaml) {
 TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
   // "fuse-relu" is on line 3, column 5 (after "  - ").
   EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
-            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, fuse-activation, fuse-residual, "
+            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, fuse-residual, "
             "fuse-se-gate, fuse-add-layernorm, fuse-layers)");
 }
 

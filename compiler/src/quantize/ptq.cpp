@@ -102,9 +102,11 @@ std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& s
   // In int8 the residual Add stays a separate ELTWISE add (fuse-residual declines on a
   // quantised Conv output: the int8 Add rescales both inputs), so the Conv output feeding it is
   // written out and needs its own grid.
+  // hoist-activation declines on quantised tensors (their grids stay where they are), so the
+  // activation keeps its place and the tensors around it are written out too.
   std::vector<std::string> passes;
   for (const std::string& p : strategy.passes)
-    if (p != "fuse-residual") passes.push_back(p);
+    if (p != "fuse-residual" && p != "hoist-activation") passes.push_back(p);
   PassManager::from_names(passes).run(g);
   std::set<std::string> out(g.inputs.begin(), g.inputs.end());
   for (const Node& n : g.nodes)
