@@ -214,6 +214,23 @@ inline double rel_error(const std::vector<double>& a, const std::vector<double>&
 
 /// A config shaped like configs/edge-npu-ddr4.yaml: 32x32 int8 array at 1 GHz, 1 MiB SRAM,
 /// one DDR4-3200 x64 channel (4 bank groups x 4 banks, 1024 columns -> 8 KiB rows).
+/// Two MobileNetV2 inverted residual blocks on x [1,8,32,32] (1x1 expand 8->32 + Relu, 3x3
+/// depthwise + Relu, 1x1 project 32->8, + the block input), the second reading the first's
+/// output: block 1's output is block 2's skip tensor, which block 2's depthwise conv needs with
+/// a halo and its Add without (depth-first stacks copy the Add's rows on chip).
+inline Graph inverted_residuals() {
+  GraphBuilder b("inv_res");
+  std::string y = b.input("x", {1, 8, 32, 32});
+  for (int i = 1; i <= 2; ++i) {
+    const std::string n = std::to_string(i);
+    const std::string e = b.unary("relu_e" + n, "Relu", b.conv("expand" + n, y, 32, 1));
+    const std::string d = b.unary("relu_d" + n, "Relu", b.conv("dw" + n, e, 32, 3, 1, 1, 32));
+    y = b.binary("add" + n, "Add", b.conv("project" + n, d, 8, 1), y);
+  }
+  b.output(y);
+  return b.g;
+}
+
 inline HwConfig edge_like_hw(std::uint64_t sram_bytes = 1u << 20) {
   HwConfig hw;
   hw.source = "edge-like.yaml";

@@ -20,6 +20,7 @@ namespace npu::compiler {
 namespace {
 
 using testing::GraphBuilder;
+using testing::inverted_residuals;
 
 ConvGeom conv_geom(int h_in, int k, int stride, int pad) {
   ConvGeom g;
@@ -410,21 +411,6 @@ TEST(DepthFirst, RunsThatDoNotPayOffKeepTheirLayerPlansAndSaySo) {
   }
   EXPECT_GE(declined, 1);
   expect_valid(r, hw, "mobilenet_v2");
-}
-
-// Two MobileNetV2 inverted residual blocks (1x1 expand 8->32 + ReLU, 3x3 depthwise + ReLU,
-// 1x1 project 32->8, + the block input), the second reading the first's output.
-Graph inverted_residuals() {
-  GraphBuilder b("inv_res");
-  std::string y = b.input("x", {1, 8, 32, 32});
-  for (int i = 1; i <= 2; ++i) {
-    const std::string n = std::to_string(i);
-    const std::string e = b.unary("relu_e" + n, "Relu", b.conv("expand" + n, y, 32, 1));
-    const std::string d = b.unary("relu_d" + n, "Relu", b.conv("dw" + n, e, 32, 3, 1, 1, 32));
-    y = b.binary("add" + n, "Add", b.conv("project" + n, d, 8, 1), y);
-  }
-  b.output(y);
-  return b.g;
 }
 
 TEST(DepthFirst, SkipTensorWithHaloRowsIsCopiedOnChipByMove) {

@@ -58,21 +58,6 @@ compiler::Graph neck_concat() {
   return b.g;
 }
 
-// Two inverted residual blocks; block 1's output is block 2's skip tensor, computed with the
-// halo rows block 2's depthwise 3x3 needs and read by block 2's Add at the band's rows only.
-compiler::Graph inverted_residuals() {
-  GraphBuilder b("inv_res");
-  std::string y = b.input("x", {1, 8, 32, 32});
-  for (int i = 1; i <= 2; ++i) {
-    const std::string n = std::to_string(i);
-    const std::string e = b.unary("relu_e" + n, "Relu", b.conv("expand" + n, y, 32, 1));
-    const std::string d = b.unary("relu_d" + n, "Relu", b.conv("dw" + n, e, 32, 3, 1, 1, 32));
-    y = b.binary("add" + n, "Add", b.conv("project" + n, d, 8, 1), y);
-  }
-  b.output(y);
-  return b.g;
-}
-
 struct Case {
   const char* name;
   compiler::Graph (*make)();
@@ -144,7 +129,7 @@ TEST_P(GatherData, CachedOverlapGivesTheReference) {
 INSTANTIATE_TEST_SUITE_P(Blocks, GatherData,
                          ::testing::Values(Case{"c3", c3_block, 48 * 1024}, Case{"sppf", sppf_block, 64 * 1024},
                                            Case{"neck", neck_concat, 32 * 1024},
-                                           Case{"inverted_residual", inverted_residuals, 256 * 1024}),
+                                           Case{"inverted_residual", compiler::testing::inverted_residuals, 256 * 1024}),
                          [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 }  // namespace

@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "functional_test_util.hpp"
+#include "int8_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
-#include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/reference_interpreter.hpp"
 #include "npu/compiler/strategy.hpp"
-#include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {
@@ -56,14 +55,7 @@ TEST(HoistActivationData, EveryStrategyGivesTheReference) {
 TEST(HoistActivationData, Int8IsBitExactUnderEveryStrategy) {
   const compiler::Graph g = detect_head();
   const HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
-  const auto calib = compiler::generate_calibration(g, 5, 4);
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 6, 1).at(0);
-  for (const std::string& s : compiler::builtin_strategy_names()) {
-    const compiler::Strategy st = compiler::builtin_strategy(s);
-    const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
-    const sim::Int8Check r = sim::check_int8_execution(compiler::compile(qg, hw, st), hw, qg, in);
-    EXPECT_EQ(r.status, "bit-exact") << "strategy " << s;
-  }
+  npu::test::expect_int8_bit_exact_under_every_strategy(g, hw, 5, 6);
 }
 
 }  // namespace
