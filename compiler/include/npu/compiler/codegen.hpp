@@ -48,7 +48,7 @@ struct LayerCodegenInfo {
   /// (conv_array_cycles); 0 for vector layers.
   std::uint64_t array_cycles = 0;
   /// Depth-first (depth_first.hpp): the stack the layer runs in (-1: none), the most output
-  /// rows it computes in one band, the overlap mode ("recompute"), and the MACs it executes
+  /// rows it computes in one band, the overlap mode ("recompute" or "cache"), and the MACs it executes
   /// beyond its own (rows recomputed by neighbouring bands).
   int stack = -1;
   int band_rows = 0;

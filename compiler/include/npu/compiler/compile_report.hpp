@@ -41,7 +41,7 @@ struct LayerReport {
   std::string bound;  ///< "compute" or "memory" (whichever time is larger); "" for host
   std::string note;   ///< host placement reason
   /// Depth-first (docs/depth_first.md): stack id (-1: the layer runs on its own), the most
-  /// output rows it computes per band, the overlap mode ("recompute"; "" outside a stack) and
+  /// output rows it computes per band, the overlap mode ("recompute" or "cache"; "" outside a stack) and
   /// the MACs executed beyond the layer's own (recomputed halo rows; not in `macs`).
   int stack = -1;
   int band_rows = 0;
