@@ -5,6 +5,7 @@
 #include "npu/isa/files.hpp"
 
 #include <algorithm>
+#include <set>
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
@@ -95,8 +96,12 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   Strategy s;
   s.source = source;
   bool have_name = false, have_passes = false, have_overlap = false;
+  YAML::Mark overlap_mark;
+  std::set<std::string> seen;
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
+    if (!seen.insert(key).second)
+      fail(source, kv.first.Mark(), "key '" + echo(key) + "' is given twice; give each key once");
     if (key == "name") {
       if (!kv.second.IsScalar() || kv.second.as<std::string>().empty())
         fail(source, kv.second.Mark(), "'name' must be a non-empty string, e.g. name: my-strategy");
@@ -123,7 +128,12 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
       }
       have_passes = true;
     } else if (key == "overlap") {
-      const std::string v = kv.second.IsScalar() ? kv.second.as<std::string>() : std::string();
+      overlap_mark = kv.first.Mark();
+      if (!kv.second.IsScalar())
+        fail(source, kv.first.Mark(),
+             "'overlap' must be one word, e.g. overlap: cache (allowed: auto, recompute, cache), not a " +
+                 std::string(kv.second.IsSequence() ? "list" : kv.second.IsMap() ? "map" : "null value"));
+      const std::string v = kv.second.as<std::string>();
       if (v == "auto") s.overlap = OverlapPolicy::Auto;
       else if (v == "recompute") s.overlap = OverlapPolicy::Recompute;
       else if (v == "cache") s.overlap = OverlapPolicy::Cache;
@@ -138,7 +148,7 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   if (!have_name) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
   if (!have_passes) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
   if (have_overlap && std::find(s.passes.begin(), s.passes.end(), "fuse-layers") == s.passes.end())
-    fail(source, root.Mark(), "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
+    fail(source, overlap_mark, "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
   return s;
 }
 

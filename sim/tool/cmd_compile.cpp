@@ -34,9 +34,12 @@ struct CompileArgs {
   bool no_pipeline = false;
   std::int64_t dynamic_size = 0;
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
+  bool strategy_file_given = false;  ///< --strategy-file appeared (even as "")
 };
 
 compiler::Strategy resolve_strategy(const CompileArgs& a) {
+  if (a.strategy_file_given && a.strategy_file.empty())
+    throw ConfigError("error: --strategy-file is empty; give a strategy .yaml file, or leave --strategy-file out");
   if (!a.strategy_file.empty()) {
     if (!a.strategy.empty())
       throw ConfigError("error: give either --strategy or --strategy-file, not both");
@@ -112,7 +115,8 @@ void add_compile(CLI::App& app) {
   cmd->add_option("--hw", a->hw, "Hardware config YAML (e.g. configs/edge-npu-ddr4.yaml)")->required();
   auto* strategy_opt = cmd->add_option("--strategy", a->strategy,
                   "Fusion strategy: none, conv-bn, conv-act, conv-bn-act (default), residual, depth-first; or a strategy YAML");
-  cmd->add_option("--strategy-file", a->strategy_file, "Strategy YAML file (name: ..., passes: [...])");
+  auto* strategy_file_opt =
+      cmd->add_option("--strategy-file", a->strategy_file, "Strategy YAML file (name: ..., passes: [...])");
   cmd->add_option("-o,--output", a->out, "Output program (.npuasm); required unless --graph is given");
   cmd->add_option("--graph", a->graph,
                   "Write the dataflow graph (fused groups, host nodes, per-edge DDR bytes) as .dot, .svg or .png "
@@ -126,8 +130,9 @@ void add_compile(CLI::App& app) {
   npu::tool::add_dynamic_size_option(cmd, a->dynamic_size);
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
-  cmd->callback([a, strategy_opt]() {
+  cmd->callback([a, strategy_opt, strategy_file_opt]() {
     a->strategy_given = strategy_opt->count() > 0;
+    a->strategy_file_given = strategy_file_opt->count() > 0;
     run_compile(*a);
   });
 }

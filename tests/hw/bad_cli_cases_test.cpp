@@ -19,6 +19,8 @@ const std::vector<BadCase> kCases = {
     BadCase{"misspelt experiment option",
             "experiment --model resnet18 " + kHw + " --stratgies none --out /tmp/npu-bad-cli",
             "npu experiment: error: unknown option '--stratgies'; did you mean '--strategies'?"},
+    BadCase{"empty --strategy-file", "compile resnet18 " + kHw + " --strategy-file '' -o /tmp/npu-bad-cli.npuasm",
+            "error: --strategy-file is empty; give a strategy .yaml file, or leave --strategy-file out"},
     BadCase{"misspelt compile option", "compile resnet18 " + kHw + " --strategy none -o /tmp/npu-bad-cli.npuasm --reprot x",
             "npu compile: error: unknown option '--reprot'; did you mean '--report'?"},
     BadCase{"misspelt ddr run option", "ddr run " + kHw + " --trace x --queu-depth 4",

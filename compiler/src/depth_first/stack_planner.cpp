@@ -156,7 +156,10 @@ class Planner {
       }
       if (chosen) {
         const std::size_t e = chosen->summary.last;
-        if (e != j)
+        if (e + 1 == j)
+          chosen->summary.end_reason = "time/traffic estimate: ending before " + lg_.layers[j].name +
+                                       " is cheaper than taking it in (the stack could go no further: " + reason + ")";
+        else if (e != j)
           chosen->summary.end_reason = "time/traffic estimate: ending before " + lg_.layers[e + 1].name +
                                        " is cheaper than going on to " + lg_.layers[j].name + " (where it would end: " +
                                        reason + ")";
