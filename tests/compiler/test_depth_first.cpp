@@ -2,6 +2,7 @@
 // DDR bytes of a stack, legality of the emitted program (static checks and an independent
 // race check of its tokens), --explain stack-end reasons, and never more DDR bytes than
 // `residual` on the zoo networks.
+#include <set>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -324,6 +325,23 @@ TEST(DepthFirst, ExplainSaysWhyEachStackEnds) {
     EXPECT_EQ(r.stacks[0].end_reason.rfind("SRAM full", 0), 0u) << r.stacks[0].end_reason;
     expect_valid(r, small, "deep");
   }
+}
+
+// One --explain line per node: the first conv of a run is labelled by its consumer ("conv1
+// (feeds maxpool)"), its consumer by its producer ("conv1 -> maxpool"); both once read
+// "conv1 -> maxpool", a duplicate line.
+TEST(DepthFirst, EveryLinkDecisionHasItsOwnLabel) {
+  const CompileResult r = compile(load_model("resnet18"), testing::edge_like_hw(), builtin_strategy("depth-first"));
+  std::set<std::string> labels;
+  int links = 0;
+  for (const Decision& d : r.decisions) {
+    if (d.pass != "fuse-layers" || d.label.rfind("stack ", 0) == 0 || d.label.rfind("layers ", 0) == 0) continue;
+    ++links;
+    EXPECT_TRUE(labels.insert(d.label).second) << "label printed twice: " << d.label;
+  }
+  EXPECT_GT(links, 10);
+  EXPECT_EQ(labels.count("/conv1/Conv (feeds /maxpool/MaxPool)"), 1u);
+  EXPECT_EQ(labels.count("/conv1/Conv -> /maxpool/MaxPool"), 1u);
 }
 
 TEST(DepthFirst, StrategyFilesMayUseThePass) {

@@ -67,11 +67,13 @@ std::vector<Candidate> FuseLayers::match(const Graph& graph) const {
     }
     for (std::size_t c : graph.consumers(n.outputs[0])) {
       if (!label.empty()) break;
-      if (tileable_op(graph.nodes[c])) label = n.name + " -> " + graph.nodes[c].name;
+      // "n (feeds c)": c's own candidate is labelled "n -> c" by its producer, and one link
+      // printed twice in --explain read as a duplicate decision.
+      if (tileable_op(graph.nodes[c])) label = n.name + " (feeds " + graph.nodes[c].name + ")";
       if (channel_concat(graph, graph.nodes[c]))
         for (std::size_t d : graph.consumers(graph.nodes[c].outputs[0]))
           if (label.empty() && tileable_op(graph.nodes[d]))
-            label = n.name + " -> " + graph.nodes[c].name + " -> " + graph.nodes[d].name;
+            label = n.name + " (feeds " + graph.nodes[c].name + " -> " + graph.nodes[d].name + ")";
     }
     if (!label.empty()) out.push_back({n.name, {n.name}, label});
   }

@@ -27,7 +27,7 @@ class FuseLayers : public Pass {
   std::string verb() const override { return "linked"; }
   /// Every Conv, MaxPool, AveragePool, or Add/Mul of two tensors, linked to another one: an
   /// input (data, fused skip, either summand) written by one, or its output read by one. Candidate {node}, labelled with the
-  /// link ("producer -> node" or "node -> consumer").
+  /// link ("producer -> node", or "node (feeds consumer)" for a node no tileable op feeds).
   std::vector<Candidate> match(const Graph& graph) const override;
   /// Declines a node that is not a 2-D Conv/pooling of one image (rank-4 tensors, batch 1),
   /// an Add/Mul that broadcasts, or a conv that scales its input channels (fuse-se-gate: the gate needs the whole input
