@@ -239,6 +239,7 @@ class Lowerer : public lowering::LowerCtx {
     out_.int8_execution = int8_;
     classify();
     link_aliases_and_concats();
+    compose_views();
     for (const auto& in : g_.inputs) touch(in);
     std::vector<std::size_t> host_run;
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
@@ -318,6 +319,7 @@ class Lowerer : public lowering::LowerCtx {
     out_.ddr_tensors.push_back({root, kind, bytes});
   }
   [[noreturn]] void fail(const Node& n, const std::string& why) const override { npu::compiler::fail(g_, n, why); }
+  const std::set<std::string>& composed() const override { return composed_; }
 
  private:
   enum class Role { Const, Host, Alias, Npu };
@@ -470,6 +472,27 @@ class Lowerer : public lowering::LowerCtx {
     }
   }
 
+  // Layout op outputs read only by MOVE layers are computed by no layer of their own: the
+  // readers read through them (lowering_table.hpp composed_views). A node all of whose
+  // outputs are composed emits no layer; its name goes to LoweredGraph::composed.
+  void compose_views() {
+    std::vector<bool> npu(g_.nodes.size());
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) npu[i] = role_[i] == Role::Npu;
+    std::set<std::string> placed;
+    for (const auto& [t, where] : link_) placed.insert(t);
+    auto move_concat = [&](const Node& c) {
+      return !concat_copies_.count(c.name) && concat_outer(g_, c) != 1 && !lowering::concat_pieces(g_, c).empty();
+    };
+    composed_ = lowering::composed_views(g_, npu, placed, move_concat, int8_);
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      const Node& n = g_.nodes[i];
+      bool any = false;
+      for (const auto& o : n.outputs)
+        if (composed_.count(o)) any = true;
+      if (any) out_.composed.push_back(n.name);
+    }
+  }
+
   std::uint64_t tensor_bytes(const std::string& t) const {
     if (auto it = sub_bytes_.find(t); it != sub_bytes_.end()) return it->second;
     return checked_mul(std::uint64_t(g_.tensor(t).elements()), std::uint64_t(e_),
@@ -614,7 +637,8 @@ class Lowerer : public lowering::LowerCtx {
         L.in_elems += std::uint64_t(g_.tensor(in).elements());
       }
       L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      L.layout = lowering::concat_pieces(g_, n);
+      L.layout = lowering::concat_pieces(g_, n, &composed_);
+      lowering::read_through_composed(g_, composed_, L);
       return finish(L);
     }
     if (op == "Concat") {
@@ -762,6 +786,7 @@ class Lowerer : public lowering::LowerCtx {
   std::set<std::string> host_visible_;   // produced on the NPU, read by the host
   std::map<std::string, std::uint64_t> sub_bytes_;  // subview name -> its bytes
   std::map<std::string, DdrPlace> link_; // graph tensor -> (graph tensor it lives in, offset)
+  std::set<std::string> composed_;       // layout op outputs no layer computes (compose_views)
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::uint64_t>>> concat_copies_;
   std::set<std::string> declared_;
   std::map<std::string, std::size_t> root_index_;

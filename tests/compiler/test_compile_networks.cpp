@@ -121,6 +121,17 @@ Saving predicted_saving(const Graph& g) {
             g.nodes[g.consumers(g.nodes[tc[0]].outputs[0])[0]].op_type == "Mul")) {
         s.write_bytes += bytes(t);
         s.read_bytes += std::int64_t(bytes(t));
+        // View composition: once the activation is gone, a Transpose on the way whose output
+        // is now read only by a Split (YOLOv5's head) is computed by the Split's MOVEs from its
+        // input, so its own read and write of its output's bytes disappear too. (Under `none`
+        // the activation reads the Transpose's output, which is then computed.)
+        const auto after = g.consumers(g.nodes[tc[0]].outputs[0]);
+        const auto tp = g.producer(t);
+        if (tp && g.nodes[*tp].op_type == "Transpose" && !after.empty() &&
+            std::all_of(after.begin(), after.end(), [&](std::size_t i) { return g.nodes[i].op_type == "Split"; })) {
+          s.write_bytes += bytes(t);
+          s.read_bytes += std::int64_t(bytes(t));
+        }
         continue;
       }
     }

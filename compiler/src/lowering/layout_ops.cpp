@@ -33,6 +33,7 @@ void lower_layout(LowerCtx& ctx, const Node& n) {
     if (!o.empty()) out_total += elements(g, o);
   for (std::size_t k = 0; k < n.outputs.size(); ++k) {
     if (n.outputs[k].empty()) continue;
+    if (ctx.composed().count(n.outputs[k])) continue;  // its readers compute it (composed_views)
     LayerSpec L = ctx.base(n, LayerKind::Layout);
     if (outs > 1) L.name += ":" + std::to_string(k);
     L.inputs = {n.inputs[0]};
@@ -53,7 +54,8 @@ void lower_layout(LowerCtx& ctx, const Node& n) {
     }
     const Shape& s = g.tensor(n.outputs[k]).shape;
     L.channels = s.size() >= 2 ? int(std::max<std::int64_t>(s[1], 1)) : 1;
-    L.layout = layout_pieces(g, n, k);  // computed by MOVE where the op is a strided view
+    L.layout = layout_pieces(g, n, k, &ctx.composed());  // computed by MOVE where the op is a strided view
+    read_through_composed(g, ctx.composed(), L);
     ctx.finish(L);
   }
 }

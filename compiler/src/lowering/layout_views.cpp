@@ -5,8 +5,12 @@
 // (layout_tiles.hpp). Ops not here (Pad, Expand, Tile, Gather, bilinear Resize, ...) keep the
 // costed-only streaming copy and are reported as not computed by functional_problems.
 #include <algorithm>
+#include <optional>
+#include <set>
 
 #include "lowering/lowering_table.hpp"
+#include "npu/compiler/int8_lowering.hpp"
+#include "npu/compiler/pass.hpp"
 
 namespace npu::compiler::lowering {
 
@@ -62,80 +66,141 @@ std::vector<LayoutPiece> normalised(std::vector<LayoutPiece> pieces, bool merge_
   return pieces;
 }
 
-// One piece reading input 0 through `in_stride`, written packed.
-std::vector<LayoutPiece> single(const Graph& g, const Node& n, std::size_t k, U64s in_stride, std::uint64_t in_offset) {
-  LayoutPiece p;
-  p.input = n.inputs[0];
-  p.dims = dims_of(g.tensor(n.outputs[k]).shape);
-  p.in_stride = std::move(in_stride);
-  p.out_stride = packed(g.tensor(n.outputs[k]).shape);
-  p.in_offset = in_offset;
-  p.outer = p.dims.size();
-  return normalised({p}, true);
-}
+// A layout op's output as an axis map of its input (unnormalised, so that two maps compose):
+// output index i (over `dims`, outermost first) reads input element
+// sum_a (base[a] + sum_{d: axis[d] = a} step[d] i_d) x packed(in_shape)[a] of `input`.
+// Transpose: axis = perm, step 1; Split/Slice: axis d = d, base = the start, step = the step.
+struct AxisView {
+  std::string input;
+  Shape in_shape;
+  U64s dims;
+  std::vector<std::size_t> axis;
+  U64s step, base;  // step per output dim, base per input axis
+};
 
-std::vector<LayoutPiece> transpose(const Graph& g, const Node& n) {
+std::optional<AxisView> transpose_view(const Graph& g, const Node& n) {
   const Shape& s = g.tensor(n.inputs[0]).shape;
   std::vector<std::int64_t> perm = n.attr_ints("perm");
   if (perm.empty())
     for (std::size_t d = s.size(); d-- > 0;) perm.push_back(std::int64_t(d));
-  if (perm.size() != s.size()) return {};
+  if (perm.size() != s.size()) return std::nullopt;
   std::vector<bool> seen(s.size(), false);
-  const U64s in = packed(s);
-  U64s st;
+  AxisView v{n.inputs[0], s, dims_of(g.tensor(n.outputs[0]).shape), {}, {}, U64s(s.size(), 0)};
   for (auto a : perm) {
-    if (a < 0 || a >= std::int64_t(s.size()) || seen[std::size_t(a)]) return {};
+    if (a < 0 || a >= std::int64_t(s.size()) || seen[std::size_t(a)]) return std::nullopt;
     seen[std::size_t(a)] = true;
-    st.push_back(in[std::size_t(a)]);
+    v.axis.push_back(std::size_t(a));
+    v.step.push_back(1);
   }
-  return single(g, n, 0, st, 0);
+  return v;
 }
 
-std::vector<LayoutPiece> split(const Graph& g, const Node& n, std::size_t k) {
+// Identity axes (Split, Slice): output dim d reads input axis d.
+AxisView identity_view(const Graph& g, const Node& n, std::size_t k) {
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  AxisView v{n.inputs[0], s, dims_of(g.tensor(n.outputs[k]).shape), {}, U64s(s.size(), 1), U64s(s.size(), 0)};
+  for (std::size_t d = 0; d < s.size(); ++d) v.axis.push_back(d);
+  return v;
+}
+
+std::optional<AxisView> split_view(const Graph& g, const Node& n, std::size_t k) {
   const Shape& s = g.tensor(n.inputs[0]).shape;
   std::int64_t axis = n.attr_int("axis", 0);
   if (axis < 0) axis += std::int64_t(s.size());
-  if (axis < 0 || axis >= std::int64_t(s.size())) return {};
+  if (axis < 0 || axis >= std::int64_t(s.size())) return std::nullopt;
   std::uint64_t at = 0;
   for (std::size_t j = 0; j < k; ++j) {
-    if (n.outputs[j].empty()) return {};  // offsets of later outputs need the earlier shapes
-    if (!known(g, n.outputs[j])) return {};
+    if (n.outputs[j].empty()) return std::nullopt;  // offsets of later outputs need the earlier shapes
+    if (!known(g, n.outputs[j])) return std::nullopt;
     at += std::uint64_t(g.tensor(n.outputs[j]).shape.at(std::size_t(axis)));
   }
-  const U64s in = packed(s);
-  return single(g, n, k, in, at * in[std::size_t(axis)]);
+  if (g.tensor(n.outputs[k]).shape.size() != s.size()) return std::nullopt;
+  AxisView v = identity_view(g, n, k);
+  v.base[std::size_t(axis)] = at;
+  return v;
 }
 
-std::vector<LayoutPiece> slice(const Graph& g, const Node& n) {
+std::optional<AxisView> slice_view(const Graph& g, const Node& n) {
   const Shape& s = g.tensor(n.inputs[0]).shape;
   const Shape& o = g.tensor(n.outputs[0]).shape;
-  if (o.size() != s.size()) return {};
+  if (o.size() != s.size()) return std::nullopt;
   SliceArgs args;
-  if (!slice_args(g, n, args)) return {};
+  if (!slice_args(g, n, args)) return std::nullopt;
   const auto& [starts, ends, axes, steps] = args;
-  const U64s in = packed(s);
-  U64s st = in;
-  std::uint64_t offset = 0;
+  AxisView v = identity_view(g, n, 0);
   for (std::size_t i = 0; i < starts.size(); ++i) {
     std::int64_t a = axes[i] < 0 ? axes[i] + std::int64_t(s.size()) : axes[i];
-    if (a < 0 || a >= std::int64_t(s.size())) return {};
+    if (a < 0 || a >= std::int64_t(s.size())) return std::nullopt;
     const std::int64_t dim = s[std::size_t(a)], step = steps.empty() ? 1 : steps[i];
-    if (step < 1) return {};  // negative steps walk backwards: no MOVE lowering (not computed)
+    if (step < 1) return std::nullopt;  // negative steps walk backwards: no MOVE lowering (not computed)
     std::int64_t b = starts[i] < 0 ? starts[i] + dim : starts[i];
     std::int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
     b = std::clamp<std::int64_t>(b, 0, dim);
     e = std::clamp<std::int64_t>(e, 0, dim);
     const std::int64_t len = e > b ? (e - b + step - 1) / step : 0;
-    if (len != o[std::size_t(a)]) return {};  // shape inference disagrees: do not guess
-    offset += std::uint64_t(b) * in[std::size_t(a)];
-    st[std::size_t(a)] = in[std::size_t(a)] * std::uint64_t(step);
+    if (len != o[std::size_t(a)]) return std::nullopt;  // shape inference disagrees: do not guess
+    v.base[std::size_t(a)] = std::uint64_t(b);
+    v.step[std::size_t(a)] = std::uint64_t(step);
   }
-  return single(g, n, 0, st, offset);
+  return v;
+}
+
+std::optional<AxisView> axis_view(const Graph& g, const Node& n, std::size_t k) {
+  if (n.inputs.empty() || k >= n.outputs.size() || !known(g, n.inputs[0]) || !known(g, n.outputs[k])) return std::nullopt;
+  if (is_const(g, n.inputs[0])) return std::nullopt;
+  if (n.op_type == "Transpose") return transpose_view(g, n);
+  if (n.op_type == "Split") return split_view(g, n, k);
+  if (n.op_type == "Slice") return slice_view(g, n);
+  return std::nullopt;
+}
+
+// Reads `v.input` through the layout ops that compute it when they are in `composed`
+// (layout_ops.cpp composed_views): v's index i reads element j of X = P(Y) with
+// j_a = base[a] + sum_{axis[d] = a} step[d] i_d, and P reads Y's axis P.axis[a] at
+// P.base + P.step[a] j_a, so the composition is again an axis map of Y.
+AxisView compose(const Graph& g, AxisView v, const std::set<std::string>* composed) {
+  while (composed && composed->count(v.input)) {
+    const auto p = g.producer(v.input);
+    if (!p) break;
+    const Node& n = g.nodes[*p];
+    std::size_t k = 0;
+    while (k < n.outputs.size() && n.outputs[k] != v.input) ++k;
+    const auto pv = axis_view(g, n, k);
+    if (!pv || pv->dims.size() != v.in_shape.size()) break;
+    AxisView c{pv->input, pv->in_shape, v.dims, {}, {}, pv->base};
+    for (std::size_t a = 0; a < v.base.size(); ++a) c.base[pv->axis[a]] += v.base[a] * pv->step[a];
+    for (std::size_t d = 0; d < v.dims.size(); ++d) {
+      c.axis.push_back(pv->axis[v.axis[d]]);
+      c.step.push_back(v.step[d] * pv->step[v.axis[d]]);
+    }
+    v = std::move(c);
+  }
+  return v;
+}
+
+// The piece of an axis map, written packed at `out_offset` with `out_stride` (empty: packed
+// over v.dims).
+LayoutPiece piece_of(const AxisView& v, U64s out_stride, std::uint64_t out_offset, std::size_t outer) {
+  LayoutPiece p;
+  p.input = v.input;
+  p.dims = v.dims;
+  const U64s in = packed(v.in_shape);
+  for (std::size_t d = 0; d < v.dims.size(); ++d) p.in_stride.push_back(in[v.axis[d]] * v.step[d]);
+  for (std::size_t a = 0; a < v.base.size(); ++a) p.in_offset += v.base[a] * in[a];
+  if (out_stride.empty()) {
+    Shape s;
+    for (auto d : v.dims) s.push_back(std::int64_t(d));
+    out_stride = packed(s);
+  }
+  p.out_stride = std::move(out_stride);
+  p.out_offset = out_offset;
+  p.outer = outer;
+  return p;
 }
 
 }  // namespace
 
-std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n) {
+std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n, const std::set<std::string>* composed) {
   if (n.outputs.empty() || !known(g, n.outputs[0])) return {};
   const Shape& o = g.tensor(n.outputs[0]).shape;
   std::int64_t axis = n.attr_int("axis", 0);
@@ -148,16 +213,12 @@ std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n) {
     if (!known(g, in) || is_const(g, in)) return {};  // a constant part is not in the DDR image
     const Shape& s = g.tensor(in).shape;
     if (s.size() != o.size()) return {};
-    LayoutPiece p;
-    p.input = in;
-    p.dims = dims_of(s);
-    p.in_stride = packed(s);
-    p.out_stride = out;
-    p.out_offset = at * out[std::size_t(axis)];
-    p.outer = std::size_t(axis);
+    AxisView v{in, s, dims_of(s), {}, U64s(s.size(), 1), U64s(s.size(), 0)};
+    for (std::size_t d = 0; d < s.size(); ++d) v.axis.push_back(d);
+    const std::uint64_t offset = at * out[std::size_t(axis)];
     at += std::uint64_t(s[std::size_t(axis)]);
     if (std::uint64_t(s[std::size_t(axis)]) == 0) continue;
-    pieces.push_back(std::move(p));
+    pieces.push_back(piece_of(compose(g, std::move(v), composed), out, offset, std::size_t(axis)));
   }
   if (at != std::uint64_t(o[std::size_t(axis)])) return {};
   return normalised(std::move(pieces), false);
@@ -194,13 +255,63 @@ std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n) {
   return normalised({p}, true);
 }
 
-std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k) {
-  if (n.inputs.empty() || k >= n.outputs.size() || !known(g, n.inputs[0]) || !known(g, n.outputs[k])) return {};
-  if (is_const(g, n.inputs[0])) return {};
-  if (n.op_type == "Transpose") return transpose(g, n);
-  if (n.op_type == "Split") return split(g, n, k);
-  if (n.op_type == "Slice") return slice(g, n);
-  return {};
+std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k,
+                                       const std::set<std::string>* composed) {
+  const auto v = axis_view(g, n, k);
+  if (!v) return {};
+  return normalised({piece_of(compose(g, *v, composed), {}, 0, v->dims.size())}, true);
+}
+
+std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& npu_placed,
+                                     const std::set<std::string>& placed,
+                                     const std::function<bool(const Node&)>& move_concat, bool int8) {
+  std::set<std::string> out;
+  auto moves = [&](std::size_t i) {
+    const Node& c = g.nodes[i];
+    if (!npu_placed[i]) return false;
+    if (c.op_type == "Concat") return move_concat(c);
+    for (std::size_t k = 0; k < c.outputs.size(); ++k)
+      if (!c.outputs[k].empty() && !axis_view(g, c, k)) return false;
+    return c.op_type == "Transpose" || c.op_type == "Split" || c.op_type == "Slice";
+  };
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (!npu_placed[i] || (n.op_type != "Transpose" && n.op_type != "Split" && n.op_type != "Slice")) continue;
+    for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+      const std::string& t = n.outputs[k];
+      if (t.empty() || placed.count(t) || !axis_view(g, n, k)) continue;
+      if (std::find(g.outputs.begin(), g.outputs.end(), t) != g.outputs.end()) continue;
+      const auto readers = g.consumers(t);
+      if (readers.empty()) continue;
+      bool ok = true;
+      for (std::size_t r : readers) ok = ok && moves(r);
+      if (ok && int8) {  // an int8 MOVE keeps its input's grid: compose only where nothing changes it
+        const auto a = activation_grid(g.tensor(n.inputs[0])), b = activation_grid(g.tensor(t));
+        ok = a && b && *a == *b;
+      }
+      if (ok) out.insert(t);
+    }
+  }
+  return out;
+}
+
+void read_through_composed(const Graph& g, const std::set<std::string>& composed, LayerSpec& L) {
+  bool any = false;
+  for (const std::string& in : L.inputs) {
+    for (std::string t = in; composed.count(t);) {
+      const auto p = g.producer(t);
+      if (!p) break;
+      const Node& n = g.nodes[*p];
+      for (const std::string& c : covered_nodes(n))
+        if (std::find(L.covers.begin(), L.covers.end(), c) == L.covers.end()) L.covers.push_back(c);
+      t = n.inputs[0];
+      any = true;
+    }
+  }
+  if (!any || L.layout.empty()) return;
+  L.inputs.clear();
+  for (const LayoutPiece& piece : L.layout)
+    if (std::find(L.inputs.begin(), L.inputs.end(), piece.input) == L.inputs.end()) L.inputs.push_back(piece.input);
 }
 
 }  // namespace npu::compiler::lowering

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +36,8 @@ class LowerCtx {
   /// A DDR tensor of `bytes` that exists only in the program (e.g. ConvTranspose's
   /// zero-inserted input); an intermediate named `name`.
   virtual std::string temp_tensor(const std::string& name, std::uint64_t bytes) = 0;
+  /// Layout op outputs no layer computes (composed_views): their readers read their input.
+  virtual const std::set<std::string>& composed() const = 0;
   [[noreturn]] virtual void fail(const Node& n, const std::string& why) const = 0;
 };
 
@@ -60,10 +64,25 @@ void add_conv_transpose(std::map<std::string, OpLowering>& t);  // conv_transpos
 
 // Layout ops as strided views for MOVE (layout_views.cpp); empty when the op or its form has
 // no MOVE lowering (the layer is then costed only, and functional_problems says so).
-/// Output `k` of a Transpose, Split or Slice (positive steps) node.
-std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k);
-/// A Concat along an inner axis: one piece per (non-empty) input.
-std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n);
+/// Output `k` of a Transpose, Split or Slice (positive steps) node. A piece whose input is in
+/// `composed` (a Transpose/Split/Slice output no layer computes, composed_views) reads that
+/// op's input instead, through the composed index map (repeatedly, down the chain).
+std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k,
+                                       const std::set<std::string>* composed = nullptr);
+/// A Concat along an inner axis: one piece per (non-empty) input; `composed` as above.
+std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n, const std::set<std::string>* composed = nullptr);
+/// The Transpose/Split/Slice outputs whose readers can read their input directly (view
+/// composition, XLA's "transpose folding" for MOVE): NPU-placed, with a MOVE lowering, no graph
+/// output, not zero-copy placed (`placed`: tensors lowering links into another's bytes), read only
+/// by NPU layout layers that compute by MOVE (a Transpose/Split/Slice with a MOVE lowering, a
+/// Concat along an inner axis: `move_concat`), and, when `int8`, on their input's int8 grid.
+/// No layer computes them: each reader's pieces read the op's input. Deterministic.
+std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& npu_placed,
+                                     const std::set<std::string>& placed,
+                                     const std::function<bool(const Node&)>& move_concat, bool int8);
+/// After L.layout was built with `composed`: the nodes its composed inputs stood for join
+/// L.covers (after the anchor), and L.inputs become the tensors its pieces read.
+void read_through_composed(const Graph& g, const std::set<std::string>& composed, LayerSpec& L);
 /// Nearest Resize/Upsample of NCHW by integer factors where out[y] = in[floor(y / f)].
 std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n);
 

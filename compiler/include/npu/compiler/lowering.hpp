@@ -116,6 +116,10 @@ struct LoweredGraph {
   std::vector<LayerSpec> layers;      ///< NPU layers in execution order
   std::vector<HostNode> host_nodes;   ///< in graph order
   std::vector<std::string> aliases;   ///< nodes lowered to no code (Flatten/Reshape/Identity, zero-copy Concat)
+  /// Layout nodes (Transpose/Split/Slice) an output of which no layer computes: their readers'
+  /// MOVEs read through them (view composition, lowering_table.hpp composed_views); each such
+  /// node is in its readers' LayerSpec::covers.
+  std::vector<std::string> composed;
   std::vector<DdrTensor> ddr_tensors; ///< in order of first use
   std::map<std::string, DdrPlace> place;  ///< every graph tensor an NPU layer reads or writes
   std::map<std::string, std::uint64_t> bytes;  ///< DDR bytes of each tensor in `place` (its own extent)
