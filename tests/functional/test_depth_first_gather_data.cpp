@@ -7,11 +7,15 @@
 // only the stack's last output written to DDR.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "functional_test_util.hpp"
 #include "npu/compiler/pass_manager.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/strategy.hpp"
+#include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {
@@ -55,6 +59,28 @@ compiler::Graph neck_concat() {
   const std::string u = b.binary("scale", "Mul", t, b.constant("gain", {1, 4, 1, 1}, 0.5f, 1.5f));
   const std::string v = b.unary("conv2.relu", "Relu", b.conv("conv2", u, 4, 3, 1, 1, 1, true));
   b.output(b.conv("conv3", b.concat("cat", {v, t}), 6, 1, 1, 0, 1, true));
+  return b.g;
+}
+
+// PAN neck with nearest upsampling (YOLOv5's model.10 - model.13): t = conv1(x) at 12 x 12,
+// u = Resize x2 (nearest, asymmetric + floor, as YOLOv5's export) to 24 x 24, Concat(u, s)
+// with s = conv2(y) at 24 x 24, then a 3x3 conv3. In one stack, u's band rows start at the
+// 3x3 conv's halo row (odd for every band but the first), so MOVEs copy a cut group of
+// output rows as well as whole ones.
+compiler::Graph pan_upsample() {
+  GraphBuilder b("pan_up");
+  const std::string x = b.input("x", {1, 6, 12, 12});
+  const std::string y = b.input("y", {1, 3, 24, 24});
+  const std::string t = b.unary("conv1.relu", "Relu", b.conv("conv1", x, 4, 1, 1, 0, 1, true));
+  compiler::Tensor& scales = b.add_tensor("scales", {4}, true);
+  scales.float_data = {1, 1, 2, 2};
+  b.add_tensor("u", {1, 4, 24, 24});
+  compiler::Node& r = b.node("resize", "Resize", {t, "", "scales"}, {"u"});
+  r.attrs["mode"] = std::string("nearest");
+  r.attrs["coordinate_transformation_mode"] = std::string("asymmetric");
+  r.attrs["nearest_mode"] = std::string("floor");
+  const std::string s2 = b.unary("conv2.relu", "Relu", b.conv("conv2", y, 4, 1, 1, 0, 1, true));
+  b.output(b.conv("conv3", b.concat("cat", {"u", s2}), 6, 3, 1, 1, 1, true));
   return b.g;
 }
 
@@ -126,9 +152,48 @@ TEST_P(GatherData, CachedOverlapGivesTheReference) {
   EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
 }
 
+// The upsampling joins the stack: conv1 -> resize -> conv3 (with conv2 gathered), the
+// upsampled tensor never reaches DDR (no STORE of layer "resize"; its 4 x 24 x 24 elements
+// would be 2304 x 4 B), and its MOVEs include cut groups (rank 4: the rows of one input row a
+// band starts in the middle of) as well as whole ones (rank 5). fp32 values are the
+// reference's (above); int8 programs stay bit-exact with the integer reference.
+TEST(DepthFirstUpsample, TheUpsampledTensorStaysOnChip) {
+  const compiler::Graph g = pan_upsample();
+  HwConfig hw = test::fp32_hw(40 * 1024);
+  hw.ddr.data_rate_mtps = 400;
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
+  ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+  const auto& layers = c.stacks[0].layers;
+  EXPECT_NE(std::find(layers.begin(), layers.end(), "resize"), layers.end()) << compiler::format_explain(c.decisions);
+  int cut = 0, whole = 0;
+  for (const auto& i : c.program.instructions) {
+    if (i.layer != "resize") continue;
+    EXPECT_NE(i.op, isa::Opcode::Store);
+    EXPECT_NE(i.op, isa::Opcode::Load);  // its input is conv1's tile
+    if (i.op != isa::Opcode::Move) continue;
+    const auto& m = std::get<isa::MoveParams>(i.params);
+    (m.rank == 4 ? cut : whole) += 1;
+  }
+  EXPECT_GT(cut, 0);
+  EXPECT_GT(whole, 0);
+  HwConfig q = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  q.sram.capacity_bytes = 16 * 1024;
+  const auto calib = compiler::generate_calibration(g, 5, 4);
+  const compiler::RefTensorMap in = compiler::generate_calibration(g, 6, 1).at(0);
+  const compiler::Strategy st = compiler::builtin_strategy("depth-first");
+  const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
+  const compiler::CompileResult qc = compiler::compile(qg, q, st);
+  bool stacked = false;
+  for (const auto& sm : qc.stacks)
+    stacked = stacked || std::find(sm.layers.begin(), sm.layers.end(), "resize") != sm.layers.end();
+  EXPECT_TRUE(stacked) << compiler::format_explain(qc.decisions);
+  EXPECT_EQ(sim::check_int8_execution(qc, q, qg, in).status, "bit-exact");
+}
+
 INSTANTIATE_TEST_SUITE_P(Blocks, GatherData,
                          ::testing::Values(Case{"c3", c3_block, 48 * 1024}, Case{"sppf", sppf_block, 64 * 1024},
                                            Case{"neck", neck_concat, 32 * 1024},
+                                           Case{"pan_upsample", pan_upsample, 40 * 1024},
                                            Case{"inverted_residual", compiler::testing::inverted_residuals, 256 * 1024}),
                          [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 

@@ -51,6 +51,42 @@ Instruction move_rows(const std::string& layer, std::uint32_t src, int src_rows,
   return mv;
 }
 
+// MOVEs of nearest upsampling by (fh, fw) (out[y][x] = in[y / fh][x / fw]): output rows `o`
+// into a packed [c, o.rows(), w * fw] tile at `dst` from input rows `in` of a packed
+// [c, in.rows(), w] tile at `src`. Whole groups of fh output rows of one input row take one
+// MOVE; a group the band cuts (at its ends) takes one MOVE of its rows.
+void upsample_moves(const std::string& layer, std::uint32_t src, RowRange in, std::uint32_t dst, RowRange o, int c,
+                    int w, int fh, int fw, int e, std::vector<Instruction>& code) {
+  const std::uint32_t wo = std::uint32_t(w) * std::uint32_t(fw), in_plane = std::uint32_t(in.rows()) * std::uint32_t(w),
+                      out_plane = std::uint32_t(o.rows()) * wo;
+  for (int y = o.lo; y < o.hi;) {
+    const int r = y / fh;
+    isa::MoveParams mp;
+    mp.in_addr = std::uint32_t(src + std::uint64_t(r - in.lo) * std::uint64_t(w) * std::uint64_t(e));
+    mp.out_addr = std::uint32_t(dst + std::uint64_t(y - o.lo) * wo * std::uint64_t(e));
+    const int groups = y == r * fh ? (o.hi - y) / fh : 0;
+    if (groups > 0) {  // dims innermost first: fw copies, w columns, fh rows, groups, channels
+      mp.rank = 5;
+      mp.extent = {std::uint32_t(fw), std::uint32_t(w), std::uint32_t(fh), std::uint32_t(groups), std::uint32_t(c), 1};
+      mp.in_stride = {0, 1, 0, std::uint32_t(w), in_plane, 0};
+      mp.out_stride = {1, std::uint32_t(fw), wo, std::uint32_t(fh) * wo, out_plane, 0};
+      y += groups * fh;
+    } else {
+      const int rows = std::min((r + 1) * fh, o.hi) - y;
+      mp.rank = 4;
+      mp.extent = {std::uint32_t(fw), std::uint32_t(w), std::uint32_t(rows), std::uint32_t(c), 1, 1};
+      mp.in_stride = {0, 1, 0, in_plane, 0, 0};
+      mp.out_stride = {1, std::uint32_t(fw), wo, out_plane, 0, 0};
+      y += rows;
+    }
+    Instruction mv;
+    mv.op = Opcode::Move;
+    mv.layer = layer;
+    mv.params = mp;
+    code.push_back(std::move(mv));
+  }
+}
+
 }  // namespace
 
 void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::vector<Instruction>& prog,
@@ -150,16 +186,23 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
           code.push_back(move_rows(L.name, from, have.rows(), dst, rows.rows(), rows.rows(), pc.c, op->w));
         }
       }
-      const RowBand band = input_band(g, o.lo, o.rows());
       const RowRange in_rows = sl.in.rows[std::size_t(b)];
-      if (in_rows.lo != band.first_row || in_rows.rows() != band.rows)
+      if (!(in_rows == layer_input_rows(sl, o)))
         throw std::logic_error("depth-first: band rows of " + L.name + " disagree with its receptive field");
+      const RowBand band = is_upsample(L) ? RowBand{in_rows.lo, in_rows.rows()} : input_band(g, o.lo, o.rows());
       // Computed rows go straight into the tile, or (Cache, with rows carried) into the
       // scratch tile and then after the carried rows.
       const std::uint32_t out_addr = carried > 0 ? plan.buffers[std::size_t(t.scratch)].at(b) : tile_addr;
       Instruction c;
       c.layer = L.name;
-      if (L.kind == LayerKind::Conv) {
+      if (is_upsample(L)) {
+        std::vector<Instruction> moves;
+        upsample_moves(L.name, operand_addr(sl.in), in_rows, out_addr, o, g.c_in, g.w_in, L.resize_h, L.resize_w, e,
+                       moves);
+        c = std::move(moves.back());
+        moves.pop_back();
+        for (auto& m : moves) code.push_back(std::move(m));
+      } else if (L.kind == LayerKind::Conv) {
         isa::ConvParams cp = band_conv_params(g, band);
         cp.in_addr = operand_addr(sl.in);
         cp.w_addr = sl.w_addr;

@@ -81,6 +81,14 @@ struct StackLayer {
   std::uint64_t requant_bytes = 0;  ///< its size (the LayerSpec::requant tensor's bytes)
 };
 
+/// True for a nearest upsampling layer (LayerKind::Resize computed by MOVE) in a stack.
+bool is_upsample(const LayerSpec& L);
+
+/// Rows of the layer's data input that output rows `out` read: the receptive field of a
+/// Conv/Pool (input_rows), the rows themselves for an element-wise layer, and
+/// [out.lo / f, (out.hi - 1) / f + 1) for nearest upsampling by f (out[y] = in[y / f]).
+RowRange layer_input_rows(const StackLayer& sl, RowRange out);
+
 struct StackPlan {
   StackSummary summary;
   std::vector<StackLayer> layers;

@@ -66,7 +66,7 @@ class Planner {
     for (const auto& t : lg_.ddr_tensors) kind_[t.name] = t.kind;
     for (std::size_t j = 0; j < lg_.layers.size(); ++j) {
       const LayerSpec& L = lg_.layers[j];
-      if (L.kind == LayerKind::Conv || L.kind == LayerKind::Pool) geom_[j] = L.geom;
+      if (L.kind == LayerKind::Conv || L.kind == LayerKind::Pool || is_upsample(L)) geom_[j] = L.geom;
     }
     // An element-wise layer of two same-shape tensors: the [C, H, W] of a Conv/Pool producing
     // one of its inputs (nothing else records H and W separately).
@@ -196,13 +196,13 @@ class Planner {
       why = "host op: " + L.name + " runs on the host";
       return false;
     }
-    const bool conv = L.kind == LayerKind::Conv, pool = L.kind == LayerKind::Pool;
+    const bool conv = L.kind == LayerKind::Conv, pool = L.kind == LayerKind::Pool, up = is_upsample(L);
     if (L.kind == LayerKind::Eltwise && !geom_.count(index_of(L))) {
       why = "op not tileable: " + L.name + " is an element-wise " + L.op_type +
             " with broadcasting or of tensors whose shape no Conv/pool gives";
       return false;
     }
-    if (!conv && !pool && L.kind != LayerKind::Eltwise) {
+    if (!conv && !pool && !up && L.kind != LayerKind::Eltwise) {
       why = std::string("op not tileable: ") + L.name + " is " + to_string(L.kind) + " " + L.op_type;
       return false;
     }
@@ -587,7 +587,7 @@ class Planner {
           add(o.produced, rows);
           for (const Piece& pc : o.pieces) add(pc.produced, rows);
         };
-        sl.in.rows[std::size_t(b)] = input_rows(sl.geom, c);
+        sl.in.rows[std::size_t(b)] = layer_input_rows(sl, c);
         read(sl.in, sl.in.rows[std::size_t(b)]);
         if (!sl.res.tensor.empty()) {  // residual / second element-wise input: the output's rows
           sl.res.rows[std::size_t(b)] = c;
@@ -852,6 +852,21 @@ class Planner {
 
 std::vector<StackPlan> plan_stacks(const PlanInputs& in, std::vector<StackSummary>* declined) {
   return Planner(in).run(declined);
+}
+
+bool is_upsample(const LayerSpec& L) {
+  const ConvGeom& g = L.geom;
+  return L.kind == LayerKind::Resize && !L.layout.empty() && L.resize_h >= 1 && L.resize_w >= 1 && g.c_in >= 1 &&
+         g.c_in == g.c_out && g.h_out == g.h_in * L.resize_h && g.w_out == g.w_in * L.resize_w;
+}
+
+RowRange layer_input_rows(const StackLayer& sl, RowRange out) {
+  if (out.empty()) return {};
+  if (is_upsample(*sl.spec)) {
+    const int f = sl.spec->resize_h;
+    return {out.lo / f, (out.hi - 1) / f + 1};
+  }
+  return input_rows(sl.geom, out);
 }
 
 std::uint64_t band_macs(const LayerSpec& L, const ConvGeom& geom, int out_rows) {

@@ -2,14 +2,23 @@
 
 #include <optional>
 
+#include "lowering/lowering_table.hpp"
+
 namespace npu::compiler {
 
 namespace {
 
 bool eltwise_op(const Node& n) { return (n.op_type == "Add" || n.op_type == "Mul") && n.inputs.size() == 2; }
 
-bool tileable_op(const Node& n) {
-  return n.op_type == "Conv" || n.op_type == "MaxPool" || n.op_type == "AveragePool" || eltwise_op(n);
+// Nearest upsampling by integer factors (YOLOv5's PAN neck): band rows map back as
+// in row = out row / factor (lowering::upsample_pieces gives its MOVE).
+bool upsample_op(const Graph& g, const Node& n) {
+  return (n.op_type == "Resize" || n.op_type == "Upsample") && !lowering::upsample_pieces(g, n).empty();
+}
+
+bool tileable_op(const Graph& g, const Node& n) {
+  return n.op_type == "Conv" || n.op_type == "MaxPool" || n.op_type == "AveragePool" || eltwise_op(n) ||
+         upsample_op(g, n);
 }
 
 // A Concat along the channels of NCHW tensors: a stack gathers its pieces on chip.
@@ -26,10 +35,10 @@ std::optional<std::size_t> tileable_producer(const Graph& g, const std::string& 
   const auto p = g.producer(t);
   if (!p) return std::nullopt;
   const Node& n = g.nodes[*p];
-  if (tileable_op(n)) return p;
+  if (tileable_op(g, n)) return p;
   if (channel_concat(g, n))
     for (const std::string& in : n.inputs)
-      if (const auto q = g.producer(in); q && tileable_op(g.nodes[*q])) return q;
+      if (const auto q = g.producer(in); q && tileable_op(g, g.nodes[*q])) return q;
   return std::nullopt;
 }
 
@@ -56,7 +65,7 @@ std::vector<Candidate> FuseLayers::match(const Graph& graph) const {
   // producer of its data input or skip tensor, else its first tileable consumer.
   std::vector<Candidate> out;
   for (const Node& n : graph.nodes) {
-    if (!tileable_op(n) || n.inputs.empty() || n.outputs.empty()) continue;
+    if (!tileable_op(graph, n) || n.inputs.empty() || n.outputs.empty()) continue;
     std::string label;
     std::string second = n.attr_int(fused_attr::kResidual, 0) == 1 && n.inputs.size() > 3 ? n.inputs[3] : "";
     if (eltwise_op(n)) second = n.inputs[1];
@@ -69,10 +78,10 @@ std::vector<Candidate> FuseLayers::match(const Graph& graph) const {
       if (!label.empty()) break;
       // "n (feeds c)": c's own candidate is labelled "n -> c" by its producer, and one link
       // printed twice in --explain read as a duplicate decision.
-      if (tileable_op(graph.nodes[c])) label = n.name + " (feeds " + graph.nodes[c].name + ")";
+      if (tileable_op(graph, graph.nodes[c])) label = n.name + " (feeds " + graph.nodes[c].name + ")";
       if (channel_concat(graph, graph.nodes[c]))
         for (std::size_t d : graph.consumers(graph.nodes[c].outputs[0]))
-          if (label.empty() && tileable_op(graph.nodes[d]))
+          if (label.empty() && tileable_op(graph, graph.nodes[d]))
             label = n.name + " (feeds " + graph.nodes[c].name + " -> " + graph.nodes[d].name + ")";
     }
     if (!label.empty()) out.push_back({n.name, {n.name}, label});
