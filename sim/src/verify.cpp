@@ -230,11 +230,14 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
       row.bit_exact = c.status;
       row.sim_status = c.run ? "ok" : c.status;
       if (c.run) row.sim = compare_outputs(in.reference, c.outputs);
-      // An int8 program that runs but differs from the integer reference is a wrong number.
-      row.pass = !c.run || c.status == "bit-exact";
+      // An int8 program that runs but differs from the integer reference is a wrong number;
+      // one that could not be checked ("not run: ...", the table says why) fails too, as an
+      // fp32 program that cannot run with data does: a verify that verified nothing is no pass.
+      row.pass = c.run && c.status == "bit-exact";
     } catch (const ConfigError& e) {
       const std::string first = e.what();
       row.bit_exact = "not run: compile failed: " + summary_line(first);
+      row.pass = false;
     }
     rows.push_back(std::move(row));
   }

@@ -64,8 +64,8 @@ void add_verify(CLI::App& app) {
     std::cout << npu::sim::format_verify(report, *opt);
     std::cout << "\nwrote " << opt->out_dir << "/verify.csv, verify.json, verify.md, outputs/\n";
     if (!report.ok()) {
-      std::cerr << "npu verify: a strategy failed (simulation failed or relative error above "
-                << opt->fp32_tolerance << "); see the table\n";
+      std::cerr << "npu verify: a strategy failed (simulation failed or not run, relative error above "
+                << opt->fp32_tolerance << ", or int8 not bit-exact with the integer reference); see the table\n";
       npu::tool::set_exit_status(1);
     }
   });

@@ -259,6 +259,26 @@ TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
   EXPECT_EQ(err.find("fix:"), std::string::npos) << err;
 }
 
+// int8: a strategy whose program cannot run with int8 data (a bilinear Resize has no MOVE
+// lowering, so nothing is computed) is checked by nothing, so it fails (exit 1) like an fp32
+// program that cannot run, and its row says why; it used to pass silently.
+TEST(VerifyTool, Int8NotRunFailsTheStrategy) {
+  const std::string models = npu::test::shared_models_dir();
+  if (models.empty()) GTEST_SKIP() << "../shared/models is absent (it holds the one-op cases); skipping";
+  const std::string dir = npu::test::fresh_dir("verify-int8-not-run");
+  const auto r = npu::test::run_npu({"verify", models + "/cases/resize_bilinear.onnx", "--hw",
+                                     "configs/edge-npu-ddr4.yaml", "--strategies", "none", "--out", dir + "/v"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("a strategy failed"), std::string::npos) << r.output;
+  const auto j = npu::test::read_json(dir + "/v/verify.json");
+  const auto& rows = j.at("rows");
+  ASSERT_FALSE(rows.empty());
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("pass"), false);
+    EXPECT_EQ(row.at("bit_exact").get<std::string>().rfind("not run: ", 0), 0u) << row.dump();
+  }
+}
+
 TEST(VerifyTool, BadCalibrationInputExitsOneNamingTheFix) {
   const std::string dir = npu::test::fresh_dir("verify-bad");
   std::filesystem::create_directories(dir + "/empty");

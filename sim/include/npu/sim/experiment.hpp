@@ -31,7 +31,7 @@ struct VerifyFigures {
   std::optional<double> quant_sqnr_db;  ///< int8: lowest SQNR of the PTQ model over outputs
   std::optional<bool> quant_top1;       ///< int8: the PTQ model's argmax agrees
   std::string bit_exact;                ///< int8 execution status; "n/a (fp32 config)" on fp32
-  bool pass = true;                     ///< fp32: ran and within tolerance
+  bool pass = true;                     ///< fp32: ran and within tolerance; int8: ran and bit-exact
 };
 
 /// What one run reports (read back from the child's run.json), in the summary's units.

@@ -73,7 +73,7 @@ struct VerifyRow {
   std::vector<OutputError> sim_vs_expected;  ///< simulator vs --expected (when given)
   std::vector<OutputError> quant;     ///< fake-quant PTQ model vs fp32 reference (int8 configs)
   std::string bit_exact;      ///< int8 configs: Int8Check::status; fp32: "n/a (fp32 config)"
-  bool pass = true;           ///< fp32: sim ran and every output within fp32_tolerance
+  bool pass = true;           ///< fp32: sim ran and every output within fp32_tolerance; int8: ran and bit-exact
 };
 
 struct VerifyReport {
