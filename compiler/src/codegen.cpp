@@ -107,24 +107,31 @@ class Generator {
       info_ = LayerCodegenInfo{};
       info_.layer = L.name;
       std::vector<Step> steps;
-      switch (L.kind) {
-        case LayerKind::Conv:
-        case LayerKind::Gemm: steps = gen_conv(L); break;
-        case LayerKind::Act: steps = gen_act(L); break;
-        case LayerKind::Eltwise: steps = gen_eltwise(L); break;
-        case LayerKind::Pool: steps = gen_pool(L); break;
-        case LayerKind::Resize: steps = L.layout.empty() ? gen_resize(L) : gen_moves(L); break;
-        case LayerKind::Copy: steps = gen_copy(L); break;
-        case LayerKind::Layout: steps = L.layout.empty() ? gen_layout(L) : gen_moves(L); break;
-        case LayerKind::Host:
-          emit_host(L);
-          res_.layers.push_back(info_);
-          continue;
+      try {
+        switch (L.kind) {
+          case LayerKind::Conv:
+          case LayerKind::Gemm: steps = gen_conv(L); break;
+          case LayerKind::Act: steps = gen_act(L); break;
+          case LayerKind::Eltwise: steps = gen_eltwise(L); break;
+          case LayerKind::Pool: steps = gen_pool(L); break;
+          case LayerKind::Resize: steps = L.layout.empty() ? gen_resize(L) : gen_moves(L); break;
+          case LayerKind::Copy: steps = gen_copy(L); break;
+          case LayerKind::Layout: steps = L.layout.empty() ? gen_layout(L) : gen_moves(L); break;
+          case LayerKind::Host:
+            emit_host(L);
+            res_.layers.push_back(info_);
+            continue;
+        }
+      } catch (const TooBig& t) {
+        too_big_.push_back(t);  // the other layers are still sized, so the error can name the largest need
+        continue;
       }
+      if (!too_big_.empty()) continue;  // no program will be returned: only sizes matter now
       info_.steps = int(steps.size());
       emit(L.name, steps);
       res_.layers.push_back(info_);
     }
+    if (!too_big_.empty()) throw ConfigError(too_big_message());
     return std::move(res_);
   }
 
@@ -197,11 +204,27 @@ class Generator {
     return true;
   }
 
-  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need) const {
-    throw ConfigError(hw_.source + ": error: layer '" + L.name + "' (" + L.op_type +
-                      ") cannot fit even one minimal tile in SRAM: needs " + std::to_string(need) +
-                      " bytes, sram.capacity is " + std::to_string(cap_) +
-                      " bytes; increase sram.capacity to at least " + std::to_string(need) + " bytes");
+  // A layer whose smallest tile does not fit the SRAM: thrown by the generators, collected by
+  // run() over every layer, then reported as one ConfigError (too_big_message).
+  struct TooBig {
+    std::string layer, op;
+    std::uint64_t need = 0;
+  };
+  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need) const { throw TooBig{L.name, L.op_type, need}; }
+  // Names the first layer that does not fit and the capacity every layer needs (the largest
+  // minimal need), so that one raise of sram.capacity is enough.
+  std::string too_big_message() const {
+    const TooBig& first = too_big_.front();
+    const TooBig* largest = &first;
+    for (const TooBig& t : too_big_)
+      if (t.need > largest->need) largest = &t;
+    std::string m = hw_.source + ": error: layer '" + first.layer + "' (" + first.op +
+                    ") cannot fit even one minimal tile in SRAM: needs " + std::to_string(first.need) +
+                    " bytes, sram.capacity is " + std::to_string(cap_) + " bytes";
+    if (too_big_.size() > 1)
+      m += "; " + std::to_string(too_big_.size()) + " layers do not fit, the largest need is layer '" +
+           largest->layer + "' (" + largest->op + "): " + std::to_string(largest->need) + " bytes";
+    return m + "; increase sram.capacity to at least " + std::to_string(largest->need) + " bytes";
   }
 
   std::uint32_t a(std::uint64_t x) const { return std::uint32_t(align_up(x, opt_.align_bytes)); }
@@ -996,6 +1019,7 @@ class Generator {
   TilingOptions opt_;
   int e_;
   std::uint64_t cap_;
+  std::vector<TooBig> too_big_;  // layers whose minimal tile does not fit (run() reports them)
   CodegenResult res_;
   LayerCodegenInfo info_;
   std::map<std::string, std::uint64_t> base_;

@@ -44,6 +44,31 @@ CompileResult compile_small(const std::string& strategy, std::uint64_t sram = 1u
   return compile(small_net(), testing::edge_like_hw(sram), builtin_strategy(strategy));
 }
 
+// An SRAM too small for some layers' smallest tile: the error names the first such layer and
+// the capacity that fits every layer (the largest minimal need), so one raise is enough: at
+// that capacity the network compiles, one byte less it does not.
+TEST(Codegen, TooSmallSramNamesTheCapacityThatFitsEveryLayer) {
+  GraphBuilder b("grow");
+  const std::string x = b.input("x", {1, 8, 16, 16});
+  const std::string a = b.conv("small", x, 16, 3, 1, 1);   // 3x3, 8 -> 16
+  b.output(b.conv("big", a, 64, 3, 1, 1));                  // 3x3, 16 -> 64: a larger minimal tile
+  const Strategy st = builtin_strategy("none");
+  std::string msg;
+  try {
+    compile(b.g, testing::edge_like_hw(1024), st);
+  } catch (const ConfigError& e) {
+    msg = e.what();
+  }
+  ASSERT_NE(msg.find("layer 'small' (Conv) cannot fit even one minimal tile"), std::string::npos) << msg;
+  ASSERT_NE(msg.find("2 layers do not fit, the largest need is layer 'big' (Conv): "), std::string::npos) << msg;
+  const std::string key = "increase sram.capacity to at least ";
+  const std::size_t at = msg.find(key);
+  ASSERT_NE(at, std::string::npos) << msg;
+  const std::uint64_t need = std::stoull(msg.substr(at + key.size()));
+  EXPECT_NO_THROW(compile(b.g, testing::edge_like_hw(need), st)) << msg;
+  EXPECT_THROW(compile(b.g, testing::edge_like_hw(need - 1), st), ConfigError);
+}
+
 TEST(Codegen, EveryStrategyGivesAValidProgramThatRoundTrips) {
   const HwConfig hw = testing::edge_like_hw();
   for (const auto& s : strategies()) {
