@@ -224,7 +224,15 @@ class Generator {
     if (too_big_.size() > 1)
       m += "; " + std::to_string(too_big_.size()) + " layers do not fit, the largest need is layer '" +
            largest->layer + "' (" + largest->op + "): " + std::to_string(largest->need) + " bytes";
-    return m + "; increase sram.capacity to at least " + std::to_string(largest->need) + " bytes";
+    // A capacity the config accepts: whole banks of whole interleave granules (hw_config.cpp
+    // check_cross_section; contiguous banks only need the capacity to split into `banks`).
+    const SramConfig& sr = hw_.sram;
+    const std::uint64_t banks = std::uint64_t(std::max(sr.banks, 1));
+    const std::uint64_t g = sr.bank_interleave_bytes;
+    const std::uint64_t unit = g == 0 || g >= sr.bank_bytes() ? banks : banks * g;
+    const std::uint64_t fit = (largest->need + unit - 1) / unit * unit;
+    return m + "; increase sram.capacity to at least " + std::to_string(fit) + " bytes" +
+           (fit != largest->need ? " (whole banks of " + std::to_string(unit / banks) + "-byte granules)" : "");
   }
 
   std::uint32_t a(std::uint64_t x) const { return std::uint32_t(align_up(x, opt_.align_bytes)); }

@@ -2,6 +2,8 @@
 // zero-copy concat, separate layers in `none`, DDR bank skew, dependency tokens, errors.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -46,27 +48,44 @@ CompileResult compile_small(const std::string& strategy, std::uint64_t sram = 1u
 
 // An SRAM too small for some layers' smallest tile: the error names the first such layer and
 // the capacity that fits every layer (the largest minimal need), so one raise is enough: at
-// that capacity the network compiles, one byte less it does not.
+// that capacity the network compiles, one byte less it does not; and the capacity it tells
+// the user to set is one the config accepts (whole banks of whole granules) and compiles.
 TEST(Codegen, TooSmallSramNamesTheCapacityThatFitsEveryLayer) {
   GraphBuilder b("grow");
   const std::string x = b.input("x", {1, 8, 16, 16});
   const std::string a = b.conv("small", x, 16, 3, 1, 1);   // 3x3, 8 -> 16
   b.output(b.conv("big", a, 64, 3, 1, 1));                  // 3x3, 16 -> 64: a larger minimal tile
   const Strategy st = builtin_strategy("none");
+  const std::string edge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+  HwConfig hw = load_hw_config(edge);
+  hw.sram.capacity_bytes = 1024;
   std::string msg;
   try {
-    compile(b.g, testing::edge_like_hw(1024), st);
+    compile(b.g, hw, st);
   } catch (const ConfigError& e) {
     msg = e.what();
   }
   ASSERT_NE(msg.find("layer 'small' (Conv) cannot fit even one minimal tile"), std::string::npos) << msg;
   ASSERT_NE(msg.find("2 layers do not fit, the largest need is layer 'big' (Conv): "), std::string::npos) << msg;
+  const std::string largest = "the largest need is layer 'big' (Conv): ";
+  const std::uint64_t need = std::stoull(msg.substr(msg.find(largest) + largest.size()));
+  hw.sram.capacity_bytes = need;
+  EXPECT_NO_THROW(compile(b.g, hw, st)) << msg;
+  hw.sram.capacity_bytes = need - 1;
+  EXPECT_THROW(compile(b.g, hw, st), ConfigError);
   const std::string key = "increase sram.capacity to at least ";
   const std::size_t at = msg.find(key);
   ASSERT_NE(at, std::string::npos) << msg;
-  const std::uint64_t need = std::stoull(msg.substr(at + key.size()));
-  EXPECT_NO_THROW(compile(b.g, testing::edge_like_hw(need), st)) << msg;
-  EXPECT_THROW(compile(b.g, testing::edge_like_hw(need - 1), st), ConfigError);
+  const std::string set = std::to_string(std::stoull(msg.substr(at + key.size())));
+  std::ifstream in(edge);
+  std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  yaml.replace(yaml.find("capacity: 1 MiB"), 15, "capacity: " + set);
+  const std::string path = ::testing::TempDir() + "/too_small_sram_set.yaml";
+  std::ofstream(path) << yaml;
+  HwConfig ok;
+  ASSERT_NO_THROW(ok = load_hw_config(path)) << set;
+  EXPECT_GE(ok.sram.capacity_bytes, need);
+  EXPECT_NO_THROW(compile(b.g, ok, st)) << set;
 }
 
 TEST(Codegen, EveryStrategyGivesAValidProgramThatRoundTrips) {
