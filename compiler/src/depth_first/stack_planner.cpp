@@ -2,6 +2,8 @@
 // rows every layer computes per band (receptive fields back-propagated from the last layer's
 // output band), which tensors go to DDR, and the SRAM layout. Reference: docs/depth_first.md.
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -98,6 +100,7 @@ class Planner {
     while (i < n) {
       std::string why;
       if (!stackable(lg_.layers[i], why) || lg_.layers[i].kind == LayerKind::Eltwise) {
+        flush_left_out(i, "", declined);
         ++i;
         continue;
       }
@@ -150,7 +153,13 @@ class Planner {
         }
       if (chosen && first_single_run > i) {
         // Layers i .. first-1 run one by one; plan again from the stack's first layer (its run
-        // may differ from the one seen from i).
+        // may differ from the one seen from i). Said in --explain once the planning after them
+        // has decided (flush_left_out): they could have been stacked.
+        if (left_out_ == SIZE_MAX) {
+          left_out_ = i;
+          left_out_run_ = lg_.layers[i].name + " .. " + lg_.layers[j].name;
+          left_out_ns_ = ns[0];
+        }
         i = first_single_run;
         continue;
       }
@@ -167,6 +176,7 @@ class Planner {
           chosen->summary.end_reason = reason;
       }
       if (!chosen) {
+        flush_left_out(i, "", declined);
         // No stack pays off: these layers keep the per-layer (residual) plans. One report per
         // run (its longest prefix with a plan): runs starting at a later layer inside an already
         // reported one are not repeated.
@@ -182,11 +192,32 @@ class Planner {
         ++i;
         continue;
       }
+      flush_left_out(i, lg_.layers[i].name, declined);
       chosen->summary.id = int(out.size());
       i = chosen->summary.last + 1;
       out.push_back(std::move(*chosen));
     }
+    flush_left_out(n, "", declined);
     return out;
+  }
+
+  // Reports layers left_out_ .. upto-1, which the dynamic programme left out of its stacks,
+  // as one declined line naming the stack that then starts at `upto` ("" if none does).
+  void flush_left_out(std::size_t upto, const std::string& stack_start, std::vector<StackSummary>* declined) {
+    if (left_out_ == SIZE_MAX) return;
+    if (declined && upto > left_out_) {
+      StackSummary d;
+      d.first = left_out_;
+      d.last = upto - 1;
+      for (std::size_t k = left_out_; k < upto; ++k) d.layers.push_back(lg_.layers[k].name);
+      d.id = int(declined->size());
+      d.kept_reason = "kept layer by layer (residual plans): the fastest split of the run " + left_out_run_ +
+                      " (estimated " + std::to_string(std::llround(left_out_ns_ / 1000.0)) + " us) leaves " +
+                      (d.layers.size() == 1 ? "this layer" : "these layers") + " out of its stacks" +
+                      (stack_start.empty() ? std::string() : " and starts its first stack at " + stack_start);
+      declined->push_back(std::move(d));
+    }
+    left_out_ = SIZE_MAX;
   }
 
   // ---- single-layer facts ----
@@ -846,6 +877,11 @@ class Planner {
   std::map<std::size_t, std::pair<std::uint64_t, double>> alone_;
   std::map<std::pair<std::size_t, std::size_t>, std::optional<StackPlan>> plans_;
   std::map<std::size_t, ConvGeom> geom_;  // stackable layers' geometry
+  // Layers the dynamic programme left out of its stacks, not yet reported (flush_left_out):
+  // the first one (SIZE_MAX: none), the run it saw them in and its estimate.
+  std::size_t left_out_ = SIZE_MAX;
+  std::string left_out_run_;
+  double left_out_ns_ = 0;
 };
 
 }  // namespace

@@ -30,9 +30,15 @@ std::vector<Decision> declined_stack_decisions(const std::vector<StackSummary>& 
     Decision d;
     d.pass = "fuse-layers";
     d.nodes = s.layers;
-    d.label = "layers " + s.layers.front() + " .. " + s.layers.back() + " (" + std::to_string(s.layers.size()) +
-              " layers)";
+    d.label = s.layers.size() == 1 ? "layer " + s.layers.front()
+                                   : "layers " + s.layers.front() + " .. " + s.layers.back() + " (" +
+                                         std::to_string(s.layers.size()) + " layers)";
     d.outcome = DecisionOutcome::Declined;
+    if (!s.kept_reason.empty()) {
+      d.reason = s.kept_reason;
+      out.push_back(std::move(d));
+      continue;
+    }
     const bool slower = s.estimated_ns > s.layer_by_layer_ns;
     const bool more_bytes = s.ddr_bytes > s.layer_by_layer_bytes;
     d.reason = std::string("kept layer by layer (residual plans): no prefix of this run pays off; as one stack (") +

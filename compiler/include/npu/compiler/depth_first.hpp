@@ -69,6 +69,9 @@ struct StackSummary {
   std::vector<std::string> gathered;
   std::uint64_t move_elems = 0;     ///< elements those MOVEs copy, summed over bands
   std::string end_reason;           ///< why the stack ends where it ends
+  /// Declined only: why layers a stack could have taken run one by one, when it is not that no
+  /// stack of their run pays off (e.g. the fastest segmentation of the run leaves them alone).
+  std::string kept_reason;
 };
 
 struct LoweredGraph;
