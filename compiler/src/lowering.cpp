@@ -762,10 +762,14 @@ class Lowerer : public lowering::LowerCtx {
       if (it != out_.place.end()) {
         p = it->second;
       } else {
+        // A graph output no layer touches: a view (zero-copy Slice/Split/Reshape) of bytes a
+        // layer writes, at its offset inside them (the offset was dropped: a channel Slice's
+        // output read back the first channels of its input).
         const DdrPlace r = resolve(t);
         auto rn = root_names_.find(r.root);
         if (rn == root_names_.end()) return;
         p.root = rn->second;
+        p.offset = r.offset;
       }
       auto idx = root_index_.find(p.root);
       if (idx == root_index_.end()) return;
