@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/pipeline.hpp"
 
@@ -24,6 +25,19 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   r.lowered = lower(r.graph, hw);
   mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
   const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
+  // hoist-activation only prepares fuse-activation: hoisted activations with no fuse-activation
+  // after it stay layers of their own (a pass order that does nothing, said rather than silent).
+  const auto& ps = strategy.passes;
+  const auto hoist = std::find(ps.begin(), ps.end(), "hoist-activation");
+  if (hoist != ps.end() && std::find(hoist, ps.end(), "fuse-activation") == ps.end()) {
+    int hoisted = 0;
+    for (const Decision& d : r.decisions) hoisted += d.pass == "hoist-activation" && d.outcome == DecisionOutcome::Applied;
+    if (hoisted > 0)
+      r.warnings.push_back(where + ": warning: strategy '" + strategy.name + "': hoist-activation moved " +
+                           std::to_string(hoisted) +
+                           " activation(s) onto Conv/Gemm outputs, but no fuse-activation runs after it, so they "
+                           "stay layers of their own; list fuse-activation after hoist-activation");
+  }
   r.host_nodes = int(r.lowered.host_nodes.size());
   if (options.npu_only && r.host_nodes > 0) {
     std::string list;

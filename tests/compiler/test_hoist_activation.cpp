@@ -70,5 +70,24 @@ TEST(HoistActivation, FusingStrategiesHoistAndTheOthersDoNot) {
   }
 }
 
+// hoist-activation with no fuse-activation after it (a strategy file's pass order) moves the
+// activation but nothing fuses it: compile warns, naming the fix; with fuse-activation after
+// it, or when nothing was hoisted, it does not.
+TEST(HoistActivation, WithoutALaterFuseActivationCompileWarns) {
+  const HwConfig hw = testing::edge_like_hw();
+  auto warned = [&](const std::string& yaml, const Graph& g) {
+    const CompileResult r = compile(g, hw, parse_strategy_yaml(yaml));
+    for (const auto& w : r.warnings)
+      if (w.find("hoist-activation moved 1 activation(s) onto Conv/Gemm outputs, but no fuse-activation runs after "
+                 "it") != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(warned("name: h\npasses: [fuse-activation, hoist-activation]\n", head("Sigmoid")));
+  EXPECT_TRUE(warned("name: h\npasses: [hoist-activation]\n", head("Sigmoid")));
+  EXPECT_FALSE(warned("name: h\npasses: [hoist-activation, fuse-activation]\n", head("Sigmoid")));
+  EXPECT_FALSE(warned("name: h\npasses: [hoist-activation]\n", head("Relu", true)));  // declined: nothing moved
+}
+
 }  // namespace
 }  // namespace npu::compiler
