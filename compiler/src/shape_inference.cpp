@@ -84,10 +84,18 @@ class NodeCtx {
   /// Sets output i (creating the tensor if needed).
   void set_out(std::size_t i, Shape shape, ElemType type) {
     if (i >= n_.outputs.size() || n_.outputs[i].empty()) return;  // optional output absent
-    for (std::int64_t d : shape)
-      if (d <= 0)
+    for (std::int64_t d : shape) {
+      // A zero extent is valid ONNX (an empty Split part, a Slice of nothing), but npu-sim
+      // simulates no empty tensors: say so rather than blame the export.
+      if (d == 0)
+        fail("output '" + n_.outputs[i] + "' would have shape " + shape_str(shape) +
+                 " with a zero-size dimension (an empty tensor)",
+             "npu-sim does not simulate empty tensors: remove the empty output from the model (e.g. a "
+             "Split part of size 0)");
+      if (d < 0)
         mismatch("output '" + n_.outputs[i] + "' would have shape " + shape_str(shape) +
-                 " with a non-positive dimension");
+                 " with a negative dimension");
+    }
     Tensor& t = g_.tensors[n_.outputs[i]];
     t.name = n_.outputs[i];
     t.shape = std::move(shape);

@@ -128,6 +128,21 @@ TEST(ShapeInference, ConvChannelMismatchNamesNodeAndShapes) {
   EXPECT_NE(msg.find("[16,4,3,3]"), std::string::npos) << msg;
 }
 
+// A Split part of size 0 is valid ONNX (an empty tensor); npu-sim does not simulate empty
+// tensors and says so, with the fix, instead of calling the export inconsistent.
+TEST(ShapeInference, EmptySplitOutputIsRefusedAsEmptyNotInconsistent) {
+  G t;
+  t.in("x", {1, 8, 5, 6}).ints("sizes", {4, 0, 4});
+  Node& n = t.node("Split", {"x", "sizes"}, "a", {{"axis", std::int64_t(1)}});
+  n.outputs = {"a", "b", "c"};
+  const std::string msg = error_of(t);
+  EXPECT_NE(msg.find("test.onnx: error: node #0 'Split_0' (Split): output 'b' would have shape [1,0,5,6] with a "
+                     "zero-size dimension (an empty tensor); npu-sim does not simulate empty tensors"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(msg.find("inconsistent"), std::string::npos) << msg;
+}
+
 TEST(ShapeInference, ConvWindowLargerThanInputIsAnError) {
   G t;
   t.in("x", {1, 1, 2, 2}).w("w", {1, 1, 5, 5});
