@@ -47,6 +47,14 @@ struct GraphBuilder {
     return name;
   }
 
+  /// A constant int64 vector (Reshape shapes, Split sizes, Slice starts/ends/axes).
+  std::string ints(const std::string& name, std::vector<std::int64_t> v) {
+    Tensor& t = add_tensor(name, {std::int64_t(v.size())}, true);
+    t.type = ElemType::Int64;
+    t.int_data = std::move(v);
+    return name;
+  }
+
   std::string scalar(const std::string& name, float v) {
     Tensor& t = add_tensor(name, {}, true);
     t.float_data = {v};

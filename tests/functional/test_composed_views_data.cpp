@@ -19,7 +19,6 @@
 namespace {
 
 using namespace npu;
-using compiler::Tensor;
 using compiler::testing::GraphBuilder;
 
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
@@ -37,12 +36,6 @@ void dma_bytes(const isa::Program& p, std::uint64_t& rd, std::uint64_t& wr) {
     else if (in.op == isa::Opcode::Store) wr += std::get<isa::DmaDesc>(in.params).bytes();
 }
 
-void ints(GraphBuilder& b, const std::string& name, std::vector<std::int64_t> v) {
-  Tensor& t = b.add_tensor(name, {std::int64_t(v.size())}, true);
-  t.type = compiler::ElemType::Int64;
-  t.int_data = std::move(v);
-}
-
 // x [1,3,4,5,6] -> Transpose (0,1,3,4,2) -> t [1,3,5,6,4] -> Split axis -1 (1,1,2) -> Concat
 // (s2, s0, s1) axis -1 -> y [1,3,5,6,4].
 compiler::Graph transpose_split_concat() {
@@ -53,7 +46,7 @@ compiler::Graph transpose_split_concat() {
   b.add_tensor("s0", {1, 3, 5, 6, 1});
   b.add_tensor("s1", {1, 3, 5, 6, 1});
   b.add_tensor("s2", {1, 3, 5, 6, 2});
-  ints(b, "split_sizes", {1, 1, 2});
+  b.ints("split_sizes", {1, 1, 2});
   b.node("split", "Split", {"t", "split_sizes"}, {"s0", "s1", "s2"}).attrs["axis"] = std::int64_t(-1);
   b.add_tensor("y", {1, 3, 5, 6, 4});
   b.node("concat", "Concat", {"s2", "s0", "s1"}, {"y"}).attrs["axis"] = std::int64_t(-1);
@@ -99,8 +92,8 @@ TEST(ComposedViews, TransposeSplitConcatIsOneMoveLayerThatReadsTheInputOnce) {
 TEST(ComposedViews, StridedSlicesAndATransposeComposeIntoOneMove) {
   GraphBuilder b("slices");
   const std::string x = b.input("x", {1, 1, 16, 3});
-  ints(b, "st1", {1}), ints(b, "en1", {16}), ints(b, "ax", {2}), ints(b, "sp1", {2});
-  ints(b, "st2", {2}), ints(b, "en2", {8}), ints(b, "sp2", {3});
+  b.ints("st1", {1}), b.ints("en1", {16}), b.ints("ax", {2}), b.ints("sp1", {2});
+  b.ints("st2", {2}), b.ints("en2", {8}), b.ints("sp2", {3});
   b.add_tensor("a", {1, 1, 8, 3});
   b.node("slice1", "Slice", {x, "st1", "en1", "ax", "sp1"}, {"a"});
   b.add_tensor("bb", {1, 1, 2, 3});
@@ -130,7 +123,7 @@ compiler::Graph head(bool transpose_is_output) {
   GraphBuilder b("head");
   const std::string in = b.input("in", {1, 4, 6, 6});
   const std::string c = b.unary("sig", "Sigmoid", b.conv("m", in, 15, 1, 1, 0, 1, true));
-  ints(b, "shape5", {1, 3, 5, 6, 6});
+  b.ints("shape5", {1, 3, 5, 6, 6});
   b.add_tensor("r", {1, 3, 5, 6, 6});
   b.node("reshape", "Reshape", {c, "shape5"}, {"r"});
   b.add_tensor("t", {1, 3, 6, 6, 5});
@@ -139,7 +132,7 @@ compiler::Graph head(bool transpose_is_output) {
   b.add_tensor("s0", {1, 3, 6, 6, 2});
   b.add_tensor("s1", {1, 3, 6, 6, 2});
   b.add_tensor("s2", {1, 3, 6, 6, 1});
-  ints(b, "split_sizes", {2, 2, 1});
+  b.ints("split_sizes", {2, 2, 1});
   b.node("split", "Split", {"t", "split_sizes"}, {"s0", "s1", "s2"}).attrs["axis"] = std::int64_t(4);
   const std::string two = b.scalar("two", 2.0f);
   const std::string grid = b.constant("grid", {1, 3, 6, 6, 2}, -0.5f, 5.5f);
@@ -149,7 +142,7 @@ compiler::Graph head(bool transpose_is_output) {
   const std::string wh = b.binary("wh.anchor", "Mul", b.binary("wh.pow", "Pow", wh2, two), anchors);
   b.add_tensor("cat", {1, 3, 6, 6, 5});
   b.node("concat", "Concat", {xy, wh, "s2"}, {"cat"}).attrs["axis"] = std::int64_t(4);
-  ints(b, "shape3", {1, 108, 5});
+  b.ints("shape3", {1, 108, 5});
   b.add_tensor("y", {1, 108, 5});
   b.node("reshape_out", "Reshape", {"cat", "shape3"}, {"y"});
   b.output("y");

@@ -16,14 +16,7 @@
 namespace {
 
 using namespace npu;
-using compiler::Tensor;
 using compiler::testing::GraphBuilder;
-
-void ints(GraphBuilder& b, const std::string& name, std::vector<std::int64_t> v) {
-  Tensor& t = b.add_tensor(name, {std::int64_t(v.size())}, true);
-  t.type = compiler::ElemType::Int64;
-  t.int_data = std::move(v);
-}
 
 // x [1,4,5,6] -> c = conv 3x3 4 -> 9 -> Slice channels [3, 6) -> graph output s (zero copy:
 // channel 3 starts 3 x 30 elements into c); and Split of c along C into (2, 3, 4) -> graph
@@ -32,11 +25,11 @@ compiler::Graph channel_views() {
   GraphBuilder b("views");
   const std::string x = b.input("x", {1, 4, 5, 6});
   const std::string c = b.conv("conv", x, 9, 3, 1, 1, 1, true);
-  ints(b, "st", {3}), ints(b, "en", {6}), ints(b, "ax", {1});
+  b.ints("st", {3}), b.ints("en", {6}), b.ints("ax", {1});
   b.add_tensor("s", {1, 3, 5, 6});
   b.node("slice", "Slice", {c, "st", "en", "ax"}, {"s"});
   b.output("s");
-  ints(b, "sizes", {2, 3, 4});
+  b.ints("sizes", {2, 3, 4});
   b.add_tensor("p0", {1, 2, 5, 6});
   b.add_tensor("p1", {1, 3, 5, 6});
   b.add_tensor("p2", {1, 4, 5, 6});
