@@ -106,8 +106,10 @@ void add_experiment(CLI::App& app) {
                                         : std::string())
                 << "\n";
     if (verify_failed) {
-      std::cerr << "npu experiment: " << verify_failed << " fp32 run(s) exceed the verify tolerance "
-                << vo->fp32_tolerance << " (see the verification table)\n";
+      std::cerr << "npu experiment: " << verify_failed
+                << " run(s) failed verification: not run (the table says why), above the fp32 tolerance "
+                << vo->fp32_tolerance << ", or int8 not bit-exact with the integer reference (see the verification "
+                   "table)\n";
       npu::tool::set_exit_status(1);
     }
     if (failed) {
