@@ -309,13 +309,15 @@ TEST(DepthFirst, ExplainSaysWhyEachStackEnds) {
     EXPECT_EQ(r.stacks[0].end_reason.rfind("graph output", 0), 0u) << r.stacks[0].end_reason;
   }
   {
-    // SRAM full: three 3x3 convs 64->64 (36864 B of weights each) in 112 KiB = 114688 B: two
-    // fit with their band buffers (73728 B of weights + 1-row bands: x 3 rows x 1 KiB x 2
-    // slots, conv1 3 rows, the output 1 row x 2 slots = 11 KiB); three need 110592 B of
-    // weights + 11 KiB > 114688 B.
+    // SRAM full: 3x3 convs 64->64, 64->64 (36864 B of weights each) and 64->192 (110592 B)
+    // in 112 KiB = 114688 B: the first two fit with their band buffers (73728 B of weights +
+    // 1-row bands: x 3 rows x 1 KiB x 2 slots, conv1 3 rows, the output 1 row x 2 slots = 11
+    // KiB); with the third, neither resident weights (184320 B) nor two streamed slots of the
+    // largest layer's (2 x 110592 B) fit.
     GraphBuilder b("deep");
     std::string t = b.input("x", {1, 64, 16, 16});
-    for (int i = 1; i <= 3; ++i) t = b.unary("relu" + std::to_string(i), "Relu", b.conv("conv" + std::to_string(i), t, 64, 3, 1, 1));
+    for (int i = 1; i <= 3; ++i)
+      t = b.unary("relu" + std::to_string(i), "Relu", b.conv("conv" + std::to_string(i), t, i == 3 ? 192 : 64, 3, 1, 1));
     b.output(t);
     HwConfig small = testing::edge_like_hw(112 * 1024);
     small.ddr.data_rate_mtps = 400;  // memory-bound layers: the stack's recomputed halo rows are hidden

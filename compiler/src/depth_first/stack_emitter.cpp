@@ -120,9 +120,11 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
     info[k].overlap = to_string(plan.summary.overlap);
   }
   // Weights and biases, resident for the stack: loaded in band 0 just before the layer's
-  // first compute, so band 0's input is not queued behind every layer's weights.
-  auto load_weights = [&](const LayerSpec& L, const StackLayer& sl) {
-    if (!L.requant.empty())  // int8 requantisation table (CONV pairs, the ELTWISE add words or mul pair)
+  // first compute, so band 0's input is not queued behind every layer's weights. Streamed
+  // (StackSummary::weights_streamed): loaded again before each band's compute of the layer,
+  // into its slot (the hazard tokens make it wait for the slot's previous reader).
+  auto load_weights = [&](const LayerSpec& L, const StackLayer& sl, bool first_time) {
+    if (!L.requant.empty() && first_time)  // int8 requantisation table (CONV pairs, the ELTWISE add words or mul pair)
       dma_ins(Opcode::Load, L.name, L.requant,
               dma(ctx.addr(L.requant), sl.requant_addr, sl.requant_bytes / isa::kParamElemBytes, 1, 0,
                   isa::kParamElemBytes));
@@ -145,8 +147,8 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
       const RowRange tile = t.rows[std::size_t(b)];  // rows the tile holds after this band's step
       const RowRange o = t.computed[std::size_t(b)];  // rows computed now (== tile under Recompute)
       const int carried = t.cached_rows(b);           // Cache: rows copied from band b-1's tile
-      if (!weights_loaded[k] && !o.empty()) {
-        load_weights(L, sl);
+      if ((!weights_loaded[k] || plan.summary.weights_streamed) && !o.empty()) {
+        load_weights(L, sl, !weights_loaded[k]);
         weights_loaded[k] = true;
       }
       if (tile.empty()) continue;

@@ -407,10 +407,18 @@ class Planner {
     // meets the first branch's at a Concat): the stack can only end after the join, so its
     // size is checked there (until then a branch's rows are not fed by the last layer's bands).
     if (!valid_end(s, nxt)) return "";
-    Evaluation ev = evaluate(s, nxt, 1, in_.opt.overlap == OverlapPolicy::Cache ? OverlapMode::Cache : OverlapMode::Recompute);
+    const OverlapMode m1 = in_.opt.overlap == OverlapPolicy::Cache ? OverlapMode::Cache : OverlapMode::Recompute;
+    Evaluation ev = evaluate(s, nxt, 1, m1, false);
+    std::uint64_t streamed_need = 0;
+    if (!ev.fits) {
+      Evaluation streamed = evaluate(s, nxt, 1, m1, true);  // weights re-loaded per band
+      if (streamed.fits) ev = std::move(streamed);
+      else streamed_need = streamed.need_bytes;
+    }
     if (!ev.fits)
       return "SRAM full: with " + N.name + " the stack needs " + std::to_string(ev.need_bytes) +
-             " B at 1-row bands (weights " + std::to_string(ev.plan.summary.weight_bytes) + " B), sram.capacity " +
+             " B at 1-row bands (weights " + std::to_string(ev.plan.summary.weight_bytes) + " B; " +
+             std::to_string(streamed_need) + " B with its weights streamed per band), sram.capacity " +
              std::to_string(in_.sram_bytes) + " B";
     return "";
   }
@@ -454,8 +462,9 @@ class Planner {
     if (in_.opt.overlap != OverlapPolicy::Recompute) modes.push_back(OverlapMode::Cache);
     std::optional<StackPlan> best;
     for (int r : heights)
-      for (OverlapMode mode : modes) {
-      Evaluation ev = evaluate(s, e, r, mode);
+      for (OverlapMode mode : modes)
+        for (bool streamed : {false, true}) {
+      Evaluation ev = evaluate(s, e, r, mode, streamed);
       if (!ev.fits) continue;
       const StackSummary& a = ev.plan.summary;
       if (!best) {
@@ -473,11 +482,12 @@ class Planner {
 
   // ---- one stack at one band height ----
 
-  Evaluation evaluate(std::size_t s, std::size_t e, int band_rows, OverlapMode mode) {
+  Evaluation evaluate(std::size_t s, std::size_t e, int band_rows, OverlapMode mode, bool weights_streamed) {
     Evaluation ev;
     StackPlan& p = ev.plan;
     StackSummary& sum = p.summary;
     sum.overlap = mode;
+    sum.weights_streamed = weights_streamed;
     sum.first = s;
     sum.last = e;
     std::map<std::string, int> produced;
@@ -636,18 +646,42 @@ class Planner {
       cursor = at + bytes;
       return std::uint32_t(at);
     };
-    // Weights and biases: resident for the whole stack.
-    for (StackLayer& sl : p.layers) {
-      const LayerSpec& L = *sl.spec;
-      if (!is_conv(L)) continue;
-      const ConvGeom& g = L.geom;
-      const std::uint64_t wb = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_;
-      sl.w_addr = place(wb);
-      p.summary.weight_bytes += wb;
-      if (!L.bias.empty()) {
-        sl.bias_addr = place(std::uint64_t(g.c_out) * isa::kParamElemBytes);
-        p.summary.weight_bytes += std::uint64_t(g.c_out) * isa::kParamElemBytes;
+    // Weights and biases: resident for the whole stack, or (weights_streamed) re-loaded by
+    // every band into two alternating slots, layer k of the stack in slot k % 2 of the size of
+    // the largest layer's weights and bias (the hazard tokens order a slot's reuse).
+    if (!p.summary.weights_streamed) {
+      for (StackLayer& sl : p.layers) {
+        const LayerSpec& L = *sl.spec;
+        if (!is_conv(L)) continue;
+        const ConvGeom& g = L.geom;
+        const std::uint64_t wb = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_;
+        sl.w_addr = place(wb);
+        p.summary.weight_bytes += wb;
+        if (!L.bias.empty()) {
+          sl.bias_addr = place(std::uint64_t(g.c_out) * isa::kParamElemBytes);
+          p.summary.weight_bytes += std::uint64_t(g.c_out) * isa::kParamElemBytes;
+        }
       }
+    } else {
+      std::uint64_t slot = 0;
+      for (const StackLayer& sl : p.layers) {
+        const LayerSpec& L = *sl.spec;
+        if (!is_conv(L)) continue;
+        const ConvGeom& g = L.geom;
+        const std::uint64_t wb = align_up(std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_, align);
+        slot = std::max(slot, wb + (L.bias.empty() ? 0 : std::uint64_t(g.c_out) * isa::kParamElemBytes));
+      }
+      const std::uint32_t base[2] = {place(slot), place(slot)};
+      int k = 0;
+      for (StackLayer& sl : p.layers) {
+        const LayerSpec& L = *sl.spec;
+        if (!is_conv(L)) continue;
+        const ConvGeom& g = L.geom;
+        sl.w_addr = base[k % 2];
+        sl.bias_addr = std::uint32_t(sl.w_addr + align_up(std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_, align));
+        ++k;
+      }
+      p.summary.weight_bytes = 2 * slot;
     }
     // int8 requantisation tables (resident like the weights): CONV pairs, ELTWISE add words.
     for (StackLayer& sl : p.layers) {
@@ -759,13 +793,23 @@ class Planner {
     StackSummary& s = p.summary;
     const int burst = in_.opt.burst_bytes;
     std::uint64_t bytes = 0, cycles = 0;
+    // Streamed weights: per band and layer, its compute cycles and its weight bytes, for the
+    // part of each weight load the previous layer's compute cannot hide (below).
+    std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> band_layer(
+        s.weights_streamed ? std::size_t(std::max(s.bands, 0)) : 0);
     for (const StackLayer& sl : p.layers) {
       const LayerSpec& L = *sl.spec;
       const StackTensor& t = p.tensors[std::size_t(sl.out)];
       std::uint64_t layer_macs = 0;
       if (is_conv(L)) {
-        bytes += bursts(std::uint64_t(L.geom.c_out) * L.geom.cin_per_group() * L.geom.kh * L.geom.kw * e_, burst);
-        if (!L.bias.empty()) bytes += bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, burst);
+        // Once, or (streamed) once per band the layer computes in.
+        std::uint64_t loads = 1;
+        if (s.weights_streamed) {
+          loads = 0;
+          for (const RowRange& r : t.computed) loads += r.empty() ? 0 : 1;
+        }
+        bytes += loads * bursts(std::uint64_t(L.geom.c_out) * L.geom.cin_per_group() * L.geom.kh * L.geom.kw * e_, burst);
+        if (!L.bias.empty()) bytes += loads * bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, burst);
       }
       const std::uint64_t lanes = std::uint64_t(std::max(in_.hw.act_unit.lanes, 1));
       for (std::size_t b = 0; b < t.rows.size(); ++b) {
@@ -778,7 +822,12 @@ class Planner {
         }
         if (r.empty()) continue;
         layer_macs += band_macs(L, sl.geom, r.rows());
-        cycles += band_cycles(L, sl.geom, r.rows(), sl.in.rows[b].rows(), in_.opt.array, in_.hw.act_unit.lanes);
+        const std::uint64_t c = band_cycles(L, sl.geom, r.rows(), sl.in.rows[b].rows(), in_.opt.array, in_.hw.act_unit.lanes);
+        cycles += c;
+        if (s.weights_streamed && b < band_layer.size())
+          band_layer[b].push_back(
+              {c, is_conv(L) ? bursts(std::uint64_t(L.geom.c_out) * L.geom.cin_per_group() * L.geom.kh * L.geom.kw * e_, burst)
+                             : 0});
         for (const Operand* o : {&sl.in, &sl.res}) {
           if (o->tensor.empty() || o->on_chip) continue;
           const RowRange rr = o->rows[b];
@@ -812,6 +861,17 @@ class Planner {
     // double buffering cannot overlap (the first band's loads, the last band's stores).
     const double steps = double(std::max(s.bands, 1)) * double(p.layers.size());
     s.estimated_ns = std::max(compute_ns, memory_ns) + (compute_ns + memory_ns) / steps;
+    // Streamed weights sit on the critical path: with two slots, layer k's weights load while
+    // layer k-1 computes (not earlier: the slot is layer k-2's until its compute ends), so the
+    // part of each load longer than the previous compute in the band order is not hidden.
+    if (s.weights_streamed && in_.opt.ddr_bytes_per_ns > 0) {
+      double prev_ns = 0;
+      for (const auto& layers : band_layer)
+        for (const auto& [c, wb] : layers) {
+          s.estimated_ns += std::max(0.0, double(wb) / in_.opt.ddr_bytes_per_ns - prev_ns);
+          prev_ns = double(c) * in_.opt.core_period_ns;
+        }
+    }
     s.layer_by_layer_bytes = 0;
     s.layer_by_layer_ns = 0;
     for (const StackLayer& sl : p.layers) {

@@ -71,7 +71,8 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     for (const auto& t : s.gathered) gathered += (gathered.empty() ? "" : ", ") + t;
     d.reason = std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows, " + to_string(s.overlap) +
                " (+" + pct + " % MACs), SRAM " + std::to_string(s.sram_bytes) + " B (weights " +
-               std::to_string(s.weight_bytes) + " B), DDR " + std::to_string(s.ddr_bytes) + " B vs " +
+               std::to_string(s.weight_bytes) + (s.weights_streamed ? " B: two slots, re-loaded per band" : " B") +
+               "), DDR " + std::to_string(s.ddr_bytes) + " B vs " +
                std::to_string(s.layer_by_layer_bytes) + " B layer by layer, estimated " + us(s.estimated_ns) +
                " us vs " + us(s.layer_by_layer_ns) + " us; to DDR: " + stored +
                (gathered.empty() ? std::string()

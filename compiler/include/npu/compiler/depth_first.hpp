@@ -55,6 +55,10 @@ struct StackSummary {
   int band_rows = 0;                ///< output rows of the last layer per band
   int bands = 0;
   OverlapMode overlap = OverlapMode::Recompute;
+  /// Weights and biases re-loaded by every band into two alternating slots (the next layer's
+  /// load overlaps this one's compute) instead of resident for the whole stack: DDR weight
+  /// bytes x bands for 2 x the largest layer's weights of SRAM instead of all of them.
+  bool weights_streamed = false;
   std::uint64_t sram_bytes = 0;     ///< SRAM the stack uses (weights + band buffers)
   std::uint64_t weight_bytes = 0;   ///< resident weights and biases
   std::uint64_t macs = 0;           ///< MACs the stack executes, recomputed rows included

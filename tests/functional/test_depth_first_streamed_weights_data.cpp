@@ -1,0 +1,128 @@
+// Depth-first stacks whose weights are re-loaded by every band (StackSummary::weights_streamed,
+// docs/depth_first.md "Weights"): when the stack's weights together do not fit the SRAM but
+// two of its largest layer's do, each layer's weights are loaded before each band's compute
+// into one of two alternating slots. Checked by structure (the stack streams, and each conv's
+// weights are LOADed once per band: the count derived from the plan's band count), and by
+// values: fp32 equals the reference interpreter, int8 is bit-exact with the integer reference.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "functional_test_util.hpp"
+#include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/quantize/calibration.hpp"
+#include "npu/compiler/quantize/ptq.hpp"
+#include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/strategy.hpp"
+#include "npu/sim/verify.hpp"
+#include "test_compile_graphs.hpp"
+
+namespace {
+
+using namespace npu;
+using compiler::testing::GraphBuilder;
+
+// x [1,C,H,H] -> 4 x (3x3 conv C -> C, pad 1, bias, Relu). C = 32, H = 8 in fp32: 9216
+// weights a conv (36,864 B, plus a 128 B bias), 147,968 B for the four; activations 2048
+// elements (8 KiB).
+compiler::Graph conv_chain(std::int64_t c, std::int64_t h = 8) {
+  GraphBuilder b("chain");
+  std::string t = b.input("x", {1, c, h, h});
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = "conv" + std::to_string(i);
+    t = b.unary(n + ".relu", "Relu", b.conv(n, t, int(c), 3, 1, 1, 1, true));
+  }
+  b.output(t);
+  return b.g;
+}
+
+// Each conv of a streamed stack loads its weights once per band it computes in (recompute:
+// every band), so the LOADs of its weight tensor number the stack's bands.
+void expect_weights_per_band(const compiler::CompileResult& c, const compiler::StackSummary& st) {
+  std::map<std::string, int> loads;
+  for (const auto& in : c.program.instructions)
+    if (in.op == isa::Opcode::Load && in.tensor.find(".weight") != std::string::npos) loads[in.layer] += 1;
+  int convs = 0;
+  for (const auto& l : st.layers)
+    if (l.rfind("conv", 0) == 0) {
+      ++convs;
+      EXPECT_EQ(loads[l], st.bands) << l;
+    }
+  EXPECT_GE(convs, 2);
+}
+
+TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
+  const compiler::Graph g = conv_chain(32);
+  // 128 KiB: the four convs' 147,968 B of weights do not fit; two slots of one conv's (2 x
+  // 36,992 B) and the 8-row band tiles do, so one stack takes all four convs.
+  const HwConfig hw = test::fp32_hw(128 * 1024);
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
+  ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+  const compiler::StackSummary& st = c.stacks[0];
+  ASSERT_TRUE(st.weights_streamed) << compiler::format_explain(c.decisions);
+  EXPECT_EQ(st.layers.size(), 4u);  // the Relus are fused: four conv layers
+  // One band (8 rows): each conv's weights and bias load once, the input once, the output
+  // once: 4 x (36,864 + 128) + 2 x 8,192 = 164,352 B (every run a whole number of 64 B bursts).
+  EXPECT_EQ(st.bands, 1);
+  EXPECT_EQ(st.ddr_bytes, 4u * (36864u + 128u) + 2u * 8192u);
+  expect_weights_per_band(c, st);
+  const compiler::RefTensorMap in = compiler::generate_calibration(g, 7, 1).at(0);
+  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
+  const auto r = test::run_forked(c, hw, {{"x", in.at("x").f}}, true);
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::string out = g.outputs.at(0);
+  EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
+}
+
+// Two bands: C = 16, H = 16 in fp32 at 80 KiB. The stack of the four convs streams its
+// weights (2 x 9,280 B of slots instead of 37,120 B) in 2 bands of 8 rows, recomputing the
+// halo: band 0 reads input rows 0..11, band 1 rows 4..15 (4 layers x 1 row of halo). DDR:
+// 2 bands x 4 x (9,216 + 64) B of weights + 24 rows x 16 x 16 x 4 B of input + 16,384 B of
+// output = 74,240 + 24,576 + 16,384 = 115,200 B.
+TEST(DepthFirstStreamedWeights, Fp32TwoBandsReloadEveryLayerTwice) {
+  const compiler::Graph g = conv_chain(16, 16);
+  const HwConfig hw = test::fp32_hw(80 * 1024);
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
+  ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+  const compiler::StackSummary& st = c.stacks[0];
+  ASSERT_TRUE(st.weights_streamed) << compiler::format_explain(c.decisions);
+  ASSERT_EQ(st.bands, 2) << compiler::format_explain(c.decisions);
+  EXPECT_EQ(st.overlap, compiler::OverlapMode::Recompute);
+  EXPECT_EQ(st.ddr_bytes, 115200u);
+  expect_weights_per_band(c, st);
+  const compiler::RefTensorMap in = compiler::generate_calibration(g, 7, 1).at(0);
+  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
+  const auto r = test::run_forked(c, hw, {{"x", in.at("x").f}}, true);
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::string out = g.outputs.at(0);
+  EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
+}
+
+// int8, one band (C = 64, H = 8 at 112 KiB: 4 x 36,864 B of weights do not fit, two slots do)
+// and two bands (C = 16, H = 16 at 22 KiB): bit-exact with the integer reference.
+TEST(DepthFirstStreamedWeights, Int8IsBitExact) {
+  struct Case {
+    std::int64_t c, h;
+    std::uint64_t sram;
+    int bands;
+  };
+  for (const Case& k : {Case{64, 8, 112 * 1024, 1}, Case{16, 16, 22 * 1024, 2}}) {
+    SCOPED_TRACE("C " + std::to_string(k.c) + ", H " + std::to_string(k.h));
+    const compiler::Graph g = conv_chain(k.c, k.h);
+    HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+    hw.sram.capacity_bytes = k.sram;
+    const auto calib = compiler::generate_calibration(g, 5, 4);
+    const compiler::RefTensorMap in = compiler::generate_calibration(g, 6, 1).at(0);
+    const compiler::Strategy st = compiler::builtin_strategy("depth-first");
+    const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
+    const compiler::CompileResult c = compiler::compile(qg, hw, st);
+    ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+    ASSERT_TRUE(c.stacks[0].weights_streamed) << compiler::format_explain(c.decisions);
+    EXPECT_EQ(c.stacks[0].bands, k.bands);
+    expect_weights_per_band(c, c.stacks[0]);
+    EXPECT_EQ(sim::check_int8_execution(c, hw, qg, in).status, "bit-exact");
+  }
+}
+
+}  // namespace
