@@ -231,8 +231,14 @@ class Generator {
     const std::uint64_t g = sr.bank_interleave_bytes;
     const std::uint64_t unit = g == 0 || g >= sr.bank_bytes() ? banks : banks * g;
     const std::uint64_t fit = (largest->need + unit - 1) / unit * unit;
-    return m + "; increase sram.capacity to at least " + std::to_string(fit) + " bytes" +
-           (fit != largest->need ? " (whole banks of " + std::to_string(unit / banks) + "-byte granules)" : "");
+    m += "; increase sram.capacity to at least " + std::to_string(fit) + " bytes" +
+         (fit != largest->need ? " (whole banks of " + std::to_string(unit / banks) + "-byte granules)" : "");
+    // An int8 config compiling an unquantised graph costs the program only; `npu verify`
+    // quantises the model first, and that program also keeps requantisation tables in SRAM.
+    if (hw_.mac_array.dtype == DType::Int8 && !lg_.int8_execution)
+      m += " for this program; the quantised program npu verify builds also holds requantisation tables and may "
+           "need a little more (its own error says how much)";
+    return m;
   }
 
   std::uint32_t a(std::uint64_t x) const { return std::uint32_t(align_up(x, opt_.align_bytes)); }

@@ -187,23 +187,47 @@ class Planner {
           StackSummary d = *longest;
           d.id = int(declined->size());
           d.end_reason = reason;
+          d.run = d.layers.front() + " .. " + d.layers.back();
           declined->push_back(std::move(d));
         }
         ++i;
         continue;
       }
-      flush_left_out(i, lg_.layers[i].name, declined);
       chosen->summary.id = int(out.size());
+      flush_left_out(i, "stack " + std::to_string(out.size()) + ": " + chosen->summary.layers.front() + " .. " +
+                            chosen->summary.layers.back(),
+                     declined);
       i = chosen->summary.last + 1;
       out.push_back(std::move(*chosen));
     }
     flush_left_out(n, "", declined);
+    if (declined) keep_only_unstacked(out, *declined);
     return out;
   }
 
+  // A declined line names the layers its decision kept layer by layer; planning resumes inside
+  // a declined run, so a later stack may take some of them: those are dropped from the line
+  // (and a layer two lines name stays with the first), lines left empty go.
+  static void keep_only_unstacked(const std::vector<StackPlan>& stacks, std::vector<StackSummary>& declined) {
+    std::set<std::string> taken;
+    for (const StackPlan& p : stacks)
+      for (const std::string& l : p.summary.layers) taken.insert(l);
+    std::vector<StackSummary> kept;
+    for (StackSummary& d : declined) {
+      std::vector<std::string> layers;
+      for (const std::string& l : d.layers)
+        if (taken.insert(l).second) layers.push_back(l);
+      if (layers.empty()) continue;
+      d.layers = std::move(layers);
+      d.id = int(kept.size());
+      kept.push_back(std::move(d));
+    }
+    declined = std::move(kept);
+  }
+
   // Reports layers left_out_ .. upto-1, which the dynamic programme left out of its stacks,
-  // as one declined line naming the stack that then starts at `upto` ("" if none does).
-  void flush_left_out(std::size_t upto, const std::string& stack_start, std::vector<StackSummary>* declined) {
+  // as one declined line naming the stack taken right after them (`next`, "" if none is).
+  void flush_left_out(std::size_t upto, const std::string& next, std::vector<StackSummary>* declined) {
     if (left_out_ == SIZE_MAX) return;
     if (declined && upto > left_out_) {
       StackSummary d;
@@ -211,10 +235,12 @@ class Planner {
       d.last = upto - 1;
       for (std::size_t k = left_out_; k < upto; ++k) d.layers.push_back(lg_.layers[k].name);
       d.id = int(declined->size());
+      d.run = left_out_run_;
       d.kept_reason = "kept layer by layer (residual plans): the fastest split of the run " + left_out_run_ +
-                      " (estimated " + std::to_string(std::llround(left_out_ns_ / 1000.0)) + " us) leaves " +
+                      " as planned from its first layer (estimated " +
+                      std::to_string(std::llround(left_out_ns_ / 1000.0)) + " us) leaves " +
                       (d.layers.size() == 1 ? "this layer" : "these layers") + " out of its stacks" +
-                      (stack_start.empty() ? std::string() : " and starts its first stack at " + stack_start);
+                      (next.empty() ? std::string() : "; planned again after them: " + next);
       declined->push_back(std::move(d));
     }
     left_out_ = SIZE_MAX;

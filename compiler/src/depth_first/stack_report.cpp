@@ -41,7 +41,8 @@ std::vector<Decision> declined_stack_decisions(const std::vector<StackSummary>& 
     }
     const bool slower = s.estimated_ns > s.layer_by_layer_ns;
     const bool more_bytes = s.ddr_bytes > s.layer_by_layer_bytes;
-    d.reason = std::string("kept layer by layer (residual plans): no prefix of this run pays off; as one stack (") +
+    d.reason = std::string("kept layer by layer (residual plans): no prefix of the run ") + s.run +
+               " pays off; as one stack (" +
                std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows) it " +
                (slower && more_bytes ? "is estimated slower and moves more DDR bytes"
                 : slower             ? "is estimated slower"

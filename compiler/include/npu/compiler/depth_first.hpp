@@ -76,6 +76,9 @@ struct StackSummary {
   /// Declined only: why layers a stack could have taken run one by one, when it is not that no
   /// stack of their run pays off (e.g. the fastest segmentation of the run leaves them alone).
   std::string kept_reason;
+  /// Declined only: the run of stackable layers the decision was made on ("A .. Z"); `layers`
+  /// are the ones of it that no stack took (a later run may stack the rest).
+  std::string run;
 };
 
 struct LoweredGraph;
