@@ -472,7 +472,9 @@ TEST(DepthFirst, DeclinedLinesNameExactlyTheLayersKeptLayerByLayer) {
       EXPECT_EQ(r.stacks[std::size_t(id)].layers.front(), rest.substr(colon + 2, dots - colon - 2)) << d.reason;
       EXPECT_EQ(r.stacks[std::size_t(id)].layers.back(), rest.substr(dots + 4)) << d.reason;
     }
-    if (kib == 1024) EXPECT_GE(leaves, 1) << format_explain(r.decisions);
+    if (kib == 1024) {
+      EXPECT_GE(leaves, 1) << format_explain(r.decisions);
+    }
   }
 }
 
