@@ -52,27 +52,38 @@ void expect_weights_per_band(const compiler::CompileResult& c, const compiler::S
   EXPECT_GE(convs, 2);
 }
 
-TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
-  const compiler::Graph g = conv_chain(32);
-  // 128 KiB: the four convs' 147,968 B of weights do not fit; two slots of one conv's (2 x
-  // 36,992 B) and the 8-row band tiles do, so one stack takes all four convs.
-  const HwConfig hw = test::fp32_hw(128 * 1024);
-  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
-  ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
-  const compiler::StackSummary& st = c.stacks[0];
-  ASSERT_TRUE(st.weights_streamed) << compiler::format_explain(c.decisions);
-  EXPECT_EQ(st.layers.size(), 4u);  // the Relus are fused: four conv layers
-  // One band (8 rows): each conv's weights and bias load once, the input once, the output
-  // once: 4 x (36,864 + 128) + 2 x 8,192 = 164,352 B (every run a whole number of 64 B bursts).
-  EXPECT_EQ(st.bands, 1);
-  EXPECT_EQ(st.ddr_bytes, 4u * (36864u + 128u) + 2u * 8192u);
-  expect_weights_per_band(c, st);
+// The program's output equals the fp32 reference interpreter's (within 1e-5 of its largest value).
+void expect_reference(const compiler::Graph& g, const HwConfig& hw, const compiler::CompileResult& c) {
   const compiler::RefTensorMap in = compiler::generate_calibration(g, 7, 1).at(0);
   const compiler::RefTensorMap ref = compiler::run_reference(g, in);
   const auto r = test::run_forked(c, hw, {{"x", in.at("x").f}}, true);
   ASSERT_TRUE(r.ok) << r.error;
   const std::string out = g.outputs.at(0);
   EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
+}
+
+// The single stack of `c`, which streams its weights.
+const compiler::StackSummary& streamed_stack(const compiler::CompileResult& c) {
+  EXPECT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+  EXPECT_TRUE(!c.stacks.empty() && c.stacks[0].weights_streamed) << compiler::format_explain(c.decisions);
+  static const compiler::StackSummary none;
+  return c.stacks.empty() ? none : c.stacks[0];
+}
+
+TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
+  const compiler::Graph g = conv_chain(32);
+  // 128 KiB: the four convs' 147,968 B of weights do not fit; two slots of one conv's (2 x
+  // 36,992 B) and the 8-row band tiles do, so one stack takes all four convs.
+  const HwConfig hw = test::fp32_hw(128 * 1024);
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
+  const compiler::StackSummary& st = streamed_stack(c);
+  EXPECT_EQ(st.layers.size(), 4u);  // the Relus are fused: four conv layers
+  // One band (8 rows): each conv's weights and bias load once, the input once, the output
+  // once: 4 x (36,864 + 128) + 2 x 8,192 = 164,352 B (every run a whole number of 64 B bursts).
+  EXPECT_EQ(st.bands, 1);
+  EXPECT_EQ(st.ddr_bytes, 4u * (36864u + 128u) + 2u * 8192u);
+  expect_weights_per_band(c, st);
+  expect_reference(g, hw, c);
 }
 
 // Two bands: C = 16, H = 16 in fp32 at 80 KiB. The stack of the four convs streams its
@@ -84,19 +95,12 @@ TEST(DepthFirstStreamedWeights, Fp32TwoBandsReloadEveryLayerTwice) {
   const compiler::Graph g = conv_chain(16, 16);
   const HwConfig hw = test::fp32_hw(80 * 1024);
   const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
-  ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
-  const compiler::StackSummary& st = c.stacks[0];
-  ASSERT_TRUE(st.weights_streamed) << compiler::format_explain(c.decisions);
+  const compiler::StackSummary& st = streamed_stack(c);
   ASSERT_EQ(st.bands, 2) << compiler::format_explain(c.decisions);
   EXPECT_EQ(st.overlap, compiler::OverlapMode::Recompute);
   EXPECT_EQ(st.ddr_bytes, 115200u);
   expect_weights_per_band(c, st);
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 7, 1).at(0);
-  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
-  const auto r = test::run_forked(c, hw, {{"x", in.at("x").f}}, true);
-  ASSERT_TRUE(r.ok) << r.error;
-  const std::string out = g.outputs.at(0);
-  EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
+  expect_reference(g, hw, c);
 }
 
 // int8, one band (C = 64, H = 8 at 112 KiB: 4 x 36,864 B of weights do not fit, two slots do)
