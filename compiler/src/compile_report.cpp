@@ -150,6 +150,7 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     r.stack = info.stack;
     r.band_rows = info.band_rows;
     r.overlap = info.overlap;
+    r.weights = info.weights;
     r.recompute_macs = info.recompute_macs;
     if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
       // The configured dataflow's fold model over the layer's actual tiles (isa/systolic_fold.hpp).
@@ -170,7 +171,7 @@ std::string report_csv(const CompileReport& report) {
   std::ostringstream os;
   os << "layer,op,kind,placement,covers,macs,compulsory_read_bytes,compulsory_write_bytes,compulsory_bytes,"
         "planned_read_bytes,planned_write_bytes,planned_bytes,planned_over_compulsory,tile,loop_order,steps,"
-        "sram_bytes,compute_ns,memory_ns,bound,note,stack,band_rows,overlap,recompute_macs\n";
+        "sram_bytes,compute_ns,memory_ns,bound,note,stack,band_rows,overlap,recompute_macs,weights\n";
   auto row = [&](const LayerReport& r) {
     os << csv_field(r.layer) << ',' << csv_field(r.op) << ',' << r.kind << ',' << r.placement << ','
        << csv_field(join(r.covers, ";")) << ',' << r.macs << ',' << r.compulsory_read_bytes << ','
@@ -179,7 +180,7 @@ std::string report_csv(const CompileReport& report) {
        << csv_field(r.tile) << ',' << r.loop_order << ',' << r.steps << ',' << r.sram_bytes << ','
        << fmt_double(r.compute_ns, 1) << ',' << fmt_double(r.memory_ns, 1) << ',' << r.bound << ','
        << csv_field(r.note) << ',' << (r.stack >= 0 ? std::to_string(r.stack) : "") << ','
-       << (r.stack >= 0 ? std::to_string(r.band_rows) : "") << ',' << r.overlap << ',' << r.recompute_macs << '\n';
+       << (r.stack >= 0 ? std::to_string(r.band_rows) : "") << ',' << r.overlap << ',' << r.recompute_macs << ',' << r.weights << '\n';
   };
   for (const auto& r : report.layers) row(r);
   row(report.total());
@@ -213,6 +214,7 @@ nlohmann::json layer_json(const LayerReport& r) {
   j["stack"] = r.stack;
   j["band_rows"] = r.band_rows;
   j["overlap"] = r.overlap;
+  j["weights"] = r.weights;
   j["recompute_macs"] = r.recompute_macs;
   return j;
 }

@@ -44,14 +44,14 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
   std::string out =
       "model,hw,strategy,layer,nodes,macs,compulsory_mb,planned_mb,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
       "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,cycles,latency_ms,mac_utilisation,bound,"
-      "host_cycles,host_ddr_read_mb,host_ddr_write_mb,stack,band_rows,overlap\n";
+      "host_cycles,host_ddr_read_mb,host_ddr_write_mb,stack,band_rows,overlap,weights\n";
   for (const auto& l : run.layers) {
     const compiler::LayerReport* rep = by_name.count(l.name) ? by_name[l.name] : nullptr;
     std::string nodes;
     if (rep)
       for (const auto& n : rep->covers) nodes += (nodes.empty() ? "" : ";") + n;
     out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{},"
-                       "{},{:.6f},{:.6f},{},{},{}\n",
+                       "{},{:.6f},{:.6f},{},{},{},{}\n",
                        csv_field(model), csv_field(hw), csv_field(strategy), csv_field(l.name), csv_field(nodes), l.macs,
                        rep ? mb(rep->compulsory_bytes()) : 0.0,
                        rep ? mb(rep->planned_bytes()) : 0.0, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes),
@@ -61,7 +61,7 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
                        mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes),
                        rep && rep->stack >= 0 ? std::to_string(rep->stack) : std::string(),
                        rep && rep->stack >= 0 ? std::to_string(rep->band_rows) : std::string(),
-                       rep ? rep->overlap : std::string());
+                       rep ? rep->overlap : std::string(), rep ? rep->weights : std::string());
   }
   return out;
 }

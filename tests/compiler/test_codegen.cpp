@@ -323,7 +323,7 @@ TEST(Codegen, ReportCsvAndJson) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "layer,op,kind,placement,covers,macs,compulsory_read_bytes,compulsory_write_bytes,compulsory_bytes,"
             "planned_read_bytes,planned_write_bytes,planned_bytes,planned_over_compulsory,tile,loop_order,steps,"
-            "sram_bytes,compute_ns,memory_ns,bound,note,stack,band_rows,overlap,recompute_macs");
+            "sram_bytes,compute_ns,memory_ns,bound,note,stack,band_rows,overlap,recompute_macs,weights");
   EXPECT_NE(csv.find("\nconv1,Conv,conv,npu,conv1;bn1;relu1,"), std::string::npos);
   EXPECT_NE(csv.find("\nTOTAL,"), std::string::npos);
   const std::string json = report_json(r.report);

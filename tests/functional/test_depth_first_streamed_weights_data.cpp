@@ -83,6 +83,10 @@ TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
   EXPECT_EQ(st.bands, 1);
   EXPECT_EQ(st.ddr_bytes, 4u * (36864u + 128u) + 2u * 8192u);
   expect_weights_per_band(c, st);
+  // The compile report's per-layer `weights` column says so for each layer of the stack.
+  int streamed = 0;
+  for (const auto& l : c.report.layers) streamed += l.stack == st.id && l.weights == "streamed";
+  EXPECT_EQ(streamed, 4);
   expect_reference(g, hw, c);
 }
 

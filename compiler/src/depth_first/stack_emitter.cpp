@@ -118,6 +118,7 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
     info[k].sram_bytes = plan.summary.sram_bytes;
     info[k].stack = plan.summary.id;
     info[k].overlap = to_string(plan.summary.overlap);
+    info[k].weights = plan.summary.weights_streamed ? "streamed" : "resident";
   }
   // Weights and biases, resident for the stack: loaded in band 0 just before the layer's
   // first compute, so band 0's input is not queued behind every layer's weights. Streamed

@@ -54,6 +54,8 @@ struct LayerCodegenInfo {
   int band_rows = 0;
   std::string overlap;
   std::uint64_t recompute_macs = 0;
+  /// Its stack's weights: "resident" or "streamed" (re-loaded per band); "" outside a stack.
+  std::string weights;
 };
 
 struct CodegenResult {

@@ -47,6 +47,7 @@ struct LayerReport {
   int band_rows = 0;
   std::string overlap;
   std::uint64_t recompute_macs = 0;
+  std::string weights;  ///< the stack's weights: "resident" or "streamed" ("" outside a stack)
   std::uint64_t compulsory_bytes() const { return compulsory_read_bytes + compulsory_write_bytes; }
   std::uint64_t planned_bytes() const { return planned_read_bytes + planned_write_bytes; }
 };
@@ -71,8 +72,8 @@ CompileReport build_report(const LoweredGraph& lowered, const CodegenResult& cod
 /// placement, covers (';'-separated), macs, compulsory_read_bytes, compulsory_write_bytes,
 /// compulsory_bytes, planned_read_bytes, planned_write_bytes, planned_bytes,
 /// planned_over_compulsory, tile, loop_order, steps, sram_bytes, compute_ns, memory_ns,
-/// bound, note, stack, band_rows, overlap, recompute_macs (the last four empty / 0 for a
-/// layer outside a depth-first stack).
+/// bound, note, stack, band_rows, overlap, recompute_macs, weights (the last five empty / 0
+/// for a layer outside a depth-first stack).
 std::string report_csv(const CompileReport& report);
 
 /// JSON: {"model", "strategy", "hw", "layers": [{...same keys as the CSV...}], "total": {...}}.
