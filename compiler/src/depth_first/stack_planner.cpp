@@ -282,6 +282,12 @@ class Planner {
     return true;
   }
 
+  // Bytes of a conv layer's weights (c_out x c_in/group x kh x kw elements).
+  std::uint64_t weight_bytes(const LayerSpec& L) const {
+    const ConvGeom& g = L.geom;
+    return std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * std::uint64_t(e_);
+  }
+
   std::string root(const std::string& t) const { return lg_.place.at(t).root; }
   std::size_t index_of(const LayerSpec& L) const { return std::size_t(&L - lg_.layers.data()); }
 
@@ -680,7 +686,7 @@ class Planner {
         const LayerSpec& L = *sl.spec;
         if (!is_conv(L)) continue;
         const ConvGeom& g = L.geom;
-        const std::uint64_t wb = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_;
+        const std::uint64_t wb = weight_bytes(L);
         sl.w_addr = place(wb);
         p.summary.weight_bytes += wb;
         if (!L.bias.empty()) {
@@ -694,7 +700,7 @@ class Planner {
         const LayerSpec& L = *sl.spec;
         if (!is_conv(L)) continue;
         const ConvGeom& g = L.geom;
-        const std::uint64_t wb = align_up(std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_, align);
+        const std::uint64_t wb = align_up(weight_bytes(L), align);
         slot = std::max(slot, wb + (L.bias.empty() ? 0 : std::uint64_t(g.c_out) * isa::kParamElemBytes));
       }
       const std::uint32_t base[2] = {place(slot), place(slot)};
@@ -702,9 +708,8 @@ class Planner {
       for (StackLayer& sl : p.layers) {
         const LayerSpec& L = *sl.spec;
         if (!is_conv(L)) continue;
-        const ConvGeom& g = L.geom;
         sl.w_addr = base[k % 2];
-        sl.bias_addr = std::uint32_t(sl.w_addr + align_up(std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_, align));
+        sl.bias_addr = std::uint32_t(sl.w_addr + align_up(weight_bytes(L), align));
         ++k;
       }
       p.summary.weight_bytes = 2 * slot;
@@ -834,7 +839,7 @@ class Planner {
           loads = 0;
           for (const RowRange& r : t.computed) loads += r.empty() ? 0 : 1;
         }
-        bytes += loads * bursts(std::uint64_t(L.geom.c_out) * L.geom.cin_per_group() * L.geom.kh * L.geom.kw * e_, burst);
+        bytes += loads * bursts(weight_bytes(L), burst);
         if (!L.bias.empty()) bytes += loads * bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, burst);
       }
       const std::uint64_t lanes = std::uint64_t(std::max(in_.hw.act_unit.lanes, 1));
@@ -852,7 +857,7 @@ class Planner {
         cycles += c;
         if (s.weights_streamed && b < band_layer.size())
           band_layer[b].push_back(
-              {c, is_conv(L) ? bursts(std::uint64_t(L.geom.c_out) * L.geom.cin_per_group() * L.geom.kh * L.geom.kw * e_, burst)
+              {c, is_conv(L) ? bursts(weight_bytes(L), burst)
                              : 0});
         for (const Operand* o : {&sl.in, &sl.res}) {
           if (o->tensor.empty() || o->on_chip) continue;
