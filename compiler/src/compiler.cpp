@@ -92,6 +92,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   TilingOptions tiling = options.tiling;
   tiling.act_bytes = r.lowered.act_bytes;
   tiling.overlap = strategy.overlap;
+  tiling.traffic_weight = strategy.traffic_weight;
   if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
   // Bank-aware placement of each layer's buffers (sram_placement.hpp).
   if (tiling.sram_capacity_bytes == 0) tiling.sram_capacity_bytes = hw.sram.capacity_bytes;

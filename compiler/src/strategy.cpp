@@ -8,6 +8,7 @@
 #include <set>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -95,8 +96,8 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   if (!root.IsMap()) fail(source, root.Mark(), "a strategy file is a map with keys 'name' and 'passes'");
   Strategy s;
   s.source = source;
-  bool have_name = false, have_passes = false, have_overlap = false;
-  YAML::Mark overlap_mark;
+  bool have_name = false, have_passes = false, have_overlap = false, have_weight = false;
+  YAML::Mark overlap_mark, weight_mark;
   std::set<std::string> seen;
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
@@ -141,14 +142,30 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
         fail(source, kv.second.Mark(),
              "overlap '" + echo(v) + "' is not a depth-first overlap mode (allowed: auto, recompute, cache)");
       have_overlap = true;
+    } else if (key == "traffic_weight") {
+      weight_mark = kv.first.Mark();
+      const char* example =
+          "e.g. traffic_weight: 1 (a DDR byte saved is worth its transfer time; 0: the fastest estimate only)";
+      if (!kv.second.IsScalar())
+        fail(source, kv.first.Mark(), std::string("'traffic_weight' must be a number in [0, 100], ") + example);
+      const std::string v = kv.second.as<std::string>();
+      char* endp = nullptr;
+      const double x = std::strtod(v.c_str(), &endp);
+      if (v.empty() || endp != v.c_str() + v.size() || !(x >= 0.0 && x <= 100.0))
+        fail(source, kv.second.Mark(), "traffic_weight '" + echo(v) + "' is not a number in [0, 100]; " + example);
+      s.traffic_weight = x;
+      have_weight = true;
     } else {
-      fail(source, kv.first.Mark(), "unknown key '" + echo(key) + "' (allowed: name, passes, overlap)");
+      fail(source, kv.first.Mark(), "unknown key '" + echo(key) + "' (allowed: name, passes, overlap, traffic_weight)");
     }
   }
   if (!have_name) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
   if (!have_passes) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
   if (have_overlap && std::find(s.passes.begin(), s.passes.end(), "fuse-layers") == s.passes.end())
     fail(source, overlap_mark, "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
+  if (have_weight && std::find(s.passes.begin(), s.passes.end(), "fuse-layers") == s.passes.end())
+    fail(source, weight_mark,
+         "key 'traffic_weight' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
   return s;
 }
 

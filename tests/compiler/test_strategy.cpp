@@ -61,6 +61,11 @@ TEST(Strategy, ParsesYaml) {
   EXPECT_EQ(parse_strategy_yaml("name: c\npasses: [fuse-layers]\noverlap: cache\n").overlap, OverlapPolicy::Cache);
   EXPECT_EQ(parse_strategy_yaml("name: r\npasses: [fuse-layers]\noverlap: recompute\n").overlap,
             OverlapPolicy::Recompute);
+  // Weight of DDR transfer time in the choice of stacks (docs/depth_first.md "Stacks"): 1
+  // unless given.
+  EXPECT_EQ(s.traffic_weight, 1.0);
+  EXPECT_EQ(parse_strategy_yaml("name: f\npasses: [fuse-layers]\ntraffic_weight: 0\n").traffic_weight, 0.0);
+  EXPECT_EQ(parse_strategy_yaml("name: h\npasses: [fuse-layers]\ntraffic_weight: 2.5\n").traffic_weight, 2.5);
 }
 
 std::string error_of(const std::string& yaml) {
@@ -81,7 +86,7 @@ TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {
   EXPECT_EQ(error_of("name: x\npasses: [fold-batchnorm]\nlayers: 3\n"),
-            "s.yaml:3:1: error: unknown key 'layers' (allowed: name, passes, overlap)");
+            "s.yaml:3:1: error: unknown key 'layers' (allowed: name, passes, overlap, traffic_weight)");
   EXPECT_EQ(error_of("passes: []\n"), "s.yaml:1:1: error: missing key 'name' (add e.g. name: my-strategy)");
   EXPECT_NE(error_of("name: x\npasses: fold-batchnorm\n").find("s.yaml:2:9: error: 'passes' must be a list"),
             std::string::npos);

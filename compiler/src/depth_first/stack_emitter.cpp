@@ -138,6 +138,14 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
               dma(ctx.addr(L.bias), sl.bias_addr, std::uint64_t(g.c_out), 1, 0, isa::kParamElemBytes));
   };
 
+  std::vector<int> input_loaded(plan.inputs.size(), -1);  // band whose rows each input tile holds
+  auto load_input = [&](int i, int b, const std::string& layer) {
+    if (input_loaded[std::size_t(i)] == b) return;
+    input_loaded[std::size_t(i)] = b;
+    const InputTile& it = plan.inputs[std::size_t(i)];
+    dma_ins(Opcode::Load, layer, it.tensor,
+            band_desc(it.tensor, it.c, it.h, it.w, it.rows[std::size_t(b)], plan.buffers[std::size_t(it.buffer)].at(b)));
+  };
   std::vector<bool> weights_loaded(plan.layers.size(), false);
   for (int b = 0; b < bands; ++b) {
     for (std::size_t k = 0; k < plan.layers.size(); ++k) {
@@ -162,12 +170,18 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
       }
       if (o.empty()) continue;
       auto operand_addr = [&](const Operand& op) {
+        if (op.on_chip && op.input >= 0) return plan.buffers[std::size_t(plan.inputs[std::size_t(op.input)].buffer)].at(b);
         if (op.on_chip) return plan.buffers[std::size_t(plan.tensors[std::size_t(op.produced)].buffer)].at(b);
         // LOADed or gathered into the operand's own buffer
         return plan.buffers[std::size_t(op.buffer)].at(b);
       };
       for (const Operand* op : {&sl.in, &sl.res}) {
-        if (op->tensor.empty() || op->on_chip) continue;
+        if (op->tensor.empty()) continue;
+        // A shared input tile: LOADed by its first reader of the band.
+        if (op->input >= 0) load_input(op->input, b, L.name);
+        for (const Piece& pc : op->pieces)
+          if (pc.input >= 0) load_input(pc.input, b, L.name);
+        if (op->on_chip) continue;
         const RowRange rows = op->rows[std::size_t(b)];
         const std::uint32_t buf = plan.buffers[std::size_t(op->buffer)].at(b);
         if (!op->gathered()) {
@@ -178,13 +192,16 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         const std::uint64_t plane = std::uint64_t(rows.rows()) * std::uint64_t(op->w);
         for (const Piece& pc : op->pieces) {
           const std::uint32_t dst = std::uint32_t(buf + std::uint64_t(pc.c_offset) * plane * std::uint64_t(e));
-          if (pc.produced < 0) {
+          if (pc.produced < 0 && pc.input < 0) {
             dma_ins(Opcode::Load, L.name, pc.tensor, band_desc(pc.tensor, pc.c, op->h, op->w, rows, dst));
             continue;
           }
-          const StackTensor& src = plan.tensors[std::size_t(pc.produced)];
-          const RowRange have = src.rows[std::size_t(b)];
-          const std::uint32_t from = std::uint32_t(plan.buffers[std::size_t(src.buffer)].at(b) +
+          // MOVEd from the tile of the stack tensor or shared input holding these rows.
+          const RowRange have = pc.input >= 0 ? plan.inputs[std::size_t(pc.input)].rows[std::size_t(b)]
+                                              : plan.tensors[std::size_t(pc.produced)].rows[std::size_t(b)];
+          const int src_buffer = pc.input >= 0 ? plan.inputs[std::size_t(pc.input)].buffer
+                                               : plan.tensors[std::size_t(pc.produced)].buffer;
+          const std::uint32_t from = std::uint32_t(plan.buffers[std::size_t(src_buffer)].at(b) +
                                                    std::uint64_t(rows.lo - have.lo) * std::uint64_t(op->w) * std::uint64_t(e));
           code.push_back(move_rows(L.name, from, have.rows(), dst, rows.rows(), rows.rows(), pc.c, op->w));
         }

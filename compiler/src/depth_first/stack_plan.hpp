@@ -50,6 +50,7 @@ struct StackTensor {
 struct Piece {
   std::string tensor;      ///< graph tensor name
   int produced = -1;       ///< StackTensor index: copied by MOVE from its tile; -1: LOADed from DDR
+  int input = -1;          ///< InputTile index: copied by MOVE from that shared tile (produced == -1)
   int c_offset = 0, c = 0; ///< its channels within the operand
 };
 
@@ -57,7 +58,10 @@ struct Piece {
 struct Operand {
   std::string tensor;      ///< graph tensor name ("" none)
   int produced = -1;       ///< StackTensor index when the stack produces it, else -1
-  bool on_chip = false;    ///< read from the producer's SRAM buffer (else LOADed from DDR)
+  int input = -1;          ///< InputTile index when it reads a shared DDR tile (produced == -1)
+  /// Read in place: from the producer's tile, or (input >= 0) from the shared input tile,
+  /// which holds exactly its rows (else LOADed from DDR, or gathered)
+  bool on_chip = false;
   int c = 0, w = 0, h = 0; ///< its CHW shape
   std::vector<RowRange> rows;  ///< per band: rows the layer reads
   int buffer = -1;         ///< LOAD buffer when !on_chip (the gather buffer when gathered)
@@ -66,6 +70,19 @@ struct Operand {
   /// SRAM) and LOADs of pieces the stack does not produce.
   std::vector<Piece> pieces;
   bool gathered() const { return !pieces.empty(); }
+};
+
+/// A DDR tensor that two or more operands (or Concat pieces) of the stack read: C3's cv1 and
+/// cv2 reading the block's input, two readers of one Concat. One LOAD per band brings the
+/// union of the readers' rows into this tile (double-buffered like every LOAD); a reader of
+/// exactly those rows reads it in place, the others get their rows by MOVE (a one-piece
+/// gather), so the tensor crosses the DDR bus once per band instead of once per reader.
+struct InputTile {
+  std::string tensor;      ///< graph tensor name
+  int c = 0, h = 0, w = 0; ///< its CHW shape
+  std::vector<RowRange> rows;  ///< per band: the union of what its readers read
+  int readers = 0;         ///< operands and pieces reading it
+  int buffer = -1;
 };
 
 struct StackLayer {
@@ -93,6 +110,7 @@ struct StackPlan {
   StackSummary summary;
   std::vector<StackLayer> layers;
   std::vector<StackTensor> tensors;
+  std::vector<InputTile> inputs;
   std::vector<Buffer> buffers;
 };
 

@@ -113,10 +113,16 @@ class Planner {
         if (!reason.empty()) break;
         j = nxt;
       }
-      // Segment [i, j] into stacks and single layers by dynamic programming on the estimates
-      // (fastest in total; within kTie, fewer DDR bytes), each stack no slower and no heavier
-      // on DDR than its layers one by one. The first stack of the best segmentation is taken
-      // and planning resumes after it (a later run may reach past j).
+      // Segment [i, j] into stacks and single layers by dynamic programming on the estimates,
+      // each stack no slower and no heavier on DDR than its layers one by one, minimising
+      // estimated ns + traffic_weight x DDR bytes / DDR bandwidth: the time the layers take
+      // plus (weighted) the time their DDR traffic keeps the DDR busy. Weight 0: the fastest
+      // estimate; 1 (default): a byte saved is worth its transfer time. Equal costs: fewer
+      // bytes. The first stack of the best segmentation is taken and planning resumes after
+      // it (a later run may reach past j).
+      const double per_byte =
+          in_.opt.ddr_bytes_per_ns > 0 ? std::max(in_.opt.traffic_weight, 0.0) / in_.opt.ddr_bytes_per_ns : 0.0;
+      auto cost = [&](double t, std::uint64_t by) { return t + per_byte * double(by); };
       const std::size_t m = j - i + 1;
       std::vector<double> ns(m + 1, 0.0);
       std::vector<std::uint64_t> bytes(m + 1, 0);
@@ -134,9 +140,8 @@ class Planner {
           if (!p || !pays_off(p->summary)) continue;
           const double t = p->summary.estimated_ns + ns[e - i + 1];
           const std::uint64_t by = p->summary.ddr_bytes + bytes[e - i + 1];
-          const bool faster = t < ns[k] * (1 - kTie);
-          const bool tie = !faster && t <= ns[k] * (1 + kTie);
-          if (faster || (tie && by < bytes[k])) {
+          const double c = cost(t, by), best = cost(ns[k], bytes[k]);
+          if (c < best || (c == best && by < bytes[k])) {
             ns[k] = t;
             bytes[k] = by;
             end[k] = e;
@@ -236,7 +241,7 @@ class Planner {
       for (std::size_t k = left_out_; k < upto; ++k) d.layers.push_back(lg_.layers[k].name);
       d.id = int(declined->size());
       d.run = left_out_run_;
-      d.kept_reason = "kept layer by layer (residual plans): the fastest split of the run " + left_out_run_ +
+      d.kept_reason = "kept layer by layer (residual plans): the best split of the run " + left_out_run_ +
                       " as planned from its first layer (estimated " +
                       std::to_string(std::llround(left_out_ns_ / 1000.0)) + " us) leaves " +
                       (d.layers.size() == 1 ? "this layer" : "these layers") + " out of its stacks" +
@@ -577,9 +582,11 @@ class Planner {
     // read the producer's packed [C, H, W] tile directly: a MOVE copies its rows into a
     // packed tile of their own (a one-piece gather), as the pieces of a Concat are.
     propagate(p, bands, band_rows, mode);
+    share_inputs(p, bands);
     for (StackLayer& sl : p.layers)
       for (Operand* o : {&sl.in, &sl.res}) {
-        if (o->tensor.empty()) continue;
+        if (o->tensor.empty() || o->input >= 0) continue;
+        if (o->gathered() && o->pieces.front().input >= 0 && o->pieces.size() == 1) continue;  // rows of an input tile
         if (o->produced >= 0) {
           const StackTensor& t = p.tensors[std::size_t(o->produced)];
           bool same = true;
@@ -670,6 +677,77 @@ class Planner {
     }
   }
 
+  // A DDR tensor (a whole operand, or a Concat piece the stack does not compute) that two or
+  // more operands of the stack read becomes an input tile (InputTile): LOADed once per band
+  // with the union of its readers' rows. A reader of exactly those rows in every band it
+  // computes reads the tile in place; the others get their rows by MOVE (a one-piece gather,
+  // as a skip tensor's rows are). Tiles are numbered in order of first reader.
+  static void share_inputs(StackPlan& p, int bands) {
+    struct Use {
+      Operand* o;
+      Piece* pc;  // nullptr: the whole operand
+    };
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<Use>> uses;
+    for (StackLayer& sl : p.layers)
+      for (Operand* o : {&sl.in, &sl.res}) {
+        if (o->tensor.empty() || o->produced >= 0) continue;
+        auto use = [&](const std::string& t, Piece* pc) {
+          if (!uses.count(t)) order.push_back(t);
+          uses[t].push_back({o, pc});
+        };
+        if (!o->gathered()) use(o->tensor, nullptr);
+        for (Piece& pc : o->pieces)
+          if (pc.produced < 0) use(pc.tensor, &pc);
+      }
+    for (const std::string& name : order) {
+      const std::vector<Use>& us = uses[name];
+      if (us.size() < 2) continue;
+      InputTile it;
+      it.tensor = name;
+      it.c = us[0].pc ? us[0].pc->c : us[0].o->c;
+      it.h = us[0].o->h;
+      it.w = us[0].o->w;
+      it.rows.assign(std::size_t(bands), RowRange{});
+      bool same_shape = true;
+      for (const Use& u : us) {
+        same_shape = same_shape && (u.pc ? u.pc->c : u.o->c) == it.c && u.o->h == it.h && u.o->w == it.w;
+        for (int b = 0; b < bands; ++b) {
+          const RowRange r = u.o->rows[std::size_t(b)];
+          RowRange& n = it.rows[std::size_t(b)];
+          if (!r.empty()) n = n.empty() ? r : RowRange{std::min(n.lo, r.lo), std::max(n.hi, r.hi)};
+        }
+      }
+      if (!same_shape) continue;  // one DDR tensor read with two shapes: left to separate LOADs
+      const int idx = int(p.inputs.size());
+      it.readers = int(us.size());
+      for (const Use& u : us) {
+        if (u.pc) {
+          u.pc->input = idx;
+          continue;
+        }
+        bool same = true;
+        for (int b = 0; b < bands; ++b) {
+          const RowRange r = u.o->rows[std::size_t(b)];
+          same = same && (r.empty() || r == it.rows[std::size_t(b)]);
+        }
+        if (same) {
+          u.o->on_chip = true;
+          u.o->input = idx;
+          continue;
+        }
+        Piece pc;
+        pc.tensor = name;
+        pc.input = idx;
+        pc.c = u.o->c;
+        u.o->pieces = {pc};
+        p.summary.gathered.push_back("rows of " + name);
+      }
+      p.summary.shared_loads.push_back(name + " (" + std::to_string(it.readers) + " readers)");
+      p.inputs.push_back(std::move(it));
+    }
+  }
+
   void layout(StackPlan& p, Evaluation& ev) const {
     const std::uint64_t align = in_.opt.align_bytes;
     std::uint64_t cursor = 0;
@@ -739,7 +817,7 @@ class Planner {
       for (Operand* o : {&p.layers[k].in, &p.layers[k].res}) {
         if (o->tensor.empty() || o->on_chip) continue;
         bool from_ddr = !o->gathered();
-        for (const Piece& pc : o->pieces) from_ddr = from_ddr || pc.produced < 0;
+        for (const Piece& pc : o->pieces) from_ddr = from_ddr || (pc.produced < 0 && pc.input < 0);
         Buffer b;
         b.bytes = max_bytes(o->c, o->w, o->rows);
         b.slots = from_ddr ? 2 : 1;
@@ -747,6 +825,13 @@ class Planner {
         p.buffers.push_back(b);
         if (!from_ddr) locals.push_back({o->buffer, int(k), int(k)});
       }
+    for (InputTile& it : p.inputs) {  // LOADed per band: double-buffered
+      Buffer b;
+      b.bytes = max_bytes(it.c, it.w, it.rows);
+      b.slots = 2;
+      it.buffer = int(p.buffers.size());
+      p.buffers.push_back(b);
+    }
     for (std::size_t ti = 0; ti < p.tensors.size(); ++ti) {
       StackTensor& t = p.tensors[ti];
       // Cache: a tile whose rows carry over to the next band keeps two slots (band b
@@ -867,7 +952,7 @@ class Planner {
             continue;
           }
           for (const Piece& pc : o->pieces) {
-            if (pc.produced < 0) {
+            if (pc.produced < 0 && pc.input < 0) {
               bytes += band_cost(pc.c, o->h, o->w, rr, e_, burst);
               continue;
             }
@@ -885,6 +970,8 @@ class Planner {
       s.layer_macs += L.macs;
       s.recompute_macs += layer_macs - std::min(layer_macs, L.macs);
     }
+    for (const InputTile& it : p.inputs)  // one LOAD per band for all readers
+      for (const RowRange& r : it.rows) bytes += band_cost(it.c, it.h, it.w, r, e_, burst);
     s.ddr_bytes = bytes;
     const double compute_ns = double(cycles) * in_.opt.core_period_ns;
     const double memory_ns = in_.opt.ddr_bytes_per_ns > 0 ? double(bytes) / in_.opt.ddr_bytes_per_ns : 0;

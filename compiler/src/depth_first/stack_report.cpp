@@ -67,8 +67,9 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     d.verb = "stacked";
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f", s.layer_macs ? 100.0 * double(s.recompute_macs) / double(s.layer_macs) : 0.0);
-    std::string stored, gathered;
+    std::string stored, gathered, shared;
     for (const auto& t : s.stored) stored += (stored.empty() ? "" : ", ") + t;
+    for (const auto& t : s.shared_loads) shared += (shared.empty() ? "" : ", ") + t;
     for (const auto& t : s.gathered) gathered += (gathered.empty() ? "" : ", ") + t;
     d.reason = std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows, " + to_string(s.overlap) +
                " (+" + pct + " % MACs), SRAM " + std::to_string(s.sram_bytes) + " B (weights " +
@@ -78,6 +79,7 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
                " us vs " + us(s.layer_by_layer_ns) + " us; to DDR: " + stored +
                (gathered.empty() ? std::string()
                                  : "; on chip by MOVE (" + std::to_string(s.move_elems) + " elements): " + gathered) +
+               (shared.empty() ? std::string() : "; one LOAD per band for several layers: " + shared) +
                "; ends: " + s.end_reason;
     out.push_back(std::move(d));
   }

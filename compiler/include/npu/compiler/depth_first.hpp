@@ -72,6 +72,9 @@ struct StackSummary {
   /// or "rows of T" (a tile read by two layers that need different rows).
   std::vector<std::string> gathered;
   std::uint64_t move_elems = 0;     ///< elements those MOVEs copy, summed over bands
+  /// DDR tensors several layers of the stack read, LOADed once per band for all of them:
+  /// "T (N readers)".
+  std::vector<std::string> shared_loads;
   std::string end_reason;           ///< why the stack ends where it ends
   /// Declined only: why layers a stack could have taken run one by one, when it is not that no
   /// stack of their run pays off (e.g. the fastest segmentation of the run leaves them alone).

@@ -16,6 +16,10 @@ struct Strategy {
   /// Depth-first overlap modes the stack planner may choose (key `overlap: auto | recompute |
   /// cache`; only with fuse-layers). Auto: per stack, by the estimates.
   OverlapPolicy overlap = OverlapPolicy::Auto;
+  /// Weight of DDR traffic in the depth-first planner's choice of stacks: it minimises
+  /// estimated time + traffic_weight x DDR bytes / DDR bandwidth (key `traffic_weight: 1`;
+  /// only with fuse-layers; 0: the fastest estimate). docs/depth_first.md.
+  double traffic_weight = kDefaultTrafficWeight;
 };
 
 /// Why `name` is not a valid strategy name ("is empty", "contains a space", ...), or "" if
@@ -42,6 +46,7 @@ Strategy builtin_strategy(const std::string& name);
 ///   name: my-strategy
 ///   passes: [fold-batchnorm, fuse-activation]
 ///   overlap: cache            # optional, with fuse-layers only: auto (default), recompute, cache
+///   traffic_weight: 0         # optional, with fuse-layers only: a number in [0, 100] (default 1)
 /// `source` names the file in messages. Throws ConfigError "SOURCE:LINE:COL: error: ..."
 /// for malformed YAML, a missing or unknown key, an empty name or one with characters other
 /// than letters, digits, '-', '_', '.', an unknown pass (listing the allowed pass names), or

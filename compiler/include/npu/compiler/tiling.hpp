@@ -72,9 +72,19 @@ const char* to_string(LoopOrder o);  ///< "weights-resident" | "input-resident"
 /// `overlap:` key, for experiments).
 enum class OverlapPolicy { Auto, Recompute, Cache };
 
+/// Default of TilingOptions::traffic_weight: the depth-first planner segments a run of layers
+/// into stacks minimising estimated time + 1 x (DDR bytes / DDR bandwidth), i.e. a byte
+/// saved is worth its transfer time (docs/depth_first.md "Stacks": YOLOv5s on the edge preset
+/// simulated, weight 0 / 1: 59.4 / 46.2 MB and 11.671 / 11.757 ms at 1 MiB, 44.0 / 27.9 MB
+/// and 10.954 / 10.775 ms at 4 MiB).
+inline constexpr double kDefaultTrafficWeight = 1.0;
+
 struct TilingOptions {
   int act_bytes = 1;    ///< bytes per activation/weight element (dtype of the MAC array)
   OverlapPolicy overlap = OverlapPolicy::Auto;  ///< depth-first stacks only
+  /// Depth-first stacks only: weight of DDR transfer time (bytes / DDR bandwidth) against
+  /// estimated time in the choice of stacks (Strategy::traffic_weight; 0: fastest only).
+  double traffic_weight = kDefaultTrafficWeight;
   int param_bytes = 4;  ///< bytes per bias / scale / shift element (int32 or fp32)
   /// SRAM reserved per output channel for epilogue parameters, whatever the strategy
   /// (bias + scale + shift = 3 x 4 B would be the most; 2 x 4 B covers bias, or
