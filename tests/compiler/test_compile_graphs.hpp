@@ -239,6 +239,21 @@ inline Graph inverted_residuals() {
   return b.g;
 }
 
+/// YOLOv5's C3 block (v7.0 common.py) on x [1, 8, 24, 24]: cv1 1x1 -> bottleneck (m.cv1 1x1,
+/// m.cv2 3x3 pad 1, + cv1's output); cv2 1x1 of x; Concat along C -> cv3 1x1; Relu after each
+/// conv. cv1 and cv2 both read x; a depth-first stack gathers the Concat on chip.
+inline Graph c3_block() {
+  GraphBuilder b("c3");
+  const std::string x = b.input("x", {1, 8, 24, 24});
+  const std::string a = b.unary("cv1.relu", "Relu", b.conv("cv1", x, 4, 1, 1, 0, 1, true));
+  const std::string m1 = b.unary("m.cv1.relu", "Relu", b.conv("m.cv1", a, 4, 1, 1, 0, 1, true));
+  const std::string m2 = b.unary("m.cv2.relu", "Relu", b.conv("m.cv2", m1, 4, 3, 1, 1, 1, true));
+  const std::string m = b.binary("m.add", "Add", m2, a);
+  const std::string c = b.unary("cv2.relu", "Relu", b.conv("cv2", x, 4, 1, 1, 0, 1, true));
+  b.output(b.unary("cv3.relu", "Relu", b.conv("cv3", b.concat("cat", {m, c}), 8, 1, 1, 0, 1, true)));
+  return b.g;
+}
+
 inline HwConfig edge_like_hw(std::uint64_t sram_bytes = 1u << 20) {
   HwConfig hw;
   hw.source = "edge-like.yaml";

@@ -21,23 +21,11 @@
 namespace {
 
 using namespace npu;
+using compiler::testing::c3_block;
 using compiler::testing::GraphBuilder;
 
-// C3 (YOLOv5 v7.0 common.py): cv1 1x1 -> bottleneck (1x1, 3x3, + cv1's output); cv2 1x1 of the
-// block input; Concat(bottleneck, cv2) along C -> cv3 1x1.
-compiler::Graph c3_block() {
-  GraphBuilder b("c3");
-  const std::string x = b.input("x", {1, 8, 24, 24});
-  const std::string a = b.unary("cv1.relu", "Relu", b.conv("cv1", x, 4, 1, 1, 0, 1, true));
-  const std::string m1 = b.unary("m.cv1.relu", "Relu", b.conv("m.cv1", a, 4, 1, 1, 0, 1, true));
-  const std::string m2 = b.unary("m.cv2.relu", "Relu", b.conv("m.cv2", m1, 4, 3, 1, 1, 1, true));
-  const std::string m = b.binary("m.add", "Add", m2, a);
-  const std::string c = b.unary("cv2.relu", "Relu", b.conv("cv2", x, 4, 1, 1, 0, 1, true));
-  const std::string cat = b.concat("cat", {m, c});
-  b.output(b.unary("cv3.relu", "Relu", b.conv("cv3", cat, 8, 1, 1, 0, 1, true)));
-  return b.g;
-}
-
+// C3: compiler::testing::c3_block (test_compile_graphs.hpp).
+//
 // SPPF: cv1 1x1, three 5x5 stride-1 MaxPools in a chain, Concat of all four along C, cv2 1x1.
 compiler::Graph sppf_block() {
   GraphBuilder b("sppf");

@@ -21,22 +21,11 @@
 namespace {
 
 using namespace npu;
+using compiler::testing::c3_block;
 using compiler::testing::GraphBuilder;
 
-// C3 (YOLOv5 v7.0 common.py) on x [1, 8, 24, 24]: cv1 1x1 -> bottleneck (m.cv1 1x1, m.cv2 3x3
-// pad 1, + cv1's output); cv2 1x1 of x; Concat along C -> cv3 1x1.
-compiler::Graph c3_block() {
-  GraphBuilder b("c3");
-  const std::string x = b.input("x", {1, 8, 24, 24});
-  const std::string a = b.unary("cv1.relu", "Relu", b.conv("cv1", x, 4, 1, 1, 0, 1, true));
-  const std::string m1 = b.unary("m.cv1.relu", "Relu", b.conv("m.cv1", a, 4, 1, 1, 0, 1, true));
-  const std::string m2 = b.unary("m.cv2.relu", "Relu", b.conv("m.cv2", m1, 4, 3, 1, 1, 1, true));
-  const std::string m = b.binary("m.add", "Add", m2, a);
-  const std::string c = b.unary("cv2.relu", "Relu", b.conv("cv2", x, 4, 1, 1, 0, 1, true));
-  b.output(b.unary("cv3.relu", "Relu", b.conv("cv3", b.concat("cat", {m, c}), 8, 1, 1, 0, 1, true)));
-  return b.g;
-}
-
+// C3 (compiler::testing::c3_block): cv1 and cv2 both read the block input x [1, 8, 24, 24].
+//
 // PAN neck into a C3 (YOLOv5's model.18 - model.20): t = conv1(x) [1, 4, 24, 24] leaves the
 // chip (a broadcasting Mul, which no stack takes, reads it); v = conv2(u) 3x3; the C3's two
 // 1x1 convs conv3 and conv4 both read Concat(v, t); conv3 -> conv5 (1x1), Concat(conv5,
