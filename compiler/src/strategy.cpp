@@ -5,6 +5,7 @@
 #include "npu/isa/files.hpp"
 
 #include <algorithm>
+#include <regex>
 #include <set>
 #include <yaml-cpp/yaml.h>
 
@@ -82,7 +83,10 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   try {
     docs = load_all_yaml(yaml_text);
   } catch (const YAML::ParserException& e) {
-    fail(source, e.mark, "malformed YAML: " + e.msg);
+    fail(source, e.mark,
+         "malformed YAML: " + e.msg +
+             "; a strategy file is one YAML map (name, passes, overlap, traffic_weight): check indentation (spaces, "
+             "not tabs), ':' after keys and closing brackets");
   }
   if (docs.size() > 1) {
     fail(source, second_document_mark(docs, yaml_text),
@@ -149,10 +153,14 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
       if (!kv.second.IsScalar())
         fail(source, kv.first.Mark(), std::string("'traffic_weight' must be a number in [0, 100], ") + example);
       const std::string v = kv.second.as<std::string>();
-      char* endp = nullptr;
-      const double x = std::strtod(v.c_str(), &endp);
-      if (v.empty() || endp != v.c_str() + v.size() || !(x >= 0.0 && x <= 100.0))
-        fail(source, kv.second.Mark(), "traffic_weight '" + echo(v) + "' is not a number in [0, 100]; " + example);
+      // A plain decimal number (YAML core schema float/int; no hex, no quotes, no .inf/.nan).
+      static const std::regex decimal(R"([-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?)");
+      if (kv.second.Tag() != "?" || !std::regex_match(v, decimal))
+        fail(source, kv.second.Mark(),
+             "traffic_weight '" + echo(v) + "' is not a plain decimal number (unquoted); " + example);
+      const double x = std::strtod(v.c_str(), nullptr);
+      if (!(x >= 0.0 && x <= 100.0))
+        fail(source, kv.second.Mark(), "traffic_weight " + echo(v) + " is out of range [0, 100]; " + example);
       s.traffic_weight = x;
       have_weight = true;
     } else {

@@ -116,7 +116,13 @@ std::string model_identity(const std::string& model_arg) {
 }
 
 std::string strategy_identity(const compiler::Strategy& s) {
-  return fmt::format("{}:{}", s.name, fmt::join(s.passes, ","));
+  // The depth-first keys join only when they differ from their defaults, so the identity of
+  // every other strategy (and the keys of cells swept before they existed) stays the same.
+  std::string id = fmt::format("{}:{}", s.name, fmt::join(s.passes, ","));
+  if (s.overlap != compiler::OverlapPolicy::Auto)
+    id += s.overlap == compiler::OverlapPolicy::Cache ? ";overlap=cache" : ";overlap=recompute";
+  if (s.traffic_weight != compiler::kDefaultTrafficWeight) id += fmt::format(";traffic_weight={}", s.traffic_weight);
+  return id;
 }
 
 std::string options_identity(std::vector<std::string> traces, std::vector<std::string> input_shapes,

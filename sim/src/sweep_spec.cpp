@@ -337,12 +337,15 @@ class SpecReader {
 
   std::string resolve_strategy_entry(const YAML::Node& node, const std::string& text) {
     const auto ext = fs::path(text).extension();
-    const std::string arg = (ext == ".yaml" || ext == ".yml") ? relative(text) : text;
+    const bool file = ext == ".yaml" || ext == ".yml";
+    const std::string arg = file ? relative(text) : text;
     try {
       resolve_strategy(arg);
     } catch (const ConfigError& e) {
       std::string msg = e.what();
-      if (arg == text) {  // a built-in name: say where the spec names it
+      // A built-in name: say where the spec names it. A file (even one named from the spec's
+      // own folder, where the relative path is the text itself): its own file:line:col error.
+      if (!file) {
         const auto names = compiler::builtin_strategy_names();
         fail(node.Mark(), fmt::format("unknown strategy '{}'", text),
              hint_for(text, names) + "; or a strategy YAML path relative to the spec (docs/compiler.md)");

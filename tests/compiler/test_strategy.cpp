@@ -66,6 +66,8 @@ TEST(Strategy, ParsesYaml) {
   EXPECT_EQ(s.traffic_weight, 1.0);
   EXPECT_EQ(parse_strategy_yaml("name: f\npasses: [fuse-layers]\ntraffic_weight: 0\n").traffic_weight, 0.0);
   EXPECT_EQ(parse_strategy_yaml("name: h\npasses: [fuse-layers]\ntraffic_weight: 2.5\n").traffic_weight, 2.5);
+  EXPECT_EQ(parse_strategy_yaml("name: e\npasses: [fuse-layers]\ntraffic_weight: 1e1\n").traffic_weight, 10.0);
+  EXPECT_EQ(parse_strategy_yaml("name: o\npasses: [fuse-layers]\ntraffic_weight: 010\n").traffic_weight, 10.0);
 }
 
 std::string error_of(const std::string& yaml) {

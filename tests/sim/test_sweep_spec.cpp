@@ -167,6 +167,26 @@ TEST(SweepSpec, UnknownStrategyAndModel) {
                 "/no/such.onnx)\n  paths are relative to the spec file's folder");
 }
 
+TEST(SweepSpec, AStrategyFileThatDoesNotLoadGivesItsOwnError) {
+  // A spec in the current folder naming a strategy file beside it (paths relative to the spec
+  // are then the names themselves): the file's own file:line:col error, not "unknown
+  // strategy" (a new user's traffic_weight: -1 was reported as an unknown strategy).
+  const std::string dir = npu::test::fresh_dir("sweep-bad-strategy-file");
+  std::ofstream(dir + "/wneg.yaml") << "name: wneg\npasses: [fuse-layers]\ntraffic_weight: -1\n";
+  const fs::path was = fs::current_path();
+  fs::current_path(dir);
+  std::string err;
+  try {
+    parse_sweep_spec("base: edge-npu-ddr4\nmodels: [resnet18]\nstrategies: [wneg.yaml]\n", "spec.yaml", "");
+  } catch (const npu::ConfigError& e) {
+    err = e.what();
+  }
+  fs::current_path(was);
+  EXPECT_NE(err.find("spec.yaml:3:14: error: strategy file 'wneg.yaml' does not load:"), std::string::npos) << err;
+  EXPECT_NE(err.find("wneg.yaml:3:17: error: traffic_weight -1 is out of range"), std::string::npos) << err;
+  EXPECT_EQ(err.find("unknown strategy"), std::string::npos) << err;
+}
+
 TEST(SweepSpec, MissingKeysAndUnknownPreset) {
   EXPECT_EQ(error_of("base: edge-npu-ddr4\n"),
             "spec.yaml:1:1: error: missing key 'models'\n  give a list of zoo names or .onnx paths, e.g. 'models: "
@@ -306,13 +326,29 @@ TEST(CellKey, ModelIdentityFollowsContentNotPath) {
   EXPECT_EQ(npu::sim::model_identity("mobilenetv2"), npu::sim::model_identity("mobilenet_v2"));
 }
 
-TEST(CellKey, StrategyIdentityIsNameAndPasses) {
+TEST(CellKey, StrategyIdentityIsNameAndPassesAndDepthFirstKeys) {
   // A strategy file with the built-in conv-bn's name and passes is the same strategy.
   const std::string dir = npu::test::fresh_dir("strategy-identity");
   std::ofstream(dir + "/s.yaml") << "# comment\nname: conv-bn\npasses: [fold-batchnorm]\n";
   EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::load_strategy_file(dir + "/s.yaml")),
             npu::sim::strategy_identity(npu::compiler::builtin_strategy("conv-bn")));
   EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::builtin_strategy("conv-bn")), "conv-bn:fold-batchnorm");
+  // The depth-first keys change what the planner builds, so they are part of it unless they
+  // are the defaults: a file named like the built-in depth-first with traffic_weight 0 is
+  // another strategy (a sweep reused the built-in's cell for it).
+  const std::string df = "name: depth-first\npasses: [fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, "
+                         "fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-layers]\n";
+  const std::string builtin_df = npu::sim::strategy_identity(npu::compiler::builtin_strategy("depth-first"));
+  EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "traffic_weight: 1\noverlap: auto\n")),
+            builtin_df);
+  EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "traffic_weight: 0\n")),
+            builtin_df + ";traffic_weight=0");
+  EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "traffic_weight: 2.5\n")),
+            builtin_df + ";traffic_weight=2.5");
+  EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "overlap: cache\n")),
+            builtin_df + ";overlap=cache");
+  EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "overlap: recompute\n")),
+            builtin_df + ";overlap=recompute");
   // Options are canonical: order and repeats of traces do not matter.
   EXPECT_EQ(npu::sim::options_identity({"vcd", "ddr", "ddr"}, {}, 0, false),
             npu::sim::options_identity({"ddr", "vcd"}, {}, 0, false));

@@ -44,8 +44,9 @@ std::string group_key(const CellIdentity& id);
 /// read: timing never depends on weight values). Throws ConfigError when the file cannot be read.
 std::string model_identity(const std::string& model_arg);
 
-/// "<name>:<pass>,<pass>,...": what the compiler runs (a strategy file's comments and
-/// layout do not matter).
+/// "<name>:<pass>,<pass>,...[;overlap=M][;traffic_weight=W]": what the compiler runs (a
+/// strategy file's comments and layout do not matter); the depth-first keys appear only when
+/// they differ from their defaults (overlap auto, traffic_weight 1).
 std::string strategy_identity(const compiler::Strategy& s);
 
 /// The options every child of an experiment or sweep gets, canonical (sorted, deduplicated):
