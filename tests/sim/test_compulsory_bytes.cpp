@@ -86,4 +86,16 @@ TEST(CrossLayerPipelining, SameDdrBytesInFewerCycles) {
   EXPECT_LT(on.at("cycles").get<std::uint64_t>(), off.at("cycles").get<std::uint64_t>());
 }
 
+// `npu compile` prints the same network figure (4730 B under `none`, by hand above), apart from
+// the report's per-layer sum, which counts every intermediate as one layer's output and the
+// next one's input (a new user read the two as one quantity under one name).
+TEST(CompulsoryBytes, CompileNamesTheNetworkFigureAndThePerLayerSumApart) {
+  const std::string dir = npu::test::fresh_dir("compulsory-compile");
+  const auto r = run_npu({"compile", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml", "--strategy",
+                          "none", "-o", dir + "/t.npuasm"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("network compulsory 4730 B (inputs, weights, outputs once)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("per-layer compulsory sum "), std::string::npos) << r.output;
+}
+
 }  // namespace
