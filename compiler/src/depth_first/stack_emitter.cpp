@@ -3,6 +3,7 @@
 // and the STOREs of tensors that leave the stack. Tokens come from the memory hazards
 // (hazard_tokens.cpp). Reference: docs/depth_first.md.
 #include <stdexcept>
+#include <utility>
 
 #include "depth_first/stack_plan.hpp"
 
@@ -169,9 +170,16 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         code.push_back(move_rows(L.name, from, prev.rows(), tile_addr, tile.rows(), carried, t.c, t.w));
       }
       if (o.empty()) continue;
+      // The tile an operand reads in place, or a piece is MOVEd from: a shared input tile or a
+      // stack tensor's tile (its rows this band, its buffer).
+      auto source = [&](int input, int produced) {
+        return input >= 0 ? std::make_pair(plan.inputs[std::size_t(input)].rows[std::size_t(b)],
+                                           plan.inputs[std::size_t(input)].buffer)
+                          : std::make_pair(plan.tensors[std::size_t(produced)].rows[std::size_t(b)],
+                                           plan.tensors[std::size_t(produced)].buffer);
+      };
       auto operand_addr = [&](const Operand& op) {
-        if (op.on_chip && op.input >= 0) return plan.buffers[std::size_t(plan.inputs[std::size_t(op.input)].buffer)].at(b);
-        if (op.on_chip) return plan.buffers[std::size_t(plan.tensors[std::size_t(op.produced)].buffer)].at(b);
+        if (op.on_chip) return plan.buffers[std::size_t(source(op.input, op.produced).second)].at(b);
         // LOADed or gathered into the operand's own buffer
         return plan.buffers[std::size_t(op.buffer)].at(b);
       };
@@ -197,10 +205,7 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
             continue;
           }
           // MOVEd from the tile of the stack tensor or shared input holding these rows.
-          const RowRange have = pc.input >= 0 ? plan.inputs[std::size_t(pc.input)].rows[std::size_t(b)]
-                                              : plan.tensors[std::size_t(pc.produced)].rows[std::size_t(b)];
-          const int src_buffer = pc.input >= 0 ? plan.inputs[std::size_t(pc.input)].buffer
-                                               : plan.tensors[std::size_t(pc.produced)].buffer;
+          const auto [have, src_buffer] = source(pc.input, pc.produced);
           const std::uint32_t from = std::uint32_t(plan.buffers[std::size_t(src_buffer)].at(b) +
                                                    std::uint64_t(rows.lo - have.lo) * std::uint64_t(op->w) * std::uint64_t(e));
           code.push_back(move_rows(L.name, from, have.rows(), dst, rows.rows(), rows.rows(), pc.c, op->w));
