@@ -274,7 +274,8 @@ TEST(DepthFirst, ExplainSaysWhyEachStackEnds) {
   const HwConfig hw = testing::edge_like_hw();
   {
     // Output needed by a layer outside the stack: y2 feeds the Mul of two branches later,
-    // while the layer after conv2 (conv3) reads x, not the stack.
+    // while the layer after conv2 (conv3) reads x, not the stack. conv3 and the Mul (an
+    // element-wise layer can end a stack) make the second stack, ending at the graph output.
     GraphBuilder b("branch");
     const std::string x = b.input("x", {1, 8, 16, 16});
     const std::string y1 = b.conv("conv1", x, 8, 3, 1, 1);
@@ -282,9 +283,11 @@ TEST(DepthFirst, ExplainSaysWhyEachStackEnds) {
     const std::string y3 = b.conv("conv3", x, 8, 1);
     b.output(b.binary("mul", "Mul", y2, y3));
     const CompileResult r = compile(b.g, hw, builtin_strategy("depth-first"));
-    ASSERT_EQ(r.stacks.size(), 1u);
+    ASSERT_EQ(r.stacks.size(), 2u) << format_explain(r.decisions);
     EXPECT_EQ(r.stacks[0].end_reason.rfind("output needed by a layer outside the stack", 0), 0u)
         << r.stacks[0].end_reason;
+    EXPECT_EQ(r.stacks[1].layers, (std::vector<std::string>{"conv3", "mul"}));
+    EXPECT_EQ(r.stacks[1].end_reason.rfind("graph output", 0), 0u) << r.stacks[1].end_reason;
     expect_valid(r, hw, "branch");
   }
   {

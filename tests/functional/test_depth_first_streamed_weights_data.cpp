@@ -82,6 +82,14 @@ TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
   // once: 4 x (36,864 + 128) + 2 x 8,192 = 164,352 B (every run a whole number of 64 B bursts).
   EXPECT_EQ(st.bands, 1);
   EXPECT_EQ(st.ddr_bytes, 4u * (36864u + 128u) + 2u * 8192u);
+  // One band: each conv's weights (36,992 B with the bias) need SRAM from the previous conv's
+  // compute to their own (conv k: layers [k-1, k]), as do the three inner 8 KiB tiles
+  // (layers [k, k+1]); the input and output tiles (8 KiB, one slot each) stay for the stack.
+  // First fit, largest first, after the 16,384 B of input and output: w0 at 0, w1 at 36,992,
+  // w2 at 0 (w0 is dead), w3 at 36,992; tile0 at 73,984, tile1 at 82,176, tile2 at 73,984
+  // (tile0 is dead): 16,384 + 90,368 = 106,752 B (two slots of 36,992 B and double-buffered
+  // input and output would need 123,136 B).
+  EXPECT_EQ(st.sram_bytes, 106752u);
   expect_weights_per_band(c, st);
   // The compile report's per-layer `weights` column says so for each layer of the stack.
   int streamed = 0;
@@ -107,15 +115,17 @@ TEST(DepthFirstStreamedWeights, Fp32TwoBandsReloadEveryLayerTwice) {
   expect_reference(g, hw, c);
 }
 
-// int8, one band (C = 64, H = 8 at 112 KiB: 4 x 36,864 B of weights do not fit, two slots do)
-// and two bands (C = 16, H = 16 at 22 KiB): bit-exact with the integer reference.
+// int8, one band (C = 64, H = 8 at 112 KiB: 4 x 36,864 B of weights do not fit side by side;
+// C = 16, H = 16 at 22 KiB), where each conv's weights take SRAM only from the previous
+// conv's compute to their own, and two bands (C = 16, H = 32 at 60 KiB, weights in two
+// slots): bit-exact with the integer reference.
 TEST(DepthFirstStreamedWeights, Int8IsBitExact) {
   struct Case {
     std::int64_t c, h;
     std::uint64_t sram;
     int bands;
   };
-  for (const Case& k : {Case{64, 8, 112 * 1024, 1}, Case{16, 16, 22 * 1024, 2}}) {
+  for (const Case& k : {Case{64, 8, 112 * 1024, 1}, Case{16, 16, 22 * 1024, 1}, Case{16, 32, 60 * 1024, 2}}) {
     SCOPED_TRACE("C " + std::to_string(k.c) + ", H " + std::to_string(k.h));
     const compiler::Graph g = conv_chain(k.c, k.h);
     HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");

@@ -104,7 +104,7 @@ class Planner {
         ++i;
         continue;
       }
-      // Longest run of layers that may share a stack and fit at 1-row bands.
+      // Longest run of layers that may share a stack and fit (at 1-row bands or as one band).
       std::size_t j = i;
       std::string reason;
       for (;;) {
@@ -452,11 +452,24 @@ class Planner {
       if (streamed.fits) ev = std::move(streamed);
       else streamed_need = streamed.need_bytes;
     }
+    std::uint64_t whole_need = 0;
+    if (!ev.fits) {
+      // One band of the whole height: no band buffer doubled, streamed weights placed by
+      // lifetime (layout()); it can need less than 1-row bands.
+      for (bool streamed : {false, true}) {
+        Evaluation whole = evaluate(s, nxt, geom_.at(nxt).h_out, m1, streamed);
+        if (whole.fits) {
+          ev = std::move(whole);
+          break;
+        }
+        whole_need = whole_need == 0 ? whole.need_bytes : std::min(whole_need, whole.need_bytes);
+      }
+    }
     if (!ev.fits)
       return "SRAM full: with " + N.name + " the stack needs " + std::to_string(ev.need_bytes) +
              " B at 1-row bands (weights " + std::to_string(ev.plan.summary.weight_bytes) + " B; " +
-             std::to_string(streamed_need) + " B with its weights streamed per band), sram.capacity " +
-             std::to_string(in_.sram_bytes) + " B";
+             std::to_string(streamed_need) + " B with its weights streamed per band; " + std::to_string(whole_need) +
+             " B as one band), sram.capacity " + std::to_string(in_.sram_bytes) + " B";
     return "";
   }
 
@@ -491,7 +504,7 @@ class Planner {
   }
 
   std::optional<StackPlan> best_plan(std::size_t s, std::size_t e) {
-    const int h = lg_.layers[e].geom.h_out;
+    const int h = geom_.at(e).h_out;
     std::set<int> heights;
     for (int n = 1; n <= h; ++n) heights.insert(int(ceil_div(h, n)));
     std::vector<OverlapMode> modes;
@@ -756,10 +769,28 @@ class Planner {
       cursor = at + bytes;
       return std::uint32_t(at);
     };
-    // Weights and biases: resident for the whole stack, or (weights_streamed) re-loaded by
-    // every band into two alternating slots, layer k of the stack in slot k % 2 of the size of
-    // the largest layer's weights and bias (the hazard tokens order a slot's reuse).
-    if (!p.summary.weights_streamed) {
+    // Weights and biases: resident for the whole stack, side by side, or (weights_streamed)
+    // re-loaded by every band into two alternating slots, layer k of the stack in slot k % 2 of
+    // the size of the largest layer's weights and bias (the hazard tokens order a slot's
+    // reuse). Streamed in a one-band stack, each layer's weights load once, while the previous
+    // layer computes, and are read by its one compute: they need SRAM only from the previous
+    // layer's compute to their own, so they are placed below with the on-chip tiles by that
+    // lifetime (`weight_locals`) instead of in two slots of the largest. (cost() charges what
+    // the previous layer's compute cannot hide of each load, as for two slots.)
+    const bool by_lifetime = p.summary.bands == 1 && p.summary.weights_streamed;
+    std::vector<std::pair<int, std::size_t>> weight_locals;  // (buffer, stack layer)
+    if (by_lifetime) {
+      for (std::size_t k = 0; k < p.layers.size(); ++k) {
+        const LayerSpec& L = *p.layers[k].spec;
+        if (!is_conv(L)) continue;
+        const std::uint64_t wb = weight_bytes(L), bb = L.bias.empty() ? 0 : std::uint64_t(L.geom.c_out) * isa::kParamElemBytes;
+        Buffer b;
+        b.bytes = align_up(wb, align) + bb;
+        weight_locals.emplace_back(int(p.buffers.size()), k);
+        p.buffers.push_back(b);
+        p.summary.weight_bytes += wb + bb;
+      }
+    } else if (!p.summary.weights_streamed) {  // resident: side by side
       for (StackLayer& sl : p.layers) {
         const LayerSpec& L = *sl.spec;
         if (!is_conv(L)) continue;
@@ -806,13 +837,17 @@ class Planner {
       for (const RowRange& r : rows) m = std::max(m, r.rows());
       return std::uint64_t(c) * std::uint64_t(m) * std::uint64_t(w) * std::uint64_t(e_);
     };
-    // Double-buffered: DDR loads, stored tensors (the DMA of band b overlaps band b+1's compute).
-    // A gather buffer that only MOVEs fill is an on-chip tile of its reader.
+    // Double-buffered: DDR loads, stored tensors (the DMA of band b overlaps band b+1's compute);
+    // one slot when the stack has one band (a second would never be used). A gather buffer
+    // that only MOVEs fill is an on-chip tile of its reader.
+    const int ping = p.summary.bands > 1 ? 2 : 1;
     struct Local {
       int buffer;
       int first, last;  // stack layers that write / last read it within a band
     };
     std::vector<Local> locals;
+    std::vector<int> fixed;  // buffers placed for the whole stack (DDR-facing or carried)
+    for (const auto& [buffer, k] : weight_locals) locals.push_back({buffer, std::max(int(k) - 1, 0), int(k)});
     for (std::size_t k = 0; k < p.layers.size(); ++k)
       for (Operand* o : {&p.layers[k].in, &p.layers[k].res}) {
         if (o->tensor.empty() || o->on_chip) continue;
@@ -820,16 +855,18 @@ class Planner {
         for (const Piece& pc : o->pieces) from_ddr = from_ddr || (pc.produced < 0 && pc.input < 0);
         Buffer b;
         b.bytes = max_bytes(o->c, o->w, o->rows);
-        b.slots = from_ddr ? 2 : 1;
+        b.slots = from_ddr ? ping : 1;
         o->buffer = int(p.buffers.size());
+        if (from_ddr) fixed.push_back(o->buffer);
         p.buffers.push_back(b);
         if (!from_ddr) locals.push_back({o->buffer, int(k), int(k)});
       }
     for (InputTile& it : p.inputs) {  // LOADed per band: double-buffered
       Buffer b;
       b.bytes = max_bytes(it.c, it.w, it.rows);
-      b.slots = 2;
+      b.slots = ping;
       it.buffer = int(p.buffers.size());
+      fixed.push_back(it.buffer);
       p.buffers.push_back(b);
     }
     for (std::size_t ti = 0; ti < p.tensors.size(); ++ti) {
@@ -845,18 +882,20 @@ class Planner {
         }
       Buffer b;
       b.bytes = max_bytes(t.c, t.w, t.rows);
-      b.slots = t.stored || carries ? 2 : 1;
+      b.slots = carries ? 2 : t.stored ? ping : 1;
       t.buffer = int(p.buffers.size());
+      if (t.stored || carries) fixed.push_back(t.buffer);
       p.buffers.push_back(b);
       if (scratch) {
         Buffer sc;
         sc.bytes = max_bytes(t.c, t.w, t.computed);
-        sc.slots = t.stored ? 2 : 1;
+        sc.slots = t.stored ? ping : 1;
         t.scratch = int(p.buffers.size());
+        if (t.stored) fixed.push_back(t.scratch);
         p.buffers.push_back(sc);
-        if (sc.slots == 1) locals.push_back({t.scratch, t.producer, t.producer});
+        if (!t.stored) locals.push_back({t.scratch, t.producer, t.producer});
       }
-      if (b.slots == 1) {
+      if (!t.stored && !carries) {
         int last_read = t.producer;
         for (int k = 0; k < int(p.layers.size()); ++k)
           for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
@@ -867,10 +906,9 @@ class Planner {
         locals.push_back({t.buffer, t.producer, last_read});
       }
     }
-    for (Buffer& b : p.buffers) {
-      if (b.slots != 2) continue;
-      b.addr[0] = place(b.bytes);
-      b.addr[1] = place(b.bytes);
+    for (int i : fixed) {  // the whole stack's lifetime, in buffer order
+      Buffer& b = p.buffers[std::size_t(i)];
+      for (int k = 0; k < b.slots; ++k) b.addr[k] = place(b.bytes);
     }
     // Single-slot on-chip tiles are only touched by the compute queue; tiles whose band
     // lifetimes do not overlap share SRAM (first fit, largest first).
@@ -898,6 +936,11 @@ class Planner {
       b.addr[0] = b.addr[1] = std::uint32_t(at);
     }
     cursor = std::max(cursor, end);
+    for (const auto& [buffer, k] : weight_locals) {
+      StackLayer& sl = p.layers[k];
+      sl.w_addr = p.buffers[std::size_t(buffer)].addr[0];
+      sl.bias_addr = std::uint32_t(sl.w_addr + align_up(weight_bytes(*sl.spec), align));
+    }
     ev.need_bytes = cursor;
     ev.fits = cursor <= in_.sram_bytes && cursor <= 0xffffffffull;
     p.summary.sram_bytes = cursor;
