@@ -841,12 +841,24 @@ class Planner {
     // one slot when the stack has one band (a second would never be used). A gather buffer
     // that only MOVEs fill is an on-chip tile of its reader.
     const int ping = p.summary.bands > 1 ? 2 : 1;
+    // One band: a buffer is needed only while its layers run, so every buffer is placed by
+    // lifetime (stack layers [first, last]): a LOADed operand or shared input from the
+    // layer before its first reader (the LOAD overlaps that layer's compute) to its last
+    // reader; a stored tensor from its producer to its last reader, and at least the next
+    // layer (its STORE overlaps that compute). The hazard tokens make each LOAD or compute
+    // wait for the earlier users of the bytes it reuses.
+    const bool one_band = p.summary.bands == 1;
+    const int n_layers = int(p.layers.size());
     struct Local {
       int buffer;
       int first, last;  // stack layers that write / last read it within a band
     };
     std::vector<Local> locals;
     std::vector<int> fixed;  // buffers placed for the whole stack (DDR-facing or carried)
+    auto keep = [&](int buffer, bool ddr, int first, int last) {
+      if (ddr && !one_band) fixed.push_back(buffer);
+      else locals.push_back({buffer, first, last});
+    };
     for (const auto& [buffer, k] : weight_locals) locals.push_back({buffer, std::max(int(k) - 1, 0), int(k)});
     for (std::size_t k = 0; k < p.layers.size(); ++k)
       for (Operand* o : {&p.layers[k].in, &p.layers[k].res}) {
@@ -857,17 +869,24 @@ class Planner {
         b.bytes = max_bytes(o->c, o->w, o->rows);
         b.slots = from_ddr ? ping : 1;
         o->buffer = int(p.buffers.size());
-        if (from_ddr) fixed.push_back(o->buffer);
         p.buffers.push_back(b);
-        if (!from_ddr) locals.push_back({o->buffer, int(k), int(k)});
+        keep(o->buffer, from_ddr, from_ddr ? std::max(int(k) - 1, 0) : int(k), int(k));
       }
-    for (InputTile& it : p.inputs) {  // LOADed per band: double-buffered
+    for (std::size_t i = 0; i < p.inputs.size(); ++i) {  // LOADed per band: double-buffered
+      InputTile& it = p.inputs[i];
       Buffer b;
       b.bytes = max_bytes(it.c, it.w, it.rows);
       b.slots = ping;
       it.buffer = int(p.buffers.size());
-      fixed.push_back(it.buffer);
       p.buffers.push_back(b);
+      int first = n_layers, last = 0;
+      for (int k = 0; k < n_layers; ++k)
+        for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
+          bool reads = o->input == int(i);
+          for (const Piece& pc : o->pieces) reads = reads || pc.input == int(i);
+          if (reads) first = std::min(first, k), last = std::max(last, k);
+        }
+      keep(it.buffer, true, std::max(first - 1, 0), last);
     }
     for (std::size_t ti = 0; ti < p.tensors.size(); ++ti) {
       StackTensor& t = p.tensors[ti];
@@ -880,30 +899,27 @@ class Planner {
           carries = true;
           scratch = scratch || !t.computed[std::size_t(band)].empty();
         }
+      int last_read = t.producer;
+      for (int k = 0; k < n_layers; ++k)
+        for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
+          bool reads = o->on_chip && o->produced == int(ti);
+          for (const Piece& pc : o->pieces) reads = reads || pc.produced == int(ti);
+          if (reads) last_read = std::max(last_read, k);
+        }
+      if (t.stored) last_read = std::max(last_read, std::min(t.producer + 1, n_layers - 1));
       Buffer b;
       b.bytes = max_bytes(t.c, t.w, t.rows);
       b.slots = carries ? 2 : t.stored ? ping : 1;
       t.buffer = int(p.buffers.size());
-      if (t.stored || carries) fixed.push_back(t.buffer);
       p.buffers.push_back(b);
+      keep(t.buffer, t.stored || carries, t.producer, last_read);
       if (scratch) {
         Buffer sc;
         sc.bytes = max_bytes(t.c, t.w, t.computed);
         sc.slots = t.stored ? ping : 1;
         t.scratch = int(p.buffers.size());
-        if (t.stored) fixed.push_back(t.scratch);
         p.buffers.push_back(sc);
-        if (!t.stored) locals.push_back({t.scratch, t.producer, t.producer});
-      }
-      if (!t.stored && !carries) {
-        int last_read = t.producer;
-        for (int k = 0; k < int(p.layers.size()); ++k)
-          for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
-            bool reads = o->on_chip && o->produced == int(ti);
-            for (const Piece& pc : o->pieces) reads = reads || pc.produced == int(ti);
-            if (reads) last_read = std::max(last_read, k);
-          }
-        locals.push_back({t.buffer, t.producer, last_read});
+        keep(t.scratch, t.stored, t.producer, t.producer);
       }
     }
     for (int i : fixed) {  // the whole stack's lifetime, in buffer order
@@ -911,7 +927,7 @@ class Planner {
       for (int k = 0; k < b.slots; ++k) b.addr[k] = place(b.bytes);
     }
     // Single-slot on-chip tiles are only touched by the compute queue; tiles whose band
-    // lifetimes do not overlap share SRAM (first fit, largest first).
+    // lifetimes do not overlap share SRAM (first fit, largest first). (One band: every buffer.)
     const std::uint64_t base = align_up(cursor, align);
     std::sort(locals.begin(), locals.end(), [&](const Local& a, const Local& b) {
       const std::uint64_t x = p.buffers[std::size_t(a.buffer)].bytes, y = p.buffers[std::size_t(b.buffer)].bytes;
