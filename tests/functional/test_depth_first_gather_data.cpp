@@ -140,6 +140,42 @@ TEST_P(GatherData, CachedOverlapGivesTheReference) {
   EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
 }
 
+// Three of the blocks with SRAM for whole tensors (Case::sram, 4 MiB) and the default DDR (fast
+// enough that band pipelining does not pay): one stack of one band, whose buffers (LOADed
+// inputs, gathered Concats, shared inputs, stored and on-chip tiles, weights) are placed by
+// lifetime in stack layers and reuse each other's bytes (docs/depth_first.md "SRAM layout";
+// the layout itself is derived by hand in test_depth_first_streamed_weights_data.cpp). fp32
+// gives the reference; int8 is bit-exact with the integer reference.
+class OneBandData : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OneBandData, OneBandStackGivesTheReference) {
+  const Case& cs = GetParam();
+  const compiler::Graph g = cs.make();
+  HwConfig hw = test::fp32_hw(cs.sram);
+  const compiler::RefTensorMap in = compiler::generate_calibration(g, 7, 1).at(0);
+  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
+  std::map<std::string, std::vector<float>> inputs;
+  for (const auto& [name, t] : in) inputs[name] = t.f;
+  const std::string out = g.outputs.at(0);
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
+  ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+  ASSERT_EQ(c.stacks[0].bands, 1) << compiler::format_explain(c.decisions);
+  const auto r = test::run_forked(c, hw, inputs, true);
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_EQ(r.outputs.count(out), 1u);
+  EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
+  HwConfig q = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  q.sram.capacity_bytes = cs.sram;
+  const auto calib = compiler::generate_calibration(g, 5, 4);
+  const compiler::RefTensorMap qin = compiler::generate_calibration(g, 6, 1).at(0);
+  const compiler::Strategy st = compiler::builtin_strategy("depth-first");
+  const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
+  const compiler::CompileResult qc = compiler::compile(qg, q, st);
+  ASSERT_FALSE(qc.stacks.empty()) << compiler::format_explain(qc.decisions);
+  EXPECT_EQ(qc.stacks[0].bands, 1) << compiler::format_explain(qc.decisions);
+  EXPECT_EQ(sim::check_int8_execution(qc, q, qg, qin).status, "bit-exact");
+}
+
 // The upsampling joins the stack: conv1 -> resize -> conv3 (with conv2 gathered), the
 // upsampled tensor never reaches DDR (no STORE of layer "resize"; its 4 x 24 x 24 elements
 // would be 2304 x 4 B), and its MOVEs include cut groups (rank 4: the rows of one input row a
@@ -183,6 +219,11 @@ INSTANTIATE_TEST_SUITE_P(Blocks, GatherData,
                                            Case{"neck", neck_concat, 32 * 1024},
                                            Case{"pan_upsample", pan_upsample, 40 * 1024},
                                            Case{"inverted_residual", compiler::testing::inverted_residuals, 256 * 1024}),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+INSTANTIATE_TEST_SUITE_P(Blocks, OneBandData,
+                         ::testing::Values(Case{"c3", c3_block, 4 << 20}, Case{"sppf", sppf_block, 4 << 20},
+                                           Case{"pan_upsample", pan_upsample, 4 << 20}),
                          [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 }  // namespace
