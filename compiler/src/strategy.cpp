@@ -129,6 +129,14 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
           if (earlier == pass)
             fail(source, p.Mark(),
                  "pass '" + echo(pass) + "' is listed twice; list each pass once (a pass already rewrites every match)");
+        // fuse-layers plans depth-first stacks over the layers the other passes leave; a pass
+        // after it would rewrite the marked layers (before this check, ResNet-50 got one
+        // stack instead of its usual dozens, silently).
+        if (!s.passes.empty() && s.passes.back() == "fuse-layers")
+          fail(source, p.Mark(),
+               "pass '" + echo(pass) +
+                   "' is listed after fuse-layers; fuse-layers groups the layers the other passes leave into "
+                   "depth-first stacks, so list it last");
         s.passes.push_back(pass);
       }
       have_passes = true;

@@ -126,6 +126,15 @@ TEST(Strategy, DuplicatePassIsNamed) {
             0u);
 }
 
+TEST(Strategy, FuseLayersMustBeTheLastPass) {
+  // "passes: [fuse-layers, fold-batchnorm]": fold-batchnorm starts after 22 characters of
+  // line 2: column 23.
+  EXPECT_EQ(error_of("name: x\npasses: [fuse-layers, fold-batchnorm]\n"),
+            "s.yaml:2:23: error: pass 'fold-batchnorm' is listed after fuse-layers; fuse-layers groups the layers "
+            "the other passes leave into depth-first stacks, so list it last");
+  EXPECT_EQ(parse_strategy_yaml("name: x\npasses: [fold-batchnorm, fuse-layers]\n").passes.back(), "fuse-layers");
+}
+
 TEST(Strategy, EmptyBuiltinNameIsAnError) {
   try {
     builtin_strategy("");
