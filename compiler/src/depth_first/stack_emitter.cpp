@@ -292,8 +292,9 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
     const LayerSpec& L = *plan.layers[k].spec;
     info[k].recompute_macs -= std::min(info[k].recompute_macs, L.macs);
     if (L.kind != LayerKind::Conv) info[k].array_cycles = 0;  // vector layers: the report's own formula
-    info[k].tile = "stack " + std::to_string(plan.summary.id) + ": " + std::to_string(bands) + " bands of " +
-                   std::to_string(plan.summary.band_rows) + " rows of " + plan.summary.layers.back() + ", " +
+    info[k].tile = "stack " + std::to_string(plan.summary.id) + ": " + std::to_string(bands) +
+                   (bands == 1 ? " band of " : " bands of ") + std::to_string(plan.summary.band_rows) + " rows of " +
+                   plan.summary.layers.back() + ", " +
                    std::to_string(info[k].band_rows) + " rows here (" + info[k].overlap + ")";
   }
 

@@ -22,6 +22,12 @@ std::string us(double ns) {
   std::snprintf(b, sizeof b, "%.1f", ns / 1000.0);
   return b;
 }
+
+// "one band of 40 rows" or "3 bands of 27 rows".
+std::string bands_text(const StackSummary& s) {
+  return s.bands == 1 ? "one band of " + std::to_string(s.band_rows) + " rows"
+                      : std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows";
+}
 }  // namespace
 
 std::vector<Decision> declined_stack_decisions(const std::vector<StackSummary>& declined) {
@@ -42,8 +48,7 @@ std::vector<Decision> declined_stack_decisions(const std::vector<StackSummary>& 
     const bool slower = s.estimated_ns > s.layer_by_layer_ns;
     const bool more_bytes = s.ddr_bytes > s.layer_by_layer_bytes;
     d.reason = std::string("kept layer by layer (residual plans): no prefix of the run ") + s.run +
-               " pays off; as one stack (" +
-               std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows) it " +
+               " pays off; as one stack (" + bands_text(s) + ") it " +
                (slower && more_bytes ? "is estimated slower and moves more DDR bytes"
                 : slower             ? "is estimated slower"
                                      : "moves more DDR bytes") +
@@ -71,9 +76,13 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     for (const auto& t : s.stored) stored += (stored.empty() ? "" : ", ") + t;
     for (const auto& t : s.shared_loads) shared += (shared.empty() ? "" : ", ") + t;
     for (const auto& t : s.gathered) gathered += (gathered.empty() ? "" : ", ") + t;
-    d.reason = std::to_string(s.bands) + " bands of " + std::to_string(s.band_rows) + " rows, " + to_string(s.overlap) +
-               " (+" + pct + " % MACs), SRAM " + std::to_string(s.sram_bytes) + " B (weights " +
-               std::to_string(s.weight_bytes) + (s.weights_streamed ? " B: two slots, re-loaded per band" : " B") +
+    // Streamed weights: two slots re-loaded per band, or in one band each layer's loaded once
+    // and placed by its lifetime (stack_planner.cpp layout()).
+    const char* weights = !s.weights_streamed ? " B"
+                          : s.bands == 1      ? " B: each layer's loaded once, in SRAM from the layer before to its own"
+                                              : " B: two slots, re-loaded per band";
+    d.reason = bands_text(s) + ", " + to_string(s.overlap) + " (+" + pct + " % MACs), SRAM " +
+               std::to_string(s.sram_bytes) + " B (weights " + std::to_string(s.weight_bytes) + weights +
                "), DDR " + std::to_string(s.ddr_bytes) + " B vs " +
                std::to_string(s.layer_by_layer_bytes) + " B layer by layer, estimated " + us(s.estimated_ns) +
                " us vs " + us(s.layer_by_layer_ns) + " us; to DDR: " + stored +
