@@ -14,8 +14,12 @@
 #include <vector>
 
 #include "npu/compiler/compiler.hpp"
+#include "npu/compiler/quantize/calibration.hpp"
+#include "npu/compiler/quantize/ptq.hpp"
+#include "npu/compiler/strategy.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/sim/run_with_data.hpp"
+#include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::test {
@@ -161,6 +165,31 @@ inline std::vector<float> random_values(std::size_t n, unsigned seed, float lo =
   std::vector<float> v(n);
   for (float& x : v) x = d(rng);
   return v;
+}
+
+/// A float graph quantised by PTQ (4 seeded calibration samples, seed 5) and compiled with the
+/// `depth-first` strategy for the int8 edge preset (configs/edge-npu-ddr4.yaml) with `sram`
+/// bytes of SRAM (and DDR at `ddr_mtps` MT/s if non-zero), with one seeded input (seed 6).
+struct Int8DepthFirst {
+  HwConfig hw;
+  compiler::Graph qg;
+  compiler::CompileResult c;
+  compiler::RefTensorMap in;
+  /// sim::check_int8_execution's verdict ("bit-exact" when the program equals the integer
+  /// reference interpreter).
+  std::string status() const { return sim::check_int8_execution(c, hw, qg, in).status; }
+};
+
+inline Int8DepthFirst int8_depth_first(const compiler::Graph& g, std::uint64_t sram, int ddr_mtps = 0) {
+  Int8DepthFirst r;
+  r.hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  r.hw.sram.capacity_bytes = sram;
+  if (ddr_mtps > 0) r.hw.ddr.data_rate_mtps = ddr_mtps;
+  const compiler::Strategy st = compiler::builtin_strategy("depth-first");
+  r.qg = compiler::quantize_graph(g, st, compiler::generate_calibration(g, 5, 4)).graph;
+  r.c = compiler::compile(r.qg, r.hw, st);
+  r.in = compiler::generate_calibration(g, 6, 1).at(0);
+  return r;
 }
 
 }  // namespace npu::test

@@ -13,9 +13,7 @@
 #include "npu/compiler/pass_manager.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference_interpreter.hpp"
-#include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/strategy.hpp"
-#include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {
@@ -164,16 +162,10 @@ TEST_P(OneBandData, OneBandStackGivesTheReference) {
   ASSERT_TRUE(r.ok) << r.error;
   ASSERT_EQ(r.outputs.count(out), 1u);
   EXPECT_LE(test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)), 1e-5);
-  HwConfig q = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
-  q.sram.capacity_bytes = cs.sram;
-  const auto calib = compiler::generate_calibration(g, 5, 4);
-  const compiler::RefTensorMap qin = compiler::generate_calibration(g, 6, 1).at(0);
-  const compiler::Strategy st = compiler::builtin_strategy("depth-first");
-  const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
-  const compiler::CompileResult qc = compiler::compile(qg, q, st);
-  ASSERT_FALSE(qc.stacks.empty()) << compiler::format_explain(qc.decisions);
-  EXPECT_EQ(qc.stacks[0].bands, 1) << compiler::format_explain(qc.decisions);
-  EXPECT_EQ(sim::check_int8_execution(qc, q, qg, qin).status, "bit-exact");
+  const test::Int8DepthFirst q = test::int8_depth_first(g, cs.sram);
+  ASSERT_FALSE(q.c.stacks.empty()) << compiler::format_explain(q.c.decisions);
+  EXPECT_EQ(q.c.stacks[0].bands, 1) << compiler::format_explain(q.c.decisions);
+  EXPECT_EQ(q.status(), "bit-exact");
 }
 
 // The upsampling joins the stack: conv1 -> resize -> conv3 (with conv2 gathered), the
@@ -200,18 +192,12 @@ TEST(DepthFirstUpsample, TheUpsampledTensorStaysOnChip) {
   }
   EXPECT_GT(cut, 0);
   EXPECT_GT(whole, 0);
-  HwConfig q = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
-  q.sram.capacity_bytes = 16 * 1024;
-  const auto calib = compiler::generate_calibration(g, 5, 4);
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 6, 1).at(0);
-  const compiler::Strategy st = compiler::builtin_strategy("depth-first");
-  const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
-  const compiler::CompileResult qc = compiler::compile(qg, q, st);
+  const test::Int8DepthFirst q = test::int8_depth_first(g, 16 * 1024);
   bool stacked = false;
-  for (const auto& sm : qc.stacks)
+  for (const auto& sm : q.c.stacks)
     stacked = stacked || std::find(sm.layers.begin(), sm.layers.end(), "resize") != sm.layers.end();
-  EXPECT_TRUE(stacked) << compiler::format_explain(qc.decisions);
-  EXPECT_EQ(sim::check_int8_execution(qc, q, qg, in).status, "bit-exact");
+  EXPECT_TRUE(stacked) << compiler::format_explain(q.c.decisions);
+  EXPECT_EQ(q.status(), "bit-exact");
 }
 
 INSTANTIATE_TEST_SUITE_P(Blocks, GatherData,

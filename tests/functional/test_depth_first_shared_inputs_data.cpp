@@ -12,10 +12,8 @@
 #include "functional_test_util.hpp"
 #include "npu/compiler/pass_manager.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
-#include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/reference_interpreter.hpp"
 #include "npu/compiler/strategy.hpp"
-#include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {
@@ -140,18 +138,11 @@ TEST(DepthFirstSharedInputs, Int8IsBitExact) {
   for (auto make : {c3_block, neck_two_readers}) {
     const compiler::Graph g = make();
     SCOPED_TRACE(g.name);
-    HwConfig q = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
-    q.sram.capacity_bytes = 12 * 1024;
-    q.ddr.data_rate_mtps = 400;
-    const auto calib = compiler::generate_calibration(g, 5, 4);
-    const compiler::RefTensorMap in = compiler::generate_calibration(g, 6, 1).at(0);
-    const compiler::Strategy st = compiler::builtin_strategy("depth-first");
-    const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
-    const compiler::CompileResult qc = compiler::compile(qg, q, st);
+    const test::Int8DepthFirst q = test::int8_depth_first(g, 12 * 1024, 400);
     bool shared = false;
-    for (const auto& s : qc.stacks) shared = shared || (!s.shared_loads.empty() && s.bands > 1);
-    EXPECT_TRUE(shared) << compiler::format_explain(qc.decisions);
-    EXPECT_EQ(sim::check_int8_execution(qc, q, qg, in).status, "bit-exact");
+    for (const auto& s : q.c.stacks) shared = shared || (!s.shared_loads.empty() && s.bands > 1);
+    EXPECT_TRUE(shared) << compiler::format_explain(q.c.decisions);
+    EXPECT_EQ(q.status(), "bit-exact");
   }
 }
 

@@ -12,10 +12,8 @@
 #include "functional_test_util.hpp"
 #include "npu/compiler/pass_manager.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
-#include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/reference_interpreter.hpp"
 #include "npu/compiler/strategy.hpp"
-#include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {
@@ -132,20 +130,14 @@ TEST(DepthFirstStreamedWeights, Int8IsBitExact) {
   };
   for (const Case& k : {Case{64, 8, 112 * 1024, false}, Case{16, 64, 208 * 1024, true}}) {
     SCOPED_TRACE("C " + std::to_string(k.c) + ", H " + std::to_string(k.h));
-    const compiler::Graph g = conv_chain(k.c, k.h);
-    HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
-    hw.sram.capacity_bytes = k.sram;
-    const auto calib = compiler::generate_calibration(g, 5, 4);
-    const compiler::RefTensorMap in = compiler::generate_calibration(g, 6, 1).at(0);
-    const compiler::Strategy st = compiler::builtin_strategy("depth-first");
-    const compiler::Graph qg = compiler::quantize_graph(g, st, calib).graph;
-    const compiler::CompileResult c = compiler::compile(qg, hw, st);
+    const test::Int8DepthFirst q = test::int8_depth_first(conv_chain(k.c, k.h), k.sram);
+    const compiler::CompileResult& c = q.c;
     ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
     ASSERT_TRUE(c.stacks[0].weights_streamed) << compiler::format_explain(c.decisions);
     if (k.several_bands) EXPECT_GE(c.stacks[0].bands, 2);
     else EXPECT_EQ(c.stacks[0].bands, 1);
     expect_weights_per_band(c, c.stacks[0]);
-    EXPECT_EQ(sim::check_int8_execution(c, hw, qg, in).status, "bit-exact");
+    EXPECT_EQ(q.status(), "bit-exact");
   }
 }
 
