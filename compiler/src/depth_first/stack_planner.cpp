@@ -886,6 +886,7 @@ class Planner {
           for (const Piece& pc : o->pieces) reads = reads || pc.input == int(i);
           if (reads) first = std::min(first, k), last = std::max(last, k);
         }
+      if (first > last) first = 0, last = n_layers - 1;  // (share_inputs gives every tile readers)
       keep(it.buffer, true, std::max(first - 1, 0), last);
     }
     for (std::size_t ti = 0; ti < p.tensors.size(); ++ti) {
