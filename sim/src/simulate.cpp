@@ -1,6 +1,7 @@
 #include "npu/sim/simulate.hpp"
 #include "npu/isa/json_text.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -137,6 +138,15 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["model"] = model;
   s["hw"] = hw_name;
   s["strategy"] = strategy.name;
+  // What the name stands for: its passes and, with fuse-layers, the depth-first keys (two
+  // strategy files of one name may differ in them; the sweep's cell key tells them apart too).
+  s["passes"] = strategy.passes;
+  if (std::find(strategy.passes.begin(), strategy.passes.end(), "fuse-layers") != strategy.passes.end()) {
+    s["overlap"] = strategy.overlap == compiler::OverlapPolicy::Recompute ? "recompute"
+                   : strategy.overlap == compiler::OverlapPolicy::Cache   ? "cache"
+                                                                          : "auto";
+    s["traffic_weight"] = strategy.traffic_weight;
+  }
   s["cycles"] = run.total_cycles;
   s["latency_ms"] = latency_ms;
   s["ddr_read_bytes"] = run.ddr.read_bytes;

@@ -82,6 +82,28 @@ TEST(RunLabels, ExperimentNamesStrategyFilesLogsOutputAndTimesRuns) {
   }
 }
 
+// run_summary.json says what the strategy name stands for: its passes and, with fuse-layers,
+// the depth-first keys as the strategy file gives them (none of which the program records).
+TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
+  const std::string dir = npu::test::fresh_dir("labels-keys");
+  std::ofstream(dir + "/df.yaml") << "name: df\npasses: [fold-batchnorm, fuse-layers]\noverlap: cache\n"
+                                     "traffic_weight: 0.25\n";
+  auto r = run_npu({"simulate", "--model", kTiny, "--hw", kEdge, "--strategy", dir + "/df.yaml", "--out", dir + "/df",
+                    "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto s = read_json(dir + "/df/run_summary.json");
+  EXPECT_EQ(s.at("strategy"), "df");
+  EXPECT_EQ(s.at("passes"), nlohmann::json({"fold-batchnorm", "fuse-layers"}));
+  EXPECT_EQ(s.at("overlap"), "cache");
+  EXPECT_EQ(s.at("traffic_weight").get<double>(), 0.25);
+  r = run_npu({"simulate", "--model", kTiny, "--hw", kEdge, "--strategy", "conv-bn", "--out", dir + "/bn", "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto b = read_json(dir + "/bn/run_summary.json");
+  EXPECT_EQ(b.at("passes"), nlohmann::json({"fold-batchnorm"}));
+  EXPECT_FALSE(b.contains("overlap"));
+  EXPECT_FALSE(b.contains("traffic_weight"));
+}
+
 TEST(RunLabels, TwoStrategyFilesWithOneNameAreRejected) {
   const std::string dir = npu::test::fresh_dir("labels-dup");
   std::ofstream(dir + "/a.yaml") << "name: same\npasses: [fold-batchnorm]\n";
