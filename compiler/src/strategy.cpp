@@ -34,6 +34,10 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
+bool Strategy::uses(const std::string& pass) const {
+  return std::find(passes.begin(), passes.end(), pass) != passes.end();
+}
+
 std::string strategy_name_problem(const std::string& name) {
   if (name.empty()) return "is empty";
   for (const char c : name) {
@@ -177,9 +181,9 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   }
   if (!have_name) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
   if (!have_passes) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
-  if (have_overlap && std::find(s.passes.begin(), s.passes.end(), "fuse-layers") == s.passes.end())
+  if (have_overlap && !s.uses("fuse-layers"))
     fail(source, overlap_mark, "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
-  if (have_weight && std::find(s.passes.begin(), s.passes.end(), "fuse-layers") == s.passes.end())
+  if (have_weight && !s.uses("fuse-layers"))
     fail(source, weight_mark,
          "key 'traffic_weight' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
   return s;

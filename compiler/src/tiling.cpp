@@ -14,6 +14,10 @@ const char* to_string(LoopOrder o) {
   return o == LoopOrder::WeightsResident ? "weights-resident" : "input-resident";
 }
 
+const char* to_string(OverlapPolicy p) {
+  return p == OverlapPolicy::Recompute ? "recompute" : p == OverlapPolicy::Cache ? "cache" : "auto";
+}
+
 isa::ConvParams band_conv_params(const ConvGeom& g, const RowBand& band) {
   isa::ConvParams cp;
   cp.h_in = band.rows;

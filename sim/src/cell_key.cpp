@@ -120,7 +120,7 @@ std::string strategy_identity(const compiler::Strategy& s) {
   // every other strategy (and the keys of cells swept before they existed) stays the same.
   std::string id = fmt::format("{}:{}", s.name, fmt::join(s.passes, ","));
   if (s.overlap != compiler::OverlapPolicy::Auto)
-    id += s.overlap == compiler::OverlapPolicy::Cache ? ";overlap=cache" : ";overlap=recompute";
+    id += std::string(";overlap=") + compiler::to_string(s.overlap);
   if (s.traffic_weight != compiler::kDefaultTrafficWeight) id += fmt::format(";traffic_weight={}", s.traffic_weight);
   return id;
 }

@@ -205,8 +205,7 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
       r.total_cycles > 0 && r.peak_macs_per_cycle > 0 ? double(r.macs) / (r.peak_macs_per_cycle * double(r.total_cycles)) : 0.0;
   r.achieved_ddr_gbps = r.total_ns > 0 ? double(r.ddr.total()) / r.total_ns : 0.0;
   r.ddr_bw_utilisation = r.peak_ddr_gbps > 0 ? r.achieved_ddr_gbps / r.peak_ddr_gbps : 0.0;
-  for (const isa::TensorDecl& t : program.tensors)
-    if (t.kind != isa::TensorKind::Intermediate) r.compulsory_bytes += t.bytes;
+  r.compulsory_bytes = isa::compulsory_bytes(program);
   r.ddr_over_compulsory = r.compulsory_bytes > 0 ? double(r.ddr.total()) / double(r.compulsory_bytes) : 0.0;
   if (hw.energy.present) {
     r.energy.present = true;

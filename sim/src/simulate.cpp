@@ -1,7 +1,6 @@
 #include "npu/sim/simulate.hpp"
 #include "npu/isa/json_text.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -141,10 +140,8 @@ SimulateResult simulate(const SimulateOptions& opt) {
   // What the name stands for: its passes and, with fuse-layers, the depth-first keys (two
   // strategy files of one name may differ in them; the sweep's cell key tells them apart too).
   s["passes"] = strategy.passes;
-  if (std::find(strategy.passes.begin(), strategy.passes.end(), "fuse-layers") != strategy.passes.end()) {
-    s["overlap"] = strategy.overlap == compiler::OverlapPolicy::Recompute ? "recompute"
-                   : strategy.overlap == compiler::OverlapPolicy::Cache   ? "cache"
-                                                                          : "auto";
+  if (strategy.uses("fuse-layers")) {
+    s["overlap"] = compiler::to_string(strategy.overlap);
     s["traffic_weight"] = strategy.traffic_weight;
   }
   s["cycles"] = run.total_cycles;

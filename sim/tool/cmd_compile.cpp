@@ -99,8 +99,7 @@ void run_compile(const CompileArgs& a) {
   // The network's compulsory bytes (every input, weight/parameter and output tensor of the
   // program once, as `npu run` reports them) and, apart, the report's per-layer sum (each
   // layer's own inputs, weights and outputs: intermediates count twice, so it is far larger).
-  std::uint64_t network = 0;
-  for (const auto& d : r.program.tensors) network += d.kind == isa::TensorKind::Intermediate ? 0 : d.bytes;
+  const std::uint64_t network = isa::compulsory_bytes(r.program);
   std::cout << fmt::format(
       "{}: strategy {} on {}: {} NPU layers, {} host nodes, {} instructions, {} DDR tensors\n"
       "  MACs {}  planned DDR {} B (read {} B, write {} B)  network compulsory {} B (inputs, weights, outputs "

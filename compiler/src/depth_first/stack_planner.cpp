@@ -859,6 +859,17 @@ class Planner {
       if (ddr && !one_band) fixed.push_back(buffer);
       else locals.push_back({buffer, first, last});
     };
+    // First and last stack layer with an operand (or a piece of one) that `reads` ({n, -1}: none).
+    auto readers = [&](auto reads) {
+      std::pair<int, int> span{n_layers, -1};
+      for (int k = 0; k < n_layers; ++k)
+        for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
+          bool r = reads(*o, -1);
+          for (const Piece& pc : o->pieces) r = r || reads(*o, int(&pc - o->pieces.data()));
+          if (r) span = {std::min(span.first, k), std::max(span.second, k)};
+        }
+      return span;
+    };
     for (const auto& [buffer, k] : weight_locals) locals.push_back({buffer, std::max(int(k) - 1, 0), int(k)});
     for (std::size_t k = 0; k < p.layers.size(); ++k)
       for (Operand* o : {&p.layers[k].in, &p.layers[k].res}) {
@@ -879,13 +890,9 @@ class Planner {
       b.slots = ping;
       it.buffer = int(p.buffers.size());
       p.buffers.push_back(b);
-      int first = n_layers, last = 0;
-      for (int k = 0; k < n_layers; ++k)
-        for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
-          bool reads = o->input == int(i);
-          for (const Piece& pc : o->pieces) reads = reads || pc.input == int(i);
-          if (reads) first = std::min(first, k), last = std::max(last, k);
-        }
+      auto [first, last] = readers([&](const Operand& o, int piece) {
+        return (piece < 0 ? o.input : o.pieces[std::size_t(piece)].input) == int(i);
+      });
       if (first > last) first = 0, last = n_layers - 1;  // (share_inputs gives every tile readers)
       keep(it.buffer, true, std::max(first - 1, 0), last);
     }
@@ -900,13 +907,10 @@ class Planner {
           carries = true;
           scratch = scratch || !t.computed[std::size_t(band)].empty();
         }
-      int last_read = t.producer;
-      for (int k = 0; k < n_layers; ++k)
-        for (const Operand* o : {&p.layers[std::size_t(k)].in, &p.layers[std::size_t(k)].res}) {
-          bool reads = o->on_chip && o->produced == int(ti);
-          for (const Piece& pc : o->pieces) reads = reads || pc.produced == int(ti);
-          if (reads) last_read = std::max(last_read, k);
-        }
+      int last_read = std::max(t.producer, readers([&](const Operand& o, int piece) {
+                                             return piece < 0 ? o.on_chip && o.produced == int(ti)
+                                                              : o.pieces[std::size_t(piece)].produced == int(ti);
+                                           }).second);
       if (t.stored) last_read = std::max(last_read, std::min(t.producer + 1, n_layers - 1));
       Buffer b;
       b.bytes = max_bytes(t.c, t.w, t.rows);

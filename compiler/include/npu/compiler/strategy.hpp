@@ -20,6 +20,8 @@ struct Strategy {
   /// estimated time + traffic_weight x DDR bytes / DDR bandwidth (key `traffic_weight: 1`;
   /// only with fuse-layers; 0: the fastest estimate). docs/depth_first.md.
   double traffic_weight = kDefaultTrafficWeight;
+  /// True when `pass` is one of `passes`.
+  bool uses(const std::string& pass) const;
 };
 
 /// Why `name` is not a valid strategy name ("is empty", "contains a space", ...), or "" if

@@ -71,6 +71,7 @@ const char* to_string(LoopOrder o);  ///< "weights-resident" | "input-resident"
 /// both, choosing per stack by the estimates (Auto), or only one (a strategy file's
 /// `overlap:` key, for experiments).
 enum class OverlapPolicy { Auto, Recompute, Cache };
+const char* to_string(OverlapPolicy p);  ///< "auto" | "recompute" | "cache" (the strategy key's words)
 
 /// Default of TilingOptions::traffic_weight: the depth-first planner segments a run of layers
 /// into stacks minimising estimated time + 1 x (DDR bytes / DDR bandwidth), i.e. a byte

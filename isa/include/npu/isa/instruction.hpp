@@ -352,6 +352,14 @@ struct Program {
   bool operator==(const Program&) const;
 };
 
+/// The program's compulsory DDR bytes: every tensor that is not an intermediate (inputs,
+/// weights and parameters, outputs) once -- the traffic no schedule can avoid.
+inline std::uint64_t compulsory_bytes(const Program& p) {
+  std::uint64_t n = 0;
+  for (const TensorDecl& t : p.tensors) n += t.kind == TensorKind::Intermediate ? 0 : t.bytes;
+  return n;
+}
+
 /// Bytes per element of the epilogue and ACT scale_shift parameters (bias[c], scale[c],
 /// shift[c]): int32 for int8 programs, fp32 otherwise -- always 4 bytes (docs/isa.md).
 inline constexpr int kParamElemBytes = 4;
