@@ -1,6 +1,7 @@
 #include <algorithm>
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/pipeline.hpp"
+#include "npu/compiler/sram_residency.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -104,14 +105,22 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
   CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
-  r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
   for (auto& d : stack_decisions(cg.stacks)) r.decisions.push_back(std::move(d));
   for (auto& d : declined_stack_decisions(cg.declined_stacks)) r.decisions.push_back(std::move(d));
   r.stacks = cg.stacks;
   if (options.pipeline) {
     std::vector<Decision> d = pipeline_layers(cg.program, hw);
     r.decisions.insert(r.decisions.end(), d.begin(), d.end());
+    // Depth-first: what the stacks still write to DDR and read back stays in SRAM where a
+    // range is free for its lifetime (sram_residency.hpp). Needs the data tokens that
+    // replace the fences, so not with --no-pipeline.
+    if (strategy.uses("fuse-layers")) {
+      std::vector<Decision> k = keep_resident(cg.program, hw);
+      r.decisions.insert(r.decisions.end(), k.begin(), k.end());
+    }
   }
+  // Planned bytes come from the program's LOADs and STOREs: after every rewrite of them.
+  r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
   r.program = std::move(cg.program);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;

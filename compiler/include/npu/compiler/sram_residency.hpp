@@ -1,0 +1,38 @@
+// SRAM residency of DDR intermediates: a tensor written to DDR by one layer (or stack) and
+// read back by later ones stays in an SRAM range that nothing else uses between its first
+// STORE and its last LOAD; its STOREs and LOADs become MOVEs into and out of that range, so
+// it never crosses the DDR bus. The depth-first strategy's last step (fuse-layers): what a
+// stack cannot keep on chip because the next stack, or a layer outside any stack, reads it.
+// docs/compiler.md, "SRAM residency".
+#pragma once
+
+#include <vector>
+
+#include "npu/compiler/pass.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/instruction.hpp"
+
+namespace npu::compiler {
+
+/// Keeps intermediate DDR tensors of `program` in SRAM where a range is free for their whole
+/// lifetime, and re-derives the program's tokens (retoken.hpp).
+///
+/// Candidates: tensors of kind `intermediate` whose first access is a STORE, every access with
+/// elements of the program's dtype. Largest DDR traffic first (the bytes of all their LOADs and
+/// STOREs), each gets the smallest free range (64-byte aligned, within hw.sram.capacity_bytes)
+/// that no instruction from its first STORE to its last LOAD touches and no tensor kept earlier
+/// holds at the same time (best fit). The range mirrors the tensor's DDR layout: DDR byte
+/// `ddr_addr + k` lives at SRAM `range + k`, so a STORE [e0, e1, e2] with DDR strides (s0, s1)
+/// becomes a MOVE from its packed SRAM tile to range + (ddr - base) with out strides
+/// (1, s0/e, s1/e) elements, and a LOAD the MOVE the other way. A kept tensor's DDR declaration
+/// is removed (nothing reads or writes it). Read in order, the program computes the same
+/// values; retoken() then orders every conflicting pair, so the queues may run it in any
+/// order its data allows.
+///
+/// Returns one Decision per candidate (pass "keep-resident": applied "kept in SRAM" with the
+/// range, the layers it spans and the DDR bytes saved; declined with the SRAM it would need),
+/// or one declined Decision for the whole program when it has a HOST instruction (the host
+/// reads and writes DDR tensors the program does not name). Deterministic.
+std::vector<Decision> keep_resident(isa::Program& program, const HwConfig& hw);
+
+}  // namespace npu::compiler
