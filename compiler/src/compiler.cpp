@@ -115,7 +115,10 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     // range is free for its lifetime (sram_residency.hpp). Needs the data tokens that
     // replace the fences, so not with --no-pipeline.
     if (strategy.uses("fuse-layers")) {
-      std::vector<Decision> k = keep_resident(cg.program, hw);
+      std::map<std::string, LayerTime> times;
+      for (const LayerReport& l : build_report(r.lowered, cg, hw, graph.name, strategy.name).layers)
+        if (l.placement == "npu") times[l.layer] = {l.compute_ns, l.memory_ns};
+      std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight);
       r.decisions.insert(r.decisions.end(), k.begin(), k.end());
     }
   }

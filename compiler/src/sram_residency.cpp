@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -58,7 +59,8 @@ isa::MoveParams as_move(const isa::Instruction& in, std::uint64_t tensor_ddr, st
 
 }  // namespace
 
-std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw) {
+std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw, const std::map<std::string, LayerTime>* layers,
+                                    double traffic_weight) {
   std::vector<Decision> out;
   auto& ins = p.instructions;
   for (const auto& in : ins)
@@ -102,6 +104,15 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw) {
   for (std::size_t i = 0; i < ins.size(); ++i)
     for (const isa::SramOperand& op : isa::sram_operands(ins[i], p.dtype))
       if (op.bytes > 0) used[i].emplace_back(op.addr, std::uint64_t(op.addr) + op.bytes);
+  // The cost rule's figures (sram_residency.hpp).
+  std::map<std::string, LayerTime> time;
+  if (layers) time = *layers;
+  const double ddr_bytes_per_ns = hw.ddr.peak_gbps();
+  const double period_ns = hw.npu.clock_mhz > 0 ? hw.core_period_ns() : 1.0;
+  const std::uint64_t lanes = std::uint64_t(std::max(1, hw.act_unit.lanes));
+  const auto lat = hw.act_unit.op_latency_cycles.find("identity");
+  const std::uint64_t move_latency =
+      std::uint64_t(lat != hw.act_unit.op_latency_cycles.end() ? lat->second : hw.act_unit.default_latency_cycles);
   std::vector<Kept> kept;
   std::map<std::string, std::uint64_t> base;  // kept tensor -> its SRAM copy
   for (auto& [name, c] : order) {
@@ -117,6 +128,31 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw) {
       d.reason = "stays in DDR: " + c->why_not;
       out.push_back(std::move(d));
       continue;
+    }
+    // Roofline estimate of its layers with and without it in SRAM.
+    std::map<std::string, LayerTime> after;
+    double saved_ns = 0, delta_ns = 0;
+    if (layers && ddr_bytes_per_ns > 0) {
+      for (std::size_t i : c->accesses) {
+        const auto& dma = std::get<isa::DmaDesc>(ins[i].params);
+        const std::uint64_t elems = dma.bytes() / std::uint64_t(e);
+        auto it = after.find(ins[i].layer);
+        if (it == after.end()) it = after.emplace(ins[i].layer, time[ins[i].layer]).first;
+        it->second.compute_ns += double((elems + lanes - 1) / lanes + move_latency) * period_ns;
+        it->second.memory_ns -= double(dma.bytes()) / ddr_bytes_per_ns;
+        saved_ns += double(dma.bytes()) / ddr_bytes_per_ns;
+      }
+      for (const auto& [layer, t] : after) {
+        const LayerTime& was = time[layer];
+        delta_ns += std::max(t.compute_ns, std::max(t.memory_ns, 0.0)) - std::max(was.compute_ns, was.memory_ns);
+      }
+      if (delta_ns > std::max(traffic_weight, 0.0) * saved_ns) {
+        d.reason = fmt::format("stays in DDR: its MOVEs would add {:.0f} ns to the estimated time of its layers, more "
+                               "than the {:.0f} ns its traffic keeps the DDR busy x traffic_weight {}",
+                               delta_ns, saved_ns, traffic_weight);
+        out.push_back(std::move(d));
+        continue;
+      }
     }
     const std::uint64_t bytes = align_up(p.tensors[c->decl].bytes);
     std::vector<Range> busy;
@@ -147,6 +183,7 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw) {
       continue;
     }
     kept.push_back({*best, *best + bytes, first, last});
+    for (const auto& [layer, t] : after) time[layer] = t;
     base[name] = *best;
     int stores = 0, loads = 0;
     for (std::size_t i : c->accesses) (ins[i].op == isa::Opcode::Store ? stores : loads) += 1;
@@ -155,6 +192,7 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw) {
     d.reason = fmt::format("SRAM [{:#x}, {:#x}) {}: {} B of DDR traffic saved ({} STORE{} and {} LOAD{} now MOVEs)",
                            *best, *best + bytes, span, c->saved, stores, stores == 1 ? "" : "s", loads,
                            loads == 1 ? "" : "s");
+    if (layers) d.reason += fmt::format("; estimated time {:+.0f} ns", delta_ns);
     out.push_back(std::move(d));
   }
   if (kept.empty()) return out;

@@ -471,6 +471,34 @@ TEST(NpuTop, ActResidualAddsNoPassButReadsRes) {
   EXPECT_EQ(relu_other_bank.records[0].sram_read_bytes - relu.records[0].sram_read_bytes, 4096u);
 }
 
+TEST(NpuTop, AStridedMoveReadsAndWritesItsElementsNotItsSpan) {
+  // Edge preset, contiguous banks of 128 KiB. MOVE of 64 rows x 64 int8 elements: in packed
+  // (4096 B on bank 0), out one row every 1024 elements (a strided box spanning 63 x 1024 + 64
+  // = 64576 B on bank 2). The vector unit: ceil(4096 / 32) = 128 cycles + identity latency
+  // (not listed: default 4) = 132. SRAM: 4096 B each way at 32 B/cycle = 128 + 2 = 130 cycles,
+  // hidden. Were the out box's span charged, its write would take 64576 / 32 + 2 = 2020 cycles.
+  constexpr std::uint32_t kBank = 128 * 1024;
+  HwConfig hw = edge_preset();
+  hw.sram.bank_interleave_bytes = kBank;
+  isa::Instruction mv;
+  mv.op = isa::Opcode::Move;
+  mv.layer = "move";
+  isa::MoveParams m;
+  m.in_addr = 0;
+  m.out_addr = 2 * kBank;
+  m.rank = 2;
+  m.extent = {64, 64, 1, 1, 1, 1};
+  m.in_stride = {1, 64, 0, 0, 0, 0};
+  m.out_stride = {1, 1024, 0, 0, 0, 0};
+  mv.params = m;
+  const auto r = run_in_child(one(mv), hw, false);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.end_ps, 132000u);
+  EXPECT_EQ(r.records[0].sram_read_bytes, 4096u);
+  EXPECT_EQ(r.records[0].sram_write_bytes, 4096u);
+  EXPECT_EQ(r.records[0].sram_conflict_cycles, 0u);
+}
+
 TEST(NpuTop, InputChannelScaleAddsNoCyclesButReadsTheScale) {
   // CONV 3x3 32 -> 32 on 32x32 (pad 1), edge preset: 10062 array cycles (batch_figures), no
   // output epilogue, so the tile takes 10062 ns with or without in_scale (a pipelined

@@ -1,0 +1,206 @@
+// SRAM residency (sram_residency.hpp) and whole-program tokens (retoken.hpp) on hand-written
+// programs in codegen's form, with every address and token derived here by hand.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/retoken.hpp"
+#include "npu/compiler/sram_residency.hpp"
+#include "npu/isa/assembly.hpp"
+#include "npu/isa/check.hpp"
+#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/sram_race_check.hpp"
+
+namespace npu::compiler {
+namespace {
+
+const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+
+constexpr isa::Token kLd2Cp{isa::Queue::Load, isa::Queue::Compute};
+constexpr isa::Token kCp2Ld{isa::Queue::Compute, isa::Queue::Load};
+constexpr isa::Token kCp2St{isa::Queue::Compute, isa::Queue::Store};
+constexpr isa::Token kSt2Ld{isa::Queue::Store, isa::Queue::Load};
+
+// Layer a: x (256 B) -> relu -> t; layer b: weights w (64 B) and t -> relu -> y. Both in SRAM
+// [0x0, 0x240), separated by codegen's fence (the same program as test_pipeline.cpp's).
+const std::string kProgram =
+    ".npuasm 1\n"
+    ".program name=two strategy=depth-first dtype=int8\n"
+    ".tensor x kind=input ddr=0x0 bytes=256\n"
+    ".tensor w kind=weight ddr=0x1000 bytes=64\n"
+    ".tensor t kind=intermediate ddr=0x2000 bytes=256\n"
+    ".tensor y kind=output ddr=0x3000 bytes=256\n"
+    "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256 push=ld2cp\n"
+    "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st\n"
+    "STORE layer=a tensor=t ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n"
+    "SYNC  layer=b queue=cp push=cp2ld\n"
+    "SYNC  layer=b queue=st push=st2ld\n"
+    "LOAD  layer=b tensor=w ddr=0x1000 sram=0x0 extent=64 wait=cp2ld,st2ld\n"
+    "LOAD  layer=b tensor=t ddr=0x2000 sram=0x40 extent=256 push=ld2cp\n"
+    "ACT   layer=b op=relu in=0x40 out=0x140 elems=256 wait=ld2cp push=cp2st\n"
+    "STORE layer=b tensor=y ddr=0x3000 sram=0x140 extent=256 wait=cp2st\n";
+
+std::uint64_t dma_bytes(const isa::Program& p) {
+  std::uint64_t n = 0;
+  for (const auto& in : p.instructions)
+    if (const auto* d = std::get_if<isa::DmaDesc>(&in.params)) n += d->bytes();
+  return n;
+}
+
+TEST(KeepResident, TheIntermediateTakesTheFreeRangeAndItsDmasBecomeMoves) {
+  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  const HwConfig hw = load_hw_config(kEdge);  // 1 MiB SRAM
+  const auto d = keep_resident(p, hw);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Applied) << d[0].reason;
+  // From t's STORE to its LOAD the program uses [0x100, 0x200) (the STORE's tile), [0x0, 0x40)
+  // (w) and [0x40, 0x140) (t's tile): together [0x0, 0x200). The one free range is [0x200,
+  // 1 MiB): t's 256 B go at 0x200. Saved: t's STORE and LOAD, 256 B each.
+  EXPECT_EQ(d[0].label, "t");
+  EXPECT_EQ(d[0].reason, "SRAM [0x200, 0x300) from a to b: 512 B of DDR traffic saved (1 STORE and 1 LOAD now MOVEs)");
+  ASSERT_EQ(p.tensors.size(), 3u);  // t is no longer in DDR
+  for (const auto& t : p.tensors) EXPECT_NE(t.name, "t");
+  // Left: x, w and y once each = the compulsory bytes.
+  EXPECT_EQ(dma_bytes(p), 256u + 64u + 256u);
+  EXPECT_EQ(dma_bytes(p), isa::compulsory_bytes(p));
+  // The fence's two SYNCs are gone (retoken); the rest keeps its order.
+  ASSERT_EQ(p.instructions.size(), 7u);
+  const auto& st = std::get<isa::MoveParams>(p.instructions[2].params);
+  EXPECT_EQ(p.instructions[2].op, isa::Opcode::Move);
+  EXPECT_EQ(st.in_addr, 0x100u);   // a's output tile
+  EXPECT_EQ(st.out_addr, 0x200u);  // t's SRAM copy
+  EXPECT_EQ(st.extent[0], 256u);
+  EXPECT_EQ(st.elems(), 256u);
+  const auto& ld = std::get<isa::MoveParams>(p.instructions[4].params);
+  EXPECT_EQ(p.instructions[4].op, isa::Opcode::Move);
+  EXPECT_EQ(ld.in_addr, 0x200u);
+  EXPECT_EQ(ld.out_addr, 0x40u);   // b's input tile
+  EXPECT_EQ(ld.elems(), 256u);
+  // Tokens by conflict: a's ACT reads x's tile (ld2cp from LOAD x); LOAD w overwrites [0x0,
+  // 0x40), which a's ACT read (cp2ld); the two MOVEs and b's ACT are compute-queue work after
+  // a's ACT and touch nothing the LOADs wrote after it; STORE y reads b's output (cp2st).
+  using V = std::vector<isa::Token>;
+  EXPECT_EQ(p.instructions[0].push, V{kLd2Cp});
+  EXPECT_EQ(p.instructions[1].wait, V{kLd2Cp});
+  EXPECT_EQ(p.instructions[1].push, V{kCp2Ld});
+  EXPECT_TRUE(p.instructions[2].wait.empty() && p.instructions[2].push.empty());
+  EXPECT_EQ(p.instructions[3].wait, V{kCp2Ld});
+  EXPECT_TRUE(p.instructions[4].wait.empty() && p.instructions[4].push.empty());
+  EXPECT_EQ(p.instructions[5].push, V{kCp2St});
+  EXPECT_EQ(p.instructions[6].wait, V{kCp2St});
+  EXPECT_TRUE(isa::check_program(p, hw).empty());
+  EXPECT_TRUE(isa::check_dataflow(p).empty());
+  EXPECT_TRUE(isa::check_sram_races(p).empty());
+}
+
+TEST(KeepResident, NoFreeRangeLeavesTheProgramAsItWas) {
+  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  HwConfig hw = load_hw_config(kEdge);
+  hw.sram.capacity_bytes = 0x280;  // free from t's STORE to its LOAD: [0x200, 0x280), 128 B
+  const auto d = keep_resident(p, hw);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_EQ(d[0].reason, "stays in DDR: no free SRAM range of 256 B from a to b (largest free: 128 B)");
+  EXPECT_EQ(isa::write_program(p), isa::write_program(isa::read_program(kProgram, "two.npuasm")));
+}
+
+// The cost rule on the same program (edge preset: 1 GHz, 32 act lanes, identity latency 4
+// cycles (the default), 25.6 GB/s DDR). t's two MOVEs take ceil(256 / 32) + 4 = 12 cycles =
+// 12 ns each (one in a, one in b); its DDR time is 2 x 256 B / 25.6 B/ns = 20 ns, 10 ns a layer.
+TEST(KeepResident, CostRuleWeighsTheMovesAgainstTheTrafficTheySave) {
+  const HwConfig hw = load_hw_config(kEdge);
+  // Compute-bound layers (1000 ns of compute, 100 ns of DDR): each grows by its MOVE, 12 ns,
+  // +24 ns in all: kept at traffic_weight 2 (24 <= 2 x 20), not at 1 (24 > 20) or 0.
+  const std::map<std::string, LayerTime> compute_bound{{"a", {1000, 100}}, {"b", {1000, 100}}};
+  for (double w : {0.0, 1.0, 2.0}) {
+    isa::Program p = isa::read_program(kProgram, "two.npuasm");
+    const auto d = keep_resident(p, hw, &compute_bound, w);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].outcome, w == 2.0 ? DecisionOutcome::Applied : DecisionOutcome::Declined) << w << ": " << d[0].reason;
+    if (w == 1.0)
+      EXPECT_EQ(d[0].reason, "stays in DDR: its MOVEs would add 24 ns to the estimated time of its layers, more than "
+                             "the 20 ns its traffic keeps the DDR busy x traffic_weight 1");
+    if (w == 2.0) EXPECT_NE(d[0].reason.find("estimated time +24 ns"), std::string::npos) << d[0].reason;
+  }
+  // Memory-bound layers (10 ns of compute, 1000 ns of DDR): each loses 10 ns of DDR time and
+  // its compute, 22 ns, stays below the DDR's 990: -20 ns in all, kept even at weight 0.
+  const std::map<std::string, LayerTime> memory_bound{{"a", {10, 1000}}, {"b", {10, 1000}}};
+  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  const auto d = keep_resident(p, hw, &memory_bound, 0.0);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Applied) << d[0].reason;
+  EXPECT_NE(d[0].reason.find("estimated time -20 ns"), std::string::npos) << d[0].reason;
+}
+
+TEST(KeepResident, AProgramWithAHostPartitionKeepsEveryTensorInDdr) {
+  const std::string text = kProgram + "HOST  layer=nms cycles=10 macs=0 rd=256 wr=0 nodes=1\n";
+  isa::Program p = isa::read_program(text, "host.npuasm");
+  const auto d = keep_resident(p, load_hw_config(kEdge));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_NE(d[0].reason.find("HOST"), std::string::npos) << d[0].reason;
+  EXPECT_EQ(isa::write_program(p), isa::write_program(isa::read_program(text, "host.npuasm")));
+}
+
+TEST(Retoken, ALoadOfStoredBytesWaitsForThatStoreDirectly) {
+  // Without residency: t's LOAD reads the DDR bytes a's STORE wrote, and overwrites
+  // [0x100, 0x140) of the tile that STORE reads (st2ld from that STORE, not a fence); LOAD w
+  // writes [0x0, 0x40), read by a's ACT (cp2ld); b's ACT writes [0x140, 0x240) over the rest
+  // of that tile (st2cp). Pushes are listed in the order their waits were added.
+  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  retoken(p);
+  ASSERT_EQ(p.instructions.size(), 7u);
+  using V = std::vector<isa::Token>;
+  constexpr isa::Token kSt2Cp{isa::Queue::Store, isa::Queue::Compute};
+  EXPECT_EQ(p.instructions[1].push, (V{kCp2St, kCp2Ld}));  // STORE t's wait, then LOAD w's
+  EXPECT_EQ(p.instructions[2].wait, V{kCp2St});
+  EXPECT_EQ(p.instructions[2].push, (V{kSt2Ld, kSt2Cp}));
+  EXPECT_EQ(p.instructions[3].wait, V{kCp2Ld});          // LOAD w: after a's ACT only
+  EXPECT_EQ(p.instructions[4].wait, V{kSt2Ld});          // LOAD t: after STORE t
+  EXPECT_EQ(p.instructions[4].push, V{kLd2Cp});
+  EXPECT_EQ(p.instructions[5].wait, (V{kLd2Cp, kSt2Cp}));
+  EXPECT_TRUE(isa::check_program(p, load_hw_config(kEdge)).empty());
+  EXPECT_TRUE(isa::check_dataflow(p).empty());
+  EXPECT_TRUE(isa::check_sram_races(p).empty());
+}
+
+TEST(Retoken, AHostWaitsForEverythingBeforeItAndEverythingAfterWaitsForIt) {
+  const std::string text = kProgram +
+                           "HOST  layer=nms cycles=10 macs=0 rd=256 wr=0 nodes=1\n"
+                           "LOAD  layer=c tensor=x ddr=0x0 sram=0x400 extent=64\n";
+  isa::Program p = isa::read_program(text, "host.npuasm");
+  retoken(p);
+  ASSERT_EQ(p.instructions.size(), 9u);
+  using V = std::vector<isa::Token>;
+  // The HOST (compute queue) must follow every LOAD and STORE: the last LOAD (t's) is covered
+  // by b's ACT before it in the queue, so it waits for the last STORE (y's) only.
+  EXPECT_EQ(p.instructions[7].wait, (V{{isa::Queue::Store, isa::Queue::Compute}}));
+  // The LOAD after it touches nothing the others do, yet waits for the HOST.
+  EXPECT_EQ(p.instructions[8].wait, V{kCp2Ld});
+  EXPECT_TRUE(isa::check_program(p, load_hw_config(kEdge)).empty());
+}
+
+// Every zoo network's unfused program, re-tokened: still legal, no SRAM races, no SYNC left.
+class RetokenNetworks : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RetokenNetworks, ReTokenedProgramsPassEveryCheck) {
+  const HwConfig hw = load_hw_config(kEdge);
+  CompileResult c = compile(load_model(GetParam()), hw, builtin_strategy("none"));
+  std::size_t work = 0;
+  for (const auto& in : c.program.instructions) work += in.op != isa::Opcode::Sync;
+  retoken(c.program);
+  EXPECT_EQ(c.program.instructions.size(), work);
+  EXPECT_TRUE(isa::check_program(c.program, hw).empty());
+  const auto flow = isa::check_dataflow(c.program);
+  EXPECT_TRUE(flow.empty()) << (flow.empty() ? "" : flow[0].message);
+  const auto races = isa::check_sram_races(c.program);
+  EXPECT_TRUE(races.empty()) << (races.empty() ? "" : races[0].message);
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, RetokenNetworks, ::testing::Values("resnet18", "mobilenet_v2", "yolov5s"));
+
+}  // namespace
+}  // namespace npu::compiler
