@@ -12,31 +12,15 @@
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/sram_race_check.hpp"
+#include "two_layer_program.hpp"
 
 namespace npu::compiler {
 namespace {
 
 const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
-// Layer a: x (256 B) -> relu -> t, in SRAM [0x0, 0x200). Layer b: weights w (64 B) and t ->
-// relu -> y, in SRAM [0x0, 0x200). Codegen's fence: SYNC cp push cp2ld, SYNC st push st2ld,
-// b's first LOAD waits on both.
-const std::string kProgram =
-    ".npuasm 1\n"
-    ".program name=two strategy=none dtype=int8\n"
-    ".tensor x kind=input ddr=0x0 bytes=256\n"
-    ".tensor w kind=weight ddr=0x1000 bytes=64\n"
-    ".tensor t kind=intermediate ddr=0x2000 bytes=256\n"
-    ".tensor y kind=output ddr=0x3000 bytes=256\n"
-    "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256 push=ld2cp\n"
-    "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st\n"
-    "STORE layer=a tensor=t ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n"
-    "SYNC  layer=b queue=cp push=cp2ld\n"
-    "SYNC  layer=b queue=st push=st2ld\n"
-    "LOAD  layer=b tensor=w ddr=0x1000 sram=0x0 extent=64 wait=cp2ld,st2ld\n"
-    "LOAD  layer=b tensor=t ddr=0x2000 sram=0x40 extent=256 push=ld2cp\n"
-    "ACT   layer=b op=relu in=0x40 out=0x140 elems=256 wait=ld2cp push=cp2st\n"
-    "STORE layer=b tensor=y ddr=0x3000 sram=0x140 extent=256 wait=cp2st\n";
+// The two-layer program (two_layer_program.hpp).
+const std::string& kProgram = testing::kTwoLayerProgram;
 
 TEST(PipelineLayers, TwoLayersSideBySideWaitOnlyForTheStoreTheyRead) {
   isa::Program p = isa::read_program(kProgram, "two.npuasm");

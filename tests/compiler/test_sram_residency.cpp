@@ -13,6 +13,7 @@
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/sram_race_check.hpp"
+#include "two_layer_program.hpp"
 
 namespace npu::compiler {
 namespace {
@@ -24,24 +25,8 @@ constexpr isa::Token kCp2Ld{isa::Queue::Compute, isa::Queue::Load};
 constexpr isa::Token kCp2St{isa::Queue::Compute, isa::Queue::Store};
 constexpr isa::Token kSt2Ld{isa::Queue::Store, isa::Queue::Load};
 
-// Layer a: x (256 B) -> relu -> t; layer b: weights w (64 B) and t -> relu -> y. Both in SRAM
-// [0x0, 0x240), separated by codegen's fence (the same program as test_pipeline.cpp's).
-const std::string kProgram =
-    ".npuasm 1\n"
-    ".program name=two strategy=depth-first dtype=int8\n"
-    ".tensor x kind=input ddr=0x0 bytes=256\n"
-    ".tensor w kind=weight ddr=0x1000 bytes=64\n"
-    ".tensor t kind=intermediate ddr=0x2000 bytes=256\n"
-    ".tensor y kind=output ddr=0x3000 bytes=256\n"
-    "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256 push=ld2cp\n"
-    "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st\n"
-    "STORE layer=a tensor=t ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n"
-    "SYNC  layer=b queue=cp push=cp2ld\n"
-    "SYNC  layer=b queue=st push=st2ld\n"
-    "LOAD  layer=b tensor=w ddr=0x1000 sram=0x0 extent=64 wait=cp2ld,st2ld\n"
-    "LOAD  layer=b tensor=t ddr=0x2000 sram=0x40 extent=256 push=ld2cp\n"
-    "ACT   layer=b op=relu in=0x40 out=0x140 elems=256 wait=ld2cp push=cp2st\n"
-    "STORE layer=b tensor=y ddr=0x3000 sram=0x140 extent=256 wait=cp2st\n";
+// The two-layer program (two_layer_program.hpp).
+const std::string& kProgram = testing::kTwoLayerProgram;
 
 std::uint64_t dma_bytes(const isa::Program& p) {
   std::uint64_t n = 0;
