@@ -121,6 +121,13 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
       std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight);
       r.decisions.insert(r.decisions.end(), k.begin(), k.end());
     }
+  } else if (strategy.uses("fuse-layers")) {
+    Decision d;  // said, not silent: the stacks' DDR tensors stay in DDR
+    d.pass = "keep-resident";
+    d.label = graph.name;
+    d.reason = "--no-pipeline keeps every layer's fence, and SRAM residency needs the data tokens that replace "
+               "them: every intermediate the stacks write stays in DDR";
+    r.decisions.push_back(std::move(d));
   }
   // Planned bytes come from the program's LOADs and STOREs: after every rewrite of them.
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);

@@ -91,6 +91,11 @@ TEST_P(PipelineNetworks, RewrittenProgramsStayLegalAndMoveTheSameBytes) {
     // every other tensor moves the same bytes; its tokens are re-derived (retoken: no SYNC
     // left, one instruction per LOAD/STORE/compute of the fenced program) and must order
     // every SRAM conflict.
+    int said = 0;  // fenced: residency is declined, and the decision says why
+    for (const Decision& d : a.decisions)
+      said += d.pass == "keep-resident" && d.outcome == DecisionOutcome::Declined &&
+              d.reason.find("--no-pipeline") != std::string::npos;
+    EXPECT_EQ(said, 1) << s;
     std::set<std::string> gone;
     for (const auto& t : a.program.tensors) gone.insert(t.name);
     for (const auto& t : b.program.tensors) gone.erase(t.name);
