@@ -4,6 +4,7 @@
 #include "npu/compiler/sram_residency.hpp"
 
 #include <chrono>
+#include <set>
 #include <cstdio>
 
 #include "npu/compiler/int8_lowering.hpp"
@@ -115,9 +116,9 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     // range is free for its lifetime (sram_residency.hpp). Needs the data tokens that
     // replace the fences, so not with --no-pipeline.
     if (strategy.uses("fuse-layers")) {
-      std::map<std::string, LayerTime> times;
+      std::map<std::string, double> times;
       for (const LayerReport& l : build_report(r.lowered, cg, hw, graph.name, strategy.name).layers)
-        if (l.placement == "npu") times[l.layer] = {l.compute_ns, l.memory_ns};
+        if (l.placement == "npu") times[l.layer] = l.compute_ns;
       std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight);
       r.decisions.insert(r.decisions.end(), k.begin(), k.end());
     }
@@ -128,6 +129,19 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     d.reason = "--no-pipeline keeps every layer's fence, and SRAM residency needs the data tokens that replace "
                "them: every intermediate the stacks write stays in DDR";
     r.decisions.push_back(std::move(d));
+  }
+  // The program declares the DDR tensors it moves: an intermediate that no LOAD or STORE names
+  // (a depth-first stack keeps it on chip) has no DDR region.
+  {
+    std::set<std::string> moved;
+    for (const auto& in : cg.program.instructions)
+      if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) moved.insert(in.tensor);
+    auto& ts = cg.program.tensors;
+    ts.erase(std::remove_if(ts.begin(), ts.end(),
+                            [&](const isa::TensorDecl& t) {
+                              return t.kind == isa::TensorKind::Intermediate && !moved.count(t.name);
+                            }),
+             ts.end());
   }
   // Planned bytes come from the program's LOADs and STOREs: after every rewrite of them.
   r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "npu/compiler/retoken.hpp"
+#include "npu/isa/dataflow_check.hpp"
 
 namespace npu::compiler {
 
@@ -59,8 +60,8 @@ isa::MoveParams as_move(const isa::Instruction& in, std::uint64_t tensor_ddr, st
 
 }  // namespace
 
-std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw, const std::map<std::string, LayerTime>* layers,
-                                    double traffic_weight) {
+std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
+                                    const std::map<std::string, double>* compute_ns, double traffic_weight) {
   std::vector<Decision> out;
   auto& ins = p.instructions;
   for (const auto& in : ins)
@@ -104,10 +105,26 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw, const s
   for (std::size_t i = 0; i < ins.size(); ++i)
     for (const isa::SramOperand& op : isa::sram_operands(ins[i], p.dtype))
       if (op.bytes > 0) used[i].emplace_back(op.addr, std::uint64_t(op.addr) + op.bytes);
-  // The cost rule's figures (sram_residency.hpp).
-  std::map<std::string, LayerTime> time;
-  if (layers) time = *layers;
+  // The cost rule's figures (sram_residency.hpp): per layer its compute and DDR time.
+  const bool costed = compute_ns != nullptr;
+  const double weight = traffic_weight > 0 ? traffic_weight : 0.0;  // (and -0 prints as 0)
   const double ddr_bytes_per_ns = hw.ddr.peak_gbps();
+  const std::uint64_t burst = std::uint64_t(std::max(1, hw.ddr.burst_bytes()));
+  auto dram_ns = [&](const isa::Instruction& in) {
+    std::uint64_t n = 0;
+    for (const auto& [lo, hi] : isa::ddr_rows(std::get<isa::DmaDesc>(in.params)))
+      n += ((hi + burst - 1) / burst - lo / burst) * burst;
+    return ddr_bytes_per_ns > 0 ? double(n) / ddr_bytes_per_ns : 0.0;
+  };
+  struct LayerTime {
+    double compute_ns = 0, memory_ns = 0;
+  };
+  std::map<std::string, LayerTime> time;
+  if (costed) {
+    for (const auto& [layer, ns] : *compute_ns) time[layer].compute_ns = ns;
+    for (const auto& in : ins)
+      if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) time[in.layer].memory_ns += dram_ns(in);
+  }
   const double period_ns = hw.npu.clock_mhz > 0 ? hw.core_period_ns() : 1.0;
   const std::uint64_t lanes = std::uint64_t(std::max(1, hw.act_unit.lanes));
   const auto lat = hw.act_unit.op_latency_cycles.find("identity");
@@ -129,27 +146,36 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw, const s
       out.push_back(std::move(d));
       continue;
     }
-    // Roofline estimate of its layers with and without it in SRAM.
+    // Roofline estimate of the layers it spans with and without it in SRAM.
     std::map<std::string, LayerTime> after;
     double saved_ns = 0, delta_ns = 0;
-    if (layers && ddr_bytes_per_ns > 0) {
+    if (costed && ddr_bytes_per_ns > 0) {
       for (std::size_t i : c->accesses) {
         const auto& dma = std::get<isa::DmaDesc>(ins[i].params);
         const std::uint64_t elems = dma.bytes() / std::uint64_t(e);
         auto it = after.find(ins[i].layer);
         if (it == after.end()) it = after.emplace(ins[i].layer, time[ins[i].layer]).first;
         it->second.compute_ns += double((elems + lanes - 1) / lanes + move_latency) * period_ns;
-        it->second.memory_ns -= double(dma.bytes()) / ddr_bytes_per_ns;
-        saved_ns += double(dma.bytes()) / ddr_bytes_per_ns;
+        it->second.memory_ns -= dram_ns(ins[i]);
+        saved_ns += dram_ns(ins[i]);
       }
-      for (const auto& [layer, t] : after) {
-        const LayerTime& was = time[layer];
-        delta_ns += std::max(t.compute_ns, std::max(t.memory_ns, 0.0)) - std::max(was.compute_ns, was.memory_ns);
+      // The layers that run while it lives overlap (the tokens order only conflicting
+      // accesses): their time is max(sum of compute, sum of DDR time) before and after.
+      std::set<std::string> window;
+      for (std::size_t i = first; i <= last; ++i) window.insert(ins[i].layer);
+      double c0 = 0, m0 = 0, c1 = 0, m1 = 0;
+      for (const std::string& l : window) {
+        const LayerTime& was = time[l];
+        const auto a = after.find(l);
+        const LayerTime& now = a == after.end() ? was : a->second;
+        c0 += was.compute_ns, m0 += was.memory_ns;
+        c1 += now.compute_ns, m1 += std::max(now.memory_ns, 0.0);
       }
-      if (delta_ns > std::max(traffic_weight, 0.0) * saved_ns) {
-        d.reason = fmt::format("stays in DDR: its MOVEs would add {:.0f} ns to the estimated time of its layers, more "
-                               "than the {:.0f} ns its traffic keeps the DDR busy x traffic_weight {}",
-                               delta_ns, saved_ns, traffic_weight);
+      delta_ns = std::max(c1, m1) - std::max(c0, m0);
+      if (delta_ns > weight * saved_ns) {
+        d.reason = fmt::format("stays in DDR: its MOVEs would add {:.0f} ns to the estimated time of the layers it spans, more "
+                               "than traffic_weight {} x the {:.0f} ns its traffic keeps the DDR busy = {:.0f} ns",
+                               delta_ns, weight, saved_ns, weight * saved_ns);
         out.push_back(std::move(d));
         continue;
       }
@@ -192,7 +218,7 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw, const s
     d.reason = fmt::format("SRAM [{:#x}, {:#x}) {}: {} B of DDR traffic saved ({} STORE{} and {} LOAD{} now MOVEs)",
                            *best, *best + bytes, span, c->saved, stores, stores == 1 ? "" : "s", loads,
                            loads == 1 ? "" : "s");
-    if (layers) d.reason += fmt::format("; estimated time {:+.0f} ns", delta_ns);
+    if (costed) d.reason += fmt::format("; estimated time {:+.0f} ns", delta_ns);
     out.push_back(std::move(d));
   }
   if (kept.empty()) return out;

@@ -93,31 +93,33 @@ TEST(KeepResident, NoFreeRangeLeavesTheProgramAsItWas) {
 }
 
 // The cost rule on the same program (edge preset: 1 GHz, 32 act lanes, identity latency 4
-// cycles (the default), 25.6 GB/s DDR). t's two MOVEs take ceil(256 / 32) + 4 = 12 cycles =
-// 12 ns each (one in a, one in b); its DDR time is 2 x 256 B / 25.6 B/ns = 20 ns, 10 ns a layer.
+// cycles (the default), 25.6 GB/s DDR, 64-B bursts; every DMA here is burst-aligned). t lives
+// from a's STORE to b's LOAD: the window is layers a and b. Its two MOVEs take ceil(256 / 32)
+// + 4 = 12 cycles = 12 ns each; its DDR time is 2 x 256 B / 25.6 B/ns = 20 ns. DDR time of a:
+// x and t, 512 B = 20 ns; of b: w, t and y, 576 B = 22.5 ns; 42.5 ns for the window.
 TEST(KeepResident, CostRuleWeighsTheMovesAgainstTheTrafficTheySave) {
   const HwConfig hw = load_hw_config(kEdge);
-  // Compute-bound layers (1000 ns of compute, 100 ns of DDR): each grows by its MOVE, 12 ns,
-  // +24 ns in all: kept at traffic_weight 2 (24 <= 2 x 20), not at 1 (24 > 20) or 0.
-  const std::map<std::string, LayerTime> compute_bound{{"a", {1000, 100}}, {"b", {1000, 100}}};
+  // Compute-bound (1000 ns of compute each): max(2000 + 24, 22.5) - max(2000, 42.5) = +24 ns:
+  // kept at traffic_weight 2 (24 <= 2 x 20), not at 1 (24 > 20) or 0.
+  const std::map<std::string, double> compute_bound{{"a", 1000}, {"b", 1000}};
   for (double w : {0.0, 1.0, 2.0}) {
     isa::Program p = isa::read_program(kProgram, "two.npuasm");
     const auto d = keep_resident(p, hw, &compute_bound, w);
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].outcome, w == 2.0 ? DecisionOutcome::Applied : DecisionOutcome::Declined) << w << ": " << d[0].reason;
     if (w == 1.0)
-      EXPECT_EQ(d[0].reason, "stays in DDR: its MOVEs would add 24 ns to the estimated time of its layers, more than "
-                             "the 20 ns its traffic keeps the DDR busy x traffic_weight 1");
+      EXPECT_EQ(d[0].reason, "stays in DDR: its MOVEs would add 24 ns to the estimated time of the layers it spans, "
+                             "more than traffic_weight 1 x the 20 ns its traffic keeps the DDR busy = 20 ns");
     if (w == 2.0) EXPECT_NE(d[0].reason.find("estimated time +24 ns"), std::string::npos) << d[0].reason;
   }
-  // Memory-bound layers (10 ns of compute, 1000 ns of DDR): each loses 10 ns of DDR time and
-  // its compute, 22 ns, stays below the DDR's 990: -20 ns in all, kept even at weight 0.
-  const std::map<std::string, LayerTime> memory_bound{{"a", {10, 1000}}, {"b", {10, 1000}}};
+  // Memory-bound (10.5 ns of compute in all): max(10.5 + 24, 22.5) - max(10.5, 42.5) = -8 ns,
+  // kept even at weight 0.
+  const std::map<std::string, double> memory_bound{{"a", 10.5}, {"b", 0}};
   isa::Program p = isa::read_program(kProgram, "two.npuasm");
   const auto d = keep_resident(p, hw, &memory_bound, 0.0);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].outcome, DecisionOutcome::Applied) << d[0].reason;
-  EXPECT_NE(d[0].reason.find("estimated time -20 ns"), std::string::npos) << d[0].reason;
+  EXPECT_NE(d[0].reason.find("estimated time -8 ns"), std::string::npos) << d[0].reason;
 }
 
 TEST(KeepResident, AProgramWithAHostPartitionKeepsEveryTensorInDdr) {

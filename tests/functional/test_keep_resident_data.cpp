@@ -88,9 +88,10 @@ void expect_only_compulsory_traffic(const isa::Program& p, std::uint64_t elem_by
       EXPECT_NE(kind.at(in.tensor), isa::TensorKind::Intermediate) << in.layer << " " << in.tensor;
       moved[in.tensor] += std::get<isa::DmaDesc>(in.params).bytes();
     }
-  for (const auto& t : p.tensors)  // (an intermediate still declared is one a stack keeps on chip)
-    if (t.kind != isa::TensorKind::Intermediate)
-      EXPECT_EQ(moved[t.name], t.name == "two" ? 2 * elem_bytes : t.bytes) << t.name;
+  for (const auto& t : p.tensors) {
+    EXPECT_NE(t.kind, isa::TensorKind::Intermediate) << t.name << ": every intermediate stays on chip, undeclared";
+    EXPECT_EQ(moved[t.name], t.name == "two" ? 2 * elem_bytes : t.bytes) << t.name;
+  }
   EXPECT_EQ(dma_bytes(p), isa::compulsory_bytes(p) + elem_bytes);
 }
 

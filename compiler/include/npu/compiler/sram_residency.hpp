@@ -31,28 +31,29 @@ namespace npu::compiler {
 /// values; retoken() then orders every conflicting pair, so the queues may run it in any
 /// order its data allows.
 ///
-/// Cost rule (with `layers`): a tensor is kept only if
-///   sum over the layers of its accesses of [max(C + move, M - saved) - max(C, M)]
-///     <= traffic_weight x (its DDR bytes / peak DDR GB/s),
-/// where C and M are a layer's estimated compute and DDR time (the compile report's compute_ns
-/// and memory_ns, updated as tensors are kept), `move` the cycles the layer's new MOVEs take on
+/// Cost rule (with `compute_ns`): a tensor is kept only if, over the layers W that have an
+/// instruction between its first STORE and its last LOAD (they overlap: the tokens order only
+/// conflicting accesses),
+///   max(sum_W C + move, sum_W M - saved) - max(sum_W C, sum_W M)
+///     <= traffic_weight x saved,
+/// where C is a layer's estimated compute time (the compile report's compute_ns, plus the MOVEs
+/// of tensors kept before), M the DDR time of its LOADs and STOREs as the DRAM moves them (each
+/// DMA row's bytes rounded out to whole ddr.burst_bytes() bursts, / peak DDR GB/s: a strided
+/// read of 2 bytes every 85 costs a burst each), `move` the cycles of the tensor's new MOVEs on
 /// the vector unit (ceil(elems / act_unit.lanes) + the identity latency each, docs/timing.md)
 /// and `saved` the DDR time of the LOADs and STOREs they replace: the roofline estimate of the
-/// time the layers take, plus, weighted, the time the traffic keeps the DDR busy -- the
+/// time those layers take, plus, weighted, the time the traffic keeps the DDR busy -- the
 /// depth-first planner's objective (docs/depth_first.md). A MOVE runs on the compute queue, so
-/// where the layers are compute-bound and the vector unit is no faster than the DDR bus it
-/// costs more time than the traffic it saves. Without `layers`, every tensor that fits is kept.
+/// where the layers are compute-bound it costs time, and where the vector unit moves no more
+/// bytes per ns than the DDR bus (the mobile preset) more than the traffic it saves. Without
+/// `compute_ns`, every tensor that fits is kept.
 ///
 /// Returns one Decision per candidate (pass "keep-resident": applied "kept in SRAM" with the
 /// range, the layers it spans and the DDR bytes saved; declined with the SRAM it would need),
 /// or one declined Decision for the whole program when it has a HOST instruction (the host
 /// reads and writes DDR tensors the program does not name). Deterministic.
-struct LayerTime {
-  double compute_ns = 0;  ///< estimated compute time (ns)
-  double memory_ns = 0;   ///< estimated DDR time (ns): its LOAD and STORE bytes / peak GB/s
-};
 std::vector<Decision> keep_resident(isa::Program& program, const HwConfig& hw,
-                                    const std::map<std::string, LayerTime>* layers = nullptr,
+                                    const std::map<std::string, double>* compute_ns = nullptr,
                                     double traffic_weight = 1.0);
 
 }  // namespace npu::compiler
