@@ -144,6 +144,16 @@ SimulateResult simulate(const SimulateOptions& opt) {
     s["overlap"] = compiler::to_string(strategy.overlap);
     s["traffic_weight"] = strategy.traffic_weight;
   }
+  // Cross-layer pipelining (off with --no-pipeline) and, with fuse-layers, how many DDR
+  // intermediates SRAM residency kept on chip (docs/compiler.md): two runs of one strategy
+  // differ in them.
+  s["pipeline"] = !opt.no_pipeline;
+  if (strategy.uses("fuse-layers")) {
+    int kept = 0;
+    for (const auto& d : compiled.decisions)
+      kept += d.pass == "keep-resident" && d.outcome == compiler::DecisionOutcome::Applied;
+    s["resident_tensors"] = kept;
+  }
   s["cycles"] = run.total_cycles;
   s["latency_ms"] = latency_ms;
   s["ddr_read_bytes"] = run.ddr.read_bytes;

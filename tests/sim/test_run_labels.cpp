@@ -87,7 +87,7 @@ TEST(RunLabels, ExperimentNamesStrategyFilesLogsOutputAndTimesRuns) {
 TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
   const std::string dir = npu::test::fresh_dir("labels-keys");
   std::ofstream(dir + "/df.yaml") << "name: df\npasses: [fold-batchnorm, fuse-layers]\noverlap: cache\n"
-                                     "traffic_weight: 0.25\n";
+                                     "traffic_weight: 4\n";
   auto r = run_npu({"simulate", "--model", kTiny, "--hw", kEdge, "--strategy", dir + "/df.yaml", "--out", dir + "/df",
                     "--quiet"});
   ASSERT_EQ(r.status, 0) << r.output;
@@ -95,13 +95,26 @@ TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
   EXPECT_EQ(s.at("strategy"), "df");
   EXPECT_EQ(s.at("passes"), nlohmann::json({"fold-batchnorm", "fuse-layers"}));
   EXPECT_EQ(s.at("overlap"), "cache");
-  EXPECT_EQ(s.at("traffic_weight").get<double>(), 0.25);
-  r = run_npu({"simulate", "--model", kTiny, "--hw", kEdge, "--strategy", "conv-bn", "--out", dir + "/bn", "--quiet"});
+  EXPECT_EQ(s.at("traffic_weight").get<double>(), 4.0);
+  EXPECT_EQ(s.at("pipeline"), true);
+  // resident_tensors: the "kept in SRAM" lines `npu compile --explain` prints for the same run.
+  r = run_npu({"compile", kTiny, "--hw", kEdge, "--strategy", dir + "/df.yaml", "-o", dir + "/df.npuasm", "--explain",
+               "-q"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  int kept = 0;
+  for (std::size_t at = r.output.find("kept in SRAM"); at != std::string::npos; at = r.output.find("kept in SRAM", at + 1))
+    ++kept;
+  EXPECT_GT(kept, 0) << "weight 4 keeps tiny_convnet's tensors between layers (each MOVE costs about its DDR time)";
+  EXPECT_EQ(s.at("resident_tensors").get<int>(), kept);
+  r = run_npu({"simulate", "--model", kTiny, "--hw", kEdge, "--strategy", "conv-bn", "--out", dir + "/bn", "--quiet",
+               "--no-pipeline"});
   ASSERT_EQ(r.status, 0) << r.output;
   const auto b = read_json(dir + "/bn/run_summary.json");
   EXPECT_EQ(b.at("passes"), nlohmann::json({"fold-batchnorm"}));
   EXPECT_FALSE(b.contains("overlap"));
   EXPECT_FALSE(b.contains("traffic_weight"));
+  EXPECT_FALSE(b.contains("resident_tensors"));
+  EXPECT_EQ(b.at("pipeline"), false);
 }
 
 TEST(RunLabels, TwoStrategyFilesWithOneNameAreRejected) {
