@@ -119,7 +119,12 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
       std::map<std::string, double> times;
       for (const LayerReport& l : build_report(r.lowered, cg, hw, graph.name, strategy.name).layers)
         if (l.placement == "npu") times[l.layer] = l.compute_ns;
-      std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight);
+      double saved_by_stacks = 0;
+      for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
+      // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower by
+      // the estimates; the default 1: no slower than the layers one by one).
+      std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight,
+                                              std::max(strategy.traffic_weight, 0.0) * saved_by_stacks);
       r.decisions.insert(r.decisions.end(), k.begin(), k.end());
     }
   } else if (strategy.uses("fuse-layers")) {

@@ -61,7 +61,8 @@ isa::MoveParams as_move(const isa::Instruction& in, std::uint64_t tensor_ddr, st
 }  // namespace
 
 std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
-                                    const std::map<std::string, double>* compute_ns, double traffic_weight) {
+                                    const std::map<std::string, double>* compute_ns, double traffic_weight,
+                                    double time_budget_ns) {
   std::vector<Decision> out;
   auto& ins = p.instructions;
   for (const auto& in : ins)
@@ -130,6 +131,7 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
   const auto lat = hw.act_unit.op_latency_cycles.find("identity");
   const std::uint64_t move_latency =
       std::uint64_t(lat != hw.act_unit.op_latency_cycles.end() ? lat->second : hw.act_unit.default_latency_cycles);
+  double spent_ns = 0;  // estimated time the kept tensors' MOVEs added (net)
   std::vector<Kept> kept;
   std::map<std::string, std::uint64_t> base;  // kept tensor -> its SRAM copy
   for (auto& [name, c] : order) {
@@ -172,6 +174,14 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
         c1 += now.compute_ns, m1 += std::max(now.memory_ns, 0.0);
       }
       delta_ns = std::max(c1, m1) - std::max(c0, m0);
+      if (delta_ns > 0 && spent_ns + delta_ns > time_budget_ns) {
+        d.reason = fmt::format("stays in DDR: its MOVEs would add {:.0f} ns to the estimated time of the layers it "
+                               "spans, and only {:.0f} ns are left of the {:.0f} ns the stacks saved against their "
+                               "layers one by one (depth-first keeps no slower than them)",
+                               delta_ns, std::max(time_budget_ns - spent_ns, 0.0), time_budget_ns);
+        out.push_back(std::move(d));
+        continue;
+      }
       if (delta_ns > weight * saved_ns) {
         d.reason = fmt::format("stays in DDR: its MOVEs would add {:.0f} ns to the estimated time of the layers it spans, more "
                                "than traffic_weight {} x the {:.0f} ns its traffic keeps the DDR busy = {:.0f} ns",
@@ -209,6 +219,7 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
       continue;
     }
     kept.push_back({*best, *best + bytes, first, last});
+    spent_ns += delta_ns;
     for (const auto& [layer, t] : after) time[layer] = t;
     base[name] = *best;
     int stores = 0, loads = 0;

@@ -15,6 +15,7 @@
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/sram_residency.hpp"
 #include "npu/compiler/strategy.hpp"
 #include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
@@ -54,19 +55,21 @@ compiler::Graph detect_head() {
   return b.g;
 }
 
-// depth-first weighing DDR traffic far above time: every tensor that fits is kept (the default
-// weight 1 leaves some of these tiny tensors in DDR: a MOVE's pipeline latency costs more than
-// their few bytes of traffic, sram_residency.hpp's cost rule).
-compiler::Strategy keep_all() {
-  compiler::Strategy st = compiler::builtin_strategy("depth-first");
-  st.traffic_weight = 1e6;
-  return st;
+// depth-first with every tensor that fits kept in SRAM: compiled with its fences
+// (--no-pipeline, so without residency), then keep_resident without the cost rule (on these
+// tiny tensors a MOVE's pipeline latency costs more than their few bytes of traffic, and the
+// rule would leave most of them in DDR). Returns the number kept.
+int keep_all(compiler::CompileResult& c, const HwConfig& hw) {
+  int n = 0;
+  for (const auto& d : compiler::keep_resident(c.program, hw))
+    n += d.outcome == compiler::DecisionOutcome::Applied;
+  return n;
 }
 
-int kept(const compiler::CompileResult& c) {
-  int n = 0;
-  for (const auto& d : c.decisions) n += d.pass == "keep-resident" && d.outcome == compiler::DecisionOutcome::Applied;
-  return n;
+compiler::CompileResult fenced_depth_first(const compiler::Graph& g, const HwConfig& hw) {
+  compiler::CompileOptions o;
+  o.pipeline = false;
+  return compiler::compile(g, hw, compiler::builtin_strategy("depth-first"), o);
 }
 
 std::uint64_t dma_bytes(const isa::Program& p) {
@@ -98,9 +101,9 @@ void expect_only_compulsory_traffic(const isa::Program& p, std::uint64_t elem_by
 TEST(KeepResidentData, Fp32DetectHeadMovesOnlyItsCompulsoryBytesAndEqualsTheReference) {
   const compiler::Graph g = detect_head();
   const HwConfig hw = test::fp32_hw(256 * 1024);  // every tensor of the head fits beside the others
-  const auto c = compiler::compile(g, hw, keep_all());
+  auto c = fenced_depth_first(g, hw);
+  EXPECT_GE(keep_all(c, hw), 5) << "the conv output, the Split pieces and the decode results stay in SRAM";
   const auto r = compiler::compile(g, hw, compiler::builtin_strategy("residual"));
-  EXPECT_GE(kept(c), 5) << "the conv output, the Split pieces and the decode results stay in SRAM";
   expect_only_compulsory_traffic(c.program, 4);
   EXPECT_LT(dma_bytes(c.program), dma_bytes(r.program));
   const compiler::RefTensorMap in = compiler::generate_calibration(g, 7, 1).at(0);
@@ -114,9 +117,10 @@ TEST(KeepResidentData, Int8DetectHeadIsBitExactWithTheIntegerReference) {
   const compiler::Graph g = detect_head();
   HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   hw.sram.capacity_bytes = 64 * 1024;
-  const compiler::Graph qg = compiler::quantize_graph(g, keep_all(), compiler::generate_calibration(g, 5, 4)).graph;
-  const auto c = compiler::compile(qg, hw, keep_all());
-  EXPECT_GE(kept(c), 5);
+  const compiler::Graph qg =
+      compiler::quantize_graph(g, compiler::builtin_strategy("depth-first"), compiler::generate_calibration(g, 5, 4)).graph;
+  auto c = fenced_depth_first(qg, hw);
+  EXPECT_GE(keep_all(c, hw), 5);
   expect_only_compulsory_traffic(c.program, 1);
   const sim::Int8Check check = sim::check_int8_execution(c, hw, qg, compiler::generate_calibration(g, 6, 1).at(0));
   EXPECT_EQ(check.status, "bit-exact");

@@ -6,6 +6,7 @@
 // docs/compiler.md, "SRAM residency".
 #pragma once
 
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,7 +47,12 @@ namespace npu::compiler {
 /// depth-first planner's objective (docs/depth_first.md). A MOVE runs on the compute queue, so
 /// where the layers are compute-bound it costs time, and where the vector unit moves no more
 /// bytes per ns than the DDR bus (the mobile preset) more than the traffic it saves. Without
-/// `compute_ns`, every tensor that fits is kept.
+/// `compute_ns`, every tensor that fits is kept. And the estimated time the kept tensors add
+/// (net, in the order they are kept) stays within `time_budget_ns`: the compiler gives
+/// traffic_weight x the time its depth-first stacks are estimated to save against their layers
+/// one by one, so that at the default weight 1 residency never spends more than the stacks won
+/// (depth-first no slower than `residual`'s layer-by-layer program, by the estimates), and at
+/// weight 0 nothing that costs time.
 ///
 /// Returns one Decision per candidate (pass "keep-resident": applied "kept in SRAM" with the
 /// range, the layers it spans and the DDR bytes saved; declined with the SRAM it would need),
@@ -54,6 +60,7 @@ namespace npu::compiler {
 /// reads and writes DDR tensors the program does not name). Deterministic.
 std::vector<Decision> keep_resident(isa::Program& program, const HwConfig& hw,
                                     const std::map<std::string, double>* compute_ns = nullptr,
-                                    double traffic_weight = 1.0);
+                                    double traffic_weight = 1.0,
+                                    double time_budget_ns = std::numeric_limits<double>::infinity());
 
 }  // namespace npu::compiler
