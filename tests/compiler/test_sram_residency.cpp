@@ -107,10 +107,13 @@ TEST(KeepResident, CostRuleWeighsTheMovesAgainstTheTrafficTheySave) {
     const auto d = keep_resident(p, hw, &compute_bound, w);
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].outcome, w == 2.0 ? DecisionOutcome::Applied : DecisionOutcome::Declined) << w << ": " << d[0].reason;
-    if (w == 1.0)
+    if (w == 1.0) {
       EXPECT_EQ(d[0].reason, "stays in DDR: its MOVEs would add 24 ns to the estimated time of the layers it spans, "
                              "more than traffic_weight 1 x the 20 ns its traffic keeps the DDR busy = 20 ns");
-    if (w == 2.0) EXPECT_NE(d[0].reason.find("estimated time +24 ns"), std::string::npos) << d[0].reason;
+    }
+    if (w == 2.0) {
+      EXPECT_NE(d[0].reason.find("estimated time +24 ns"), std::string::npos) << d[0].reason;
+    }
   }
   // The time budget (what the stacks saved): +24 ns does not fit in 10 ns, even at weight 2;
   // it fits in 24.
@@ -119,10 +122,11 @@ TEST(KeepResident, CostRuleWeighsTheMovesAgainstTheTrafficTheySave) {
     const auto d = keep_resident(p, hw, &compute_bound, 2.0, budget);
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].outcome, budget == 24.0 ? DecisionOutcome::Applied : DecisionOutcome::Declined) << d[0].reason;
-    if (budget == 10.0)
+    if (budget == 10.0) {
       EXPECT_EQ(d[0].reason, "stays in DDR: its MOVEs would add 24 ns to the estimated time of the layers it spans, "
                              "and only 10 ns are left of the 10 ns the stacks saved against their layers one by one "
                              "(depth-first keeps no slower than them)");
+    }
   }
   // Memory-bound (10.5 ns of compute in all): max(10.5 + 24, 22.5) - max(10.5, 42.5) = -8 ns,
   // kept even at weight 0.
