@@ -331,8 +331,9 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           ops.push_back({"out", p.out_addr, shape_ok ? dims_bytes({p.c, p.h_out(), p.w_out()}, eb) : 0, true});
           if (p.requant.on) ops.push_back({"requant", p.requant.addr, Requant::kActTableBytes, false});
         } else if constexpr (std::is_same_v<T, MoveParams>) {
-          ops.push_back({"in", p.in_addr, span_bytes(p.span_elems(p.in_stride), eb), false});
-          ops.push_back({"out", p.out_addr, span_bytes(p.span_elems(p.out_stride), eb), true});
+          const std::uint64_t touched = span_bytes(p.elems(), eb);
+          ops.push_back({"in", p.in_addr, span_bytes(p.span_elems(p.in_stride), eb), false, touched});
+          ops.push_back({"out", p.out_addr, span_bytes(p.span_elems(p.out_stride), eb), true, touched});
         }
       },
       inst.params);

@@ -7,20 +7,17 @@ namespace npu::hw {
 bool access_operands(Sram& sram, const isa::Instruction& inst, DType dtype, std::uint64_t start_ps,
                      ExecRecord& rec, SimError& error, std::uint64_t& done_ps) {
   done_ps = start_ps;
-  const auto* move = std::get_if<isa::MoveParams>(&inst.params);
   const std::uint64_t capacity = sram.timing().config().capacity_bytes;
   for (const isa::SramOperand& op : isa::sram_operands(inst, dtype)) {
-    // A MOVE's operand is a strided box: it touches its elements (elems x dtype bytes), not
-    // every byte of the box's span (the range sram_operands gives for hazards). Its bank
-    // cycles are those of that many bytes from the box's start (docs/timing.md).
-    const std::uint64_t bytes =
-        move ? std::min<std::uint64_t>(op.bytes, move->elems() * std::uint64_t(dtype_bytes(dtype))) : op.bytes;
+    // Bank time and traffic for the bytes the operand touches (a MOVE's strided box: its
+    // elements, not its span; docs/timing.md); the whole range must lie in the SRAM.
+    const std::uint64_t bytes = op.touched_bytes();
     const bool past = std::uint64_t(op.addr) + op.bytes > capacity;
     const SramTimedAccess a = past ? SramTimedAccess{} : sram.access(start_ps, op.addr, bytes, op.write);
     if (past || !a.ok) {
       error.raise(std::string("SRAM operand '") + op.name + "' [" + std::to_string(op.addr) + ", " +
                   std::to_string(std::uint64_t(op.addr) + op.bytes) + ") is past sram.capacity_bytes " +
-                  std::to_string(sram.timing().config().capacity_bytes));
+                  std::to_string(capacity));
       return false;
     }
     (op.write ? rec.sram_write_bytes : rec.sram_read_bytes) += bytes;

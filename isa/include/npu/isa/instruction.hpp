@@ -12,6 +12,7 @@
 // its `wait` tokens, executes, then pushes its `push` tokens.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -370,6 +371,11 @@ struct SramOperand {
   std::uint32_t addr = 0;    ///< SRAM byte offset
   std::uint64_t bytes = 0;   ///< length in bytes
   bool write = false;        ///< true if the instruction writes it
+  /// Bytes the instruction actually reads or writes within [addr, addr + bytes): `bytes`, except
+  /// a MOVE's strided box, which touches elems x dtype bytes of its span (the SRAM's bank time
+  /// and traffic count these; hazards and race checks use the whole range).
+  std::uint64_t touched = 0;
+  std::uint64_t touched_bytes() const { return touched > 0 ? std::min(touched, bytes) : bytes; }
 };
 
 /// Every SRAM range `inst` touches, in .npuasm key order. Element size is dtype_bytes(dtype)
@@ -380,7 +386,7 @@ struct SramOperand {
 /// scale_shift 2*n; ACT in/res/out elems, param 2*channels
 /// (scale_shift) or 2*(elems/channels) (layer_norm: gamma[D], beta[D]); ELTWISE a/out elems,
 /// b elems (b_elems when broadcasting); POOL in c*h_in*w_in, out c*h_out*w_out; MOVE in and out
-/// their span_elems (the strided boxes' extents in SRAM); HOST none.
+/// their span_elems (the strided boxes' extents in SRAM; `touched`: elems); HOST none.
 /// Shapes are taken as given: non-positive dimensions give 0 bytes (check_program reports them).
 std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype);
 
