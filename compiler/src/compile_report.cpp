@@ -77,12 +77,6 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
   rep.model = model;
   rep.strategy = strategy;
   rep.hw = config_label(hw);
-  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> planned;  // layer -> (read, write)
-  for (const auto& ins : cg.program.instructions) {
-    if (ins.op == isa::Opcode::Load) planned[ins.layer].first += std::get<isa::DmaDesc>(ins.params).bytes();
-    if (ins.op == isa::Opcode::Store) planned[ins.layer].second += std::get<isa::DmaDesc>(ins.params).bytes();
-  }
-  const double peak_bytes_per_ns = hw.ddr.peak_gbps();  // GB/s == bytes/ns
   const double core_ns = hw.npu.clock_mhz > 0 ? hw.core_period_ns() : 1.0;
   std::map<std::string, std::string> host_reasons;
   for (const auto& h : lg.host_nodes) host_reasons[h.name] = h.op_type + " '" + h.name + "': " + h.reason;
@@ -137,11 +131,6 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     } else {
       r.compulsory_write_bytes = lg.bytes.at(L.output);
     }
-    auto it = planned.find(L.name);
-    if (it != planned.end()) {
-      r.planned_read_bytes = it->second.first;
-      r.planned_write_bytes = it->second.second;
-    }
     const LayerCodegenInfo& info = cg.layers.at(i);
     r.tile = info.tile;
     r.loop_order = info.loop_order;
@@ -160,11 +149,27 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
       const double elems = double(std::max(r.compulsory_write_bytes, r.compulsory_read_bytes)) / lg.act_bytes;
       r.compute_ns = elems / lanes * core_ns;
     }
-    r.memory_ns = peak_bytes_per_ns > 0 ? double(r.planned_bytes()) / peak_bytes_per_ns : 0.0;
-    set_bound(r);
     rep.layers.push_back(std::move(r));
   }
+  set_planned_bytes(rep, cg.program, hw);
   return rep;
+}
+
+void set_planned_bytes(CompileReport& report, const isa::Program& program, const HwConfig& hw) {
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> planned;  // layer -> (read, write)
+  for (const auto& ins : program.instructions) {
+    if (ins.op == isa::Opcode::Load) planned[ins.layer].first += std::get<isa::DmaDesc>(ins.params).bytes();
+    if (ins.op == isa::Opcode::Store) planned[ins.layer].second += std::get<isa::DmaDesc>(ins.params).bytes();
+  }
+  const double peak_bytes_per_ns = hw.ddr.peak_gbps();  // GB/s == bytes/ns
+  for (LayerReport& r : report.layers) {
+    if (r.placement != "npu") continue;
+    const auto it = planned.find(r.layer);
+    r.planned_read_bytes = it != planned.end() ? it->second.first : 0;
+    r.planned_write_bytes = it != planned.end() ? it->second.second : 0;
+    r.memory_ns = peak_bytes_per_ns > 0 ? double(r.planned_bytes()) / peak_bytes_per_ns : 0.0;
+    set_bound(r);
+  }
 }
 
 std::string report_csv(const CompileReport& report) {

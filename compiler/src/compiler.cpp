@@ -106,6 +106,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
   CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
+  r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
   for (auto& d : stack_decisions(cg.stacks)) r.decisions.push_back(std::move(d));
   for (auto& d : declined_stack_decisions(cg.declined_stacks)) r.decisions.push_back(std::move(d));
   r.stacks = cg.stacks;
@@ -117,7 +118,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     // replace the fences, so not with --no-pipeline.
     if (strategy.uses("fuse-layers")) {
       std::map<std::string, double> times;
-      for (const LayerReport& l : build_report(r.lowered, cg, hw, graph.name, strategy.name).layers)
+      for (const LayerReport& l : r.report.layers)
         if (l.placement == "npu") times[l.layer] = l.compute_ns;
       double saved_by_stacks = 0;
       for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
@@ -149,7 +150,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
              ts.end());
   }
   // Planned bytes come from the program's LOADs and STOREs: after every rewrite of them.
-  r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
+  set_planned_bytes(r.report, cg.program, hw);
   r.program = std::move(cg.program);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;

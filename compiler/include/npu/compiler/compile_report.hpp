@@ -68,6 +68,11 @@ struct CompileReport {
 CompileReport build_report(const LoweredGraph& lowered, const CodegenResult& codegen, const HwConfig& hw,
                            const std::string& model, const std::string& strategy);
 
+/// Sets every NPU row's planned_read_bytes, planned_write_bytes (the sum of `program`'s LOAD
+/// and STORE descriptors by layer=), memory_ns and bound: build_report's last step, and again
+/// after a rewrite of the program's DMAs (SRAM residency). Host rows keep theirs.
+void set_planned_bytes(CompileReport& report, const isa::Program& program, const HwConfig& hw);
+
 /// CSV: a header line, one row per layer, then a TOTAL row. Columns: layer, op, kind,
 /// placement, covers (';'-separated), macs, compulsory_read_bytes, compulsory_write_bytes,
 /// compulsory_bytes, planned_read_bytes, planned_write_bytes, planned_bytes,
