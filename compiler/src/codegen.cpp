@@ -520,17 +520,24 @@ class Generator {
     };
     if (cap_ >= fixed + per_channel) {
       const std::uint64_t ct_max = (cap_ - fixed) / per_channel;
-      std::uint64_t ct = std::min({C, ct_max, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)),
-                                                                    std::uint64_t(ceil_div(16384, std::int64_t(hw))))});
-      // Whole DDR bursts per tile: a channel tile's scale and shift rows (ct x 4 B) and its
-      // data (ct x hw x e B) should each be a multiple of the burst, so the DDR moves exactly
-      // the planned bytes (a partial burst costs a whole one). Round ct down to that quantum
-      // (or up to one quantum when that still fits the SRAM).
+      // The channel tile: a target that depends on the layer alone (at least 8 steps and
+      // 16 Ki elements a step), in whole DDR bursts, and only where the SRAM cannot hold it
+      // the most channels that fit. Whole bursts: a tile's scale and shift rows (ct x 4 B)
+      // and its data (ct x hw x e B) should each be a multiple of the burst (a partial burst
+      // costs a whole one), so the target is rounded down to that quantum q of channels, or
+      // up to q where that still leaves 4 steps or more for double buffering. Independent of
+      // the capacity once it fits: a larger SRAM never changes the tile (issue 11; rounding
+      // up whenever q fitted made MobileNetV2's 32-channel 112x112 BatchNorms 2 steps of 16
+      // instead of 8 of 4 from 1 MiB, and `none` 6.391 -> 6.397 ms from 512 KiB to 1 MiB).
       const std::uint64_t burst = std::uint64_t(hw_.ddr.burst_bytes());
       auto quantum = [burst](std::uint64_t bytes_per_channel) { return burst / std::gcd(burst, bytes_per_channel); };
       const std::uint64_t q = std::lcm(quantum(pb), quantum(hw * e_));
-      if (ct < C && ct >= q) ct = ct / q * q;
-      else if (ct < C && q <= ct_max) ct = std::min(C, q);
+      std::uint64_t target = std::min(C, std::max<std::uint64_t>(std::uint64_t(ceil_div(std::int64_t(C), 8)),
+                                                                 std::uint64_t(ceil_div(16384, std::int64_t(hw)))));
+      if (target < C && target >= q) target = target / q * q;
+      else if (target < q && q < C && ceil_div(std::int64_t(C), std::int64_t(q)) >= 4) target = q;
+      std::uint64_t ct = target;
+      if (ct > ct_max) ct = ct_max >= q ? ct_max / q * q : ct_max;
       const std::uint64_t tile = ct * hw * e_, rq_bytes = rq ? ct * pair : 0;
       const auto o = place({tile, tile, tile, tile, 2 * ct * pb, 2 * ct * pb, rq_bytes, rq_bytes});
       const std::uint32_t in0 = o[0], in1 = o[1], out0 = o[2], out1 = o[3], par0 = o[4], par1 = o[5];
