@@ -81,13 +81,27 @@ TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
   EXPECT_EQ(st.bands, 1);
   EXPECT_EQ(st.ddr_bytes, 4u * (36864u + 128u) + 2u * 8192u);
   // One band: every buffer is placed by its lifetime in stack layers (first fit, largest
-  // first). Conv k's weights (36,992 B with the bias) live [k-1, k] (they load while conv k-1
-  // computes), the input x [0, 0], conv k's 8 KiB output [k, k+1] (the last one [3, 3]):
-  // w0 at 0, w1 at 36,992, w2 at 0 (w0 is dead), w3 at 36,992; x at 73,984; out0 at 82,176;
-  // out1 at 73,984 (x is dead); out2 at 82,176 (out0 is dead); out3 at 0 (only w3 and out2
-  // live): 90,368 B (two slots of 36,992 B and double-buffered input and output would need
-  // 123,136 B).
-  EXPECT_EQ(st.sram_bytes, 90368u);
+  // first, ties in buffer order: weights, x, outputs). Where it fits, conv k's weights (36,992
+  // B with the bias) live [k-2, k] (weights_ahead 2: they load while convs k-2 and k-1
+  // compute), the input x [0, 0], conv k's 8 KiB output [k, k+1] (the last one [3, 3]):
+  // w0 [0, 0] at 0, w1 [0, 1] at 36,992, w2 [0, 2] at 73,984, w3 [1, 3] at 0 (w0 is dead); x
+  // at 110,976; out0 [0, 1] at 119,168 (above everything live in layer 0); out1 [1, 2] at
+  // 110,976 (x is dead); out2 [2, 3] at 36,992 (w1 is dead); out3 [3, 3] at 45,184: 127,360 B
+  // of the 131,072.
+  EXPECT_EQ(st.weights_ahead, 2);
+  EXPECT_EQ(st.sram_bytes, 127360u);
+  {
+    // At 96 KiB that does not fit, and the weights live [k-1, k] (weights_ahead 1): w0 at 0,
+    // w1 at 36,992, w2 at 0 (w0 is dead), w3 at 36,992; x at 73,984; out0 at 82,176; out1 at
+    // 73,984 (x is dead); out2 at 82,176 (out0 is dead); out3 at 0 (only w3 and out2 live):
+    // 90,368 B.
+    const compiler::CompileResult c96 =
+        compiler::compile(g, test::fp32_hw(96 * 1024), compiler::builtin_strategy("depth-first"));
+    const compiler::StackSummary& s96 = streamed_stack(c96);
+    EXPECT_EQ(s96.bands, 1);
+    EXPECT_EQ(s96.weights_ahead, 1);
+    EXPECT_EQ(s96.sram_bytes, 90368u);
+  }
   expect_weights_per_band(c, st);
   // The compile report's per-layer `weights` column says so for each layer of the stack.
   int streamed = 0;

@@ -627,7 +627,19 @@ class Planner {
           }
         }
       }
-    layout(p, ev);
+    // One band, streamed: each layer's weights in SRAM from two layers before their own where
+    // that fits (their LOAD then overlaps two layers' compute: on the edge preset a sequential
+    // 2.4 MB weight LOAD takes 193 us at the 12.8 GB/s one DDR4 bank group streams, longer than
+    // most single layers' compute), else from the layer before.
+    if (sum.bands == 1 && sum.weights_streamed) {
+      Evaluation deeper = ev;
+      deeper.plan.summary.weights_ahead = 2;
+      layout(deeper.plan, deeper);
+      if (deeper.fits) ev = std::move(deeper);
+      else layout(p, ev);
+    } else {
+      layout(p, ev);
+    }
     cost(p);
     return ev;
   }
@@ -773,10 +785,10 @@ class Planner {
     // re-loaded by every band into two alternating slots, layer k of the stack in slot k % 2 of
     // the size of the largest layer's weights and bias (the hazard tokens order a slot's
     // reuse). Streamed in a one-band stack, each layer's weights load once, while the previous
-    // layer computes, and are read by its one compute: they need SRAM only from the previous
-    // layer's compute to their own, so they are placed below with the on-chip tiles by that
-    // lifetime (`weight_locals`) instead of in two slots of the largest. (cost() charges what
-    // the previous layer's compute cannot hide of each load, as for two slots.)
+    // layer computes (summary.weights_ahead 1; 2: the previous two), and are read by its one
+    // compute: they need SRAM only from that layer's compute to their own, so they are placed
+    // below with the on-chip tiles by that lifetime (`weight_locals`) instead of in two slots
+    // of the largest. (cost() charges what those layers' compute cannot hide of each load.)
     const bool by_lifetime = p.summary.bands == 1 && p.summary.weights_streamed;
     std::vector<std::pair<int, std::size_t>> weight_locals;  // (buffer, stack layer)
     if (by_lifetime) {
@@ -870,7 +882,8 @@ class Planner {
         }
       return span;
     };
-    for (const auto& [buffer, k] : weight_locals) locals.push_back({buffer, std::max(int(k) - 1, 0), int(k)});
+    const int ahead = std::max(p.summary.weights_ahead, 1);
+    for (const auto& [buffer, k] : weight_locals) locals.push_back({buffer, std::max(int(k) - ahead, 0), int(k)});
     for (std::size_t k = 0; k < p.layers.size(); ++k)
       for (Operand* o : {&p.layers[k].in, &p.layers[k].res}) {
         if (o->tensor.empty() || o->on_chip) continue;
@@ -1045,13 +1058,18 @@ class Planner {
     s.estimated_ns = std::max(compute_ns, memory_ns) + (compute_ns + memory_ns) / steps;
     // Streamed weights sit on the critical path: with two slots, layer k's weights load while
     // layer k-1 computes (not earlier: the slot is layer k-2's until its compute ends), so the
-    // part of each load longer than the previous compute in the band order is not hidden.
+    // part of each load longer than the previous compute in the band order is not hidden; in
+    // one band with weights_ahead 2, longer than the previous two layers' compute.
     if (s.weights_streamed && in_.opt.ddr_bytes_per_ns > 0) {
-      double prev_ns = 0;
+      const std::size_t ahead = std::size_t(s.bands == 1 ? std::max(s.weights_ahead, 1) : 1);
+      std::vector<double> prev;  // the last `ahead` computes, ns
       for (const auto& layers : band_layer)
         for (const auto& [c, wb] : layers) {
-          s.estimated_ns += std::max(0.0, double(wb) / in_.opt.ddr_bytes_per_ns - prev_ns);
-          prev_ns = double(c) * in_.opt.core_period_ns;
+          double hidden = 0;
+          for (double ns : prev) hidden += ns;
+          s.estimated_ns += std::max(0.0, double(wb) / in_.opt.ddr_bytes_per_ns - hidden);
+          prev.push_back(double(c) * in_.opt.core_period_ns);
+          if (prev.size() > ahead) prev.erase(prev.begin());
         }
     }
     s.layer_by_layer_bytes = 0;

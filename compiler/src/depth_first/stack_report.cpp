@@ -79,8 +79,10 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     // Streamed weights: two slots re-loaded per band, or in one band each layer's loaded once
     // and placed by its lifetime (stack_planner.cpp layout()).
     const char* weights = !s.weights_streamed ? " B"
-                          : s.bands == 1      ? " B: each layer's loaded once, in SRAM from the layer before to its own"
-                                              : " B: two slots, re-loaded per band";
+                          : s.bands == 1 && s.weights_ahead >= 2
+                              ? " B: each layer's loaded once, in SRAM from two layers before to its own"
+                          : s.bands == 1 ? " B: each layer's loaded once, in SRAM from the layer before to its own"
+                                         : " B: two slots, re-loaded per band";
     d.reason = bands_text(s) + ", " + to_string(s.overlap) + " (+" + pct + " % MACs), SRAM " +
                std::to_string(s.sram_bytes) + " B (weights " + std::to_string(s.weight_bytes) + weights +
                "), DDR " + std::to_string(s.ddr_bytes) + " B vs " +

@@ -59,6 +59,9 @@ struct StackSummary {
   /// load overlaps this one's compute) instead of resident for the whole stack: DDR weight
   /// bytes x bands for 2 x the largest layer's weights of SRAM instead of all of them.
   bool weights_streamed = false;
+  /// One band, streamed: each layer's weights are in SRAM from this many layers before their
+  /// own (their LOAD overlaps those layers' compute): 2 where the SRAM holds that, else 1.
+  int weights_ahead = 1;
   std::uint64_t sram_bytes = 0;     ///< SRAM the stack uses (weights + band buffers)
   std::uint64_t weight_bytes = 0;   ///< resident weights and biases
   std::uint64_t macs = 0;           ///< MACs the stack executes, recomputed rows included
