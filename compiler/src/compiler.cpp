@@ -1,7 +1,11 @@
 #include <algorithm>
 #include "npu/compiler/compiler.hpp"
 #include "npu/compiler/pipeline.hpp"
+#include "npu/compiler/sram_plans.hpp"
 #include "npu/compiler/sram_residency.hpp"
+
+#include <fmt/format.h>
+#include <optional>
 
 #include <chrono>
 #include <set>
@@ -11,6 +15,76 @@
 #include "npu/compiler/pass_manager.hpp"
 
 namespace npu::compiler {
+
+namespace {
+
+/// One SRAM size's program, report and decisions (code generation onwards).
+struct Plan {
+  isa::Program program;
+  CompileReport report;
+  std::vector<Decision> decisions;
+  std::vector<StackSummary> stacks;
+  PlanFigures figures;
+};
+
+/// Code generation, cross-layer pipelining and SRAM residency for `hw` (whose SRAM capacity
+/// is the one planned for) from the lowered graph in `r`.
+Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& tiling, const std::string& model,
+              const Strategy& strategy, const CompileOptions& options) {
+  Plan plan;
+  CodegenResult cg = generate(r.lowered, hw, tiling, model, strategy.name);
+  plan.report = build_report(r.lowered, cg, hw, model, strategy.name);
+  for (auto& d : stack_decisions(cg.stacks)) plan.decisions.push_back(std::move(d));
+  for (auto& d : declined_stack_decisions(cg.declined_stacks)) plan.decisions.push_back(std::move(d));
+  plan.stacks = cg.stacks;
+  double residency_ns = 0;
+  if (options.pipeline) {
+    std::vector<Decision> d = pipeline_layers(cg.program, hw);
+    plan.decisions.insert(plan.decisions.end(), d.begin(), d.end());
+    // Depth-first: what the stacks still write to DDR and read back stays in SRAM where a
+    // range is free for its lifetime (sram_residency.hpp). Needs the data tokens that
+    // replace the fences, so not with --no-pipeline.
+    if (strategy.uses("fuse-layers")) {
+      std::map<std::string, double> times;
+      for (const LayerReport& l : plan.report.layers)
+        if (l.placement == "npu") times[l.layer] = l.compute_ns;
+      double saved_by_stacks = 0;
+      for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
+      // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower by
+      // the estimates; the default 1: no slower than the layers one by one).
+      std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight,
+                                              std::max(strategy.traffic_weight, 0.0) * saved_by_stacks, &residency_ns);
+      plan.decisions.insert(plan.decisions.end(), k.begin(), k.end());
+    }
+  } else if (strategy.uses("fuse-layers")) {
+    Decision d;  // said, not silent: the stacks' DDR tensors stay in DDR
+    d.pass = "keep-resident";
+    d.label = model;
+    d.reason = "--no-pipeline keeps every layer's fence, and SRAM residency needs the data tokens that replace "
+               "them: every intermediate the stacks write stays in DDR";
+    plan.decisions.push_back(std::move(d));
+  }
+  // The program declares the DDR tensors it moves: an intermediate that no LOAD or STORE names
+  // (a depth-first stack keeps it on chip) has no DDR region.
+  {
+    std::set<std::string> moved;
+    for (const auto& in : cg.program.instructions)
+      if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) moved.insert(in.tensor);
+    auto& ts = cg.program.tensors;
+    ts.erase(std::remove_if(ts.begin(), ts.end(),
+                            [&](const isa::TensorDecl& t) {
+                              return t.kind == isa::TensorKind::Intermediate && !moved.count(t.name);
+                            }),
+             ts.end());
+  }
+  // Planned bytes come from the program's LOADs and STOREs: after every rewrite of them.
+  set_planned_bytes(plan.report, cg.program, hw);
+  plan.figures = plan_figures(hw.sram.capacity_bytes, cg.program, plan.report, plan.stacks, residency_ns, hw);
+  plan.program = std::move(cg.program);
+  return plan;
+}
+
+}  // namespace
 
 CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& strategy,
                       const CompileOptions& options) {
@@ -97,7 +171,6 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   tiling.traffic_weight = strategy.traffic_weight;
   if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
   // Bank-aware placement of each layer's buffers (sram_placement.hpp).
-  if (tiling.sram_capacity_bytes == 0) tiling.sram_capacity_bytes = hw.sram.capacity_bytes;
   if (tiling.sram_banks == 0) tiling.sram_banks = hw.sram.banks;
   if (tiling.sram_interleave_bytes == 0) tiling.sram_interleave_bytes = hw.sram.bank_interleave_bytes;
   // Time-based tile choice: the array (dataflow decides which shapes fill it), the core
@@ -105,53 +178,61 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (tiling.array.rows == 0) tiling.array = hw.mac_array;
   if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
-  CodegenResult cg = generate(r.lowered, hw, tiling, graph.name, strategy.name);
-  r.report = build_report(r.lowered, cg, hw, graph.name, strategy.name);
-  for (auto& d : stack_decisions(cg.stacks)) r.decisions.push_back(std::move(d));
-  for (auto& d : declined_stack_decisions(cg.declined_stacks)) r.decisions.push_back(std::move(d));
-  r.stacks = cg.stacks;
-  if (options.pipeline) {
-    std::vector<Decision> d = pipeline_layers(cg.program, hw);
-    r.decisions.insert(r.decisions.end(), d.begin(), d.end());
-    // Depth-first: what the stacks still write to DDR and read back stays in SRAM where a
-    // range is free for its lifetime (sram_residency.hpp). Needs the data tokens that
-    // replace the fences, so not with --no-pipeline.
-    if (strategy.uses("fuse-layers")) {
-      std::map<std::string, double> times;
-      for (const LayerReport& l : r.report.layers)
-        if (l.placement == "npu") times[l.layer] = l.compute_ns;
-      double saved_by_stacks = 0;
-      for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
-      // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower by
-      // the estimates; the default 1: no slower than the layers one by one).
-      std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight,
-                                              std::max(strategy.traffic_weight, 0.0) * saved_by_stacks);
-      r.decisions.insert(r.decisions.end(), k.begin(), k.end());
+  // Smaller-SRAM plans stay candidates (sram_plans.hpp): the program for the configured SRAM
+  // is kept only where the estimates rank it better than the one for half of it, and so on
+  // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles
+  // for the configured SRAM alone.
+  const bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
+  const std::vector<std::uint64_t> capacities =
+      ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
+  std::optional<Plan> kept;
+  std::vector<Decision> ladder_decisions;
+  for (std::uint64_t cap : capacities) {
+    HwConfig hw_c = hw;
+    hw_c.sram.capacity_bytes = cap;
+    TilingOptions t = tiling;
+    if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = cap;
+    std::optional<Plan> plan;
+    if (cap == hw.sram.capacity_bytes) {
+      plan = back_end(r, hw_c, t, graph.name, strategy, options);
+    } else {
+      try {
+        plan = back_end(r, hw_c, t, graph.name, strategy, options);
+      } catch (const ConfigError&) {
+        continue;  // a smaller SRAM's minimal tiles do not fit: no candidate (not the user's error)
+      }
     }
-  } else if (strategy.uses("fuse-layers")) {
-    Decision d;  // said, not silent: the stacks' DDR tensors stay in DDR
-    d.pass = "keep-resident";
-    d.label = graph.name;
-    d.reason = "--no-pipeline keeps every layer's fence, and SRAM residency needs the data tokens that replace "
-               "them: every intermediate the stacks write stays in DDR";
-    r.decisions.push_back(std::move(d));
+    if (capacities.size() == 1) {
+      kept = std::move(plan);
+      break;
+    }
+    Decision d;
+    d.pass = "sram-plans";
+    d.label = sram_size_text(cap) + " plan";
+    const std::string figures = fmt::format("DDR {} B, estimated {:.1f} us", plan->figures.ddr_bytes,
+                                            plan->figures.estimated_ns / 1000.0);
+    if (!kept || improves_on(plan->figures, kept->figures)) {
+      d.outcome = DecisionOutcome::Applied;
+      d.verb = "kept";
+      d.reason = kept ? fmt::format("{}; better than the {} plan's DDR {} B, estimated {:.1f} us", figures,
+                                    sram_size_text(kept->figures.sram_bytes), kept->figures.ddr_bytes,
+                                    kept->figures.estimated_ns / 1000.0)
+                      : figures + "; the smallest SRAM that compiles";
+      kept = std::move(plan);
+    } else {
+      d.reason = fmt::format("not better than the {} plan in both DDR bytes and estimated time: {} against DDR {} B, "
+                             "estimated {:.1f} us",
+                             sram_size_text(kept->figures.sram_bytes), figures, kept->figures.ddr_bytes,
+                             kept->figures.estimated_ns / 1000.0);
+    }
+    ladder_decisions.push_back(std::move(d));
   }
-  // The program declares the DDR tensors it moves: an intermediate that no LOAD or STORE names
-  // (a depth-first stack keeps it on chip) has no DDR region.
-  {
-    std::set<std::string> moved;
-    for (const auto& in : cg.program.instructions)
-      if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) moved.insert(in.tensor);
-    auto& ts = cg.program.tensors;
-    ts.erase(std::remove_if(ts.begin(), ts.end(),
-                            [&](const isa::TensorDecl& t) {
-                              return t.kind == isa::TensorKind::Intermediate && !moved.count(t.name);
-                            }),
-             ts.end());
-  }
-  // Planned bytes come from the program's LOADs and STOREs: after every rewrite of them.
-  set_planned_bytes(r.report, cg.program, hw);
-  r.program = std::move(cg.program);
+  r.report = std::move(kept->report);
+  for (auto& d : kept->decisions) r.decisions.push_back(std::move(d));
+  for (auto& d : ladder_decisions) r.decisions.push_back(std::move(d));
+  r.stacks = std::move(kept->stacks);
+  r.program = std::move(kept->program);
+  r.plan_sram_bytes = kept->figures.sram_bytes;
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

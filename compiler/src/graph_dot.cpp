@@ -112,7 +112,7 @@ class DotWriter {
       if (grp.nodes.size() < 2) continue;
       const std::set<std::string> members(grp.nodes.begin(), grp.nodes.end());
       for (const auto& d : r_.decisions) {
-        if (d.outcome != DecisionOutcome::Applied) continue;
+        if (d.outcome != DecisionOutcome::Applied || d.nodes.empty()) continue;  // (program-wide: sram-plans)
         const bool inside = std::all_of(d.nodes.begin(), d.nodes.end(), [&](const std::string& x) {
           return members.count(x) != 0;
         });

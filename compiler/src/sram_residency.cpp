@@ -62,7 +62,8 @@ isa::MoveParams as_move(const isa::Instruction& in, std::uint64_t tensor_ddr, st
 
 std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
                                     const std::map<std::string, double>* compute_ns, double traffic_weight,
-                                    double time_budget_ns) {
+                                    double time_budget_ns, double* added_ns) {
+  if (added_ns) *added_ns = 0;
   std::vector<Decision> out;
   auto& ins = p.instructions;
   for (const auto& in : ins)
@@ -220,6 +221,7 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
     }
     kept.push_back({*best, *best + bytes, first, last});
     spent_ns += delta_ns;
+    if (added_ns) *added_ns = spent_ns;
     for (const auto& [layer, t] : after) time[layer] = t;
     base[name] = *best;
     int stores = 0, loads = 0;

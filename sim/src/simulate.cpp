@@ -101,6 +101,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   compiler::CompileOptions co;
   co.npu_only = opt.npu_only;
   co.pipeline = !opt.no_pipeline;
+  co.smaller_sram_plans = !opt.no_smaller_sram_plans;
   compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : compiled.warnings) std::cerr << w << "\n";
   write_text(dir / "program.npuasm", isa::write_program(compiled.program));
@@ -123,7 +124,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
       ro.vcd_path = (dir / "waves.vcd").string();
     }
   }
-  SimulateResult result{compiled.report, {}, {}};
+  SimulateResult result{compiled.report, {}, {}, compiled.plan_sram_bytes, hw.sram.capacity_bytes};
   if (opt.with_data) result.run = simulate_with_data(opt, compiled, hw, ro, result.output_files);
   else result.run = run_program(compiled.program, hw, ro);
   if (ddr_files) ddr_files->close();
@@ -148,6 +149,9 @@ SimulateResult simulate(const SimulateOptions& opt) {
   // intermediates SRAM residency kept on chip (docs/compiler.md): two runs of one strategy
   // differ in them.
   s["pipeline"] = !opt.no_pipeline;
+  // The SRAM the program was compiled for: the config's, or a smaller one whose plan the
+  // estimates rank no worse (compiler/sram_plans.hpp; the same program on any larger SRAM).
+  s["plan_sram_bytes"] = compiled.plan_sram_bytes;
   if (strategy.uses("fuse-layers")) {
     int kept = 0;
     for (const auto& d : compiled.decisions)

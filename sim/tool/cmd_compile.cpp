@@ -16,6 +16,7 @@
 
 #include "command.hpp"
 #include "npu/compiler/compiler.hpp"
+#include "npu/compiler/sram_plans.hpp"
 #include "npu/compiler/graph_dot.hpp"
 #include "npu/sim/graph_picture.hpp"
 #include "npu/compiler/model_loader.hpp"
@@ -32,6 +33,7 @@ struct CompileArgs {
   bool quiet = false;
   bool npu_only = false;
   bool no_pipeline = false;
+  bool no_smaller_sram_plans = false;
   std::int64_t dynamic_size = 0;
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
   bool strategy_file_given = false;  ///< --strategy-file appeared (even as "")
@@ -83,6 +85,7 @@ void run_compile(const CompileArgs& a) {
   compiler::CompileOptions co;
   co.npu_only = a.npu_only;
   co.pipeline = !a.no_pipeline;
+  co.smaller_sram_plans = !a.no_smaller_sram_plans;
   const compiler::CompileResult r = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : r.warnings) std::cerr << w << "\n";
   if (!a.out.empty()) npu::sim::write_file_atomic(a.out, isa::write_program(r.program));
@@ -111,6 +114,11 @@ void run_compile(const CompileArgs& a) {
       a.out.empty() ? a.graph : a.out, a.report_csv.empty() ? "" : ", " + a.report_csv,
       (a.report_json.empty() ? "" : ", " + a.report_json) + (a.graph.empty() || a.out.empty() ? "" : ", " + a.graph),
       r.compile_ms);
+  if (r.plan_sram_bytes != 0 && r.plan_sram_bytes < hw.sram.capacity_bytes)
+    std::cout << fmt::format("  SRAM plan: compiled for {} of the config's {}: the larger SRAM's plans are not "
+                             "estimated better in both DDR bytes and time (--explain, sram-plans)\n",
+                             compiler::sram_size_text(r.plan_sram_bytes),
+                             compiler::sram_size_text(hw.sram.capacity_bytes));
 }
 
 void add_compile(CLI::App& app) {
@@ -132,6 +140,8 @@ void add_compile(CLI::App& app) {
   cmd->add_flag("--npu-only", a->npu_only, "Fail if any node would run on the host (lists them all)");
   cmd->add_flag("--no-pipeline", a->no_pipeline,
                 "Keep the fence between every two layers (measure what cross-layer pipelining gains)");
+  cmd->add_flag("--no-smaller-sram-plans", a->no_smaller_sram_plans,
+                "Compile for the configured SRAM only (by default plans for 1/2, 1/4, ... of it stay candidates and a larger SRAM's program is kept only where the estimates rank it better)");
   npu::tool::add_dynamic_size_option(cmd, a->dynamic_size);
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "npu/compiler/compile_report.hpp"
+#include "npu/compiler/sram_plans.hpp"
 #include "npu/sim/run_stats.hpp"
 #include "npu/sim/simulate.hpp"
 
@@ -31,6 +32,8 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
   cmd->add_flag("--no-pipeline", opt->no_pipeline,
                 "Keep the fence between every two layers (measure what cross-layer pipelining gains)");
+  cmd->add_flag("--no-smaller-sram-plans", opt->no_smaller_sram_plans,
+                "Compile for the configured SRAM only (by default plans for 1/2, 1/4, ... of it stay candidates and a larger SRAM's program is kept only where the estimates rank it better)");
   npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
   cmd->add_flag("--with-data", opt->with_data,
                 "Execute with values (fp32 configs): writes every graph output to OUT/outputs/NAME.npy and .pb");
@@ -51,6 +54,11 @@ void add_simulate(CLI::App& app) {
     if (!*quiet) {
       for (const auto& f : r.output_files) std::cout << "wrote " << f << "\n";
       std::cout << npu::sim::format_summary(r.run);
+      const std::uint64_t cap = r.sram_bytes;
+      if (r.plan_sram_bytes != 0 && r.plan_sram_bytes < cap)
+        std::cout << fmt::format("  SRAM plan: compiled for {} of the config's {}: the larger SRAM's plans are not "
+                                 "estimated better in both DDR bytes and time (npu compile --explain, sram-plans)\n",
+                                 npu::compiler::sram_size_text(r.plan_sram_bytes), npu::compiler::sram_size_text(cap));
       std::cout << fmt::format("\nwrote {}/ (program.npuasm, compile_report.csv, run.json, layers.csv, run_summary.json)\n",
                                opt->out_dir);
     }

@@ -27,6 +27,10 @@ struct CompileOptions {
   /// layers fit in the SRAM side by side (pipeline.hpp); false keeps every fence
   /// (`--no-pipeline`, to measure what pipelining gains).
   bool pipeline = true;
+  /// Also compile for S/2, S/4, ... of the configured SRAM and keep the larger SRAM's program
+  /// only where the estimates rank it better in DDR bytes and time (sram_plans.hpp); false
+  /// compiles for the configured SRAM alone (`--no-smaller-sram-plans`).
+  bool smaller_sram_plans = true;
 };
 
 /// Share of MACs above which a compile warns that the host does real work (1 %).
@@ -39,6 +43,9 @@ struct CompileResult {
   std::vector<StackSummary> stacks;  ///< depth-first stacks (strategies with fuse-layers)
   Graph graph;                     ///< the graph after the strategy's passes
   LoweredGraph lowered;
+  /// SRAM capacity (bytes) the program was compiled for: hw.sram.capacity_bytes, or a
+  /// smaller one whose plan the estimates rank no worse (sram_plans.hpp).
+  std::uint64_t plan_sram_bytes = 0;
   double compile_ms = 0;           ///< wall-clock time of compile() (not written to any output)
   std::uint64_t npu_macs = 0, host_macs = 0;  ///< MACs on the NPU and on the host
   int host_nodes = 0;                         ///< nodes placed on the host

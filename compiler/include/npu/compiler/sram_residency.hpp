@@ -57,10 +57,13 @@ namespace npu::compiler {
 /// Returns one Decision per candidate (pass "keep-resident": applied "kept in SRAM" with the
 /// range, the layers it spans and the DDR bytes saved; declined with the SRAM it would need),
 /// or one declined Decision for the whole program when it has a HOST instruction (the host
-/// reads and writes DDR tensors the program does not name). Deterministic.
+/// reads and writes DDR tensors the program does not name). Deterministic. With
+/// `added_ns`, sets it to the net estimated time (ns) the kept tensors add, the sum of their
+/// costed deltas (0 without `compute_ns`).
 std::vector<Decision> keep_resident(isa::Program& program, const HwConfig& hw,
                                     const std::map<std::string, double>* compute_ns = nullptr,
                                     double traffic_weight = 1.0,
-                                    double time_budget_ns = std::numeric_limits<double>::infinity());
+                                    double time_budget_ns = std::numeric_limits<double>::infinity(),
+                                    double* added_ns = nullptr);
 
 }  // namespace npu::compiler

@@ -19,6 +19,8 @@ struct SimulateOptions {
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224 overrides
   bool npu_only = false;  ///< any host placement is an error (--npu-only)
   bool no_pipeline = false;  ///< keep every fence between layers (--no-pipeline; compiler/pipeline.hpp)
+  /// compile for the configured SRAM only (--no-smaller-sram-plans; compiler/sram_plans.hpp)
+  bool no_smaller_sram_plans = false;
   std::int64_t dynamic_size = 0;  ///< upper bound for run-time sizes (--dynamic-size; 0 none)
   bool trace_compress = false;    ///< --trace ddr writes ddr.csv.gz instead of ddr.csv
   /// --with-data (docs/functional.md): execute with values; each graph output is written as
@@ -33,6 +35,9 @@ struct SimulateResult {
   compiler::CompileReport report;
   RunResult run;
   std::vector<std::string> output_files;  ///< --with-data: the files written
+  /// SRAM (bytes) the program was compiled for (compiler::CompileResult::plan_sram_bytes).
+  std::uint64_t plan_sram_bytes = 0;
+  std::uint64_t sram_bytes = 0;  ///< the config's sram.capacity (bytes)
 };
 
 /// Compiles and simulates; writes program.npuasm, compile_report.csv, run.json, layers.csv,
