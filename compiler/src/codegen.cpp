@@ -525,10 +525,12 @@ class Generator {
       // the most channels that fit. Whole bursts: a tile's scale and shift rows (ct x 4 B)
       // and its data (ct x hw x e B) should each be a multiple of the burst (a partial burst
       // costs a whole one), so the target is rounded down to that quantum q of channels, or
-      // up to q where that still leaves 4 steps or more for double buffering. Independent of
-      // the capacity once it fits: a larger SRAM never changes the tile (issue 11; rounding
-      // up whenever q fitted made MobileNetV2's 32-channel 112x112 BatchNorms 2 steps of 16
-      // instead of 8 of 4 from 1 MiB, and `none` 6.391 -> 6.397 ms from 512 KiB to 1 MiB).
+      // up to q where that still leaves 4 steps or more for double buffering (it was rounded
+      // up whenever q fitted: MobileNetV2's 32-channel 112x112 BatchNorms took 2 steps of 16
+      // from 1 MiB). Independent of the capacity once the target fits; below, fewer channels
+      // (MobileNetV2's 96-channel 112x112 BatchNorms: 10 at 512 KiB, the target 16 from 1 MiB,
+      // which simulates slower; the program-level candidates keep the smaller SRAM's plan
+      // there, sram_plans.hpp).
       const std::uint64_t burst = std::uint64_t(hw_.ddr.burst_bytes());
       auto quantum = [burst](std::uint64_t bytes_per_channel) { return burst / std::gcd(burst, bytes_per_channel); };
       const std::uint64_t q = std::lcm(quantum(pb), quantum(hw * e_));
