@@ -53,8 +53,8 @@ PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, 
 }
 
 bool improves_on(const PlanFigures& candidate, const PlanFigures& kept) {
-  const bool time_lower = candidate.estimated_ns < kept.estimated_ns * (1.0 - 1e-9);
-  const bool time_no_higher = time_lower || candidate.estimated_ns <= kept.estimated_ns * (1.0 + 1e-9);
+  const bool time_lower = candidate.estimated_ns < kept.estimated_ns * (1.0 - kPlanTimeTie);
+  const bool time_no_higher = time_lower || candidate.estimated_ns <= kept.estimated_ns * (1.0 + kPlanTimeTie);
   return candidate.ddr_bytes <= kept.ddr_bytes && time_no_higher && (candidate.ddr_bytes < kept.ddr_bytes || time_lower);
 }
 

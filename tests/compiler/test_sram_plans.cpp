@@ -58,9 +58,12 @@ TEST(SramPlans, ALargerPlanReplacesTheKeptOneOnlyWhenBetterInBothBytesAndTime) {
   EXPECT_TRUE(improves_on(with(900, 90.0), kept));     // both lower
   EXPECT_FALSE(improves_on(with(900, 101.0), kept));   // bytes bought with time
   EXPECT_FALSE(improves_on(with(1001, 50.0), kept));   // time bought with bytes
-  // Within one part in 10^9 the times tie: 100 x (1 - 1e-10) is no improvement.
-  EXPECT_FALSE(improves_on(with(1000, 100.0 * (1 - 1e-10)), kept));
-  EXPECT_TRUE(improves_on(with(999, 100.0 * (1 + 1e-10)), kept));
+  // Within kPlanTimeTie = 1e-4 the times tie: 99.995 ns (5e-5 less) is no improvement, 99.98
+  // (2e-4 less) is; with fewer bytes, 100.005 (5e-5 more) is no higher, 100.02 is.
+  EXPECT_FALSE(improves_on(with(1000, 99.995), kept));
+  EXPECT_TRUE(improves_on(with(1000, 99.98), kept));
+  EXPECT_TRUE(improves_on(with(999, 100.005), kept));
+  EXPECT_FALSE(improves_on(with(999, 100.02), kept));
 }
 
 TEST(SramPlans, FiguresCountWholeBurstsAndTheRooflineOfEachLayer) {
