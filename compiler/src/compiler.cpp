@@ -193,14 +193,11 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     TilingOptions t = tiling;
     if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = cap;
     std::optional<Plan> plan;
-    if (cap == hw.sram.capacity_bytes) {
+    try {
       plan = back_end(r, hw_c, t, graph.name, strategy, options);
-    } else {
-      try {
-        plan = back_end(r, hw_c, t, graph.name, strategy, options);
-      } catch (const ConfigError&) {
-        continue;  // a smaller SRAM's minimal tiles do not fit: no candidate (not the user's error)
-      }
+    } catch (const ConfigError&) {
+      if (cap == hw.sram.capacity_bytes) throw;  // the configured SRAM: the user's error
+      continue;  // a smaller SRAM's minimal tiles do not fit: no candidate
     }
     if (capacities.size() == 1) {
       kept = std::move(plan);

@@ -33,9 +33,7 @@ PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, 
   std::map<std::string, std::uint64_t> layer_bytes;
   for (const isa::Instruction& in : program.instructions) {
     if (in.op != isa::Opcode::Load && in.op != isa::Opcode::Store) continue;
-    std::uint64_t n = 0;
-    for (const auto& [lo, hi] : isa::ddr_rows(std::get<isa::DmaDesc>(in.params)))
-      n += ((hi + burst - 1) / burst - lo / burst) * burst;
+    const std::uint64_t n = isa::ddr_burst_bytes(std::get<isa::DmaDesc>(in.params), burst);
     layer_bytes[in.layer] += n;
     f.ddr_bytes += n;
   }
@@ -62,6 +60,13 @@ std::string sram_size_text(std::uint64_t bytes) {
   if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
   if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
   return fmt::format("{} B", bytes);
+}
+
+std::string sram_plan_note(std::uint64_t plan_bytes, std::uint64_t capacity_bytes) {
+  if (plan_bytes == 0 || plan_bytes >= capacity_bytes) return "";
+  return fmt::format("  SRAM plan: compiled for {} of the config's {}: the larger SRAM's plans are not estimated "
+                     "better in both DDR bytes and time (npu compile --explain, sram-plans)\n",
+                     sram_size_text(plan_bytes), sram_size_text(capacity_bytes));
 }
 
 }  // namespace npu::compiler

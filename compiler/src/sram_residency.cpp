@@ -113,9 +113,7 @@ std::vector<Decision> keep_resident(isa::Program& p, const HwConfig& hw,
   const double ddr_bytes_per_ns = hw.ddr.peak_gbps();
   const std::uint64_t burst = std::uint64_t(std::max(1, hw.ddr.burst_bytes()));
   auto dram_ns = [&](const isa::Instruction& in) {
-    std::uint64_t n = 0;
-    for (const auto& [lo, hi] : isa::ddr_rows(std::get<isa::DmaDesc>(in.params)))
-      n += ((hi + burst - 1) / burst - lo / burst) * burst;
+    const std::uint64_t n = isa::ddr_burst_bytes(std::get<isa::DmaDesc>(in.params), burst);
     return ddr_bytes_per_ns > 0 ? double(n) / ddr_bytes_per_ns : 0.0;
   };
   struct LayerTime {

@@ -203,4 +203,11 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> ddr_rows(const DmaDesc& d) 
   return out;
 }
 
+std::uint64_t ddr_burst_bytes(const DmaDesc& d, std::uint64_t burst) {
+  if (burst == 0) return 0;
+  std::uint64_t n = 0;
+  for (const auto& [lo, hi] : ddr_rows(d)) n += ((hi + burst - 1) / burst - lo / burst) * burst;
+  return n;
+}
+
 }  // namespace npu::isa

@@ -114,11 +114,7 @@ void run_compile(const CompileArgs& a) {
       a.out.empty() ? a.graph : a.out, a.report_csv.empty() ? "" : ", " + a.report_csv,
       (a.report_json.empty() ? "" : ", " + a.report_json) + (a.graph.empty() || a.out.empty() ? "" : ", " + a.graph),
       r.compile_ms);
-  if (r.plan_sram_bytes != 0 && r.plan_sram_bytes < hw.sram.capacity_bytes)
-    std::cout << fmt::format("  SRAM plan: compiled for {} of the config's {}: the larger SRAM's plans are not "
-                             "estimated better in both DDR bytes and time (--explain, sram-plans)\n",
-                             compiler::sram_size_text(r.plan_sram_bytes),
-                             compiler::sram_size_text(hw.sram.capacity_bytes));
+  std::cout << compiler::sram_plan_note(r.plan_sram_bytes, hw.sram.capacity_bytes);
 }
 
 void add_compile(CLI::App& app) {

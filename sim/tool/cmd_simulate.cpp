@@ -54,11 +54,7 @@ void add_simulate(CLI::App& app) {
     if (!*quiet) {
       for (const auto& f : r.output_files) std::cout << "wrote " << f << "\n";
       std::cout << npu::sim::format_summary(r.run);
-      const std::uint64_t cap = r.sram_bytes;
-      if (r.plan_sram_bytes != 0 && r.plan_sram_bytes < cap)
-        std::cout << fmt::format("  SRAM plan: compiled for {} of the config's {}: the larger SRAM's plans are not "
-                                 "estimated better in both DDR bytes and time (npu compile --explain, sram-plans)\n",
-                                 npu::compiler::sram_size_text(r.plan_sram_bytes), npu::compiler::sram_size_text(cap));
+      std::cout << npu::compiler::sram_plan_note(r.plan_sram_bytes, r.sram_bytes);
       std::cout << fmt::format("\nwrote {}/ (program.npuasm, compile_report.csv, run.json, layers.csv, run_summary.json)\n",
                                opt->out_dir);
     }

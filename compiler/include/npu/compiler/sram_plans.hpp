@@ -64,4 +64,9 @@ bool improves_on(const PlanFigures& candidate, const PlanFigures& kept);
 /// "1 MiB", "512 KiB" or "1000 B": a capacity for messages.
 std::string sram_size_text(std::uint64_t bytes);
 
+/// The line the tools print when a smaller SRAM's program runs ("  SRAM plan: compiled for
+/// 1 MiB of the config's 2 MiB: ...", newline-terminated); "" when plan_bytes is 0 or the
+/// configured capacity.
+std::string sram_plan_note(std::uint64_t plan_bytes, std::uint64_t capacity_bytes);
+
 }  // namespace npu::compiler

@@ -34,4 +34,9 @@ std::vector<CheckIssue> check_dataflow(const Program& program);
 /// cross-layer pipelining (compiler/pipeline.hpp).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> ddr_rows(const DmaDesc& d);
 
+/// Bytes the DRAM moves for a LOAD/STORE descriptor: each of its ddr_rows() rounded out to
+/// whole `burst_bytes` bursts (a partial burst costs a whole one). Used by the compiler's
+/// estimates (SRAM residency, program-level SRAM plans). 0 when burst_bytes is 0.
+std::uint64_t ddr_burst_bytes(const DmaDesc& d, std::uint64_t burst_bytes);
+
 }  // namespace npu::isa
