@@ -13,6 +13,7 @@
 
 #include "npu/compiler/int8_lowering.hpp"
 #include "npu/compiler/pass_manager.hpp"
+#include "npu/isa/ddr_stream.hpp"
 
 namespace npu::compiler {
 
@@ -178,6 +179,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (tiling.array.rows == 0) tiling.array = hw.mac_array;
   if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
+  if (tiling.stream_bytes_per_ns == 0) tiling.stream_bytes_per_ns = isa::sequential_stream_gbps(hw);
   // Smaller-SRAM plans stay candidates (sram_plans.hpp): the program for the configured SRAM
   // is kept only where the estimates rank it better than the one for half of it, and so on
   // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles

@@ -180,11 +180,13 @@ struct Int8DepthFirst {
   std::string status() const { return sim::check_int8_execution(c, hw, qg, in).status; }
 };
 
-inline Int8DepthFirst int8_depth_first(const compiler::Graph& g, std::uint64_t sram, int ddr_mtps = 0) {
+inline Int8DepthFirst int8_depth_first(const compiler::Graph& g, std::uint64_t sram, int ddr_mtps = 0,
+                                       const std::string& ddr_mapping = "") {
   Int8DepthFirst r;
   r.hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   r.hw.sram.capacity_bytes = sram;
   if (ddr_mtps > 0) r.hw.ddr.data_rate_mtps = ddr_mtps;
+  if (!ddr_mapping.empty()) r.hw.ddr.address_mapping = ddr_mapping;
   const compiler::Strategy st = compiler::builtin_strategy("depth-first");
   r.qg = compiler::quantize_graph(g, st, compiler::generate_calibration(g, 5, 4)).graph;
   r.c = compiler::compile(r.qg, r.hw, st);

@@ -35,6 +35,18 @@ compiler::Graph conv_chain(std::int64_t c, std::int64_t h = 8) {
   return b.g;
 }
 
+// The edge preset with its DDR4 bank groups in the lowest address bits (rochrabacobg): a
+// sequential stream alternates bank groups, column commands tCCD_S apart, so one weight LOAD
+// arrives at the 25.6 GB/s peak (isa::sequential_stream_gbps) instead of the 12.2 GB/s of the
+// preset's rochrababgco. The stacks below are sized for weight loads at that rate.
+constexpr const char* kBankGroupsLowest = "rochrabacobg";
+
+HwConfig streaming_hw(std::uint64_t sram) {
+  HwConfig hw = test::fp32_hw(sram);
+  hw.ddr.address_mapping = kBankGroupsLowest;
+  return hw;
+}
+
 // Each conv of a streamed stack loads its weights once per band it computes in (recompute:
 // every band), so the LOADs of its weight tensor number the stack's bands.
 void expect_weights_per_band(const compiler::CompileResult& c, const compiler::StackSummary& st) {
@@ -72,7 +84,7 @@ TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
   const compiler::Graph g = conv_chain(32);
   // 128 KiB: the four convs' 147,968 B of weights do not fit; two slots of one conv's (2 x
   // 36,992 B) and the 8-row band tiles do, so one stack takes all four convs.
-  const HwConfig hw = test::fp32_hw(128 * 1024);
+  const HwConfig hw = streaming_hw(128 * 1024);
   const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"));
   const compiler::StackSummary& st = streamed_stack(c);
   EXPECT_EQ(st.layers.size(), 4u);  // the Relus are fused: four conv layers
@@ -96,7 +108,7 @@ TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
     // 73,984 (x is dead); out2 at 82,176 (out0 is dead); out3 at 0 (only w3 and out2 live):
     // 90,368 B.
     const compiler::CompileResult c96 =
-        compiler::compile(g, test::fp32_hw(96 * 1024), compiler::builtin_strategy("depth-first"));
+        compiler::compile(g, streaming_hw(96 * 1024), compiler::builtin_strategy("depth-first"));
     const compiler::StackSummary& s96 = streamed_stack(c96);
     EXPECT_EQ(s96.bands, 1);
     EXPECT_EQ(s96.weights_ahead, 1);
@@ -118,7 +130,7 @@ TEST(DepthFirstStreamedWeights, Fp32ReloadsPerBandAndGivesTheReference) {
 // 64) B of weights + those input rows x 16 x 64 x 4 B + 64 x 16 x 64 x 4 B of output.
 TEST(DepthFirstStreamedWeights, Fp32SeveralBandsReloadEveryLayerPerBand) {
   const compiler::Graph g = conv_chain(16, 64);
-  const HwConfig hw = test::fp32_hw(448 * 1024);
+  const HwConfig hw = streaming_hw(448 * 1024);
   compiler::Strategy strategy = compiler::builtin_strategy("depth-first");
   strategy.overlap = compiler::OverlapPolicy::Recompute;
   const compiler::CompileResult c = compiler::compile(g, hw, strategy);
@@ -144,7 +156,7 @@ TEST(DepthFirstStreamedWeights, Int8IsBitExact) {
   };
   for (const Case& k : {Case{64, 8, 112 * 1024, false}, Case{16, 64, 208 * 1024, true}}) {
     SCOPED_TRACE("C " + std::to_string(k.c) + ", H " + std::to_string(k.h));
-    const test::Int8DepthFirst q = test::int8_depth_first(conv_chain(k.c, k.h), k.sram);
+    const test::Int8DepthFirst q = test::int8_depth_first(conv_chain(k.c, k.h), k.sram, 0, kBankGroupsLowest);
     const compiler::CompileResult& c = q.c;
     ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
     ASSERT_TRUE(c.stacks[0].weights_streamed) << compiler::format_explain(c.decisions);
@@ -153,6 +165,77 @@ TEST(DepthFirstStreamedWeights, Int8IsBitExact) {
     expect_weights_per_band(c, c.stacks[0]);
     EXPECT_EQ(q.status(), "bit-exact");
   }
+}
+
+// Weight groups (stack_plan.hpp, weight_group_channels): a streamed conv whose weights exceed
+// TilingOptions::weight_group_bytes (256 KiB by default; less here, so that the small chains
+// above have groups) is computed in output-channel groups, each after its own weights' LOAD, so
+// the array starts on the first group while the rest arrive. Groups = min(8, ceil(bytes /
+// group bytes)), channels per group ceil(c_out / groups) rounded up to the 32-wide array.
+//
+// CONV instructions and weight LOADs (DDR offset from the layer's first, bytes) of `layer`.
+struct Groups {
+  int convs = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> loads;
+};
+Groups groups_of(const compiler::CompileResult& c, const std::string& layer) {
+  Groups g;
+  std::uint64_t first = 0;
+  for (const auto& in : c.program.instructions) {
+    if (in.layer != layer) continue;
+    if (in.op == isa::Opcode::Conv) ++g.convs;
+    if (in.op == isa::Opcode::Load && in.tensor.find(".weight") != std::string::npos) {
+      const auto& d = std::get<isa::DmaDesc>(in.params);
+      if (g.loads.empty()) first = d.ddr_addr;
+      g.loads.push_back({d.ddr_addr - first, d.bytes()});
+    }
+  }
+  return g;
+}
+
+TEST(DepthFirstStreamedWeights, Fp32WeightGroupsGiveTheReference) {
+  // The one-band chain of the first test with C = 64 at 384 KiB: a conv's weights are 64 x 64 x
+  // 9 x 4 = 147,456 B, the four do not fit beside the tiles, two slots do. With 64 KiB groups:
+  // ceil(147,456 / 65,536) = 3 groups of ceil(64 / 3) = 22 -> 32 channels, i.e. two CONVs of
+  // 32 channels, after LOADs of 32 x 576 x 4 = 73,728 B at offsets 0 and 73,728.
+  const compiler::Graph g = conv_chain(64);
+  const HwConfig hw = streaming_hw(384 * 1024);
+  compiler::CompileOptions o;
+  o.tiling.weight_group_bytes = 64 * 1024;
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("depth-first"), o);
+  const compiler::StackSummary& st = streamed_stack(c);
+  ASSERT_EQ(st.bands, 1) << compiler::format_explain(c.decisions);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want{{0, 73728}, {73728, 73728}};
+  for (const std::string& l : st.layers) {
+    SCOPED_TRACE(l);
+    const Groups gr = groups_of(c, l);
+    EXPECT_EQ(gr.convs, 2);
+    EXPECT_EQ(gr.loads, want);
+  }
+  expect_reference(g, hw, c);
+}
+
+TEST(DepthFirstStreamedWeights, Int8WeightGroupsAreBitExact) {
+  // The int8 one-band case above (C = 64, H = 8 at 112 KiB) with 16 KiB groups: a conv's
+  // 36,864 B in ceil(36,864 / 16,384) = 3 groups of 22 -> 32 channels, i.e. two CONVs of 32
+  // channels (bias and requantisation pairs from entry 32 for the second), after LOADs of
+  // 32 x 576 = 18,432 B at offsets 0 and 18,432.
+  test::Int8DepthFirst q = test::int8_depth_first(conv_chain(64), 112 * 1024, 0, kBankGroupsLowest);
+  compiler::CompileOptions o;
+  o.tiling.weight_group_bytes = 16 * 1024;
+  q.c = compiler::compile(q.qg, q.hw, compiler::builtin_strategy("depth-first"), o);
+  const compiler::CompileResult& c = q.c;
+  ASSERT_EQ(c.stacks.size(), 1u) << compiler::format_explain(c.decisions);
+  ASSERT_TRUE(c.stacks[0].weights_streamed) << compiler::format_explain(c.decisions);
+  ASSERT_EQ(c.stacks[0].bands, 1);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want{{0, 18432}, {18432, 18432}};
+  for (const std::string& l : c.stacks[0].layers) {
+    SCOPED_TRACE(l);
+    const Groups gr = groups_of(c, l);
+    EXPECT_EQ(gr.convs, 2);
+    EXPECT_EQ(gr.loads, want);
+  }
+  EXPECT_EQ(q.status(), "bit-exact");
 }
 
 }  // namespace

@@ -125,18 +125,31 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
   // first compute, so band 0's input is not queued behind every layer's weights. Streamed
   // (StackSummary::weights_streamed): loaded again before each band's compute of the layer,
   // into its slot (the hazard tokens make it wait for the slot's previous reader).
+  // Streamed weights of a dense Conv come in output-channel groups (weight_group_channels):
+  // channels [co0, co0 + n) of the weights and bias here; the whole layer for resident weights.
+  auto group_channels = [&](const StackLayer& sl) {
+    return sl.group_channels > 0 ? std::min(sl.group_channels, sl.spec->geom.c_out) : sl.spec->geom.c_out;
+  };
+  auto load_weight_group = [&](const LayerSpec& L, const StackLayer& sl, int co0, int n) {
+    const ConvGeom& g = L.geom;
+    const std::uint64_t per_channel = std::uint64_t(g.cin_per_group()) * g.kh * g.kw;
+    dma_ins(Opcode::Load, L.name, L.weight,
+            dma(ctx.addr(L.weight) + std::uint64_t(co0) * per_channel * e,
+                std::uint32_t(sl.w_addr + std::uint64_t(co0) * per_channel * e), std::uint64_t(n) * per_channel, 1, 0, e));
+    if (!L.bias.empty())
+      dma_ins(Opcode::Load, L.name, L.bias,
+              dma(ctx.addr(L.bias) + std::uint64_t(co0) * isa::kParamElemBytes,
+                  std::uint32_t(sl.bias_addr + std::uint64_t(co0) * isa::kParamElemBytes), std::uint64_t(n), 1, 0,
+                  isa::kParamElemBytes));
+  };
+  // The requantisation table, and the weights of the first (or only) channel group.
   auto load_weights = [&](const LayerSpec& L, const StackLayer& sl, bool first_time) {
     if (!L.requant.empty() && first_time)  // int8 requantisation table (CONV pairs, the ELTWISE add words or mul pair)
       dma_ins(Opcode::Load, L.name, L.requant,
               dma(ctx.addr(L.requant), sl.requant_addr, sl.requant_bytes / isa::kParamElemBytes, 1, 0,
                   isa::kParamElemBytes));
     if (L.kind != LayerKind::Conv) return;
-    const ConvGeom& g = L.geom;
-    dma_ins(Opcode::Load, L.name, L.weight,
-            dma(ctx.addr(L.weight), sl.w_addr, std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw, 1, 0, e));
-    if (!L.bias.empty())
-      dma_ins(Opcode::Load, L.name, L.bias,
-              dma(ctx.addr(L.bias), sl.bias_addr, std::uint64_t(g.c_out), 1, 0, isa::kParamElemBytes));
+    load_weight_group(L, sl, 0, group_channels(sl));
   };
 
   std::vector<int> input_loaded(plan.inputs.size(), -1);  // band whose rows each input tile holds
@@ -276,7 +289,35 @@ void emit_stack(const StackPlan& plan, const EmitContext& ctx, bool first, std::
         c.op = Opcode::Pool;
         c.params = pp;
       }
-      code.push_back(std::move(c));
+      if (c.op == Opcode::Conv && group_channels(sl) < g.c_out) {
+        // One CONV per output-channel group, each after its group's weights: channels
+        // [co0, co0 + n) of the output (and residual) tile are n planes of the [C, rows, W]
+        // band from plane co0; bias and int8 requantisation pairs from entry co0.
+        const isa::ConvParams whole = std::get<isa::ConvParams>(c.params);
+        const int per = group_channels(sl);
+        const std::uint64_t plane = std::uint64_t(whole.h_out()) * std::uint64_t(whole.w_out()) * std::uint64_t(e);
+        const std::uint64_t per_channel = std::uint64_t(g.cin_per_group()) * g.kh * g.kw * std::uint64_t(e);
+        for (int co0 = 0; co0 < g.c_out; co0 += per) {
+          const int n = std::min(per, g.c_out - co0);
+          if (co0 > 0) load_weight_group(L, sl, co0, n);
+          isa::ConvParams part = whole;
+          part.c_out = n;
+          part.w_addr = std::uint32_t(whole.w_addr + std::uint64_t(co0) * per_channel);
+          part.out_addr = std::uint32_t(whole.out_addr + std::uint64_t(co0) * plane);
+          if (part.epilogue.has_bias)
+            part.epilogue.bias_addr = std::uint32_t(whole.epilogue.bias_addr + std::uint64_t(co0) * isa::kParamElemBytes);
+          if (part.epilogue.has_residual)
+            part.epilogue.residual_addr = std::uint32_t(whole.epilogue.residual_addr + std::uint64_t(co0) * plane);
+          if (!L.requant.empty())
+            part.epilogue.requant.addr =
+                std::uint32_t(whole.epilogue.requant.addr + std::uint64_t(co0) * isa::Requant::kPairBytes);
+          Instruction ci = c;
+          ci.params = part;
+          code.push_back(std::move(ci));
+        }
+      } else {
+        code.push_back(std::move(c));
+      }
       if (carried > 0)
         code.push_back(move_rows(L.name, out_addr, o.rows(),
                                  std::uint32_t(tile_addr + std::uint64_t(carried) * std::uint64_t(t.w) * std::uint64_t(e)),

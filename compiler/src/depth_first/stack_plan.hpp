@@ -96,7 +96,23 @@ struct StackLayer {
   std::uint32_t w_addr = 0, bias_addr = 0;
   std::uint32_t requant_addr = 0;  ///< int8: the layer's requantisation table (LayerSpec::requant)
   std::uint64_t requant_bytes = 0;  ///< its size (the LayerSpec::requant tensor's bytes)
+  /// Output channels per CONV (weight_group_channels; set by the planner's costing): c_out
+  /// unless the stack streams the weights of a large dense Conv.
+  int group_channels = 0;
 };
+
+/// Streamed weights (StackSummary::weights_streamed) come in output-channel groups: each
+/// group's weights (and bias, and int8 requantisation pairs) are LOADed and its CONV runs in
+/// turn, so the array starts on the first group while the others arrive, as a layer's own plan
+/// tiles its weights by output channel. Output channels per group for a dense Conv (group 1)
+/// whose weights exceed `group_bytes` (TilingOptions::weight_group_bytes, 256 KiB):
+/// ceil(c_out / ceil(bytes / group_bytes)) with at most kMaxWeightGroups groups, rounded up to
+/// a multiple of the larger array side (so the folds, hence the array cycles, add up to the
+/// whole layer's: isa/systolic_fold.hpp); c_out (one group) otherwise. `weight_bytes`: the
+/// layer's weight bytes.
+inline constexpr int kMaxWeightGroups = 8;
+int weight_group_channels(const LayerSpec& L, std::uint64_t weight_bytes, std::uint64_t group_bytes,
+                          const MacArrayConfig& array);
 
 /// True for a nearest upsampling layer (LayerKind::Resize computed by MOVE) in a stack.
 bool is_upsample(const LayerSpec& L);

@@ -988,12 +988,19 @@ class Planner {
     std::uint64_t bytes = 0, cycles = 0;
     // Streamed weights: per band and layer, its compute cycles and its weight bytes, for the
     // part of each weight load the previous layer's compute cannot hide (below).
-    std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> band_layer(
+    struct StreamedLoad {
+      std::uint64_t cycles = 0, weight_bytes = 0;
+      int groups = 1;  ///< output-channel groups (weight_group_channels)
+    };
+    std::vector<std::vector<StreamedLoad>> band_layer(
         s.weights_streamed ? std::size_t(std::max(s.bands, 0)) : 0);
-    for (const StackLayer& sl : p.layers) {
+    for (StackLayer& sl : p.layers) {
       const LayerSpec& L = *sl.spec;
       const StackTensor& t = p.tensors[std::size_t(sl.out)];
       std::uint64_t layer_macs = 0;
+      sl.group_channels = s.weights_streamed && is_conv(L)
+                              ? weight_group_channels(L, weight_bytes(L), in_.opt.weight_group_bytes, in_.opt.array)
+                              : L.geom.c_out;
       if (is_conv(L)) {
         // Once, or (streamed) once per band the layer computes in.
         std::uint64_t loads = 1;
@@ -1019,8 +1026,8 @@ class Planner {
         cycles += c;
         if (s.weights_streamed && b < band_layer.size())
           band_layer[b].push_back(
-              {c, is_conv(L) ? bursts(weight_bytes(L), burst)
-                             : 0});
+              {c, is_conv(L) ? bursts(weight_bytes(L), burst) : 0,
+               is_conv(L) ? (L.geom.c_out + sl.group_channels - 1) / std::max(sl.group_channels, 1) : 1});
         for (const Operand* o : {&sl.in, &sl.res}) {
           if (o->tensor.empty() || o->on_chip) continue;
           const RowRange rr = o->rows[b];
@@ -1059,16 +1066,22 @@ class Planner {
     // Streamed weights sit on the critical path: with two slots, layer k's weights load while
     // layer k-1 computes (not earlier: the slot is layer k-2's until its compute ends), so the
     // part of each load longer than the previous compute in the band order is not hidden; in
-    // one band with weights_ahead 2, longer than the previous two layers' compute.
-    if (s.weights_streamed && in_.opt.ddr_bytes_per_ns > 0) {
+    // one band with weights_ahead 2, longer than the previous two layers' compute. In G
+    // output-channel groups the array computes group g while group g+1 loads, so the layer's
+    // own compute hides all but its last group's: (G - 1) / G of it.
+    // A weight LOAD is one sequential DMA stream: it arrives at the stream rate, which on a DDR
+    // whose mapping keeps consecutive bursts in one bank group is half the peak (tCCD_L).
+    const double stream_bw = in_.opt.stream_bytes_per_ns > 0 ? in_.opt.stream_bytes_per_ns : in_.opt.ddr_bytes_per_ns;
+    if (s.weights_streamed && stream_bw > 0) {
       const std::size_t ahead = std::size_t(s.bands == 1 ? std::max(s.weights_ahead, 1) : 1);
       std::vector<double> prev;  // the last `ahead` computes, ns
       for (const auto& layers : band_layer)
-        for (const auto& [c, wb] : layers) {
-          double hidden = 0;
+        for (const StreamedLoad& l : layers) {
+          const double own_ns = double(l.cycles) * in_.opt.core_period_ns;
+          double hidden = own_ns * double(l.groups - 1) / double(l.groups);
           for (double ns : prev) hidden += ns;
-          s.estimated_ns += std::max(0.0, double(wb) / in_.opt.ddr_bytes_per_ns - hidden);
-          prev.push_back(double(c) * in_.opt.core_period_ns);
+          s.estimated_ns += std::max(0.0, double(l.weight_bytes) / stream_bw - hidden);
+          prev.push_back(own_ns);
           if (prev.size() > ahead) prev.erase(prev.begin());
         }
     }

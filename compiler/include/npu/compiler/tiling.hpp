@@ -120,6 +120,13 @@ struct TilingOptions {
   MacArrayConfig array;  ///< rows = cols = 0: traffic-only choice
   double core_period_ns = 0;    ///< core clock period (ns per array cycle)
   double ddr_bytes_per_ns = 0;  ///< peak DDR bandwidth (GB/s == bytes/ns)
+  /// Rate of one sequential DMA stream (GB/s == bytes/ns; isa::sequential_stream_gbps): how
+  /// fast one weight LOAD arrives. Depth-first stacks with streamed weights cost the part of
+  /// each weight load the previous computes cannot hide with it. 0: ddr_bytes_per_ns.
+  double stream_bytes_per_ns = 0;
+  /// Depth-first stacks with streamed weights: a dense Conv whose weights exceed this many bytes
+  /// loads and computes them in output-channel groups (depth_first/stack_plan.hpp).
+  std::uint64_t weight_group_bytes = 256 * 1024;
   /// Only tilings whose burst cost is at most (1 + this) x the minimal burst cost are
   /// considered, so trading DDR traffic for array utilisation stays bounded per layer.
   double max_traffic_over_min = 0.25;
