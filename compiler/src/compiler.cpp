@@ -7,8 +7,11 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <set>
+#include <thread>
 #include <cstdio>
 
 #include "npu/compiler/int8_lowering.hpp"
@@ -189,18 +192,46 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
       ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
   std::optional<Plan> kept;
   std::vector<Decision> ladder_decisions;
-  for (std::uint64_t cap : capacities) {
-    HwConfig hw_c = hw;
-    hw_c.sram.capacity_bytes = cap;
-    TilingOptions t = tiling;
-    if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = cap;
-    std::optional<Plan> plan;
-    try {
-      plan = back_end(r, hw_c, t, graph.name, strategy, options);
-    } catch (const ConfigError&) {
-      if (cap == hw.sram.capacity_bytes) throw;  // the configured SRAM: the user's error
-      continue;  // a smaller SRAM's minimal tiles do not fit: no candidate
+  // Every size's back end, side by side on plan_threads threads (each reads `r` and writes its
+  // own slot); an exception stays with its size until the choice below reaches it.
+  std::vector<std::optional<Plan>> plans(capacities.size());
+  std::vector<std::exception_ptr> errors(capacities.size());
+  {
+    auto compile_size = [&](std::size_t i) {
+      HwConfig hw_c = hw;
+      hw_c.sram.capacity_bytes = capacities[i];
+      TilingOptions t = tiling;
+      if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = capacities[i];
+      try {
+        plans[i] = back_end(r, hw_c, t, graph.name, strategy, options);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    };
+    const unsigned hc = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t n_threads = std::min<std::size_t>(
+        capacities.size(), options.plan_threads > 0 ? std::size_t(options.plan_threads) : std::size_t(hc));
+    std::atomic<std::size_t> next{0};
+    // Largest SRAM first: its plan takes longest (more candidate stacks fit), so it starts at once.
+    auto worker = [&] {
+      for (std::size_t k = next++; k < capacities.size(); k = next++) compile_size(capacities.size() - 1 - k);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t k = 1; k < n_threads; ++k) pool.emplace_back(worker);
+    worker();
+    for (std::thread& th : pool) th.join();
+  }
+  for (std::size_t i = 0; i < capacities.size(); ++i) {
+    const std::uint64_t cap = capacities[i];
+    if (errors[i]) {
+      try {
+        std::rethrow_exception(errors[i]);
+      } catch (const ConfigError&) {
+        if (cap == hw.sram.capacity_bytes) throw;  // the configured SRAM: the user's error
+        continue;  // a smaller SRAM's minimal tiles do not fit: no candidate
+      }
     }
+    std::optional<Plan>& plan = plans[i];
     if (capacities.size() == 1) {
       kept = std::move(plan);
       break;

@@ -31,6 +31,10 @@ struct CompileOptions {
   /// only where the estimates rank it better in DDR bytes and time (sram_plans.hpp); false
   /// compiles for the configured SRAM alone (`--no-smaller-sram-plans`).
   bool smaller_sram_plans = true;
+  /// Threads that compile the SRAM sizes of smaller_sram_plans side by side (each size's code
+  /// generation is independent; the choice among them is made afterwards, smallest first, so
+  /// the program does not depend on it). 0: std::thread::hardware_concurrency().
+  int plan_threads = 0;
 };
 
 /// Share of MACs above which a compile warns that the host does real work (1 %).
