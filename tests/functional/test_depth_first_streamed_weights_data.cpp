@@ -212,6 +212,11 @@ TEST(DepthFirstStreamedWeights, Fp32WeightGroupsGiveTheReference) {
     EXPECT_EQ(gr.convs, 2);
     EXPECT_EQ(gr.loads, want);
   }
+  // --explain says so, per layer.
+  EXPECT_NE(compiler::format_explain(c.decisions)
+                .find("weights loaded and computed in output-channel groups: conv0 (2 groups of 32 channels)"),
+            std::string::npos)
+      << compiler::format_explain(c.decisions);
   expect_reference(g, hw, c);
 }
 

@@ -986,6 +986,7 @@ class Planner {
     StackSummary& s = p.summary;
     const int burst = in_.opt.burst_bytes;
     std::uint64_t bytes = 0, cycles = 0;
+    s.weight_groups.clear();
     // Streamed weights: per band and layer, its compute cycles and its weight bytes, for the
     // part of each weight load the previous layer's compute cannot hide (below).
     struct StreamedLoad {
@@ -1001,6 +1002,10 @@ class Planner {
       sl.group_channels = s.weights_streamed && is_conv(L)
                               ? weight_group_channels(L, weight_bytes(L), in_.opt.weight_group_bytes, in_.opt.array)
                               : L.geom.c_out;
+      if (sl.group_channels < L.geom.c_out)
+        s.weight_groups.push_back(L.name + " (" +
+                                  std::to_string((L.geom.c_out + sl.group_channels - 1) / sl.group_channels) +
+                                  " groups of " + std::to_string(sl.group_channels) + " channels)");
       if (is_conv(L)) {
         // Once, or (streamed) once per band the layer computes in.
         std::uint64_t loads = 1;

@@ -76,6 +76,8 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     for (const auto& t : s.stored) stored += (stored.empty() ? "" : ", ") + t;
     for (const auto& t : s.shared_loads) shared += (shared.empty() ? "" : ", ") + t;
     for (const auto& t : s.gathered) gathered += (gathered.empty() ? "" : ", ") + t;
+    std::string groups;
+    for (const auto& t : s.weight_groups) groups += (groups.empty() ? "" : ", ") + t;
     // Streamed weights: two slots re-loaded per band, or in one band each layer's loaded once
     // and placed by its lifetime (stack_planner.cpp layout()).
     const char* weights = !s.weights_streamed ? " B"
@@ -91,6 +93,7 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
                (gathered.empty() ? std::string()
                                  : "; on chip by MOVE (" + std::to_string(s.move_elems) + " elements): " + gathered) +
                (shared.empty() ? std::string() : "; one LOAD per band for several layers: " + shared) +
+               (groups.empty() ? std::string() : "; weights loaded and computed in output-channel groups: " + groups) +
                "; ends: " + s.end_reason;
     out.push_back(std::move(d));
   }

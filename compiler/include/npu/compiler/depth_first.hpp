@@ -78,6 +78,9 @@ struct StackSummary {
   /// DDR tensors several layers of the stack read, LOADed once per band for all of them:
   /// "T (N readers)".
   std::vector<std::string> shared_loads;
+  /// Streamed layers whose weights load and compute in output-channel groups (docs/depth_first.md
+  /// "Weights"): "L (G groups of C channels)".
+  std::vector<std::string> weight_groups;
   std::string end_reason;           ///< why the stack ends where it ends
   /// Declined only: why layers a stack could have taken run one by one, when it is not that no
   /// stack of their run pays off (e.g. the fastest segmentation of the run leaves them alone).
