@@ -9,9 +9,7 @@
 // `none` 6.38 ms at 128 KiB and 6.80 ms at 8 MiB (docs/compiler.md "SRAM placement").
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cctype>
-#include <iostream>
 #include <fstream>
 #include <regex>
 #include <tuple>
@@ -22,10 +20,7 @@ namespace {
 
 /// Simulates `model` under `strategy` at each SRAM size (KiB, ascending) and checks that
 /// latency_ms and DDR read + write bytes never rise from one size to the next.
-/// `known_rise_kib`: sizes (the larger of a pair) where the latency is known to rise, said in
-/// the test's output; the test fails when such a rise is gone, so the list cannot go stale.
-void expect_monotone(const std::string& model, const std::string& strategy, const std::vector<std::uint64_t>& kib_sizes,
-                     const std::vector<std::uint64_t>& known_rise_kib = {}) {
+void expect_monotone(const std::string& model, const std::string& strategy, const std::vector<std::uint64_t>& kib_sizes) {
   std::string label = model + "-" + strategy;
   for (char& c : label)
     if (c == '/' || c == '.') c = '_';
@@ -47,16 +42,8 @@ void expect_monotone(const std::string& model, const std::string& strategy, cons
     const double ms = j.at("latency_ms").get<double>();
     const std::uint64_t bytes = j.at("ddr_read_bytes").get<std::uint64_t>() + j.at("ddr_write_bytes").get<std::uint64_t>();
     if (prev_ms >= 0) {
-      const bool known = std::find(known_rise_kib.begin(), known_rise_kib.end(), kib) != known_rise_kib.end();
-      if (known) {
-        EXPECT_GT(ms, prev_ms) << model << " " << strategy << ": the known latency rise from " << prev_kib
-                               << " KiB to " << kib << " KiB is gone; remove it from the known rises";
-        std::cout << "KNOWN RISE (issue 11): " << model << " " << strategy << " " << prev_kib << " KiB " << prev_ms
-                  << " ms -> " << kib << " KiB " << ms << " ms\n";
-      } else {
-        EXPECT_LE(ms, prev_ms) << model << " " << strategy << ": latency rose from " << prev_kib << " KiB to " << kib
-                               << " KiB";
-      }
+      EXPECT_LE(ms, prev_ms) << model << " " << strategy << ": latency rose from " << prev_kib << " KiB to " << kib
+                             << " KiB";
       EXPECT_LE(bytes, prev_bytes) << model << " " << strategy << ": DDR bytes rose from " << prev_kib << " KiB to "
                                    << kib << " KiB";
     }
@@ -101,10 +88,7 @@ class SramMonotoneZoo : public ::testing::TestWithParam<std::tuple<std::string, 
 
 TEST_P(SramMonotoneZoo, LatencyAndDdrBytesNeverRiseFrom128KiBTo8MiB) {
   const auto& [model, strategy] = GetParam();
-  // No known rises: `known` would list the larger size of a pair whose latency is known to rise
-  // (said in the output; the test fails once the rise is gone).
-  const std::vector<std::uint64_t> known{};
-  expect_monotone(model, strategy, {128, 256, 512, 1024, 2048, 4096, 8192}, known);
+  expect_monotone(model, strategy, {128, 256, 512, 1024, 2048, 4096, 8192});
 }
 
 INSTANTIATE_TEST_SUITE_P(EdgePreset, SramMonotoneZoo,
