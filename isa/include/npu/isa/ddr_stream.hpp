@@ -10,8 +10,9 @@ namespace npu::isa {
 /// issuing `dma.burst_bytes` requests in address order with up to `dma.max_outstanding` in
 /// flight per DDR channel, as the load engine runs a weight LOAD. Where the address mapping
 /// puts the column bits lowest, consecutive bursts hit one bank and, on a DDR with bank groups,
-/// one bank group, so column commands are tCCD_L apart instead of tCCD_S (JESD79-4 4.x; the
-/// reason DDR4 controllers interleave bank groups low); and the stream stays in one channel for
+/// one bank group, so column commands are tCCD_L apart instead of tCCD_S (JESD79-4: tCCD_L
+/// between READs to the same bank group, tCCD_S to different ones; the reason DDR4 controllers
+/// interleave bank groups in low address bits); and the stream stays in one channel for
 /// a whole row page before it moves on. docs/timing.md "Sequential streams":
 ///
 ///   spacing  = tCCD_S if bank_groups == 1 or `bg` is below `co` in the mapping, else tCCD_L
