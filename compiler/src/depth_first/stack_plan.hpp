@@ -101,6 +101,13 @@ struct StackLayer {
   int group_channels = 0;
 };
 
+/// Output-channel groups of a stack layer's CONV: ceil(c_out / group_channels), 1 when it is
+/// not grouped (group_channels 0 or c_out).
+inline int weight_groups(const StackLayer& sl) {
+  const int c = sl.spec ? sl.spec->geom.c_out : 0;
+  return sl.group_channels > 0 && sl.group_channels < c ? (c + sl.group_channels - 1) / sl.group_channels : 1;
+}
+
 /// Streamed weights (StackSummary::weights_streamed) come in output-channel groups: each
 /// group's weights (and bias, and int8 requantisation pairs) are LOADed and its CONV runs in
 /// turn, so the array starts on the first group while the others arrive, as a layer's own plan

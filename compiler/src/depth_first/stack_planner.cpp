@@ -986,7 +986,6 @@ class Planner {
     StackSummary& s = p.summary;
     const int burst = in_.opt.burst_bytes;
     std::uint64_t bytes = 0, cycles = 0;
-    s.weight_groups.clear();
     // Streamed weights: per band and layer, its compute cycles and its weight bytes, for the
     // part of each weight load the previous layer's compute cannot hide (below).
     struct StreamedLoad {
@@ -1002,10 +1001,7 @@ class Planner {
       sl.group_channels = s.weights_streamed && is_conv(L)
                               ? weight_group_channels(L, weight_bytes(L), in_.opt.weight_group_bytes, in_.opt.array)
                               : L.geom.c_out;
-      if (sl.group_channels < L.geom.c_out)
-        s.weight_groups.push_back(L.name + " (" +
-                                  std::to_string((L.geom.c_out + sl.group_channels - 1) / sl.group_channels) +
-                                  " groups of " + std::to_string(sl.group_channels) + " channels)");
+
       if (is_conv(L)) {
         // Once, or (streamed) once per band the layer computes in.
         std::uint64_t loads = 1;
@@ -1032,7 +1028,7 @@ class Planner {
         if (s.weights_streamed && b < band_layer.size())
           band_layer[b].push_back(
               {c, is_conv(L) ? bursts(weight_bytes(L), burst) : 0,
-               is_conv(L) ? (L.geom.c_out + sl.group_channels - 1) / std::max(sl.group_channels, 1) : 1});
+               weight_groups(sl)});
         for (const Operand* o : {&sl.in, &sl.res}) {
           if (o->tensor.empty() || o->on_chip) continue;
           const RowRange rr = o->rows[b];
@@ -1165,7 +1161,14 @@ class Planner {
 }  // namespace
 
 std::vector<StackPlan> plan_stacks(const PlanInputs& in, std::vector<StackSummary>* declined) {
-  return Planner(in).run(declined);
+  std::vector<StackPlan> plans = Planner(in).run(declined);
+  // The chosen stacks' grouped layers, for --explain (not in cost(): it runs for every candidate).
+  for (StackPlan& p : plans)
+    for (const StackLayer& sl : p.layers)
+      if (weight_groups(sl) > 1)
+        p.summary.weight_groups.push_back(sl.spec->name + " (" + std::to_string(weight_groups(sl)) + " groups of " +
+                                          std::to_string(sl.group_channels) + " channels)");
+  return plans;
 }
 
 bool is_upsample(const LayerSpec& L) {
