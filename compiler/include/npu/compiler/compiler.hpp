@@ -33,7 +33,7 @@ struct CompileOptions {
   bool smaller_sram_plans = true;
   /// Threads that compile the SRAM sizes of smaller_sram_plans side by side (each size's code
   /// generation is independent; the choice among them is made afterwards, smallest first, so
-  /// the program does not depend on it). 0: std::thread::hardware_concurrency().
+  /// the program does not depend on it). 0 or less: std::thread::hardware_concurrency().
   int plan_threads = 0;
 };
 
