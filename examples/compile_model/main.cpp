@@ -10,8 +10,8 @@
 #include <exception>
 #include <string>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace c = npu::compiler;

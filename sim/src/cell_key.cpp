@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "npu/compiler/zoo.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/files.hpp"
 #include "npu/isa/hw_config.hpp"
 

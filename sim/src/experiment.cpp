@@ -3,7 +3,7 @@
 #include "npu/sim/summary_figures.hpp"
 #include "npu/isa/json_text.hpp"
 
-#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -23,8 +23,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "npu/compiler/strategy.hpp"
-#include "npu/compiler/zoo.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/isa/csv.hpp"
 #include "npu/sim/experiment_verify.hpp"

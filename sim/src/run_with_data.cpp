@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "npu/compiler/ddr_image.hpp"
+#include "npu/compiler/backend/emit/ddr_image.hpp"
 
 namespace npu::sim {
 

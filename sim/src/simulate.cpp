@@ -16,8 +16,8 @@
 
 #include <iostream>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/sim/ddr_trace_files.hpp"
 #include "npu/isa/assembly.hpp"

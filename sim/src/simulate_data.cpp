@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <random>
 
-#include "npu/compiler/lowering.hpp"
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/backend/lowering/lowering.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/sim/run_with_data.hpp"
 
 namespace npu::sim {

@@ -13,8 +13,8 @@
 
 #include <fmt/format.h>
 
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/zoo.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/files.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/isa/text_lines.hpp"

@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "npu/compiler/lowering.hpp"
-#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/backend/lowering/lowering.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/quantize/error_metrics.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/csv.hpp"
 #include "npu/isa/json_text.hpp"
 #include "npu/sim/experiment.hpp"

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "npu/compiler/reference_quantised.hpp"
+#include "npu/compiler/reference/reference_quantised.hpp"
 #include "npu/sim/run_with_data.hpp"
 #include "npu/sim/verify.hpp"
 

@@ -15,12 +15,12 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/sram_plans.hpp"
-#include "npu/compiler/graph_dot.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/backend/tiling/sram_plans.hpp"
+#include "npu/compiler/driver/graph_dot.hpp"
 #include "npu/sim/graph_picture.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/isa/assembly.hpp"
 
 namespace npu::tool {

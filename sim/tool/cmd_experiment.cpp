@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "command.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/sim/cell_plan.hpp"
 #include "npu/sim/experiment.hpp"

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "npu/compiler/compile_report.hpp"
-#include "npu/compiler/sram_plans.hpp"
+#include "npu/compiler/driver/compile_report.hpp"
+#include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/sim/run_stats.hpp"
 #include "npu/sim/simulate.hpp"
 

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace {

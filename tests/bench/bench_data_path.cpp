@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/run_with_data.hpp"
 
 namespace {

@@ -16,10 +16,10 @@
 #include <map>
 #include <string>
 
-#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/run_with_data.hpp"
 
 namespace {

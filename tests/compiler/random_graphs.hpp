@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler::testing {

@@ -9,8 +9,8 @@
 #include <map>
 #include <string>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/sram_race_check.hpp"

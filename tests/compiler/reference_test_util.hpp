@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "npu/compiler/graph.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/ir/graph.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
 
 namespace npu::compiler::testing {
 

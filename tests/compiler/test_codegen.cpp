@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/graph.hpp"
+#include "npu/compiler/ir/graph.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler::testing {

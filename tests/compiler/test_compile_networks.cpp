@@ -13,9 +13,9 @@
 #include <map>
 #include <set>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/isa/check.hpp"
 
 namespace npu::compiler {

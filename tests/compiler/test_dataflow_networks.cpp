@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/sram_race_check.hpp"
 

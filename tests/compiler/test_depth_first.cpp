@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <map>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_compile_graphs.hpp"

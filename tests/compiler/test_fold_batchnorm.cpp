@@ -2,8 +2,8 @@
 // legality rule with its --explain reason.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/pass_manager.hpp"
-#include "npu/compiler/passes/fold_batchnorm.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
+#include "npu/compiler/transforms/fusion/fold_batchnorm.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/reference_quantised.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/reference/reference_quantised.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_onnx_util.hpp"

@@ -1,7 +1,7 @@
 // fuse-activation: every supported activation, SiLU matching, and the declines.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -1,9 +1,9 @@
 // fuse-se-gate: Mul(x, gate[N, C, 1, 1]) -> Conv becomes a Conv that scales its input channels.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/pass_manager.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

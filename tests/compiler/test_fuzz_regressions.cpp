@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_onnx_util.hpp"
 

@@ -2,7 +2,7 @@
 // consumers.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/graph.hpp"
+#include "npu/compiler/ir/graph.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <string>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/graph_dot.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/driver/graph_dot.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {

@@ -1,8 +1,8 @@
-// add_hazard_tokens (compiler/src/depth_first/hazard_tokens.cpp): the dependency tokens of a
+// add_hazard_tokens (compiler/src/backend/schedule/depth_first/hazard_tokens.cpp): the dependency tokens of a
 // straight-line LOAD / compute / STORE list, derived from the SRAM and DDR bytes each touches.
 #include <gtest/gtest.h>
 
-#include "depth_first/stack_plan.hpp"
+#include "backend/schedule/depth_first/stack_plan.hpp"
 
 namespace npu::compiler::depth_first {
 namespace {

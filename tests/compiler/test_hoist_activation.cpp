@@ -2,9 +2,9 @@
 // Conv's output (YOLOv5's detection head), so fuse-activation fuses it.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/pass_manager.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -3,8 +3,8 @@
 
 #include <map>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/layout_tiles.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/backend/tiling/layout_tiles.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {

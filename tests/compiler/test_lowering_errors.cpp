@@ -2,9 +2,9 @@
 // any non-host-only op the lowering rejects, and a compile with no NPU layer at all.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/sram_race_check.hpp"
 #include "test_compile_graphs.hpp"

@@ -15,8 +15,8 @@
 #include <map>
 #include <set>
 
-#include "npu/compiler/onnx_import.hpp"
-#include "npu/compiler/shape_inference.hpp"
+#include "npu/compiler/frontend/onnx/onnx_import.hpp"
+#include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_onnx_util.hpp"
 

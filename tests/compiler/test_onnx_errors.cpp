@@ -2,9 +2,9 @@
 // tool maps it to exit status 1), never a crash. Files are made in the tests.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/onnx_import.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/frontend/onnx/onnx_import.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_compile_graphs.hpp"
 #include "test_onnx_util.hpp"

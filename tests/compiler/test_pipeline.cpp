@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/pipeline.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"

@@ -11,8 +11,8 @@
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/error_metrics.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/strategy.hpp"
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -10,11 +10,11 @@
 #include <filesystem>
 #include <map>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/constant_folding.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/recognise_activations.hpp"
-#include "npu/compiler/shape_inference.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/transforms/canonicalize/constant_folding.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/canonicalize/recognise_activations.hpp"
+#include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/isa/check.hpp"
 #include "test_compile_graphs.hpp"
 

@@ -18,10 +18,10 @@
 #include <map>
 #include <set>
 
-#include "npu/compiler/onnx_import.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
-#include "npu/compiler/shape_inference.hpp"
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/frontend/onnx/onnx_import.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
+#include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_onnx_util.hpp"
 

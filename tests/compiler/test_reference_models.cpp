@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 
 namespace npu::compiler {
 namespace {

@@ -3,7 +3,7 @@
 // host-placement rule.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/shape_inference.hpp"
+#include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {

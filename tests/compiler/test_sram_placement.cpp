@@ -5,8 +5,8 @@
 
 #include <stdexcept>
 
-#include "npu/compiler/sram_placement.hpp"
-#include "npu/compiler/tiling.hpp"
+#include "npu/compiler/backend/tiling/sram_placement.hpp"
+#include "npu/compiler/backend/tiling/tiling.hpp"
 
 namespace npu::compiler {
 namespace {

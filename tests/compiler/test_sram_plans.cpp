@@ -3,11 +3,11 @@
 // program byte for byte. Expected values derived by hand in the comments.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/pass_manager.hpp"
-#include "npu/compiler/sram_plans.hpp"
-#include "npu/compiler/strategy.hpp"
-#include "npu/compiler/zoo.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
+#include "npu/compiler/backend/tiling/sram_plans.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/assembly.hpp"
 
 namespace npu::compiler {

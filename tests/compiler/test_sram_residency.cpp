@@ -5,10 +5,10 @@
 #include <map>
 #include <string>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/retoken.hpp"
-#include "npu/compiler/sram_residency.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/backend/schedule/retoken.hpp"
+#include "npu/compiler/backend/tiling/sram_residency.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "npu/compiler/pass.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/pass.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {

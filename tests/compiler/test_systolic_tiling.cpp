@@ -3,9 +3,9 @@
 // hint following the configured dataflow.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/tiling.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/backend/tiling/tiling.hpp"
 #include "npu/isa/systolic_fold.hpp"
 #include "test_compile_graphs.hpp"
 

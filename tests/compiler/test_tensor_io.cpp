@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_onnx_util.hpp"
 #include "tool_runner.hpp"

@@ -1,8 +1,8 @@
 // Tiling: row bands, traffic formulas of the two loop orders, the search, SRAM layout.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/codegen.hpp"
-#include "npu/compiler/tiling.hpp"
+#include "npu/compiler/backend/codegen/codegen.hpp"
+#include "npu/compiler/backend/tiling/tiling.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

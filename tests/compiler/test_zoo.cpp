@@ -15,9 +15,9 @@
 #include <map>
 #include <set>
 
-#include "npu/compiler/graph_stats.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/zoo.hpp"
+#include "npu/compiler/ir/graph_stats.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {

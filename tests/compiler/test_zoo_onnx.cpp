@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "npu/compiler/graph_stats.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/onnx_import.hpp"
-#include "npu/compiler/zoo.hpp"
+#include "npu/compiler/ir/graph_stats.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/frontend/onnx/onnx_import.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "test_onnx_util.hpp"
 
 namespace npu::compiler {

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/sim/run_with_data.hpp"
 #include "npu/sim/verify.hpp"

@@ -10,8 +10,8 @@
 #include "functional_test_util.hpp"
 #include "int8_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "fp32_config.hpp"
 #include "tool_runner.hpp"

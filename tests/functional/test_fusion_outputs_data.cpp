@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "functional_test_util.hpp"
-#include "npu/compiler/ddr_image.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/backend/emit/ddr_image.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 
 namespace {
 

@@ -12,12 +12,12 @@
 #include <set>
 
 #include "functional_test_util.hpp"
-#include "npu/compiler/ddr_image.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
-#include "npu/compiler/reference_quantised.hpp"
-#include "npu/compiler/strategy.hpp"
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/backend/emit/ddr_image.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
+#include "npu/compiler/reference/reference_quantised.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "tool_runner.hpp"
 
 using namespace npu;

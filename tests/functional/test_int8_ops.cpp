@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "npu/compiler/int8_lowering.hpp"
+#include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/hw/functional/data_path.hpp"
 #include "npu/hw/functional/int8_ops.hpp"
 

@@ -14,9 +14,9 @@
 #include "functional_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
-#include "npu/compiler/sram_residency.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
+#include "npu/compiler/backend/tiling/sram_residency.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 

@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "functional_test_util.hpp"
-#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/verify.hpp"
 
 namespace {

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "functional_test_util.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <cstdlib>
 
 #include "functional_test_util.hpp"
-#include "npu/compiler/ddr_image.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/backend/emit/ddr_image.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "random_graphs.hpp"
 
 namespace {

@@ -12,10 +12,10 @@
 
 #include <cstdlib>
 
-#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/verify.hpp"
 #include "random_graphs.hpp"
 

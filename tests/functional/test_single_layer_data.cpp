@@ -10,7 +10,7 @@
 #include <limits>
 
 #include "functional_test_util.hpp"
-#include "npu/compiler/ddr_image.hpp"
+#include "npu/compiler/backend/emit/ddr_image.hpp"
 
 namespace {
 

@@ -5,12 +5,12 @@
 // as an int8 ELTWISE add), GlobalAveragePool + Flatten + Gemm.
 #include <gtest/gtest.h>
 
-#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/error_metrics.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/verify.hpp"
 #include "test_compile_graphs.hpp"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <fstream>
 
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "fp32_config.hpp"
 #include "tool_runner.hpp"
 #include "under_sanitizer.hpp"

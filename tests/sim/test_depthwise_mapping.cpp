@@ -1,5 +1,5 @@
 // mac_array.depthwise_mapping end to end: the compiler's per-layer array cycles (tiling and
-// report, compiler/src/tiling.cpp) and the MAC array's tile costs (hw_models) come from the
+// report, compiler/src/backend/tiling/tiling.cpp) and the MAC array's tile costs (hw_models) come from the
 // one shared formula (isa/systolic_fold.hpp), so on MobileNetV2 they agree layer by layer
 // under both mappings, and only the depthwise layers change.
 #include <gtest/gtest.h>
@@ -8,9 +8,9 @@
 #include <string>
 #include <variant>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/model_loader.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw/mac_array/mac_array_timing.hpp"
 
 namespace npu {

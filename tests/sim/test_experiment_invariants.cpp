@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "npu/compiler/model_loader.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
 #include "tool_runner.hpp"
 
 namespace fs = std::filesystem;

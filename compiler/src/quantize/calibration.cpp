@@ -7,7 +7,7 @@
 #include <functional>
 #include <random>
 
-#include "npu/compiler/tensor_io.hpp"
+#include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {

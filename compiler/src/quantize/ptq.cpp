@@ -6,9 +6,9 @@
 #include <limits>
 #include <set>
 
-#include "npu/compiler/int8_lowering.hpp"
-#include "npu/compiler/pass.hpp"
-#include "npu/compiler/pass_manager.hpp"
+#include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/transforms/pass.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/quantize/shared_grids.hpp"
 #include "npu/isa/hw_config.hpp"
 

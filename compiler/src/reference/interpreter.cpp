@@ -7,7 +7,7 @@
 #include <set>
 #include <thread>
 
-#include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/isa/user_text.hpp"
 #include "reference/ref_ops.hpp"

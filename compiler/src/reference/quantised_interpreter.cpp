@@ -1,6 +1,6 @@
 // The quantised reference interpreter (reference_quantised.hpp): exact integer arithmetic,
 // graph level, one node at a time.
-#include "npu/compiler/reference_quantised.hpp"
+#include "npu/compiler/reference/reference_quantised.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "npu/compiler/pass.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/isa/checked_math.hpp"
 #include "npu/isa/requant_math.hpp"
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/graph.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/ir/graph.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
 
 namespace npu::compiler::reference {
 

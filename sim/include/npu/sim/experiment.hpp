@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 
 namespace npu::sim {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/compiler.hpp"
-#include "npu/compiler/ddr_image.hpp"
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/backend/emit/ddr_image.hpp"
 #include "npu/hw/memory/backing_store.hpp"
 #include "npu/sim/run_program.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/compile_report.hpp"
+#include "npu/compiler/driver/compile_report.hpp"
 #include "npu/sim/run_stats.hpp"
 
 namespace npu::sim {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/sim/run_program.hpp"
 #include "npu/sim/simulate.hpp"
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/compiler.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
-#include "npu/compiler/reference_interpreter.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::sim {

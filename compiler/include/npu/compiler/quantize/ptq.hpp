@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/graph.hpp"
+#include "npu/compiler/ir/graph.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
-#include "npu/compiler/strategy.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
 
 namespace npu::compiler {
 

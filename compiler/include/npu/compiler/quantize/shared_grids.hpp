@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/compiler/graph.hpp"
+#include "npu/compiler/ir/graph.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 
 namespace npu::compiler {

@@ -1,0 +1,154 @@
+// Lowering: from a (rewritten) Graph to the list of NPU layers to generate code for, the
+// nodes left to the host, and where every tensor lives in DDR (own region, an alias of
+// another tensor, or a slice of a concat buffer). No instructions yet (codegen.hpp).
+// Reference: docs/compiler.md "Lowering".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/ir/graph.hpp"
+#include "npu/compiler/backend/tiling/tiling.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/instruction.hpp"
+
+namespace npu::compiler {
+
+/// Host: a maximal run of consecutive host-placed nodes (one HOST instruction);
+/// Layout: a data-movement op (Pad, Transpose, non-view Slice/Split, Expand, Tile, Gather of
+/// an activation, bilinear Resize...) costed as a streaming copy: input read once, output
+/// written once, one vector-unit pass over the larger of the two.
+enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Host };
+/// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host"
+const char* to_string(LayerKind k);
+
+/// How a layout layer's output is found in one of its inputs: a strided view (layout_views.cpp),
+/// computed by MOVE (docs/isa.md). Over the index space `dims` (outermost first, at most 6, each
+/// >= 2 after normalisation), index i reads element in_offset + sum_d i_d in_stride[d] of
+/// `input` and writes element out_offset + sum_d i_d out_stride[d] of the layer's output
+/// (elements; an in stride of 0 repeats: nearest upsampling). The first `outer` dims are shared
+/// by every piece of the layer (same extents, packed out strides: one outer index owns a
+/// contiguous block of the output); the rest are the piece's own (a Concat input's part of the
+/// concatenation axis and after).
+struct LayoutPiece {
+  std::string input;
+  std::vector<std::uint64_t> dims, in_stride, out_stride;
+  std::uint64_t in_offset = 0, out_offset = 0;
+  std::size_t outer = 0;
+};
+
+/// One NPU layer: a (possibly fused) node. Tensor names are graph tensor names; param
+/// tensors (bias, scale/shift) are DDR-only tensors named after their node.
+struct LayerSpec {
+  std::string name;                 ///< anchor node name: the instructions' layer=
+  std::string op_type;              ///< ONNX op of the anchor node
+  std::vector<std::string> covers;  ///< original nodes it covers, anchor first
+  LayerKind kind = LayerKind::Conv;
+
+  std::vector<std::string> inputs;  ///< activation inputs (Eltwise: a, b)
+  std::string weight;               ///< Conv/Gemm weights ("" none)
+  std::string bias;                 ///< bias param tensor, kParamElemBytes per channel ("" none)
+  std::string scale_shift;          ///< ACT scale_shift params: scale[C] then shift[C] ("" none)
+  std::string residual;             ///< skip tensor read by the epilogue ("" none)
+  std::string in_scale;             ///< per-input-channel scales applied to the input ("" none)
+  std::string output;
+
+  ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)
+  isa::ActOp act = isa::ActOp::None;  ///< Conv/Gemm epilogue or ACT op
+  float act_alpha = 0, act_beta = 0;
+  isa::EltwiseOp eltwise = isa::EltwiseOp::Add;
+  isa::PoolOp pool = isa::PoolOp::Max;
+  int channels = 1;              ///< Act/Eltwise/Resize/Copy: channels of the NCHW tensor
+  std::uint64_t elems = 0;       ///< Act/Eltwise/Copy: elements of the output
+  int resize_h = 1, resize_w = 1;  ///< Resize: integer nearest scale factors
+  std::uint64_t macs = 0;        ///< Conv/Gemm MACs of all images (0 for vector-unit layers)
+  /// Conv: images in the batch. `geom` is one image's; the layer computes each weight tile
+  /// for every image while it is resident (weights loaded once per batch, activations per
+  /// image). Gemm/MatMul fold the batch into M; vector layers cover every image's elements.
+  int batch = 1;
+  std::vector<std::uint64_t> dest_offsets;  ///< Copy: byte offset in `output` of each input
+  /// Eltwise broadcast of input b (isa::EltwiseParams): 0 = b has `elems` elements; else b
+  /// has b_elems elements and element i uses b[(i / b_inner) % b_elems].
+  std::uint64_t b_elems = 0, b_inner = 1;
+  std::uint64_t in_elems = 0;    ///< Layout: elements read (all inputs); `elems` = elements written
+  /// Layout, Resize: the output as strided views of the inputs, one piece per input (Concat) or
+  /// one; empty when the op has no MOVE lowering (the layer is costed, not computed).
+  std::vector<LayoutPiece> layout;
+  /// Host: the nodes' work (MACs of Conv/Gemm/MatMul/LSTM-like ops; every other op counts one
+  /// op per output element), the DDR bytes it reads (inputs from outside the run, weights) and
+  /// writes (results used outside the run), and its results used outside the run.
+  std::uint64_t host_macs = 0, host_ops = 0, host_rd_bytes = 0, host_wr_bytes = 0;
+  std::vector<std::string> host_outputs;
+  int host_unsized = 0;          ///< Host: tensors whose size is only known at run time (not costed)
+  /// Marked by the fuse-layers pass: the depth-first scheduler may put it in a stack.
+  bool depth_first = false;
+  /// int8 execution of a quantised graph (int8_lowering.hpp): the instruction's zero points and
+  /// clamp (int8.on: it requantises), the DDR-only table of int32 words it loads ("" none), and
+  /// why the layer has no int8 lowering ("" when it has one; reported by functional_problems).
+  isa::Requant int8;
+  std::string requant;
+  std::string int8_problem;
+};
+
+/// A node with no NPU code.
+struct HostNode {
+  std::string name;
+  std::string op_type;
+  std::string reason;  ///< why it runs on the host
+};
+
+/// A tensor's place in DDR: `offset` bytes into the region of DDR tensor `root`.
+struct DdrPlace {
+  std::string root;
+  std::uint64_t offset = 0;
+};
+
+/// A DDR region the program declares (.tensor).
+struct DdrTensor {
+  std::string name;
+  isa::TensorKind kind = isa::TensorKind::Intermediate;
+  std::uint64_t bytes = 0;
+};
+
+struct LoweredGraph {
+  std::vector<LayerSpec> layers;      ///< NPU layers in execution order
+  std::vector<HostNode> host_nodes;   ///< in graph order
+  std::vector<std::string> aliases;   ///< nodes lowered to no code (Flatten/Reshape/Identity, zero-copy Concat)
+  /// Layout nodes (Transpose/Split/Slice) an output of which no layer computes: their readers'
+  /// MOVEs read through them (view composition, lowering_table.hpp composed_views); each such
+  /// node is in its readers' LayerSpec::covers.
+  std::vector<std::string> composed;
+  std::vector<DdrTensor> ddr_tensors; ///< in order of first use
+  std::map<std::string, DdrPlace> place;  ///< every graph tensor an NPU layer reads or writes
+  std::map<std::string, std::uint64_t> bytes;  ///< DDR bytes of each tensor in `place` (its own extent)
+  /// Where each graph output the NPU writes lives (also views and zero-copy concat outputs no
+  /// layer reads, which `place` lacks); read back after a run with data (ddr_image.hpp).
+  std::map<std::string, DdrPlace> output_place;
+  int act_bytes = 1;                  ///< bytes per activation/weight element
+  /// int8 config and a quantised graph (Tensor::quant): layers carry their integer parameters
+  /// (LayerSpec::int8, requant) and the DDR image is int8 (int8_lowering.hpp).
+  bool int8_execution = false;
+};
+
+/// Lowers `graph` for `hw` (activations and weights take dtype_bytes(hw.mac_array.dtype)
+/// bytes per element; bias and scale/shift isa::kParamElemBytes per channel).
+/// Ops: Conv -> CONV; Gemm, 2-D MatMul with constant B -> GEMM; BatchNormalization -> ACT
+/// scale_shift; Relu/Clip/LeakyRelu/Sigmoid/HardSigmoid/HardSwish -> ACT; Add/Mul of equal
+/// shapes -> ELTWISE; MaxPool/AveragePool/GlobalAveragePool/GlobalMaxPool -> POOL; Resize
+/// nearest with integer scales -> vector-unit copy (ACT none); Flatten/Reshape/Identity/
+/// Squeeze/Unsqueeze/Dropout -> alias (no code); Concat on the outermost non-unit axis ->
+/// zero copy (producers store into slices) or a copy layer per input that cannot be placed.
+/// Anything else, and anything reading a host result, runs on the host (HostNode).
+/// Throws ConfigError for a graph it cannot lower (unknown shapes, batch > 1 on the NPU).
+LoweredGraph lower(const Graph& graph, const HwConfig& hw);
+
+/// Why `node` cannot run on the NPU, or "" if it can (the lowering table's check for its op).
+/// Used by place_host_ops() and by lower().
+std::string npu_lowering_problem(const Graph& graph, const Node& node);
+
+/// A graph name usable in .npuasm (characters outside [A-Za-z0-9_./:+-] become '_').
+std::string isa_name(const std::string& name);
+
+}  // namespace npu::compiler

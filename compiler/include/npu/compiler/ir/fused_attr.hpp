@@ -1,0 +1,62 @@
+// Fused nodes in the Graph IR: the attributes with which a pass marks a fused node, the
+// nodes it covers, and the small graph-edit helpers the passes share. Part of the IR (not of
+// the passes) so that the reference interpreter, which must never link the back end or the
+// passes, reads fused nodes with the same conventions. Reference: docs/compiler.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/ir/graph.hpp"
+
+namespace npu::compiler {
+
+/// Attributes with which a pass marks a fused node. A fused node keeps the ONNX op name of
+/// its anchor (Conv or Gemm); these attributes (all prefixed "npu.") carry the epilogue.
+namespace fused_attr {
+/// string: names of the original nodes merged into this one (anchor excluded), in the order
+/// they were merged, separated by ';'.
+inline constexpr const char* kCovers = "npu.covers";
+/// string: name of the BatchNormalization node folded into the weights and bias.
+inline constexpr const char* kFoldedBn = "npu.folded_bn";
+/// string: epilogue activation, an isa::ActOp name: relu, clip, leaky_relu, sigmoid, silu,
+/// hard_sigmoid, hard_swish.
+inline constexpr const char* kAct = "npu.act";
+/// float: Clip min, LeakyRelu alpha, HardSigmoid alpha (ONNX meaning); absent = unused.
+inline constexpr const char* kActAlpha = "npu.act_alpha";
+/// float: Clip max, HardSigmoid beta; absent = unused.
+inline constexpr const char* kActBeta = "npu.act_beta";
+/// int 1: the node reads a residual (skip) tensor as input 3 (Conv inputs become
+/// X, W, B-or-"", skip) and adds it after bias and before the activation.
+inline constexpr const char* kResidual = "npu.residual";
+/// string: tensor of per-input-channel scales the array applies to the input (fuse-se-gate).
+inline constexpr const char* kInScale = "npu.in_scale";
+/// string: second summand a vector-unit op adds to its input first (fuse-add-layernorm).
+inline constexpr const char* kResidualIn = "npu.residual_in";
+}  // namespace fused_attr
+
+/// Names of the original nodes a (possibly fused) node covers, the node itself first.
+std::vector<std::string> covered_nodes(const Node& node);
+
+// ---- small graph helpers shared by the passes (ir/fused_attr.cpp) -------------------------
+
+/// Index of the node called `name`, or -1.
+long find_node(const Graph& graph, const std::string& name);
+
+/// True if `tensor` is one of the graph outputs.
+bool is_graph_output(const Graph& graph, const std::string& tensor);
+
+/// Merge: node `anchor` absorbs the nodes `absorbed` (removed from the graph). The anchor
+/// moves to the position of the last of them so that every input it now reads (e.g. a
+/// residual produced after the anchor) is produced before it; its npu.covers grows by
+/// their names. The caller has already rewired the anchor's inputs/outputs.
+void merge_nodes(Graph& graph, const std::string& anchor, const std::vector<std::string>& absorbed);
+
+/// Drop tensors that no node reads or writes and that are not graph inputs/outputs.
+void remove_unused_tensors(Graph& graph);
+
+/// Shape as "[1, 64, 56, 56]" for messages.
+std::string shape_string(const std::vector<std::int64_t>& shape);
+
+}  // namespace npu::compiler

@@ -1,0 +1,288 @@
+// DDR image emitter and tensor placements for runs with data (ddr_image.hpp).
+#include "npu/compiler/backend/emit/ddr_image.hpp"
+
+#include "backend/emit/ddr_image_int8.hpp"
+#include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+namespace npu::compiler {
+
+namespace {
+
+bool has_values(const Tensor& t) {
+  return t.is_constant && t.elements() >= 0 && std::int64_t(t.float_data.size()) == t.elements();
+}
+
+std::string where(const CompileResult& r) {
+  return r.graph.source.empty() ? "model '" + r.graph.name + "'" : r.graph.source;
+}
+
+std::uint64_t ddr_addr_of(const CompileResult& r, const std::string& t) {
+  const DdrPlace& p = r.lowered.place.at(t);
+  for (const isa::TensorDecl& d : r.program.tensors)
+    if (d.name == p.root) return d.ddr_addr + p.offset;
+  throw std::logic_error("ddr_image: tensor '" + t + "' lives in undeclared region '" + p.root + "'");
+}
+
+// The N tile of a GEMM layer: N of its first GEMM instruction (tile 0 is a full tile, or
+// the whole N when there is one tile), 0 when the layer has no GEMM.
+int gemm_n_tile(const CompileResult& r, const std::string& layer) {
+  for (const isa::Instruction& in : r.program.instructions)
+    if (in.op == isa::Opcode::Gemm && in.layer == layer) return std::get<isa::GemmParams>(in.params).n;
+  return 0;
+}
+
+// A GEMM layer's B operand: the graph constant and the element offset of its slice (batched
+// MatMul layers read subviews "B@offset+bytes"); nullptr when B is computed at run time.
+const Tensor* gemm_weight_source(const CompileResult& r, const std::string& w, std::uint64_t& elem_offset) {
+  elem_offset = 0;
+  std::string name = w;
+  if (!r.graph.has_tensor(name)) {
+    const std::size_t at = name.rfind('@');
+    if (at == std::string::npos) return nullptr;
+    elem_offset = std::stoull(name.substr(at + 1)) / 4;
+    name = name.substr(0, at);
+  }
+  if (!r.graph.has_tensor(name)) return nullptr;
+  const Tensor& t = r.graph.tensor(name);
+  return t.is_constant ? &t : nullptr;
+}
+
+void put(std::vector<DdrSegment>& out, const std::string& what, std::uint64_t addr, const std::vector<float>& v) {
+  DdrSegment s;
+  s.what = what;
+  s.ddr_addr = addr;
+  s.bytes.resize(v.size() * 4);
+  std::memcpy(s.bytes.data(), v.data(), s.bytes.size());
+  out.push_back(std::move(s));
+}
+
+std::uint64_t region_addr(const CompileResult& r, const DdrPlace& p) {
+  for (const isa::TensorDecl& d : r.program.tensors)
+    if (d.name == p.root) return d.ddr_addr + p.offset;
+  throw std::logic_error("ddr_image: region '" + p.root + "' is not declared");
+}
+
+// Bytes and element type of a graph input/output: fp32, or int8 on its grid.
+void set_elements(const CompileResult& r, const Tensor& t, TensorPlacement& p) {
+  const std::uint64_t n = std::uint64_t(std::max<std::int64_t>(t.elements(), 0));
+  const auto grid = r.lowered.int8_execution ? activation_grid(t) : std::nullopt;
+  p.int8 = grid.has_value();
+  if (grid) p.scale = grid->scale, p.zero_point = grid->zero_point;
+  p.bytes = n * (p.int8 ? 1 : 4);
+}
+
+}  // namespace
+
+std::vector<std::string> functional_problems(const CompileResult& r) {
+  std::vector<std::string> out;
+  const Graph& g = r.graph;
+  if (r.program.dtype == DType::Int8 && !r.lowered.int8_execution)
+    out.push_back("the program's dtype is int8 but the model carries no quantisation (no tensor has scale and zero "
+                  "point): quantise it first (a QDQ/QLinear model, or the post-training quantisation pass), or use "
+                  "a config with mac_array.dtype: fp32");
+  else if (r.program.dtype != DType::Fp32 && r.program.dtype != DType::Int8)
+    out.push_back(std::string("the program's dtype is ") + to_string(r.program.dtype) +
+                  ": the data path computes fp32 and int8 programs only (use a config with mac_array.dtype: fp32)");
+  if (r.lowered.int8_execution) int8_problems(r, out);
+  for (const LayerSpec& L : r.lowered.layers) {
+    const std::string id = "layer '" + L.name + "' (" + L.op_type + ")";
+    switch (L.kind) {
+      case LayerKind::Host: out.push_back(id + " runs on the host; host partitions are costed, not computed"); break;
+      case LayerKind::Layout:
+        if (L.layout.empty() && L.op_type == "Resize")
+          out.push_back(id + ": only nearest upsampling by integer factors is computed (by MOVE); this Resize "
+                             "interpolates or scales by a fraction, which the ISA only costs as a streaming pass: it is "
+                             "not computed");
+        else if (L.layout.empty())
+          out.push_back(id + " is a layout copy the ISA costs as a streaming pass (no MOVE lowering for this op or "
+                             "form); it is not computed");
+        break;
+      case LayerKind::Resize:
+        if (L.layout.empty())
+          out.push_back(id + ": nearest upsampling in this coordinate mode has no MOVE lowering (an identity ACT "
+                             "only costs it); it is not computed");
+        break;
+      default: break;
+    }
+    if (!L.scale_shift.empty()) {  // BN scale/shift or LayerNorm gamma/beta: made from the node's constants
+      const Node* pn = node_named(g, L.scale_shift.substr(0, L.scale_shift.rfind('.')));
+      const bool bn = pn && pn->op_type == "BatchNormalization";
+      const std::size_t need = bn ? 5 : 2;
+      for (std::size_t i = 1; pn && i < pn->inputs.size() && i < (bn ? 5 : 3); ++i)
+        if (!pn->inputs[i].empty() && (!g.has_tensor(pn->inputs[i]) || !has_values(g.tensor(pn->inputs[i]))))
+          out.push_back(id + ": parameter '" + pn->inputs[i] + "' has no fp32 values (a structural model)");
+      if (!pn || pn->inputs.size() < need)
+        out.push_back(id + ": parameters of '" + L.scale_shift + "' not found");
+    }
+    const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+    if (!n) continue;
+    if (L.kind == LayerKind::Pool && (n->op_type == "ReduceSum" || n->op_type == "ReduceMin"))
+      out.push_back(id + " runs as a pool of equal cost (global_avg/max), which computes another value");
+    if (L.kind == LayerKind::Pool && n->op_type == "AveragePool" && n->attr_int("count_include_pad", 0) != 0)
+      out.push_back(id + " has count_include_pad=1; POOL avg divides by the taps inside the input");
+    if (L.kind == LayerKind::Gemm) {
+      if (n->op_type == "Gemm" && n->attr_int("transA", 0) != 0) out.push_back(id + " has transA=1");
+      if (!L.bias.empty() && g.has_tensor(L.bias) && g.tensor(L.bias).elements() != L.geom.c_out)
+        out.push_back(id + ": bias '" + L.bias + "' has " + std::to_string(g.tensor(L.bias).elements()) +
+                      " elements, not one per output column (" + std::to_string(L.geom.c_out) + ")");
+      // A B computed at run time is stored row-major by its producer and read by strided
+      // LOADs per N tile (codegen.cpp); only constant weights are pre-tiled.
+    }
+  }
+  std::set<std::string> seen;
+  for (const auto& [name, place] : r.lowered.place) {
+    (void)place;
+    if (!g.has_tensor(name) || !g.tensor(name).is_constant || seen.count(name)) continue;
+    seen.insert(name);
+    if (!has_values(g.tensor(name)))
+      out.push_back("constant '" + name + "' has no fp32 values (a structural model, or integer data): nothing to load");
+  }
+  return out;
+}
+
+std::vector<TensorPlacement> input_placements(const CompileResult& r) {
+  std::vector<TensorPlacement> out;
+  for (const std::string& t : r.graph.inputs) {
+    if (!r.lowered.place.count(t))
+      throw ConfigError(where(r) + ": error: graph input '" + t + "' is not read by the NPU program (it feeds " +
+                        "host nodes only, or nothing); it has no DDR place");
+    TensorPlacement p;
+    p.name = t;
+    p.ddr_tensor = r.lowered.place.at(t).root;
+    p.ddr_addr = ddr_addr_of(r, t);
+    p.shape = r.graph.tensor(t).shape;
+    set_elements(r, r.graph.tensor(t), p);
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<TensorPlacement> output_placements(const CompileResult& r) {
+  std::vector<TensorPlacement> out;
+  for (const std::string& t : r.graph.outputs) {
+    auto it = r.lowered.output_place.find(t);
+    if (it == r.lowered.output_place.end())
+      throw ConfigError(where(r) + ": error: graph output '" + t + "' is not written by the NPU program " +
+                        "(a host result, or a constant); it cannot be read back from DDR");
+    TensorPlacement p;
+    p.name = t;
+    p.ddr_tensor = it->second.root;
+    p.ddr_addr = region_addr(r, it->second);
+    p.shape = r.graph.tensor(t).shape;
+    set_elements(r, r.graph.tensor(t), p);
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs) {
+  const std::vector<std::string> problems = functional_problems(r);
+  if (!problems.empty()) {
+    std::string msg = where(r) + ": error: the program for strategy '" + r.program.strategy +
+                      "' cannot be executed with data:";
+    for (const std::string& p : problems) msg += "\n  " + p;
+    throw ConfigError(msg + "\n  fix: run it without data (timing only), or change the model/config as named");
+  }
+  const Graph& g = r.graph;
+  std::vector<DdrSegment> out;
+  for (const auto& [name, values] : inputs)
+    if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end())
+      throw ConfigError(where(r) + ": error: '" + name + "' is not a graph input (inputs: " +
+                        [&] { std::string s; for (const auto& i : g.inputs) s += (s.empty() ? "" : ", ") + i; return s; }() + ")");
+  for (const TensorPlacement& p : input_placements(r)) {
+    const std::uint64_t n = p.bytes / (p.int8 ? 1 : 4);
+    auto it = inputs.find(p.name);
+    if (it == inputs.end())
+      throw ConfigError(where(r) + ": error: no values given for graph input '" + p.name + "' (" + std::to_string(n) +
+                        " fp32 elements expected)");
+    if (it->second.size() != n)
+      throw ConfigError(where(r) + ": error: graph input '" + p.name + "' needs " + std::to_string(n) +
+                        " fp32 elements, got " + std::to_string(it->second.size()));
+  }
+  if (r.lowered.int8_execution) {
+    int8_image(r, inputs, out);
+    return out;
+  }
+  // 1. Constants in their ONNX layout.
+  for (const auto& [name, place] : r.lowered.place) {
+    (void)place;
+    if (g.has_tensor(name) && g.tensor(name).is_constant) put(out, name, ddr_addr_of(r, name), g.tensor(name).float_data);
+  }
+  // 2. Parameters that exist only in the program, and the GEMM weights pre-tiled (these
+  //    overwrite the natural copy written above).
+  for (const LayerSpec& L : r.lowered.layers) {
+    const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+    if (!L.scale_shift.empty()) {
+      const std::string& ss = L.scale_shift;
+      const std::size_t dot = ss.rfind('.');
+      const Node* pn = node_named(g, ss.substr(0, dot));
+      if (!pn) throw std::logic_error("ddr_image: no node for parameter tensor '" + ss + "'");
+      auto vals = [&](std::size_t i) -> std::vector<float> {
+        if (i >= pn->inputs.size() || pn->inputs[i].empty()) return {};
+        return g.tensor(pn->inputs[i]).float_data;
+      };
+      std::vector<float> v;
+      if (pn->op_type == "BatchNormalization") {
+        const std::vector<float> gamma = vals(1), beta = vals(2), mean = vals(3), var = vals(4);
+        const double eps = pn->attr_float("epsilon", 1e-5f);
+        const std::size_t c = gamma.size();
+        v.resize(2 * c);
+        for (std::size_t k = 0; k < c; ++k) {
+          const double scale = double(gamma[k]) / std::sqrt(double(var[k]) + eps);
+          v[k] = float(scale);
+          v[c + k] = float(double(beta[k]) - double(mean[k]) * scale);
+        }
+      } else {  // LayerNormalization: gamma[D] then beta[D]
+        const std::vector<float> gamma = vals(1);
+        std::vector<float> beta = vals(2);
+        beta.resize(gamma.size(), 0.0f);
+        v = gamma;
+        v.insert(v.end(), beta.begin(), beta.end());
+      }
+      put(out, ss, ddr_addr_of(r, ss), v);
+    }
+    if (L.kind != LayerKind::Gemm || !n) continue;
+    std::uint64_t off = 0;
+    const Tensor* b = gemm_weight_source(r, L.weight, off);
+    if (!b) continue;  // computed B: written row-major by its producer (one N tile, checked above)
+    const std::uint64_t K = std::uint64_t(L.geom.c_in), N = std::uint64_t(L.geom.c_out);
+    const bool trans_b = n->op_type == "Gemm" && n->attr_int("transB", 0) != 0;
+    const float alpha = n->op_type == "Gemm" ? n->attr_float("alpha", 1.0f) : 1.0f;
+    const std::uint64_t t = std::uint64_t(std::max(gemm_n_tile(r, L.name), 1));
+    std::vector<float> tiled(K * N);
+    for (std::uint64_t c0 = 0; c0 < N; c0 += t) {
+      const std::uint64_t nt = std::min(t, N - c0);
+      for (std::uint64_t k = 0; k < K; ++k)
+        for (std::uint64_t c = 0; c < nt; ++c) {
+          const std::uint64_t col = c0 + c;
+          const float w = b->float_data[off + (trans_b ? col * K + k : k * N + col)];
+          tiled[c0 * K + k * nt + c] = alpha * w;
+        }
+    }
+    put(out, L.weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, L.weight), tiled);
+    const float beta = n->op_type == "Gemm" ? n->attr_float("beta", 1.0f) : 1.0f;
+    if (!L.bias.empty() && beta != 1.0f) {
+      std::vector<float> bias = g.tensor(L.bias).float_data;
+      for (float& x : bias) x *= beta;
+      put(out, L.bias + " (x beta)", ddr_addr_of(r, L.bias), bias);
+    }
+  }
+  // 3. The graph inputs (checked above).
+  for (const TensorPlacement& p : input_placements(r)) put(out, p.name, p.ddr_addr, inputs.at(p.name));
+  return out;
+}
+
+std::vector<float> decode_f32(const std::vector<unsigned char>& bytes) {
+  if (bytes.size() % 4 != 0)
+    throw ConfigError("error: " + std::to_string(bytes.size()) + " bytes are not a whole number of fp32 values");
+  std::vector<float> v(bytes.size() / 4);
+  std::memcpy(v.data(), bytes.data(), bytes.size());
+  return v;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,139 @@
+// DDR image of int8 programs of quantised graphs (ddr_image_int8.hpp).
+#include "backend/emit/ddr_image_int8.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+std::uint64_t ddr_addr_of(const CompileResult& r, const std::string& t) {
+  const DdrPlace& p = r.lowered.place.at(t);
+  for (const isa::TensorDecl& d : r.program.tensors)
+    if (d.name == p.root) return d.ddr_addr + p.offset;
+  throw std::logic_error("ddr_image: tensor '" + t + "' lives in undeclared region '" + p.root + "'");
+}
+
+template <class T>
+void put(std::vector<DdrSegment>& out, const std::string& what, std::uint64_t addr, const std::vector<T>& v) {
+  DdrSegment s;
+  s.what = what;
+  s.ddr_addr = addr;
+  s.bytes.resize(v.size() * sizeof(T));
+  std::memcpy(s.bytes.data(), v.data(), s.bytes.size());  // little-endian host, as for fp32
+  out.push_back(std::move(s));
+}
+
+int gemm_n_tile(const CompileResult& r, const std::string& layer) {
+  for (const isa::Instruction& in : r.program.instructions)
+    if (in.op == isa::Opcode::Gemm && in.layer == layer) return std::get<isa::GemmParams>(in.params).n;
+  return 0;
+}
+
+// Output-channel axis of a layer's weights (int8_lowering.hpp).
+int weight_axis(const Graph& g, const LayerSpec& L) {
+  if (L.kind != LayerKind::Gemm) return 0;
+  const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+  return n && n->op_type == "Gemm" && n->attr_int("transB", 0) != 0 ? 0 : 1;
+}
+
+bool is_view_op(const std::string& op) {
+  return op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
+         op == "Dropout" || op == "Concat";
+}
+
+}  // namespace
+
+void int8_problems(const CompileResult& r, std::vector<std::string>& out) {
+  const Graph& g = r.graph;
+  for (const LayerSpec& L : r.lowered.layers)
+    if (!L.int8_problem.empty())
+      out.push_back("layer '" + L.name + "' (" + L.op_type + ") has no int8 lowering: " + L.int8_problem);
+  for (const auto& list : {g.inputs, g.outputs})
+    for (const std::string& t : list)
+      if (g.has_tensor(t) && !activation_grid(g.tensor(t)))
+        out.push_back("graph input/output '" + t + "' has no per-tensor int8 quantisation (Tensor::quant)");
+  // Views and zero-copy concats move no bytes: their input must be on the output's grid.
+  for (const std::string& a : r.lowered.aliases) {
+    const Node* n = node_named(g, a);
+    if (!n || !is_view_op(n->op_type) || n->outputs.empty() || !g.has_tensor(n->outputs[0])) continue;
+    const auto y = activation_grid(g.tensor(n->outputs[0]));
+    for (const std::string& in : n->inputs) {
+      if (in.empty() || !g.has_tensor(in) || g.tensor(in).is_constant) continue;
+      const auto x = activation_grid(g.tensor(in));
+      if (!x || !y || !(*x == *y)) {
+        out.push_back(n->op_type + " '" + a + "' moves int8 bytes unchanged, but its input '" + in +
+                      "' and output are not on the same int8 grid");
+        break;
+      }
+    }
+  }
+  // Constants that are neither weights nor biases (e.g. an Add's constant operand): on their grid.
+  std::set<std::string> params;
+  for (const LayerSpec& L : r.lowered.layers) {
+    if (!L.weight.empty()) params.insert(L.weight);
+    if (!L.bias.empty()) params.insert(L.bias);
+  }
+  for (const auto& [name, place] : r.lowered.place) {
+    (void)place;
+    if (!g.has_tensor(name) || !g.tensor(name).is_constant || params.count(name)) continue;
+    if (!activation_grid(g.tensor(name)))
+      out.push_back("constant '" + name + "' has no per-tensor int8 quantisation to store it with");
+  }
+}
+
+void int8_image(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs,
+                std::vector<DdrSegment>& out) {
+  const Graph& g = r.graph;
+  std::set<std::string> done;
+  for (const LayerSpec& L : r.lowered.layers) {
+    const Int8Layer q = int8_layer(g, L);
+    if (!L.requant.empty()) put(out, L.requant, ddr_addr_of(r, L.requant), q.table);
+    if (!L.scale_shift.empty() && !q.scale_shift.empty() && done.insert(L.scale_shift).second)
+      put(out, L.scale_shift + " (int32 w, b)", ddr_addr_of(r, L.scale_shift), q.scale_shift);
+    if (!L.bias.empty() && !q.bias.empty() && done.insert(L.bias).second)
+      put(out, L.bias + " (int32)", ddr_addr_of(r, L.bias), q.bias);
+    if (L.weight.empty() || !g.has_tensor(L.weight) || !done.insert(L.weight).second) continue;
+    const Tensor& w = g.tensor(L.weight);
+    const int axis = weight_axis(g, L);
+    std::string problem;
+    const std::vector<double> scales = weight_scales(w, axis, L.geom.c_out, problem);
+    if (!problem.empty()) throw std::logic_error("ddr_image: " + problem);  // functional_problems reported it
+    std::vector<std::int8_t> wq = quantise_weights(w, axis, scales);
+    if (L.kind == LayerKind::Gemm) {  // B as [K, N], pre-tiled by the program's N tile (ddr_image.hpp)
+      const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+      const bool trans_b = n && n->op_type == "Gemm" && n->attr_int("transB", 0) != 0;
+      const std::uint64_t K = std::uint64_t(L.geom.c_in), N = std::uint64_t(L.geom.c_out);
+      const std::uint64_t t = std::uint64_t(std::max(gemm_n_tile(r, L.name), 1));
+      std::vector<std::int8_t> tiled(K * N);
+      for (std::uint64_t c0 = 0; c0 < N; c0 += t) {
+        const std::uint64_t nt = std::min(t, N - c0);
+        for (std::uint64_t k = 0; k < K; ++k)
+          for (std::uint64_t c = 0; c < nt; ++c)
+            tiled[c0 * K + k * nt + c] = wq[trans_b ? (c0 + c) * K + k : k * N + c0 + c];
+      }
+      wq = std::move(tiled);
+    }
+    put(out, L.weight + " (int8)", ddr_addr_of(r, L.weight), wq);
+  }
+  for (const auto& [name, place] : r.lowered.place) {
+    (void)place;
+    if (!g.has_tensor(name) || !g.tensor(name).is_constant || done.count(name)) continue;
+    const auto grid = activation_grid(g.tensor(name));
+    if (!grid) continue;  // reported by int8_problems
+    std::vector<std::int8_t> v;
+    for (float x : g.tensor(name).float_data) v.push_back(quantise(x, *grid));
+    put(out, name + " (int8)", ddr_addr_of(r, name), v);
+  }
+  for (const TensorPlacement& p : input_placements(r)) {
+    std::vector<std::int8_t> v;
+    for (float x : inputs.at(p.name)) v.push_back(quantise(x, *activation_grid(g.tensor(p.name))));
+    put(out, p.name + " (int8)", p.ddr_addr, v);
+  }
+}
+
+}  // namespace npu::compiler

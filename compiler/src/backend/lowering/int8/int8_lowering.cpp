@@ -1,0 +1,351 @@
+// Integer parameters of NPU layers of quantised models (int8_lowering.hpp).
+#include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "npu/compiler/transforms/pass.hpp"
+#include "npu/isa/requant_math.hpp"
+#include "npu/isa/requant_operand.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+bool is_view(const std::string& op) {
+  return op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
+         op == "Dropout";
+}
+
+// A lowered tensor name: a graph tensor, or a byte subview "T@offset+bytes" of one.
+const Tensor* graph_tensor(const Graph& g, const std::string& name) {
+  if (g.has_tensor(name)) return &g.tensor(name);
+  const std::size_t at = name.rfind('@');
+  if (at != std::string::npos && g.has_tensor(name.substr(0, at))) return &g.tensor(name.substr(0, at));
+  return nullptr;
+}
+
+const Node* node_named(const Graph& g, const std::string& name) {
+  for (const Node& n : g.nodes)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+std::pair<std::int32_t, std::int32_t> multiplier(double real) {
+  std::int32_t m = 0;
+  int s = 0;
+  isa::quantize_multiplier(real, m, s);
+  return {m, s};
+}
+
+}  // namespace
+
+bool is_quantised(const Graph& g) {
+  for (const auto& [name, t] : g.tensors)
+    if (t.quant) return true;
+  return false;
+}
+
+int complete_quant(Graph& g) {
+  int n = 0;
+  for (const Node& node : g.nodes) {
+    if (node.outputs.empty() || !g.has_tensor(node.outputs[0]) || g.tensor(node.outputs[0]).quant) continue;
+    const std::string& out = node.outputs[0];
+    const std::string& op = node.op_type;
+    if (op == "Conv" || op == "Gemm" || op == "MatMul") {
+      const auto cons = g.consumers(out);
+      if (cons.size() != 1 || is_graph_output(g, out)) continue;
+      const Node& c = g.nodes[cons[0]];
+      if ((c.op_type == "Relu" || c.op_type == "Clip") && !c.outputs.empty() && g.has_tensor(c.outputs[0]) &&
+          g.tensor(c.outputs[0]).quant) {
+        g.tensor(out).quant = g.tensor(c.outputs[0]).quant;
+        ++n;
+      }
+    } else if ((op == "MaxPool" || op == "GlobalMaxPool" || is_view(op)) && !node.inputs.empty() &&
+               g.has_tensor(node.inputs[0]) && g.tensor(node.inputs[0]).quant) {
+      g.tensor(out).quant = g.tensor(node.inputs[0]).quant;
+      ++n;
+    }
+  }
+  return n;
+}
+
+std::optional<Int8Grid> activation_grid(const Tensor& t) {
+  if (!t.quant || t.quant->scale.size() != 1 || t.quant->zero_point.size() != 1) return std::nullopt;
+  Int8Grid g;
+  g.scale = double(t.quant->scale[0]);
+  g.zero_point = int(t.quant->zero_point[0]) - (t.quant->type == ElemType::Uint8 ? 128 : 0);
+  if (!(g.scale > 0) || g.zero_point < -128 || g.zero_point > 127) return std::nullopt;
+  return g;
+}
+
+std::int8_t quantise(float x, const Int8Grid& g) {
+  const double q = std::nearbyint(double(x) / g.scale) + g.zero_point;  // half to even (default rounding mode)
+  return std::int8_t(std::clamp(q, -128.0, 127.0));
+}
+
+float dequantise(std::int8_t q, const Int8Grid& g) { return float(double(int(q) - g.zero_point) * g.scale); }
+
+std::vector<double> weight_scales(const Tensor& w, int out_axis, std::int64_t channels, std::string& problem) {
+  problem.clear();
+  if (!w.quant) {
+    problem = "weights '" + w.name + "' carry no quantisation";
+    return {};
+  }
+  const QuantParams& q = *w.quant;
+  for (std::int64_t z : q.zero_point)
+    if (z != 0) {
+      problem = "weights '" + w.name + "' have a non-zero zero point (int8 weights are symmetric)";
+      return {};
+    }
+  if (q.scale.size() == 1) return std::vector<double>(std::size_t(channels), double(q.scale[0]));
+  if (q.axis != out_axis || std::int64_t(q.scale.size()) != channels) {
+    problem = "weights '" + w.name + "' are quantised per channel along axis " + std::to_string(q.axis) +
+              ", not per output channel (axis " + std::to_string(out_axis) + ")";
+    return {};
+  }
+  return std::vector<double>(q.scale.begin(), q.scale.end());
+}
+
+std::vector<std::int8_t> quantise_weights(const Tensor& w, int out_axis, const std::vector<double>& scales) {
+  std::vector<std::int8_t> out(w.float_data.size());
+  std::size_t inner = 1;
+  for (std::size_t d = std::size_t(out_axis) + 1; d < w.shape.size(); ++d) inner *= std::size_t(w.shape[d]);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::size_t c = (i / inner) % scales.size();
+    out[i] = std::int8_t(std::clamp(std::nearbyint(double(w.float_data[i]) / scales[c]), -128.0, 127.0));
+  }
+  return out;
+}
+
+std::vector<std::int32_t> global_avg_table(double s_in, double s_out, std::int64_t plane) {
+  const auto m = multiplier(s_in / (s_out * double(std::max<std::int64_t>(plane, 1))));
+  return {m.first, m.second};
+}
+
+Int8ScaleShift batchnorm_int8(const Graph& g, const Node& bn, const Int8Grid& in, const Int8Grid& out) {
+  auto param = [&](std::size_t i) -> const std::vector<float>& {
+    if (i >= bn.inputs.size() || !g.has_tensor(bn.inputs[i]) || !g.tensor(bn.inputs[i]).is_constant)
+      throw std::invalid_argument("BatchNormalization '" + bn.name + "': input " + std::to_string(i) +
+                                  " is not a constant (int8 needs the inference form)");
+    return g.tensor(bn.inputs[i]).float_data;
+  };
+  const std::vector<float>&gamma = param(1), &beta = param(2), &mean = param(3), &var = param(4);
+  const std::size_t c = gamma.size();
+  if (beta.size() != c || mean.size() != c || var.size() != c)
+    throw std::invalid_argument("BatchNormalization '" + bn.name + "': scale, B, mean and var differ in length");
+  const double eps = bn.attr_float("epsilon", 1e-5f);
+  Int8ScaleShift r;
+  for (std::size_t k = 0; k < c; ++k) {
+    const double a = double(gamma[k]) / std::sqrt(double(var[k]) + eps);
+    const double shift = double(beta[k]) - double(mean[k]) * a;
+    const double s_w = a == 0 ? 1.0 : std::fabs(a) / 127.0;
+    r.w.push_back(std::int32_t(std::nearbyint(a / s_w)));
+    constexpr double kLimit = double(1 << 30);
+    r.b.push_back(std::int32_t(std::clamp(std::nearbyint(shift / (in.scale * s_w)), -kLimit, kLimit)));
+    const auto m = multiplier(in.scale * s_w / out.scale);
+    r.pairs.push_back(m.first);
+    r.pairs.push_back(m.second);
+  }
+  return r;
+}
+
+std::vector<std::int32_t> add_table(double s_a, double s_b, double s_out) {
+  constexpr int kLeftShift = 20;  // TFLite kernels/add.cc, int8
+  const double twice_max = 2 * std::max(s_a, s_b);
+  const auto a = multiplier(s_a / twice_max), b = multiplier(s_b / twice_max);
+  const auto o = multiplier(twice_max / (double(1 << kLeftShift) * s_out));
+  return {kLeftShift, a.first, a.second, b.first, b.second, o.first, o.second};
+}
+
+bool activation_clamp(isa::ActOp act, float lo, float hi, const Int8Grid& out, int& clamp_min, int& clamp_max) {
+  clamp_min = -128;
+  clamp_max = 127;
+  auto q = [&](float x) { return double(out.zero_point) + std::round(double(x) / out.scale); };
+  switch (act) {
+    case isa::ActOp::None:
+    case isa::ActOp::Identity: return true;
+    case isa::ActOp::Relu: clamp_min = std::max(-128, out.zero_point); return true;
+    case isa::ActOp::Clip:
+      clamp_min = int(std::clamp(q(lo), -128.0, 127.0));
+      clamp_max = int(std::clamp(q(hi), -128.0, 127.0));
+      return clamp_min <= clamp_max;
+    default: return false;
+  }
+}
+
+Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
+  Int8Layer r;
+  auto grid = [&](const std::string& name, const char* role) -> std::optional<Int8Grid> {
+    const Tensor* t = graph_tensor(g, name);
+    auto gr = t ? activation_grid(*t) : std::nullopt;
+    if (!gr && r.problem.empty())
+      r.problem = std::string(role) + " '" + name + "' has no per-tensor int8 quantisation";
+    return gr;
+  };
+  const Node* anchor = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+  const bool standalone_bn = L.kind == LayerKind::Act && L.act == isa::ActOp::ScaleShift && L.covers.size() == 1 &&
+                             anchor && anchor->op_type == "BatchNormalization";
+  for (const std::string& c : L.covers)
+    if (const Node* n = node_named(g, c); n && n->op_type == "BatchNormalization" && !standalone_bn)
+      r.problem = "BatchNormalization '" + c + "' fused into " + L.op_type +
+                  " has no int8 rule (fold it into the weights before quantising, or run it as its own layer)";
+  if (!r.problem.empty()) return r;
+  if (standalone_bn) {
+    const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
+    if (!x || !y) return r;
+    if (!L.residual.empty()) {
+      r.problem = "a BatchNormalization with a residual input has no int8 rule";
+      return r;
+    }
+    try {
+      const Int8ScaleShift ss = batchnorm_int8(g, *anchor, *x, *y);
+      r.scale_shift = ss.w;
+      r.scale_shift.insert(r.scale_shift.end(), ss.b.begin(), ss.b.end());
+      r.table = ss.pairs;
+    } catch (const std::invalid_argument& e) {
+      r.problem = e.what();
+      return r;
+    }
+    r.imm.on = true;
+    r.imm.in_zp = x->zero_point;
+    r.imm.out_zp = y->zero_point;
+    return r;
+  }
+  switch (L.kind) {
+    case LayerKind::Conv:
+    case LayerKind::Gemm: {
+      if (!L.residual.empty() || !L.in_scale.empty() || !L.scale_shift.empty()) {
+        r.problem = "a fused residual, input-channel scale or scale/shift has no int8 rule";
+        return r;
+      }
+      const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
+      if (!x || !y) return r;
+      const Tensor* w = g.has_tensor(L.weight) ? &g.tensor(L.weight) : nullptr;  // not a slice of a batched MatMul
+      if (!w || !w->is_constant) {
+        r.problem = "weights '" + L.weight + "' are not a constant of the graph";
+        return r;
+      }
+      int axis = 0;
+      if (L.kind == LayerKind::Gemm) {
+        const bool trans_b = anchor && anchor->op_type == "Gemm" && anchor->attr_int("transB", 0) != 0;
+        axis = trans_b ? 0 : 1;
+        if (anchor && anchor->op_type == "Gemm" &&
+            (anchor->attr_float("alpha", 1.0f) != 1.0f || anchor->attr_float("beta", 1.0f) != 1.0f)) {
+          r.problem = "Gemm with alpha or beta other than 1 has no int8 rule";
+          return r;
+        }
+      }
+      const std::vector<double> sw = weight_scales(*w, axis, L.geom.c_out, r.problem);
+      if (!r.problem.empty()) return r;
+      if (!activation_clamp(L.act, L.act_alpha, L.act_beta, *y, r.imm.clamp_min, r.imm.clamp_max)) {
+        r.problem = std::string("fused activation ") + isa::to_string(L.act) + " has no int8 rule (relu and clip do)";
+        return r;
+      }
+      r.imm.on = true;
+      r.imm.in_zp = x->zero_point;
+      r.imm.out_zp = y->zero_point;
+      for (std::size_t c = 0; c < sw.size(); ++c) {
+        const auto m = multiplier(x->scale * sw[c] / y->scale);
+        r.table.push_back(m.first);
+        r.table.push_back(m.second);
+      }
+      if (!L.bias.empty()) {
+        const Tensor* b = graph_tensor(g, L.bias);
+        if (!b || b->float_data.size() != sw.size()) {
+          r.problem = "bias '" + L.bias + "' is not one constant per output channel";
+          return r;
+        }
+        for (std::size_t c = 0; c < sw.size(); ++c) {
+          const double q = std::nearbyint(double(b->float_data[c]) / (x->scale * sw[c]));
+          r.bias.push_back(std::int32_t(std::clamp(q, -2147483648.0, 2147483647.0)));
+        }
+      }
+      return r;
+    }
+    case LayerKind::Act: {
+      const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
+      if (!x || !y) return r;
+      if (anchor && has_int8_lut(anchor->op_type) && L.covers.size() == 1 && isa::act_uses_lut(L.act)) {
+        if (!L.residual.empty()) {
+          r.problem = "an ACT with a residual input has no int8 rule";
+          return r;
+        }
+        try {
+          const std::vector<std::int8_t> lut = int8_lut(g, *anchor, *x, *y);
+          r.table.assign(lut.size() / 4, 0);
+          std::memcpy(r.table.data(), lut.data(), lut.size());  // 64 words holding the 256 bytes in order
+        } catch (const std::exception& e) {
+          r.problem = std::string("its int8 table could not be computed: ") + e.what();
+          return r;
+        }
+        r.imm.on = true;
+        return r;
+      }
+      if (L.act != isa::ActOp::Relu && L.act != isa::ActOp::Clip && L.act != isa::ActOp::Identity) {
+        r.problem = std::string("ACT ") + isa::to_string(L.act) +
+                    " has no int8 rule (relu, clip, identity, an unfolded BatchNormalization and the element-wise "
+                    "functions by table do)";
+        return r;
+      }
+      if (!L.residual.empty() || !L.scale_shift.empty()) {
+        r.problem = "an ACT with a residual input or parameters has no int8 rule";
+        return r;
+      }
+      activation_clamp(L.act, L.act_alpha, L.act_beta, *y, r.imm.clamp_min, r.imm.clamp_max);
+      r.imm.on = true;
+      r.imm.in_zp = x->zero_point;
+      r.imm.out_zp = y->zero_point;
+      const auto m = multiplier(x->scale / y->scale);
+      r.table = {m.first, m.second};
+      return r;
+    }
+    case LayerKind::Eltwise: {
+      if (L.eltwise != isa::EltwiseOp::Add && L.eltwise != isa::EltwiseOp::Mul) {
+        r.problem = std::string("ELTWISE ") + isa::to_string(L.eltwise) + " has no int8 rule (add and mul do)";
+        return r;
+      }
+      const auto a = grid(L.inputs[0], "input a"), b = grid(L.inputs[1], "input b"), y = grid(L.output, "output");
+      if (!a || !b || !y) return r;
+      r.imm.on = true;
+      r.imm.in_zp = a->zero_point;
+      r.imm.b_zp = b->zero_point;
+      r.imm.out_zp = y->zero_point;
+      r.table = L.eltwise == isa::EltwiseOp::Mul ? mul_table(a->scale, b->scale, y->scale)
+                                                 : add_table(a->scale, b->scale, y->scale);
+      return r;
+    }
+    case LayerKind::Pool:
+    case LayerKind::Copy:
+    case LayerKind::Layout:
+    case LayerKind::Resize: {
+      if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
+        return r;  // costed only: refused by functional_problems on its own
+      const auto y = grid(L.output, "output");
+      if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::GlobalAvg && anchor &&
+          anchor->op_type == "GlobalAveragePool" && L.inputs.size() == 1) {
+        const auto x = grid(L.inputs[0], "input");
+        if (!x || !y) return r;
+        if (!(*x == *y)) {  // an output grid of its own: TFLite's int8 MEAN (pool_int8)
+          r.imm.on = true;
+          r.imm.in_zp = x->zero_point;
+          r.imm.out_zp = y->zero_point;
+          r.table = global_avg_table(x->scale, y->scale, std::int64_t(L.geom.h_in) * L.geom.w_in);
+        }
+        return r;
+      }
+      for (const std::string& in : L.inputs) {
+        const auto x = grid(in, "input");
+        if (x && y && !(*x == *y) && r.problem.empty())
+          r.problem = "input '" + in + "' and output '" + L.output + "' are on different int8 grids; " +
+                      (L.kind == LayerKind::Pool ? "int8 POOL keeps its input's grid" : "an int8 copy (MOVE) moves bytes");
+      }
+      return r;
+    }
+    default: return r;  // Host: refused by functional_problems on its own
+  }
+}
+
+}  // namespace npu::compiler

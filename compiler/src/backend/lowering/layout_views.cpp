@@ -1,0 +1,317 @@
+// Layout ops as strided views (LayoutPiece, lowering.hpp): what MOVE needs to compute them.
+// Each output element of a Transpose, Split, Slice (positive steps), Concat along an inner axis
+// or nearest upsampling by integer factors is one input element found by an affine index map;
+// the codegen tiles the index space and moves each tile with LOAD + MOVE + STORE
+// (layout_tiles.hpp). Ops not here (Pad, Expand, Tile, Gather, bilinear Resize, ...) keep the
+// costed-only streaming copy and are reported as not computed by functional_problems.
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "backend/lowering/lowering_table.hpp"
+#include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/transforms/pass.hpp"
+
+namespace npu::compiler::lowering {
+
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+using U64s = std::vector<std::uint64_t>;
+
+U64s packed(const Shape& s) {
+  U64s st(s.size(), 1);
+  for (std::size_t d = s.size(); d-- > 1;) st[d - 1] = st[d] * std::uint64_t(std::max<std::int64_t>(s[d], 0));
+  return st;
+}
+
+U64s dims_of(const Shape& s) {
+  U64s d;
+  for (auto x : s) d.push_back(std::uint64_t(std::max<std::int64_t>(x, 0)));
+  return d;
+}
+
+bool known(const Graph& g, const std::string& t) { return !t.empty() && g.has_tensor(t) && g.tensor(t).shape_known(); }
+
+// Drops dims of extent 1 (they address nothing), then merges neighbours that are contiguous in
+// both the input and the output (fewer, longer MOVE dimensions). Merging stays inside the outer
+// group and inside the piece's own dims, and the outer group is only merged when `merge_outer`
+// (a single piece: no other piece must share its outer dims). Empty on more than 6 dims left.
+std::vector<LayoutPiece> normalised(std::vector<LayoutPiece> pieces, bool merge_outer) {
+  for (LayoutPiece& p : pieces) {
+    LayoutPiece q = p;
+    q.dims.clear(), q.in_stride.clear(), q.out_stride.clear();
+    q.outer = 0;
+    for (std::size_t d = 0; d < p.dims.size(); ++d) {
+      if (p.dims[d] == 0) return {};  // an empty tensor: nothing to move, no MOVE lowering
+      if (p.dims[d] == 1) continue;
+      const bool outer = d < p.outer;
+      const bool group_start = q.dims.empty() || (!outer && q.dims.size() == q.outer);
+      const std::size_t b = q.dims.size() - (q.dims.empty() ? 0 : 1);
+      if (!group_start && (!outer || merge_outer) && q.in_stride[b] == p.in_stride[d] * p.dims[d] &&
+          q.out_stride[b] == p.out_stride[d] * p.dims[d]) {
+        q.dims[b] *= p.dims[d];
+        q.in_stride[b] = p.in_stride[d];
+        q.out_stride[b] = p.out_stride[d];
+        continue;
+      }
+      q.dims.push_back(p.dims[d]);
+      q.in_stride.push_back(p.in_stride[d]);
+      q.out_stride.push_back(p.out_stride[d]);
+      if (outer) q.outer = q.dims.size();
+    }
+    if (q.dims.size() > 6) return {};
+    p = q;
+  }
+  return pieces;
+}
+
+// A layout op's output as an axis map of its input (unnormalised, so that two maps compose):
+// output index i (over `dims`, outermost first) reads input element
+// sum_a (base[a] + sum_{d: axis[d] = a} step[d] i_d) x packed(in_shape)[a] of `input`.
+// Transpose: axis = perm, step 1; Split/Slice: axis d = d, base = the start, step = the step.
+struct AxisView {
+  std::string input;
+  Shape in_shape;
+  U64s dims;
+  std::vector<std::size_t> axis;
+  U64s step, base;  // step per output dim, base per input axis
+};
+
+std::optional<AxisView> transpose_view(const Graph& g, const Node& n) {
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  std::vector<std::int64_t> perm = n.attr_ints("perm");
+  if (perm.empty())
+    for (std::size_t d = s.size(); d-- > 0;) perm.push_back(std::int64_t(d));
+  if (perm.size() != s.size()) return std::nullopt;
+  std::vector<bool> seen(s.size(), false);
+  AxisView v{n.inputs[0], s, dims_of(g.tensor(n.outputs[0]).shape), {}, {}, U64s(s.size(), 0)};
+  for (auto a : perm) {
+    if (a < 0 || a >= std::int64_t(s.size()) || seen[std::size_t(a)]) return std::nullopt;
+    seen[std::size_t(a)] = true;
+    v.axis.push_back(std::size_t(a));
+    v.step.push_back(1);
+  }
+  return v;
+}
+
+// Identity axes (Split, Slice): output dim d reads input axis d.
+AxisView identity_view(const Graph& g, const Node& n, std::size_t k) {
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  AxisView v{n.inputs[0], s, dims_of(g.tensor(n.outputs[k]).shape), {}, U64s(s.size(), 1), U64s(s.size(), 0)};
+  for (std::size_t d = 0; d < s.size(); ++d) v.axis.push_back(d);
+  return v;
+}
+
+std::optional<AxisView> split_view(const Graph& g, const Node& n, std::size_t k) {
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  std::int64_t axis = n.attr_int("axis", 0);
+  if (axis < 0) axis += std::int64_t(s.size());
+  if (axis < 0 || axis >= std::int64_t(s.size())) return std::nullopt;
+  std::uint64_t at = 0;
+  for (std::size_t j = 0; j < k; ++j) {
+    if (n.outputs[j].empty()) return std::nullopt;  // offsets of later outputs need the earlier shapes
+    if (!known(g, n.outputs[j])) return std::nullopt;
+    at += std::uint64_t(g.tensor(n.outputs[j]).shape.at(std::size_t(axis)));
+  }
+  if (g.tensor(n.outputs[k]).shape.size() != s.size()) return std::nullopt;
+  AxisView v = identity_view(g, n, k);
+  v.base[std::size_t(axis)] = at;
+  return v;
+}
+
+std::optional<AxisView> slice_view(const Graph& g, const Node& n) {
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  if (o.size() != s.size()) return std::nullopt;
+  SliceArgs args;
+  if (!slice_args(g, n, args)) return std::nullopt;
+  const auto& [starts, ends, axes, steps] = args;
+  AxisView v = identity_view(g, n, 0);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    std::int64_t a = axes[i] < 0 ? axes[i] + std::int64_t(s.size()) : axes[i];
+    if (a < 0 || a >= std::int64_t(s.size())) return std::nullopt;
+    const std::int64_t dim = s[std::size_t(a)], step = steps.empty() ? 1 : steps[i];
+    if (step < 1) return std::nullopt;  // negative steps walk backwards: no MOVE lowering (not computed)
+    std::int64_t b = starts[i] < 0 ? starts[i] + dim : starts[i];
+    std::int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
+    b = std::clamp<std::int64_t>(b, 0, dim);
+    e = std::clamp<std::int64_t>(e, 0, dim);
+    const std::int64_t len = e > b ? (e - b + step - 1) / step : 0;
+    if (len != o[std::size_t(a)]) return std::nullopt;  // shape inference disagrees: do not guess
+    v.base[std::size_t(a)] = std::uint64_t(b);
+    v.step[std::size_t(a)] = std::uint64_t(step);
+  }
+  return v;
+}
+
+std::optional<AxisView> axis_view(const Graph& g, const Node& n, std::size_t k) {
+  if (n.inputs.empty() || k >= n.outputs.size() || !known(g, n.inputs[0]) || !known(g, n.outputs[k])) return std::nullopt;
+  if (is_const(g, n.inputs[0])) return std::nullopt;
+  if (n.op_type == "Transpose") return transpose_view(g, n);
+  if (n.op_type == "Split") return split_view(g, n, k);
+  if (n.op_type == "Slice") return slice_view(g, n);
+  return std::nullopt;
+}
+
+// Reads `v.input` through the layout ops that compute it when they are in `composed`
+// (layout_ops.cpp composed_views): v's index i reads element j of X = P(Y) with
+// j_a = base[a] + sum_{axis[d] = a} step[d] i_d, and P reads Y's axis P.axis[a] at
+// P.base + P.step[a] j_a, so the composition is again an axis map of Y.
+AxisView compose(const Graph& g, AxisView v, const std::set<std::string>* composed) {
+  while (composed && composed->count(v.input)) {
+    const auto p = g.producer(v.input);
+    if (!p) break;
+    const Node& n = g.nodes[*p];
+    std::size_t k = 0;
+    while (k < n.outputs.size() && n.outputs[k] != v.input) ++k;
+    const auto pv = axis_view(g, n, k);
+    if (!pv || pv->dims.size() != v.in_shape.size()) break;
+    AxisView c{pv->input, pv->in_shape, v.dims, {}, {}, pv->base};
+    for (std::size_t a = 0; a < v.base.size(); ++a) c.base[pv->axis[a]] += v.base[a] * pv->step[a];
+    for (std::size_t d = 0; d < v.dims.size(); ++d) {
+      c.axis.push_back(pv->axis[v.axis[d]]);
+      c.step.push_back(v.step[d] * pv->step[v.axis[d]]);
+    }
+    v = std::move(c);
+  }
+  return v;
+}
+
+// The piece of an axis map, written packed at `out_offset` with `out_stride` (empty: packed
+// over v.dims).
+LayoutPiece piece_of(const AxisView& v, U64s out_stride, std::uint64_t out_offset, std::size_t outer) {
+  LayoutPiece p;
+  p.input = v.input;
+  p.dims = v.dims;
+  const U64s in = packed(v.in_shape);
+  for (std::size_t d = 0; d < v.dims.size(); ++d) p.in_stride.push_back(in[v.axis[d]] * v.step[d]);
+  for (std::size_t a = 0; a < v.base.size(); ++a) p.in_offset += v.base[a] * in[a];
+  if (out_stride.empty()) {
+    Shape s;
+    for (auto d : v.dims) s.push_back(std::int64_t(d));
+    out_stride = packed(s);
+  }
+  p.out_stride = std::move(out_stride);
+  p.out_offset = out_offset;
+  p.outer = outer;
+  return p;
+}
+
+}  // namespace
+
+std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n, const std::set<std::string>* composed) {
+  if (n.outputs.empty() || !known(g, n.outputs[0])) return {};
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  std::int64_t axis = n.attr_int("axis", 0);
+  if (axis < 0) axis += std::int64_t(o.size());
+  if (axis < 0 || axis >= std::int64_t(o.size())) return {};
+  const U64s out = packed(o);
+  std::vector<LayoutPiece> pieces;
+  std::uint64_t at = 0;
+  for (const std::string& in : n.inputs) {
+    if (!known(g, in) || is_const(g, in)) return {};  // a constant part is not in the DDR image
+    const Shape& s = g.tensor(in).shape;
+    if (s.size() != o.size()) return {};
+    AxisView v{in, s, dims_of(s), {}, U64s(s.size(), 1), U64s(s.size(), 0)};
+    for (std::size_t d = 0; d < s.size(); ++d) v.axis.push_back(d);
+    const std::uint64_t offset = at * out[std::size_t(axis)];
+    at += std::uint64_t(s[std::size_t(axis)]);
+    if (std::uint64_t(s[std::size_t(axis)]) == 0) continue;
+    pieces.push_back(piece_of(compose(g, std::move(v), composed), out, offset, std::size_t(axis)));
+  }
+  if (at != std::uint64_t(o[std::size_t(axis)])) return {};
+  return normalised(std::move(pieces), false);
+}
+
+std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n) {
+  if (n.outputs.empty() || !known(g, n.inputs[0]) || !known(g, n.outputs[0])) return {};
+  if (n.attr_string("mode", "nearest") != "nearest") return {};
+  // out[y] = in[floor(y / f)] holds for asymmetric + floor (opset 10's Upsample/Resize, YOLO's
+  // export) and for half_pixel with a rounding nearest_mode: y = f k + j maps to
+  // k + (j + 0.5)/f - 0.5, inside (k - 0.5, k + 0.5), which rounds to k. Not for the others.
+  if (n.op_type == "Resize" && g.opset >= 11) {
+    const std::string ctm = n.attr_string("coordinate_transformation_mode", "half_pixel");
+    const std::string nm = n.attr_string("nearest_mode", "round_prefer_floor");
+    const bool ok = (ctm == "asymmetric" && nm == "floor") ||
+                    ((ctm == "half_pixel" || ctm == "pytorch_half_pixel") &&
+                     (nm == "round_prefer_floor" || nm == "round_prefer_ceil"));
+    if (!ok) return {};
+  }
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  if (s.size() != 4 || o.size() != 4 || s[0] != o[0] || s[1] != o[1] || s[2] < 1 || s[3] < 1 || o[2] % s[2] ||
+      o[3] % s[3])
+    return {};
+  const std::uint64_t N = std::uint64_t(s[0]), C = std::uint64_t(s[1]), H = std::uint64_t(s[2]),
+                      W = std::uint64_t(s[3]), fh = std::uint64_t(o[2] / s[2]), fw = std::uint64_t(o[3] / s[3]);
+  LayoutPiece p;
+  p.input = n.inputs[0];
+  p.dims = {N, C, H, fh, W, fw};
+  p.in_stride = {C * H * W, H * W, W, 0, 1, 0};
+  p.out_stride = packed({std::int64_t(N), std::int64_t(C), std::int64_t(H), std::int64_t(fh), std::int64_t(W),
+                         std::int64_t(fw)});
+  p.outer = p.dims.size();
+  return normalised({p}, true);
+}
+
+std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k,
+                                       const std::set<std::string>* composed) {
+  const auto v = axis_view(g, n, k);
+  if (!v) return {};
+  return normalised({piece_of(compose(g, *v, composed), {}, 0, v->dims.size())}, true);
+}
+
+std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& npu_placed,
+                                     const std::set<std::string>& placed,
+                                     const std::function<bool(const Node&)>& move_concat, bool int8) {
+  std::set<std::string> out;
+  auto moves = [&](std::size_t i) {
+    const Node& c = g.nodes[i];
+    if (!npu_placed[i]) return false;
+    if (c.op_type == "Concat") return move_concat(c);
+    for (std::size_t k = 0; k < c.outputs.size(); ++k)
+      if (!c.outputs[k].empty() && !axis_view(g, c, k)) return false;
+    return c.op_type == "Transpose" || c.op_type == "Split" || c.op_type == "Slice";
+  };
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (!npu_placed[i] || (n.op_type != "Transpose" && n.op_type != "Split" && n.op_type != "Slice")) continue;
+    for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+      const std::string& t = n.outputs[k];
+      if (t.empty() || placed.count(t) || !axis_view(g, n, k)) continue;
+      if (std::find(g.outputs.begin(), g.outputs.end(), t) != g.outputs.end()) continue;
+      const auto readers = g.consumers(t);
+      if (readers.empty()) continue;
+      bool ok = true;
+      for (std::size_t r : readers) ok = ok && moves(r);
+      if (ok && int8) {  // an int8 MOVE keeps its input's grid: compose only where nothing changes it
+        const auto a = activation_grid(g.tensor(n.inputs[0])), b = activation_grid(g.tensor(t));
+        ok = a && b && *a == *b;
+      }
+      if (ok) out.insert(t);
+    }
+  }
+  return out;
+}
+
+void read_through_composed(const Graph& g, const std::set<std::string>& composed, LayerSpec& L) {
+  bool any = false;
+  for (const std::string& in : L.inputs) {
+    for (std::string t = in; composed.count(t);) {
+      const auto p = g.producer(t);
+      if (!p) break;
+      const Node& n = g.nodes[*p];
+      for (const std::string& c : covered_nodes(n))
+        if (std::find(L.covers.begin(), L.covers.end(), c) == L.covers.end()) L.covers.push_back(c);
+      t = n.inputs[0];
+      any = true;
+    }
+  }
+  if (!any || L.layout.empty()) return;
+  L.inputs.clear();
+  for (const LayoutPiece& piece : L.layout)
+    if (std::find(L.inputs.begin(), L.inputs.end(), piece.input) == L.inputs.end()) L.inputs.push_back(piece.input);
+}
+
+}  // namespace npu::compiler::lowering

@@ -1,0 +1,102 @@
+// The lowering table: ONNX op -> how it runs on the NPU. One file per op family
+// (vector_ops.cpp, reduce_ops.cpp, layout_ops.cpp, matmul_ops.cpp); lowering.cpp consults
+// this table before its built-in ops (Conv, Gemm, BatchNormalization, activations, equal-shape
+// Add/Mul, pooling, nearest Resize, Concat). Internal to the compiler library.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/backend/lowering/lowering.hpp"
+
+namespace npu::compiler::lowering {
+
+/// What an op family's lowering may do while the graph is lowered (implemented by the
+/// Lowerer in lowering.cpp).
+class LowerCtx {
+ public:
+  virtual ~LowerCtx() = default;
+  virtual const Graph& graph() const = 0;
+  virtual int elem_bytes() const = 0;  ///< bytes per activation/weight element
+  /// A LayerSpec named after `n` covering it (and any nodes fused into it).
+  virtual LayerSpec base(const Node& n, LayerKind kind) = 0;
+  /// Registers the layer's DDR tensors and appends it to the program.
+  virtual void finish(LayerSpec& layer) = 0;
+  /// Conv/Gemm tail: fused epilogue activation, MACs, bias param, then finish().
+  virtual void finish_mac(const Node& n, LayerSpec& layer) = 0;
+  /// A DDR-only parameter tensor (bias, scale/shift, LayerNorm gamma/beta) of `bytes`.
+  virtual void touch_param(const std::string& name, std::uint64_t bytes) = 0;
+  /// A name for `bytes` bytes at `offset` inside graph tensor `of` (a batch slice of a
+  /// MatMul operand); usable as a LayerSpec input/weight/output.
+  virtual std::string subview(const std::string& of, std::uint64_t offset, std::uint64_t bytes) = 0;
+  /// A DDR tensor of `bytes` that exists only in the program (e.g. ConvTranspose's
+  /// zero-inserted input); an intermediate named `name`.
+  virtual std::string temp_tensor(const std::string& name, std::uint64_t bytes) = 0;
+  /// Layout op outputs no layer computes (composed_views): their readers read their input.
+  virtual const std::set<std::string>& composed() const = 0;
+  [[noreturn]] virtual void fail(const Node& n, const std::string& why) const = 0;
+};
+
+struct OpLowering {
+  /// "" when the node can run on the NPU, else why not (goes to the host with that reason).
+  std::string (*check)(const Graph& g, const Node& n) = nullptr;
+  /// Emits the node's layer(s).
+  void (*lower)(LowerCtx& ctx, const Node& n) = nullptr;
+  /// Optional: a zero-copy view. Returns the byte offset (in element units of the input) of
+  /// each output inside input 0, or an empty vector when the node must move data.
+  std::vector<std::uint64_t> (*view)(const Graph& g, const Node& n) = nullptr;
+};
+
+/// Op type -> lowering, for the ops the families below register.
+const std::map<std::string, OpLowering>& table();
+const OpLowering* find(const std::string& op_type);
+
+// Op families (each in its own file).
+void add_vector_ops(std::map<std::string, OpLowering>& t);  // vector_ops.cpp
+void add_reduce_ops(std::map<std::string, OpLowering>& t);  // reduce_ops.cpp
+void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
+void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
+void add_conv_transpose(std::map<std::string, OpLowering>& t);  // conv_transpose.cpp
+
+// Layout ops as strided views for MOVE (layout_views.cpp); empty when the op or its form has
+// no MOVE lowering (the layer is then costed only, and functional_problems says so).
+/// Output `k` of a Transpose, Split or Slice (positive steps) node. A piece whose input is in
+/// `composed` (a Transpose/Split/Slice output no layer computes, composed_views) reads that
+/// op's input instead, through the composed index map (repeatedly, down the chain).
+std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k,
+                                       const std::set<std::string>* composed = nullptr);
+/// A Concat along an inner axis: one piece per (non-empty) input; `composed` as above.
+std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n, const std::set<std::string>* composed = nullptr);
+/// The Transpose/Split/Slice outputs whose readers can read their input directly (view
+/// composition, XLA's "transpose folding" for MOVE): NPU-placed, with a MOVE lowering, no graph
+/// output, not zero-copy placed (`placed`: tensors lowering links into another's bytes), read only
+/// by NPU layout layers that compute by MOVE (a Transpose/Split/Slice with a MOVE lowering, a
+/// Concat along an inner axis: `move_concat`), and, when `int8`, on their input's int8 grid.
+/// No layer computes them: each reader's pieces read the op's input. Deterministic.
+std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& npu_placed,
+                                     const std::set<std::string>& placed,
+                                     const std::function<bool(const Node&)>& move_concat, bool int8);
+/// After L.layout was built with `composed`: the nodes its composed inputs stood for join
+/// L.covers (after the anchor), and L.inputs become the tensors its pieces read.
+void read_through_composed(const Graph& g, const std::set<std::string>& composed, LayerSpec& L);
+/// Nearest Resize/Upsample of NCHW by integer factors where out[y] = in[floor(y / f)].
+std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n);
+
+// Helpers shared by the families.
+/// A Slice node's constant arguments (attributes before opset 10, constant inputs after),
+/// axes defaulted to 0..n-1, steps empty when absent. false when an argument is not a constant
+/// or the lists disagree in length.
+struct SliceArgs {
+  std::vector<std::int64_t> starts, ends, axes, steps;
+};
+bool slice_args(const Graph& g, const Node& n, SliceArgs& out);
+bool is_const(const Graph& g, const std::string& t);
+/// "" when every listed tensor has a static shape, else the reason.
+std::string shapes_known(const Graph& g, const Node& n);
+std::uint64_t elements(const Graph& g, const std::string& t);
+
+}  // namespace npu::compiler::lowering

@@ -1,0 +1,90 @@
+// MatMul family on the MAC array (numpy matmul semantics, ONNX MatMul): A [..., M, K] x
+// B [..., K, N]. A constant 2-D B is a weight matrix: one GEMM with M = the product of A's
+// leading axes (nn.Linear on a sequence). A computed B (attention's Q x K^T and scores x V)
+// or batch axes on B: one GEMM per batch index, each reading its slices of A and B.
+#include <algorithm>
+
+#include "backend/lowering/lowering_table.hpp"
+#include "npu/compiler/transforms/pass.hpp"
+
+namespace npu::compiler::lowering {
+
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+std::uint64_t prod(const Shape& s, std::size_t begin, std::size_t end) {
+  std::uint64_t p = 1;
+  for (std::size_t i = begin; i < end; ++i) p *= std::uint64_t(s[i]);
+  return p;
+}
+
+std::string check_matmul(const Graph& g, const Node& n) {
+  // A third input is a bias fused by fuse-bias (a constant of N elements).
+  if (n.inputs.size() != 2 && !(n.inputs.size() == 3 && is_const(g, n.inputs[2])))
+    return "MatMul with " + std::to_string(n.inputs.size()) + " inputs";
+  if (auto r = shapes_known(g, n); !r.empty()) return r;
+  const Shape& a = g.tensor(n.inputs[0]).shape;
+  const Shape& b = g.tensor(n.inputs[1]).shape;
+  if (a.size() < 2 || b.size() < 2)
+    return "MatMul of a vector (" + shape_string(a) + " x " + shape_string(b) + "): reshape it to a matrix";
+  if (is_const(g, n.inputs[0]) && !is_const(g, n.inputs[1]))
+    return "MatMul with a constant A and a computed B";
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  // Batch axes: A's and B's must each equal the output's or be all 1 (no partial broadcast).
+  const std::size_t ob = o.size() - 2;
+  auto batch_ok = [&](const Shape& s) {
+    const std::uint64_t sb = prod(s, 0, s.size() - 2);
+    return sb == 1 || sb == prod(o, 0, ob);
+  };
+  if (!batch_ok(a) || !batch_ok(b)) return "MatMul with partially broadcast batch axes";
+  if (prod(o, 0, ob) > 4096) return "MatMul with more than 4096 batch matrices";
+  return "";
+}
+
+void lower_matmul(LowerCtx& ctx, const Node& n) {
+  const Graph& g = ctx.graph();
+  const Shape& a = g.tensor(n.inputs[0]).shape;
+  const Shape& b = g.tensor(n.inputs[1]).shape;
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  const std::uint64_t k = std::uint64_t(a.back());
+  const std::uint64_t nn = std::uint64_t(b.back());
+  const std::uint64_t e = std::uint64_t(ctx.elem_bytes());
+  const std::uint64_t b_batch = prod(b, 0, b.size() - 2);
+  auto gemm = [&](const std::string& name, const std::string& in, const std::string& w, const std::string& out,
+                  std::uint64_t m) {
+    LayerSpec L = ctx.base(n, LayerKind::Gemm);
+    L.name = name;
+    ConvGeom& c = L.geom;
+    c.h_in = c.h_out = int(m);
+    c.c_in = int(k);
+    c.c_out = int(nn);
+    c.w_in = c.w_out = 1;
+    c.gemm = true;
+    L.inputs = {in};
+    L.weight = w;
+    L.output = out;
+    if (n.inputs.size() == 3) L.bias = n.inputs[2];  // fuse-bias: added in the GEMM epilogue
+    ctx.finish_mac(n, L);
+  };
+  if (b_batch == 1 && is_const(g, n.inputs[1])) {
+    gemm(isa_name(n.name), n.inputs[0], n.inputs[1], n.outputs[0], prod(a, 0, a.size() - 1));
+    return;
+  }
+  const std::uint64_t batches = prod(o, 0, o.size() - 2);
+  const std::uint64_t m = std::uint64_t(a[a.size() - 2]);
+  const std::uint64_t a_batch = prod(a, 0, a.size() - 2);
+  for (std::uint64_t i = 0; i < batches; ++i) {
+    const std::string tag = ":b" + std::to_string(i);
+    const std::string in = ctx.subview(n.inputs[0], (a_batch == 1 ? 0 : i) * m * k * e, m * k * e);
+    const std::string w = ctx.subview(n.inputs[1], (b_batch == 1 ? 0 : i) * k * nn * e, k * nn * e);
+    const std::string out = ctx.subview(n.outputs[0], i * m * nn * e, m * nn * e);
+    gemm(isa_name(n.name) + tag, in, w, out, m);
+  }
+}
+
+}  // namespace
+
+void add_matmul_ops(std::map<std::string, OpLowering>& t) { t["MatMul"] = OpLowering{check_matmul, lower_matmul, nullptr}; }
+
+}  // namespace npu::compiler::lowering

@@ -1,0 +1,72 @@
+// Smaller-SRAM plans as candidates: capacities, figures, comparison (sram_plans.hpp).
+#include "npu/compiler/backend/tiling/sram_plans.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "npu/isa/dataflow_check.hpp"
+
+namespace npu::compiler {
+
+std::vector<std::uint64_t> sram_plan_capacities(const HwConfig& hw) {
+  const std::uint64_t s = hw.sram.capacity_bytes;
+  const std::uint64_t banks = std::uint64_t(std::max(1, hw.sram.banks));
+  const std::uint64_t granule = std::max<std::uint64_t>(1, hw.sram.bank_interleave_bytes);
+  std::vector<std::uint64_t> out{s};
+  for (std::uint64_t c = s; c % 2 == 0 && c / 2 >= kSmallestSramPlanBytes;) {
+    c /= 2;
+    if (c % banks != 0 || (c / banks) % granule != 0) break;
+    out.push_back(c);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, const CompileReport& report,
+                         const std::vector<StackSummary>& stacks, double residency_ns, const HwConfig& hw) {
+  PlanFigures f;
+  f.sram_bytes = sram_bytes;
+  const std::uint64_t burst = std::uint64_t(std::max(1, hw.ddr.burst_bytes()));
+  std::map<std::string, std::uint64_t> layer_bytes;
+  for (const isa::Instruction& in : program.instructions) {
+    if (in.op != isa::Opcode::Load && in.op != isa::Opcode::Store) continue;
+    const std::uint64_t n = isa::ddr_burst_bytes(std::get<isa::DmaDesc>(in.params), burst);
+    layer_bytes[in.layer] += n;
+    f.ddr_bytes += n;
+  }
+  const double peak = hw.ddr.peak_gbps();  // GB/s = bytes per ns
+  for (const LayerReport& l : report.layers) {
+    if (l.placement != "npu" || l.stack >= 0) continue;
+    const auto b = layer_bytes.find(l.layer);
+    const double m = peak > 0 && b != layer_bytes.end() ? double(b->second) / peak : 0.0;
+    const double c = l.compute_ns;
+    f.estimated_ns += std::max(c, m) + (c + m) / double(std::max(1, l.steps));
+  }
+  for (const StackSummary& s : stacks) f.estimated_ns += s.estimated_ns;
+  f.estimated_ns += residency_ns;
+  return f;
+}
+
+bool improves_on(const PlanFigures& candidate, const PlanFigures& kept) {
+  const bool time_lower = candidate.estimated_ns < kept.estimated_ns * (1.0 - kPlanTimeTie);
+  const bool time_no_higher = time_lower || candidate.estimated_ns <= kept.estimated_ns * (1.0 + kPlanTimeTie);
+  return candidate.ddr_bytes <= kept.ddr_bytes && time_no_higher && (candidate.ddr_bytes < kept.ddr_bytes || time_lower);
+}
+
+std::string sram_size_text(std::uint64_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} B", bytes);
+}
+
+std::string sram_plan_note(std::uint64_t plan_bytes, std::uint64_t capacity_bytes) {
+  if (plan_bytes == 0 || plan_bytes >= capacity_bytes) return "";
+  return fmt::format("  SRAM plan: compiled for {} of the config's {}: the larger SRAM's plans are not estimated "
+                     "better in both DDR bytes and time (npu compile --explain, sram-plans)\n",
+                     sram_size_text(plan_bytes), sram_size_text(capacity_bytes));
+}
+
+}  // namespace npu::compiler

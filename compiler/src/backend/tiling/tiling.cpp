@@ -1,0 +1,362 @@
+#include "npu/compiler/backend/tiling/tiling.hpp"
+#include "npu/compiler/backend/tiling/sram_placement.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "npu/isa/systolic_fold.hpp"
+
+namespace npu::compiler {
+
+const char* to_string(LoopOrder o) {
+  return o == LoopOrder::WeightsResident ? "weights-resident" : "input-resident";
+}
+
+const char* to_string(OverlapPolicy p) {
+  return p == OverlapPolicy::Recompute ? "recompute" : p == OverlapPolicy::Cache ? "cache" : "auto";
+}
+
+isa::ConvParams band_conv_params(const ConvGeom& g, const RowBand& band) {
+  isa::ConvParams cp;
+  cp.h_in = band.rows;
+  cp.w_in = g.w_in;
+  cp.kh = g.kh;
+  cp.kw = g.kw;
+  cp.stride_h = g.stride_h;
+  cp.stride_w = g.stride_w;
+  cp.pad_top = band.pad_top;
+  cp.pad_bottom = band.pad_bottom;
+  cp.pad_left = g.pad_left;
+  cp.pad_right = g.pad_right;
+  cp.dilation = g.dilation;
+  return cp;
+}
+
+isa::PoolParams band_pool_params(const ConvGeom& g, const RowBand& band) {
+  isa::PoolParams pp;
+  pp.h_in = band.rows;
+  pp.w_in = g.w_in;
+  pp.kh = g.kh;
+  pp.kw = g.kw;
+  pp.stride_h = g.stride_h;
+  pp.stride_w = g.stride_w;
+  pp.pad_top = band.pad_top;
+  pp.pad_bottom = band.pad_bottom;
+  pp.pad_left = g.pad_left;
+  pp.pad_right = g.pad_right;
+  return pp;
+}
+
+RowBand input_band(const ConvGeom& g, int out_row0, int out_rows) {
+  const int first = out_row0 * g.stride_h - g.pad_top;
+  const int last = (out_row0 + out_rows - 1) * g.stride_h - g.pad_top + g.dilation * (g.kh - 1);
+  RowBand b;
+  b.first_row = std::max(first, 0);
+  const int hi = std::min(last, g.h_in - 1);
+  b.rows = hi - b.first_row + 1;
+  b.pad_top = b.first_row - first;
+  b.pad_bottom = last - hi;
+  return b;
+}
+
+namespace {
+
+int co_unit(const ConvGeom& g) { return g.group == 1 ? 1 : g.cout_per_group(); }
+
+// Sum over row tiles of the input rows each band loads.
+std::uint64_t band_rows_total(const ConvGeom& g, int rows_tile) {
+  std::uint64_t total = 0;
+  for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) total += std::uint64_t(input_band(g, r0, std::min(rows_tile, g.h_out - r0)).rows);
+  return total;
+}
+
+int max_band_rows(const ConvGeom& g, int rows_tile) {
+  return std::min((rows_tile - 1) * g.stride_h + g.dilation * (g.kh - 1) + 1, g.h_in);
+}
+
+// Distinct values ceil(total/n) for n = 1..total.
+std::vector<int> ceil_splits(int total) {
+  std::set<int> s;
+  for (int n = 1; n <= total; ++n) s.insert(int(ceil_div(total, n)));
+  return {s.begin(), s.end()};
+}
+
+std::uint64_t bursts(std::uint64_t bytes, int burst) {
+  const std::uint64_t b = std::uint64_t(std::max(burst, 1));
+  return (bytes + b - 1) / b * b;
+}
+
+// `runs` runs of `run_bytes`, one per `stride_bytes`: contiguous when the stride is the run.
+std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst) {
+  if (runs <= 1 || stride_bytes == run_bytes) return bursts(run_bytes * runs, burst);
+  return runs * bursts(run_bytes, burst);
+}
+
+// Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile) {
+  const int n = int(ceil_div(total, tile));
+  const int last = total - (n - 1) * tile;
+  if (last == tile) return {{std::uint64_t(tile), std::uint64_t(n)}};
+  return {{std::uint64_t(tile), std::uint64_t(n - 1)}, {std::uint64_t(last), 1}};
+}
+
+}  // namespace
+
+std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
+                              const TilingOptions& opt) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const int B = opt.burst_bytes;
+  const std::uint64_t n_co = std::uint64_t(ceil_div(g.c_out, co_tile));
+  const std::uint64_t n_row = std::uint64_t(ceil_div(g.h_out, rows_tile));
+  const auto co_pieces = pieces(g.c_out, co_tile);
+  const auto row_pieces = pieces(g.h_out, rows_tile);
+  const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e;
+  const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e;
+  const std::uint64_t per_oc = std::uint64_t(g.cin_per_group()) * g.kh * g.kw * e;
+
+  // One pass over every row band, for `channels` channels (a grouped slice or all of them).
+  auto bands_cost = [&](std::uint64_t channels) {
+    std::uint64_t c = 0;
+    for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) {
+      const int rows = input_band(g, r0, std::min(rows_tile, g.h_out - r0)).rows;
+      c += g.gemm ? bursts(std::uint64_t(rows) * g.c_in * e, B)
+                  : runs_cost(std::uint64_t(rows) * g.w_in * e, channels, plane_in, B);
+    }
+    return c;
+  };
+  std::uint64_t input = 0;
+  if (g.group > 1 && order == LoopOrder::WeightsResident) {
+    for (const auto& [cot, count] : co_pieces) input += count * bands_cost(cot / g.cout_per_group() * g.cin_per_group());
+  } else if (order == LoopOrder::WeightsResident && n_row > 1) {
+    input = n_co * bands_cost(std::uint64_t(g.c_in));
+  } else {
+    input = bands_cost(std::uint64_t(g.c_in));
+  }
+  std::uint64_t weights = 0;
+  for (const auto& [cot, count] : co_pieces) weights += count * bursts(cot * per_oc, B);
+  if (order == LoopOrder::InputResident && n_co > 1) weights *= n_row;
+  std::uint64_t out = 0;
+  for (const auto& [cot, cc] : co_pieces)
+    for (const auto& [rows, rc] : row_pieces)
+      out += cc * rc *
+             (g.gemm ? runs_cost(cot * e, rows, std::uint64_t(g.c_out) * e, B)
+                     : runs_cost(rows * std::uint64_t(g.w_out) * e, cot, plane_out, B));
+  return input + weights + out * (opt.residual ? 2 : 1);
+}
+
+ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
+                                const TilingOptions& opt) {
+  const int n_co = int(ceil_div(g.c_out, co_tile));
+  const int n_row = int(ceil_div(g.h_out, rows_tile));
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
+                           ? g.c_in
+                           : co_tile / g.cout_per_group() * g.cin_per_group();
+  const std::uint64_t in_bytes = std::uint64_t(cin_tile) * max_band_rows(g, rows_tile) * g.w_in * e;
+  const std::uint64_t w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e;
+  const std::uint64_t out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
+  const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
+  const bool images = opt.batch > 1;
+  const bool in_changes = images || (g.group == 1 ? n_row > 1 : n_row * n_co > 1);
+  const bool w_changes = n_co > 1;
+  const bool out_changes = images || n_row * n_co > 1;
+
+  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out'; a buffer
+  // that does not change during the layer has one slot (size 0 for the second).
+  const std::vector<std::uint64_t> sizes = {in_bytes,
+                                            in_changes ? in_bytes : 0,
+                                            w_bytes,
+                                            w_changes ? w_bytes : 0,
+                                            param_bytes,
+                                            opt.in_scale ? std::uint64_t(g.c_in) * e : 0,
+                                            opt.residual ? out_bytes : 0,
+                                            opt.residual && out_changes ? out_bytes : 0,
+                                            out_bytes,
+                                            out_changes ? out_bytes : 0};
+  const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
+                                              opt.align_bytes);
+  const auto& o = pl.offset;
+  ConvSramLayout l;
+  l.in[0] = o[0];
+  l.in[1] = in_changes ? o[1] : l.in[0];
+  l.w[0] = o[2];
+  l.w[1] = w_changes ? o[3] : l.w[0];
+  l.params = o[4];
+  if (opt.in_scale) l.in_scale = o[5];
+  if (opt.residual) {
+    l.res[0] = o[6];
+    l.res[1] = out_changes ? o[7] : l.res[0];
+  }
+  l.out[0] = o[8];
+  l.out[1] = out_changes ? o[9] : l.out[0];
+  l.total_bytes = pl.packed_bytes;
+  l.bank_exclusive = pl.bank_exclusive;
+  return l;
+}
+
+void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile, const TilingOptions& opt,
+                  std::uint64_t& input_bytes, std::uint64_t& weight_bytes) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const std::uint64_t n_co = std::uint64_t(ceil_div(g.c_out, co_tile));
+  const std::uint64_t n_row = std::uint64_t(ceil_div(g.h_out, rows_tile));
+  const std::uint64_t bands = std::uint64_t(g.c_in) * band_rows_total(g, rows_tile) * g.w_in * e;
+  const std::uint64_t w = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e;
+  if (order == LoopOrder::WeightsResident) {
+    // Grouped: each channel tile reads only its own input channels, so the bands add up once.
+    input_bytes = (g.group > 1 || n_row == 1) ? bands : bands * n_co;
+    weight_bytes = w;
+  } else {
+    input_bytes = bands;
+    weight_bytes = n_co == 1 ? w : w * n_row;
+  }
+}
+
+std::string ConvTilePlan::describe(const ConvGeom& g) const {
+  return std::to_string(co_tile) + "co x " + std::to_string(rows_tile) + "r x " + std::to_string(g.w_out) +
+         "w (" + std::to_string(n_co) + "x" + std::to_string(n_row) + " tiles)";
+}
+
+std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array) {
+  if (array.rows <= 0 || array.cols <= 0) return 0;
+  const std::int64_t taps = std::int64_t(g.kh) * g.kw;
+  std::uint64_t total = 0;
+  for (const auto& [cot, cc] : pieces(g.c_out, co_tile)) {
+    for (const auto& [rows, rc] : pieces(g.h_out, rows_tile)) {
+      std::int64_t cycles = 0;
+      if (g.gemm) {
+        cycles = isa::conv_array_cycles(1, std::int64_t(rows), std::int64_t(g.c_in), std::int64_t(cot), 1, array);
+      } else if (g.group == 1) {
+        cycles = isa::conv_array_cycles(1, std::int64_t(rows) * g.w_out, std::int64_t(g.c_in), std::int64_t(cot), taps,
+                                        array);
+      } else {
+        cycles = isa::conv_array_cycles(std::int64_t(cot) / g.cout_per_group(), std::int64_t(rows) * g.w_out,
+                                        g.cin_per_group(), g.cout_per_group(), taps, array);
+      }
+      total += cc * rc * std::uint64_t(cycles);
+    }
+  }
+  return total;
+}
+
+std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
+  return conv_sram_layout(g, LoopOrder::WeightsResident, co_unit(g), 1, opt).total_bytes;
+}
+
+namespace {
+
+// The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
+std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+  const int unit = co_unit(g);
+  std::vector<int> co_tiles;
+  for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
+  const std::vector<int> row_tiles = ceil_splits(g.h_out);
+
+  std::vector<ConvTilePlan> fits;
+  for (LoopOrder order : {LoopOrder::WeightsResident, LoopOrder::InputResident}) {
+    for (int co : co_tiles) {
+      for (int rows : row_tiles) {
+        const ConvSramLayout l = conv_sram_layout(g, order, co, rows, opt);
+        if (l.total_bytes > sram_bytes) continue;
+        ConvTilePlan p;
+        p.order = order;
+        p.co_tile = co;
+        p.rows_tile = rows;
+        p.n_co = int(ceil_div(g.c_out, co));
+        p.n_row = int(ceil_div(g.h_out, rows));
+        p.steps = p.n_co * p.n_row;
+        p.sram = l;
+        conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
+        p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
+        if (opt.time_based()) {
+          p.array_cycles = conv_array_cycles(g, co, rows, opt.array);
+          const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
+          const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+          // The step double buffering cannot overlap: the first step's loads (its input band
+          // and weight tile -- the whole input when it is resident) and one step's compute.
+          const std::uint64_t e = std::uint64_t(opt.act_bytes);
+          const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
+                                   ? g.c_in
+                                   : co / g.cout_per_group() * g.cin_per_group();
+          const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
+                                           std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
+          const double fill_ns = std::max(double(first_load) / opt.ddr_bytes_per_ns, memory_ns / double(p.steps));
+          p.estimated_ns = std::max(compute_ns, memory_ns) + compute_ns / double(p.steps) + fill_ns;
+        }
+        fits.push_back(p);
+      }
+    }
+  }
+  if (fits.empty()) return std::nullopt;
+  std::uint64_t best = UINT64_MAX;
+  for (const auto& p : fits) best = std::min(best, p.burst_cost_bytes);
+  const ConvTilePlan* chosen = nullptr;
+  if (opt.time_based()) {
+    const double traffic_limit = double(best) * (1.0 + opt.max_traffic_over_min);
+    double best_ns = 0;
+    bool any = false;
+    for (const auto& p : fits) {
+      if (double(p.burst_cost_bytes) > traffic_limit) continue;
+      if (!any || p.estimated_ns < best_ns) best_ns = p.estimated_ns;
+      any = true;
+    }
+    const double time_limit = best_ns * (1.0 + opt.time_tie_tolerance);
+    auto key = [&](const ConvTilePlan& p) {
+      // Larger is better: lower burst cost, fewer bytes, weights-resident, wider channel tiles,
+      // taller row tiles (a total order, so the choice is deterministic).
+      return std::make_tuple(-double(p.burst_cost_bytes), -double(p.input_read_bytes + p.weight_read_bytes),
+                             p.order == LoopOrder::WeightsResident ? 1 : 0, p.co_tile, p.rows_tile);
+    };
+    for (const auto& p : fits) {
+      if (double(p.burst_cost_bytes) > traffic_limit || p.estimated_ns > time_limit) continue;
+      if (!chosen || key(p) > key(*chosen)) chosen = &p;
+    }
+    return *chosen;
+  }
+  const double limit = double(best) * (1.0 + opt.traffic_tolerance);
+  auto key = [&](const ConvTilePlan& p) {
+    // Larger is better: steps up to the target, then lower burst cost, then fewer bytes,
+    // then weights-resident, then wider channel tiles (fewer array refills), taller tiles.
+    return std::make_tuple(std::min(p.steps, opt.target_steps), -double(p.burst_cost_bytes),
+                           -double(p.input_read_bytes + p.weight_read_bytes),
+                           p.order == LoopOrder::WeightsResident ? 1 : 0, p.co_tile, p.rows_tile);
+  };
+  for (const auto& p : fits) {
+    if (double(p.burst_cost_bytes) > limit) continue;
+    if (!chosen || key(p) > key(*chosen)) chosen = &p;
+  }
+  return *chosen;
+}
+
+}  // namespace
+
+std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+  // The plan for sram_bytes competes with the plans for sram_bytes/2, /4, ... (down to the
+  // minimal tile): every tiling that fits a smaller SRAM also fits this one, but the choice
+  // among tilings (tolerances, tie-breaks) can land on one the cost model rates worse, or one
+  // that buys estimated time with more DDR traffic. Going up from the smallest capacity, a
+  // larger capacity's plan replaces the kept one only when it is a Pareto improvement: burst
+  // cost and (time_based() only) estimated time no higher, one strictly lower. So along
+  // C, 2C, 4C, ... (nested candidate lists) neither the burst cost nor the estimated time of
+  // the chosen plan ever rises, and equal-cost plans keep the smaller SRAM's tiles.
+  const std::uint64_t min_bytes = conv_min_sram_bytes(g, opt);
+  std::vector<std::uint64_t> caps;
+  for (std::uint64_t c = sram_bytes; c >= min_bytes && c > 0; c /= 2) caps.push_back(c);
+  std::optional<ConvTilePlan> best;
+  // Estimates within time_tie_tolerance are ties (as in plan_conv_in), so a plan that moves
+  // fewer bytes at a tied estimated time is an improvement.
+  auto improves = [&](const ConvTilePlan& a, const ConvTilePlan& b) {
+    if (!opt.time_based()) return a.burst_cost_bytes < b.burst_cost_bytes;
+    const bool time_tied = a.estimated_ns <= b.estimated_ns * (1.0 + opt.time_tie_tolerance);
+    return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
+           (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
+  };
+  for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
+    std::optional<ConvTilePlan> p = plan_conv_in(g, *it, opt);
+    if (p && (!best || improves(*p, *best))) best = std::move(p);
+  }
+  return best;
+}
+
+}  // namespace npu::compiler

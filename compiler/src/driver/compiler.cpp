@@ -1,0 +1,270 @@
+#include <algorithm>
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/backend/schedule/pipeline.hpp"
+#include "npu/compiler/backend/tiling/sram_plans.hpp"
+#include "npu/compiler/backend/tiling/sram_residency.hpp"
+
+#include <fmt/format.h>
+#include <optional>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <set>
+#include <thread>
+#include <cstdio>
+
+#include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
+#include "npu/isa/ddr_stream.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+/// One SRAM size's program, report and decisions (code generation onwards).
+struct Plan {
+  isa::Program program;
+  CompileReport report;
+  std::vector<Decision> decisions;
+  std::vector<StackSummary> stacks;
+  PlanFigures figures;
+};
+
+/// Code generation, cross-layer pipelining and SRAM residency for `hw` (whose SRAM capacity
+/// is the one planned for) from the lowered graph in `r`.
+Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& tiling, const std::string& model,
+              const Strategy& strategy, const CompileOptions& options) {
+  Plan plan;
+  CodegenResult cg = generate(r.lowered, hw, tiling, model, strategy.name);
+  plan.report = build_report(r.lowered, cg, hw, model, strategy.name);
+  for (auto& d : stack_decisions(cg.stacks)) plan.decisions.push_back(std::move(d));
+  for (auto& d : declined_stack_decisions(cg.declined_stacks)) plan.decisions.push_back(std::move(d));
+  plan.stacks = cg.stacks;
+  double residency_ns = 0;
+  if (options.pipeline) {
+    std::vector<Decision> d = pipeline_layers(cg.program, hw);
+    plan.decisions.insert(plan.decisions.end(), d.begin(), d.end());
+    // Depth-first: what the stacks still write to DDR and read back stays in SRAM where a
+    // range is free for its lifetime (sram_residency.hpp). Needs the data tokens that
+    // replace the fences, so not with --no-pipeline.
+    if (strategy.uses("fuse-layers")) {
+      std::map<std::string, double> times;
+      for (const LayerReport& l : plan.report.layers)
+        if (l.placement == "npu") times[l.layer] = l.compute_ns;
+      double saved_by_stacks = 0;
+      for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
+      // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower by
+      // the estimates; the default 1: no slower than the layers one by one).
+      std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight,
+                                              std::max(strategy.traffic_weight, 0.0) * saved_by_stacks, &residency_ns);
+      plan.decisions.insert(plan.decisions.end(), k.begin(), k.end());
+    }
+  } else if (strategy.uses("fuse-layers")) {
+    Decision d;  // said, not silent: the stacks' DDR tensors stay in DDR
+    d.pass = "keep-resident";
+    d.label = model;
+    d.reason = "--no-pipeline keeps every layer's fence, and SRAM residency needs the data tokens that replace "
+               "them: every intermediate the stacks write stays in DDR";
+    plan.decisions.push_back(std::move(d));
+  }
+  // The program declares the DDR tensors it moves: an intermediate that no LOAD or STORE names
+  // (a depth-first stack keeps it on chip) has no DDR region.
+  {
+    std::set<std::string> moved;
+    for (const auto& in : cg.program.instructions)
+      if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) moved.insert(in.tensor);
+    auto& ts = cg.program.tensors;
+    ts.erase(std::remove_if(ts.begin(), ts.end(),
+                            [&](const isa::TensorDecl& t) {
+                              return t.kind == isa::TensorKind::Intermediate && !moved.count(t.name);
+                            }),
+             ts.end());
+  }
+  // Planned bytes come from the program's LOADs and STOREs: after every rewrite of them.
+  set_planned_bytes(plan.report, cg.program, hw);
+  plan.figures = plan_figures(hw.sram.capacity_bytes, cg.program, plan.report, plan.stacks, residency_ns, hw);
+  plan.program = std::move(cg.program);
+  return plan;
+}
+
+}  // namespace
+
+CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& strategy,
+                      const CompileOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (hw.sram.capacity_bytes == 0)
+    throw ConfigError(hw.source + ": error: sram.capacity is 0; the compiler needs the SRAM size to tile");
+  CompileResult r;
+  r.graph = graph;
+  // int8 execution of a quantised model: fill the activation grids the model leaves implicit
+  // (int8_lowering.hpp) before the passes, whose legality reads them.
+  if (hw.mac_array.dtype == DType::Int8 && is_quantised(r.graph)) complete_quant(r.graph);
+  const PassManager pm = PassManager::from_names(strategy.passes);
+  r.decisions = pm.run(r.graph);
+  r.lowered = lower(r.graph, hw);
+  mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
+  const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
+  // hoist-activation only prepares fuse-activation: hoisted activations with no fuse-activation
+  // after it stay layers of their own (a pass order that does nothing, said rather than silent).
+  const auto& ps = strategy.passes;
+  const auto hoist = std::find(ps.begin(), ps.end(), "hoist-activation");
+  if (hoist != ps.end() && std::find(hoist, ps.end(), "fuse-activation") == ps.end()) {
+    int hoisted = 0;
+    for (const Decision& d : r.decisions) hoisted += d.pass == "hoist-activation" && d.outcome == DecisionOutcome::Applied;
+    if (hoisted > 0)
+      r.warnings.push_back(where + ": warning: strategy '" + strategy.name + "': hoist-activation moved " +
+                           std::to_string(hoisted) +
+                           " activation(s) onto Conv/Gemm outputs, but no fuse-activation runs after it, so they "
+                           "stay layers of their own; list fuse-activation after hoist-activation");
+  }
+  r.host_nodes = int(r.lowered.host_nodes.size());
+  if (options.npu_only && r.host_nodes > 0) {
+    std::string list;
+    for (const auto& h : r.lowered.host_nodes) list += "\n  " + h.op_type + " '" + h.name + "': " + h.reason;
+    throw ConfigError(where + ": error: --npu-only: " + std::to_string(r.host_nodes) +
+                      " node(s) would run on the host:" + list +
+                      "\n  drop --npu-only to simulate them on the host model, or change the model");
+  }
+  int unsized = 0;
+  for (const auto& L : r.lowered.layers) {
+    if (L.kind == LayerKind::Host) {
+      r.host_macs += L.host_macs;
+      unsized += L.host_unsized;
+    } else {
+      r.npu_macs += L.macs;
+    }
+  }
+  const std::uint64_t all_macs = r.npu_macs + r.host_macs;
+  if (all_macs > 0 && double(r.host_macs) > kHostMacWarnShare * double(all_macs)) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f", 100.0 * double(r.host_macs) / double(all_macs));
+    r.warnings.push_back(where + ": warning: " + pct + " % of the MACs (" + std::to_string(r.host_macs) + " of " +
+                         std::to_string(all_macs) + ") run on the host (" + std::to_string(r.host_nodes) +
+                         " host nodes; see the compile report's host rows)");
+  }
+  r.host_unsized = unsized;
+  if (unsized > 0)
+    r.warnings.push_back(where + ": warning: " + std::to_string(unsized) +
+                         " host tensor(s) have a size known only at run time; their host time, MACs and DDR bytes are "
+                         "not included (give --dynamic-size N to compile them for a worst case of N)");
+  if (!graph.bounded_tensors.empty())
+    r.warnings.push_back(where + ": warning: " + std::to_string(graph.bounded_tensors.size()) +
+                         " tensor(s) have a size known only at run time, compiled for --dynamic-size " +
+                         std::to_string(graph.dynamic_size) + ": their traffic and time are that worst case");
+  bool any_npu = false;
+  for (const auto& L : r.lowered.layers) any_npu = any_npu || L.kind != LayerKind::Host;
+  if (!any_npu && r.lowered.host_nodes.empty()) {
+    // Only views (Reshape, Flatten, Unsqueeze...): every output is the input's bytes, no
+    // data moves, the program is empty and simulates to 0 cycles. Said, not hidden.
+    r.warnings.push_back(where + ": warning: every node is a view of its input (" +
+                         std::to_string(r.lowered.aliases.size()) +
+                         " node(s)): no data moves, the program has no instructions and takes 0 cycles");
+  } else if (!any_npu) {
+    std::string first;
+    if (!r.lowered.host_nodes.empty())
+      first = " (first host node: '" + r.lowered.host_nodes[0].name + "': " + r.lowered.host_nodes[0].reason + ")";
+    throw ConfigError(where + ": error: no layer runs on the NPU: " + std::to_string(r.lowered.host_nodes.size()) +
+                      " node(s) on the host" + first +
+                      "; the program would be empty. Give a model with at least one Conv, Gemm, pooling or "
+                      "element-wise op the NPU lowers (docs/compiler.md, Lowering)");
+  }
+  TilingOptions tiling = options.tiling;
+  tiling.act_bytes = r.lowered.act_bytes;
+  tiling.overlap = strategy.overlap;
+  tiling.traffic_weight = strategy.traffic_weight;
+  if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
+  // Bank-aware placement of each layer's buffers (sram_placement.hpp).
+  if (tiling.sram_banks == 0) tiling.sram_banks = hw.sram.banks;
+  if (tiling.sram_interleave_bytes == 0) tiling.sram_interleave_bytes = hw.sram.bank_interleave_bytes;
+  // Time-based tile choice: the array (dataflow decides which shapes fill it), the core
+  // clock and the peak DDR bandwidth (docs/compiler.md "Tiling").
+  if (tiling.array.rows == 0) tiling.array = hw.mac_array;
+  if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
+  if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
+  if (tiling.stream_bytes_per_ns == 0) tiling.stream_bytes_per_ns = isa::sequential_stream_gbps(hw);
+  // Smaller-SRAM plans stay candidates (sram_plans.hpp): the program for the configured SRAM
+  // is kept only where the estimates rank it better than the one for half of it, and so on
+  // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles
+  // for the configured SRAM alone.
+  const bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
+  const std::vector<std::uint64_t> capacities =
+      ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
+  std::optional<Plan> kept;
+  std::vector<Decision> ladder_decisions;
+  // Every size's back end, side by side on plan_threads threads (each reads `r` and writes its
+  // own slot); an exception stays with its size until the choice below reaches it.
+  std::vector<std::optional<Plan>> plans(capacities.size());
+  std::vector<std::exception_ptr> errors(capacities.size());
+  {
+    auto compile_size = [&](std::size_t i) {
+      HwConfig hw_c = hw;
+      hw_c.sram.capacity_bytes = capacities[i];
+      TilingOptions t = tiling;
+      if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = capacities[i];
+      try {
+        plans[i] = back_end(r, hw_c, t, graph.name, strategy, options);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    };
+    const unsigned hc = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t n_threads = std::min<std::size_t>(
+        capacities.size(), options.plan_threads > 0 ? std::size_t(options.plan_threads) : std::size_t(hc));
+    std::atomic<std::size_t> next{0};
+    // Largest SRAM first: its plan takes longest (more candidate stacks fit), so it starts at once.
+    auto worker = [&] {
+      for (std::size_t k = next++; k < capacities.size(); k = next++) compile_size(capacities.size() - 1 - k);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t k = 1; k < n_threads; ++k) pool.emplace_back(worker);
+    worker();
+    for (std::thread& th : pool) th.join();
+  }
+  for (std::size_t i = 0; i < capacities.size(); ++i) {
+    const std::uint64_t cap = capacities[i];
+    if (errors[i]) {
+      try {
+        std::rethrow_exception(errors[i]);
+      } catch (const ConfigError&) {
+        if (cap == hw.sram.capacity_bytes) throw;  // the configured SRAM: the user's error
+        continue;  // a smaller SRAM's minimal tiles do not fit: no candidate
+      }
+    }
+    std::optional<Plan>& plan = plans[i];
+    if (capacities.size() == 1) {
+      kept = std::move(plan);
+      break;
+    }
+    Decision d;
+    d.pass = "sram-plans";
+    d.label = sram_size_text(cap) + " plan";
+    const std::string figures = fmt::format("DDR {} B, estimated {:.3f} us", plan->figures.ddr_bytes,
+                                            plan->figures.estimated_ns / 1000.0);
+    if (!kept || improves_on(plan->figures, kept->figures)) {
+      d.outcome = DecisionOutcome::Applied;
+      d.verb = "kept";
+      d.reason = kept ? fmt::format("{}; better than the {} plan's DDR {} B, estimated {:.3f} us", figures,
+                                    sram_size_text(kept->figures.sram_bytes), kept->figures.ddr_bytes,
+                                    kept->figures.estimated_ns / 1000.0)
+                      : figures + "; the smallest size tried that compiles";
+      kept = std::move(plan);
+    } else {
+      d.reason = fmt::format("not better than the {} plan in both DDR bytes and estimated time: {} against DDR {} B, "
+                             "estimated {:.3f} us (times within {} % tie)",
+                             sram_size_text(kept->figures.sram_bytes), figures, kept->figures.ddr_bytes,
+                             kept->figures.estimated_ns / 1000.0, 100 * kPlanTimeTie);
+    }
+    ladder_decisions.push_back(std::move(d));
+  }
+  r.report = std::move(kept->report);
+  for (auto& d : kept->decisions) r.decisions.push_back(std::move(d));
+  for (auto& d : ladder_decisions) r.decisions.push_back(std::move(d));
+  r.stacks = std::move(kept->stacks);
+  r.program = std::move(kept->program);
+  r.plan_sram_bytes = kept->figures.sram_bytes;
+  r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,78 @@
+// Private helper of the zoo (compiler/src/frontend/zoo/*.cpp): builds a Graph node by node with the
+// naming scheme of PyTorch 1.13's ONNX exporter, inferring shapes as it goes.
+//
+// Exporter naming (torch.onnx, opset 13): a node inside module "a.b.0.c" is named
+// "/a/a.b.0/c/OpType" - one path component per module, where a numbered child of a
+// Sequential keeps its parent's name as prefix ("layer1.0", "conv.0.0") - its output is
+// "<node name>_output_<i>", and a parameter keeps its state-dict name ("a.b.0.c.weight").
+// A module called twice gets "_1", "_2" ... on its second, third call ("relu_1").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/ir/graph.hpp"
+
+namespace npu::compiler::zoo_detail {
+
+/// "features.1.conv.0.0" -> "/features/features.1/conv/conv.0/conv.0.0".
+std::string scope_of(const std::string& module_path);
+
+class ZooBuilder {
+ public:
+  explicit ZooBuilder(std::string graph_name);
+
+  /// Drops a leading scope component from every scope(): YOLOv5 runs the children of its
+  /// "model" Sequential one by one, so the exporter never opens a "/model" scope.
+  void strip_scope(std::string component) { strip_ = "/" + std::move(component); }
+  /// scope_of(module) minus the stripped component.
+  std::string scope(const std::string& module) const;
+
+  /// Declares a float32 graph input.
+  std::string input(const std::string& name, std::vector<std::int64_t> shape);
+  /// A weight: constant float tensor with a shape and no values (see zoo.hpp).
+  std::string weight(const std::string& name, std::vector<std::int64_t> shape);
+  /// Constant float tensor with values.
+  std::string constant(const std::string& name, std::vector<std::int64_t> shape,
+                       std::vector<float> values);
+  /// Constant int64 tensor with values.
+  std::string constant_ints(const std::string& name, std::vector<std::int64_t> shape,
+                            std::vector<std::int64_t> values);
+
+  /// Adds a node named `name` and infers its output shapes; returns the outputs'
+  /// names ("<name>_output_<i>").
+  std::vector<std::string> add(const std::string& op, const std::string& name,
+                               std::vector<std::string> inputs,
+                               std::map<std::string, AttrValue> attrs = {}, int outputs = 1);
+  /// add() with one output, returned.
+  std::string add1(const std::string& op, const std::string& name,
+                   std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs = {});
+
+  const std::vector<std::int64_t>& shape(const std::string& tensor) const;
+  std::int64_t channels(const std::string& tensor) const { return shape(tensor).at(1); }
+
+  /// Renames the tensor `from` (a node output) to `to` (e.g. "output").
+  void rename_output(const std::string& from, const std::string& to);
+
+  /// Conv [+ bias] with attributes in explicit form; weight "<module>.weight"
+  /// [cout, cin/group, k, k], bias "<module>.bias" if `bias`. Node "<node_scope>/Conv",
+  /// node_scope defaulting to scope(module).
+  std::string conv(const std::string& module, const std::string& x, std::int64_t cout,
+                   std::int64_t k, std::int64_t stride, std::int64_t pad, std::int64_t group = 1,
+                   bool bias = false, const std::string& node_scope = "");
+  /// BatchNormalization (inference form) with "<module>.weight/bias/running_mean/running_var".
+  std::string batchnorm(const std::string& module, const std::string& x, float epsilon,
+                        float momentum);
+
+  /// Finishes: sets the graph outputs, re-runs full shape inference and host placement.
+  Graph finish(const std::vector<std::string>& outputs);
+
+ private:
+  Graph g_;
+  std::string source_;
+  std::string strip_;
+};
+
+}  // namespace npu::compiler::zoo_detail

@@ -1,0 +1,77 @@
+// Fused-node conventions and graph-edit helpers (fused_attr.hpp).
+#include "npu/compiler/ir/fused_attr.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <set>
+#include <sstream>
+
+namespace npu::compiler {
+
+// ---- fused-node conventions and graph helpers ------------------------------------------
+
+std::vector<std::string> covered_nodes(const Node& node) {
+  std::vector<std::string> out{node.name};
+  const std::string covers = node.attr_string(fused_attr::kCovers, "");
+  std::size_t start = 0;
+  while (start < covers.size()) {
+    std::size_t end = covers.find(';', start);
+    if (end == std::string::npos) end = covers.size();
+    if (end > start) out.push_back(covers.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+long find_node(const Graph& graph, const std::string& name) {
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+    if (graph.nodes[i].name == name) return long(i);
+  return -1;
+}
+
+bool is_graph_output(const Graph& graph, const std::string& tensor) {
+  return std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end();
+}
+
+void merge_nodes(Graph& graph, const std::string& anchor, const std::vector<std::string>& absorbed) {
+  const long anchor_idx = find_node(graph, anchor);
+  if (anchor_idx < 0) throw std::logic_error("merge_nodes: no node " + anchor);
+  std::set<std::string> gone(absorbed.begin(), absorbed.end());
+  long last = anchor_idx;
+  for (const auto& name : absorbed) last = std::max(last, find_node(graph, name));
+  Node merged = graph.nodes[std::size_t(anchor_idx)];
+  std::string covers = merged.attr_string(fused_attr::kCovers, "");
+  for (const auto& name : absorbed) covers += (covers.empty() ? "" : ";") + name;
+  merged.attrs[fused_attr::kCovers] = covers;
+  std::vector<Node> nodes;
+  nodes.reserve(graph.nodes.size());
+  for (long i = 0; i < long(graph.nodes.size()); ++i) {
+    if (i == last) nodes.push_back(merged);
+    if (i == anchor_idx || gone.count(graph.nodes[std::size_t(i)].name)) continue;
+    nodes.push_back(std::move(graph.nodes[std::size_t(i)]));
+  }
+  graph.nodes = std::move(nodes);
+}
+
+void remove_unused_tensors(Graph& graph) {
+  std::set<std::string> used(graph.inputs.begin(), graph.inputs.end());
+  used.insert(graph.outputs.begin(), graph.outputs.end());
+  for (const auto& n : graph.nodes) {
+    used.insert(n.inputs.begin(), n.inputs.end());
+    used.insert(n.outputs.begin(), n.outputs.end());
+  }
+  for (auto it = graph.tensors.begin(); it != graph.tensors.end();) {
+    if (used.count(it->first))
+      ++it;
+    else
+      it = graph.tensors.erase(it);
+  }
+}
+
+std::string shape_string(const std::vector<std::int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+}  // namespace npu::compiler
