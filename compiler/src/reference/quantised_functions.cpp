@@ -59,6 +59,11 @@ double UnaryFunction::operator()(double x) const {
   throw std::invalid_argument("no element-wise function '" + op + "'");
 }
 
+std::int8_t apply(const UnaryFunction& f, std::int8_t q, const QuantGrid& in, const QuantGrid& out) {
+  const float x = float(dequantise(q, in));  // DequantizeLinear's float32 output
+  return quantise(double(float(f(double(x)))), out);  // the op's float32 output (inf stays inf)
+}
+
 bool is_layout_move(const std::string& op) {
   static const std::set<std::string> kOps = {"Transpose", "Split", "Slice", "Resize", "Upsample"};
   return kOps.count(op) > 0;

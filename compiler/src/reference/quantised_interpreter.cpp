@@ -288,7 +288,7 @@ class QuantisedInterpreter {
     }
   }
 
-  // Element-wise functions, per element in double: quantise(f(dequantise(x, in)), out).
+  // Element-wise functions, per element: f in double on ONNX's float32 tensors (qref::apply).
   void unary(const Node& n) {
     qref::UnaryFunction f;
     try {
@@ -298,7 +298,7 @@ class QuantisedInterpreter {
     }
     const QuantisedTensor x = value(n.inputs.at(0));
     QuantisedTensor y = output_like(n, x.q.size());
-    for (std::size_t i = 0; i < x.q.size(); ++i) y.q[i] = qref::quantise(f(qref::dequantise(x.q[i], x.grid)), y.grid);
+    for (std::size_t i = 0; i < x.q.size(); ++i) y.q[i] = qref::apply(f, x.q[i], x.grid, y.grid);
     vals_[n.outputs[0]] = std::move(y);
   }
 

@@ -108,6 +108,14 @@ struct UnaryFunction {
   double operator()(double x) const;
 };
 
+/// One int8 element through `f` by the ONNX definition of the QDQ chain DequantizeLinear ->
+/// f -> QuantizeLinear, whose intermediate tensors are float32: x = float32((q - zp_in) s_in),
+/// y = float32(f(x)) with f in double (so correctly rounded but for double's own error), then
+/// quantise(y, out) with the division in double. The two float32 roundings are ONNX's (the
+/// tensor types), not an approximation: on exact real ties (e.g. LeakyRelu from 0.05 to 0.04,
+/// positive codes q = 2 mod 4) they decide the side, as they do in ONNX Runtime.
+std::int8_t apply(const UnaryFunction& f, std::int8_t q, const QuantGrid& in, const QuantGrid& out);
+
 /// True for the element-wise ops the reference computes per element in double (the set the
 /// NPU runs by table): LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt,
 /// Reciprocal, Abs, Neg, Pow.
