@@ -1,5 +1,5 @@
-// The quantised reference interpreter (reference_quantised.hpp): exact integer arithmetic,
-// graph level, one node at a time.
+// The quantised reference interpreter (reference_quantised.hpp): graph level, one node at a
+// time, with the rules of quantised_rules.hpp (no back-end code).
 #include "npu/compiler/reference/reference_quantised.hpp"
 
 #include <algorithm>
@@ -10,16 +10,15 @@
 #include <stdexcept>
 #include <string>
 
-#include "npu/compiler/ir/fused_attr.hpp"
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/requant_math.hpp"
+#include "npu/isa/hw_config.hpp"  // ConfigError
+#include "reference/quantised_rules.hpp"
 
 namespace npu::compiler {
 
 std::vector<float> QuantisedTensor::real() const {
   std::vector<float> v;
   v.reserve(q.size());
-  for (std::int8_t x : q) v.push_back(dequantise(x, grid));
+  for (std::int8_t x : q) v.push_back(float(qref::dequantise(x, grid)));
   return v;
 }
 
@@ -32,7 +31,7 @@ class QuantisedInterpreter {
   }
 
   QuantisedTensorMap run(const std::map<std::string, std::vector<float>>& inputs) {
-    complete_quant(g_);
+    qref::infer_implicit_grids(g_);
     for (const std::string& in : g_.inputs) {
       const Tensor& t = g_.tensor(in);
       auto it = inputs.find(in);
@@ -43,7 +42,7 @@ class QuantisedInterpreter {
       QuantisedTensor q;
       q.shape = t.shape;
       q.grid = grid_of(in, "graph input");
-      for (float x : it->second) q.q.push_back(quantise(x, q.grid));
+      for (float x : it->second) q.q.push_back(qref::quantise(double(x), q.grid));
       vals_[in] = std::move(q);
     }
     // An op without an int8 rule is named first, before a missing grid it causes earlier in
@@ -67,8 +66,8 @@ class QuantisedInterpreter {
     throw ConfigError(where_ + ": error: quantised reference: " + at + what);
   }
 
-  Int8Grid grid_of(const std::string& t, const char* role) const {
-    const auto gr = activation_grid(g_.tensor(t));
+  QuantGrid grid_of(const std::string& t, const char* role) const {
+    const auto gr = qref::grid_of(g_.tensor(t));
     if (!gr) fail(std::string(role) + " '" + t + "' has no per-tensor int8 quantisation (Tensor::quant)");
     return *gr;
   }
@@ -81,7 +80,7 @@ class QuantisedInterpreter {
     QuantisedTensor q;
     q.shape = c.shape;
     q.grid = grid_of(t, "constant");
-    for (float x : c.float_data) q.q.push_back(quantise(x, q.grid));
+    for (float x : c.float_data) q.q.push_back(qref::quantise(double(x), q.grid));
     return q;
   }
 
@@ -99,13 +98,13 @@ class QuantisedInterpreter {
         "Conv",    "Gemm",    "MatMul",  "Relu",      "Clip",     "Add",     "MaxPool", "AveragePool", "GlobalAveragePool",
         "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat",
         "BatchNormalization", "Mul"};
-    return kOps.count(op) > 0 || has_int8_lut(op) || is_int8_layout_move(op);
+    return kOps.count(op) > 0 || qref::is_unary_function(op) || qref::is_layout_move(op);
   }
 
   static std::string no_rule(const std::string& op) {
     return "no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
-           "BatchNormalization, Mul, Transpose, Split, Slice, nearest Resize/Upsample, and by table LeakyRelu, Sigmoid, "
+           "BatchNormalization, Mul, Transpose, Split, Slice, nearest Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
            "HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs, Neg, Pow by a constant)";
   }
 
@@ -115,8 +114,8 @@ class QuantisedInterpreter {
     if (op == "Gemm" || op == "MatMul") return gemm(n);
     if (op == "Relu" || op == "Clip") return activation(n);
     if (op == "Add" || op == "Mul") return add(n);
-    if (has_int8_lut(op)) return table(n);
-    if (is_int8_layout_move(op)) return layout_move(n);
+    if (qref::is_unary_function(op)) return unary(n);
+    if (qref::is_layout_move(op)) return layout_move(n);
     if (op == "BatchNormalization") return batchnorm(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") return pool(n);
     if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
@@ -125,35 +124,48 @@ class QuantisedInterpreter {
     fail(no_rule(op));
   }
 
-  // Weights, int32 bias and per-channel multipliers of a Conv/Gemm (int8_lowering.hpp rules).
+  // Weights (symmetric, per output channel along `axis`, or per tensor), int32 bias and
+  // per-channel multipliers M[c] = s_x s_w[c] / s_y of a Conv/Gemm (docs/functional.md, "Rules").
   struct Mac {
     std::vector<std::int8_t> w;
-    std::vector<std::int32_t> bias, mult, shift;
+    std::vector<std::int32_t> bias;
+    std::vector<qref::Multiplier> m;
   };
-  Mac mac_params(const Node& n, int axis, std::int64_t channels, const Int8Grid& x, const Int8Grid& y) {
-    const Tensor& w = g_.tensor(n.inputs.at(1));
+  std::vector<double> weight_scales(const Tensor& w, int axis, std::int64_t channels) const {
     if (!w.is_constant) fail("weights '" + w.name + "' are not constant");
-    std::string problem;
-    const std::vector<double> sw = weight_scales(w, axis, channels, problem);
-    if (!problem.empty()) fail(problem);
+    if (!w.quant) fail("weights '" + w.name + "' carry no quantisation");
+    for (std::int64_t z : w.quant->zero_point)
+      if (z != 0) fail("weights '" + w.name + "' have a non-zero zero point (int8 weights are symmetric)");
+    const std::vector<float>& sc = w.quant->scale;
+    if (sc.size() == 1) return std::vector<double>(std::size_t(channels), double(sc[0]));
+    if (w.quant->axis != axis || std::int64_t(sc.size()) != channels)
+      fail("weights '" + w.name + "' are not quantised per output channel (axis " + std::to_string(axis) + ")");
+    return std::vector<double>(sc.begin(), sc.end());
+  }
+  Mac mac_params(const Node& n, int axis, std::int64_t channels, const QuantGrid& x, const QuantGrid& y) {
+    const Tensor& w = g_.tensor(n.inputs.at(1));
+    const std::vector<double> sw = weight_scales(w, axis, channels);
+    std::size_t inner = 1;  // elements per step of the output-channel axis
+    for (std::size_t d = std::size_t(axis) + 1; d < w.shape.size(); ++d) inner *= std::size_t(w.shape[d]);
     Mac m;
-    m.w = quantise_weights(w, axis, sw);
-    for (std::size_t c = 0; c < sw.size(); ++c) {
-      std::int32_t mu = 0;
-      int sh = 0;
-      isa::quantize_multiplier(x.scale * sw[c] / y.scale, mu, sh);
-      m.mult.push_back(mu);
-      m.shift.push_back(sh);
-    }
+    for (std::size_t i = 0; i < w.float_data.size(); ++i)
+      m.w.push_back(qref::quantise(double(w.float_data[i]), {sw[(i / inner) % sw.size()], 0}));
+    for (double s : sw) m.m.push_back(qref::quantize_multiplier(x.scale * s / y.scale));
     m.bias.assign(sw.size(), 0);
     if (n.inputs.size() > 2 && !n.inputs[2].empty()) {
       const Tensor& b = g_.tensor(n.inputs[2]);
       if (b.float_data.size() != sw.size()) fail("bias '" + b.name + "' is not one constant per output channel");
-      for (std::size_t c = 0; c < sw.size(); ++c)
+      for (std::size_t c = 0; c < sw.size(); ++c)  // ONNX QuantizeLinear to int32: half to even, saturated
         m.bias[c] = std::int32_t(std::clamp(std::nearbyint(double(b.float_data[c]) / (x.scale * sw[c])),
                                             -2147483648.0, 2147483647.0));
     }
     return m;
+  }
+
+  // clamp(zp_y + acc x M), acc saturated to int32 (it never reaches that in practice).
+  static std::int8_t requant(std::int64_t acc, const qref::Multiplier& m, int zp_y) {
+    const std::int32_t a = std::int32_t(std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX));
+    return qref::saturate(std::int64_t(zp_y) + qref::scale_by(a, m));
   }
 
   void conv(const Node& n) {
@@ -174,18 +186,17 @@ class QuantisedInterpreter {
       for (std::int64_t k = 0; k < K; ++k)
         for (std::int64_t oy = 0; oy < Ho; ++oy)
           for (std::int64_t ox = 0; ox < Wo; ++ox) {
-            std::int32_t acc = m.bias[std::size_t(k)];
+            std::int64_t acc = m.bias[std::size_t(k)];
             for (std::int64_t c = 0; c < cpg; ++c)
               for (std::int64_t ky = 0; ky < kh; ++ky)
                 for (std::int64_t kx = 0; kx < kw; ++kx) {
                   const std::int64_t iy = oy * st[0] - pd[0] + ky * dl[0], ix = ox * st[1] - pd[1] + kx * dl[1];
                   if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;  // padding: a real 0
                   const std::int64_t ci = (k / kpg) * cpg + c;
-                  acc += (std::int32_t(x.q[std::size_t(((b * C + ci) * H + iy) * W + ix)]) - x.grid.zero_point) *
-                         std::int32_t(m.w[std::size_t(((k * cpg + c) * kh + ky) * kw + kx)]);
+                  acc += (std::int64_t(x.q[std::size_t(((b * C + ci) * H + iy) * W + ix)]) - x.grid.zero_point) *
+                         std::int64_t(m.w[std::size_t(((k * cpg + c) * kh + ky) * kw + kx)]);
                 }
-            y.q[std::size_t(((b * K + k) * Ho + oy) * Wo + ox)] =
-                isa::requantize(acc, m.mult[std::size_t(k)], m.shift[std::size_t(k)], y.grid.zero_point);
+            y.q[std::size_t(((b * K + k) * Ho + oy) * Wo + ox)] = requant(acc, m.m[std::size_t(k)], y.grid.zero_point);
           }
     vals_[n.outputs[0]] = std::move(y);
   }
@@ -204,11 +215,11 @@ class QuantisedInterpreter {
     const Mac m = mac_params(n, tb ? 0 : 1, N, a.grid, y.grid);
     for (std::int64_t i = 0; i < M; ++i)
       for (std::int64_t j = 0; j < N; ++j) {
-        std::int32_t acc = m.bias[std::size_t(j)];
+        std::int64_t acc = m.bias[std::size_t(j)];
         for (std::int64_t k = 0; k < Kd; ++k)
-          acc += (std::int32_t(a.q[std::size_t(i * Kd + k)]) - a.grid.zero_point) *
-                 std::int32_t(m.w[std::size_t(tb ? j * Kd + k : k * N + j)]);
-        y.q[std::size_t(i * N + j)] = isa::requantize(acc, m.mult[std::size_t(j)], m.shift[std::size_t(j)], y.grid.zero_point);
+          acc += (std::int64_t(a.q[std::size_t(i * Kd + k)]) - a.grid.zero_point) *
+                 std::int64_t(m.w[std::size_t(tb ? j * Kd + k : k * N + j)]);
+        y.q[std::size_t(i * N + j)] = requant(acc, m.m[std::size_t(j)], y.grid.zero_point);
       }
     vals_[n.outputs[0]] = std::move(y);
   }
@@ -226,47 +237,46 @@ class QuantisedInterpreter {
     const QuantisedTensor x = value(n.inputs.at(0));
     QuantisedTensor y = output_like(n, x.q.size());
     int lo = -128, hi = 127;
-    if (n.op_type == "Relu") activation_clamp(isa::ActOp::Relu, 0, 0, y.grid, lo, hi);
-    else if (!activation_clamp(isa::ActOp::Clip, clip_bound(n, 1, "min", -3.4e38f), clip_bound(n, 2, "max", 3.4e38f),
-                               y.grid, lo, hi))
+    if (!qref::activation_range(n.op_type, clip_bound(n, 1, "min", -3.4e38f), clip_bound(n, 2, "max", 3.4e38f), y.grid,
+                                lo, hi))
       fail("Clip range is empty on the output grid");
-    std::int32_t mu = 0;
-    int sh = 0;
-    isa::quantize_multiplier(x.grid.scale / y.grid.scale, mu, sh);
+    const qref::Multiplier m = qref::quantize_multiplier(x.grid.scale / y.grid.scale);
     for (std::size_t i = 0; i < x.q.size(); ++i)
-      y.q[i] = isa::requantize(std::int32_t(x.q[i]) - x.grid.zero_point, mu, sh, y.grid.zero_point, lo, hi);
+      y.q[i] = qref::saturate(std::int64_t(y.grid.zero_point) + qref::scale_by(std::int32_t(x.q[i]) - x.grid.zero_point, m),
+                              lo, hi);
     vals_[n.outputs[0]] = std::move(y);
   }
 
-  // Per channel: clamp(zp_out + MBQM((x - zp_in) w[c] + b[c], M[c])) (batchnorm_int8).
+  // Per channel: the depthwise-1x1 rule of qref::BatchNormChannel.
   void batchnorm(const Node& n) {
     const QuantisedTensor x = value(n.inputs.at(0));
     if (x.shape.size() < 2) fail("BatchNormalization needs an input of rank >= 2 (N, C, ...)");
     if (n.outputs.size() > 1 && !n.outputs[1].empty()) fail("training-form BatchNormalization has no int8 rule");
     QuantisedTensor y = output_like(n, x.q.size());
-    Int8ScaleShift ss;
-    try {
-      ss = batchnorm_int8(g_, n, x.grid, y.grid);
-    } catch (const std::invalid_argument& e) {
-      fail(e.what());
-    }
     const std::int64_t C = x.shape[1];
-    if (std::int64_t(ss.w.size()) != C) fail("scale has " + std::to_string(ss.w.size()) + " values for " +
-                                             std::to_string(C) + " channels");
+    auto param = [&](std::size_t i) -> const std::vector<float>& {
+      if (i >= n.inputs.size() || !g_.has_tensor(n.inputs[i]) || !g_.tensor(n.inputs[i]).is_constant)
+        fail("input " + std::to_string(i) + " is not a constant (int8 needs the inference form)");
+      const std::vector<float>& v = g_.tensor(n.inputs[i]).float_data;
+      if (std::int64_t(v.size()) != C) fail("input " + std::to_string(i) + " has " + std::to_string(v.size()) +
+                                            " values for " + std::to_string(C) + " channels");
+      return v;
+    };
+    const std::vector<float>&gamma = param(1), &beta = param(2), &mean = param(3), &var = param(4);
+    const double eps = double(n.attr_float("epsilon", 1e-5f));
+    std::vector<qref::BatchNormChannel> ch;
+    for (std::size_t c = 0; c < std::size_t(C); ++c)
+      ch.emplace_back(gamma[c], beta[c], mean[c], var[c], eps, x.grid.scale, y.grid.scale);
     const std::size_t per = x.q.size() / std::size_t(x.shape[0] * C);
-    for (std::size_t i = 0; i < x.q.size(); ++i) {
-      const std::size_t c = (i / per) % std::size_t(C);
-      y.q[i] = isa::requantize(isa::scale_shift_acc(x.q[i], x.grid.zero_point, ss.w[c], ss.b[c]), ss.pairs[2 * c],
-                               ss.pairs[2 * c + 1], y.grid.zero_point);
-    }
+    for (std::size_t i = 0; i < x.q.size(); ++i)
+      y.q[i] = ch[(i / per) % std::size_t(C)](x.q[i], x.grid.zero_point, y.grid.zero_point);
     vals_[n.outputs[0]] = std::move(y);
   }
 
-  // out[i] = lut[x[i] + 128] (int8_lut: the op tabulated on the input and output grids).
-  // Layout ops: the values move unchanged, on the input's grid (int8_layout_move).
+  // Layout ops: the values move unchanged, on the input's grid (qref::layout_move).
   void layout_move(const Node& n) {
     const QuantisedTensor x = value(n.inputs.at(0));
-    const std::vector<std::vector<std::int8_t>> ys = int8_layout_move(g_, n, x.shape, x.q);
+    const std::vector<std::vector<std::int8_t>> ys = qref::layout_move(g_, n, x.shape, x.q);
     for (std::size_t k = 0; k < n.outputs.size(); ++k) {
       if (n.outputs[k].empty()) continue;
       QuantisedTensor y;
@@ -278,14 +288,17 @@ class QuantisedInterpreter {
     }
   }
 
-  void table(const Node& n) {
-    if (n.op_type == "Pow" && (n.inputs.size() < 2 || !g_.tensor(n.inputs[1]).is_constant ||
-                               g_.tensor(n.inputs[1]).elements() != 1))
-      fail("Pow runs in int8 by table only with a constant scalar exponent");
+  // Element-wise functions, per element: f in double on ONNX's float32 tensors (qref::apply).
+  void unary(const Node& n) {
+    qref::UnaryFunction f;
+    try {
+      f = qref::unary_function(g_, n);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
     const QuantisedTensor x = value(n.inputs.at(0));
     QuantisedTensor y = output_like(n, x.q.size());
-    const std::vector<std::int8_t> lut = int8_lut(g_, n, x.grid, y.grid);
-    for (std::size_t i = 0; i < x.q.size(); ++i) y.q[i] = lut[std::size_t(int(x.q[i]) + 128)];
+    for (std::size_t i = 0; i < x.q.size(); ++i) y.q[i] = qref::apply(f, x.q[i], x.grid, y.grid);
     vals_[n.outputs[0]] = std::move(y);
   }
 
@@ -297,8 +310,8 @@ class QuantisedInterpreter {
     for (auto d : ys) total *= d;
     QuantisedTensor y = output_like(n, std::size_t(total));
     const bool mul = n.op_type == "Mul";
-    const std::vector<std::int32_t> t = mul ? mul_table(a.grid.scale, b.grid.scale, y.grid.scale)
-                                            : add_table(a.grid.scale, b.grid.scale, y.grid.scale);
+    const qref::AddRule add_rule(a.grid, b.grid, y.grid);
+    const qref::MulRule mul_rule(a.grid, b.grid, y.grid);
     // numpy broadcasting: index of output element i in an operand of shape s (right-aligned).
     auto index = [&](const std::vector<std::int64_t>& s, std::int64_t i) {
       std::int64_t idx = 0, stride = 1;
@@ -314,14 +327,8 @@ class QuantisedInterpreter {
       return std::size_t(idx);
     };
     for (std::int64_t i = 0; i < total; ++i) {
-      const std::int32_t av = a.q[index(a.shape, i)] - a.grid.zero_point, bv = b.q[index(b.shape, i)] - b.grid.zero_point;
-      if (mul) {
-        y.q[std::size_t(i)] = isa::requantize(av * bv, t[0], t[1], y.grid.zero_point);
-        continue;
-      }
-      const std::int32_t sa = isa::multiply_by_quantized_multiplier(av * (1 << t[0]), t[1], t[2]);
-      const std::int32_t sb = isa::multiply_by_quantized_multiplier(bv * (1 << t[0]), t[3], t[4]);
-      y.q[std::size_t(i)] = isa::requantize(sa + sb, t[5], t[6], y.grid.zero_point);
+      const std::int8_t av = a.q[index(a.shape, i)], bv = b.q[index(b.shape, i)];
+      y.q[std::size_t(i)] = mul ? mul_rule(av, bv) : add_rule(av, bv);
     }
     vals_[n.outputs[0]] = std::move(y);
   }
@@ -341,13 +348,12 @@ class QuantisedInterpreter {
     const auto& ys = g_.tensor(n.outputs.at(0)).shape;
     const std::int64_t Ho = ys[2], Wo = ys[3];
     QuantisedTensor y = output_like(n, std::size_t(C * Ho * Wo));
-    if (n.op_type == "GlobalAveragePool" && !(x.grid == y.grid)) {  // own output grid (global_avg_table)
-      const std::vector<std::int32_t> t = global_avg_table(x.grid.scale, y.grid.scale, H * W);
+    if (n.op_type == "GlobalAveragePool" && !(x.grid == y.grid)) {  // own output grid: TFLite's int8 MEAN
+      const qref::Multiplier m = qref::quantize_multiplier(x.grid.scale / (y.grid.scale * double(std::max<std::int64_t>(H * W, 1))));
       for (std::int64_t c = 0; c < C; ++c) {
         std::int64_t sum = 0;
         for (std::int64_t k = 0; k < H * W; ++k) sum += std::int32_t(x.q[std::size_t(c * H * W + k)]) - x.grid.zero_point;
-        const std::int32_t acc = std::int32_t(std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX));
-        y.q[std::size_t(c)] = isa::requantize(acc, t[0], t[1], y.grid.zero_point);
+        y.q[std::size_t(c)] = requant(sum, m, y.grid.zero_point);
       }
       vals_[n.outputs[0]] = std::move(y);
       return;
@@ -357,22 +363,18 @@ class QuantisedInterpreter {
     for (std::int64_t c = 0; c < C; ++c)
       for (std::int64_t oy = 0; oy < Ho; ++oy)
         for (std::int64_t ox = 0; ox < Wo; ++ox) {
-          std::int32_t mx = -128, sum = 0, cnt = 0;
+          std::int64_t mx = -128, sum = 0, cnt = 0;
           for (std::int64_t ky = 0; ky < ks[0]; ++ky)
             for (std::int64_t kx = 0; kx < ks[1]; ++kx) {
               const std::int64_t iy = oy * st[0] - pd[0] + ky, ix = ox * st[1] - pd[1] + kx;
               if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
-              const std::int32_t v = x.q[std::size_t((c * H + iy) * W + ix)];
+              const std::int64_t v = x.q[std::size_t((c * H + iy) * W + ix)];
               mx = std::max(mx, v);
               sum += v;
               ++cnt;
             }
-          std::int32_t r = mx;
-          if (!is_max) {  // round half away from zero (TFLite integer AveragePool)
-            r = cnt == 0 ? 0 : (sum > 0 ? (sum + cnt / 2) / cnt : (sum - cnt / 2) / cnt);
-            r = std::clamp(r, -128, 127);
-          }
-          y.q[std::size_t((c * Ho + oy) * Wo + ox)] = std::int8_t(r);
+          // avg: TFLite's integer AveragePool, round half away from zero
+          y.q[std::size_t((c * Ho + oy) * Wo + ox)] = is_max ? std::int8_t(mx) : cnt == 0 ? std::int8_t(0) : qref::average(sum, cnt);
         }
     vals_[n.outputs[0]] = std::move(y);
   }
