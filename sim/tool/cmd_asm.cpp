@@ -17,7 +17,7 @@
 #include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/sram_race_check.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/sim/output_files.hpp"
+#include "npu/sim/io/output_files.hpp"
 
 namespace npu::tool {
 namespace {

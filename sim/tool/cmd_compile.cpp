@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "npu/sim/output_files.hpp"
+#include "npu/sim/io/output_files.hpp"
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,7 +18,7 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/compiler/driver/graph_dot.hpp"
-#include "npu/sim/graph_picture.hpp"
+#include "npu/sim/io/graph_picture.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/isa/assembly.hpp"

@@ -27,8 +27,8 @@
 #include "npu/isa/atomic_file.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "npu/isa/json_text.hpp"
-#include "npu/sim/ddr_report.hpp"
-#include "npu/sim/output_files.hpp"
+#include "npu/sim/run/ddr_report.hpp"
+#include "npu/sim/io/output_files.hpp"
 
 namespace npu::tool {
 namespace {

@@ -9,10 +9,10 @@
 #include "command.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/sim/cell_plan.hpp"
-#include "npu/sim/experiment.hpp"
-#include "npu/sim/experiment_folder.hpp"
-#include "npu/sim/experiment_verify.hpp"
+#include "npu/sim/experiment/cell_plan.hpp"
+#include "npu/sim/experiment/experiment.hpp"
+#include "npu/sim/experiment/experiment_folder.hpp"
+#include "npu/sim/verify/experiment_verify.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/sim/ddr_trace_files.hpp"
-#include "npu/sim/run_program.hpp"
+#include "npu/sim/io/ddr_trace_files.hpp"
+#include "npu/sim/run/run_program.hpp"
 
 namespace npu::tool {
 namespace {

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "npu/sim/scalesim.hpp"
-#include "npu/sim/output_files.hpp"
+#include "npu/sim/run/scalesim.hpp"
+#include "npu/sim/io/output_files.hpp"
 
 namespace npu::tool {
 namespace {

@@ -8,8 +8,8 @@
 #include "command.hpp"
 #include "npu/compiler/driver/compile_report.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
-#include "npu/sim/run_stats.hpp"
-#include "npu/sim/simulate.hpp"
+#include "npu/sim/run/run_stats.hpp"
+#include "npu/sim/run/simulate.hpp"
 
 namespace {
 

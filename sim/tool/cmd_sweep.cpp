@@ -7,8 +7,8 @@
 
 #include "command.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/sim/report.hpp"
-#include "npu/sim/sweep.hpp"
+#include "npu/sim/experiment/report.hpp"
+#include "npu/sim/experiment/sweep.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "command.hpp"
-#include "npu/sim/verify.hpp"
+#include "npu/sim/verify/verify.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/sim/run_with_data.hpp"
+#include "npu/sim/run/run_with_data.hpp"
 
 namespace {
 

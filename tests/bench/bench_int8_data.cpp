@@ -20,7 +20,7 @@
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/sim/run_with_data.hpp"
+#include "npu/sim/run/run_with_data.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "npu/isa/hw_config.hpp"
-#include "npu/sim/run_program.hpp"
+#include "npu/sim/run/run_program.hpp"
 
 namespace {
 

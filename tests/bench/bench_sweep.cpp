@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "npu/sim/cell_plan.hpp"
-#include "npu/sim/sweep_spec.hpp"
+#include "npu/sim/experiment/cell_plan.hpp"
+#include "npu/sim/experiment/sweep_spec.hpp"
 
 namespace {
 

@@ -18,8 +18,8 @@
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
-#include "npu/sim/run_with_data.hpp"
-#include "npu/sim/verify.hpp"
+#include "npu/sim/run/run_with_data.hpp"
+#include "npu/sim/verify/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::test {

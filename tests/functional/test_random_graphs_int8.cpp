@@ -16,7 +16,7 @@
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/sim/verify.hpp"
+#include "npu/sim/verify/verify.hpp"
 #include "random_graphs.hpp"
 
 namespace {

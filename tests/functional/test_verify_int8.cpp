@@ -11,7 +11,7 @@
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/sim/verify.hpp"
+#include "npu/sim/verify/verify.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu {

@@ -1,8 +1,8 @@
 // libFuzzer target: the SCALE-Sim .cfg reader (npu::sim::parse_scalesim_config,
-// sim/include/npu/sim/scalesim.hpp), then our compute model with the config it read on a
+// sim/include/npu/sim/run/scalesim.hpp), then our compute model with the config it read on a
 // small topology (a conv layer, a strided conv, a depthwise layer and a GEMM).
 #include "fuzz_common.hpp"
-#include "npu/sim/scalesim.hpp"
+#include "npu/sim/run/scalesim.hpp"
 
 namespace {
 const std::vector<npu::sim::ScaleSimLayer>& layers() {

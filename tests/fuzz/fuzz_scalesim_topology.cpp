@@ -1,8 +1,8 @@
 // libFuzzer target: the SCALE-Sim topology CSV reader (npu::sim::parse_scalesim_topology,
-// sim/include/npu/sim/scalesim.hpp), format detected from the header as `npu scalesim` does,
+// sim/include/npu/sim/run/scalesim.hpp), format detected from the header as `npu scalesim` does,
 // then our compute model on what it read (the reader's size limits exist for it).
 #include "fuzz_common.hpp"
-#include "npu/sim/scalesim.hpp"
+#include "npu/sim/run/scalesim.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return npu::fuzz::run_one([&] {

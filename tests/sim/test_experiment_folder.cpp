@@ -1,4 +1,4 @@
-// Two experiments and one --out folder (sim/include/npu/sim/experiment_folder.hpp): the
+// Two experiments and one --out folder (sim/include/npu/sim/experiment/experiment_folder.hpp): the
 // folder is locked while an experiment writes into it, and re-running a subset keeps the
 // earlier results that are still there (marked) and removes stale runs, layers and plots.
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "npu/sim/scalesim.hpp"
+#include "npu/sim/run/scalesim.hpp"
 
 namespace npu::sim {
 namespace {

@@ -6,7 +6,7 @@
 #include <regex>
 #include <string>
 
-#include "npu/sim/run_stats.hpp"
+#include "npu/sim/run/run_stats.hpp"
 #include "tool_runner.hpp"
 
 using npu::test::read_file;

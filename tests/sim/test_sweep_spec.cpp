@@ -8,9 +8,9 @@
 #include <set>
 
 #include "npu/isa/hw_config.hpp"
-#include "npu/sim/cell_key.hpp"
-#include "npu/sim/cell_plan.hpp"
-#include "npu/sim/sweep_spec.hpp"
+#include "npu/sim/experiment/cell_key.hpp"
+#include "npu/sim/experiment/cell_plan.hpp"
+#include "npu/sim/experiment/sweep_spec.hpp"
 #include "tool_runner.hpp"
 
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/sim/ddr_trace_files.hpp"
+#include "npu/sim/io/ddr_trace_files.hpp"
 #include "tool_runner.hpp"
 
 namespace fs = std::filesystem;

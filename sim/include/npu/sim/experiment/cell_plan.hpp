@@ -1,0 +1,57 @@
+// The plan of an experiment or sweep folder (DIR/plan.json): every cell it is meant to hold,
+// with its content key, so that `npu report` can merge folders, fill speedups across shards
+// and list the cells that are missing. Format: docs/sweep.md, "plan.json".
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "npu/sim/experiment/experiment.hpp"
+#include "npu/sim/experiment/sweep_spec.hpp"
+
+namespace npu::sim {
+
+struct PlannedCell {
+  std::string key;           ///< cell_key() of the resolved inputs
+  std::string group;         ///< group_key(): cells sharing the `none` baseline
+  std::string model;         ///< model stem (summary column)
+  std::string model_arg;     ///< zoo name or .onnx path the child is given
+  std::string hw;            ///< config name (summary column)
+  std::string hw_arg;        ///< config path the child is given (relative to the folder for sweeps)
+  std::string strategy;      ///< strategy name (summary column)
+  std::string strategy_arg;  ///< built-in name or strategy file path the child is given
+  std::vector<std::pair<std::string, std::string>> axes;  ///< sweep axis path -> value (empty for experiments)
+  std::string run_dir;       ///< the cell's folder, relative to the folder holding plan.json
+  std::string invalid;       ///< sweep config that fails validation: the reason (never run)
+};
+
+struct Plan {
+  std::string kind;                ///< "sweep" or "experiment"
+  std::string tool;                ///< tool_identity() of the planning tool
+  std::vector<std::string> axes;   ///< axis paths in column order
+  std::vector<PlannedCell> cells;  ///< plan order (shards take every N-th from here)
+  /// Options every child gets (from the spec or the experiment's flags).
+  std::vector<std::string> traces, input_shapes;
+  std::int64_t dynamic_size = 0;
+  bool npu_only = false;
+};
+
+/// Every cell of a sweep: config cells x models x strategies, model slowest, strategy fastest.
+/// run_dir is cells/<key>, hw_arg cells/<key>/<hw>.yaml. Throws ConfigError if a model
+/// cannot be read.
+Plan plan_sweep(const SweepSpec& spec);
+
+/// Every job of an experiment (ignoring --shard), in plan_experiment order; run_dir is
+/// runs/<id>. Throws ConfigError for unreadable models or configs (validate_experiment first).
+Plan plan_experiment_cells(const ExperimentOptions& opt);
+
+/// Writes DIR/plan.json atomically (write_file_atomic): concurrent shards writing the same
+/// plan never leave a torn file.
+void write_plan(const std::string& dir, const Plan& plan);
+
+/// Reads DIR/plan.json. Throws ConfigError naming the folder when it is absent ("not an
+/// experiment or sweep folder") or malformed.
+Plan read_plan(const std::string& dir);
+
+}  // namespace npu::sim

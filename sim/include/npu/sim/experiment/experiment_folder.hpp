@@ -1,0 +1,52 @@
+// An experiment's output folder (--out DIR) shared between runs of `npu experiment`:
+//  - a lock, so that two experiments writing into one folder at once cannot overwrite each
+//    other's summary (the second used to exit 0 with only its own rows);
+//  - a merge, so that re-running a subset into an old folder keeps the earlier results that
+//    are still there (marked as such) and removes what is stale, instead of replacing the
+//    summary and leaving stale runs/, layers/ and plots/ behind.
+// Formats and rules: docs/experiment.md, "Re-running into a folder".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "npu/sim/experiment/experiment.hpp"
+
+namespace npu::sim {
+
+/// An exclusive flock(2) on DIR/.lock, held for the object's lifetime (released by the
+/// kernel if the process dies, so a crash leaves no stale lock). The file records the
+/// holder's pid, command line and start time (UTC) for the message another run shows.
+class FolderLock {
+ public:
+  /// Takes the lock without waiting. Throws npu::ConfigError when another process holds it:
+  ///   "--out 'DIR': error: another npu experiment is writing into this folder
+  ///    (pid P, started YYYY-MM-DD HH:MM:SS UTC: COMMAND)" and the fix.
+  /// `dir` must exist (validate_experiment creates it).
+  explicit FolderLock(const std::string& dir);
+  ~FolderLock();
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+/// What merging changed in the folder (for the tool's closing lines).
+struct MergeReport {
+  int kept_earlier = 0;       ///< rows of earlier runs kept (their results still valid)
+  int dropped_earlier = 0;    ///< rows of earlier runs dropped (result missing, failed or malformed)
+  int removed_stale = 0;      ///< runs/<id>/ folders and layers/<id>.csv files removed
+  int removed_plots = 0;      ///< plots/*.png made from the previous summary, removed
+};
+
+/// The runs of this invocation (`runs`, in plan order) followed by every row of the folder's
+/// previous summary.json whose run is not among them and whose runs/<id>/run_summary.json
+/// still holds a valid result (RunSummary::earlier_run = true). Then removes what no row
+/// describes: layers/<id>.csv of runs that are not ok, runs/<id>/ folders of no row, and
+/// plots/*.png (drawn from the previous summary). Call with the folder lock held, after
+/// run_experiment and before write_summary.
+std::vector<RunSummary> merge_with_earlier_runs(const std::string& out_dir, const std::vector<RunSummary>& runs,
+                                                MergeReport& report);
+
+}  // namespace npu::sim

@@ -1,0 +1,56 @@
+// The figure columns every summary shares (npu experiment's summary and npu report's merged
+// one): one header, one CSV format, one set of JSON fields, one comparison with the `none`
+// run. Column meanings and units: docs/experiment.md ("summary.csv").
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "npu/sim/experiment/experiment.hpp"
+
+namespace npu::sim {
+
+/// A run compared with the `none` run of its model and hw (or config point): speedup =
+/// baseline latency / latency; DDR saved % = 100 x (1 - DDR bytes / baseline DDR bytes).
+/// Empty where the run or the baseline has a zero denominator or there is no baseline.
+struct VsNone {
+  std::optional<double> speedup;
+  std::optional<double> saved_pct;
+};
+
+/// `r` against `baseline` (nullptr: no baseline, both empty).
+VsNone compare_with_none(const RunSummary& r, const RunSummary* baseline);
+
+/// The header from `model` to `error` (no trailing comma or newline).
+extern const char* const kSummaryHeader;
+
+/// The 15 figure fields from ddr_read_mb to host_time_pct, each followed by a comma; 15 empty
+/// fields for a run that did not succeed (`ok` false).
+std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok);
+
+/// `v` formatted with `format` ({fmt} syntax), or "" when empty.
+std::string optional_number(const std::optional<double>& v, const char* format);
+
+/// Sets the figure fields (ddr_read_mb ... host_time_pct) of a summary.json row. Json is
+/// nlohmann::json or nlohmann::ordered_json.
+template <class Json>
+void put_summary_figures(Json& e, const RunSummary& r, const VsNone& vs) {
+  e["ddr_read_mb"] = r.ddr_read_mb;
+  e["ddr_write_mb"] = r.ddr_write_mb;
+  e["ddr_total_mb"] = r.ddr_total_mb();
+  e["compulsory_mb"] = r.compulsory_mb ? Json(*r.compulsory_mb) : Json(nullptr);
+  const std::optional<double> over = r.ddr_over_compulsory();
+  e["ddr_over_compulsory"] = over ? Json(*over) : Json(nullptr);
+  e["latency_ms"] = r.latency_ms;
+  e["cycles"] = r.cycles;
+  e["speedup_vs_none"] = vs.speedup ? Json(*vs.speedup) : Json(nullptr);
+  e["ddr_saved_pct"] = vs.saved_pct ? Json(*vs.saved_pct) : Json(nullptr);
+  e["mac_utilisation"] = r.mac_utilisation;
+  e["ddr_bw_utilisation"] = r.ddr_bw_utilisation;
+  e["energy_mj"] = r.energy_mj ? Json(*r.energy_mj) : Json(nullptr);
+  e["host_nodes"] = r.host_nodes;
+  e["host_mac_pct"] = 100 * r.host_mac_share;
+  e["host_time_pct"] = 100 * r.host_time_share;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,42 @@
+// `npu sweep SPEC.yaml --out DIR`: runs every cell of a design-space sweep that is not done
+// yet, each as its own `npu simulate` process (the experiment's runner), under
+// DIR/cells/<key>/, and writes DIR/plan.json and DIR/summary.{csv,json,md}. docs/sweep.md.
+#pragma once
+
+#include <string>
+
+#include "npu/sim/experiment/report.hpp"
+
+namespace npu::sim {
+
+struct SweepOptions {
+  std::string spec_path;
+  std::string out_dir;
+  int jobs = 1;               ///< processes at a time
+  std::string shard;          ///< "i/N": only cells with plan index % N == i (empty: all)
+  bool retry_failed = false;  ///< run cells that failed before again (else they count as done)
+  std::string self_exe;       ///< the npu binary children run with
+};
+
+struct SweepOutcome {
+  std::size_t planned = 0;   ///< cells in the whole sweep
+  std::size_t in_shard = 0;  ///< cells of this shard
+  std::size_t skipped = 0;   ///< of those, done before (ok, or failed without --retry-failed)
+  std::size_t invalid = 0;   ///< of those, invalid configs (never run)
+  std::size_t ran = 0;       ///< run by this call
+  std::size_t failed = 0;    ///< cells of this shard that failed (this call or before)
+  ReportResult report;       ///< DIR/summary.* over every cell of DIR
+};
+
+/// Loads the spec, plans every cell, writes DIR/plan.json, runs this shard's cells that are
+/// not done (a cell is done when RUN_DIR/run_summary.json, written atomically by the child,
+/// reads back, or when RUN_DIR/failed.json exists and retry_failed is false), then writes
+/// DIR/summary.* from everything DIR holds (under an flock on DIR/.summary.lock, so the last
+/// of several concurrent shards sees every cell). Throws ConfigError for a bad spec, shard,
+/// -j or output folder, before any cell runs.
+SweepOutcome run_sweep(const SweepOptions& opt);
+
+/// Parses "i/N" (0 <= i < N). Throws ConfigError "--shard 'X': error: ..." otherwise.
+std::pair<int, int> parse_shard(const std::string& text);
+
+}  // namespace npu::sim

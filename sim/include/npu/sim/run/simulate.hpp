@@ -1,0 +1,54 @@
+// One experiment cell in one process: load a model, compile it for one strategy, simulate
+// the program on one hardware config, write the run folder (docs/experiment.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "npu/compiler/driver/compile_report.hpp"
+#include "npu/sim/run/run_stats.hpp"
+
+namespace npu::sim {
+
+struct SimulateOptions {
+  std::string model;     ///< zoo name or .onnx path
+  std::string hw;        ///< YAML config path
+  std::string strategy;  ///< built-in name or strategy YAML path
+  std::string out_dir;   ///< run folder (created)
+  std::vector<std::string> traces;  ///< subset of {ddr, timeline, vcd}
+  std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224 overrides
+  bool npu_only = false;  ///< any host placement is an error (--npu-only)
+  bool no_pipeline = false;  ///< keep every fence between layers (--no-pipeline; compiler/pipeline.hpp)
+  /// compile for the configured SRAM only (--no-smaller-sram-plans; compiler/sram_plans.hpp)
+  bool no_smaller_sram_plans = false;
+  std::int64_t dynamic_size = 0;  ///< upper bound for run-time sizes (--dynamic-size; 0 none)
+  bool trace_compress = false;    ///< --trace ddr writes ddr.csv.gz instead of ddr.csv
+  /// --with-data (docs/functional.md): execute with values; each graph output is written as
+  /// outputs/NAME.npy and outputs/NAME.pb. Inputs from input_data (NAME=FILE, .npy or
+  /// TensorProto; a single FILE for a one-input model), the others seeded U(-1, 1) by input_seed.
+  bool with_data = false;
+  std::vector<std::string> input_data;
+  std::uint64_t input_seed = 1;
+};
+
+struct SimulateResult {
+  compiler::CompileReport report;
+  RunResult run;
+  std::vector<std::string> output_files;  ///< --with-data: the files written
+  /// SRAM (bytes) the program was compiled for (compiler::CompileResult::plan_sram_bytes).
+  std::uint64_t plan_sram_bytes = 0;
+  std::uint64_t sram_bytes = 0;  ///< the config's sram.capacity (bytes)
+};
+
+/// Compiles and simulates; writes program.npuasm, compile_report.csv, run.json, layers.csv,
+/// run_summary.json and the requested traces (ddr.csv or ddr.csv.gz, ddr.trace, timeline.json,
+/// waves.vcd) into out_dir; warns on stderr before a DDR trace above kLargeTraceBytes. Call once per process (SystemC). Throws npu::ConfigError for
+/// bad input (model, config, strategy, unwritable folder) and simulation errors.
+SimulateResult simulate(const SimulateOptions& opt);
+
+/// Per-layer rows joining the compile report (nodes, compulsory and planned bytes) with
+/// the run's layer statistics; columns in docs/experiment.md.
+std::string layers_csv(const std::string& model, const std::string& hw, const std::string& strategy,
+                       const compiler::CompileReport& report, const RunResult& run);
+
+}  // namespace npu::sim

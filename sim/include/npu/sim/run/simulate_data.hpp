@@ -1,0 +1,28 @@
+// `npu simulate --with-data` (docs/functional.md, "Running with data"): inputs from tensor
+// files or a seeded generator, a run with the data path on, outputs written as files.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/sim/run/run_program.hpp"
+#include "npu/sim/run/simulate.hpp"
+
+namespace npu::sim {
+
+/// Graph input values for `c`: `specs` NAME=FILE (or one FILE for a one-input graph) read
+/// with compiler::read_tensor_file (element count must match; a shape given in the file must
+/// have the same element count as the graph's), every other input U(-1, 1) from std::mt19937_64
+/// seeded with `seed` (inputs in graph order, values row-major). Throws ConfigError for an
+/// unknown input name, a malformed spec, a bad file or a wrong element count.
+std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
+                                                      const std::vector<std::string>& specs, std::uint64_t seed);
+
+/// Runs `c` with data (run_with_data) and writes each graph output to OUT/outputs/NAME.npy
+/// and OUT/outputs/NAME.pb (NAME sanitised as in .npuasm); `files` gets their paths.
+RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
+                             const RunOptions& ro, std::vector<std::string>& files);
+
+}  // namespace npu::sim

@@ -1,0 +1,185 @@
+// Cell plans of experiment and sweep folders (cell_plan.hpp).
+#include "npu/sim/experiment/cell_plan.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "npu/isa/hw_config.hpp"
+#include "npu/sim/experiment/cell_key.hpp"
+#include "npu/sim/io/output_files.hpp"
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+Plan plan_sweep(const SweepSpec& spec) {
+  Plan plan;
+  plan.kind = "sweep";
+  plan.tool = tool_identity();
+  plan.axes = spec.axis_paths();
+  plan.traces = spec.traces;
+  plan.input_shapes = spec.input_shapes;
+  plan.dynamic_size = spec.dynamic_size;
+  plan.npu_only = spec.npu_only;
+  const std::vector<ConfigCell> configs = plan_configs(spec);
+  const std::string options = options_identity(spec.traces, spec.input_shapes, spec.dynamic_size, spec.npu_only);
+  std::vector<std::pair<std::string, std::string>> strategies;  // arg, identity
+  for (const auto& s : spec.strategies) {
+    const compiler::Strategy st = resolve_strategy(s);
+    strategies.emplace_back(s, strategy_identity(st));
+  }
+  for (const auto& m : spec.models) {
+    const std::string model_id = model_identity(m);
+    for (const auto& c : configs) {
+      CellIdentity id;
+      if (c.invalid.empty()) {  // the key ignores npu.name, which only labels outputs
+        HwConfig cfg = parse_hw_config(c.config_yaml, c.hw_name);
+        cfg.npu.name = "-";
+        id.config_yaml = hw_config_to_yaml(cfg);
+      } else {
+        id.config_yaml = c.config_yaml;
+      }
+      id.model = model_id;
+      id.options = options;
+      id.tool = plan.tool;
+      for (const auto& [arg, sid] : strategies) {
+        id.strategy = sid;
+        PlannedCell cell;
+        cell.key = cell_key(id);
+        cell.group = group_key(id);
+        cell.model = stem_of(m);
+        cell.model_arg = m;
+        cell.hw = c.hw_name;
+        cell.strategy = sid.substr(0, sid.find(':'));
+        cell.strategy_arg = arg;
+        cell.axes = c.axis_values;
+        cell.run_dir = "cells/" + cell.key;
+        cell.hw_arg = cell.run_dir + "/" + c.hw_name + ".yaml";
+        cell.invalid = c.invalid;
+        plan.cells.push_back(std::move(cell));
+      }
+    }
+  }
+  return plan;
+}
+
+Plan plan_experiment_cells(const ExperimentOptions& opt) {
+  Plan plan;
+  plan.kind = "experiment";
+  plan.tool = tool_identity();
+  plan.traces = opt.traces;
+  plan.input_shapes = opt.input_shapes;
+  plan.dynamic_size = opt.dynamic_size;
+  plan.npu_only = opt.npu_only;
+  ExperimentOptions all = opt;
+  all.shard.clear();
+  const std::string options = options_identity(opt.traces, opt.input_shapes, opt.dynamic_size, opt.npu_only);
+  std::map<std::string, std::string> models, configs, strategies;  // arg -> identity
+  for (const auto& job : plan_experiment(all)) {
+    if (!models.count(job.model)) models[job.model] = model_identity(job.model);
+    if (!configs.count(job.hw)) {
+      HwConfig cfg = load_hw_config(job.hw);
+      cfg.npu.name = "-";
+      configs[job.hw] = hw_config_to_yaml(cfg);
+    }
+    if (!strategies.count(job.strategy)) strategies[job.strategy] = strategy_identity(resolve_strategy(job.strategy));
+    const CellIdentity id{configs[job.hw], models[job.model], strategies[job.strategy], options, plan.tool};
+    PlannedCell cell;
+    cell.key = cell_key(id);
+    cell.group = group_key(id);
+    cell.model = stem_of(job.model);
+    cell.model_arg = job.model;
+    cell.hw = stem_of(job.hw);
+    cell.hw_arg = job.hw;
+    const std::string& sid = strategies[job.strategy];
+    cell.strategy = sid.substr(0, sid.find(':'));
+    cell.strategy_arg = job.strategy;
+    cell.run_dir = "runs/" + job.id;
+    plan.cells.push_back(std::move(cell));
+  }
+  return plan;
+}
+
+void write_plan(const std::string& dir, const Plan& plan) {
+  ordered_json j;
+  j["format"] = "npu-plan 1";
+  j["kind"] = plan.kind;
+  j["tool"] = plan.tool;
+  j["axes"] = plan.axes;
+  j["options"] = {{"trace", plan.traces},
+                  {"input_shape", plan.input_shapes},
+                  {"dynamic_size", plan.dynamic_size},
+                  {"npu_only", plan.npu_only}};
+  ordered_json cells = ordered_json::array();
+  for (const auto& c : plan.cells) {
+    ordered_json e;
+    e["key"] = c.key;
+    e["group"] = c.group;
+    e["model"] = c.model;
+    e["model_arg"] = c.model_arg;
+    e["hw"] = c.hw;
+    e["hw_arg"] = c.hw_arg;
+    e["strategy"] = c.strategy;
+    e["strategy_arg"] = c.strategy_arg;
+    ordered_json axes = ordered_json::object();
+    for (const auto& [p, v] : c.axes) axes[p] = v;
+    e["axes"] = axes;
+    e["run_dir"] = c.run_dir;
+    if (!c.invalid.empty()) e["invalid"] = c.invalid;
+    cells.push_back(e);
+  }
+  j["cells"] = cells;
+  write_file_atomic((fs::path(dir) / "plan.json").string(), j.dump(1) + "\n");
+}
+
+Plan read_plan(const std::string& dir) {
+  const fs::path p = fs::path(dir) / "plan.json";
+  std::ifstream in(p);
+  if (!in)
+    throw ConfigError(fmt::format("{}: error: no plan.json: not a folder written by `npu experiment` or `npu sweep` "
+                                  "(or written by a version before plans)\n  give the --out folder of an experiment or "
+                                  "sweep; re-run an old experiment to get a plan",
+                                  dir));
+  try {
+    const auto j = nlohmann::json::parse(in);
+    if (j.at("format") != "npu-plan 1") throw std::runtime_error("unknown format " + j.at("format").dump());
+    Plan plan;
+    plan.kind = j.at("kind").get<std::string>();
+    plan.tool = j.at("tool").get<std::string>();
+    plan.axes = j.at("axes").get<std::vector<std::string>>();
+    const auto& o = j.at("options");
+    plan.traces = o.at("trace").get<std::vector<std::string>>();
+    plan.input_shapes = o.at("input_shape").get<std::vector<std::string>>();
+    plan.dynamic_size = o.at("dynamic_size").get<std::int64_t>();
+    plan.npu_only = o.at("npu_only").get<bool>();
+    for (const auto& e : j.at("cells")) {
+      PlannedCell c;
+      c.key = e.at("key").get<std::string>();
+      c.group = e.at("group").get<std::string>();
+      c.model = e.at("model").get<std::string>();
+      c.model_arg = e.at("model_arg").get<std::string>();
+      c.hw = e.at("hw").get<std::string>();
+      c.hw_arg = e.at("hw_arg").get<std::string>();
+      c.strategy = e.at("strategy").get<std::string>();
+      c.strategy_arg = e.at("strategy_arg").get<std::string>();
+      // Axis values in the plan's axis order (JSON objects are unordered).
+      const auto& axes = e.at("axes");
+      for (const auto& path : plan.axes)
+        if (axes.contains(path)) c.axes.emplace_back(path, axes.at(path).get<std::string>());
+      c.run_dir = e.at("run_dir").get<std::string>();
+      c.invalid = e.value("invalid", std::string());
+      plan.cells.push_back(std::move(c));
+    }
+    return plan;
+  } catch (const std::exception& e) {
+    throw ConfigError(fmt::format("{}: error: malformed plan.json: {}\n  re-run the experiment or sweep into this "
+                                  "folder to rewrite it",
+                                  p.string(), e.what()));
+  }
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,487 @@
+#include "npu/sim/experiment/experiment.hpp"
+#include "npu/isa/user_text.hpp"
+#include "npu/sim/experiment/summary_figures.hpp"
+#include "npu/isa/json_text.hpp"
+
+#include "npu/compiler/frontend/model_loader.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "npu/compiler/transforms/strategy.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/csv.hpp"
+#include "npu/sim/verify/experiment_verify.hpp"
+#include "npu/sim/io/output_files.hpp"
+
+extern char** environ;
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string stem_of(const std::string& path_or_name) {
+  std::string stem = fs::path(path_or_name).stem().string();
+  if (stem.empty()) stem = path_or_name;
+  for (char& c : stem)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
+  return stem;
+}
+
+std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt) {
+  std::vector<ExperimentJob> jobs;
+  for (const auto& m : opt.models)
+    for (const auto& h : opt.hws)
+      for (const auto& s : opt.strategies) {
+        ExperimentJob j{m, h, s, "", ""};
+        j.id = stem_of(m) + "__" + stem_of(h) + "__" + stem_of(s);
+        j.run_dir = (fs::path(opt.out_dir) / "runs" / j.id).string();
+        jobs.push_back(std::move(j));
+      }
+  if (!opt.shard.empty()) {
+    int i = 0, n = 0;
+    char slash = 0;
+    std::istringstream in(opt.shard);
+    if (!(in >> i >> slash >> n) || slash != '/' || n <= 0 || i < 0 || i >= n || !in.eof())
+      throw ConfigError(fmt::format("--shard '{}': error: expected i/N with 0 <= i < N (e.g. 0/4)", opt.shard));
+    std::vector<ExperimentJob> mine;
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      if (int(k % std::size_t(n)) == i) mine.push_back(jobs[k]);
+    jobs = std::move(mine);
+  }
+  return jobs;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+bool is_zoo_name(const std::string& m) {
+  const auto& names = compiler::zoo_model_names();
+  return std::find(names.begin(), names.end(), m) != names.end() || m == "mobilenetv2";
+}
+
+}  // namespace
+
+compiler::Strategy resolve_strategy(const std::string& name_or_path) {
+  const auto ext = fs::path(name_or_path).extension();
+  if (ext == ".yaml" || ext == ".yml") return compiler::load_strategy_file(name_or_path);  // file:line:col errors
+  const auto names = compiler::builtin_strategy_names();
+  if (std::find(names.begin(), names.end(), name_or_path) == names.end())
+    throw ConfigError(fmt::format("strategy '{}': error: unknown strategy\n  allowed: {}; or the path of a strategy "
+                                  "YAML file (name: ..., passes: [...]; see docs/compiler.md)",
+                                  name_or_path, join(names)));
+  return compiler::builtin_strategy(name_or_path);
+}
+
+std::string strategy_label(const std::string& name_or_path) {
+  const auto ext = fs::path(name_or_path).extension();
+  if (ext != ".yaml" && ext != ".yml") return name_or_path;
+  try {
+    return compiler::load_strategy_file(name_or_path).name;
+  } catch (const std::exception&) {
+    return stem_of(name_or_path);
+  }
+}
+
+void validate_experiment(const ExperimentOptions& opt) {
+  if (opt.models.empty()) throw ConfigError("npu experiment: error: no --model given (a zoo name or an .onnx path)");
+  if (opt.hws.empty()) throw ConfigError("npu experiment: error: no --hw given (a YAML config, e.g. configs/edge-npu-ddr4.yaml)");
+  if (opt.strategies.empty()) throw ConfigError("npu experiment: error: --strategies is empty");
+  if (opt.jobs < 1) throw ConfigError(fmt::format("npu experiment: error: -j {} must be at least 1", opt.jobs));
+  for (const auto& m : opt.models) {
+    if (is_zoo_name(m)) continue;
+    std::error_code ec;
+    bool looks_like_path = m.find('/') != std::string::npos || fs::path(m).extension() == ".onnx";
+    if (!looks_like_path)
+      throw ConfigError(fmt::format("--model '{}': error: not a zoo model and not an .onnx path\n  allowed zoo names: {}",
+                                    m, join(compiler::zoo_model_names())));
+    if (!fs::is_regular_file(m, ec))
+      throw ConfigError(fmt::format("--model '{}': error: no such file\n  give the path of an .onnx file or a zoo name ({})",
+                                    m, join(compiler::zoo_model_names())));
+    std::ifstream probe(m, std::ios::binary);
+    if (!probe) throw ConfigError(fmt::format("--model '{}': error: cannot be read (check permissions)", m));
+  }
+  for (const auto& s : opt.strategies) resolve_strategy(s);
+  {
+    compiler::LoadOptions shapes;  // malformed or repeated --input-shape: rejected before work
+    for (const auto& spec : opt.input_shapes) compiler::add_input_shape(shapes, spec);
+  }
+  // Each job writes runs/<model>__<hw>__<strategy>: names must not collide.
+  auto no_repeats = [](const std::vector<std::string>& items, const char* flag) {
+    std::set<std::string> stems;
+    for (const auto& item : items)
+      if (!stems.insert(stem_of(item)).second)
+        throw ConfigError(fmt::format("{} '{}': error: given twice (or two arguments share the name '{}'); give each once",
+                                      flag, item, stem_of(item)));
+  };
+  no_repeats(opt.models, "--model");
+  no_repeats(opt.strategies, "--strategies");
+  {  // the summary names a strategy by its label (a YAML file's name:): labels must differ too
+    std::map<std::string, std::string> labels;
+    for (const auto& s : opt.strategies) {
+      auto [it, fresh] = labels.emplace(strategy_label(s), s);
+      if (!fresh)
+        throw ConfigError(fmt::format("--strategies '{}': error: '{}' is also named '{}'; give the strategies "
+                                      "different names",
+                                      s, it->second, it->first));
+    }
+  }
+  std::set<std::string> seen;
+  for (const auto& h : opt.hws) {
+    load_hw_config(h);  // throws ConfigError FILE:LINE:COL
+    if (!seen.insert(stem_of(h)).second)
+      throw ConfigError(fmt::format("--hw '{}': error: two configs share the name '{}'; rename one file", h, stem_of(h)));
+  }
+  for (const auto& t : opt.traces)
+    if (t != "ddr" && t != "timeline" && t != "vcd")
+      throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+  if (opt.trace_compress && std::find(opt.traces.begin(), opt.traces.end(), "ddr") == opt.traces.end())
+    throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
+  if (!opt.shard.empty()) plan_experiment(opt);  // throws for a malformed --shard
+  if (opt.out_dir.empty()) throw ConfigError("npu experiment: error: --out DIR is required");
+  std::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  const fs::path probe = fs::path(opt.out_dir) / ".npu-write-test";
+  std::ofstream out(probe);
+  if (ec || !out)
+    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created or written{}\n  choose a writable folder",
+                                  opt.out_dir, ec ? " (" + ec.message() + ")" : ""));
+  out.close();
+  fs::remove(probe, ec);
+}
+
+namespace {
+
+double now_s() {
+  using clock = std::chrono::steady_clock;
+  static const auto t0 = clock::now();
+  return std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+struct Child {
+  pid_t pid = -1;
+  std::size_t index = 0;
+  double start_s = 0;
+};
+
+std::vector<std::string> child_argv(const ExperimentOptions& opt, const ExperimentJob& job) {
+  std::vector<std::string> argv{opt.self_exe, "simulate", "--model", job.model, "--hw", job.hw,
+                                "--strategy", job.strategy, "--out", job.run_dir};
+  if (opt.npu_only) argv.push_back("--npu-only");
+  for (const auto& spec : opt.input_shapes) {
+    argv.push_back("--input-shape");
+    argv.push_back(spec);
+  }
+  if (opt.dynamic_size > 0) {
+    argv.push_back("--dynamic-size");
+    argv.push_back(std::to_string(opt.dynamic_size));
+  }
+  if (!opt.traces.empty()) {
+    std::string t;
+    for (const auto& k : opt.traces) t += (t.empty() ? "" : ",") + k;
+    argv.push_back("--trace");
+    argv.push_back(t);
+  }
+  if (opt.trace_compress) argv.push_back("--trace-compress");
+  if (opt.with_data && load_hw_config(job.hw).mac_array.dtype == DType::Fp32) {  // int8: timing only
+    argv.push_back("--with-data");
+    argv.push_back("--input-seed");
+    argv.push_back(std::to_string(opt.input_seed));
+    for (const auto& spec : opt.input_data) {
+      argv.push_back("--input-data");
+      argv.push_back(spec);
+    }
+  }
+  return argv;
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::string& log_path) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  return pid;
+}
+
+// The child's first line naming an error, with the list it may introduce summarised
+// (summary_line: the first item and how many others), so the summary says why, not just that.
+std::string first_error_line(const std::string& log_path) {
+  std::ifstream in(log_path);
+  std::string line, first;
+  while (std::getline(in, line)) {
+    if (line.find("error") != std::string::npos) {
+      std::string rest = line, next;
+      while (std::getline(in, next)) rest += "\n" + next;
+      return summary_line(rest);
+    }
+    if (first.empty() && !line.empty()) first = line;
+  }
+  return first.empty() ? "no output" : first;
+}
+
+}  // namespace
+
+RunSummary read_run_summary(const ExperimentJob& job) {
+  RunSummary r;
+  r.job = job;
+  fs::path p = fs::path(job.run_dir) / "run_summary.json";
+  std::ifstream in(p);
+  if (!in) {
+    r.error = "no run_summary.json written";
+    return r;
+  }
+  try {
+    json j = json::parse(in);
+    r.cycles = j.at("cycles").get<std::uint64_t>();
+    r.latency_ms = j.at("latency_ms").get<double>();
+    r.ddr_read_mb = j.at("ddr_read_bytes").get<double>() / 1e6;
+    r.ddr_write_mb = j.at("ddr_write_bytes").get<double>() / 1e6;
+    if (j.contains("compulsory_bytes")) r.compulsory_mb = j["compulsory_bytes"].get<double>() / 1e6;
+    r.mac_utilisation = j.at("mac_utilisation").get<double>();
+    r.host_mac_share = j.value("host_mac_share", 0.0);
+    r.host_time_share = j.value("host_time_share", 0.0);
+    r.host_nodes = j.value("host_nodes", 0);
+    r.host_unsized = j.value("host_unsized_tensors", 0);
+    r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
+    if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
+    r.ok = true;
+  } catch (const std::exception& e) {
+    r.error = fmt::format("{}: malformed: {}", p.string(), e.what());
+  }
+  return r;
+}
+
+std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs) {
+  std::vector<RunSummary> results(jobs.size());
+  std::vector<Child> running;
+  std::size_t next = 0, done = 0;
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const double t_start = now_s();
+  std::size_t failed = 0;
+  const std::size_t total = opt.progress_total ? opt.progress_total : jobs.size();
+  // done/total (counting cells finished before this call), failures, and the ETA from this
+  // call's rate so far; in place on a terminal, a plain line per finished job otherwise.
+  auto progress = [&](const std::string& what, bool finished) {
+    if (!tty && !finished) return;
+    const double elapsed = now_s() - t_start;
+    std::string eta = "--";
+    if (done > 0 && done < jobs.size()) {
+      const double s = elapsed / double(done) * double(jobs.size() - done);
+      eta = s >= 3600 ? fmt::format("{}h{:02}m", int(s / 3600), int(s / 60) % 60)
+                      : fmt::format("{}m{:02}s", int(s / 60), int(s) % 60);
+    }
+    std::string line = fmt::format("[{}/{}] {} failed  {:6.1f} s  ETA {}  {}", opt.progress_done + done, total, failed,
+                                   elapsed, eta, what);
+    if (tty)
+      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    else
+      std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+  };
+  const int max_jobs = std::max(1, opt.jobs);
+  while (done < jobs.size()) {
+    while (next < jobs.size() && int(running.size()) < max_jobs) {
+      const ExperimentJob& job = jobs[next];
+      fs::create_directories(job.run_dir);
+      fs::remove(fs::path(job.run_dir) / "run_summary.json");
+      fs::remove(fs::path(job.run_dir) / "failed.json");
+      std::string log = (fs::path(job.run_dir) / "log.txt").string();
+      pid_t pid = spawn(child_argv(opt, job), log);
+      if (pid < 0) {
+        results[next].job = job;
+        results[next].error = "could not start " + opt.self_exe;
+        ++done;
+        ++failed;
+      } else {
+        running.push_back({pid, next, now_s()});
+        progress("running " + job.id, false);
+      }
+      ++next;
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = std::find_if(running.begin(), running.end(), [&](const Child& c) { return c.pid == pid; });
+    if (it == running.end()) continue;
+    const ExperimentJob& job = jobs[it->index];
+    RunSummary r;
+    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (exited_ok) {
+      r = read_run_summary(job);
+      if (opt.copy_layers) {
+        std::error_code ec;
+        const fs::path layers = fs::path(opt.out_dir) / "layers";
+        fs::create_directories(layers, ec);
+        if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
+          r.ok = false;  // never a summary row whose layer table is not there
+          r.error = "no layers.csv written";
+        }
+      }
+    } else {
+      r.job = job;
+      std::string log = (fs::path(job.run_dir) / "log.txt").string();
+      r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : first_error_line(log);
+      if (WIFEXITED(status)) {  // a deterministic failure: recorded, so a resumed sweep does not repeat it
+        const json f = {{"error", r.error}, {"exit_status", WEXITSTATUS(status)}};
+        try {
+          write_file_atomic((fs::path(job.run_dir) / "failed.json").string(), f.dump(1) + "\n");
+        } catch (const ConfigError&) {
+        }
+      }
+    }
+    r.wall_s = now_s() - it->start_s;
+    results[it->index] = r;
+    running.erase(it);
+    ++done;
+    failed += r.ok ? 0 : 1;
+    progress((r.ok ? "done " : "FAILED ") + job.id, true);
+  }
+  if (tty) std::fprintf(stderr, "\n");
+  return results;
+}
+
+namespace {
+
+/// The `none` run of the same model and hw, if it succeeded.
+const RunSummary* baseline_of(const std::vector<RunSummary>& runs, const RunSummary& r) {
+  for (const auto& b : runs)
+    if (b.ok && b.job.strategy == "none" && b.job.model == r.job.model && b.job.hw == r.job.hw) return &b;
+  return nullptr;
+}
+
+using npu::csv_field;
+
+}  // namespace
+
+std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
+  struct Row {
+    const RunSummary* r;
+    VsNone vs;
+  };
+  std::vector<Row> rows;
+  for (const auto& r : runs) rows.push_back(Row{&r, compare_with_none(r, r.ok ? baseline_of(runs, r) : nullptr)});
+
+  // CSV
+  std::ostringstream csv;
+  const bool verified = std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.verify.has_value(); });
+  csv << kSummaryHeader << ",earlier_run" << (verified ? kVerifyCsvHeader : "") << "\n";
+  json j = json::array();
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    csv << fmt::format("{},{},{},{},", csv_field(stem_of(r.job.model)), csv_field(stem_of(r.job.hw)),
+                       csv_field(strategy_label(r.job.strategy)), r.ok ? "ok" : "failed");
+    csv << summary_figures_csv(r, row.vs, r.ok);
+    csv << csv_field(r.error) << "," << (r.earlier_run ? 1 : 0) << (verified ? verify_csv_fields(r) : "") << "\n";
+    json e = {{"model", stem_of(r.job.model)},
+              {"model_arg", r.job.model},
+              {"hw", stem_of(r.job.hw)},
+              {"hw_arg", r.job.hw},
+              {"strategy", strategy_label(r.job.strategy)},
+              {"strategy_arg", r.job.strategy},
+              {"status", r.ok ? "ok" : "failed"},
+              {"run_dir", r.job.run_dir},
+              {"earlier_run", r.earlier_run}};
+    if (r.ok) {
+      put_summary_figures(e, r, row.vs);
+    } else {
+      e["error"] = r.error;
+    }
+    if (r.verify) e["verify"] = verify_json(*r.verify);
+    j.push_back(e);
+  }
+  // Written only now, each atomically (temp + rename): a failure leaves the previous files.
+  write_file_atomic((fs::path(out_dir) / "summary.csv").string(), csv.str());
+  write_file_atomic((fs::path(out_dir) / "summary.json").string(), npu::json_dump(j) + "\n");
+
+  // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
+  auto strategy_cell = [](const RunSummary& r) { return strategy_label(r.job.strategy) + (r.earlier_run ? " *" : ""); };
+  std::ostringstream md;
+  md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | cycles | "
+        "speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
+  md << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  std::ostringstream txt;
+  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>7} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model",
+                     "hw", "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved",
+                     "MAC %", "BW %", "energy mJ");
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    if (!r.ok) {
+      md << fmt::format("| {} | {} | {} | failed: {} ||||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
+                        strategy_label(r.job.strategy), r.error);
+      txt << fmt::format("{:<16} {:<20} {:<12} FAILED: {}\n", stem_of(r.job.model), stem_of(r.job.hw),
+                         strategy_label(r.job.strategy), r.error);
+      continue;
+    }
+    std::string speed = optional_number(row.vs.speedup, "{:.3f}x");
+    std::string saved = optional_number(row.vs.saved_pct, "{:.1f} %");
+    std::string energy = optional_number(r.energy_mj, "{:.3f}");
+    std::string over = optional_number(r.ddr_over_compulsory(), "{:.2f}x");
+    md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
+                      stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
+                      r.ddr_total_mb(), over, r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
+                      100 * r.ddr_bw_utilisation, energy);
+    txt << fmt::format(
+        "{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>7} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n",
+        stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over,
+        r.latency_ms, speed, saved, 100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
+  }
+  // Host placement is never silent: one line per run that used the host model.
+  std::string host_lines;
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    if (!r.ok || r.host_nodes == 0) continue;
+    host_lines += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}{}\n",
+                              stem_of(r.job.model), stem_of(r.job.hw), strategy_label(r.job.strategy), r.host_nodes,
+                              100 * r.host_mac_share, 100 * r.host_time_share,
+                              r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "",
+                              r.host_unsized ? fmt::format(" (warning: {} tensor(s) sized only at run time: their host "
+                                                           "work is not in these figures)", r.host_unsized)
+                                             : std::string());
+  }
+  if (!host_lines.empty()) {
+    md << "\n" << host_lines;
+    txt << "\n" << host_lines;
+  }
+  md << verify_table(runs, true);
+  txt << verify_table(runs, false);
+  if (std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.earlier_run; })) {
+    const char* note = "* kept from an earlier experiment in this folder: not run now; its result in runs/<run id>/ "
+                       "is unchanged\n";
+    md << "\n" << note;
+    txt << "\n" << note;
+  }
+  write_file_atomic((fs::path(out_dir) / "summary.md").string(), md.str());
+  return txt.str();
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,262 @@
+// Merging experiment and sweep folders into one summary (report.hpp, docs/sweep.md).
+#include "npu/sim/experiment/report.hpp"
+#include "npu/sim/experiment/summary_figures.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "npu/isa/csv.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/sim/experiment/cell_plan.hpp"
+#include "npu/sim/experiment/experiment.hpp"
+#include "npu/sim/io/output_files.hpp"
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+struct Row {
+  PlannedCell plan;
+  std::string status;  ///< ok | failed | invalid | missing | conflict
+  RunSummary r;        ///< figures when ok
+  std::string error;
+  std::vector<std::string> sources;  ///< FOLDER/RUN_DIR of every folder that had a result
+  VsNone vs;  ///< against the group's `none` cell, after the merge
+};
+
+/// The result of `cell` in `dir`: status ok, failed or missing.
+Row read_cell(const std::string& dir, const PlannedCell& cell) {
+  Row row;
+  row.plan = cell;
+  if (!cell.invalid.empty()) {
+    row.status = "invalid";
+    row.error = cell.invalid;
+    return row;
+  }
+  const fs::path run_dir = fs::path(dir) / cell.run_dir;
+  std::error_code ec;
+  if (fs::exists(run_dir / "run_summary.json", ec)) {
+    ExperimentJob job{cell.model_arg, cell.hw_arg, cell.strategy_arg, run_dir.string(), ""};
+    row.r = read_run_summary(job);
+    row.status = row.r.ok ? "ok" : "failed";
+    row.error = row.r.error;
+  } else if (fs::exists(run_dir / "failed.json", ec)) {
+    row.status = "failed";
+    try {
+      std::ifstream in(run_dir / "failed.json");
+      row.error = nlohmann::json::parse(in).at("error").get<std::string>();
+    } catch (const std::exception& e) {
+      row.error = fmt::format("{}: malformed failed.json: {}", (run_dir / "failed.json").string(), e.what());
+    }
+  } else {
+    row.status = "missing";
+    return row;
+  }
+  row.sources.push_back(run_dir.string());
+  return row;
+}
+
+/// The first figure that differs between two results, or "" when they are the same.
+std::string difference(const RunSummary& a, const RunSummary& b) {
+  if (a.cycles != b.cycles) return fmt::format("cycles {} vs {}", a.cycles, b.cycles);
+  if (a.latency_ms != b.latency_ms) return fmt::format("latency_ms {} vs {}", a.latency_ms, b.latency_ms);
+  if (a.ddr_read_mb != b.ddr_read_mb) return fmt::format("ddr_read_mb {} vs {}", a.ddr_read_mb, b.ddr_read_mb);
+  if (a.ddr_write_mb != b.ddr_write_mb) return fmt::format("ddr_write_mb {} vs {}", a.ddr_write_mb, b.ddr_write_mb);
+  if (a.mac_utilisation != b.mac_utilisation) return "mac_utilisation";
+  if (a.ddr_bw_utilisation != b.ddr_bw_utilisation) return "ddr_bw_utilisation";
+  if (a.energy_mj != b.energy_mj) return "energy_mj";
+  if (a.compulsory_mb && b.compulsory_mb && *a.compulsory_mb != *b.compulsory_mb)
+    return fmt::format("compulsory_mb {} vs {}", *a.compulsory_mb, *b.compulsory_mb);
+  if (a.host_nodes != b.host_nodes || a.host_mac_share != b.host_mac_share || a.host_time_share != b.host_time_share)
+    return "host figures";
+  return "";
+}
+
+/// Folds `next` (the same key from a later folder) into `cur`.
+void merge(Row& cur, const Row& next) {
+  if (next.status == "missing" || cur.status == "invalid") return;
+  if (cur.status == "missing") {
+    PlannedCell plan = cur.plan;  // the first folder's labels
+    cur = next;
+    cur.plan = plan;
+    return;
+  }
+  if (cur.status == "conflict") {
+    cur.sources.insert(cur.sources.end(), next.sources.begin(), next.sources.end());
+    return;
+  }
+  std::string why;
+  if (cur.status == "ok" && next.status == "ok")
+    why = difference(cur.r, next.r);
+  else if (cur.status != next.status)
+    why = fmt::format("{} in one, {} in the other", cur.status, next.status);
+  cur.sources.insert(cur.sources.end(), next.sources.begin(), next.sources.end());
+  if (why.empty()) return;
+  cur.status = "conflict";
+  cur.error = fmt::format("results differ ({}) between {}", why, fmt::join(cur.sources, " and "));
+}
+
+std::string axes_text(const PlannedCell& c) {
+  std::string s;
+  for (const auto& [p, v] : c.axes) s += (s.empty() ? "" : " ") + p + "=" + v;
+  return s;
+}
+
+}  // namespace
+
+ReportResult write_report(const std::vector<std::string>& dirs, const std::string& out_dir) {
+  if (dirs.empty()) throw ConfigError("npu report: error: no folder given\n  give one or more experiment or sweep folders");
+  std::vector<Row> rows;
+  std::map<std::string, std::size_t> by_key;
+  std::vector<std::string> axes;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+      throw ConfigError(fmt::format("{}: error: {}\n  give the --out folder of an experiment or sweep", dir,
+                                    fs::exists(dir, ec) ? "not a folder" : "no such folder"));
+    const Plan plan = read_plan(dir);
+    for (const auto& a : plan.axes)
+      if (std::find(axes.begin(), axes.end(), a) == axes.end()) axes.push_back(a);
+    for (const auto& cell : plan.cells) {
+      Row row = read_cell(dir, cell);
+      auto [it, fresh] = by_key.emplace(cell.key, rows.size());
+      if (fresh)
+        rows.push_back(std::move(row));
+      else
+        merge(rows[it->second], row);
+    }
+  }
+  // Baselines after the merge: the ok `none` cell of the same group.
+  std::map<std::string, const Row*> baseline;
+  for (const auto& row : rows)
+    if (row.status == "ok" && row.plan.strategy == "none") baseline.emplace(row.plan.group, &row);
+  ReportCounts n;
+  n.cells = rows.size();
+  for (auto& row : rows) {
+    if (row.status == "ok") {
+      ++n.ok;
+      auto b = baseline.find(row.plan.group);
+      if (b != baseline.end()) row.vs = compare_with_none(row.r, &b->second->r);
+    }
+    n.failed += row.status == "failed";
+    n.invalid += row.status == "invalid";
+    n.missing += row.status == "missing";
+    n.conflicts += row.status == "conflict";
+  }
+
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir, ec))
+    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created\n  choose a writable folder", out_dir));
+
+  // CSV: the experiment's columns (same formats), then one column per axis and the key.
+  std::string csv = kSummaryHeader;
+  for (const auto& a : axes) csv += "," + csv_field(a);
+  csv += ",cell_key\n";
+  ordered_json j = ordered_json::array();
+  for (const auto& row : rows) {
+    const RunSummary& r = row.r;
+    const PlannedCell& c = row.plan;
+    const bool ok = row.status == "ok";
+    csv += fmt::format("{},{},{},{},", csv_field(c.model), csv_field(c.hw), csv_field(c.strategy), row.status);
+    csv += summary_figures_csv(r, row.vs, ok);
+    csv += csv_field(row.error);
+    for (const auto& a : axes) {
+      std::string v;
+      for (const auto& [p, val] : c.axes)
+        if (p == a) v = val;
+      csv += "," + csv_field(v);
+    }
+    csv += "," + c.key + "\n";
+
+    ordered_json e;
+    e["model"] = c.model;
+    e["model_arg"] = c.model_arg;
+    e["hw"] = c.hw;
+    e["strategy"] = c.strategy;
+    e["status"] = row.status;
+    if (ok) {
+      put_summary_figures(e, r, row.vs);
+    } else if (!row.error.empty()) {
+      e["error"] = row.error;
+    }
+    ordered_json ax = ordered_json::object();
+    for (const auto& [p, v] : c.axes) ax[p] = v;
+    e["axes"] = ax;
+    e["cell_key"] = c.key;
+    e["group_key"] = c.group;
+    e["run_dirs"] = row.sources;
+    j.push_back(e);
+  }
+
+  // Text and Markdown tables (the same rows), then the status lines.
+  std::ostringstream md, txt;
+  md << "| model | hw | strategy | status | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | "
+        "cycles | speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
+  md << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>7} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model",
+                     "hw", "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved",
+                     "MAC %", "BW %", "energy mJ");
+  for (const auto& row : rows) {
+    const RunSummary& r = row.r;
+    const PlannedCell& c = row.plan;
+    if (row.status != "ok") {
+      std::string what = row.status;
+      for (auto& ch : what) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+      md << fmt::format("| {} | {} | {} | {}{}{} ||||||||||||\n", c.model, c.hw, c.strategy, row.status,
+                        row.error.empty() ? "" : ": ", row.error);
+      txt << fmt::format("{:<16} {:<20} {:<12} {}{}{}\n", c.model, c.hw, c.strategy, what,
+                         row.error.empty() ? "" : ": ", row.error);
+      continue;
+    }
+    const std::string speed = optional_number(row.vs.speedup, "{:.3f}x"), saved = optional_number(row.vs.saved_pct, "{:.1f} %");
+    const std::string energy = optional_number(r.energy_mj, "{:.3f}");
+    const std::string over = optional_number(r.ddr_over_compulsory(), "{:.2f}x");
+    md << fmt::format(
+        "| {} | {} | {} | ok | {:.2f} | {:.2f} | {:.2f} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n", c.model,
+        c.hw, c.strategy, r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over, r.latency_ms, r.cycles, speed, saved,
+        100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
+    txt << fmt::format(
+        "{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>7} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n", c.model,
+        c.hw, c.strategy, r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over, r.latency_ms, speed, saved,
+        100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
+  }
+  std::string notes;
+  for (const auto& row : rows) {  // host placement is never silent (as in the experiment summary)
+    const RunSummary& r = row.r;
+    if (row.status != "ok" || r.host_nodes == 0) continue;
+    notes += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}\n", row.plan.model,
+                         row.plan.hw, row.plan.strategy, r.host_nodes, 100 * r.host_mac_share, 100 * r.host_time_share,
+                         r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "");
+  }
+  notes += fmt::format("{} cells: {} ok, {} failed, {} invalid, {} missing, {} conflicting\n", n.cells, n.ok, n.failed,
+                       n.invalid, n.missing, n.conflicts);
+  if (n.missing) {
+    notes += fmt::format("WARNING: {} cells missing (planned, no result in {}): status 'missing' in summary.csv/json\n",
+                         n.missing, fmt::join(dirs, ", "));
+    std::size_t listed = 0;
+    for (const auto& row : rows)
+      if (row.status == "missing" && listed++ < 20)
+        notes += fmt::format("  missing: {} {} {}{}{} (key {})\n", row.plan.model, row.plan.hw, row.plan.strategy,
+                             row.plan.axes.empty() ? "" : " ", axes_text(row.plan), row.plan.key);
+    if (listed > 20) notes += fmt::format("  ... and {} more\n", listed - 20);
+  }
+  if (n.conflicts) notes += fmt::format("WARNING: {} cells have conflicting results (status 'conflict')\n", n.conflicts);
+  md << "\n" << notes;
+  txt << "\n" << notes;
+
+  write_file_atomic((fs::path(out_dir) / "summary.csv").string(), csv);
+  write_file_atomic((fs::path(out_dir) / "summary.json").string(), j.dump(2) + "\n");
+  write_file_atomic((fs::path(out_dir) / "summary.md").string(), md.str());
+  return {n, txt.str()};
+}
+
+}  // namespace npu::sim

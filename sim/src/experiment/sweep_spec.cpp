@@ -1,0 +1,542 @@
+// Sweep spec reading and config-cell planning (sweep_spec.hpp, docs/sweep.md).
+#include "npu/sim/experiment/sweep_spec.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
+#include "npu/isa/files.hpp"
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/text_lines.hpp"
+#include "npu/isa/yaml_documents.hpp"
+#include "npu/sim/experiment/experiment.hpp"
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+
+std::vector<std::string> SweepSpec::axis_paths() const {
+  std::vector<std::string> out;
+  for (const auto& a : axes) out.insert(out.end(), a.paths.begin(), a.paths.end());
+  return out;
+}
+
+std::size_t SweepSpec::config_count() const {
+  std::size_t n = 1;
+  for (const auto& a : axes) n *= a.values.size();
+  return n;
+}
+
+namespace {
+
+const std::vector<std::string> kTopKeys = {"base", "set", "axes", "zip", "models", "strategies", "options"};
+const std::vector<std::string> kOptionKeys = {"trace", "input_shape", "dynamic_size", "npu_only"};
+const std::vector<std::string> kTraceKinds = {"ddr", "timeline", "vcd"};
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+/// Every leaf key of the config schema as a dotted path ("sram.capacity"), schema order.
+std::vector<std::string> config_leaf_paths() {
+  std::set<std::string> sections;
+  for (const auto& s : hw_config_schema()) sections.insert(s.path);
+  std::vector<std::string> leaves;
+  for (const auto& s : hw_config_schema())
+    for (const auto* list : {&s.required, &s.optional})
+      for (const auto& k : *list) {
+        const std::string p = s.path.empty() ? k : s.path + "." + k;
+        if (!sections.count(p)) leaves.push_back(p);
+      }
+  return leaves;
+}
+
+class SpecReader {
+ public:
+  SpecReader(std::string source, std::string base_dir) : source_(std::move(source)), dir_(std::move(base_dir)) {}
+
+  SweepSpec read(const std::string& text) {
+    check_line_lengths(text, source_, "sweep spec YAML");
+    check_yaml_characters(text, source_, "sweep spec YAML");
+    YAML::Node root;
+    std::vector<YAML::Node> docs;
+    try {
+      docs = load_all_yaml(text);
+    } catch (const YAML::Exception& e) {
+      fail(e.mark, "malformed YAML: " + e.msg,
+           "  a sweep spec is one YAML map (base, axes, zip, set, models, strategies, options); check indentation, "
+           "':' after keys and closing brackets");
+    }
+    if (docs.size() > 1) {
+      fail(second_document_mark(docs, text), fmt::format("file has {} YAML documents; a sweep spec is one document", docs.size()),
+           "  remove the '---' separator and what follows it (or merge the documents into one map)");
+    }
+    if (!docs.empty()) root = docs[0];
+    if (!root.IsMap())
+      fail(root.Mark(), "a sweep spec must be a map, got " + describe(root),
+           "  write e.g.\n    base: edge-npu-ddr4\n    axes: {sram.capacity: [256KiB, 1MiB]}\n    models: [resnet18]");
+    SweepSpec spec;
+    spec.source = source_;
+    std::map<std::string, YAML::Node> top = keys_of(root, "the top level", kTopKeys);
+    if (!top.count("base"))
+      fail(root.Mark(), "missing key 'base' (the hardware config every cell starts from)",
+           "  give a preset name (" + join(preset_names()) + ") or a config YAML path relative to the spec");
+    if (!top.count("models"))
+      fail(root.Mark(), "missing key 'models'", "  give a list of zoo names or .onnx paths, e.g. 'models: [resnet18]'");
+    read_base(top["base"], spec);
+    std::set<std::string> used_paths;
+    if (top.count("set")) {
+      const YAML::Node set = top["set"];
+      for (const auto& [path, value] : map_entries(set, "'set'")) {
+        check_path(path, "set", used_paths);
+        spec.set.emplace_back(path.Scalar(), scalar_value(value, "set entry '" + path.Scalar() + "'"));
+      }
+    }
+    if (top.count("axes"))
+      for (const auto& [path, values] : map_entries(top["axes"], "'axes'")) {
+        check_path(path, "axis", used_paths);
+        SweepAxis axis;
+        axis.paths.push_back(path.Scalar());
+        for (const auto& v : value_list(values, path.Scalar())) axis.values.push_back({v});
+        spec.axes.push_back(std::move(axis));
+      }
+    if (top.count("zip")) {
+      const YAML::Node zip = top["zip"];
+      if (zip.IsMap()) {
+        spec.axes.push_back(read_zip(zip, used_paths));
+      } else if (zip.IsSequence() && zip.size() > 0) {
+        for (const auto& group : zip) spec.axes.push_back(read_zip(group, used_paths));
+      } else {
+        fail(zip.Mark(), "'zip' must be a map of key paths to equal-length lists (or a list of such maps), got " +
+                             describe(zip),
+             "  e.g. 'zip: {mac_array.rows: [16, 32], mac_array.cols: [16, 32]}'");
+      }
+    }
+    for (const auto& [node, text] : string_list(top["models"], "models")) spec.models.push_back(resolve_model(node, text));
+    no_repeats(top["models"], "models");
+    if (top.count("strategies")) {
+      for (const auto& [node, text] : string_list(top["strategies"], "strategies"))
+        spec.strategies.push_back(resolve_strategy_entry(node, text));
+      no_repeats(top["strategies"], "strategies");
+    } else {
+      spec.strategies = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual"};
+    }
+    if (top.count("options")) read_options(top["options"], spec);
+    return spec;
+  }
+
+ private:
+  [[noreturn]] void fail(const YAML::Mark& m, const std::string& what, const std::string& hint) const {
+    std::string where = source_;
+    if (!m.is_null()) where += fmt::format(":{}:{}", m.line + 1, m.column + 1);
+    throw ConfigError(fmt::format("{}: error: {}\n{}", where, what, hint));
+  }
+
+  static std::string describe(const YAML::Node& n) {
+    switch (n.Type()) {
+      case YAML::NodeType::Null: return "an empty value";
+      case YAML::NodeType::Sequence: return "a list";
+      case YAML::NodeType::Map: return "a map";
+      case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
+      default: return "nothing";
+    }
+  }
+
+  static std::string hint_for(const std::string& word, const std::vector<std::string>& allowed) {
+    if (auto c = closest_name(word, allowed)) return fmt::format("  did you mean '{}'? (allowed: {})", *c, join(allowed));
+    return "  allowed: " + join(allowed);
+  }
+
+  std::map<std::string, YAML::Node> keys_of(const YAML::Node& map, const std::string& where,
+                                            const std::vector<std::string>& allowed) {
+    std::map<std::string, YAML::Node> out;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const YAML::Node k = it->first;
+      const std::string key = k.IsScalar() ? k.Scalar() : std::string();
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        fail(k.Mark(), fmt::format("unknown key '{}' in {}", key, where), hint_for(key, allowed));
+      if (out.count(key))
+        fail(k.Mark(), fmt::format("duplicate key '{}' in {}", key, where), "  give each key once");
+      out[key] = it->second;
+    }
+    return out;
+  }
+
+  std::vector<std::pair<YAML::Node, YAML::Node>> map_entries(const YAML::Node& map, const std::string& what) {
+    if (!map.IsMap() || map.size() == 0)
+      fail(map.Mark(), fmt::format("{} must be a map of config key paths to values, got {}", what, describe(map)),
+           "  e.g. 'sram.capacity: [256KiB, 1MiB]' (keys as in docs/config.md, sections joined by '.')");
+    std::vector<std::pair<YAML::Node, YAML::Node>> out;
+    for (auto it = map.begin(); it != map.end(); ++it) out.emplace_back(it->first, it->second);
+    return out;
+  }
+
+  static std::vector<std::string> preset_names() {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(NPU_SOURCE_DIR) / "configs", ec))
+      if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  std::string relative(const std::string& p) const {
+    if (fs::path(p).is_absolute() || dir_.empty()) return p;
+    return (fs::path(dir_) / p).lexically_normal().string();
+  }
+
+  void read_base(const YAML::Node& node, SweepSpec& spec) {
+    if (!node.IsScalar() || node.Scalar().empty())
+      fail(node.Mark(), "'base' must be a preset name or a config path, got " + describe(node),
+           "  presets: " + join(preset_names()));
+    const std::string text = node.Scalar();
+    const auto ext = fs::path(text).extension();
+    if (text.find('/') == std::string::npos && ext != ".yaml" && ext != ".yml") {
+      const auto presets = preset_names();
+      if (std::find(presets.begin(), presets.end(), text) == presets.end())
+        fail(node.Mark(), fmt::format("unknown preset '{}'", text), hint_for(text, presets) +
+                                                                         "; or the path of a config YAML file");
+      spec.base = (fs::path(NPU_SOURCE_DIR) / "configs" / (text + ".yaml")).string();
+      spec.base_name = text;
+    } else {
+      spec.base = relative(text);
+      spec.base_name = stem_of(text);
+    }
+    try {
+      load_hw_config(spec.base);  // the base itself must be a valid config
+    } catch (const ConfigError& e) {
+      fail(node.Mark(), fmt::format("the base config '{}' does not load:\n{}", spec.base, e.what()),
+           "  fix the base config (npu config check FILE) or give another one");
+    }
+  }
+
+  void check_path(const YAML::Node& key, const std::string& what, std::set<std::string>& used) {
+    const std::string path = key.IsScalar() ? key.Scalar() : std::string();
+    static const std::vector<std::string> leaves = config_leaf_paths();
+    if (path == "npu.name")
+      fail(key.Mark(), fmt::format("{} 'npu.name' cannot be swept: every cell's name is derived from its axis values",
+                                   what),
+           "  remove it; the summary's hw column and the axis columns name each config");
+    if (std::find(leaves.begin(), leaves.end(), path) == leaves.end()) {
+      bool section = false;
+      for (const auto& s : hw_config_schema()) section = section || (s.path == path && !path.empty());
+      fail(key.Mark(),
+           section ? fmt::format("{} '{}' is a config section, not a key", what, path)
+                   : fmt::format("{} '{}' is not a config key", what, path),
+           section ? fmt::format("  name one key inside it, e.g. '{}.{}'", path,
+                                 [&] {
+                                   for (const auto& s : hw_config_schema())
+                                     if (s.path == path)
+                                       return s.required.empty() ? s.optional.front() : s.required.front();
+                                   return std::string();
+                                 }())
+                   : (closest_name(path, leaves) ? fmt::format("  did you mean '{}'? (keys as in docs/config.md, "
+                                                               "sections joined by '.')",
+                                                               *closest_name(path, leaves))
+                                                 : std::string("  keys as in docs/config.md, sections joined by '.', "
+                                                               "e.g. 'sram.capacity' or 'ddr.timing.tRCD'")));
+    }
+    if (!used.insert(path).second)
+      fail(key.Mark(), fmt::format("'{}' is given twice (in set, axes or zip)", path),
+           "  each config key may be fixed or swept once; zip keys that vary together");
+  }
+
+  std::string scalar_value(const YAML::Node& v, const std::string& what) {
+    if (!v.IsScalar() || v.Scalar().empty())
+      fail(v.Mark(), fmt::format("{} must be one value, got {}", what, describe(v)), "  e.g. 'ddr.channels: 2'");
+    return v.Scalar();
+  }
+
+  /// The values of one axis. In a zip group one key may repeat a value (the points must differ).
+  std::vector<std::string> value_list(const YAML::Node& values, const std::string& path, bool zipped = false) {
+    if (!values.IsSequence() || values.size() == 0)
+      fail(values.Mark(), fmt::format("axis '{}' must be a non-empty list of values, got {}", path, describe(values)),
+           fmt::format("  e.g. '{}: [a, b, c]'; a single value belongs under 'set'", path));
+    std::vector<std::string> out;
+    for (const auto& v : values) {
+      const std::string text = scalar_value(v, fmt::format("a value of axis '{}'", path));
+      if (!zipped && std::find(out.begin(), out.end(), text) != out.end())
+        fail(v.Mark(), fmt::format("axis '{}' lists '{}' twice", path, text), "  give each value once");
+      out.push_back(text);
+    }
+    return out;
+  }
+
+  SweepAxis read_zip(const YAML::Node& group, std::set<std::string>& used) {
+    SweepAxis axis;
+    const auto entries = map_entries(group, "a 'zip' group");
+    for (const auto& [path, values] : entries) {
+      check_path(path, "zipped axis", used);
+      auto list = value_list(values, path.Scalar(), true);
+      if (!axis.values.empty() && list.size() != axis.values.size())
+        fail(values.Mark(),
+             fmt::format("zipped axis '{}' has {} values but '{}' has {}", path.Scalar(), list.size(), axis.paths.front(),
+                         axis.values.size()),
+             "  zipped keys vary together: give every list in one zip group the same length");
+      if (axis.values.empty()) axis.values.resize(list.size());
+      for (std::size_t i = 0; i < list.size(); ++i) axis.values[i].push_back(list[i]);
+      axis.paths.push_back(path.Scalar());
+    }
+    for (std::size_t i = 0; i < axis.values.size(); ++i)
+      for (std::size_t k = 0; k < i; ++k)
+        if (axis.values[i] == axis.values[k])
+          fail(group.Mark(), fmt::format("zip group ({}) lists the point ({}) twice, at positions {} and {}",
+                                         join(axis.paths), join(axis.values[i]), k + 1, i + 1),
+               "  give each combination once");
+    return axis;
+  }
+
+  std::vector<std::pair<YAML::Node, std::string>> string_list(const YAML::Node& node, const std::string& key) {
+    if (!node.IsSequence() || node.size() == 0)
+      fail(node.Mark(), fmt::format("'{}' must be a non-empty list, got {}", key, describe(node)),
+           key == "models" ? "  e.g. 'models: [resnet18, path/to/model.onnx]'"
+                           : "  e.g. 'strategies: [none, conv-bn-act]'");
+    std::vector<std::pair<YAML::Node, std::string>> out;
+    for (const auto& item : node) {
+      if (!item.IsScalar() || item.Scalar().empty())
+        fail(item.Mark(), fmt::format("an entry of '{}' must be a name or a path, got {}", key, describe(item)),
+             "  one name or path per list entry");
+      out.emplace_back(item, item.Scalar());
+    }
+    return out;
+  }
+
+  void no_repeats(const YAML::Node& list, const std::string& key) {
+    std::set<std::string> stems;
+    for (const auto& item : list)
+      if (!stems.insert(stem_of(item.Scalar())).second)
+        fail(item.Mark(), fmt::format("'{}' lists '{}' twice (or two entries share the name '{}')", key, item.Scalar(),
+                                      stem_of(item.Scalar())),
+             "  give each once; outputs are named after it");
+  }
+
+  std::string resolve_model(const YAML::Node& node, const std::string& text) {
+    if (compiler::zoo_canonical_name(text)) return text;
+    const bool path_like = text.find('/') != std::string::npos || fs::path(text).extension() == ".onnx";
+    if (!path_like)
+      fail(node.Mark(), fmt::format("model '{}' is not a zoo model and not an .onnx path", text),
+           hint_for(text, compiler::zoo_model_names()) + "; or the path of an .onnx file relative to the spec");
+    const std::string path = relative(text);
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+      fail(node.Mark(), fmt::format("model '{}': no such file ({})", text, path),
+           "  paths are relative to the spec file's folder");
+    return path;
+  }
+
+  std::string resolve_strategy_entry(const YAML::Node& node, const std::string& text) {
+    const auto ext = fs::path(text).extension();
+    const bool file = ext == ".yaml" || ext == ".yml";
+    const std::string arg = file ? relative(text) : text;
+    try {
+      resolve_strategy(arg);
+    } catch (const ConfigError& e) {
+      std::string msg = e.what();
+      // A built-in name: say where the spec names it. A file (even one named from the spec's
+      // own folder, where the relative path is the text itself): its own file:line:col error.
+      if (!file) {
+        const auto names = compiler::builtin_strategy_names();
+        fail(node.Mark(), fmt::format("unknown strategy '{}'", text),
+             hint_for(text, names) + "; or a strategy YAML path relative to the spec (docs/compiler.md)");
+      }
+      fail(node.Mark(), fmt::format("strategy file '{}' does not load:\n{}", text, msg),
+           "  fix the strategy file (name: ..., passes: [...]; docs/compiler.md)");
+    }
+    return arg;
+  }
+
+  void read_options(const YAML::Node& node, SweepSpec& spec) {
+    if (!node.IsMap())
+      fail(node.Mark(), "'options' must be a map, got " + describe(node), "  allowed keys: " + join(kOptionKeys));
+    auto opts = keys_of(node, "'options'", kOptionKeys);
+    if (opts.count("trace")) {
+      const YAML::Node t = opts["trace"];
+      std::vector<YAML::Node> items;
+      if (t.IsSequence())
+        for (const auto& i : t) items.push_back(i);
+      else
+        items.push_back(t);
+      for (const auto& i : items) {
+        const std::string kind = i.IsScalar() ? i.Scalar() : std::string();
+        if (std::find(kTraceKinds.begin(), kTraceKinds.end(), kind) == kTraceKinds.end())
+          fail(i.Mark(), fmt::format("unknown trace kind {}", describe(i)), hint_for(kind, kTraceKinds));
+        spec.traces.push_back(kind);
+      }
+    }
+    if (opts.count("input_shape")) {
+      const YAML::Node s = opts["input_shape"];
+      std::vector<YAML::Node> items;
+      if (s.IsSequence())
+        for (const auto& i : s) items.push_back(i);
+      else
+        items.push_back(s);
+      compiler::LoadOptions lo;
+      for (const auto& i : items) {
+        const std::string text = i.IsScalar() ? i.Scalar() : std::string();
+        try {
+          compiler::add_input_shape(lo, text);
+        } catch (const ConfigError& e) {
+          fail(i.Mark(), fmt::format("bad input_shape {}: {}", describe(i), e.what()),
+               "  write NAME=D0xD1x..., e.g. 'input_shape: [input=1x3x224x224]'");
+        }
+        spec.input_shapes.push_back(text);
+      }
+    }
+    if (opts.count("dynamic_size")) {
+      const YAML::Node d = opts["dynamic_size"];
+      long long v = 0;
+      std::size_t used = 0;
+      const std::string text = d.IsScalar() ? d.Scalar() : std::string();
+      try {
+        v = std::stoll(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (text.empty() || used != text.size() || v < 1 || v > (1LL << 31))
+        fail(d.Mark(), fmt::format("'options.dynamic_size' must be an integer from 1 to 2147483648, got {}", describe(d)),
+             "  the largest run-time size to compile for, e.g. 'dynamic_size: 100'");
+      spec.dynamic_size = v;
+    }
+    if (opts.count("npu_only")) {
+      const YAML::Node b = opts["npu_only"];
+      const std::string text = b.IsScalar() ? b.Scalar() : std::string();
+      if (text != "true" && text != "false")
+        fail(b.Mark(), fmt::format("'options.npu_only' must be true or false, got {}", describe(b)),
+             "  true fails every cell that would place a node on the host");
+      spec.npu_only = text == "true";
+    }
+  }
+
+  std::string source_, dir_;
+};
+
+/// "a-b.c" safe for file names: letters, digits, '-', '_', '.'; anything else becomes '_'.
+std::string safe(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == ' ') continue;
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+  }
+  return out;
+}
+
+/// Sets the scalar at dotted `path` in `root`, creating maps on the way.
+void set_path(YAML::Node root, const std::string& path, const std::string& value) {
+  YAML::Node cur = root;
+  std::stringstream ss(path);
+  std::string part;
+  std::vector<std::string> parts;
+  while (std::getline(ss, part, '.')) parts.push_back(part);
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = cur[parts[i]];
+    if (!next.IsMap()) next = YAML::Node(YAML::NodeType::Map);  // absent (e.g. no energy section)
+    cur.reset(next);  // rebind, not assign (yaml-cpp nodes are references)
+  }
+  cur[parts.back()] = value;
+}
+
+}  // namespace
+
+SweepSpec parse_sweep_spec(const std::string& text, const std::string& source, const std::string& base_dir) {
+  return SpecReader(source, base_dir).read(text);
+}
+
+SweepSpec load_sweep_spec(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw ConfigError(path + ": error: is a directory\n  give the sweep spec YAML file (docs/sweep.md)");
+  require_regular_file(path, "sweep spec YAML");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": error: cannot open the sweep spec\n  check the path (docs/sweep.md)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_sweep_spec(text.str(), path, fs::path(path).parent_path().string());
+}
+
+std::vector<ConfigCell> plan_configs(const SweepSpec& spec) {
+  std::ifstream in(spec.base, std::ios::binary);
+  std::ostringstream base_text;
+  base_text << in.rdbuf();
+  const YAML::Node base = YAML::Load(base_text.str());  // loaded once already: well-formed
+
+  // Label of each path in hw names: its last component, or the whole path when two axes
+  // share the last component (ddr.rows and mac_array.rows).
+  const auto paths = spec.axis_paths();
+  std::map<std::string, int> last_count;
+  auto last = [](const std::string& p) { return p.substr(p.rfind('.') + 1); };
+  for (const auto& p : paths) ++last_count[last(p)];
+
+  std::vector<ConfigCell> cells;
+  const std::size_t n = spec.config_count();
+  std::set<std::string> names;
+  std::map<std::string, std::string> seen_config;  // resolved YAML (name blanked) -> hw name
+  for (std::size_t index = 0; index < n; ++index) {
+    ConfigCell cell;
+    std::string name = spec.base_name;
+    std::size_t rest = index;
+    std::vector<std::size_t> pick(spec.axes.size());
+    for (std::size_t a = spec.axes.size(); a-- > 0;) {  // the last axis varies fastest
+      pick[a] = rest % spec.axes[a].values.size();
+      rest /= spec.axes[a].values.size();
+    }
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+      for (std::size_t p = 0; p < spec.axes[a].paths.size(); ++p) {
+        const std::string& path = spec.axes[a].paths[p];
+        const std::string& value = spec.axes[a].values[pick[a]][p];
+        cell.axis_values.emplace_back(path, value);
+        name += "__" + safe(last_count[last(path)] > 1 ? path : last(path)) + "-" + safe(value);
+      }
+    if (name.size() > 120) name = spec.base_name + fmt::format("__cell{}", index);
+    while (!names.insert(name).second) name += "_";
+    cell.hw_name = name;
+
+    YAML::Node doc = YAML::Clone(base);
+    for (const auto& [path, value] : spec.set) set_path(doc, path, value);
+    for (const auto& [path, value] : cell.axis_values) set_path(doc, path, value);
+    set_path(doc, "npu.name", name);
+    YAML::Emitter out;
+    out << doc;
+    const std::string text = std::string(out.c_str()) + "\n";
+    std::optional<HwConfig> cfg;
+    try {
+      cfg = parse_hw_config(text, name);
+    } catch (const ConfigError& e) {
+      // The loader's line:col point into the generated YAML, not a file the user has: drop them.
+      std::string msg = e.what();
+      if (msg.rfind(name + ":", 0) == 0 && msg.find("error: ") != std::string::npos)
+        msg = msg.substr(msg.find("error: ") + 7);
+      std::string flat, line;  // one line for the summary: the message and its hint, "; "-joined
+      std::istringstream lines(msg);
+      while (std::getline(lines, line)) {
+        const auto b = line.find_first_not_of(' ');
+        if (b != std::string::npos) flat += (flat.empty() ? "" : "; ") + line.substr(b);
+      }
+      cell.invalid = flat;
+      cell.config_yaml = text;
+    }
+    if (cfg) {
+      cell.config_yaml = hw_config_to_yaml(*cfg);
+      cfg->npu.name = "-";  // the same config under another name is still the same config
+      auto [it, fresh] = seen_config.emplace(hw_config_to_yaml(*cfg), name);
+      if (!fresh)
+        throw ConfigError(fmt::format("{}: error: config cells '{}' and '{}' are the same config\n  an axis lists one "
+                                      "value twice in different forms (e.g. 1MiB and 1048576); give each once",
+                                      spec.source, it->second, name));
+    }
+    cells.push_back(std::move(cell));
+  }
+  return cells;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,326 @@
+#include "npu/sim/run/run_program.hpp"
+#include "npu/sim/io/output_files.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include <systemc>
+
+#include "npu/hw/npu_top.hpp"
+#include "npu/isa/check.hpp"
+#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/sram_race_check.hpp"
+#include "npu/sim/io/timeline.hpp"
+
+namespace npu::sim {
+
+namespace {
+bool g_ran = false;
+
+int kind_index(isa::TensorKind k) { return int(k); }
+
+std::uint64_t to_cycles(std::uint64_t ps, double period_ps) {
+  return std::uint64_t(std::llround(double(ps) / period_ps));
+}
+std::uint64_t to_cycles_ceil(std::uint64_t ps, double period_ps) {
+  return std::uint64_t(std::ceil(double(ps) / period_ps - 1e-9));
+}
+
+RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOptions& opt, hw::NpuTop& top) {
+  const double period_ps = 1e6 / hw.npu.clock_mhz;
+  RunResult r;
+  r.program = program.name;
+  r.strategy = program.strategy;
+  r.hw = config_label(hw);
+  r.npu_name = hw.npu.name;
+  r.hw_source = hw.source;
+  r.ideal_memory = opt.ideal_memory;
+  r.decoupled = top.controller.decoupled();
+  r.core_clock_mhz = hw.npu.clock_mhz;
+  r.instruction_count = program.instructions.size();
+  r.peak_macs_per_cycle = double(hw.mac_array.rows) * hw.mac_array.cols * hw.mac_array.macs_per_pe_per_cycle;
+  r.peak_ddr_gbps = hw.ddr.data_rate_mtps > 0 ? hw.ddr.peak_gbps() : 0.0;
+
+  std::map<std::string, isa::TensorKind> kinds;
+  for (const isa::TensorDecl& t : program.tensors) kinds[t.name] = t.kind;
+
+  const auto& recs = top.controller.records();
+  std::uint64_t end_ps = 0;
+  for (const hw::ExecRecord& rec : recs) end_ps = std::max(end_ps, rec.end_ps);
+  r.total_cycles = to_cycles_ceil(end_ps, period_ps);
+  r.total_ns = double(end_ps) / 1000.0;
+
+  std::array<UnitStats, hw::kNumUnits> units;
+  for (int u = 0; u < hw::kNumUnits; ++u) units[std::size_t(u)].name = hw::to_string(hw::Unit(u));
+  std::map<std::string, std::size_t> layer_index;
+  const std::string* last_layer = nullptr;
+  std::size_t last_layer_pos = 0;
+  std::vector<bool> sync_only;  // per layer: only SYNCs seen so far
+  const std::string* last_tensor = nullptr;
+  Traffic* last_tensor_traffic = nullptr;
+  int last_kind = 0;
+  std::uint64_t token_wait_ps = 0;
+  std::array<std::uint64_t, 3> token_wait_q{};
+  std::uint64_t ddr_lat_ps = 0, ddr_bw_ps = 0;
+  if (opt.keep_instructions) r.instructions.reserve(recs.size());
+
+  for (const hw::ExecRecord& rec : recs) {
+    const isa::Instruction& in = program.instructions[rec.index];
+    const std::uint64_t dur_cycles = to_cycles(rec.end_ps - rec.start_ps, period_ps);
+    if (rec.unit != hw::Unit::None) {
+      UnitStats& us = units[std::size_t(rec.unit)];
+      us.busy_cycles += dur_cycles;
+      ++us.instructions;
+    }
+    token_wait_ps += rec.token_wait_ps;
+    token_wait_q[std::size_t(in.queue())] += rec.token_wait_ps;
+    ddr_lat_ps += rec.ddr_latency_ps;
+    ddr_bw_ps += rec.ddr_bandwidth_stall_ps;
+    r.stalls.sram_conflict_cycles += rec.sram_conflict_cycles;
+    r.ddr.read_bytes += rec.ddr_read_bytes;
+    r.ddr.write_bytes += rec.ddr_write_bytes;
+    r.sram.read_bytes += rec.sram_read_bytes;
+    r.sram.write_bytes += rec.sram_write_bytes;
+    r.macs += rec.macs;
+    if (rec.unit == hw::Unit::Host) {
+      ++r.host.instructions;
+      r.host.cycles += dur_cycles;
+      r.host.macs += rec.host_macs;
+      r.host.nodes += rec.host_nodes;
+      r.host.ddr.read_bytes += rec.host_read_bytes;
+      r.host.ddr.write_bytes += rec.host_write_bytes;
+    }
+    const bool is_dma = rec.unit == hw::Unit::DmaLoad || rec.unit == hw::Unit::DmaStore;
+    int kind = -1;
+    if (is_dma) {
+      if (last_tensor == nullptr || *last_tensor != in.tensor) {
+        last_tensor_traffic = &r.ddr_by_tensor[in.tensor];
+        auto it = kinds.find(in.tensor);
+        last_kind = kind_index(it != kinds.end() ? it->second : isa::TensorKind::Intermediate);
+        last_tensor = &in.tensor;
+      }
+      last_tensor_traffic->read_bytes += rec.ddr_read_bytes;
+      last_tensor_traffic->write_bytes += rec.ddr_write_bytes;
+      kind = last_kind;
+      r.ddr_by_kind[std::size_t(kind)].read_bytes += rec.ddr_read_bytes;
+      r.ddr_by_kind[std::size_t(kind)].write_bytes += rec.ddr_write_bytes;
+    }
+    // Per layer (consecutive instructions usually share a layer: skip the map lookup then).
+    if (last_layer == nullptr || *last_layer != in.layer) {
+      auto found = layer_index.find(in.layer);
+      if (found == layer_index.end()) found = layer_index.emplace(in.layer, r.layers.size()).first;
+      last_layer_pos = found->second;
+      last_layer = &in.layer;
+    }
+    const bool fresh = last_layer_pos == r.layers.size();
+    if (fresh) {
+      LayerStats ls;
+      ls.name = in.layer;
+      ls.start_cycle = to_cycles(rec.start_ps, period_ps);
+      ls.end_cycle = to_cycles(rec.end_ps, period_ps);
+      r.layers.push_back(ls);
+    }
+    LayerStats& ls = r.layers[last_layer_pos];
+    // A SYNC does no work: it only orders the queues at a layer boundary, and a store-queue
+    // SYNC may run long before the layer's work starts (e.g. while the host runs the previous
+    // partition), so it does not stretch the layer's span; a layer of SYNCs alone keeps theirs.
+    const bool is_sync = in.op == isa::Opcode::Sync;
+    if (fresh) sync_only.push_back(is_sync);
+    const std::uint64_t s0 = to_cycles(rec.start_ps, period_ps), s1 = to_cycles(rec.end_ps, period_ps);
+    if (!is_sync && sync_only[last_layer_pos]) {
+      sync_only[last_layer_pos] = false;
+      ls.start_cycle = s0;
+      ls.end_cycle = s1;
+    } else if (!is_sync || sync_only[last_layer_pos]) {
+      ls.start_cycle = std::min(ls.start_cycle, s0);
+      ls.end_cycle = std::max(ls.end_cycle, s1);
+    }
+    ls.macs += rec.macs;
+    ls.ddr.read_bytes += rec.ddr_read_bytes;
+    ls.ddr.write_bytes += rec.ddr_write_bytes;
+    if (kind >= 0) {
+      ls.ddr_by_kind[std::size_t(kind)].read_bytes += rec.ddr_read_bytes;
+      ls.ddr_by_kind[std::size_t(kind)].write_bytes += rec.ddr_write_bytes;
+    }
+    ls.sram.read_bytes += rec.sram_read_bytes;
+    ls.sram.write_bytes += rec.sram_write_bytes;
+    if (rec.unit == hw::Unit::MacArray) ls.mac_busy_cycles += dur_cycles;
+    if (rec.unit == hw::Unit::ActUnit) ls.act_busy_cycles += dur_cycles;
+    if (is_dma) ls.dma_busy_cycles += dur_cycles;
+    if (rec.unit == hw::Unit::Host) {
+      ls.host_cycles += dur_cycles;
+      ls.host_ddr.read_bytes += rec.host_read_bytes;
+      ls.host_ddr.write_bytes += rec.host_write_bytes;
+    }
+    ++ls.instructions;
+
+    if (opt.keep_instructions) {
+      InstructionStats is;
+      is.index = rec.index;
+      is.source_line = in.source_line;
+      is.op = in.op;
+      is.unit = hw::to_string(rec.unit);
+      is.layer = in.layer;
+      is.tensor = in.tensor;
+      is.start_cycle = to_cycles(rec.start_ps, period_ps);
+      is.end_cycle = to_cycles(rec.end_ps, period_ps);
+      is.start_ns = double(rec.start_ps) / 1000.0;
+      is.end_ns = double(rec.end_ps) / 1000.0;
+      is.ddr_bytes = rec.ddr_read_bytes + rec.ddr_write_bytes;
+      is.sram_bytes = rec.sram_read_bytes + rec.sram_write_bytes;
+      is.macs = rec.macs;
+      is.token_wait_cycles = to_cycles(rec.token_wait_ps, period_ps);
+      is.host_cycles = rec.unit == hw::Unit::Host ? dur_cycles : 0;
+      is.host_read_bytes = rec.host_read_bytes;
+      is.host_write_bytes = rec.host_write_bytes;
+      r.instructions.push_back(std::move(is));
+    }
+  }
+  for (LayerStats& ls : r.layers) {
+    ls.cycles = ls.end_cycle - ls.start_cycle;
+    ls.mac_utilisation =
+        ls.cycles > 0 && r.peak_macs_per_cycle > 0 ? double(ls.macs) / (r.peak_macs_per_cycle * double(ls.cycles)) : 0.0;
+    if (ls.host_cycles > 0 && ls.host_cycles >= ls.mac_busy_cycles && ls.host_cycles >= ls.dma_busy_cycles)
+      ls.bound = "host";
+    else
+      ls.bound = ls.mac_busy_cycles >= ls.dma_busy_cycles ? "compute" : "memory";
+  }
+  r.host.latency_share = r.total_cycles > 0 ? double(r.host.cycles) / double(r.total_cycles) : 0.0;
+  for (UnitStats& us : units) {
+    us.utilisation = r.total_cycles > 0 ? double(us.busy_cycles) / double(r.total_cycles) : 0.0;
+    r.units.push_back(us);
+  }
+  r.stalls.token_wait_cycles = to_cycles(token_wait_ps, period_ps);
+  for (std::size_t q = 0; q < 3; ++q) r.stalls.token_wait_cycles_by_queue[q] = to_cycles(token_wait_q[q], period_ps);
+  r.stalls.ddr_latency_cycles = to_cycles(ddr_lat_ps, period_ps);
+  r.stalls.ddr_bandwidth_cycles = to_cycles(ddr_bw_ps, period_ps);
+  r.mac_utilisation =
+      r.total_cycles > 0 && r.peak_macs_per_cycle > 0 ? double(r.macs) / (r.peak_macs_per_cycle * double(r.total_cycles)) : 0.0;
+  r.achieved_ddr_gbps = r.total_ns > 0 ? double(r.ddr.total()) / r.total_ns : 0.0;
+  r.ddr_bw_utilisation = r.peak_ddr_gbps > 0 ? r.achieved_ddr_gbps / r.peak_ddr_gbps : 0.0;
+  r.compulsory_bytes = isa::compulsory_bytes(program);
+  r.ddr_over_compulsory = r.compulsory_bytes > 0 ? double(r.ddr.total()) / double(r.compulsory_bytes) : 0.0;
+  if (hw.energy.present) {
+    r.energy.present = true;
+    r.energy.mac_pj = double(r.macs) * hw.energy.pj_per_mac;
+    r.energy.sram_pj = double(r.sram.total()) * hw.energy.pj_per_sram_byte;
+    r.energy.ddr_pj = double(r.ddr.total()) * hw.energy.pj_per_ddr_byte;
+  }
+#if NPU_HAVE_DDR_MODULE
+  if (hw::DdrModule* ddr = top.ddr()) {
+    const hw::DdrStats& s = ddr->stats();
+    r.ddr_model.present = true;
+    r.ddr_model.requests = s.requests();
+    r.ddr_model.bytes_read = s.bytes_read;
+    r.ddr_model.bytes_written = s.bytes_written;
+    r.ddr_model.row_hits = s.row_hits;
+    r.ddr_model.row_misses = s.row_misses;
+    r.ddr_model.row_conflicts = s.row_conflicts;
+    r.ddr_model.achieved_gbps = s.achieved_gbps();
+    r.ddr_model.mean_read_latency_ns = s.mean_read_latency_ns();
+    r.ddr_model.p99_read_latency_ns = s.read_latency_percentile_ns(99.0);
+    r.ddr_model.row_hit_rate = s.row_hit_rate();
+  }
+#endif
+  return r;
+}
+}  // namespace
+
+RunResult run_program(const isa::Program& program, const HwConfig& hw, const RunOptions& opt) {
+  if (g_ran) {
+    throw std::logic_error("run_program: SystemC elaborates once per process; run each simulation in its own process");
+  }
+  g_ran = true;
+  if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
+  // The static checks of `npu asm check` (SRAM and DDR ranges, tensor overlaps, token balance,
+  // deadlock, DDR data flow, SRAM races) first: a program they reject is not simulated, and every issue is
+  // reported in asm check's format (the controller's own SRAM check below would name only the first).
+  std::vector<isa::CheckIssue> issues = isa::check_program(program, hw);
+  for (isa::CheckIssue& issue : isa::check_dataflow(program)) issues.push_back(std::move(issue));
+  for (isa::CheckIssue& issue : isa::check_sram_races(program)) issues.push_back(std::move(issue));
+  if (!issues.empty()) {
+    const std::string prog = opt.program_source.empty() ? std::string("program") : opt.program_source;
+    std::string msg;
+    for (const isa::CheckIssue& issue : issues) {
+      if (!msg.empty()) msg += "\n";
+      msg += issue.source_line > 0 ? prog + ":" + std::to_string(issue.source_line) + ": error: " + issue.message
+                                   : prog + ": error: " + issue.message;
+    }
+    msg += "\n" + prog + ": " + std::to_string(issues.size()) + (issues.size() == 1 ? " issue" : " issues") +
+           " against " + hw.source +
+           "\n  fix: correct the program (`npu asm check PROGRAM --hw CONFIG` lists the same issues); it is not "
+           "simulated";
+    throw ConfigError(msg);
+  }
+  const std::string overflow = hw::find_sram_overflow(program, hw, opt.program_source);
+  if (!overflow.empty()) throw ConfigError(overflow);
+
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  const auto wall0 = std::chrono::steady_clock::now();
+  hw::NpuTopOptions top_opt;
+  top_opt.ideal_memory = opt.ideal_memory;
+  top_opt.ddr_trace = opt.ddr_trace;
+  top_opt.program_source = opt.program_source;
+  top_opt.ddr_data = opt.ddr_data;
+  std::unique_ptr<hw::NpuTop> top;
+  try {
+    top = std::make_unique<hw::NpuTop>("npu", hw, program, top_opt);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(hw.source + ": error: " + e.what());
+  }
+
+  sc_core::sc_trace_file* tf = nullptr;
+  std::string vcd_file, vcd_final;
+  struct RemoveOnExit {  // the temporary VCD of a run that fails
+    std::string path;
+    ~RemoveOnExit() {
+      if (!path.empty()) std::remove(path.c_str());
+    }
+  } vcd_cleanup;
+  if (!opt.vcd_path.empty()) {
+    // SystemC writes BASE.tmp.<pid>.vcd; it becomes BASE.vcd only when the run succeeds.
+    const std::string base = vcd_base_name(opt.vcd_path);
+    vcd_final = base + ".vcd";
+    check_writable(vcd_final, "VCD file");  // fail early, before simulating
+    const std::string tmp_base = base + ".tmp." + std::to_string(::getpid());
+    vcd_file = tmp_base + ".vcd";
+    vcd_cleanup.path = vcd_file;
+    tf = sc_core::sc_create_vcd_trace_file(tmp_base.c_str());
+    tf->set_time_unit(1, sc_core::SC_PS);
+    top->trace(tf);
+  }
+  const auto wall_elab = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const auto wall_sim = std::chrono::steady_clock::now();
+  if (tf) sc_core::sc_close_vcd_trace_file(tf);
+
+  if (top->error.set) throw ConfigError(top->error.message);
+  const std::string deadlock = top->controller.deadlock_report();
+  if (!deadlock.empty()) throw ConfigError(deadlock);
+#if NPU_HAVE_DDR_MODULE
+  if (opt.ddr_trace) opt.ddr_trace->finish();  // file traces are renamed into place only now
+#endif
+
+  RunResult r = collect(program, hw, opt, *top);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (std::getenv("NPU_PROFILE")) {
+    std::fprintf(stderr, "run_program: elaborate %.3f s, simulate %.3f s, collect %.3f s\n",
+                 std::chrono::duration<double>(wall_elab - wall0).count(),
+                 std::chrono::duration<double>(wall_sim - wall_elab).count(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_sim).count());
+  }
+  if (!vcd_file.empty()) make_vcd_reproducible(vcd_file, vcd_final);
+  if (!opt.timeline_path.empty()) write_timeline(r, opt.timeline_path);
+  return r;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,252 @@
+#include "npu/sim/run/run_stats.hpp"
+
+#include <sstream>
+
+#include "npu/sim/io/output_files.hpp"
+#include "npu/isa/json_text.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "npu/isa/hw_config.hpp"
+#include "npu/isa/csv.hpp"
+
+namespace npu::sim {
+
+namespace {
+const char* kKindNames[kNumTensorKinds] = {"input", "weight", "output", "intermediate"};
+
+nlohmann::ordered_json traffic_json(const Traffic& t) {
+  nlohmann::ordered_json j;
+  j["read_bytes"] = t.read_bytes;
+  j["write_bytes"] = t.write_bytes;
+  j["total_bytes"] = t.total();
+  return j;
+}
+
+// Fixed-precision doubles keep run.json byte-identical across runs and platforms.
+double round6(double v) { return std::round(v * 1e6) / 1e6; }
+
+using npu::csv_field;
+
+std::string mb(std::uint64_t bytes) { return fmt::format("{:.6f}", double(bytes) / 1e6); }
+}  // namespace
+
+nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
+  nlohmann::ordered_json j;
+  j["program"] = r.program;
+  j["strategy"] = r.strategy;
+  j["hw"] = r.hw;
+  j["npu_name"] = r.npu_name;
+  j["hw_source"] = r.hw_source;
+  j["ideal_memory"] = r.ideal_memory;
+  j["decoupled"] = r.decoupled;
+  j["core_clock_mhz"] = r.core_clock_mhz;
+  j["total_cycles"] = r.total_cycles;
+  j["total_ns"] = round6(r.total_ns);
+  j["latency_ms"] = round6(r.total_ns / 1e6);
+  j["instructions"] = r.instruction_count;
+  nlohmann::ordered_json units = nlohmann::ordered_json::object();
+  for (const UnitStats& u : r.units) {
+    units[u.name] = {{"busy_cycles", u.busy_cycles}, {"utilisation", round6(u.utilisation)},
+                     {"instructions", u.instructions}};
+  }
+  j["units"] = units;
+  j["stall_cycles"] = {{"ddr_latency", r.stalls.ddr_latency_cycles},
+                       {"ddr_bandwidth", r.stalls.ddr_bandwidth_cycles},
+                       {"token_wait", r.stalls.token_wait_cycles},
+                       {"token_wait_ld", r.stalls.token_wait_cycles_by_queue[0]},
+                       {"token_wait_cp", r.stalls.token_wait_cycles_by_queue[1]},
+                       {"token_wait_st", r.stalls.token_wait_cycles_by_queue[2]},
+                       {"sram_conflict", r.stalls.sram_conflict_cycles}};
+  j["ddr"] = traffic_json(r.ddr);
+  j["ddr_read_bytes"] = r.ddr.read_bytes;
+  j["ddr_write_bytes"] = r.ddr.write_bytes;
+  j["compulsory_bytes"] = r.compulsory_bytes;
+  j["ddr_over_compulsory"] = round6(r.ddr_over_compulsory);
+  nlohmann::ordered_json by_kind;
+  for (int k = 0; k < kNumTensorKinds; ++k) by_kind[kKindNames[k]] = traffic_json(r.ddr_by_kind[std::size_t(k)]);
+  j["ddr_by_kind"] = by_kind;
+  nlohmann::ordered_json by_tensor = nlohmann::ordered_json::object();
+  for (const auto& [name, t] : r.ddr_by_tensor) by_tensor[name] = traffic_json(t);
+  j["ddr_by_tensor"] = by_tensor;
+  j["sram"] = traffic_json(r.sram);
+  j["macs"] = r.macs;
+  j["peak_macs_per_cycle"] = r.peak_macs_per_cycle;
+  j["mac_utilisation"] = round6(r.mac_utilisation);
+  j["peak_ddr_gbps"] = round6(r.peak_ddr_gbps);
+  j["achieved_ddr_gbps"] = round6(r.achieved_ddr_gbps);
+  j["ddr_bw_utilisation"] = round6(r.ddr_bw_utilisation);
+  if (r.energy.present) {
+    j["energy"] = {{"mac_pj", round6(r.energy.mac_pj)},
+                   {"sram_pj", round6(r.energy.sram_pj)},
+                   {"ddr_pj", round6(r.energy.ddr_pj)},
+                   {"total_pj", round6(r.energy.total_pj())}};
+    j["energy_mj"] = round6(r.energy.total_pj() * 1e-9);
+  } else {
+    j["energy"] = nullptr;
+    j["energy_mj"] = nullptr;
+  }
+  j["host"] = {{"instructions", r.host.instructions},
+               {"cycles", r.host.cycles},
+               {"latency_share", round6(r.host.latency_share)},
+               {"macs", r.host.macs},
+               {"nodes", r.host.nodes},
+               {"ddr_read_bytes", r.host.ddr.read_bytes},
+               {"ddr_write_bytes", r.host.ddr.write_bytes},
+               {"ddr_traffic", "analytic (HOST rd/wr); not simulated, not in ddr"}};
+  if (r.ddr_model.present) {
+    const DdrModelStats& d = r.ddr_model;
+    j["ddr_model"] = {{"requests", d.requests},
+                      {"bytes_read", d.bytes_read},
+                      {"bytes_written", d.bytes_written},
+                      {"row_hits", d.row_hits},
+                      {"row_misses", d.row_misses},
+                      {"row_conflicts", d.row_conflicts},
+                      {"row_hit_rate", round6(d.row_hit_rate)},
+                      {"achieved_gbps", round6(d.achieved_gbps)},
+                      {"mean_read_latency_ns", round6(d.mean_read_latency_ns)},
+                      {"p99_read_latency_ns", round6(d.p99_read_latency_ns)}};
+  } else {
+    j["ddr_model"] = nullptr;
+  }
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const LayerStats& l : r.layers) {
+    nlohmann::ordered_json lj;
+    lj["name"] = l.name;
+    lj["start_cycle"] = l.start_cycle;
+    lj["end_cycle"] = l.end_cycle;
+    lj["cycles"] = l.cycles;
+    lj["macs"] = l.macs;
+    lj["ddr"] = traffic_json(l.ddr);
+    nlohmann::ordered_json lk;
+    for (int k = 0; k < kNumTensorKinds; ++k) lk[kKindNames[k]] = traffic_json(l.ddr_by_kind[std::size_t(k)]);
+    lj["ddr_by_kind"] = lk;
+    lj["sram"] = traffic_json(l.sram);
+    lj["mac_busy_cycles"] = l.mac_busy_cycles;
+    lj["act_busy_cycles"] = l.act_busy_cycles;
+    lj["dma_busy_cycles"] = l.dma_busy_cycles;
+    lj["host_cycles"] = l.host_cycles;
+    lj["host_ddr_read_bytes"] = l.host_ddr.read_bytes;
+    lj["host_ddr_write_bytes"] = l.host_ddr.write_bytes;
+    lj["mac_utilisation"] = round6(l.mac_utilisation);
+    lj["bound"] = l.bound;
+    lj["instructions"] = l.instructions;
+    layers.push_back(lj);
+  }
+  j["layers"] = layers;
+  if (with_instructions) {
+    nlohmann::ordered_json ins = nlohmann::ordered_json::array();
+    for (const InstructionStats& i : r.instructions) {
+      ins.push_back({{"index", i.index},
+                     {"line", i.source_line},
+                     {"opcode", isa::to_string(i.op)},
+                     {"unit", i.unit},
+                     {"layer", i.layer},
+                     {"tensor", i.tensor},
+                     {"start_cycle", i.start_cycle},
+                     {"end_cycle", i.end_cycle},
+                     {"ddr_bytes", i.ddr_bytes},
+                     {"sram_bytes", i.sram_bytes},
+                     {"macs", i.macs},
+                     {"token_wait_cycles", i.token_wait_cycles},
+                     {"host_cycles", i.host_cycles},
+                     {"host_ddr_read_bytes", i.host_read_bytes},
+                     {"host_ddr_write_bytes", i.host_write_bytes}});
+    }
+    j["instruction_records"] = ins;
+  }
+  return j;
+}
+
+void write_run_json(const RunResult& r, const std::string& path, bool with_instructions) {
+  write_file_atomic(path, npu::json_dump(to_json(r, with_instructions)) + "\n");
+}
+
+void write_layers_csv(const RunResult& r, const std::string& path) {
+  std::ostringstream f;
+  f << "layer,start_cycle,end_cycle,cycles,latency_ms,macs,mac_utilisation,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
+       "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,sram_mb,mac_busy_cycles,act_busy_cycles,"
+       "dma_busy_cycles,bound,host_cycles,host_ddr_read_mb,host_ddr_write_mb\n";
+  const double ns_per_cycle = r.core_clock_mhz > 0 ? 1000.0 / r.core_clock_mhz : 0;
+  for (const LayerStats& l : r.layers) {
+    f << fmt::format("{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
+                     l.start_cycle, l.end_cycle, l.cycles, double(l.cycles) * ns_per_cycle / 1e6, l.macs,
+                     l.mac_utilisation, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes), mb(l.ddr.total()),
+                     mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()), mb(l.ddr_by_kind[2].total()),
+                     mb(l.ddr_by_kind[3].total()), mb(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,
+                     l.dma_busy_cycles, l.bound, l.host_cycles, mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes));
+  }
+  write_file_atomic(path, f.str());
+}
+
+std::string cycles_as_time(std::uint64_t cycles, double clock_mhz) {
+  if (!(clock_mhz > 0)) return "? us";
+  return fmt::format("{:.3f} us", double(cycles) / clock_mhz);
+}
+
+std::string format_summary(const RunResult& r) {
+  std::string s;
+  s += fmt::format("program {} ({}) on {}{}\n", r.program.empty() ? "-" : r.program,
+                   r.strategy.empty() ? "hand-written" : r.strategy, r.hw, r.ideal_memory ? " [ideal memory]" : "");
+  s += fmt::format("  total            {} cycles = {} at {} MHz, {} instructions{}\n", r.total_cycles,
+                   cycles_as_time(r.total_cycles, r.core_clock_mhz), r.core_clock_mhz, r.instruction_count,
+                   r.decoupled ? "" : " (no tokens: strict program order)");
+  s += fmt::format("  MACs             {} ({:.1f} % MAC utilisation)\n", r.macs, 100.0 * r.mac_utilisation);
+  s += fmt::format("  DDR              read {:.3f} MB, write {:.3f} MB, {:.2f} GB/s ({:.1f} % of {:.1f} GB/s peak)\n",
+                   double(r.ddr.read_bytes) / 1e6, double(r.ddr.write_bytes) / 1e6, r.achieved_ddr_gbps,
+                   100.0 * r.ddr_bw_utilisation, r.peak_ddr_gbps);
+  for (int k = 0; k < kNumTensorKinds; ++k) {
+    const Traffic& t = r.ddr_by_kind[std::size_t(k)];
+    if (t.total() > 0) s += fmt::format("    {:<14} {:.3f} MB\n", kKindNames[k], double(t.total()) / 1e6);
+  }
+  if (r.compulsory_bytes > 0)
+    s += fmt::format("  compulsory       {:.3f} MB (inputs, weights, outputs once): DDR traffic is {:.2f}x that\n",
+                     double(r.compulsory_bytes) / 1e6, r.ddr_over_compulsory);
+  s += fmt::format("  SRAM             read {:.3f} MB, write {:.3f} MB\n", double(r.sram.read_bytes) / 1e6,
+                   double(r.sram.write_bytes) / 1e6);
+  if (r.host.instructions > 0)
+    s += fmt::format("  host             {} cycles = {:.1f} % of the latency, {} HOST instruction{}, {} nodes, {} "
+                     "MACs; host DDR read {:.3f} MB, write {:.3f} MB (analytic, not simulated, not in DDR above)\n",
+                     r.host.cycles, 100.0 * r.host.latency_share, r.host.instructions,
+                     r.host.instructions == 1 ? "" : "s", r.host.nodes, r.host.macs, double(r.host.ddr.read_bytes) / 1e6,
+                     double(r.host.ddr.write_bytes) / 1e6);
+  s += "  unit busy        ";
+  for (const UnitStats& u : r.units) {
+    if (u.name == "host" && u.instructions == 0) continue;  // no HOST: keep the line as it always was
+    s += fmt::format("{} {:.1f} %  ", u.name, 100.0 * u.utilisation);
+  }
+  s += "\n";
+  s += fmt::format("  stall cycles     DDR latency {}, DDR bandwidth {}, token wait {}, SRAM conflict {}\n",
+                   r.stalls.ddr_latency_cycles, r.stalls.ddr_bandwidth_cycles, r.stalls.token_wait_cycles,
+                   r.stalls.sram_conflict_cycles);
+  if (r.energy.present) {
+    s += fmt::format("  energy           {:.3f} uJ (MAC {:.3f}, SRAM {:.3f}, DDR {:.3f})\n", r.energy.total_pj() * 1e-6,
+                     r.energy.mac_pj * 1e-6, r.energy.sram_pj * 1e-6, r.energy.ddr_pj * 1e-6);
+  }
+  if (r.ddr_model.present) {
+    s += fmt::format("  DDR model        {} requests, row hit rate {:.1f} %, mean read latency {:.1f} ns\n",
+                     r.ddr_model.requests, 100.0 * r.ddr_model.row_hit_rate, r.ddr_model.mean_read_latency_ns);
+  }
+  std::size_t w = 5;
+  for (const LayerStats& l : r.layers) w = std::max(w, l.name.size());
+  // Host columns only when the program has HOST instructions (host DDR is analytic).
+  const bool host = r.host.instructions > 0;
+  s += fmt::format("\n{:<{}}  {:>12}  {:>14}  {:>6}  {:>10}  {:>10}  {}{}\n", "layer", w, "cycles", "MACs", "util",
+                   "DDR rd MB", "DDR wr MB", host ? fmt::format("{:>12}  {:>11}  {:>11}  ", "host cycles",
+                                                               "host rd MB", "host wr MB")
+                                                 : std::string(),
+                   "bound");
+  for (const LayerStats& l : r.layers) {
+    s += fmt::format("{:<{}}  {:>12}  {:>14}  {:>5.1f}%  {:>10.3f}  {:>10.3f}  {}{}\n", l.name, w, l.cycles, l.macs,
+                     100.0 * l.mac_utilisation, double(l.ddr.read_bytes) / 1e6, double(l.ddr.write_bytes) / 1e6,
+                     host ? fmt::format("{:>12}  {:>11.3f}  {:>11.3f}  ", l.host_cycles,
+                                        double(l.host_ddr.read_bytes) / 1e6, double(l.host_ddr.write_bytes) / 1e6)
+                          : std::string(),
+                     l.bound);
+  }
+  return s;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,192 @@
+#include "npu/sim/run/simulate.hpp"
+#include "npu/isa/json_text.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "npu/isa/csv.hpp"
+#include "npu/sim/io/output_files.hpp"
+
+#include <iostream>
+
+#include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/hw/ddr/ddr_trace.hpp"
+#include "npu/sim/io/ddr_trace_files.hpp"
+#include "npu/isa/assembly.hpp"
+#include "npu/sim/experiment/experiment.hpp"
+#include "npu/sim/run/run_program.hpp"
+#include "npu/sim/run/simulate_data.hpp"
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_text(const fs::path& path, const std::string& text) { write_file_atomic(path.string(), text); }
+
+double mb(std::uint64_t bytes) { return double(bytes) / 1e6; }
+
+}  // namespace
+
+std::string layers_csv(const std::string& model, const std::string& hw, const std::string& strategy,
+                       const compiler::CompileReport& report, const RunResult& run) {
+  std::map<std::string, const compiler::LayerReport*> by_name;
+  for (const auto& l : report.layers) by_name[l.layer] = &l;
+  const double period_ns = run.core_clock_mhz > 0 ? 1000.0 / run.core_clock_mhz : 0;
+  std::string out =
+      "model,hw,strategy,layer,nodes,macs,compulsory_mb,planned_mb,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
+      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,cycles,latency_ms,mac_utilisation,bound,"
+      "host_cycles,host_ddr_read_mb,host_ddr_write_mb,stack,band_rows,overlap,weights\n";
+  for (const auto& l : run.layers) {
+    const compiler::LayerReport* rep = by_name.count(l.name) ? by_name[l.name] : nullptr;
+    std::string nodes;
+    if (rep)
+      for (const auto& n : rep->covers) nodes += (nodes.empty() ? "" : ";") + n;
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{},"
+                       "{},{:.6f},{:.6f},{},{},{},{}\n",
+                       csv_field(model), csv_field(hw), csv_field(strategy), csv_field(l.name), csv_field(nodes), l.macs,
+                       rep ? mb(rep->compulsory_bytes()) : 0.0,
+                       rep ? mb(rep->planned_bytes()) : 0.0, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes),
+                       mb(l.ddr.total()), mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()),
+                       mb(l.ddr_by_kind[2].total()), mb(l.ddr_by_kind[3].total()), l.cycles,
+                       double(l.cycles) * period_ns * 1e-6, l.mac_utilisation, l.bound, l.host_cycles,
+                       mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes),
+                       rep && rep->stack >= 0 ? std::to_string(rep->stack) : std::string(),
+                       rep && rep->stack >= 0 ? std::to_string(rep->band_rows) : std::string(),
+                       rep ? rep->overlap : std::string(), rep ? rep->weights : std::string());
+  }
+  return out;
+}
+
+SimulateResult simulate(const SimulateOptions& opt) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  // A run folder reused: the previous run's results go before anything else, so a failure at
+  // any step (config, model, compile, simulation) never leaves them looking like this run's.
+  {
+    std::error_code ec;
+    for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
+                              "ddr.csv", "ddr.csv.gz", "ddr.trace", "timeline.json", "waves.vcd"})
+      fs::remove(fs::path(opt.out_dir) / stale, ec);
+    fs::remove_all(fs::path(opt.out_dir) / "outputs", ec);
+  }
+  const HwConfig hw = load_hw_config(opt.hw);
+  compiler::LoadOptions load;
+  for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
+  load.dynamic_size = opt.dynamic_size;
+  const compiler::Graph graph = compiler::load_model(opt.model, load);
+  const compiler::Strategy strategy = resolve_strategy(opt.strategy);
+  std::set<std::string> traces;  // a kind given twice is written once
+  for (const auto& t : opt.traces) {
+    if (t != "ddr" && t != "timeline" && t != "vcd")
+      throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+    traces.insert(t);
+  }
+  if (opt.trace_compress && !traces.count("ddr"))
+    throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
+
+  std::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
+  const fs::path dir(opt.out_dir);
+
+
+  compiler::CompileOptions co;
+  co.npu_only = opt.npu_only;
+  co.pipeline = !opt.no_pipeline;
+  co.smaller_sram_plans = !opt.no_smaller_sram_plans;
+  compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
+  for (const auto& w : compiled.warnings) std::cerr << w << "\n";
+  write_text(dir / "program.npuasm", isa::write_program(compiled.program));
+  write_text(dir / "compile_report.csv", compiler::report_csv(compiled.report));
+
+  RunOptions ro;
+  ro.program_source = (dir / "program.npuasm").string();
+  ro.keep_instructions = false;  // per-instruction records only when the timeline needs them
+  std::unique_ptr<DdrTraceFiles> ddr_files;
+  for (const auto& t : traces) {
+    if (t == "ddr") {
+      const std::string big = ddr_trace_size_warning(estimate_ddr_trace(compiled.program, hw), opt.trace_compress);
+      if (!big.empty()) std::cerr << big << "\n";
+      ddr_files = std::make_unique<DdrTraceFiles>(opt.out_dir, opt.trace_compress);
+      ro.ddr_trace = ddr_files->sink();
+    } else if (t == "timeline") {
+      ro.timeline_path = (dir / "timeline.json").string();
+      ro.keep_instructions = true;
+    } else if (t == "vcd") {
+      ro.vcd_path = (dir / "waves.vcd").string();
+    }
+  }
+  SimulateResult result{compiled.report, {}, {}, compiled.plan_sram_bytes, hw.sram.capacity_bytes};
+  if (opt.with_data) result.run = simulate_with_data(opt, compiled, hw, ro, result.output_files);
+  else result.run = run_program(compiled.program, hw, ro);
+  if (ddr_files) ddr_files->close();
+  const RunResult& run = result.run;
+  write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);
+  const std::string model = stem_of(opt.model), hw_name = stem_of(opt.hw);
+  write_text(dir / "layers.csv", layers_csv(model, hw_name, strategy.name, compiled.report, run));
+
+  const double latency_ms = run.total_ns * 1e-6;
+  nlohmann::ordered_json s;
+  s["model"] = model;
+  s["hw"] = hw_name;
+  s["strategy"] = strategy.name;
+  // What the name stands for: its passes and, with fuse-layers, the depth-first keys (two
+  // strategy files of one name may differ in them; the sweep's cell key tells them apart too).
+  s["passes"] = strategy.passes;
+  if (strategy.uses("fuse-layers")) {
+    s["overlap"] = compiler::to_string(strategy.overlap);
+    s["traffic_weight"] = strategy.traffic_weight;
+  }
+  // Cross-layer pipelining (off with --no-pipeline) and, with fuse-layers, how many DDR
+  // intermediates SRAM residency kept on chip (docs/compiler.md): two runs of one strategy
+  // differ in them.
+  s["pipeline"] = !opt.no_pipeline;
+  // The SRAM the program was compiled for: the config's, or a smaller one whose plan the
+  // estimates rank no worse (compiler/sram_plans.hpp; the same program on any larger SRAM).
+  s["plan_sram_bytes"] = compiled.plan_sram_bytes;
+  if (strategy.uses("fuse-layers")) {
+    int kept = 0;
+    for (const auto& d : compiled.decisions)
+      kept += d.pass == "keep-resident" && d.outcome == compiler::DecisionOutcome::Applied;
+    s["resident_tensors"] = kept;
+  }
+  s["cycles"] = run.total_cycles;
+  s["latency_ms"] = latency_ms;
+  s["ddr_read_bytes"] = run.ddr.read_bytes;
+  s["ddr_write_bytes"] = run.ddr.write_bytes;
+  s["compulsory_bytes"] = run.compulsory_bytes;  // inputs, weights, outputs once (docs/experiment.md)
+  s["mac_utilisation"] = run.mac_utilisation;
+  s["ddr_bw_utilisation"] = run.ddr_bw_utilisation;
+  s["energy_mj"] = run.energy.present ? nlohmann::ordered_json(run.energy.total_pj() * 1e-9) : nlohmann::ordered_json(nullptr);
+  s["macs"] = run.macs;
+  s["instructions"] = run.instruction_count;
+  s["peak_macs_per_s"] = hw.peak_macs_per_s();
+  s["peak_ddr_gbps"] = hw.ddr.peak_gbps();
+  // Host placement (docs/experiment.md): nodes, MACs and the time the NPU waited for the host
+  // model; the host's DDR bytes are analytic and not in ddr_*_bytes.
+  const std::uint64_t all_macs = compiled.npu_macs + compiled.host_macs;
+  s["host_nodes"] = compiled.host_nodes;
+  s["host_macs"] = compiled.host_macs;
+  s["host_unsized_tensors"] = compiled.host_unsized;  // their host work is not costed
+  s["host_mac_share"] = all_macs ? double(compiled.host_macs) / double(all_macs) : 0.0;
+  s["host_cycles"] = run.host.cycles;
+  s["host_time_share"] = run.host.latency_share;
+  s["host_ddr_read_bytes"] = run.host.ddr.read_bytes;
+  s["host_ddr_write_bytes"] = run.host.ddr.write_bytes;
+  s["warnings"] = compiled.warnings;
+  // Wall-clock seconds of this whole run (load, compile, simulate, outputs so far): the one
+  // value of a run folder that differs between identical runs.
+  s["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  write_text(dir / "run_summary.json", npu::json_dump(s) + "\n");
+  return result;
+}
+
+}  // namespace npu::sim
