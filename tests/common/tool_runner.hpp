@@ -65,12 +65,6 @@ inline std::string read_file(const std::string& path) {
 
 inline nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(read_file(path)); }
 
-/// The shared real-model folder beside the checkout, or "" when absent.
-inline std::string shared_models_dir() {
-  std::filesystem::path p = std::filesystem::path(NPU_SOURCE_DIR) / ".." / "shared" / "models";
-  return std::filesystem::exists(p / "resnet50_bn.onnx") ? p.string() : std::string();
-}
-
 /// Splits one CSV line (fields may be double-quoted with "" escapes).
 inline std::vector<std::string> split_csv(const std::string& line) {
   std::vector<std::string> out;

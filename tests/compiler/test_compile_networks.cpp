@@ -17,12 +17,13 @@
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/isa/check.hpp"
+#include "shared_data.hpp"
 
 namespace npu::compiler {
 namespace {
 
 const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
-const std::string kModels = std::string(NPU_SOURCE_DIR) + "/../shared/models/";
+const std::string kModels = npu::test::shared_path("models/");
 
 struct Net {
   std::string zoo;
@@ -32,10 +33,10 @@ const std::vector<Net> kNets = {{"resnet50", "resnet50_bn.onnx"},
                                 {"mobilenet_v2", "mobilenet_v2_bn.onnx"},
                                 {"yolov5s", "yolov5s_bn.onnx"}};
 
-// The model: zoo name, or the ONNX file (skips the test with a message when absent).
-#define LOAD_OR_SKIP(graph, source)                                                             \
-  if (source.find(".onnx") != std::string::npos && !std::filesystem::exists(kModels + source)) \
-    GTEST_SKIP() << kModels << source << " not found: the real ONNX models are absent on this machine"; \
+// The model: zoo name, or the ONNX file in ../shared/models (skips the test with a message when
+// absent, fails under NPU_REQUIRE_SHARED: shared_data.hpp).
+#define LOAD_OR_SKIP(graph, source)                                                               \
+  if (source.find(".onnx") != std::string::npos) NPU_REQUIRE_SHARED_OR_SKIP(kModels + source); \
   const Graph graph = load_model(source.find(".onnx") != std::string::npos ? kModels + source : source)
 
 // ---- the graph's own prediction of what conv-bn-act saves --------------------------------
@@ -224,7 +225,10 @@ std::vector<std::string> torchvision_exports() {
 
 TEST(CompileNetworks, ConvBnActSavesWhatTheGraphPredictsOnTorchvisionExports) {
   const auto files = torchvision_exports();
-  if (files.empty()) GTEST_SKIP() << kModels << "torchvision has no .onnx files (and NPU_TORCHVISION_DIR is unset)";
+  if (files.empty()) {
+    NPU_REQUIRE_SHARED_OR_SKIP(kModels + "torchvision");
+    FAIL() << kModels << "torchvision holds no .onnx files (and NPU_TORCHVISION_DIR adds none)";
+  }
   for (const auto& f : files) {
     SCOPED_TRACE(f);
     const Graph g = load_model(f);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "npu/isa/assembly.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
@@ -174,8 +175,10 @@ TEST(CompileTool, AFailedCompileLeavesEarlierOutputsIntact) {
 TEST(CompileTool, OutputNamingTheInputModelIsRefused) {
   const std::string model = tmp("self.onnx");
   {
-    std::ifstream src(std::string(NPU_SOURCE_DIR) + "/../shared/models/cases/se_broadcast_mul.onnx", std::ios::binary);
-    if (!src) GTEST_SKIP() << "../shared/models/cases/se_broadcast_mul.onnx absent";
+    const std::string shared = npu::test::shared_path("models/cases/se_broadcast_mul.onnx");
+    NPU_REQUIRE_SHARED_OR_SKIP(shared);
+    std::ifstream src(shared, std::ios::binary);
+    ASSERT_TRUE(src) << shared;
     std::ofstream(model, std::ios::binary) << src.rdbuf();
   }
   const std::string before = slurp(model);

@@ -17,6 +17,7 @@
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/isa/check.hpp"
 #include "test_compile_graphs.hpp"
+#include "shared_data.hpp"
 
 namespace npu::compiler {
 namespace {
@@ -24,11 +25,10 @@ namespace {
 using testing::edge_like_hw;
 using testing::GraphBuilder;
 
-const std::string kCases = std::string(NPU_SOURCE_DIR) + "/../shared/models/cases/";
+const std::string kCases = npu::test::shared_path("models/cases/");
 
-#define CASE_OR_SKIP(graph, file)                                                         \
-  if (!std::filesystem::exists(kCases + file))                                            \
-    GTEST_SKIP() << kCases << file << " not found: the shared one-op cases are absent"; \
+#define CASE_OR_SKIP(graph, file)        \
+  NPU_REQUIRE_SHARED_OR_SKIP(kCases + file); \
   const Graph graph = load_model(kCases + file)
 
 // Planned DDR bytes (LOAD, STORE) per layer name, summed from the program.
@@ -532,8 +532,8 @@ TEST(RecogniseLayerNorm, TransformerEncoderExportHasTwoLayerNormsAndFusesTheirAd
   // nn.TransformerEncoderLayer (post-norm) exported at opset 13 writes each LayerNorm as
   // ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add: recognised as norm1 and norm2,
   // each fed by a residual Add that fuse-add-layernorm moves into it.
-  const std::string f = std::string(NPU_SOURCE_DIR) + "/../shared/models/torchvision/transformer_enc-bn-op13.onnx";
-  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  const std::string f = npu::test::shared_path("models/torchvision/transformer_enc-bn-op13.onnx");
+  NPU_REQUIRE_SHARED_OR_SKIP(f);
   const Graph g = load_model(f);
   int lns = 0, reduce = 0;
   for (const Node& n : g.nodes) {
@@ -582,7 +582,7 @@ namespace {
 
 TEST(Legality, SiluWhoseSigmoidIsAGraphOutputIsNotFusedAndTheSigmoidIsStored) {
   const std::string f = kCases + "legality/silu_sig_also_output.onnx";
-  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  NPU_REQUIRE_SHARED_OR_SKIP(f);
   const CompileResult r = compile(load_model(f), testing::edge_like_hw(), builtin_strategy("residual"));
   bool declined = false;
   for (const auto& d : r.decisions)
@@ -610,7 +610,7 @@ TEST(Legality, ClipWithMinAboveMaxMakesEveryValueMax) {
   // ONNX Clip: min 5 > max 1 -> every output is 1. Lowered as clip(1, 1), fused or not, and
   // the program passes the checker (it used to be rejected after compiling).
   const std::string f = kCases + "legality/clip_5_1.onnx";
-  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  NPU_REQUIRE_SHARED_OR_SKIP(f);
   for (const char* s : {"none", "conv-act"}) {
     const CompileResult r = compile(load_model(f), testing::edge_like_hw(), builtin_strategy(s));
     const LayerSpec& L = r.lowered.layers.back();
@@ -623,7 +623,7 @@ TEST(Legality, ClipWithMinAboveMaxMakesEveryValueMax) {
 
 TEST(Legality, ConvWithANonStandardActivationAttributeIsRejected) {
   const std::string f = kCases + "legality/conv_with_activation_attr.onnx";
-  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " not found";
+  NPU_REQUIRE_SHARED_OR_SKIP(f);
   try {
     load_model(f);
     FAIL() << "expected the 'activation' attribute to be rejected";

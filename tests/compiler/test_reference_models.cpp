@@ -12,11 +12,12 @@
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
+#include "shared_data.hpp"
 
 namespace npu::compiler {
 namespace {
 
-const std::string kModels = std::string(NPU_SOURCE_DIR) + "/../shared/models/";
+const std::string kModels = npu::test::shared_path("models/");
 
 // Under AddressSanitizer the kernels run ~50x slower (ResNet-50: 150 s instead of 3 s):
 // there only MobileNetV2 runs, which goes through the same Conv/BN/Gemm kernels.
@@ -42,8 +43,9 @@ std::size_t argmax(const std::vector<float>& v, std::size_t begin, std::size_t e
 void check_against_torch(const std::string& model, bool classifier) {
   const std::string path = kModels + model + ".onnx";
   const std::string data = kModels + model + "_data/test_data_set_0/";
-  if (!std::filesystem::exists(path) || !std::filesystem::exists(data + "output_0.pb"))
-    GTEST_SKIP() << path << " or its test_data_set_0 not found: the shared models are absent";
+  NPU_REQUIRE_SHARED_OR_SKIP(path);
+  NPU_REQUIRE_SHARED_OR_SKIP(data + "input_0.pb");
+  NPU_REQUIRE_SHARED_OR_SKIP(data + "output_0.pb");
   const Graph g = load_model(path);
   ASSERT_EQ(g.inputs.size(), 1u);
   ASSERT_EQ(g.outputs.size(), 1u);

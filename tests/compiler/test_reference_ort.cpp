@@ -18,6 +18,7 @@
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
+#include "shared_data.hpp"
 #include "tool_runner.hpp"
 
 namespace npu::compiler {
@@ -53,7 +54,7 @@ RefTensorMap random_inputs(const Graph& g) {
 /// Runs `model` in both and compares every graph output: max |ours - ort| / max |ort| <= rel.
 void compare_with_ort(const std::string& model, double rel = 1e-4) {
   std::string ort_dir;
-  if (!fs::exists(model)) GTEST_SKIP() << model << " not found: the shared models are absent";
+  NPU_REQUIRE_SHARED_OR_SKIP(model);
   if (const std::string why = ort_missing(ort_dir); !why.empty()) GTEST_SKIP() << "ONNX Runtime cross-check skipped: " << why;
   const Graph g = load_model(model);
   const RefTensorMap inputs = random_inputs(g);
@@ -82,7 +83,7 @@ void compare_with_ort(const std::string& model, double rel = 1e-4) {
   fs::remove_all(dir);
 }
 
-const std::string kCases = std::string(NPU_SOURCE_DIR) + "/../shared/models/cases/";
+const std::string kCases = npu::test::shared_path("models/cases/");
 
 TEST(OrtScript, BadUseIsAnErrorThatSaysWhatToDo) {
   if (test::run_shell("command -v node").status != 0) GTEST_SKIP() << "node is not installed (apt-get install nodejs npm)";
@@ -129,7 +130,7 @@ TEST(OrtCaseErrors, ConvWithAnUnknownAttributeIsRefusedNotIgnored) {
   // A Conv carrying a non-standard `activation` attribute: whatever the importer does with
   // it, the interpreter must not compute a plain Conv and call it the model's result.
   const std::string model = kCases + "legality/conv_with_activation_attr.onnx";
-  if (!fs::exists(model)) GTEST_SKIP() << model << " not found: the shared models are absent";
+  NPU_REQUIRE_SHARED_OR_SKIP(model);
   try {
     const Graph g = load_model(model);
     run_reference(g, random_inputs(g));
@@ -148,7 +149,7 @@ TEST(OrtQuantised, QdqModelMatchesOnnxRuntimeWithFakeQuantisation) {
   // means equal values except where a value lies within ~1e-6 of a rounding tie.
   const std::string model = std::string(NPU_SOURCE_DIR) + "/tests/data/qdq_conv.onnx";
   std::string ort_dir;
-  if (!fs::exists(model)) GTEST_SKIP() << model << " is absent";
+  ASSERT_TRUE(fs::exists(model)) << model << " is in the repository";
   if (const std::string why = ort_missing(ort_dir); !why.empty()) GTEST_SKIP() << "ONNX Runtime cross-check skipped: " << why;
   const Graph g = load_model(model);
   const RefTensorMap inputs = random_inputs(g);
@@ -178,7 +179,7 @@ TEST(OrtQuantised, QdqModelMatchesOnnxRuntimeWithFakeQuantisation) {
   fs::remove_all(dir);
 }
 
-const std::string kTorchvision = std::string(NPU_SOURCE_DIR) + "/../shared/models/torchvision/";
+const std::string kTorchvision = npu::test::shared_path("models/torchvision/");
 
 class OrtTorchvision : public ::testing::TestWithParam<const char*> {};
 

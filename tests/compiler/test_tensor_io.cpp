@@ -9,6 +9,7 @@
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "test_onnx_util.hpp"
+#include "shared_data.hpp"
 #include "tool_runner.hpp"
 
 namespace npu::compiler {
@@ -71,8 +72,8 @@ TEST(TensorIo, WriteThenReadRoundTripsFloatAndIntegerTensors) {
 }
 
 TEST(TensorIo, ReadsTheSharedModelsReferenceData) {
-  const std::string pb = std::string(NPU_SOURCE_DIR) + "/../shared/models/mobilenet_v2_bn_data/test_data_set_0/input_0.pb";
-  if (!fs::exists(pb)) GTEST_SKIP() << pb << " not found: the shared models are absent";
+  const std::string pb = npu::test::shared_path("models/mobilenet_v2_bn_data/test_data_set_0/input_0.pb");
+  NPU_REQUIRE_SHARED_OR_SKIP(pb);
   const RefTensor t = read_tensor_pb(pb);
   // The README: input 1x3x224x224 fp32 (602,112 bytes = 150,528 floats).
   EXPECT_EQ(t.shape, (std::vector<std::int64_t>{1, 3, 224, 224}));

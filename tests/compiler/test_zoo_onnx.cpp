@@ -16,17 +16,18 @@
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "test_onnx_util.hpp"
+#include "shared_data.hpp"
 
 namespace npu::compiler {
 namespace {
 
-const std::string kModels = NPU_SOURCE_DIR "/../shared/models";
+const std::string kModels = npu::test::shared_path("models");
 
-#define SKIP_WITHOUT_MODELS()                                                                 \
-  if (!std::filesystem::is_directory(kModels))                                                \
-  GTEST_SKIP() << "the shared ONNX models folder " << kModels                                \
-               << " is absent; the zoo/ONNX cross-check needs resnet50_bn.onnx, "             \
-                  "mobilenet_v2_bn.onnx and yolov5s_bn.onnx there"
+// The zoo/ONNX cross-check needs resnet50_bn.onnx, mobilenet_v2_bn.onnx and yolov5s_bn.onnx.
+#define SKIP_WITHOUT_MODELS()                                    \
+  NPU_REQUIRE_SHARED_OR_SKIP(kModels + "/resnet50_bn.onnx");     \
+  NPU_REQUIRE_SHARED_OR_SKIP(kModels + "/mobilenet_v2_bn.onnx"); \
+  NPU_REQUIRE_SHARED_OR_SKIP(kModels + "/yolov5s_bn.onnx")
 
 std::string shape_str(const std::vector<std::int64_t>& s) {
   std::string o = "[";

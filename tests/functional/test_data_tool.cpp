@@ -9,6 +9,7 @@
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "fp32_config.hpp"
+#include "shared_data.hpp"
 #include "tool_runner.hpp"
 
 namespace {
@@ -119,8 +120,9 @@ TEST(DataTool, BadDataRequestsExitOneWithTheFix) {
 // Acceptance (issue 10): MobileNetV2 (BN unfolded in the file) with its reference input, fp32,
 // every built-in strategy within 1e-4 of the torch output (max |err| / max |ref|).
 TEST(DataTool, SharedMobileNetV2EveryStrategyMatchesTheTorchOutput) {
-  const std::string models = npu::test::shared_models_dir();
-  if (models.empty()) GTEST_SKIP() << "../shared/models not present";
+  const std::string models = npu::test::shared_path("models");
+  NPU_REQUIRE_SHARED_OR_SKIP(models + "/mobilenet_v2_bn.onnx");
+  NPU_REQUIRE_SHARED_OR_SKIP(models + "/mobilenet_v2_bn_data/test_data_set_0/output_0.pb");
   const std::string dir = npu::test::fresh_dir("mnv2-data");
   const std::string hw = fp32_config(dir);
   const std::string data = models + "/mobilenet_v2_bn_data/test_data_set_0/";

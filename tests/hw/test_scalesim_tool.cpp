@@ -3,6 +3,7 @@
 // matrices (docs/timing.md): OS folds x (R + C + K - 2), WS folds x (2R + C + M - 2), minus 1.
 #include <gtest/gtest.h>
 
+#include "shared_data.hpp"
 #include "tool_runner.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 using npu::test::run_tool;
 
 namespace {
-const std::string kAnchors = std::string(NPU_SOURCE_DIR) + "/../shared/anchors/scalesim";
+const std::string kAnchors = npu::test::shared_path("anchors/scalesim");
 
 // total_cycles column (15th) of each row of the CSV the tool wrote.
 std::vector<long long> cycles_column(const fs::path& csv) {
@@ -44,7 +45,7 @@ fs::path temp_dir(const std::string& name) {
 }  // namespace
 
 TEST(ScaleSimTool, Resnet18OnV2ScaleCfg) {
-  if (!fs::exists(kAnchors)) GTEST_SKIP() << kAnchors << " is absent (it sits beside the checkout in CI)";
+  NPU_REQUIRE_SHARED_OR_SKIP(kAnchors);
   const fs::path out = temp_dir("r18");
   const auto r = run_tool("scalesim " + kAnchors + "/v2/topologies/conv_nets/Resnet18.csv --config " + kAnchors +
                           "/v2/configs/scale.cfg --out " + out.string());
@@ -60,7 +61,7 @@ TEST(ScaleSimTool, Resnet18OnV2ScaleCfg) {
 }
 
 TEST(ScaleSimTool, Resnet50OnV3ScaleCfgWeightStationary) {
-  if (!fs::exists(kAnchors)) GTEST_SKIP() << kAnchors << " is absent (it sits beside the checkout in CI)";
+  NPU_REQUIRE_SHARED_OR_SKIP(kAnchors);
   const fs::path out = temp_dir("r50");
   const auto r = run_tool("scalesim " + kAnchors + "/v3/topologies/mlperf/Resnet50.csv --config " + kAnchors +
                           "/v3/configs/scale.cfg --out " + out.string());

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "shared_data.hpp"
 #include "tool_runner.hpp"
 
 namespace fs = std::filesystem;
@@ -29,8 +30,8 @@ void expect_rejected(std::vector<std::string> args, const std::string& out, cons
 class RealOnnxModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RealOnnxModel, OnEveryPresetAndStrategy) {
-  const std::string models = npu::test::shared_models_dir();
-  if (models.empty()) GTEST_SKIP() << "../shared/models is absent (it holds the exported ONNX files); skipping";
+  const std::string models = npu::test::shared_path("models");
+  NPU_REQUIRE_SHARED_OR_SKIP(models + "/" + GetParam() + ".onnx");
   const std::string out = npu::test::fresh_dir("onnx-" + GetParam());
   std::vector<std::string> args{"experiment", "--out", out, "-j", "2", "--strategies",
                                 "none,conv-bn,conv-act,conv-bn-act,residual", "--model",
@@ -233,8 +234,8 @@ TEST(ExperimentTool, InputShapeReachesEveryRun) {
 TEST(SimulateTool, AFailedRunLeavesNoEarlierResultsInItsFolder) {
   // A good run, then a run into the same folder that fails (a Conv with an attribute ONNX does
   // not define): the folder must not keep the first run's run_summary.json.
-  const std::string models = npu::test::shared_models_dir();
-  if (models.empty()) GTEST_SKIP() << "../shared/models is absent; skipping";
+  const std::string models = npu::test::shared_path("models");
+  NPU_REQUIRE_SHARED_OR_SKIP(models + "/cases/legality/conv_with_activation_attr.onnx");
   const std::string dir = npu::test::fresh_dir("sim-stale");
   ASSERT_EQ(run_npu({"simulate", "--model", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--out", dir, "--quiet"}).status, 0);
   ASSERT_TRUE(fs::exists(dir + "/run_summary.json"));

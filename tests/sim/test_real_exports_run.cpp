@@ -5,14 +5,16 @@
 
 #include <filesystem>
 
+#include "shared_data.hpp"
 #include "tool_runner.hpp"
 
 namespace fs = std::filesystem;
 using npu::test::run_npu;
 
 TEST(RealExportsRun, CasesAndTorchvisionExportsSimulateWithEveryOpOnTheNpu) {
-  const std::string models = npu::test::shared_models_dir();
-  if (models.empty()) GTEST_SKIP() << "../shared/models is absent; skipping";
+  const std::string models = npu::test::shared_path("models");
+  NPU_REQUIRE_SHARED_OR_SKIP(models + "/cases");
+  NPU_REQUIRE_SHARED_OR_SKIP(models + "/torchvision");
   std::vector<std::string> args{"experiment", "--out", npu::test::fresh_dir("cases-run"), "-j", "2",
                                 "--strategies", "none,residual", "--npu-only", "--hw",
                                 "configs/edge-npu-ddr4.yaml"};
