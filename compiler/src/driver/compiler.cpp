@@ -88,36 +88,25 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
   return plan;
 }
 
-}  // namespace
-
-CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& strategy,
-                      const CompileOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  if (hw.sram.capacity_bytes == 0)
-    throw ConfigError(hw.source + ": error: sram.capacity is 0; the compiler needs the SRAM size to tile");
-  CompileResult r;
-  r.graph = graph;
-  // int8 execution of a quantised model: fill the activation grids the model leaves implicit
-  // (int8_lowering.hpp) before the passes, whose legality reads them.
-  if (hw.mac_array.dtype == DType::Int8 && is_quantised(r.graph)) complete_quant(r.graph);
-  const PassManager pm = PassManager::from_names(strategy.passes);
-  r.decisions = pm.run(r.graph);
-  r.lowered = lower(r.graph, hw);
-  mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
-  const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
-  // hoist-activation only prepares fuse-activation: hoisted activations with no fuse-activation
-  // after it stay layers of their own (a pass order that does nothing, said rather than silent).
+/// hoist-activation only prepares fuse-activation: hoisted activations with no fuse-activation
+/// after it stay layers of their own (a pass order that does nothing, said rather than silent).
+void warn_hoist_without_fusion(CompileResult& r, const Strategy& strategy, const std::string& where) {
   const auto& ps = strategy.passes;
   const auto hoist = std::find(ps.begin(), ps.end(), "hoist-activation");
-  if (hoist != ps.end() && std::find(hoist, ps.end(), "fuse-activation") == ps.end()) {
-    int hoisted = 0;
-    for (const Decision& d : r.decisions) hoisted += d.pass == "hoist-activation" && d.outcome == DecisionOutcome::Applied;
-    if (hoisted > 0)
-      r.warnings.push_back(where + ": warning: strategy '" + strategy.name + "': hoist-activation moved " +
-                           std::to_string(hoisted) +
-                           " activation(s) onto Conv/Gemm outputs, but no fuse-activation runs after it, so they "
-                           "stay layers of their own; list fuse-activation after hoist-activation");
-  }
+  if (hoist == ps.end() || std::find(hoist, ps.end(), "fuse-activation") != ps.end()) return;
+  int hoisted = 0;
+  for (const Decision& d : r.decisions) hoisted += d.pass == "hoist-activation" && d.outcome == DecisionOutcome::Applied;
+  if (hoisted > 0)
+    r.warnings.push_back(where + ": warning: strategy '" + strategy.name + "': hoist-activation moved " +
+                         std::to_string(hoisted) +
+                         " activation(s) onto Conv/Gemm outputs, but no fuse-activation runs after it, so they "
+                         "stay layers of their own; list fuse-activation after hoist-activation");
+}
+
+/// Counts the host nodes and the MACs on the NPU and on the host, and warns of a large host
+/// share and of sizes known only at run time. Throws ConfigError under --npu-only when a node
+/// would run on the host.
+void account_host_work(CompileResult& r, const Graph& graph, const CompileOptions& options, const std::string& where) {
   r.host_nodes = int(r.lowered.host_nodes.size());
   if (options.npu_only && r.host_nodes > 0) {
     std::string list;
@@ -152,23 +141,34 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
     r.warnings.push_back(where + ": warning: " + std::to_string(graph.bounded_tensors.size()) +
                          " tensor(s) have a size known only at run time, compiled for --dynamic-size " +
                          std::to_string(graph.dynamic_size) + ": their traffic and time are that worst case");
+}
+
+/// A graph with no NPU layer: a warning when it is only views (an empty program, 0 cycles),
+/// a ConfigError when host nodes would make all of it.
+void check_npu_work(CompileResult& r, const std::string& where) {
   bool any_npu = false;
   for (const auto& L : r.lowered.layers) any_npu = any_npu || L.kind != LayerKind::Host;
-  if (!any_npu && r.lowered.host_nodes.empty()) {
+  if (any_npu) return;
+  if (r.lowered.host_nodes.empty()) {
     // Only views (Reshape, Flatten, Unsqueeze...): every output is the input's bytes, no
     // data moves, the program is empty and simulates to 0 cycles. Said, not hidden.
     r.warnings.push_back(where + ": warning: every node is a view of its input (" +
                          std::to_string(r.lowered.aliases.size()) +
                          " node(s)): no data moves, the program has no instructions and takes 0 cycles");
-  } else if (!any_npu) {
-    std::string first;
-    if (!r.lowered.host_nodes.empty())
-      first = " (first host node: '" + r.lowered.host_nodes[0].name + "': " + r.lowered.host_nodes[0].reason + ")";
-    throw ConfigError(where + ": error: no layer runs on the NPU: " + std::to_string(r.lowered.host_nodes.size()) +
-                      " node(s) on the host" + first +
-                      "; the program would be empty. Give a model with at least one Conv, Gemm, pooling or "
-                      "element-wise op the NPU lowers (docs/compiler.md, Lowering)");
+    return;
   }
+  const std::string first =
+      " (first host node: '" + r.lowered.host_nodes[0].name + "': " + r.lowered.host_nodes[0].reason + ")";
+  throw ConfigError(where + ": error: no layer runs on the NPU: " + std::to_string(r.lowered.host_nodes.size()) +
+                    " node(s) on the host" + first +
+                    "; the program would be empty. Give a model with at least one Conv, Gemm, pooling or "
+                    "element-wise op the NPU lowers (docs/compiler.md, Lowering)");
+}
+
+/// The tiling options: the user's, with what they leave unset (0) taken from the lowered graph,
+/// the strategy and the hardware.
+TilingOptions tiling_for(const CompileResult& r, const HwConfig& hw, const Strategy& strategy,
+                         const CompileOptions& options) {
   TilingOptions tiling = options.tiling;
   tiling.act_bytes = r.lowered.act_bytes;
   tiling.overlap = strategy.overlap;
@@ -183,51 +183,59 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
   if (tiling.stream_bytes_per_ns == 0) tiling.stream_bytes_per_ns = isa::sequential_stream_gbps(hw);
-  // Smaller-SRAM plans stay candidates (sram_plans.hpp): the program for the configured SRAM
-  // is kept only where the estimates rank it better than the one for half of it, and so on
-  // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles
-  // for the configured SRAM alone.
-  const bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
-  const std::vector<std::uint64_t> capacities =
-      ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
-  std::optional<Plan> kept;
-  std::vector<Decision> ladder_decisions;
-  // Every size's back end, side by side on plan_threads threads (each reads `r` and writes its
-  // own slot); an exception stays with its size until the choice below reaches it.
+  return tiling;
+}
+
+/// One back end per SRAM capacity, side by side on plan_threads threads (each reads `r` and
+/// writes its own slot). Slot i holds capacities[i]'s plan, or in `errors` its exception, which
+/// stays with its size until choose_plan() reaches it.
+std::vector<std::optional<Plan>> plan_sizes(const CompileResult& r, const HwConfig& hw, const TilingOptions& tiling,
+                                            const std::vector<std::uint64_t>& capacities, const std::string& model,
+                                            const Strategy& strategy, const CompileOptions& options,
+                                            std::vector<std::exception_ptr>& errors) {
   std::vector<std::optional<Plan>> plans(capacities.size());
-  std::vector<std::exception_ptr> errors(capacities.size());
-  {
-    auto compile_size = [&](std::size_t i) {
-      HwConfig hw_c = hw;
-      hw_c.sram.capacity_bytes = capacities[i];
-      TilingOptions t = tiling;
-      if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = capacities[i];
-      try {
-        plans[i] = back_end(r, hw_c, t, graph.name, strategy, options);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    };
-    const unsigned hc = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t n_threads = std::min<std::size_t>(
-        capacities.size(), options.plan_threads > 0 ? std::size_t(options.plan_threads) : std::size_t(hc));
-    std::atomic<std::size_t> next{0};
-    // Largest SRAM first: its plan takes longest (more candidate stacks fit), so it starts at once.
-    auto worker = [&] {
-      for (std::size_t k = next++; k < capacities.size(); k = next++) compile_size(capacities.size() - 1 - k);
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t k = 1; k < n_threads; ++k) pool.emplace_back(worker);
-    worker();
-    for (std::thread& th : pool) th.join();
-  }
+  errors.assign(capacities.size(), nullptr);
+  auto compile_size = [&](std::size_t i) {
+    HwConfig hw_c = hw;
+    hw_c.sram.capacity_bytes = capacities[i];
+    TilingOptions t = tiling;
+    if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = capacities[i];
+    try {
+      plans[i] = back_end(r, hw_c, t, model, strategy, options);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  const unsigned hc = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t n_threads = std::min<std::size_t>(
+      capacities.size(), options.plan_threads > 0 ? std::size_t(options.plan_threads) : std::size_t(hc));
+  std::atomic<std::size_t> next{0};
+  // Largest SRAM first: its plan takes longest (more candidate stacks fit), so it starts at once.
+  auto worker = [&] {
+    for (std::size_t k = next++; k < capacities.size(); k = next++) compile_size(capacities.size() - 1 - k);
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t k = 1; k < n_threads; ++k) pool.emplace_back(worker);
+  worker();
+  for (std::thread& th : pool) th.join();
+  return plans;
+}
+
+/// The plan to keep, walking the capacities in order (smallest first): a plan replaces the kept
+/// one only where the estimates rank it better (improves_on). A smaller SRAM whose back end
+/// failed with a ConfigError is no candidate; the configured SRAM's error is rethrown, as is
+/// any other exception. With several capacities, `decisions` receives one sram-plans decision each.
+Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::optional<Plan>>& plans,
+                 const std::vector<std::exception_ptr>& errors, std::uint64_t configured_bytes,
+                 std::vector<Decision>& decisions) {
+  std::optional<Plan> kept;
   for (std::size_t i = 0; i < capacities.size(); ++i) {
     const std::uint64_t cap = capacities[i];
     if (errors[i]) {
       try {
         std::rethrow_exception(errors[i]);
       } catch (const ConfigError&) {
-        if (cap == hw.sram.capacity_bytes) throw;  // the configured SRAM: the user's error
+        if (cap == configured_bytes) throw;  // the configured SRAM: the user's error
         continue;  // a smaller SRAM's minimal tiles do not fit: no candidate
       }
     }
@@ -255,14 +263,49 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
                              sram_size_text(kept->figures.sram_bytes), figures, kept->figures.ddr_bytes,
                              kept->figures.estimated_ns / 1000.0, 100 * kPlanTimeTie);
     }
-    ladder_decisions.push_back(std::move(d));
+    decisions.push_back(std::move(d));
   }
-  r.report = std::move(kept->report);
-  for (auto& d : kept->decisions) r.decisions.push_back(std::move(d));
+  return std::move(*kept);
+}
+
+}  // namespace
+
+CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& strategy,
+                      const CompileOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (hw.sram.capacity_bytes == 0)
+    throw ConfigError(hw.source + ": error: sram.capacity is 0; the compiler needs the SRAM size to tile");
+  CompileResult r;
+  r.graph = graph;
+  // int8 execution of a quantised model: fill the activation grids the model leaves implicit
+  // (int8_lowering.hpp) before the passes, whose legality reads them.
+  if (hw.mac_array.dtype == DType::Int8 && is_quantised(r.graph)) complete_quant(r.graph);
+  const PassManager pm = PassManager::from_names(strategy.passes);
+  r.decisions = pm.run(r.graph);
+  r.lowered = lower(r.graph, hw);
+  mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
+  const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
+  warn_hoist_without_fusion(r, strategy, where);
+  account_host_work(r, graph, options, where);
+  check_npu_work(r, where);
+  const TilingOptions tiling = tiling_for(r, hw, strategy, options);
+  // Smaller-SRAM plans stay candidates (sram_plans.hpp): the program for the configured SRAM
+  // is kept only where the estimates rank it better than the one for half of it, and so on
+  // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles
+  // for the configured SRAM alone.
+  const bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
+  const std::vector<std::uint64_t> capacities =
+      ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
+  std::vector<std::exception_ptr> errors;
+  std::vector<std::optional<Plan>> plans = plan_sizes(r, hw, tiling, capacities, graph.name, strategy, options, errors);
+  std::vector<Decision> ladder_decisions;
+  Plan kept = choose_plan(capacities, plans, errors, hw.sram.capacity_bytes, ladder_decisions);
+  r.report = std::move(kept.report);
+  for (auto& d : kept.decisions) r.decisions.push_back(std::move(d));
   for (auto& d : ladder_decisions) r.decisions.push_back(std::move(d));
-  r.stacks = std::move(kept->stacks);
-  r.program = std::move(kept->program);
-  r.plan_sram_bytes = kept->figures.sram_bytes;
+  r.stacks = std::move(kept.stacks);
+  r.program = std::move(kept.program);
+  r.plan_sram_bytes = kept.figures.sram_bytes;
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

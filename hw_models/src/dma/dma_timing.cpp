@@ -1,6 +1,7 @@
 #include "npu/hw/dma/dma_timing.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace npu::hw {
@@ -108,6 +109,48 @@ void OutstandingWindow::completed(int channel, std::uint64_t done_ps) {
   c.ring[(c.head + c.count - c.pending) % c.ring.size()] = done_ps;
   --c.pending;
   all_done_ = std::max(all_done_, done_ps);
+}
+
+std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes) {
+  if (dram_burst_bytes == 0) return bytes;
+  const std::uint64_t first = ddr_addr / dram_burst_bytes, last = (ddr_addr + bytes - 1) / dram_burst_bytes;
+  return (last - first + 1) * dram_burst_bytes;
+}
+
+SramRange SramLines::store_read(const DmaBurst& b) const {
+  if (!combine_) return {b.sram_addr, b.sram_addr + b.bytes};
+  return {b.sram_addr, std::min(end_, b.sram_addr + std::max<std::uint64_t>(line_bytes_, b.bytes))};
+}
+
+void LoadLineBuffer::add(int channel, const DmaBurst& b, std::uint64_t dram_bytes, std::uint64_t done_ps) {
+  if (arrivals_.empty()) sram_addr_ = b.sram_addr;
+  arrivals_.push_back({channel, b.bytes, dram_bytes});
+  bytes_ += b.bytes;
+  ready_ps_ = std::max(ready_ps_, done_ps);
+}
+
+void LoadLineBuffer::clear() {
+  arrivals_.clear();
+  bytes_ = 0;
+  ready_ps_ = 0;
+}
+
+void DmaStallSplit::completed(std::uint64_t done_ps, std::uint64_t bytes) {
+  if (seen_) return;
+  seen_ = true;
+  first_done_ps_ = done_ps;
+  first_bytes_ = bytes;
+}
+
+DmaStalls DmaStallSplit::split(std::uint64_t end_ps, std::uint64_t bytes_total, double peak_gbps) const {
+  const double peak_bytes_per_ps = peak_gbps / 1000.0;
+  const auto at_peak = [&](std::uint64_t bytes) { return std::uint64_t(std::llround(double(bytes) / peak_bytes_per_ps)); };
+  DmaStalls s;
+  const std::uint64_t first_wait = first_done_ps_ - start_ps_;
+  s.latency_ps = first_wait > at_peak(first_bytes_) ? first_wait - at_peak(first_bytes_) : 0;
+  const std::uint64_t dur_ps = end_ps - start_ps_, ideal_ps = at_peak(bytes_total) + s.latency_ps;
+  s.bandwidth_stall_ps = dur_ps > ideal_ps ? dur_ps - ideal_ps : 0;
+  return s;
 }
 
 }  // namespace npu::hw

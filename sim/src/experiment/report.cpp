@@ -110,13 +110,11 @@ std::string axes_text(const PlannedCell& c) {
   return s;
 }
 
-}  // namespace
-
-ReportResult write_report(const std::vector<std::string>& dirs, const std::string& out_dir) {
-  if (dirs.empty()) throw ConfigError("npu report: error: no folder given\n  give one or more experiment or sweep folders");
+/// Every folder's planned cells, read and merged by cell key in first-seen order; `axes`
+/// receives the union of the folders' sweep axes. Throws ConfigError for a missing folder.
+std::vector<Row> merged_rows(const std::vector<std::string>& dirs, std::vector<std::string>& axes) {
   std::vector<Row> rows;
   std::map<std::string, std::size_t> by_key;
-  std::vector<std::string> axes;
   for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
@@ -134,7 +132,11 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
         merge(rows[it->second], row);
     }
   }
-  // Baselines after the merge: the ok `none` cell of the same group.
+  return rows;
+}
+
+/// Compares every ok row with its group's ok `none` row (after the merge) and counts statuses.
+ReportCounts compare_and_count(std::vector<Row>& rows) {
   std::map<std::string, const Row*> baseline;
   for (const auto& row : rows)
     if (row.status == "ok" && row.plan.strategy == "none") baseline.emplace(row.plan.group, &row);
@@ -151,23 +153,18 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
     n.missing += row.status == "missing";
     n.conflicts += row.status == "conflict";
   }
+  return n;
+}
 
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec || !fs::is_directory(out_dir, ec))
-    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created\n  choose a writable folder", out_dir));
-
-  // CSV: the experiment's columns (same formats), then one column per axis and the key.
+/// summary.csv: the experiment's columns (same formats), then one column per axis and the key.
+std::string summary_csv(const std::vector<Row>& rows, const std::vector<std::string>& axes) {
   std::string csv = kSummaryHeader;
   for (const auto& a : axes) csv += "," + csv_field(a);
   csv += ",cell_key\n";
-  ordered_json j = ordered_json::array();
   for (const auto& row : rows) {
-    const RunSummary& r = row.r;
     const PlannedCell& c = row.plan;
-    const bool ok = row.status == "ok";
     csv += fmt::format("{},{},{},{},", csv_field(c.model), csv_field(c.hw), csv_field(c.strategy), row.status);
-    csv += summary_figures_csv(r, row.vs, ok);
+    csv += summary_figures_csv(row.r, row.vs, row.status == "ok");
     csv += csv_field(row.error);
     for (const auto& a : axes) {
       std::string v;
@@ -176,15 +173,23 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
       csv += "," + csv_field(v);
     }
     csv += "," + c.key + "\n";
+  }
+  return csv;
+}
 
+/// summary.json: one object per row (docs/sweep.md).
+ordered_json summary_json(const std::vector<Row>& rows) {
+  ordered_json j = ordered_json::array();
+  for (const auto& row : rows) {
+    const PlannedCell& c = row.plan;
     ordered_json e;
     e["model"] = c.model;
     e["model_arg"] = c.model_arg;
     e["hw"] = c.hw;
     e["strategy"] = c.strategy;
     e["status"] = row.status;
-    if (ok) {
-      put_summary_figures(e, r, row.vs);
+    if (row.status == "ok") {
+      put_summary_figures(e, row.r, row.vs);
     } else if (!row.error.empty()) {
       e["error"] = row.error;
     }
@@ -196,9 +201,11 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
     e["run_dirs"] = row.sources;
     j.push_back(e);
   }
+  return j;
+}
 
-  // Text and Markdown tables (the same rows), then the status lines.
-  std::ostringstream md, txt;
+/// The Markdown (summary.md) and terminal tables of the same rows.
+void summary_tables(const std::vector<Row>& rows, std::ostringstream& md, std::ostringstream& txt) {
   md << "| model | hw | strategy | status | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | "
         "cycles | speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
   md << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -229,8 +236,13 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
         c.hw, c.strategy, r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over, r.latency_ms, speed, saved,
         100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
   }
+}
+
+/// The lines under the tables: host placement (never silent, as in the experiment summary),
+/// the status counts, and warnings for missing (the first 20 listed) and conflicting cells.
+std::string status_notes(const std::vector<Row>& rows, const ReportCounts& n, const std::vector<std::string>& dirs) {
   std::string notes;
-  for (const auto& row : rows) {  // host placement is never silent (as in the experiment summary)
+  for (const auto& row : rows) {
     const RunSummary& r = row.r;
     if (row.status != "ok" || r.host_nodes == 0) continue;
     notes += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}\n", row.plan.model,
@@ -250,11 +262,30 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
     if (listed > 20) notes += fmt::format("  ... and {} more\n", listed - 20);
   }
   if (n.conflicts) notes += fmt::format("WARNING: {} cells have conflicting results (status 'conflict')\n", n.conflicts);
+  return notes;
+}
+
+}  // namespace
+
+ReportResult write_report(const std::vector<std::string>& dirs, const std::string& out_dir) {
+  if (dirs.empty()) throw ConfigError("npu report: error: no folder given\n  give one or more experiment or sweep folders");
+  std::vector<std::string> axes;
+  std::vector<Row> rows = merged_rows(dirs, axes);
+  const ReportCounts n = compare_and_count(rows);
+
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir, ec))
+    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created\n  choose a writable folder", out_dir));
+
+  std::ostringstream md, txt;
+  summary_tables(rows, md, txt);
+  const std::string notes = status_notes(rows, n, dirs);
   md << "\n" << notes;
   txt << "\n" << notes;
 
-  write_file_atomic((fs::path(out_dir) / "summary.csv").string(), csv);
-  write_file_atomic((fs::path(out_dir) / "summary.json").string(), j.dump(2) + "\n");
+  write_file_atomic((fs::path(out_dir) / "summary.csv").string(), summary_csv(rows, axes));
+  write_file_atomic((fs::path(out_dir) / "summary.json").string(), summary_json(rows).dump(2) + "\n");
   write_file_atomic((fs::path(out_dir) / "summary.md").string(), md.str());
   return {n, txt.str()};
 }

@@ -33,8 +33,8 @@ std::uint64_t to_cycles_ceil(std::uint64_t ps, double period_ps) {
   return std::uint64_t(std::ceil(double(ps) / period_ps - 1e-9));
 }
 
-RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOptions& opt, hw::NpuTop& top) {
-  const double period_ps = 1e6 / hw.npu.clock_mhz;
+// The run's identity and peak rates, from the program, the config and the elaborated top.
+RunResult run_header(const isa::Program& program, const HwConfig& hw, const RunOptions& opt, hw::NpuTop& top) {
   RunResult r;
   r.program = program.name;
   r.strategy = program.strategy;
@@ -47,101 +47,132 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
   r.instruction_count = program.instructions.size();
   r.peak_macs_per_cycle = double(hw.mac_array.rows) * hw.mac_array.cols * hw.mac_array.macs_per_pe_per_cycle;
   r.peak_ddr_gbps = hw.ddr.data_rate_mtps > 0 ? hw.ddr.peak_gbps() : 0.0;
+  return r;
+}
 
-  std::map<std::string, isa::TensorKind> kinds;
-  for (const isa::TensorDecl& t : program.tensors) kinds[t.name] = t.kind;
+// Accumulates a run's totals, per-unit, per-tensor, per-layer and (optionally) per-instruction
+// statistics from the controller's execution records, in execution order. Record times are in
+// ps; statistics are in core cycles of `period_ps`.
+class RecordCollector {
+ public:
+  RecordCollector(const isa::Program& program, RunResult& r, double period_ps, bool keep_instructions)
+      : program_(program), r_(r), period_ps_(period_ps), keep_instructions_(keep_instructions) {
+    for (const isa::TensorDecl& t : program.tensors) kinds_[t.name] = t.kind;
+    for (int u = 0; u < hw::kNumUnits; ++u) units_[std::size_t(u)].name = hw::to_string(hw::Unit(u));
+  }
 
-  const auto& recs = top.controller.records();
-  std::uint64_t end_ps = 0;
-  for (const hw::ExecRecord& rec : recs) end_ps = std::max(end_ps, rec.end_ps);
-  r.total_cycles = to_cycles_ceil(end_ps, period_ps);
-  r.total_ns = double(end_ps) / 1000.0;
+  void add(const hw::ExecRecord& rec) {
+    const isa::Instruction& in = program_.instructions[rec.index];
+    const std::uint64_t dur_cycles = to_cycles(rec.end_ps - rec.start_ps, period_ps_);
+    add_to_totals(rec, in, dur_cycles);
+    const bool is_dma = rec.unit == hw::Unit::DmaLoad || rec.unit == hw::Unit::DmaStore;
+    const int kind = is_dma ? add_to_tensor(rec, in) : -1;
+    add_to_layer(layer_of(rec, in), rec, kind, dur_cycles);
+    if (keep_instructions_) r_.instructions.push_back(instruction_stats(rec, in, dur_cycles));
+  }
 
-  std::array<UnitStats, hw::kNumUnits> units;
-  for (int u = 0; u < hw::kNumUnits; ++u) units[std::size_t(u)].name = hw::to_string(hw::Unit(u));
-  std::map<std::string, std::size_t> layer_index;
-  const std::string* last_layer = nullptr;
-  std::size_t last_layer_pos = 0;
-  std::vector<bool> sync_only;  // per layer: only SYNCs seen so far
-  const std::string* last_tensor = nullptr;
-  Traffic* last_tensor_traffic = nullptr;
-  int last_kind = 0;
-  std::uint64_t token_wait_ps = 0;
-  std::array<std::uint64_t, 3> token_wait_q{};
-  std::uint64_t ddr_lat_ps = 0, ddr_bw_ps = 0;
-  if (opt.keep_instructions) r.instructions.reserve(recs.size());
+  // Layer cycles, utilisation and bound; unit utilisation; stall cycles.
+  void finish() {
+    for (LayerStats& ls : r_.layers) {
+      ls.cycles = ls.end_cycle - ls.start_cycle;
+      ls.mac_utilisation = ls.cycles > 0 && r_.peak_macs_per_cycle > 0
+                               ? double(ls.macs) / (r_.peak_macs_per_cycle * double(ls.cycles))
+                               : 0.0;
+      if (ls.host_cycles > 0 && ls.host_cycles >= ls.mac_busy_cycles && ls.host_cycles >= ls.dma_busy_cycles)
+        ls.bound = "host";
+      else
+        ls.bound = ls.mac_busy_cycles >= ls.dma_busy_cycles ? "compute" : "memory";
+    }
+    for (UnitStats& us : units_) {
+      us.utilisation = r_.total_cycles > 0 ? double(us.busy_cycles) / double(r_.total_cycles) : 0.0;
+      r_.units.push_back(us);
+    }
+    r_.stalls.token_wait_cycles = to_cycles(token_wait_ps_, period_ps_);
+    for (std::size_t q = 0; q < 3; ++q)
+      r_.stalls.token_wait_cycles_by_queue[q] = to_cycles(token_wait_q_[q], period_ps_);
+    r_.stalls.ddr_latency_cycles = to_cycles(ddr_lat_ps_, period_ps_);
+    r_.stalls.ddr_bandwidth_cycles = to_cycles(ddr_bw_ps_, period_ps_);
+  }
 
-  for (const hw::ExecRecord& rec : recs) {
-    const isa::Instruction& in = program.instructions[rec.index];
-    const std::uint64_t dur_cycles = to_cycles(rec.end_ps - rec.start_ps, period_ps);
+ private:
+  void add_to_totals(const hw::ExecRecord& rec, const isa::Instruction& in, std::uint64_t dur_cycles) {
     if (rec.unit != hw::Unit::None) {
-      UnitStats& us = units[std::size_t(rec.unit)];
+      UnitStats& us = units_[std::size_t(rec.unit)];
       us.busy_cycles += dur_cycles;
       ++us.instructions;
     }
-    token_wait_ps += rec.token_wait_ps;
-    token_wait_q[std::size_t(in.queue())] += rec.token_wait_ps;
-    ddr_lat_ps += rec.ddr_latency_ps;
-    ddr_bw_ps += rec.ddr_bandwidth_stall_ps;
-    r.stalls.sram_conflict_cycles += rec.sram_conflict_cycles;
-    r.ddr.read_bytes += rec.ddr_read_bytes;
-    r.ddr.write_bytes += rec.ddr_write_bytes;
-    r.sram.read_bytes += rec.sram_read_bytes;
-    r.sram.write_bytes += rec.sram_write_bytes;
-    r.macs += rec.macs;
+    token_wait_ps_ += rec.token_wait_ps;
+    token_wait_q_[std::size_t(in.queue())] += rec.token_wait_ps;
+    ddr_lat_ps_ += rec.ddr_latency_ps;
+    ddr_bw_ps_ += rec.ddr_bandwidth_stall_ps;
+    r_.stalls.sram_conflict_cycles += rec.sram_conflict_cycles;
+    r_.ddr.read_bytes += rec.ddr_read_bytes;
+    r_.ddr.write_bytes += rec.ddr_write_bytes;
+    r_.sram.read_bytes += rec.sram_read_bytes;
+    r_.sram.write_bytes += rec.sram_write_bytes;
+    r_.macs += rec.macs;
     if (rec.unit == hw::Unit::Host) {
-      ++r.host.instructions;
-      r.host.cycles += dur_cycles;
-      r.host.macs += rec.host_macs;
-      r.host.nodes += rec.host_nodes;
-      r.host.ddr.read_bytes += rec.host_read_bytes;
-      r.host.ddr.write_bytes += rec.host_write_bytes;
+      ++r_.host.instructions;
+      r_.host.cycles += dur_cycles;
+      r_.host.macs += rec.host_macs;
+      r_.host.nodes += rec.host_nodes;
+      r_.host.ddr.read_bytes += rec.host_read_bytes;
+      r_.host.ddr.write_bytes += rec.host_write_bytes;
     }
-    const bool is_dma = rec.unit == hw::Unit::DmaLoad || rec.unit == hw::Unit::DmaStore;
-    int kind = -1;
-    if (is_dma) {
-      if (last_tensor == nullptr || *last_tensor != in.tensor) {
-        last_tensor_traffic = &r.ddr_by_tensor[in.tensor];
-        auto it = kinds.find(in.tensor);
-        last_kind = kind_index(it != kinds.end() ? it->second : isa::TensorKind::Intermediate);
-        last_tensor = &in.tensor;
-      }
-      last_tensor_traffic->read_bytes += rec.ddr_read_bytes;
-      last_tensor_traffic->write_bytes += rec.ddr_write_bytes;
-      kind = last_kind;
-      r.ddr_by_kind[std::size_t(kind)].read_bytes += rec.ddr_read_bytes;
-      r.ddr_by_kind[std::size_t(kind)].write_bytes += rec.ddr_write_bytes;
+  }
+
+  // A DMA record's DDR bytes by tensor and by tensor kind; returns the kind's index.
+  int add_to_tensor(const hw::ExecRecord& rec, const isa::Instruction& in) {
+    if (last_tensor_ == nullptr || *last_tensor_ != in.tensor) {
+      last_tensor_traffic_ = &r_.ddr_by_tensor[in.tensor];
+      auto it = kinds_.find(in.tensor);
+      last_kind_ = kind_index(it != kinds_.end() ? it->second : isa::TensorKind::Intermediate);
+      last_tensor_ = &in.tensor;
     }
-    // Per layer (consecutive instructions usually share a layer: skip the map lookup then).
-    if (last_layer == nullptr || *last_layer != in.layer) {
-      auto found = layer_index.find(in.layer);
-      if (found == layer_index.end()) found = layer_index.emplace(in.layer, r.layers.size()).first;
-      last_layer_pos = found->second;
-      last_layer = &in.layer;
+    last_tensor_traffic_->read_bytes += rec.ddr_read_bytes;
+    last_tensor_traffic_->write_bytes += rec.ddr_write_bytes;
+    r_.ddr_by_kind[std::size_t(last_kind_)].read_bytes += rec.ddr_read_bytes;
+    r_.ddr_by_kind[std::size_t(last_kind_)].write_bytes += rec.ddr_write_bytes;
+    return last_kind_;
+  }
+
+  // The record's layer (created at its first record), its span widened to the record's.
+  LayerStats& layer_of(const hw::ExecRecord& rec, const isa::Instruction& in) {
+    // Consecutive instructions usually share a layer: skip the map lookup then.
+    if (last_layer_ == nullptr || *last_layer_ != in.layer) {
+      auto found = layer_index_.find(in.layer);
+      if (found == layer_index_.end()) found = layer_index_.emplace(in.layer, r_.layers.size()).first;
+      last_layer_pos_ = found->second;
+      last_layer_ = &in.layer;
     }
-    const bool fresh = last_layer_pos == r.layers.size();
+    const bool fresh = last_layer_pos_ == r_.layers.size();
     if (fresh) {
       LayerStats ls;
       ls.name = in.layer;
-      ls.start_cycle = to_cycles(rec.start_ps, period_ps);
-      ls.end_cycle = to_cycles(rec.end_ps, period_ps);
-      r.layers.push_back(ls);
+      ls.start_cycle = to_cycles(rec.start_ps, period_ps_);
+      ls.end_cycle = to_cycles(rec.end_ps, period_ps_);
+      r_.layers.push_back(ls);
     }
-    LayerStats& ls = r.layers[last_layer_pos];
+    LayerStats& ls = r_.layers[last_layer_pos_];
     // A SYNC does no work: it only orders the queues at a layer boundary, and a store-queue
     // SYNC may run long before the layer's work starts (e.g. while the host runs the previous
     // partition), so it does not stretch the layer's span; a layer of SYNCs alone keeps theirs.
     const bool is_sync = in.op == isa::Opcode::Sync;
-    if (fresh) sync_only.push_back(is_sync);
-    const std::uint64_t s0 = to_cycles(rec.start_ps, period_ps), s1 = to_cycles(rec.end_ps, period_ps);
-    if (!is_sync && sync_only[last_layer_pos]) {
-      sync_only[last_layer_pos] = false;
+    if (fresh) sync_only_.push_back(is_sync);
+    const std::uint64_t s0 = to_cycles(rec.start_ps, period_ps_), s1 = to_cycles(rec.end_ps, period_ps_);
+    if (!is_sync && sync_only_[last_layer_pos_]) {
+      sync_only_[last_layer_pos_] = false;
       ls.start_cycle = s0;
       ls.end_cycle = s1;
-    } else if (!is_sync || sync_only[last_layer_pos]) {
+    } else if (!is_sync || sync_only_[last_layer_pos_]) {
       ls.start_cycle = std::min(ls.start_cycle, s0);
       ls.end_cycle = std::max(ls.end_cycle, s1);
     }
+    return ls;
+  }
+
+  // `kind`: the DDR tensor kind's index of a DMA record, -1 for other records.
+  static void add_to_layer(LayerStats& ls, const hw::ExecRecord& rec, int kind, std::uint64_t dur_cycles) {
     ls.macs += rec.macs;
     ls.ddr.read_bytes += rec.ddr_read_bytes;
     ls.ddr.write_bytes += rec.ddr_write_bytes;
@@ -153,54 +184,59 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
     ls.sram.write_bytes += rec.sram_write_bytes;
     if (rec.unit == hw::Unit::MacArray) ls.mac_busy_cycles += dur_cycles;
     if (rec.unit == hw::Unit::ActUnit) ls.act_busy_cycles += dur_cycles;
-    if (is_dma) ls.dma_busy_cycles += dur_cycles;
+    if (kind >= 0) ls.dma_busy_cycles += dur_cycles;
     if (rec.unit == hw::Unit::Host) {
       ls.host_cycles += dur_cycles;
       ls.host_ddr.read_bytes += rec.host_read_bytes;
       ls.host_ddr.write_bytes += rec.host_write_bytes;
     }
     ++ls.instructions;
+  }
 
-    if (opt.keep_instructions) {
-      InstructionStats is;
-      is.index = rec.index;
-      is.source_line = in.source_line;
-      is.op = in.op;
-      is.unit = hw::to_string(rec.unit);
-      is.layer = in.layer;
-      is.tensor = in.tensor;
-      is.start_cycle = to_cycles(rec.start_ps, period_ps);
-      is.end_cycle = to_cycles(rec.end_ps, period_ps);
-      is.start_ns = double(rec.start_ps) / 1000.0;
-      is.end_ns = double(rec.end_ps) / 1000.0;
-      is.ddr_bytes = rec.ddr_read_bytes + rec.ddr_write_bytes;
-      is.sram_bytes = rec.sram_read_bytes + rec.sram_write_bytes;
-      is.macs = rec.macs;
-      is.token_wait_cycles = to_cycles(rec.token_wait_ps, period_ps);
-      is.host_cycles = rec.unit == hw::Unit::Host ? dur_cycles : 0;
-      is.host_read_bytes = rec.host_read_bytes;
-      is.host_write_bytes = rec.host_write_bytes;
-      r.instructions.push_back(std::move(is));
-    }
+  InstructionStats instruction_stats(const hw::ExecRecord& rec, const isa::Instruction& in,
+                                     std::uint64_t dur_cycles) const {
+    InstructionStats is;
+    is.index = rec.index;
+    is.source_line = in.source_line;
+    is.op = in.op;
+    is.unit = hw::to_string(rec.unit);
+    is.layer = in.layer;
+    is.tensor = in.tensor;
+    is.start_cycle = to_cycles(rec.start_ps, period_ps_);
+    is.end_cycle = to_cycles(rec.end_ps, period_ps_);
+    is.start_ns = double(rec.start_ps) / 1000.0;
+    is.end_ns = double(rec.end_ps) / 1000.0;
+    is.ddr_bytes = rec.ddr_read_bytes + rec.ddr_write_bytes;
+    is.sram_bytes = rec.sram_read_bytes + rec.sram_write_bytes;
+    is.macs = rec.macs;
+    is.token_wait_cycles = to_cycles(rec.token_wait_ps, period_ps_);
+    is.host_cycles = rec.unit == hw::Unit::Host ? dur_cycles : 0;
+    is.host_read_bytes = rec.host_read_bytes;
+    is.host_write_bytes = rec.host_write_bytes;
+    return is;
   }
-  for (LayerStats& ls : r.layers) {
-    ls.cycles = ls.end_cycle - ls.start_cycle;
-    ls.mac_utilisation =
-        ls.cycles > 0 && r.peak_macs_per_cycle > 0 ? double(ls.macs) / (r.peak_macs_per_cycle * double(ls.cycles)) : 0.0;
-    if (ls.host_cycles > 0 && ls.host_cycles >= ls.mac_busy_cycles && ls.host_cycles >= ls.dma_busy_cycles)
-      ls.bound = "host";
-    else
-      ls.bound = ls.mac_busy_cycles >= ls.dma_busy_cycles ? "compute" : "memory";
-  }
+
+  const isa::Program& program_;
+  RunResult& r_;
+  double period_ps_;
+  bool keep_instructions_;
+  std::map<std::string, isa::TensorKind> kinds_;
+  std::array<UnitStats, hw::kNumUnits> units_;
+  std::map<std::string, std::size_t> layer_index_;
+  const std::string* last_layer_ = nullptr;
+  std::size_t last_layer_pos_ = 0;
+  std::vector<bool> sync_only_;  // per layer: only SYNCs seen so far
+  const std::string* last_tensor_ = nullptr;
+  Traffic* last_tensor_traffic_ = nullptr;
+  int last_kind_ = 0;
+  std::uint64_t token_wait_ps_ = 0;
+  std::array<std::uint64_t, 3> token_wait_q_{};
+  std::uint64_t ddr_lat_ps_ = 0, ddr_bw_ps_ = 0;
+};
+
+// Whole-run ratios (utilisation, achieved GB/s, DDR over compulsory bytes) and energy.
+void add_run_ratios(RunResult& r, const isa::Program& program, const HwConfig& hw) {
   r.host.latency_share = r.total_cycles > 0 ? double(r.host.cycles) / double(r.total_cycles) : 0.0;
-  for (UnitStats& us : units) {
-    us.utilisation = r.total_cycles > 0 ? double(us.busy_cycles) / double(r.total_cycles) : 0.0;
-    r.units.push_back(us);
-  }
-  r.stalls.token_wait_cycles = to_cycles(token_wait_ps, period_ps);
-  for (std::size_t q = 0; q < 3; ++q) r.stalls.token_wait_cycles_by_queue[q] = to_cycles(token_wait_q[q], period_ps);
-  r.stalls.ddr_latency_cycles = to_cycles(ddr_lat_ps, period_ps);
-  r.stalls.ddr_bandwidth_cycles = to_cycles(ddr_bw_ps, period_ps);
   r.mac_utilisation =
       r.total_cycles > 0 && r.peak_macs_per_cycle > 0 ? double(r.macs) / (r.peak_macs_per_cycle * double(r.total_cycles)) : 0.0;
   r.achieved_ddr_gbps = r.total_ns > 0 ? double(r.ddr.total()) / r.total_ns : 0.0;
@@ -213,6 +249,10 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
     r.energy.sram_pj = double(r.sram.total()) * hw.energy.pj_per_sram_byte;
     r.energy.ddr_pj = double(r.ddr.total()) * hw.energy.pj_per_ddr_byte;
   }
+}
+
+// The DDR model's own statistics (row hits, latency), when the run used it.
+void add_ddr_model_stats(RunResult& r, hw::NpuTop& top) {
 #if NPU_HAVE_DDR_MODULE
   if (hw::DdrModule* ddr = top.ddr()) {
     const hw::DdrStats& s = ddr->stats();
@@ -228,7 +268,27 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
     r.ddr_model.p99_read_latency_ns = s.read_latency_percentile_ns(99.0);
     r.ddr_model.row_hit_rate = s.row_hit_rate();
   }
+#else
+  (void)r;
+  (void)top;
 #endif
+}
+
+RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOptions& opt, hw::NpuTop& top) {
+  const double period_ps = 1e6 / hw.npu.clock_mhz;
+  RunResult r = run_header(program, hw, opt, top);
+  const auto& recs = top.controller.records();
+  std::uint64_t end_ps = 0;
+  for (const hw::ExecRecord& rec : recs) end_ps = std::max(end_ps, rec.end_ps);
+  r.total_cycles = to_cycles_ceil(end_ps, period_ps);
+  r.total_ns = double(end_ps) / 1000.0;
+
+  if (opt.keep_instructions) r.instructions.reserve(recs.size());
+  RecordCollector records(program, r, period_ps, opt.keep_instructions);
+  for (const hw::ExecRecord& rec : recs) records.add(rec);
+  records.finish();
+  add_run_ratios(r, program, hw);
+  add_ddr_model_stats(r, top);
   return r;
 }
 }  // namespace

@@ -295,10 +295,9 @@ struct Importer {
          "re-export the model:" + list);
   }
 
-  Graph convert(const onnx::ModelProto& m, OnnxModelInfo* info) {
-    if (!m.has_graph() || m.graph().node_size() == 0)
-      fail("the file contains no ONNX graph (no nodes); it is not an ONNX model or it is "
-           "truncated/corrupt: re-export or re-download it");
+  /// The model's ai.onnx opset (1 when it imports none, as the IR spec says). Fails outside
+  /// kMinOnnxOpset..kMaxOnnxOpset.
+  void read_opset(const onnx::ModelProto& m) {
     bool found_opset = false;
     for (const auto& o : m.opset_import()) {
       if (o.domain().empty() || o.domain() == "ai.onnx") {
@@ -312,87 +311,103 @@ struct Importer {
            std::to_string(kMinOnnxOpset) + " to " + std::to_string(kMaxOnnxOpset) +
            ": convert it (onnx.version_converter.convert_version(model, 13)) or re-export "
            "with opset_version=13");
+  }
 
-    const onnx::GraphProto& gp = m.graph();
-    Graph g;
-    g.opset = opset;
-    g.name = gp.name().empty() ? fs::path(source).stem().string() : gp.name();
-    OnnxModelInfo local;
-    OnnxModelInfo& inf = info ? *info : local;
-    inf = OnnxModelInfo{};
-    inf.opset = opset;
-    inf.ir_version = m.ir_version();
-    inf.producer = m.producer_name() + (m.producer_version().empty() ? "" : " " + m.producer_version());
-
-    for (const auto& t : gp.initializer()) {
-      if (t.name().empty()) fail("an initializer has no name; the file is corrupt");
-      g.tensors[t.name()] = convert_tensor(t, t.name());
+  /// A graph input (not an initializer) as a tensor: unknown dimensions are -1, and `params`
+  /// receives each dimension's symbolic name ("" when known). Fails for a STRING, non-tensor,
+  /// zero-size or over-2^31 input.
+  Tensor graph_input(const onnx::ValueInfoProto& vi, std::vector<std::string>& params) const {
+    Tensor t;
+    t.name = vi.name();
+    if (!vi.type().has_tensor_type())
+      fail("graph input '" + vi.name() + "' is not a tensor; the compiler reads tensor inputs only");
+    const auto& tt = vi.type().tensor_type();
+    if (tt.elem_type() == onnx::TensorProto_DataType_STRING)
+      fail("graph input '" + echo(vi.name()) +
+           "' has element type STRING; the NPU computes on numbers only (tokenise text on the host and feed "
+           "the token ids as an int64 input)");
+    t.type = elem_type(tt.elem_type());
+    if (!tt.has_shape()) {
+      t.shape = {-1};  // rank unknown: only an --input-shape override can fix it
+      params = {"(rank unknown)"};
+      return t;
     }
-    for (const auto& vi : gp.input()) {
-      if (g.tensors.count(vi.name())) continue;  // IR < 4 lists initializers as inputs too
+    for (const auto& d : tt.shape().dim()) {
+      if (d.has_dim_value() && d.dim_value() == 0)
+        fail("graph input '" + vi.name() + "' has a zero-size dimension " + std::to_string(t.shape.size()) +
+             "; the compiler does not handle empty tensors: give the input a real size");
+      if (d.has_dim_value() && d.dim_value() > (std::int64_t(1) << 31))
+        fail("graph input '" + echo(vi.name()) + "' dimension " + std::to_string(t.shape.size()) + " is " +
+             std::to_string(d.dim_value()) +
+             ", out of range: at most 2147483648 (2^31), so that element and byte counts stay within 64 bits; "
+             "give the input a real size (or override it with --input-shape)");
+      const bool known = d.has_dim_value() && d.dim_value() > 0;
+      t.shape.push_back(known ? d.dim_value() : -1);
+      params.push_back(known ? "" : (d.has_dim_param() ? d.dim_param() : "?"));
+    }
+    return t;
+  }
+
+  /// ONNX graphs are SSA: every tensor has one producer. A second writer would silently
+  /// replace the first one's result (and confuse the topological order), so reject it.
+  void check_single_producers(const std::vector<const onnx::NodeProto*>& order, const Graph& g) const {
+    std::map<std::string, int> writer;
+    for (int i = 0; i < int(order.size()); ++i) {
+      for (const std::string& out : order[std::size_t(i)]->output()) {
+        if (out.empty()) continue;
+        if (g.tensors.count(out))
+          fail(where(*order[std::size_t(i)], i) + ": writes tensor '" + out +
+               "', which is already a graph input or initializer; every tensor must have exactly one "
+               "producer: rename the node's output (re-export the model)");
+        auto [it, fresh] = writer.emplace(out, i);
+        if (!fresh)
+          fail(where(*order[std::size_t(i)], i) + ": writes tensor '" + out + "', which " +
+               where(*order[std::size_t(it->second)], it->second) +
+               " also writes; every tensor must have exactly one producer: rename one of the outputs "
+               "(re-export the model)");
+      }
+    }
+  }
+
+  /// Node `np` (position `index` in topological order) as a canonical IR node with a unique
+  /// name; its outputs are declared in `g` with unknown shapes. Attributes the op does not
+  /// define at the opset are appended to `unknown_attrs`. Fails for an undefined input.
+  Node graph_node(const onnx::NodeProto& np, int index, Graph& g, std::set<std::string>& used_names,
+                  std::vector<std::string>& unknown_attrs) const {
+    Node n;
+    n.name = np.name().empty() ? np.op_type() + "_" + std::to_string(index) : np.name();
+    if (!used_names.insert(n.name).second) n.name += "_" + std::to_string(index);
+    n.op_type = np.op_type();
+    n.inputs.assign(np.input().begin(), np.input().end());
+    n.outputs.assign(np.output().begin(), np.output().end());
+    for (const std::string& in : n.inputs)
+      if (!in.empty() && !g.tensors.count(in))
+        fail(where(np, index) + ": input '" + in +
+             "' is not a graph input, an initializer or the output of an earlier node; the "
+             "file is truncated or corrupt: re-export it");
+    convert_attrs(np, index, n);
+    if (const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(np.op_type(), int(opset))) {
+      // An attribute the op does not define (e.g. a converter's "activation" on a Conv)
+      // would be silently ignored: refuse it, as ONNX's checker does.
+      for (const auto& a : np.attribute())
+        if (!schema->attributes().count(a.name()))
+          unknown_attrs.push_back(where(np, index) + ": attribute '" + a.name() + "'");
+    }
+    n.onnx_proto = np.SerializeAsString();
+    canonicalise_node(g, n, source + ": error: " + where(np, index));
+    for (const std::string& out : n.outputs) {
+      if (out.empty()) continue;
       Tensor t;
-      t.name = vi.name();
-      std::vector<std::string> params;
-      if (vi.type().has_tensor_type()) {
-        const auto& tt = vi.type().tensor_type();
-        if (tt.elem_type() == onnx::TensorProto_DataType_STRING)
-          fail("graph input '" + echo(vi.name()) +
-               "' has element type STRING; the NPU computes on numbers only (tokenise text on the host and feed "
-               "the token ids as an int64 input)");
-        t.type = elem_type(tt.elem_type());
-        if (tt.has_shape()) {
-          for (const auto& d : tt.shape().dim()) {
-            if (d.has_dim_value() && d.dim_value() == 0)
-              fail("graph input '" + vi.name() + "' has a zero-size dimension " +
-                   std::to_string(t.shape.size()) +
-                   "; the compiler does not handle empty tensors: give the input a real size");
-            if (d.has_dim_value() && d.dim_value() > (std::int64_t(1) << 31))
-              fail("graph input '" + echo(vi.name()) + "' dimension " + std::to_string(t.shape.size()) + " is " +
-                   std::to_string(d.dim_value()) +
-                   ", out of range: at most 2147483648 (2^31), so that element and byte counts stay within 64 bits; "
-                   "give the input a real size (or override it with --input-shape)");
-            const bool known = d.has_dim_value() && d.dim_value() > 0;
-            t.shape.push_back(known ? d.dim_value() : -1);
-            params.push_back(known ? "" : (d.has_dim_param() ? d.dim_param() : "?"));
-          }
-        } else {
-          t.shape = {-1};  // rank unknown: only an --input-shape override can fix it
-          params = {"(rank unknown)"};
-        }
-      } else {
-        fail("graph input '" + vi.name() + "' is not a tensor; the compiler reads tensor inputs only");
-      }
-      inf.dim_params[t.name] = params;
-      g.inputs.push_back(t.name);
-      g.tensors[t.name] = std::move(t);
+      t.name = out;
+      t.shape = {-1};  // set by shape inference
+      g.tensors[out] = std::move(t);
     }
-    for (const auto& vo : gp.output()) g.outputs.push_back(vo.name());
+    return n;
+  }
 
-    std::set<std::string> produced_names;
-    std::vector<const onnx::NodeProto*> order;
-    for (const auto& np : gp.node()) order.push_back(&np);
-    // ONNX graphs are SSA: every tensor has one producer. A second writer would silently
-    // replace the first one's result (and confuse the topological order), so reject it.
-    {
-      std::map<std::string, int> writer;
-      for (int i = 0; i < int(order.size()); ++i) {
-        for (const std::string& out : order[std::size_t(i)]->output()) {
-          if (out.empty()) continue;
-          if (g.tensors.count(out))
-            fail(where(*order[std::size_t(i)], i) + ": writes tensor '" + out +
-                 "', which is already a graph input or initializer; every tensor must have exactly one "
-                 "producer: rename the node's output (re-export the model)");
-          auto [it, fresh] = writer.emplace(out, i);
-          if (!fresh)
-            fail(where(*order[std::size_t(i)], i) + ": writes tensor '" + out + "', which " +
-                 where(*order[std::size_t(it->second)], it->second) +
-                 " also writes; every tensor must have exactly one producer: rename one of the outputs "
-                 "(re-export the model)");
-        }
-      }
-    }
-    order = topological(gp, order, g);
-
+  /// The nodes, in topological `order`, into `g`: Constants become constant tensors, the rest
+  /// IR nodes. Unsupported ops and undefined attributes fail, each all listed at once.
+  void convert_nodes(const std::vector<const onnx::NodeProto*>& order, Graph& g, OnnxModelInfo& inf) {
     std::set<std::string> used_names;
     std::map<std::string, std::vector<std::string>> unknown;  // op -> nodes, all reported at once
     std::vector<std::string> unknown_attrs;                   // node: attribute, all at once
@@ -412,35 +427,7 @@ struct Importer {
           if (!out.empty()) g.tensors[out].name = out;  // so later readers are not "undefined"
         continue;
       }
-      Node n;
-      n.name = np.name().empty() ? np.op_type() + "_" + std::to_string(index) : np.name();
-      if (!used_names.insert(n.name).second) n.name += "_" + std::to_string(index);
-      n.op_type = np.op_type();
-      n.inputs.assign(np.input().begin(), np.input().end());
-      n.outputs.assign(np.output().begin(), np.output().end());
-      for (const std::string& in : n.inputs)
-        if (!in.empty() && !g.tensors.count(in))
-          fail(where(np, index) + ": input '" + in +
-               "' is not a graph input, an initializer or the output of an earlier node; the "
-               "file is truncated or corrupt: re-export it");
-      convert_attrs(np, index, n);
-      if (const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(np.op_type(), int(opset))) {
-        // An attribute the op does not define (e.g. a converter's "activation" on a Conv)
-        // would be silently ignored: refuse it, as ONNX's checker does.
-        for (const auto& a : np.attribute())
-          if (!schema->attributes().count(a.name()))
-            unknown_attrs.push_back(where(np, index) + ": attribute '" + a.name() + "'");
-      }
-      n.onnx_proto = np.SerializeAsString();
-      canonicalise_node(g, n, source + ": error: " + where(np, index));
-      for (const std::string& out : n.outputs) {
-        if (out.empty()) continue;
-        Tensor t;
-        t.name = out;
-        t.shape = {-1};  // set by shape inference
-        g.tensors[out] = std::move(t);
-      }
-      g.nodes.push_back(std::move(n));
+      g.nodes.push_back(graph_node(np, index, g, used_names, unknown_attrs));
     }
     if (!unknown.empty()) unsupported(unknown);
     if (!unknown_attrs.empty()) {
@@ -450,18 +437,58 @@ struct Importer {
            std::to_string(opset) + " (they would be ignored, changing what the model computes); remove them or "
            "re-export the model with standard attributes:" + list);
     }
-    for (const std::string& out : g.outputs)
-      if (!g.tensors.count(out))
-        fail("graph output '" + out + "' is produced by no node; the file is truncated or corrupt");
+  }
 
-    // Drop constants nothing reads (Clip/Split/Resize inputs folded into attributes,
-    // training-only initializers).
+  /// Drop constants nothing reads (Clip/Split/Resize inputs folded into attributes,
+  /// training-only initializers).
+  static void drop_unread_constants(Graph& g) {
     std::set<std::string> read(g.outputs.begin(), g.outputs.end());
     for (const Node& n : g.nodes) read.insert(n.inputs.begin(), n.inputs.end());
     for (auto it = g.tensors.begin(); it != g.tensors.end();) {
       if (it->second.is_constant && !read.count(it->first)) it = g.tensors.erase(it);
       else ++it;
     }
+  }
+
+  Graph convert(const onnx::ModelProto& m, OnnxModelInfo* info) {
+    if (!m.has_graph() || m.graph().node_size() == 0)
+      fail("the file contains no ONNX graph (no nodes); it is not an ONNX model or it is "
+           "truncated/corrupt: re-export or re-download it");
+    read_opset(m);
+    const onnx::GraphProto& gp = m.graph();
+    Graph g;
+    g.opset = opset;
+    g.name = gp.name().empty() ? fs::path(source).stem().string() : gp.name();
+    OnnxModelInfo local;
+    OnnxModelInfo& inf = info ? *info : local;
+    inf = OnnxModelInfo{};
+    inf.opset = opset;
+    inf.ir_version = m.ir_version();
+    inf.producer = m.producer_name() + (m.producer_version().empty() ? "" : " " + m.producer_version());
+
+    for (const auto& t : gp.initializer()) {
+      if (t.name().empty()) fail("an initializer has no name; the file is corrupt");
+      g.tensors[t.name()] = convert_tensor(t, t.name());
+    }
+    for (const auto& vi : gp.input()) {
+      if (g.tensors.count(vi.name())) continue;  // IR < 4 lists initializers as inputs too
+      std::vector<std::string> params;
+      Tensor t = graph_input(vi, params);
+      inf.dim_params[t.name] = params;
+      g.inputs.push_back(t.name);
+      g.tensors[t.name] = std::move(t);
+    }
+    for (const auto& vo : gp.output()) g.outputs.push_back(vo.name());
+
+    std::vector<const onnx::NodeProto*> order;
+    for (const auto& np : gp.node()) order.push_back(&np);
+    check_single_producers(order, g);
+    order = topological(gp, order, g);
+    convert_nodes(order, g, inf);
+    for (const std::string& out : g.outputs)
+      if (!g.tensors.count(out))
+        fail("graph output '" + out + "' is produced by no node; the file is truncated or corrupt");
+    drop_unread_constants(g);
     return g;
   }
 

@@ -176,15 +176,180 @@ bool activation_clamp(isa::ActOp act, float lo, float hi, const Int8Grid& out, i
   }
 }
 
+namespace {
+
+/// The per-tensor int8 grid of tensor `name` of `g`; none (and, if it is the first, a note
+/// in `problem` naming its `role`) when it has none.
+std::optional<Int8Grid> layer_grid(const Graph& g, const std::string& name, const char* role, std::string& problem) {
+  const Tensor* t = graph_tensor(g, name);
+  auto gr = t ? activation_grid(*t) : std::nullopt;
+  if (!gr && problem.empty()) problem = std::string(role) + " '" + name + "' has no per-tensor int8 quantisation";
+  return gr;
+}
+
+/// A BatchNormalization run as its own ACT (scale/shift): its int8 multipliers and offsets.
+void batchnorm_layer_int8(const Graph& g, const LayerSpec& L, const Node& bn, Int8Layer& r) {
+  const auto x = layer_grid(g, L.inputs[0], "input", r.problem), y = layer_grid(g, L.output, "output", r.problem);
+  if (!x || !y) return;
+  if (!L.residual.empty()) {
+    r.problem = "a BatchNormalization with a residual input has no int8 rule";
+    return;
+  }
+  try {
+    const Int8ScaleShift ss = batchnorm_int8(g, bn, *x, *y);
+    r.scale_shift = ss.w;
+    r.scale_shift.insert(r.scale_shift.end(), ss.b.begin(), ss.b.end());
+    r.table = ss.pairs;
+  } catch (const std::invalid_argument& e) {
+    r.problem = e.what();
+    return;
+  }
+  r.imm.on = true;
+  r.imm.in_zp = x->zero_point;
+  r.imm.out_zp = y->zero_point;
+}
+
+/// The weights' per-output-channel scales of a CONV or GEMM layer (empty, with r.problem,
+/// when they are not a constant or the Gemm has alpha/beta other than 1).
+std::vector<double> layer_weight_scales(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
+  const Tensor* w = g.has_tensor(L.weight) ? &g.tensor(L.weight) : nullptr;  // not a slice of a batched MatMul
+  if (!w || !w->is_constant) {
+    r.problem = "weights '" + L.weight + "' are not a constant of the graph";
+    return {};
+  }
+  int axis = 0;
+  if (L.kind == LayerKind::Gemm) {
+    const bool trans_b = anchor && anchor->op_type == "Gemm" && anchor->attr_int("transB", 0) != 0;
+    axis = trans_b ? 0 : 1;
+    if (anchor && anchor->op_type == "Gemm" &&
+        (anchor->attr_float("alpha", 1.0f) != 1.0f || anchor->attr_float("beta", 1.0f) != 1.0f)) {
+      r.problem = "Gemm with alpha or beta other than 1 has no int8 rule";
+      return {};
+    }
+  }
+  return weight_scales(*w, axis, L.geom.c_out, r.problem);
+}
+
+/// CONV / GEMM: per-channel requantisation multipliers, int32 bias, epilogue clamp.
+void matmul_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
+  if (!L.residual.empty() || !L.in_scale.empty() || !L.scale_shift.empty()) {
+    r.problem = "a fused residual, input-channel scale or scale/shift has no int8 rule";
+    return;
+  }
+  const auto x = layer_grid(g, L.inputs[0], "input", r.problem), y = layer_grid(g, L.output, "output", r.problem);
+  if (!x || !y) return;
+  const std::vector<double> sw = layer_weight_scales(g, L, anchor, r);
+  if (!r.problem.empty()) return;
+  if (!activation_clamp(L.act, L.act_alpha, L.act_beta, *y, r.imm.clamp_min, r.imm.clamp_max)) {
+    r.problem = std::string("fused activation ") + isa::to_string(L.act) + " has no int8 rule (relu and clip do)";
+    return;
+  }
+  r.imm.on = true;
+  r.imm.in_zp = x->zero_point;
+  r.imm.out_zp = y->zero_point;
+  for (std::size_t c = 0; c < sw.size(); ++c) {
+    const auto m = multiplier(x->scale * sw[c] / y->scale);
+    r.table.push_back(m.first);
+    r.table.push_back(m.second);
+  }
+  if (L.bias.empty()) return;
+  const Tensor* b = graph_tensor(g, L.bias);
+  if (!b || b->float_data.size() != sw.size()) {
+    r.problem = "bias '" + L.bias + "' is not one constant per output channel";
+    return;
+  }
+  for (std::size_t c = 0; c < sw.size(); ++c) {
+    const double q = std::nearbyint(double(b->float_data[c]) / (x->scale * sw[c]));
+    r.bias.push_back(std::int32_t(std::clamp(q, -2147483648.0, 2147483647.0)));
+  }
+}
+
+/// ACT: an element-wise function by 256-entry table, or relu / clip / identity by clamp and
+/// one requantisation multiplier.
+void act_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
+  const auto x = layer_grid(g, L.inputs[0], "input", r.problem), y = layer_grid(g, L.output, "output", r.problem);
+  if (!x || !y) return;
+  if (anchor && has_int8_lut(anchor->op_type) && L.covers.size() == 1 && isa::act_uses_lut(L.act)) {
+    if (!L.residual.empty()) {
+      r.problem = "an ACT with a residual input has no int8 rule";
+      return;
+    }
+    try {
+      const std::vector<std::int8_t> lut = int8_lut(g, *anchor, *x, *y);
+      r.table.assign(lut.size() / 4, 0);
+      std::memcpy(r.table.data(), lut.data(), lut.size());  // 64 words holding the 256 bytes in order
+    } catch (const std::exception& e) {
+      r.problem = std::string("its int8 table could not be computed: ") + e.what();
+      return;
+    }
+    r.imm.on = true;
+    return;
+  }
+  if (L.act != isa::ActOp::Relu && L.act != isa::ActOp::Clip && L.act != isa::ActOp::Identity) {
+    r.problem = std::string("ACT ") + isa::to_string(L.act) +
+                " has no int8 rule (relu, clip, identity, an unfolded BatchNormalization and the element-wise "
+                "functions by table do)";
+    return;
+  }
+  if (!L.residual.empty() || !L.scale_shift.empty()) {
+    r.problem = "an ACT with a residual input or parameters has no int8 rule";
+    return;
+  }
+  activation_clamp(L.act, L.act_alpha, L.act_beta, *y, r.imm.clamp_min, r.imm.clamp_max);
+  r.imm.on = true;
+  r.imm.in_zp = x->zero_point;
+  r.imm.out_zp = y->zero_point;
+  const auto m = multiplier(x->scale / y->scale);
+  r.table = {m.first, m.second};
+}
+
+/// ELTWISE add / mul: the TFLite-style requantisation table.
+void eltwise_layer_int8(const Graph& g, const LayerSpec& L, Int8Layer& r) {
+  if (L.eltwise != isa::EltwiseOp::Add && L.eltwise != isa::EltwiseOp::Mul) {
+    r.problem = std::string("ELTWISE ") + isa::to_string(L.eltwise) + " has no int8 rule (add and mul do)";
+    return;
+  }
+  const auto a = layer_grid(g, L.inputs[0], "input a", r.problem), b = layer_grid(g, L.inputs[1], "input b", r.problem),
+             y = layer_grid(g, L.output, "output", r.problem);
+  if (!a || !b || !y) return;
+  r.imm.on = true;
+  r.imm.in_zp = a->zero_point;
+  r.imm.b_zp = b->zero_point;
+  r.imm.out_zp = y->zero_point;
+  r.table = L.eltwise == isa::EltwiseOp::Mul ? mul_table(a->scale, b->scale, y->scale)
+                                             : add_table(a->scale, b->scale, y->scale);
+}
+
+/// POOL, copy, layout view and resize: the output keeps the input's grid, except a global
+/// average pool with an output grid of its own (TFLite's int8 MEAN).
+void grid_keeping_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
+  if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
+    return;  // costed only: refused by functional_problems on its own
+  const auto y = layer_grid(g, L.output, "output", r.problem);
+  if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::GlobalAvg && anchor &&
+      anchor->op_type == "GlobalAveragePool" && L.inputs.size() == 1) {
+    const auto x = layer_grid(g, L.inputs[0], "input", r.problem);
+    if (!x || !y) return;
+    if (!(*x == *y)) {  // an output grid of its own: TFLite's int8 MEAN (pool_int8)
+      r.imm.on = true;
+      r.imm.in_zp = x->zero_point;
+      r.imm.out_zp = y->zero_point;
+      r.table = global_avg_table(x->scale, y->scale, std::int64_t(L.geom.h_in) * L.geom.w_in);
+    }
+    return;
+  }
+  for (const std::string& in : L.inputs) {
+    const auto x = layer_grid(g, in, "input", r.problem);
+    if (x && y && !(*x == *y) && r.problem.empty())
+      r.problem = "input '" + in + "' and output '" + L.output + "' are on different int8 grids; " +
+                  (L.kind == LayerKind::Pool ? "int8 POOL keeps its input's grid" : "an int8 copy (MOVE) moves bytes");
+  }
+}
+
+}  // namespace
+
 Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
   Int8Layer r;
-  auto grid = [&](const std::string& name, const char* role) -> std::optional<Int8Grid> {
-    const Tensor* t = graph_tensor(g, name);
-    auto gr = t ? activation_grid(*t) : std::nullopt;
-    if (!gr && r.problem.empty())
-      r.problem = std::string(role) + " '" + name + "' has no per-tensor int8 quantisation";
-    return gr;
-  };
   const Node* anchor = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
   const bool standalone_bn = L.kind == LayerKind::Act && L.act == isa::ActOp::ScaleShift && L.covers.size() == 1 &&
                              anchor && anchor->op_type == "BatchNormalization";
@@ -194,158 +359,21 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
                   " has no int8 rule (fold it into the weights before quantising, or run it as its own layer)";
   if (!r.problem.empty()) return r;
   if (standalone_bn) {
-    const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
-    if (!x || !y) return r;
-    if (!L.residual.empty()) {
-      r.problem = "a BatchNormalization with a residual input has no int8 rule";
-      return r;
-    }
-    try {
-      const Int8ScaleShift ss = batchnorm_int8(g, *anchor, *x, *y);
-      r.scale_shift = ss.w;
-      r.scale_shift.insert(r.scale_shift.end(), ss.b.begin(), ss.b.end());
-      r.table = ss.pairs;
-    } catch (const std::invalid_argument& e) {
-      r.problem = e.what();
-      return r;
-    }
-    r.imm.on = true;
-    r.imm.in_zp = x->zero_point;
-    r.imm.out_zp = y->zero_point;
+    batchnorm_layer_int8(g, L, *anchor, r);
     return r;
   }
   switch (L.kind) {
     case LayerKind::Conv:
-    case LayerKind::Gemm: {
-      if (!L.residual.empty() || !L.in_scale.empty() || !L.scale_shift.empty()) {
-        r.problem = "a fused residual, input-channel scale or scale/shift has no int8 rule";
-        return r;
-      }
-      const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
-      if (!x || !y) return r;
-      const Tensor* w = g.has_tensor(L.weight) ? &g.tensor(L.weight) : nullptr;  // not a slice of a batched MatMul
-      if (!w || !w->is_constant) {
-        r.problem = "weights '" + L.weight + "' are not a constant of the graph";
-        return r;
-      }
-      int axis = 0;
-      if (L.kind == LayerKind::Gemm) {
-        const bool trans_b = anchor && anchor->op_type == "Gemm" && anchor->attr_int("transB", 0) != 0;
-        axis = trans_b ? 0 : 1;
-        if (anchor && anchor->op_type == "Gemm" &&
-            (anchor->attr_float("alpha", 1.0f) != 1.0f || anchor->attr_float("beta", 1.0f) != 1.0f)) {
-          r.problem = "Gemm with alpha or beta other than 1 has no int8 rule";
-          return r;
-        }
-      }
-      const std::vector<double> sw = weight_scales(*w, axis, L.geom.c_out, r.problem);
-      if (!r.problem.empty()) return r;
-      if (!activation_clamp(L.act, L.act_alpha, L.act_beta, *y, r.imm.clamp_min, r.imm.clamp_max)) {
-        r.problem = std::string("fused activation ") + isa::to_string(L.act) + " has no int8 rule (relu and clip do)";
-        return r;
-      }
-      r.imm.on = true;
-      r.imm.in_zp = x->zero_point;
-      r.imm.out_zp = y->zero_point;
-      for (std::size_t c = 0; c < sw.size(); ++c) {
-        const auto m = multiplier(x->scale * sw[c] / y->scale);
-        r.table.push_back(m.first);
-        r.table.push_back(m.second);
-      }
-      if (!L.bias.empty()) {
-        const Tensor* b = graph_tensor(g, L.bias);
-        if (!b || b->float_data.size() != sw.size()) {
-          r.problem = "bias '" + L.bias + "' is not one constant per output channel";
-          return r;
-        }
-        for (std::size_t c = 0; c < sw.size(); ++c) {
-          const double q = std::nearbyint(double(b->float_data[c]) / (x->scale * sw[c]));
-          r.bias.push_back(std::int32_t(std::clamp(q, -2147483648.0, 2147483647.0)));
-        }
-      }
-      return r;
-    }
-    case LayerKind::Act: {
-      const auto x = grid(L.inputs[0], "input"), y = grid(L.output, "output");
-      if (!x || !y) return r;
-      if (anchor && has_int8_lut(anchor->op_type) && L.covers.size() == 1 && isa::act_uses_lut(L.act)) {
-        if (!L.residual.empty()) {
-          r.problem = "an ACT with a residual input has no int8 rule";
-          return r;
-        }
-        try {
-          const std::vector<std::int8_t> lut = int8_lut(g, *anchor, *x, *y);
-          r.table.assign(lut.size() / 4, 0);
-          std::memcpy(r.table.data(), lut.data(), lut.size());  // 64 words holding the 256 bytes in order
-        } catch (const std::exception& e) {
-          r.problem = std::string("its int8 table could not be computed: ") + e.what();
-          return r;
-        }
-        r.imm.on = true;
-        return r;
-      }
-      if (L.act != isa::ActOp::Relu && L.act != isa::ActOp::Clip && L.act != isa::ActOp::Identity) {
-        r.problem = std::string("ACT ") + isa::to_string(L.act) +
-                    " has no int8 rule (relu, clip, identity, an unfolded BatchNormalization and the element-wise "
-                    "functions by table do)";
-        return r;
-      }
-      if (!L.residual.empty() || !L.scale_shift.empty()) {
-        r.problem = "an ACT with a residual input or parameters has no int8 rule";
-        return r;
-      }
-      activation_clamp(L.act, L.act_alpha, L.act_beta, *y, r.imm.clamp_min, r.imm.clamp_max);
-      r.imm.on = true;
-      r.imm.in_zp = x->zero_point;
-      r.imm.out_zp = y->zero_point;
-      const auto m = multiplier(x->scale / y->scale);
-      r.table = {m.first, m.second};
-      return r;
-    }
-    case LayerKind::Eltwise: {
-      if (L.eltwise != isa::EltwiseOp::Add && L.eltwise != isa::EltwiseOp::Mul) {
-        r.problem = std::string("ELTWISE ") + isa::to_string(L.eltwise) + " has no int8 rule (add and mul do)";
-        return r;
-      }
-      const auto a = grid(L.inputs[0], "input a"), b = grid(L.inputs[1], "input b"), y = grid(L.output, "output");
-      if (!a || !b || !y) return r;
-      r.imm.on = true;
-      r.imm.in_zp = a->zero_point;
-      r.imm.b_zp = b->zero_point;
-      r.imm.out_zp = y->zero_point;
-      r.table = L.eltwise == isa::EltwiseOp::Mul ? mul_table(a->scale, b->scale, y->scale)
-                                                 : add_table(a->scale, b->scale, y->scale);
-      return r;
-    }
+    case LayerKind::Gemm: matmul_layer_int8(g, L, anchor, r); break;
+    case LayerKind::Act: act_layer_int8(g, L, anchor, r); break;
+    case LayerKind::Eltwise: eltwise_layer_int8(g, L, r); break;
     case LayerKind::Pool:
     case LayerKind::Copy:
     case LayerKind::Layout:
-    case LayerKind::Resize: {
-      if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
-        return r;  // costed only: refused by functional_problems on its own
-      const auto y = grid(L.output, "output");
-      if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::GlobalAvg && anchor &&
-          anchor->op_type == "GlobalAveragePool" && L.inputs.size() == 1) {
-        const auto x = grid(L.inputs[0], "input");
-        if (!x || !y) return r;
-        if (!(*x == *y)) {  // an output grid of its own: TFLite's int8 MEAN (pool_int8)
-          r.imm.on = true;
-          r.imm.in_zp = x->zero_point;
-          r.imm.out_zp = y->zero_point;
-          r.table = global_avg_table(x->scale, y->scale, std::int64_t(L.geom.h_in) * L.geom.w_in);
-        }
-        return r;
-      }
-      for (const std::string& in : L.inputs) {
-        const auto x = grid(in, "input");
-        if (x && y && !(*x == *y) && r.problem.empty())
-          r.problem = "input '" + in + "' and output '" + L.output + "' are on different int8 grids; " +
-                      (L.kind == LayerKind::Pool ? "int8 POOL keeps its input's grid" : "an int8 copy (MOVE) moves bytes");
-      }
-      return r;
-    }
-    default: return r;  // Host: refused by functional_problems on its own
+    case LayerKind::Resize: grid_keeping_layer_int8(g, L, anchor, r); break;
+    default: break;  // Host: refused by functional_problems on its own
   }
+  return r;
 }
 
 }  // namespace npu::compiler

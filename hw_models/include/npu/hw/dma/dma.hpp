@@ -72,6 +72,37 @@ class Dma : public sc_core::sc_module {
   tlm::tlm_generic_payload gp_;
   TrafficTag* tag_;  // owned by gp_
   std::vector<unsigned char> scratch_;
+  std::uint64_t dram_burst_bytes_;  // bytes of one DRAM burst (0: no DRAM geometry), dram_bytes_touched()
+
+  // One descriptor in flight (execute()); times in ps.
+  struct Transfer {
+    Transfer(bool is_load, std::uint64_t start, ExecRecord& record, SramLines sram_lines);
+    bool load;
+    std::uint64_t start_ps;
+    ExecRecord& rec;
+    SramLines lines;
+    LoadLineBuffer pending;                 // LOAD: arrived bursts waiting for their SRAM line write
+    SramRange store_line;                   // STORE: the SRAM range read last
+    std::uint64_t store_line_ready_ps = 0;  // STORE: when store_line's data are ready
+    DmaStallSplit stalls;
+    std::uint64_t dram_bytes = 0;           // DRAM bytes moved (dram_bytes_touched of every burst)
+  };
+  // Each returns false after raising error_ (the caller stops).
+  // Issue burst `b`: wait for the window, read its SRAM line (STORE), send it to DDR, record it.
+  bool issue_burst(Transfer& x, const DmaBurst& b);
+  // Earliest issue time of the next request to `channel` (issue_ps) and the simulation time
+  // (now_ps); wait()s first when that lies more than kDecouplingQuantumPs ahead.
+  bool wait_for_issue(Transfer& x, int channel, std::uint64_t& issue_ps, std::uint64_t& now_ps);
+  // STORE: read the SRAM line that feeds burst `b`, from issue_ps.
+  bool read_store_line(Transfer& x, const DmaBurst& b, std::uint64_t issue_ps);
+  // LOAD: write the buffered bursts' line to SRAM and complete them at its done time.
+  bool flush_load_line(Transfer& x);
+  // Send `b` to DDR at req_ps (simulation time now_ps); done_ps is when the DDR is done with it.
+  bool transport(bool load, const DmaBurst& b, std::uint64_t req_ps, std::uint64_t now_ps, std::uint64_t& done_ps);
+  // A request to `channel` of `bytes` (`dram_bytes` in DRAM) completed at done_ps.
+  void completed(Transfer& x, int channel, std::uint64_t done_ps, std::uint64_t bytes, std::uint64_t dram_bytes);
+  // wait() for the last completion, then fill the record's bytes, end time and stall split.
+  void finish(Transfer& x, std::uint64_t bytes_total);
 };
 
 }  // namespace npu::hw

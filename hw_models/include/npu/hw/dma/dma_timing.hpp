@@ -83,4 +83,90 @@ class OutstandingWindow {
   bool any_ = false;
 };
 
+/// Bytes the DRAM moves to serve one request of `bytes` bytes at `ddr_addr`: DRAM moves whole
+/// bursts of `dram_burst_bytes` (bus width x burst length / 8), so a request is charged every
+/// DRAM burst it touches (docs/timing.md, "DMA"). `dram_burst_bytes` 0 (no DRAM geometry)
+/// charges `bytes`. Requires bytes >= 1.
+std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes);
+
+/// A half-open SRAM byte range [lo, hi).
+struct SramRange {
+  std::uint64_t lo = 0, hi = 0;
+  bool contains(std::uint64_t addr, std::uint64_t bytes) const { return addr >= lo && addr + bytes <= hi; }
+};
+
+/// The SRAM side of one descriptor (docs/timing.md, "DMA"): the engine moves SRAM data in lines
+/// of `line_bytes` (sram.bytes_per_cycle, one port cycle). Only when a line is wider than a DMA
+/// burst (`burst_bytes`) are bursts combined: a LOAD writes the bursts that fill a line as one
+/// SRAM write, a STORE reads a line once for the bursts it feeds. `sram_end` is one past the
+/// descriptor's last SRAM byte. Requires line_bytes, burst_bytes >= 1.
+class SramLines {
+ public:
+  SramLines(std::uint64_t line_bytes, std::uint32_t burst_bytes, std::uint64_t sram_end)
+      : line_bytes_(line_bytes), end_(sram_end), combine_(line_bytes > burst_bytes) {}
+  /// True when bursts are combined into lines (line_bytes > burst_bytes).
+  bool combine() const { return combine_; }
+  /// STORE: the range read for burst `b` when no earlier read covers it: the line of
+  /// max(line_bytes, b.bytes) bytes from b.sram_addr, clipped at sram_end, when combining;
+  /// the burst's own bytes otherwise.
+  SramRange store_read(const DmaBurst& b) const;
+  /// LOAD: whether `pending_bytes` of arrived bursts make a line to write now (always when
+  /// not combining).
+  bool load_line_full(std::uint64_t pending_bytes) const { return !combine_ || pending_bytes >= line_bytes_; }
+
+ private:
+  std::uint64_t line_bytes_, end_;
+  bool combine_;
+};
+
+/// LOAD bursts that arrived from DDR and wait, in issue order, to be written to SRAM as one
+/// line (SramLines). Times in picoseconds.
+class LoadLineBuffer {
+ public:
+  struct Arrival {
+    int channel;                 ///< DDR channel, for OutstandingWindow::completed
+    std::uint32_t bytes;         ///< burst bytes
+    std::uint64_t dram_bytes;    ///< dram_bytes_touched() of the burst
+  };
+  /// Add burst `b` (to `channel`) whose DDR data arrived at `done_ps`.
+  void add(int channel, const DmaBurst& b, std::uint64_t dram_bytes, std::uint64_t done_ps);
+  bool empty() const { return arrivals_.empty(); }
+  /// The line to write: from the first burst's SRAM address, the sum of the burst bytes,
+  /// ready when the last burst has arrived.
+  std::uint64_t sram_addr() const { return sram_addr_; }
+  std::uint64_t bytes() const { return bytes_; }
+  std::uint64_t ready_ps() const { return ready_ps_; }
+  const std::vector<Arrival>& arrivals() const { return arrivals_; }
+  /// Forget the buffered bursts (after the line was written).
+  void clear();
+
+ private:
+  std::vector<Arrival> arrivals_;
+  std::uint64_t sram_addr_ = 0, bytes_ = 0, ready_ps_ = 0;
+};
+
+/// Where a descriptor's DDR wait went (docs/timing.md, "DMA"), in picoseconds.
+struct DmaStalls {
+  std::uint64_t latency_ps = 0;          ///< first burst's wait beyond its own transfer at peak
+  std::uint64_t bandwidth_stall_ps = 0;  ///< rest of the duration beyond all bytes at peak + latency
+};
+
+/// Splits a descriptor's duration into latency and bandwidth stall: at peak bandwidth the
+/// descriptor would take bytes_total / peak; the first completed burst's wait beyond its own
+/// peak transfer time is latency, what the whole descriptor takes beyond (bytes_total at peak +
+/// latency) is bandwidth stall. Record completions in completion-record order; the first counts.
+class DmaStallSplit {
+ public:
+  explicit DmaStallSplit(std::uint64_t start_ps) : start_ps_(start_ps) {}
+  /// Record a completed burst of `bytes` at `done_ps`; only the first call is kept.
+  void completed(std::uint64_t done_ps, std::uint64_t bytes);
+  /// The split for a descriptor of `bytes_total` bytes that ended at `end_ps`, with DDR peak
+  /// bandwidth `peak_gbps` (GB/s = bytes/ns). Requires peak_gbps > 0 and a recorded completion.
+  DmaStalls split(std::uint64_t end_ps, std::uint64_t bytes_total, double peak_gbps) const;
+
+ private:
+  std::uint64_t start_ps_, first_done_ps_ = 0, first_bytes_ = 0;
+  bool seen_ = false;
+};
+
 }  // namespace npu::hw
