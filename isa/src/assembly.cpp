@@ -21,6 +21,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,9 +53,6 @@ constexpr Queue kQueues[] = {Queue::Load, Queue::Compute, Queue::Store};
 constexpr TensorKind kTensorKinds[] = {TensorKind::Input, TensorKind::Weight, TensorKind::Output,
                                        TensorKind::Intermediate};
 constexpr DType kDTypes[] = {DType::Int8, DType::Fp16, DType::Fp32};
-const Token kTokens[] = {{Queue::Load, Queue::Compute},  {Queue::Load, Queue::Store},
-                         {Queue::Compute, Queue::Load},  {Queue::Compute, Queue::Store},
-                         {Queue::Store, Queue::Load},    {Queue::Store, Queue::Compute}};
 
 std::string name_of(Token t) { return to_string(t); }
 template <class E>
@@ -130,54 +128,255 @@ const char* alpha_meaning(ActOp a) {
 /// Ops whose ACT `param=` operand is required (and the only ones that take it).
 bool uses_param(ActOp a) { return a == ActOp::ScaleShift || a == ActOp::LayerNorm; }
 
-// Keys of each opcode in canonical (written) order; `!` marks a required key.
+// ----------------------------------------------------------------------------------------
+// The fields of each opcode: one table per parameter struct, in canonical (written) order,
+// that the reader and the writer both walk. A scalar column names its member; a group
+// column (stride, pad, the epilogue, requant, ...) is read and written by code of its own,
+// and the keys after it that it covers are Part columns.
+
+enum class Need { Optional, Required };
+
+enum class Kind {
+  Sram,      // uint32 SRAM byte address, written 0x-hex
+  FlagSram,  // optional SRAM address with a presence flag (has_bias, bias_addr)
+  Dim,       // int size >= 1, written decimal
+  Count,     // uint32 element count, read in [lo, 0xffffffff], written decimal
+  Uint64,    // uint64, written decimal
+  Hex64,     // uint64 DDR address, written 0x-hex
+  NonNeg,    // int in [0, 2^31 - 1], written decimal
+  Tensor, Elem, DmaShape, MoveShape, Stride2, Pad, Epilogue, Requant, Op, Param, AlphaBeta,  // groups
+  Part,      // a key its group column (the nearest one before it) reads and writes
+};
+
+/// A group or part column: a key without a member.
+struct Key {
+  const char* key;
+  Kind kind;
+  Need need = Need::Optional;
+};
+
+template <class P>
+struct Column {
+  Column(Key k) : key(k.key), kind(k.kind), need(k.need) {}  // NOLINT: tables mix Key and Column
+  const char* key;
+  Kind kind;
+  Need need;
+  std::uint32_t P::*u32 = nullptr;
+  int P::*i32 = nullptr;
+  std::uint64_t P::*u64 = nullptr;
+  bool P::*flag = nullptr;
+  std::uint64_t omit = 0;  ///< an optional scalar holding this value is not written
+  std::uint64_t lo = 0;    ///< Count: the smallest value read
+  const char* hint = "";   ///< Count: the range hint of its errors
+};
+
+template <class P>
+Column<P> sram(const char* key, std::uint32_t P::*m) {
+  Column<P> c(Key{key, Kind::Sram, Need::Required});
+  c.u32 = m;
+  return c;
+}
+template <class P>
+Column<P> flag_sram(const char* key, bool P::*flag, std::uint32_t P::*m) {
+  Column<P> c(Key{key, Kind::FlagSram});
+  c.flag = flag;
+  c.u32 = m;
+  return c;
+}
+// A size >= 1; an optional one (need Optional) is not written when it is `omit`.
+template <class P>
+Column<P> dim(const char* key, int P::*m, Need need = Need::Required, int omit = 1) {
+  Column<P> c(Key{key, Kind::Dim, need});
+  c.i32 = m;
+  c.omit = std::uint64_t(omit);
+  return c;
+}
+template <class P>
+Column<P> count(const char* key, std::uint32_t P::*m, Need need = Need::Required, std::uint64_t omit = 0,
+                const char* hint = "") {
+  Column<P> c(Key{key, Kind::Count, need});
+  c.u32 = m;
+  c.lo = 1;
+  c.omit = omit;
+  c.hint = hint;
+  return c;
+}
+template <class P>
+Column<P> uint64(const char* key, std::uint64_t P::*m, Kind kind = Kind::Uint64, Need need = Need::Required) {
+  Column<P> c(Key{key, kind, need});
+  c.u64 = m;
+  return c;
+}
+template <class P>
+Column<P> non_negative(const char* key, int P::*m) {
+  Column<P> c(Key{key, Kind::NonNeg, Need::Required});
+  c.i32 = m;
+  return c;
+}
+
+constexpr Need kReq = Need::Required;
+
+template <class P>
+const std::vector<Column<P>>& columns();
+
+// The epilogue's operands (CONV, GEMM), read and written inside the Epilogue group.
+template <>
+const std::vector<Column<Epilogue>>& columns<Epilogue>() {
+  static const std::vector<Column<Epilogue>> t = {
+      flag_sram("in_scale", &Epilogue::has_in_scale, &Epilogue::in_scale_addr),
+      flag_sram("bias", &Epilogue::has_bias, &Epilogue::bias_addr),
+      flag_sram("scale_shift", &Epilogue::has_scale_shift, &Epilogue::scale_shift_addr),
+      flag_sram("residual", &Epilogue::has_residual, &Epilogue::residual_addr)};
+  return t;
+}
+// The keys of the Epilogue group: its operands, requant, act.
+const std::vector<Key> kEpilogueKeys = {{"in_scale", Kind::Epilogue}, {"bias", Kind::Part},   {"scale_shift", Kind::Part},
+                                        {"residual", Kind::Part},     {"requant", Kind::Part}, {"zp", Kind::Part},
+                                        {"clamp", Kind::Part},        {"act", Kind::Part},     {"alpha", Kind::Part},
+                                        {"beta", Kind::Part}};
+const std::vector<Key> kRequantKeys = {{"requant", Kind::Requant}, {"zp", Kind::Part}, {"clamp", Kind::Part}};
+
+template <class P>
+std::vector<Column<P>> with_keys(std::vector<Column<P>> t, const std::vector<Key>& keys) {
+  t.insert(t.end(), keys.begin(), keys.end());
+  return t;
+}
+
+template <>
+const std::vector<Column<DmaDesc>>& columns<DmaDesc>() {
+  static const std::vector<Column<DmaDesc>> t = {
+      Key{"tensor", Kind::Tensor, kReq}, uint64("ddr", &DmaDesc::ddr_addr, Kind::Hex64), sram("sram", &DmaDesc::sram_addr),
+      Key{"elem", Kind::Elem},           Key{"extent", Kind::DmaShape, kReq},             Key{"stride", Kind::Part}};
+  return t;
+}
+template <>
+const std::vector<Column<ConvParams>>& columns<ConvParams>() {
+  using C = ConvParams;
+  static const std::vector<Column<C>> t = with_keys<C>(
+      {sram("in", &C::in_addr), sram("w", &C::w_addr), sram("out", &C::out_addr), dim("cin", &C::c_in),
+       dim("hin", &C::h_in), dim("win", &C::w_in), dim("cout", &C::c_out), dim("kh", &C::kh), dim("kw", &C::kw),
+       Key{"stride", Kind::Stride2}, Key{"pad", Kind::Pad}, dim("dilation", &C::dilation, Need::Optional),
+       dim("group", &C::group, Need::Optional)},
+      kEpilogueKeys);
+  return t;
+}
+template <>
+const std::vector<Column<GemmParams>>& columns<GemmParams>() {
+  using G = GemmParams;
+  static const std::vector<Column<G>> t = with_keys<G>({sram("a", &G::a_addr), sram("b", &G::b_addr),
+                                                        sram("out", &G::out_addr), dim("m", &G::m), dim("n", &G::n),
+                                                        dim("k", &G::k)},
+                                                       kEpilogueKeys);
+  return t;
+}
+template <>
+const std::vector<Column<ActParams>>& columns<ActParams>() {
+  using A = ActParams;
+  static const std::vector<Column<A>> t = with_keys<A>(
+      with_keys<A>({Key{"op", Kind::Op, kReq}, sram("in", &A::in_addr), flag_sram("res", &A::has_residual, &A::residual_addr),
+                    sram("out", &A::out_addr), count("elems", &A::elems), dim("channels", &A::channels, Need::Optional),
+                    Key{"param", Kind::Param}},
+                   kRequantKeys),
+      {{"alpha", Kind::AlphaBeta}, {"beta", Kind::Part}});
+  return t;
+}
+template <>
+const std::vector<Column<EltwiseParams>>& columns<EltwiseParams>() {
+  using E = EltwiseParams;
+  // Broadcast keys (docs/isa.md, ELTWISE): b[((b_offset + i) / b_inner) % b_elems].
+  static const std::vector<Column<E>> t = with_keys<E>(
+      {Key{"op", Kind::Op, kReq}, sram("a", &E::a_addr), sram("b", &E::b_addr), sram("out", &E::out_addr),
+       count("elems", &E::elems),
+       count("b_elems", &E::b_elems, Need::Optional, 0,
+             "'b_elems' is the element count of a broadcast b (>= 1); leave it out when b has elems elements (no "
+             "broadcast)"),
+       count("b_inner", &E::b_inner, Need::Optional, 1,
+             "'b_inner' is how many consecutive elements share one b element (>= 1; 1 = the default)"),
+       uint64("b_offset", &E::b_offset, Kind::Uint64, Need::Optional)},
+      kRequantKeys);
+  return t;
+}
+template <>
+const std::vector<Column<PoolParams>>& columns<PoolParams>() {
+  using P = PoolParams;
+  static const std::vector<Column<P>> t = with_keys<P>(
+      {Key{"op", Kind::Op, kReq}, sram("in", &P::in_addr), sram("out", &P::out_addr), dim("c", &P::c),
+       dim("hin", &P::h_in), dim("win", &P::w_in), dim("kh", &P::kh, Need::Optional), dim("kw", &P::kw, Need::Optional),
+       Key{"stride", Kind::Stride2}, Key{"pad", Kind::Pad}},
+      kRequantKeys);
+  return t;
+}
+template <>
+const std::vector<Column<SyncParams>>& columns<SyncParams>() {
+  static const std::vector<Column<SyncParams>> t = {Key{"queue", Kind::Op, kReq}};
+  return t;
+}
+template <>
+const std::vector<Column<HostParams>>& columns<HostParams>() {
+  using H = HostParams;
+  static const std::vector<Column<H>> t = {uint64("cycles", &H::cycles), uint64("macs", &H::macs),
+                                           uint64("rd", &H::rd), uint64("wr", &H::wr), non_negative("nodes", &H::nodes)};
+  return t;
+}
+template <>
+const std::vector<Column<MoveParams>>& columns<MoveParams>() {
+  using M = MoveParams;
+  static const std::vector<Column<M>> t = {sram("in", &M::in_addr), sram("out", &M::out_addr),
+                                           Key{"extent", Kind::MoveShape, kReq}, Key{"in_stride", Kind::Part},
+                                           Key{"out_stride", Kind::Part}};
+  return t;
+}
+
+template <class P>
+constexpr bool kWindowed = std::is_same_v<P, ConvParams> || std::is_same_v<P, PoolParams>;
+template <class P>
+constexpr bool kHasEpilogue = std::is_same_v<P, ConvParams> || std::is_same_v<P, GemmParams>;
+template <class P>
+constexpr bool kHasRequant =
+    std::is_same_v<P, ActParams> || std::is_same_v<P, EltwiseParams> || std::is_same_v<P, PoolParams>;
+
+/// Calls f(P{}) with the parameter struct P of `op` (a type tag) and returns what it returns.
+template <class F>
+auto with_params_of(Opcode op, F&& f) {
+  switch (op) {
+    case Opcode::Load:
+    case Opcode::Store: return f(DmaDesc{});
+    case Opcode::Conv: return f(ConvParams{});
+    case Opcode::Gemm: return f(GemmParams{});
+    case Opcode::Act: return f(ActParams{});
+    case Opcode::Eltwise: return f(EltwiseParams{});
+    case Opcode::Pool: return f(PoolParams{});
+    case Opcode::Sync: return f(SyncParams{});
+    case Opcode::Host: return f(HostParams{});
+    case Opcode::Move: return f(MoveParams{});
+  }
+  throw std::logic_error("npuasm: no field table for opcode");
+}
+
+// Keys of each opcode in canonical (written) order: layer, the table's, wait and push.
 struct OpKeys {
-  Opcode op;
   std::vector<std::string> keys;      // canonical order
   std::vector<std::string> required;  // subset of keys
 };
 
-const std::vector<OpKeys>& op_keys() {
-  static const std::vector<OpKeys> table = {
-      {Opcode::Load,
-       {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"},
-       {"tensor", "ddr", "sram", "extent"}},
-      {Opcode::Store,
-       {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"},
-       {"tensor", "ddr", "sram", "extent"}},
-      {Opcode::Conv,
-       {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
-        "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp", "act", "alpha", "beta", "wait", "push"},
-       {"in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw"}},
-      {Opcode::Gemm,
-       {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp",
-        "act", "alpha", "beta", "wait", "push"},
-       {"a", "b", "out", "m", "n", "k"}},
-      {Opcode::Act,
-       {"layer", "op", "in", "res", "out", "elems", "channels", "param", "requant", "zp", "clamp", "alpha", "beta", "wait",
-        "push"},
-       {"op", "in", "out", "elems"}},
-      {Opcode::Eltwise,
-       {"layer", "op", "a", "b", "out", "elems", "b_elems", "b_inner", "b_offset", "requant", "zp", "clamp", "wait",
-        "push"},
-       {"op", "a", "b", "out", "elems"}},
-      {Opcode::Pool,
-       {"layer", "op", "in", "out", "c", "hin", "win", "kh", "kw", "stride", "pad", "requant", "zp", "clamp", "wait",
-        "push"},
-       {"op", "in", "out", "c", "hin", "win"}},
-      {Opcode::Sync, {"layer", "queue", "wait", "push"}, {"queue"}},
-      {Opcode::Host,
-       {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"},
-       {"cycles", "macs", "rd", "wr", "nodes"}},
-      {Opcode::Move, {"layer", "in", "out", "extent", "in_stride", "out_stride", "wait", "push"}, {"in", "out", "extent"}},
-  };
-  return table;
-}
-
 const OpKeys& keys_of(Opcode op) {
-  for (const auto& k : op_keys())
-    if (k.op == op) return k;
-  throw std::logic_error("npuasm: no key table for opcode");
+  static const std::map<Opcode, OpKeys> table = [] {
+    std::map<Opcode, OpKeys> t;
+    for (const Opcode o : kOpcodes)
+      t[o] = with_params_of(o, [](auto tag) {
+        OpKeys k;
+        k.keys.push_back("layer");
+        for (const auto& c : columns<decltype(tag)>()) {
+          k.keys.push_back(c.key);
+          if (c.need == Need::Required) k.required.push_back(c.key);
+        }
+        k.keys.push_back("wait");
+        k.keys.push_back("push");
+        return k;
+      });
+    return t;
+  }();
+  return table.at(op);
 }
 
 // A name (layer, tensor, program) must be one .npuasm word: no whitespace, no '#'.
@@ -562,11 +761,11 @@ class Reader {
   std::vector<TokenAt> parse_tokens(const Field& f) const {
     std::vector<TokenAt> out;
     for (const Item& it : list(f, 1, 64, "tokens are a comma-separated list such as ld2cp,st2cp"))
-      if (auto t = lookup(it.text, kTokens))
+      if (auto t = lookup(it.text, kAllTokens))
         out.push_back({*t, it.col});
       else
         fail(it.col, fmt::format("unknown token '{}'", echo(it.text)),
-             suggest(it.text, names(kTokens), "tokens are FROM2TO between the queues ld, cp, st"));
+             suggest(it.text, names(kAllTokens), "tokens are FROM2TO between the queues ld, cp, st"));
     return out;
   }
 
@@ -588,18 +787,9 @@ class Reader {
     inst.op = *op;
     inst.source_line = line_;
     if (const Field* f = find(fields, "layer")) inst.layer = parse_name(*f);
-    switch (*op) {
-      case Opcode::Load:
-      case Opcode::Store: inst.params = read_dma(fields, inst, head); break;
-      case Opcode::Conv: inst.params = read_conv(fields); break;
-      case Opcode::Gemm: inst.params = read_gemm(fields); break;
-      case Opcode::Act: inst.params = read_act(fields); break;
-      case Opcode::Eltwise: inst.params = read_eltwise(fields); break;
-      case Opcode::Pool: inst.params = read_pool(fields); break;
-      case Opcode::Sync: inst.params = SyncParams{parse_enum(*find(fields, "queue"), kQueues, "queue")}; break;
-      case Opcode::Host: inst.params = read_host(fields); break;
-      case Opcode::Move: inst.params = read_move(fields); break;
-    }
+    inst.params = with_params_of(*op, [&](auto tag) -> decltype(inst.params) {
+      return read_params<decltype(tag)>(fields, inst, head);
+    });
     if (const std::string why = requant_problem(inst); !why.empty()) {
       // Point at the key the problem is about: zp or clamp, else requant.
       const Field* rf = why.rfind("zp", 0) == 0 ? find(fields, "zp") : why.rfind("clamp", 0) == 0 ? find(fields, "clamp") : nullptr;
@@ -616,7 +806,7 @@ class Reader {
     const Queue q = inst.queue();
     const char* qn = to_string(q);
     std::vector<std::string> may_push, may_wait;
-    for (const Token& t : kTokens) {
+    for (const Token& t : kAllTokens) {
       if (t.from == q) may_push.push_back(to_string(t));
       if (t.to == q) may_wait.push_back(to_string(t));
     }
@@ -640,7 +830,80 @@ class Reader {
       }
   }
 
-  DmaDesc read_dma(const std::vector<Field>& fields, Instruction& inst, const Word& head) {
+  // -------------------------------------------------------------------- the field table
+
+  /// The parameters of one instruction, walking its opcode's column table.
+  template <class P>
+  P read_params(const std::vector<Field>& fields, Instruction& inst, const Word& head) {
+    P p;
+    for (const Column<P>& c : columns<P>()) {
+      const Field* f = find(fields, c.key);
+      if (c.kind < Kind::Tensor) {
+        // (SYNC has no scalar columns; skipping it keeps GCC from warning about a uint64 member of a 4-byte struct.)
+        if constexpr (!std::is_same_v<P, SyncParams>)
+          if (f) read_scalar(c, *f, p);
+      } else if (c.kind != Kind::Part) {
+        read_group(c, fields, p, inst, head);
+      }
+    }
+    return p;
+  }
+
+  template <class P>
+  void read_scalar(const Column<P>& c, const Field& f, P& p) const {
+    switch (c.kind) {
+      case Kind::Sram: p.*c.u32 = sram_addr(f); break;
+      case Kind::FlagSram: p.*c.flag = true, p.*c.u32 = sram_addr(f); break;
+      case Kind::Dim: p.*c.i32 = dim(f); break;
+      case Kind::Count: p.*c.u32 = std::uint32_t(parse_uint(f, c.lo, 0xffffffffull, c.hint)); break;
+      case Kind::Uint64:
+      case Kind::Hex64: p.*c.u64 = parse_uint(f, 0, UINT64_MAX); break;
+      case Kind::NonNeg: p.*c.i32 = int(parse_uint(f, 0, INT32_MAX)); break;
+      default: throw std::logic_error("npuasm: not a scalar column");
+    }
+  }
+
+  /// A group column of P: the keys it covers are read here, by code of their own.
+  template <class P>
+  void read_group(const Column<P>& c, const std::vector<Field>& fields, P& p, Instruction& inst, const Word& head) {
+    const Kind k = c.kind;
+    if constexpr (std::is_same_v<P, DmaDesc>) {
+      if (k == Kind::Tensor) inst.tensor = read_tensor_field(fields, head);
+      if (k == Kind::Elem) read_elem(fields, p);
+      if (k == Kind::DmaShape) read_dma_shape(fields, p, head);
+    }
+    if constexpr (std::is_same_v<P, MoveParams>)
+      if (k == Kind::MoveShape) read_move_shape(fields, p);
+    if constexpr (kWindowed<P>) {
+      if (k == Kind::Stride2) read_stride2(fields, p.stride_h, p.stride_w);
+      if (k == Kind::Pad) read_pad(fields, p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
+    }
+    if constexpr (kHasEpilogue<P>)
+      if (k == Kind::Epilogue) p.epilogue = read_epilogue(fields);
+    if constexpr (kHasRequant<P>)
+      if (k == Kind::Requant) p.requant = read_requant(fields, std::is_same_v<P, EltwiseParams>);
+    if (k == Kind::Op) read_op(*find(fields, c.key), p);
+    if constexpr (std::is_same_v<P, ActParams>) {
+      if (k == Kind::Param) read_param(fields, p);
+      if (k == Kind::AlphaBeta) read_alpha_beta(fields, p.op, find(fields, "op"), p.alpha, p.beta);
+    }
+  }
+
+  template <class P>
+  void read_op(const Field& f, P& p) const {
+    if constexpr (std::is_same_v<P, ActParams>) {
+      if (f.value == "none") fail(f.value_col, "unknown ACT op 'none'", "ACT takes " + join(names(kVectorActs)));
+      p.op = parse_enum(f, kVectorActs, "ACT op");
+    } else if constexpr (std::is_same_v<P, EltwiseParams>) {
+      p.op = parse_enum(f, kEltwiseOps, "ELTWISE op");
+    } else if constexpr (std::is_same_v<P, PoolParams>) {
+      p.op = parse_enum(f, kPoolOps, "POOL op");
+    } else if constexpr (std::is_same_v<P, SyncParams>) {
+      p.queue = parse_enum(f, kQueues, "queue");
+    }
+  }
+
+  std::string read_tensor_field(const std::vector<Field>& fields, const Word& head) const {
     const Field& tf = *find(fields, "tensor");
     auto it = tensor_index_.find(tf.value);
     if (it == tensor_index_.end()) {
@@ -651,15 +914,18 @@ class Reader {
                             : suggest(tf.value, declared, "declared tensors") +
                                   "; declare a tensor with '.tensor NAME ...' before its first use");
     }
-    inst.tensor = tf.value;
-    DmaDesc d;
-    d.ddr_addr = parse_uint(*find(fields, "ddr"), 0, UINT64_MAX);
-    d.sram_addr = sram_addr(*find(fields, "sram"));
+    return tf.value;
+  }
+
+  void read_elem(const std::vector<Field>& fields, DmaDesc& d) const {
     if (const Field* f = find(fields, "elem"))
       d.elem_bytes = int(parse_uint(*f, 1, 8, "'elem' is the element size in bytes: 1, 2, 4 or 8"));
     if (d.elem_bytes != 1 && d.elem_bytes != 2 && d.elem_bytes != 4 && d.elem_bytes != 8)
       fail(find(fields, "elem")->value_col, fmt::format("value {} of 'elem' is out of range", d.elem_bytes),
            "'elem' is the element size in bytes: 1, 2, 4 or 8");
+  }
+
+  void read_dma_shape(const std::vector<Field>& fields, DmaDesc& d, const Word& head) const {
     const Field& ef = *find(fields, "extent");
     const auto extents = list(ef, 1, 3, "'extent' takes 1 to 3 element counts: contiguous[,rows[,planes]]");
     for (std::size_t i = 0; i < extents.size(); ++i)
@@ -681,7 +947,6 @@ class Reader {
       for (std::size_t i = 0; i < strides.size(); ++i)
         d.ddr_stride_bytes[i] = parse_uint(strides[i].text, strides[i].col, "stride", 0, UINT64_MAX);
     }
-    return d;
   }
 
   /// stride=S or stride=SH,SW (each >= 1).
@@ -729,10 +994,8 @@ class Reader {
 
   Epilogue read_epilogue(const std::vector<Field>& fields) const {
     Epilogue e;
-    if (const Field* f = find(fields, "in_scale")) e.has_in_scale = true, e.in_scale_addr = sram_addr(*f);
-    if (const Field* f = find(fields, "bias")) e.has_bias = true, e.bias_addr = sram_addr(*f);
-    if (const Field* f = find(fields, "scale_shift")) e.has_scale_shift = true, e.scale_shift_addr = sram_addr(*f);
-    if (const Field* f = find(fields, "residual")) e.has_residual = true, e.residual_addr = sram_addr(*f);
+    for (const Column<Epilogue>& c : columns<Epilogue>())
+      if (const Field* f = find(fields, c.key)) read_scalar(c, *f, e);
     const Field* af = find(fields, "act");
     if (af) {
       if (af->value == "scale_shift")
@@ -749,48 +1012,8 @@ class Reader {
     return e;
   }
 
-  ConvParams read_conv(const std::vector<Field>& fields) const {
-    ConvParams c;
-    c.in_addr = sram_addr(*find(fields, "in"));
-    c.w_addr = sram_addr(*find(fields, "w"));
-    c.out_addr = sram_addr(*find(fields, "out"));
-    c.c_in = dim(*find(fields, "cin"));
-    c.h_in = dim(*find(fields, "hin"));
-    c.w_in = dim(*find(fields, "win"));
-    c.c_out = dim(*find(fields, "cout"));
-    c.kh = dim(*find(fields, "kh"));
-    c.kw = dim(*find(fields, "kw"));
-    read_stride2(fields, c.stride_h, c.stride_w);
-    read_pad(fields, c.pad_top, c.pad_left, c.pad_bottom, c.pad_right);
-    if (const Field* f = find(fields, "dilation")) c.dilation = dim(*f);
-    if (const Field* f = find(fields, "group")) c.group = dim(*f);
-    c.epilogue = read_epilogue(fields);
-    return c;
-  }
-
-  GemmParams read_gemm(const std::vector<Field>& fields) const {
-    GemmParams g;
-    g.a_addr = sram_addr(*find(fields, "a"));
-    g.b_addr = sram_addr(*find(fields, "b"));
-    g.out_addr = sram_addr(*find(fields, "out"));
-    g.m = dim(*find(fields, "m"));
-    g.n = dim(*find(fields, "n"));
-    g.k = dim(*find(fields, "k"));
-    g.epilogue = read_epilogue(fields);
-    return g;
-  }
-
-  ActParams read_act(const std::vector<Field>& fields) const {
-    ActParams a;
-    const Field& of = *find(fields, "op");
-    if (of.value == "none")
-      fail(of.value_col, "unknown ACT op 'none'", "ACT takes " + join(names(kVectorActs)));
-    a.op = parse_enum(of, kVectorActs, "ACT op");
-    a.in_addr = sram_addr(*find(fields, "in"));
-    if (const Field* f = find(fields, "res")) a.has_residual = true, a.residual_addr = sram_addr(*f);
-    a.out_addr = sram_addr(*find(fields, "out"));
-    a.elems = std::uint32_t(parse_uint(*find(fields, "elems"), 1, 0xffffffffull));
-    if (const Field* f = find(fields, "channels")) a.channels = dim(*f);
+  // ACT param=: required by scale_shift and layer_norm, refused by every other op.
+  void read_param(const std::vector<Field>& fields, ActParams& a) const {
     const Field* pf = find(fields, "param");
     if (pf && !uses_param(a.op))
       fail(pf->key_col, fmt::format("'param' is not used by op={}", to_string(a.op)),
@@ -803,49 +1026,12 @@ class Reader {
       fail(head_col_, "missing required key 'param' for op=layer_norm",
            "give param=ADDRESS: gamma[D] then beta[D] in SRAM, D = elems/channels (the row length)");
     if (pf) a.param_addr = sram_addr(*pf);
-    read_alpha_beta(fields, a.op, &of, a.alpha, a.beta);
-    a.requant = read_requant(fields, false);
-    return a;
-  }
-
-  EltwiseParams read_eltwise(const std::vector<Field>& fields) const {
-    EltwiseParams e;
-    e.op = parse_enum(*find(fields, "op"), kEltwiseOps, "ELTWISE op");
-    e.a_addr = sram_addr(*find(fields, "a"));
-    e.b_addr = sram_addr(*find(fields, "b"));
-    e.out_addr = sram_addr(*find(fields, "out"));
-    e.elems = std::uint32_t(parse_uint(*find(fields, "elems"), 1, 0xffffffffull));
-    // Broadcast keys (docs/isa.md, ELTWISE): b[((b_offset + i) / b_inner) % b_elems].
-    if (const Field* f = find(fields, "b_elems"))
-      e.b_elems = std::uint32_t(parse_uint(*f, 1, 0xffffffffull,
-                                           "'b_elems' is the element count of a broadcast b (>= 1); leave it out "
-                                           "when b has elems elements (no broadcast)"));
-    if (const Field* f = find(fields, "b_inner"))
-      e.b_inner = std::uint32_t(parse_uint(*f, 1, 0xffffffffull,
-                                           "'b_inner' is how many consecutive elements share one b element (>= 1; "
-                                           "1 = the default)"));
-    if (const Field* f = find(fields, "b_offset")) e.b_offset = parse_uint(*f, 0, UINT64_MAX);
-    e.requant = read_requant(fields, true);
-    return e;
-  }
-
-  HostParams read_host(const std::vector<Field>& fields) const {
-    HostParams h;
-    h.cycles = parse_uint(*find(fields, "cycles"), 0, UINT64_MAX);
-    h.macs = parse_uint(*find(fields, "macs"), 0, UINT64_MAX);
-    h.rd = parse_uint(*find(fields, "rd"), 0, UINT64_MAX);
-    h.wr = parse_uint(*find(fields, "wr"), 0, UINT64_MAX);
-    h.nodes = int(parse_uint(*find(fields, "nodes"), 0, INT32_MAX));
-    return h;
   }
 
   /// MOVE in=A out=A extent=E0[,E1..E5] [in_stride=S0,..] [out_stride=S0,..]: extents innermost
   /// first (as LOAD's), strides in elements, one per extent; an omitted stride list is the packed
   /// one (S0 = 1, S1 = E0, S2 = E0 x E1, ...).
-  MoveParams read_move(const std::vector<Field>& fields) const {
-    MoveParams m;
-    m.in_addr = sram_addr(*find(fields, "in"));
-    m.out_addr = sram_addr(*find(fields, "out"));
+  void read_move_shape(const std::vector<Field>& fields, MoveParams& m) const {
     const int n = MoveParams::kMaxDims;
     const auto e = list(*find(fields, "extent"), 1, n,
                         fmt::format("'extent' takes 1 to {} element counts, innermost first: E0[,E1..]", n));
@@ -872,23 +1058,6 @@ class Reader {
     };
     strides("in_stride", m.in_stride);
     strides("out_stride", m.out_stride);
-    return m;
-  }
-
-  PoolParams read_pool(const std::vector<Field>& fields) const {
-    PoolParams p;
-    p.op = parse_enum(*find(fields, "op"), kPoolOps, "POOL op");
-    p.in_addr = sram_addr(*find(fields, "in"));
-    p.out_addr = sram_addr(*find(fields, "out"));
-    p.c = dim(*find(fields, "c"));
-    p.h_in = dim(*find(fields, "hin"));
-    p.w_in = dim(*find(fields, "win"));
-    if (const Field* f = find(fields, "kh")) p.kh = dim(*f);
-    if (const Field* f = find(fields, "kw")) p.kw = dim(*f);
-    read_stride2(fields, p.stride_h, p.stride_w);
-    read_pad(fields, p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
-    p.requant = read_requant(fields, false);
-    return p;
   }
 
   std::string source_;
@@ -958,10 +1127,7 @@ class Writer {
     if (uses_beta(act)) flt("beta", beta);
   }
   void epilogue(const Epilogue& e) {
-    if (e.has_in_scale) hex("in_scale", e.in_scale_addr);
-    if (e.has_bias) hex("bias", e.bias_addr);
-    if (e.has_scale_shift) hex("scale_shift", e.scale_shift_addr);
-    if (e.has_residual) hex("residual", e.residual_addr);
+    for (const Column<Epilogue>& c : columns<Epilogue>()) write_scalar(c, e);
     requant(e.requant, false);
     if (e.act == ActOp::ScaleShift) bad("act=scale_shift is not an epilogue activation (use has_scale_shift)");
     if (is_row_wise(e.act))
@@ -992,6 +1158,114 @@ class Writer {
     bad(fmt::format("{} carries the parameters of another opcode", to_string(inst.op)));
   }
 
+  /// The instruction's parameters, walking its opcode's column table.
+  template <class P>
+  void write_params(const Instruction& inst) {
+    const P& p = params<P>(inst);
+    check_writable(p);
+    for (const Column<P>& c : columns<P>()) {
+      if (c.kind < Kind::Tensor) write_scalar(c, p);
+      else if (c.kind != Kind::Part) write_group(c, inst, p);
+    }
+  }
+
+  template <class P>
+  void write_scalar(const Column<P>& c, const P& p) {
+    const bool always = c.need == Need::Required;
+    switch (c.kind) {
+      case Kind::Sram: hex(c.key, p.*c.u32); break;
+      case Kind::FlagSram:
+        if (p.*c.flag) hex(c.key, p.*c.u32);
+        break;
+      case Kind::Dim:
+      case Kind::NonNeg:
+        if (always || std::uint64_t(p.*c.i32) != c.omit) num(c.key, p.*c.i32);
+        break;
+      case Kind::Count:
+        if (always || p.*c.u32 != c.omit) num(c.key, p.*c.u32);
+        break;
+      case Kind::Uint64:
+        if (always || p.*c.u64 != c.omit) kv(c.key, std::to_string(p.*c.u64));
+        break;
+      case Kind::Hex64: hex(c.key, p.*c.u64); break;
+      default: throw std::logic_error("npuasm: not a scalar column");
+    }
+  }
+
+  /// A group column of P: the keys it covers are written here, by code of their own.
+  template <class P>
+  void write_group(const Column<P>& c, const Instruction& inst, const P& p) {
+    const Kind k = c.kind;
+    if constexpr (std::is_same_v<P, DmaDesc>) {
+      if (k == Kind::Tensor) kv("tensor", checked_name(inst.tensor, "tensor name"));
+      if (k == Kind::Elem && p.elem_bytes != 1) num("elem", p.elem_bytes);
+      if (k == Kind::DmaShape) dma_shape(p);
+    }
+    if constexpr (std::is_same_v<P, MoveParams>)
+      if (k == Kind::MoveShape) move_shape(p);
+    if constexpr (kWindowed<P>) {
+      if (k == Kind::Stride2) stride2(p.stride_h, p.stride_w);
+      if (k == Kind::Pad) pad(p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
+    }
+    if constexpr (kHasEpilogue<P>)
+      if (k == Kind::Epilogue) epilogue(p.epilogue);
+    if constexpr (kHasRequant<P>)
+      if (k == Kind::Requant) requant(p.requant, std::is_same_v<P, EltwiseParams>);
+    if constexpr (std::is_same_v<P, SyncParams>) {
+      if (k == Kind::Op) kv(c.key, to_string(p.queue));
+    } else if constexpr (std::is_same_v<P, ActParams> || std::is_same_v<P, EltwiseParams> ||
+                         std::is_same_v<P, PoolParams>) {
+      if (k == Kind::Op) kv(c.key, to_string(p.op));
+    }
+    if constexpr (std::is_same_v<P, ActParams>) {
+      if (k == Kind::Param && uses_param(p.op)) hex("param", p.param_addr);
+      if (k == Kind::AlphaBeta) alpha_beta(p.op, p.alpha, p.beta);
+    }
+  }
+
+  // What the reader would refuse, refused before anything is written.
+  template <class P>
+  void check_writable(const P&) const {}
+  void check_writable(const ActParams& a) const {
+    if (a.op == ActOp::None) bad("ACT with op=none");
+    if (uses_param(a.op) && !a.has_param)
+      bad(fmt::format("ACT op={} without its param operand (has_param is false)", to_string(a.op)));
+  }
+  void check_writable(const HostParams& h) const {
+    if (h.nodes < 0) bad(fmt::format("HOST with nodes={} (a count, >= 0)", h.nodes));
+  }
+  void check_writable(const MoveParams& m) const {
+    if (m.rank < 1 || m.rank > MoveParams::kMaxDims)
+      bad(fmt::format("MOVE with rank={} (1 to {})", m.rank, MoveParams::kMaxDims));
+    for (std::size_t i = std::size_t(m.rank); i < std::size_t(MoveParams::kMaxDims); ++i)
+      if (m.extent[i] != 1 || m.in_stride[i] != 0 || m.out_stride[i] != 0)
+        bad(fmt::format("MOVE dimension {} is past rank={} but not unused (extent 1, strides 0)", i, m.rank));
+  }
+
+  // extent=E0[,E1[,E2]] [stride=S0[,S1]]: dimensions up to the last one that is not the
+  // default (extent 1, stride 0).
+  void dma_shape(const DmaDesc& d) {
+    std::size_t n = 1;
+    for (std::size_t i = 1; i < 3; ++i)
+      if (d.extent[i] != 1 || d.ddr_stride_bytes[i - 1] != 0) n = i + 1;
+    std::vector<std::string> e, s;
+    for (std::size_t i = 0; i < n; ++i) e.push_back(std::to_string(d.extent[i]));
+    for (std::size_t i = 0; i + 1 < n; ++i) s.push_back(std::to_string(d.ddr_stride_bytes[i]));
+    kv("extent", join(e, ","));
+    if (!s.empty()) kv("stride", join(s, ","));
+  }
+  void move_shape(const MoveParams& m) {
+    std::vector<std::string> e, si, so;
+    for (std::size_t i = 0; i < std::size_t(m.rank); ++i) {
+      e.push_back(std::to_string(m.extent[i]));
+      si.push_back(std::to_string(m.in_stride[i]));
+      so.push_back(std::to_string(m.out_stride[i]));
+    }
+    kv("extent", join(e, ","));
+    kv("in_stride", join(si, ","));
+    kv("out_stride", join(so, ","));
+  }
+
   void write(const Instruction& inst) {
     if (const std::string why = requant_problem(inst); !why.empty()) bad(why);
     line_ = fmt::format("{:<7}", to_string(inst.op));
@@ -999,131 +1273,7 @@ class Writer {
     const bool dma = inst.op == Opcode::Load || inst.op == Opcode::Store;
     if (!dma && !inst.tensor.empty())
       bad(fmt::format("{} names tensor '{}' but only LOAD and STORE name a tensor", to_string(inst.op), inst.tensor));
-    switch (inst.op) {
-      case Opcode::Load:
-      case Opcode::Store: {
-        const DmaDesc& d = params<DmaDesc>(inst);
-        kv("tensor", checked_name(inst.tensor, "tensor name"));
-        hex("ddr", d.ddr_addr);
-        hex("sram", d.sram_addr);
-        if (d.elem_bytes != 1) num("elem", d.elem_bytes);
-        // Dimensions written: up to the last one that is not the default (extent 1, stride 0).
-        std::size_t n = 1;
-        for (std::size_t i = 1; i < 3; ++i)
-          if (d.extent[i] != 1 || d.ddr_stride_bytes[i - 1] != 0) n = i + 1;
-        std::vector<std::string> e, s;
-        for (std::size_t i = 0; i < n; ++i) e.push_back(std::to_string(d.extent[i]));
-        for (std::size_t i = 0; i + 1 < n; ++i) s.push_back(std::to_string(d.ddr_stride_bytes[i]));
-        kv("extent", join(e, ","));
-        if (!s.empty()) kv("stride", join(s, ","));
-        break;
-      }
-      case Opcode::Conv: {
-        const ConvParams& c = params<ConvParams>(inst);
-        hex("in", c.in_addr);
-        hex("w", c.w_addr);
-        hex("out", c.out_addr);
-        num("cin", c.c_in);
-        num("hin", c.h_in);
-        num("win", c.w_in);
-        num("cout", c.c_out);
-        num("kh", c.kh);
-        num("kw", c.kw);
-        stride2(c.stride_h, c.stride_w);
-        pad(c.pad_top, c.pad_left, c.pad_bottom, c.pad_right);
-        if (c.dilation != 1) num("dilation", c.dilation);
-        if (c.group != 1) num("group", c.group);
-        epilogue(c.epilogue);
-        break;
-      }
-      case Opcode::Gemm: {
-        const GemmParams& g = params<GemmParams>(inst);
-        hex("a", g.a_addr);
-        hex("b", g.b_addr);
-        hex("out", g.out_addr);
-        num("m", g.m);
-        num("n", g.n);
-        num("k", g.k);
-        epilogue(g.epilogue);
-        break;
-      }
-      case Opcode::Act: {
-        const ActParams& a = params<ActParams>(inst);
-        if (a.op == ActOp::None) bad("ACT with op=none");
-        kv("op", to_string(a.op));
-        hex("in", a.in_addr);
-        if (a.has_residual) hex("res", a.residual_addr);
-        hex("out", a.out_addr);
-        num("elems", a.elems);
-        if (a.channels != 1) num("channels", a.channels);
-        if (uses_param(a.op)) {
-          if (!a.has_param) bad(fmt::format("ACT op={} without its param operand (has_param is false)", to_string(a.op)));
-          hex("param", a.param_addr);
-        }
-        requant(a.requant, false);
-        alpha_beta(a.op, a.alpha, a.beta);
-        break;
-      }
-      case Opcode::Eltwise: {
-        const EltwiseParams& e = params<EltwiseParams>(inst);
-        kv("op", to_string(e.op));
-        hex("a", e.a_addr);
-        hex("b", e.b_addr);
-        hex("out", e.out_addr);
-        num("elems", e.elems);
-        if (e.b_elems != 0) num("b_elems", e.b_elems);
-        if (e.b_inner != 1) num("b_inner", e.b_inner);
-        if (e.b_offset != 0) kv("b_offset", std::to_string(e.b_offset));
-        requant(e.requant, true);
-        break;
-      }
-      case Opcode::Pool: {
-        const PoolParams& p = params<PoolParams>(inst);
-        kv("op", to_string(p.op));
-        hex("in", p.in_addr);
-        hex("out", p.out_addr);
-        num("c", p.c);
-        num("hin", p.h_in);
-        num("win", p.w_in);
-        if (p.kh != 1) num("kh", p.kh);
-        if (p.kw != 1) num("kw", p.kw);
-        stride2(p.stride_h, p.stride_w);
-        pad(p.pad_top, p.pad_left, p.pad_bottom, p.pad_right);
-        requant(p.requant, false);
-        break;
-      }
-      case Opcode::Sync: kv("queue", to_string(params<SyncParams>(inst).queue)); break;
-      case Opcode::Host: {
-        const HostParams& h = params<HostParams>(inst);
-        if (h.nodes < 0) bad(fmt::format("HOST with nodes={} (a count, >= 0)", h.nodes));
-        kv("cycles", std::to_string(h.cycles));
-        kv("macs", std::to_string(h.macs));
-        kv("rd", std::to_string(h.rd));
-        kv("wr", std::to_string(h.wr));
-        num("nodes", h.nodes);
-        break;
-      }
-      case Opcode::Move: {
-        const MoveParams& m = params<MoveParams>(inst);
-        if (m.rank < 1 || m.rank > MoveParams::kMaxDims)
-          bad(fmt::format("MOVE with rank={} (1 to {})", m.rank, MoveParams::kMaxDims));
-        for (std::size_t i = std::size_t(m.rank); i < std::size_t(MoveParams::kMaxDims); ++i)
-          if (m.extent[i] != 1 || m.in_stride[i] != 0 || m.out_stride[i] != 0)
-            bad(fmt::format("MOVE dimension {} is past rank={} but not unused (extent 1, strides 0)", i, m.rank));
-        hex("in", m.in_addr);
-        hex("out", m.out_addr);
-        std::vector<std::string> e, si, so;
-        for (std::size_t i = 0; i < std::size_t(m.rank); ++i) {
-          e.push_back(std::to_string(m.extent[i]));
-          si.push_back(std::to_string(m.in_stride[i]));
-          so.push_back(std::to_string(m.out_stride[i]));
-        }
-        kv("extent", join(e, ","));
-        kv("in_stride", join(si, ","));
-        kv("out_stride", join(so, ","));
-        break;
-      }
-    }
+    with_params_of(inst.op, [&](auto tag) { write_params<decltype(tag)>(inst); });
     tokens("wait", inst.wait);
     tokens("push", inst.push);
     // The mnemonic is padded to 7 columns; the first key=value starts at column 9.

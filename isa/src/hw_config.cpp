@@ -27,9 +27,8 @@
 #include "hw_config_rules.hpp"
 #include "npu/isa/checked_math.hpp"
 #include "npu/isa/instruction.hpp"
-#include "npu/isa/text_lines.hpp"
+#include "npu/isa/yaml_file.hpp"
 #include "npu/isa/user_text.hpp"
-#include "npu/isa/yaml_documents.hpp"
 
 namespace npu {
 
@@ -172,28 +171,17 @@ struct Section {
   std::string name() const { return path.empty() ? "the top-level map" : fmt::format("section '{}'", path); }
 };
 
+// What this reader calls its file in the errors of load_one_yaml_document.
+const YamlFileKind kConfigYaml = {"hardware config YAML", "a config is one document",
+    "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); "
+    "check indentation, ':' after keys and closing quotes/brackets"};
+
 class Loader {
  public:
   explicit Loader(std::string source) : source_(std::move(source)) {}
 
   HwConfig load(const std::string& text) {
-    check_line_lengths(text, source_, "hardware config YAML");
-    check_yaml_characters(text, source_, "hardware config YAML");
-    YAML::Node root;
-    try {
-      std::vector<YAML::Node> docs = load_all_yaml(text);
-      if (docs.size() > 1) {
-        fail(second_document_mark(docs, text), fmt::format("file has {} YAML documents; a config is one document", docs.size()),
-             "  remove the '---' separator and what follows it (or merge the documents into one map)");
-      }
-      if (!docs.empty()) root = docs[0];
-    } catch (const YAML::ParserException& e) {
-      fail(e.mark, fmt::format("malformed YAML: {}", e.msg),
-           "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); "
-           "check indentation, ':' after keys and closing quotes/brackets");
-    } catch (const YAML::Exception& e) {
-      fail(e.mark, fmt::format("malformed YAML: {}", e.msg), "  the file must be one YAML map of sections");
-    }
+    const YAML::Node root = load_one_yaml_document(text, source_, kConfigYaml);
     if (!root.IsDefined() || root.IsNull()) {
       fail(YAML::Mark(), "the config is empty",
            "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host "
@@ -296,9 +284,7 @@ class Loader {
 
  private:
   [[noreturn]] void fail(const YAML::Mark& m, const std::string& what, const std::string& hint) const {
-    std::string where = source_;
-    if (!m.is_null()) where += fmt::format(":{}:{}", m.line + 1, m.column + 1);
-    throw ConfigError(fmt::format("{}: error: {}\n{}", where, what, hint));
+    throw_yaml_error(source_, m, what, hint);
   }
 
   const YAML::Mark& mark_of(const std::string& key_path) const {

@@ -1,7 +1,6 @@
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/text_lines.hpp"
 #include "npu/isa/user_text.hpp"
-#include "npu/isa/yaml_documents.hpp"
+#include "npu/isa/yaml_file.hpp"
 #include "npu/isa/files.hpp"
 
 #include <algorithm>
@@ -79,25 +78,13 @@ Strategy builtin_strategy(const std::string& name) {
   return s;
 }
 
+// What this reader calls its file in the errors of load_one_yaml_document.
+const YamlFileKind kStrategyYaml = {"strategy YAML", "a strategy file is one document",
+    "  a strategy file is one YAML map (name, passes, overlap, traffic_weight): check indentation (spaces, not "
+    "tabs), ':' after keys and closing brackets"};
+
 Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& source) {
-  check_line_lengths(yaml_text, source, "strategy YAML");
-  check_yaml_characters(yaml_text, source, "strategy YAML");
-  YAML::Node root;
-  std::vector<YAML::Node> docs;
-  try {
-    docs = load_all_yaml(yaml_text);
-  } catch (const YAML::ParserException& e) {
-    fail(source, e.mark,
-         "malformed YAML: " + e.msg +
-             "; a strategy file is one YAML map (name, passes, overlap, traffic_weight): check indentation (spaces, "
-             "not tabs), ':' after keys and closing brackets");
-  }
-  if (docs.size() > 1) {
-    fail(source, second_document_mark(docs, yaml_text),
-         "file has " + std::to_string(docs.size()) +
-             " YAML documents; a strategy file is one document (remove the '---' separator and what follows it)");
-  }
-  if (!docs.empty()) root = docs[0];
+  const YAML::Node root = load_one_yaml_document(yaml_text, source, kStrategyYaml);
   if (!root.IsDefined() || root.IsNull())
     throw ConfigError(source + ": error: empty strategy file; expected a map with keys 'name' and 'passes', e.g. "
                       "'name: my-strategy' and 'passes: [fold-batchnorm, fuse-activation]'");

@@ -17,8 +17,7 @@
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/files.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/isa/text_lines.hpp"
-#include "npu/isa/yaml_documents.hpp"
+#include "npu/isa/yaml_file.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 
 namespace npu::sim {
@@ -62,27 +61,17 @@ std::vector<std::string> config_leaf_paths() {
   return leaves;
 }
 
+// What this reader calls its file in the errors of load_one_yaml_document.
+const YamlFileKind kSweepSpecYaml = {"sweep spec YAML", "a sweep spec is one document",
+    "  a sweep spec is one YAML map (base, axes, zip, set, models, strategies, options); check indentation, "
+    "':' after keys and closing brackets"};
+
 class SpecReader {
  public:
   SpecReader(std::string source, std::string base_dir) : source_(std::move(source)), dir_(std::move(base_dir)) {}
 
   SweepSpec read(const std::string& text) {
-    check_line_lengths(text, source_, "sweep spec YAML");
-    check_yaml_characters(text, source_, "sweep spec YAML");
-    YAML::Node root;
-    std::vector<YAML::Node> docs;
-    try {
-      docs = load_all_yaml(text);
-    } catch (const YAML::Exception& e) {
-      fail(e.mark, "malformed YAML: " + e.msg,
-           "  a sweep spec is one YAML map (base, axes, zip, set, models, strategies, options); check indentation, "
-           "':' after keys and closing brackets");
-    }
-    if (docs.size() > 1) {
-      fail(second_document_mark(docs, text), fmt::format("file has {} YAML documents; a sweep spec is one document", docs.size()),
-           "  remove the '---' separator and what follows it (or merge the documents into one map)");
-    }
-    if (!docs.empty()) root = docs[0];
+    const YAML::Node root = load_one_yaml_document(text, source_, kSweepSpecYaml);
     if (!root.IsMap())
       fail(root.Mark(), "a sweep spec must be a map, got " + describe(root),
            "  write e.g.\n    base: edge-npu-ddr4\n    axes: {sram.capacity: [256KiB, 1MiB]}\n    models: [resnet18]");
@@ -138,9 +127,7 @@ class SpecReader {
 
  private:
   [[noreturn]] void fail(const YAML::Mark& m, const std::string& what, const std::string& hint) const {
-    std::string where = source_;
-    if (!m.is_null()) where += fmt::format(":{}:{}", m.line + 1, m.column + 1);
-    throw ConfigError(fmt::format("{}: error: {}\n{}", where, what, hint));
+    throw_yaml_error(source_, m, what, hint);
   }
 
   static std::string describe(const YAML::Node& n) {

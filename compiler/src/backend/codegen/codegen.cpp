@@ -1,5 +1,6 @@
 #include "npu/compiler/backend/codegen/codegen.hpp"
 #include "backend/schedule/depth_first/stack_plan.hpp"
+#include "npu/compiler/backend/codegen/dma_descriptors.hpp"
 #include "npu/compiler/backend/tiling/layout_tiles.hpp"
 #include "npu/compiler/backend/tiling/sram_placement.hpp"
 #include "npu/isa/checked_math.hpp"
@@ -32,13 +33,12 @@ using isa::DmaDesc;
 using isa::Instruction;
 using isa::Opcode;
 using isa::Queue;
-using isa::Token;
 
-constexpr Token kLd2Cp{Queue::Load, Queue::Compute};
-constexpr Token kCp2Ld{Queue::Compute, Queue::Load};
-constexpr Token kCp2St{Queue::Compute, Queue::Store};
-constexpr Token kSt2Cp{Queue::Store, Queue::Compute};
-constexpr Token kSt2Ld{Queue::Store, Queue::Load};
+using isa::kCp2Ld;
+using isa::kCp2St;
+using isa::kLd2Cp;
+using isa::kSt2Cp;
+using isa::kSt2Ld;
 
 struct Dma {
   std::string tensor;
@@ -51,24 +51,6 @@ struct Step {
   std::vector<Instruction> more;  ///< further compute instructions after `compute` (a Concat's MOVEs)
   std::vector<Dma> stores;
 };
-
-// A DMA descriptor: `rows` rows of `row_elems` contiguous elements, `stride_bytes` apart in DDR.
-DmaDesc dma(std::uint64_t ddr, std::uint32_t sram, std::uint64_t row_elems, std::uint64_t rows,
-            std::uint64_t stride_bytes, int elem_bytes) {
-  // Rows that follow each other in DDR are one contiguous run: describe them as such, so
-  // the DMA can use full bursts across row boundaries.
-  if (rows > 1 && stride_bytes == row_elems * std::uint64_t(elem_bytes) && row_elems * rows <= 0xffffffffull) {
-    row_elems *= rows;
-    rows = 1;
-  }
-  DmaDesc d;
-  d.ddr_addr = ddr;
-  d.sram_addr = sram;
-  d.elem_bytes = elem_bytes;
-  d.extent = {std::uint32_t(row_elems), std::uint32_t(rows), 1};
-  d.ddr_stride_bytes = {rows > 1 ? stride_bytes : 0, 0};
-  return d;
-}
 
 // Two alternating SRAM slots for an operand whose tile changes (ping-pong).
 struct Slots {
@@ -252,7 +234,54 @@ class Generator {
   }
 
   // ---- CONV / GEMM ----
+  // One tile of a CONV/GEMM layer: output channels [co0, co0 + cot) x output rows
+  // [ro0, ro0 + hot) of image b, the idx-th in the layer's loop order.
+  struct ConvTile {
+    int j = 0, r = 0, b = 0;
+    std::size_t idx = 0;
+    int co0 = 0, cot = 0, ro0 = 0, hot = 0;
+    std::uint64_t X = 0, Y = 0, R = 0;  // image b's input, output and residual in DDR
+    std::uint32_t out_slot = 0;
+  };
+
   std::vector<Step> gen_conv(const LayerSpec& L) {
+    const ConvGeom& g = L.geom;
+    const ConvTilePlan p = conv_plan(L);
+    const bool weights_resident = conv_weights_resident(L, p);
+    const int images = std::max(L.batch, 1);
+    info_.array_cycles *= std::uint64_t(images);
+    info_.loop_order = to_string(weights_resident ? LoopOrder::WeightsResident : LoopOrder::InputResident);
+    Slots in, w;
+    in.addr[0] = p.sram.in[0];
+    in.addr[1] = p.sram.in[1];
+    w.addr[0] = p.sram.w[0];
+    w.addr[1] = p.sram.w[1];
+    const std::vector<std::tuple<int, int, int>> order = conv_tile_order(p, images, weights_resident);
+    const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e_;
+    const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e_;
+    std::vector<Step> steps;
+    for (std::size_t idx = 0; idx < order.size(); ++idx) {
+      ConvTile t;
+      std::tie(t.j, t.r, t.b) = order[idx];
+      t.idx = idx;
+      // Image b's input, output and residual (NCHW: images one after another).
+      t.X = addr(L.inputs[0]) + std::uint64_t(t.b) * g.c_in * plane_in;
+      t.Y = addr(L.output) + std::uint64_t(t.b) * g.c_out * plane_out;
+      t.R = L.residual.empty() ? 0 : addr(L.residual) + std::uint64_t(t.b) * g.c_out * plane_out;
+      t.co0 = t.j * p.co_tile, t.cot = std::min(p.co_tile, g.c_out - t.co0);
+      t.ro0 = t.r * p.rows_tile, t.hot = std::min(p.rows_tile, g.h_out - t.ro0);
+      t.out_slot = p.sram.out[idx % 2];
+      Step s;
+      if (idx == 0) add_resident_params(L, p, s);
+      if (L.kind == LayerKind::Gemm) gemm_step(L, p, t, in, w, s);
+      else conv_step(L, p, t, weights_resident, in, w, s);
+      steps.push_back(std::move(s));
+    }
+    return steps;
+  }
+
+  // The layer's tile plan (plan_conv); records it in info_. Throws TooBig when no tile fits.
+  ConvTilePlan conv_plan(const LayerSpec& L) {
     const ConvGeom& g = L.geom;
     TilingOptions o = opt_;
     o.act_bytes = e_;
@@ -265,36 +294,33 @@ class Generator {
     if (!plan) too_big(L, conv_min_sram_bytes(g, o));
     const ConvTilePlan& p = *plan;
     info_.tile = p.describe(g);
-    info_.loop_order = to_string(p.order);  // (a batch may switch it below)
+    info_.loop_order = to_string(p.order);  // (a batch may switch it)
     info_.sram_bytes = p.sram.total_bytes;
     info_.array_cycles = conv_array_cycles(g, p.co_tile, p.rows_tile, hw_.mac_array);
-    const bool gemm = L.kind == LayerKind::Gemm;
-    bool weights_resident = p.order == LoopOrder::WeightsResident;
-    if (L.batch > 1 && L.kind == LayerKind::Conv && g.group == 1) {
-      // The plan's order is chosen for one image. With N images and the same tiles,
-      // weights-resident (co tile outermost) loads the weights once and each image's input
-      // n_co times; input-resident (image, row tile outermost) loads each input once and the
-      // weights N x n_row times (once when they fit in one tile). Take the cheaper.
-      const std::uint64_t wb = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_;
-      const std::uint64_t ib = std::uint64_t(g.c_in) * g.h_in * g.w_in * e_;
-      const std::uint64_t n = std::uint64_t(L.batch);
-      const std::uint64_t wr = wb + (p.n_co > 1 ? std::uint64_t(p.n_co) : 1) * n * ib;
-      const std::uint64_t ir = (p.n_co > 1 || p.n_row > 1 ? n * std::uint64_t(p.n_row) : 1) * wb + n * ib;
-      weights_resident = wr <= ir;
-    }
-    const int cpg_in = g.cin_per_group(), cpg_out = g.cout_per_group();
+    return p;
+  }
 
-    Slots in, w;
-    in.addr[0] = p.sram.in[0];
-    in.addr[1] = p.sram.in[1];
-    w.addr[0] = p.sram.w[0];
-    w.addr[1] = p.sram.w[1];
-    // (co tile, row tile, image). A batch runs every image on a weight tile while it is
-    // resident (weights loaded once per batch); input-resident layers take the images one
-    // after another.
-    const int images = std::max(L.batch, 1);
-    info_.array_cycles *= std::uint64_t(images);
-    info_.loop_order = to_string(weights_resident ? LoopOrder::WeightsResident : LoopOrder::InputResident);
+  // True when the layer runs weights-resident (co tile outermost).
+  bool conv_weights_resident(const LayerSpec& L, const ConvTilePlan& p) const {
+    const ConvGeom& g = L.geom;
+    if (!(L.batch > 1 && L.kind == LayerKind::Conv && g.group == 1)) return p.order == LoopOrder::WeightsResident;
+    // The plan's order is chosen for one image. With N images and the same tiles,
+    // weights-resident (co tile outermost) loads the weights once and each image's input
+    // n_co times; input-resident (image, row tile outermost) loads each input once and the
+    // weights N x n_row times (once when they fit in one tile). Take the cheaper.
+    const std::uint64_t wb = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e_;
+    const std::uint64_t ib = std::uint64_t(g.c_in) * g.h_in * g.w_in * e_;
+    const std::uint64_t n = std::uint64_t(L.batch);
+    const std::uint64_t wr = wb + (p.n_co > 1 ? std::uint64_t(p.n_co) : 1) * n * ib;
+    const std::uint64_t ir = (p.n_co > 1 || p.n_row > 1 ? n * std::uint64_t(p.n_row) : 1) * wb + n * ib;
+    return wr <= ir;
+  }
+
+  // (co tile, row tile, image) in run order. A batch runs every image on a weight tile while
+  // it is resident (weights loaded once per batch); input-resident layers take the images one
+  // after another.
+  static std::vector<std::tuple<int, int, int>> conv_tile_order(const ConvTilePlan& p, int images,
+                                                               bool weights_resident) {
     std::vector<std::tuple<int, int, int>> order;
     if (weights_resident) {
       for (int j = 0; j < p.n_co; ++j)
@@ -305,104 +331,103 @@ class Generator {
         for (int r = 0; r < p.n_row; ++r)
           for (int j = 0; j < p.n_co; ++j) order.emplace_back(j, r, b);
     }
+    return order;
+  }
+
+  // The loads of the first tile that stay resident for the layer: the gate's c_in scales, the
+  // bias and the int8 requantisation pairs.
+  void add_resident_params(const LayerSpec& L, const ConvTilePlan& p, Step& s) const {
+    const ConvGeom& g = L.geom;
+    if (!L.in_scale.empty())
+      s.loads.push_back({root(L.in_scale), dma_rows(addr(L.in_scale), p.sram.in_scale, std::uint64_t(g.c_in), 1, 0, e_)});
+    if (!L.bias.empty())
+      s.loads.push_back({root(L.bias), dma_rows(addr(L.bias), p.sram.params, std::uint64_t(g.c_out), 1, 0,
+                                                isa::kParamElemBytes)});
+    if (!L.requant.empty())
+      s.loads.push_back({root(L.requant), dma_rows(addr(L.requant), requant_base(p, g), 2 * std::uint64_t(g.c_out), 1,
+                                                   0, isa::kParamElemBytes)});
+  }
+
+  // A GEMM tile: A rows [ro0, ro0+hot) x K (row-major); B columns [co0, co0+cot).
+  void gemm_step(const LayerSpec& L, const ConvTilePlan& p, const ConvTile& t, Slots& in, Slots& w, Step& s) const {
+    const ConvGeom& g = L.geom;
+    if (in.need(t.r))
+      s.loads.push_back({root(L.inputs[0]), dma_rows(t.X + std::uint64_t(t.ro0) * g.c_in * e_, in.now(),
+                                                     std::uint64_t(t.hot) * g.c_in, 1, 0, e_)});
+    // Constant weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile *
+    // K. A B computed at run time (attention's K^T, V) is stored row-major [K, N] by its
+    // producer: N-tile j is K rows of cot elements, N apart (a strided LOAD).
     const std::uint64_t W = addr(L.weight);
-    const bool b_pretiled = gemm && weight_is_constant(L.weight);  // else row-major, read strided
+    if (w.need(t.j)) {
+      if (weight_is_constant(L.weight))
+        s.loads.push_back({root(L.weight), dma_rows(W + std::uint64_t(t.co0) * g.c_in * e_, w.now(),
+                                                    std::uint64_t(t.cot) * g.c_in, 1, 0, e_)});
+      else
+        s.loads.push_back({root(L.weight), dma_rows(W + std::uint64_t(t.co0) * e_, w.now(), std::uint64_t(t.cot),
+                                                    std::uint64_t(g.c_in), std::uint64_t(g.c_out) * e_, e_)});
+    }
+    isa::GemmParams gp;
+    gp.a_addr = in.now();
+    gp.b_addr = w.now();
+    gp.out_addr = t.out_slot;
+    gp.m = t.hot;
+    gp.n = t.cot;
+    gp.k = g.c_in;
+    gp.epilogue = epilogue(L, p, t.co0, t.idx);
+    s.compute.op = Opcode::Gemm;
+    s.compute.params = gp;
+    s.stores.push_back({root(L.output), dma_rows(t.Y + (std::uint64_t(t.ro0) * g.c_out + t.co0) * e_, t.out_slot,
+                                                 std::uint64_t(t.cot), std::uint64_t(t.hot),
+                                                 std::uint64_t(g.c_out) * e_, e_)});
+  }
+
+  // A CONV tile: the input band (all input channels, or a grouped conv's slice), the weights
+  // of its output channels, the residual, the CONV and the output's STORE.
+  void conv_step(const LayerSpec& L, const ConvTilePlan& p, const ConvTile& t, bool weights_resident, Slots& in,
+                 Slots& w, Step& s) const {
+    const ConvGeom& g = L.geom;
+    const int cpg_in = g.cin_per_group(), cpg_out = g.cout_per_group();
     const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e_;
     const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e_;
-    std::vector<Step> steps;
-    for (std::size_t idx = 0; idx < order.size(); ++idx) {
-      const auto [j, r, b] = order[idx];
-      // Image b's input, output and residual (NCHW: images one after another).
-      const std::uint64_t X = addr(L.inputs[0]) + std::uint64_t(b) * g.c_in * plane_in;
-      const std::uint64_t Y = addr(L.output) + std::uint64_t(b) * g.c_out * plane_out;
-      const std::uint64_t R = L.residual.empty() ? 0 : addr(L.residual) + std::uint64_t(b) * g.c_out * plane_out;
-      const int co0 = j * p.co_tile, cot = std::min(p.co_tile, g.c_out - co0);
-      const int ro0 = r * p.rows_tile, hot = std::min(p.rows_tile, g.h_out - ro0);
-      const std::uint32_t out_slot = p.sram.out[idx % 2];
-      Step s;
-      if (idx == 0 && !L.in_scale.empty())  // the gate: c_in scales, resident for the layer
-        s.loads.push_back({root(L.in_scale), dma(addr(L.in_scale), p.sram.in_scale, std::uint64_t(g.c_in), 1, 0, e_)});
-      if (idx == 0 && !L.bias.empty())
-        s.loads.push_back({root(L.bias), dma(addr(L.bias), p.sram.params, std::uint64_t(g.c_out), 1, 0,
-                                             isa::kParamElemBytes)});
-      if (idx == 0 && !L.requant.empty())
-        s.loads.push_back({root(L.requant), dma(addr(L.requant), requant_base(p, g), 2 * std::uint64_t(g.c_out), 1, 0,
-                                                isa::kParamElemBytes)});
-      if (gemm) {
-        // A rows [ro0, ro0+hot) x K (row-major); B columns [co0, co0+cot).
-        if (in.need(r))
-          s.loads.push_back({root(L.inputs[0]), dma(X + std::uint64_t(ro0) * g.c_in * e_, in.now(),
-                                                    std::uint64_t(hot) * g.c_in, 1, 0, e_)});
-        // Constant weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile *
-        // K. A B computed at run time (attention's K^T, V) is stored row-major [K, N] by its
-        // producer: N-tile j is K rows of cot elements, N apart (a strided LOAD).
-        if (w.need(j)) {
-          if (b_pretiled)
-            s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * g.c_in * e_, w.now(),
-                                                   std::uint64_t(cot) * g.c_in, 1, 0, e_)});
-          else
-            s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * e_, w.now(), std::uint64_t(cot),
-                                                   std::uint64_t(g.c_in), std::uint64_t(g.c_out) * e_, e_)});
-        }
-        isa::GemmParams gp;
-        gp.a_addr = in.now();
-        gp.b_addr = w.now();
-        gp.out_addr = out_slot;
-        gp.m = hot;
-        gp.n = cot;
-        gp.k = g.c_in;
-        gp.epilogue = epilogue(L, p, co0, idx);
-        s.compute.op = Opcode::Gemm;
-        s.compute.params = gp;
-        s.stores.push_back({root(L.output), dma(Y + (std::uint64_t(ro0) * g.c_out + co0) * e_, out_slot,
-                                                std::uint64_t(cot), std::uint64_t(hot),
-                                                std::uint64_t(g.c_out) * e_, e_)});
-        steps.push_back(std::move(s));
-        continue;
-      }
-      const RowBand band = input_band(g, ro0, hot);
-      // Input channels this tile computes on, and the ones its LOAD brings in.
-      const bool grouped_slice = g.group > 1 && weights_resident;
-      const int cin0 = g.group == 1 ? 0 : co0 / cpg_out * cpg_in;
-      const int cint = g.group == 1 ? g.c_in : cot / cpg_out * cpg_in;
-      const int load_c0 = grouped_slice ? cin0 : 0;
-      const int load_cn = grouped_slice ? cint : g.c_in;
-      const long in_key = (grouped_slice ? long(j) * p.n_row + r : long(r)) + long(b) * p.n_row * (p.n_co + 1);
-      if (in.need(in_key))
-        s.loads.push_back(
-            {root(L.inputs[0]),
-             dma(X + (std::uint64_t(load_c0) * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, in.now(),
-                 std::uint64_t(band.rows) * g.w_in, std::uint64_t(load_cn), plane_in, e_)});
-      const std::uint64_t w_per_oc = std::uint64_t(cpg_in) * g.kh * g.kw;
-      if (w.need(j))
-        s.loads.push_back({root(L.weight), dma(W + std::uint64_t(co0) * w_per_oc * e_, w.now(),
-                                               std::uint64_t(cot) * w_per_oc, 1, 0, e_)});
-      const std::uint64_t out_off = (std::uint64_t(co0) * g.h_out + std::uint64_t(ro0)) * g.w_out * e_;
-      const std::uint32_t res_slot = p.sram.res[idx % 2];
-      if (!L.residual.empty())
-        s.loads.push_back({root(L.residual), dma(R + out_off, res_slot,
-                                                 std::uint64_t(hot) * g.w_out, std::uint64_t(cot), plane_out, e_)});
-      isa::ConvParams cp = band_conv_params(g, band);
-      cp.in_addr = in.now() + (grouped_slice || g.group == 1
-                                   ? 0
-                                   : std::uint32_t(std::uint64_t(cin0) * band.rows * g.w_in * e_));
-      cp.w_addr = w.now();
-      cp.out_addr = out_slot;
-      cp.c_in = cint;
-      cp.c_out = cot;
-      cp.group = g.group == 1 ? 1 : cot / cpg_out;
-      cp.epilogue = epilogue(L, p, co0, idx);
-      if (!L.in_scale.empty()) {
-        cp.epilogue.has_in_scale = true;
-        cp.epilogue.in_scale_addr = p.sram.in_scale + std::uint32_t(std::uint64_t(cin0) * e_);
-      }
-      s.compute.op = Opcode::Conv;
-      s.compute.params = cp;
-      s.stores.push_back({root(L.output), dma(Y + out_off, out_slot, std::uint64_t(hot) * g.w_out,
-                                              std::uint64_t(cot), plane_out, e_)});
-      steps.push_back(std::move(s));
+    const RowBand band = input_band(g, t.ro0, t.hot);
+    // Input channels this tile computes on, and the ones its LOAD brings in.
+    const bool grouped_slice = g.group > 1 && weights_resident;
+    const int cin0 = g.group == 1 ? 0 : t.co0 / cpg_out * cpg_in;
+    const int cint = g.group == 1 ? g.c_in : t.cot / cpg_out * cpg_in;
+    const int load_c0 = grouped_slice ? cin0 : 0;
+    const int load_cn = grouped_slice ? cint : g.c_in;
+    const long in_key = (grouped_slice ? long(t.j) * p.n_row + t.r : long(t.r)) + long(t.b) * p.n_row * (p.n_co + 1);
+    if (in.need(in_key))
+      s.loads.push_back(
+          {root(L.inputs[0]),
+           dma_rows(t.X + (std::uint64_t(load_c0) * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, in.now(),
+                    std::uint64_t(band.rows) * g.w_in, std::uint64_t(load_cn), plane_in, e_)});
+    const std::uint64_t w_per_oc = std::uint64_t(cpg_in) * g.kh * g.kw;
+    if (w.need(t.j))
+      s.loads.push_back({root(L.weight), dma_rows(addr(L.weight) + std::uint64_t(t.co0) * w_per_oc * e_, w.now(),
+                                                  std::uint64_t(t.cot) * w_per_oc, 1, 0, e_)});
+    const std::uint64_t out_off = (std::uint64_t(t.co0) * g.h_out + std::uint64_t(t.ro0)) * g.w_out * e_;
+    if (!L.residual.empty())
+      s.loads.push_back({root(L.residual), dma_rows(t.R + out_off, p.sram.res[t.idx % 2], std::uint64_t(t.hot) * g.w_out,
+                                                    std::uint64_t(t.cot), plane_out, e_)});
+    isa::ConvParams cp = band_conv_params(g, band);
+    cp.in_addr = in.now() + (grouped_slice || g.group == 1
+                                 ? 0
+                                 : std::uint32_t(std::uint64_t(cin0) * band.rows * g.w_in * e_));
+    cp.w_addr = w.now();
+    cp.out_addr = t.out_slot;
+    cp.c_in = cint;
+    cp.c_out = t.cot;
+    cp.group = g.group == 1 ? 1 : t.cot / cpg_out;
+    cp.epilogue = epilogue(L, p, t.co0, t.idx);
+    if (!L.in_scale.empty()) {
+      cp.epilogue.has_in_scale = true;
+      cp.epilogue.in_scale_addr = p.sram.in_scale + std::uint32_t(std::uint64_t(cin0) * e_);
     }
-    return steps;
+    s.compute.op = Opcode::Conv;
+    s.compute.params = cp;
+    s.stores.push_back({root(L.output), dma_rows(t.Y + out_off, t.out_slot, std::uint64_t(t.hot) * g.w_out,
+                                                 std::uint64_t(t.cot), plane_out, e_)});
   }
 
   isa::Epilogue epilogue(const LayerSpec& L, const ConvTilePlan& p, int co0, std::size_t idx) const {
@@ -435,7 +460,7 @@ class Generator {
       r = L.int8;
       return;
     }
-    if (first) s.loads.push_back({root(L.requant), dma(addr(L.requant), slot, table_words(L), 1, 0, isa::kParamElemBytes)});
+    if (first) s.loads.push_back({root(L.requant), dma_rows(addr(L.requant), slot, table_words(L), 1, 0, isa::kParamElemBytes)});
     r = L.int8;
     r.addr = slot;
   }
@@ -466,7 +491,7 @@ class Generator {
       Step s;
       isa::Requant rq;
       add_table(L, s, table_slot, rq, e0 == 0);
-      s.loads.push_back({root(L.inputs[0]), dma(X + e0 * e_, in_s, n, 1, 0, e_)});
+      s.loads.push_back({root(L.inputs[0]), dma_rows(X + e0 * e_, in_s, n, 1, 0, e_)});
       isa::ActParams ap;
       ap.op = L.act;
       ap.in_addr = in_s;
@@ -478,7 +503,7 @@ class Generator {
       ap.requant = rq;
       s.compute.op = Opcode::Act;
       s.compute.params = ap;
-      s.stores.push_back({root(L.output), dma(Y + e0 * e_, out_s, n, 1, 0, e_)});
+      s.stores.push_back({root(L.output), dma_rows(Y + e0 * e_, out_s, n, 1, 0, e_)});
       return s;
     };
     if (L.act == isa::ActOp::Softmax || L.act == isa::ActOp::LayerNorm) return gen_rowwise(L, act_step);
@@ -506,7 +531,7 @@ class Generator {
     const std::uint64_t per_channel = 2 * (2 * hw * e_ + 2 * pb + (rq ? pair : 0));
     auto param_load = [&](std::uint64_t c0, std::uint64_t ct, std::uint32_t sram) {
       // scale[c0..c0+ct) then shift[c0..c0+ct): 2 rows of ct elements, C*4 bytes apart.
-      return Dma{root(L.scale_shift), dma(P + c0 * pb, sram, ct, 2, C * pb, int(pb))};
+      return Dma{root(L.scale_shift), dma_rows(P + c0 * pb, sram, ct, 2, C * pb, int(pb))};
     };
     // Adds the params (and the int8 pairs) of channels [c0, c0+ct) to step s.
     auto add_params = [&](Step& s, std::uint64_t c0, std::uint64_t ct, std::uint32_t par, std::uint32_t rq_slot) {
@@ -515,7 +540,7 @@ class Generator {
       ap.param_addr = par;
       if (!rq) return;
       s.loads.insert(s.loads.begin() + 1,
-                     Dma{root(L.requant), dma(addr(L.requant) + c0 * pair, rq_slot, 2 * ct, 1, 0, isa::kParamElemBytes)});
+                     Dma{root(L.requant), dma_rows(addr(L.requant) + c0 * pair, rq_slot, 2 * ct, 1, 0, isa::kParamElemBytes)});
       ap.requant.addr = rq_slot;
     };
     if (cap_ >= fixed + per_channel) {
@@ -591,14 +616,14 @@ class Generator {
       Step s = act_step(r0 * d, n * d, int(n), i % 2 ? in1 : in0, i % 2 ? out1 : out0);
       if (res) {
         const std::uint32_t rs = i % 2 ? res1 : res0;
-        s.loads.push_back({root(L.residual), dma(addr(L.residual) + r0 * d * e_, rs, n * d, 1, 0, e_)});
+        s.loads.push_back({root(L.residual), dma_rows(addr(L.residual) + r0 * d * e_, rs, n * d, 1, 0, e_)});
         auto& ap = std::get<isa::ActParams>(s.compute.params);
         ap.has_residual = true;
         ap.residual_addr = rs;
       }
       if (ln) {
         if (i == 0)
-          s.loads.insert(s.loads.begin(), Dma{root(L.scale_shift), dma(addr(L.scale_shift), par, 2 * d, 1, 0, int(isa::kParamElemBytes))});
+          s.loads.insert(s.loads.begin(), Dma{root(L.scale_shift), dma_rows(addr(L.scale_shift), par, 2 * d, 1, 0, int(isa::kParamElemBytes))});
         std::get<isa::ActParams>(s.compute.params).param_addr = par;
       }
       steps.push_back(std::move(s));
@@ -627,11 +652,11 @@ class Generator {
       Step s;
       const std::uint32_t sa = i % 2 ? a1 : a0, so = i % 2 ? o1 : o0;
       const std::uint32_t sb = bcast ? bs : (i % 2 ? b1 : b0);
-      if (bcast && i == 0) s.loads.push_back({root(L.inputs[1]), dma(B, bs, L.b_elems, 1, 0, e_)});
+      if (bcast && i == 0) s.loads.push_back({root(L.inputs[1]), dma_rows(B, bs, L.b_elems, 1, 0, e_)});
       isa::Requant rq;
       add_table(L, s, o[7], rq, i == 0);
-      s.loads.push_back({root(L.inputs[0]), dma(A + e0 * e_, sa, n, 1, 0, e_)});
-      if (!bcast) s.loads.push_back({root(L.inputs[1]), dma(B + e0 * e_, sb, n, 1, 0, e_)});
+      s.loads.push_back({root(L.inputs[0]), dma_rows(A + e0 * e_, sa, n, 1, 0, e_)});
+      if (!bcast) s.loads.push_back({root(L.inputs[1]), dma_rows(B + e0 * e_, sb, n, 1, 0, e_)});
       isa::EltwiseParams ep;
       ep.op = L.eltwise;
       ep.a_addr = sa;
@@ -646,7 +671,7 @@ class Generator {
       ep.requant = rq;
       s.compute.op = Opcode::Eltwise;
       s.compute.params = ep;
-      s.stores.push_back({root(L.output), dma(Y + e0 * e_, so, n, 1, 0, e_)});
+      s.stores.push_back({root(L.output), dma_rows(Y + e0 * e_, so, n, 1, 0, e_)});
       steps.push_back(std::move(s));
     }
     return steps;
@@ -666,7 +691,7 @@ class Generator {
       std::uint64_t base = 0;
       for (const auto& [t, n] : src) {
         const std::uint64_t lo = std::max(r0, base), hi = std::min(r1, base + n);
-        if (hi > lo) s.loads.push_back({root(t), dma(addr(t) + (lo - base) * e_, std::uint32_t(sram + (lo - r0) * e_), hi - lo, 1, 0, e_)});
+        if (hi > lo) s.loads.push_back({root(t), dma_rows(addr(t) + (lo - base) * e_, std::uint32_t(sram + (lo - r0) * e_), hi - lo, 1, 0, e_)});
         base += n;
       }
     };
@@ -697,7 +722,7 @@ class Generator {
       ap.channels = 1;
       s.compute.op = Opcode::Act;
       s.compute.params = ap;
-      if (w1 > w0) s.stores.push_back({root(L.output), dma(Y + w0 * e_, so, w1 - w0, 1, 0, e_)});
+      if (w1 > w0) s.stores.push_back({root(L.output), dma_rows(Y + w0 * e_, so, w1 - w0, 1, 0, e_)});
       steps.push_back(std::move(s));
     }
     return steps;
@@ -747,7 +772,7 @@ class Generator {
         if (k == 0) s.compute = mv;
         else s.more.push_back(mv);
       }
-      s.stores.push_back({root(L.output), dma(Y + t.out_first * e_, so, t.out_elems, 1, 0, e_)});
+      s.stores.push_back({root(L.output), dma_rows(Y + t.out_first * e_, so, t.out_elems, 1, 0, e_)});
       steps.push_back(std::move(s));
     }
     return steps;
@@ -833,7 +858,7 @@ class Generator {
         isa::Requant rq;
         add_table(L, s, o[4], rq, i == 0);
         s.loads.push_back({root(L.inputs[0]),
-                           dma(X + (c0 * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, si,
+                           dma_rows(X + (c0 * g.h_in + std::uint64_t(band.first_row)) * g.w_in * e_, si,
                                std::uint64_t(band.rows) * g.w_in, n, plane_in, e_)});
         isa::PoolParams pp = band_pool_params(g, band);
         pp.requant = rq;
@@ -843,7 +868,7 @@ class Generator {
         pp.c = int(n);
         s.compute.op = Opcode::Pool;
         s.compute.params = pp;
-        s.stores.push_back({root(L.output), dma(Y + (c0 * g.h_out + std::uint64_t(r0)) * g.w_out * e_, so,
+        s.stores.push_back({root(L.output), dma_rows(Y + (c0 * g.h_out + std::uint64_t(r0)) * g.w_out * e_, so,
                                                 std::uint64_t(hot) * g.w_out, n, plane_out, e_)});
         steps.push_back(std::move(s));
       }
@@ -890,7 +915,7 @@ class Generator {
         const std::uint32_t si = i % 2 ? i1 : i0, so = i % 2 ? o1 : o0;
         Step s;
         s.loads.push_back({root(L.inputs[0]),
-                           dma(X + (c0 * g.h_in + std::uint64_t(r0)) * g.w_in * e_, si, std::uint64_t(hr) * g.w_in,
+                           dma_rows(X + (c0 * g.h_in + std::uint64_t(r0)) * g.w_in * e_, si, std::uint64_t(hr) * g.w_in,
                                n, std::uint64_t(g.h_in) * g.w_in * e_, e_)});
         const std::uint64_t out_rows = std::uint64_t(hr) * L.resize_h;
         isa::ActParams ap = copy_act();
@@ -901,7 +926,7 @@ class Generator {
         s.compute.op = Opcode::Act;
         s.compute.params = ap;
         s.stores.push_back({root(L.output),
-                            dma(Y + (c0 * out_plane_elems + std::uint64_t(r0) * L.resize_h * g.w_out) * e_, so,
+                            dma_rows(Y + (c0 * out_plane_elems + std::uint64_t(r0) * L.resize_h * g.w_out) * e_, so,
                                 out_rows * g.w_out, n, out_plane_elems * e_, e_)});
         steps.push_back(std::move(s));
       }
@@ -954,14 +979,14 @@ class Generator {
         const std::uint64_t n = std::min(chunk, total - e0);
         const std::uint32_t si = i % 2 ? in1 : in0, so = i % 2 ? out1 : out0;
         Step s;
-        s.loads.push_back({root(in), dma(addr(in) + e0 * e_, si, n, 1, 0, e_)});
+        s.loads.push_back({root(in), dma_rows(addr(in) + e0 * e_, si, n, 1, 0, e_)});
         isa::ActParams ap = copy_act();
         ap.in_addr = si;
         ap.out_addr = so;
         ap.elems = std::uint32_t(n);
         s.compute.op = Opcode::Act;
         s.compute.params = ap;
-        s.stores.push_back({root(L.output), dma(Y + L.dest_offsets[k] + e0 * e_, so, n, 1, 0, e_)});
+        s.stores.push_back({root(L.output), dma_rows(Y + L.dest_offsets[k] + e0 * e_, so, n, 1, 0, e_)});
         steps.push_back(std::move(s));
       }
     }

@@ -22,8 +22,8 @@ using isa::Opcode;
 using isa::Queue;
 using isa::Token;
 
-constexpr Token kCp2Ld{Queue::Compute, Queue::Load};
-constexpr Token kSt2Ld{Queue::Store, Queue::Load};
+using isa::kCp2Ld;
+using isa::kSt2Ld;
 
 using Interval = std::pair<std::uint64_t, std::uint64_t>;  // [begin, end)
 

@@ -38,6 +38,18 @@ struct Token {
 };
 std::string to_string(Token t);
 
+/// The six tokens, named as the assembly writes them ("ld2cp": pushed by the load queue,
+/// waited on by the compute queue). Declared once here, the contract, for the compiler, the
+/// hardware model and the tests.
+inline constexpr Token kLd2Cp{Queue::Load, Queue::Compute};
+inline constexpr Token kLd2St{Queue::Load, Queue::Store};
+inline constexpr Token kCp2Ld{Queue::Compute, Queue::Load};
+inline constexpr Token kCp2St{Queue::Compute, Queue::Store};
+inline constexpr Token kSt2Ld{Queue::Store, Queue::Load};
+inline constexpr Token kSt2Cp{Queue::Store, Queue::Compute};
+/// Every token, in the order the assembly reader lists them in its hints.
+inline constexpr Token kAllTokens[] = {kLd2Cp, kLd2St, kCp2Ld, kCp2St, kSt2Ld, kSt2Cp};
+
 /// Activation (and other per-element) functions of the vector unit. Names are the ONNX
 /// op names in lower snake case; `scale_shift` is an unfused inference BatchNormalization
 /// (y = x * scale[c] + shift[c]). `gelu` is the erf form 0.5x(1 + erf(x/sqrt2)); `pow` raises
