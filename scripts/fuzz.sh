@@ -32,7 +32,8 @@ TARGETS=("$@")
   fuzz_scalesim_topology fuzz_scalesim_config fuzz_onnx)
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  . scripts/cmake_launcher.sh
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${NPU_CMAKE_LAUNCHER[@]}" \
     -DNPU_FUZZ=ON -DNPU_BUILD_BENCHMARKS=OFF >/dev/null
 fi
 cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -- --quiet -j"$(nproc)"

@@ -32,7 +32,8 @@ fi
 
 BUILD_DIR="${BUILD_DIR:-build}"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  . scripts/cmake_launcher.sh
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${NPU_CMAKE_LAUNCHER[@]}" "$@" >/dev/null
 fi
 # --quiet: ninja prints only warnings and errors.
 cmake --build "$BUILD_DIR" -- --quiet -j"$(nproc)"

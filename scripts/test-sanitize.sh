@@ -13,7 +13,8 @@ if ! command -v clang++-14 >/dev/null || ! [ -e /usr/lib/llvm-14/lib/clang/14.0.
 fi
 BUILD_DIR="${BUILD_DIR:-build-asan}"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  . scripts/cmake_launcher.sh
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${NPU_CMAKE_LAUNCHER[@]}" \
     -DNPU_FUZZ=ON -DNPU_BUILD_BENCHMARKS=OFF >/dev/null
 fi
 cmake --build "$BUILD_DIR" -- --quiet -j"$(nproc)"
