@@ -53,18 +53,10 @@ TEST(QuantisedReferenceVsBackEnd, TablesAgreeOnEveryCode) {
       }
     }
     std::printf("%s: %d of %d table entries differ, max %d LSB\n", op, differ, 200 * 256, max_lsb);
-    // Known back-end deviation (open): HardSwish and HardSigmoid are tabulated with the fp32
-    // kernel, alpha x + beta and x (x/6 + 1/2) rounded to float at each step; the reference
-    // rounds once (double, then the op's float32 output). Where the exact value lies within
-    // those roundings of a half step the table is 1 LSB off (measured: 19 and 100 of 51200
-    // entries, all on the decimal grids, none on the random ones). Every other op: exact.
-    const std::string o = op;
-    if (o == "HardSwish" || o == "HardSigmoid") {
-      EXPECT_LE(max_lsb, 1) << op;
-      EXPECT_LE(differ, 256) << op;
-    } else {
-      EXPECT_EQ(differ, 0) << op;
-    }
+    // Every op exact. HardSwish and HardSigmoid were tabulated by float kernels that rounded
+    // at each step and were 1 LSB off on 19 and 100 of 51200 entries (decimal grids) until
+    // the reference kernels computed them in double and rounded once (activation_ops.cpp).
+    EXPECT_EQ(differ, 0) << op;
   }
 }
 
