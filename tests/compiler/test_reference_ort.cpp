@@ -19,6 +19,7 @@
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/isa/hw_config.hpp"
 #include "shared_data.hpp"
+#include "ort_util.hpp"
 #include "tool_runner.hpp"
 
 namespace npu::compiler {
@@ -26,17 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Why ONNX Runtime cannot run here ("" when it can).
-std::string ort_missing(std::string& ort_dir) {
-  const char* env = std::getenv("NPU_ORT_DIR");
-  ort_dir = env && *env ? env : std::string(NPU_SOURCE_DIR) + "/.cache/ort";
-  if (test::run_shell("command -v node").status != 0) return "node is not installed (apt-get install nodejs npm)";
-  for (const char* pkg : {"onnxruntime-node", "protobufjs"})
-    if (!fs::exists(fs::path(ort_dir) / "node_modules" / pkg / "package.json"))
-      return std::string("npm package ") + pkg + " is not in " + ort_dir + " (run: bash scripts/install_ort.sh)";
-  if (!fs::exists("/usr/include/onnx/onnx.proto")) return "/usr/include/onnx/onnx.proto is absent (apt-get install libonnx-dev)";
-  return "";
-}
+using npu::test::ort_missing;
 
 /// Seeded input in [-1, 1) for every graph input (float) of `g`.
 RefTensorMap random_inputs(const Graph& g) {
