@@ -35,11 +35,12 @@ std::vector<std::string> builtin_strategy_names();
 /// A built-in strategy:
 ///   none         no passes: BN is an ACT scale_shift, every activation its own ACT layer
 ///   conv-bn      fold-batchnorm
-///   conv-act     fuse-activation only. BN is not folded, so in Conv -> BN -> Relu the BN
-///                sits between the Conv and the Relu and nothing fuses (declined, with the
-///                reason); only activations directly after a Conv/Gemm fuse.
-///   conv-bn-act  fold-batchnorm, fuse-activation
-///   residual     fold-batchnorm, fuse-activation, fuse-residual
+///   conv-act     fuse-bias, hoist-activation, fuse-activation. BN is not folded, so in
+///                Conv -> BN -> Relu the BN sits between the Conv and the Relu and nothing
+///                fuses (declined, with the reason); only activations after a Conv/Gemm fuse.
+///   conv-bn-act  fold-batchnorm, fuse-bias, hoist-activation, fuse-activation
+///   residual     conv-bn-act's passes, fuse-residual, fuse-se-gate, fuse-add-layernorm
+///   depth-first  residual's passes, fuse-layers
 /// Throws ConfigError "unknown strategy 'X' (allowed: ...)" for any other name, and
 /// "empty strategy name" for "".
 Strategy builtin_strategy(const std::string& name);
