@@ -769,67 +769,6 @@ class Reader {
     return out;
   }
 
-  // -------------------------------------------------------------------- instructions
-
-  void read_instruction(const std::vector<Word>& words) {
-    const Word& head = words[0];
-    const auto op = lookup(head.text, kOpcodes);
-    if (!op) fail(head.col, fmt::format("unknown mnemonic '{}'", echo(head.text)), suggest(echo(head.text), names(kOpcodes)));
-    const OpKeys& spec = keys_of(*op);
-    const std::vector<Field> fields = parse_fields(words, 1, spec.keys, head.text);
-    for (const auto& key : spec.required)
-      if (!find(fields, key))
-        fail(head.col, fmt::format("missing required key '{}' for {}", key, echo(head.text)),
-             fmt::format("{} needs {}", echo(head.text), join(spec.required)));
-
-    head_col_ = head.col;
-    Instruction inst;
-    inst.op = *op;
-    inst.source_line = line_;
-    if (const Field* f = find(fields, "layer")) inst.layer = parse_name(*f);
-    inst.params = with_params_of(*op, [&](auto tag) -> decltype(inst.params) {
-      return read_params<decltype(tag)>(fields, inst, head);
-    });
-    if (const std::string why = requant_problem(inst); !why.empty()) {
-      // Point at the key the problem is about: zp or clamp, else requant.
-      const Field* rf = why.rfind("zp", 0) == 0 ? find(fields, "zp") : why.rfind("clamp", 0) == 0 ? find(fields, "clamp") : nullptr;
-      if (!rf) rf = find(fields, "requant");
-      if (!rf) rf = find(fields, "zp");
-      if (!rf) rf = find(fields, "clamp");
-      fail(rf ? rf->key_col : head_col_, why, kRequantHint);
-    }
-    read_tokens(fields, inst);
-    program_.instructions.push_back(std::move(inst));
-  }
-
-  void read_tokens(const std::vector<Field>& fields, Instruction& inst) const {
-    const Queue q = inst.queue();
-    const char* qn = to_string(q);
-    std::vector<std::string> may_push, may_wait;
-    for (const Token& t : kAllTokens) {
-      if (t.from == q) may_push.push_back(to_string(t));
-      if (t.to == q) may_wait.push_back(to_string(t));
-    }
-    if (const Field* f = find(fields, "wait"))
-      for (const TokenAt& t : parse_tokens(*f)) {
-        if (t.token.to != q)
-          fail(t.col,
-               fmt::format("{} runs on the {} queue and cannot wait on token '{}' (it is waited on by the {} queue)",
-                           to_string(inst.op), qn, to_string(t.token), to_string(t.token.to)),
-               fmt::format("a {} instruction may wait on {}", qn, join(may_wait)));
-        inst.wait.push_back(t.token);
-      }
-    if (const Field* f = find(fields, "push"))
-      for (const TokenAt& t : parse_tokens(*f)) {
-        if (t.token.from != q)
-          fail(t.col,
-               fmt::format("{} runs on the {} queue and cannot push token '{}' (it is pushed by the {} queue)",
-                           to_string(inst.op), qn, to_string(t.token), to_string(t.token.from)),
-               fmt::format("a {} instruction may push {}", qn, join(may_push)));
-        inst.push.push_back(t.token);
-      }
-  }
-
   // -------------------------------------------------------------------- the field table
 
   /// The parameters of one instruction, walking its opcode's column table.
@@ -901,6 +840,67 @@ class Reader {
     } else if constexpr (std::is_same_v<P, SyncParams>) {
       p.queue = parse_enum(f, kQueues, "queue");
     }
+  }
+
+  // -------------------------------------------------------------------- instructions
+
+  void read_instruction(const std::vector<Word>& words) {
+    const Word& head = words[0];
+    const auto op = lookup(head.text, kOpcodes);
+    if (!op) fail(head.col, fmt::format("unknown mnemonic '{}'", echo(head.text)), suggest(echo(head.text), names(kOpcodes)));
+    const OpKeys& spec = keys_of(*op);
+    const std::vector<Field> fields = parse_fields(words, 1, spec.keys, head.text);
+    for (const auto& key : spec.required)
+      if (!find(fields, key))
+        fail(head.col, fmt::format("missing required key '{}' for {}", key, echo(head.text)),
+             fmt::format("{} needs {}", echo(head.text), join(spec.required)));
+
+    head_col_ = head.col;
+    Instruction inst;
+    inst.op = *op;
+    inst.source_line = line_;
+    if (const Field* f = find(fields, "layer")) inst.layer = parse_name(*f);
+    inst.params = with_params_of(*op, [&](auto tag) -> decltype(inst.params) {
+      return read_params<decltype(tag)>(fields, inst, head);
+    });
+    if (const std::string why = requant_problem(inst); !why.empty()) {
+      // Point at the key the problem is about: zp or clamp, else requant.
+      const Field* rf = why.rfind("zp", 0) == 0 ? find(fields, "zp") : why.rfind("clamp", 0) == 0 ? find(fields, "clamp") : nullptr;
+      if (!rf) rf = find(fields, "requant");
+      if (!rf) rf = find(fields, "zp");
+      if (!rf) rf = find(fields, "clamp");
+      fail(rf ? rf->key_col : head_col_, why, kRequantHint);
+    }
+    read_tokens(fields, inst);
+    program_.instructions.push_back(std::move(inst));
+  }
+
+  void read_tokens(const std::vector<Field>& fields, Instruction& inst) const {
+    const Queue q = inst.queue();
+    const char* qn = to_string(q);
+    std::vector<std::string> may_push, may_wait;
+    for (const Token& t : kAllTokens) {
+      if (t.from == q) may_push.push_back(to_string(t));
+      if (t.to == q) may_wait.push_back(to_string(t));
+    }
+    if (const Field* f = find(fields, "wait"))
+      for (const TokenAt& t : parse_tokens(*f)) {
+        if (t.token.to != q)
+          fail(t.col,
+               fmt::format("{} runs on the {} queue and cannot wait on token '{}' (it is waited on by the {} queue)",
+                           to_string(inst.op), qn, to_string(t.token), to_string(t.token.to)),
+               fmt::format("a {} instruction may wait on {}", qn, join(may_wait)));
+        inst.wait.push_back(t.token);
+      }
+    if (const Field* f = find(fields, "push"))
+      for (const TokenAt& t : parse_tokens(*f)) {
+        if (t.token.from != q)
+          fail(t.col,
+               fmt::format("{} runs on the {} queue and cannot push token '{}' (it is pushed by the {} queue)",
+                           to_string(inst.op), qn, to_string(t.token), to_string(t.token.from)),
+               fmt::format("a {} instruction may push {}", qn, join(may_push)));
+        inst.push.push_back(t.token);
+      }
   }
 
   std::string read_tensor_field(const std::vector<Field>& fields, const Word& head) const {
