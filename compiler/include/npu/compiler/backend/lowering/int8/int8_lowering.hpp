@@ -100,17 +100,6 @@ std::vector<std::int32_t> global_avg_table(double s_in, double s_out, std::int64
 /// (activation_clamp).
 bool has_int8_lut(const std::string& op_type);
 
-/// Layout ops that move int8 bytes unchanged (computed by MOVE on the NPU): Transpose, Split,
-/// Slice, nearest Resize/Upsample. Every output keeps the input's grid.
-bool is_int8_layout_move(const std::string& op_type);
-
-/// The outputs of layout node `n` (is_int8_layout_move) on int8 input `x` of shape `shape`: the
-/// fp32 reference interpreter's kernel for the node run on the int8 values as floats (exact: a
-/// move copies values), so the rule is ONNX's definition with the node's attributes and constant
-/// inputs. One vector per output (Split), in output order. Throws ConfigError as run_reference does.
-std::vector<std::vector<std::int8_t>> int8_layout_move(const Graph& g, const Node& n, const std::vector<std::int64_t>& shape,
-                                                       const std::vector<std::int8_t>& x);
-
 /// The table of unary node `n` (an op of has_int8_lut) from grid `in` to grid `out`: entry
 /// q + 128 = quantise(f(dequantise(q, in)), out), f the fp32 reference interpreter's kernel
 /// for the node (its attributes and constant inputs included); a NaN result maps to the zero
