@@ -16,7 +16,7 @@ namespace {
 
 // A fixed target for check_program: the edge preset.
 const npu::HwConfig& hw() {
-  static const npu::HwConfig cfg = npu::load_hw_config(NPU_SOURCE_DIR "/configs/edge-npu-ddr4.yaml");
+  static const npu::HwConfig cfg = npu::load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   return cfg;
 }
 
