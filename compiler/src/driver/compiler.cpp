@@ -43,23 +43,27 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
   plan.stacks = cg.stacks;
   double residency_ns = 0;
   if (options.pipeline) {
-    std::vector<Decision> d = pipeline_layers(cg.program, hw);
-    plan.decisions.insert(plan.decisions.end(), d.begin(), d.end());
-    // Depth-first: what the stacks still write to DDR and read back stays in SRAM where a
-    // range is free for its lifetime (sram_residency.hpp). Needs the data tokens that
+    // The program passes (program_passes()): pipeline-layers, then with fuse-layers
+    // keep-resident, which keeps what the stacks still write to DDR and read back in SRAM where
+    // a range is free for its lifetime (sram_residency.hpp). It needs the data tokens that
     // replace the fences, so not with --no-pipeline.
-    if (strategy.uses("fuse-layers")) {
-      std::map<std::string, double> times;
-      for (const LayerReport& l : plan.report.layers)
-        if (l.placement == "npu") times[l.layer] = l.compute_ns;
-      double saved_by_stacks = 0;
-      for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
-      // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower by
-      // the estimates; the default 1: no slower than the layers one by one).
-      std::vector<Decision> k = keep_resident(cg.program, hw, &times, strategy.traffic_weight,
-                                              std::max(strategy.traffic_weight, 0.0) * saved_by_stacks, &residency_ns);
-      plan.decisions.insert(plan.decisions.end(), k.begin(), k.end());
-    }
+    PassContext ctx;
+    ctx.model = model;
+    ctx.hw = &hw;
+    std::map<std::string, double> times;
+    for (const LayerReport& l : plan.report.layers)
+      if (l.placement == "npu") times[l.layer] = l.compute_ns;
+    double saved_by_stacks = 0;
+    for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
+    // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower by
+    // the estimates; the default 1: no slower than the layers one by one).
+    ctx.layer_compute_ns = &times;
+    ctx.traffic_weight = strategy.traffic_weight;
+    ctx.time_budget_ns = std::max(strategy.traffic_weight, 0.0) * saved_by_stacks;
+    const std::vector<Decision> d =
+        PassManager::of_kind(PassKind::Program, program_passes(strategy, options)).run(cg.program, ctx);
+    plan.decisions.insert(plan.decisions.end(), d.begin(), d.end());
+    residency_ns = ctx.residency_added_ns;
   } else if (strategy.uses("fuse-layers")) {
     Decision d;  // said, not silent: the stacks' DDR tensors stay in DDR
     d.pass = "keep-resident";
@@ -270,6 +274,12 @@ Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::
 
 }  // namespace
 
+std::vector<std::string> program_passes(const Strategy& strategy, const CompileOptions& options) {
+  if (!options.pipeline) return {};
+  if (strategy.uses("fuse-layers")) return {"pipeline-layers", "keep-resident"};
+  return {"pipeline-layers"};
+}
+
 CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& strategy,
                       const CompileOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -280,8 +290,15 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   // int8 execution of a quantised model: fill the activation grids the model leaves implicit
   // (int8_lowering.hpp) before the passes, whose legality reads them.
   if (hw.mac_array.dtype == DType::Int8 && is_quantised(r.graph)) complete_quant(r.graph);
-  const PassManager pm = PassManager::from_names(strategy.passes);
-  r.decisions = pm.run(r.graph);
+  // Every pass that ran, in order: the import passes (recorded on the graph by the front end),
+  // the strategy's graph passes here, then the program passes and the planners' decisions.
+  r.decisions = graph.import_decisions;
+  PassContext ctx;
+  ctx.model = graph.name.empty() ? "graph" : graph.name;
+  ctx.source = graph.source;
+  ctx.hw = &hw;
+  const std::vector<Decision> graph_decisions = PassManager::from_names(strategy.passes).run(r.graph, ctx);
+  r.decisions.insert(r.decisions.end(), graph_decisions.begin(), graph_decisions.end());
   r.lowered = lower(r.graph, hw);
   mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
   const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;

@@ -6,12 +6,8 @@
 #include <cctype>
 #include <filesystem>
 
-#include "npu/compiler/transforms/canonicalize/fold_qdq.hpp"
-#include "npu/compiler/transforms/canonicalize/merge_pad.hpp"
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
-#include "npu/compiler/transforms/canonicalize/recognise_activations.hpp"
-#include "npu/compiler/transforms/canonicalize/recognise_layernorm.hpp"
-#include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
 
@@ -172,12 +168,9 @@ Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path
         " (your real sizes)");
   }
   g.dynamic_size = options.dynamic_size;
-  infer_shapes(g, model_or_path);
-  fold_qdq(g);  // quantised models: Q/DQ and QLinear ops folded, their parameters kept
-  recognise_activations(g);
-  recognise_layernorm(g);
-  merge_pads(g);
-  place_host_ops(g);
+  // Every registered import pass, in pipeline order: shape inference (constant folding), QDQ
+  // folding, activation and LayerNorm recognition, pad merging, host placement.
+  run_import_passes(g, onnx_import_passes(), model_or_path);
   g.source = model_or_path;
   return g;
 }

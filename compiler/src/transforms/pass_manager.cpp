@@ -4,85 +4,106 @@
 #include <set>
 #include <sstream>
 
-#include "npu/compiler/transforms/fusion/fold_batchnorm.hpp"
-#include "npu/compiler/transforms/fusion/fuse_activation.hpp"
-#include "npu/compiler/transforms/fusion/fuse_bias.hpp"
-#include "npu/compiler/transforms/fusion/hoist_activation.hpp"
-#include "npu/compiler/transforms/fusion/fuse_residual.hpp"
-#include "npu/compiler/transforms/fusion/fuse_se_gate.hpp"
-#include "npu/compiler/transforms/fusion/fuse_add_layernorm.hpp"
-#include "npu/compiler/transforms/fusion/fuse_layers.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
 
-// ---- pass registry ----------------------------------------------------------------------
+namespace {
 
-std::vector<std::string> pass_names() {
-  return {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
-          "fuse-add-layernorm", "fuse-layers"};
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
 }
 
-std::unique_ptr<Pass> make_pass(const std::string& name) {
-  if (name == "fold-batchnorm") return std::make_unique<FoldBatchNorm>();
-  if (name == "fuse-activation") return std::make_unique<FuseActivation>();
-  if (name == "fuse-bias") return std::make_unique<FuseBias>();
-  if (name == "fuse-se-gate") return std::make_unique<FuseSeGate>();
-  if (name == "fuse-add-layernorm") return std::make_unique<FuseAddLayerNorm>();
-  if (name == "fuse-residual") return std::make_unique<FuseResidual>();
-  if (name == "fuse-layers") return std::make_unique<FuseLayers>();
-  if (name == "hoist-activation") return std::make_unique<HoistActivation>();
-  return nullptr;
+/// The candidates of one graph pass: checked, then rewritten or declined (PassManager::run).
+std::vector<Decision> run_graph_pass(const GraphPass& pass, Graph& graph) {
+  std::vector<Decision> decisions;
+  const std::vector<Candidate> candidates = pass.match(graph);
+  std::set<std::string> consumed;  // nodes removed or rewritten by this pass so far
+  for (const auto& c : candidates) {
+    bool stale = false;
+    for (const auto& n : c.nodes)
+      if (consumed.count(n) || find_node(graph, n) < 0) stale = true;
+    if (stale) continue;
+    Decision d;
+    d.pass = pass.name();
+    d.nodes = c.nodes;
+    d.label = c.label;
+    const Legality l = pass.check(graph, c);
+    if (l.legal) {
+      pass.rewrite(graph, c);
+      d.outcome = DecisionOutcome::Applied;
+      d.verb = pass.verb();
+      d.reason = l.reason;
+      consumed.insert(c.nodes.begin(), c.nodes.end());
+    } else {
+      d.outcome = DecisionOutcome::Declined;
+      d.reason = l.reason;
+    }
+    decisions.push_back(std::move(d));
+  }
+  remove_unused_tensors(graph);
+  return decisions;
 }
 
-// ---- pass manager -----------------------------------------------------------------------
+}  // namespace
 
 PassManager::PassManager(std::vector<std::unique_ptr<Pass>> passes) : passes_(std::move(passes)) {}
 
-PassManager PassManager::from_names(const std::vector<std::string>& names) {
+PassManager PassManager::from_names(const std::vector<std::string>& names) { return of_kind(PassKind::Graph, names); }
+
+PassManager PassManager::of_kind(PassKind kind, const std::vector<std::string>& names) {
+  const PassRegistry& registry = PassRegistry::instance();
   PassManager pm;
   for (const auto& n : names) {
-    auto p = make_pass(n);
-    if (!p) {
-      std::string allowed;
-      for (const auto& a : pass_names()) allowed += (allowed.empty() ? "" : ", ") + a;
-      throw ConfigError("error: unknown pass '" + n + "' (allowed: " + allowed + ")");
-    }
-    pm.add(std::move(p));
+    const PassInfo* info = registry.find(n);
+    if (!info) throw ConfigError("error: unknown pass '" + n + "' (allowed: " + join(registry.names(kind)) + ")");
+    if (info->kind != kind)
+      throw ConfigError("error: pass '" + n + "' is " + (info->kind == PassKind::Import ? "an " : "a ") +
+                        to_string(info->kind) + " pass, not " + (kind == PassKind::Import ? "an " : "a ") +
+                        to_string(kind) + " pass (allowed here: " + join(registry.names(kind)) + ")");
+    pm.add(info->make());
   }
   return pm;
 }
 
-std::vector<Decision> PassManager::run(Graph& graph) const {
+std::vector<Decision> PassManager::run(Graph& graph, const PassContext& ctx) const {
   std::vector<Decision> decisions;
   for (const auto& pass : passes_) {
-    const std::vector<Candidate> candidates = pass->match(graph);
-    std::set<std::string> consumed;  // nodes removed or rewritten by this pass so far
-    for (const auto& c : candidates) {
-      bool stale = false;
-      for (const auto& n : c.nodes)
-        if (consumed.count(n) || find_node(graph, n) < 0) stale = true;
-      if (stale) continue;
-      Decision d;
-      d.pass = pass->name();
-      d.nodes = c.nodes;
-      d.label = c.label;
-      const Legality l = pass->check(graph, c);
-      if (l.legal) {
-        pass->rewrite(graph, c);
-        d.outcome = DecisionOutcome::Applied;
-        d.verb = pass->verb();
-        d.reason = l.reason;
-        consumed.insert(c.nodes.begin(), c.nodes.end());
-      } else {
-        d.outcome = DecisionOutcome::Declined;
-        d.reason = l.reason;
-      }
-      decisions.push_back(std::move(d));
+    std::vector<Decision> d;
+    if (pass->kind() == PassKind::Import) {
+      d = static_cast<const ImportPass&>(*pass).run(graph, ctx);
+    } else if (pass->kind() == PassKind::Graph) {
+      d = run_graph_pass(static_cast<const GraphPass&>(*pass), graph);
+      if (d.empty() && !ctx.model.empty())
+        d.push_back(summary_decision(pass->name(), ctx.model, "no candidate in the graph"));
+    } else {
+      throw std::logic_error("program pass '" + pass->name() + "' run on a graph");
     }
-    remove_unused_tensors(graph);
+    decisions.insert(decisions.end(), d.begin(), d.end());
   }
   return decisions;
+}
+
+std::vector<Decision> PassManager::run(isa::Program& program, PassContext& ctx) const {
+  std::vector<Decision> decisions;
+  for (const auto& pass : passes_) {
+    if (pass->kind() != PassKind::Program) throw std::logic_error(pass->name() + " is not a program pass");
+    std::vector<Decision> d = static_cast<const ProgramPass&>(*pass).run(program, ctx);
+    decisions.insert(decisions.end(), d.begin(), d.end());
+  }
+  return decisions;
+}
+
+std::vector<std::string> onnx_import_passes() { return PassRegistry::instance().names(PassKind::Import); }
+
+void run_import_passes(Graph& graph, const std::vector<std::string>& names, const std::string& source) {
+  PassContext ctx;
+  ctx.model = graph.name;
+  ctx.source = source;
+  const std::vector<Decision> d = PassManager::of_kind(PassKind::Import, names).run(graph, ctx);
+  graph.import_decisions.insert(graph.import_decisions.end(), d.begin(), d.end());
 }
 
 std::string format_explain(const std::vector<Decision>& decisions) {
@@ -95,11 +116,11 @@ std::string format_explain(const std::vector<Decision>& decisions) {
   for (const auto& d : decisions) {
     os << d.pass << std::string(pass_w + 2 - d.pass.size(), ' ') << d.label
        << std::string(label_w + 2 - d.label.size(), ' ');
-    if (d.outcome == DecisionOutcome::Applied) {
+    if (d.outcome == DecisionOutcome::Declined) {
+      os << "declined: " << d.reason;
+    } else {
       os << d.verb;
       if (!d.reason.empty()) os << " (" << d.reason << ")";
-    } else {
-      os << "declined: " << d.reason;
     }
     os << "\n";
   }

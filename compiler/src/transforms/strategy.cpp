@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <map>
 #include <set>
 #include <yaml-cpp/yaml.h>
 
@@ -12,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/compiler/transforms/pass.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::compiler {
@@ -83,6 +84,88 @@ const YamlFileKind kStrategyYaml = {"strategy YAML", "a strategy file is one doc
     "  a strategy file is one YAML map (name, passes, overlap, traffic_weight): check indentation (spaces, not "
     "tabs), ':' after keys and closing brackets"};
 
+namespace {
+
+/// The `name` key: a non-empty name of letters, digits, '-', '_' and '.'.
+void read_name(const YAML::Node& v, const std::string& source, Strategy& s) {
+  if (!v.IsScalar() || v.as<std::string>().empty())
+    fail(source, v.Mark(), "'name' must be a non-empty string, e.g. name: my-strategy");
+  s.name = v.as<std::string>();
+  const std::string problem = strategy_name_problem(s.name);
+  if (!problem.empty())
+    fail(source, v.Mark(),
+         "strategy name '" + echo(s.name) + "' " + problem +
+             "; use only letters, digits, '-', '_' and '.' (it is written into the program and file names), "
+             "e.g. name: my-strategy");
+}
+
+/// Why `pass` cannot be listed in a strategy ("" when it can): unknown, or not a graph pass.
+std::string pass_problem(const std::string& pass) {
+  const PassInfo* info = PassRegistry::instance().find(pass);
+  if (!info) return "unknown pass '" + echo(pass) + "' (allowed: " + join(pass_names()) + ")";
+  if (info->kind == PassKind::Import)
+    return "pass '" + echo(pass) + "' is an import pass, run on every imported graph; a strategy lists graph passes "
+           "(allowed: " + join(pass_names()) + ")";
+  if (info->kind == PassKind::Program)
+    return "pass '" + echo(pass) + "' is a program pass, run by the compiler after code generation (see "
+           "docs/compiler.md); a strategy lists graph passes (allowed: " + join(pass_names()) + ")";
+  return "";
+}
+
+/// The `passes` key: registered graph passes, each once, fuse-layers last.
+void read_passes(const YAML::Node& v, const std::string& source, Strategy& s) {
+  if (!v.IsSequence()) fail(source, v.Mark(), "'passes' must be a list, e.g. passes: [fold-batchnorm, fuse-activation]");
+  for (const auto& p : v) {
+    const std::string pass = p.IsScalar() ? p.as<std::string>() : std::string();
+    const std::string problem = pass_problem(pass);
+    if (!problem.empty()) fail(source, p.Mark(), problem);
+    for (const auto& earlier : s.passes)
+      if (earlier == pass)
+        fail(source, p.Mark(),
+             "pass '" + echo(pass) + "' is listed twice; list each pass once (a pass already rewrites every match)");
+    // fuse-layers plans depth-first stacks over the layers the other passes leave; a pass
+    // after it would rewrite the marked layers (before this check, ResNet-50 got one
+    // stack instead of its usual dozens, silently).
+    if (!s.passes.empty() && s.passes.back() == "fuse-layers")
+      fail(source, p.Mark(),
+           "pass '" + echo(pass) +
+               "' is listed after fuse-layers; fuse-layers groups the layers the other passes leave into "
+               "depth-first stacks, so list it last");
+    s.passes.push_back(pass);
+  }
+}
+
+/// The `overlap` key (`key` is its key node, for the mark of a non-scalar value).
+void read_overlap(const YAML::Node& key, const YAML::Node& v, const std::string& source, Strategy& s) {
+  if (!v.IsScalar())
+    fail(source, key.Mark(),
+         "'overlap' must be one word, e.g. overlap: cache (allowed: auto, recompute, cache), not a " +
+             std::string(v.IsSequence() ? "list" : v.IsMap() ? "map" : "null value"));
+  const std::string w = v.as<std::string>();
+  if (w == "auto") s.overlap = OverlapPolicy::Auto;
+  else if (w == "recompute") s.overlap = OverlapPolicy::Recompute;
+  else if (w == "cache") s.overlap = OverlapPolicy::Cache;
+  else
+    fail(source, v.Mark(), "overlap '" + echo(w) + "' is not a depth-first overlap mode (allowed: auto, recompute, cache)");
+}
+
+/// The `traffic_weight` key: a plain decimal number in [0, 100].
+void read_traffic_weight(const YAML::Node& key, const YAML::Node& v, const std::string& source, Strategy& s) {
+  const char* example = "e.g. traffic_weight: 1 (a DDR byte saved is worth its transfer time; 0: the fastest estimate only)";
+  if (!v.IsScalar()) fail(source, key.Mark(), std::string("'traffic_weight' must be a number in [0, 100], ") + example);
+  const std::string w = v.as<std::string>();
+  // A plain decimal number (YAML core schema float/int; no hex, no quotes, no .inf/.nan).
+  static const std::regex decimal(R"([-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?)");
+  if (v.Tag() != "?" || !std::regex_match(w, decimal))
+    fail(source, v.Mark(), "traffic_weight '" + echo(w) + "' is not a plain decimal number (unquoted); " + example);
+  const double x = std::strtod(w.c_str(), nullptr);
+  if (!(x >= 0.0 && x <= 100.0))
+    fail(source, v.Mark(), "traffic_weight " + echo(w) + " is out of range [0, 100]; " + example);
+  s.traffic_weight = x;
+}
+
+}  // namespace
+
 Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& source) {
   const YAML::Node root = load_one_yaml_document(yaml_text, source, kStrategyYaml);
   if (!root.IsDefined() || root.IsNull())
@@ -91,87 +174,24 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   if (!root.IsMap()) fail(source, root.Mark(), "a strategy file is a map with keys 'name' and 'passes'");
   Strategy s;
   s.source = source;
-  bool have_name = false, have_passes = false, have_overlap = false, have_weight = false;
-  YAML::Mark overlap_mark, weight_mark;
-  std::set<std::string> seen;
+  std::map<std::string, YAML::Mark> seen;  // key -> where it was given
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
-    if (!seen.insert(key).second)
+    if (!seen.emplace(key, kv.first.Mark()).second)
       fail(source, kv.first.Mark(), "key '" + echo(key) + "' is given twice; give each key once");
-    if (key == "name") {
-      if (!kv.second.IsScalar() || kv.second.as<std::string>().empty())
-        fail(source, kv.second.Mark(), "'name' must be a non-empty string, e.g. name: my-strategy");
-      s.name = kv.second.as<std::string>();
-      const std::string problem = strategy_name_problem(s.name);
-      if (!problem.empty())
-        fail(source, kv.second.Mark(),
-             "strategy name '" + echo(s.name) + "' " + problem +
-                 "; use only letters, digits, '-', '_' and '.' (it is written into the program and file names), "
-                 "e.g. name: my-strategy");
-      have_name = true;
-    } else if (key == "passes") {
-      if (!kv.second.IsSequence())
-        fail(source, kv.second.Mark(), "'passes' must be a list, e.g. passes: [fold-batchnorm, fuse-activation]");
-      for (const auto& p : kv.second) {
-        const std::string pass = p.IsScalar() ? p.as<std::string>() : std::string();
-        if (!make_pass(pass))
-          fail(source, p.Mark(), "unknown pass '" + echo(pass) + "' (allowed: " + join(pass_names()) + ")");
-        for (const auto& earlier : s.passes)
-          if (earlier == pass)
-            fail(source, p.Mark(),
-                 "pass '" + echo(pass) + "' is listed twice; list each pass once (a pass already rewrites every match)");
-        // fuse-layers plans depth-first stacks over the layers the other passes leave; a pass
-        // after it would rewrite the marked layers (before this check, ResNet-50 got one
-        // stack instead of its usual dozens, silently).
-        if (!s.passes.empty() && s.passes.back() == "fuse-layers")
-          fail(source, p.Mark(),
-               "pass '" + echo(pass) +
-                   "' is listed after fuse-layers; fuse-layers groups the layers the other passes leave into "
-                   "depth-first stacks, so list it last");
-        s.passes.push_back(pass);
-      }
-      have_passes = true;
-    } else if (key == "overlap") {
-      overlap_mark = kv.first.Mark();
-      if (!kv.second.IsScalar())
-        fail(source, kv.first.Mark(),
-             "'overlap' must be one word, e.g. overlap: cache (allowed: auto, recompute, cache), not a " +
-                 std::string(kv.second.IsSequence() ? "list" : kv.second.IsMap() ? "map" : "null value"));
-      const std::string v = kv.second.as<std::string>();
-      if (v == "auto") s.overlap = OverlapPolicy::Auto;
-      else if (v == "recompute") s.overlap = OverlapPolicy::Recompute;
-      else if (v == "cache") s.overlap = OverlapPolicy::Cache;
-      else
-        fail(source, kv.second.Mark(),
-             "overlap '" + echo(v) + "' is not a depth-first overlap mode (allowed: auto, recompute, cache)");
-      have_overlap = true;
-    } else if (key == "traffic_weight") {
-      weight_mark = kv.first.Mark();
-      const char* example =
-          "e.g. traffic_weight: 1 (a DDR byte saved is worth its transfer time; 0: the fastest estimate only)";
-      if (!kv.second.IsScalar())
-        fail(source, kv.first.Mark(), std::string("'traffic_weight' must be a number in [0, 100], ") + example);
-      const std::string v = kv.second.as<std::string>();
-      // A plain decimal number (YAML core schema float/int; no hex, no quotes, no .inf/.nan).
-      static const std::regex decimal(R"([-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?)");
-      if (kv.second.Tag() != "?" || !std::regex_match(v, decimal))
-        fail(source, kv.second.Mark(),
-             "traffic_weight '" + echo(v) + "' is not a plain decimal number (unquoted); " + example);
-      const double x = std::strtod(v.c_str(), nullptr);
-      if (!(x >= 0.0 && x <= 100.0))
-        fail(source, kv.second.Mark(), "traffic_weight " + echo(v) + " is out of range [0, 100]; " + example);
-      s.traffic_weight = x;
-      have_weight = true;
-    } else {
-      fail(source, kv.first.Mark(), "unknown key '" + echo(key) + "' (allowed: name, passes, overlap, traffic_weight)");
-    }
+    if (key == "name") read_name(kv.second, source, s);
+    else if (key == "passes") read_passes(kv.second, source, s);
+    else if (key == "overlap") read_overlap(kv.first, kv.second, source, s);
+    else if (key == "traffic_weight") read_traffic_weight(kv.first, kv.second, source, s);
+    else fail(source, kv.first.Mark(), "unknown key '" + echo(key) + "' (allowed: name, passes, overlap, traffic_weight)");
   }
-  if (!have_name) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
-  if (!have_passes) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
-  if (have_overlap && !s.uses("fuse-layers"))
-    fail(source, overlap_mark, "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
-  if (have_weight && !s.uses("fuse-layers"))
-    fail(source, weight_mark,
+  if (!seen.count("name")) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
+  if (!seen.count("passes")) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
+  if (seen.count("overlap") && !s.uses("fuse-layers"))
+    fail(source, seen.at("overlap"),
+         "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
+  if (seen.count("traffic_weight") && !s.uses("fuse-layers"))
+    fail(source, seen.at("traffic_weight"),
          "key 'traffic_weight' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
   return s;
 }

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/isa/hw_config.hpp"
 
@@ -146,8 +147,9 @@ std::string ZooBuilder::batchnorm(const std::string& module, const std::string& 
 
 Graph ZooBuilder::finish(const std::vector<std::string>& outputs) {
   g_.outputs = outputs;
-  infer_shapes(g_, source_);
-  place_host_ops(g_);
+  // A zoo graph is built canonical (no Q/DQ, no decomposed activations, no Pad): of the
+  // import passes it needs shape inference and host placement.
+  run_import_passes(g_, {"infer-shapes", "place-host-ops"}, source_);
   return std::move(g_);
 }
 

@@ -1,5 +1,6 @@
 // QDQ and QLinear models folded into the float graph with quantisation recorded (fold_qdq.hpp).
 #include "npu/compiler/transforms/canonicalize/fold_qdq.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -223,5 +224,26 @@ QdqFolding fold_qdq(Graph& graph) {
   }
   return r;
 }
+
+// ---- the pass ----------------------------------------------------------------------------
+
+/// fold-qdq: quantised models' Q/DQ pairs and QLinear ops folded, their parameters kept.
+class FoldQdq : public ImportPass {
+ public:
+  std::string name() const override { return "fold-qdq"; }
+  std::string description() const override {
+    return "fold QuantizeLinear/DequantizeLinear pairs and QLinear ops into float ops that keep their int8 "
+           "parameters";
+  }
+  std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
+    const QdqFolding f = fold_qdq(graph);
+    return {summary_decision(name(), ctx.model,
+                             "rewrote " + std::to_string(f.qlinear_ops) + " QLinear op(s), dequantized " +
+                                 std::to_string(f.dequantized_constants) + " constant(s), removed " +
+                                 std::to_string(f.removed_qdq) + " Q/DQ node(s)")};
+  }
+};
+
+NPU_REGISTER_PASS(FoldQdq, 200);
 
 }  // namespace npu::compiler

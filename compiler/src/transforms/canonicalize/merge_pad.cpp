@@ -1,5 +1,6 @@
 // Pad merged into its consumer's padding (merge_pad.hpp).
 #include "npu/compiler/transforms/canonicalize/merge_pad.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include "npu/compiler/transforms/pass.hpp"
 
@@ -63,5 +64,19 @@ int merge_pads(Graph& graph) {
   }
   return merged;
 }
+
+// ---- the pass ----------------------------------------------------------------------------
+
+/// merge-pads: a zero Pad merged into the padding of the Conv / AveragePool it feeds.
+class MergePads : public ImportPass {
+ public:
+  std::string name() const override { return "merge-pads"; }
+  std::string description() const override { return "merge a zero Pad into the padding of the Conv or AveragePool it feeds"; }
+  std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
+    return {summary_decision(name(), ctx.model, "merged " + std::to_string(merge_pads(graph)) + " Pad node(s)")};
+  }
+};
+
+NPU_REGISTER_PASS(MergePads, 500);
 
 }  // namespace npu::compiler

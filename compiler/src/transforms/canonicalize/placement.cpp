@@ -5,6 +5,7 @@
 // the host silently: every host node carries its reason into the compile report, and
 // `--npu-only` turns any host placement into an error.
 #include <set>
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
@@ -37,5 +38,26 @@ void place_host_ops(Graph& graph) {
     }
   }
 }
+
+// ---- the pass ----------------------------------------------------------------------------
+
+/// place-host-ops: each node on the NPU where the lowering table accepts it, else on the host.
+class PlaceHostOps : public ImportPass {
+ public:
+  std::string name() const override { return "place-host-ops"; }
+  std::string description() const override {
+    return "place each node on the NPU where the lowering table accepts it, otherwise on the host with the reason";
+  }
+  std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
+    place_host_ops(graph);
+    int host = 0;
+    for (const Node& n : graph.nodes) host += n.on_host;
+    return {summary_decision(name(), ctx.model,
+                             "placed " + std::to_string(host) + " of " + std::to_string(graph.nodes.size()) +
+                                 " node(s) on the host (reasons in the compile report)")};
+  }
+};
+
+NPU_REGISTER_PASS(PlaceHostOps, 600);
 
 }  // namespace npu::compiler

@@ -1,5 +1,6 @@
 // Recognition of activations exported in decomposed form (recognise_activations.hpp).
 #include "npu/compiler/transforms/canonicalize/recognise_activations.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <cmath>
 #include <set>
@@ -186,5 +187,22 @@ int recognise_activations(Graph& graph) {
   }
   return found;
 }
+
+// ---- the pass ----------------------------------------------------------------------------
+
+/// recognise-activations: decomposed GELU / HardSwish chains become one node.
+class RecogniseActivations : public ImportPass {
+ public:
+  std::string name() const override { return "recognise-activations"; }
+  std::string description() const override {
+    return "recognise decomposed activations (GELU erf form, HardSwish) as one node";
+  }
+  std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
+    return {summary_decision(name(), ctx.model,
+                             "recognised " + std::to_string(recognise_activations(graph)) + " activation chain(s)")};
+  }
+};
+
+NPU_REGISTER_PASS(RecogniseActivations, 300);
 
 }  // namespace npu::compiler

@@ -1,5 +1,6 @@
 // Decomposed LayerNorm recognised as one node (recognise_layernorm.hpp).
 #include "npu/compiler/transforms/canonicalize/recognise_layernorm.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include "npu/compiler/transforms/canonicalize/recognise_activations.hpp"
 
@@ -138,5 +139,22 @@ int recognise_layernorm(Graph& graph) {
   }
   return found;
 }
+
+// ---- the pass ----------------------------------------------------------------------------
+
+/// recognise-layernorm: decomposed LayerNormalization chains become one node.
+class RecogniseLayerNorm : public ImportPass {
+ public:
+  std::string name() const override { return "recognise-layernorm"; }
+  std::string description() const override {
+    return "recognise decomposed LayerNormalization (ReduceMean, Sub, Pow, Sqrt, Div, Mul, Add) as one node";
+  }
+  std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
+    return {summary_decision(name(), ctx.model,
+                             "recognised " + std::to_string(recognise_layernorm(graph)) + " LayerNorm chain(s)")};
+  }
+};
+
+NPU_REGISTER_PASS(RecogniseLayerNorm, 400);
 
 }  // namespace npu::compiler

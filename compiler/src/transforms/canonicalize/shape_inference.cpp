@@ -1,6 +1,7 @@
 // Static shape inference and host placement (shape_inference.hpp).
 // Rules follow the ONNX operator specification, opsets 9-17 (onnx/docs/Operators.md).
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -676,5 +677,25 @@ void infer_shapes(Graph& graph, const std::string& source) {
     else ++it;
   }
 }
+
+// ---- the pass ----------------------------------------------------------------------------
+
+/// infer-shapes: shapes of every tensor, constant subgraphs folded (constant_folding.hpp).
+class InferShapes : public ImportPass {
+ public:
+  std::string name() const override { return "infer-shapes"; }
+  std::string description() const override {
+    return "infer every tensor's shape and dtype; fold constant subgraphs into initializers";
+  }
+  std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
+    const std::size_t nodes_before = graph.nodes.size();
+    infer_shapes(graph, ctx.source);
+    return {summary_decision(name(), ctx.model,
+                             "inferred " + std::to_string(graph.tensors.size()) + " tensor shape(s); folded " +
+                                 std::to_string(nodes_before - graph.nodes.size()) + " constant node(s)")};
+  }
+};
+
+NPU_REGISTER_PASS(InferShapes, 100);
 
 }  // namespace npu::compiler

@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/fold_batchnorm.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <cmath>
 
@@ -147,5 +148,7 @@ void FoldBatchNorm::rewrite(Graph& graph, const Candidate& c) const {
   graph.tensors.erase(old_out);
   merge_nodes(graph, c.nodes[0], {bn.name});
 }
+
+NPU_REGISTER_PASS(FoldBatchNorm, 100);
 
 }  // namespace npu::compiler

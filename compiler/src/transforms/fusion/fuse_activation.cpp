@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/fuse_activation.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <algorithm>
 #include <set>
@@ -179,5 +180,7 @@ void FuseActivation::rewrite(Graph& graph, const Candidate& c) const {
   if (silu) graph.tensors.erase(act.outputs[0]);
   merge_nodes(graph, c.anchor, std::vector<std::string>(c.nodes.begin() + 1, c.nodes.end()));
 }
+
+NPU_REGISTER_PASS(FuseActivation, 400);
 
 }  // namespace npu::compiler

@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/fuse_add_layernorm.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
 
@@ -37,5 +38,7 @@ void FuseAddLayerNorm::rewrite(Graph& graph, const Candidate& c) const {
   graph.tensors.erase(add.outputs[0]);
   merge_nodes(graph, c.nodes[0], {c.nodes[1]});
 }
+
+NPU_REGISTER_PASS(FuseAddLayerNorm, 700);
 
 }  // namespace npu::compiler

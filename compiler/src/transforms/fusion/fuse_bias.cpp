@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/fuse_bias.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
 
@@ -59,5 +60,7 @@ void FuseBias::rewrite(Graph& graph, const Candidate& c) const {
   graph.tensors.erase(x);
   merge_nodes(graph, c.nodes[0], {c.nodes[1]});
 }
+
+NPU_REGISTER_PASS(FuseBias, 200);
 
 }  // namespace npu::compiler

@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/fuse_layers.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <optional>
 
@@ -102,5 +103,7 @@ Legality FuseLayers::check(const Graph& graph, const Candidate& c) const {
 void FuseLayers::rewrite(Graph& graph, const Candidate& c) const {
   graph.nodes[std::size_t(find_node(graph, c.anchor))].attrs[fused_attr::kDepthFirst] = std::int64_t(1);
 }
+
+NPU_REGISTER_PASS(FuseLayers, 800);
 
 }  // namespace npu::compiler

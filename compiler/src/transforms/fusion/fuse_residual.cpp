@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/fuse_residual.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
 
@@ -92,5 +93,7 @@ void FuseResidual::rewrite(Graph& graph, const Candidate& c) const {
   graph.tensors.erase(x);
   merge_nodes(graph, c.nodes[0], std::vector<std::string>(c.nodes.begin() + 1, c.nodes.end()));
 }
+
+NPU_REGISTER_PASS(FuseResidual, 500);
 
 }  // namespace npu::compiler

@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/fuse_se_gate.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
 
@@ -67,5 +68,7 @@ void FuseSeGate::rewrite(Graph& graph, const Candidate& c) const {
   // The Mul disappears; the gate's producer stays (the Conv reads the gate).
   merge_nodes(graph, c.nodes[0], {c.nodes[1]});
 }
+
+NPU_REGISTER_PASS(FuseSeGate, 600);
 
 }  // namespace npu::compiler

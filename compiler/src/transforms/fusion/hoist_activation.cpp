@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/fusion/hoist_activation.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <set>
 
@@ -119,5 +120,7 @@ void HoistActivation::rewrite(Graph& graph, const Candidate& c) const {
   graph.nodes.erase(graph.nodes.begin() + long(ai));
   graph.nodes.insert(graph.nodes.begin() + long(producer + 1), std::move(act));
 }
+
+NPU_REGISTER_PASS(HoistActivation, 300);
 
 }  // namespace npu::compiler

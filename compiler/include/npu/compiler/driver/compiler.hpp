@@ -59,6 +59,12 @@ struct CompileResult {
   std::vector<std::string> warnings;
 };
 
+/// The program passes compile() runs after code generation, in order (a strategy names the
+/// graph passes; these follow from it and the options): "pipeline-layers" unless
+/// options.pipeline is false, then "keep-resident" when the strategy has fuse-layers (it needs
+/// the pipeline's data tokens). None with --no-pipeline.
+std::vector<std::string> program_passes(const Strategy& strategy, const CompileOptions& options);
+
 /// Runs the strategy's passes on a copy of `graph`, lowers it for `hw` and generates the
 /// program and its report. Deterministic: same inputs, identical program and report.
 /// Throws ConfigError for an unknown pass in the strategy, a graph it cannot lower (e.g.

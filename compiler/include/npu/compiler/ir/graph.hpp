@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "npu/compiler/ir/decision.hpp"
+
 namespace npu::compiler {
 
 /// Element type of a tensor in the source network (ONNX TensorProto data types we use).
@@ -90,6 +92,10 @@ struct Graph {
   std::vector<std::string> outputs;  ///< graph output tensor names
   std::vector<Node> nodes;
   std::map<std::string, Tensor> tensors;
+  /// What the import-time passes did to this graph (transforms/canonicalize/, run by the
+  /// front end in load_model or the zoo builder), in the order they ran; compile() puts them
+  /// first in its decisions, so --explain lists every pass from import to program.
+  std::vector<Decision> import_decisions;
 
   Tensor& tensor(const std::string& name);              ///< throws std::out_of_range
   const Tensor& tensor(const std::string& name) const;  ///< throws std::out_of_range

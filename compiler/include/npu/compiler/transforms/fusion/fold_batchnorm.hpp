@@ -8,7 +8,7 @@
 
 namespace npu::compiler {
 
-class FoldBatchNorm : public Pass {
+class FoldBatchNorm : public GraphPass {
  public:
   std::string name() const override { return "fold-batchnorm"; }
   std::string description() const override {

@@ -9,7 +9,7 @@
 
 namespace npu::compiler {
 
-class FuseActivation : public Pass {
+class FuseActivation : public GraphPass {
  public:
   std::string name() const override { return "fuse-activation"; }
   std::string description() const override {

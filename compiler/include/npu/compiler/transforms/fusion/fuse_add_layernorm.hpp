@@ -8,7 +8,7 @@
 
 namespace npu::compiler {
 
-class FuseAddLayerNorm : public Pass {
+class FuseAddLayerNorm : public GraphPass {
  public:
   std::string name() const override { return "fuse-add-layernorm"; }
   std::string description() const override { return "fuse a residual Add into the LayerNormalization that reads it"; }

@@ -9,7 +9,7 @@
 
 namespace npu::compiler {
 
-class FuseBias : public Pass {
+class FuseBias : public GraphPass {
  public:
   std::string name() const override { return "fuse-bias"; }
   std::string description() const override { return "fuse a constant bias Add into the MatMul GEMM epilogue"; }

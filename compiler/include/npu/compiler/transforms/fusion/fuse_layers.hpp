@@ -18,7 +18,7 @@ namespace fused_attr {
 inline constexpr const char* kDepthFirst = "npu.depth_first";
 }  // namespace fused_attr
 
-class FuseLayers : public Pass {
+class FuseLayers : public GraphPass {
  public:
   std::string name() const override { return "fuse-layers"; }
   std::string description() const override {

@@ -6,7 +6,7 @@
 
 namespace npu::compiler {
 
-class FuseResidual : public Pass {
+class FuseResidual : public GraphPass {
  public:
   std::string name() const override { return "fuse-residual"; }
   std::string description() const override {

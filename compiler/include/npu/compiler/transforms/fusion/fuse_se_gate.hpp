@@ -11,7 +11,7 @@
 
 namespace npu::compiler {
 
-class FuseSeGate : public Pass {
+class FuseSeGate : public GraphPass {
  public:
   std::string name() const override { return "fuse-se-gate"; }
   std::string description() const override {

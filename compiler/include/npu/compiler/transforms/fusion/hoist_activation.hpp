@@ -11,7 +11,7 @@
 
 namespace npu::compiler {
 
-class HoistActivation : public Pass {
+class HoistActivation : public GraphPass {
  public:
   std::string name() const override { return "hoist-activation"; }
   std::string description() const override {
