@@ -17,6 +17,7 @@
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/isa/ddr_stream.hpp"
+#include "npu/isa/user_text.hpp"
 
 namespace npu::compiler {
 
@@ -272,6 +273,17 @@ Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::
   return std::move(*kept);
 }
 
+/// The program's name for graph name `name`: one .npuasm word (isa/assembly.cpp's
+/// writable_name: no whitespace, control character, DEL or '#'), each such byte replaced by
+/// '_'; "model" for an empty name. Converters name graphs "Model from Converter." and the like.
+std::string program_name(const std::string& name) {
+  if (name.empty()) return "model";
+  std::string out = name;
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) <= ' ' || c == '#' || c == 0x7f) c = '_';
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> program_passes(const Strategy& strategy, const CompileOptions& options) {
@@ -313,8 +325,14 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   const bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
   const std::vector<std::uint64_t> capacities =
       ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
+  // The program and its report carry the graph's name as one .npuasm word (said when it differs).
+  const std::string name = program_name(graph.name);
+  if (name != graph.name)
+    r.warnings.push_back(where + ": warning: graph name '" + echo(graph.name) +
+                         "' has characters a .npuasm name cannot hold (whitespace, control characters, '#'); the "
+                         "program is named '" + name + "'");
   std::vector<std::exception_ptr> errors;
-  std::vector<std::optional<Plan>> plans = plan_sizes(r, hw, tiling, capacities, graph.name, strategy, options, errors);
+  std::vector<std::optional<Plan>> plans = plan_sizes(r, hw, tiling, capacities, name, strategy, options, errors);
   std::vector<Decision> ladder_decisions;
   Plan kept = choose_plan(capacities, plans, errors, hw.sram.capacity_bytes, ladder_decisions);
   r.report = std::move(kept.report);
