@@ -6,9 +6,11 @@
 
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
+#include "fp32_config.hpp"
 #include "npu/isa/assembly.hpp"
 #include "shared_data.hpp"
 #include "test_compile_graphs.hpp"
+#include "tool_runner.hpp"
 
 namespace npu::compiler {
 namespace {
@@ -30,6 +32,55 @@ TEST(ConverterCases, AGraphNameWithSpacesCompilesToAProgramNamedWithUnderscores)
   const isa::Program back = isa::read_program(isa::write_program(r.program), "round-trip");
   EXPECT_EQ(back.name, "Model_from_Converter.");
   EXPECT_EQ(back.instructions.size(), r.program.instructions.size());
+}
+
+/// NPU layers of `file` under `strategy` on the edge-like preset.
+std::size_t npu_layers(const std::string& file, const std::string& strategy) {
+  const CompileResult r = compile(load_model(kConverter + file), testing::edge_like_hw(), builtin_strategy(strategy));
+  std::size_t n = 0;
+  for (const auto& L : r.lowered.layers) n += L.kind != LayerKind::Host;
+  return n;
+}
+
+TEST(ConverterCases, AScalarAffineAfterAConvFoldsLikeABatchNorm) {
+  // Conv -> Mul(scalar) -> Add(scalar) -> Relu: recognise-affine makes the Mul/Add one
+  // BatchNormalization (the torch spelling Conv -> BN -> Relu), so the README's counts hold:
+  // none runs Conv, BN, Relu (3; the unrecognised chain was 4), conv-bn folds the BN (2),
+  // conv-bn-act fuses the Relu too (1).
+  NPU_REQUIRE_SHARED_OR_SKIP(kConverter + "conv_scalar_affine_relu.onnx");
+  EXPECT_EQ(npu_layers("conv_scalar_affine_relu.onnx", "none"), 3u);
+  EXPECT_EQ(npu_layers("conv_scalar_affine_relu.onnx", "conv-bn"), 2u);
+  EXPECT_EQ(npu_layers("conv_scalar_affine_relu.onnx", "conv-bn-act"), 1u);
+}
+
+TEST(ConverterCases, ASeparateBiasAddBeforeABatchNormBecomesTheConvsBias) {
+  // Bias-less Conv -> Add([1,C,1,1] constant) -> BN: the Add is the Conv's bias, so none runs
+  // Conv, BN (2; the Add was a third layer) and conv-bn one layer.
+  NPU_REQUIRE_SHARED_OR_SKIP(kConverter + "conv_separate_bias_add_bn.onnx");
+  EXPECT_EQ(npu_layers("conv_separate_bias_add_bn.onnx", "none"), 2u);
+  EXPECT_EQ(npu_layers("conv_separate_bias_add_bn.onnx", "conv-bn"), 1u);
+}
+
+/// `npu verify` of a converter case on `hw`: every strategy's row passes (fp32: relative error
+/// within 1e-4 of the reference; int8: bit-exact with the integer reference).
+void expect_verified(const std::string& file, const std::string& hw) {
+  const std::string out = npu::test::fresh_dir("converter_verify_" + file);
+  const npu::test::ToolResult r = npu::test::run_npu({"verify", kConverter + file, "--hw", hw, "--out", out});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json v = nlohmann::json::parse(npu::test::read_file(out + "/verify.json"));
+  ASSERT_EQ(v.at("rows").size(), builtin_strategy_names().size());
+  for (const auto& row : v.at("rows")) EXPECT_TRUE(row.at("pass").get<bool>()) << file << " " << row.dump();
+}
+
+TEST(ConverterCases, EveryStrategyComputesTheReferenceInFp32AndInt8) {
+  // The rewrites are exact in value (a bias) or change fp32 rounding only (the combined
+  // affine): every strategy still matches the reference, which ONNX Runtime checks against
+  // the file as written (test_reference_ort.cpp, SharedCases/converter_*).
+  for (const char* file : {"conv_scalar_affine_relu.onnx", "conv_separate_bias_add_bn.onnx"}) {
+    NPU_REQUIRE_SHARED_OR_SKIP(kConverter + file);
+    expect_verified(file, npu::test::fp32_config(npu::test::fresh_dir("converter_fp32")));
+    expect_verified(file, "configs/edge-npu-ddr4.yaml");
+  }
 }
 
 }  // namespace

@@ -100,7 +100,8 @@ class OrtCase : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OrtCase, InterpreterMatchesOnnxRuntime) { compare_with_ort(kCases + GetParam()); }
 
-// Every file of cases/README.md but legality/conv_with_activation_attr.onnx (below).
+// Every file of cases/README.md but legality/conv_with_activation_attr.onnx (below), with the
+// converter cases as written (the interpreter runs them after recognise-affine's rewrites).
 INSTANTIATE_TEST_SUITE_P(SharedCases, OrtCase,
                          ::testing::Values("identity_const_bias.onnx", "matmul_3d_const_b.onnx",
                                            "matmul_two_activations.onnx", "op_erf_gelu.onnx",
@@ -109,7 +110,10 @@ INSTANTIATE_TEST_SUITE_P(SharedCases, OrtCase,
                                            "op_sub_div_normalize.onnx", "op_unsqueeze.onnx", "resize_bilinear.onnx",
                                            "se_broadcast_mul.onnx", "transpose_then_convs_host.onnx",
                                            "legality/silu_sig_also_output.onnx", "legality/clip_5_1.onnx",
-                                           "legality/conv_bn_bn.onnx", "legality/bn_not_after_conv.onnx"),
+                                           "legality/conv_bn_bn.onnx", "legality/bn_not_after_conv.onnx",
+                                           "converter/conv_scalar_affine_relu.onnx",
+                                           "converter/conv_separate_bias_add_bn.onnx",
+                                           "converter/graph_name_with_spaces.onnx"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string s = info.param;
                            for (char& c : s)
