@@ -1,7 +1,8 @@
 // The SRAM layout of a depth-first stack: weights and biases (resident, in two alternating
 // slots, or placed by lifetime when streamed through one band), int8 requantisation tables,
 // LOADed and gathered operand tiles, shared input tiles, the tiles the stack computes, and
-// the buffers placed by lifetime (first fit). Reference: docs/depth_first.md "SRAM layout".
+// the buffers placed by lifetime (first fit). Reference: docs/depth_first.md "Stacks" and
+// "Weights: resident or streamed".
 #include <algorithm>
 #include <cstdint>
 #include <utility>
