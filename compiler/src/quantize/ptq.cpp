@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
@@ -140,15 +141,94 @@ bool quantize_bias(Graph& g, const Node& n, float s_in, const QuantParams& wq) {
   return true;
 }
 
-}  // namespace
-
-PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std::vector<CalibSample>& samples,
-                         const PtqOptions& options) {
+// Throws ConfigError if `graph` carries quantisation parameters already (a QDQ/QLinear model).
+void refuse_quantised(const Graph& graph) {
   for (const auto& [name, t] : graph.tensors)
     if (t.quant)
       throw ConfigError((graph.source.empty() ? graph.name : graph.source) + ": error: tensor '" + name +
                         "' already carries quantisation parameters (a QDQ/QLinear model); it is quantised already: "
                         "run it without calibration");
+}
+
+/// Node name -> (its weight's quantisation parameters, its input scale s_in; 0: none).
+using WeightGrids = std::map<std::string, std::pair<QuantParams, float>>;
+
+// Quantises every Conv/Gemm weight (per output channel) and bias (s_in x s_w[c]); counts them
+// in r.weights and r.biases. Returns the grids chosen, for the quantise-then-fold flow.
+WeightGrids quantize_weights(Graph& g, PtqResult& r) {
+  auto input_scale = [&](const Node& n) -> float {
+    auto it = r.ranges.find(n.inputs[0]);
+    return it == r.ranges.end() ? 0.0f : activation_params(it->second).scale[0];
+  };
+  WeightGrids before_fold;
+  for (const Node& n : g.nodes) {
+    const std::int64_t axis = weight_axis(g, n);
+    if (axis < 0) continue;
+    Tensor& w = g.tensor(n.inputs[1]);
+    if (!w.quant) {
+      quantize_constant(w, weight_params(w, axis));
+      ++r.weights;
+    }
+    const float s_in = input_scale(n);
+    if (s_in > 0 && quantize_bias(g, n, s_in, *w.quant)) ++r.biases;
+    before_fold[n.name] = {*w.quant, s_in};
+  }
+  return before_fold;
+}
+
+// The naive flow folds as if the weights were plain floats (fold-batchnorm declines quantised
+// weights): the parameters are dropped first, the values stay on their int8 grid. Returns the
+// number of BatchNorms folded.
+int fold_after_quantising(Graph& g, const WeightGrids& before_fold) {
+  for (const auto& [conv, params] : before_fold) {
+    const Node& n = g.nodes[std::size_t(find_node(g, conv))];
+    g.tensor(n.inputs[1]).quant.reset();
+    if (n.inputs.size() > 2 && !n.inputs[2].empty()) g.tensor(n.inputs[2]).quant.reset();
+  }
+  const std::set<std::string> folded = run_fold(g);
+  // The naive flow: folded weights (new tensors) rounded onto the grid chosen before folding;
+  // the folded bias onto s_in x s_w_old[c]. Layers without a BN get their parameters back
+  // (their values never left the grid, so this rounding changes nothing).
+  for (const Node& n : g.nodes) {
+    auto it = before_fold.find(n.name);
+    if (it == before_fold.end()) continue;
+    const auto& [wq, s_in] = it->second;
+    Tensor& w = g.tensor(n.inputs[1]);
+    if (has_float_data(w)) quantize_constant(w, wq);
+    if (s_in > 0) quantize_bias(g, n, s_in, wq);
+  }
+  return int(folded.size());
+}
+
+// A constant operand of an element-wise Add/Mul (a detection head's anchor grid, a scale) is
+// an int8 tensor like the activation it meets: per-tensor, on the grid of its own min/max
+// (with 0), its values rounded onto that grid. Returns the number of such operands.
+int quantize_eltwise_constants(Graph& g) {
+  int n_quantised = 0;
+  for (const Node& n : g.nodes) {
+    if (n.op_type != "Add" && n.op_type != "Mul") continue;
+    for (const std::string& in : n.inputs) {
+      if (in.empty() || !g.has_tensor(in)) continue;
+      Tensor& t = g.tensor(in);
+      if (!t.is_constant || t.quant || !has_float_data(t)) continue;
+      TensorRange range;
+      range.lo = range.hi = 0.0f;
+      for (float v : t.float_data) range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
+      const QuantParams q = activation_params(range);
+      const double s = double(q.scale[0]), zp = double(q.zero_point[0]);
+      for (float& v : t.float_data) v = float((std::clamp(std::nearbyint(double(v) / s) + zp, -128.0, 127.0) - zp) * s);
+      t.quant = q;
+      ++n_quantised;
+    }
+  }
+  return n_quantised;
+}
+
+}  // namespace
+
+PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std::vector<CalibSample>& samples,
+                         const PtqOptions& options) {
+  refuse_quantised(graph);
   const std::set<std::string> mat = materialised_tensors(graph, strategy);
   const bool folds = std::find(strategy.passes.begin(), strategy.passes.end(), kFoldPass) != strategy.passes.end();
   PtqResult r;
@@ -165,72 +245,14 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   // Pools, views and Concat keep their input's grid in int8: one range per group, before any
   // scale (biases use their input's) is derived from them.
   share_grids(g, r.ranges);
-  auto input_scale = [&](const Node& n) -> float {
-    auto it = r.ranges.find(n.inputs[0]);
-    return it == r.ranges.end() ? 0.0f : activation_params(it->second).scale[0];
-  };
-
-  std::map<std::string, std::pair<QuantParams, float>> before_fold;  // node name -> (weight params, s_in)
-  for (const Node& n : g.nodes) {
-    const std::int64_t axis = weight_axis(g, n);
-    if (axis < 0) continue;
-    Tensor& w = g.tensor(n.inputs[1]);
-    if (!w.quant) {
-      quantize_constant(w, weight_params(w, axis));
-      ++r.weights;
-    }
-    const float s_in = input_scale(n);
-    if (s_in > 0 && quantize_bias(g, n, s_in, *w.quant)) ++r.biases;
-    before_fold[n.name] = {*w.quant, s_in};
-  }
-
-  if (folds && options.order == FoldOrder::QuantizeThenFold) {
-    // The naive flow folds as if the weights were plain floats (fold-batchnorm declines quantised
-    // weights): the parameters are dropped first, the values stay on their int8 grid.
-    for (const auto& [conv, params] : before_fold) {
-      const Node& n = g.nodes[std::size_t(find_node(g, conv))];
-      g.tensor(n.inputs[1]).quant.reset();
-      if (n.inputs.size() > 2 && !n.inputs[2].empty()) g.tensor(n.inputs[2]).quant.reset();
-    }
-    const std::set<std::string> folded = run_fold(g);
-    r.folded_bn = int(folded.size());
-    // The naive flow: folded weights (new tensors) rounded onto the grid chosen before folding;
-    // the folded bias onto s_in x s_w_old[c]. Layers without a BN get their parameters back
-    // (their values never left the grid, so this rounding changes nothing).
-    for (const Node& n : g.nodes) {
-      auto it = before_fold.find(n.name);
-      if (it == before_fold.end()) continue;
-      const auto& [wq, s_in] = it->second;
-      Tensor& w = g.tensor(n.inputs[1]);
-      if (has_float_data(w)) quantize_constant(w, wq);
-      if (s_in > 0) quantize_bias(g, n, s_in, wq);
-    }
-  }
-
+  const WeightGrids before_fold = quantize_weights(g, r);
+  if (folds && options.order == FoldOrder::QuantizeThenFold) r.folded_bn = fold_after_quantising(g, before_fold);
   for (const auto& [name, range] : r.ranges) {
     if (!mat_all.count(name) || !g.has_tensor(name)) continue;
     g.tensor(name).quant = activation_params(range);
     ++r.activations;
   }
-  // A constant operand of an element-wise Add/Mul (a detection head's anchor grid, a scale) is
-  // an int8 tensor like the activation it meets: per-tensor, on the grid of its own min/max
-  // (with 0), its values rounded onto that grid.
-  for (const Node& n : g.nodes) {
-    if (n.op_type != "Add" && n.op_type != "Mul") continue;
-    for (const std::string& in : n.inputs) {
-      if (in.empty() || !g.has_tensor(in)) continue;
-      Tensor& t = g.tensor(in);
-      if (!t.is_constant || t.quant || !has_float_data(t)) continue;
-      TensorRange range;
-      range.lo = range.hi = 0.0f;
-      for (float v : t.float_data) range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
-      const QuantParams q = activation_params(range);
-      const double s = double(q.scale[0]), zp = double(q.zero_point[0]);
-      for (float& v : t.float_data) v = float((std::clamp(std::nearbyint(double(v) / s) + zp, -128.0, 127.0) - zp) * s);
-      t.quant = q;
-      ++r.activations;
-    }
-  }
+  r.activations += quantize_eltwise_constants(g);
   return r;
 }
 

@@ -2,7 +2,9 @@
 #include "npu/compiler/backend/tiling/layout_tiles.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace npu::compiler {
 
@@ -84,10 +86,9 @@ std::uint64_t add_loads(std::vector<TileDim>& dims, std::size_t piece, std::uint
   return elems;
 }
 
-}  // namespace
-
-std::optional<LayoutTilePlan> plan_layout_tiles(const std::vector<LayoutPiece>& pieces, std::uint64_t max_tile_elems,
-                                                std::uint64_t max_out_elems) {
+// Checks that the pieces agree on packed outer dims (throws std::logic_error if not) and
+// returns the elements of the output block of one outer index: the pieces' own parts together.
+std::uint64_t outer_block_elems(const std::vector<LayoutPiece>& pieces) {
   if (pieces.empty()) throw std::logic_error("plan_layout_tiles: no pieces");
   const LayoutPiece& p0 = pieces[0];
   const std::size_t A = p0.outer;
@@ -99,14 +100,21 @@ std::optional<LayoutTilePlan> plan_layout_tiles(const std::vector<LayoutPiece>& 
       if (p.dims[d] != p0.dims[d] || p.out_stride[d] != p0.out_stride[d])
         throw std::logic_error("plan_layout_tiles: pieces disagree on the outer dims");
   }
-  // Elements of the output block of one outer index: the pieces' own parts together.
   std::uint64_t B = 0;
   for (const LayoutPiece& p : pieces) B += product(p.dims, A, p.dims.size());
   for (std::size_t d = 0; d < A; ++d)
     if (p0.out_stride[d] != B * product(p0.dims, d + 1, A))
       throw std::logic_error("plan_layout_tiles: the outer dims are not packed in the output");
+  return B;
+}
 
-  // Tile = one index of the dims before t, c indices of dim t, all of the dims after it.
+// The tile shape: (t, c) = one index of the outer dims before t, c indices of dim t, all of
+// the dims after it, with the first t and then the largest c that fits; none if nothing fits.
+std::optional<std::pair<std::size_t, std::uint64_t>> choose_split(const std::vector<LayoutPiece>& pieces,
+                                                                  std::uint64_t B, std::uint64_t max_tile_elems,
+                                                                  std::uint64_t max_out_elems) {
+  const LayoutPiece& p0 = pieces[0];
+  const std::size_t A = p0.outer;
   auto fits = [&](std::size_t t, std::uint64_t c) {
     const std::uint64_t outer = A == 0 ? 1 : c * product(p0.dims, t + 1, A);
     const std::uint64_t out = outer * B;
@@ -128,6 +136,67 @@ std::optional<LayoutTilePlan> plan_layout_tiles(const std::vector<LayoutPiece>& 
     }
     c = lo;
   }
+  return std::make_pair(t, c);
+}
+
+// The MOVE of one piece's tile from its packed input slot at `slot` to its place in the
+// output block: the dims of extent above 1, innermost first.
+isa::MoveParams tile_move(const std::vector<TileDim>& dims, std::uint64_t slot, std::uint64_t out_offset) {
+  isa::MoveParams m;
+  m.in_addr = std::uint32_t(slot);
+  m.out_addr = std::uint32_t(out_offset);
+  int r = 0;
+  for (std::size_t d = dims.size(); d-- > 0;) {
+    if (dims[d].x <= 1) continue;
+    m.extent[std::size_t(r)] = std::uint32_t(dims[d].x);
+    m.in_stride[std::size_t(r)] = std::uint32_t(dims[d].in == 0 ? 0 : dims[d].sram);
+    m.out_stride[std::size_t(r)] = std::uint32_t(dims[d].out);
+    ++r;
+  }
+  if (r == 0) m.extent[0] = 1, m.in_stride[0] = m.out_stride[0] = 1, r = 1;
+  m.rank = r;
+  return m;
+}
+
+// One tile: outer index `lo` (dims before t, and dim t from lo[t]) with `cnt` indices of dim t;
+// its LOADs and MOVEs, piece by piece. `slot`: the packed input slot's elements used (out).
+LayoutTile make_tile(const std::vector<LayoutPiece>& pieces, std::size_t t, std::uint64_t cnt,
+                     const std::vector<std::uint64_t>& lo, std::uint64_t B, std::uint64_t& slot) {
+  const LayoutPiece& p0 = pieces[0];
+  const std::size_t A = p0.outer;
+  LayoutTile tile;
+  for (std::size_t d = 0; d < A && d <= t; ++d) tile.out_first += lo[d] * p0.out_stride[d];
+  tile.out_elems = (A == 0 ? 1 : cnt * product(p0.dims, t + 1, A)) * B;
+  slot = 0;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    const LayoutPiece& p = pieces[k];
+    std::vector<TileDim> dims(p.dims.size());
+    std::uint64_t in_base = p.in_offset;
+    for (std::size_t d = 0; d < p.dims.size(); ++d) {
+      dims[d].in = p.in_stride[d];
+      dims[d].out = p.out_stride[d];
+      if (A > 0 && d < t) dims[d].x = 1;
+      else if (A > 0 && d == t) dims[d].x = cnt;
+      else dims[d].x = p.dims[d];
+      if (A > 0 && d <= t) in_base += lo[d] * p.in_stride[d];
+    }
+    const std::uint64_t box = add_loads(dims, k, in_base, slot, tile.loads);
+    tile.moves.push_back(tile_move(dims, slot, p.out_offset));
+    slot += box;
+  }
+  return tile;
+}
+
+}  // namespace
+
+std::optional<LayoutTilePlan> plan_layout_tiles(const std::vector<LayoutPiece>& pieces, std::uint64_t max_tile_elems,
+                                                std::uint64_t max_out_elems) {
+  const std::uint64_t B = outer_block_elems(pieces);
+  const LayoutPiece& p0 = pieces[0];
+  const std::size_t A = p0.outer;
+  const auto split = choose_split(pieces, B, max_tile_elems, max_out_elems);
+  if (!split) return std::nullopt;
+  const auto [t, c] = *split;
 
   LayoutTilePlan plan;
   const std::uint64_t prefix_count = A == 0 ? 1 : product(p0.dims, 0, t);
@@ -142,39 +211,8 @@ std::optional<LayoutTilePlan> plan_layout_tiles(const std::vector<LayoutPiece>& 
     for (std::uint64_t c0 = 0; c0 < n_t; c0 += c) {
       const std::uint64_t cnt = std::min(c, n_t - c0);
       if (A > 0) lo[t] = c0;
-      LayoutTile tile;
-      for (std::size_t d = 0; d < A && d <= t; ++d) tile.out_first += lo[d] * p0.out_stride[d];
-      tile.out_elems = (A == 0 ? 1 : cnt * product(p0.dims, t + 1, A)) * B;
       std::uint64_t slot = 0;
-      for (std::size_t k = 0; k < pieces.size(); ++k) {
-        const LayoutPiece& p = pieces[k];
-        std::vector<TileDim> dims(p.dims.size());
-        std::uint64_t in_base = p.in_offset;
-        for (std::size_t d = 0; d < p.dims.size(); ++d) {
-          dims[d].in = p.in_stride[d];
-          dims[d].out = p.out_stride[d];
-          if (A > 0 && d < t) dims[d].x = 1;
-          else if (A > 0 && d == t) dims[d].x = cnt;
-          else dims[d].x = p.dims[d];
-          if (A > 0 && d <= t) in_base += lo[d] * p.in_stride[d];
-        }
-        const std::uint64_t box = add_loads(dims, k, in_base, slot, tile.loads);
-        isa::MoveParams m;
-        m.in_addr = std::uint32_t(slot);
-        m.out_addr = std::uint32_t(p.out_offset);
-        int r = 0;
-        for (std::size_t d = dims.size(); d-- > 0;) {
-          if (dims[d].x <= 1) continue;
-          m.extent[std::size_t(r)] = std::uint32_t(dims[d].x);
-          m.in_stride[std::size_t(r)] = std::uint32_t(dims[d].in == 0 ? 0 : dims[d].sram);
-          m.out_stride[std::size_t(r)] = std::uint32_t(dims[d].out);
-          ++r;
-        }
-        if (r == 0) m.extent[0] = 1, m.in_stride[0] = m.out_stride[0] = 1, r = 1;
-        m.rank = r;
-        tile.moves.push_back(m);
-        slot += box;
-      }
+      LayoutTile tile = make_tile(pieces, t, cnt, lo, B, slot);
       plan.in_slot_elems = std::max(plan.in_slot_elems, slot);
       plan.out_slot_elems = std::max(plan.out_slot_elems, tile.out_elems);
       plan.tiles.push_back(std::move(tile));

@@ -246,49 +246,41 @@ std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
 
 namespace {
 
-// The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
-std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
-  const int unit = co_unit(g);
-  std::vector<int> co_tiles;
-  for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
-  const std::vector<int> row_tiles = ceil_splits(g.h_out);
-
-  std::vector<ConvTilePlan> fits;
-  for (LoopOrder order : {LoopOrder::WeightsResident, LoopOrder::InputResident}) {
-    for (int co : co_tiles) {
-      for (int rows : row_tiles) {
-        const ConvSramLayout l = conv_sram_layout(g, order, co, rows, opt);
-        if (l.total_bytes > sram_bytes) continue;
-        ConvTilePlan p;
-        p.order = order;
-        p.co_tile = co;
-        p.rows_tile = rows;
-        p.n_co = int(ceil_div(g.c_out, co));
-        p.n_row = int(ceil_div(g.h_out, rows));
-        p.steps = p.n_co * p.n_row;
-        p.sram = l;
-        conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
-        p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
-        if (opt.time_based()) {
-          p.array_cycles = conv_array_cycles(g, co, rows, opt.array);
-          const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
-          const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
-          // The step double buffering cannot overlap: the first step's loads (its input band
-          // and weight tile -- the whole input when it is resident) and one step's compute.
-          const std::uint64_t e = std::uint64_t(opt.act_bytes);
-          const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
-                                   ? g.c_in
-                                   : co / g.cout_per_group() * g.cin_per_group();
-          const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
-                                           std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
-          const double fill_ns = std::max(double(first_load) / opt.ddr_bytes_per_ns, memory_ns / double(p.steps));
-          p.estimated_ns = std::max(compute_ns, memory_ns) + compute_ns / double(p.steps) + fill_ns;
-        }
-        fits.push_back(p);
-      }
-    }
+// The plan of one candidate tiling (loop order, co output channels x rows output rows per
+// step, SRAM layout `l`): its DDR traffic, burst cost and (time_based()) time estimate.
+ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, const ConvSramLayout& l,
+                       const TilingOptions& opt) {
+  ConvTilePlan p;
+  p.order = order;
+  p.co_tile = co;
+  p.rows_tile = rows;
+  p.n_co = int(ceil_div(g.c_out, co));
+  p.n_row = int(ceil_div(g.h_out, rows));
+  p.steps = p.n_co * p.n_row;
+  p.sram = l;
+  conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
+  p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
+  if (opt.time_based()) {
+    p.array_cycles = conv_array_cycles(g, co, rows, opt.array);
+    const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
+    const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+    // The step double buffering cannot overlap: the first step's loads (its input band
+    // and weight tile -- the whole input when it is resident) and one step's compute.
+    const std::uint64_t e = std::uint64_t(opt.act_bytes);
+    const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
+                             ? g.c_in
+                             : co / g.cout_per_group() * g.cin_per_group();
+    const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
+                                     std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
+    const double fill_ns = std::max(double(first_load) / opt.ddr_bytes_per_ns, memory_ns / double(p.steps));
+    p.estimated_ns = std::max(compute_ns, memory_ns) + compute_ns / double(p.steps) + fill_ns;
   }
-  if (fits.empty()) return std::nullopt;
+  return p;
+}
+
+// The choice among the tilings that fit (non-empty): by the time estimate within the traffic
+// tolerance when time_based(), else by steps and burst cost (deterministic tie-breaks).
+ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOptions& opt) {
   std::uint64_t best = UINT64_MAX;
   for (const auto& p : fits) best = std::min(best, p.burst_cost_bytes);
   const ConvTilePlan* chosen = nullptr;
@@ -327,6 +319,27 @@ std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_b
     if (!chosen || key(p) > key(*chosen)) chosen = &p;
   }
   return *chosen;
+}
+
+// The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
+std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+  const int unit = co_unit(g);
+  std::vector<int> co_tiles;
+  for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
+  const std::vector<int> row_tiles = ceil_splits(g.h_out);
+
+  std::vector<ConvTilePlan> fits;
+  for (LoopOrder order : {LoopOrder::WeightsResident, LoopOrder::InputResident}) {
+    for (int co : co_tiles) {
+      for (int rows : row_tiles) {
+        const ConvSramLayout l = conv_sram_layout(g, order, co, rows, opt);
+        if (l.total_bytes > sram_bytes) continue;
+        fits.push_back(tile_plan(g, order, co, rows, l, opt));
+      }
+    }
+  }
+  if (fits.empty()) return std::nullopt;
+  return choose_tiling(fits, opt);
 }
 
 }  // namespace

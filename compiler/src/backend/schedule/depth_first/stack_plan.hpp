@@ -1,5 +1,5 @@
 // Internal interface of the depth-first scheduler: the plan of one stack (planner,
-// stack_planner.cpp) and its emission as instructions (stack_emitter.cpp). Public summary:
+// stack_planner.hpp) and its emission as instructions (stack_emitter.cpp). Public summary:
 // npu/compiler/backend/schedule/depth_first.hpp. Reference: docs/depth_first.md.
 #pragma once
 

@@ -79,7 +79,7 @@ std::vector<Decision> stack_decisions(const std::vector<StackSummary>& stacks) {
     std::string groups;
     for (const auto& t : s.weight_groups) groups += (groups.empty() ? "" : ", ") + t;
     // Streamed weights: two slots re-loaded per band, or in one band each layer's loaded once
-    // and placed by its lifetime (stack_planner.cpp layout()).
+    // and placed by its lifetime (stack_sram_layout.cpp layout()).
     const char* weights = !s.weights_streamed ? " B"
                           : s.bands == 1 && s.weights_ahead >= 2
                               ? " B: each layer's loaded once, in SRAM from two layers before to its own"
