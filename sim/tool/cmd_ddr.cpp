@@ -82,8 +82,9 @@ struct RunOptions {
   bool one_at_a_time = false;
 };
 
-void run_ddr(const RunOptions& o) {
-  LoadedDdr ddr = load_ddr(o.src);
+// Applies --mapping, --page-policy and --queue-depth to `ddr`; returns its source named with
+// the mapping override.
+std::string apply_overrides(const RunOptions& o, LoadedDdr& ddr) {
   std::string source = ddr.source;
   if (!o.mapping.empty()) {
     ddr.cfg.address_mapping = o.mapping;
@@ -111,50 +112,106 @@ void run_ddr(const RunOptions& o) {
     ddr.cfg.write_high_watermark = 0;
     ddr.cfg.write_low_watermark = 0;
   }
-  const hw::TraceFormat format = hw::parse_trace_format(o.format);
-  hw::DdrSystem system(ddr.cfg, source);
-  if (o.one_at_a_time) system.set_overlap_row_commands(true);  // as DdrModule
-  hw::TraceReader reader(o.trace, format);
+  return source;
+}
 
+// The trace files of --out (DIR/ddr_trace.csv and DIR/ddr_trace.dramsim3.trace), fed by one
+// sink; not movable, since the DDR system holds the sink's address.
+struct TraceOutputs {
   std::unique_ptr<hw::CsvDdrTraceWriter> csv;
   std::unique_ptr<hw::Dramsim3DdrTraceWriter> dramsim3;
   hw::TeeDdrTraceSink tee;
-  if (!o.out_dir.empty()) {
+
+  TraceOutputs() = default;
+  TraceOutputs(const TraceOutputs&) = delete;
+  TraceOutputs& operator=(const TraceOutputs&) = delete;
+
+  // Creates `out_dir` and both files, and makes `system` write to them.
+  void open(const std::string& out_dir, hw::DdrSystem& system) {
     std::error_code ec;
-    std::filesystem::create_directories(o.out_dir, ec);
+    std::filesystem::create_directories(out_dir, ec);
     if (ec) {
-      throw ConfigError(o.out_dir + ": error: cannot create the output folder (" + ec.message() +
+      throw ConfigError(out_dir + ": error: cannot create the output folder (" + ec.message() +
                         ")\n  fix: choose a writable --out folder");
     }
-    csv = std::make_unique<hw::CsvDdrTraceWriter>(o.out_dir + "/ddr_trace.csv");
-    dramsim3 = std::make_unique<hw::Dramsim3DdrTraceWriter>(o.out_dir + "/ddr_trace.dramsim3.trace");
+    csv = std::make_unique<hw::CsvDdrTraceWriter>(out_dir + "/ddr_trace.csv");
+    dramsim3 = std::make_unique<hw::Dramsim3DdrTraceWriter>(out_dir + "/ddr_trace.dramsim3.trace");
     tee.add(csv.get());
     tee.add(dramsim3.get());
     system.set_trace_sink(&tee);
   }
+};
 
+// A replay's request count and host time (wall clock, CPU, and the parse/simulate split).
+struct ReplayRun {
+  std::uint64_t requests = 0;
+  double wall_s = 0, cpu_s = 0;
+  hw::ReplayTiming timing;
+  double requests_per_s() const { return wall_s > 0 ? double(requests) / wall_s : 0.0; }
+  double simulate_requests_per_s() const {
+    return timing.simulate_s > 0 ? double(requests) / timing.simulate_s : 0.0;
+  }
+};
+
+// Replays the whole trace of `reader` through `system`, timed.
+ReplayRun timed_replay(hw::DdrSystem& system, hw::TraceReader& reader, bool one_at_a_time) {
+  ReplayRun r;
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
-  hw::ReplayTiming timing;
-  const std::uint64_t n = hw::replay_trace(system, reader, &timing, o.one_at_a_time);
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-  tee.finish();
-  const double req_per_s = wall_s > 0 ? double(n) / wall_s : 0.0;
-  const double sim_req_per_s = timing.simulate_s > 0 ? double(n) / timing.simulate_s : 0.0;
-  const hw::DdrStats& s = system.stats();
+  r.requests = hw::replay_trace(system, reader, &r.timing, one_at_a_time);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+  return r;
+}
 
+// ddr_stats.json: the DDR statistics, the run's inputs and its host time.
+nlohmann::json ddr_run_json(const RunOptions& o, const LoadedDdr& ddr, const std::string& source,
+                            const hw::DdrStats& s, const ReplayRun& run) {
   nlohmann::json j = sim::ddr_stats_to_json(s, ddr.cfg, ddr.pj_per_ddr_byte);
   j["trace"] = o.trace;
   j["format"] = o.format;
   j["source"] = source;
   j["one_at_a_time"] = o.one_at_a_time;
-  j["wall_s"] = wall_s;
-  j["requests_per_s"] = req_per_s;
-  j["parse_s"] = timing.parse_s;
-  j["simulate_s"] = timing.simulate_s;
-  j["simulate_requests_per_s"] = sim_req_per_s;
-  j["cpu_s"] = cpu_s;
+  j["wall_s"] = run.wall_s;
+  j["requests_per_s"] = run.requests_per_s();
+  j["parse_s"] = run.timing.parse_s;
+  j["simulate_s"] = run.timing.simulate_s;
+  j["simulate_requests_per_s"] = run.simulate_requests_per_s();
+  j["cpu_s"] = run.cpu_s;
+  return j;
+}
+
+// Prints the run as text: trace, DDR, statistics, host time and the files written.
+void print_ddr_run(const RunOptions& o, const LoadedDdr& ddr, const std::string& source, const hw::DdrStats& s,
+                   const ReplayRun& run) {
+  std::cout << fmt::format("trace           {} ({})\n", o.trace, o.format);
+  std::cout << fmt::format("ddr             {}: {}\n", source, sim::describe_ddr_config(ddr.cfg));
+  std::cout << sim::format_ddr_stats(s, ddr.pj_per_ddr_byte);
+  std::cout << fmt::format(
+      "wall time       {:.3f} s ({:.2f} M requests/s): parsing {:.3f} s, simulation {:.3f} s ({:.2f} M requests/s); "
+      "CPU {:.3f} s\n",
+      run.wall_s, run.requests_per_s() / 1e6, run.timing.parse_s, run.timing.simulate_s,
+      run.simulate_requests_per_s() / 1e6, run.cpu_s);
+  if (!o.out_dir.empty()) {
+    std::cout << fmt::format("wrote           {0}/ddr_stats.json, {0}/ddr_trace.csv, {0}/ddr_trace.dramsim3.trace\n",
+                             o.out_dir);
+  }
+}
+
+void run_ddr(const RunOptions& o) {
+  LoadedDdr ddr = load_ddr(o.src);
+  const std::string source = apply_overrides(o, ddr);
+  const hw::TraceFormat format = hw::parse_trace_format(o.format);
+  hw::DdrSystem system(ddr.cfg, source);
+  if (o.one_at_a_time) system.set_overlap_row_commands(true);  // as DdrModule
+  hw::TraceReader reader(o.trace, format);
+  TraceOutputs outputs;
+  if (!o.out_dir.empty()) outputs.open(o.out_dir, system);
+
+  const ReplayRun run = timed_replay(system, reader, o.one_at_a_time);
+  outputs.tee.finish();
+  const hw::DdrStats& s = system.stats();
+  const nlohmann::json j = ddr_run_json(o, ddr, source, s, run);
   if (!o.out_dir.empty()) {
     sim::write_file_atomic(o.out_dir + "/ddr_stats.json", npu::json_dump(j) + "\n");
   }
@@ -162,17 +219,7 @@ void run_ddr(const RunOptions& o) {
     std::cout << npu::json_dump(j) << "\n";
     return;
   }
-  std::cout << fmt::format("trace           {} ({})\n", o.trace, o.format);
-  std::cout << fmt::format("ddr             {}: {}\n", source, sim::describe_ddr_config(ddr.cfg));
-  std::cout << sim::format_ddr_stats(s, ddr.pj_per_ddr_byte);
-  std::cout << fmt::format(
-      "wall time       {:.3f} s ({:.2f} M requests/s): parsing {:.3f} s, simulation {:.3f} s ({:.2f} M requests/s); "
-      "CPU {:.3f} s\n",
-      wall_s, req_per_s / 1e6, timing.parse_s, timing.simulate_s, sim_req_per_s / 1e6, cpu_s);
-  if (!o.out_dir.empty()) {
-    std::cout << fmt::format("wrote           {0}/ddr_stats.json, {0}/ddr_trace.csv, {0}/ddr_trace.dramsim3.trace\n",
-                             o.out_dir);
-  }
+  print_ddr_run(o, ddr, source, s, run);
 }
 
 struct GenOptions {

@@ -33,6 +33,102 @@ std::string self_exe() {
   return ec ? std::string("npu") : p.string();
 }
 
+// Adds the options that fill `opt` (models, configs, strategies, output, runs, traces, shapes).
+void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vector<std::string>& strategies,
+                     std::vector<std::string>& traces) {
+  cmd->add_option("--model", opt.models, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path; repeatable")
+      ->required();
+  cmd->add_option("--hw", opt.hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
+  cmd->add_option("--strategies", strategies,
+                  "Comma-separated fusion strategies (built-in names or strategy YAML files)")
+      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first");
+  cmd->add_option("--out", opt.out_dir, "Output folder (summary.csv/json/md, layers/, runs/)")->required();
+  cmd->add_option("-j,--jobs", opt.jobs, "Simulations run at a time (processes)")->default_val(1);
+  cmd->add_option("--trace", traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
+  cmd->add_flag("--trace-compress", opt.trace_compress,
+                "With --trace ddr: write each run's CSV trace gzip-compressed as ddr.csv.gz");
+  cmd->add_flag("--npu-only", opt.npu_only, "Fail every run that would place a node on the host");
+  cmd->add_option("--input-shape", opt.input_shapes,
+                  "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
+  npu::tool::add_dynamic_size_option(cmd, opt.dynamic_size);
+}
+
+// Adds --verify and the calibration options of its int8 check.
+void add_verify_options(CLI::App* cmd, bool& verify, npu::sim::VerifyOptions& vo) {
+  cmd->add_flag("--verify", verify,
+                "Also check values (npu verify): fp32 configs run with data against the fp32 reference, int8 configs "
+                "report the post-training-quantised model's SQNR; adds columns to the summary");
+  cmd->add_option("--calib", vo.calib_dir, "With --verify, int8 configs: calibration folder (docs/functional.md)");
+  cmd->add_option("--calib-count", vo.calib_count, "With --verify, int8, no --calib: seeded calibration samples")
+      ->default_val(8);
+  cmd->add_option("--calib-seed", vo.calib_seed, "With --verify, int8, no --calib: their seed")->default_val(1);
+}
+
+// Completes `opt` from the parsed lists and checks everything before any work starts.
+void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::string>& strategies,
+                    const std::vector<std::string>& traces, bool verify, const npu::sim::VerifyOptions& vo) {
+  for (const auto& item : strategies)
+    if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
+      throw npu::ConfigError("--strategies '" + item + "': error: empty entry in the list; separate names with single commas");
+  opt.strategies = split_list(strategies);
+  if (opt.strategies.empty()) opt.strategies = npu::compiler::builtin_strategy_names();  // all six built-ins
+  opt.traces = split_list(traces);
+  opt.self_exe = self_exe();
+  opt.with_data = verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)
+  if (!verify && !vo.calib_dir.empty())
+    throw npu::ConfigError("--calib: error: it calibrates the quantised model of --verify; add --verify");
+  npu::sim::validate_experiment(opt);  // everything checked before any work starts
+  if (std::find(opt.traces.begin(), opt.traces.end(), "ddr") != opt.traces.end() && !opt.trace_compress)
+    std::cerr << "note: --trace ddr writes one CSV row per DDR burst per run (MobileNetV2 under none on the edge "
+                 "preset: 108 MB of ddr.csv + 16 MB of ddr.trace; a run above 100 MB says so in its log.txt); "
+                 "--trace-compress writes ddr.csv.gz (8.3 MB there)\n";
+}
+
+// Prints what merging with the folder's earlier runs kept, dropped and removed, if anything.
+void print_merge(const npu::sim::MergeReport& merge) {
+  if (merge.kept_earlier || merge.dropped_earlier || merge.removed_stale || merge.removed_plots)
+    std::cout << "folder: kept " << merge.kept_earlier << " earlier row(s) whose results are still in runs/, dropped "
+              << merge.dropped_earlier << " whose results are gone or failed, removed " << merge.removed_stale
+              << " stale run folder(s)/layer file(s)"
+              << (merge.removed_plots ? " and " + std::to_string(merge.removed_plots) +
+                                            " plot(s) of the previous summary (re-run scripts/plot_experiment.py)"
+                                      : std::string())
+              << "\n";
+}
+
+// Runs the experiment of `opt` (and --verify's checks), writes the summary and sets the exit
+// status 1 when a run or a verification failed.
+void run_command(const npu::sim::ExperimentOptions& opt, bool verify, npu::sim::VerifyOptions& vo) {
+  const npu::sim::FolderLock lock(opt.out_dir);  // one experiment per folder at a time
+  npu::sim::write_plan(opt.out_dir, npu::sim::plan_experiment_cells(opt));  // for `npu report`
+  auto jobs = npu::sim::plan_experiment(opt);
+  npu::sim::MergeReport merge;
+  auto runs = npu::sim::merge_with_earlier_runs(opt.out_dir, npu::sim::run_experiment(opt, jobs), merge);
+  int verify_failed = 0;
+  if (verify) {
+    vo.input_shapes = opt.input_shapes;
+    vo.input_seed = opt.input_seed;
+    verify_failed = npu::sim::add_verify_figures(runs, vo);
+  }
+  std::cout << npu::sim::write_summary(opt.out_dir, runs);
+  std::size_t failed = 0;
+  for (const auto& r : runs) failed += r.ok ? 0 : 1;
+  std::cout << "\nwrote " << opt.out_dir << "/summary.csv, summary.json, summary.md, layers/*.csv\n";
+  print_merge(merge);
+  if (verify_failed) {
+    std::cerr << "npu experiment: " << verify_failed
+              << " run(s) failed verification: not run (the table says why), above the fp32 tolerance "
+              << vo.fp32_tolerance << ", or int8 not bit-exact with the integer reference (see the verification "
+                 "table)\n";
+    npu::tool::set_exit_status(1);
+  }
+  if (failed) {
+    std::cerr << "npu experiment: " << failed << " of " << runs.size() << " runs failed (see the table; logs in "
+              << opt.out_dir << "/runs/<run>/log.txt)\n";
+    npu::tool::set_exit_status(1);
+  }
+}
+
 void add_experiment(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "experiment",
@@ -41,82 +137,14 @@ void add_experiment(CLI::App& app) {
   auto opt = std::make_shared<npu::sim::ExperimentOptions>();
   auto strategies = std::make_shared<std::vector<std::string>>();
   auto traces = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("--model", opt->models, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path; repeatable")
-      ->required();
-  cmd->add_option("--hw", opt->hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
-  cmd->add_option("--strategies", *strategies,
-                  "Comma-separated fusion strategies (built-in names or strategy YAML files)")
-      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first");
-  cmd->add_option("--out", opt->out_dir, "Output folder (summary.csv/json/md, layers/, runs/)")->required();
-  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
-  cmd->add_option("--trace", *traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
-  cmd->add_flag("--trace-compress", opt->trace_compress,
-                "With --trace ddr: write each run's CSV trace gzip-compressed as ddr.csv.gz");
-  cmd->add_flag("--npu-only", opt->npu_only, "Fail every run that would place a node on the host");
-  cmd->add_option("--input-shape", opt->input_shapes,
-                  "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
-  npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
+  add_run_options(cmd, *opt, *strategies, *traces);
   auto verify = std::make_shared<bool>(false);
   auto vo = std::make_shared<npu::sim::VerifyOptions>();
-  cmd->add_flag("--verify", *verify,
-                "Also check values (npu verify): fp32 configs run with data against the fp32 reference, int8 configs "
-                "report the post-training-quantised model's SQNR; adds columns to the summary");
-  cmd->add_option("--calib", vo->calib_dir, "With --verify, int8 configs: calibration folder (docs/functional.md)");
-  cmd->add_option("--calib-count", vo->calib_count, "With --verify, int8, no --calib: seeded calibration samples")
-      ->default_val(8);
-  cmd->add_option("--calib-seed", vo->calib_seed, "With --verify, int8, no --calib: their seed")->default_val(1);
+  add_verify_options(cmd, *verify, *vo);
   cmd->add_option("--shard", opt->shard, "Run only share i of N of the jobs (i/N), e.g. for a Slurm job array");
   cmd->callback([opt, strategies, traces, verify, vo]() {
-    for (const auto& item : *strategies)
-      if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
-        throw npu::ConfigError("--strategies '" + item + "': error: empty entry in the list; separate names with single commas");
-    opt->strategies = split_list(*strategies);
-    if (opt->strategies.empty()) opt->strategies = npu::compiler::builtin_strategy_names();  // all six built-ins
-    opt->traces = split_list(*traces);
-    opt->self_exe = self_exe();
-    opt->with_data = *verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)
-    if (!*verify && !vo->calib_dir.empty())
-      throw npu::ConfigError("--calib: error: it calibrates the quantised model of --verify; add --verify");
-    npu::sim::validate_experiment(*opt);  // everything checked before any work starts
-    if (std::find(opt->traces.begin(), opt->traces.end(), "ddr") != opt->traces.end() && !opt->trace_compress)
-      std::cerr << "note: --trace ddr writes one CSV row per DDR burst per run (MobileNetV2 under none on the edge "
-                   "preset: 108 MB of ddr.csv + 16 MB of ddr.trace; a run above 100 MB says so in its log.txt); "
-                   "--trace-compress writes ddr.csv.gz (8.3 MB there)\n";
-    const npu::sim::FolderLock lock(opt->out_dir);  // one experiment per folder at a time
-    npu::sim::write_plan(opt->out_dir, npu::sim::plan_experiment_cells(*opt));  // for `npu report`
-    auto jobs = npu::sim::plan_experiment(*opt);
-    npu::sim::MergeReport merge;
-    auto runs = npu::sim::merge_with_earlier_runs(opt->out_dir, npu::sim::run_experiment(*opt, jobs), merge);
-    int verify_failed = 0;
-    if (*verify) {
-      vo->input_shapes = opt->input_shapes;
-      vo->input_seed = opt->input_seed;
-      verify_failed = npu::sim::add_verify_figures(runs, *vo);
-    }
-    std::cout << npu::sim::write_summary(opt->out_dir, runs);
-    std::size_t failed = 0;
-    for (const auto& r : runs) failed += r.ok ? 0 : 1;
-    std::cout << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, layers/*.csv\n";
-    if (merge.kept_earlier || merge.dropped_earlier || merge.removed_stale || merge.removed_plots)
-      std::cout << "folder: kept " << merge.kept_earlier << " earlier row(s) whose results are still in runs/, dropped "
-                << merge.dropped_earlier << " whose results are gone or failed, removed " << merge.removed_stale
-                << " stale run folder(s)/layer file(s)"
-                << (merge.removed_plots ? " and " + std::to_string(merge.removed_plots) +
-                                              " plot(s) of the previous summary (re-run scripts/plot_experiment.py)"
-                                        : std::string())
-                << "\n";
-    if (verify_failed) {
-      std::cerr << "npu experiment: " << verify_failed
-                << " run(s) failed verification: not run (the table says why), above the fp32 tolerance "
-                << vo->fp32_tolerance << ", or int8 not bit-exact with the integer reference (see the verification "
-                   "table)\n";
-      npu::tool::set_exit_status(1);
-    }
-    if (failed) {
-      std::cerr << "npu experiment: " << failed << " of " << runs.size() << " runs failed (see the table; logs in "
-                << opt->out_dir << "/runs/<run>/log.txt)\n";
-      npu::tool::set_exit_status(1);
-    }
+    finish_options(*opt, *strategies, *traces, *verify, *vo);
+    run_command(*opt, *verify, *vo);
   });
 }
 

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "npu/compiler/frontend/scalesim/config.hpp"
+#include "npu/compiler/frontend/scalesim/topology.hpp"
 #include "npu/sim/run/scalesim.hpp"
 #include "npu/sim/io/output_files.hpp"
 
@@ -20,12 +22,12 @@ struct ScaleSimArgs {
 };
 
 void run(const ScaleSimArgs& a) {
-  sim::TopologyFormat fmt_kind = sim::TopologyFormat::Auto;
-  if (a.format == "conv") fmt_kind = sim::TopologyFormat::Conv;
-  else if (a.format == "gemm") fmt_kind = sim::TopologyFormat::Gemm;
+  compiler::TopologyFormat fmt_kind = compiler::TopologyFormat::Auto;
+  if (a.format == "conv") fmt_kind = compiler::TopologyFormat::Conv;
+  else if (a.format == "gemm") fmt_kind = compiler::TopologyFormat::Gemm;
   else if (a.format != "auto") throw ConfigError("--format: error: '" + a.format + "' is not one of auto, conv, gemm");
-  const sim::ScaleSimConfig cfg = sim::read_scalesim_config(a.config);
-  const auto layers = sim::read_scalesim_topology(a.topology, fmt_kind);
+  const compiler::ScaleSimConfig cfg = compiler::read_scalesim_config(a.config);
+  const auto layers = compiler::read_scalesim_topology(a.topology, fmt_kind);
   const auto results = sim::scalesim_compute(layers, cfg);
   if (cfg.interface_bandwidth != "CALC") {
     std::cerr << a.config << ": note: InterfaceBandwidth " << cfg.interface_bandwidth

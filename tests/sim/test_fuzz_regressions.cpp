@@ -5,9 +5,10 @@
 #include <functional>
 #include <string>
 
-#include "npu/sim/run/scalesim.hpp"
+#include "npu/compiler/frontend/scalesim/topology.hpp"
+#include "npu/isa/hw_config.hpp"
 
-namespace npu::sim {
+namespace npu::compiler {
 namespace {
 
 std::string error_of(const std::function<void()>& f) {
@@ -47,4 +48,4 @@ TEST(FuzzRegression, ScaleSimLayerLimitCountsEarlierRows) {
 }
 
 }  // namespace
-}  // namespace npu::sim
+}  // namespace npu::compiler

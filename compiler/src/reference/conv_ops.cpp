@@ -20,16 +20,14 @@ namespace {
 std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
-void conv(OpCall& call) {
-  call.only_attrs({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
-  const RefTensor& x = call.fin(0);
-  const RefTensor& w = call.fin(1);
-  const RefTensor* b = call.opt(2);
+// Checks Conv's inputs (rank 3 or 4, group, kernel_shape, bias) and returns
+// its window: spatial sizes, strides, dilations, pads and output size.
+Window conv_window(const OpCall& call, const RefTensor& x, const RefTensor& w, const RefTensor* b) {
   if (x.shape.size() < 3 || x.shape.size() > 4)
     call.fail("input X has shape " + shape_str(x.shape) + "; the reference interpreter implements 1-D and 2-D Conv (rank 3 or 4)");
   if (w.shape.size() != x.shape.size())
     call.fail("weight W has shape " + shape_str(w.shape) + ", rank differs from X " + shape_str(x.shape));
-  const std::int64_t N = x.shape[0], C = x.shape[1], K = w.shape[0];
+  const std::int64_t C = x.shape[1], K = w.shape[0];
   const std::int64_t G = call.node.attr_int("group", 1);
   if (G < 1 || C % G != 0 || K % G != 0 || w.shape[1] != C / G)
     call.fail("group " + std::to_string(G) + " does not fit X " + shape_str(x.shape) + " and W " + shape_str(w.shape) +
@@ -40,28 +38,88 @@ void conv(OpCall& call) {
     call.fail("attribute kernel_shape " + shape_str(call.node.attr_ints("kernel_shape")) + " differs from W's " + shape_str(kernel));
   if (b && (!b->is_float() || b->elements() != K))
     call.fail("bias B has shape " + shape_str(b->shape) + ", expected [" + std::to_string(K) + "]");
-  const Window win = window_of(call, spatial, kernel, false);
+  return window_of(call, spatial, kernel, false);
+}
+
+// The output columns each kernel column reaches: for column j, [lo[j], hi[j]) are the ow
+// whose iw = ow*sw - pl + j*dw lies in [0, W), so taps in the padding are never visited.
+struct TapColumns {
+  std::vector<std::int64_t> lo, hi;
+  bool pointwise = false;  ///< 1x1, stride 1, no padding: one axpy over the whole plane
+};
+
+// TapColumns of `win`.
+TapColumns tap_columns(const Window& win) {
+  TapColumns cols;
+  const std::int64_t W = win.in_w, OW = win.out_w, KW = win.k_w;
+  cols.lo.resize(KW);
+  cols.hi.resize(KW);
+  // Valid output-column range of each kernel column j: iw = ow*sw - pl + j*dw in [0, W).
+  for (std::int64_t j = 0; j < KW; ++j) {
+    const std::int64_t off = j * win.d_w - win.pad_l;
+    cols.lo[j] = std::max<std::int64_t>(0, ceil_div(-off, win.s_w));
+    cols.hi[j] = std::min<std::int64_t>(OW, floor_div(W - 1 - off, win.s_w) + 1);
+  }
+  cols.pointwise = win.k_h == 1 && KW == 1 && win.s_h == 1 && win.s_w == 1 && win.pad_t == 0 && win.pad_l == 0 &&
+                   win.pad_b == 0 && win.pad_r == 0;
+  return cols;
+}
+
+// Adds one input channel plane `in` (H x W), weighted by its kernel `wk` (KH x KW), to the
+// output plane `out` (OH x OW), tap by tap; each tap's innermost loop is a contiguous run of
+// output columns (an axpy the compiler vectorises).
+void accumulate_channel(float* __restrict out, const float* __restrict in, const float* wk, const Window& win,
+                        const TapColumns& cols) {
+  const std::int64_t H = win.in_h, W = win.in_w, OH = win.out_h, OW = win.out_w, KH = win.k_h, KW = win.k_w;
+  if (cols.pointwise) {  // 1x1, stride 1, no padding: one axpy over the whole plane
+    const float wv = wk[0];
+    for (std::int64_t p = 0; p < OH * OW; ++p) out[p] += wv * in[p];
+    return;
+  }
+  for (std::int64_t i = 0; i < KH; ++i) {
+    const std::int64_t ih_off = i * win.d_h - win.pad_t;
+    for (std::int64_t j = 0; j < KW; ++j) {
+      const float wv = wk[i * KW + j];
+      const std::int64_t lo = cols.lo[j], hi = cols.hi[j];
+      if (lo >= hi) continue;
+      const std::int64_t iw0 = lo * win.s_w - win.pad_l + j * win.d_w;
+      for (std::int64_t oh = 0; oh < OH; ++oh) {
+        const std::int64_t ih = oh * win.s_h + ih_off;
+        if (ih < 0 || ih >= H) continue;
+        const float* __restrict row = in + ih * W + iw0;
+        float* __restrict orow = out + oh * OW + lo;
+        const std::int64_t len = hi - lo;
+        if (win.s_w == 1) {
+          for (std::int64_t t = 0; t < len; ++t) orow[t] += wv * row[t];
+        } else {
+          const std::int64_t s = win.s_w;
+          for (std::int64_t t = 0; t < len; ++t) orow[t] += wv * row[t * s];
+        }
+      }
+    }
+  }
+}
+
+void conv(OpCall& call) {
+  call.only_attrs({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
+  const RefTensor& x = call.fin(0);
+  const RefTensor& w = call.fin(1);
+  const RefTensor* b = call.opt(2);
+  const Window win = conv_window(call, x, w, b);
+  const std::int64_t N = x.shape[0], C = x.shape[1], K = w.shape[0];
+  const std::int64_t G = call.node.attr_int("group", 1);
 
   const std::int64_t Cg = C / G, Kg = K / G;
   const std::int64_t H = win.in_h, W = win.in_w, OH = win.out_h, OW = win.out_w, KH = win.k_h, KW = win.k_w;
   std::vector<std::int64_t> out_shape{N, K};
-  if (spatial.size() == 2) out_shape.push_back(OH);
+  if (x.shape.size() == 4) out_shape.push_back(OH);
   out_shape.push_back(OW);
   RefTensor y = RefTensor::zeros(out_shape);
   const float* xd = x.f.data();
   const float* wd = w.f.data();
   const float* bd = b ? b->f.data() : nullptr;
   float* yd = y.f.data();
-
-  // Valid output-column range of each kernel column j: iw = ow*sw - pl + j*dw in [0, W).
-  std::vector<std::int64_t> ow_lo(KW), ow_hi(KW);
-  for (std::int64_t j = 0; j < KW; ++j) {
-    const std::int64_t off = j * win.d_w - win.pad_l;
-    ow_lo[j] = std::max<std::int64_t>(0, ceil_div(-off, win.s_w));
-    ow_hi[j] = std::min<std::int64_t>(OW, floor_div(W - 1 - off, win.s_w) + 1);
-  }
-  const bool pointwise = KH == 1 && KW == 1 && win.s_h == 1 && win.s_w == 1 && win.pad_t == 0 && win.pad_l == 0 &&
-                         win.pad_b == 0 && win.pad_r == 0;
+  const TapColumns cols = tap_columns(win);
 
   parallel_for(call.threads, N * K, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t nk = begin; nk < end; ++nk) {
@@ -69,37 +127,8 @@ void conv(OpCall& call) {
       float* __restrict out = yd + nk * OH * OW;
       const float bias = bd ? bd[k] : 0.0f;
       std::fill(out, out + OH * OW, bias);
-      for (std::int64_t c = 0; c < Cg; ++c) {
-        const float* __restrict in = xd + (n * C + g * Cg + c) * H * W;
-        const float* wk = wd + ((k * Cg + c) * KH) * KW;
-        if (pointwise) {  // 1x1, stride 1, no padding: one axpy over the whole plane
-          const float wv = wk[0];
-          for (std::int64_t p = 0; p < OH * OW; ++p) out[p] += wv * in[p];
-          continue;
-        }
-        for (std::int64_t i = 0; i < KH; ++i) {
-          const std::int64_t ih_off = i * win.d_h - win.pad_t;
-          for (std::int64_t j = 0; j < KW; ++j) {
-            const float wv = wk[i * KW + j];
-            const std::int64_t lo = ow_lo[j], hi = ow_hi[j];
-            if (lo >= hi) continue;
-            const std::int64_t iw0 = lo * win.s_w - win.pad_l + j * win.d_w;
-            for (std::int64_t oh = 0; oh < OH; ++oh) {
-              const std::int64_t ih = oh * win.s_h + ih_off;
-              if (ih < 0 || ih >= H) continue;
-              const float* __restrict row = in + ih * W + iw0;
-              float* __restrict orow = out + oh * OW + lo;
-              const std::int64_t len = hi - lo;
-              if (win.s_w == 1) {
-                for (std::int64_t t = 0; t < len; ++t) orow[t] += wv * row[t];
-              } else {
-                const std::int64_t s = win.s_w;
-                for (std::int64_t t = 0; t < len; ++t) orow[t] += wv * row[t * s];
-              }
-            }
-          }
-        }
-      }
+      for (std::int64_t c = 0; c < Cg; ++c)
+        accumulate_channel(out, xd + (n * C + g * Cg + c) * H * W, wd + ((k * Cg + c) * KH) * KW, win, cols);
     }
   });
   call.out[0] = std::move(y);

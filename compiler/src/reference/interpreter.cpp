@@ -108,13 +108,12 @@ void fake_quantize(const Graph& g, const std::string& name, RefTensor& t, const 
   }
 }
 
-}  // namespace
+using reference::shape_str;
 
-RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const ReferenceOptions& options) {
-  using reference::shape_str;
-  const std::string src = source_of(g);
-  const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-
+// The graph inputs' tensors, checked against the graph (name, shape, element kind, size) and,
+// with apply_quant, rounded to their integer grid; then checks that every kept tensor exists.
+std::map<std::string, RefTensor> bind_inputs(const Graph& g, const RefTensorMap& inputs, const ReferenceOptions& options,
+                                             const std::string& src) {
   std::map<std::string, RefTensor> live;
   for (const auto& [name, value] : inputs)
     if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end())
@@ -148,70 +147,79 @@ RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const Ref
   for (const std::string& k : options.keep)
     if (!g.has_tensor(k))
       throw ConfigError(src + ": error: tensor '" + echo(k) + "' asked to be kept is no tensor of the graph");
+  return live;
+}
 
-  // Last reader of every tensor, to free intermediates early (YOLOv5s at 640x640 has
-  // 490 MB of them); graph outputs and kept tensors are never freed.
+// The tensors returned and never freed: graph outputs, kept tensors, and with keep_all every
+// node output.
+std::set<std::string> retained_tensors(const Graph& g, const ReferenceOptions& options) {
   std::set<std::string> retained(g.outputs.begin(), g.outputs.end());
   retained.insert(options.keep.begin(), options.keep.end());
   if (options.keep_all)
     for (const Node& n : g.nodes)
       for (const std::string& o : n.outputs)
         if (!o.empty()) retained.insert(o);
-  std::map<std::string, std::size_t> last_use;
-  for (std::size_t i = 0; i < g.nodes.size(); ++i)
-    for (const std::string& in : g.nodes[i].inputs)
-      if (!in.empty()) last_use[in] = i;
+  return retained;
+}
 
+// The kernel of node `call.node` from the op table; fails naming the implemented ops if none.
+reference::OpKernel kernel_of(const reference::OpCall& call) {
   const auto& table = reference::op_table();
-  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-    const Node& n = g.nodes[i];
-    auto kernel = table.find(n.op_type);
-    std::vector<RefTensor> outs(n.outputs.size());
-    reference::OpCall call{g, n, i, {}, outs, threads};
-    if (kernel == table.end()) {
-      std::string list;
-      for (const auto& [op, k] : table) list += (list.empty() ? "" : " ") + op;
-      call.fail("the reference interpreter does not implement op '" + echo(n.op_type) +
-                "'; add a kernel for it under compiler/src/reference/ (implemented: " + list + ")");
-    }
-    for (const std::string& in : n.inputs) {
-      if (in.empty()) {
-        call.in.push_back(nullptr);
-        continue;
-      }
-      auto it = live.find(in);
-      if (it == live.end()) {
-        if (!g.has_tensor(in) || !g.tensor(in).is_constant)
-          call.fail("input '" + echo(in) + "' has no value: nothing before this node produces it");
-        it = live.emplace(in, from_constant(g, g.tensor(in))).first;
-      }
-      call.in.push_back(&it->second);
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    kernel->second(call);
-    if (options.seconds_per_op)
-      (*options.seconds_per_op)[n.op_type] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (std::size_t k = 0; k < n.outputs.size(); ++k) {
-      const std::string& name = n.outputs[k];
-      if (name.empty()) continue;
-      RefTensor& o = outs[k];
-      const std::size_t have = o.is_float() ? o.f.size() : o.i.size();
-      if (have != static_cast<std::size_t>(o.elements()))
-        call.fail("internal error: output '" + echo(name) + "' has " + std::to_string(have) + " values for shape " +
-                  shape_str(o.shape));
-      if (g.has_tensor(name) && g.tensor(name).shape_known() && g.tensor(name).shape != o.shape)
-        call.fail("output '" + echo(name) + "' computed with shape " + shape_str(o.shape) +
-                  " but shape inference gave " + shape_str(g.tensor(name).shape) +
-                  "; one of them is wrong (report it with the model)");
-      if (options.apply_quant && g.has_tensor(name) && g.tensor(name).quant) fake_quantize(g, name, o, *g.tensor(name).quant);
-      live[name] = std::move(o);
-    }
-    for (const std::string& in : n.inputs) {
-      auto lu = last_use.find(in);
-      if (!in.empty() && lu != last_use.end() && lu->second == i && !retained.count(in)) live.erase(in);
-    }
+  auto kernel = table.find(call.node.op_type);
+  if (kernel == table.end()) {
+    std::string list;
+    for (const auto& [op, k] : table) list += (list.empty() ? "" : " ") + op;
+    call.fail("the reference interpreter does not implement op '" + echo(call.node.op_type) +
+              "'; add a kernel for it under compiler/src/reference/ (implemented: " + list + ")");
   }
+  return kernel->second;
+}
 
+// Points `call.in` at the node's input values: live tensors, constants (made live on first
+// use) or nullptr for an absent optional input.
+void gather_inputs(reference::OpCall& call, std::map<std::string, RefTensor>& live) {
+  const Graph& g = call.graph;
+  for (const std::string& in : call.node.inputs) {
+    if (in.empty()) {
+      call.in.push_back(nullptr);
+      continue;
+    }
+    auto it = live.find(in);
+    if (it == live.end()) {
+      if (!g.has_tensor(in) || !g.tensor(in).is_constant)
+        call.fail("input '" + echo(in) + "' has no value: nothing before this node produces it");
+      it = live.emplace(in, from_constant(g, g.tensor(in))).first;
+    }
+    call.in.push_back(&it->second);
+  }
+}
+
+// Checks each output the kernel computed (size, shape against shape inference), rounds it
+// to its grid with apply_quant, and makes it live.
+void store_outputs(const reference::OpCall& call, const ReferenceOptions& options,
+                   std::map<std::string, RefTensor>& live) {
+  const Graph& g = call.graph;
+  const Node& n = call.node;
+  for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+    const std::string& name = n.outputs[k];
+    if (name.empty()) continue;
+    RefTensor& o = call.out[k];
+    const std::size_t have = o.is_float() ? o.f.size() : o.i.size();
+    if (have != static_cast<std::size_t>(o.elements()))
+      call.fail("internal error: output '" + echo(name) + "' has " + std::to_string(have) + " values for shape " +
+                shape_str(o.shape));
+    if (g.has_tensor(name) && g.tensor(name).shape_known() && g.tensor(name).shape != o.shape)
+      call.fail("output '" + echo(name) + "' computed with shape " + shape_str(o.shape) +
+                " but shape inference gave " + shape_str(g.tensor(name).shape) +
+                "; one of them is wrong (report it with the model)");
+    if (options.apply_quant && g.has_tensor(name) && g.tensor(name).quant) fake_quantize(g, name, o, *g.tensor(name).quant);
+    live[name] = std::move(o);
+  }
+}
+
+// The retained tensors' values: live, or constants; throws for one that no node writes.
+RefTensorMap collect_retained(const Graph& g, const std::set<std::string>& retained,
+                              const std::map<std::string, RefTensor>& live, const std::string& src) {
   RefTensorMap result;
   for (const std::string& name : retained) {
     auto it = live.find(name);
@@ -227,6 +235,40 @@ RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const Ref
     }
   }
   return result;
+}
+
+}  // namespace
+
+RefTensorMap run_reference(const Graph& g, const RefTensorMap& inputs, const ReferenceOptions& options) {
+  const std::string src = source_of(g);
+  const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::map<std::string, RefTensor> live = bind_inputs(g, inputs, options, src);
+
+  // Last reader of every tensor, to free intermediates early (YOLOv5s at 640x640 has
+  // 490 MB of them); graph outputs and kept tensors are never freed.
+  const std::set<std::string> retained = retained_tensors(g, options);
+  std::map<std::string, std::size_t> last_use;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    for (const std::string& in : g.nodes[i].inputs)
+      if (!in.empty()) last_use[in] = i;
+
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    std::vector<RefTensor> outs(n.outputs.size());
+    reference::OpCall call{g, n, i, {}, outs, threads};
+    const reference::OpKernel kernel = kernel_of(call);
+    gather_inputs(call, live);
+    const auto t0 = std::chrono::steady_clock::now();
+    kernel(call);
+    if (options.seconds_per_op)
+      (*options.seconds_per_op)[n.op_type] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    store_outputs(call, options, live);
+    for (const std::string& in : n.inputs) {
+      auto lu = last_use.find(in);
+      if (!in.empty() && lu != last_use.end() && lu->second == i && !retained.count(in)) live.erase(in);
+    }
+  }
+  return collect_retained(g, retained, live, src);
 }
 
 }  // namespace npu::compiler

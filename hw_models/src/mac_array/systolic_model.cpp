@@ -52,11 +52,4 @@ SystolicCycles systolic_cycles(const GemmDims& dims, int rows, int cols, Dataflo
   return out;
 }
 
-std::int64_t scalesim_ofmap_size(std::int64_t in, std::int64_t filter, std::int64_t stride) {
-  if (stride <= 0 || filter <= 0 || filter > in) {
-    throw std::invalid_argument("scalesim_ofmap_size: need 0 < filter <= input and stride > 0");
-  }
-  return ceil_div(in - filter + stride, stride);
-}
-
 }  // namespace npu::hw

@@ -280,42 +280,102 @@ RunSummary read_run_summary(const ExperimentJob& job) {
   return r;
 }
 
-std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs) {
-  std::vector<RunSummary> results(jobs.size());
-  std::vector<Child> running;
-  std::size_t next = 0, done = 0;
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  const double t_start = now_s();
-  std::size_t failed = 0;
-  const std::size_t total = opt.progress_total ? opt.progress_total : jobs.size();
-  // done/total (counting cells finished before this call), failures, and the ETA from this
-  // call's rate so far; in place on a terminal, a plain line per finished job otherwise.
-  auto progress = [&](const std::string& what, bool finished) {
-    if (!tty && !finished) return;
-    const double elapsed = now_s() - t_start;
+namespace {
+// The experiment's progress on stderr: done/total (counting cells finished before this call),
+// failures, and the ETA from this call's rate so far; in place on a terminal, a plain line per
+// finished job otherwise.
+class ProgressLine {
+ public:
+  ProgressLine(const ExperimentOptions& opt, std::size_t jobs)
+      : tty_(isatty(STDERR_FILENO) != 0),
+        t_start_(now_s()),
+        jobs_(jobs),
+        total_(opt.progress_total ? opt.progress_total : jobs),
+        done_before_(opt.progress_done) {}
+
+  // Shows `what` after `done` jobs of which `failed` failed; only finished jobs off a terminal.
+  void show(const std::string& what, bool finished, std::size_t done, std::size_t failed) const {
+    if (!tty_ && !finished) return;
+    const double elapsed = now_s() - t_start_;
     std::string eta = "--";
-    if (done > 0 && done < jobs.size()) {
-      const double s = elapsed / double(done) * double(jobs.size() - done);
+    if (done > 0 && done < jobs_) {
+      const double s = elapsed / double(done) * double(jobs_ - done);
       eta = s >= 3600 ? fmt::format("{}h{:02}m", int(s / 3600), int(s / 60) % 60)
                       : fmt::format("{}m{:02}s", int(s / 60), int(s) % 60);
     }
-    std::string line = fmt::format("[{}/{}] {} failed  {:6.1f} s  ETA {}  {}", opt.progress_done + done, total, failed,
+    std::string line = fmt::format("[{}/{}] {} failed  {:6.1f} s  ETA {}  {}", done_before_ + done, total_, failed,
                                    elapsed, eta, what);
-    if (tty)
+    if (tty_)
       std::fprintf(stderr, "\r\033[K%s", line.c_str());
     else
       std::fprintf(stderr, "%s\n", line.c_str());
     std::fflush(stderr);
-  };
+  }
+
+  // Ends the in-place line on a terminal.
+  void end() const {
+    if (tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool tty_;
+  double t_start_;
+  std::size_t jobs_, total_, done_before_;
+};
+
+// Starts the child of `job` in a clean run folder, its output in log.txt; -1 if it cannot start.
+pid_t start_job(const ExperimentOptions& opt, const ExperimentJob& job) {
+  fs::create_directories(job.run_dir);
+  fs::remove(fs::path(job.run_dir) / "run_summary.json");
+  fs::remove(fs::path(job.run_dir) / "failed.json");
+  std::string log = (fs::path(job.run_dir) / "log.txt").string();
+  return spawn(child_argv(opt, job), log);
+}
+
+// The summary of a child that exited with 0: its run_summary.json, and its layer table
+// copied to OUT/layers/ when asked.
+RunSummary succeeded_job(const ExperimentOptions& opt, const ExperimentJob& job) {
+  RunSummary r = read_run_summary(job);
+  if (opt.copy_layers) {
+    std::error_code ec;
+    const fs::path layers = fs::path(opt.out_dir) / "layers";
+    fs::create_directories(layers, ec);
+    if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
+      r.ok = false;  // never a summary row whose layer table is not there
+      r.error = "no layers.csv written";
+    }
+  }
+  return r;
+}
+
+// The summary of a child that failed with wait status `status`: its first error line or signal.
+RunSummary failed_job(const ExperimentJob& job, int status) {
+  RunSummary r;
+  r.job = job;
+  std::string log = (fs::path(job.run_dir) / "log.txt").string();
+  r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : first_error_line(log);
+  if (WIFEXITED(status)) {  // a deterministic failure: recorded, so a resumed sweep does not repeat it
+    const json f = {{"error", r.error}, {"exit_status", WEXITSTATUS(status)}};
+    try {
+      write_file_atomic((fs::path(job.run_dir) / "failed.json").string(), f.dump(1) + "\n");
+    } catch (const ConfigError&) {
+    }
+  }
+  return r;
+}
+}  // namespace
+
+std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs) {
+  std::vector<RunSummary> results(jobs.size());
+  std::vector<Child> running;
+  std::size_t next = 0, done = 0;
+  std::size_t failed = 0;
+  const ProgressLine progress(opt, jobs.size());
   const int max_jobs = std::max(1, opt.jobs);
   while (done < jobs.size()) {
     while (next < jobs.size() && int(running.size()) < max_jobs) {
       const ExperimentJob& job = jobs[next];
-      fs::create_directories(job.run_dir);
-      fs::remove(fs::path(job.run_dir) / "run_summary.json");
-      fs::remove(fs::path(job.run_dir) / "failed.json");
-      std::string log = (fs::path(job.run_dir) / "log.txt").string();
-      pid_t pid = spawn(child_argv(opt, job), log);
+      pid_t pid = start_job(opt, job);
       if (pid < 0) {
         results[next].job = job;
         results[next].error = "could not start " + opt.self_exe;
@@ -323,7 +383,7 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
         ++failed;
       } else {
         running.push_back({pid, next, now_s()});
-        progress("running " + job.id, false);
+        progress.show("running " + job.id, false, done, failed);
       }
       ++next;
     }
@@ -334,39 +394,16 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
     auto it = std::find_if(running.begin(), running.end(), [&](const Child& c) { return c.pid == pid; });
     if (it == running.end()) continue;
     const ExperimentJob& job = jobs[it->index];
-    RunSummary r;
-    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (exited_ok) {
-      r = read_run_summary(job);
-      if (opt.copy_layers) {
-        std::error_code ec;
-        const fs::path layers = fs::path(opt.out_dir) / "layers";
-        fs::create_directories(layers, ec);
-        if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
-          r.ok = false;  // never a summary row whose layer table is not there
-          r.error = "no layers.csv written";
-        }
-      }
-    } else {
-      r.job = job;
-      std::string log = (fs::path(job.run_dir) / "log.txt").string();
-      r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : first_error_line(log);
-      if (WIFEXITED(status)) {  // a deterministic failure: recorded, so a resumed sweep does not repeat it
-        const json f = {{"error", r.error}, {"exit_status", WEXITSTATUS(status)}};
-        try {
-          write_file_atomic((fs::path(job.run_dir) / "failed.json").string(), f.dump(1) + "\n");
-        } catch (const ConfigError&) {
-        }
-      }
-    }
+    const bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    RunSummary r = exited_ok ? succeeded_job(opt, job) : failed_job(job, status);
     r.wall_s = now_s() - it->start_s;
     results[it->index] = r;
     running.erase(it);
     ++done;
     failed += r.ok ? 0 : 1;
-    progress((r.ok ? "done " : "FAILED ") + job.id, true);
+    progress.show((r.ok ? "done " : "FAILED ") + job.id, true, done, failed);
   }
-  if (tty) std::fprintf(stderr, "\n");
+  progress.end();
   return results;
 }
 
@@ -381,17 +418,36 @@ const RunSummary* baseline_of(const std::vector<RunSummary>& runs, const RunSumm
 
 using npu::csv_field;
 
-}  // namespace
+// One run of the summary with its comparison against the `none` run of its model and hw.
+struct SummaryRow {
+  const RunSummary* r;
+  VsNone vs;
+};
 
-std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
-  struct Row {
-    const RunSummary* r;
-    VsNone vs;
-  };
-  std::vector<Row> rows;
-  for (const auto& r : runs) rows.push_back(Row{&r, compare_with_none(r, r.ok ? baseline_of(runs, r) : nullptr)});
+// summary.json's entry of one run.
+json summary_json_entry(const SummaryRow& row) {
+  const RunSummary& r = *row.r;
+  json e = {{"model", stem_of(r.job.model)},
+            {"model_arg", r.job.model},
+            {"hw", stem_of(r.job.hw)},
+            {"hw_arg", r.job.hw},
+            {"strategy", strategy_label(r.job.strategy)},
+            {"strategy_arg", r.job.strategy},
+            {"status", r.ok ? "ok" : "failed"},
+            {"run_dir", r.job.run_dir},
+            {"earlier_run", r.earlier_run}};
+  if (r.ok) {
+    put_summary_figures(e, r, row.vs);
+  } else {
+    e["error"] = r.error;
+  }
+  if (r.verify) e["verify"] = verify_json(*r.verify);
+  return e;
+}
 
-  // CSV
+// Writes OUT/summary.csv and OUT/summary.json, one row per run.
+void write_summary_csv_json(const std::string& out_dir, const std::vector<SummaryRow>& rows,
+                            const std::vector<RunSummary>& runs) {
   std::ostringstream csv;
   const bool verified = std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.verify.has_value(); });
   csv << kSummaryHeader << ",earlier_run" << (verified ? kVerifyCsvHeader : "") << "\n";
@@ -402,34 +458,20 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
                        csv_field(strategy_label(r.job.strategy)), r.ok ? "ok" : "failed");
     csv << summary_figures_csv(r, row.vs, r.ok);
     csv << csv_field(r.error) << "," << (r.earlier_run ? 1 : 0) << (verified ? verify_csv_fields(r) : "") << "\n";
-    json e = {{"model", stem_of(r.job.model)},
-              {"model_arg", r.job.model},
-              {"hw", stem_of(r.job.hw)},
-              {"hw_arg", r.job.hw},
-              {"strategy", strategy_label(r.job.strategy)},
-              {"strategy_arg", r.job.strategy},
-              {"status", r.ok ? "ok" : "failed"},
-              {"run_dir", r.job.run_dir},
-              {"earlier_run", r.earlier_run}};
-    if (r.ok) {
-      put_summary_figures(e, r, row.vs);
-    } else {
-      e["error"] = r.error;
-    }
-    if (r.verify) e["verify"] = verify_json(*r.verify);
-    j.push_back(e);
+    j.push_back(summary_json_entry(row));
   }
   // Written only now, each atomically (temp + rename): a failure leaves the previous files.
   write_file_atomic((fs::path(out_dir) / "summary.csv").string(), csv.str());
   write_file_atomic((fs::path(out_dir) / "summary.json").string(), npu::json_dump(j) + "\n");
+}
 
-  // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
+// Appends one row per run to the Markdown table `md` and the text table `txt` (headers
+// included); a row kept from an earlier run is starred.
+void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md, std::ostringstream& txt) {
   auto strategy_cell = [](const RunSummary& r) { return strategy_label(r.job.strategy) + (r.earlier_run ? " *" : ""); };
-  std::ostringstream md;
   md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | cycles | "
         "speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
   md << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  std::ostringstream txt;
   txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>7} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model",
                      "hw", "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved",
                      "MAC %", "BW %", "energy mJ");
@@ -455,22 +497,40 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
         stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over,
         r.latency_ms, speed, saved, 100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
   }
-  // Host placement is never silent: one line per run that used the host model.
-  std::string host_lines;
+}
+
+// Host placement is never silent: one line per run that used the host model.
+std::string host_lines(const std::vector<SummaryRow>& rows) {
+  std::string lines;
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     if (!r.ok || r.host_nodes == 0) continue;
-    host_lines += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}{}\n",
-                              stem_of(r.job.model), stem_of(r.job.hw), strategy_label(r.job.strategy), r.host_nodes,
-                              100 * r.host_mac_share, 100 * r.host_time_share,
-                              r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "",
-                              r.host_unsized ? fmt::format(" (warning: {} tensor(s) sized only at run time: their host "
-                                                           "work is not in these figures)", r.host_unsized)
-                                             : std::string());
+    lines += fmt::format("host: {} {} {}: {} node(s) on the host, {:.2f} % of MACs, {:.1f} % of latency{}{}\n",
+                         stem_of(r.job.model), stem_of(r.job.hw), strategy_label(r.job.strategy), r.host_nodes,
+                         100 * r.host_mac_share, 100 * r.host_time_share,
+                         r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "",
+                         r.host_unsized ? fmt::format(" (warning: {} tensor(s) sized only at run time: their host "
+                                                      "work is not in these figures)", r.host_unsized)
+                                        : std::string());
   }
-  if (!host_lines.empty()) {
-    md << "\n" << host_lines;
-    txt << "\n" << host_lines;
+  return lines;
+}
+
+}  // namespace
+
+std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
+  std::vector<SummaryRow> rows;
+  for (const auto& r : runs) rows.push_back(SummaryRow{&r, compare_with_none(r, r.ok ? baseline_of(runs, r) : nullptr)});
+  write_summary_csv_json(out_dir, rows, runs);
+
+  // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
+  std::ostringstream md;
+  std::ostringstream txt;
+  add_table_rows(rows, md, txt);
+  const std::string host = host_lines(rows);
+  if (!host.empty()) {
+    md << "\n" << host;
+    txt << "\n" << host;
   }
   md << verify_table(runs, true);
   txt << verify_table(runs, false);

@@ -291,17 +291,12 @@ RunResult collect(const isa::Program& program, const HwConfig& hw, const RunOpti
   add_ddr_model_stats(r, top);
   return r;
 }
-}  // namespace
 
-RunResult run_program(const isa::Program& program, const HwConfig& hw, const RunOptions& opt) {
-  if (g_ran) {
-    throw std::logic_error("run_program: SystemC elaborates once per process; run each simulation in its own process");
-  }
-  g_ran = true;
-  if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
-  // The static checks of `npu asm check` (SRAM and DDR ranges, tensor overlaps, token balance,
-  // deadlock, DDR data flow, SRAM races) first: a program they reject is not simulated, and every issue is
-  // reported in asm check's format (the controller's own SRAM check below would name only the first).
+// The static checks of `npu asm check` (SRAM and DDR ranges, tensor overlaps, token balance,
+// deadlock, DDR data flow, SRAM races) first: a program they reject is not simulated, and every issue is
+// reported in asm check's format (the controller's own SRAM check below would name only the first).
+// Throws ConfigError listing every issue, or the first SRAM overflow.
+void check_before_simulating(const isa::Program& program, const HwConfig& hw, const RunOptions& opt) {
   std::vector<isa::CheckIssue> issues = isa::check_program(program, hw);
   for (isa::CheckIssue& issue : isa::check_dataflow(program)) issues.push_back(std::move(issue));
   for (isa::CheckIssue& issue : isa::check_sram_races(program)) issues.push_back(std::move(issue));
@@ -321,47 +316,77 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   }
   const std::string overflow = hw::find_sram_overflow(program, hw, opt.program_source);
   if (!overflow.empty()) throw ConfigError(overflow);
+}
 
-  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
-  const auto wall0 = std::chrono::steady_clock::now();
+// Builds the SystemC model of the NPU for `program` on `hw`; a config NpuTop refuses becomes
+// a ConfigError naming the config.
+std::unique_ptr<hw::NpuTop> elaborate(const isa::Program& program, const HwConfig& hw, const RunOptions& opt) {
   hw::NpuTopOptions top_opt;
   top_opt.ideal_memory = opt.ideal_memory;
   top_opt.ddr_trace = opt.ddr_trace;
   top_opt.program_source = opt.program_source;
   top_opt.ddr_data = opt.ddr_data;
-  std::unique_ptr<hw::NpuTop> top;
   try {
-    top = std::make_unique<hw::NpuTop>("npu", hw, program, top_opt);
+    return std::make_unique<hw::NpuTop>("npu", hw, program, top_opt);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(hw.source + ": error: " + e.what());
   }
+}
 
-  sc_core::sc_trace_file* tf = nullptr;
-  std::string vcd_file, vcd_final;
-  struct RemoveOnExit {  // the temporary VCD of a run that fails
-    std::string path;
-    ~RemoveOnExit() {
-      if (!path.empty()) std::remove(path.c_str());
-    }
-  } vcd_cleanup;
-  if (!opt.vcd_path.empty()) {
-    // SystemC writes BASE.tmp.<pid>.vcd; it becomes BASE.vcd only when the run succeeds.
-    const std::string base = vcd_base_name(opt.vcd_path);
-    vcd_final = base + ".vcd";
-    check_writable(vcd_final, "VCD file");  // fail early, before simulating
+// The VCD of one run (--trace vcd): SystemC writes BASE.tmp.<pid>.vcd; it becomes BASE.vcd
+// only when the run succeeds (publish()), and the temporary VCD of a run that fails is removed.
+class VcdTrace {
+ public:
+  // Opens the trace of `top`'s signals; nothing when `vcd_path` is empty.
+  VcdTrace(const std::string& vcd_path, hw::NpuTop& top) {
+    if (vcd_path.empty()) return;
+    const std::string base = vcd_base_name(vcd_path);
+    final_ = base + ".vcd";
+    check_writable(final_, "VCD file");  // fail early, before simulating
     const std::string tmp_base = base + ".tmp." + std::to_string(::getpid());
-    vcd_file = tmp_base + ".vcd";
-    vcd_cleanup.path = vcd_file;
-    tf = sc_core::sc_create_vcd_trace_file(tmp_base.c_str());
-    tf->set_time_unit(1, sc_core::SC_PS);
-    top->trace(tf);
+    file_ = tmp_base + ".vcd";
+    tf_ = sc_core::sc_create_vcd_trace_file(tmp_base.c_str());
+    tf_->set_time_unit(1, sc_core::SC_PS);
+    top.trace(tf_);
   }
+  ~VcdTrace() {
+    if (!file_.empty()) std::remove(file_.c_str());
+  }
+  VcdTrace(const VcdTrace&) = delete;
+  VcdTrace& operator=(const VcdTrace&) = delete;
+  // Closes the trace file after the simulation.
+  void close() {
+    if (tf_) sc_core::sc_close_vcd_trace_file(tf_);
+  }
+  // Moves the finished trace to BASE.vcd, made reproducible.
+  void publish() {
+    if (!file_.empty()) make_vcd_reproducible(file_, final_);
+  }
+
+ private:
+  sc_core::sc_trace_file* tf_ = nullptr;
+  std::string file_, final_;
+};
+}  // namespace
+
+RunResult run_program(const isa::Program& program, const HwConfig& hw, const RunOptions& opt) {
+  if (g_ran) {
+    throw std::logic_error("run_program: SystemC elaborates once per process; run each simulation in its own process");
+  }
+  g_ran = true;
+  if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
+  check_before_simulating(program, hw, opt);
+
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  const auto wall0 = std::chrono::steady_clock::now();
+  std::unique_ptr<hw::NpuTop> top = elaborate(program, hw, opt);
+  VcdTrace vcd(opt.vcd_path, *top);
   const auto wall_elab = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const auto wall_sim = std::chrono::steady_clock::now();
-  if (tf) sc_core::sc_close_vcd_trace_file(tf);
+  vcd.close();
 
   if (top->error.set) throw ConfigError(top->error.message);
   const std::string deadlock = top->controller.deadlock_report();
@@ -378,7 +403,7 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
                  std::chrono::duration<double>(wall_sim - wall_elab).count(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_sim).count());
   }
-  if (!vcd_file.empty()) make_vcd_reproducible(vcd_file, vcd_final);
+  vcd.publish();
   if (!opt.timeline_path.empty()) write_timeline(r, opt.timeline_path);
   return r;
 }

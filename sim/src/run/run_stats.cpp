@@ -33,6 +33,133 @@ using npu::csv_field;
 std::string mb(std::uint64_t bytes) { return fmt::format("{:.6f}", double(bytes) / 1e6); }
 }  // namespace
 
+namespace {
+// Busy cycles, utilisation and instruction count per unit, keyed by unit name.
+nlohmann::ordered_json units_json(const std::vector<UnitStats>& units) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const UnitStats& u : units) {
+    j[u.name] = {{"busy_cycles", u.busy_cycles}, {"utilisation", round6(u.utilisation)},
+                 {"instructions", u.instructions}};
+  }
+  return j;
+}
+
+// Stall cycles by cause (token waits also per queue: LD, CP, ST).
+nlohmann::ordered_json stalls_json(const RunResult& r) {
+  return {{"ddr_latency", r.stalls.ddr_latency_cycles},
+          {"ddr_bandwidth", r.stalls.ddr_bandwidth_cycles},
+          {"token_wait", r.stalls.token_wait_cycles},
+          {"token_wait_ld", r.stalls.token_wait_cycles_by_queue[0]},
+          {"token_wait_cp", r.stalls.token_wait_cycles_by_queue[1]},
+          {"token_wait_st", r.stalls.token_wait_cycles_by_queue[2]},
+          {"sram_conflict", r.stalls.sram_conflict_cycles}};
+}
+
+// Traffic per tensor kind (input, weight, output, intermediate).
+nlohmann::ordered_json by_kind_json(const std::array<Traffic, kNumTensorKinds>& by_kind) {
+  nlohmann::ordered_json j;
+  for (int k = 0; k < kNumTensorKinds; ++k) j[kKindNames[k]] = traffic_json(by_kind[std::size_t(k)]);
+  return j;
+}
+
+// The host's share: instructions, cycles, MACs and its analytic DDR traffic.
+nlohmann::ordered_json host_json(const RunResult& r) {
+  return {{"instructions", r.host.instructions},
+          {"cycles", r.host.cycles},
+          {"latency_share", round6(r.host.latency_share)},
+          {"macs", r.host.macs},
+          {"nodes", r.host.nodes},
+          {"ddr_read_bytes", r.host.ddr.read_bytes},
+          {"ddr_write_bytes", r.host.ddr.write_bytes},
+          {"ddr_traffic", "analytic (HOST rd/wr); not simulated, not in ddr"}};
+}
+
+// The DDR model's own counters (row hits, latencies), or null without a DDR model.
+nlohmann::ordered_json ddr_model_json(const DdrModelStats& d) {
+  if (!d.present) return nullptr;
+  return {{"requests", d.requests},
+          {"bytes_read", d.bytes_read},
+          {"bytes_written", d.bytes_written},
+          {"row_hits", d.row_hits},
+          {"row_misses", d.row_misses},
+          {"row_conflicts", d.row_conflicts},
+          {"row_hit_rate", round6(d.row_hit_rate)},
+          {"achieved_gbps", round6(d.achieved_gbps)},
+          {"mean_read_latency_ns", round6(d.mean_read_latency_ns)},
+          {"p99_read_latency_ns", round6(d.p99_read_latency_ns)}};
+}
+
+// One layer's row of "layers".
+nlohmann::ordered_json layer_json(const LayerStats& l) {
+  nlohmann::ordered_json lj;
+  lj["name"] = l.name;
+  lj["start_cycle"] = l.start_cycle;
+  lj["end_cycle"] = l.end_cycle;
+  lj["cycles"] = l.cycles;
+  lj["macs"] = l.macs;
+  lj["ddr"] = traffic_json(l.ddr);
+  lj["ddr_by_kind"] = by_kind_json(l.ddr_by_kind);
+  lj["sram"] = traffic_json(l.sram);
+  lj["mac_busy_cycles"] = l.mac_busy_cycles;
+  lj["act_busy_cycles"] = l.act_busy_cycles;
+  lj["dma_busy_cycles"] = l.dma_busy_cycles;
+  lj["host_cycles"] = l.host_cycles;
+  lj["host_ddr_read_bytes"] = l.host_ddr.read_bytes;
+  lj["host_ddr_write_bytes"] = l.host_ddr.write_bytes;
+  lj["mac_utilisation"] = round6(l.mac_utilisation);
+  lj["bound"] = l.bound;
+  lj["instructions"] = l.instructions;
+  return lj;
+}
+
+// One instruction's row of "instruction_records".
+nlohmann::ordered_json instruction_json(const InstructionStats& i) {
+  return {{"index", i.index},
+          {"line", i.source_line},
+          {"opcode", isa::to_string(i.op)},
+          {"unit", i.unit},
+          {"layer", i.layer},
+          {"tensor", i.tensor},
+          {"start_cycle", i.start_cycle},
+          {"end_cycle", i.end_cycle},
+          {"ddr_bytes", i.ddr_bytes},
+          {"sram_bytes", i.sram_bytes},
+          {"macs", i.macs},
+          {"token_wait_cycles", i.token_wait_cycles},
+          {"host_cycles", i.host_cycles},
+          {"host_ddr_read_bytes", i.host_read_bytes},
+          {"host_ddr_write_bytes", i.host_write_bytes}};
+}
+
+// Adds the DDR and SRAM traffic keys, from "ddr" to "sram", in run.json's order.
+void add_traffic(nlohmann::ordered_json& j, const RunResult& r) {
+  j["ddr"] = traffic_json(r.ddr);
+  j["ddr_read_bytes"] = r.ddr.read_bytes;
+  j["ddr_write_bytes"] = r.ddr.write_bytes;
+  j["compulsory_bytes"] = r.compulsory_bytes;
+  j["ddr_over_compulsory"] = round6(r.ddr_over_compulsory);
+  j["ddr_by_kind"] = by_kind_json(r.ddr_by_kind);
+  nlohmann::ordered_json by_tensor = nlohmann::ordered_json::object();
+  for (const auto& [name, t] : r.ddr_by_tensor) by_tensor[name] = traffic_json(t);
+  j["ddr_by_tensor"] = by_tensor;
+  j["sram"] = traffic_json(r.sram);
+}
+
+// Adds "energy" (per component, pJ) and "energy_mj", both null without an energy model.
+void add_energy(nlohmann::ordered_json& j, const EnergyStats& e) {
+  if (e.present) {
+    j["energy"] = {{"mac_pj", round6(e.mac_pj)},
+                   {"sram_pj", round6(e.sram_pj)},
+                   {"ddr_pj", round6(e.ddr_pj)},
+                   {"total_pj", round6(e.total_pj())}};
+    j["energy_mj"] = round6(e.total_pj() * 1e-9);
+  } else {
+    j["energy"] = nullptr;
+    j["energy_mj"] = nullptr;
+  }
+}
+}  // namespace
+
 nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
   nlohmann::ordered_json j;
   j["program"] = r.program;
@@ -47,114 +174,24 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
   j["total_ns"] = round6(r.total_ns);
   j["latency_ms"] = round6(r.total_ns / 1e6);
   j["instructions"] = r.instruction_count;
-  nlohmann::ordered_json units = nlohmann::ordered_json::object();
-  for (const UnitStats& u : r.units) {
-    units[u.name] = {{"busy_cycles", u.busy_cycles}, {"utilisation", round6(u.utilisation)},
-                     {"instructions", u.instructions}};
-  }
-  j["units"] = units;
-  j["stall_cycles"] = {{"ddr_latency", r.stalls.ddr_latency_cycles},
-                       {"ddr_bandwidth", r.stalls.ddr_bandwidth_cycles},
-                       {"token_wait", r.stalls.token_wait_cycles},
-                       {"token_wait_ld", r.stalls.token_wait_cycles_by_queue[0]},
-                       {"token_wait_cp", r.stalls.token_wait_cycles_by_queue[1]},
-                       {"token_wait_st", r.stalls.token_wait_cycles_by_queue[2]},
-                       {"sram_conflict", r.stalls.sram_conflict_cycles}};
-  j["ddr"] = traffic_json(r.ddr);
-  j["ddr_read_bytes"] = r.ddr.read_bytes;
-  j["ddr_write_bytes"] = r.ddr.write_bytes;
-  j["compulsory_bytes"] = r.compulsory_bytes;
-  j["ddr_over_compulsory"] = round6(r.ddr_over_compulsory);
-  nlohmann::ordered_json by_kind;
-  for (int k = 0; k < kNumTensorKinds; ++k) by_kind[kKindNames[k]] = traffic_json(r.ddr_by_kind[std::size_t(k)]);
-  j["ddr_by_kind"] = by_kind;
-  nlohmann::ordered_json by_tensor = nlohmann::ordered_json::object();
-  for (const auto& [name, t] : r.ddr_by_tensor) by_tensor[name] = traffic_json(t);
-  j["ddr_by_tensor"] = by_tensor;
-  j["sram"] = traffic_json(r.sram);
+  j["units"] = units_json(r.units);
+  j["stall_cycles"] = stalls_json(r);
+  add_traffic(j, r);
   j["macs"] = r.macs;
   j["peak_macs_per_cycle"] = r.peak_macs_per_cycle;
   j["mac_utilisation"] = round6(r.mac_utilisation);
   j["peak_ddr_gbps"] = round6(r.peak_ddr_gbps);
   j["achieved_ddr_gbps"] = round6(r.achieved_ddr_gbps);
   j["ddr_bw_utilisation"] = round6(r.ddr_bw_utilisation);
-  if (r.energy.present) {
-    j["energy"] = {{"mac_pj", round6(r.energy.mac_pj)},
-                   {"sram_pj", round6(r.energy.sram_pj)},
-                   {"ddr_pj", round6(r.energy.ddr_pj)},
-                   {"total_pj", round6(r.energy.total_pj())}};
-    j["energy_mj"] = round6(r.energy.total_pj() * 1e-9);
-  } else {
-    j["energy"] = nullptr;
-    j["energy_mj"] = nullptr;
-  }
-  j["host"] = {{"instructions", r.host.instructions},
-               {"cycles", r.host.cycles},
-               {"latency_share", round6(r.host.latency_share)},
-               {"macs", r.host.macs},
-               {"nodes", r.host.nodes},
-               {"ddr_read_bytes", r.host.ddr.read_bytes},
-               {"ddr_write_bytes", r.host.ddr.write_bytes},
-               {"ddr_traffic", "analytic (HOST rd/wr); not simulated, not in ddr"}};
-  if (r.ddr_model.present) {
-    const DdrModelStats& d = r.ddr_model;
-    j["ddr_model"] = {{"requests", d.requests},
-                      {"bytes_read", d.bytes_read},
-                      {"bytes_written", d.bytes_written},
-                      {"row_hits", d.row_hits},
-                      {"row_misses", d.row_misses},
-                      {"row_conflicts", d.row_conflicts},
-                      {"row_hit_rate", round6(d.row_hit_rate)},
-                      {"achieved_gbps", round6(d.achieved_gbps)},
-                      {"mean_read_latency_ns", round6(d.mean_read_latency_ns)},
-                      {"p99_read_latency_ns", round6(d.p99_read_latency_ns)}};
-  } else {
-    j["ddr_model"] = nullptr;
-  }
+  add_energy(j, r.energy);
+  j["host"] = host_json(r);
+  j["ddr_model"] = ddr_model_json(r.ddr_model);
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-  for (const LayerStats& l : r.layers) {
-    nlohmann::ordered_json lj;
-    lj["name"] = l.name;
-    lj["start_cycle"] = l.start_cycle;
-    lj["end_cycle"] = l.end_cycle;
-    lj["cycles"] = l.cycles;
-    lj["macs"] = l.macs;
-    lj["ddr"] = traffic_json(l.ddr);
-    nlohmann::ordered_json lk;
-    for (int k = 0; k < kNumTensorKinds; ++k) lk[kKindNames[k]] = traffic_json(l.ddr_by_kind[std::size_t(k)]);
-    lj["ddr_by_kind"] = lk;
-    lj["sram"] = traffic_json(l.sram);
-    lj["mac_busy_cycles"] = l.mac_busy_cycles;
-    lj["act_busy_cycles"] = l.act_busy_cycles;
-    lj["dma_busy_cycles"] = l.dma_busy_cycles;
-    lj["host_cycles"] = l.host_cycles;
-    lj["host_ddr_read_bytes"] = l.host_ddr.read_bytes;
-    lj["host_ddr_write_bytes"] = l.host_ddr.write_bytes;
-    lj["mac_utilisation"] = round6(l.mac_utilisation);
-    lj["bound"] = l.bound;
-    lj["instructions"] = l.instructions;
-    layers.push_back(lj);
-  }
+  for (const LayerStats& l : r.layers) layers.push_back(layer_json(l));
   j["layers"] = layers;
   if (with_instructions) {
     nlohmann::ordered_json ins = nlohmann::ordered_json::array();
-    for (const InstructionStats& i : r.instructions) {
-      ins.push_back({{"index", i.index},
-                     {"line", i.source_line},
-                     {"opcode", isa::to_string(i.op)},
-                     {"unit", i.unit},
-                     {"layer", i.layer},
-                     {"tensor", i.tensor},
-                     {"start_cycle", i.start_cycle},
-                     {"end_cycle", i.end_cycle},
-                     {"ddr_bytes", i.ddr_bytes},
-                     {"sram_bytes", i.sram_bytes},
-                     {"macs", i.macs},
-                     {"token_wait_cycles", i.token_wait_cycles},
-                     {"host_cycles", i.host_cycles},
-                     {"host_ddr_read_bytes", i.host_read_bytes},
-                     {"host_ddr_write_bytes", i.host_write_bytes}});
-    }
+    for (const InstructionStats& i : r.instructions) ins.push_back(instruction_json(i));
     j["instruction_records"] = ins;
   }
   return j;

@@ -66,23 +66,20 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
   return out;
 }
 
-SimulateResult simulate(const SimulateOptions& opt) {
-  const auto wall0 = std::chrono::steady_clock::now();
-  // A run folder reused: the previous run's results go before anything else, so a failure at
-  // any step (config, model, compile, simulation) never leaves them looking like this run's.
-  {
-    std::error_code ec;
-    for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
-                              "ddr.csv", "ddr.csv.gz", "ddr.trace", "timeline.json", "waves.vcd"})
-      fs::remove(fs::path(opt.out_dir) / stale, ec);
-    fs::remove_all(fs::path(opt.out_dir) / "outputs", ec);
-  }
-  const HwConfig hw = load_hw_config(opt.hw);
-  compiler::LoadOptions load;
-  for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
-  load.dynamic_size = opt.dynamic_size;
-  const compiler::Graph graph = compiler::load_model(opt.model, load);
-  const compiler::Strategy strategy = resolve_strategy(opt.strategy);
+namespace {
+
+// Removes a reused run folder's previous results, so a failure at any step (config, model,
+// compile, simulation) never leaves them looking like this run's.
+void remove_stale_outputs(const std::string& out_dir) {
+  std::error_code ec;
+  for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
+                            "ddr.csv", "ddr.csv.gz", "ddr.trace", "timeline.json", "waves.vcd"})
+    fs::remove(fs::path(out_dir) / stale, ec);
+  fs::remove_all(fs::path(out_dir) / "outputs", ec);
+}
+
+// The trace kinds of --trace, checked (ddr, timeline, vcd; --trace-compress needs ddr).
+std::set<std::string> checked_traces(const SimulateOptions& opt) {
   std::set<std::string> traces;  // a kind given twice is written once
   for (const auto& t : opt.traces) {
     if (t != "ddr" && t != "timeline" && t != "vcd")
@@ -91,25 +88,13 @@ SimulateResult simulate(const SimulateOptions& opt) {
   }
   if (opt.trace_compress && !traces.count("ddr"))
     throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
+  return traces;
+}
 
-  std::error_code ec;
-  fs::create_directories(opt.out_dir, ec);
-  if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
-  const fs::path dir(opt.out_dir);
-
-
-  compiler::CompileOptions co;
-  co.npu_only = opt.npu_only;
-  co.pipeline = !opt.no_pipeline;
-  co.smaller_sram_plans = !opt.no_smaller_sram_plans;
-  compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
-  for (const auto& w : compiled.warnings) std::cerr << w << "\n";
-  write_text(dir / "program.npuasm", isa::write_program(compiled.program));
-  write_text(dir / "compile_report.csv", compiler::report_csv(compiled.report));
-
-  RunOptions ro;
-  ro.program_source = (dir / "program.npuasm").string();
-  ro.keep_instructions = false;  // per-instruction records only when the timeline needs them
+// Points `ro` at the trace files of `traces` in `dir`; the DDR trace's files are returned.
+std::unique_ptr<DdrTraceFiles> set_up_traces(const std::set<std::string>& traces, const SimulateOptions& opt,
+                                             const compiler::CompileResult& compiled, const HwConfig& hw,
+                                             const fs::path& dir, RunOptions& ro) {
   std::unique_ptr<DdrTraceFiles> ddr_files;
   for (const auto& t : traces) {
     if (t == "ddr") {
@@ -124,20 +109,12 @@ SimulateResult simulate(const SimulateOptions& opt) {
       ro.vcd_path = (dir / "waves.vcd").string();
     }
   }
-  SimulateResult result{compiled.report, {}, {}, compiled.plan_sram_bytes, hw.sram.capacity_bytes};
-  if (opt.with_data) result.run = simulate_with_data(opt, compiled, hw, ro, result.output_files);
-  else result.run = run_program(compiled.program, hw, ro);
-  if (ddr_files) ddr_files->close();
-  const RunResult& run = result.run;
-  write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);
-  const std::string model = stem_of(opt.model), hw_name = stem_of(opt.hw);
-  write_text(dir / "layers.csv", layers_csv(model, hw_name, strategy.name, compiled.report, run));
+  return ddr_files;
+}
 
-  const double latency_ms = run.total_ns * 1e-6;
-  nlohmann::ordered_json s;
-  s["model"] = model;
-  s["hw"] = hw_name;
-  s["strategy"] = strategy.name;
+// Adds run_summary.json's keys on what was compiled, "passes" to "resident_tensors".
+void add_strategy_keys(nlohmann::ordered_json& s, const SimulateOptions& opt, const compiler::Strategy& strategy,
+                       const compiler::CompileResult& compiled) {
   // What the name stands for: its passes and, with fuse-layers, the depth-first keys (two
   // strategy files of one name may differ in them; the sweep's cell key tells them apart too).
   s["passes"] = strategy.passes;
@@ -158,6 +135,11 @@ SimulateResult simulate(const SimulateOptions& opt) {
       kept += d.pass == "keep-resident" && d.outcome == compiler::DecisionOutcome::Applied;
     s["resident_tensors"] = kept;
   }
+}
+
+// Adds run_summary.json's run figures, "cycles" to "peak_ddr_gbps".
+void add_run_figures(nlohmann::ordered_json& s, const RunResult& run, const HwConfig& hw) {
+  const double latency_ms = run.total_ns * 1e-6;
   s["cycles"] = run.total_cycles;
   s["latency_ms"] = latency_ms;
   s["ddr_read_bytes"] = run.ddr.read_bytes;
@@ -170,6 +152,10 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["instructions"] = run.instruction_count;
   s["peak_macs_per_s"] = hw.peak_macs_per_s();
   s["peak_ddr_gbps"] = hw.ddr.peak_gbps();
+}
+
+// Adds run_summary.json's host placement keys, "host_nodes" to "host_ddr_write_bytes".
+void add_host_keys(nlohmann::ordered_json& s, const compiler::CompileResult& compiled, const RunResult& run) {
   // Host placement (docs/experiment.md): nodes, MACs and the time the NPU waited for the host
   // model; the host's DDR bytes are analytic and not in ddr_*_bytes.
   const std::uint64_t all_macs = compiled.npu_macs + compiled.host_macs;
@@ -181,6 +167,55 @@ SimulateResult simulate(const SimulateOptions& opt) {
   s["host_time_share"] = run.host.latency_share;
   s["host_ddr_read_bytes"] = run.host.ddr.read_bytes;
   s["host_ddr_write_bytes"] = run.host.ddr.write_bytes;
+}
+
+}  // namespace
+
+SimulateResult simulate(const SimulateOptions& opt) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  remove_stale_outputs(opt.out_dir);
+  const HwConfig hw = load_hw_config(opt.hw);
+  compiler::LoadOptions load;
+  for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
+  load.dynamic_size = opt.dynamic_size;
+  const compiler::Graph graph = compiler::load_model(opt.model, load);
+  const compiler::Strategy strategy = resolve_strategy(opt.strategy);
+  const std::set<std::string> traces = checked_traces(opt);
+
+  std::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
+  const fs::path dir(opt.out_dir);
+
+  compiler::CompileOptions co;
+  co.npu_only = opt.npu_only;
+  co.pipeline = !opt.no_pipeline;
+  co.smaller_sram_plans = !opt.no_smaller_sram_plans;
+  compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
+  for (const auto& w : compiled.warnings) std::cerr << w << "\n";
+  write_text(dir / "program.npuasm", isa::write_program(compiled.program));
+  write_text(dir / "compile_report.csv", compiler::report_csv(compiled.report));
+
+  RunOptions ro;
+  ro.program_source = (dir / "program.npuasm").string();
+  ro.keep_instructions = false;  // per-instruction records only when the timeline needs them
+  std::unique_ptr<DdrTraceFiles> ddr_files = set_up_traces(traces, opt, compiled, hw, dir, ro);
+  SimulateResult result{compiled.report, {}, {}, compiled.plan_sram_bytes, hw.sram.capacity_bytes};
+  if (opt.with_data) result.run = simulate_with_data(opt, compiled, hw, ro, result.output_files);
+  else result.run = run_program(compiled.program, hw, ro);
+  if (ddr_files) ddr_files->close();
+  const RunResult& run = result.run;
+  write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);
+  const std::string model = stem_of(opt.model), hw_name = stem_of(opt.hw);
+  write_text(dir / "layers.csv", layers_csv(model, hw_name, strategy.name, compiled.report, run));
+
+  nlohmann::ordered_json s;
+  s["model"] = model;
+  s["hw"] = hw_name;
+  s["strategy"] = strategy.name;
+  add_strategy_keys(s, opt, strategy, compiled);
+  add_run_figures(s, run, hw);
+  add_host_keys(s, compiled, run);
   s["warnings"] = compiled.warnings;
   // Wall-clock seconds of this whole run (load, compile, simulate, outputs so far): the one
   // value of a run folder that differs between identical runs.

@@ -244,8 +244,9 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
   return rows;
 }
 
-VerifyReport run_verify(const VerifyOptions& opt) {
-  // Everything that can be refused is refused before any child runs.
+namespace {
+// Refuses an empty --strategies, an unknown strategy and one given twice (or two of one name).
+void check_strategies(const VerifyOptions& opt) {
   if (opt.strategies.empty()) throw ConfigError("npu verify: error: --strategies is empty");
   for (std::size_t k = 0; k < opt.strategies.size(); ++k) {
     resolve_strategy(opt.strategies[k]);
@@ -254,42 +255,63 @@ VerifyReport run_verify(const VerifyOptions& opt) {
         throw ConfigError("--strategies '" + opt.strategies[k] + "': error: given twice (or two share the name '" +
                           stem_of(opt.strategies[k]) + "'); give each once");
   }
-  if (opt.out_dir.empty()) throw ConfigError("npu verify: error: --out DIR is required");
-  const VerifyInputs in = prepare_verify(opt);
-  const compiler::Graph& graph = in.graph;
-  const HwConfig& hw = in.hw;
-  VerifyReport rep;
-  rep.fp32 = in.fp32;
-  rep.calibration = in.calibration;
-  rep.reference_vs_expected = in.reference_vs_expected;
-  const fs::path out(opt.out_dir);
-  write_outputs(out / "outputs" / "reference", in.reference);
+}
 
-  // fp32 configs: one child `npu simulate --with-data` per strategy.
+// fp32 configs: one child `npu simulate --with-data` per strategy; its summary by strategy.
+std::map<std::string, RunSummary> run_fp32_children(const VerifyOptions& opt) {
   std::map<std::string, RunSummary> runs;
-  if (in.fp32) {
-    ExperimentOptions eo;
-    eo.models = {opt.model};
-    eo.hws = {opt.hw};
-    eo.strategies = opt.strategies;
-    eo.out_dir = opt.out_dir;
-    eo.jobs = opt.jobs;
-    eo.self_exe = opt.self_exe;
-    eo.input_shapes = opt.input_shapes;
-    eo.copy_layers = false;
-    eo.with_data = true;
-    eo.input_data = opt.input_data;
-    eo.input_seed = opt.input_seed;
-    for (const RunSummary& r : run_experiment(eo, plan_experiment(eo))) runs[r.job.strategy] = r;
-  }
-  for (const auto& s : opt.strategies) {
-    const RunSummary* r = runs.count(s) ? &runs.at(s) : nullptr;
-    for (auto& row : verify_strategy(in, s, r ? r->job.run_dir : "", r && !r->ok ? r->error : "", opt,
-                                     (out / "outputs").string()))
-      rep.rows.push_back(std::move(row));
-  }
+  ExperimentOptions eo;
+  eo.models = {opt.model};
+  eo.hws = {opt.hw};
+  eo.strategies = opt.strategies;
+  eo.out_dir = opt.out_dir;
+  eo.jobs = opt.jobs;
+  eo.self_exe = opt.self_exe;
+  eo.input_shapes = opt.input_shapes;
+  eo.copy_layers = false;
+  eo.with_data = true;
+  eo.input_data = opt.input_data;
+  eo.input_seed = opt.input_seed;
+  for (const RunSummary& r : run_experiment(eo, plan_experiment(eo))) runs[r.job.strategy] = r;
+  return runs;
+}
 
-  // Files: verify.csv / verify.json / verify.md.
+// verify.csv's lines of one row: one per float output of the graph.
+std::string verify_csv_lines(const VerifyRow& row, const compiler::Graph& graph, const VerifyOptions& opt) {
+  std::string csv;
+  for (const auto& name : graph.outputs) {
+    const OutputError* s = find_error(row.sim, name);
+    const OutputError* x = find_error(row.sim_vs_expected, name);
+    const OutputError* q = find_error(row.quant, name);
+    if (!s && !q && row.sim_status == "ok") continue;  // an integer output
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(stem_of(opt.model)),
+                       csv_field(stem_of(opt.hw)), csv_field(row.strategy), row.variant, csv_field(name),
+                       csv_field(row.sim_status), s ? fmt::format("{:.6g}", s->max_abs) : "",
+                       s ? fmt::format("{:.6g}", s->rel) : "", s ? db(s->sqnr_db) : "", s ? top1(s->top1) : "",
+                       x ? fmt::format("{:.6g}", x->rel) : "", q ? db(q->sqnr_db) : "",
+                       q ? fmt::format("{:.6g}", q->rel) : "", q ? top1(q->top1) : "", csv_field(row.bit_exact),
+                       row.pass ? 1 : 0);
+  }
+  return csv;
+}
+
+// verify.json's entry of one row.
+nlohmann::ordered_json verify_row_json(const VerifyRow& row) {
+  nlohmann::ordered_json e;
+  e["strategy"] = row.strategy;
+  e["variant"] = row.variant;
+  e["sim_status"] = row.sim_status;
+  e["sim_vs_reference"] = errors_json(row.sim);
+  e["sim_vs_expected"] = errors_json(row.sim_vs_expected);
+  e["quant_vs_reference"] = errors_json(row.quant);
+  e["bit_exact"] = row.bit_exact;
+  e["pass"] = row.pass;
+  return e;
+}
+
+// Writes verify.csv, verify.json and verify.md into `out`.
+void write_verify_files(const VerifyReport& rep, const compiler::Graph& graph, const HwConfig& hw,
+                        const VerifyOptions& opt, const fs::path& out) {
   std::ostringstream csv;
   csv << "model,hw,strategy,variant,output,sim_status,max_abs,rel_error,sqnr_db,top1_agree,expected_rel_error,"
          "quant_sqnr_db,quant_rel_error,quant_top1_agree,bit_exact,pass\n";
@@ -302,33 +324,36 @@ VerifyReport run_verify(const VerifyOptions& opt) {
   j["reference_vs_expected"] = errors_json(rep.reference_vs_expected);
   j["rows"] = nlohmann::ordered_json::array();
   for (const auto& row : rep.rows) {
-    for (const auto& name : graph.outputs) {
-      const OutputError* s = find_error(row.sim, name);
-      const OutputError* x = find_error(row.sim_vs_expected, name);
-      const OutputError* q = find_error(row.quant, name);
-      if (!s && !q && row.sim_status == "ok") continue;  // an integer output
-      csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(stem_of(opt.model)),
-                         csv_field(stem_of(opt.hw)), csv_field(row.strategy), row.variant, csv_field(name),
-                         csv_field(row.sim_status), s ? fmt::format("{:.6g}", s->max_abs) : "",
-                         s ? fmt::format("{:.6g}", s->rel) : "", s ? db(s->sqnr_db) : "", s ? top1(s->top1) : "",
-                         x ? fmt::format("{:.6g}", x->rel) : "", q ? db(q->sqnr_db) : "",
-                         q ? fmt::format("{:.6g}", q->rel) : "", q ? top1(q->top1) : "", csv_field(row.bit_exact),
-                         row.pass ? 1 : 0);
-    }
-    nlohmann::ordered_json e;
-    e["strategy"] = row.strategy;
-    e["variant"] = row.variant;
-    e["sim_status"] = row.sim_status;
-    e["sim_vs_reference"] = errors_json(row.sim);
-    e["sim_vs_expected"] = errors_json(row.sim_vs_expected);
-    e["quant_vs_reference"] = errors_json(row.quant);
-    e["bit_exact"] = row.bit_exact;
-    e["pass"] = row.pass;
-    j["rows"].push_back(e);
+    csv << verify_csv_lines(row, graph, opt);
+    j["rows"].push_back(verify_row_json(row));
   }
   write_file_atomic((out / "verify.csv").string(), csv.str());
   write_file_atomic((out / "verify.json").string(), npu::json_dump(j) + "\n");
   write_file_atomic((out / "verify.md").string(), format_verify(rep, opt));
+}
+}  // namespace
+
+VerifyReport run_verify(const VerifyOptions& opt) {
+  // Everything that can be refused is refused before any child runs.
+  check_strategies(opt);
+  if (opt.out_dir.empty()) throw ConfigError("npu verify: error: --out DIR is required");
+  const VerifyInputs in = prepare_verify(opt);
+  VerifyReport rep;
+  rep.fp32 = in.fp32;
+  rep.calibration = in.calibration;
+  rep.reference_vs_expected = in.reference_vs_expected;
+  const fs::path out(opt.out_dir);
+  write_outputs(out / "outputs" / "reference", in.reference);
+
+  std::map<std::string, RunSummary> runs;
+  if (in.fp32) runs = run_fp32_children(opt);
+  for (const auto& s : opt.strategies) {
+    const RunSummary* r = runs.count(s) ? &runs.at(s) : nullptr;
+    for (auto& row : verify_strategy(in, s, r ? r->job.run_dir : "", r && !r->ok ? r->error : "", opt,
+                                     (out / "outputs").string()))
+      rep.rows.push_back(std::move(row));
+  }
+  write_verify_files(rep, in.graph, in.hw, opt, out);
   return rep;
 }
 

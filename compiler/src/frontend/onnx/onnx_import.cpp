@@ -102,10 +102,29 @@ struct Importer {
     return bytes;
   }
 
-  Tensor convert_tensor(const onnx::TensorProto& t, const std::string& name) const {
-    Tensor out;
-    out.name = name;
-    out.is_constant = true;
+  // Fails unless constant `name` holds as many values (`got`) as its shape has elements (`n`).
+  void check_count(const std::string& name, std::size_t got, std::int64_t n) const {
+    if (static_cast<std::int64_t>(got) != n)
+      fail("constant tensor '" + name + "' holds " + std::to_string(got) +
+           " values but its shape has " + std::to_string(n) +
+           " elements; the file is corrupt, re-export it");
+  }
+
+  // Calls store(v) for each of the `n` values of type T in `raw` (ONNX raw_data:
+  // little-endian), after checking their count.
+  template <typename T, typename Store>
+  void raw_as(const std::string& raw, std::int64_t n, const std::string& name, Store&& store) const {
+    if (raw.size() % sizeof(T) != 0) check_count(name, raw.size() / sizeof(T) + 1, n);
+    check_count(name, raw.size() / sizeof(T), n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      T v;
+      std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T));  // ONNX raw_data: little-endian
+      store(v);
+    }
+  }
+
+  // Sets out.shape from constant `t`'s dims and returns its element count.
+  std::int64_t convert_shape(const onnx::TensorProto& t, const std::string& name, Tensor& out) const {
     std::int64_t n = 1;  // the element count, checked: Tensor::elements() would overflow (UB)
     for (auto d : t.dims()) {
       if (d < 0) fail("constant tensor '" + name + "' has a negative dimension");
@@ -114,87 +133,103 @@ struct Importer {
              "the file is corrupt, re-export it");
       out.shape.push_back(d);
     }
-    const bool external = t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL;
-    const std::string ext = external ? external_bytes(t) : std::string();
-    const std::string& raw = external ? ext : t.raw_data();
-    const bool has_raw = external || t.has_raw_data();
-    auto check_count = [&](std::size_t got) {
-      if (static_cast<std::int64_t>(got) != n)
-        fail("constant tensor '" + name + "' holds " + std::to_string(got) +
-             " values but its shape has " + std::to_string(n) +
-             " elements; the file is corrupt, re-export it");
-    };
-    auto raw_as = [&](auto sample, auto&& store) {
-      using T = decltype(sample);
-      if (raw.size() % sizeof(T) != 0) check_count(raw.size() / sizeof(T) + 1);
-      check_count(raw.size() / sizeof(T));
-      for (std::int64_t i = 0; i < n; ++i) {
-        T v;
-        std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T));  // ONNX raw_data: little-endian
-        store(v);
-      }
-    };
+    return n;
+  }
+
+  // The `n` values of a float, double or float16 constant, from `raw` when `has_raw`, else
+  // from the typed fields; kept as float32 (float16 marked as such).
+  void convert_float_values(const onnx::TensorProto& t, const std::string& raw, bool has_raw, std::int64_t n,
+                            Tensor& out) const {
+    const std::string& name = out.name;
     switch (t.data_type()) {
       case onnx::TensorProto_DataType_FLOAT:
         out.type = ElemType::Float32;
         if (has_raw) {
-          check_count(raw.size() / 4);
-          if (raw.size() % 4) check_count(raw.size() / 4 + 1);
+          check_count(name, raw.size() / 4, n);
+          if (raw.size() % 4) check_count(name, raw.size() / 4 + 1, n);
           out.float_data.resize(static_cast<std::size_t>(n));
           if (n > 0) std::memcpy(out.float_data.data(), raw.data(), static_cast<std::size_t>(n) * 4);
         } else {
-          check_count(static_cast<std::size_t>(t.float_data_size()));
+          check_count(name, static_cast<std::size_t>(t.float_data_size()), n);
           out.float_data.assign(t.float_data().begin(), t.float_data().end());
         }
         break;
       case onnx::TensorProto_DataType_DOUBLE:
         out.type = ElemType::Float32;  // the IR keeps float constants as float32
         out.float_data.reserve(static_cast<std::size_t>(n));
-        if (has_raw) raw_as(double{}, [&](double v) { out.float_data.push_back(static_cast<float>(v)); });
+        if (has_raw) raw_as<double>(raw, n, name, [&](double v) { out.float_data.push_back(static_cast<float>(v)); });
         else {
-          check_count(static_cast<std::size_t>(t.double_data_size()));
+          check_count(name, static_cast<std::size_t>(t.double_data_size()), n);
           for (double v : t.double_data()) out.float_data.push_back(static_cast<float>(v));
         }
         break;
-      case onnx::TensorProto_DataType_FLOAT16:
+      default:  // FLOAT16
         out.type = ElemType::Float16;
         out.float_data.reserve(static_cast<std::size_t>(n));
-        if (has_raw) raw_as(std::uint16_t{}, [&](std::uint16_t v) { out.float_data.push_back(half_to_float(v)); });
+        if (has_raw)
+          raw_as<std::uint16_t>(raw, n, name, [&](std::uint16_t v) { out.float_data.push_back(half_to_float(v)); });
         else {  // float16 bits are stored in int32_data
-          check_count(static_cast<std::size_t>(t.int32_data_size()));
+          check_count(name, static_cast<std::size_t>(t.int32_data_size()), n);
           for (auto v : t.int32_data()) out.float_data.push_back(half_to_float(static_cast<std::uint16_t>(v)));
         }
         break;
-      case onnx::TensorProto_DataType_INT64:
-        out.type = ElemType::Int64;
-        if (has_raw) raw_as(std::int64_t{}, [&](std::int64_t v) { out.int_data.push_back(v); });
-        else {
-          check_count(static_cast<std::size_t>(t.int64_data_size()));
-          out.int_data.assign(t.int64_data().begin(), t.int64_data().end());
-        }
+    }
+  }
+
+  // The `n` values of an int64, int32, int8, uint8 or bool constant, from `raw` when
+  // `has_raw`, else from the typed fields.
+  void convert_int_values(const onnx::TensorProto& t, const std::string& raw, bool has_raw, std::int64_t n,
+                          Tensor& out) const {
+    const std::string& name = out.name;
+    const auto dt = t.data_type();
+    if (dt == onnx::TensorProto_DataType_INT64) {
+      out.type = ElemType::Int64;
+      if (has_raw) raw_as<std::int64_t>(raw, n, name, [&](std::int64_t v) { out.int_data.push_back(v); });
+      else {
+        check_count(name, static_cast<std::size_t>(t.int64_data_size()), n);
+        out.int_data.assign(t.int64_data().begin(), t.int64_data().end());
+      }
+      return;
+    }
+    out.type = dt == onnx::TensorProto_DataType_INT32  ? ElemType::Int32
+               : dt == onnx::TensorProto_DataType_INT8 ? ElemType::Int8
+               : dt == onnx::TensorProto_DataType_UINT8 ? ElemType::Uint8
+                                                         : ElemType::Bool;
+    if (has_raw) {
+      if (dt == onnx::TensorProto_DataType_INT32)
+        raw_as<std::int32_t>(raw, n, name, [&](std::int32_t v) { out.int_data.push_back(v); });
+      else if (dt == onnx::TensorProto_DataType_INT8)
+        raw_as<std::int8_t>(raw, n, name, [&](std::int8_t v) { out.int_data.push_back(v); });
+      else
+        raw_as<std::uint8_t>(raw, n, name, [&](std::uint8_t v) { out.int_data.push_back(v); });
+    } else {  // all of these are stored in int32_data
+      check_count(name, static_cast<std::size_t>(t.int32_data_size()), n);
+      out.int_data.assign(t.int32_data().begin(), t.int32_data().end());
+    }
+  }
+
+  Tensor convert_tensor(const onnx::TensorProto& t, const std::string& name) const {
+    Tensor out;
+    out.name = name;
+    out.is_constant = true;
+    const std::int64_t n = convert_shape(t, name, out);
+    const bool external = t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL;
+    const std::string ext = external ? external_bytes(t) : std::string();
+    const std::string& raw = external ? ext : t.raw_data();
+    const bool has_raw = external || t.has_raw_data();
+    switch (t.data_type()) {
+      case onnx::TensorProto_DataType_FLOAT:
+      case onnx::TensorProto_DataType_DOUBLE:
+      case onnx::TensorProto_DataType_FLOAT16:
+        convert_float_values(t, raw, has_raw, n, out);
         break;
+      case onnx::TensorProto_DataType_INT64:
       case onnx::TensorProto_DataType_INT32:
       case onnx::TensorProto_DataType_INT8:
       case onnx::TensorProto_DataType_UINT8:
-      case onnx::TensorProto_DataType_BOOL: {
-        const auto dt = t.data_type();
-        out.type = dt == onnx::TensorProto_DataType_INT32  ? ElemType::Int32
-                   : dt == onnx::TensorProto_DataType_INT8 ? ElemType::Int8
-                   : dt == onnx::TensorProto_DataType_UINT8 ? ElemType::Uint8
-                                                             : ElemType::Bool;
-        if (has_raw) {
-          if (dt == onnx::TensorProto_DataType_INT32)
-            raw_as(std::int32_t{}, [&](std::int32_t v) { out.int_data.push_back(v); });
-          else if (dt == onnx::TensorProto_DataType_INT8)
-            raw_as(std::int8_t{}, [&](std::int8_t v) { out.int_data.push_back(v); });
-          else
-            raw_as(std::uint8_t{}, [&](std::uint8_t v) { out.int_data.push_back(v); });
-        } else {  // all of these are stored in int32_data
-          check_count(static_cast<std::size_t>(t.int32_data_size()));
-          out.int_data.assign(t.int32_data().begin(), t.int32_data().end());
-        }
+      case onnx::TensorProto_DataType_BOOL:
+        convert_int_values(t, raw, has_raw, n, out);
         break;
-      }
       default:
         fail("constant tensor '" + name + "' has ONNX data type " +
              std::to_string(t.data_type()) +

@@ -573,7 +573,9 @@ void infer_node(Graph& graph, std::size_t i, const std::string& source) {
   }
 }
 
-void infer_shapes(Graph& graph, const std::string& source) {
+namespace {
+// Checks that every graph input has a tensor of a fully known shape.
+void check_graph_inputs(const Graph& graph, const std::string& source) {
   for (const std::string& name : graph.inputs) {
     auto it = graph.tensors.find(name);
     if (it == graph.tensors.end())
@@ -585,6 +587,89 @@ void infer_shapes(Graph& graph, const std::string& source) {
                         " with a dynamic dimension; re-export with a fixed input shape or pass "
                         "--input-shape " + name + "=1x3x224x224");
   }
+}
+
+// An If on a constant condition becomes the nodes of its branch, processed from `i`: true
+// when node `i` was such an If (`folded` keeps one flag per node).
+bool inline_if_at(Graph& graph, std::size_t i, const std::string& source, std::vector<bool>& folded) {
+  if (graph.nodes[i].op_type == "If" && graph.nodes[i].inputs.size() == 1 &&
+      graph.has_tensor(graph.nodes[i].inputs[0]) && graph.tensor(graph.nodes[i].inputs[0]).is_constant) {
+    const std::size_t before = graph.nodes.size();
+    if (inline_constant_if(graph, i, source)) {
+      folded.insert(folded.begin() + std::ptrdiff_t(i), graph.nodes.size() + 1 - before, false);
+      folded.erase(folded.begin() + std::ptrdiff_t(i) + std::ptrdiff_t(graph.nodes.size() + 1 - before));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Checks that each input of node `n` is defined before it; true when one has an unknown shape.
+bool has_dynamic_input(const Graph& graph, const Node& n, const NodeCtx& ctx, const std::set<std::string>& defined) {
+  bool dynamic_input = false;
+  for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+    const std::string& in = n.inputs[k];
+    if (in.empty()) continue;
+    if ((!defined.count(in) && !(graph.has_tensor(in) && graph.tensor(in).is_constant)) || !graph.has_tensor(in))
+      ctx.fail("input '" + in + "' is not a graph input, a constant or the output of an "
+               "earlier node",
+               "the model is truncated or its nodes are not in topological order");
+    if (!graph.tensor(in).shape_known()) dynamic_input = true;
+  }
+  return dynamic_input;
+}
+
+// Downstream of a data-dependent size (NonMaxSuppression, NonZero...): nothing to
+// infer statically; place_host_ops() puts the node on the host.
+void mark_outputs_dynamic(Graph& graph, const Node& n) {
+  for (const std::string& o : n.outputs)
+    if (!o.empty()) {
+      Tensor& t = graph.tensors[o];
+      t.name = o;
+      if (t.shape.empty() || t.shape_known()) t.shape = {-1};
+    }
+}
+
+// Sized by the --dynamic-size bound: its outputs are too. Two independently bounded
+// sizes may disagree where the real ones match (e.g. a broadcast of two NonZero
+// results): then the node stays unsized and goes to the host, as without the bound.
+void infer_bounded_node(Graph& graph, std::size_t i, const std::string& source) {
+  const Node& n = graph.nodes[i];
+  try {
+    infer_node(graph, i, source);
+    for (const auto& o : n.outputs)
+      if (!o.empty()) graph.bounded_tensors.insert(o);
+  } catch (const ConfigError&) {
+    for (const auto& o : n.outputs)
+      if (!o.empty()) {
+        Tensor& t = graph.tensors[o];
+        t.name = o;
+        t.shape = {-1};
+      }
+  }
+}
+
+// Removes the nodes folded into constants, then the constants nothing reads any more.
+void drop_folded(Graph& graph, const std::vector<bool>& folded, bool any_folded) {
+  if (any_folded) {
+    std::vector<Node> kept;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+      if (!folded[i]) kept.push_back(std::move(graph.nodes[i]));
+    graph.nodes = std::move(kept);
+  }
+  // Drop constants nothing reads any more (folded shape arithmetic, bounds moved into
+  // attributes); graph outputs stay.
+  std::set<std::string> read(graph.outputs.begin(), graph.outputs.end());
+  for (const Node& n : graph.nodes) read.insert(n.inputs.begin(), n.inputs.end());
+  for (auto it = graph.tensors.begin(); it != graph.tensors.end();) {
+    if (it->second.is_constant && !read.count(it->first)) it = graph.tensors.erase(it);
+    else ++it;
+  }
+}
+}  // namespace
+
+void infer_shapes(Graph& graph, const std::string& source) {
+  check_graph_inputs(graph, source);
   std::set<std::string> defined;
   for (const auto& [name, t] : graph.tensors)
     if (t.is_constant) defined.insert(name);
@@ -593,40 +678,17 @@ void infer_shapes(Graph& graph, const std::string& source) {
   std::vector<bool> folded(graph.nodes.size(), false);
   bool any_folded = false;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-    // An If on a constant condition becomes the nodes of its branch, processed from here.
-    if (graph.nodes[i].op_type == "If" && graph.nodes[i].inputs.size() == 1 &&
-        graph.has_tensor(graph.nodes[i].inputs[0]) && graph.tensor(graph.nodes[i].inputs[0]).is_constant) {
-      const std::size_t before = graph.nodes.size();
-      if (inline_constant_if(graph, i, source)) {
-        folded.insert(folded.begin() + std::ptrdiff_t(i), graph.nodes.size() + 1 - before, false);
-        folded.erase(folded.begin() + std::ptrdiff_t(i) + std::ptrdiff_t(graph.nodes.size() + 1 - before));
-        --i;
-        continue;
-      }
+    if (inline_if_at(graph, i, source, folded)) {
+      --i;
+      continue;
     }
     NodeCtx ctx(graph, i, source);
     Node& n = graph.nodes[i];
-    bool dynamic_input = false;
-    for (std::size_t k = 0; k < n.inputs.size(); ++k) {
-      const std::string& in = n.inputs[k];
-      if (in.empty()) continue;
-      if ((!defined.count(in) && !(graph.has_tensor(in) && graph.tensor(in).is_constant)) || !graph.has_tensor(in))
-        ctx.fail("input '" + in + "' is not a graph input, a constant or the output of an "
-                 "earlier node",
-                 "the model is truncated or its nodes are not in topological order");
-      if (!graph.tensor(in).shape_known()) dynamic_input = true;
-    }
+    const bool dynamic_input = has_dynamic_input(graph, n, ctx, defined);
     for (const std::string& o : n.outputs)
       if (!o.empty()) defined.insert(o);
     if (dynamic_input) {
-      // Downstream of a data-dependent size (NonMaxSuppression, NonZero...): nothing to
-      // infer statically; place_host_ops() puts the node on the host.
-      for (const std::string& o : n.outputs)
-        if (!o.empty()) {
-          Tensor& t = graph.tensors[o];
-          t.name = o;
-          if (t.shape.empty() || t.shape_known()) t.shape = {-1};
-        }
+      mark_outputs_dynamic(graph, n);
       continue;
     }
     // Computable now (shape arithmetic, Identity of a weight...): becomes constants.
@@ -642,40 +704,10 @@ void infer_shapes(Graph& graph, const std::string& source) {
                                     n.op_type + ")");
     bool reads_bounded = false;
     for (const auto& in : n.inputs) reads_bounded = reads_bounded || graph.bounded_tensors.count(in);
-    if (!reads_bounded) {
-      infer_node(graph, i, source);
-      continue;
-    }
-    // Sized by the --dynamic-size bound: its outputs are too. Two independently bounded
-    // sizes may disagree where the real ones match (e.g. a broadcast of two NonZero
-    // results): then the node stays unsized and goes to the host, as without the bound.
-    try {
-      infer_node(graph, i, source);
-      for (const auto& o : n.outputs)
-        if (!o.empty()) graph.bounded_tensors.insert(o);
-    } catch (const ConfigError&) {
-      for (const auto& o : n.outputs)
-        if (!o.empty()) {
-          Tensor& t = graph.tensors[o];
-          t.name = o;
-          t.shape = {-1};
-        }
-    }
+    if (reads_bounded) infer_bounded_node(graph, i, source);
+    else infer_node(graph, i, source);
   }
-  if (any_folded) {
-    std::vector<Node> kept;
-    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
-      if (!folded[i]) kept.push_back(std::move(graph.nodes[i]));
-    graph.nodes = std::move(kept);
-  }
-  // Drop constants nothing reads any more (folded shape arithmetic, bounds moved into
-  // attributes); graph outputs stay.
-  std::set<std::string> read(graph.outputs.begin(), graph.outputs.end());
-  for (const Node& n : graph.nodes) read.insert(n.inputs.begin(), n.inputs.end());
-  for (auto it = graph.tensors.begin(); it != graph.tensors.end();) {
-    if (it->second.is_constant && !read.count(it->first)) it = graph.tensors.erase(it);
-    else ++it;
-  }
+  drop_folded(graph, folded, any_folded);
 }
 
 // ---- the pass ----------------------------------------------------------------------------

@@ -51,8 +51,4 @@ struct SystolicCycles {
 SystolicCycles systolic_cycles(const GemmDims& dims, int rows, int cols, Dataflow dataflow,
                                int macs_per_pe_per_cycle = 1);
 
-/// Output size of a "valid" SCALE-Sim convolution: ceil((in - filter + stride) / stride)
-/// (topology_utils.py, topo_calc_hyperparams). Requires filter <= in.
-std::int64_t scalesim_ofmap_size(std::int64_t in, std::int64_t filter, std::int64_t stride);
-
 }  // namespace npu::hw
