@@ -43,6 +43,10 @@ namespace {
 const std::set<std::string> kAliasOps = {"Flatten", "Reshape", "Identity", "Squeeze", "Unsqueeze", "Dropout"};
 const std::set<std::string> kActOps = {"Relu", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish"};
 
+using lowering::axis_pads;
+using lowering::is_const;
+using lowering::shape_of;
+
 isa::ActOp act_from_name(const std::string& s) {
   if (s == "relu" || s == "Relu") return isa::ActOp::Relu;
   if (s == "clip" || s == "Clip") return isa::ActOp::Clip;
@@ -53,21 +57,6 @@ isa::ActOp act_from_name(const std::string& s) {
   if (s == "hard_swish" || s == "HardSwish") return isa::ActOp::HardSwish;
   if (s == "gelu" || s == "Gelu") return isa::ActOp::Gelu;
   return isa::ActOp::None;
-}
-
-[[noreturn]] void fail(const Graph& g, const Node& n, const std::string& why) {
-  throw ConfigError(g.name + ": node '" + n.name + "' (" + n.op_type + "): error: " + why);
-}
-
-bool is_const(const Graph& g, const std::string& t) { return !t.empty() && g.has_tensor(t) && g.tensor(t).is_constant; }
-
-const std::vector<std::int64_t>& shape_of(const Graph& g, const Node& n, const std::string& t) {
-  if (!g.has_tensor(t)) fail(g, n, "tensor '" + t + "' is not in the graph");
-  const Tensor& tt = g.tensor(t);
-  if (!tt.shape_known())
-    fail(g, n, "tensor '" + t + "' has unknown shape " + shape_string(tt.shape) +
-                   " (run shape inference, or give the model input a static shape)");
-  return tt.shape;
 }
 
 // Fills the activation of a Conv/Gemm epilogue from the fused attributes.
@@ -87,64 +76,12 @@ void epilogue_act(const Node& n, LayerSpec& L) {
   }
 }
 
-// Pads for one spatial axis: explicit pads, or auto_pad SAME_UPPER/SAME_LOWER/VALID.
-void axis_pads(const std::string& auto_pad, int in, int out, int k, int s, int d, int explicit_begin,
-               int explicit_end, int& begin, int& end) {
-  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    const int total = std::max(0, (out - 1) * s + d * (k - 1) + 1 - in);
-    begin = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-    end = total - begin;
-  } else if (auto_pad == "VALID") {
-    begin = end = 0;
-  } else {
-    begin = explicit_begin;
-    end = explicit_end;
-  }
-}
-
-// "batch N: ...; pass --input-shape NAME=1xCxHxW" for every graph input with a batch > 1.
-std::string batch_problem(const Graph& g, std::int64_t batch) {
-  std::string fix;
-  for (const auto& in : g.inputs) {
-    if (!g.has_tensor(in)) continue;
-    const auto& s = g.tensor(in).shape;
-    if (s.empty() || s[0] <= 1) continue;
-    std::string dims = "1";
-    for (std::size_t i = 1; i < s.size(); ++i) dims += "x" + std::to_string(s[i]);
-    fix += std::string(fix.empty() ? "" : " ") + "--input-shape " + in + "=" + dims;
-  }
-  if (fix.empty()) fix = "--input-shape NAME=1xCxHxW for the graph input";
-  return "batch " + std::to_string(batch) +
-         ": the NPU lowering supports batch 1 (run the images one at a time); pass " + fix;
-}
-
 // Why an op cannot run on the NPU ("" if it can). `n` has no host-produced inputs.
 std::string host_reason(const Graph& g, const Node& n) {
   const std::string& op = n.op_type;
   if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
   if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
-  auto rank4_batch1 = [&](const std::string& t) -> std::string {
-    if (!g.has_tensor(t)) return "input '" + t + "' missing";
-    const auto& s = g.tensor(t).shape;
-    if (s.size() != 4) {
-      if (op == "Conv" && s.size() == 3)
-        return "1-D convolution (input " + shape_string(s) +
-               "): the NPU lowering supports 2-D convolutions on 4-D NCHW tensors only; re-export the "
-               "model with it as a 2-D Conv with a 1xK kernel on an N x C x 1 x L input";
-      return "needs a 4-D NCHW tensor, got " + shape_string(s) +
-             "; re-export the model with 4-D NCHW activations for this op";
-    }
-    if (s[0] < 1) return batch_problem(g, s[0]);  // batch N >= 1: images one after another
-    return "";
-  };
-  if (op == "Conv") {
-    if (n.inputs.size() < 2 || !is_const(g, n.inputs[1])) return "Conv weights are not constant";
-    if (auto r = rank4_batch1(n.inputs[0]); !r.empty()) return r;
-    const auto d = n.attr_ints("dilations", {1, 1});
-    if (d.size() == 2 && d[0] != d[1]) return "different dilations per axis";
-    if (n.inputs.size() >= 3 && !n.inputs[2].empty() && !is_const(g, n.inputs[2])) return "Conv bias is not constant";
-    return "";
-  }
+  auto rank4_batch1 = [&](const std::string& t) { return lowering::rank4_batch1(g, t); };
   if (op == "Gemm" || op == "MatMul") {
     if (n.inputs.size() < 2 || !is_const(g, n.inputs[1])) return op + " with a non-constant B operand";
     if (!g.has_tensor(n.inputs[0]) || g.tensor(n.inputs[0]).shape.size() != 2 || g.tensor(n.inputs[1]).shape.size() != 2)
@@ -318,8 +255,34 @@ class Lowerer : public lowering::LowerCtx {
     root_index_[root] = out_.ddr_tensors.size();
     out_.ddr_tensors.push_back({root, kind, bytes});
   }
-  [[noreturn]] void fail(const Node& n, const std::string& why) const override { npu::compiler::fail(g_, n, why); }
+  // Registers a graph tensor read/written by an NPU layer (its root in first-use order).
+  void touch(const std::string& t) override {
+    if (t.empty() || out_.place.count(t)) return;
+    DdrPlace p = resolve(t);
+    const std::string root_graph = p.root;
+    p.root = root_name(root_graph);
+    out_.place[t] = p;
+    out_.bytes[t] = tensor_bytes(t);
+    if (!declared_.count(p.root)) {
+      declared_.insert(p.root);
+      DdrTensor d;
+      d.name = p.root;
+      d.bytes = tensor_bytes(root_graph);
+      d.kind = is_const(g_, root_graph) ? isa::TensorKind::Weight : isa::TensorKind::Intermediate;
+      if (std::find(g_.inputs.begin(), g_.inputs.end(), root_graph) != g_.inputs.end() ||
+          host_tensors_.count(root_graph))
+        d.kind = isa::TensorKind::Input;
+      root_index_[p.root] = out_.ddr_tensors.size();
+      out_.ddr_tensors.push_back(d);
+    }
+  }
+
+  [[noreturn]] void fail(const Node& n, const std::string& why) const override { lowering::fail(g_, n, why); }
   const std::set<std::string>& composed() const override { return composed_; }
+  const lowering::ConcatCopies* concat_copies(const Node& n) const override {
+    auto it = concat_copies_.find(n.name);
+    return it == concat_copies_.end() ? nullptr : &it->second;
+  }
 
  private:
   enum class Role { Const, Host, Alias, Npu };
@@ -511,28 +474,6 @@ class Lowerer : public lowering::LowerCtx {
     return p;
   }
 
-  // Registers a graph tensor read/written by an NPU layer (its root in first-use order).
-  void touch(const std::string& t) {
-    if (t.empty() || out_.place.count(t)) return;
-    DdrPlace p = resolve(t);
-    const std::string root_graph = p.root;
-    p.root = root_name(root_graph);
-    out_.place[t] = p;
-    out_.bytes[t] = tensor_bytes(t);
-    if (!declared_.count(p.root)) {
-      declared_.insert(p.root);
-      DdrTensor d;
-      d.name = p.root;
-      d.bytes = tensor_bytes(root_graph);
-      d.kind = is_const(g_, root_graph) ? isa::TensorKind::Weight : isa::TensorKind::Intermediate;
-      if (std::find(g_.inputs.begin(), g_.inputs.end(), root_graph) != g_.inputs.end() ||
-          host_tensors_.count(root_graph))
-        d.kind = isa::TensorKind::Input;
-      root_index_[p.root] = out_.ddr_tensors.size();
-      out_.ddr_tensors.push_back(d);
-    }
-  }
-
   // Unique .npuasm name for a graph tensor name.
   std::string root_name(const std::string& graph_name) {
     auto it = root_names_.find(graph_name);
@@ -557,7 +498,6 @@ class Lowerer : public lowering::LowerCtx {
       L.channels = int(g_.tensor(n.outputs[0]).shape.at(1));
       return finish(L);
     }
-    if (op == "Conv") return lower_conv(n);
     if (op == "Gemm" || op == "MatMul") return lower_gemm(n);
     if (op == "BatchNormalization") {
       LayerSpec L = base(n, LayerKind::Act);
@@ -644,58 +584,12 @@ class Lowerer : public lowering::LowerCtx {
     if (op == "Concat") {
       LayerSpec L = base(n, LayerKind::Copy);
       const auto& cc = concat_copies_.at(n.name);
-      L.inputs = cc.first;
-      L.dest_offsets = cc.second;
+      L.inputs = cc.inputs;
+      L.dest_offsets = cc.dest_offsets;
       L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
       return finish(L);
     }
-    npu::compiler::fail(g_, n, "internal: no lowering for an NPU-placed " + op);
-  }
-
-  void lower_conv(const Node& n) {
-    LayerSpec L = base(n, LayerKind::Conv);
-    const auto& x = shape_of(g_, n, n.inputs[0]);
-    const auto& w = shape_of(g_, n, n.inputs[1]);
-    const auto& y = shape_of(g_, n, n.outputs[0]);
-    ConvGeom& c = L.geom;
-    L.batch = int(x[0]);
-    c.c_in = int(x[1]);
-    c.h_in = int(x[2]);
-    c.w_in = int(x[3]);
-    c.c_out = int(w[0]);
-    c.h_out = int(y[2]);
-    c.w_out = int(y[3]);
-    const auto ks = n.attr_ints("kernel_shape", {w[2], w[3]});
-    c.kh = int(ks.at(0));
-    c.kw = int(ks.at(1));
-    const auto st = n.attr_ints("strides", {1, 1});
-    c.stride_h = int(st.at(0));
-    c.stride_w = int(st.at(1));
-    c.dilation = int(n.attr_ints("dilations", {1, 1}).at(0));
-    c.group = int(n.attr_int("group", 1));
-    const auto pads = n.attr_ints("pads", {0, 0, 0, 0});
-    const std::string ap = n.attr_string("auto_pad", "NOTSET");
-    axis_pads(ap, c.h_in, c.h_out, c.kh, c.stride_h, c.dilation, int(pads.at(0)), int(pads.at(2)), c.pad_top,
-              c.pad_bottom);
-    axis_pads(ap, c.w_in, c.w_out, c.kw, c.stride_w, c.dilation, int(pads.at(1)), int(pads.at(3)), c.pad_left,
-              c.pad_right);
-    const int h_expect = (c.h_in + c.pad_top + c.pad_bottom - c.dilation * (c.kh - 1) - 1) / c.stride_h + 1;
-    const int w_expect = (c.w_in + c.pad_left + c.pad_right - c.dilation * (c.kw - 1) - 1) / c.stride_w + 1;
-    if (h_expect < 1 || w_expect < 1)
-      npu::compiler::fail(g_, n, "the " + std::to_string(c.kh) + "x" + std::to_string(c.kw) + " window (dilation " +
-                                     std::to_string(c.dilation) + ") does not fit the padded input " +
-                                     shape_string(x) + ": the output would be empty; pad the input or use a smaller kernel");
-    if (h_expect != c.h_out || w_expect != c.w_out || c.c_in % c.group != 0 || c.c_out % c.group != 0 ||
-        int(w[1]) != c.c_in / c.group)
-      npu::compiler::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the Conv attributes and input " +
-                      shape_string(x) + " (expected [1, " + std::to_string(c.c_out) + ", " +
-                      std::to_string(h_expect) + ", " + std::to_string(w_expect) + "])");
-    L.inputs = {n.inputs[0]};
-    L.weight = n.inputs[1];
-    if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
-    if (n.attr_int(fused_attr::kResidual, 0) != 0) L.residual = n.inputs.at(3);
-    L.in_scale = n.attr_string(fused_attr::kInScale, "");
-    finish_mac(n, L);
+    lowering::fail(g_, n, "internal: no lowering for an NPU-placed " + op);
   }
 
   void lower_gemm(const Node& n) {
@@ -735,7 +629,7 @@ class Lowerer : public lowering::LowerCtx {
     }
     L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max : isa::PoolOp::Avg;
     const auto ks = n.attr_ints("kernel_shape");
-    if (ks.size() != 2) npu::compiler::fail(g_, n, "kernel_shape must have 2 values");
+    if (ks.size() != 2) lowering::fail(g_, n, "kernel_shape must have 2 values");
     c.kh = int(ks[0]);
     c.kw = int(ks[1]);
     const auto st = n.attr_ints("strides", {1, 1});
@@ -751,7 +645,7 @@ class Lowerer : public lowering::LowerCtx {
     c.pad_right = std::max(c.pad_right, (c.w_out - 1) * c.stride_w + c.kw - c.w_in - c.pad_left);
     if ((c.h_in + c.pad_top + c.pad_bottom - c.kh) / c.stride_h + 1 != c.h_out ||
         (c.w_in + c.pad_left + c.pad_right - c.kw) / c.stride_w + 1 != c.w_out)
-      npu::compiler::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the pooling attributes");
+      lowering::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the pooling attributes");
     finish(L);
   }
 
@@ -791,7 +685,7 @@ class Lowerer : public lowering::LowerCtx {
   std::map<std::string, std::uint64_t> sub_bytes_;  // subview name -> its bytes
   std::map<std::string, DdrPlace> link_; // graph tensor -> (graph tensor it lives in, offset)
   std::set<std::string> composed_;       // layout op outputs no layer computes (compose_views)
-  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::uint64_t>>> concat_copies_;
+  std::map<std::string, lowering::ConcatCopies> concat_copies_;
   std::set<std::string> declared_;
   std::map<std::string, std::size_t> root_index_;
   std::map<std::string, std::string> root_names_;
