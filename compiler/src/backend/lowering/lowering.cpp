@@ -82,18 +82,6 @@ std::string host_reason(const Graph& g, const Node& n) {
   if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
   if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
   auto rank4_batch1 = [&](const std::string& t) { return lowering::rank4_batch1(g, t); };
-  if (op == "Gemm" || op == "MatMul") {
-    if (n.inputs.size() < 2 || !is_const(g, n.inputs[1])) return op + " with a non-constant B operand";
-    if (!g.has_tensor(n.inputs[0]) || g.tensor(n.inputs[0]).shape.size() != 2 || g.tensor(n.inputs[1]).shape.size() != 2)
-      return op + " on tensors that are not 2-D";
-    if (n.attr_int("transA", 0) != 0) return "Gemm with transA=1";
-    if (n.inputs.size() >= 3 && !n.inputs[2].empty()) {
-      const std::int64_t nn = g.tensor(n.outputs[0]).shape.back();
-      if (!is_const(g, n.inputs[2]) || g.tensor(n.inputs[2]).elements() != nn)
-        return "Gemm C is not a constant vector of N elements";
-    }
-    return "";
-  }
   if (op == "BatchNormalization") {
     std::size_t outs = 0;
     for (const auto& o : n.outputs) outs += o.empty() ? 0 : 1;
@@ -498,7 +486,6 @@ class Lowerer : public lowering::LowerCtx {
       L.channels = int(g_.tensor(n.outputs[0]).shape.at(1));
       return finish(L);
     }
-    if (op == "Gemm" || op == "MatMul") return lower_gemm(n);
     if (op == "BatchNormalization") {
       LayerSpec L = base(n, LayerKind::Act);
       const auto& s = shape_of(g_, n, n.inputs[0]);
@@ -590,23 +577,6 @@ class Lowerer : public lowering::LowerCtx {
       return finish(L);
     }
     lowering::fail(g_, n, "internal: no lowering for an NPU-placed " + op);
-  }
-
-  void lower_gemm(const Node& n) {
-    LayerSpec L = base(n, LayerKind::Gemm);
-    const auto& a = shape_of(g_, n, n.inputs[0]);
-    const auto& b = shape_of(g_, n, n.inputs[1]);
-    const bool trans_b = n.op_type == "Gemm" && n.attr_int("transB", 0) != 0;
-    ConvGeom& c = L.geom;
-    c.h_in = c.h_out = int(a[0]);
-    c.c_in = int(a[1]);
-    c.c_out = int(trans_b ? b[0] : b[1]);
-    c.w_in = c.w_out = 1;
-    c.gemm = true;
-    L.inputs = {n.inputs[0]};
-    L.weight = n.inputs[1];
-    if (n.op_type == "Gemm" && n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
-    finish_mac(n, L);
   }
 
   void lower_pool(const Node& n) {
