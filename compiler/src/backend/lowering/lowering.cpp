@@ -41,40 +41,10 @@ std::string isa_name(const std::string& name) {
 namespace {
 
 const std::set<std::string> kAliasOps = {"Flatten", "Reshape", "Identity", "Squeeze", "Unsqueeze", "Dropout"};
-const std::set<std::string> kActOps = {"Relu", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish"};
 
 using lowering::axis_pads;
 using lowering::is_const;
 using lowering::shape_of;
-
-isa::ActOp act_from_name(const std::string& s) {
-  if (s == "relu" || s == "Relu") return isa::ActOp::Relu;
-  if (s == "clip" || s == "Clip") return isa::ActOp::Clip;
-  if (s == "leaky_relu" || s == "LeakyRelu") return isa::ActOp::LeakyRelu;
-  if (s == "sigmoid" || s == "Sigmoid") return isa::ActOp::Sigmoid;
-  if (s == "silu") return isa::ActOp::Silu;
-  if (s == "hard_sigmoid" || s == "HardSigmoid") return isa::ActOp::HardSigmoid;
-  if (s == "hard_swish" || s == "HardSwish") return isa::ActOp::HardSwish;
-  if (s == "gelu" || s == "Gelu") return isa::ActOp::Gelu;
-  return isa::ActOp::None;
-}
-
-// Fills the activation of a Conv/Gemm epilogue from the fused attributes.
-void epilogue_act(const Node& n, LayerSpec& L) {
-  const std::string act = n.attr_string(fused_attr::kAct, "");
-  if (act.empty()) return;
-  L.act = act_from_name(act);
-  const float lo = -3.4e38f, hi = 3.4e38f;
-  if (L.act == isa::ActOp::Clip) {
-    L.act_alpha = n.has_attr(fused_attr::kActAlpha) ? n.attr_float(fused_attr::kActAlpha, 0) : lo;
-    L.act_beta = n.has_attr(fused_attr::kActBeta) ? n.attr_float(fused_attr::kActBeta, 0) : hi;
-    // ONNX Clip: with min > max every value becomes max (Operators.md, Clip-13).
-    if (L.act_alpha > L.act_beta) L.act_alpha = L.act_beta;
-  } else {
-    L.act_alpha = n.attr_float(fused_attr::kActAlpha, 0);
-    L.act_beta = n.attr_float(fused_attr::kActBeta, 0);
-  }
-}
 
 // Why an op cannot run on the NPU ("" if it can). `n` has no host-produced inputs.
 std::string host_reason(const Graph& g, const Node& n) {
@@ -82,18 +52,6 @@ std::string host_reason(const Graph& g, const Node& n) {
   if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
   if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
   auto rank4_batch1 = [&](const std::string& t) { return lowering::rank4_batch1(g, t); };
-  if (op == "BatchNormalization") {
-    std::size_t outs = 0;
-    for (const auto& o : n.outputs) outs += o.empty() ? 0 : 1;
-    if (outs != 1 || n.attr_int("training_mode", 0) != 0) return "training-form BatchNormalization";
-    return rank4_batch1(n.inputs[0]);
-  }
-  if (kActOps.count(op)) {
-    if (op == "Clip")
-      for (std::size_t i = 1; i < n.inputs.size(); ++i)
-        if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "Clip bound computed at run time";
-    return "";
-  }
   if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") {
     if (n.outputs.size() > 1 && !n.outputs[1].empty()) return "MaxPool with an Indices output";
     return rank4_batch1(n.inputs[0]);
@@ -212,7 +170,7 @@ class Lowerer : public lowering::LowerCtx {
   // The common end of a Conv/Gemm layer: epilogue activation, MACs, the DDR tensors it
   // reads (input, weights, bias at 4 B per output channel), then the layer itself.
   void finish_mac(const Node& n, LayerSpec& L) override {
-    epilogue_act(n, L);
+    lowering::epilogue_act(n, L);
     L.macs = L.geom.macs() * std::uint64_t(std::max(L.batch, 1));
     touch(L.inputs[0]);
     touch(L.weight);
@@ -484,56 +442,6 @@ class Lowerer : public lowering::LowerCtx {
       L.in_elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
       L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
       L.channels = int(g_.tensor(n.outputs[0]).shape.at(1));
-      return finish(L);
-    }
-    if (op == "BatchNormalization") {
-      LayerSpec L = base(n, LayerKind::Act);
-      const auto& s = shape_of(g_, n, n.inputs[0]);
-      L.inputs = {n.inputs[0]};
-      L.act = isa::ActOp::ScaleShift;
-      L.channels = int(s[1]);
-      L.elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
-      L.scale_shift = n.name + ".scale_shift";
-      touch(n.inputs[0]);
-      touch_param(L.scale_shift, 2ull * L.channels * isa::kParamElemBytes);
-      if (s[0] > 1) {
-        // A batch: one ACT layer per image (its channels' params are the same scale/shift).
-        const std::uint64_t per = L.elems / std::uint64_t(s[0]) * std::uint64_t(e_);
-        for (std::int64_t b = 0; b < s[0]; ++b) {
-          LayerSpec Lb = L;
-          Lb.name = L.name + ":n" + std::to_string(b);
-          Lb.elems = L.elems / std::uint64_t(s[0]);
-          Lb.inputs = {subview(n.inputs[0], std::uint64_t(b) * per, per)};
-          Lb.output = subview(L.output, std::uint64_t(b) * per, per);
-          finish(Lb);
-        }
-        return;
-      }
-      return finish(L);
-    }
-    if (kActOps.count(op)) {
-      LayerSpec L = base(n, LayerKind::Act);
-      const auto& s = shape_of(g_, n, n.inputs[0]);
-      L.inputs = {n.inputs[0]};
-      L.act = act_from_name(op);
-      L.channels = s.size() >= 2 ? int(s[1]) : 1;
-      L.elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
-      if (op == "Clip") {
-        L.act_alpha = -3.4e38f;
-        L.act_beta = 3.4e38f;
-        if (n.has_attr("min")) L.act_alpha = n.attr_float("min", 0);
-        if (n.has_attr("max")) L.act_beta = n.attr_float("max", 0);
-        if (n.inputs.size() > 1 && is_const(g_, n.inputs[1]) && !g_.tensor(n.inputs[1]).float_data.empty())
-          L.act_alpha = g_.tensor(n.inputs[1]).float_data[0];
-        if (n.inputs.size() > 2 && is_const(g_, n.inputs[2]) && !g_.tensor(n.inputs[2]).float_data.empty())
-          L.act_beta = g_.tensor(n.inputs[2]).float_data[0];
-        if (L.act_alpha > L.act_beta) L.act_alpha = L.act_beta;  // ONNX: min > max -> every value is max
-      } else if (op == "LeakyRelu") {
-        L.act_alpha = n.attr_float("alpha", 0.01f);
-      } else if (op == "HardSigmoid") {
-        L.act_alpha = n.attr_float("alpha", 0.2f);
-        L.act_beta = n.attr_float("beta", 0.5f);
-      }
       return finish(L);
     }
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")

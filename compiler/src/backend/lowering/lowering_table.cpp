@@ -17,6 +17,7 @@ const std::map<std::string, OpLowering>& table() {
     add_matmul_ops(t);
     add_conv_transpose(t);
     add_conv_ops(t);
+    add_activation_ops(t);
     return t;
   }();
   return kTable;
