@@ -42,7 +42,6 @@ namespace {
 
 const std::set<std::string> kAliasOps = {"Flatten", "Reshape", "Identity", "Squeeze", "Unsqueeze", "Dropout"};
 
-using lowering::axis_pads;
 using lowering::is_const;
 using lowering::shape_of;
 
@@ -52,10 +51,6 @@ std::string host_reason(const Graph& g, const Node& n) {
   if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
   if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
   auto rank4_batch1 = [&](const std::string& t) { return lowering::rank4_batch1(g, t); };
-  if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") {
-    if (n.outputs.size() > 1 && !n.outputs[1].empty()) return "MaxPool with an Indices output";
-    return rank4_batch1(n.inputs[0]);
-  }
   if (op == "Resize" || op == "Upsample") {
     for (std::size_t i = 1; i < n.inputs.size(); ++i)
       if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "Resize scales/sizes computed at run time";
@@ -444,8 +439,6 @@ class Lowerer : public lowering::LowerCtx {
       L.channels = int(g_.tensor(n.outputs[0]).shape.at(1));
       return finish(L);
     }
-    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")
-      return lower_pool(n);
     if (op == "Resize" || op == "Upsample") {
       LayerSpec L = base(n, LayerKind::Resize);
       const auto& in = shape_of(g_, n, n.inputs[0]);
@@ -485,46 +478,6 @@ class Lowerer : public lowering::LowerCtx {
       return finish(L);
     }
     lowering::fail(g_, n, "internal: no lowering for an NPU-placed " + op);
-  }
-
-  void lower_pool(const Node& n) {
-    LayerSpec L = base(n, LayerKind::Pool);
-    const auto& x = shape_of(g_, n, n.inputs[0]);
-    const auto& y = shape_of(g_, n, n.outputs[0]);
-    ConvGeom& c = L.geom;
-    c.c_in = c.c_out = c.group = int(x[0] * x[1]);  // a batch's planes pool one after another
-    c.h_in = int(x[2]);
-    c.w_in = int(x[3]);
-    c.h_out = int(y[2]);
-    c.w_out = int(y[3]);
-    L.inputs = {n.inputs[0]};
-    L.channels = c.c_in;
-    if (n.op_type == "GlobalAveragePool" || n.op_type == "GlobalMaxPool") {
-      L.pool = n.op_type == "GlobalAveragePool" ? isa::PoolOp::GlobalAvg : isa::PoolOp::Max;
-      c.kh = c.h_in;
-      c.kw = c.w_in;
-      return finish(L);
-    }
-    L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max : isa::PoolOp::Avg;
-    const auto ks = n.attr_ints("kernel_shape");
-    if (ks.size() != 2) lowering::fail(g_, n, "kernel_shape must have 2 values");
-    c.kh = int(ks[0]);
-    c.kw = int(ks[1]);
-    const auto st = n.attr_ints("strides", {1, 1});
-    c.stride_h = int(st.at(0));
-    c.stride_w = int(st.at(1));
-    const auto pads = n.attr_ints("pads", {0, 0, 0, 0});
-    const std::string ap = n.attr_string("auto_pad", "NOTSET");
-    axis_pads(ap, c.h_in, c.h_out, c.kh, c.stride_h, 1, int(pads.at(0)), int(pads.at(2)), c.pad_top, c.pad_bottom);
-    axis_pads(ap, c.w_in, c.w_out, c.kw, c.stride_w, 1, int(pads.at(1)), int(pads.at(3)), c.pad_left, c.pad_right);
-    // ceil_mode=1 (or any rounding up): extend the bottom/right padding so that the ISA's
-    // floor formula gives the graph's output size.
-    c.pad_bottom = std::max(c.pad_bottom, (c.h_out - 1) * c.stride_h + c.kh - c.h_in - c.pad_top);
-    c.pad_right = std::max(c.pad_right, (c.w_out - 1) * c.stride_w + c.kw - c.w_in - c.pad_left);
-    if ((c.h_in + c.pad_top + c.pad_bottom - c.kh) / c.stride_h + 1 != c.h_out ||
-        (c.w_in + c.pad_left + c.pad_right - c.kw) / c.stride_w + 1 != c.w_out)
-      lowering::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the pooling attributes");
-    finish(L);
   }
 
   void finish_kinds() {
