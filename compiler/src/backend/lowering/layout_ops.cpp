@@ -3,8 +3,8 @@
 // byte ranges of the input), otherwise a streaming copy through the vector unit (Layout
 // layer: input read once, output written once): Pad, Transpose, Slice, Split, Expand, Tile,
 // Gather of an activation, DepthToSpace/SpaceToDepth, RoiAlign (4 bilinear taps an output
-// element), ScatterElements, and Resize modes other than integer
-// nearest upsampling (bilinear, non-integer scales).
+// element) and ScatterElements. (Resize modes other than integer nearest upsampling are
+// layout copies too: resize_ops.cpp.)
 #include <algorithm>
 
 #include "backend/lowering/lowering_table.hpp"

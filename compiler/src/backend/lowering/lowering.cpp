@@ -50,12 +50,6 @@ std::string host_reason(const Graph& g, const Node& n) {
   const std::string& op = n.op_type;
   if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
   if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
-  auto rank4_batch1 = [&](const std::string& t) { return lowering::rank4_batch1(g, t); };
-  if (op == "Resize" || op == "Upsample") {
-    for (std::size_t i = 1; i < n.inputs.size(); ++i)
-      if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "Resize scales/sizes computed at run time";
-    return rank4_batch1(n.inputs[0]);  // integer nearest: upsampling layer; else a layout copy
-  }
   if (kAliasOps.count(op)) return "";
   if (op == "Concat") return "";  // outermost axis: zero copy / copies; inner axis: a layout copy
   return "op " + op + " has no NPU lowering";
@@ -69,13 +63,6 @@ std::int64_t concat_outer(const Graph& g, const Node& n) {
   std::int64_t outer = 1;
   for (std::int64_t i = 0; i < axis && i < std::int64_t(out.size()); ++i) outer *= out[std::size_t(i)];
   return outer;
-}
-
-bool is_resize_nearest_integer(const Graph& g, const Node& n) {
-  if (n.attr_string("mode", "nearest") != "nearest") return false;
-  const auto& in = g.tensor(n.inputs[0]).shape;
-  const auto& out = g.tensor(n.outputs[0]).shape;
-  return out.size() == 4 && in.size() == 4 && out[1] == in[1] && out[2] % in[2] == 0 && out[3] % in[3] == 0;
 }
 
 // Work of one host-placed node: MACs for the MAC ops, one op per output element otherwise.
@@ -429,33 +416,6 @@ class Lowerer : public lowering::LowerCtx {
   void lower_node(const Node& n) {
     const std::string& op = n.op_type;
     if (const lowering::OpLowering* e = lowering::find(op)) return e->lower(*this, n);
-    if ((op == "Resize" || op == "Upsample") && !is_resize_nearest_integer(g_, n)) {
-      // Bilinear / non-integer: a streaming copy that reads the input once and writes the
-      // output once (the interpolation's 4 taps per element are not costed separately).
-      LayerSpec L = base(n, LayerKind::Layout);
-      L.inputs = {n.inputs[0]};
-      L.in_elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      L.channels = int(g_.tensor(n.outputs[0]).shape.at(1));
-      return finish(L);
-    }
-    if (op == "Resize" || op == "Upsample") {
-      LayerSpec L = base(n, LayerKind::Resize);
-      const auto& in = shape_of(g_, n, n.inputs[0]);
-      const auto& o = shape_of(g_, n, n.outputs[0]);
-      L.inputs = {n.inputs[0]};
-      L.channels = int(in[0] * in[1]);  // a batch's planes one after another
-      L.geom.c_in = L.geom.c_out = L.channels;
-      L.geom.h_in = int(in[2]);
-      L.geom.w_in = int(in[3]);
-      L.geom.h_out = int(o[2]);
-      L.geom.w_out = int(o[3]);
-      L.resize_h = int(o[2] / in[2]);
-      L.resize_w = int(o[3] / in[3]);
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      L.layout = lowering::upsample_pieces(g_, n);
-      return finish(L);
-    }
     if (op == "Concat" && !concat_copies_.count(n.name)) {
       // Along an inner axis: the inputs interleave in the output; a layout copy that reads
       // every input once and writes the output once.

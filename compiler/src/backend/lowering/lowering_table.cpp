@@ -19,6 +19,7 @@ const std::map<std::string, OpLowering>& table() {
     add_conv_ops(t);
     add_activation_ops(t);
     add_pool_ops(t);
+    add_resize_ops(t);
     return t;
   }();
   return kTable;
