@@ -40,8 +40,7 @@ std::string isa_name(const std::string& name) {
 
 namespace {
 
-const std::set<std::string> kAliasOps = {"Flatten", "Reshape", "Identity", "Squeeze", "Unsqueeze", "Dropout"};
-
+using lowering::concat_outer;
 using lowering::is_const;
 using lowering::shape_of;
 
@@ -50,19 +49,7 @@ std::string host_reason(const Graph& g, const Node& n) {
   const std::string& op = n.op_type;
   if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
   if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
-  if (kAliasOps.count(op)) return "";
-  if (op == "Concat") return "";  // outermost axis: zero copy / copies; inner axis: a layout copy
   return "op " + op + " has no NPU lowering";
-}
-
-// Product of the Concat output's axes before the concat axis (1: inputs are contiguous slices).
-std::int64_t concat_outer(const Graph& g, const Node& n) {
-  const auto& out = g.tensor(n.outputs[0]).shape;
-  std::int64_t axis = n.attr_int("axis", 1);
-  if (axis < 0) axis += std::int64_t(out.size());
-  std::int64_t outer = 1;
-  for (std::int64_t i = 0; i < axis && i < std::int64_t(out.size()); ++i) outer *= out[std::size_t(i)];
-  return outer;
 }
 
 // Work of one host-placed node: MACs for the MAC ops, one op per output element otherwise.
@@ -242,7 +229,7 @@ class Lowerer : public lowering::LowerCtx {
         for (const auto& o : n.outputs) host_tensors_.insert(o);
         continue;
       }
-      if (kAliasOps.count(n.op_type)) role_[i] = Role::Alias;
+      if (const lowering::OpLowering* e = lowering::find(n.op_type); e && e->alias) role_[i] = Role::Alias;
     }
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       if (role_[i] != Role::Host) continue;
@@ -413,31 +400,11 @@ class Lowerer : public lowering::LowerCtx {
     return n;
   }
 
+  // One NPU-placed node: its family's entry in the lowering table emits its layer(s).
   void lower_node(const Node& n) {
-    const std::string& op = n.op_type;
-    if (const lowering::OpLowering* e = lowering::find(op)) return e->lower(*this, n);
-    if (op == "Concat" && !concat_copies_.count(n.name)) {
-      // Along an inner axis: the inputs interleave in the output; a layout copy that reads
-      // every input once and writes the output once.
-      LayerSpec L = base(n, LayerKind::Layout);
-      for (const auto& in : n.inputs) {
-        L.inputs.push_back(in);
-        L.in_elems += std::uint64_t(g_.tensor(in).elements());
-      }
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      L.layout = lowering::concat_pieces(g_, n, &composed_);
-      lowering::read_through_composed(g_, composed_, L);
-      return finish(L);
-    }
-    if (op == "Concat") {
-      LayerSpec L = base(n, LayerKind::Copy);
-      const auto& cc = concat_copies_.at(n.name);
-      L.inputs = cc.inputs;
-      L.dest_offsets = cc.dest_offsets;
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      return finish(L);
-    }
-    lowering::fail(g_, n, "internal: no lowering for an NPU-placed " + op);
+    const lowering::OpLowering* e = lowering::find(n.op_type);
+    if (!e || !e->lower) lowering::fail(g_, n, "internal: no lowering for an NPU-placed " + n.op_type);
+    e->lower(*this, n);
   }
 
   void finish_kinds() {
