@@ -27,44 +27,26 @@ void fence(const std::string& layer, std::vector<Instruction>& prog) {
   sc.layer = layer;
   sc.params = isa::SyncParams{Queue::Compute};
   sc.push = {kCp2Ld};
-  prog.push_back(sc);
-  Instruction ss;
-  ss.op = Opcode::Sync;
-  ss.layer = layer;
+  Instruction ss = sc;
   ss.params = isa::SyncParams{Queue::Store};
   ss.push = {kSt2Ld};
+  prog.push_back(sc);
   prog.push_back(ss);
 }
 
-// Step i's LOADs: the first waits the fence (step 0) or cp2ld (i >= 2: the compute of step
-// i-2 freed the slot it overwrites); the last pushes ld2cp.
-void emit_loads(const std::string& layer, Step& s, std::size_t i, bool first_layer, std::vector<Instruction>& prog) {
-  for (std::size_t k = 0; k < s.loads.size(); ++k) {
-    Instruction ld;
-    ld.op = Opcode::Load;
-    ld.layer = layer;
-    ld.tensor = s.loads[k].tensor;
-    ld.params = s.loads[k].desc;
-    if (k == 0) {
-      if (i == 0 && !first_layer) ld.wait = {kCp2Ld, kSt2Ld};
-      else if (i >= 2) ld.wait = {kCp2Ld};
-    }
-    if (k + 1 == s.loads.size()) ld.push = {kLd2Cp};
-    prog.push_back(std::move(ld));
-  }
-}
-
-// Step i's STOREs (of n): the first waits cp2st; the last pushes st2cp if step i+2 exists.
-void emit_stores(const std::string& layer, Step& s, std::size_t i, std::size_t n, std::vector<Instruction>& prog) {
-  for (std::size_t k = 0; k < s.stores.size(); ++k) {
-    Instruction st;
-    st.op = Opcode::Store;
-    st.layer = layer;
-    st.tensor = s.stores[k].tensor;
-    st.params = s.stores[k].desc;
-    if (k == 0) st.wait = {kCp2St};
-    if (k + 1 == s.stores.size() && i + 2 < n) st.push = {kSt2Cp};
-    prog.push_back(std::move(st));
+// A step's LOADs or STOREs (`op`) in order: the first waits `first_wait`, the last pushes
+// `last_push`.
+void emit_dmas(const std::string& layer, Opcode op, const std::vector<Dma>& dmas, std::vector<isa::Token> first_wait,
+               std::vector<isa::Token> last_push, std::vector<Instruction>& prog) {
+  for (std::size_t k = 0; k < dmas.size(); ++k) {
+    Instruction d;
+    d.op = op;
+    d.layer = layer;
+    d.tensor = dmas[k].tensor;
+    d.params = dmas[k].desc;
+    if (k == 0) d.wait = first_wait;
+    if (k + 1 == dmas.size()) d.push = last_push;
+    prog.push_back(std::move(d));
   }
 }
 
@@ -82,7 +64,12 @@ void emit_steps(const std::string& layer, std::vector<Step>& steps, bool& first_
   if (!first_layer) fence(layer, prog);
   for (std::size_t i = 0; i < n; ++i) {
     Step& s = steps[i];
-    emit_loads(layer, s, i, first_layer, prog);
+    // LOADs: the first waits the fence (step 0) or cp2ld (i >= 2: the compute of step i-2
+    // freed the slot it overwrites); the last pushes ld2cp.
+    std::vector<isa::Token> load_wait;
+    if (i == 0 && !first_layer) load_wait = {kCp2Ld, kSt2Ld};
+    else if (i >= 2) load_wait = {kCp2Ld};
+    emit_dmas(layer, Opcode::Load, s.loads, load_wait, {kLd2Cp}, prog);
     // The step's compute instructions in order: the first waits, the last pushes.
     Instruction& c = s.compute;
     Instruction& last = s.more.empty() ? c : s.more.back();
@@ -96,7 +83,9 @@ void emit_steps(const std::string& layer, std::vector<Step>& steps, bool& first_
       m.layer = layer;
       prog.push_back(std::move(m));
     }
-    emit_stores(layer, s, i, n, prog);
+    // STOREs: the first waits cp2st; the last pushes st2cp if step i+2 exists.
+    emit_dmas(layer, Opcode::Store, s.stores, {kCp2St}, i + 2 < n ? std::vector<isa::Token>{kSt2Cp} : std::vector<isa::Token>{},
+              prog);
   }
   first_layer = false;
 }

@@ -98,11 +98,10 @@ std::string check_gemm(const Graph& g, const Node& n) {
 }
 
 void lower_gemm(LowerCtx& ctx, const Node& n) {
-  const Graph& g = ctx.graph();
-  LayerSpec L = ctx.base(n, LayerKind::Gemm);
-  const auto& a = shape_of(g, n, n.inputs[0]);
-  const auto& b = shape_of(g, n, n.inputs[1]);
   const bool trans_b = n.attr_int("transB", 0) != 0;
+  const auto& a = shape_of(ctx.graph(), n, n.inputs[0]);
+  const auto& b = shape_of(ctx.graph(), n, n.inputs[1]);
+  LayerSpec L = ctx.base(n, LayerKind::Gemm);
   ConvGeom& c = L.geom;
   c.h_in = c.h_out = int(a[0]);
   c.c_in = int(a[1]);
