@@ -1,3 +1,8 @@
+// Lowering (lowering.hpp): the walk over the graph. Places each node on the NPU or the host,
+// links aliases, zero-copy views and Concat inputs placed in their output, composes layout
+// views, and hands every NPU node to its entry in the lowering table (lowering_table.hpp, one
+// file per op family); each run of host nodes becomes one Host layer. Implements LowerCtx, the
+// DDR bookkeeping the families lower through.
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/isa/checked_math.hpp"
@@ -42,7 +47,6 @@ namespace {
 
 using lowering::concat_outer;
 using lowering::is_const;
-using lowering::shape_of;
 
 // Why an op cannot run on the NPU ("" if it can). `n` has no host-produced inputs.
 std::string host_reason(const Graph& g, const Node& n) {
