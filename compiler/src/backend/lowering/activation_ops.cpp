@@ -2,7 +2,7 @@
 // layers of their own, the same functions fused into a Conv/Gemm/MatMul epilogue
 // (fuse-activation), and an inference-form BatchNormalization as a per-channel scale and shift.
 #include "backend/lowering/lowering_table.hpp"
-#include "npu/compiler/transforms/pass.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 
 namespace npu::compiler::lowering {
 

@@ -2,7 +2,7 @@
 // auto_pad pads), with what fusion marked on it: a bias, an epilogue activation
 // (fuse-activation), a residual Add (fuse-residual) and an input scale (fuse-se-gate).
 #include "backend/lowering/lowering_table.hpp"
-#include "npu/compiler/transforms/pass.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 
 namespace npu::compiler::lowering {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "backend/lowering/lowering_table.hpp"
-#include "npu/compiler/transforms/pass.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 
 namespace npu::compiler::lowering {
 

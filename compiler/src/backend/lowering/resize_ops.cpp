@@ -2,7 +2,7 @@
 // upsampling) is a Resize layer on the vector unit, computed by MOVE (upsample_pieces); every
 // other mode or factor (bilinear, non-integer scales) is a streaming layout copy.
 #include "backend/lowering/lowering_table.hpp"
-#include "npu/compiler/transforms/pass.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 
 namespace npu::compiler::lowering {
 
