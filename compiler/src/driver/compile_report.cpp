@@ -71,6 +71,84 @@ LayerReport CompileReport::total() const {
   return t;
 }
 
+namespace {
+
+// A host partition's row: its time from the host model (host_cycles), its DDR traffic
+// analytic (not simulated), the reason of every node in the note.
+LayerReport host_layer_report(const LayerSpec& L, const HwConfig& hw, double core_ns,
+                              const std::map<std::string, std::string>& host_reasons) {
+  LayerReport r;
+  r.layer = L.name;
+  r.op = L.op_type;
+  r.kind = "host";
+  r.placement = "host";
+  r.covers = L.covers;
+  r.macs = L.host_macs;
+  r.tile = "host";
+  r.loop_order = "host";
+  r.steps = 1;
+  r.compute_ns = double(host_cycles(hw, L.host_macs + L.host_ops, L.host_rd_bytes + L.host_wr_bytes)) * core_ns;
+  r.bound = "host";
+  r.note = "host DDR rd " + std::to_string(L.host_rd_bytes) + " B wr " + std::to_string(L.host_wr_bytes) +
+           " B (analytic)";
+  if (L.host_unsized)
+    r.note += "; " + std::to_string(L.host_unsized) + " tensor(s) sized only at run time are not costed";
+  for (const auto& c : L.covers)
+    if (auto it = host_reasons.find(c); it != host_reasons.end()) r.note += "; " + it->second;
+  return r;
+}
+
+// An NPU layer's row: compulsory bytes from the lowered graph, tiles and SRAM from code
+// generation, compute time from the array's fold model (CONV/GEMM) or the vector lanes.
+LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const LayerCodegenInfo& info,
+                             const HwConfig& hw, double core_ns) {
+  LayerReport r;
+  r.layer = L.name;
+  r.op = L.op_type;
+  r.kind = to_string(L.kind);
+  r.covers = L.covers;
+  r.macs = L.macs;
+  std::set<std::string> reads(L.inputs.begin(), L.inputs.end());
+  if (!L.residual.empty()) reads.insert(L.residual);
+  if (!L.in_scale.empty()) reads.insert(L.in_scale);
+  if (!L.weight.empty()) reads.insert(L.weight);
+  if (!L.bias.empty()) reads.insert(L.bias);
+  if (!L.scale_shift.empty()) reads.insert(L.scale_shift);
+  for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
+  // A layout copy reads only the part of its input it moves (a Slice reads its slice).
+  if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
+  // Costed, not computed: the run's timing and traffic are right, its values are not produced
+  // (a run with data refuses it, ddr_image.cpp functional_problems).
+  if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
+    r.note = "costed only: an identity pass stands in for " + L.op_type + " (no MOVE lowering for this form), so "
+             "a run with data refuses it";
+  if (L.kind == LayerKind::Copy) {
+    for (const auto& t : L.inputs) r.compulsory_write_bytes += lg.bytes.at(t);
+  } else {
+    r.compulsory_write_bytes = lg.bytes.at(L.output);
+  }
+  r.tile = info.tile;
+  r.loop_order = info.loop_order;
+  r.steps = info.steps;
+  r.sram_bytes = info.sram_bytes;
+  r.stack = info.stack;
+  r.band_rows = info.band_rows;
+  r.overlap = info.overlap;
+  r.weights = info.weights;
+  r.recompute_macs = info.recompute_macs;
+  if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
+    // The configured dataflow's fold model over the layer's actual tiles (isa/systolic_fold.hpp).
+    r.compute_ns = double(info.array_cycles) * core_ns;
+  } else {
+    const double lanes = std::max(hw.act_unit.lanes, 1);
+    const double elems = double(std::max(r.compulsory_write_bytes, r.compulsory_read_bytes)) / lg.act_bytes;
+    r.compute_ns = elems / lanes * core_ns;
+  }
+  return r;
+}
+
+}  // namespace
+
 CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, const HwConfig& hw,
                            const std::string& model, const std::string& strategy) {
   CompileReport rep;
@@ -82,74 +160,8 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
   for (const auto& h : lg.host_nodes) host_reasons[h.name] = h.op_type + " '" + h.name + "': " + h.reason;
   for (std::size_t i = 0; i < lg.layers.size(); ++i) {
     const LayerSpec& L = lg.layers[i];
-    if (L.kind == LayerKind::Host) {
-      // A host partition: its time from the host model (host_cycles), its DDR traffic
-      // analytic (not simulated), the reason of every node in the note.
-      LayerReport r;
-      r.layer = L.name;
-      r.op = L.op_type;
-      r.kind = "host";
-      r.placement = "host";
-      r.covers = L.covers;
-      r.macs = L.host_macs;
-      r.tile = "host";
-      r.loop_order = "host";
-      r.steps = 1;
-      r.compute_ns = double(host_cycles(hw, L.host_macs + L.host_ops, L.host_rd_bytes + L.host_wr_bytes)) * core_ns;
-      r.bound = "host";
-      r.note = "host DDR rd " + std::to_string(L.host_rd_bytes) + " B wr " + std::to_string(L.host_wr_bytes) +
-               " B (analytic)";
-      if (L.host_unsized)
-        r.note += "; " + std::to_string(L.host_unsized) + " tensor(s) sized only at run time are not costed";
-      for (const auto& c : L.covers)
-        if (auto it = host_reasons.find(c); it != host_reasons.end()) r.note += "; " + it->second;
-      rep.layers.push_back(std::move(r));
-      continue;
-    }
-    LayerReport r;
-    r.layer = L.name;
-    r.op = L.op_type;
-    r.kind = to_string(L.kind);
-    r.covers = L.covers;
-    r.macs = L.macs;
-    std::set<std::string> reads(L.inputs.begin(), L.inputs.end());
-    if (!L.residual.empty()) reads.insert(L.residual);
-    if (!L.in_scale.empty()) reads.insert(L.in_scale);
-    if (!L.weight.empty()) reads.insert(L.weight);
-    if (!L.bias.empty()) reads.insert(L.bias);
-    if (!L.scale_shift.empty()) reads.insert(L.scale_shift);
-    for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
-    // A layout copy reads only the part of its input it moves (a Slice reads its slice).
-    if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
-    // Costed, not computed: the run's timing and traffic are right, its values are not produced
-    // (a run with data refuses it, ddr_image.cpp functional_problems).
-    if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
-      r.note = "costed only: an identity pass stands in for " + L.op_type + " (no MOVE lowering for this form), so "
-               "a run with data refuses it";
-    if (L.kind == LayerKind::Copy) {
-      for (const auto& t : L.inputs) r.compulsory_write_bytes += lg.bytes.at(t);
-    } else {
-      r.compulsory_write_bytes = lg.bytes.at(L.output);
-    }
-    const LayerCodegenInfo& info = cg.layers.at(i);
-    r.tile = info.tile;
-    r.loop_order = info.loop_order;
-    r.steps = info.steps;
-    r.sram_bytes = info.sram_bytes;
-    r.stack = info.stack;
-    r.band_rows = info.band_rows;
-    r.overlap = info.overlap;
-    r.weights = info.weights;
-    r.recompute_macs = info.recompute_macs;
-    if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
-      // The configured dataflow's fold model over the layer's actual tiles (isa/systolic_fold.hpp).
-      r.compute_ns = double(info.array_cycles) * core_ns;
-    } else {
-      const double lanes = std::max(hw.act_unit.lanes, 1);
-      const double elems = double(std::max(r.compulsory_write_bytes, r.compulsory_read_bytes)) / lg.act_bytes;
-      r.compute_ns = elems / lanes * core_ns;
-    }
-    rep.layers.push_back(std::move(r));
+    if (L.kind == LayerKind::Host) rep.layers.push_back(host_layer_report(L, hw, core_ns, host_reasons));
+    else rep.layers.push_back(npu_layer_report(lg, L, cg.layers.at(i), hw, core_ns));
   }
   set_planned_bytes(rep, cg.program, hw);
   return rep;

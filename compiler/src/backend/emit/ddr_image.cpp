@@ -180,7 +180,11 @@ std::vector<TensorPlacement> output_placements(const CompileResult& r) {
   return out;
 }
 
-std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs) {
+namespace {
+
+// Throws ConfigError when the program cannot run with data (functional_problems) or `inputs`
+// do not match the graph inputs (a name that is not one, a missing one, a wrong count).
+void check_runnable(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs) {
   const std::vector<std::string> problems = functional_problems(r);
   if (!problems.empty()) {
     std::string msg = where(r) + ": error: the program for strategy '" + r.program.strategy +
@@ -189,7 +193,6 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     throw ConfigError(msg + "\n  fix: run it without data (timing only), or change the model/config as named");
   }
   const Graph& g = r.graph;
-  std::vector<DdrSegment> out;
   for (const auto& [name, values] : inputs)
     if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end())
       throw ConfigError(where(r) + ": error: '" + name + "' is not a graph input (inputs: " +
@@ -204,6 +207,77 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
       throw ConfigError(where(r) + ": error: graph input '" + p.name + "' needs " + std::to_string(n) +
                         " fp32 elements, got " + std::to_string(it->second.size()));
   }
+}
+
+// A layer's scale_shift parameters, a tensor only the program has: BatchNormalization's
+// per-channel scale gamma / sqrt(var + eps) then shift beta - mean * scale (ONNX
+// BatchNormalization, inference form), or LayerNormalization's gamma[D] then beta[D].
+void put_scale_shift(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
+  const Graph& g = r.graph;
+  const std::string& ss = L.scale_shift;
+  const std::size_t dot = ss.rfind('.');
+  const Node* pn = node_named(g, ss.substr(0, dot));
+  if (!pn) throw std::logic_error("ddr_image: no node for parameter tensor '" + ss + "'");
+  auto vals = [&](std::size_t i) -> std::vector<float> {
+    if (i >= pn->inputs.size() || pn->inputs[i].empty()) return {};
+    return g.tensor(pn->inputs[i]).float_data;
+  };
+  std::vector<float> v;
+  if (pn->op_type == "BatchNormalization") {
+    const std::vector<float> gamma = vals(1), beta = vals(2), mean = vals(3), var = vals(4);
+    const double eps = pn->attr_float("epsilon", 1e-5f);
+    const std::size_t c = gamma.size();
+    v.resize(2 * c);
+    for (std::size_t k = 0; k < c; ++k) {
+      const double scale = double(gamma[k]) / std::sqrt(double(var[k]) + eps);
+      v[k] = float(scale);
+      v[c + k] = float(double(beta[k]) - double(mean[k]) * scale);
+    }
+  } else {  // LayerNormalization: gamma[D] then beta[D]
+    const std::vector<float> gamma = vals(1);
+    std::vector<float> beta = vals(2);
+    beta.resize(gamma.size(), 0.0f);
+    v = gamma;
+    v.insert(v.end(), beta.begin(), beta.end());
+  }
+  put(out, ss, ddr_addr_of(r, ss), v);
+}
+
+// A GEMM layer's constant B pre-tiled by its N tile (x alpha, transB applied), and its bias
+// x beta where beta != 1 (ONNX Gemm); these overwrite the natural copies. `n`: its anchor node.
+void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n, std::vector<DdrSegment>& out) {
+  std::uint64_t off = 0;
+  const Tensor* b = gemm_weight_source(r, L.weight, off);
+  if (!b) return;  // computed B: written row-major by its producer (one N tile, checked above)
+  const std::uint64_t K = std::uint64_t(L.geom.c_in), N = std::uint64_t(L.geom.c_out);
+  const bool trans_b = n.op_type == "Gemm" && n.attr_int("transB", 0) != 0;
+  const float alpha = n.op_type == "Gemm" ? n.attr_float("alpha", 1.0f) : 1.0f;
+  const std::uint64_t t = std::uint64_t(std::max(gemm_n_tile(r, L.name), 1));
+  std::vector<float> tiled(K * N);
+  for (std::uint64_t c0 = 0; c0 < N; c0 += t) {
+    const std::uint64_t nt = std::min(t, N - c0);
+    for (std::uint64_t k = 0; k < K; ++k)
+      for (std::uint64_t c = 0; c < nt; ++c) {
+        const std::uint64_t col = c0 + c;
+        const float w = b->float_data[off + (trans_b ? col * K + k : k * N + col)];
+        tiled[c0 * K + k * nt + c] = alpha * w;
+      }
+  }
+  put(out, L.weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, L.weight), tiled);
+  const float beta = n.op_type == "Gemm" ? n.attr_float("beta", 1.0f) : 1.0f;
+  if (!L.bias.empty() && beta != 1.0f) {
+    std::vector<float> bias = r.graph.tensor(L.bias).float_data;
+    for (float& x : bias) x *= beta;
+    put(out, L.bias + " (x beta)", ddr_addr_of(r, L.bias), bias);
+  }
+}
+
+}  // namespace
+
+std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs) {
+  check_runnable(r, inputs);
+  const Graph& g = r.graph;
+  std::vector<DdrSegment> out;
   if (r.lowered.int8_execution) {
     int8_image(r, inputs, out);
     return out;
@@ -217,60 +291,8 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
   //    overwrite the natural copy written above).
   for (const LayerSpec& L : r.lowered.layers) {
     const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
-    if (!L.scale_shift.empty()) {
-      const std::string& ss = L.scale_shift;
-      const std::size_t dot = ss.rfind('.');
-      const Node* pn = node_named(g, ss.substr(0, dot));
-      if (!pn) throw std::logic_error("ddr_image: no node for parameter tensor '" + ss + "'");
-      auto vals = [&](std::size_t i) -> std::vector<float> {
-        if (i >= pn->inputs.size() || pn->inputs[i].empty()) return {};
-        return g.tensor(pn->inputs[i]).float_data;
-      };
-      std::vector<float> v;
-      if (pn->op_type == "BatchNormalization") {
-        const std::vector<float> gamma = vals(1), beta = vals(2), mean = vals(3), var = vals(4);
-        const double eps = pn->attr_float("epsilon", 1e-5f);
-        const std::size_t c = gamma.size();
-        v.resize(2 * c);
-        for (std::size_t k = 0; k < c; ++k) {
-          const double scale = double(gamma[k]) / std::sqrt(double(var[k]) + eps);
-          v[k] = float(scale);
-          v[c + k] = float(double(beta[k]) - double(mean[k]) * scale);
-        }
-      } else {  // LayerNormalization: gamma[D] then beta[D]
-        const std::vector<float> gamma = vals(1);
-        std::vector<float> beta = vals(2);
-        beta.resize(gamma.size(), 0.0f);
-        v = gamma;
-        v.insert(v.end(), beta.begin(), beta.end());
-      }
-      put(out, ss, ddr_addr_of(r, ss), v);
-    }
-    if (L.kind != LayerKind::Gemm || !n) continue;
-    std::uint64_t off = 0;
-    const Tensor* b = gemm_weight_source(r, L.weight, off);
-    if (!b) continue;  // computed B: written row-major by its producer (one N tile, checked above)
-    const std::uint64_t K = std::uint64_t(L.geom.c_in), N = std::uint64_t(L.geom.c_out);
-    const bool trans_b = n->op_type == "Gemm" && n->attr_int("transB", 0) != 0;
-    const float alpha = n->op_type == "Gemm" ? n->attr_float("alpha", 1.0f) : 1.0f;
-    const std::uint64_t t = std::uint64_t(std::max(gemm_n_tile(r, L.name), 1));
-    std::vector<float> tiled(K * N);
-    for (std::uint64_t c0 = 0; c0 < N; c0 += t) {
-      const std::uint64_t nt = std::min(t, N - c0);
-      for (std::uint64_t k = 0; k < K; ++k)
-        for (std::uint64_t c = 0; c < nt; ++c) {
-          const std::uint64_t col = c0 + c;
-          const float w = b->float_data[off + (trans_b ? col * K + k : k * N + col)];
-          tiled[c0 * K + k * nt + c] = alpha * w;
-        }
-    }
-    put(out, L.weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, L.weight), tiled);
-    const float beta = n->op_type == "Gemm" ? n->attr_float("beta", 1.0f) : 1.0f;
-    if (!L.bias.empty() && beta != 1.0f) {
-      std::vector<float> bias = g.tensor(L.bias).float_data;
-      for (float& x : bias) x *= beta;
-      put(out, L.bias + " (x beta)", ddr_addr_of(r, L.bias), bias);
-    }
+    if (!L.scale_shift.empty()) put_scale_shift(r, L, out);
+    if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, out);
   }
   // 3. The graph inputs (checked above).
   for (const TensorPlacement& p : input_placements(r)) put(out, p.name, p.ddr_addr, inputs.at(p.name));

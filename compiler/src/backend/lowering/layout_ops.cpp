@@ -1,10 +1,13 @@
-// Layout op family: data movement without arithmetic. Zero-copy views where the layout
+// Layout op family: data movement without arithmetic. Aliases (Reshape, Flatten, Identity,
+// Squeeze, Unsqueeze, Dropout: the output is the input's bytes). Concat: along the outermost
+// axis its producers write into its output (zero copy) or its inputs are copied there (Copy
+// layer); along an inner axis a layout copy. Zero-copy views where the layout
 // allows (a Slice or Split along the outermost non-unit axis, an all-zero Pad: the outputs are
 // byte ranges of the input), otherwise a streaming copy through the vector unit (Layout
 // layer: input read once, output written once): Pad, Transpose, Slice, Split, Expand, Tile,
 // Gather of an activation, DepthToSpace/SpaceToDepth, RoiAlign (4 bilinear taps an output
-// element), ScatterElements, and Resize modes other than integer
-// nearest upsampling (bilinear, non-integer scales).
+// element) and ScatterElements. (Resize modes other than integer nearest upsampling are
+// layout copies too: resize_ops.cpp.)
 #include <algorithm>
 
 #include "backend/lowering/lowering_table.hpp"
@@ -121,7 +124,40 @@ std::vector<std::uint64_t> view_pad(const Graph& g, const Node& n) {
   return {};
 }
 
+std::string check_none(const Graph&, const Node&) { return ""; }
+
+void lower_concat(LowerCtx& ctx, const Node& n) {
+  const Graph& g = ctx.graph();
+  if (const ConcatCopies* cc = ctx.concat_copies(n)) {
+    LayerSpec L = ctx.base(n, LayerKind::Copy);
+    L.inputs = cc->inputs;
+    L.dest_offsets = cc->dest_offsets;
+    L.elems = std::uint64_t(g.tensor(n.outputs[0]).elements());
+    return ctx.finish(L);
+  }
+  // Along an inner axis: the inputs interleave in the output; a layout copy that reads
+  // every input once and writes the output once.
+  LayerSpec L = ctx.base(n, LayerKind::Layout);
+  for (const auto& in : n.inputs) {
+    L.inputs.push_back(in);
+    L.in_elems += std::uint64_t(g.tensor(in).elements());
+  }
+  L.elems = std::uint64_t(g.tensor(n.outputs[0]).elements());
+  L.layout = concat_pieces(g, n, &ctx.composed());
+  read_through_composed(g, ctx.composed(), L);
+  ctx.finish(L);
+}
+
 }  // namespace
+
+std::int64_t concat_outer(const Graph& g, const Node& n) {
+  const auto& out = g.tensor(n.outputs[0]).shape;
+  std::int64_t axis = n.attr_int("axis", 1);
+  if (axis < 0) axis += std::int64_t(out.size());
+  std::int64_t outer = 1;
+  for (std::int64_t i = 0; i < axis && i < std::int64_t(out.size()); ++i) outer *= out[std::size_t(i)];
+  return outer;
+}
 
 bool slice_args(const Graph& g, const Node& n, SliceArgs& a) {
   if (g.opset < 10) {
@@ -150,6 +186,10 @@ void add_layout_ops(std::map<std::string, OpLowering>& t) {
   t["Pad"] = OpLowering{check_layout, lower_layout, view_pad};
   t["Slice"] = OpLowering{check_layout, lower_layout, view_slice};
   t["Split"] = OpLowering{check_layout, lower_layout, view_split};
+  // Outermost axis: zero copy / copies; inner axis: a layout copy.
+  t["Concat"] = OpLowering{check_none, lower_concat, nullptr};
+  for (const char* op : {"Flatten", "Reshape", "Identity", "Squeeze", "Unsqueeze", "Dropout"})
+    t[op] = OpLowering{check_none, nullptr, nullptr, /*alias=*/true};
 }
 
 }  // namespace npu::compiler::lowering

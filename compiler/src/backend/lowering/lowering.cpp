@@ -1,3 +1,8 @@
+// Lowering (lowering.hpp): the walk over the graph. Places each node on the NPU or the host,
+// links aliases, zero-copy views and Concat inputs placed in their output, composes layout
+// views, and hands every NPU node to its entry in the lowering table (lowering_table.hpp, one
+// file per op family); each run of host nodes becomes one Host layer. Implements LowerCtx, the
+// DDR bookkeeping the families lower through.
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/isa/checked_math.hpp"
@@ -40,164 +45,15 @@ std::string isa_name(const std::string& name) {
 
 namespace {
 
-const std::set<std::string> kAliasOps = {"Flatten", "Reshape", "Identity", "Squeeze", "Unsqueeze", "Dropout"};
-const std::set<std::string> kActOps = {"Relu", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish"};
-
-isa::ActOp act_from_name(const std::string& s) {
-  if (s == "relu" || s == "Relu") return isa::ActOp::Relu;
-  if (s == "clip" || s == "Clip") return isa::ActOp::Clip;
-  if (s == "leaky_relu" || s == "LeakyRelu") return isa::ActOp::LeakyRelu;
-  if (s == "sigmoid" || s == "Sigmoid") return isa::ActOp::Sigmoid;
-  if (s == "silu") return isa::ActOp::Silu;
-  if (s == "hard_sigmoid" || s == "HardSigmoid") return isa::ActOp::HardSigmoid;
-  if (s == "hard_swish" || s == "HardSwish") return isa::ActOp::HardSwish;
-  if (s == "gelu" || s == "Gelu") return isa::ActOp::Gelu;
-  return isa::ActOp::None;
-}
-
-[[noreturn]] void fail(const Graph& g, const Node& n, const std::string& why) {
-  throw ConfigError(g.name + ": node '" + n.name + "' (" + n.op_type + "): error: " + why);
-}
-
-bool is_const(const Graph& g, const std::string& t) { return !t.empty() && g.has_tensor(t) && g.tensor(t).is_constant; }
-
-const std::vector<std::int64_t>& shape_of(const Graph& g, const Node& n, const std::string& t) {
-  if (!g.has_tensor(t)) fail(g, n, "tensor '" + t + "' is not in the graph");
-  const Tensor& tt = g.tensor(t);
-  if (!tt.shape_known())
-    fail(g, n, "tensor '" + t + "' has unknown shape " + shape_string(tt.shape) +
-                   " (run shape inference, or give the model input a static shape)");
-  return tt.shape;
-}
-
-// Fills the activation of a Conv/Gemm epilogue from the fused attributes.
-void epilogue_act(const Node& n, LayerSpec& L) {
-  const std::string act = n.attr_string(fused_attr::kAct, "");
-  if (act.empty()) return;
-  L.act = act_from_name(act);
-  const float lo = -3.4e38f, hi = 3.4e38f;
-  if (L.act == isa::ActOp::Clip) {
-    L.act_alpha = n.has_attr(fused_attr::kActAlpha) ? n.attr_float(fused_attr::kActAlpha, 0) : lo;
-    L.act_beta = n.has_attr(fused_attr::kActBeta) ? n.attr_float(fused_attr::kActBeta, 0) : hi;
-    // ONNX Clip: with min > max every value becomes max (Operators.md, Clip-13).
-    if (L.act_alpha > L.act_beta) L.act_alpha = L.act_beta;
-  } else {
-    L.act_alpha = n.attr_float(fused_attr::kActAlpha, 0);
-    L.act_beta = n.attr_float(fused_attr::kActBeta, 0);
-  }
-}
-
-// Pads for one spatial axis: explicit pads, or auto_pad SAME_UPPER/SAME_LOWER/VALID.
-void axis_pads(const std::string& auto_pad, int in, int out, int k, int s, int d, int explicit_begin,
-               int explicit_end, int& begin, int& end) {
-  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    const int total = std::max(0, (out - 1) * s + d * (k - 1) + 1 - in);
-    begin = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-    end = total - begin;
-  } else if (auto_pad == "VALID") {
-    begin = end = 0;
-  } else {
-    begin = explicit_begin;
-    end = explicit_end;
-  }
-}
-
-// "batch N: ...; pass --input-shape NAME=1xCxHxW" for every graph input with a batch > 1.
-std::string batch_problem(const Graph& g, std::int64_t batch) {
-  std::string fix;
-  for (const auto& in : g.inputs) {
-    if (!g.has_tensor(in)) continue;
-    const auto& s = g.tensor(in).shape;
-    if (s.empty() || s[0] <= 1) continue;
-    std::string dims = "1";
-    for (std::size_t i = 1; i < s.size(); ++i) dims += "x" + std::to_string(s[i]);
-    fix += std::string(fix.empty() ? "" : " ") + "--input-shape " + in + "=" + dims;
-  }
-  if (fix.empty()) fix = "--input-shape NAME=1xCxHxW for the graph input";
-  return "batch " + std::to_string(batch) +
-         ": the NPU lowering supports batch 1 (run the images one at a time); pass " + fix;
-}
+using lowering::concat_outer;
+using lowering::is_const;
 
 // Why an op cannot run on the NPU ("" if it can). `n` has no host-produced inputs.
 std::string host_reason(const Graph& g, const Node& n) {
   const std::string& op = n.op_type;
   if (auto r = lowering::shapes_known(g, n); !r.empty()) return "data-dependent shape: " + r;
   if (const lowering::OpLowering* e = lowering::find(op)) return e->check(g, n);
-  auto rank4_batch1 = [&](const std::string& t) -> std::string {
-    if (!g.has_tensor(t)) return "input '" + t + "' missing";
-    const auto& s = g.tensor(t).shape;
-    if (s.size() != 4) {
-      if (op == "Conv" && s.size() == 3)
-        return "1-D convolution (input " + shape_string(s) +
-               "): the NPU lowering supports 2-D convolutions on 4-D NCHW tensors only; re-export the "
-               "model with it as a 2-D Conv with a 1xK kernel on an N x C x 1 x L input";
-      return "needs a 4-D NCHW tensor, got " + shape_string(s) +
-             "; re-export the model with 4-D NCHW activations for this op";
-    }
-    if (s[0] < 1) return batch_problem(g, s[0]);  // batch N >= 1: images one after another
-    return "";
-  };
-  if (op == "Conv") {
-    if (n.inputs.size() < 2 || !is_const(g, n.inputs[1])) return "Conv weights are not constant";
-    if (auto r = rank4_batch1(n.inputs[0]); !r.empty()) return r;
-    const auto d = n.attr_ints("dilations", {1, 1});
-    if (d.size() == 2 && d[0] != d[1]) return "different dilations per axis";
-    if (n.inputs.size() >= 3 && !n.inputs[2].empty() && !is_const(g, n.inputs[2])) return "Conv bias is not constant";
-    return "";
-  }
-  if (op == "Gemm" || op == "MatMul") {
-    if (n.inputs.size() < 2 || !is_const(g, n.inputs[1])) return op + " with a non-constant B operand";
-    if (!g.has_tensor(n.inputs[0]) || g.tensor(n.inputs[0]).shape.size() != 2 || g.tensor(n.inputs[1]).shape.size() != 2)
-      return op + " on tensors that are not 2-D";
-    if (n.attr_int("transA", 0) != 0) return "Gemm with transA=1";
-    if (n.inputs.size() >= 3 && !n.inputs[2].empty()) {
-      const std::int64_t nn = g.tensor(n.outputs[0]).shape.back();
-      if (!is_const(g, n.inputs[2]) || g.tensor(n.inputs[2]).elements() != nn)
-        return "Gemm C is not a constant vector of N elements";
-    }
-    return "";
-  }
-  if (op == "BatchNormalization") {
-    std::size_t outs = 0;
-    for (const auto& o : n.outputs) outs += o.empty() ? 0 : 1;
-    if (outs != 1 || n.attr_int("training_mode", 0) != 0) return "training-form BatchNormalization";
-    return rank4_batch1(n.inputs[0]);
-  }
-  if (kActOps.count(op)) {
-    if (op == "Clip")
-      for (std::size_t i = 1; i < n.inputs.size(); ++i)
-        if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "Clip bound computed at run time";
-    return "";
-  }
-  if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") {
-    if (n.outputs.size() > 1 && !n.outputs[1].empty()) return "MaxPool with an Indices output";
-    return rank4_batch1(n.inputs[0]);
-  }
-  if (op == "Resize" || op == "Upsample") {
-    for (std::size_t i = 1; i < n.inputs.size(); ++i)
-      if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "Resize scales/sizes computed at run time";
-    return rank4_batch1(n.inputs[0]);  // integer nearest: upsampling layer; else a layout copy
-  }
-  if (kAliasOps.count(op)) return "";
-  if (op == "Concat") return "";  // outermost axis: zero copy / copies; inner axis: a layout copy
   return "op " + op + " has no NPU lowering";
-}
-
-// Product of the Concat output's axes before the concat axis (1: inputs are contiguous slices).
-std::int64_t concat_outer(const Graph& g, const Node& n) {
-  const auto& out = g.tensor(n.outputs[0]).shape;
-  std::int64_t axis = n.attr_int("axis", 1);
-  if (axis < 0) axis += std::int64_t(out.size());
-  std::int64_t outer = 1;
-  for (std::int64_t i = 0; i < axis && i < std::int64_t(out.size()); ++i) outer *= out[std::size_t(i)];
-  return outer;
-}
-
-bool is_resize_nearest_integer(const Graph& g, const Node& n) {
-  if (n.attr_string("mode", "nearest") != "nearest") return false;
-  const auto& in = g.tensor(n.inputs[0]).shape;
-  const auto& out = g.tensor(n.outputs[0]).shape;
-  return out.size() == 4 && in.size() == 4 && out[1] == in[1] && out[2] % in[2] == 0 && out[3] % in[3] == 0;
 }
 
 // Work of one host-placed node: MACs for the MAC ops, one op per output element otherwise.
@@ -287,7 +143,7 @@ class Lowerer : public lowering::LowerCtx {
   // The common end of a Conv/Gemm layer: epilogue activation, MACs, the DDR tensors it
   // reads (input, weights, bias at 4 B per output channel), then the layer itself.
   void finish_mac(const Node& n, LayerSpec& L) override {
-    epilogue_act(n, L);
+    lowering::epilogue_act(n, L);
     L.macs = L.geom.macs() * std::uint64_t(std::max(L.batch, 1));
     touch(L.inputs[0]);
     touch(L.weight);
@@ -318,8 +174,34 @@ class Lowerer : public lowering::LowerCtx {
     root_index_[root] = out_.ddr_tensors.size();
     out_.ddr_tensors.push_back({root, kind, bytes});
   }
-  [[noreturn]] void fail(const Node& n, const std::string& why) const override { npu::compiler::fail(g_, n, why); }
+  // Registers a graph tensor read/written by an NPU layer (its root in first-use order).
+  void touch(const std::string& t) override {
+    if (t.empty() || out_.place.count(t)) return;
+    DdrPlace p = resolve(t);
+    const std::string root_graph = p.root;
+    p.root = root_name(root_graph);
+    out_.place[t] = p;
+    out_.bytes[t] = tensor_bytes(t);
+    if (!declared_.count(p.root)) {
+      declared_.insert(p.root);
+      DdrTensor d;
+      d.name = p.root;
+      d.bytes = tensor_bytes(root_graph);
+      d.kind = is_const(g_, root_graph) ? isa::TensorKind::Weight : isa::TensorKind::Intermediate;
+      if (std::find(g_.inputs.begin(), g_.inputs.end(), root_graph) != g_.inputs.end() ||
+          host_tensors_.count(root_graph))
+        d.kind = isa::TensorKind::Input;
+      root_index_[p.root] = out_.ddr_tensors.size();
+      out_.ddr_tensors.push_back(d);
+    }
+  }
+
+  [[noreturn]] void fail(const Node& n, const std::string& why) const override { lowering::fail(g_, n, why); }
   const std::set<std::string>& composed() const override { return composed_; }
+  const lowering::ConcatCopies* concat_copies(const Node& n) const override {
+    auto it = concat_copies_.find(n.name);
+    return it == concat_copies_.end() ? nullptr : &it->second;
+  }
 
  private:
   enum class Role { Const, Host, Alias, Npu };
@@ -351,7 +233,7 @@ class Lowerer : public lowering::LowerCtx {
         for (const auto& o : n.outputs) host_tensors_.insert(o);
         continue;
       }
-      if (kAliasOps.count(n.op_type)) role_[i] = Role::Alias;
+      if (const lowering::OpLowering* e = lowering::find(n.op_type); e && e->alias) role_[i] = Role::Alias;
     }
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       if (role_[i] != Role::Host) continue;
@@ -511,28 +393,6 @@ class Lowerer : public lowering::LowerCtx {
     return p;
   }
 
-  // Registers a graph tensor read/written by an NPU layer (its root in first-use order).
-  void touch(const std::string& t) {
-    if (t.empty() || out_.place.count(t)) return;
-    DdrPlace p = resolve(t);
-    const std::string root_graph = p.root;
-    p.root = root_name(root_graph);
-    out_.place[t] = p;
-    out_.bytes[t] = tensor_bytes(t);
-    if (!declared_.count(p.root)) {
-      declared_.insert(p.root);
-      DdrTensor d;
-      d.name = p.root;
-      d.bytes = tensor_bytes(root_graph);
-      d.kind = is_const(g_, root_graph) ? isa::TensorKind::Weight : isa::TensorKind::Intermediate;
-      if (std::find(g_.inputs.begin(), g_.inputs.end(), root_graph) != g_.inputs.end() ||
-          host_tensors_.count(root_graph))
-        d.kind = isa::TensorKind::Input;
-      root_index_[p.root] = out_.ddr_tensors.size();
-      out_.ddr_tensors.push_back(d);
-    }
-  }
-
   // Unique .npuasm name for a graph tensor name.
   std::string root_name(const std::string& graph_name) {
     auto it = root_names_.find(graph_name);
@@ -544,215 +404,11 @@ class Lowerer : public lowering::LowerCtx {
     return n;
   }
 
+  // One NPU-placed node: its family's entry in the lowering table emits its layer(s).
   void lower_node(const Node& n) {
-    const std::string& op = n.op_type;
-    if (const lowering::OpLowering* e = lowering::find(op)) return e->lower(*this, n);
-    if ((op == "Resize" || op == "Upsample") && !is_resize_nearest_integer(g_, n)) {
-      // Bilinear / non-integer: a streaming copy that reads the input once and writes the
-      // output once (the interpolation's 4 taps per element are not costed separately).
-      LayerSpec L = base(n, LayerKind::Layout);
-      L.inputs = {n.inputs[0]};
-      L.in_elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      L.channels = int(g_.tensor(n.outputs[0]).shape.at(1));
-      return finish(L);
-    }
-    if (op == "Conv") return lower_conv(n);
-    if (op == "Gemm" || op == "MatMul") return lower_gemm(n);
-    if (op == "BatchNormalization") {
-      LayerSpec L = base(n, LayerKind::Act);
-      const auto& s = shape_of(g_, n, n.inputs[0]);
-      L.inputs = {n.inputs[0]};
-      L.act = isa::ActOp::ScaleShift;
-      L.channels = int(s[1]);
-      L.elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
-      L.scale_shift = n.name + ".scale_shift";
-      touch(n.inputs[0]);
-      touch_param(L.scale_shift, 2ull * L.channels * isa::kParamElemBytes);
-      if (s[0] > 1) {
-        // A batch: one ACT layer per image (its channels' params are the same scale/shift).
-        const std::uint64_t per = L.elems / std::uint64_t(s[0]) * std::uint64_t(e_);
-        for (std::int64_t b = 0; b < s[0]; ++b) {
-          LayerSpec Lb = L;
-          Lb.name = L.name + ":n" + std::to_string(b);
-          Lb.elems = L.elems / std::uint64_t(s[0]);
-          Lb.inputs = {subview(n.inputs[0], std::uint64_t(b) * per, per)};
-          Lb.output = subview(L.output, std::uint64_t(b) * per, per);
-          finish(Lb);
-        }
-        return;
-      }
-      return finish(L);
-    }
-    if (kActOps.count(op)) {
-      LayerSpec L = base(n, LayerKind::Act);
-      const auto& s = shape_of(g_, n, n.inputs[0]);
-      L.inputs = {n.inputs[0]};
-      L.act = act_from_name(op);
-      L.channels = s.size() >= 2 ? int(s[1]) : 1;
-      L.elems = std::uint64_t(g_.tensor(n.inputs[0]).elements());
-      if (op == "Clip") {
-        L.act_alpha = -3.4e38f;
-        L.act_beta = 3.4e38f;
-        if (n.has_attr("min")) L.act_alpha = n.attr_float("min", 0);
-        if (n.has_attr("max")) L.act_beta = n.attr_float("max", 0);
-        if (n.inputs.size() > 1 && is_const(g_, n.inputs[1]) && !g_.tensor(n.inputs[1]).float_data.empty())
-          L.act_alpha = g_.tensor(n.inputs[1]).float_data[0];
-        if (n.inputs.size() > 2 && is_const(g_, n.inputs[2]) && !g_.tensor(n.inputs[2]).float_data.empty())
-          L.act_beta = g_.tensor(n.inputs[2]).float_data[0];
-        if (L.act_alpha > L.act_beta) L.act_alpha = L.act_beta;  // ONNX: min > max -> every value is max
-      } else if (op == "LeakyRelu") {
-        L.act_alpha = n.attr_float("alpha", 0.01f);
-      } else if (op == "HardSigmoid") {
-        L.act_alpha = n.attr_float("alpha", 0.2f);
-        L.act_beta = n.attr_float("beta", 0.5f);
-      }
-      return finish(L);
-    }
-    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")
-      return lower_pool(n);
-    if (op == "Resize" || op == "Upsample") {
-      LayerSpec L = base(n, LayerKind::Resize);
-      const auto& in = shape_of(g_, n, n.inputs[0]);
-      const auto& o = shape_of(g_, n, n.outputs[0]);
-      L.inputs = {n.inputs[0]};
-      L.channels = int(in[0] * in[1]);  // a batch's planes one after another
-      L.geom.c_in = L.geom.c_out = L.channels;
-      L.geom.h_in = int(in[2]);
-      L.geom.w_in = int(in[3]);
-      L.geom.h_out = int(o[2]);
-      L.geom.w_out = int(o[3]);
-      L.resize_h = int(o[2] / in[2]);
-      L.resize_w = int(o[3] / in[3]);
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      L.layout = lowering::upsample_pieces(g_, n);
-      return finish(L);
-    }
-    if (op == "Concat" && !concat_copies_.count(n.name)) {
-      // Along an inner axis: the inputs interleave in the output; a layout copy that reads
-      // every input once and writes the output once.
-      LayerSpec L = base(n, LayerKind::Layout);
-      for (const auto& in : n.inputs) {
-        L.inputs.push_back(in);
-        L.in_elems += std::uint64_t(g_.tensor(in).elements());
-      }
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      L.layout = lowering::concat_pieces(g_, n, &composed_);
-      lowering::read_through_composed(g_, composed_, L);
-      return finish(L);
-    }
-    if (op == "Concat") {
-      LayerSpec L = base(n, LayerKind::Copy);
-      const auto& cc = concat_copies_.at(n.name);
-      L.inputs = cc.first;
-      L.dest_offsets = cc.second;
-      L.elems = std::uint64_t(g_.tensor(n.outputs[0]).elements());
-      return finish(L);
-    }
-    npu::compiler::fail(g_, n, "internal: no lowering for an NPU-placed " + op);
-  }
-
-  void lower_conv(const Node& n) {
-    LayerSpec L = base(n, LayerKind::Conv);
-    const auto& x = shape_of(g_, n, n.inputs[0]);
-    const auto& w = shape_of(g_, n, n.inputs[1]);
-    const auto& y = shape_of(g_, n, n.outputs[0]);
-    ConvGeom& c = L.geom;
-    L.batch = int(x[0]);
-    c.c_in = int(x[1]);
-    c.h_in = int(x[2]);
-    c.w_in = int(x[3]);
-    c.c_out = int(w[0]);
-    c.h_out = int(y[2]);
-    c.w_out = int(y[3]);
-    const auto ks = n.attr_ints("kernel_shape", {w[2], w[3]});
-    c.kh = int(ks.at(0));
-    c.kw = int(ks.at(1));
-    const auto st = n.attr_ints("strides", {1, 1});
-    c.stride_h = int(st.at(0));
-    c.stride_w = int(st.at(1));
-    c.dilation = int(n.attr_ints("dilations", {1, 1}).at(0));
-    c.group = int(n.attr_int("group", 1));
-    const auto pads = n.attr_ints("pads", {0, 0, 0, 0});
-    const std::string ap = n.attr_string("auto_pad", "NOTSET");
-    axis_pads(ap, c.h_in, c.h_out, c.kh, c.stride_h, c.dilation, int(pads.at(0)), int(pads.at(2)), c.pad_top,
-              c.pad_bottom);
-    axis_pads(ap, c.w_in, c.w_out, c.kw, c.stride_w, c.dilation, int(pads.at(1)), int(pads.at(3)), c.pad_left,
-              c.pad_right);
-    const int h_expect = (c.h_in + c.pad_top + c.pad_bottom - c.dilation * (c.kh - 1) - 1) / c.stride_h + 1;
-    const int w_expect = (c.w_in + c.pad_left + c.pad_right - c.dilation * (c.kw - 1) - 1) / c.stride_w + 1;
-    if (h_expect < 1 || w_expect < 1)
-      npu::compiler::fail(g_, n, "the " + std::to_string(c.kh) + "x" + std::to_string(c.kw) + " window (dilation " +
-                                     std::to_string(c.dilation) + ") does not fit the padded input " +
-                                     shape_string(x) + ": the output would be empty; pad the input or use a smaller kernel");
-    if (h_expect != c.h_out || w_expect != c.w_out || c.c_in % c.group != 0 || c.c_out % c.group != 0 ||
-        int(w[1]) != c.c_in / c.group)
-      npu::compiler::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the Conv attributes and input " +
-                      shape_string(x) + " (expected [1, " + std::to_string(c.c_out) + ", " +
-                      std::to_string(h_expect) + ", " + std::to_string(w_expect) + "])");
-    L.inputs = {n.inputs[0]};
-    L.weight = n.inputs[1];
-    if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
-    if (n.attr_int(fused_attr::kResidual, 0) != 0) L.residual = n.inputs.at(3);
-    L.in_scale = n.attr_string(fused_attr::kInScale, "");
-    finish_mac(n, L);
-  }
-
-  void lower_gemm(const Node& n) {
-    LayerSpec L = base(n, LayerKind::Gemm);
-    const auto& a = shape_of(g_, n, n.inputs[0]);
-    const auto& b = shape_of(g_, n, n.inputs[1]);
-    const bool trans_b = n.op_type == "Gemm" && n.attr_int("transB", 0) != 0;
-    ConvGeom& c = L.geom;
-    c.h_in = c.h_out = int(a[0]);
-    c.c_in = int(a[1]);
-    c.c_out = int(trans_b ? b[0] : b[1]);
-    c.w_in = c.w_out = 1;
-    c.gemm = true;
-    L.inputs = {n.inputs[0]};
-    L.weight = n.inputs[1];
-    if (n.op_type == "Gemm" && n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
-    finish_mac(n, L);
-  }
-
-  void lower_pool(const Node& n) {
-    LayerSpec L = base(n, LayerKind::Pool);
-    const auto& x = shape_of(g_, n, n.inputs[0]);
-    const auto& y = shape_of(g_, n, n.outputs[0]);
-    ConvGeom& c = L.geom;
-    c.c_in = c.c_out = c.group = int(x[0] * x[1]);  // a batch's planes pool one after another
-    c.h_in = int(x[2]);
-    c.w_in = int(x[3]);
-    c.h_out = int(y[2]);
-    c.w_out = int(y[3]);
-    L.inputs = {n.inputs[0]};
-    L.channels = c.c_in;
-    if (n.op_type == "GlobalAveragePool" || n.op_type == "GlobalMaxPool") {
-      L.pool = n.op_type == "GlobalAveragePool" ? isa::PoolOp::GlobalAvg : isa::PoolOp::Max;
-      c.kh = c.h_in;
-      c.kw = c.w_in;
-      return finish(L);
-    }
-    L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max : isa::PoolOp::Avg;
-    const auto ks = n.attr_ints("kernel_shape");
-    if (ks.size() != 2) npu::compiler::fail(g_, n, "kernel_shape must have 2 values");
-    c.kh = int(ks[0]);
-    c.kw = int(ks[1]);
-    const auto st = n.attr_ints("strides", {1, 1});
-    c.stride_h = int(st.at(0));
-    c.stride_w = int(st.at(1));
-    const auto pads = n.attr_ints("pads", {0, 0, 0, 0});
-    const std::string ap = n.attr_string("auto_pad", "NOTSET");
-    axis_pads(ap, c.h_in, c.h_out, c.kh, c.stride_h, 1, int(pads.at(0)), int(pads.at(2)), c.pad_top, c.pad_bottom);
-    axis_pads(ap, c.w_in, c.w_out, c.kw, c.stride_w, 1, int(pads.at(1)), int(pads.at(3)), c.pad_left, c.pad_right);
-    // ceil_mode=1 (or any rounding up): extend the bottom/right padding so that the ISA's
-    // floor formula gives the graph's output size.
-    c.pad_bottom = std::max(c.pad_bottom, (c.h_out - 1) * c.stride_h + c.kh - c.h_in - c.pad_top);
-    c.pad_right = std::max(c.pad_right, (c.w_out - 1) * c.stride_w + c.kw - c.w_in - c.pad_left);
-    if ((c.h_in + c.pad_top + c.pad_bottom - c.kh) / c.stride_h + 1 != c.h_out ||
-        (c.w_in + c.pad_left + c.pad_right - c.kw) / c.stride_w + 1 != c.w_out)
-      npu::compiler::fail(g_, n, "output shape " + shape_string(y) + " disagrees with the pooling attributes");
-    finish(L);
+    const lowering::OpLowering* e = lowering::find(n.op_type);
+    if (!e || !e->lower) lowering::fail(g_, n, "internal: no lowering for an NPU-placed " + n.op_type);
+    e->lower(*this, n);
   }
 
   void finish_kinds() {
@@ -791,7 +447,7 @@ class Lowerer : public lowering::LowerCtx {
   std::map<std::string, std::uint64_t> sub_bytes_;  // subview name -> its bytes
   std::map<std::string, DdrPlace> link_; // graph tensor -> (graph tensor it lives in, offset)
   std::set<std::string> composed_;       // layout op outputs no layer computes (compose_views)
-  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::uint64_t>>> concat_copies_;
+  std::map<std::string, lowering::ConcatCopies> concat_copies_;
   std::set<std::string> declared_;
   std::map<std::string, std::size_t> root_index_;
   std::map<std::string, std::string> root_names_;

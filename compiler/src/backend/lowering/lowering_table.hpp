@@ -1,7 +1,8 @@
-// The lowering table: ONNX op -> how it runs on the NPU. One file per op family
-// (vector_ops.cpp, reduce_ops.cpp, layout_ops.cpp, matmul_ops.cpp); lowering.cpp consults
-// this table before its built-in ops (Conv, Gemm, BatchNormalization, activations, equal-shape
-// Add/Mul, pooling, nearest Resize, Concat). Internal to the compiler library.
+// The lowering table: ONNX op -> how it runs on the NPU, for every op the NPU runs. One file
+// per op family (conv_ops.cpp, matmul_ops.cpp, activation_ops.cpp, vector_ops.cpp,
+// reduce_ops.cpp, pool_ops.cpp, resize_ops.cpp, layout_ops.cpp, conv_transpose.cpp);
+// lowering.cpp walks the graph and looks each node up here. Adding an op is one entry in its
+// family's file. Internal to the compiler library.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,12 @@
 
 namespace npu::compiler::lowering {
 
+/// A Concat's inputs that are copied into its output, and where (bytes into the output).
+struct ConcatCopies {
+  std::vector<std::string> inputs;
+  std::vector<std::uint64_t> dest_offsets;
+};
+
 /// What an op family's lowering may do while the graph is lowered (implemented by the
 /// Lowerer in lowering.cpp).
 class LowerCtx {
@@ -26,6 +33,8 @@ class LowerCtx {
   virtual LayerSpec base(const Node& n, LayerKind kind) = 0;
   /// Registers the layer's DDR tensors and appends it to the program.
   virtual void finish(LayerSpec& layer) = 0;
+  /// Registers graph tensor `t`'s DDR region now (DDR regions are laid out in first-use order).
+  virtual void touch(const std::string& t) = 0;
   /// Conv/Gemm tail: fused epilogue activation, MACs, bias param, then finish().
   virtual void finish_mac(const Node& n, LayerSpec& layer) = 0;
   /// A DDR-only parameter tensor (bias, scale/shift, LayerNorm gamma/beta) of `bytes`.
@@ -38,6 +47,10 @@ class LowerCtx {
   virtual std::string temp_tensor(const std::string& name, std::uint64_t bytes) = 0;
   /// Layout op outputs no layer computes (composed_views): their readers read their input.
   virtual const std::set<std::string>& composed() const = 0;
+  /// A Concat along the outermost axis whose inputs could not all be placed inside its output
+  /// (zero copy): the inputs to copy and their byte offsets in the output. nullptr for a Concat
+  /// along an inner axis (a layout copy).
+  virtual const ConcatCopies* concat_copies(const Node& n) const = 0;
   [[noreturn]] virtual void fail(const Node& n, const std::string& why) const = 0;
 };
 
@@ -49,6 +62,9 @@ struct OpLowering {
   /// Optional: a zero-copy view. Returns the byte offset (in element units of the input) of
   /// each output inside input 0, or an empty vector when the node must move data.
   std::vector<std::uint64_t> (*view)(const Graph& g, const Node& n) = nullptr;
+  /// An alias (Reshape, Flatten, Identity...): the output is input 0's bytes; no layer, no
+  /// `lower`.
+  bool alias = false;
 };
 
 /// Op type -> lowering, for the ops the families below register.
@@ -61,6 +77,10 @@ void add_reduce_ops(std::map<std::string, OpLowering>& t);  // reduce_ops.cpp
 void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
 void add_conv_transpose(std::map<std::string, OpLowering>& t);  // conv_transpose.cpp
+void add_conv_ops(std::map<std::string, OpLowering>& t);        // conv_ops.cpp
+void add_activation_ops(std::map<std::string, OpLowering>& t);  // activation_ops.cpp
+void add_pool_ops(std::map<std::string, OpLowering>& t);        // pool_ops.cpp
+void add_resize_ops(std::map<std::string, OpLowering>& t);      // resize_ops.cpp
 
 // Layout ops as strided views for MOVE (layout_views.cpp); empty when the op or its form has
 // no MOVE lowering (the layer is then costed only, and functional_problems says so).
@@ -98,5 +118,26 @@ bool is_const(const Graph& g, const std::string& t);
 /// "" when every listed tensor has a static shape, else the reason.
 std::string shapes_known(const Graph& g, const Node& n);
 std::uint64_t elements(const Graph& g, const std::string& t);
+/// Throws ConfigError "<graph>: node '<name>' (<op>): error: <why>".
+[[noreturn]] void fail(const Graph& g, const Node& n, const std::string& why);
+/// The static shape of tensor `t` read or written by `n`; fail()s if it is missing or unknown.
+const std::vector<std::int64_t>& shape_of(const Graph& g, const Node& n, const std::string& t);
+/// "" when tensor `t` is a 4-D NCHW tensor with a batch >= 1 (a batch's images run one after
+/// another), else why not (a batch below 1 names the --input-shape to pass).
+std::string rank4_batch1(const Graph& g, const std::string& t);
+/// Pads for one spatial axis of a window op (Conv, pooling): explicit pads, or auto_pad
+/// SAME_UPPER/SAME_LOWER/VALID (ONNX Operators.md, Conv). `in`/`out` are the axis sizes,
+/// `k`/`s`/`d` the kernel, stride and dilation.
+void axis_pads(const std::string& auto_pad, int in, int out, int k, int s, int d, int explicit_begin,
+               int explicit_end, int& begin, int& end);
+/// The ACT op of an ONNX activation op or a fused-activation name ("relu", "Relu", "silu"...);
+/// ActOp::None when unknown (activation_ops.cpp).
+isa::ActOp act_from_name(const std::string& s);
+/// Fills the activation of a Conv/Gemm/MatMul epilogue from the fused attributes
+/// (fuse-activation; activation_ops.cpp).
+void epilogue_act(const Node& n, LayerSpec& L);
+/// Product of a Concat output's axes before the concat axis (1: its inputs are contiguous
+/// slices of the output; layout_ops.cpp).
+std::int64_t concat_outer(const Graph& g, const Node& n);
 
 }  // namespace npu::compiler::lowering

@@ -1,5 +1,6 @@
-// MatMul family on the MAC array (numpy matmul semantics, ONNX MatMul): A [..., M, K] x
-// B [..., K, N]. A constant 2-D B is a weight matrix: one GEMM with M = the product of A's
+// MatMul family on the MAC array. Gemm (ONNX Gemm, A not transposed): A [M, K] x B [K, N]
+// (transB: B [N, K]) plus a constant C of N elements, one GEMM with B as the weights.
+// MatMul (numpy matmul semantics, ONNX MatMul): A [..., M, K] x B [..., K, N]. A constant 2-D B is a weight matrix: one GEMM with M = the product of A's
 // leading axes (nn.Linear on a sequence). A computed B (attention's Q x K^T and scores x V)
 // or batch axes on B: one GEMM per batch index, each reading its slices of A and B.
 #include <algorithm>
@@ -83,8 +84,41 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
   }
 }
 
+std::string check_gemm(const Graph& g, const Node& n) {
+  if (n.inputs.size() < 2 || !is_const(g, n.inputs[1])) return "Gemm with a non-constant B operand";
+  if (!g.has_tensor(n.inputs[0]) || g.tensor(n.inputs[0]).shape.size() != 2 || g.tensor(n.inputs[1]).shape.size() != 2)
+    return "Gemm on tensors that are not 2-D";
+  if (n.attr_int("transA", 0) != 0) return "Gemm with transA=1";
+  if (n.inputs.size() >= 3 && !n.inputs[2].empty()) {
+    const std::int64_t nn = g.tensor(n.outputs[0]).shape.back();
+    if (!is_const(g, n.inputs[2]) || g.tensor(n.inputs[2]).elements() != nn)
+      return "Gemm C is not a constant vector of N elements";
+  }
+  return "";
+}
+
+void lower_gemm(LowerCtx& ctx, const Node& n) {
+  const bool trans_b = n.attr_int("transB", 0) != 0;
+  const auto& a = shape_of(ctx.graph(), n, n.inputs[0]);
+  const auto& b = shape_of(ctx.graph(), n, n.inputs[1]);
+  LayerSpec L = ctx.base(n, LayerKind::Gemm);
+  ConvGeom& c = L.geom;
+  c.h_in = c.h_out = int(a[0]);
+  c.c_in = int(a[1]);
+  c.c_out = int(trans_b ? b[0] : b[1]);
+  c.w_in = c.w_out = 1;
+  c.gemm = true;
+  L.inputs = {n.inputs[0]};
+  L.weight = n.inputs[1];
+  if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
+  ctx.finish_mac(n, L);
+}
+
 }  // namespace
 
-void add_matmul_ops(std::map<std::string, OpLowering>& t) { t["MatMul"] = OpLowering{check_matmul, lower_matmul, nullptr}; }
+void add_matmul_ops(std::map<std::string, OpLowering>& t) {
+  t["MatMul"] = OpLowering{check_matmul, lower_matmul, nullptr};
+  t["Gemm"] = OpLowering{check_gemm, lower_gemm, nullptr};
+}
 
 }  // namespace npu::compiler::lowering

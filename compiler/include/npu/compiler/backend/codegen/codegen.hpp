@@ -1,6 +1,9 @@
 // Code generation: LoweredGraph -> isa::Program. Places the DDR tensors, tiles each layer
 // (tiling.hpp), lays out its SRAM buffers (ping-pong slots) and emits LOAD / compute /
-// STORE with dependency tokens. Reference: docs/compiler.md "Code generation".
+// STORE with dependency tokens. Implemented in compiler/src/backend/codegen/: codegen.cpp walks
+// the layers, one generator per layer kind (conv.cpp with gemm.cpp, act.cpp, eltwise.cpp,
+// pool.cpp, resize.cpp, layout.cpp, copy.cpp) makes a layer's steps, tokens.cpp adds the tokens
+// below, ddr_placement.cpp places the DDR tensors. Reference: docs/compiler.md "Code generation".
 //
 // Token protocol (VTA-style decoupled access-execute), per layer of n steps, step i:
 //   LOADs of step i:  the first waits cp2ld if i >= 2 (compute of step i-2 freed the slot

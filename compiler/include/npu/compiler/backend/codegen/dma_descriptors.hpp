@@ -1,6 +1,6 @@
-// DMA descriptors of the tiles the code generators move: the one builder codegen.cpp and the
-// depth-first stack emitter (depth_first/stack_emitter.cpp) share. Reference: docs/isa.md
-// (LOAD/STORE).
+// DMA descriptors of the tiles the code generators move: the one builder the per-layer-kind
+// generators (codegen/*.cpp) and the depth-first stack emitter (depth_first/stack_emitter.cpp)
+// share. Reference: docs/isa.md (LOAD/STORE).
 #pragma once
 
 #include <cstdint>

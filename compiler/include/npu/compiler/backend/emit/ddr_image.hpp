@@ -10,7 +10,7 @@
 //   - graph inputs and outputs, activations, Conv weights [c_out, c_in/group, kh, kw], Conv
 //     and Gemm biases [N], constant ELTWISE operands: as ONNX stores them;
 //   - GEMM/MatMul weights: B as [K, N] (Gemm transB=1 transposed, alpha folded in), stored
-//     pre-tiled by the program's N tile t (codegen.cpp): tile j is the row-major [K, nt] block
+//     pre-tiled by the program's N tile t (codegen/gemm.cpp): tile j is the row-major [K, nt] block
 //     of columns [j t, j t + nt) at element offset j t K;
 //   - BatchNormalization (unfused, ACT scale_shift): scale[C] = gamma / sqrt(var + eps) then
 //     shift[C] = beta - mean x scale; LayerNormalization: gamma[D] then beta[D] (beta 0 when absent).

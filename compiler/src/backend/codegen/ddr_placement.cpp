@@ -1,0 +1,91 @@
+// DDR placement of a program's tensors (codegen.hpp generate, ddr_bank_geometry): first-use
+// order, each base moved to its own bank slot.
+#include <algorithm>
+
+#include "backend/codegen/ddr_placement.hpp"
+#include "npu/isa/checked_math.hpp"
+#include "npu/isa/user_text.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+int ceil_log2(std::uint64_t x) {
+  int b = 0;
+  while ((std::uint64_t(1) << b) < x) ++b;
+  return b;
+}
+
+}  // namespace
+
+DdrBankGeometry ddr_bank_geometry(const DdrConfig& ddr) {
+  const std::uint64_t row_bytes = std::uint64_t(std::max<std::int64_t>(ddr.columns, 1)) * (ddr.bus_width_bits / 8);
+  const int banks = ddr.bank_groups * ddr.banks_per_group;
+  DdrBankGeometry fallback{std::max<std::uint64_t>(row_bytes, 64), std::max(banks, 1)};
+  const std::string& m = ddr.address_mapping;
+  if (m.size() % 2 != 0) return fallback;
+  // Fields LSB first with their widths in bits.
+  std::vector<std::pair<std::string, int>> fields;
+  for (std::size_t i = m.size(); i >= 2; i -= 2) {
+    const std::string f = m.substr(i - 2, 2);
+    int bits = -1;
+    if (f == "co") bits = ceil_log2(row_bytes);
+    else if (f == "bg") bits = ceil_log2(std::uint64_t(ddr.bank_groups));
+    else if (f == "ba") bits = ceil_log2(std::uint64_t(ddr.banks_per_group));
+    else if (f == "ra") bits = ceil_log2(std::uint64_t(ddr.ranks));
+    else if (f == "ch") bits = ceil_log2(std::uint64_t(ddr.channels));
+    else if (f == "ro") bits = ceil_log2(std::uint64_t(std::max<std::int64_t>(ddr.rows, 1)));
+    if (bits < 0) return fallback;
+    fields.emplace_back(f, bits);
+  }
+  int below = 0, lowest = -1, highest = -1;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].first == "ba" || fields[i].first == "bg") {
+      if (lowest < 0) lowest = int(i);
+      highest = int(i);
+    }
+  if (lowest < 0) return fallback;
+  for (int i = 0; i < lowest; ++i) below += fields[std::size_t(i)].second;
+  int span = 0;
+  for (int i = lowest; i <= highest; ++i) span += fields[std::size_t(i)].second;
+  DdrBankGeometry g;
+  g.bank_stride_bytes = std::uint64_t(1) << below;
+  g.bank_slots = 1 << std::min(span, 16);
+  return g;
+}
+
+namespace codegen {
+
+std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, const HwConfig& hw, isa::Program& program) {
+  std::map<std::string, std::uint64_t> bases;
+  const DdrBankGeometry geo = ddr_bank_geometry(hw.ddr);
+  const std::uint64_t stride = std::max<std::uint64_t>(geo.bank_stride_bytes, 64);
+  const std::uint64_t slots = std::uint64_t(std::max(geo.bank_slots, 1));
+  std::uint64_t cursor = 0;
+  std::uint64_t k = 0;
+  for (const auto& t : lg.ddr_tensors) {
+    std::uint64_t base = align_up(cursor, stride);
+    const std::uint64_t slot = (base / stride) % slots;
+    const std::uint64_t want = k % slots;
+    base += ((want + slots - slot) % slots) * stride;
+    isa::TensorDecl d;
+    d.name = t.name;
+    d.kind = t.kind;
+    d.ddr_addr = base;
+    d.bytes = t.bytes;
+    program.tensors.push_back(d);
+    bases[t.name] = base;
+    cursor = checked_add(base, t.bytes, "error: DDR placement end of tensor '" + echo(t.name) + "' (address + bytes)");
+    ++k;
+  }
+  const std::uint64_t cap = hw.ddr.capacity_bytes();
+  if (cap > 0 && cursor > cap)
+    throw ConfigError(hw.source + ": error: the network's DDR tensors need " + std::to_string(cursor) +
+                      " bytes but the DDR holds " + std::to_string(cap) +
+                      " (ddr: channels x ranks x banks x rows x columns x bus bytes); use a larger DDR");
+  return bases;
+}
+
+}  // namespace codegen
+
+}  // namespace npu::compiler

@@ -1,0 +1,42 @@
+// GEMM tiles (LayerKind::Gemm: Gemm, MatMul): the tile loop is conv.cpp's gen_conv, shared
+// with CONV. Reference: docs/compiler.md "Code generation".
+#include "backend/codegen/conv_tile.hpp"
+
+namespace npu::compiler::codegen {
+
+using isa::Opcode;
+
+void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, const ConvTile& t, Slots& in, Slots& w,
+               Step& s) {
+  const ConvGeom& g = L.geom;
+  if (in.need(t.r))
+    s.loads.push_back({ctx.root(L.inputs[0]), dma_rows(t.X + std::uint64_t(t.ro0) * g.c_in * ctx.e, in.now(),
+                                                   std::uint64_t(t.hot) * g.c_in, 1, 0, ctx.e)});
+  // Constant weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile *
+  // K. A B computed at run time (attention's K^T, V) is stored row-major [K, N] by its
+  // producer: N-tile j is K rows of cot elements, N apart (a strided LOAD).
+  const std::uint64_t W = ctx.addr(L.weight);
+  if (w.need(t.j)) {
+    if (ctx.weight_is_constant(L.weight))
+      s.loads.push_back({ctx.root(L.weight), dma_rows(W + std::uint64_t(t.co0) * g.c_in * ctx.e, w.now(),
+                                                  std::uint64_t(t.cot) * g.c_in, 1, 0, ctx.e)});
+    else
+      s.loads.push_back({ctx.root(L.weight), dma_rows(W + std::uint64_t(t.co0) * ctx.e, w.now(), std::uint64_t(t.cot),
+                                                  std::uint64_t(g.c_in), std::uint64_t(g.c_out) * ctx.e, ctx.e)});
+  }
+  isa::GemmParams gp;
+  gp.a_addr = in.now();
+  gp.b_addr = w.now();
+  gp.out_addr = t.out_slot;
+  gp.m = t.hot;
+  gp.n = t.cot;
+  gp.k = g.c_in;
+  gp.epilogue = epilogue(L, p, t.co0, t.idx);
+  s.compute.op = Opcode::Gemm;
+  s.compute.params = gp;
+  s.stores.push_back({ctx.root(L.output), dma_rows(t.Y + (std::uint64_t(t.ro0) * g.c_out + t.co0) * ctx.e, t.out_slot,
+                                               std::uint64_t(t.cot), std::uint64_t(t.hot),
+                                               std::uint64_t(g.c_out) * ctx.e, ctx.e)});
+}
+
+}  // namespace npu::compiler::codegen

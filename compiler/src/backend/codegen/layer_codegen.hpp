@@ -1,0 +1,131 @@
+// What the per-layer-kind code generators share (internal to codegen/): a layer's steps
+// (LOADs, compute, STOREs; tokens are added by emit_steps in tokens.cpp), the ping-pong SRAM
+// slots, and the context a generator reads addresses, SRAM placement and chunk sizes from.
+// One generator per layer kind: conv.cpp (CONV and GEMM, with gemm.cpp), act.cpp, eltwise.cpp,
+// pool.cpp, resize.cpp, layout.cpp (layout copies and MOVE views), copy.cpp (concat copies).
+// Reference: docs/compiler.md "Code generation".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/backend/codegen/codegen.hpp"
+#include "npu/compiler/backend/codegen/dma_descriptors.hpp"
+
+namespace npu::compiler::codegen {
+
+// Elements per chunk of a streaming vector layer (ACT, ELTWISE, copies; not scale_shift, whose
+// channel tiles keep whole DDR bursts of parameters), smaller when the SRAM cannot hold four. Independent of the
+// capacity, so a larger SRAM never makes a streaming layer's chunks larger: larger chunks
+// only lengthen the fill and drain that double buffering cannot hide (issue 11;
+// docs/compiler.md "SRAM placement").
+constexpr std::uint64_t kStreamChunkElems = 16384;
+
+/// One LOAD or STORE of a step: the DDR root tensor it names and its descriptor.
+struct Dma {
+  std::string tensor;
+  isa::DmaDesc desc;
+};
+
+/// One step of a layer: its LOADs, one compute instruction (and any that follow it), its STOREs.
+struct Step {
+  std::vector<Dma> loads;
+  isa::Instruction compute;
+  std::vector<isa::Instruction> more;  ///< further compute instructions after `compute` (a Concat's MOVEs)
+  std::vector<Dma> stores;
+};
+
+/// Two alternating SRAM slots for an operand whose tile changes (ping-pong).
+struct Slots {
+  std::uint32_t addr[2]{0, 0};
+  long key = -1;
+  int cur = 1;
+  /// True (and flips to the other slot) when `k` differs from the tile held now.
+  bool need(long k) {
+    if (k == key) return false;
+    key = k;
+    cur ^= 1;
+    return true;
+  }
+  std::uint32_t now() const { return addr[cur]; }
+};
+
+/// A layer whose smallest tile does not fit the SRAM: thrown by the generators, collected by
+/// generate() over every layer, then reported as one ConfigError.
+struct TooBig {
+  std::string layer, op;
+  std::uint64_t need = 0;
+};
+
+/// What a layer kind's generator reads and records: the lowered graph, the hardware, the
+/// tiling options, where each DDR root was placed, and the report facts of the layer being
+/// generated (`info`).
+class GenCtx {
+ public:
+  GenCtx(const LoweredGraph& lowered, const HwConfig& hw_config, const TilingOptions& options,
+         const std::map<std::string, std::uint64_t>& ddr_base)
+      : lg(lowered), hw(hw_config), opt(options), e(lowered.act_bytes), cap(hw_config.sram.capacity_bytes),
+        base_(ddr_base) {}
+
+  const LoweredGraph& lg;
+  const HwConfig& hw;
+  const TilingOptions& opt;
+  const int e;             ///< bytes per activation element
+  const std::uint64_t cap;  ///< SRAM bytes
+  LayerCodegenInfo info;    ///< the layer being generated
+
+  /// DDR address of a graph tensor (its root's base + offset).
+  std::uint64_t addr(const std::string& t) const {
+    const DdrPlace& p = lg.place.at(t);
+    return base_.at(p.root) + p.offset;
+  }
+  /// The DDR root tensor (the .npuasm tensor name) a graph tensor lives in.
+  const std::string& root(const std::string& t) const { return lg.place.at(t).root; }
+  std::uint64_t bytes_of(const std::string& t) const { return lg.bytes.at(t); }
+  /// True when tensor `t` lives in a weight region (a constant the DDR image writes, laid out
+  /// by the compiler); false for a tensor computed at run time or a graph input.
+  bool weight_is_constant(const std::string& t) const;
+  /// SRAM offsets of a streaming layer's buffers (sizes in bytes, in address order), placed
+  /// bank-aware (sram_placement.hpp); records the packed bytes as the layer's SRAM use.
+  std::vector<std::uint32_t> place(const std::vector<std::uint64_t>& sizes);
+  /// Elements per streaming chunk for `buffers` double-buffered operands of e bytes each
+  /// (plus `reserved` bytes): as large as fits, at most kStreamChunkElems, a multiple of 64
+  /// when it splits `total`. Throws TooBig when not even one element fits.
+  std::uint64_t chunk_elems(const LayerSpec& L, std::uint64_t total, int buffers, std::uint64_t reserved) const;
+  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need) const { throw TooBig{L.name, L.op_type, need}; }
+  /// int8 ACT/ELTWISE/POOL: the table load (with the first step) and the instruction's requant
+  /// operand at SRAM `slot`; a scale_shift's per-channel pairs are loaded per tile instead.
+  void add_table(const LayerSpec& L, Step& s, std::uint32_t slot, isa::Requant& r, bool first) const;
+  /// The vector-unit pass that moves values unchanged (concat copies, nearest upsampling): an
+  /// ACT Clip to the whole float range; in int8 programs of quantised graphs an identity ACT
+  /// without requant, which the int8 data path runs as a byte copy.
+  isa::ActParams copy_act() const;
+
+ private:
+  const std::map<std::string, std::uint64_t>& base_;
+};
+
+// The generators, one per layer kind: the steps of layer L. Each throws TooBig when not even
+// its smallest tile fits the SRAM, and fills ctx.info (tile, loop order, SRAM bytes).
+std::vector<Step> gen_conv(GenCtx& ctx, const LayerSpec& L);      // conv.cpp: CONV and GEMM
+std::vector<Step> gen_act(GenCtx& ctx, const LayerSpec& L);       // act.cpp
+std::vector<Step> gen_eltwise(GenCtx& ctx, const LayerSpec& L);   // eltwise.cpp
+std::vector<Step> gen_pool(GenCtx& ctx, const LayerSpec& L);      // pool.cpp
+std::vector<Step> gen_resize(GenCtx& ctx, const LayerSpec& L);    // resize.cpp
+std::vector<Step> gen_layout(GenCtx& ctx, const LayerSpec& L);    // layout.cpp: streaming copy
+std::vector<Step> gen_moves(GenCtx& ctx, const LayerSpec& L);     // layout.cpp: MOVE views
+std::vector<Step> gen_copy(GenCtx& ctx, const LayerSpec& L);      // copy.cpp
+
+// The shared token generator (tokens.cpp, docs/compiler.md "Code generation").
+/// Appends layer `layer`'s steps to `prog` with the dependency tokens of the protocol in
+/// codegen.hpp; a layer other than the program's first (`first_layer` false) starts with the
+/// fence. Sets `first_layer` false. Throws std::logic_error when step 0 has no LOAD.
+void emit_steps(const std::string& layer, std::vector<Step>& steps, bool& first_layer,
+                std::vector<isa::Instruction>& prog);
+/// Appends a HOST layer: the NPU waits for every earlier STORE (a store-queue SYNC pushes
+/// st2cp), then the host runs the partition. Sets `first_layer` false.
+void emit_host(const HwConfig& hw, const LayerSpec& L, bool& first_layer, std::vector<isa::Instruction>& prog);
+
+}  // namespace npu::compiler::codegen
