@@ -4,7 +4,7 @@
 # end, nor of the hardware models. A violation stops the configure with the offending
 # library or file:line, so "bit-exact with the reference" keeps meaning two codes agree.
 function(npu_check_reference_independent)
-  set(allowed npu_ir npu_isa)
+  set(allowed npu_ir npu_isa npu_base)
   get_target_property(links npu_reference LINK_LIBRARIES)
   foreach(lib IN LISTS links)
     if(NOT lib IN_LIST allowed)

@@ -6,7 +6,7 @@
 // where LINE:COL is yaml-cpp's 0-based Mark printed 1-based, pointing at the offending key
 // or value (at the enclosing map for a missing key).
 #include "npu/isa/hw_config.hpp"
-#include "npu/isa/files.hpp"
+#include "npu/base/files.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -25,10 +25,10 @@
 #include <vector>
 
 #include "hw_config_rules.hpp"
-#include "npu/isa/checked_math.hpp"
+#include "npu/base/checked_math.hpp"
 #include "npu/isa/instruction.hpp"
-#include "npu/isa/yaml_file.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/yaml_file.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu {
 

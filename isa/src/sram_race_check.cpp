@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include "npu/isa/checked_math.hpp"
+#include "npu/base/checked_math.hpp"
 #include "npu/isa/happens_before.hpp"
 
 namespace npu::isa {

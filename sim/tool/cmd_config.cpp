@@ -5,7 +5,7 @@
 // as YAML comments. --json prints {"source", "config", "derived"} for tools.
 // A bad config throws npu::ConfigError; main() prints it on stderr and exits 1.
 #include <cmath>
-#include "npu/isa/json_text.hpp"
+#include "npu/base/json_text.hpp"
 #include <cstdint>
 #include <iostream>
 #include <memory>

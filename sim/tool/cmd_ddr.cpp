@@ -24,9 +24,9 @@
 #include "npu/hw/ddr/ddr_system.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/hw/ddr/ddr_trace_file.hpp"
-#include "npu/isa/atomic_file.hpp"
+#include "npu/base/atomic_file.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/isa/json_text.hpp"
+#include "npu/base/json_text.hpp"
 #include "npu/sim/run/ddr_report.hpp"
 #include "npu/sim/io/output_files.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "command.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu::tool {
 namespace {

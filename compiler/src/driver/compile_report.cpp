@@ -1,6 +1,6 @@
 #include "npu/compiler/driver/compile_report.hpp"
-#include "npu/isa/json_text.hpp"
-#include "npu/isa/csv.hpp"
+#include "npu/base/json_text.hpp"
+#include "npu/base/csv.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // Model loading front door (model_loader.hpp).
 #include "npu/compiler/frontend/model_loader.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <algorithm>
 #include <cctype>

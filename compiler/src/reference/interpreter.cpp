@@ -9,7 +9,7 @@
 
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/isa/hw_config.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 #include "reference/ref_ops.hpp"
 
 namespace npu::compiler {

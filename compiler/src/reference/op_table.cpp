@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "npu/isa/hw_config.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 #include "reference/ref_ops.hpp"
 
 namespace npu::compiler::reference {

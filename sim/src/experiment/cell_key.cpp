@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/files.hpp"
+#include "npu/base/files.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::sim {

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "npu/isa/hw_config.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/experiment_folder.hpp"
 
 namespace npu::sim {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/isa/atomic_file.hpp"
+#include "npu/base/atomic_file.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::sim {

@@ -1,6 +1,6 @@
 #include "npu/sim/io/timeline.hpp"
 #include "npu/sim/io/output_files.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 #include "npu/compiler/backend/codegen/dma_descriptors.hpp"
 #include "npu/compiler/backend/tiling/layout_tiles.hpp"
 #include "npu/compiler/backend/tiling/sram_placement.hpp"
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/checked_math.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/checked_math.hpp"
+#include "npu/base/user_text.hpp"
 
 #include "backend/lowering/lowering_table.hpp"
 

@@ -1,7 +1,7 @@
 // ONNX front-end (onnx_import.hpp). Reference: the ONNX IR spec (onnx/docs/IR.md) and
 // operator spec (onnx/docs/Operators.md, Changelog.md for the per-opset differences).
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <fcntl.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>

@@ -10,18 +10,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace npu {
+#include "npu/base/config_error.hpp"
 
-/// Bad user input in a config file (or any other input file). `what()` is the full,
-/// user-facing message: "FILE:LINE:COL: error: ..." plus a hint on how to fix it.
-class ConfigError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace npu {
 
 enum class Dataflow { WeightStationary, OutputStationary, InputStationary };
 enum class DType { Int8, Fp16, Fp32 };

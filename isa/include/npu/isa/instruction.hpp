@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-#include "npu/isa/checked_math.hpp"
+#include "npu/base/checked_math.hpp"
 #include "npu/isa/hw_config.hpp"
 
 namespace npu::isa {

@@ -1,4 +1,4 @@
-#include "npu/isa/yaml_documents.hpp"
+#include "npu/base/yaml_documents.hpp"
 
 #include <optional>
 #include <sstream>

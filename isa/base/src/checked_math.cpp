@@ -1,8 +1,8 @@
-#include "npu/isa/checked_math.hpp"
+#include "npu/base/checked_math.hpp"
 
 #include <fmt/format.h>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/config_error.hpp"
 
 namespace npu {
 

@@ -1,8 +1,8 @@
-#include "npu/isa/text_lines.hpp"
+#include "npu/base/text_lines.hpp"
 
 #include <fmt/format.h>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/config_error.hpp"
 
 namespace npu {
 

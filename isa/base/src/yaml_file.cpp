@@ -1,12 +1,12 @@
-#include "npu/isa/yaml_file.hpp"
+#include "npu/base/yaml_file.hpp"
 
 #include <fmt/format.h>
 
 #include <vector>
 
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/text_lines.hpp"
-#include "npu/isa/yaml_documents.hpp"
+#include "npu/base/config_error.hpp"
+#include "npu/base/text_lines.hpp"
+#include "npu/base/yaml_documents.hpp"
 
 namespace npu {
 

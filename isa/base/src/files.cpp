@@ -1,8 +1,8 @@
-#include "npu/isa/files.hpp"
+#include "npu/base/files.hpp"
 
 #include <filesystem>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/config_error.hpp"
 
 namespace npu {
 

@@ -1,6 +1,6 @@
-#include "npu/isa/json_text.hpp"
+#include "npu/base/json_text.hpp"
 
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu {
 

@@ -1,6 +1,6 @@
-#include "npu/isa/csv.hpp"
+#include "npu/base/csv.hpp"
 
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu {
 

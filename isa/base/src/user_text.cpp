@@ -1,4 +1,4 @@
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
-#include "npu/isa/atomic_file.hpp"
+#include "npu/base/atomic_file.hpp"
 
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/config_error.hpp"
 
 namespace npu {
 
