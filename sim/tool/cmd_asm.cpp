@@ -16,7 +16,7 @@
 #include "npu/isa/check.hpp"
 #include "npu/isa/dataflow_check.hpp"
 #include "npu/isa/sram_race_check.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 namespace npu::tool {

@@ -19,7 +19,7 @@
 #include "command.hpp"
 #include "npu/hw/dma/dma_sizing.hpp"
 #include "npu/hw/ddr/channel_interleave.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::tool {
 namespace {

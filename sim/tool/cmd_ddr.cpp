@@ -25,7 +25,7 @@
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/hw/ddr/ddr_trace_file.hpp"
 #include "npu/base/atomic_file.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/base/json_text.hpp"
 #include "npu/sim/run/ddr_report.hpp"
 #include "npu/sim/io/output_files.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/base/user_text.hpp"
 
 namespace npu::tool {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "npu/isa/ddr_stream.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace {
 

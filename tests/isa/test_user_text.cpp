@@ -7,7 +7,7 @@
 
 #include "npu/base/checked_math.hpp"
 #include "npu/base/csv.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/base/json_text.hpp"
 #include "npu/base/user_text.hpp"
 

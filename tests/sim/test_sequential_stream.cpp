@@ -11,7 +11,7 @@
 #include <fstream>
 
 #include "npu/isa/ddr_stream.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "tool_runner.hpp"
 
 namespace {

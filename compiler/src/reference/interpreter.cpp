@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "npu/compiler/reference/reference_interpreter.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/base/user_text.hpp"
 #include "reference/ref_ops.hpp"
 

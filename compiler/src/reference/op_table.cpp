@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/base/user_text.hpp"
 #include "reference/ref_ops.hpp"
 

@@ -12,7 +12,7 @@
 #include "npu/compiler/transforms/fusion/fuse_se_gate.hpp"
 #include "npu/compiler/transforms/fusion/fuse_add_layernorm.hpp"
 #include "npu/compiler/transforms/fusion/fuse_layers.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "npu/compiler/transforms/pass.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "npu/base/atomic_file.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

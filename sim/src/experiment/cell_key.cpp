@@ -11,7 +11,7 @@
 
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/base/files.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 namespace fs = std::filesystem;

@@ -25,7 +25,7 @@
 
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/base/csv.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
 #include "npu/sim/io/output_files.hpp"

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/base/csv.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/io/output_files.hpp"

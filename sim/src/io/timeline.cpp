@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string_view>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 

@@ -9,7 +9,7 @@
 
 #include <fstream>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/base/csv.hpp"
 
 namespace npu::sim {

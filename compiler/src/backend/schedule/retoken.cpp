@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -24,7 +24,7 @@
 #include "npu/compiler/ir/canonical_forms.hpp"
 #include "npu/compiler/frontend/onnx/onnx_node_inference.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -5,7 +5,7 @@
 
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

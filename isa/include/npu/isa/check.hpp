@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::isa {

@@ -2,7 +2,7 @@
 // LOAD): a bound from the address mapping and the DDR timing, for the compiler's estimates.
 #pragma once
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::isa {
 

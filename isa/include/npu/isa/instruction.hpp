@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "npu/base/checked_math.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::isa {
 

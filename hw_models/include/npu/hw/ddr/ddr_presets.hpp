@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "npu/hw/mac_array/systolic_model.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::hw {

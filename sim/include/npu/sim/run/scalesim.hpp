@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 

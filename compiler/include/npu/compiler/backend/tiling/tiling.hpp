@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

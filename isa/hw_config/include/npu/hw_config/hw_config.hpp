@@ -1,10 +1,11 @@
 // Typed hardware configuration: the target description shared by the compiler
 // (tiling needs SRAM size and array shape) and the hardware model (timing).
 //
-// It lives in npu_isa because it is part of the compiler/hardware contract and
-// the compiler must not depend on hw_models. A YAML file is parsed and validated
-// in exactly one place (hw_config.cpp); everything downstream takes these structs.
-// Field reference: docs/config.md.
+// It is its own library (npu_hw_config, isa/hw_config/) below the ISA: both the compiler
+// and the hardware models take it, and neither may depend on the other. A YAML file is
+// parsed and validated in exactly one place (src/load/: one reader per section, then the
+// rules across sections in src/load/cross_section_checks.cpp); everything downstream takes
+// these structs. Field reference: docs/config.md.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@ enum class Dataflow { WeightStationary, OutputStationary, InputStationary };
 enum class DType { Int8, Fp16, Fp32 };
 enum class PagePolicy { Open, Closed };
 /// How a depthwise convolution (group > 1, one input channel per group) maps onto the MAC
-/// array (isa/systolic_fold.hpp, docs/timing.md). Other convolutions are unaffected.
+/// array (npu/isa/cost/systolic_fold.hpp, docs/timing.md). Other convolutions are unaffected.
 enum class DepthwiseMapping {
   ScaleSim,               ///< groups one after another, each a GEMM with N = c_out/group (SCALE-Sim's "DP")
   ChannelsAcrossColumns,  ///< all channels of the tile in one GEMM: N = c_out, K = kh*kw
@@ -189,11 +190,6 @@ struct HwConfigSection {
 /// The config file's schema, in the order of docs/config.md: every map and its keys. The
 /// loader checks keys against it (unknown, missing); `npu sweep` checks axis paths with it.
 const std::vector<HwConfigSection>& hw_config_schema();
-
-/// The name in `allowed` closest to `word` if it is plausibly a typo of it (case-insensitive
-/// edit distance at most max(2, length / 3), or a prefix either way), else nullopt. The
-/// config loader's "did you mean" suggestions; other input readers use it too.
-std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& allowed);
 
 /// The name every report and summary labels a run's hardware with: the config file's stem,
 /// what the user passed (`configs/edge-npu-ddr4.yaml` -> `edge-npu-ddr4`; characters other

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::detail {
 
