@@ -6,7 +6,7 @@
 #include <string>
 
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 
 namespace npu::isa {
 namespace {

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "npu/isa/ddr_stream.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "tool_runner.hpp"
 

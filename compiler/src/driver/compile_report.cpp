@@ -142,7 +142,7 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
     r.weights = info.weights;
     r.recompute_macs = info.recompute_macs;
     if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
-      // The configured dataflow's fold model over the layer's actual tiles (isa/systolic_fold.hpp).
+      // The configured dataflow's fold model over the layer's actual tiles (isa/cost/systolic_fold.hpp).
       r.compute_ns = double(info.array_cycles) * core_ns;
     } else {
       const double lanes = std::max(hw.act_unit.lanes, 1);

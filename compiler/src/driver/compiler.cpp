@@ -16,7 +16,7 @@
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
-#include "npu/isa/ddr_stream.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
 
 namespace npu::compiler {
 

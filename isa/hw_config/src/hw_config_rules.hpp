@@ -1,5 +1,5 @@
 // Bounds and standard rules of hardware configs beyond "is a number of the right type",
-// kept out of the loader (hw_config.cpp) so the table reads in one place. Every bound has a
+// kept out of the loader (load/) so the table reads in one place. Every bound has a
 // reason that the error message states; docs/config.md lists them ("Limits").
 #pragma once
 

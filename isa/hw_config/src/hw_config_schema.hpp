@@ -11,7 +11,7 @@ namespace npu::detail {
 /// ELTWISE max (a compare-select either way), `pow` is ACT pow and ELTWISE pow. The order is
 /// the historical one, then the ops added later (hw_config_to_yaml prints in this order).
 /// The names are those of npu::isa's ActOp, EltwiseOp and PoolOp (isa::to_string); written
-/// here because the config library sits below the ISA. tests/isa/test_hw_config.cpp checks
+/// here because the config library sits below the ISA. tests/isa/test_act_latency_keys.cpp checks
 /// that every vector-unit op name is one of them.
 std::vector<std::string> act_latency_keys();
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::isa {

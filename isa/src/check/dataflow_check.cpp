@@ -1,8 +1,8 @@
 // DDR data-flow check (dataflow_check.hpp): happens-before from queue order and tokens, then
 // byte coverage of every LOAD of stored data by the STOREs before it.
-#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
 
-#include "npu/isa/happens_before.hpp"
+#include "npu/isa/check/happens_before.hpp"
 
 #include <fmt/format.h>
 

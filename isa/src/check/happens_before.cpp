@@ -1,6 +1,6 @@
 // Happens-before from queue order and tokens (happens_before.hpp): the queues are run with
 // counting semaphores, each instruction's clock taken as it starts.
-#include "npu/isa/happens_before.hpp"
+#include "npu/isa/check/happens_before.hpp"
 
 #include <algorithm>
 

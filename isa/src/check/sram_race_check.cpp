@@ -1,6 +1,6 @@
 // SRAM race check (sram_race_check.hpp): FastTrack-style last-writer / last-readers per SRAM
 // byte range, visited in a happens-before-consistent order.
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 
 #include "npu/base/checked_math.hpp"
-#include "npu/isa/happens_before.hpp"
+#include "npu/isa/check/happens_before.hpp"
 
 namespace npu::isa {
 

@@ -1,5 +1,5 @@
 // int8 requantisation arithmetic (requant_math.hpp).
-#include "npu/isa/requant_math.hpp"
+#include "npu/isa/cost/requant_math.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "npu/isa/ddr_stream.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Static checks of a program against a hardware config. Rules: docs/isa.md ("Static checks").
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 #include "npu/isa/requant_operand.hpp"
 
 #include <fmt/format.h>

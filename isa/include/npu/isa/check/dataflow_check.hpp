@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::isa {
