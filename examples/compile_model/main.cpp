@@ -12,7 +12,7 @@
 
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace c = npu::compiler;
 

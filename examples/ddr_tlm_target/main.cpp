@@ -18,7 +18,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "npu/hw/ddr/ddr_module.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 struct Cpu : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Cpu> socket;

@@ -2,9 +2,9 @@
 // page must agree (the key tables below are the "Fields" tables of the page, in canonical
 // order).
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/text_lines.hpp"
-#include "npu/isa/user_text.hpp"
-#include "npu/isa/files.hpp"
+#include "npu/base/text_lines.hpp"
+#include "npu/base/user_text.hpp"
+#include "npu/base/files.hpp"
 #include "npu/isa/requant_operand.hpp"
 
 #include <fmt/format.h>

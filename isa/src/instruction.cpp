@@ -8,45 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/requant_operand.hpp"
-
-namespace npu {
-
-int dtype_bytes(DType t) {
-  switch (t) {
-    case DType::Int8: return 1;
-    case DType::Fp16: return 2;
-    case DType::Fp32: return 4;
-  }
-  return 1;
-}
-
-const char* to_string(Dataflow d) {
-  switch (d) {
-    case Dataflow::WeightStationary: return "weight_stationary";
-    case Dataflow::OutputStationary: return "output_stationary";
-    case Dataflow::InputStationary: return "input_stationary";
-  }
-  return "?";
-}
-
-const char* to_string(DType t) {
-  switch (t) {
-    case DType::Int8: return "int8";
-    case DType::Fp16: return "fp16";
-    case DType::Fp32: return "fp32";
-  }
-  return "?";
-}
-
-const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
-
-const char* to_string(DepthwiseMapping m) {
-  return m == DepthwiseMapping::ChannelsAcrossColumns ? "channels_across_columns" : "scalesim";
-}
-
-}  // namespace npu
 
 namespace npu::isa {
 

@@ -1,5 +1,5 @@
 // `npu asm check PROGRAM --hw CONFIG`: read a .npuasm program, check it against a hardware
-// config (isa/check.hpp) and print a one-line summary, or every issue with exit status 1.
+// config (isa/check/program_check.hpp) and print a one-line summary, or every issue with exit status 1.
 // `npu asm fmt PROGRAM [-o FILE]`: print the canonical form of a program (docs/isa.md).
 // A malformed program or config throws npu::ConfigError; main() prints it and exits 1.
 #include <algorithm>
@@ -13,10 +13,10 @@
 
 #include "command.hpp"
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/sram_race_check.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 namespace npu::tool {

@@ -5,7 +5,7 @@
 // as YAML comments. --json prints {"source", "config", "derived"} for tools.
 // A bad config throws npu::ConfigError; main() prints it on stderr and exits 1.
 #include <cmath>
-#include "npu/isa/json_text.hpp"
+#include "npu/base/json_text.hpp"
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -19,7 +19,7 @@
 #include "command.hpp"
 #include "npu/hw/dma/dma_sizing.hpp"
 #include "npu/hw/ddr/channel_interleave.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::tool {
 namespace {

@@ -20,13 +20,13 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/hw/ddr/ddr_trace_file.hpp"
-#include "npu/isa/atomic_file.hpp"
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/json_text.hpp"
+#include "npu/base/atomic_file.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/json_text.hpp"
 #include "npu/sim/run/ddr_report.hpp"
 #include "npu/sim/io/output_files.hpp"
 
@@ -47,7 +47,7 @@ struct LoadedDdr {
 LoadedDdr load_ddr(const DdrSource& src) {
   if (src.hw.empty() == src.preset.empty()) {
     std::string names;
-    for (const auto& n : hw::ddr_preset_names()) names += (names.empty() ? "" : ", ") + n;
+    for (const auto& n : ddr_preset_names()) names += (names.empty() ? "" : ", ") + n;
     throw ConfigError("error: give exactly one of --hw CONFIG or --preset NAME\n  fix: e.g. --hw "
                       "configs/edge-npu-ddr4.yaml, or --preset ddr4-3200 (presets: " + names + ")");
   }
@@ -58,7 +58,7 @@ LoadedDdr load_ddr(const DdrSource& src) {
     out.source = src.hw;
     if (hw.energy.present) out.pj_per_ddr_byte = hw.energy.pj_per_ddr_byte;
   } else {
-    out.cfg = hw::ddr_preset(src.preset);
+    out.cfg = ddr_preset(src.preset);
     out.source = "preset " + src.preset;
   }
   return out;

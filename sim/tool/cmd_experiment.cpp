@@ -8,7 +8,7 @@
 
 #include "command.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/experiment/experiment_folder.hpp"

@@ -14,7 +14,7 @@
 #include "command.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/ddr_trace_files.hpp"
 #include "npu/sim/run/run_program.hpp"
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/report.hpp"
 #include "npu/sim/experiment/sweep.hpp"
 

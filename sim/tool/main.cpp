@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "command.hpp"
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu::tool {
 namespace {

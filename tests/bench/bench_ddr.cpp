@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 #include "npu/hw/ddr/ddr_trace_file.hpp"
 
@@ -26,7 +26,7 @@ std::vector<npu::hw::TraceRequest> make_trace(TracePattern p, std::size_t n) {
 void replay(benchmark::State& state, TracePattern pattern, const std::string& mapping) {
   const std::size_t n = 1000000;
   const auto trace = make_trace(pattern, n);
-  npu::DdrConfig cfg = npu::hw::ddr4_3200();
+  npu::DdrConfig cfg = npu::ddr4_3200();
   cfg.address_mapping = mapping;
   double gbps = 0;
   for (auto _ : state) {

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/run/run_program.hpp"
 
 namespace {

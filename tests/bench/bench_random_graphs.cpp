@@ -4,7 +4,7 @@
 // Run: build/tests/bench/bench_random_graphs [--benchmark_filter=...]; the count is the Arg.
 #include <benchmark/benchmark.h>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "random_graphs_check.hpp"
 
 namespace {

@@ -11,9 +11,9 @@
 
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 #include "random_graphs.hpp"
 
 namespace npu::compiler::testing {

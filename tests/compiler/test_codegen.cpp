@@ -9,8 +9,8 @@
 
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "npu/compiler/ir/graph.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler::testing {
 

@@ -16,7 +16,7 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 #include "shared_data.hpp"
 
 namespace npu::compiler {

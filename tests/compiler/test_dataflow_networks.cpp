@@ -10,8 +10,8 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 
 namespace npu::compiler {
 namespace {

@@ -13,8 +13,8 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -1,5 +1,5 @@
 // The compiler's array cycles of depthwise tiles under mac_array.depthwise_mapping
-// (conv_array_cycles in compiler/src/backend/tiling/tiling.cpp over the shared isa/systolic_fold.hpp), and
+// (conv_array_cycles in compiler/src/backend/tiling/tiling.cpp over the shared isa/cost/systolic_fold.hpp), and
 // the time-based tile choice filling the columns with channels. Formulas: docs/timing.md.
 #include <gtest/gtest.h>
 

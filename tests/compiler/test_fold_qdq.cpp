@@ -12,7 +12,7 @@
 #include "npu/compiler/reference/reference_quantised.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "test_onnx_util.hpp"
 
 namespace npu::compiler {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "npu/compiler/frontend/model_loader.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "test_onnx_util.hpp"
 
 namespace npu::compiler {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "npu/compiler/ir/graph.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 namespace {

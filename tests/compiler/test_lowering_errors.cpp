@@ -5,8 +5,8 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

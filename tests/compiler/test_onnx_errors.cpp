@@ -5,7 +5,7 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "test_compile_graphs.hpp"
 #include "test_onnx_util.hpp"
 

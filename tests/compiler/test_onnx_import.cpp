@@ -8,7 +8,7 @@
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "test_onnx_util.hpp"
 
 namespace npu::compiler {

@@ -9,9 +9,9 @@
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 #include "two_layer_program.hpp"
 
 namespace npu::compiler {

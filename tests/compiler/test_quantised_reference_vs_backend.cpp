@@ -1,4 +1,4 @@
-// The back end's int8 tables and rules (int8_lowering.hpp, isa/requant_math.hpp) against the
+// The back end's int8 tables and rules (int8_lowering.hpp, isa/cost/requant_math.hpp) against the
 // quantised reference's independent ones (compiler/src/reference/quantised_rules.hpp) on many
 // seeded grids: every int8 code of every table op, and random operands of the integer rules.
 // Both claim the same documented rules (docs/functional.md, "int8 execution"), so they must
@@ -10,7 +10,7 @@
 #include <random>
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
-#include "npu/isa/requant_math.hpp"
+#include "npu/isa/cost/requant_math.hpp"
 #include "reference/quantised_rules.hpp"
 
 namespace npu::compiler {

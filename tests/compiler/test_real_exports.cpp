@@ -15,7 +15,7 @@
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/transforms/canonicalize/recognise_activations.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 #include "test_compile_graphs.hpp"
 #include "shared_data.hpp"
 

@@ -22,7 +22,7 @@
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "test_onnx_util.hpp"
 
 namespace npu::compiler {

@@ -5,7 +5,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "reference_test_util.hpp"
 #include "test_compile_graphs.hpp"
 

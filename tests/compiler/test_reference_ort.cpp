@@ -17,7 +17,7 @@
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "shared_data.hpp"
 #include "ort_util.hpp"
 #include "tool_runner.hpp"

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 namespace {

@@ -10,9 +10,9 @@
 #include "npu/compiler/backend/schedule/retoken.hpp"
 #include "npu/compiler/backend/tiling/sram_residency.hpp"
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 #include "two_layer_program.hpp"
 
 namespace npu::compiler {

@@ -6,7 +6,7 @@
 
 #include "npu/compiler/transforms/pass.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 namespace {

@@ -1,4 +1,4 @@
-// The shared fold model (npu/isa/systolic_fold.hpp) per dataflow, conv_array_cycles over
+// The shared fold model (npu/isa/cost/systolic_fold.hpp) per dataflow, conv_array_cycles over
 // tiles, the time-based tile choice (array fill vs DDR traffic) and the report's compute
 // hint following the configured dataflow.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/backend/tiling/tiling.hpp"
-#include "npu/isa/systolic_fold.hpp"
+#include "npu/isa/cost/systolic_fold.hpp"
 #include "test_compile_graphs.hpp"
 
 namespace npu::compiler {

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "npu/compiler/frontend/tensor_io.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "test_onnx_util.hpp"
 #include "shared_data.hpp"
 #include "tool_runner.hpp"

@@ -18,7 +18,7 @@
 #include "npu/compiler/ir/graph_stats.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "npu/hw/ddr/address_mapper.hpp"
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 
 namespace npu::hw {
 namespace {

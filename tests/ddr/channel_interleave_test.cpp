@@ -6,7 +6,7 @@
 #include <string>
 
 #include "npu/hw/ddr/channel_interleave.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "tool_runner.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "npu/hw/ddr/ddr_module.hpp"
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw/traffic_tag.hpp"
 
 namespace npu::hw {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ddr_test_util.hpp"
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 
 namespace npu::hw {
 namespace {

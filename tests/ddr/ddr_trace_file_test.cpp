@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw/ddr/ddr_trace_file.hpp"
 
 namespace npu::hw {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 
 namespace npu::hw {

@@ -4,10 +4,11 @@
 
 #include <vector>
 
-#include "npu/hw/ddr/ddr_presets.hpp"
+#include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 
 using namespace npu::hw;
+using npu::hbm2_2stack;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::fuzz {
 

@@ -1,4 +1,4 @@
-// libFuzzer target: the YAML hardware-config loader (npu::parse_hw_config, isa/hw_config.hpp).
+// libFuzzer target: the YAML hardware-config loader (npu::parse_hw_config, hw_config/hw_config.hpp).
 // Property checked on every accepted input: hw_config_to_yaml() output loads again and
 // resolves to the same config (its YAML text is a fixed point), as the header promises.
 #include "fuzz_common.hpp"

@@ -1,6 +1,6 @@
 // libFuzzer target: the .npuasm assembly reader (npu::isa::read_program, isa/assembly.hpp)
-// and the static checkers that `npu asm check` runs on what it read (isa/check.hpp,
-// isa/dataflow_check.hpp).
+// and the static checkers that `npu asm check` runs on what it read (isa/check/program_check.hpp,
+// isa/check/dataflow_check.hpp).
 // Property checked on every accepted program (assembly.hpp): write_program() can express
 // it, and read_program(write_program(p)) == p.
 #include <exception>
@@ -8,9 +8,9 @@
 
 #include "fuzz_common.hpp"
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <systemc>
 
 #include "npu/hw/npu_top.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::test {

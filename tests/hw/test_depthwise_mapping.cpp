@@ -1,4 +1,4 @@
-// mac_array.depthwise_mapping (issue 9): the shared fold formula (isa/systolic_fold.hpp), the
+// mac_array.depthwise_mapping (issue 9): the shared fold formula (isa/cost/systolic_fold.hpp), the
 // MAC array's tile cost and the elaborated NPU, under both mappings. Every expected count is
 // derived by hand from docs/timing.md beside the assertion:
 //   scalesim:                groups x ceil(K/R) x ceil(N/C) folds, N = c_out/group, K = c_in/group*kh*kw
@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "npu/hw/mac_array/mac_array_timing.hpp"
-#include "npu/isa/systolic_fold.hpp"
+#include "npu/isa/cost/systolic_fold.hpp"
 #include "npu_test_util.hpp"
 
 using namespace npu;

@@ -7,7 +7,7 @@
 
 #include "npu/hw/dma/dma_sizing.hpp"
 #include "npu/hw/dma/dma_timing.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 using namespace npu;
 

@@ -1,4 +1,4 @@
-// AtomicOutputFile (isa/atomic_file.hpp): the stream outputs (traces, VCD, generated traces)
+// AtomicOutputFile (base/atomic_file.hpp): the stream outputs (traces, VCD, generated traces)
 // and every whole-text output (write_file_atomic) appear only complete, never truncated.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/isa/atomic_file.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/atomic_file.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 
 namespace npu::isa {
 namespace {
@@ -564,7 +564,7 @@ TEST(Check, SramOperandSizesWithTheFusionOperands) {
 }  // namespace
 }  // namespace npu::isa
 
-#include "npu/isa/csv.hpp"
+#include "npu/base/csv.hpp"
 
 TEST(CsvField, QuotesCommasQuotesAndLineBreaksOnly) {
   // RFC 4180: enclose in quotes when the field holds , " CR or LF; double inner quotes.

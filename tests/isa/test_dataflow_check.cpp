@@ -7,7 +7,7 @@
 #include <string>
 
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
 
 namespace npu::isa {
 namespace {

@@ -2,8 +2,8 @@
 // with the formula in ddr_stream.hpp (the simulator's own rates: tests/sim/test_sequential_stream.cpp).
 #include <gtest/gtest.h>
 
-#include "npu/isa/ddr_stream.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/check.hpp"
+#include "npu/isa/check/program_check.hpp"
 #include "npu/isa/requant_operand.hpp"
 #include "npu/isa/sram_relocate.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 
 namespace npu::isa {
 namespace {

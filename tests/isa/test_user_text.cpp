@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/csv.hpp"
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/json_text.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/checked_math.hpp"
+#include "npu/base/csv.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/json_text.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu {
 namespace {

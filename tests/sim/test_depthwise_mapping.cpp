@@ -1,6 +1,6 @@
 // mac_array.depthwise_mapping end to end: the compiler's per-layer array cycles (tiling and
 // report, compiler/src/backend/tiling/tiling.cpp) and the MAC array's tile costs (hw_models) come from the
-// one shared formula (isa/systolic_fold.hpp), so on MobileNetV2 they agree layer by layer
+// one shared formula (isa/cost/systolic_fold.hpp), so on MobileNetV2 they agree layer by layer
 // under both mappings, and only the depthwise layers change.
 #include <gtest/gtest.h>
 

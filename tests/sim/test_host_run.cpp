@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "tool_runner.hpp"
 
 namespace {

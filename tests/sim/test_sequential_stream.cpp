@@ -10,8 +10,8 @@
 #include <cmath>
 #include <fstream>
 
-#include "npu/isa/ddr_stream.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "tool_runner.hpp"
 
 namespace {

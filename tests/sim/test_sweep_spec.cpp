@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_key.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"

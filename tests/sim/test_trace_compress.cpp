@@ -7,7 +7,7 @@
 #include <string>
 
 #include "npu/isa/assembly.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/ddr_trace_files.hpp"
 #include "tool_runner.hpp"
 

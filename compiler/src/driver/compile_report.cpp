@@ -1,6 +1,6 @@
 #include "npu/compiler/driver/compile_report.hpp"
-#include "npu/isa/json_text.hpp"
-#include "npu/isa/csv.hpp"
+#include "npu/base/json_text.hpp"
+#include "npu/base/csv.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -137,7 +137,7 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   r.weights = info.weights;
   r.recompute_macs = info.recompute_macs;
   if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
-    // The configured dataflow's fold model over the layer's actual tiles (isa/systolic_fold.hpp).
+    // The configured dataflow's fold model over the layer's actual tiles (isa/cost/systolic_fold.hpp).
     r.compute_ns = double(info.array_cycles) * core_ns;
   } else {
     const double lanes = std::max(hw.act_unit.lanes, 1);

@@ -16,8 +16,8 @@
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
-#include "npu/isa/ddr_stream.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu::compiler {
 

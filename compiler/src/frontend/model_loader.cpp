@@ -1,6 +1,6 @@
 // Model loading front door (model_loader.hpp).
 #include "npu/compiler/frontend/model_loader.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

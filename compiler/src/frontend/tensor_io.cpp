@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

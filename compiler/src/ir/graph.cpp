@@ -1,12 +1,12 @@
 // Graph IR helpers (graph.hpp): element sizes, tensor element counts, typed attribute
 // access and producer/consumer look-ups.
 #include "npu/compiler/ir/graph.hpp"
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/checked_math.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <stdexcept>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

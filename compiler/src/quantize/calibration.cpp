@@ -8,7 +8,7 @@
 #include <random>
 
 #include "npu/compiler/frontend/tensor_io.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "npu/compiler/reference/reference_interpreter.hpp"
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/user_text.hpp"
 #include "reference/ref_ops.hpp"
 
 namespace npu::compiler {

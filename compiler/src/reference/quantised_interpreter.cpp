@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "npu/isa/hw_config.hpp"  // ConfigError
+#include "npu/hw_config/hw_config.hpp"  // ConfigError
 #include "reference/quantised_rules.hpp"
 
 namespace npu::compiler {

@@ -4,7 +4,7 @@
 // quantization_util.cc QuantizeMultiplier, gemmlowp fixedpoint.h), TFLite's int8 Add / Mul /
 // AveragePool kernels, ONNX QuantizeLinear / DequantizeLinear and the ONNX operator
 // definitions -- and sharing no code with the compiler's back end (int8_lowering.hpp,
-// int8_lut.cpp) or with npu/isa/requant_math.hpp, which the back end and the hardware model
+// int8_lut.cpp) or with npu/isa/cost/requant_math.hpp, which the back end and the hardware model
 // use. Internal to the compiler library; tested in tests/compiler/test_quantised_rules.cpp.
 #pragma once
 

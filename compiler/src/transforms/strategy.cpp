@@ -1,7 +1,7 @@
 #include "npu/compiler/transforms/strategy.hpp"
-#include "npu/isa/user_text.hpp"
-#include "npu/isa/yaml_file.hpp"
-#include "npu/isa/files.hpp"
+#include "npu/base/user_text.hpp"
+#include "npu/base/yaml_file.hpp"
+#include "npu/base/files.hpp"
 
 #include <algorithm>
 #include <regex>
@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "npu/compiler/transforms/pass_registry.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -30,7 +30,11 @@ WriteWatermarks resolved_watermarks(const DdrConfig& cfg) {
   return w;
 }
 
-void validate_ddr_config(const DdrConfig& cfg, const std::string& source) {
+namespace {
+
+/// Positive counts, the queue bound, whole bytes per beat, devices that fill the bus, whole
+/// bursts per row, and (through AddressMapper) a valid mapping with power-of-two counts.
+void check_organisation(const DdrConfig& cfg, const std::string& source) {
   require_positive(source, "data_rate_mtps", cfg.data_rate_mtps, "MT/s");
   require_positive(source, "channels", cfg.channels, "");
   require_positive(source, "ranks", cfg.ranks, "");
@@ -65,7 +69,10 @@ void validate_ddr_config(const DdrConfig& cfg, const std::string& source) {
   }
   AddressMapper check_mapping(cfg, source);  // throws on a bad mapping or non-power-of-two counts
   (void)check_mapping;
+}
 
+/// Every timing >= 1 tCK (tRTRS >= 0) and the relations between them.
+void check_timings(const DdrConfig& cfg, const std::string& source) {
   const DdrTimingCk& t = cfg.timing;
   const struct {
     const char* key;
@@ -114,6 +121,9 @@ void validate_ddr_config(const DdrConfig& cfg, const std::string& source) {
              " tCK: the rank would never leave refresh",
          "tREFI is the refresh interval (7.8 us for DDR4), tRFC the refresh duration (350 ns for 8 Gb)");
   }
+}
+
+void check_watermarks(const DdrConfig& cfg, const std::string& source) {
   WriteWatermarks w = resolved_watermarks(cfg);
   if (w.high > cfg.queue_depth || w.low < 0 || w.low >= w.high) {
     fail(source,
@@ -121,6 +131,14 @@ void validate_ddr_config(const DdrConfig& cfg, const std::string& source) {
              " do not satisfy 0 <= low < high <= queue_depth = " + std::to_string(cfg.queue_depth),
          "leave write_high_watermark/write_low_watermark at 0 for 3/4 and 1/4 of queue_depth, or fix them");
   }
+}
+
+}  // namespace
+
+void validate_ddr_config(const DdrConfig& cfg, const std::string& source) {
+  check_organisation(cfg, source);
+  check_timings(cfg, source);
+  check_watermarks(cfg, source);
 }
 
 }  // namespace npu::hw

@@ -1,13 +1,13 @@
 #include "npu/hw/ddr/ddr_trace.hpp"
 
-#include "npu/isa/csv.hpp"
+#include "npu/base/csv.hpp"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
-#include "npu/isa/atomic_file.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/atomic_file.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

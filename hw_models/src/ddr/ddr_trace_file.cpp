@@ -1,7 +1,7 @@
 #include "npu/hw/ddr/ddr_trace_file.hpp"
-#include "npu/isa/text_lines.hpp"
-#include "npu/isa/user_text.hpp"
-#include "npu/isa/files.hpp"
+#include "npu/base/text_lines.hpp"
+#include "npu/base/user_text.hpp"
+#include "npu/base/files.hpp"
 
 #include <cctype>
 #include <charconv>

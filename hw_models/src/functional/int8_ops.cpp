@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/isa/requant_math.hpp"
+#include "npu/isa/cost/requant_math.hpp"
 #include "npu/isa/requant_operand.hpp"
 
 namespace npu::hw::functional {

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "npu/isa/systolic_fold.hpp"
+#include "npu/isa/cost/systolic_fold.hpp"
 
 namespace npu::hw {
 
@@ -37,7 +37,7 @@ MacTileCost conv_tile_cost(const isa::ConvParams& p, const HwConfig& hw) {
                                 ") must be positive multiples of group (" + std::to_string(p.group) + ")");
   }
   if (p.h_out() <= 0 || p.w_out() <= 0) throw std::invalid_argument("CONV: output size is not positive");
-  // The shared mapping (isa/systolic_fold.hpp): the groups one after another, or a depthwise
+  // The shared mapping (isa/cost/systolic_fold.hpp): the groups one after another, or a depthwise
   // tile as one GEMM over all its channels (mac_array.depthwise_mapping).
   const isa::ConvGemm g = isa::conv_gemm(p.group, std::int64_t(p.h_out()) * p.w_out(), p.c_in / p.group,
                                          p.c_out / p.group, std::int64_t(p.kh) * p.kw, hw.mac_array);

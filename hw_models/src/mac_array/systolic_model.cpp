@@ -1,6 +1,6 @@
 #include "npu/hw/mac_array/systolic_model.hpp"
 
-#include "npu/isa/systolic_fold.hpp"
+#include "npu/isa/cost/systolic_fold.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -17,7 +17,7 @@ SystolicCycles systolic_cycles(const GemmDims& dims, int rows, int cols, Dataflo
                                 " n=" + std::to_string(dims.n) + " k=" + std::to_string(dims.k) +
                                 " array " + std::to_string(rows) + "x" + std::to_string(cols) + ")");
   }
-  // Folds and cycles: the one shared formula (npu/isa/systolic_fold.hpp, also used by the
+  // Folds and cycles: the one shared formula (npu/isa/cost/systolic_fold.hpp, also used by the
   // compiler's tile choice). SCALE-Sim's demand matrices: OS T + R + C - 2 per fold
   // (systolic_compute_os.py), WS and IS 2R + C + T - 2 (systolic_compute_ws.py / _is.py).
   const isa::SystolicFold f = isa::systolic_fold(dims.m, dims.n, dims.k, rows, cols, dataflow, macs_per_pe_per_cycle);

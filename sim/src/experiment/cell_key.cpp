@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/files.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/files.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 #include "npu/sim/experiment/experiment.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
-#include "npu/isa/json_text.hpp"
+#include "npu/base/json_text.hpp"
 
 #include "npu/compiler/frontend/model_loader.hpp"
 
@@ -25,8 +25,8 @@
 
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/csv.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/csv.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
 #include "npu/sim/io/output_files.hpp"
 

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "npu/isa/csv.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/csv.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/io/output_files.hpp"

@@ -15,9 +15,10 @@
 
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/files.hpp"
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/yaml_file.hpp"
+#include "npu/base/closest_name.hpp"
+#include "npu/base/files.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/yaml_file.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 
 namespace npu::sim {

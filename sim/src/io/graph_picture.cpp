@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 extern char** environ;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/isa/atomic_file.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/atomic_file.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 

@@ -1,13 +1,13 @@
 #include "npu/sim/io/timeline.hpp"
 #include "npu/sim/io/output_files.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <string_view>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 #include "npu/sim/io/output_files.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/timeline.hpp"
 
 namespace npu::sim {

@@ -14,9 +14,9 @@
 #include <systemc>
 
 #include "npu/hw/npu_top.hpp"
-#include "npu/isa/check.hpp"
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/sram_race_check.hpp"
+#include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 #include "npu/sim/io/timeline.hpp"
 
 namespace npu::sim {

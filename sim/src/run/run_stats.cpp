@@ -3,14 +3,14 @@
 #include <sstream>
 
 #include "npu/sim/io/output_files.hpp"
-#include "npu/isa/json_text.hpp"
+#include "npu/base/json_text.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/csv.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/csv.hpp"
 
 namespace npu::sim {
 

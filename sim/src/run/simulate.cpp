@@ -1,5 +1,5 @@
 #include "npu/sim/run/simulate.hpp"
-#include "npu/isa/json_text.hpp"
+#include "npu/base/json_text.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "npu/isa/csv.hpp"
+#include "npu/base/csv.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 #include <iostream>

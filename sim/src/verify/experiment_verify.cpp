@@ -1,6 +1,6 @@
 // `npu experiment --verify` (experiment_verify.hpp).
 #include "npu/sim/verify/experiment_verify.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "npu/isa/csv.hpp"
+#include "npu/base/csv.hpp"
 
 namespace npu::sim {
 

@@ -1,6 +1,6 @@
 // `npu verify`: simulator and quantised model against the fp32 reference (verify.hpp).
 #include "npu/sim/verify/verify.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,8 +15,8 @@
 #include "npu/compiler/quantize/error_metrics.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
-#include "npu/isa/csv.hpp"
-#include "npu/isa/json_text.hpp"
+#include "npu/base/csv.hpp"
+#include "npu/base/json_text.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/io/output_files.hpp"
 #include "npu/sim/run/simulate_data.hpp"

@@ -2,7 +2,7 @@
 // runs with data in a forked child (SystemC elaborates once per process) and its raw int8
 // outputs are compared bit for bit with the integer reference interpreter.
 #include <sys/wait.h>
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 #include <unistd.h>
 
 #include <cerrno>

@@ -120,8 +120,8 @@ class Generator {
     if (too_big_.size() > 1)
       m += "; " + std::to_string(too_big_.size()) + " layers do not fit, the largest need is layer '" +
            largest->layer + "' (" + largest->op + "): " + std::to_string(largest->need) + " bytes";
-    // A capacity the config accepts: whole banks of whole interleave granules (hw_config.cpp
-    // check_cross_section; contiguous banks only need the capacity to split into `banks`).
+    // A capacity the config accepts: whole banks of whole interleave granules (npu_hw_config's
+    // load/cross_section_checks.cpp; contiguous banks only need the capacity to split into `banks`).
     const SramConfig& sr = ctx.hw.sram;
     const std::uint64_t banks = std::uint64_t(std::max(sr.banks, 1));
     const std::uint64_t g = sr.bank_interleave_bytes;

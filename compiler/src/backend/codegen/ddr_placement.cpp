@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "backend/codegen/ddr_placement.hpp"
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/checked_math.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu::compiler {
 

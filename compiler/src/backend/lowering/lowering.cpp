@@ -5,8 +5,8 @@
 // DDR bookkeeping the families lower through.
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/checked_math.hpp"
+#include "npu/base/user_text.hpp"
 
 #include "backend/lowering/lowering_table.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
 #include "npu/isa/sram_relocate.hpp"
 
 namespace npu::compiler {

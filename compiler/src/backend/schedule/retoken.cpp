@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "npu/isa/dataflow_check.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
 
 namespace npu::compiler {
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "npu/compiler/backend/schedule/retoken.hpp"
-#include "npu/isa/dataflow_check.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
 
 namespace npu::compiler {
 

@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "npu/isa/systolic_fold.hpp"
+#include "npu/isa/cost/systolic_fold.hpp"
 
 namespace npu::compiler {
 

@@ -3,7 +3,7 @@
 // constants once the input shape is static.
 #include "frontend/onnx/onnx_subgraph.hpp"
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -1,7 +1,7 @@
 // ONNX front-end (onnx_import.hpp). Reference: the ONNX IR spec (onnx/docs/IR.md) and
 // operator spec (onnx/docs/Operators.md, Changelog.md for the per-opset differences).
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/user_text.hpp"
 
 #include <fcntl.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -24,7 +24,7 @@
 #include "npu/compiler/ir/canonical_forms.hpp"
 #include "npu/compiler/frontend/onnx/onnx_node_inference.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

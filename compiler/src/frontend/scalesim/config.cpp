@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "frontend/scalesim/scalesim_text.hpp"
-#include "npu/isa/text_lines.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/base/text_lines.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu::compiler {
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu/isa/files.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/files.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler::scalesim_text {
 

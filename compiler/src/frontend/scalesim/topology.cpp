@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "frontend/scalesim/scalesim_text.hpp"
-#include "npu/isa/hw_config.hpp"
-#include "npu/isa/text_lines.hpp"
-#include "npu/isa/user_text.hpp"
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/base/text_lines.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu::compiler {
 

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "frontend/zoo/zoo_builder.hpp"
 
 namespace npu::compiler {

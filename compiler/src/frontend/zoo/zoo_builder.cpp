@@ -6,7 +6,7 @@
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -11,7 +11,7 @@
 
 #include "npu/compiler/transforms/pass.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

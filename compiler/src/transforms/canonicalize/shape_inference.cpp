@@ -15,7 +15,7 @@
 #include "npu/compiler/transforms/canonicalize/constant_folding.hpp"
 #include "npu/compiler/frontend/onnx/onnx_node_inference.hpp"
 #include "frontend/onnx/onnx_subgraph.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
 

@@ -19,8 +19,8 @@
 #include <variant>
 #include <vector>
 
-#include "npu/isa/checked_math.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/base/checked_math.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::isa {
 
@@ -86,7 +86,7 @@ const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg"
 /// left_shift, a (multiplier, shift), b (multiplier, shift), out (multiplier, shift) (TFLite's
 /// quantised Add). Zero points are immediates: `in_zp` (ELTWISE: a's), `b_zp` (ELTWISE b only),
 /// `out_zp`; the result is clamped to [clamp_min, clamp_max] (a fused ReLU/ReLU6 narrows the
-/// int8 range). Rules: npu/isa/requant_math.hpp; semantics: docs/isa.md and
+/// int8 range). Rules: npu/isa/cost/requant_math.hpp; semantics: docs/isa.md and
 /// hw_models/include/npu/hw/functional/int8_ops.hpp.
 struct Requant {
   bool on = false;

@@ -9,7 +9,7 @@
 
 #include "npu/compiler/backend/codegen/codegen.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

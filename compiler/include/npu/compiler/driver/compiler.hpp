@@ -13,7 +13,7 @@
 #include "npu/compiler/transforms/pass.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/compiler/backend/tiling/tiling.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

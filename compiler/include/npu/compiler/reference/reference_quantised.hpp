@@ -5,7 +5,7 @@
 // int32 bias, requantised by TFLite's fixed-point multiplier and shift, plus the zero point,
 // saturated -- and element-wise functions (Sigmoid, Tanh, HardSwish, ...) per element in double
 // (dequantise, the ONNX function, quantise). It is independent code: it includes nothing of the
-// compiler's back end (int8_lowering.hpp, lowering, codegen) nor npu/isa/requant_math.hpp, and
+// compiler's back end (int8_lowering.hpp, lowering, codegen) nor npu/isa/cost/requant_math.hpp, and
 // implements the documented rules itself (compiler/src/reference/quantised_rules.hpp), so
 // comparing it with a simulated int8 program checks the back end's tables and rounding too.
 //

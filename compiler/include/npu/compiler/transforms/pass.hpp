@@ -20,7 +20,7 @@
 #include "npu/compiler/ir/decision.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/ir/graph.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

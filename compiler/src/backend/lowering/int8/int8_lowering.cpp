@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "npu/compiler/transforms/pass.hpp"
-#include "npu/isa/requant_math.hpp"
+#include "npu/isa/cost/requant_math.hpp"
 #include "npu/isa/requant_operand.hpp"
 
 namespace npu::compiler {

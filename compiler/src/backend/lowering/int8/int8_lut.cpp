@@ -7,7 +7,7 @@
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
-#include "npu/isa/requant_math.hpp"
+#include "npu/isa/cost/requant_math.hpp"
 
 namespace npu::compiler {
 

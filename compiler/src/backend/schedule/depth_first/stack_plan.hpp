@@ -12,7 +12,7 @@
 #include "npu/compiler/backend/schedule/depth_first.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/tiling/tiling.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler::depth_first {
@@ -115,7 +115,7 @@ inline int weight_groups(const StackLayer& sl) {
 /// whose weights exceed `group_bytes` (TilingOptions::weight_group_bytes, 256 KiB):
 /// ceil(c_out / ceil(bytes / group_bytes)) with at most kMaxWeightGroups groups, rounded up to
 /// a multiple of the larger array side (so the folds, hence the array cycles, add up to the
-/// whole layer's: isa/systolic_fold.hpp); c_out (one group) otherwise. `weight_bytes`: the
+/// whole layer's: isa/cost/systolic_fold.hpp); c_out (one group) otherwise. `weight_bytes`: the
 /// layer's weight bytes.
 inline constexpr int kMaxWeightGroups = 8;
 int weight_group_channels(const LayerSpec& L, std::uint64_t weight_bytes, std::uint64_t group_bytes,

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

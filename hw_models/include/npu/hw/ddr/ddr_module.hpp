@@ -10,7 +10,7 @@
 #include "npu/hw/ddr/ddr_stats.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

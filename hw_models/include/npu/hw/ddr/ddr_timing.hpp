@@ -1,7 +1,7 @@
 // Command-to-command delays derived from the configured DDR timings (all in tCK).
 #pragma once
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "npu/isa/atomic_file.hpp"
+#include "npu/base/atomic_file.hpp"
 #include "npu/hw/ddr/ddr_types.hpp"
 
 namespace npu::hw {

@@ -32,7 +32,7 @@
 #include "npu/hw/dma/dma_timing.hpp"
 #include "npu/hw/sram/sram.hpp"
 #include "npu/hw/traffic_tag.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::hw {

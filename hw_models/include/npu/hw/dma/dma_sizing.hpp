@@ -2,7 +2,7 @@
 // it to the model (dma.max_outstanding / dma.requests_per_cycle absent): Little's law.
 #pragma once
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "npu/hw/memory/backing_store.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::hw {

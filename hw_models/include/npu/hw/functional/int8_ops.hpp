@@ -1,7 +1,7 @@
 // The int8 arithmetic of the data path (docs/functional.md, "int8 execution"): what the units
 // compute for an int8 program (mac_array.dtype: int8). Activations and weights are int8 (one
 // byte per element, two's complement), bias and requantisation tables int32 little-endian.
-// Rounding and saturation are those of npu/isa/requant_math.hpp (gemmlowp / TFLite), so the
+// Rounding and saturation are those of npu/isa/cost/requant_math.hpp (gemmlowp / TFLite), so the
 // results are bit-exact with TFLite's reference_integer_ops kernels of the same parameters.
 // Weights are symmetric (zero point 0, per output channel): the ISA has no weight zero point.
 #pragma once

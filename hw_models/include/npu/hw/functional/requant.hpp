@@ -1,8 +1,8 @@
-// The data path's int8 requantisation rules: npu::isa's (isa/include/npu/isa/requant_math.hpp),
+// The data path's int8 requantisation rules: npu::isa's (isa/include/npu/isa/cost/requant_math.hpp),
 // shared with the compiler and the quantised reference interpreter.
 #pragma once
 
-#include "npu/isa/requant_math.hpp"
+#include "npu/isa/cost/requant_math.hpp"
 
 namespace npu::hw::functional {
 using isa::multiply_by_quantized_multiplier;

@@ -5,7 +5,7 @@
 // own folds (a depthwise convolution is c_in single-channel layers, which is how SCALE-Sim
 // maps "DP" layers). With mac_array.depthwise_mapping = channels_across_columns a depthwise
 // tile (one input channel per group) is instead one GEMM N = c_out, K = kh*kw, its channels
-// across the array's columns (isa::conv_gemm, isa/systolic_fold.hpp).
+// across the array's columns (isa::conv_gemm, isa/cost/systolic_fold.hpp).
 // GEMM maps directly (M = m, N = n, K = k).
 // A fused epilogue streams the array's output through the activation unit: it adds its
 // pipeline latency and, if the unit has fewer lanes than outputs arrive, its streaming time
@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "npu/hw/mac_array/systolic_model.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::hw {

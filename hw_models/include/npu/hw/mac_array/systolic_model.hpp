@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

@@ -23,7 +23,7 @@
 #include <map>
 #include <vector>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
 

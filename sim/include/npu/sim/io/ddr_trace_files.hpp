@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "npu/hw/ddr/ddr_trace.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::sim {

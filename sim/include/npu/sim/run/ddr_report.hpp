@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/hw/ddr/ddr_stats.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 

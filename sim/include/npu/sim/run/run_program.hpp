@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 #include "npu/sim/run/run_stats.hpp"
 

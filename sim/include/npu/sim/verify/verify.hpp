@@ -14,7 +14,7 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
 

@@ -23,7 +23,7 @@
 #include "npu/compiler/backend/schedule/depth_first.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/tiling/tiling.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

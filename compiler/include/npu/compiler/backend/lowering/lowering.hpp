@@ -11,7 +11,7 @@
 
 #include "npu/compiler/ir/graph.hpp"
 #include "npu/compiler/backend/tiling/tiling.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

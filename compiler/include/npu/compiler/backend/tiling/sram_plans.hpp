@@ -15,7 +15,7 @@
 
 #include "npu/compiler/driver/compile_report.hpp"
 #include "npu/compiler/backend/schedule/depth_first.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

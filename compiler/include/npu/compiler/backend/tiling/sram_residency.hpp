@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "npu/compiler/transforms/pass.hpp"
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "npu/isa/hw_config.hpp"
+#include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {
@@ -116,7 +116,7 @@ struct TilingOptions {
 
   // ---- time-based choice (used when array.rows, array.cols, core_period_ns and
   // ddr_bytes_per_ns are all > 0; compile() fills them from the hardware config) ----
-  /// The MAC array: its dataflow decides which tile shapes fill it (isa/systolic_fold.hpp).
+  /// The MAC array: its dataflow decides which tile shapes fill it (isa/cost/systolic_fold.hpp).
   MacArrayConfig array;  ///< rows = cols = 0: traffic-only choice
   double core_period_ns = 0;    ///< core clock period (ns per array cycle)
   double ddr_bytes_per_ns = 0;  ///< peak DDR bandwidth (GB/s == bytes/ns)
@@ -195,7 +195,7 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
                               const TilingOptions& opt);
 
 /// MAC-array cycles of a CONV/GEMM cut into co_tile x rows_tile tiles (each a full-width
-/// tile), by the fold model of `array.dataflow` (isa/systolic_fold.hpp). A conv tile is
+/// tile), by the fold model of `array.dataflow` (isa/cost/systolic_fold.hpp). A conv tile is
 /// cot/(c_out/group) groups (1 if group == 1) one after another, each the GEMM
 /// M = rows * w_out, N = c_out/group (cot if group == 1), K = c_in/group * kh * kw -- or, for
 /// a depthwise tile under `depthwise_mapping: channels_across_columns`, one GEMM with N = cot,

@@ -1,0 +1,56 @@
+// "Did you mean" for names a user typed: the closest allowed name within a typo's distance.
+#include "npu/base/closest_name.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+namespace npu {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+/// Case-insensitive Levenshtein distance (insert, delete, substitute each cost 1).
+std::size_t edit_distance(const std::string& a_in, const std::string& b_in) {
+  const std::string a = lower(a_in), b = lower(b_in);
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+/// The allowed name closest to `word`, if it is plausibly a typo of it: edit distance at
+/// most max(2, longer length / 3), or one is a prefix of the other (case-insensitive).
+/// Ties go to the first allowed name, so the suggestion is deterministic.
+std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& allowed) {
+  std::optional<std::string> best;
+  std::size_t best_d = std::numeric_limits<std::size_t>::max();
+  const std::string lw = lower(word);
+  for (const auto& cand : allowed) {
+    const std::string lc = lower(cand);
+    std::size_t d = edit_distance(word, cand);
+    const std::size_t limit = std::max<std::size_t>(2, std::max(lw.size(), lc.size()) / 3);
+    const bool prefix = !lw.empty() && (lc.rfind(lw, 0) == 0 || lw.rfind(lc, 0) == 0);
+    if (d > limit && !prefix) continue;
+    if (prefix && d > limit) d = limit;  // rank prefix matches like a borderline typo
+    if (d < best_d) {
+      best_d = d;
+      best = cand;
+    }
+  }
+  return best;
+}
+
+}  // namespace npu

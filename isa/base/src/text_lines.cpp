@@ -1,0 +1,73 @@
+#include "npu/base/text_lines.hpp"
+
+#include <fmt/format.h>
+
+#include "npu/base/config_error.hpp"
+
+namespace npu {
+
+namespace {
+
+[[noreturn]] void too_long(const std::string& file, std::size_t line_no, const std::string& size, const char* what) {
+  throw ConfigError(fmt::format(
+      "{}:{}: error: line {} is longer than the limit of {} bytes ({})\n"
+      "  fix: give a {} text file (a binary file, or a line that lost its newlines, is not one)",
+      file, line_no, line_no, kMaxLineBytes, size, what));
+}
+
+}  // namespace
+
+void check_line_lengths(std::string_view text, const std::string& file, const char* what) {
+  std::size_t line_no = 1, start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::size_t len = end - start;
+    if (len > 0 && text[start + len - 1] == '\r') --len;
+    if (len > kMaxLineBytes) too_long(file, line_no, fmt::format("{} bytes", len), what);
+    if (end == text.size()) break;
+    start = end + 1;
+    ++line_no;
+  }
+}
+
+void check_yaml_characters(std::string_view text, const std::string& file, const char* what) {
+  std::size_t line_no = 1, column = 1;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      ++line_no, column = 1;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F)
+      throw ConfigError(fmt::format(
+          "{}:{}:{}: error: byte 0x{:02X} (a control character) is not allowed in YAML\n"
+          "  fix: give a {} text file; YAML allows tab, newline and printable characters only "
+          "(YAML 1.2, section 5.1); a binary or corrupted file is not one",
+          file, line_no, column, c, what));
+    ++column;
+  }
+}
+
+bool getline_capped(std::istream& in, std::string& line, const std::string& file, std::size_t line_no,
+                    const char* what) {
+  line.clear();
+  std::istream::sentry ok(in, /*noskipws=*/true);
+  if (!ok) return false;
+  std::streambuf* sb = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    const int c = sb->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(any ? std::ios::eofbit : (std::ios::eofbit | std::ios::failbit));
+      return any;
+    }
+    any = true;
+    if (c == '\n') return true;
+    line.push_back(char(c));
+    if (line.size() > kMaxLineBytes + 1)  // + 1: room for a trailing '\r'
+      too_long(file, line_no, fmt::format("more than {} bytes", kMaxLineBytes), what);
+  }
+}
+
+}  // namespace npu

@@ -1,0 +1,87 @@
+// The `ddr.timing` map (DRAM clocks, JEDEC names) and the rules its values must satisfy
+// together: row cycle, _L vs _S spacings, four-activate window, refresh; then the standard's
+// own rules (hw_config_rules.cpp).
+#include "load/loader.hpp"
+
+#include "hw_config_rules.hpp"
+
+namespace npu::config_loader {
+namespace {
+
+void check_timing_rules(Loader& in, const DdrConfig& d) {
+  const DdrTimingCk& t = d.timing;
+  const std::string p = "ddr.timing.";
+  // A row stays open at least tRAS and needs tRP to close: ACT-to-ACT on a bank >= tRAS + tRP
+  // (JESD79-4 and JESD79-3 define tRC = tRAS + tRP at every speed bin).
+  const std::int64_t ras_rp = std::int64_t(t.t_ras) + t.t_rp;  // 64-bit: each may be INT_MAX
+  if (t.t_rc < ras_rp)
+    in.fail(in.mark_of(p + "tRC"),
+            fmt::format("timing cannot hold: tRC = {} < tRAS + tRP = {} + {} = {} tCK", t.t_rc, t.t_ras, t.t_rp,
+                        ras_rp),
+            fmt::format("  a bank's activate-to-activate time covers the open row (tRAS) and its precharge (tRP); "
+                        "set tRC >= {}",
+                        ras_rp));
+  if (t.t_ras < t.t_rcd)
+    in.fail(in.mark_of(p + "tRAS"),
+            fmt::format("timing cannot hold: tRAS = {} < tRCD = {} tCK", t.t_ras, t.t_rcd),
+            fmt::format("  a row must stay open at least until its first column command; set tRAS >= {}", t.t_rcd));
+  struct Pair {
+    const char* s_name;
+    const char* l_name;
+    int s, l;
+  };
+  for (const Pair& pr : {Pair{"tCCD_S", "tCCD_L", t.t_ccd_s, t.t_ccd_l}, Pair{"tRRD_S", "tRRD_L", t.t_rrd_s, t.t_rrd_l},
+                         Pair{"tWTR_S", "tWTR_L", t.t_wtr_s, t.t_wtr_l}}) {
+    if (pr.l < pr.s)
+      in.fail(in.mark_of(p + pr.l_name),
+              fmt::format("timing cannot hold: {} = {} < {} = {} tCK", pr.l_name, pr.l, pr.s_name, pr.s),
+              fmt::format("  the same-bank-group (_L) spacing is never shorter than the different-group (_S) one; "
+                          "without bank groups set both equal (set {} >= {})",
+                          pr.l_name, pr.s));
+  }
+  if (t.t_faw < t.t_rrd_l)
+    in.fail(in.mark_of(p + "tFAW"),
+            fmt::format("timing cannot hold: tFAW = {} < tRRD_L = {} tCK", t.t_faw, t.t_rrd_l),
+            fmt::format("  the four-activate window spans at least one activate-to-activate gap; set tFAW >= {}",
+                        t.t_rrd_l));
+  if (std::int64_t(t.t_ccd_s) * 2 < d.burst_length)
+    in.fail(in.mark_of(p + "tCCD_S"),
+            fmt::format("timing cannot hold: tCCD_S = {} tCK is shorter than one burst (burst_length {} / 2 = {} tCK)",
+                        t.t_ccd_s, d.burst_length, d.burst_length / 2),
+            fmt::format("  back-to-back bursts cannot overlap on the data bus; set tCCD_S >= {}", d.burst_length / 2));
+  if (t.t_refi <= t.t_rfc)
+    in.fail(in.mark_of(p + "tREFI"),
+            fmt::format("timing cannot hold: tREFI = {} <= tRFC = {} tCK (the device would refresh forever)", t.t_refi,
+                        t.t_rfc),
+            "  tREFI is the average refresh interval (7.8 us for DDR3/DDR4, 3.9 us for LPDDR4), tRFC one refresh's "
+            "duration; check the units (both in tCK)");
+  if (auto issue = detail::jedec_issue(d)) in.fail(in.mark_of(issue->key), issue->what, issue->hint);
+}
+
+}  // namespace
+
+void load_ddr_timing_section(Loader& in, const Section& ddr, DdrConfig& d) {
+  Section s = in.open(ddr, "timing");
+  DdrTimingCk& t = d.timing;
+  t.cl = in.get_int(s, "CL", 1);
+  t.cwl = in.get_int(s, "CWL", 1);
+  t.t_rcd = in.get_int(s, "tRCD", 1);
+  t.t_rp = in.get_int(s, "tRP", 1);
+  t.t_ras = in.get_int(s, "tRAS", 1);
+  t.t_rc = in.get_int(s, "tRC", 1);
+  t.t_ccd_s = in.get_int(s, "tCCD_S", 1);
+  t.t_ccd_l = in.get_int(s, "tCCD_L", 1);
+  t.t_rrd_s = in.get_int(s, "tRRD_S", 1);
+  t.t_rrd_l = in.get_int(s, "tRRD_L", 1);
+  t.t_faw = in.get_int(s, "tFAW", 1);
+  t.t_wr = in.get_int(s, "tWR", 1);
+  t.t_wtr_s = in.get_int(s, "tWTR_S", 1);
+  t.t_wtr_l = in.get_int(s, "tWTR_L", 1);
+  t.t_rtp = in.get_int(s, "tRTP", 1);
+  t.t_rfc = in.get_int(s, "tRFC", 1);
+  t.t_refi = in.get_int(s, "tREFI", 1);
+  if (s.has("tRTRS")) t.t_rtrs = in.get_int(s, "tRTRS", 0);
+  check_timing_rules(in, d);
+}
+
+}  // namespace npu::config_loader
