@@ -31,12 +31,13 @@ enum class PassKind { Import, Graph, Program };
 /// "import", "graph" or "program".
 const char* to_string(PassKind kind);
 
-/// Everything a pass may read besides the graph or program it rewrites: one object for all
-/// kinds. Fields a kind does not use stay at their defaults.
+/// Everything an import or program pass may read besides the graph or program it rewrites:
+/// one object for both kinds (a graph pass decides from the graph alone). Fields a kind does
+/// not use stay at their defaults.
 struct PassContext {
   std::string model;   ///< the graph's name: the label of a pass's summary decision
   std::string source;  ///< the .onnx path or zoo name, for messages ("" for graphs built in code)
-  /// Target hardware: graph and program passes (legality and costs); null at import.
+  /// Target hardware: program passes (costs, SRAM); null at import.
   const HwConfig* hw = nullptr;
   /// Program passes (keep-resident): estimated compute time of each NPU layer (ns), by layer
   /// name; null: residency is judged by DDR bytes alone.
