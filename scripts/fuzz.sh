@@ -38,8 +38,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
 fi
 cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -- --quiet -j"$(nproc)"
 
-# intercept_tls_get_addr=0: see scripts/test-sanitize.sh (LLVM 14 LeakSanitizer tracer crash).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 FUZZ_DIR="$BUILD_DIR/tests/fuzz"
 summary=()

@@ -20,12 +20,6 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" -DNPU_FUZZ=ON -DNPU_BUILD_BENCHMARKS=OFF >/dev/null
 fi
 cmake --build "$BUILD_DIR" -- --quiet -j"$(nproc)"
-# intercept_tls_get_addr=0: LLVM 14's __tls_get_addr interceptor takes a malloc'd dynamic TLS
-# block whose address is 16 bytes past a page boundary for a pre-2.25 glibc header and hands
-# LeakSanitizer a bogus range to scan, so its exit-time tracer dies ("Tracer caught signal 11")
-# in a test that passed, depending only on where malloc put the block (google/sanitizers#1322;
-# fixed after LLVM 16). Off, LSan does not scan dynamic TLS blocks: no test keeps an allocation
-# reachable only from a thread_local of a shared library.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0:intercept_tls_get_addr=0}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 900 "$@"
