@@ -379,13 +379,25 @@ const OpKeys& keys_of(Opcode op) {
   return table.at(op);
 }
 
+// A byte a .npuasm word cannot hold: whitespace, a control character, DEL or '#'.
+bool breaks_word(unsigned char c) { return c <= ' ' || c == '#' || c == 0x7f; }
+
 // A name (layer, tensor, program) must be one .npuasm word: no whitespace, no '#'.
 bool writable_name(const std::string& s) {
-  if (s.empty()) return false;
-  for (unsigned char c : s)
-    if (c <= ' ' || c == '#' || c == 0x7f) return false;
-  return true;
+  return !s.empty() && std::none_of(s.begin(), s.end(), [](char c) { return breaks_word(static_cast<unsigned char>(c)); });
 }
+
+}  // namespace
+
+std::string asm_word(const std::string& name, const std::string& fallback) {
+  if (name.empty()) return fallback;
+  std::string out = name;
+  for (char& c : out)
+    if (breaks_word(static_cast<unsigned char>(c))) c = '_';
+  return out;
+}
+
+namespace {
 
 // ----------------------------------------------------------------------------------------
 // Reader

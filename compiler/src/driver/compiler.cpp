@@ -16,6 +16,7 @@
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
+#include "npu/isa/assembly.hpp"
 #include "npu/isa/cost/ddr_stream.hpp"
 #include "npu/base/user_text.hpp"
 
@@ -52,15 +53,17 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
     ctx.model = model;
     ctx.hw = &hw;
     std::map<std::string, double> times;
-    for (const LayerReport& l : plan.report.layers)
-      if (l.placement == "npu") times[l.layer] = l.compute_ns;
-    double saved_by_stacks = 0;
-    for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
-    // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower by
-    // the estimates; the default 1: no slower than the layers one by one).
-    ctx.layer_compute_ns = &times;
-    ctx.traffic_weight = strategy.traffic_weight;
-    ctx.time_budget_ns = std::max(strategy.traffic_weight, 0.0) * saved_by_stacks;
+    if (strategy.uses("fuse-layers")) {  // keep-resident's inputs (program_passes())
+      for (const LayerReport& l : plan.report.layers)
+        if (l.placement == "npu") times[l.layer] = l.compute_ns;
+      double saved_by_stacks = 0;
+      for (const StackSummary& st : cg.stacks) saved_by_stacks += std::max(0.0, st.layer_by_layer_ns - st.estimated_ns);
+      // Residency may spend up to traffic_weight x the time the stacks saved (0: never slower
+      // by the estimates; the default 1: no slower than the layers one by one).
+      ctx.layer_compute_ns = &times;
+      ctx.traffic_weight = strategy.traffic_weight;
+      ctx.time_budget_ns = std::max(strategy.traffic_weight, 0.0) * saved_by_stacks;
+    }
     const std::vector<Decision> d =
         PassManager::of_kind(PassKind::Program, program_passes(strategy, options)).run(cg.program, ctx);
     plan.decisions.insert(plan.decisions.end(), d.begin(), d.end());
@@ -273,17 +276,6 @@ Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::
   return std::move(*kept);
 }
 
-/// The program's name for graph name `name`: one .npuasm word (isa/assembly.cpp's
-/// writable_name: no whitespace, control character, DEL or '#'), each such byte replaced by
-/// '_'; "model" for an empty name. Converters name graphs "Model from Converter." and the like.
-std::string program_name(const std::string& name) {
-  if (name.empty()) return "model";
-  std::string out = name;
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) <= ' ' || c == '#' || c == 0x7f) c = '_';
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> program_passes(const Strategy& strategy, const CompileOptions& options) {
@@ -326,7 +318,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   const std::vector<std::uint64_t> capacities =
       ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
   // The program and its report carry the graph's name as one .npuasm word (said when it differs).
-  const std::string name = program_name(graph.name);
+  const std::string name = isa::asm_word(graph.name, "model");
   if (name != graph.name)
     r.warnings.push_back(where + ": warning: graph name '" + echo(graph.name) +
                          "' has characters a .npuasm name cannot hold (whitespace, control characters, '#'); the "

@@ -33,6 +33,12 @@ bool is_graph_output(const Graph& graph, const std::string& tensor) {
   return std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end();
 }
 
+long sole_reader(const Graph& graph, const std::string& tensor) {
+  if (is_graph_output(graph, tensor)) return -1;
+  const auto c = graph.consumers(tensor);
+  return c.size() == 1 ? long(c[0]) : -1;
+}
+
 void merge_nodes(Graph& graph, const std::string& anchor, const std::vector<std::string>& absorbed) {
   const long anchor_idx = find_node(graph, anchor);
   if (anchor_idx < 0) throw std::logic_error("merge_nodes: no node " + anchor);

@@ -27,12 +27,7 @@ class Matcher {
   explicit Matcher(Graph& g) : g_(g) {}
 
   // The node index that reads `t` if it is its only reader and `t` is no graph output.
-  long only_consumer(const std::string& t) const {
-    for (const auto& o : g_.outputs)
-      if (o == t) return -1;
-    const auto c = g_.consumers(t);
-    return c.size() == 1 ? long(c[0]) : -1;
-  }
+  long only_consumer(const std::string& t) const { return sole_reader(g_, t); }
 
   // Binary node `i` of type `op` reading `t` and a scalar constant; returns the constant.
   bool with_scalar(long i, const char* op, const std::string& t, double& c) const {

@@ -42,13 +42,6 @@ std::optional<std::vector<double>> per_channel(const Graph& g, const std::string
   return v;
 }
 
-/// The node reading `t` when it is its only reader and `t` is no graph output, else -1.
-long sole_reader(const Graph& g, const std::string& t) {
-  if (is_graph_output(g, t)) return -1;
-  const auto c = g.consumers(t);
-  return c.size() == 1 ? long(c[0]) : -1;
-}
-
 /// Node `i` applies a constant per-channel affine step to `x`: y = x * m + a. False for any
 /// other node (the constant on the left of a Sub or Div is no affine of x in this form).
 bool affine_step(const Graph& g, const Node& n, const std::string& x, std::int64_t c, std::vector<double>& m,

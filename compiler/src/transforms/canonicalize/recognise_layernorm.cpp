@@ -11,19 +11,6 @@ namespace npu::compiler {
 
 namespace {
 
-bool is_output(const Graph& g, const std::string& t) {
-  for (const auto& o : g.outputs)
-    if (o == t) return true;
-  return false;
-}
-
-// The only reader of t (no graph output), or -1.
-long only(const Graph& g, const std::string& t) {
-  if (is_output(g, t)) return -1;
-  const auto c = g.consumers(t);
-  return c.size() == 1 ? long(c[0]) : -1;
-}
-
 bool scalar(const Graph& g, const std::string& t, double& v) {
   if (!g.has_tensor(t) || !g.tensor(t).is_constant || g.tensor(t).elements() != 1) return false;
   const Tensor& x = g.tensor(t);
@@ -64,12 +51,12 @@ bool match(const Graph& g, std::size_t i, Match& m) {
   if (!mean_last(g, rm1)) return false;
   m.x = rm1.inputs[0];
   const std::int64_t d = g.tensor(m.x).shape.back();
-  const long sub = only(g, rm1.outputs[0]);
+  const long sub = sole_reader(g, rm1.outputs[0]);
   if (sub < 0 || g.nodes[std::size_t(sub)].op_type != "Sub" || g.nodes[std::size_t(sub)].inputs.size() != 2 ||
       g.nodes[std::size_t(sub)].inputs[0] != m.x || g.nodes[std::size_t(sub)].inputs[1] != rm1.outputs[0])
     return false;
   const std::string dv = g.nodes[std::size_t(sub)].outputs[0];
-  if (is_output(g, dv)) return false;
+  if (is_graph_output(g, dv)) return false;
   const auto dc = g.consumers(dv);
   if (dc.size() != 2) return false;
   long pw = -1, dvd = -1;
@@ -82,24 +69,24 @@ bool match(const Graph& g, std::size_t i, Match& m) {
       dvd = long(c);
   }
   if (pw < 0 || dvd < 0) return false;
-  const long rm2 = only(g, g.nodes[std::size_t(pw)].outputs[0]);
+  const long rm2 = sole_reader(g, g.nodes[std::size_t(pw)].outputs[0]);
   if (rm2 < 0 || !mean_last(g, g.nodes[std::size_t(rm2)])) return false;
   const std::string var = g.nodes[std::size_t(rm2)].outputs[0];
-  const long ae = only(g, var);
+  const long ae = sole_reader(g, var);
   if (ae < 0 || g.nodes[std::size_t(ae)].op_type != "Add" || !scalar(g, other(g.nodes[std::size_t(ae)], var), m.eps))
     return false;
-  const long sq = only(g, g.nodes[std::size_t(ae)].outputs[0]);
+  const long sq = sole_reader(g, g.nodes[std::size_t(ae)].outputs[0]);
   if (sq < 0 || g.nodes[std::size_t(sq)].op_type != "Sqrt") return false;
-  if (only(g, g.nodes[std::size_t(sq)].outputs[0]) != dvd || g.nodes[std::size_t(dvd)].inputs[1] != g.nodes[std::size_t(sq)].outputs[0])
+  if (sole_reader(g, g.nodes[std::size_t(sq)].outputs[0]) != dvd || g.nodes[std::size_t(dvd)].inputs[1] != g.nodes[std::size_t(sq)].outputs[0])
     return false;
   m.chain = {i, std::size_t(sub), std::size_t(pw), std::size_t(rm2), std::size_t(ae), std::size_t(sq), std::size_t(dvd)};
   m.y = g.nodes[std::size_t(dvd)].outputs[0];
-  long next = only(g, m.y);
+  long next = sole_reader(g, m.y);
   if (next >= 0 && g.nodes[std::size_t(next)].op_type == "Mul" && row_vector(g, other(g.nodes[std::size_t(next)], m.y), d)) {
     m.gamma = other(g.nodes[std::size_t(next)], m.y);
     m.chain.push_back(std::size_t(next));
     m.y = g.nodes[std::size_t(next)].outputs[0];
-    next = only(g, m.y);
+    next = sole_reader(g, m.y);
   }
   if (next >= 0 && g.nodes[std::size_t(next)].op_type == "Add" && row_vector(g, other(g.nodes[std::size_t(next)], m.y), d)) {
     m.beta = other(g.nodes[std::size_t(next)], m.y);

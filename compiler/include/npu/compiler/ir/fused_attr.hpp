@@ -47,6 +47,10 @@ long find_node(const Graph& graph, const std::string& name);
 /// True if `tensor` is one of the graph outputs.
 bool is_graph_output(const Graph& graph, const std::string& tensor);
 
+/// Index of the node that reads `tensor` when it is its only reader and `tensor` is no graph
+/// output (a value a rewrite may fold away without anyone else losing it), else -1.
+long sole_reader(const Graph& graph, const std::string& tensor);
+
 /// Merge: node `anchor` absorbs the nodes `absorbed` (removed from the graph). The anchor
 /// moves to the position of the last of them so that every input it now reads (e.g. a
 /// residual produced after the anchor) is produced before it; its npu.covers grows by
