@@ -6,6 +6,8 @@
 
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "fp32_config.hpp"
 #include "npu/isa/assembly.hpp"
 #include "shared_data.hpp"
@@ -59,6 +61,23 @@ TEST(ConverterCases, ASeparateBiasAddBeforeABatchNormBecomesTheConvsBias) {
   NPU_REQUIRE_SHARED_OR_SKIP(kConverter + "conv_separate_bias_add_bn.onnx");
   EXPECT_EQ(npu_layers("conv_separate_bias_add_bn.onnx", "none"), 2u);
   EXPECT_EQ(npu_layers("conv_separate_bias_add_bn.onnx", "conv-bn"), 1u);
+}
+
+TEST(RecogniseAffine, ADivisionByZeroStaysAsWritten) {
+  // Conv -> Div(0) -> Add(1): 1/0 would make an infinite BN scale, so the chain is left for
+  // the vector unit as the file wrote it; Conv -> Mul(2) -> Add(1) is one BN.
+  for (const float divisor : {0.0f, 0.5f}) {
+    testing::GraphBuilder b("affine");
+    const std::string x = b.input("x", {1, 4, 8, 8});
+    const std::string y = b.binary("div", "Div", b.conv("conv", x, 4, 3, 1, 1), b.scalar("d", divisor));
+    b.output(b.binary("add", "Add", y, b.scalar("one", 1.0f)));
+    Graph g = b.g;
+    run_import_passes(g, {"infer-shapes", "recognise-affine"}, "affine");
+    std::vector<std::string> ops;
+    for (const Node& n : g.nodes) ops.push_back(n.op_type);
+    if (divisor == 0.0f) EXPECT_EQ(ops, (std::vector<std::string>{"Conv", "Div", "Add"}));
+    else EXPECT_EQ(ops, (std::vector<std::string>{"Conv", "BatchNormalization"}));
+  }
 }
 
 /// `npu verify` of a converter case on `hw`: every strategy's row passes (fp32: relative error

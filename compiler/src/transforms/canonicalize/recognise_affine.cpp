@@ -53,6 +53,8 @@ bool affine_step(const Graph& g, const Node& n, const std::string& x, std::int64
   if (!x_first && (n.inputs[1] != x || op == "Sub" || op == "Div")) return false;
   const auto k = per_channel(g, n.inputs[x_first ? 1 : 0], c);
   if (!k) return false;
+  for (double v : *k)  // a division by 0 or a non-finite constant stays as written (no inf scale)
+    if (!std::isfinite(v) || (op == "Div" && v == 0.0)) return false;
   m.assign(std::size_t(c), 1.0);
   a.assign(std::size_t(c), 0.0);
   for (std::size_t i = 0; i < std::size_t(c); ++i) {
