@@ -35,7 +35,7 @@ void ChannelState::record(CmdClass c, Tick t) {
   if (c == CmdClass::Row) act_free_ = std::max(act_free_, t + 1);
   if (c == CmdClass::Column) col_free_ = std::max(col_free_, t + 1);
   floor_ = std::max(floor_, std::min(act_free_, col_free_) - kLookbackCk);
-  busy_.erase(busy_.begin(), busy_.lower_bound(floor_));
+  busy_.raise_floor(floor_);
 }
 
 void ChannelState::issue_act(int rank, int group, int local, std::int64_t row, Tick t) {

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <set>
 #include <vector>
 
 #include "npu/hw/ddr/bank_state.hpp"
+#include "npu/hw/ddr/busy_slots.hpp"
 #include "npu/hw/ddr/ddr_timing.hpp"
 #include "npu/hw/ddr/rank_state.hpp"
 
@@ -86,9 +86,7 @@ class ChannelState {
   /// First tick >= t with a free command-bus slot (split mode keeps the taken slots).
   Tick slot(Tick t) const {
     if (!split_) return t;
-    t = std::max(t, floor_);
-    for (auto it = busy_.lower_bound(t); it != busy_.end() && *it == t; ++it) ++t;
-    return t;
+    return busy_.first_free(std::max(t, floor_));
   }
   enum class CmdClass { Row, Pre, Column };
   void record(CmdClass c, Tick t);
@@ -103,7 +101,7 @@ class ChannelState {
   Tick pre_free_ = 0;  ///< earliest tick of the next PRE (stays 0 when split_)
   Tick col_free_ = 0;  ///< earliest tick of the next RD/WR
   Tick floor_ = 0;     ///< split_: no command before this tick (kLookbackCk behind the cursors)
-  std::set<Tick> busy_;  ///< split_: command-bus slots taken at or after floor_
+  BusySlots busy_;  ///< split_: command-bus slots taken at or after floor_
   Tick data_bus_end_ = 0;
   int data_bus_rank_ = -1;
 };
