@@ -6,10 +6,6 @@
 
 namespace npu::hw {
 
-namespace {
-enum Kind { kColumn = 0, kActivate = 1, kPrecharge = 2 };
-}
-
 ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats* stats)
     : channel_(channel),
       cfg_(cfg),
@@ -17,21 +13,18 @@ ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats
       state_(cfg, timing_),
       stats_(stats),
       queue_depth_(cfg.queue_depth),
-      closed_page_(cfg.page_policy == PagePolicy::Closed) {
+      closed_page_(cfg.page_policy == PagePolicy::Closed),
+      queues_(cfg.ranks * cfg.bank_groups * cfg.banks_per_group, cfg.queue_depth) {
   WriteWatermarks w = resolved_watermarks(cfg);
   high_watermark_ = w.high;
   low_watermark_ = w.low;
-  reads_.reserve(std::size_t(queue_depth_));
-  writes_.reserve(std::size_t(queue_depth_));
-  seen_.assign(std::size_t(cfg.ranks) * cfg.bank_groups * cfg.banks_per_group * 3, 0);
 }
 
 void ChannelController::enqueue(const DdrRequest& req) {
   BankState& b = state_.bank(req.local_bank);
   const bool hit = b.open_row == req.loc.row;
   if (hit) ++b.pending_hits[req.is_write ? 1 : 0];
-  std::vector<DdrRequest>& q = req.is_write ? writes_ : reads_;
-  q.push_back(req);
+  const int slot = queues_.push(req);
   stats_->first_arrival_ck = std::min(stats_->first_arrival_ck, req.arrival);
   if (!cache_valid_) return;
   // Keep the cached choice when this request cannot change it (saves a full pick per
@@ -48,15 +41,17 @@ void ChannelController::enqueue(const DdrRequest& req) {
   }
   Candidate c;
   bool is_column = false;
+  c.seq = queues_.seq(slot);
   if (evaluate(req, draining_writes_ ? 1 : 0, c, is_column) && better(c, is_column, cached_)) {
-    c.index = int(q.size()) - 1;
+    c.index = slot;
     cached_ = c;
   }
 }
 
 bool ChannelController::next_mode() const {
-  if (draining_writes_) return !(writes_.empty() || (int(writes_.size()) <= low_watermark_ && !reads_.empty()));
-  return !writes_.empty() && (int(writes_.size()) >= high_watermark_ || reads_.empty());
+  const int reads = queues_.size(0), writes = queues_.size(1);
+  if (draining_writes_) return !(writes == 0 || (writes <= low_watermark_ && reads > 0));
+  return writes > 0 && (writes >= high_watermark_ || reads == 0);
 }
 
 bool ChannelController::evaluate(const DdrRequest& r, int served, Candidate& c, bool& is_column) const {
@@ -86,41 +81,45 @@ bool ChannelController::evaluate(const DdrRequest& r, int served, Candidate& c, 
 
 bool ChannelController::better(const Candidate& c, bool c_is_column, const Candidate& best) {
   if (c.tick != best.tick) return c.tick < best.tick;
-  // Same tick: a column command beats a row command; otherwise the older (already
-  // chosen) one stays. Refresh work (index < 0) is never displaced by a request.
-  if (best.index < 0 && best.valid()) return false;
+  // Same tick: a column command beats a row command; otherwise the older request wins.
+  // Refresh work (index < 0) is never displaced by a request.
+  if (!best.valid()) return true;
+  if (best.index < 0) return false;
   const bool best_is_column = best.cmd == DdrCommand::Rd || best.cmd == DdrCommand::Wr;
-  return c_is_column && !best_is_column;
+  if (c_is_column != best_is_column) return c_is_column;
+  return c.seq < best.seq;
+}
+
+void ChannelController::consider(int slot, int served, Candidate& best) const {
+  Candidate c;
+  c.seq = queues_.seq(slot);
+  bool is_column = false;
+  if (evaluate(queues_.at(slot), served, c, is_column) && better(c, is_column, best)) {
+    c.index = slot;
+    best = c;
+  }
 }
 
 ChannelController::Candidate ChannelController::pick() {
   draining_writes_ = next_mode();  // write drain between the watermarks
-  const std::vector<DdrRequest>& q = draining_writes_ ? writes_ : reads_;
   const int served = draining_writes_ ? 1 : 0;
 
-  if (++generation_ == 0) {  // wrapped: forget every mark
-    std::fill(seen_.begin(), seen_.end(), 0);
-    generation_ = 1;
-  }
-
+  // Per bank, FR-FCFS needs two candidates at most: the oldest row hit (its column command)
+  // and the oldest request (its ACT on a closed bank, or its PRE on an open one). A PRE is
+  // held back while queued requests of the served kind hit the open row (pending_hits), so
+  // a bank with hits offers only its oldest hit. Two requests needing the same command in
+  // the same bank differ only in arrival + 1, so the older one is never worse: this gives
+  // the same choice as evaluating every queued request.
   Candidate best;
-  for (int i = 0, n = int(q.size()); i < n; ++i) {
-    const DdrRequest& r = q[std::size_t(i)];
-    const BankState& b = state_.bank(r.local_bank);
-    const int kind = b.open_row == r.loc.row ? kColumn : (b.is_open() ? kPrecharge : kActivate);
-    // Requests are in arrival order, and two requests needing the same command in the
-    // same bank have the same earliest tick except for arrival + 1: the older one is
-    // never worse, so only the first of each (bank, kind) is evaluated.
-    std::uint32_t& mark = seen_[std::size_t(r.local_bank) * 3 + std::size_t(kind)];
-    if (mark == generation_) continue;
-    mark = generation_;
-    Candidate c;
-    bool is_column = false;
-    if (evaluate(r, served, c, is_column) && better(c, is_column, best)) {
-      c.index = i;
-      best = c;
+  queues_.for_each_bank(served, [&](int bank) {
+    const BankState& b = state_.bank(bank);
+    int slot = queues_.head(served, bank);
+    if (b.is_open() && b.pending_hits[served] > 0) {
+      while (slot >= 0 && queues_.at(slot).loc.row != b.open_row) slot = queues_.next(slot);
+      if (slot < 0) return;
     }
-  }
+    consider(slot, served, best);
+  });
 
   // Refresh: a rank whose refresh is due wins ties against requests.
   for (int rk = 0; rk < state_.ranks(); ++rk) {
@@ -167,11 +166,11 @@ void ChannelController::log(Tick t, DdrCommand cmd, int local_bank, std::int64_t
 
 void ChannelController::recount_hits(int local_bank) {
   BankState& b = state_.bank(local_bank);
-  b.pending_hits[0] = b.pending_hits[1] = 0;
-  for (const DdrRequest& r : reads_)
-    if (r.local_bank == local_bank && r.loc.row == b.open_row) ++b.pending_hits[0];
-  for (const DdrRequest& r : writes_)
-    if (r.local_bank == local_bank && r.loc.row == b.open_row) ++b.pending_hits[1];
+  for (int kind = 0; kind < 2; ++kind) {
+    b.pending_hits[kind] = 0;
+    for (int slot = queues_.head(kind, local_bank); slot >= 0; slot = queues_.next(slot))
+      if (queues_.at(slot).loc.row == b.open_row) ++b.pending_hits[kind];
+  }
 }
 
 void ChannelController::issue(const Candidate& c) {
@@ -189,8 +188,7 @@ void ChannelController::issue(const Candidate& c) {
     }
     return;
   }
-  std::vector<DdrRequest>& q = draining_writes_ ? writes_ : reads_;
-  DdrRequest& r = q[std::size_t(c.index)];
+  DdrRequest& r = queues_.at(c.index);
   switch (c.cmd) {
     case DdrCommand::Act:
       state_.issue_act(r.loc.rank, r.group, r.local_bank, r.loc.row, t);
@@ -208,16 +206,16 @@ void ChannelController::issue(const Candidate& c) {
       break;
     case DdrCommand::Rd:
     case DdrCommand::Wr:
-      serve_column(q, c.index, c.cmd, t);
+      serve_column(c.index, c.cmd, t);
       break;
     case DdrCommand::Ref:
       break;
   }
 }
 
-void ChannelController::serve_column(std::vector<DdrRequest>& q, int index, DdrCommand cmd, Tick t) {
-  const DdrRequest r = q[std::size_t(index)];
-  q.erase(q.begin() + index);
+void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
+  const DdrRequest r = queues_.at(slot);
+  queues_.remove(slot);
   BankState& b = state_.bank(r.local_bank);
   --b.pending_hits[r.is_write ? 1 : 0];
   const bool auto_pre = closed_page_ && b.pending_hits[0] == 0 && b.pending_hits[1] == 0;

@@ -10,24 +10,9 @@
 #include "npu/hw/ddr/channel_state.hpp"
 #include "npu/hw/ddr/ddr_stats.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
+#include "npu/hw/ddr/request_queues.hpp"
 
 namespace npu::hw {
-
-/// A request of one burst, as queued in a controller.
-struct DdrRequest {
-  std::uint64_t id = 0;
-  std::uint64_t addr = 0;
-  DramAddress loc;
-  int local_bank = 0;  ///< bank index inside the channel (ChannelState numbering)
-  int group = 0;       ///< bank-group index inside the channel
-  bool is_write = false;
-  bool tracked = false;  ///< keep the done tick for DdrSystem::complete()
-  bool did_act = false;
-  bool did_pre = false;
-  Tick arrival = 0;  ///< tick the front end accepted it; eligible from arrival + 1
-  const std::string* layer = nullptr;
-  const std::string* tensor = nullptr;
-};
 
 /// One issued DRAM command, for tests and debugging (DdrSystem::set_command_log).
 struct DdrCommandRecord {
@@ -40,8 +25,9 @@ struct DdrCommandRecord {
 };
 
 /// Event-driven controller for one channel. Time jumps from command to command: each
-/// step computes, for every queued request, the earliest tick its next command (PRE,
-/// ACT or RD/WR) may issue, and issues the best one, so idle clocks cost nothing.
+/// step computes, for each bank with queued requests of the served kind, the earliest tick
+/// of its oldest row hit's column command and of its oldest request's PRE or ACT, and issues
+/// the best one, so idle clocks cost nothing and a step costs O(busy banks), not O(queue).
 ///
 /// Policy (docs/ddr.md, "Scheduler"):
 /// - A request accepted at tick a may issue its first command at a + 1 (one controller
@@ -59,7 +45,7 @@ class ChannelController {
   ChannelController(const DdrConfig& cfg, int channel, DdrStats* stats);
 
   bool can_accept(bool is_write) const {
-    return (is_write ? writes_.size() : reads_.size()) < std::size_t(queue_depth_);
+    return queues_.size(is_write ? 1 : 0) < queue_depth_;
   }
   /// Queue `req` (req.arrival set by the caller, not earlier than any command issued).
   void enqueue(const DdrRequest& req);
@@ -72,7 +58,7 @@ class ChannelController {
   Tick issue_next();
   /// Serve every queued request (refreshes due meanwhile are issued too).
   void drain();
-  bool idle() const { return reads_.empty() && writes_.empty(); }
+  bool idle() const { return queues_.size(0) == 0 && queues_.size(1) == 0; }
 
   /// If request `id` (enqueued with tracked = true) has been served, store its done tick
   /// and forget it.
@@ -92,7 +78,8 @@ class ChannelController {
   struct Candidate {
     Tick tick = kNeverTick;
     DdrCommand cmd = DdrCommand::Act;
-    int index = -1;   ///< position in the served queue; -1 for refresh commands
+    int index = -1;   ///< slot of the request in queues_; -1 for refresh commands
+    std::uint64_t seq = 0;  ///< the request's age (RequestQueues::seq; smaller is older)
     int rank = -1;    ///< refresh: the rank; otherwise unused
     int local_bank = -1;
     bool valid() const { return tick < kNeverTick; }
@@ -105,10 +92,12 @@ class ChannelController {
   /// (precharge held back by queued hits, or its rank is due for refresh first).
   bool evaluate(const DdrRequest& r, int served, Candidate& c, bool& is_column) const;
   /// FR-FCFS order: earlier tick first; at equal ticks column commands before row
-  /// commands, then the older request (the one already chosen).
+  /// commands, then the older request (smaller seq).
   static bool better(const Candidate& c, bool c_is_column, const Candidate& best);
+  /// Evaluate request `slot` and make it `best` when better.
+  void consider(int slot, int served, Candidate& best) const;
   void issue(const Candidate& c);
-  void serve_column(std::vector<DdrRequest>& q, int index, DdrCommand cmd, Tick t);
+  void serve_column(int slot, DdrCommand cmd, Tick t);
   void recount_hits(int local_bank);
   /// Idle fast-forward: while no request is queued, every rank only refreshes. Once each
   /// rank has all banks closed and its pending REF can issue exactly at refresh_due,
@@ -131,11 +120,9 @@ class ChannelController {
   bool closed_page_;
   bool draining_writes_ = false;
   bool split_cursors_ = false;
-  std::vector<DdrRequest> reads_, writes_;
+  RequestQueues queues_;  ///< reads (kind 0) and writes (kind 1), per bank in arrival order
   Candidate cached_;
   bool cache_valid_ = false;
-  std::vector<std::uint32_t> seen_;  ///< per (bank, command kind): generation last seen in pick()
-  std::uint32_t generation_ = 0;
   std::unordered_map<std::uint64_t, Tick> completions_;  ///< looked up only, never iterated
   DdrTraceSink* sink_ = nullptr;
   std::vector<DdrCommandRecord>* log_ = nullptr;
