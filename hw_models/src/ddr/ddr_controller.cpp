@@ -246,7 +246,7 @@ void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
     ++s.row_hits;
   }
   s.last_done_ck = std::max(s.last_done_ck, done);
-  if (r.tracked) completions_[r.id] = done;
+  if (r.tracked) completions_.put(r.id, done);
   log(t, cmd, r.local_bank, r.loc.row, auto_pre, r.id);
   if (sink_) {
     DdrBurstRecord rec;
@@ -322,11 +322,7 @@ void ChannelController::drain() {
 }
 
 bool ChannelController::take_completion(std::uint64_t id, Tick* done_ck) {
-  auto it = completions_.find(id);
-  if (it == completions_.end()) return false;
-  *done_ck = it->second;
-  completions_.erase(it);
-  return true;
+  return completions_.take(id, done_ck);
 }
 
 }  // namespace npu::hw

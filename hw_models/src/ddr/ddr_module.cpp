@@ -61,12 +61,11 @@ void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::s
   const bool is_write = cmd == tlm::TLM_WRITE_COMMAND;
   // Offer every burst first (the front end takes one per tCK and the scheduler sees them
   // together), then run until each is served.
-  std::vector<DdrSystem::Offered> offered_bursts;
-  offered_bursts.reserve(std::size_t((last - first) / burst + 1));
+  offered_bursts_.clear();
   for (std::uint64_t a = first; a <= last; a += burst) {
-    offered_bursts.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
+    offered_bursts_.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
   }
-  for (const auto& o : offered_bursts) done = std::max(done, core_.complete(o));
+  for (const auto& o : offered_bursts_) done = std::max(done, core_.complete(o));
 
   const sc_core::sc_time done_time(double(done) * tck_ps_, sc_core::SC_PS);
   const sc_core::sc_time now = sc_core::sc_time_stamp();

@@ -4,10 +4,10 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "npu/hw/ddr/channel_state.hpp"
+#include "npu/hw/ddr/completion_table.hpp"
 #include "npu/hw/ddr/ddr_stats.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/hw/ddr/request_queues.hpp"
@@ -123,7 +123,7 @@ class ChannelController {
   RequestQueues queues_;  ///< reads (kind 0) and writes (kind 1), per bank in arrival order
   Candidate cached_;
   bool cache_valid_ = false;
-  std::unordered_map<std::uint64_t, Tick> completions_;  ///< looked up only, never iterated
+  CompletionTable completions_;  ///< tracked requests served and not yet taken
   DdrTraceSink* sink_ = nullptr;
   std::vector<DdrCommandRecord>* log_ = nullptr;
 };

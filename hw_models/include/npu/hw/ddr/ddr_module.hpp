@@ -6,6 +6,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <string>
+#include <vector>
 
 #include "npu/hw/ddr/ddr_stats.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
@@ -53,6 +54,7 @@ class DdrModule : public sc_core::sc_module {
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& gp);
 
   DdrSystem core_;
+  std::vector<DdrSystem::Offered> offered_bursts_;  ///< b_transport's bursts, reused (b_transport never waits)
   sc_core::sc_time tck_;
   double tck_ps_;
 };
