@@ -25,44 +25,6 @@ bool SramTiming::in_range(std::uint64_t addr, std::uint64_t bytes) const {
   return addr <= cfg_.capacity_bytes && bytes <= cfg_.capacity_bytes - addr;
 }
 
-std::uint64_t SramTiming::first_gap(const Calendar& cal, std::uint64_t from, std::uint64_t length) {
-  std::uint64_t s = from;
-  auto it = cal.upper_bound(s);
-  if (it != cal.begin()) {
-    auto prev = std::prev(it);
-    if (prev->second > s) s = prev->second;
-  }
-  while (it != cal.end() && it->first < s + length) {
-    s = std::max(s, it->second);
-    ++it;
-  }
-  return s;
-}
-
-void SramTiming::reserve(Calendar& cal, std::uint64_t start, std::uint64_t end) {
-  // Merge with a neighbour that touches, so back-to-back bursts keep the calendar short;
-  // extending the previous interval in place avoids a node allocation per burst.
-  auto next = cal.lower_bound(start);
-  const bool joins_next = next != cal.end() && next->first == end;
-  if (next != cal.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second == start) {
-      if (joins_next) {
-        prev->second = next->second;
-        cal.erase(next);
-      } else {
-        prev->second = end;
-      }
-      return;
-    }
-  }
-  if (joins_next) {
-    end = next->second;
-    next = cal.erase(next);
-  }
-  cal.emplace_hint(next, start, end);
-}
-
 SramAccessResult SramTiming::access(std::uint64_t request_cycle, std::uint64_t addr, std::uint64_t bytes,
                                     bool write) {
   SramAccessResult r;
@@ -82,8 +44,8 @@ SramAccessResult SramTiming::access(std::uint64_t request_cycle, std::uint64_t a
                            [&](std::uint64_t b, std::uint64_t share) {
                              const std::uint64_t busy = (share + bpc - 1) / bpc;
                              Calendar& cal = write ? write_ports_[b] : read_ports_[b];
-                             const std::uint64_t s = first_gap(cal, request_cycle, busy);
-                             reserve(cal, s, s + busy);
+                             const std::uint64_t s = cal.first_gap(request_cycle, busy);
+                             cal.reserve(s, s + busy);
                              latest_start = std::max(latest_start, s);
                              latest_end = std::max(latest_end, s + busy);
                            });
@@ -97,7 +59,7 @@ SramAccessResult SramTiming::access(std::uint64_t request_cycle, std::uint64_t a
 void SramTiming::retire_before(std::uint64_t cycle) {
   for (auto* ports : {&read_ports_, &write_ports_}) {
     for (Calendar& cal : *ports) {
-      while (!cal.empty() && cal.begin()->second <= cycle) cal.erase(cal.begin());
+      cal.retire_before(cycle);
     }
   }
 }

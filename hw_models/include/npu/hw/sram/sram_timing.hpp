@@ -20,9 +20,9 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
+#include "npu/hw/sram/sram_calendar.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::hw {
@@ -65,9 +65,7 @@ class SramTiming {
   std::uint64_t bank_bytes() const { return bank_bytes_; }
 
  private:
-  using Calendar = std::map<std::uint64_t, std::uint64_t>;  // start -> end (half-open)
-  static std::uint64_t first_gap(const Calendar& cal, std::uint64_t from, std::uint64_t length);
-  static void reserve(Calendar& cal, std::uint64_t start, std::uint64_t end);
+  using Calendar = SramCalendar;  // per port: reserved half-open cycle intervals
 
   SramConfig cfg_;
   bool ideal_;

@@ -1,0 +1,78 @@
+// SramCalendar against the std::map calendar SramTiming kept before (its first_gap, reserve
+// and retire_before restated here as the reference): the same gaps on a random run of
+// reservations of 1-8 cycles requested out of order, with retirement as time advances.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <random>
+
+#include "npu/hw/sram/sram_calendar.hpp"
+
+namespace npu::hw {
+namespace {
+
+using MapCalendar = std::map<std::uint64_t, std::uint64_t>;
+
+std::uint64_t map_first_gap(const MapCalendar& cal, std::uint64_t from, std::uint64_t length) {
+  std::uint64_t s = from;
+  auto it = cal.upper_bound(s);
+  if (it != cal.begin() && std::prev(it)->second > s) s = std::prev(it)->second;
+  for (; it != cal.end() && it->first < s + length; ++it) s = std::max(s, it->second);
+  return s;
+}
+
+void map_reserve(MapCalendar& cal, std::uint64_t start, std::uint64_t end) {
+  auto next = cal.lower_bound(start);
+  const bool joins_next = next != cal.end() && next->first == end;
+  if (next != cal.begin() && std::prev(next)->second == start) {
+    auto prev = std::prev(next);
+    prev->second = joins_next ? next->second : end;
+    if (joins_next) cal.erase(next);
+    return;
+  }
+  if (joins_next) {
+    end = next->second;
+    next = cal.erase(next);
+  }
+  cal.emplace_hint(next, start, end);
+}
+
+TEST(SramCalendar, GapsBetweenReservations) {
+  SramCalendar c;
+  c.reserve(10, 20);
+  c.reserve(25, 30);
+  EXPECT_EQ(c.first_gap(0, 10), 0u);   // [0, 10) fits before 10
+  EXPECT_EQ(c.first_gap(0, 11), 30u);  // neither [0, 11) nor [20, 31) fits
+  EXPECT_EQ(c.first_gap(12, 5), 20u);  // [20, 25) fits between
+  c.reserve(20, 25);                   // joins both neighbours
+  EXPECT_EQ(c.size(), 1u);
+  c.retire_before(30);
+  EXPECT_EQ(c.size(), 0u);
+}
+
+TEST(SramCalendar, MatchesTheMapCalendarOnARandomRun) {
+  std::mt19937_64 rng(29);
+  SramCalendar c;
+  MapCalendar ref;
+  std::uint64_t now = 0;
+  for (int step = 0; step < 200000; ++step) {
+    if (rng() % 50 == 0) {
+      now += rng() % 40;
+      c.retire_before(now);
+      while (!ref.empty() && ref.begin()->second <= now) ref.erase(ref.begin());
+      ASSERT_EQ(c.size(), ref.size());
+      continue;
+    }
+    const std::uint64_t from = now + rng() % 200, length = 1 + rng() % 8;
+    const std::uint64_t s = c.first_gap(from, length);
+    ASSERT_EQ(s, map_first_gap(ref, from, length)) << "step " << step;
+    c.reserve(s, s + length);
+    map_reserve(ref, s, s + length);
+    ASSERT_EQ(c.size(), ref.size());
+  }
+}
+
+}  // namespace
+}  // namespace npu::hw
