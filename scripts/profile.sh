@@ -21,6 +21,10 @@ PERF="${PERF:-perf}"
 FREQ="${FREQ:-2000}"
 usage="usage: profile.sh WORKLOAD [TOP]  (WORKLOAD: stream, resnet50 or ddr-random)"
 [ -n "$workload" ] || { printf "profile.sh: error: no workload given\n  %s\n" "$usage" >&2; exit 1; }
+case "$workload" in
+  stream | resnet50 | ddr-random) ;;
+  *) printf 'profile.sh: error: unknown workload "%s"\n  %s\n' "$workload" "$usage" >&2; exit 1 ;;
+esac
 [ -x "$NPU" ] || { printf "profile.sh: error: no npu tool at %s\n  fix: build it (ninja -C build npu) or set NPU=path\n" "$NPU" >&2; exit 1; }
 command -v "$PERF" >/dev/null || { printf "profile.sh: error: %s not found\n  fix: install linux-perf or set PERF=path\n" "$PERF" >&2; exit 1; }
 work="$(mktemp -d)"
@@ -41,7 +45,6 @@ PY
   ddr-random)
     "$NPU" ddr gen random-read --preset ddr4-3200 -n 200000 -o "$work/random.trace" >/dev/null
     cmd=("$NPU" ddr run --preset ddr4-3200 --trace "$work/random.trace") ;;
-  *) printf 'profile.sh: error: unknown workload "%s"\n  %s\n' "$workload" "$usage" >&2; exit 1 ;;
 esac
 data="$work/perf.data"
 echo "profile.sh: ${cmd[*]}" >&2
