@@ -246,7 +246,11 @@ template <>
 const std::vector<Column<DmaDesc>>& columns<DmaDesc>() {
   static const std::vector<Column<DmaDesc>> t = {
       Key{"tensor", Kind::Tensor, kReq}, uint64("ddr", &DmaDesc::ddr_addr, Kind::Hex64), sram("sram", &DmaDesc::sram_addr),
-      Key{"elem", Kind::Elem},           Key{"extent", Kind::DmaShape, kReq},             Key{"stride", Kind::Part}};
+      Key{"elem", Kind::Elem},           Key{"extent", Kind::DmaShape, kReq},             Key{"stride", Kind::Part},
+      // The gather form (docs/isa.md "LOAD gather"): optional keys, so version 1 only grows.
+      flag_sram("index", &DmaDesc::gather, &DmaDesc::index_addr),
+      count("table_rows", &DmaDesc::gather_rows, Need::Optional, 0,
+            "'table_rows' is the row count of the table a gather LOAD reads (>= 1)")};
   return t;
 }
 template <>

@@ -113,8 +113,9 @@ bool Epilogue::operator==(const Epilogue& o) const {
 }
 
 bool DmaDesc::operator==(const DmaDesc& o) const {
-  return std::tie(ddr_addr, sram_addr, elem_bytes, extent, ddr_stride_bytes) ==
-         std::tie(o.ddr_addr, o.sram_addr, o.elem_bytes, o.extent, o.ddr_stride_bytes);
+  return std::tie(ddr_addr, sram_addr, elem_bytes, extent, ddr_stride_bytes, gather, index_addr, gather_rows) ==
+         std::tie(o.ddr_addr, o.sram_addr, o.elem_bytes, o.extent, o.ddr_stride_bytes, o.gather, o.index_addr,
+                  o.gather_rows);
 }
 
 bool ConvParams::operator==(const ConvParams& o) const {
@@ -251,6 +252,7 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
         if constexpr (std::is_same_v<T, DmaDesc>) {
           ops.push_back({"sram", p.sram_addr, dims_bytes({p.extent[0], p.extent[1], p.extent[2]}, p.elem_bytes),
                          inst.op == Opcode::Load});
+          if (p.gather) ops.push_back({"index", p.index_addr, dims_bytes({p.extent[1]}, 4), false});
         } else if constexpr (std::is_same_v<T, ConvParams>) {
           const long long cin_per_group = p.group > 0 ? p.c_in / p.group : 0;
           const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;

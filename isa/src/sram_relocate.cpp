@@ -34,6 +34,7 @@ void relocate_sram(Instruction& inst, std::int64_t delta) {
         using T = std::decay_t<decltype(p)>;
         if constexpr (std::is_same_v<T, DmaDesc>) {
           move(p.sram_addr, delta);
+          if (p.gather) move(p.index_addr, delta);
         } else if constexpr (std::is_same_v<T, ConvParams>) {
           move(p.in_addr, delta), move(p.w_addr, delta), move(p.out_addr, delta);
           move_epilogue(p.epilogue, delta);

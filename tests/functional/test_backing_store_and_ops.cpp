@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "npu/hw/functional/data_path.hpp"
 #include "npu/hw/functional/ops.hpp"
@@ -74,6 +77,39 @@ TEST(FunctionalDma, LoadFollowsRowsAndPlanesAndStorePacksBack) {
   ddr.read(0x8000 + 98, a, 4);
   ddr.read(0x1000 + 98, b, 4);
   EXPECT_EQ(0, std::memcmp(a, b, 4));
+}
+
+TEST(FunctionalDma, GatherLoadCopiesTheIndexedRowsAndRefusesAnIndexOutsideTheTable) {
+  // A table of 10 rows x 4 fp32 at 0x100, row k holding 10k, 10k+1, 10k+2, 10k+3. Indices
+  // {2, -1, 0} in SRAM at 0 (int32): rows 2, 9 (-1 + 10, as ONNX Gather), 0 -> SRAM at 0x40:
+  // 20..23, 90..93, 0..3.
+  BackingStore ddr("DDR", 1 << 20), sram("SRAM", 4096, 256);
+  std::vector<float> table(40);
+  for (int i = 0; i < 40; ++i) table[std::size_t(i)] = float((i / 4) * 10 + i % 4);
+  ddr.write_f32(0x100, table);
+  const std::int32_t idx[3] = {2, -1, 0};
+  sram.write(0, idx, sizeof idx);
+  npu::isa::DmaDesc d;
+  d.ddr_addr = 0x100;
+  d.sram_addr = 0x40;
+  d.elem_bytes = 4;
+  d.extent = {4, 3, 1};
+  d.ddr_stride_bytes = {16, 0};
+  d.gather = true;
+  d.index_addr = 0;
+  d.gather_rows = 10;
+  fn::dma(d, true, ddr, sram);
+  const std::vector<float> got = sram.read_f32(0x40, 12);
+  const float want[12] = {20, 21, 22, 23, 90, 91, 92, 93, 0, 1, 2, 3};
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(got[std::size_t(i)], want[i]) << i;
+  const std::int32_t bad = 10;  // one past the last row
+  sram.write(4, &bad, 4);
+  try {
+    fn::dma(d, true, ddr, sram);
+    ADD_FAILURE() << "an index outside the table was not refused";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("index 10 (row 1) is outside the table's 10 rows"), std::string::npos) << e.what();
+  }
 }
 
 TEST(FunctionalConv, HandComputedTwoByTwoWithPadBiasScaleShiftResidualRelu) {

@@ -30,7 +30,7 @@ std::string slurp(const std::string& path) {
 
 // The keys docs/isa.md lists for each mnemonic (required and optional), in canonical order.
 const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
-    {"LOAD", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
+    {"LOAD", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "index", "table_rows", "wait", "push"}},
     {"STORE", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
     {"CONV", {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
               "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp", "act", "alpha", "beta", "wait",
@@ -51,9 +51,10 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
 // The sample programs in canonical form: every_instruction.npuasm (the version-1 format as
 // first published), new_ops.npuasm (the ops, keys and instructions added up to HOST) and
 // fusion_operands.npuasm (CONV/GEMM in_scale, ACT res) and int8_requant.npuasm (requant, zp,
-// clamp; test_requant_operand.cpp) and move.npuasm (MOVE: a transpose and a nearest upsampling).
+// clamp; test_requant_operand.cpp) and move.npuasm (MOVE: a transpose and a nearest upsampling)
+// and gather.npuasm (LOAD index= table_rows=: a token-embedding gather).
 const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm",
-                              "int8_requant.npuasm", "move.npuasm"};
+                              "int8_requant.npuasm", "move.npuasm", "gather.npuasm"};
 
 TEST(Assembly, EveryInstructionFileIsCanonicalAndRoundTrips) {
   const std::string text = slurp(data_path("every_instruction.npuasm"));

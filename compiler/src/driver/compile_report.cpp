@@ -117,6 +117,8 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
   // A layout copy reads only the part of its input it moves (a Slice reads its slice).
   if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
+  // A Gather reads its indices and only the rows they select, not the whole table.
+  if (L.kind == LayerKind::Gather) r.compulsory_read_bytes = L.elems * std::uint64_t(lg.act_bytes) + lg.bytes.at(L.inputs[0]);
   // Costed, not computed: the run's timing and traffic are right, its values are not produced
   // (a run with data refuses it, ddr_image.cpp functional_problems).
   if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())

@@ -244,6 +244,12 @@ class Checker {
       ok = false;
     }
     if (!ok) return false;
+    if (d.gather && (in.op != Opcode::Load || d.extent[2] != 1 || d.gather_rows == 0)) {
+      add(CheckKind::Shape, fmt::format("a gather (index=) is a LOAD of extent=ROW_ELEMS,ROWS with table_rows >= 1; "
+                                        "this one is a {} with extent[2]={} and table_rows={}",
+                                        to_string(in.op), d.extent[2], d.gather_rows));
+      return false;
+    }
     const std::uint64_t span = d.ddr_span_bytes();
     const bool overflow = d.ddr_addr > kMax64 - span;
     const std::uint64_t end = overflow ? kMax64 : d.ddr_addr + span;

@@ -1,6 +1,7 @@
 #include "npu/sim/run/simulate_data.hpp"
 
 #include <filesystem>
+#include <iostream>
 #include <random>
 
 #include "npu/compiler/backend/lowering/lowering.hpp"
@@ -9,8 +10,56 @@
 
 namespace npu::sim {
 
+namespace {
+
+bool integer_input(const compiler::Graph& g, const std::string& name) {
+  const compiler::ElemType t = g.tensor(name).type;
+  return t == compiler::ElemType::Int64 || t == compiler::ElemType::Int32;
+}
+
+// One graph input's values from its file: floats for a float input; for an int64/int32
+// input, integers carried as exact floats (|v| <= 2^24, the DDR image stores them as int32).
+std::vector<float> input_values(const compiler::Graph& g, const std::string& name, compiler::RefTensor t,
+                                const std::string& path) {
+  const bool want_int = integer_input(g, name);
+  if (!want_int && !t.is_float())
+    throw ConfigError(path + ": error: graph input '" + name + "' needs float data; the file holds integers");
+  if (want_int && t.is_float())
+    throw ConfigError(path + ": error: graph input '" + name + "' holds integers (int64/int32); the file holds " +
+                      "floats: write it as .npy '<i8'/'<i4' or a TensorProto INT64/INT32");
+  const std::size_t have = want_int ? t.i.size() : t.f.size();
+  const std::int64_t want = g.tensor(name).elements();
+  if (std::int64_t(have) != want)
+    throw ConfigError(path + ": error: " + std::to_string(have) + " values, graph input '" + name + "' has " +
+                      std::to_string(want));
+  if (!want_int) return std::move(t.f);
+  std::vector<float> v(t.i.size());
+  for (std::size_t k = 0; k < t.i.size(); ++k) {
+    if (t.i[k] < -(std::int64_t(1) << 24) || t.i[k] > (std::int64_t(1) << 24))
+      throw ConfigError(path + ": error: graph input '" + name + "' element " + std::to_string(k) + " is " +
+                        std::to_string(t.i[k]) + ", outside [-2^24, 2^24] (runs with data carry integer inputs "
+                        "as int32 indices)");
+    v[k] = float(t.i[k]);
+  }
+  return v;
+}
+
+}  // namespace
+
+std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name) {
+  for (const compiler::Node& n : g.nodes) {
+    if (n.op_type != "Gather" || n.inputs.size() < 2 || n.inputs[1] != name || !g.has_tensor(n.inputs[0])) continue;
+    const compiler::Tensor& table = g.tensor(n.inputs[0]);
+    std::int64_t axis = n.attr_int("axis", 0);
+    if (axis < 0) axis += std::int64_t(table.shape.size());
+    if (table.is_constant && axis >= 0 && axis < std::int64_t(table.shape.size())) return table.shape[std::size_t(axis)];
+  }
+  return 0;
+}
+
 std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
-                                                      const std::vector<std::string>& specs, std::uint64_t seed) {
+                                                      const std::vector<std::string>& specs, std::uint64_t seed,
+                                                      std::vector<std::string>* notes) {
   const compiler::Graph& g = c.graph;
   std::map<std::string, std::vector<float>> out;
   for (const std::string& spec : specs) {
@@ -31,21 +80,27 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       for (const auto& i : g.inputs) all += (all.empty() ? "" : ", ") + i;
       throw ConfigError("--input-data '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
     }
-    compiler::RefTensor t = compiler::read_tensor_file(path);
-    if (!t.is_float())
-      throw ConfigError(path + ": error: graph input '" + name + "' needs float data; the file holds integers");
-    const std::int64_t want = g.tensor(name).elements();
-    if (std::int64_t(t.f.size()) != want)
-      throw ConfigError(path + ": error: " + std::to_string(t.f.size()) + " values, graph input '" + name +
-                        "' has " + std::to_string(want));
-    out[name] = std::move(t.f);
+    out[name] = input_values(g, name, compiler::read_tensor_file(path), path);
   }
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   for (const std::string& name : g.inputs) {
     if (out.count(name)) continue;
     std::vector<float> v(std::size_t(std::max<std::int64_t>(g.tensor(name).elements(), 0)));
-    for (float& x : v) x = u(rng);
+    if (integer_input(g, name)) {
+      const std::int64_t rows = gather_table_rows(g, name);
+      if (rows <= 0)
+        throw ConfigError("graph input '" + name + "': error: it holds integers and indexes no Gather of a constant "
+                          "table, so no range can be generated for it; give its values with --input " + name +
+                          "=FILE (.npy or .pb)");
+      std::uniform_int_distribution<std::int64_t> ui(0, rows - 1);
+      for (float& x : v) x = float(ui(rng));
+      if (notes)
+        notes->push_back("graph input '" + name + "': seeded integers uniform in [0, " + std::to_string(rows) +
+                         ") (the rows of the table its Gather reads), seed " + std::to_string(seed));
+    } else {
+      for (float& x : v) x = u(rng);
+    }
     out[name] = std::move(v);
   }
   return out;
@@ -53,7 +108,9 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
 
 RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
                              const RunOptions& ro, std::vector<std::string>& files) {
-  const auto inputs = data_inputs(c, opt.input_data, opt.input_seed);
+  std::vector<std::string> notes;
+  const auto inputs = data_inputs(c, opt.input_data, opt.input_seed, &notes);
+  for (const std::string& n : notes) std::cerr << "npu simulate: " << n << "\n";
   DataRunResult r = run_with_data(c, hw, inputs, ro);
   const std::filesystem::path dir = std::filesystem::path(opt.out_dir) / "outputs";
   std::error_code ec;

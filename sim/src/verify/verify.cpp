@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -136,12 +137,20 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
   if (!(opt.fp32_tolerance > 0)) throw ConfigError("--tolerance: error: must be > 0 (e.g. 1e-4)");
   compiler::CompileResult shell;  // data_inputs reads only the graph's inputs
   shell.graph = graph;
-  for (auto& [name, v] : data_inputs(shell, opt.input_data, opt.input_seed)) {
+  std::vector<std::string> notes;
+  for (auto& [name, v] : data_inputs(shell, opt.input_data, opt.input_seed, &notes)) {
     RefTensor t;
     t.shape = graph.tensor(name).shape;
-    t.f = std::move(v);
+    const compiler::ElemType type = graph.tensor(name).type;
+    if (type == compiler::ElemType::Int64 || type == compiler::ElemType::Int32) {
+      t.type = type;  // integer values carried as exact floats (data_inputs)
+      t.i.assign(v.begin(), v.end());
+    } else {
+      t.f = std::move(v);
+    }
     in.inputs[name] = std::move(t);
   }
+  for (const std::string& n : notes) std::cerr << "npu verify: " << n << "\n";
   in.expected = read_named_files(opt.expected, graph.outputs, "--expected");
   for (const auto& [name, t] : graph.tensors) in.quantised_model = in.quantised_model || t.quant.has_value();
   if (!in.fp32 && !in.quantised_model) {

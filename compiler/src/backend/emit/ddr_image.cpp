@@ -17,6 +17,8 @@ bool has_values(const Tensor& t) {
   return t.is_constant && t.elements() >= 0 && std::int64_t(t.float_data.size()) == t.elements();
 }
 
+bool integer_tensor(const Tensor& t) { return t.type == ElemType::Int64 || t.type == ElemType::Int32; }
+
 std::string where(const CompileResult& r) {
   return r.graph.source.empty() ? "model '" + r.graph.name + "'" : r.graph.source;
 }
@@ -295,7 +297,21 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, out);
   }
   // 3. The graph inputs (checked above).
-  for (const TensorPlacement& p : input_placements(r)) put(out, p.name, p.ddr_addr, inputs.at(p.name));
+  //    An int64/int32 input (token ids) is stored as int32, 4 bytes an element (docs/functional.md).
+  for (const TensorPlacement& p : input_placements(r)) {
+    if (!integer_tensor(g.tensor(p.name))) {
+      put(out, p.name, p.ddr_addr, inputs.at(p.name));
+      continue;
+    }
+    const std::vector<float>& v = inputs.at(p.name);
+    std::vector<std::int32_t> idx(v.begin(), v.end());
+    DdrSegment s;
+    s.what = p.name + " (int32)";
+    s.ddr_addr = p.ddr_addr;
+    s.bytes.resize(idx.size() * 4);
+    std::memcpy(s.bytes.data(), idx.data(), s.bytes.size());
+    out.push_back(std::move(s));
+  }
   return out;
 }
 

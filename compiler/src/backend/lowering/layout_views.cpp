@@ -1,8 +1,8 @@
 // Layout ops as strided views (LayoutPiece, lowering.hpp): what MOVE needs to compute them.
-// Each output element of a Transpose, Split, Slice (positive steps), Concat along an inner axis
-// or nearest upsampling by integer factors is one input element found by an affine index map;
-// the codegen tiles the index space and moves each tile with LOAD + MOVE + STORE
-// (layout_tiles.hpp). Ops not here (Pad, Expand, Tile, Gather, bilinear Resize, ...) keep the
+// Each output element of a Transpose, Split, Slice (positive steps), Expand (a broadcast: stride
+// 0), Concat along an inner axis or nearest upsampling by integer factors is one input element
+// found by an affine index map; the codegen tiles the index space and moves each tile with LOAD +
+// MOVE + STORE (layout_tiles.hpp). Ops not here (Pad, Tile, Gather, bilinear Resize, ...) keep the
 // costed-only streaming copy and are reported as not computed by functional_problems.
 #include <algorithm>
 #include <optional>
@@ -145,12 +145,36 @@ std::optional<AxisView> slice_view(const Graph& g, const Node& n) {
   return v;
 }
 
+// Expand (ONNX multidirectional broadcast, shapes right-aligned): output dim d reads input axis
+// d - (rank_out - rank_in) with step 1, or step 0 where the input's axis is 1 and broadcast
+// (or absent: a leading output dim). Grouped-query attention's K/V head repeat is one.
+std::optional<AxisView> expand_view(const Graph& g, const Node& n) {
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  if (o.size() < s.size() || s.empty()) return std::nullopt;
+  const std::size_t lead = o.size() - s.size();
+  AxisView v{n.inputs[0], s, dims_of(o), {}, {}, U64s(s.size(), 0)};
+  for (std::size_t d = 0; d < o.size(); ++d) {
+    if (d < lead) {
+      v.axis.push_back(0);
+      v.step.push_back(0);
+      continue;
+    }
+    const std::size_t a = d - lead;
+    if (s[a] != o[d] && s[a] != 1) return std::nullopt;  // shape inference disagrees: do not guess
+    v.axis.push_back(a);
+    v.step.push_back(s[a] == o[d] ? 1 : 0);
+  }
+  return v;
+}
+
 std::optional<AxisView> axis_view(const Graph& g, const Node& n, std::size_t k) {
   if (n.inputs.empty() || k >= n.outputs.size() || !known(g, n.inputs[0]) || !known(g, n.outputs[k])) return std::nullopt;
   if (is_const(g, n.inputs[0])) return std::nullopt;
   if (n.op_type == "Transpose") return transpose_view(g, n);
   if (n.op_type == "Split") return split_view(g, n, k);
   if (n.op_type == "Slice") return slice_view(g, n);
+  if (n.op_type == "Expand") return expand_view(g, n);
   return std::nullopt;
 }
 

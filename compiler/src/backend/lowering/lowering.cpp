@@ -28,6 +28,7 @@ const char* to_string(LayerKind k) {
     case LayerKind::Resize: return "resize";
     case LayerKind::Copy: return "copy";
     case LayerKind::Layout: return "layout";
+    case LayerKind::Gather: return "gather";
     case LayerKind::Host: return "host";
   }
   return "?";
@@ -375,8 +376,13 @@ class Lowerer : public lowering::LowerCtx {
     }
   }
 
+  // An integer tensor computed at run time (a graph input: token ids) is int32 in DDR.
   std::uint64_t tensor_bytes(const std::string& t) const {
     if (auto it = sub_bytes_.find(t); it != sub_bytes_.end()) return it->second;
+    const Tensor& tt = g_.tensor(t);
+    if (!tt.is_constant && (tt.type == ElemType::Int64 || tt.type == ElemType::Int32))
+      return checked_mul(std::uint64_t(tt.elements()), std::uint64_t(4),
+                         "error: bytes of tensor '" + echo(t) + "' (int32 elements x 4)");
     return checked_mul(std::uint64_t(g_.tensor(t).elements()), std::uint64_t(e_),
                        "error: bytes of tensor '" + echo(t) + "' (elements x element bytes)");
   }

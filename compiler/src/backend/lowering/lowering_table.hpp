@@ -75,6 +75,9 @@ const OpLowering* find(const std::string& op_type);
 void add_vector_ops(std::map<std::string, OpLowering>& t);  // vector_ops.cpp
 void add_reduce_ops(std::map<std::string, OpLowering>& t);  // reduce_ops.cpp
 void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
+/// Gather of a constant table by run-time indices -> a Gather layer (embedding_gather.cpp);
+/// called by add_layout_ops after its own Gather entry, which stays for activations.
+void add_embedding_gather(std::map<std::string, OpLowering>& t);
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
 void add_conv_transpose(std::map<std::string, OpLowering>& t);  // conv_transpose.cpp
 void add_conv_ops(std::map<std::string, OpLowering>& t);        // conv_ops.cpp

@@ -140,12 +140,20 @@ struct Epilogue {
 /// extent[0] elements are contiguous; rows of extent[0] repeat extent[1] times at
 /// ddr_stride_bytes[0]; planes repeat extent[2] times at ddr_stride_bytes[1].
 /// The SRAM side is packed: extent[0]*extent[1]*extent[2]*elem_bytes bytes from sram_addr.
+/// Gather form (LOAD only, `gather` set; docs/isa.md "LOAD gather"): row r of extent[1] is
+/// read from ddr_addr + idx[r] * ddr_stride_bytes[0], idx[r] the int32 at SRAM
+/// index_addr + 4r (a negative index counts from the end: + gather_rows); every index must lie
+/// in [-gather_rows, gather_rows). extent[2] is 1. Timing reads the stand-in rows 0..extent[1]-1
+/// (the indices are data; timing never depends on data).
 struct DmaDesc {
   std::uint64_t ddr_addr = 0;
   std::uint32_t sram_addr = 0;
   int elem_bytes = 1;
   std::array<std::uint32_t, 3> extent{1, 1, 1};
   std::array<std::uint64_t, 2> ddr_stride_bytes{0, 0};
+  bool gather = false;            ///< rows chosen by int32 indices in SRAM (the gather form)
+  std::uint32_t index_addr = 0;   ///< gather: SRAM address of extent[1] int32 row indices
+  std::uint32_t gather_rows = 0;  ///< gather: rows of the table in DDR (its DDR span)
   /// Throws npu::ConfigError (checked_math.hpp) when the product does not fit in 64 bits.
   std::uint64_t bytes() const {
     return checked_product({extent[0], extent[1], extent[2], std::uint64_t(elem_bytes > 0 ? elem_bytes : 0)},
@@ -154,8 +162,13 @@ struct DmaDesc {
   /// DDR bytes from ddr_addr to one past the last byte touched:
   /// (extent[2]-1)*ddr_stride_bytes[1] + (extent[1]-1)*ddr_stride_bytes[0] + extent[0]*elem_bytes;
   /// 0 when any extent is 0.
+  /// A gather spans its whole table: (gather_rows-1)*ddr_stride_bytes[0] + extent[0]*elem_bytes.
   std::uint64_t ddr_span_bytes() const {
     if (extent[0] == 0 || extent[1] == 0 || extent[2] == 0) return 0;
+    if (gather && gather_rows > 0)
+      return checked_add(checked_mul(gather_rows - 1, ddr_stride_bytes[0], "gather table span"),
+                         checked_mul(extent[0], std::uint64_t(elem_bytes > 0 ? elem_bytes : 0), "gather row"),
+                         "gather table span");
     const char* what = "LOAD/STORE DDR span (extent[2]-1) x stride[1] + (extent[1]-1) x stride[0] + extent[0] x elem";
     return checked_add(checked_add(checked_mul(extent[2] - 1, ddr_stride_bytes[1], what),
                                    checked_mul(extent[1] - 1, ddr_stride_bytes[0], what), what),

@@ -15,10 +15,20 @@ namespace npu::sim {
 /// Graph input values for `c`: `specs` NAME=FILE (or one FILE for a one-input graph) read
 /// with compiler::read_tensor_file (element count must match; a shape given in the file must
 /// have the same element count as the graph's), every other input U(-1, 1) from std::mt19937_64
-/// seeded with `seed` (inputs in graph order, values row-major). Throws ConfigError for an
-/// unknown input name, a malformed spec, a bad file or a wrong element count.
+/// seeded with `seed` (inputs in graph order, values row-major). An int64/int32 graph input
+/// takes integer files only (.npy '<i8'/'<i4', TensorProto INT64/INT32) and carries its values
+/// as exact floats (|v| <= 2^24); generated, it is uniform in [0, rows) of the constant table
+/// its Gather indexes (gather_table_rows), and a line saying so is appended to `notes`.
+/// Throws ConfigError for an unknown input name, a malformed spec, a bad file, a wrong element
+/// count, float data for an integer input (and the reverse) or an integer input to generate
+/// that indexes no Gather.
 std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
-                                                      const std::vector<std::string>& specs, std::uint64_t seed);
+                                                      const std::vector<std::string>& specs, std::uint64_t seed,
+                                                      std::vector<std::string>* notes = nullptr);
+
+/// Rows of the constant table (its `axis` dimension) that graph input `name` indexes as a
+/// Gather's indices; 0 when no Gather of a constant reads it as indices.
+std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name);
 
 /// Runs `c` with data (run_with_data) and writes each graph output to OUT/outputs/NAME.npy
 /// and OUT/outputs/NAME.pb (NAME sanitised as in .npuasm); `files` gets their paths.

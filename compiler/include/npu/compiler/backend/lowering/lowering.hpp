@@ -20,8 +20,8 @@ namespace npu::compiler {
 /// Layout: a data-movement op (Pad, Transpose, non-view Slice/Split, Expand, Tile, Gather of
 /// an activation, bilinear Resize...) costed as a streaming copy: input read once, output
 /// written once, one vector-unit pass over the larger of the two.
-enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Host };
-/// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host"
+enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Host, Gather };
+/// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host", "gather"
 const char* to_string(LayerKind k);
 
 /// How a layout layer's output is found in one of its inputs: a strided view (layout_views.cpp),
@@ -72,7 +72,10 @@ struct LayerSpec {
   /// Eltwise broadcast of input b (isa::EltwiseParams): 0 = b has `elems` elements; else b
   /// has b_elems elements and element i uses b[(i / b_inner) % b_elems].
   std::uint64_t b_elems = 0, b_inner = 1;
-  std::uint64_t in_elems = 0;    ///< Layout: elements read (all inputs); `elems` = elements written
+  std::uint64_t in_elems = 0;    ///< Layout: elements read (all inputs); `elems` = elements written; Gather: indices
+  /// Gather: rows of the table `weight` (its axis 0); `channels` = elements of one row,
+  /// `inputs[0]` the int32 indices, `elems` = indices x row elements written.
+  std::uint64_t gather_rows = 0;
   /// Layout, Resize: the output as strided views of the inputs, one piece per input (Concat) or
   /// one; empty when the op has no MOVE lowering (the layer is costed, not computed).
   std::vector<LayoutPiece> layout;

@@ -1,0 +1,57 @@
+// GATHER layers: a Gather of a constant table by run-time indices (a token embedding), as
+// gather LOADs of the selected rows (docs/isa.md "LOAD gather", docs/compiler.md "Code
+// generation"). Each step loads r int32 indices, gathers their r table rows into SRAM, passes
+// them through the vector unit (the identity ACT every copy uses) and stores them.
+#include <algorithm>
+
+#include "backend/codegen/layer_codegen.hpp"
+
+namespace npu::compiler::codegen {
+
+using isa::Opcode;
+
+std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L) {
+  const std::uint64_t row = std::uint64_t(std::max(L.channels, 1)), n_idx = L.in_elems;
+  const std::uint64_t row_bytes = row * std::uint64_t(ctx.e);
+  constexpr std::uint64_t kIndexBytes = 4;  // int32 indices (ddr_image.cpp stores them so)
+  // Rows per step: row buffers (2 in, 2 out) and two index slots of 4 B a row must fit.
+  const std::uint64_t per_row = 4 * row_bytes + 2 * kIndexBytes;
+  const std::uint64_t overhead = 6 * std::uint64_t(ctx.opt.align_bytes);
+  if (ctx.cap < overhead + per_row) ctx.too_big(L, overhead + per_row);
+  const std::uint64_t fit = (ctx.cap - overhead) / per_row;
+  const std::uint64_t want = std::max<std::uint64_t>(kStreamChunkElems / row, 1);
+  const std::uint64_t r = std::max<std::uint64_t>(std::min({n_idx, fit, want}), 1);
+  const auto o = ctx.place({r * kIndexBytes, r * kIndexBytes, r * row_bytes, r * row_bytes, r * row_bytes,
+                            r * row_bytes});
+  ctx.info.tile = std::to_string(r) + " rows of " + std::to_string(row) + " elems";
+  ctx.info.loop_order = "gather";
+  const std::string& idx = L.inputs[0];
+  std::vector<Step> steps;
+  for (std::uint64_t i0 = 0, i = 0; i0 < n_idx; i0 += r, ++i) {
+    const std::uint64_t n = std::min(r, n_idx - i0);
+    const std::uint32_t si = o[i % 2], sr = o[2 + i % 2], so = o[4 + i % 2];
+    Step s;
+    s.loads.push_back({ctx.root(idx), dma_rows(ctx.addr(idx) + i0 * kIndexBytes, si, n, 1, 0, int(kIndexBytes))});
+    isa::DmaDesc g;
+    g.ddr_addr = ctx.addr(L.weight);
+    g.sram_addr = sr;
+    g.elem_bytes = ctx.e;
+    g.extent = {std::uint32_t(row), std::uint32_t(n), 1};
+    g.ddr_stride_bytes = {row_bytes, 0};
+    g.gather = true;
+    g.index_addr = si;
+    g.gather_rows = std::uint32_t(L.gather_rows);
+    s.loads.push_back({ctx.root(L.weight), g});
+    isa::ActParams ap = ctx.copy_act();
+    ap.in_addr = sr;
+    ap.out_addr = so;
+    ap.elems = std::uint32_t(n * row);
+    s.compute.op = Opcode::Act;
+    s.compute.params = ap;
+    s.stores.push_back({ctx.root(L.output), dma_rows(ctx.addr(L.output) + i0 * row_bytes, so, n * row, 1, 0, ctx.e)});
+    steps.push_back(std::move(s));
+  }
+  return steps;
+}
+
+}  // namespace npu::compiler::codegen

@@ -1,0 +1,75 @@
+// LOAD gather (docs/isa.md "LOAD gather"): the optional keys index= and table_rows= read,
+// written and checked. The sample tests/isa/data/gather.npuasm also round-trips with the others
+// (test_assembly.cpp).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "npu/isa/assembly.hpp"
+#include "npu/isa/check/program_check.hpp"
+
+namespace npu::isa {
+namespace {
+
+std::string sample() {
+  std::ifstream in(std::string(NPU_SOURCE_DIR) + "/tests/isa/data/gather.npuasm");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+HwConfig tiny_fp32() {
+  HwConfig hw;
+  hw.source = "tiny";
+  hw.npu = {"tiny", 1000};
+  hw.mac_array.rows = hw.mac_array.cols = 4;
+  hw.mac_array.dtype = DType::Fp32;
+  hw.sram.capacity_bytes = 4096;
+  hw.ddr.channels = hw.ddr.ranks = hw.ddr.bank_groups = hw.ddr.banks_per_group = 1;
+  hw.ddr.rows = 256;
+  hw.ddr.columns = 256;
+  hw.ddr.bus_width_bits = 64;
+  return hw;
+}
+
+TEST(GatherLoad, KeysReadAsTheGatherFormAndTheTableSpanIsChecked) {
+  const Program p = read_program(sample(), "gather.npuasm");
+  const auto& d = std::get<DmaDesc>(p.instructions.at(1).params);
+  EXPECT_TRUE(d.gather);
+  EXPECT_EQ(d.index_addr, 0u);
+  EXPECT_EQ(d.gather_rows, 10u);
+  // The DDR span is the whole table: (10 - 1) * 16 + 4 * 4 = 160 B, wte's bytes exactly.
+  EXPECT_EQ(d.ddr_span_bytes(), 160u);
+  // SRAM operands: the 48 B written at 0x40, and the 3 int32 indices (12 B) read at 0x0.
+  const auto ops = sram_operands(p.instructions.at(1), DType::Fp32);
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(ops[1].name, std::string("index"));
+  EXPECT_EQ(ops[1].bytes, 12u);
+  EXPECT_FALSE(ops[1].write);
+  EXPECT_TRUE(check_program(p, tiny_fp32()).empty());
+  // A plain LOAD is unchanged: no index operand, its span its rows.
+  EXPECT_FALSE(std::get<DmaDesc>(p.instructions.at(0).params).gather);
+}
+
+TEST(GatherLoad, TheCheckRefusesAGatherStoreAndAShortTable) {
+  std::string text = sample();
+  // table_rows=11 reads past wte's 160 B: (11 - 1) * 16 + 16 = 176 B.
+  std::string longer = text;
+  longer.replace(longer.find("table_rows=10"), 13, "table_rows=11");
+  bool region = false;
+  for (const CheckIssue& i : check_program(read_program(longer), tiny_fp32()))
+    region = region || i.kind == CheckKind::TensorRegion;
+  EXPECT_TRUE(region) << "a table span past the tensor is not reported";
+  // A STORE with index=: only LOAD gathers.
+  std::string store = text;
+  store.replace(store.find("elem=4 extent=12"), 16, "elem=4 extent=12 index=0x0 table_rows=1");
+  bool shape = false;
+  for (const CheckIssue& i : check_program(read_program(store), tiny_fp32()))
+    shape = shape || (i.kind == CheckKind::Shape && i.message.find("a gather (index=) is a LOAD") != std::string::npos);
+  EXPECT_TRUE(shape) << "a gather STORE is not refused";
+}
+
+}  // namespace
+}  // namespace npu::isa
