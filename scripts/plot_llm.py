@@ -37,6 +37,18 @@ def read_steps(folder):
     return runs
 
 
+def finish(fig, ax, xlabel, ylabel, title, path):
+    """Labels, legend and the PNG at `path`."""
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def plot_latency(runs, out):
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, rows in runs.items():
@@ -45,13 +57,8 @@ def plot_latency(runs, out):
         line, = ax.plot(ctx, lat, label=name)
         sim = [(c, l) for c, l, r in zip(ctx, lat, rows) if r["simulated"] == "1"]
         ax.plot([c for c, _ in sim], [l for _, l in sim], "o", color=line.get_color())
-    ax.set_xlabel("context length (tokens)")
-    ax.set_ylabel("decode step latency (ms)")
-    ax.set_title("Time per output token (dots: simulated)")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "latency_per_token.png"), dpi=120)
-    plt.close(fig)
+    finish(fig, ax, "context length (tokens)", "decode step latency (ms)", "Time per output token (dots: simulated)",
+           os.path.join(out, "latency_per_token.png"))
 
 
 def plot_bytes(runs, out):
@@ -64,12 +71,8 @@ def plot_bytes(runs, out):
         bottom = [b + v for b, v in zip(bottom, vals)]
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30, ha="right", fontsize=7)
-    ax.set_ylabel("DDR MB per decode step (mean)")
-    ax.set_title("DDR bytes per step by kind")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "bytes_per_token.png"), dpi=120)
-    plt.close(fig)
+    finish(fig, ax, None, "DDR MB per decode step (mean)", "DDR bytes per step by kind",
+           os.path.join(out, "bytes_per_token.png"))
 
 
 def main():

@@ -13,17 +13,6 @@
 
 namespace {
 
-std::vector<std::string> split_commas(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::stringstream ss(item);
-    std::string part;
-    while (std::getline(ss, part, ','))
-      if (!part.empty()) out.push_back(part);
-  }
-  return out;
-}
-
 // Runs scripts/plot_llm.py on the folder when /usr/bin/python3 has matplotlib, else says how.
 void plot(const std::string& out_dir) {
   const std::string script = std::string(NPU_SOURCE_DIR) + "/scripts/plot_llm.py";
@@ -53,7 +42,7 @@ void add_llm(CLI::App& app) {
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->callback([opt, strategies, batch]() {
     opt->batch_given = batch->count() > 0;
-    opt->strategies = split_commas(*strategies);
+    opt->strategies = npu::tool::split_list(*strategies);
     if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn-act"};
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -52,6 +52,26 @@ TEST(LlmTool, TinyGpt2PairReportsFiguresFromTheRuns) {
   EXPECT_NEAR(llm.at("over_compulsory").get<double>(), total / compulsory, 1e-9);
   for (const char* f : {"/summary.csv", "/summary.md", "/llm.csv", "/llm.md", "/steps/edge-npu-ddr4__none.csv"})
     EXPECT_TRUE(std::ifstream(out + f).good()) << f;
+  // Column headers as docs/llm.md lists them.
+  auto header = [](const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+  };
+  EXPECT_EQ(header(out + "/llm.csv"),
+            "model,hw,strategy,prompt,generate,batch,ttft_ms,tpot_first_ms,tpot_mean_ms,tpot_last_ms,tokens_per_s,"
+            "weight_bytes_per_token,kv_read_bytes_per_token,kv_write_bytes_per_token,activation_bytes_per_token,"
+            "ddr_bytes_per_token,over_compulsory,mac_utilisation,ddr_bw_utilisation,energy_per_token_mj,decode_method");
+  EXPECT_EQ(header(out + "/steps/edge-npu-ddr4__none.csv"),
+            "context,simulated,latency_ms,weight_bytes,kv_read_bytes,kv_write_bytes,activation_bytes,compulsory_bytes");
+  // The plots, drawn at the end when /usr/bin/python3 has matplotlib; else the command is printed.
+  if (npu::test::run_shell("/usr/bin/python3 -c 'import matplotlib'").status == 0) {
+    EXPECT_TRUE(std::ifstream(out + "/plots/latency_per_token.png").good()) << r.output;
+    EXPECT_TRUE(std::ifstream(out + "/plots/bytes_per_token.png").good()) << r.output;
+  } else {
+    EXPECT_NE(r.output.find("scripts/plot_llm.py"), std::string::npos) << r.output;
+  }
 }
 
 struct LlmBadInput {
@@ -81,6 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "--prompt 100: error: .*past length of 127.*give --prompt 127"},
         LlmBadInput{"batch0", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--batch", "0"},
                     "--batch 0: error: .*at least 1"},
+        LlmBadInput{"batch2", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--batch", "2"},
+                    "--batch 2: error: the ONNX pair .* was exported at batch 1 \\(fixed shapes\\); give --batch 1"},
         LlmBadInput{"generate", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--generate", "2"},
                     "--generate 2: error: prompt 127 \\+ generate 2 = 129 tokens is over the model's context of 128.*"
                     "give --generate 1 or less"},
