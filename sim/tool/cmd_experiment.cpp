@@ -16,17 +16,6 @@
 
 namespace {
 
-std::vector<std::string> split_list(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::stringstream ss(item);
-    std::string part;
-    while (std::getline(ss, part, ','))
-      if (!part.empty()) out.push_back(part);
-  }
-  return out;
-}
-
 std::string self_exe() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -70,9 +59,9 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
   for (const auto& item : strategies)
     if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
       throw npu::ConfigError("--strategies '" + item + "': error: empty entry in the list; separate names with single commas");
-  opt.strategies = split_list(strategies);
+  opt.strategies = npu::tool::split_list(strategies);
   if (opt.strategies.empty()) opt.strategies = npu::compiler::builtin_strategy_names();  // all six built-ins
-  opt.traces = split_list(traces);
+  opt.traces = npu::tool::split_list(traces);
   opt.self_exe = self_exe();
   opt.with_data = verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)
   if (!verify && !vo.calib_dir.empty())

@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace npu::tool {
 
@@ -37,6 +39,19 @@ inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {
             return "";
           },
           "INT in [1, 2^31]"));
+}
+
+/// The items of comma-separated option values, in order, empty items dropped
+/// (["a,b", "c"] -> a, b, c).
+inline std::vector<std::string> split_list(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::stringstream ss(item);
+    std::string part;
+    while (std::getline(ss, part, ','))
+      if (!part.empty()) out.push_back(part);
+  }
+  return out;
 }
 
 /// Exit status the tool returns when no exception escapes (e.g. 1 when some experiment

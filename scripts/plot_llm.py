@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""Plots for an `npu llm` output folder (formats: docs/llm.md).
+
+Usage: /usr/bin/python3 scripts/plot_llm.py DIR [--out PLOTDIR]
+
+Reads DIR/steps/<hw>__<strategy>.csv and writes into PLOTDIR (default DIR/plots):
+  latency_per_token.png  decode step latency against context length, one line per hw and
+                         strategy (simulated steps marked, interpolated ones joined)
+  bytes_per_token.png    DDR bytes per decode step by kind (weights, KV read, KV write,
+                         activations), stacked, one bar per hw and strategy (mean over steps)
+
+Needs Debian's python3-matplotlib. Exits 1 with a message when DIR has no steps/*.csv.
+"""
+import argparse
+import csv
+import glob
+import os
+import sys
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError as e:  # pragma: no cover - environment problem
+    sys.exit(f"plot_llm: error: {e}; install with: apt-get install python3-matplotlib")
+
+KINDS = [("weight_bytes", "weights"), ("kv_read_bytes", "KV read"), ("kv_write_bytes", "KV write"),
+         ("activation_bytes", "activations")]
+
+
+def read_steps(folder):
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(folder, "steps", "*.csv"))):
+        with open(path, newline="") as f:
+            runs[os.path.basename(path)[:-4]] = list(csv.DictReader(f))
+    return runs
+
+
+def finish(fig, ax, xlabel, ylabel, title, path):
+    """Labels, legend and the PNG at `path`."""
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_latency(runs, out):
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name, rows in runs.items():
+        ctx = [int(r["context"]) for r in rows]
+        lat = [float(r["latency_ms"]) for r in rows]
+        line, = ax.plot(ctx, lat, label=name)
+        sim = [(c, l) for c, l, r in zip(ctx, lat, rows) if r["simulated"] == "1"]
+        ax.plot([c for c, _ in sim], [l for _, l in sim], "o", color=line.get_color())
+    finish(fig, ax, "context length (tokens)", "decode step latency (ms)", "Time per output token (dots: simulated)",
+           os.path.join(out, "latency_per_token.png"))
+
+
+def plot_bytes(runs, out):
+    fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(runs) + 2), 4))
+    names = list(runs)
+    bottom = [0.0] * len(names)
+    for key, label in KINDS:
+        vals = [sum(float(r[key]) for r in runs[n]) / max(1, len(runs[n])) / 1e6 for n in names]
+        ax.bar(range(len(names)), vals, bottom=bottom, label=label)
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=30, ha="right", fontsize=7)
+    finish(fig, ax, None, "DDR MB per decode step (mean)", "DDR bytes per step by kind",
+           os.path.join(out, "bytes_per_token.png"))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("dir")
+    p.add_argument("--out")
+    a = p.parse_args()
+    runs = read_steps(a.dir)
+    if not runs:
+        sys.exit(f"plot_llm: error: {a.dir} has no steps/*.csv; give an `npu llm --out` folder")
+    out = a.out or os.path.join(a.dir, "plots")
+    os.makedirs(out, exist_ok=True)
+    plot_latency(runs, out)
+    plot_bytes(runs, out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+// Runs `npu llm`'s plan (one child `npu simulate` per run, `npu experiment`'s runner) and
+// writes its outputs: summary.{csv,json,md} (the experiment table of every run), llm.{csv,json,md}
+// and steps/*.csv. docs/llm.md.
+#pragma once
+
+#include <string>
+
+#include "npu/sim/llm/llm_plan.hpp"
+
+namespace npu::sim {
+
+struct LlmResult {
+  std::string text;   ///< what `npu llm` prints: the experiment table, then the LLM table
+  std::size_t failed = 0;  ///< runs that failed (their hw/strategy rows are left out of llm.*)
+};
+
+/// Runs every run of `plan` and writes the outputs into opt.out_dir. Throws ConfigError for an
+/// unwritable folder.
+LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPlan& plan);
+
+}  // namespace npu::sim

@@ -1,0 +1,120 @@
+#include "npu/sim/llm/llm_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "npu/base/config_error.hpp"
+#include "npu/hw_config/hw_config.hpp"
+
+namespace npu::sim {
+namespace fs = std::filesystem;
+
+std::vector<std::int64_t> sampled_contexts(std::int64_t prompt, std::int64_t generate, bool every_step, int samples) {
+  std::vector<std::int64_t> out;
+  if (every_step || generate <= samples || samples < 2) {
+    for (std::int64_t t = prompt + 1; t <= prompt + generate; ++t) out.push_back(t);
+    return out;
+  }
+  for (int k = 0; k < samples; ++k) {
+    const auto t = prompt + 1 + std::llround(double(k) * double(generate - 1) / double(samples - 1));
+    if (out.empty() || out.back() != t) out.push_back(t);
+  }
+  return out;
+}
+
+namespace {
+
+// Fills prompt, generate and batch from the options and the model's defaults, and checks them.
+void resolve_lengths(const LlmOptions& opt, const LlmShape& s, const std::string& model, LlmPlan& plan) {
+  if (opt.batch_given && opt.batch < 1)
+    throw ConfigError(fmt::format("--batch {}: error: the batch is the number of sequences decoded together and must "
+                                  "be at least 1; give e.g. --batch 1",
+                                  opt.batch));
+  plan.batch = opt.batch_given ? opt.batch : s.fixed_batch.value_or(1);
+  if (s.fixed_batch && plan.batch != *s.fixed_batch)
+    throw ConfigError(fmt::format("--batch {}: error: the ONNX pair {} was exported at batch {} (fixed shapes); give "
+                                  "--batch {} or re-export with export_llm.py --batch {}",
+                                  plan.batch, model, *s.fixed_batch, *s.fixed_batch, plan.batch));
+  plan.prompt = opt.prompt > 0 ? opt.prompt : s.fixed_past.value_or(512);
+  if (opt.prompt < 0) throw ConfigError(fmt::format("--prompt {}: error: give at least 1 token", opt.prompt));
+  if (s.fixed_past && plan.prompt != *s.fixed_past)
+    throw ConfigError(fmt::format(
+        "--prompt {}: error: the decode export of {} has a past length of {} (its past.* inputs), so its first decode "
+        "step follows a prompt of {} tokens; give --prompt {} or re-export the decode phase with export_llm.py "
+        "--past {}",
+        plan.prompt, model, *s.fixed_past, *s.fixed_past, *s.fixed_past, plan.prompt));
+  if (opt.generate < 0) throw ConfigError(fmt::format("--generate {}: error: give at least 1 token", opt.generate));
+  plan.generate = opt.generate > 0 ? opt.generate : std::max<std::int64_t>(1, std::min<std::int64_t>(128, s.max_context - plan.prompt));
+  if (plan.prompt + plan.generate > s.max_context)
+    throw ConfigError(fmt::format(
+        "--generate {}: error: prompt {} + generate {} = {} tokens is over the model's context of {}{}; give "
+        "--generate {} or less, or a shorter --prompt",
+        plan.generate, plan.prompt, plan.generate, plan.prompt + plan.generate, s.max_context,
+        s.fixed_past ? " (the ONNX decode export's fixed present length)" : "",
+        std::max<std::int64_t>(0, s.max_context - plan.prompt)));
+}
+
+// Throws when the KV cache at the final context does not fit the config's DDR.
+void check_kv_fits(const LlmPlan& plan, const LlmShape& s, const std::string& hw_path, const HwConfig& hw) {
+  const double kv_bytes = double(s.kv_elements_per_token) * double(plan.prompt + plan.generate) * double(plan.batch) *
+                          dtype_bytes(hw.mac_array.dtype);
+  const double capacity = double(hw.ddr.capacity_bytes());
+  if (kv_bytes > capacity)
+    throw ConfigError(fmt::format(
+        "{}: error: the KV cache at context {} and batch {} is {:.0f} bytes ({} elements per token, {}), larger than "
+        "the config's DDR of {:.0f} bytes (ddr: channels {} x ranks {} x banks {} x rows {} x columns {} x {} bus "
+        "bytes); give a smaller --prompt/--generate/--batch or a config with more DDR (ddr.rows, ddr.ranks, "
+        "ddr.channels)",
+        hw_path, plan.prompt + plan.generate, plan.batch, kv_bytes, s.kv_elements_per_token,
+        to_string(hw.mac_array.dtype), capacity, hw.ddr.channels, hw.ddr.ranks,
+        hw.ddr.bank_groups * hw.ddr.banks_per_group, hw.ddr.rows, hw.ddr.columns, hw.ddr.bus_width_bits / 8));
+}
+
+std::string decode_method(const LlmPlan& plan, const LlmShape& s, bool every_step) {
+  if (s.fixed_past)
+    return fmt::format("one decode length only: the ONNX decode export has a fixed past length of {}, so context {} "
+                       "is the one simulated step",
+                       *s.fixed_past, *s.fixed_past + 1);
+  if (every_step || plan.decode_contexts.size() == std::size_t(plan.generate)) return "every step simulated";
+  return fmt::format("linear interpolation in context length between {} simulated lengths ({}); decode time is affine "
+                     "in context to first order (weights constant, KV grows linearly)",
+                     plan.decode_contexts.size(), fmt::join(plan.decode_contexts, ", "));
+}
+
+LlmRun make_run(const LlmOptions& opt, const std::string& model, const ModelSource& src, const std::string& hw,
+                const std::string& strategy, bool prefill, std::int64_t context) {
+  LlmRun r{hw, strategy, prefill, context, {}};
+  r.job.model = model;
+  r.job.hw = hw;
+  r.job.strategy = strategy;
+  r.job.id = src.label() + "__" + stem_of(hw) + "__" + stem_of(strategy) + "__" +
+             (prefill ? fmt::format("prefill{}", context) : fmt::format("decode{}", context));
+  r.job.run_dir = (fs::path(opt.out_dir) / "runs" / r.job.id).string();
+  return r;
+}
+
+}  // namespace
+
+LlmPlan plan_llm(const LlmOptions& opt, const ModelSource& source) {
+  const LlmShape& s = source.shape();
+  LlmPlan plan;
+  resolve_lengths(opt, s, opt.model, plan);
+  for (const auto& hw : opt.hws) check_kv_fits(plan, s, hw, load_hw_config(hw));
+  for (const auto& st : opt.strategies) resolve_strategy(st);  // throws for an unknown one
+  plan.decode_contexts = s.fixed_past ? std::vector<std::int64_t>{*s.fixed_past + 1}
+                                      : sampled_contexts(plan.prompt, plan.generate, opt.every_step, opt.samples);
+  plan.decode_method = decode_method(plan, s, opt.every_step);
+  for (const auto& hw : opt.hws)
+    for (const auto& st : opt.strategies) {
+      plan.runs.push_back(make_run(opt, source.prefill_model(plan.prompt, plan.batch), source, hw, st, true,
+                                   s.fixed_prefill.value_or(plan.prompt)));
+      for (auto t : plan.decode_contexts)
+        plan.runs.push_back(make_run(opt, source.decode_model(t, plan.batch), source, hw, st, false, t));
+    }
+  return plan;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,70 @@
+#include "npu/sim/llm/llm_run.hpp"
+
+#include <filesystem>
+
+#include "npu/hw_config/hw_config.hpp"
+#include "npu/sim/llm/llm_report.hpp"
+
+namespace npu::sim {
+namespace {
+
+// The figures of one hw and strategy from its runs (indices into plan.runs / results).
+LlmFigures figures_of(const LlmOptions& opt, const ModelSource& source, const LlmPlan& plan,
+                      const std::vector<std::size_t>& idx, int kv_bytes) {
+  LlmStep prefill;
+  std::vector<LlmStep> simulated;
+  for (auto i : idx) {
+    const LlmRun& r = plan.runs[i];
+    const LlmStep s = read_llm_step(r.job.run_dir, r.context, !r.prefill, source.shape(), plan.batch, kv_bytes);
+    if (r.prefill)
+      prefill = s;
+    else
+      simulated.push_back(s);
+  }
+  const auto steps = fill_steps(simulated, plan.prompt, plan.generate);
+  const LlmRun& first = plan.runs[idx.front()];
+  write_steps_csv(opt.out_dir, stem_of(first.hw), strategy_label(first.strategy), steps);
+  LlmFigures f = summarise_llm(prefill, steps, plan.batch);
+  f.model = source.label();
+  f.hw = stem_of(first.hw);
+  f.strategy = strategy_label(first.strategy);
+  f.prompt = plan.prompt;
+  f.decode_method = plan.decode_method;
+  return f;
+}
+
+}  // namespace
+
+LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPlan& plan) {
+  ExperimentOptions eo;
+  eo.out_dir = opt.out_dir;
+  eo.jobs = opt.jobs;
+  eo.self_exe = opt.self_exe;
+  eo.progress_total = plan.runs.size();
+  std::vector<ExperimentJob> jobs;
+  for (const auto& r : plan.runs) jobs.push_back(r.job);
+  std::filesystem::create_directories(opt.out_dir);
+  const auto runs = run_experiment(eo, jobs);
+  LlmResult result;
+  result.text = write_summary(opt.out_dir, runs) + "\n";
+  std::vector<LlmFigures> rows;
+  for (std::size_t i = 0; i < plan.runs.size();) {  // runs of one hw and strategy are consecutive
+    std::vector<std::size_t> idx;
+    bool ok = true;
+    std::size_t j = i;
+    for (; j < plan.runs.size() && plan.runs[j].hw == plan.runs[i].hw && plan.runs[j].strategy == plan.runs[i].strategy;
+         ++j) {
+      idx.push_back(j);
+      ok = ok && runs[j].ok;
+    }
+    if (ok)
+      rows.push_back(figures_of(opt, source, plan, idx, dtype_bytes(load_hw_config(plan.runs[i].hw).mac_array.dtype)));
+    else
+      result.failed += 1;
+    i = j;
+  }
+  result.text += write_llm_summary(opt.out_dir, rows);
+  return result;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,61 @@
+// The zoo model source: a built-in LLM by name, simulated at any prompt, context and batch
+// through load_model's "NAME:prefill=P:batch=B" and "NAME:decode=T:batch=B" model strings.
+// The zoo itself (issue 26 item 2) is built elsewhere; zoo_llm_shape() is the one place that
+// reads its spec (layers, kv_heads, head_dim, max context).
+#include <fmt/format.h>
+
+#include "npu/base/closest_name.hpp"
+#include "npu/base/config_error.hpp"
+#include "npu/sim/llm/model_source.hpp"
+
+namespace npu::sim {
+namespace {
+
+// The zoo's spec of `name` as the shape `npu llm` needs. Until the zoo is in this build, no
+// name has a spec and this says so.
+LlmShape zoo_llm_shape(const std::string& name) {
+  throw ConfigError(fmt::format(
+      "MODEL '{}': error: the LLM zoo (issue 26, item 2) is not in this build yet; give an ONNX pair "
+      "PREFILL.onnx,DECODE.onnx (e.g. ../shared/models/llm/gpt2_tiny-prefill.onnx,"
+      "../shared/models/llm/gpt2_tiny-decode.onnx)",
+      name));
+}
+
+class ZooLlmSource : public ModelSource {
+ public:
+  explicit ZooLlmSource(std::string name) : name_(std::move(name)), shape_(zoo_llm_shape(name_)) {}
+  std::string label() const override { return name_; }
+  const LlmShape& shape() const override { return shape_; }
+  std::string prefill_model(std::int64_t prompt, std::int64_t batch) const override {
+    return fmt::format("{}:prefill={}:batch={}", name_, prompt, batch);
+  }
+  std::string decode_model(std::int64_t context, std::int64_t batch) const override {
+    return fmt::format("{}:decode={}:batch={}", name_, context, batch);
+  }
+
+ private:
+  std::string name_;
+  LlmShape shape_;
+};
+
+}  // namespace
+
+std::vector<std::string> zoo_llm_names() {
+  return {"gpt2", "gpt2-medium", "llama-3.2-1b", "llama-2-7b", "llama-3-8b", "mistral-7b"};
+}
+
+std::unique_ptr<ModelSource> open_zoo_llm(const std::string& name) {
+  const auto names = zoo_llm_names();
+  bool known = false;
+  for (const auto& n : names) known = known || n == name;
+  if (!known) {
+    const auto near = closest_name(name, names);
+    throw ConfigError(fmt::format("MODEL '{}': error: not a zoo LLM{}; zoo LLMs: {}; or give an ONNX pair "
+                                  "PREFILL.onnx,DECODE.onnx",
+                                  name, near ? fmt::format(" (did you mean '{}'?)", *near) : std::string(),
+                                  fmt::join(names, ", ")));
+  }
+  return std::make_unique<ZooLlmSource>(name);
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,71 @@
+// `npu llm`: time to first token, time per output token, tokens/s and DDR bytes per token of a
+// decoder LLM (zoo name or ONNX prefill/decode pair) per hardware config and fusion strategy.
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "command.hpp"
+#include "npu/base/config_error.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
+#include "npu/sim/llm/llm_plan.hpp"
+#include "npu/sim/llm/llm_run.hpp"
+
+namespace {
+
+// Runs scripts/plot_llm.py on the folder when /usr/bin/python3 has matplotlib, else says how.
+void plot(const std::string& out_dir) {
+  const std::string script = std::string(NPU_SOURCE_DIR) + "/scripts/plot_llm.py";
+  const std::string run = "/usr/bin/python3 '" + script + "' '" + out_dir + "'";
+  const bool have = std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+  if (have && std::system((run + " >/dev/null").c_str()) == 0)
+    std::cout << "plots: " << out_dir << "/plots/latency_per_token.png, bytes_per_token.png\n";
+  else
+    std::cout << "plots: run " << run << " (needs Debian's python3-matplotlib)\n";
+}
+
+void add_llm(CLI::App& app) {
+  auto* cmd = app.add_subcommand("llm",
+                                 "LLM inference: prefill (time to first token) and decode steps (time per output "
+                                 "token, tokens/s, DDR bytes per token) per hw config and fusion strategy");
+  auto opt = std::make_shared<npu::sim::LlmOptions>();
+  auto strategies = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("model", opt->model, "Zoo LLM name (llama-2-7b, ...) or PREFILL.onnx,DECODE.onnx")->required();
+  cmd->add_option("--hw", opt->hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
+  cmd->add_option("--prompt", opt->prompt, "Prompt tokens P (default: an ONNX pair's past length; 512)");
+  cmd->add_option("--generate", opt->generate, "Generated tokens G (default: min(128, max context - P))");
+  auto* batch = cmd->add_option("--batch", opt->batch, "Sequences decoded together B (default: the export's; 1)");
+  cmd->add_option("--strategies", *strategies, "Comma-separated fusion strategies")->default_str("none,conv-bn-act");
+  cmd->add_option("--out", opt->out_dir, "Output folder (summary.*, llm.*, steps/, runs/)")->default_val("llm-out");
+  cmd->add_flag("--every-step", opt->every_step, "Simulate every decode step (default: sampled lengths, interpolated)");
+  cmd->add_option("--samples", opt->samples, "Sampled decode lengths without --every-step")->default_val(5);
+  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  cmd->callback([opt, strategies, batch]() {
+    opt->batch_given = batch->count() > 0;
+    opt->strategies = npu::tool::split_list(*strategies);
+    if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn-act"};
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    opt->self_exe = ec ? std::string("npu") : exe.string();
+    const auto source = npu::sim::open_model_source(opt->model);
+    const auto plan = npu::sim::plan_llm(*opt, *source);  // everything checked before any run
+    std::cout << "npu llm: " << source->label() << ", prompt " << plan.prompt << ", generate " << plan.generate
+              << ", batch " << plan.batch << "; " << plan.runs.size() << " simulations\n";
+    if (source->shape().fixed_prefill && *source->shape().fixed_prefill != plan.prompt)
+      std::cout << "note: the prefill export runs " << *source->shape().fixed_prefill
+                << " tokens (fixed shapes); TTFT is for those\n";
+    const auto result = npu::sim::run_llm(*opt, *source, plan);
+    std::cout << result.text << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, llm.csv, "
+              << "llm.json, llm.md, steps/*.csv\n";
+    plot(opt->out_dir);
+    if (result.failed) {
+      std::cerr << "npu llm: " << result.failed << " hw/strategy pair(s) had a failed run (see the table; logs in "
+                << opt->out_dir << "/runs/<run>/log.txt)\n";
+      npu::tool::set_exit_status(1);
+    }
+  });
+}
+
+}  // namespace
+
+NPU_COMMAND("llm", add_llm);

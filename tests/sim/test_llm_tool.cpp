@@ -1,0 +1,132 @@
+// `npu llm` end to end on the shared tiny GPT-2 pair (../shared/models/llm), its report checked
+// against the children's run.json by hand, and its bad-input errors (issue 26, "Bad inputs").
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+
+#include "shared_data.hpp"
+#include "tool_runner.hpp"
+
+using npu::test::run_npu;
+
+namespace {
+
+std::string pair(const std::string& prefill, const std::string& decode) {
+  const std::string m = npu::test::shared_path("models") + "/llm/";
+  return m + prefill + "-prefill.onnx," + m + decode + "-decode.onnx";
+}
+
+}  // namespace
+
+TEST(LlmTool, TinyGpt2PairReportsFiguresFromTheRuns) {
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  const std::string out = npu::test::fresh_dir("llm-e2e");
+  const auto r = run_npu({"llm", pair("gpt2_tiny", "gpt2_tiny"), "--hw", "configs/edge-npu-ddr4.yaml",
+                          "--strategies", "none", "--generate", "1", "--out", out});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("one decode length only"), std::string::npos) << r.output;
+  const auto llm = npu::test::read_json(out + "/llm.json").at(0);
+  const auto pre = npu::test::read_json(out + "/runs/gpt2_tiny__edge-npu-ddr4__none__prefill128/run.json");
+  const auto dec = npu::test::read_json(out + "/runs/gpt2_tiny__edge-npu-ddr4__none__decode128/run.json");
+  EXPECT_EQ(llm.at("prompt"), 127);  // the decode export's past length
+  EXPECT_DOUBLE_EQ(llm.at("ttft_ms").get<double>(), pre.at("latency_ms").get<double>());
+  const double step_ms = dec.at("latency_ms").get<double>();
+  EXPECT_DOUBLE_EQ(llm.at("tpot_ms").at("mean").get<double>(), step_ms);
+  EXPECT_NEAR(llm.at("tokens_per_s").get<double>(), 1 * 1 / (step_ms / 1e3), 1e-6);  // B x G / time
+  // KV: reads and writes of the past.* and present.* tensors; the rest of the split adds up to the run's DDR bytes.
+  double kv_read = 0, kv_write = 0;
+  for (const auto& [name, t] : dec.at("ddr_by_tensor").items())
+    if (name.rfind("past", 0) == 0 || name.rfind("present", 0) == 0) {
+      kv_read += t.at("read_bytes").get<double>();
+      kv_write += t.at("write_bytes").get<double>();
+    }
+  const auto& b = llm.at("ddr_bytes_per_token");
+  EXPECT_DOUBLE_EQ(b.at("kv_read").get<double>(), kv_read);
+  EXPECT_DOUBLE_EQ(b.at("kv_write").get<double>(), kv_write);
+  const double total = dec.at("ddr_read_bytes").get<double>() + dec.at("ddr_write_bytes").get<double>();
+  EXPECT_DOUBLE_EQ(b.at("total").get<double>(), total);
+  // Compulsory: the run's (inputs, weights, outputs once) less the whole present.* cache it writes
+  // (4 tensors x [1, 4 heads, 128, 64] x 1 byte int8 = 131072) plus the new token's rows (4 x 4 x 64 = 1024).
+  const double compulsory = dec.at("compulsory_bytes").get<double>() - 131072 + 1024;
+  EXPECT_NEAR(llm.at("over_compulsory").get<double>(), total / compulsory, 1e-9);
+  for (const char* f : {"/summary.csv", "/summary.md", "/llm.csv", "/llm.md", "/steps/edge-npu-ddr4__none.csv"})
+    EXPECT_TRUE(std::ifstream(out + f).good()) << f;
+  // Column headers as docs/llm.md lists them.
+  auto header = [](const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+  };
+  EXPECT_EQ(header(out + "/llm.csv"),
+            "model,hw,strategy,prompt,generate,batch,ttft_ms,tpot_first_ms,tpot_mean_ms,tpot_last_ms,tokens_per_s,"
+            "weight_bytes_per_token,kv_read_bytes_per_token,kv_write_bytes_per_token,activation_bytes_per_token,"
+            "ddr_bytes_per_token,over_compulsory,mac_utilisation,ddr_bw_utilisation,energy_per_token_mj,decode_method");
+  EXPECT_EQ(header(out + "/steps/edge-npu-ddr4__none.csv"),
+            "context,simulated,latency_ms,weight_bytes,kv_read_bytes,kv_write_bytes,activation_bytes,compulsory_bytes");
+  // The plots, drawn at the end when /usr/bin/python3 has matplotlib; else the command is printed.
+  if (npu::test::run_shell("/usr/bin/python3 -c 'import matplotlib'").status == 0) {
+    EXPECT_TRUE(std::ifstream(out + "/plots/latency_per_token.png").good()) << r.output;
+    EXPECT_TRUE(std::ifstream(out + "/plots/bytes_per_token.png").good()) << r.output;
+  } else {
+    EXPECT_NE(r.output.find("scripts/plot_llm.py"), std::string::npos) << r.output;
+  }
+}
+
+struct LlmBadInput {
+  const char* name;
+  std::vector<std::string> args;  ///< after `npu llm`
+  const char* expect;             ///< regex the message must match (value and fix)
+};
+
+void PrintTo(const LlmBadInput& c, std::ostream* os) { *os << c.name; }
+
+class LlmToolErrors : public ::testing::TestWithParam<LlmBadInput> {};
+
+TEST_P(LlmToolErrors, ExitOneNamingValueAndFix) {
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  std::vector<std::string> args{"llm"};
+  for (const auto& a : GetParam().args) args.push_back(a == "GPT2" ? pair("gpt2_tiny", "gpt2_tiny") : a == "GPT2_LLAMA" ? pair("gpt2_tiny", "llama_tiny") : a);
+  args.insert(args.end(), {"--out", npu::test::fresh_dir(std::string("llm-err-") + GetParam().name)});
+  const auto r = run_npu(args);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(GetParam().expect))) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, LlmToolErrors,
+    ::testing::Values(
+        LlmBadInput{"prompt", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--prompt", "100"},
+                    "--prompt 100: error: .*past length of 127.*give --prompt 127"},
+        LlmBadInput{"batch0", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--batch", "0"},
+                    "--batch 0: error: .*at least 1"},
+        LlmBadInput{"batch2", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--batch", "2"},
+                    "--batch 2: error: the ONNX pair .* was exported at batch 1 \\(fixed shapes\\); give --batch 1"},
+        LlmBadInput{"generate", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--generate", "2"},
+                    "--generate 2: error: prompt 127 \\+ generate 2 = 129 tokens is over the model's context of 128.*"
+                    "give --generate 1 or less"},
+        LlmBadInput{"zoo", {"llama-2-7", "--hw", "configs/edge-npu-ddr4.yaml"},
+                    "MODEL 'llama-2-7': error: not a zoo LLM \\(did you mean 'llama-2-7b'\\?\\)"},
+        LlmBadInput{"weights",
+                    {"GPT2_LLAMA", "--hw", "configs/edge-npu-ddr4.yaml"},
+                    "weights differ: the prefill export's '.*' \\[256, 256\\] has no copy.*export both phases from "
+                    "the same checkpoint"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(LlmTool, KvCacheLargerThanDdr) {
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  // The edge preset with one rank of one 64-column row per bank: 1 channel x 1 rank x 16 banks x
+  // 1 row x 64 columns x 8 bus bytes = 8192 bytes of DDR. GPT-2 tiny's cache at context 128:
+  // 2 x 2 layers x 4 heads x 64 = 1024 int8 elements per token x 128 = 131072 bytes.
+  const std::string dir = npu::test::fresh_dir("llm-kv-ddr");
+  std::string yaml = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  yaml = std::regex_replace(yaml, std::regex("\n  rows: 65536[^\n]*"), "\n  rows: 1");
+  yaml = std::regex_replace(yaml, std::regex("\n  columns: 1024[^\n]*"), "\n  columns: 64");
+  yaml = std::regex_replace(yaml, std::regex("\n  ranks: 2[^\n]*"), "\n  ranks: 1");
+  std::ofstream(dir + "/small.yaml") << yaml;
+  const auto r = run_npu({"llm", pair("gpt2_tiny", "gpt2_tiny"), "--hw", dir + "/small.yaml", "--out", dir + "/o"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("KV cache at context 128 and batch 1 is 131072 bytes"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("larger than the config's DDR of 8192 bytes"), std::string::npos) << r.output;
+}
