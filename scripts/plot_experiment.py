@@ -6,7 +6,7 @@ Usage: /usr/bin/python3 scripts/plot_experiment.py DIR [--out PLOTDIR]
 Writes PNGs into PLOTDIR (default DIR/plots):
   strategies_<model>.png      DDR MB and latency per strategy, one group of bars per hw config
   layers_<run id>.png         per-layer DDR traffic stacked by tensor kind
-                              (input, weight, output, intermediate), for every run
+                              (input, weight, output, intermediate, kv_cache), for every run
   roofline_<model>__<hw>.png  one point per layer (MACs per DDR byte vs achieved MAC/s)
                               for the `none` run and the most fused run, under the
                               config's compute and bandwidth roofs
@@ -29,8 +29,9 @@ try:
 except ImportError as e:  # pragma: no cover - environment problem
     sys.exit(f"plot_experiment: error: {e}; install with: apt-get install python3-matplotlib python3-pandas")
 
-KINDS = ["input", "weight", "output", "intermediate"]
-KIND_COLOURS = {"input": "#4C72B0", "weight": "#DD8452", "output": "#55A868", "intermediate": "#C44E52"}
+KINDS = ["input", "weight", "output", "intermediate", "kv_cache"]
+KIND_COLOURS = {"input": "#4C72B0", "weight": "#DD8452", "output": "#55A868", "intermediate": "#C44E52",
+                "kv_cache": "#8172B3"}
 
 
 def wrap_label(text, width=14):
@@ -97,7 +98,7 @@ def layer_bars(run_dir_root, runs, out_dir):
         bottom = [0.0] * len(df)
         for kind in KINDS:
             col = f"ddr_{kind}_mb"
-            if col not in df:
+            if col not in df or (kind == "kv_cache" and not df[col].any()):  # no KV cache: no legend entry
                 continue
             ax.bar(range(len(df)), df[col], bottom=bottom, color=KIND_COLOURS[kind], label=kind, width=0.9)
             bottom = [b + v for b, v in zip(bottom, df[col])]

@@ -51,7 +51,7 @@ constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::
 constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg};
 constexpr Queue kQueues[] = {Queue::Load, Queue::Compute, Queue::Store};
 constexpr TensorKind kTensorKinds[] = {TensorKind::Input, TensorKind::Weight, TensorKind::Output,
-                                       TensorKind::Intermediate};
+                                       TensorKind::Intermediate, TensorKind::KvCache};
 constexpr DType kDTypes[] = {DType::Int8, DType::Fp16, DType::Fp32};
 
 std::string name_of(Token t) { return to_string(t); }

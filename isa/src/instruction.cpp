@@ -101,6 +101,7 @@ const char* to_string(TensorKind k) {
     case TensorKind::Weight: return "weight";
     case TensorKind::Output: return "output";
     case TensorKind::Intermediate: return "intermediate";
+    case TensorKind::KvCache: return "kv_cache";
   }
   return "?";
 }

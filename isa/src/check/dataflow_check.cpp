@@ -118,7 +118,8 @@ class DataflowChecker {
     for (std::size_t i = 0; i < p_.instructions.size(); ++i) {
       const Instruction& in = p_.instructions[i];
       const TensorDecl* t = in.op == Opcode::Load ? tensor_of(in) : nullptr;
-      if (t && t->kind != TensorKind::Input && t->kind != TensorKind::Weight)
+      // A kv_cache tensor holds the past rows before the run (the past graph input lives in it).
+      if (t && t->kind != TensorKind::Input && t->kind != TensorKind::Weight && t->kind != TensorKind::KvCache)
         loads.emplace_back(before_[i][int(Queue::Store)], i);
     }
     std::stable_sort(loads.begin(), loads.end());

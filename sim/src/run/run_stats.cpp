@@ -15,7 +15,7 @@
 namespace npu::sim {
 
 namespace {
-const char* kKindNames[kNumTensorKinds] = {"input", "weight", "output", "intermediate"};
+const char* kKindNames[kNumTensorKinds] = {"input", "weight", "output", "intermediate", "kv_cache"};
 
 nlohmann::ordered_json traffic_json(const Traffic& t) {
   nlohmann::ordered_json j;
@@ -55,7 +55,7 @@ nlohmann::ordered_json stalls_json(const RunResult& r) {
           {"sram_conflict", r.stalls.sram_conflict_cycles}};
 }
 
-// Traffic per tensor kind (input, weight, output, intermediate).
+// Traffic per tensor kind (input, weight, output, intermediate, kv_cache).
 nlohmann::ordered_json by_kind_json(const std::array<Traffic, kNumTensorKinds>& by_kind) {
   nlohmann::ordered_json j;
   for (int k = 0; k < kNumTensorKinds; ++k) j[kKindNames[k]] = traffic_json(by_kind[std::size_t(k)]);
@@ -204,15 +204,15 @@ void write_run_json(const RunResult& r, const std::string& path, bool with_instr
 void write_layers_csv(const RunResult& r, const std::string& path) {
   std::ostringstream f;
   f << "layer,start_cycle,end_cycle,cycles,latency_ms,macs,mac_utilisation,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
-       "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,sram_mb,mac_busy_cycles,act_busy_cycles,"
+       "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,ddr_kv_cache_mb,sram_mb,mac_busy_cycles,act_busy_cycles,"
        "dma_busy_cycles,bound,host_cycles,host_ddr_read_mb,host_ddr_write_mb\n";
   const double ns_per_cycle = r.core_clock_mhz > 0 ? 1000.0 / r.core_clock_mhz : 0;
   for (const LayerStats& l : r.layers) {
-    f << fmt::format("{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
+    f << fmt::format("{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
                      l.start_cycle, l.end_cycle, l.cycles, double(l.cycles) * ns_per_cycle / 1e6, l.macs,
                      l.mac_utilisation, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes), mb(l.ddr.total()),
                      mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()), mb(l.ddr_by_kind[2].total()),
-                     mb(l.ddr_by_kind[3].total()), mb(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,
+                     mb(l.ddr_by_kind[3].total()), mb(l.ddr_by_kind[4].total()), mb(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,
                      l.dma_busy_cycles, l.bound, l.host_cycles, mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes));
   }
   write_file_atomic(path, f.str());
@@ -236,7 +236,13 @@ std::string format_summary(const RunResult& r) {
                    100.0 * r.ddr_bw_utilisation, r.peak_ddr_gbps);
   for (int k = 0; k < kNumTensorKinds; ++k) {
     const Traffic& t = r.ddr_by_kind[std::size_t(k)];
-    if (t.total() > 0) s += fmt::format("    {:<14} {:.3f} MB\n", kKindNames[k], double(t.total()) / 1e6);
+    if (t.total() == 0) continue;
+    s += fmt::format("    {:<14} {:.3f} MB", kKindNames[k], double(t.total()) / 1e6);
+    // The KV cache's two directions are what an LLM decode step is judged by: KV read, KV write.
+    if (k == int(isa::TensorKind::KvCache))
+      s += fmt::format(" (KV read {:.3f} MB, KV write {:.3f} MB)", double(t.read_bytes) / 1e6,
+                       double(t.write_bytes) / 1e6);
+    s += "\n";
   }
   if (r.compulsory_bytes > 0)
     s += fmt::format("  compulsory       {:.3f} MB (inputs, weights, outputs once): DDR traffic is {:.2f}x that\n",

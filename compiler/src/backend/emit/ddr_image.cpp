@@ -91,6 +91,9 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     out.push_back(std::string("the program's dtype is ") + to_string(r.program.dtype) +
                   ": the data path computes fp32 and int8 programs only (use a config with mac_array.dtype: fp32)");
   if (r.lowered.int8_execution) int8_problems(r, out);
+  if (r.lowered.int8_execution && !r.lowered.kv_appends.empty())
+    out.push_back("KV-cache append '" + r.lowered.kv_appends.front().node + "': the int8 DDR image does not place the "
+                  "past cache inside present (fp32 configs do)");
   for (const LayerSpec& L : r.lowered.layers) {
     const std::string id = "layer '" + L.name + "' (" + L.op_type + ")";
     switch (L.kind) {
@@ -159,6 +162,13 @@ std::vector<TensorPlacement> input_placements(const CompileResult& r) {
     p.ddr_addr = ddr_addr_of(r, t);
     p.shape = r.graph.tensor(t).shape;
     set_elements(r, r.graph.tensor(t), p);
+    for (const KvAppend& a : r.lowered.kv_appends)
+      if (a.past == t) {
+        const std::uint64_t row_bytes = a.row_elems * std::uint64_t(r.lowered.act_bytes);
+        p.blocks = a.groups;
+        p.block_bytes = a.past_rows * row_bytes;
+        p.block_stride_bytes = (a.past_rows + a.new_rows) * row_bytes;
+      }
     out.push_back(p);
   }
   return out;
@@ -299,18 +309,26 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
   // 3. The graph inputs (checked above).
   //    An int64/int32 input (token ids) is stored as int32, 4 bytes an element (docs/functional.md).
   for (const TensorPlacement& p : input_placements(r)) {
-    if (!integer_tensor(g.tensor(p.name))) {
-      put(out, p.name, p.ddr_addr, inputs.at(p.name));
+    const std::vector<float>& v = inputs.at(p.name);
+    if (integer_tensor(g.tensor(p.name))) {
+      std::vector<std::int32_t> idx(v.begin(), v.end());
+      DdrSegment s;
+      s.what = p.name + " (int32)";
+      s.ddr_addr = p.ddr_addr;
+      s.bytes.resize(idx.size() * 4);
+      std::memcpy(s.bytes.data(), idx.data(), s.bytes.size());
+      out.push_back(std::move(s));
       continue;
     }
-    const std::vector<float>& v = inputs.at(p.name);
-    std::vector<std::int32_t> idx(v.begin(), v.end());
-    DdrSegment s;
-    s.what = p.name + " (int32)";
-    s.ddr_addr = p.ddr_addr;
-    s.bytes.resize(idx.size() * 4);
-    std::memcpy(s.bytes.data(), idx.data(), s.bytes.size());
-    out.push_back(std::move(s));
+    if (p.blocks == 0) {
+      put(out, p.name, p.ddr_addr, v);
+      continue;
+    }
+    // A past KV cache: block k (one (batch, head) pair) at row 0 of present's block k.
+    const std::size_t per = std::size_t(p.block_bytes / 4);
+    for (std::uint64_t k = 0; k < p.blocks; ++k)
+      put(out, p.name + " block " + std::to_string(k), p.ddr_addr + k * p.block_stride_bytes,
+          std::vector<float>(v.begin() + std::ptrdiff_t(k * per), v.begin() + std::ptrdiff_t((k + 1) * per)));
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <set>
 
+#include "npu/compiler/ir/kv_cache.hpp"
 #include "npu/compiler/transforms/pass.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 
@@ -95,9 +96,11 @@ class Lowerer : public lowering::LowerCtx {
     out_.act_bytes = e_;
     out_.int8_execution = int8_;
     classify();
+    plan_kv_appends();
     link_aliases_and_concats();
     compose_views();
-    for (const auto& in : g_.inputs) touch(in);
+    for (const auto& in : g_.inputs)
+      if (!kv_past_.count(in)) touch(in);
     std::vector<std::size_t> host_run;
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       if (role_[i] == Role::Host) {
@@ -108,6 +111,13 @@ class Lowerer : public lowering::LowerCtx {
       }
     }
     lower_host_run(host_run);
+    // The past cache has no region of its own: it is the first rows of each (batch, head)
+    // block of present's region (LoweredGraph::kv_appends says which).
+    for (const KvAppend& a : out_.kv_appends)
+      if (out_.place.count(a.present)) {
+        out_.place[a.past] = out_.place.at(a.present);
+        out_.bytes[a.past] = tensor_bytes(a.past);
+      }
     finish_kinds();
     return std::move(out_);
   }
@@ -189,6 +199,7 @@ class Lowerer : public lowering::LowerCtx {
       d.name = p.root;
       d.bytes = tensor_bytes(root_graph);
       d.kind = is_const(g_, root_graph) ? isa::TensorKind::Weight : isa::TensorKind::Intermediate;
+      if (kv_present_.count(root_graph)) d.kind = isa::TensorKind::KvCache;
       if (std::find(g_.inputs.begin(), g_.inputs.end(), root_graph) != g_.inputs.end() ||
           host_tensors_.count(root_graph))
         d.kind = isa::TensorKind::Input;
@@ -289,6 +300,27 @@ class Lowerer : public lowering::LowerCtx {
     run.clear();
   }
 
+  // KV-cache appends (ir/kv_cache.hpp) on the NPU: past lives inside present, so the Concat is
+  // a Copy layer of the new rows only, one piece per (batch, head) block, each stored at row
+  // P of its block: DDR bytes groups x N x D x elem read (the new rows) and as many written.
+  void plan_kv_appends() {
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      KvAppend a;
+      if (role_[i] != Role::Npu || !kv_append_problem(g_, g_.nodes[i], &a).empty()) continue;
+      const std::uint64_t e = std::uint64_t(e_), rows = a.past_rows + a.new_rows;
+      const std::uint64_t piece = a.new_rows * a.row_elems * e;
+      lowering::ConcatCopies cc;
+      for (std::uint64_t b = 0; b < a.groups; ++b) {
+        cc.inputs.push_back(a.groups == 1 ? a.fresh : subview(a.fresh, b * piece, piece));
+        cc.dest_offsets.push_back((b * rows + a.past_rows) * a.row_elems * e);
+      }
+      concat_copies_[a.node] = std::move(cc);
+      kv_past_.insert(a.past);
+      kv_present_.insert(a.present);
+      out_.kv_appends.push_back(a);
+    }
+  }
+
   // Links: alias outputs point at their input; zero-copy concat inputs at the concat output.
   void link_aliases_and_concats() {
     std::set<std::string> alias_outputs;
@@ -316,7 +348,8 @@ class Lowerer : public lowering::LowerCtx {
     }
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
-      if (role_[i] != Role::Npu || n.op_type != "Concat" || concat_outer(g_, n) != 1) continue;
+      if (role_[i] != Role::Npu || n.op_type != "Concat" || concat_outer(g_, n) != 1 || concat_copies_.count(n.name))
+        continue;
       std::uint64_t offset = 0;
       std::vector<std::string> copies;
       std::vector<std::uint64_t> copy_offsets;
@@ -454,6 +487,7 @@ class Lowerer : public lowering::LowerCtx {
   std::map<std::string, DdrPlace> link_; // graph tensor -> (graph tensor it lives in, offset)
   std::set<std::string> composed_;       // layout op outputs no layer computes (compose_views)
   std::map<std::string, lowering::ConcatCopies> concat_copies_;
+  std::set<std::string> kv_past_, kv_present_;  // KV-cache appends' past inputs, present outputs
   std::set<std::string> declared_;
   std::map<std::string, std::size_t> root_index_;
   std::map<std::string, std::string> root_names_;

@@ -354,9 +354,12 @@ struct Instruction {
   bool operator==(const Instruction& o) const;  ///< ignores source_line
 };
 
-/// Kinds of DDR tensors, for traffic accounting (plots stack by kind).
-enum class TensorKind { Input, Weight, Output, Intermediate };
-const char* to_string(TensorKind k);  ///< "input" | "weight" | "output" | "intermediate"
+/// Kinds of DDR tensors, for traffic accounting (plots stack by kind). New kinds are appended
+/// (KvCache after Intermediate) so existing programs keep their meaning. A KvCache tensor is an
+/// LLM decode step's KV cache (`present`): its past rows are in DDR before the run (the past
+/// graph input lives inside it) and the step stores only the new token's rows into it.
+enum class TensorKind { Input, Weight, Output, Intermediate, KvCache };
+const char* to_string(TensorKind k);  ///< "input" | "weight" | "output" | "intermediate" | "kv_cache"
 
 /// A named DDR region. LOAD/STORE must stay inside the region of the tensor they name.
 struct TensorDecl {
@@ -379,7 +382,9 @@ struct Program {
 };
 
 /// The program's compulsory DDR bytes: every tensor that is not an intermediate (inputs,
-/// weights and parameters, outputs) once -- the traffic no schedule can avoid.
+/// weights and parameters, outputs) once -- the traffic no schedule can avoid. A kv_cache
+/// tensor counts its bytes once too: its past rows read once plus its new rows written once
+/// is exactly its extent (docs/compiler.md "KV cache").
 inline std::uint64_t compulsory_bytes(const Program& p) {
   std::uint64_t n = 0;
   for (const TensorDecl& t : p.tensors) n += t.kind == TensorKind::Intermediate ? 0 : t.bytes;

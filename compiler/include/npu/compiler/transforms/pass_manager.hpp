@@ -42,7 +42,7 @@ class PassManager {
 
 /// The import passes load_model runs on an ONNX graph: every registered import pass, in
 /// pipeline order (infer-shapes, fold-qdq, recognise-activations, recognise-layernorm, recognise-affine,
-/// merge-pads, place-host-ops).
+/// merge-pads, recognise-kv-cache, place-host-ops).
 std::vector<std::string> onnx_import_passes();
 
 /// Runs the import passes `names` on `graph` (ctx: source = graph.source or `source`) and

@@ -63,8 +63,8 @@ struct HostStats {
   Traffic ddr;                     ///< analytic host DDR bytes (rd, wr)
 };
 
-/// Index of a TensorKind in per-kind arrays (input, weight, output, intermediate).
-inline constexpr int kNumTensorKinds = 4;
+/// Index of a TensorKind in per-kind arrays (input, weight, output, intermediate, kv_cache).
+inline constexpr int kNumTensorKinds = 5;
 
 struct LayerStats {
   std::string name;

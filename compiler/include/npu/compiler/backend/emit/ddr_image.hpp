@@ -32,6 +32,9 @@ struct TensorPlacement {
   std::uint64_t ddr_addr = 0;
   std::uint64_t bytes = 0;
   std::vector<std::int64_t> shape;  ///< ONNX shape; elements are fp32 row-major (int8 programs: int8)
+  /// A KV cache's past input lives inside present (LoweredGraph::kv_appends): its data are
+  /// `blocks` runs of `block_bytes`, run k at ddr_addr + k x block_stride_bytes. 0 = contiguous.
+  std::uint64_t blocks = 0, block_bytes = 0, block_stride_bytes = 0;
   /// int8 execution (LoweredGraph::int8_execution): one byte per element on the tensor's grid,
   /// real = (q - zero_point) x scale; fp32 otherwise.
   bool int8 = false;

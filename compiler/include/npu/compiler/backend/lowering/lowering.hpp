@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "npu/compiler/ir/graph.hpp"
+#include "npu/compiler/ir/kv_cache.hpp"
 #include "npu/compiler/backend/tiling/tiling.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/instruction.hpp"
@@ -129,6 +130,10 @@ struct LoweredGraph {
   /// Where each graph output the NPU writes lives (also views and zero-copy concat outputs no
   /// layer reads, which `place` lacks); read back after a run with data (ddr_image.hpp).
   std::map<std::string, DdrPlace> output_place;
+  /// KV-cache appends lowered in place (ir/kv_cache.hpp): present is a kv_cache tensor; the
+  /// past input has no region of its own, `place[past]` is present's region, and its data are
+  /// the first past_rows of each of the `groups` blocks of (past_rows + new_rows) x row_elems.
+  std::vector<KvAppend> kv_appends;
   int act_bytes = 1;                  ///< bytes per activation/weight element
   /// int8 config and a quantised graph (Tensor::quant): layers carry their integer parameters
   /// (LayerSpec::int8, requant) and the DDR image is int8 (int8_lowering.hpp).
