@@ -50,6 +50,36 @@ const char* to_string(DType t) {
 
 const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
 
+const char* to_string(GemvMapping m) {
+  switch (m) {
+    case GemvMapping::Dataflow: return "dataflow";
+    case GemvMapping::WeightStationary: return "weight_stationary";
+    case GemvMapping::OutputStationary: return "output_stationary";
+    case GemvMapping::VectorUnit: return "vector_unit";
+    case GemvMapping::Auto: return "auto";
+  }
+  return "?";
+}
+
+const char* to_string(WeightDType t) {
+  switch (t) {
+    case WeightDType::Same: return "same";
+    case WeightDType::Int8: return "int8";
+    case WeightDType::Fp16: return "fp16";
+    case WeightDType::Int4: return "int4";
+  }
+  return "?";
+}
+
+const char* to_string(KvCacheDType t) {
+  switch (t) {
+    case KvCacheDType::Same: return "same";
+    case KvCacheDType::Int8: return "int8";
+    case KvCacheDType::Fp16: return "fp16";
+  }
+  return "?";
+}
+
 const char* to_string(DepthwiseMapping m) {
   return m == DepthwiseMapping::ChannelsAcrossColumns ? "channels_across_columns" : "scalesim";
 }
