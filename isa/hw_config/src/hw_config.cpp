@@ -50,34 +50,20 @@ const char* to_string(DType t) {
 
 const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
 
+// Names in enum order (the loader's allowed lists, load/mac_array_llm_keys.cpp, keep it too).
 const char* to_string(GemvMapping m) {
-  switch (m) {
-    case GemvMapping::Dataflow: return "dataflow";
-    case GemvMapping::WeightStationary: return "weight_stationary";
-    case GemvMapping::OutputStationary: return "output_stationary";
-    case GemvMapping::VectorUnit: return "vector_unit";
-    case GemvMapping::Auto: return "auto";
-  }
-  return "?";
+  static const char* const kNames[] = {"dataflow", "weight_stationary", "output_stationary", "vector_unit", "auto"};
+  return kNames[static_cast<int>(m)];
 }
 
 const char* to_string(WeightDType t) {
-  switch (t) {
-    case WeightDType::Same: return "same";
-    case WeightDType::Int8: return "int8";
-    case WeightDType::Fp16: return "fp16";
-    case WeightDType::Int4: return "int4";
-  }
-  return "?";
+  static const char* const kNames[] = {"same", "int8", "fp16", "int4"};
+  return kNames[static_cast<int>(t)];
 }
 
 const char* to_string(KvCacheDType t) {
-  switch (t) {
-    case KvCacheDType::Same: return "same";
-    case KvCacheDType::Int8: return "int8";
-    case KvCacheDType::Fp16: return "fp16";
-  }
-  return "?";
+  static const char* const kNames[] = {"same", "int8", "fp16"};
+  return kNames[static_cast<int>(t)];
 }
 
 const char* to_string(DepthwiseMapping m) {
