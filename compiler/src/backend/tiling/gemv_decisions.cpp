@@ -16,7 +16,8 @@ std::vector<Decision> gemv_decisions(const LoweredGraph& lowered, const HwConfig
     const isa::GemvChoice c = isa::gemm_mapping(m, n, k, a, hw.act_unit.lanes);
     Decision d;
     d.pass = "gemv-mapping";
-    d.nodes = {L.name};
+    // No `nodes`: a mapping fuses nothing, and the graph picture labels fused groups with the
+    // passes of the applied decisions whose nodes they contain (graph_dot.cpp).
     d.label = fmt::format("{} (M={} K={} N={})", L.name, m, k, n);
     const std::string candidates =
         fmt::format("cycles: weight_stationary {}, output_stationary {}, vector_unit {} ({} lanes)", c.ws_cycles,
