@@ -92,7 +92,12 @@ nlohmann::ordered_json config_json(const HwConfig& c) {
                     {"dataflow", to_string(c.mac_array.dataflow)},
                     {"dtype", to_string(c.mac_array.dtype)},
                     {"macs_per_pe_per_cycle", c.mac_array.macs_per_pe_per_cycle},
-                    {"depthwise_mapping", to_string(c.mac_array.depthwise_mapping)}};
+                    {"depthwise_mapping", to_string(c.mac_array.depthwise_mapping)},
+                    {"gemv_mapping", to_string(c.mac_array.gemv_mapping)},
+                    {"gemv_max_m", c.mac_array.gemv_max_m},
+                    {"weight_dtype", to_string(c.mac_array.weight_dtype)},
+                    {"weight_group", c.mac_array.weight_group},
+                    {"kv_cache_dtype", to_string(c.mac_array.kv_cache_dtype)}};
   j["sram"] = {{"capacity_bytes", c.sram.capacity_bytes},
                {"banks", c.sram.banks},
                {"bytes_per_cycle", c.sram.bytes_per_cycle},

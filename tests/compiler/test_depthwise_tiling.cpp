@@ -31,16 +31,16 @@ TEST(DepthwiseTiling, ChannelsAcrossColumnsOn32x32) {
   const auto ws = Dataflow::WeightStationary, os = Dataflow::OutputStationary;
   // One tile (32 channels x 8 rows, M = 64). scalesim: 32 groups of 1 fold of 2*32 + 32 + 64 - 2
   // = 158 -> 5,056 (as SystolicTiling.DepthwiseGroupsRunOneAfterAnother).
-  EXPECT_EQ(conv_array_cycles(g, 32, 8, array32(ws, DepthwiseMapping::ScaleSim)), 5056u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 8, array32(ws, DepthwiseMapping::ScaleSim), 64), 5056u);
   // channels_across_columns: N = 32, K = 9 -> 1 x 1 fold of 158.
-  EXPECT_EQ(conv_array_cycles(g, 32, 8, array32(ws, DepthwiseMapping::ChannelsAcrossColumns)), 158u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 8, array32(ws, DepthwiseMapping::ChannelsAcrossColumns), 64), 158u);
   // OS: rows <- M = 64 (2 folds), cols <- 32 channels (1), fold 32 + 32 + 9 - 2 = 71 -> 142
   // (scalesim: 32 x 142 = 4,544).
-  EXPECT_EQ(conv_array_cycles(g, 32, 8, array32(os, DepthwiseMapping::ChannelsAcrossColumns)), 142u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 8, array32(os, DepthwiseMapping::ChannelsAcrossColumns), 64), 142u);
   // Tiles of 8 channels use 8 of the 32 columns: 4 tiles x 1 fold of 158 = 632.
-  EXPECT_EQ(conv_array_cycles(g, 8, 8, array32(ws, DepthwiseMapping::ChannelsAcrossColumns)), 632u);
+  EXPECT_EQ(conv_array_cycles(g, 8, 8, array32(ws, DepthwiseMapping::ChannelsAcrossColumns), 64), 632u);
   // Tiles of 4 rows (M = 32): 2 row tiles x 1 fold of 2*32 + 32 + 32 - 2 = 126 -> 252.
-  EXPECT_EQ(conv_array_cycles(g, 32, 4, array32(ws, DepthwiseMapping::ChannelsAcrossColumns)), 252u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 4, array32(ws, DepthwiseMapping::ChannelsAcrossColumns), 64), 252u);
 }
 
 TEST(DepthwiseTiling, TimeBasedChoiceSeesTheMapping) {
@@ -60,7 +60,7 @@ TEST(DepthwiseTiling, TimeBasedChoiceSeesTheMapping) {
   o.array.depthwise_mapping = DepthwiseMapping::ChannelsAcrossColumns;
   const auto across = plan_conv(g, 1u << 20, o);
   ASSERT_TRUE(across);
-  EXPECT_EQ(across->array_cycles, conv_array_cycles(g, across->co_tile, across->rows_tile, o.array));
+  EXPECT_EQ(across->array_cycles, conv_array_cycles(g, across->co_tile, across->rows_tile, o.array, 64));
   // The choice minimises max(compute, memory) + (compute + memory) / steps, so its compute is
   // at most that estimate for the one-tile plan 96co x 56r: compute 3 folds (96/32) of 3230 =
   // 9,690 ns, memory ~0.6 MB (input and output 96 x 56 x 56 B each) / 25.6 GB/s ~ 23.6 us:

@@ -55,14 +55,14 @@ TEST(SystolicTiling, ArrayCyclesOfTheYoloStemOnA16x16OutputStationaryArray) {
   const MacArrayConfig os = array(16, 16, Dataflow::OutputStationary);
   // K = 3 x 6 x 6 = 108, fold = 16 + 16 + 108 - 2 = 138 cycles. 32co x 10r tiles: M = 3200,
   // ceil(3200/16) x ceil(32/16) = 400 folds per tile, 32 row tiles -> 12,800 folds = 1,766,400.
-  EXPECT_EQ(conv_array_cycles(g, 32, 10, os), 1766400u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 10, os, 64), 1766400u);
   // 2co x 54r tiles use 2 of 16 columns: per co tile 20 x 320 = 6,400 row folds of 138 cycles
   // (320 rows = 5 x 54 + 50: ceil(54*320/16) = 1080 and ceil(50*320/16) = 1000 folds), 16 co
   // tiles -> 16 x 6,400 x 138 = 14,131,200 cycles (8x slower).
-  EXPECT_EQ(conv_array_cycles(g, 2, 54, os), 14131200u);
+  EXPECT_EQ(conv_array_cycles(g, 2, 54, os, 64), 14131200u);
   // Weight stationary on 16x16: K = 108 -> 7 row folds, N = 32 -> 2 column folds; fold time
   // 2*16 + 16 + M - 2 with M = 3200 per 10-row tile: 14 x 3246 x 32 tiles = 1,454,208.
-  EXPECT_EQ(conv_array_cycles(g, 32, 10, array(16, 16, Dataflow::WeightStationary)), 1454208u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 10, array(16, 16, Dataflow::WeightStationary), 64), 1454208u);
 }
 
 TEST(SystolicTiling, DepthwiseGroupsRunOneAfterAnother) {
@@ -72,9 +72,9 @@ TEST(SystolicTiling, DepthwiseGroupsRunOneAfterAnother) {
   g.kh = g.kw = 3;
   g.pad_top = g.pad_left = g.pad_bottom = g.pad_right = 1;
   // Each group: M = 64, N = 1, K = 9: WS 1 fold of 2*32 + 32 + 64 - 2 = 158; 32 groups -> 5,056.
-  EXPECT_EQ(conv_array_cycles(g, 32, 8, array(32, 32, Dataflow::WeightStationary)), 5056u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 8, array(32, 32, Dataflow::WeightStationary), 64), 5056u);
   // OS: ceil(64/32) = 2 folds of 32 + 32 + 9 - 2 = 71 -> 142 per group, 32 groups -> 4,544.
-  EXPECT_EQ(conv_array_cycles(g, 32, 8, array(32, 32, Dataflow::OutputStationary)), 4544u);
+  EXPECT_EQ(conv_array_cycles(g, 32, 8, array(32, 32, Dataflow::OutputStationary), 64), 4544u);
 }
 
 TilingOptions mobile_like() {

@@ -200,6 +200,32 @@ TEST(HwConfigDefaults, DepthwiseMappingIsReadAndRoundTrips) {
   EXPECT_NE(hw_config_to_yaml(parse_hw_config(kMinimal)).find("  depthwise_mapping: scalesim\n"), std::string::npos);
 }
 
+TEST(HwConfigDefaults, LlmKeysAreReadAndRoundTrip) {
+  // kMinimal is fp16, which W4A16 needs.
+  std::string yaml = kMinimal;
+  const std::string from = "  dtype: fp16\n";
+  yaml.replace(yaml.find(from), from.size(),
+               from + "  gemv_mapping: auto\n  gemv_max_m: 8\n  weight_dtype: int4\n  weight_group: 64\n"
+                      "  kv_cache_dtype: int8\n");
+  const HwConfig c = parse_hw_config(yaml, "llm.yaml");
+  EXPECT_EQ(c.mac_array.gemv_mapping, GemvMapping::Auto);
+  EXPECT_EQ(c.mac_array.gemv_max_m, 8);
+  EXPECT_EQ(c.mac_array.weight_dtype, WeightDType::Int4);
+  EXPECT_EQ(c.mac_array.weight_group, 64);
+  EXPECT_EQ(c.mac_array.kv_cache_dtype, KvCacheDType::Int8);
+  const HwConfig back = parse_hw_config(hw_config_to_yaml(c));
+  EXPECT_EQ(back.mac_array.gemv_mapping, GemvMapping::Auto);
+  EXPECT_EQ(back.mac_array.weight_group, 64);
+  EXPECT_EQ(back.mac_array.kv_cache_dtype, KvCacheDType::Int8);
+  // Left out, none is written: a config without them resolves to the text it always had.
+  const std::string plain = hw_config_to_yaml(parse_hw_config(kMinimal));
+  for (const char* key : {"gemv_mapping", "gemv_max_m", "weight_dtype", "weight_group", "kv_cache_dtype"})
+    EXPECT_EQ(plain.find(key), std::string::npos) << key;
+  const HwConfig d = parse_hw_config(kMinimal);
+  EXPECT_EQ(d.mac_array.gemv_mapping, GemvMapping::Dataflow);
+  EXPECT_EQ(d.mac_array.weight_dtype, WeightDType::Same);
+}
+
 TEST(HwConfigPreset, PresetsKeepTheScaleSimDepthwiseMapping) {
   for (const char* name : {"edge-npu-ddr4.yaml", "mobile-npu-lpddr4.yaml", "tpu-v1-like.yaml"})
     EXPECT_EQ(load_hw_config(preset(name)).mac_array.depthwise_mapping, DepthwiseMapping::ScaleSim) << name;

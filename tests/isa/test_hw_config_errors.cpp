@@ -88,7 +88,8 @@ TEST(HwConfigError, UnknownSectionKeySuggestsClosest) {
   // "rws" -> "rows" is distance 1 (better than "cols" at 2); line 5, indented 2 -> column 3.
   EXPECT_EQ(error_of(with("  rows: 32", "  rws: 32")),
             "bad.yaml:5:3: error: unknown key 'rws' in section 'mac_array'\n"
-            "  did you mean 'rows'? (allowed: rows, cols, dataflow, dtype, macs_per_pe_per_cycle, depthwise_mapping)");
+            "  did you mean 'rows'? (allowed: rows, cols, dataflow, dtype, macs_per_pe_per_cycle, depthwise_mapping, "
+            "gemv_mapping, gemv_max_m, weight_dtype, weight_group, kv_cache_dtype)");
 }
 
 TEST(HwConfigError, UnknownTimingKeySuggestsTheJedecSpelling) {
@@ -245,6 +246,51 @@ TEST(HwConfigError, UnknownDtypeSuggestsClosest) {
   EXPECT_EQ(error_of(with("  dtype: int8", "  dtype: bf16")),
             "bad.yaml:8:10: error: unknown dtype 'bf16' for 'mac_array.dtype'\n"
             "  did you mean 'fp16'? (allowed: int8, fp16, fp32)");
+}
+
+TEST(HwConfigError, UnknownGemvMappingSuggestsClosest) {
+  // Line 9 is the inserted key; the value starts at column 17 after "  gemv_mapping: ".
+  EXPECT_EQ(error_of(with("  dtype: int8\n", "  dtype: int8\n  gemv_mapping: vector\n")),
+            "bad.yaml:9:17: error: unknown gemv_mapping 'vector' for 'mac_array.gemv_mapping'\n"
+            "  did you mean 'vector_unit'? (allowed: dataflow, weight_stationary, output_stationary, vector_unit, "
+            "auto)");
+}
+
+TEST(HwConfigError, UnknownWeightDtypeSuggestsClosest) {
+  EXPECT_EQ(error_of(with("  dtype: int8\n", "  dtype: int8\n  weight_dtype: int3\n")),
+            "bad.yaml:9:17: error: unknown weight_dtype 'int3' for 'mac_array.weight_dtype'\n"
+            "  did you mean 'int8'? (allowed: same, int8, fp16, int4)");
+}
+
+TEST(HwConfigError, UnknownKvCacheDtypeSuggestsClosest) {
+  EXPECT_EQ(error_of(with("  dtype: int8\n", "  dtype: int8\n  kv_cache_dtype: fp8\n")),
+            "bad.yaml:9:19: error: unknown kv_cache_dtype 'fp8' for 'mac_array.kv_cache_dtype'\n"
+            "  did you mean 'fp16'? (allowed: same, int8, fp16)");
+}
+
+TEST(HwConfigError, Int4WeightsNeedAnFp16Array) {
+  // W4A16 only: the base array is int8.
+  const std::string e = error_of(with("  dtype: int8\n", "  dtype: int8\n  weight_dtype: int4\n"));
+  EXPECT_EQ(e.substr(0, e.find('\n')),
+            "bad.yaml:9:17: error: 'mac_array.weight_dtype' = int4 needs 'mac_array.dtype: fp16', but dtype is int8");
+}
+
+TEST(HwConfigError, Fp16WeightsOnAnInt8ArrayAreRejected) {
+  const std::string e = error_of(with("  dtype: int8\n", "  dtype: int8\n  weight_dtype: fp16\n"));
+  EXPECT_EQ(e.substr(0, e.find('\n')),
+            "bad.yaml:9:17: error: 'mac_array.weight_dtype' = fp16 needs 'mac_array.dtype' fp16 or fp32, but dtype "
+            "is int8");
+}
+
+TEST(HwConfigError, WeightGroupWithoutInt4IsRejected) {
+  const std::string e = error_of(with("  dtype: int8\n", "  dtype: int8\n  weight_group: 64\n"));
+  EXPECT_EQ(e.substr(0, e.find('\n')),
+            "bad.yaml:9:17: error: 'mac_array.weight_group' is set but 'mac_array.weight_dtype' is not int4");
+}
+
+TEST(HwConfigError, GemvMaxMZeroIsRejected) {
+  const std::string e = error_of(with("  dtype: int8\n", "  dtype: int8\n  gemv_max_m: 0\n"));
+  EXPECT_EQ(e.substr(0, e.find('\n')), "bad.yaml:9:15: error: 'mac_array.gemv_max_m' must be >= 1, got 0");
 }
 
 TEST(HwConfigError, UnknownDepthwiseMappingListsAllowed) {

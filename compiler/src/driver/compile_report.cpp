@@ -1,4 +1,5 @@
 #include "npu/compiler/driver/compile_report.hpp"
+#include "npu/compiler/backend/lowering/weight_precision.hpp"
 #include "npu/base/json_text.hpp"
 #include "npu/base/csv.hpp"
 
@@ -115,6 +116,8 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   if (!L.bias.empty()) reads.insert(L.bias);
   if (!L.scale_shift.empty()) reads.insert(L.scale_shift);
   for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
+  if (gemm_weights_in_weight_dtype(lg, L, hw.mac_array))  // the weights in weight_dtype (docs/config.md)
+    r.compulsory_read_bytes += gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), hw.mac_array) - lg.bytes.at(L.weight);
   // A layout copy reads only the part of its input it moves (a Slice reads its slice).
   if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
   // A Gather reads its indices and only the rows they select, not the whole table.

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/backend/tiling/gemv_decisions.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/compiler/backend/tiling/sram_residency.hpp"
@@ -40,6 +41,7 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
   Plan plan;
   CodegenResult cg = generate(r.lowered, hw, tiling, model, strategy.name);
   plan.report = build_report(r.lowered, cg, hw, model, strategy.name);
+  for (auto& d : gemv_decisions(r.lowered, hw)) plan.decisions.push_back(std::move(d));
   for (auto& d : stack_decisions(cg.stacks)) plan.decisions.push_back(std::move(d));
   for (auto& d : declined_stack_decisions(cg.declined_stacks)) plan.decisions.push_back(std::move(d));
   plan.stacks = cg.stacks;
@@ -188,6 +190,7 @@ TilingOptions tiling_for(const CompileResult& r, const HwConfig& hw, const Strat
   // Time-based tile choice: the array (dataflow decides which shapes fill it), the core
   // clock and the peak DDR bandwidth (docs/compiler.md "Tiling").
   if (tiling.array.rows == 0) tiling.array = hw.mac_array;
+  if (tiling.vector_lanes == 0) tiling.vector_lanes = hw.act_unit.lanes;
   if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
   if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
   if (tiling.stream_bytes_per_ns == 0) tiling.stream_bytes_per_ns = isa::sequential_stream_gbps(hw);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "npu/isa/cost/gemv_mapping.hpp"
 #include "npu/isa/cost/systolic_fold.hpp"
 
 namespace npu::hw {
@@ -55,9 +56,14 @@ MacTileCost conv_tile_cost(const isa::ConvParams& p, const HwConfig& hw) {
 MacTileCost gemm_tile_cost(const isa::GemmParams& p, const HwConfig& hw) {
   GemmDims d{p.m, p.n, p.k};
   MacTileCost c;
-  c.per_group = systolic_cycles(d, hw.mac_array.rows, hw.mac_array.cols, hw.mac_array.dataflow,
-                                hw.mac_array.macs_per_pe_per_cycle);
-  c.array_cycles = std::uint64_t(c.per_group.cycles);
+  // A GEMV (m <= mac_array.gemv_max_m) may run another array dataflow or on the vector unit
+  // (isa/cost/gemv_mapping.hpp); per_group keeps the array figures of the dataflow it ran.
+  const isa::GemvChoice g = isa::gemm_mapping(p.m, p.n, p.k, hw.mac_array, hw.act_unit.lanes);
+  Dataflow flow = hw.mac_array.dataflow;
+  if (g.mapping == GemvMapping::WeightStationary) flow = Dataflow::WeightStationary;
+  if (g.mapping == GemvMapping::OutputStationary) flow = Dataflow::OutputStationary;
+  c.per_group = systolic_cycles(d, hw.mac_array.rows, hw.mac_array.cols, flow, hw.mac_array.macs_per_pe_per_cycle);
+  c.array_cycles = std::uint64_t(g.cycles);
   c.macs = p.macs();
   add_epilogue(c, p.epilogue, std::uint64_t(p.m) * std::uint64_t(p.n), hw);
   return c;

@@ -50,6 +50,22 @@ const char* to_string(DType t) {
 
 const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
 
+// Names in enum order (the loader's allowed lists, load/mac_array_llm_keys.cpp, keep it too).
+const char* to_string(GemvMapping m) {
+  static const char* const kNames[] = {"dataflow", "weight_stationary", "output_stationary", "vector_unit", "auto"};
+  return kNames[static_cast<int>(m)];
+}
+
+const char* to_string(WeightDType t) {
+  static const char* const kNames[] = {"same", "int8", "fp16", "int4"};
+  return kNames[static_cast<int>(t)];
+}
+
+const char* to_string(KvCacheDType t) {
+  static const char* const kNames[] = {"same", "int8", "fp16"};
+  return kNames[static_cast<int>(t)];
+}
+
 const char* to_string(DepthwiseMapping m) {
   return m == DepthwiseMapping::ChannelsAcrossColumns ? "channels_across_columns" : "scalesim";
 }

@@ -17,6 +17,8 @@ const KeyLimit kLimits[] = {
      "2^16 PEs per side bounds every tile and byte count far inside 64 bits; the largest built arrays are 256 x 256 "
      "(TPU v1)"},
     {"mac_array.macs_per_pe_per_cycle", 64, "a PE performs a few MACs per cycle (e.g. 2 or 4 int8 MACs in a wider PE)"},
+    {"mac_array.gemv_max_m", 65536, "decode's GEMV has M = batch; batches above a few hundred are compute-bound GEMMs"},
+    {"mac_array.weight_group", 65536, "weight-only quantisation groups are 32 to 256 weights along K (AWQ, GPTQ: 128)"},
     {"sram.banks", 1024, "an on-chip buffer has a few to a few hundred banks"},
     {"sram.bytes_per_cycle", 65536, "64 KiB per bank per cycle is far above any SRAM macro port"},
     {"sram.latency_cycles", 1000,

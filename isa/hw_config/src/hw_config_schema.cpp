@@ -21,7 +21,8 @@ const std::vector<HwConfigSection>& hw_config_schema() {
   static const std::vector<HwConfigSection> kSchema = {
       {"", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy", "host"}},
       {"npu", {"name", "clock_mhz"}, {}},
-      {"mac_array", {"rows", "cols", "dataflow", "dtype"}, {"macs_per_pe_per_cycle", "depthwise_mapping"}},
+      {"mac_array", {"rows", "cols", "dataflow", "dtype"}, {"macs_per_pe_per_cycle", "depthwise_mapping", "gemv_mapping", "gemv_max_m", "weight_dtype", "weight_group",
+        "kv_cache_dtype"}},
       {"sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles", "bank_interleave_bytes"}},
       {"act_unit", {"lanes"}, {"latency_cycles"}},
       {"act_unit.latency_cycles", {}, detail::act_latency_keys()},

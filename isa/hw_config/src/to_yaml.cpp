@@ -39,6 +39,17 @@ struct YamlLines {
   }
 };
 
+// The LLM keys only when set away from their defaults: a config without them writes the
+// same text as before they existed (experiment cells are keyed by this text).
+void write_llm_keys(YamlLines& y, const MacArrayConfig& m) {
+  const MacArrayConfig d;
+  if (m.gemv_mapping != d.gemv_mapping) y.line(fmt::format("  gemv_mapping: {}", to_string(m.gemv_mapping)));
+  if (m.gemv_max_m != d.gemv_max_m) y.line(fmt::format("  gemv_max_m: {}", m.gemv_max_m));
+  if (m.weight_dtype != d.weight_dtype) y.line(fmt::format("  weight_dtype: {}", to_string(m.weight_dtype)));
+  if (m.weight_dtype == WeightDType::Int4) y.line(fmt::format("  weight_group: {}", m.weight_group));
+  if (m.kv_cache_dtype != d.kv_cache_dtype) y.line(fmt::format("  kv_cache_dtype: {}", to_string(m.kv_cache_dtype)));
+}
+
 void write_npu_mac_array_sram(YamlLines& y, const HwConfig& c) {
   y.line("npu:");
   y.line("  name: " + quoted(c.npu.name));
@@ -50,6 +61,7 @@ void write_npu_mac_array_sram(YamlLines& y, const HwConfig& c) {
   y.line(fmt::format("  dtype: {}", to_string(c.mac_array.dtype)));
   y.line(fmt::format("  macs_per_pe_per_cycle: {}", c.mac_array.macs_per_pe_per_cycle));
   y.line(fmt::format("  depthwise_mapping: {}", to_string(c.mac_array.depthwise_mapping)));
+  write_llm_keys(y, c.mac_array);
   y.line("sram:");
   y.line(fmt::format("  capacity: {}  # bytes", c.sram.capacity_bytes));
   y.line(fmt::format("  banks: {}", c.sram.banks));

@@ -1,4 +1,5 @@
 #include "npu/sim/run/run_with_data.hpp"
+#include "npu/isa/cost/precision.hpp"
 
 #include <stdexcept>
 
@@ -31,6 +32,8 @@ std::vector<std::int8_t> read_output_int8(const hw::BackingStore& ddr, const com
 
 DataRunResult run_with_data(const compiler::CompileResult& compiled, const HwConfig& hw,
                             const std::map<std::string, std::vector<float>>& inputs, RunOptions opt) {
+  if (const std::string why = isa::data_run_refusal(hw.mac_array); !why.empty())
+    throw ConfigError(hw.source + ": error: " + why);
   const std::vector<compiler::DdrSegment> image = compiler::ddr_image(compiled, inputs);
   const std::vector<compiler::TensorPlacement> outs = compiler::output_placements(compiled);
   const std::uint64_t cap = hw.ddr.capacity_bytes() > 0 ? hw.ddr.capacity_bytes() : ~std::uint64_t(0);

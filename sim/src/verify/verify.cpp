@@ -1,5 +1,6 @@
 // `npu verify`: simulator and quantised model against the fp32 reference (verify.hpp).
 #include "npu/sim/verify/verify.hpp"
+#include "npu/isa/cost/precision.hpp"
 #include "npu/base/user_text.hpp"
 
 #include <algorithm>
@@ -130,6 +131,8 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
   if (in.hw.mac_array.dtype == DType::Fp16)
     throw ConfigError(opt.hw + ": error: npu verify checks fp32 configs (executed with data) and int8 configs "
                       "(quantised); this config's mac_array.dtype is fp16: use an fp32 or int8 config");
+  if (const std::string why = isa::data_run_refusal(in.hw.mac_array); !why.empty())
+    throw ConfigError(opt.hw + ": error: npu verify runs with data: " + why);
   compiler::LoadOptions load;
   for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
   in.graph = compiler::load_model(opt.model, load);

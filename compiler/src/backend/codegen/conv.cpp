@@ -28,7 +28,7 @@ ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   ctx.info.tile = p.describe(g);
   ctx.info.loop_order = to_string(p.order);  // (a batch may switch it)
   ctx.info.sram_bytes = p.sram.total_bytes;
-  ctx.info.array_cycles = conv_array_cycles(g, p.co_tile, p.rows_tile, ctx.hw.mac_array);
+  ctx.info.array_cycles = conv_array_cycles(g, p.co_tile, p.rows_tile, ctx.hw.mac_array, ctx.hw.act_unit.lanes);
   return p;
 }
 

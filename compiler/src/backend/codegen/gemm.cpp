@@ -1,6 +1,7 @@
 // GEMM tiles (LayerKind::Gemm: Gemm, MatMul): the tile loop is conv.cpp's gen_conv, shared
 // with CONV. Reference: docs/compiler.md "Code generation".
 #include "backend/codegen/conv_tile.hpp"
+#include "npu/compiler/backend/lowering/weight_precision.hpp"
 
 namespace npu::compiler::codegen {
 
@@ -17,7 +18,11 @@ void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, con
   // producer: N-tile j is K rows of cot elements, N apart (a strided LOAD).
   const std::uint64_t W = ctx.addr(L.weight);
   if (w.need(t.j)) {
-    if (ctx.weight_is_constant(L.weight))
+    if (gemm_weights_in_weight_dtype(ctx.lg, L, ctx.hw.mac_array))  // docs/config.md "Precisions"
+      s.loads.push_back({ctx.root(L.weight), dma_rows(W + gemm_weight_bytes(L, std::uint64_t(t.co0), ctx.hw.mac_array),
+                                                  w.now(), gemm_weight_bytes(L, std::uint64_t(t.cot), ctx.hw.mac_array),
+                                                  1, 0, 1)});
+    else if (ctx.weight_is_constant(L.weight))
       s.loads.push_back({ctx.root(L.weight), dma_rows(W + std::uint64_t(t.co0) * g.c_in * ctx.e, w.now(),
                                                   std::uint64_t(t.cot) * g.c_in, 1, 0, ctx.e)});
     else

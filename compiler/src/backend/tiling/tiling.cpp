@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "npu/isa/cost/gemv_mapping.hpp"
 #include "npu/isa/cost/systolic_fold.hpp"
 
 namespace npu::compiler {
@@ -218,7 +219,8 @@ std::string ConvTilePlan::describe(const ConvGeom& g) const {
          "w (" + std::to_string(n_co) + "x" + std::to_string(n_row) + " tiles)";
 }
 
-std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array) {
+std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array,
+                                int vector_lanes) {
   if (array.rows <= 0 || array.cols <= 0) return 0;
   const std::int64_t taps = std::int64_t(g.kh) * g.kw;
   std::uint64_t total = 0;
@@ -226,7 +228,7 @@ std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, c
     for (const auto& [rows, rc] : pieces(g.h_out, rows_tile)) {
       std::int64_t cycles = 0;
       if (g.gemm) {
-        cycles = isa::conv_array_cycles(1, std::int64_t(rows), std::int64_t(g.c_in), std::int64_t(cot), 1, array);
+        cycles = isa::gemm_cycles(std::int64_t(rows), std::int64_t(cot), std::int64_t(g.c_in), array, vector_lanes);
       } else if (g.group == 1) {
         cycles = isa::conv_array_cycles(1, std::int64_t(rows) * g.w_out, std::int64_t(g.c_in), std::int64_t(cot), taps,
                                         array);
@@ -261,7 +263,7 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
   conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
   p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
   if (opt.time_based()) {
-    p.array_cycles = conv_array_cycles(g, co, rows, opt.array);
+    p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes);
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
     const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
     // The step double buffering cannot overlap: the first step's loads (its input band

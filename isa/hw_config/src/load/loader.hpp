@@ -104,6 +104,10 @@ bool is_pow2(std::uint64_t v);
 // its section under `top` and fills its struct.
 void load_npu_section(Loader& in, const Section& top, NpuSection& npu);
 void load_mac_array_section(Loader& in, const Section& top, MacArrayConfig& mac);
+/// The mac_array keys of decode and LLM precisions (load/mac_array_llm_keys.cpp): gemv_mapping,
+/// gemv_max_m, weight_dtype, weight_group, kv_cache_dtype. Called by load_mac_array_section
+/// after `dtype` is read (the weight dtype's rules depend on it).
+void load_mac_array_llm_keys(Loader& in, const Section& s, MacArrayConfig& mac);
 void load_sram_section(Loader& in, const Section& top, SramConfig& sram);
 void load_act_unit_section(Loader& in, const Section& top, ActUnitConfig& act);
 void load_dma_section(Loader& in, const Section& top, DmaConfig& dma);

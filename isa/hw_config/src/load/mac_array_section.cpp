@@ -27,6 +27,7 @@ void load_mac_array_section(Loader& in, const Section& top, MacArrayConfig& mac)
               "uses, so the channels cannot share the array's columns (docs/timing.md); use 'depthwise_mapping: "
               "scalesim' or another dataflow");
   }
+  load_mac_array_llm_keys(in, s, mac);
 }
 
 }  // namespace npu::config_loader

@@ -221,7 +221,7 @@ std::uint64_t band_cycles(const LayerSpec& L, const ConvGeom& geom, int out_rows
   if (L.kind == LayerKind::Conv) {
     ConvGeom g = geom;
     g.h_out = out_rows;
-    return conv_array_cycles(g, g.c_out, out_rows, array);
+    return conv_array_cycles(g, g.c_out, out_rows, array, lanes);
   }
   const std::uint64_t n = std::uint64_t(std::max(lanes, 1));
   const std::uint64_t elems = std::uint64_t(geom.c_in) * std::max<std::uint64_t>(std::uint64_t(in_rows) * geom.w_in,

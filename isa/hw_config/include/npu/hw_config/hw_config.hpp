@@ -28,12 +28,35 @@ enum class DepthwiseMapping {
   ChannelsAcrossColumns,  ///< all channels of the tile in one GEMM: N = c_out, K = kh*kw
 };
 
+/// How a GEMM with few rows (M <= mac_array.gemv_max_m: decode's GEMV, M = batch) runs
+/// (npu/isa/cost/gemv_mapping.hpp, docs/config.md "mac_array", docs/timing.md).
+enum class GemvMapping {
+  Dataflow,          ///< the array's own dataflow, like any GEMM (the default: SCALE-Sim)
+  WeightStationary,  ///< the array, weight-stationary folds (rows <- K, cols <- N, M streamed)
+  OutputStationary,  ///< the array, output-stationary folds (rows <- M, cols <- N, K streamed)
+  VectorUnit,        ///< the activation unit's lanes as MACs, weights streamed from SRAM
+  Auto,              ///< the cheapest of the three by the cost formula
+};
+/// Element type of the weights in DDR and SRAM (mac_array.weight_dtype).
+enum class WeightDType {
+  Same,  ///< mac_array.dtype (the default)
+  Int8,
+  Fp16,
+  Int4,  ///< weight-only int4 with one fp16 scale per weight_group weights along K (W4A16)
+};
+/// Element type of the KV cache (mac_array.kv_cache_dtype).
+enum class KvCacheDType { Same, Int8, Fp16 };
+
 /// Bytes per element of a data type (int8 1, fp16 2, fp32 4).
 int dtype_bytes(DType t);
 const char* to_string(Dataflow d);  ///< "weight_stationary" | "output_stationary" | "input_stationary"
 const char* to_string(DType t);     ///< "int8" | "fp16" | "fp32"
 const char* to_string(PagePolicy p);  ///< "open" | "closed"
 const char* to_string(DepthwiseMapping m);  ///< "scalesim" | "channels_across_columns"
+/// "dataflow" | "weight_stationary" | "output_stationary" | "vector_unit" | "auto"
+const char* to_string(GemvMapping m);
+const char* to_string(WeightDType t);   ///< "same" | "int8" | "fp16" | "int4"
+const char* to_string(KvCacheDType t);  ///< "same" | "int8" | "fp16"
 
 struct NpuSection {
   std::string name;
@@ -48,6 +71,12 @@ struct MacArrayConfig {
   int macs_per_pe_per_cycle = 1;
   /// Depthwise mapping; the default reproduces SCALE-Sim (docs/config.md).
   DepthwiseMapping depthwise_mapping = DepthwiseMapping::ScaleSim;
+  /// Mapping of a GEMM instruction with m <= gemv_max_m; the default is the array's dataflow.
+  GemvMapping gemv_mapping = GemvMapping::Dataflow;
+  int gemv_max_m = 1;  ///< largest M that gemv_mapping applies to (decode: M = batch)
+  WeightDType weight_dtype = WeightDType::Same;  ///< weights' element type (precision.hpp)
+  int weight_group = 128;  ///< int4: weights along K per fp16 scale
+  KvCacheDType kv_cache_dtype = KvCacheDType::Same;  ///< KV cache element type (precision.hpp)
 };
 
 struct SramConfig {

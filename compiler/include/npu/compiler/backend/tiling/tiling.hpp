@@ -118,6 +118,7 @@ struct TilingOptions {
   // ddr_bytes_per_ns are all > 0; compile() fills them from the hardware config) ----
   /// The MAC array: its dataflow decides which tile shapes fill it (isa/cost/systolic_fold.hpp).
   MacArrayConfig array;  ///< rows = cols = 0: traffic-only choice
+  int vector_lanes = 0;  ///< act_unit.lanes: the vector unit as a GEMV engine (mac_array.gemv_mapping)
   double core_period_ns = 0;    ///< core clock period (ns per array cycle)
   double ddr_bytes_per_ns = 0;  ///< peak DDR bandwidth (GB/s == bytes/ns)
   /// Rate of one sequential DMA stream (GB/s == bytes/ns; isa::sequential_stream_gbps): how
@@ -201,7 +202,10 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
 /// a depthwise tile under `depthwise_mapping: channels_across_columns`, one GEMM with N = cot,
 /// K = kh * kw (isa::conv_gemm); a GEMM tile is M = rows, N = cot, K = c_in. This is what the
 /// simulator's MAC array charges per CONV/GEMM instruction. 0 if the array has no rows or columns.
-std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array);
+/// A GEMM tile takes its mapping from isa::gemm_mapping (a GEMV may run another dataflow or on
+/// the vector unit of `vector_lanes` lanes, mac_array.gemv_mapping).
+std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, const MacArrayConfig& array,
+                                int vector_lanes);
 
 /// Best tiling of a CONV/GEMM in `sram_bytes`, over both loop orders and all tile sizes
 /// (output-channel tiles of ceil(c_out/n), row tiles of ceil(h_out/m)).
