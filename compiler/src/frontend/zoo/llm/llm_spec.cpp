@@ -7,24 +7,29 @@ namespace npu::compiler {
 
 namespace {
 
-/// GPT-2 family (transformers GPT2Config / GPT2LMHeadModel): LayerNorm with bias
-/// (layer_norm_epsilon 1e-5), learned positions (wpe), fused QKV c_attn with biases,
-/// activation_function "gelu_new" (= tanh GELU), n_inner null -> 4 * n_embd, head tied to wte.
-LlmSpec gpt2(std::string name, std::string source, std::int64_t layers, std::int64_t d,
-             std::int64_t heads) {
+/// The fields every family sets: name, source, layers, d_model, heads (head_dim = d / heads).
+LlmSpec base(std::string name, std::string source, std::int64_t layers, std::int64_t d, std::int64_t heads) {
   LlmSpec s;
   s.name = std::move(name);
   s.source = std::move(source);
   s.layers = layers;
   s.d_model = d;
   s.heads = heads;
-  s.kv_heads = heads;
   s.head_dim = d / heads;
+  return s;
+}
+
+/// GPT-2 family (transformers GPT2Config / GPT2LMHeadModel): LayerNorm with bias
+/// (layer_norm_epsilon 1e-5), learned positions (wpe), fused QKV c_attn with biases,
+/// activation_function "gelu_new" (= tanh GELU), n_inner null -> 4 * n_embd, head tied to wte.
+LlmSpec gpt2(std::string name, std::string source, std::int64_t layers, std::int64_t d,
+             std::int64_t heads) {
+  LlmSpec s = base(std::move(name), std::move(source), layers, d, heads);
+  s.kv_heads = heads;
   s.ffn = 4 * d;
   s.vocab = 50257;
   s.max_context = 1024;
   s.norm = LlmNorm::LayerNorm;
-  s.norm_epsilon = 1e-5f;
   s.mlp = LlmMlp::GeluTanh;
   s.positions = LlmPositions::Learned;
   s.tied_head = true;
@@ -32,25 +37,18 @@ LlmSpec gpt2(std::string name, std::string source, std::int64_t layers, std::int
   return s;
 }
 
-/// Llama family (transformers LlamaConfig / MistralConfig): RMSNorm (rms_norm_eps), rotary
-/// positions (rope_theta), SwiGLU MLP (hidden_act "silu"), no biases (attention_bias false,
-/// mlp_bias false), head_dim = hidden_size / num_attention_heads unless given.
+/// Llama family (transformers LlamaConfig / MistralConfig): RMSNorm (rms_norm_eps 1e-5 for
+/// every zoo model), rotary positions (rope_theta), SwiGLU MLP (hidden_act "silu"), no biases
+/// (attention_bias false, mlp_bias false), head_dim = hidden_size / num_attention_heads.
 LlmSpec llama(std::string name, std::string source, std::int64_t layers, std::int64_t d,
               std::int64_t heads, std::int64_t kv_heads, std::int64_t ffn, std::int64_t vocab,
               std::int64_t max_context, double theta, bool tied) {
-  LlmSpec s;
-  s.name = std::move(name);
-  s.source = std::move(source);
-  s.layers = layers;
-  s.d_model = d;
-  s.heads = heads;
+  LlmSpec s = base(std::move(name), std::move(source), layers, d, heads);
   s.kv_heads = kv_heads;
-  s.head_dim = d / heads;
   s.ffn = ffn;
   s.vocab = vocab;
   s.max_context = max_context;
   s.norm = LlmNorm::RmsNorm;
-  s.norm_epsilon = 1e-5f;
   s.mlp = LlmMlp::SwiGlu;
   s.positions = LlmPositions::Rope;
   s.rope_theta = theta;
