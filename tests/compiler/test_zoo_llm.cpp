@@ -22,6 +22,7 @@
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "shared_data.hpp"
+#include "tool_runner.hpp"
 
 namespace npu::compiler {
 namespace {
@@ -233,6 +234,22 @@ TEST(ZooLlm, SevenBillionGraphsBuildFast) {
     std::printf("[ build ] %s: %zu nodes in %.1f ms\n", name, g.nodes.size(), ms);
     EXPECT_LT(ms, 2000.0) << name;
   }
+}
+
+// The tool exits 1 on each bad name, naming the value; --help lists the LLMs.
+TEST(ZooLlmTool, BadNamesExitOneAndHelpListsTheLlms) {
+  const std::string out = npu::test::fresh_dir("zoo_llm_tool") + "/p.npuasm";
+  for (const char* bad : {"llama-2-7:decode=5", "gpt2:decode=2000", "gpt2:batch=0", "gpt2:prefil=5", "gpt3"}) {
+    const auto r = npu::test::run_npu({"compile", bad, "--hw", "configs/hbm2-npu.yaml", "-o", out});
+    EXPECT_EQ(r.status, 1) << bad << "\n" << r.output;
+    EXPECT_CONTAINS(r.output, std::string(bad) + ": error:");
+  }
+  const auto e = npu::test::run_npu({"experiment", "--model", "gpt2:batch=0", "--hw", "configs/hbm2-npu.yaml",
+                                     "--out", npu::test::fresh_dir("zoo_llm_exp")});
+  EXPECT_EQ(e.status, 1) << e.output;
+  EXPECT_CONTAINS(e.output, "batch=0 is outside");
+  for (const char* cmd : {"compile", "simulate", "experiment"})
+    EXPECT_CONTAINS(npu::test::run_npu({cmd, "--help"}).output, "llama-2-7b");
 }
 
 }  // namespace
