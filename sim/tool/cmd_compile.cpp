@@ -120,7 +120,7 @@ void run_compile(const CompileArgs& a) {
 void add_compile(CLI::App& app) {
   auto* cmd = app.add_subcommand("compile", "Compile a network for one fusion strategy into an .npuasm program");
   auto a = std::make_shared<CompileArgs>();
-  cmd->add_option("model", a->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path")->required();
+  cmd->add_option("model", a->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s; LLMs gpt2, gpt2-medium, llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b as NAME[:prefill=P|:decode=T][:batch=B], bare NAME = prefill=128) or .onnx path")->required();
   cmd->add_option("--hw", a->hw, "Hardware config YAML (e.g. configs/edge-npu-ddr4.yaml)")->required();
   auto* strategy_opt = cmd->add_option("--strategy", a->strategy,
                   "Fusion strategy: none, conv-bn, conv-act, conv-bn-act (default), residual, depth-first; or a strategy YAML");

@@ -25,7 +25,7 @@ std::string self_exe() {
 // Adds the options that fill `opt` (models, configs, strategies, output, runs, traces, shapes).
 void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vector<std::string>& strategies,
                      std::vector<std::string>& traces) {
-  cmd->add_option("--model", opt.models, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path; repeatable")
+  cmd->add_option("--model", opt.models, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s; LLMs gpt2, gpt2-medium, llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b as NAME[:prefill=P|:decode=T][:batch=B], bare NAME = prefill=128) or .onnx path; repeatable")
       ->required();
   cmd->add_option("--hw", opt.hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
   cmd->add_option("--strategies", strategies,

@@ -20,7 +20,7 @@ void add_simulate(CLI::App& app) {
   auto opt = std::make_shared<npu::sim::SimulateOptions>();
   auto traces = std::make_shared<std::vector<std::string>>();
   auto quiet = std::make_shared<bool>(false);
-  cmd->add_option("--model", opt->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s) or .onnx path")->required();
+  cmd->add_option("--model", opt->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s; LLMs gpt2, gpt2-medium, llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b as NAME[:prefill=P|:decode=T][:batch=B], bare NAME = prefill=128) or .onnx path")->required();
   cmd->add_option("--hw", opt->hw, "Hardware config YAML")->required();
   cmd->add_option("--strategy", opt->strategy, "Fusion strategy name or strategy YAML file")->default_val("conv-bn-act");
   cmd->add_option("--out", opt->out_dir, "Run folder for program, report, statistics and traces")->required();

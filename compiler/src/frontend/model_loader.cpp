@@ -9,6 +9,7 @@
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
+#include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
@@ -89,13 +90,16 @@ void add_input_shape(LoadOptions& options, const std::string& spec) {
 
 Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
   if (!is_path(model_or_path)) {
-    if (!zoo_canonical_name(model_or_path)) {
-      std::string list;
-      for (const std::string& n : zoo_model_names()) list += (list.empty() ? "" : ", ") + n;
-      throw ConfigError(model_or_path + ": error: unknown model: not a built-in model (" + list +
-                        "; alias mobilenetv2) and not an .onnx file path (a path ends in .onnx "
-                        "or contains '/')");
+    if (auto llm = parse_llm_model_name(model_or_path)) {  // throws for a malformed LLM name
+      if (!options.input_shapes.empty())
+        throw ConfigError(model_or_path + ": error: --input-shape does not apply to a zoo LLM; give the phase "
+                          "and batch in the name: " + llm->spec->name + ":prefill=P:batch=B or " +
+                          llm->spec->name + ":decode=T:batch=B");
+      Graph lg = build_llm_graph(*llm->spec, llm->shape);
+      lg.source = model_or_path;
+      return lg;
     }
+    if (!zoo_canonical_name(model_or_path)) throw ConfigError(zoo_unknown_model_message(model_or_path));
     ZooOptions zo;
     for (const auto& [name, shape] : options.input_shapes) {
       if (name != "input")

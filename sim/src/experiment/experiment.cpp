@@ -25,6 +25,7 @@
 
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
+#include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/csv.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
@@ -110,12 +111,13 @@ void validate_experiment(const ExperimentOptions& opt) {
   if (opt.strategies.empty()) throw ConfigError("npu experiment: error: --strategies is empty");
   if (opt.jobs < 1) throw ConfigError(fmt::format("npu experiment: error: -j {} must be at least 1", opt.jobs));
   for (const auto& m : opt.models) {
-    if (is_zoo_name(m)) continue;
+    if (is_zoo_name(m) || compiler::parse_llm_model_name(m)) continue;  // throws for a malformed LLM name
     std::error_code ec;
     bool looks_like_path = m.find('/') != std::string::npos || fs::path(m).extension() == ".onnx";
     if (!looks_like_path)
-      throw ConfigError(fmt::format("--model '{}': error: not a zoo model and not an .onnx path\n  allowed zoo names: {}",
-                                    m, join(compiler::zoo_model_names())));
+      throw ConfigError(fmt::format("--model '{}': error: not a zoo model and not an .onnx path\n  allowed zoo names: {}; "
+                                    "LLMs {} as NAME[:prefill=P|:decode=T][:batch=B]",
+                                    m, join(compiler::zoo_model_names()), join(compiler::llm_model_names())));
     if (!fs::is_regular_file(m, ec))
       throw ConfigError(fmt::format("--model '{}': error: no such file\n  give the path of an .onnx file or a zoo name ({})",
                                     m, join(compiler::zoo_model_names())));

@@ -56,18 +56,24 @@ DdrBankGeometry ddr_bank_geometry(const DdrConfig& ddr) {
 
 namespace codegen {
 
-std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, const HwConfig& hw, isa::Program& program) {
-  std::map<std::string, std::uint64_t> bases;
-  const DdrBankGeometry geo = ddr_bank_geometry(hw.ddr);
+namespace {
+
+/// Lays out `lg.ddr_tensors` in first-use order into `program`; returns the end address.
+/// `stagger`: each base also moves to bank slot k % slots (k = tensor index), so that
+/// consecutive tensors start in different banks.
+std::uint64_t lay_out(const LoweredGraph& lg, const DdrBankGeometry& geo, bool stagger, isa::Program& program,
+                      std::map<std::string, std::uint64_t>& bases) {
   const std::uint64_t stride = std::max<std::uint64_t>(geo.bank_stride_bytes, 64);
   const std::uint64_t slots = std::uint64_t(std::max(geo.bank_slots, 1));
   std::uint64_t cursor = 0;
   std::uint64_t k = 0;
   for (const auto& t : lg.ddr_tensors) {
     std::uint64_t base = align_up(cursor, stride);
-    const std::uint64_t slot = (base / stride) % slots;
-    const std::uint64_t want = k % slots;
-    base += ((want + slots - slot) % slots) * stride;
+    if (stagger) {
+      const std::uint64_t slot = (base / stride) % slots;
+      const std::uint64_t want = k % slots;
+      base += ((want + slots - slot) % slots) * stride;
+    }
     isa::TensorDecl d;
     d.name = t.name;
     d.kind = t.kind;
@@ -78,7 +84,25 @@ std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, c
     cursor = checked_add(base, t.bytes, "error: DDR placement end of tensor '" + echo(t.name) + "' (address + bytes)");
     ++k;
   }
+  return cursor;
+}
+
+}  // namespace
+
+std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, const HwConfig& hw, isa::Program& program) {
+  std::map<std::string, std::uint64_t> bases;
+  const DdrBankGeometry geo = ddr_bank_geometry(hw.ddr);
+  const std::size_t first = program.tensors.size();
+  std::uint64_t cursor = lay_out(lg, geo, true, program, bases);
   const std::uint64_t cap = hw.ddr.capacity_bytes();
+  if (cap > 0 && cursor > cap) {
+    // The stagger costs up to slots x stride bytes per tensor (4 MiB on hbm2-npu): with the
+    // thousands of tensors of a 7B LLM that is gigabytes. When it does not fit, pack the
+    // tensors instead (aligned only); every network that fits staggered keeps its layout.
+    program.tensors.resize(first);
+    bases.clear();
+    cursor = lay_out(lg, geo, false, program, bases);
+  }
   if (cap > 0 && cursor > cap)
     throw ConfigError(hw.source + ": error: the network's DDR tensors need " + std::to_string(cursor) +
                       " bytes but the DDR holds " + std::to_string(cap) +

@@ -6,6 +6,9 @@
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
+#include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
+#include "npu/base/closest_name.hpp"
+#include "npu/base/user_text.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
@@ -45,10 +48,11 @@ std::string ZooBuilder::scope(const std::string& module) const {
   return s;
 }
 
-std::string ZooBuilder::input(const std::string& name, std::vector<std::int64_t> shape) {
+std::string ZooBuilder::input(const std::string& name, std::vector<std::int64_t> shape, ElemType type) {
   Tensor t;
   t.name = name;
   t.shape = std::move(shape);
+  t.type = type;
   g_.inputs.push_back(name);
   g_.tensors[name] = std::move(t);
   return name;
@@ -103,6 +107,24 @@ std::vector<std::string> ZooBuilder::add(const std::string& op, const std::strin
 std::string ZooBuilder::add1(const std::string& op, const std::string& name,
                              std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs) {
   return add(op, name, std::move(inputs), std::move(attrs), 1).front();
+}
+
+std::string ZooBuilder::add_shaped(const std::string& op, const std::string& name,
+                                   std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs,
+                                   std::vector<std::int64_t> shape, std::optional<ElemType> type) {
+  Node n;
+  n.name = name;
+  n.op_type = op;
+  n.inputs = std::move(inputs);
+  n.attrs = std::move(attrs);
+  n.outputs.push_back(name + "_output_0");
+  Tensor t;
+  t.name = n.outputs.back();
+  t.shape = std::move(shape);
+  t.type = type ? *type : g_.tensor(n.inputs.at(0)).type;
+  g_.tensors[t.name] = std::move(t);
+  g_.nodes.push_back(std::move(n));
+  return g_.nodes.back().outputs.back();
 }
 
 const std::vector<std::int64_t>& ZooBuilder::shape(const std::string& tensor) const {
@@ -165,17 +187,35 @@ std::optional<std::string> zoo_canonical_name(const std::string& name) {
   if (name == "mobilenetv2") return std::string("mobilenet_v2");
   for (const std::string& n : zoo_model_names())
     if (n == name) return n;
+  try {
+    if (auto llm = parse_llm_model_name(name)) return llm_model_name(*llm);
+  } catch (const ConfigError&) {
+  }
   return std::nullopt;
 }
 
+std::string zoo_unknown_model_message(const std::string& name) {
+  std::vector<std::string> all = zoo_model_names();
+  all.insert(all.end(), llm_model_names().begin(), llm_model_names().end());
+  std::string cnn, llm;
+  for (const std::string& n : zoo_model_names()) cnn += (cnn.empty() ? "" : ", ") + n;
+  for (const std::string& n : llm_model_names()) llm += (llm.empty() ? "" : ", ") + n;
+  const auto near = closest_name(name, all);
+  return echo(name) + ": error: unknown model" + (near ? " (did you mean '" + *near + "'?)" : std::string()) +
+         ": not a built-in model (CNNs: " + cnn + "; alias mobilenetv2; LLMs: " + llm +
+         ", as NAME[:prefill=P|:decode=T][:batch=B]) and not an .onnx file path (a path ends in .onnx or "
+         "contains '/')";
+}
+
 Graph build_zoo_model(const std::string& name, const ZooOptions& options) {
-  const auto canonical = zoo_canonical_name(name);
-  if (!canonical) {
-    std::string list;
-    for (const std::string& n : zoo_model_names()) list += (list.empty() ? "" : ", ") + n;
-    throw ConfigError(name + ": error: unknown model: not a built-in model (" + list +
-                      "; alias mobilenetv2) and not an .onnx file path");
+  if (auto llm = parse_llm_model_name(name)) {
+    if (options.height != 0 || options.width != 0 || options.batch != 1)
+      throw ConfigError(name + ": error: an LLM takes no image size or batch option; give the batch in its "
+                        "name (" + llm->spec->name + ":prefill=P:batch=B)");
+    return build_llm_graph(*llm->spec, llm->shape);
   }
+  const auto canonical = zoo_canonical_name(name);
+  if (!canonical) throw ConfigError(zoo_unknown_model_message(name));
   if (options.batch <= 0 || options.height < 0 || options.width < 0)
     throw ConfigError(name + ": error: input batch, height and width must be positive");
   if (*canonical == "resnet18") return zoo_resnet18(options);

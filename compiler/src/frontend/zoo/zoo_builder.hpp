@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,9 @@ class ZooBuilder {
   /// scope_of(module) minus the stripped component.
   std::string scope(const std::string& module) const;
 
-  /// Declares a float32 graph input.
-  std::string input(const std::string& name, std::vector<std::int64_t> shape);
+  /// Declares a graph input (float32 unless `type` says otherwise).
+  std::string input(const std::string& name, std::vector<std::int64_t> shape,
+                    ElemType type = ElemType::Float32);
   /// A weight: constant float tensor with a shape and no values (see zoo.hpp).
   std::string weight(const std::string& name, std::vector<std::int64_t> shape);
   /// Constant float tensor with values.
@@ -49,6 +51,13 @@ class ZooBuilder {
   /// add() with one output, returned.
   std::string add1(const std::string& op, const std::string& name,
                    std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs = {});
+
+  /// add() for an op the compiler's shape inference has no rule for (Gather, Slice, Expand,
+  /// LayerNormalization ...): its one output gets `shape` and the type of input 0 (or
+  /// `type` when given). Returns the output's name.
+  std::string add_shaped(const std::string& op, const std::string& name,
+                         std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs,
+                         std::vector<std::int64_t> shape, std::optional<ElemType> type = std::nullopt);
 
   const std::vector<std::int64_t>& shape(const std::string& tensor) const;
   std::int64_t channels(const std::string& tensor) const { return shape(tensor).at(1); }

@@ -24,14 +24,22 @@ struct ZooOptions {
   std::int64_t width = 0;   ///< input width in pixels; 0 = the model's default
 };
 
-/// Canonical zoo names: resnet18, resnet50, mobilenet_v2, yolov5s.
+/// Canonical CNN zoo names: resnet18, resnet50, mobilenet_v2, yolov5s. The zoo LLMs are
+/// llm_model_names() (zoo/llm/llm_spec.hpp), named as in zoo/llm/llm_name.hpp.
 const std::vector<std::string>& zoo_model_names();
 
-/// Canonical name for `name` (accepts the alias mobilenetv2), or nullopt if unknown.
+/// Canonical name for `name` (accepts the alias mobilenetv2; a valid LLM name becomes
+/// "NAME:prefill=P:batch=B" or "NAME:decode=T:batch=B"), or nullopt if unknown or malformed.
 std::optional<std::string> zoo_canonical_name(const std::string& name);
 
-/// Builds a zoo model. Throws npu::ConfigError for an unknown name (listing the names) or
-/// an input size the network cannot take (e.g. YOLOv5s needs multiples of 32).
+/// "NAME: error: unknown model (did you mean ...?): not a built-in model (the CNN and LLM
+/// names) and not an .onnx file path".
+std::string zoo_unknown_model_message(const std::string& name);
+
+/// Builds a zoo model: a CNN, or an LLM graph for a name of llm_name.hpp. Throws
+/// npu::ConfigError for an unknown name (zoo_unknown_model_message), a malformed LLM name
+/// (parse_llm_model_name), options given to an LLM, or an input size the network cannot take
+/// (e.g. YOLOv5s needs multiples of 32).
 Graph build_zoo_model(const std::string& name, const ZooOptions& options = {});
 
 /// torchvision.models.resnet18 / resnet50 (v1.5: stride on the 3x3 conv), 1000 classes.
