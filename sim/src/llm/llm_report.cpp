@@ -15,13 +15,21 @@ using nlohmann::json;
 
 bool is_kv_tensor(const std::string& name) { return name.rfind("past", 0) == 0 || name.rfind("present", 0) == 0; }
 
-// The KV split from ddr_by_kind.kv_cache when the run has that kind, else by tensor name.
+// Bytes of the run's kv_cache tensors (the KV append written in place: docs/compiler.md "KV
+// cache"); 0 when the run has none (a prefill, or a cache the compiler did not recognise).
+double kv_cache_bytes(const json& j) {
+  const json& kinds = j.at("ddr_by_kind");
+  return kinds.contains("kv_cache") ? kinds.at("kv_cache").at("total_bytes").get<double>() : 0.0;
+}
+
+// The KV split from ddr_by_kind.kv_cache when the run has kv_cache traffic, else by tensor name
+// (past* / present*: a prefill's present outputs, or an append written as a whole copy).
 LlmBytes split_bytes(const json& j) {
   LlmBytes b;
   const json& kinds = j.at("ddr_by_kind");
   b.weights = kinds.at("weight").at("total_bytes").get<double>();
   const double total = j.at("ddr_read_bytes").get<double>() + j.at("ddr_write_bytes").get<double>();
-  if (kinds.contains("kv_cache")) {
+  if (kv_cache_bytes(j) > 0) {
     b.kv_read = kinds.at("kv_cache").at("read_bytes").get<double>();
     b.kv_write = kinds.at("kv_cache").at("write_bytes").get<double>();
   } else {
@@ -60,12 +68,14 @@ LlmStep read_llm_step(const std::string& run_dir, std::int64_t context, bool dec
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": error: cannot read the run's statistics; re-run npu llm");
   LlmStep s;
+  bool in_place = false;
   try {
     const json j = json::parse(in);
     s.context = context;
     s.latency_ms = j.at("latency_ms").get<double>();
     s.bytes = split_bytes(j);
     s.compulsory_bytes = j.at("compulsory_bytes").get<double>();
+    in_place = kv_cache_bytes(j) > 0;
     s.mac_utilisation = j.at("mac_utilisation").get<double>();
     s.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j.at("energy_mj").is_null()) s.energy_mj = j.at("energy_mj").get<double>();
@@ -73,7 +83,9 @@ LlmStep read_llm_step(const std::string& run_dir, std::int64_t context, bool dec
     throw ConfigError(fmt::format("{}: error: malformed run statistics ({}); re-run npu llm", path, e.what()));
   }
   const double row_bytes = double(batch) * double(shape.kv_elements_per_token) * kv_elem_bytes;
-  if (decode && shape.decode_writes_whole_cache) s.compulsory_bytes += row_bytes - double(context) * row_bytes;
+  // An in-place cache counts once in the run's compulsory bytes: past read once plus the new
+  // rows written once, the LLM's rule already. A whole-cache copy counts past and present.
+  if (decode && shape.decode_writes_whole_cache && !in_place) s.compulsory_bytes += row_bytes - double(context) * row_bytes;
   return s;
 }
 

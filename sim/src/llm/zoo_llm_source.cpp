@@ -1,24 +1,26 @@
 // The zoo model source: a built-in LLM by name, simulated at any prompt, context and batch
 // through load_model's "NAME:prefill=P:batch=B" and "NAME:decode=T:batch=B" model strings.
-// The zoo itself (issue 26 item 2) is built elsewhere; zoo_llm_shape() is the one place that
-// reads its spec (layers, kv_heads, head_dim, max context).
+// zoo_llm_shape() is the one place that reads the zoo's spec (layers, kv_heads, head_dim, max
+// context).
 #include <fmt/format.h>
 
 #include "npu/base/closest_name.hpp"
 #include "npu/base/config_error.hpp"
+#include "npu/compiler/frontend/zoo/llm/llm_spec.hpp"
 #include "npu/sim/llm/model_source.hpp"
 
 namespace npu::sim {
 namespace {
 
-// The zoo's spec of `name` as the shape `npu llm` needs. Until the zoo is in this build, no
-// name has a spec and this says so.
+// The zoo's spec of `name` (compiler/frontend/zoo/llm/llm_spec.hpp) as the shape `npu llm`
+// needs: K and V of every layer's KV heads, per token.
 LlmShape zoo_llm_shape(const std::string& name) {
-  throw ConfigError(fmt::format(
-      "MODEL '{}': error: the LLM zoo (issue 26, item 2) is not in this build yet; give an ONNX pair "
-      "PREFILL.onnx,DECODE.onnx (e.g. ../shared/models/llm/gpt2_tiny-prefill.onnx,"
-      "../shared/models/llm/gpt2_tiny-decode.onnx)",
-      name));
+  const compiler::LlmSpec* spec = compiler::find_llm_spec(name);
+  if (!spec) throw ConfigError(fmt::format("MODEL '{}': error: not a zoo LLM", name));
+  LlmShape shape;
+  shape.kv_elements_per_token = 2 * spec->layers * spec->kv_heads * spec->head_dim;
+  shape.max_context = spec->max_context;
+  return shape;
 }
 
 class ZooLlmSource : public ModelSource {
@@ -40,9 +42,7 @@ class ZooLlmSource : public ModelSource {
 
 }  // namespace
 
-std::vector<std::string> zoo_llm_names() {
-  return {"gpt2", "gpt2-medium", "llama-3.2-1b", "llama-2-7b", "llama-3-8b", "mistral-7b"};
-}
+std::vector<std::string> zoo_llm_names() { return compiler::llm_model_names(); }
 
 std::unique_ptr<ModelSource> open_zoo_llm(const std::string& name) {
   const auto names = zoo_llm_names();

@@ -24,7 +24,8 @@ struct LlmShape {
   /// The decode graph writes the whole cache as outputs (ONNX `present.*`: the past with the
   /// new token appended, context x batch x kv_elements_per_token elements) rather than the new
   /// rows in place. Used to turn the run's compulsory bytes into the LLM's (weights + KV read
-  /// once + new KV written).
+  /// once + new KV written) when the compiler did not make the append in place (a run with
+  /// kv_cache traffic already counts the cache once).
   bool decode_writes_whole_cache = false;
 };
 
