@@ -73,3 +73,15 @@ TEST(LlmFigures, SummaryArithmetic) {
   EXPECT_DOUBLE_EQ(f.mac_utilisation, 0.1);
   EXPECT_DOUBLE_EQ(f.ddr_bw_utilisation, 0.5);
 }
+
+TEST(LlmFigures, DdrRooflineAndTheResourceThatHoldsDecodeBack) {
+  // Two steps on a 100 GB/s DDR: weights 8e6 B + KV read 1e6 / 3e6 + KV write 100 B: roofline
+  // (9000100 + 11000100) / 2 B / (100 GB/s) = 10000100 B / 1e11 B/s = 0.100001 ms per step.
+  LlmStep a = step(11, 2.0, 8e6, 1e6), b = step(12, 4.0, 8e6, 3e6);
+  for (LlmStep* s : {&a, &b}) s->peak_ddr_gbps = 100;
+  a.busiest = "ddr_bandwidth", a.busiest_utilisation = 0.5;
+  b.busiest = "mac_array", b.busiest_utilisation = 0.974;
+  const auto f = npu::sim::summarise_llm(step(10, 7.0, 8e6, 0), {a, b}, 1);
+  EXPECT_NEAR(f.roofline_ms, 0.100001, 1e-12);
+  EXPECT_EQ(f.held_back_by, "mac_array 97 %");  // the last step's busiest resource
+}

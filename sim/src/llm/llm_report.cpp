@@ -43,6 +43,18 @@ LlmBytes split_bytes(const json& j) {
   return b;
 }
 
+// The step's busiest resource: a unit of run.json's `units`, or the DDR bandwidth.
+void read_busiest(const json& j, LlmStep& s) {
+  s.peak_ddr_gbps = j.value("peak_ddr_gbps", 0.0);
+  s.busiest = "ddr_bandwidth";
+  s.busiest_utilisation = s.ddr_bw_utilisation;
+  if (!j.contains("units")) return;
+  for (const auto& [unit, u] : j.at("units").items()) {
+    const double util = u.value("utilisation", 0.0);
+    if (util > s.busiest_utilisation) s.busiest = unit, s.busiest_utilisation = util;
+  }
+}
+
 double lerp(double a, double b, double f) { return a + (b - a) * f; }
 
 LlmStep interpolate(const LlmStep& a, const LlmStep& b, std::int64_t context) {
@@ -57,6 +69,9 @@ LlmStep interpolate(const LlmStep& a, const LlmStep& b, std::int64_t context) {
   s.mac_utilisation = lerp(a.mac_utilisation, b.mac_utilisation, f);
   s.ddr_bw_utilisation = lerp(a.ddr_bw_utilisation, b.ddr_bw_utilisation, f);
   if (a.energy_mj && b.energy_mj) s.energy_mj = lerp(*a.energy_mj, *b.energy_mj, f);
+  s.peak_ddr_gbps = a.peak_ddr_gbps;
+  s.busiest = b.busiest;  // the later neighbour's: the cache grows towards it
+  s.busiest_utilisation = b.busiest_utilisation;
   return s;
 }
 
@@ -79,6 +94,7 @@ LlmStep read_llm_step(const std::string& run_dir, std::int64_t context, bool dec
     s.mac_utilisation = j.at("mac_utilisation").get<double>();
     s.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j.at("energy_mj").is_null()) s.energy_mj = j.at("energy_mj").get<double>();
+    read_busiest(j, s);
   } catch (const json::exception& e) {
     throw ConfigError(fmt::format("{}: error: malformed run statistics ({}); re-run npu llm", path, e.what()));
   }
@@ -141,6 +157,11 @@ LlmFigures summarise_llm(const LlmStep& prefill, const std::vector<LlmStep>& ste
   f.mac_utilisation = time_ms > 0 ? mac / time_ms : 0;
   f.ddr_bw_utilisation = time_ms > 0 ? ddr / time_ms : 0;
   if (has_energy) f.energy_per_token_mj = energy / tokens;
+  double roofline = 0;  // bytes / (GB/s x 1e9) s = bytes / (GB/s x 1e6) ms
+  for (const auto& s : steps)
+    if (s.peak_ddr_gbps > 0) roofline += (s.bytes.weights + s.bytes.kv_read + s.bytes.kv_write) / (s.peak_ddr_gbps * 1e6);
+  f.roofline_ms = roofline / double(steps.size());
+  f.held_back_by = fmt::format("{} {:.0f} %", steps.back().busiest, 100 * steps.back().busiest_utilisation);
   return f;
 }
 

@@ -23,7 +23,8 @@ void write_text(const fs::path& path, const std::string& text) {
 const char* const kLlmHeader =
     "model,hw,strategy,prompt,generate,batch,ttft_ms,tpot_first_ms,tpot_mean_ms,tpot_last_ms,tokens_per_s,"
     "weight_bytes_per_token,kv_read_bytes_per_token,kv_write_bytes_per_token,activation_bytes_per_token,"
-    "ddr_bytes_per_token,over_compulsory,mac_utilisation,ddr_bw_utilisation,energy_per_token_mj,decode_method";
+    "ddr_bytes_per_token,over_compulsory,mac_utilisation,ddr_bw_utilisation,energy_per_token_mj,ddr_roofline_ms,"
+    "tpot_over_roofline,held_back_by,decode_method";
 
 std::string csv_quote(const std::string& s) {
   std::string q = "\"";
@@ -31,15 +32,18 @@ std::string csv_quote(const std::string& s) {
   return q + "\"";
 }
 
+// Mean time per output token over the DDR roofline (1.00 = DDR-bound at peak); 0 without one.
+double over_roofline(const LlmFigures& f) { return f.roofline_ms > 0 ? f.tpot_mean_ms / f.roofline_ms : 0; }
+
 std::string csv_row(const LlmFigures& f) {
   const auto& b = f.bytes_per_token;
   return fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.3f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.4f},"
-                     "{:.6f},{:.6f},{},{}\n",
+                     "{:.6f},{:.6f},{},{:.6f},{:.4f},{},{}\n",
                      f.model, f.hw, f.strategy, f.prompt, f.generate, f.batch, f.ttft_ms, f.tpot_first_ms,
                      f.tpot_mean_ms, f.tpot_last_ms, f.tokens_per_s, b.weights, b.kv_read, b.kv_write, b.activations,
                      b.total(), f.over_compulsory, f.mac_utilisation, f.ddr_bw_utilisation,
                      f.energy_per_token_mj ? fmt::format("{:.6f}", *f.energy_per_token_mj) : std::string(),
-                     csv_quote(f.decode_method));
+                     f.roofline_ms, over_roofline(f), csv_quote(f.held_back_by), csv_quote(f.decode_method));
 }
 
 nlohmann::ordered_json json_row(const LlmFigures& f) {
@@ -56,6 +60,9 @@ nlohmann::ordered_json json_row(const LlmFigures& f) {
   j["mac_utilisation"] = f.mac_utilisation;
   j["ddr_bw_utilisation"] = f.ddr_bw_utilisation;
   j["energy_per_token_mj"] = f.energy_per_token_mj ? nlohmann::ordered_json(*f.energy_per_token_mj) : nullptr;
+  j["ddr_roofline_ms"] = f.roofline_ms;
+  j["tpot_over_roofline"] = over_roofline(f);
+  j["held_back_by"] = f.held_back_by;
   j["decode_method"] = f.decode_method;
   return j;
 }
@@ -69,12 +76,13 @@ std::vector<std::string> table_cells(const LlmFigures& f) {
           fmt::format("{:.0f} / {:.0f} / {:.0f} / {:.0f}", b.weights, b.kv_read, b.kv_write, b.activations),
           fmt::format("{:.2f}", f.over_compulsory),
           fmt::format("{:.1f}% / {:.1f}%", 100 * f.mac_utilisation, 100 * f.ddr_bw_utilisation),
-          f.energy_per_token_mj ? fmt::format("{:.4f}", *f.energy_per_token_mj) : std::string("-")};
+          f.energy_per_token_mj ? fmt::format("{:.4f}", *f.energy_per_token_mj) : std::string("-"),
+          fmt::format("{:.2f}x ({})", over_roofline(f), f.held_back_by)};
 }
 
 const std::vector<std::string> kTableHeads = {"hw", "strategy", "TTFT ms", "TPOT ms first/mean/last", "tokens/s",
                                               "B/token weights/KV read/KV write/act", "x compulsory",
-                                              "MAC/DDR util", "mJ/token"};
+                                              "MAC/DDR util", "mJ/token", "TPOT / DDR roofline (busiest)"};
 
 }  // namespace
 

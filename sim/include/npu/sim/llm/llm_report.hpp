@@ -29,6 +29,11 @@ struct LlmStep {
   double compulsory_bytes = 0;  ///< weights + KV read once + new KV written (+ token ids in, logits out)
   double mac_utilisation = 0, ddr_bw_utilisation = 0;  ///< 0..1
   std::optional<double> energy_mj;
+  double peak_ddr_gbps = 0;  ///< the config's peak DDR bandwidth (run.json peak_ddr_gbps), GB/s
+  /// The resource with the highest utilisation (busy time / latency): a unit of run.json's
+  /// `units` (dma_load, dma_store, mac_array, act_unit, host) or "ddr_bandwidth".
+  std::string busiest;
+  double busiest_utilisation = 0;  ///< 0..1
 };
 
 /// Reads one child's RUN_DIR/run.json. `shape`, `batch` and `kv_elem_bytes` turn the run's
@@ -56,6 +61,12 @@ struct LlmFigures {
   double over_compulsory = 0;                     ///< sum of decode bytes / sum of compulsory
   double mac_utilisation = 0, ddr_bw_utilisation = 0;  ///< decode, time-weighted
   std::optional<double> energy_per_token_mj;      ///< decode energy / (B x G)
+  /// DDR roofline of a decode step, mean over steps: (weights + KV read + KV write bytes) /
+  /// peak DDR bandwidth, in ms -- the time per step if decode were DDR-bound at peak.
+  double roofline_ms = 0;
+  /// What holds decode back: the busiest resource of the last step and its utilisation, e.g.
+  /// "mac_array 97 %" (a weight-stationary GEMV is array-bound), or "ddr_bandwidth 91 %".
+  std::string held_back_by;
   std::string decode_method;
 };
 
