@@ -158,3 +158,21 @@ TEST(KvCacheAppend, TheImportPassReportsEachAppend) {
 }
 
 }  // namespace
+
+TEST(KvCacheAppend, AKvCacheDtypeOfAnotherWidthIsRefusedNotMiscounted) {
+  // fp32 array (4 B) with kv_cache_dtype fp16 (2 B): the back end would count the cache at 4 B
+  // an element, so compiling the append stops with an error naming the key and the fix.
+  HwConfig hw = test::fp32_hw();
+  hw.mac_array.kv_cache_dtype = KvCacheDType::Fp16;
+  try {
+    (void)compiler::compile(kv_decode(), hw, compiler::builtin_strategy("conv-bn-act"));
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("mac_array.kv_cache_dtype"), std::string::npos) << m;
+    EXPECT_NE(m.find("2 B"), std::string::npos) << m;
+    EXPECT_NE(m.find("set it to 'same'"), std::string::npos) << m;
+  }
+  hw.mac_array.kv_cache_dtype = KvCacheDType::Same;  // the array's width: compiles
+  EXPECT_EQ(compiler::compile(kv_decode(), hw, compiler::builtin_strategy("conv-bn-act")).lowered.kv_appends.size(), 1u);
+}

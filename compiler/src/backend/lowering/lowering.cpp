@@ -14,6 +14,8 @@
 #include <set>
 
 #include "npu/compiler/ir/kv_cache.hpp"
+#include "npu/isa/cost/precision.hpp"
+#include <fmt/format.h>
 #include "npu/compiler/transforms/pass.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 
@@ -90,7 +92,8 @@ void host_work(const Graph& g, const Node& n, std::uint64_t& macs, std::uint64_t
 class Lowerer : public lowering::LowerCtx {
  public:
   Lowerer(const Graph& g, const HwConfig& hw)
-      : g_(g), e_(dtype_bytes(hw.mac_array.dtype)), int8_(hw.mac_array.dtype == DType::Int8 && is_quantised(g)) {}
+      : g_(g), e_(dtype_bytes(hw.mac_array.dtype)), int8_(hw.mac_array.dtype == DType::Int8 && is_quantised(g)),
+        kv_e_(isa::kv_cache_elem_bytes(hw.mac_array)), hw_source_(hw.source) {}
 
   LoweredGraph run() {
     out_.act_bytes = e_;
@@ -314,11 +317,24 @@ class Lowerer : public lowering::LowerCtx {
         cc.inputs.push_back(a.groups == 1 ? a.fresh : subview(a.fresh, b * piece, piece));
         cc.dest_offsets.push_back((b * rows + a.past_rows) * a.row_elems * e);
       }
+      refuse_kv_width(a);
       concat_copies_[a.node] = std::move(cc);
       kv_past_.insert(a.past);
       kv_present_.insert(a.present);
       out_.kv_appends.push_back(a);
     }
+  }
+
+  // A KV cache in a type other than the array's (mac_array.kv_cache_dtype) would need a
+  // converting append and narrower attention reads; until the back end emits them it refuses
+  // rather than count the cache at the array's width (docs/config.md "Precisions").
+  void refuse_kv_width(const KvAppend& a) const {
+    if (kv_e_ == e_) return;
+    throw ConfigError(fmt::format(
+        "{}: error: mac_array.kv_cache_dtype gives the KV cache {} B an element but the array's dtype {} B; "
+        "a KV cache of another width than the array's is not modelled yet (KV append '{}'); remove the key or "
+        "set it to 'same'",
+        hw_source_.empty() ? std::string("hardware config") : hw_source_, kv_e_, e_, a.node));
   }
 
   // Links: alias outputs point at their input; zero-copy concat inputs at the concat output.
@@ -479,6 +495,8 @@ class Lowerer : public lowering::LowerCtx {
   const Graph& g_;
   int e_;
   bool int8_ = false;  // int8 config and a quantised graph
+  int kv_e_;           // bytes of a KV-cache element (mac_array.kv_cache_dtype)
+  std::string hw_source_;
   LoweredGraph out_;
   std::vector<Role> role_;
   std::set<std::string> host_tensors_;   // produced on the host
