@@ -2,7 +2,6 @@
 #include "npu/compiler/backend/tiling/sram_placement.hpp"
 
 #include <algorithm>
-#include <set>
 #include <tuple>
 #include <vector>
 
@@ -76,11 +75,19 @@ int max_band_rows(const ConvGeom& g, int rows_tile) {
   return std::min((rows_tile - 1) * g.stride_h + g.dilation * (g.kh - 1) + 1, g.h_in);
 }
 
-// Distinct values ceil(total/n) for n = 1..total.
+// Distinct values ceil(total/n) for n = 1..total, ascending. O(sqrt(total)): for v =
+// ceil(total/n) > 1 the largest n with the same value is (total-1)/(v-1) (ceil(total/n) = v
+// iff (v-1)*n < total <= v*n), so n jumps past it (a 32000-entry vocabulary has 357 values).
 std::vector<int> ceil_splits(int total) {
-  std::set<int> s;
-  for (int n = 1; n <= total; ++n) s.insert(int(ceil_div(total, n)));
-  return {s.begin(), s.end()};
+  std::vector<int> out;
+  for (int n = 1; n <= total;) {
+    const int v = int(ceil_div(total, n));
+    out.push_back(v);
+    if (v == 1) break;
+    n = (total - 1) / (v - 1) + 1;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 std::uint64_t bursts(std::uint64_t bytes, int burst) {
