@@ -184,6 +184,16 @@ TEST(DataflowCheck, DdrRowsVisitorMatchesTheRowList) {
   EXPECT_EQ(ddr_rows(d), (R{{0x100, 0x104}, {0x108, 0x10c}, {0x110, 0x114}, {0x110, 0x114}, {0x118, 0x11c},
                             {0x120, 0x124}, {0x120, 0x124}, {0x128, 0x12c}, {0x130, 0x134}}));
   EXPECT_EQ(ddr_burst_bytes(d, 64), 9u * 64u);  // 9 ranges, each inside one 64-byte burst
+  // A K^T column: 2048 rows of 8 bytes at stride 128, from byte 60 of a 64-byte burst: each
+  // row [60, 68) mod 64 spans two bursts: 2048 x 2 x 64 bytes; from byte 0, one burst each.
+  DmaDesc col;
+  col.ddr_addr = 0x1000 + 60;
+  col.elem_bytes = 1;
+  col.extent = {8, 2048, 1};
+  col.ddr_stride_bytes = {128, 0};
+  EXPECT_EQ(ddr_burst_bytes(col, 64), 2048u * 2u * 64u);
+  col.ddr_addr = 0x1000;
+  EXPECT_EQ(ddr_burst_bytes(col, 64), 2048u * 64u);
 }
 
 }  // namespace

@@ -203,8 +203,33 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> ddr_rows(const DmaDesc& d) 
   return out;
 }
 
+namespace {
+
+/// ddr_burst_bytes() in O(extent[2]) for rows that stay apart (stride[0] is not the row, the
+/// last row of one k does not run into the next k's first) and all start at the same offset
+/// inside a burst for one k (stride[0] a multiple of the burst): each k adds extent[1] times
+/// its first row's bursts. nullopt when that does not hold or an address would wrap.
+std::optional<std::uint64_t> separate_rows_burst_bytes(const DmaDesc& d, std::uint64_t burst) {
+  if (d.extent[0] == 0 || d.extent[1] == 0 || d.extent[2] == 0 || d.elem_bytes <= 0) return std::uint64_t(0);
+  const unsigned __int128 row = (unsigned __int128)d.extent[0] * unsigned(d.elem_bytes);
+  const unsigned __int128 s0 = d.ddr_stride_bytes[0], s1 = d.ddr_stride_bytes[1];
+  if (s0 == row || s0 % burst != 0) return std::nullopt;
+  if (d.extent[2] > 1 && s1 == (d.extent[1] - 1) * s0 + row) return std::nullopt;
+  if (d.ddr_addr + (d.extent[2] - 1) * s1 + (d.extent[1] - 1) * s0 + row + burst > UINT64_MAX) return std::nullopt;
+  unsigned __int128 n = 0;
+  for (std::uint64_t k = 0; k < d.extent[2]; ++k) {
+    const unsigned __int128 lo = d.ddr_addr + k * s1;
+    n += ((lo + row + burst - 1) / burst - lo / burst) * burst * d.extent[1];
+  }
+  if (n > UINT64_MAX) return std::nullopt;
+  return std::uint64_t(n);
+}
+
+}  // namespace
+
 std::uint64_t ddr_burst_bytes(const DmaDesc& d, std::uint64_t burst) {
   if (burst == 0) return 0;
+  if (const auto fast = separate_rows_burst_bytes(d, burst)) return *fast;
   std::uint64_t n = 0;
   for_each_ddr_row(d, [&](std::uint64_t lo, std::uint64_t hi) { n += ((hi + burst - 1) / burst - lo / burst) * burst; });
   return n;
