@@ -329,22 +329,35 @@ ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOp
 }
 
 // The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
-std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+// Every tiling whose SRAM layout fits sram_bytes, with its layout's total bytes, in the
+// order order x co tile x row tile. A layout does not depend on sram_bytes, so the list for a
+// smaller capacity is this one filtered (plan_conv computes it once for all its capacities).
+std::vector<std::pair<std::uint64_t, ConvTilePlan>> tilings_fitting(const ConvGeom& g, std::uint64_t sram_bytes,
+                                                                    const TilingOptions& opt) {
   const int unit = co_unit(g);
   std::vector<int> co_tiles;
   for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
   const std::vector<int> row_tiles = ceil_splits(g.h_out);
 
-  std::vector<ConvTilePlan> fits;
+  std::vector<std::pair<std::uint64_t, ConvTilePlan>> fits;
   for (LoopOrder order : {LoopOrder::WeightsResident, LoopOrder::InputResident}) {
     for (int co : co_tiles) {
       for (int rows : row_tiles) {
         const ConvSramLayout l = conv_sram_layout(g, order, co, rows, opt);
         if (l.total_bytes > sram_bytes) continue;
-        fits.push_back(tile_plan(g, order, co, rows, l, opt));
+        fits.emplace_back(l.total_bytes, tile_plan(g, order, co, rows, l, opt));
       }
     }
   }
+  return fits;
+}
+
+// The chosen tiling among `all` (tilings_fitting) whose layout fits sram_bytes.
+std::optional<ConvTilePlan> plan_conv_in(const std::vector<std::pair<std::uint64_t, ConvTilePlan>>& all,
+                                         std::uint64_t sram_bytes, const TilingOptions& opt) {
+  std::vector<ConvTilePlan> fits;
+  for (const auto& [bytes, plan] : all)
+    if (bytes <= sram_bytes) fits.push_back(plan);
   if (fits.empty()) return std::nullopt;
   return choose_tiling(fits, opt);
 }
@@ -372,8 +385,9 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
     return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
            (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
   };
+  const std::vector<std::pair<std::uint64_t, ConvTilePlan>> all = tilings_fitting(g, sram_bytes, opt);
   for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
-    std::optional<ConvTilePlan> p = plan_conv_in(g, *it, opt);
+    std::optional<ConvTilePlan> p = plan_conv_in(all, *it, opt);
     if (p && (!best || improves(*p, *best))) best = std::move(p);
   }
   return best;
