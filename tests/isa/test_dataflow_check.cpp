@@ -21,6 +21,12 @@ const std::string kHeader =
 
 std::vector<CheckIssue> check(const std::string& body) { return check_dataflow(read_program(kHeader + body, "df.npuasm")); }
 
+/// check() with other .tensor lines than kHeader's.
+std::vector<CheckIssue> check_with(const std::string& tensors, const std::string& body) {
+  const std::string head = ".npuasm 1\n.program name=df strategy=none dtype=int8\n";
+  return check_dataflow(read_program(head + tensors + body, "df.npuasm"));
+}
+
 // Layer a: x -> relu -> t; layer b: t -> relu -> y. Strict program order (no tokens).
 const std::string kSerial =
     "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256\n"
@@ -131,22 +137,18 @@ TEST(DataflowCheck, MoreRowsThanTheOldLimitAreCheckedRowByRow) {
   // Stride 0,1 over a t of 2048 bytes of which the STORE wrote the first 256: row (j, k) is
   // byte k, k < 1025, so the LOAD reads offsets 0 to 1025 and offset 256 is the first gap
   // (the hull [0, 1025) is not all written, so the check visits the rows).
-  const std::string header =
-      ".npuasm 1\n"
-      ".program name=df strategy=none dtype=int8\n"
-      ".tensor t kind=intermediate ddr=0x1000 bytes=2048\n"
-      ".tensor y kind=output ddr=0x2000 bytes=256\n";
-  const std::string gap =
-      "STORE layer=a tensor=t ddr=0x1000 sram=0x0 extent=256\n"
-      "LOAD  layer=b tensor=t ddr=0x1000 sram=0x0 extent=1,4096,1025 stride=0,1\n"
-      "STORE layer=b tensor=y ddr=0x2000 sram=0x100 extent=256\n";
-  const auto issues = check_dataflow(read_program(header + gap, "df.npuasm"));
+  const auto issues = check_with(".tensor t kind=intermediate ddr=0x1000 bytes=2048\n"
+                                 ".tensor y kind=output ddr=0x2000 bytes=256\n",
+                                 "STORE layer=a tensor=t ddr=0x1000 sram=0x0 extent=256\n"
+                                 "LOAD  layer=b tensor=t ddr=0x1000 sram=0x0 extent=1,4096,1025 stride=0,1\n"
+                                 "STORE layer=b tensor=y ddr=0x2000 sram=0x100 extent=256\n");
   ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].index, 1u);
-  EXPECT_NE(issues[0].message.find("reads intermediate tensor 't' (bytes at offset 0 to 1025) but no STORE that "
-                                   "happens before it wrote offset 256"),
-            std::string::npos)
-      << issues[0].message;
+  const std::string& m = issues[0].message;
+  EXPECT_EQ(m.rfind("instruction #1 LOAD (layer b): reads intermediate tensor 't' (bytes at offset 0 to 1025) but no "
+                    "STORE that happens before it wrote offset 256;",
+                    0),
+            0u)
+      << m;
 }
 
 TEST(DataflowCheck, ASevenGigabyteTensorReadInStridedRowsAfterOneStore) {
@@ -155,17 +157,15 @@ TEST(DataflowCheck, ASevenGigabyteTensorReadInStridedRowsAfterOneStore) {
   // rows of 8 bytes at stride 7168, 2^20 rows per column, 64 columns at stride 8 (2^26 rows).
   // Every byte read was written: clean. Without the STORE, the first column alone (2^20
   // rows, visited one by one as its hull is not written) has its first gap at offset 0.
-  const std::string header =
-      ".npuasm 1\n"
-      ".program name=df strategy=none dtype=int8\n"
-      ".tensor t kind=intermediate ddr=0x1000 bytes=7516192768\n";
+  const std::string t = ".tensor t kind=intermediate ddr=0x1000 bytes=7516192768\n";
   const std::string store = "STORE layer=a tensor=t ddr=0x1000 sram=0x0 extent=7168,1048576 stride=7168\n";
   const std::string load = "LOAD  layer=b tensor=t ddr=0x1000 sram=0x0 extent=8,1048576,64 stride=7168,8\n";
-  EXPECT_TRUE(check_dataflow(read_program(header + store + load, "df.npuasm")).empty());
-  const std::string column = "LOAD  layer=b tensor=t ddr=0x1000 sram=0x0 extent=8,1048576 stride=7168\n";
-  const auto issues = check_dataflow(read_program(header + column, "df.npuasm"));
+  EXPECT_TRUE(check_with(t, store + load).empty());
+  const auto issues = check_with(t, "LOAD  layer=b tensor=t ddr=0x1000 sram=0x0 extent=8,1048576 stride=7168\n");
   ASSERT_EQ(issues.size(), 1u);
-  EXPECT_NE(issues[0].message.find("(bytes at offset 0 to 7516185608) but no STORE that happens before it wrote offset 0;"), std::string::npos) << issues[0].message;
+  EXPECT_NE(issues[0].message.find("(bytes at offset 0 to 7516185608) but no STORE that happens before it wrote offset 0;"),
+            std::string::npos)
+      << issues[0].message;
 }
 
 TEST(DataflowCheck, DdrRowsVisitorMatchesTheRowList) {
