@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <exception>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,16 +68,6 @@ class DataflowChecker {
     } else {  // no order to check against: the outputs only
       for (std::size_t i : store_queue) add_store(i);
     }
-    if (too_many_) {
-      issues_.clear();
-      issues_.push_back({0, 0,
-                         fmt::format("the program's LOADs and STOREs have more than {} DDR rows (extent[1] x "
-                                     "extent[2] summed); the data-flow check stops there: split the program (real "
-                                     "networks have well under 10^5)",
-                                     kMaxRows),
-                         CheckKind::Dataflow});
-      return std::move(issues_);
-    }
     check_outputs();
     return std::move(issues_);
   }
@@ -94,25 +85,39 @@ class DataflowChecker {
     return it == tensor_index_.end() ? nullptr : &p_.tensors[it->second];
   }
 
-  /// The DDR rows of instruction i (LOAD/STORE), counted against kMaxRows.
-  std::vector<Interval> rows_of(std::size_t i) {
+  /// Whether every DDR row of instruction i (LOAD/STORE) lies inside its tensor. A range
+  /// outside its tensor is check_program's tensor-region issue: such an instruction is not
+  /// checked here. O(1) through the byte hull [ddr_addr, ddr_addr + span) when that fits in
+  /// 64 bits (every row inside the hull, and the hull's two ends are rows' ends); else row by row.
+  bool rows_inside(std::size_t i) const {
     const auto& d = std::get<DmaDesc>(p_.instructions[i].params);
-    const std::uint64_t rows = std::uint64_t(d.extent[1]) * std::uint64_t(d.extent[2]);
-    if (rows > kMaxRows - rows_seen_) {
-      too_many_ = true;
-      return {};
-    }
-    rows_seen_ += rows;
-    std::vector<Interval> iv = ddr_rows(d);
-    // A range outside its tensor is check_program's tensor-region issue: not checked here.
     const TensorDecl* t = tensor_of(p_.instructions[i]);
-    for (const Interval& r : iv)
-      if (!t || r.second < r.first || r.first < t->ddr_addr || r.second - t->ddr_addr > t->bytes) return {};
-    return iv;
+    if (!t) return false;
+    auto inside = [&](std::uint64_t b, std::uint64_t e) {
+      return !(e < b || b < t->ddr_addr || e - t->ddr_addr > t->bytes);
+    };
+    if (const auto h = hull(d)) return inside(h->first, h->second);
+    bool all = true;
+    for_each_ddr_row(d, [&](std::uint64_t b, std::uint64_t e) { all = all && inside(b, e); });
+    return all;
+  }
+
+  /// [ddr_addr, ddr_addr + span) of a descriptor with rows, if it fits in 64 bits.
+  static std::optional<Interval> hull(const DmaDesc& d) {
+    if (d.extent[0] == 0 || d.extent[1] == 0 || d.extent[2] == 0 || d.elem_bytes <= 0) return std::nullopt;
+    std::uint64_t span = 0;
+    try {
+      span = d.ddr_span_bytes();
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (span > UINT64_MAX - d.ddr_addr) return std::nullopt;
+    return Interval{d.ddr_addr, d.ddr_addr + span};
   }
 
   /// LOADs in the order of how many STOREs happen before them, the STOREs added to each
-  /// tensor's written set in store-queue order: O((rows) log rows) for the whole program.
+  /// tensor's written set in store-queue order: O((rows) log rows) for the whole program, a LOAD
+  /// whose hull is written in O(log rows).
   void check_loads(const std::vector<std::size_t>& store_queue) {
     std::vector<std::pair<std::size_t, std::size_t>> loads;  // (stores before it, instruction)
     for (std::size_t i = 0; i < p_.instructions.size(); ++i) {
@@ -129,16 +134,20 @@ class DataflowChecker {
       for (; added < stores_before && added < store_queue.size(); ++added) add_store(store_queue[added]);
       const Instruction& in = p_.instructions[i];
       const TensorDecl& t = *tensor_of(in);
+      if (!rows_inside(i)) continue;
+      const IntervalSet& written = written_[in.tensor];
+      const auto& d = std::get<DmaDesc>(in.params);
+      // Written over the whole hull: every row is (the common case, one look-up).
+      const std::optional<Interval> h = hull(d);
+      if (h && !written.first_missing(h->first, h->second)) continue;
       std::optional<std::uint64_t> gap;
-      const std::vector<Interval> rows = rows_of(i);
       std::uint64_t lo = UINT64_MAX, hi = 0;
-      for (const Interval& need : rows) {
-        lo = std::min(lo, need.first);
-        hi = std::max(hi, need.second);
-        const auto g = written_[in.tensor].first_missing(need.first, need.second);
+      for_each_ddr_row(d, [&](std::uint64_t b, std::uint64_t e) {
+        lo = std::min(lo, b);
+        hi = std::max(hi, e);
+        const auto g = written.first_missing(b, e);
         if (g && (!gap || *g < *gap)) gap = g;
-      }
-      if (too_many_) return;
+      });
       if (!gap) continue;
       found.push_back(
           {in.source_line, i,
@@ -157,8 +166,9 @@ class DataflowChecker {
   void add_store(std::size_t i) {
     const Instruction& in = p_.instructions[i];
     if (in.op != Opcode::Store || !tensor_of(in)) return;
+    if (!rows_inside(i)) return;
     IntervalSet& w = written_[in.tensor];
-    for (const Interval& r : rows_of(i)) w.add(r.first, r.second);
+    for_each_ddr_row(std::get<DmaDesc>(in.params), [&](std::uint64_t b, std::uint64_t e) { w.add(b, e); });
   }
 
   void check_outputs() {
@@ -181,9 +191,6 @@ class DataflowChecker {
   std::map<std::string, std::size_t> tensor_index_;
   std::vector<Clock> before_;
   std::map<std::string, IntervalSet> written_;  // per tensor: bytes the STOREs added so far wrote
-  static constexpr std::uint64_t kMaxRows = std::uint64_t(1) << 22;
-  std::uint64_t rows_seen_ = 0;
-  bool too_many_ = false;
   std::vector<CheckIssue> issues_;
 };
 
@@ -193,21 +200,39 @@ std::vector<CheckIssue> check_dataflow(const Program& program) { return Dataflow
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> ddr_rows(const DmaDesc& d) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
-  if (d.extent[0] == 0 || d.extent[1] == 0 || d.extent[2] == 0 || d.elem_bytes <= 0) return out;
-  const std::uint64_t row = std::uint64_t(d.extent[0]) * std::uint64_t(d.elem_bytes);
-  for (std::uint64_t k = 0; k < d.extent[2]; ++k)
-    for (std::uint64_t j = 0; j < d.extent[1]; ++j) {
-      const std::uint64_t b = d.ddr_addr + k * d.ddr_stride_bytes[1] + j * d.ddr_stride_bytes[0];
-      if (!out.empty() && out.back().second == b) out.back().second = b + row;
-      else out.emplace_back(b, b + row);
-    }
+  for_each_ddr_row(d, [&](std::uint64_t b, std::uint64_t e) { out.emplace_back(b, e); });
   return out;
 }
 
+namespace {
+
+/// ddr_burst_bytes() in O(extent[2]) for rows that stay apart (stride[0] is not the row, the
+/// last row of one k does not run into the next k's first) and all start at the same offset
+/// inside a burst for one k (stride[0] a multiple of the burst): each k adds extent[1] times
+/// its first row's bursts. nullopt when that does not hold or an address would wrap.
+std::optional<std::uint64_t> separate_rows_burst_bytes(const DmaDesc& d, std::uint64_t burst) {
+  if (d.extent[0] == 0 || d.extent[1] == 0 || d.extent[2] == 0 || d.elem_bytes <= 0) return std::uint64_t(0);
+  const unsigned __int128 row = (unsigned __int128)d.extent[0] * unsigned(d.elem_bytes);
+  const unsigned __int128 s0 = d.ddr_stride_bytes[0], s1 = d.ddr_stride_bytes[1];
+  if (s0 == row || s0 % burst != 0) return std::nullopt;
+  if (d.extent[2] > 1 && s1 == (d.extent[1] - 1) * s0 + row) return std::nullopt;
+  if (d.ddr_addr + (d.extent[2] - 1) * s1 + (d.extent[1] - 1) * s0 + row + burst > UINT64_MAX) return std::nullopt;
+  unsigned __int128 n = 0;
+  for (std::uint64_t k = 0; k < d.extent[2]; ++k) {
+    const unsigned __int128 lo = d.ddr_addr + k * s1;
+    n += ((lo + row + burst - 1) / burst - lo / burst) * burst * d.extent[1];
+  }
+  if (n > UINT64_MAX) return std::nullopt;
+  return std::uint64_t(n);
+}
+
+}  // namespace
+
 std::uint64_t ddr_burst_bytes(const DmaDesc& d, std::uint64_t burst) {
   if (burst == 0) return 0;
+  if (const auto fast = separate_rows_burst_bytes(d, burst)) return *fast;
   std::uint64_t n = 0;
-  for (const auto& [lo, hi] : ddr_rows(d)) n += ((hi + burst - 1) / burst - lo / burst) * burst;
+  for_each_ddr_row(d, [&](std::uint64_t lo, std::uint64_t hi) { n += ((hi + burst - 1) / burst - lo / burst) * burst; });
   return n;
 }
 

@@ -375,7 +375,9 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   }
   g_ran = true;
   if (!(hw.npu.clock_mhz > 0)) throw ConfigError(hw.source + ": error: npu.clock_mhz must be positive");
+  const auto wall_check = std::chrono::steady_clock::now();
   check_before_simulating(program, hw, opt);
+  const double check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_check).count();
 
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -398,7 +400,7 @@ RunResult run_program(const isa::Program& program, const HwConfig& hw, const Run
   RunResult r = collect(program, hw, opt, *top);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   if (std::getenv("NPU_PROFILE")) {
-    std::fprintf(stderr, "run_program: elaborate %.3f s, simulate %.3f s, collect %.3f s\n",
+    std::fprintf(stderr, "run_program: check %.3f s, elaborate %.3f s, simulate %.3f s, collect %.3f s\n", check_s,
                  std::chrono::duration<double>(wall_elab - wall0).count(),
                  std::chrono::duration<double>(wall_sim - wall_elab).count(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_sim).count());

@@ -8,10 +8,12 @@
 namespace npu::compiler::codegen {
 
 bool GenCtx::weight_is_constant(const std::string& t) const {
-  const std::string& r = root(t);
-  for (const auto& d : lg.ddr_tensors)
-    if (d.name == r) return d.kind == isa::TensorKind::Weight;
-  return true;
+  // Indexed on first use (the first DDR tensor of a name decides, as a scan would): a scan
+  // per GEMM step cost a 7B model's 2000 tensors x 28000 steps of string compares.
+  if (weight_kind_.empty())
+    for (const auto& d : lg.ddr_tensors) weight_kind_.emplace(d.name, d.kind == isa::TensorKind::Weight);
+  const auto it = weight_kind_.find(root(t));
+  return it == weight_kind_.end() || it->second;
 }
 
 std::vector<std::uint32_t> GenCtx::place(const std::vector<std::uint64_t>& sizes) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,7 @@ class GenCtx {
 
  private:
   const std::map<std::string, std::uint64_t>& base_;
+  mutable std::unordered_map<std::string, bool> weight_kind_;  ///< weight_is_constant's index: root -> is a weight
 };
 
 // The generators, one per layer kind: the steps of layer L. Each throws TooBig when not even

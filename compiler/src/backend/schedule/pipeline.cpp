@@ -46,6 +46,46 @@ bool overlap(const std::vector<Interval>& a, const std::vector<Interval>& b) {
   return false;
 }
 
+/// Whether a row of descriptor d (isa::ddr_rows: [addr + k*s1 + j*s0, + row)) meets [lo, hi),
+/// without listing the rows: per k, the first j whose row ends after lo, in O(extent[2]).
+/// Addresses as ddr_rows computes them when they do not wrap; nullopt when they might.
+std::optional<bool> touches(const isa::DmaDesc& d, std::uint64_t lo, std::uint64_t hi) {
+  if (d.extent[0] == 0 || d.extent[1] == 0 || d.extent[2] == 0 || d.elem_bytes <= 0 || lo >= hi) return false;
+  const unsigned __int128 row = (unsigned __int128)d.extent[0] * unsigned(d.elem_bytes);
+  const unsigned __int128 s0 = d.ddr_stride_bytes[0], s1 = d.ddr_stride_bytes[1];
+  const unsigned __int128 last = d.ddr_addr + (d.extent[2] - 1) * s1 + (d.extent[1] - 1) * s0 + row;
+  if (last > UINT64_MAX) return std::nullopt;
+  for (std::uint64_t k = 0; k < d.extent[2]; ++k) {
+    const unsigned __int128 base = d.ddr_addr + k * s1;  // row j: [base + j*s0, base + j*s0 + row)
+    unsigned __int128 j = 0;                              // first j with base + j*s0 + row > lo
+    if (base + row <= lo) {
+      if (s0 == 0) continue;
+      j = (lo - base - row) / s0 + 1;
+    }
+    if (j < d.extent[1] && base + j * s0 < hi) return true;
+  }
+  return false;
+}
+
+/// overlap(rows_of(load), store_rows) for a LOAD, by touches() when the STORE has few rows
+/// (each costs O(extent[2]) of the LOAD); the LOAD's rows are listed (once, into `rows`) only
+/// when a STORE has many.
+bool load_overlaps(const Instruction& load, std::optional<std::vector<Interval>>& rows,
+                   const std::vector<Interval>& store_rows) {
+  const auto& d = std::get<isa::DmaDesc>(load.params);
+  if (store_rows.size() <= 4) {
+    bool all_known = true;
+    for (const Interval& r : store_rows) {
+      const std::optional<bool> t = touches(d, r.first, r.second);
+      if (t && *t) return true;
+      all_known = all_known && t.has_value();
+    }
+    if (all_known) return false;
+  }
+  if (!rows) rows = rows_of(load);
+  return overlap(*rows, store_rows);
+}
+
 struct Range {
   std::uint64_t lo = UINT64_MAX, hi = 0;
   bool empty() const { return lo >= hi; }
@@ -207,10 +247,10 @@ class Pipeliner {
       const auto k = kind_.find(ins[i].tensor);
       if (k != kind_.end() && k->second != isa::TensorKind::Input && k->second != isa::TensorKind::Weight) {
         // The last STORE before the fence that wrote any byte this LOAD reads.
-        const auto rows = rows_of(ins[i]);
+        std::optional<std::vector<Interval>> rows;  // listed only if needed
         const auto& written = stores_[ins[i].tensor];
         for (auto w = written.rbegin(); w != written.rend(); ++w)
-          if (w->first < f && overlap(rows, w->second)) {
+          if (w->first < f && load_overlaps(ins[i], rows, w->second)) {
             if (!need || w->first > *need) need = w->first;
             break;
           }

@@ -2,7 +2,6 @@
 #include "npu/compiler/backend/tiling/sram_placement.hpp"
 
 #include <algorithm>
-#include <set>
 #include <tuple>
 #include <vector>
 
@@ -77,11 +76,19 @@ int max_band_rows(const ConvGeom& g, int rows_tile) {
   return std::min((rows_tile - 1) * g.stride_h + g.dilation * (g.kh - 1) + 1, g.h_in);
 }
 
-// Distinct values ceil(total/n) for n = 1..total.
+// Distinct values ceil(total/n) for n = 1..total, ascending. O(sqrt(total)): for v =
+// ceil(total/n) > 1 the largest n with the same value is (total-1)/(v-1) (ceil(total/n) = v
+// iff (v-1)*n < total <= v*n), so n jumps past it (a 32000-entry vocabulary has 357 values).
 std::vector<int> ceil_splits(int total) {
-  std::set<int> s;
-  for (int n = 1; n <= total; ++n) s.insert(int(ceil_div(total, n)));
-  return {s.begin(), s.end()};
+  std::vector<int> out;
+  for (int n = 1; n <= total;) {
+    const int v = int(ceil_div(total, n));
+    out.push_back(v);
+    if (v == 1) break;
+    n = (total - 1) / (v - 1) + 1;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 std::uint64_t bursts(std::uint64_t bytes, int burst) {
@@ -324,22 +331,35 @@ ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOp
 }
 
 // The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
-std::optional<ConvTilePlan> plan_conv_in(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+// Every tiling whose SRAM layout fits sram_bytes, with its layout's total bytes, in the
+// order order x co tile x row tile. A layout does not depend on sram_bytes, so the list for a
+// smaller capacity is this one filtered (plan_conv computes it once for all its capacities).
+std::vector<std::pair<std::uint64_t, ConvTilePlan>> tilings_fitting(const ConvGeom& g, std::uint64_t sram_bytes,
+                                                                    const TilingOptions& opt) {
   const int unit = co_unit(g);
   std::vector<int> co_tiles;
   for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
   const std::vector<int> row_tiles = ceil_splits(g.h_out);
 
-  std::vector<ConvTilePlan> fits;
+  std::vector<std::pair<std::uint64_t, ConvTilePlan>> fits;
   for (LoopOrder order : {LoopOrder::WeightsResident, LoopOrder::InputResident}) {
     for (int co : co_tiles) {
       for (int rows : row_tiles) {
         const ConvSramLayout l = conv_sram_layout(g, order, co, rows, opt);
         if (l.total_bytes > sram_bytes) continue;
-        fits.push_back(tile_plan(g, order, co, rows, l, opt));
+        fits.emplace_back(l.total_bytes, tile_plan(g, order, co, rows, l, opt));
       }
     }
   }
+  return fits;
+}
+
+// The chosen tiling among `all` (tilings_fitting) whose layout fits sram_bytes.
+std::optional<ConvTilePlan> plan_conv_in(const std::vector<std::pair<std::uint64_t, ConvTilePlan>>& all,
+                                         std::uint64_t sram_bytes, const TilingOptions& opt) {
+  std::vector<ConvTilePlan> fits;
+  for (const auto& [bytes, plan] : all)
+    if (bytes <= sram_bytes) fits.push_back(plan);
   if (fits.empty()) return std::nullopt;
   return choose_tiling(fits, opt);
 }
@@ -367,8 +387,9 @@ std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_byte
     return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
            (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
   };
+  const std::vector<std::pair<std::uint64_t, ConvTilePlan>> all = tilings_fitting(g, sram_bytes, opt);
   for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
-    std::optional<ConvTilePlan> p = plan_conv_in(g, *it, opt);
+    std::optional<ConvTilePlan> p = plan_conv_in(all, *it, opt);
     if (p && (!best || improves(*p, *best))) best = std::move(p);
   }
   return best;
