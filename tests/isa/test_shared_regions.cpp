@@ -6,24 +6,12 @@
 #include <string>
 
 #include "npu/isa/check/program_check.hpp"
+#include "small_npu.hpp"
 
 namespace npu::isa {
 namespace {
 
-/// 64 KiB SRAM, DDR of 256 rows x 256 columns x 8 B = 0x80000 bytes (as test_check.cpp).
-HwConfig small_npu() {
-  HwConfig hw;
-  hw.source = "small-npu";
-  hw.npu = {"small", 1000};
-  hw.mac_array.rows = hw.mac_array.cols = 16;
-  hw.mac_array.dtype = DType::Int8;
-  hw.sram.capacity_bytes = 64 * 1024;
-  hw.ddr.channels = hw.ddr.ranks = hw.ddr.bank_groups = hw.ddr.banks_per_group = 1;
-  hw.ddr.rows = 256;
-  hw.ddr.columns = 256;
-  hw.ddr.bus_width_bits = 64;
-  return hw;
-}
+using test::small_npu;
 
 Instruction dma(Opcode op, const std::string& tensor, std::uint64_t ddr, std::vector<Token> wait,
                 std::vector<Token> push) {
