@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -18,13 +19,11 @@ namespace {
 /// columns x 8 B = 33,554,432 B (32 MiB). MobileNetV2's DDR tensors one region each are
 /// 42,140,480 B (weights 13,951,264 + input 602,112 + output 4,000 + 63 intermediates
 /// 27,583,104; the .tensor sizes), so only reuse makes it fit.
-std::string small_ddr_fp32(const std::string& dir) {
-  std::string y = npu::test::read_file(npu::test::fp32_config(dir));
-  const std::size_t at = y.find("rows: 65536");
-  EXPECT_NE(at, std::string::npos);
-  y.replace(at, 11, "rows: 128  ");
-  const std::string path = dir + "/edge-fp32-32mib.yaml";
-  std::ofstream(path) << y;
+std::string small_ddr_fp32(const std::string& dir, const std::string& rows = "128") {
+  const std::string path = dir + "/edge-fp32-" + rows + "-rows.yaml";
+  const std::string yaml = npu::test::read_file(npu::test::fp32_config(dir));
+  EXPECT_NE(yaml.find("rows: 65536"), std::string::npos);
+  std::ofstream(path) << std::regex_replace(yaml, std::regex("rows: 65536"), "rows: " + rows);
   return path;
 }
 
@@ -59,10 +58,8 @@ TEST(DdrReuse, TooSmallEvenWithReuseNamesBothSizes) {
   const std::string model = npu::test::shared_path("models/mobilenet_v2_bn.onnx");
   NPU_REQUIRE_SHARED_OR_SKIP(model);
   const std::string dir = npu::test::fresh_dir("ddr_reuse_small");
-  std::string y = npu::test::read_file(npu::test::fp32_config(dir));
-  y.replace(y.find("rows: 65536"), 11, "rows: 32   ");  // 8 MiB: less than the weights alone
-  std::ofstream(dir + "/tiny.yaml") << y;
-  const auto r = npu::test::run_npu({"compile", model, "--hw", dir + "/tiny.yaml", "-o", dir + "/m.npuasm"});
+  const std::string hw = small_ddr_fp32(dir, "32");  // 8 MiB: less than the weights alone
+  const auto r = npu::test::run_npu({"compile", model, "--hw", hw, "-o", dir + "/m.npuasm"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("with intermediate regions reused by lifetime) but the DDR holds 8388608"), std::string::npos)
       << r.output;
