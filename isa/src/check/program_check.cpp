@@ -1,5 +1,6 @@
 // Static checks of a program against a hardware config. Rules: docs/isa.md ("Static checks").
 #include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/shared_regions.hpp"
 #include "npu/isa/requant_operand.hpp"
 
 #include <fmt/format.h>
@@ -101,6 +102,7 @@ class Checker {
                                "below 0x{:x}",
                                t.name, t.ddr_addr, t.bytes, ddr_cap, ddr_cap, ddr_cap));
     }
+    std::vector<std::pair<std::size_t, std::size_t>> shared;  // overlapping intermediates
     // Overlaps: sort by start address (ties by index, so the output is deterministic) and
     // compare each region with every later one that starts before it ends.
     std::vector<std::size_t> order(p_.tensors.size());
@@ -118,6 +120,10 @@ class Checker {
         if (b.bytes == 0 || a.bytes == 0) continue;
         const std::size_t later = std::max(order[oi], order[oj]);
         const TensorDecl& other = p_.tensors[std::min(order[oi], order[oj])];
+        if (p_.tensors[later].kind == TensorKind::Intermediate && other.kind == TensorKind::Intermediate) {
+          shared.emplace_back(std::min(order[oi], order[oj]), later);  // allowed when ordered: below
+          continue;
+        }
         add_tensor(later, CheckKind::TensorDecl,
                    fmt::format("tensor '{}' [0x{:x}, 0x{:x}) overlaps tensor '{}' [0x{:x}, 0x{:x}); DDR regions of "
                                "tensors must be disjoint",
@@ -125,6 +131,25 @@ class Checker {
                                p_.tensors[later].ddr_addr + p_.tensors[later].bytes, other.name, other.ddr_addr,
                                other.ddr_addr + other.bytes));
       }
+    }
+    check_shared(shared);
+  }
+
+  // Intermediates sharing DDR bytes (regions reused by lifetime): every LOAD/STORE of one
+  // must happen before every LOAD/STORE of the other.
+  void check_shared(const std::vector<std::pair<std::size_t, std::size_t>>& shared) {
+    const auto unordered = unordered_accesses(p_, shared);
+    for (std::size_t k = 0; k < shared.size(); ++k) {
+      if (!unordered[k]) continue;
+      const TensorDecl& a = p_.tensors[shared[k].first];
+      const TensorDecl& b = p_.tensors[shared[k].second];
+      add_tensor(shared[k].second, CheckKind::TensorDecl,
+                 fmt::format("intermediate tensor '{}' [0x{:x}, 0x{:x}) overlaps intermediate tensor '{}' [0x{:x}, "
+                             "0x{:x}) but their accesses are not ordered (instructions #{} and #{}); intermediates "
+                             "may share DDR bytes only when every LOAD/STORE of one happens before every LOAD/STORE "
+                             "of the other (order them with a token or a fence, or give them disjoint regions)",
+                             b.name, b.ddr_addr, b.ddr_addr + b.bytes, a.name, a.ddr_addr, a.ddr_addr + a.bytes,
+                             unordered[k]->first, unordered[k]->second));
     }
   }
 

@@ -38,6 +38,7 @@ class Generator {
       gen_layer(ctx.lg.layers[li]);
     }
     if (!too_big_.empty()) throw ConfigError(too_big_message());
+    codegen::fit_ddr(ctx.hw, res_.program);
     return std::move(res_);
   }
 

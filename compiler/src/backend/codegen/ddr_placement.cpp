@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backend/codegen/ddr_placement.hpp"
+#include "backend/codegen/ddr_reuse.hpp"
 #include "npu/base/checked_math.hpp"
 #include "npu/base/user_text.hpp"
 
@@ -101,13 +102,23 @@ std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, c
     // tensors instead (aligned only); every network that fits staggered keeps its layout.
     program.tensors.resize(first);
     bases.clear();
-    cursor = lay_out(lg, geo, false, program, bases);
+    lay_out(lg, geo, false, program, bases);
   }
-  if (cap > 0 && cursor > cap)
-    throw ConfigError(hw.source + ": error: the network's DDR tensors need " + std::to_string(cursor) +
-                      " bytes but the DDR holds " + std::to_string(cap) +
-                      " (ddr: channels x ranks x banks x rows x columns x bus bytes); use a larger DDR");
   return bases;
+}
+
+void fit_ddr(const HwConfig& hw, isa::Program& program) {
+  const std::uint64_t cap = hw.ddr.capacity_bytes();
+  std::uint64_t end = 0;
+  for (const auto& t : program.tensors) end = std::max(end, t.ddr_addr + t.bytes);
+  if (cap == 0 || end <= cap) return;
+  const std::uint64_t packed = end;
+  end = reuse_ddr_by_lifetime(program, std::max<std::uint64_t>(ddr_bank_geometry(hw.ddr).bank_stride_bytes, 64));
+  if (end > cap)
+    throw ConfigError(hw.source + ": error: the network's DDR tensors need " + std::to_string(packed) + " bytes (" +
+                      std::to_string(end) + " with intermediate regions reused by lifetime) but the DDR holds " +
+                      std::to_string(cap) +
+                      " (ddr: channels x ranks x banks x rows x columns x bus bytes); use a larger DDR");
 }
 
 }  // namespace codegen

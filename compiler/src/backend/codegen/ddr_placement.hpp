@@ -12,9 +12,17 @@ namespace npu::compiler::codegen {
 
 /// Places the lowered graph's DDR tensors in first-use order: each base aligned to the bank
 /// stride (at least 64 B) and moved to bank slot (k mod bank_slots) for the k-th tensor.
-/// Declares them in `program` and returns each root's DDR base. Throws ConfigError when they
-/// exceed the DDR capacity (or an address overflows 64 bits).
+/// When that exceeds the DDR capacity the tensors are packed instead (aligned only).
+/// Declares them in `program` and returns each root's DDR base (which may still exceed the
+/// DDR: fit_ddr decides once the program exists). Throws ConfigError when an address
+/// overflows 64 bits.
 std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, const HwConfig& hw,
                                                        isa::Program& program);
+
+/// Called on the generated program (before any program pass): when its tensors end past the
+/// DDR capacity, re-places the intermediates with regions reused by lifetime
+/// (ddr_reuse.hpp). Programs that fit are not changed. Throws ConfigError naming the bytes
+/// needed (packed, and with reuse), the DDR capacity and the fix when even that does not fit.
+void fit_ddr(const HwConfig& hw, isa::Program& program);
 
 }  // namespace npu::compiler::codegen
