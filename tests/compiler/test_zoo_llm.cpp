@@ -10,7 +10,6 @@
 //  7,241,732,096 (untied heads counted).
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <map>
 
@@ -224,15 +223,15 @@ TEST(ZooLlm, MalformedSuffixesAreRejected) {
   }
 }
 
-// Weights have shapes and no values: the 7B graphs build in milliseconds (a timed bound
-// far above the measured ~10-30 ms, to catch a large allocation, not to benchmark).
-TEST(ZooLlm, SevenBillionGraphsBuildFast) {
+// Weights have shapes and no values, so a 7B graph costs no gigabytes to build: the values the
+// graph holds (rotary tables, masks, shape constants) are a tiny fraction of the parameters.
+// (How fast it builds is a benchmark's question, not a test's.)
+TEST(ZooLlm, SevenBillionGraphsCarryNoWeightValues) {
   for (const char* name : {"llama-2-7b:decode=2048", "llama-2-7b:prefill=512"}) {
-    const auto t0 = std::chrono::steady_clock::now();
     const Graph g = load_model(name);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("[ build ] %s: %zu nodes in %.1f ms\n", name, g.nodes.size(), ms);
-    EXPECT_LT(ms, 2000.0) << name;
+    std::uint64_t values = 0;
+    for (const auto& [tname, t] : g.tensors) values += t.float_data.size() + t.int_data.size();
+    EXPECT_LT(values, 6738415616ull / 1000) << name;  // < 0.1 % of the 6,738,415,616 parameters
   }
 }
 
