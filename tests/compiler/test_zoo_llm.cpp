@@ -251,5 +251,20 @@ TEST(ZooLlmTool, BadNamesExitOneAndHelpListsTheLlms) {
     EXPECT_CONTAINS(npu::test::run_npu({cmd, "--help"}).output, "llama-2-7b");
 }
 
+// A model over the SRAM-plan ladder's 1e9 parameters compiles for the configured SRAM alone
+// (the ladder would hold one whole program per SRAM size) and says so; gpt2 (124 M) keeps it.
+TEST(ZooLlm, BillionParameterModelsSkipTheSramLadderAndSaySo) {
+  const HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/hbm2-npu.yaml");
+  auto ladder_warning = [](const CompileResult& r) {
+    for (const auto& w : r.warnings)
+      if (w.find("not its smaller-SRAM plans") != std::string::npos) return true;
+    return false;
+  };
+  const CompileResult big = compile(load_model("llama-3.2-1b:decode=8"), hw, builtin_strategy("none"));
+  EXPECT_TRUE(ladder_warning(big));
+  EXPECT_EQ(big.plan_sram_bytes, hw.sram.capacity_bytes);
+  EXPECT_FALSE(ladder_warning(compile(load_model("gpt2:decode=8"), hw, builtin_strategy("none"))));
+}
+
 }  // namespace
 }  // namespace npu::compiler

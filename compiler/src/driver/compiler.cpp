@@ -1,5 +1,6 @@
 #include <algorithm>
 #include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/ir/graph_stats.hpp"
 #include "npu/compiler/backend/tiling/gemv_decisions.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
@@ -317,7 +318,14 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   // is kept only where the estimates rank it better than the one for half of it, and so on
   // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles
   // for the configured SRAM alone.
-  const bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
+  bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
+  if (ladder && graph_stats(r.graph).params > kSramLadderMaxParams) {
+    ladder = false;
+    r.warnings.push_back(where + ": warning: compiled for the configured SRAM only, not its smaller-SRAM plans: " +
+                         std::to_string(graph_stats(r.graph).params) +
+                         " parameters are more than the plan ladder's limit of 1e9 (one program per SRAM size "
+                         "would be held in memory; sram_plans.hpp kSramLadderMaxParams)");
+  }
   const std::vector<std::uint64_t> capacities =
       ladder ? sram_plan_capacities(hw) : std::vector<std::uint64_t>{hw.sram.capacity_bytes};
   // The program and its report carry the graph's name as one .npuasm word (said when it differs).

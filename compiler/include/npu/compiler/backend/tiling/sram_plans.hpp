@@ -46,6 +46,14 @@ struct PlanFigures {
 /// monotone over a doubling sweep.
 std::vector<std::uint64_t> sram_plan_capacities(const HwConfig& hw);
 
+/// Largest model, in parameters, compiled for every SRAM size of the ladder. The ladder holds
+/// one whole program per size until it chooses, so a billion-parameter LLM (llama-2-7b's
+/// 512-token prefill: about 0.56 M instructions a size) needed over 11 GB and 380 s of CPU
+/// (measured 2026-12-03); above this the compile is for the configured SRAM alone and says
+/// so. Every CNN of the zoo and ../shared/models (< 0.1 B) and GPT-2 up to gpt2-medium keep
+/// the ladder.
+inline constexpr std::int64_t kSramLadderMaxParams = 1'000'000'000;
+
 /// Figures of a compiled program (see PlanFigures). `residency_ns`: what keep_resident
 /// reported as added (0 when it did not run).
 PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, const CompileReport& report,
