@@ -27,6 +27,14 @@ std::vector<npu::hw::TraceRequest> make_trace(TracePattern p, std::size_t n) {
   return out;
 }
 
+// Requests per second of n requests an iteration, and the simulated bandwidth, as counters.
+void report_rate(benchmark::State& state, std::size_t n, double gbps) {
+  state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
+  state.counters["requests_per_s"] =
+      benchmark::Counter(double(state.iterations()) * double(n), benchmark::Counter::kIsRate);
+  state.counters["simulated_GBps"] = gbps;
+}
+
 void replay(benchmark::State& state, TracePattern pattern, const std::string& mapping) {
   const std::size_t n = 1000000;
   const auto trace = make_trace(pattern, n);
@@ -40,10 +48,7 @@ void replay(benchmark::State& state, TracePattern pattern, const std::string& ma
     gbps = ddr.stats().achieved_gbps();
     benchmark::DoNotOptimize(gbps);
   }
-  state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
-  state.counters["requests_per_s"] =
-      benchmark::Counter(double(state.iterations()) * double(n), benchmark::Counter::kIsRate);
-  state.counters["simulated_GBps"] = gbps;
+  report_rate(state, n, gbps);
 }
 
 void replay_tlm(benchmark::State& state, TracePattern pattern) {
@@ -59,10 +64,7 @@ void replay_tlm(benchmark::State& state, TracePattern pattern) {
     gbps = ddr.stats().achieved_gbps();
     benchmark::DoNotOptimize(gbps);
   }
-  state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
-  state.counters["requests_per_s"] =
-      benchmark::Counter(double(state.iterations()) * double(n), benchmark::Counter::kIsRate);
-  state.counters["simulated_GBps"] = gbps;
+  report_rate(state, n, gbps);
 }
 
 void BM_SeqRead_rochrababgco(benchmark::State& s) { replay(s, TracePattern::SeqRead, "rochrababgco"); }
