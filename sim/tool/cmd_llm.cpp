@@ -32,16 +32,18 @@ void add_llm(CLI::App& app) {
   auto strategies = std::make_shared<std::vector<std::string>>();
   cmd->add_option("model", opt->model, "Zoo LLM name (llama-2-7b, ...) or PREFILL.onnx,DECODE.onnx")->required();
   cmd->add_option("--hw", opt->hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
-  cmd->add_option("--prompt", opt->prompt, "Prompt tokens P (default: an ONNX pair's past length; 512)");
-  cmd->add_option("--generate", opt->generate, "Generated tokens G (default: min(128, max context - P))");
+  auto* prompt = cmd->add_option("--prompt", opt->prompt, "Prompt tokens P (default: an ONNX pair's past length; 512)");
+  auto* generate = cmd->add_option("--generate", opt->generate, "Generated tokens G (default: min(128, max context - P))");
   auto* batch = cmd->add_option("--batch", opt->batch, "Sequences decoded together B (default: the export's; 1)");
   cmd->add_option("--strategies", *strategies, "Comma-separated fusion strategies")->default_str("none,conv-bn-act");
   cmd->add_option("--out", opt->out_dir, "Output folder (summary.*, llm.*, steps/, runs/)")->default_val("llm-out");
   cmd->add_flag("--every-step", opt->every_step, "Simulate every decode step (default: sampled lengths, interpolated)");
   cmd->add_option("--samples", opt->samples, "Sampled decode lengths without --every-step")->default_val(5);
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
-  cmd->callback([opt, strategies, batch]() {
+  cmd->callback([opt, strategies, batch, prompt, generate]() {
     opt->batch_given = batch->count() > 0;
+    opt->prompt_given = prompt->count() > 0;
+    opt->generate_given = generate->count() > 0;
     opt->strategies = npu::tool::split_list(*strategies);
     if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn-act"};
     std::error_code ec;

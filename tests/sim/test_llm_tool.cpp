@@ -108,8 +108,25 @@ INSTANTIATE_TEST_SUITE_P(
         LlmBadInput{"batch2", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--batch", "2"},
                     "--batch 2: error: the ONNX pair .* was exported at batch 1 \\(fixed shapes\\); give --batch 1"},
         LlmBadInput{"generate", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--generate", "2"},
-                    "--generate 2: error: prompt 127 \\+ generate 2 = 129 tokens is over the model's context of 128.*"
+                    "--generate 2: error: prompt 127 \\+ generate 2 tokens is over the model's context of 128.*"
                     "give --generate 1 or less"},
+        // A G near 2^63 must not wrap prompt + G into a small number (it ran simulations once).
+        LlmBadInput{"generate_huge", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--generate", "9223372036854775300"},
+                    "--generate 9223372036854775300: error: .*over the model's context of 1024.*give --generate 512 or less"},
+        // 0 is a value, not "the default": refused like a negative count.
+        LlmBadInput{"prompt0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--prompt", "0"},
+                    "--prompt 0: error: the prompt is at least 1 token"},
+        LlmBadInput{"generate0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--generate", "0"},
+                    "--generate 0: error: generate at least 1 token"},
+        // The prompt alone fills gpt2's 1024-token context: the message blames --prompt.
+        LlmBadInput{"prompt_fills", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--prompt", "1024"},
+                    "--prompt 1024: error: the model's context is 1024 tokens.*give --prompt 1023 or less"},
+        LlmBadInput{"samples1", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--samples", "1"},
+                    "--samples 1: error: interpolation needs at least 2.*--every-step"},
+        LlmBadInput{"jobs0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "-j", "0"},
+                    "--jobs 0: error: give at least 1"},
+        LlmBadInput{"zoo_suffix", {"gpt2:decode=8", "--hw", "configs/edge-npu-ddr4.yaml"},
+                    "MODEL 'gpt2:decode=8': error: npu llm takes the bare zoo name.*give 'gpt2' with --prompt"},
         LlmBadInput{"zoo", {"llama-2-7", "--hw", "configs/edge-npu-ddr4.yaml"},
                     "MODEL 'llama-2-7': error: not a zoo LLM \\(did you mean 'llama-2-7b'\\?\\)"},
         LlmBadInput{"weights",
@@ -133,4 +150,15 @@ TEST(LlmTool, KvCacheLargerThanDdr) {
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("KV cache at context 128 and batch 1 is 131072 bytes"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("larger than the config's DDR of 8192 bytes"), std::string::npos) << r.output;
+}
+
+// An --out that cannot be created (under a regular file) exits 1 naming it, before any run.
+TEST(LlmTool, UnwritableOutFolder) {
+  const std::string dir = npu::test::fresh_dir("llm-out-file");
+  std::ofstream(dir + "/file") << "x";
+  const auto r = run_npu({"llm", "gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--out", dir + "/file/sub"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("--out .*/file/sub: error: cannot create the output folder")))
+      << r.output;
+  EXPECT_EQ(r.output.find("simulations"), std::string::npos) << r.output;  // nothing ran
 }

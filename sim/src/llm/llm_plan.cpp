@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::int64_t> sampled_contexts(std::int64_t prompt, std::int64_t generate, bool every_step, int samples) {
   std::vector<std::int64_t> out;
-  if (every_step || generate <= samples || samples < 2) {
+  if (every_step || generate <= samples || samples < 2) {  // (plan_llm refuses samples < 2 without every_step)
     for (std::int64_t t = prompt + 1; t <= prompt + generate; ++t) out.push_back(t);
     return out;
   }
@@ -38,23 +38,44 @@ void resolve_lengths(const LlmOptions& opt, const LlmShape& s, const std::string
     throw ConfigError(fmt::format("--batch {}: error: the ONNX pair {} was exported at batch {} (fixed shapes); give "
                                   "--batch {} or re-export with export_llm.py --batch {}",
                                   plan.batch, model, *s.fixed_batch, *s.fixed_batch, plan.batch));
-  plan.prompt = opt.prompt > 0 ? opt.prompt : s.fixed_past.value_or(512);
-  if (opt.prompt < 0) throw ConfigError(fmt::format("--prompt {}: error: give at least 1 token", opt.prompt));
+  if (opt.prompt_given && opt.prompt < 1)
+    throw ConfigError(fmt::format("--prompt {}: error: the prompt is at least 1 token; give e.g. --prompt 128", opt.prompt));
+  plan.prompt = opt.prompt_given ? opt.prompt : s.fixed_past.value_or(std::min<std::int64_t>(512, s.max_context - 1));
   if (s.fixed_past && plan.prompt != *s.fixed_past)
     throw ConfigError(fmt::format(
         "--prompt {}: error: the decode export of {} has a past length of {} (its past.* inputs), so its first decode "
         "step follows a prompt of {} tokens; give --prompt {} or re-export the decode phase with export_llm.py "
         "--past {}",
         plan.prompt, model, *s.fixed_past, *s.fixed_past, *s.fixed_past, plan.prompt));
-  if (opt.generate < 0) throw ConfigError(fmt::format("--generate {}: error: give at least 1 token", opt.generate));
-  plan.generate = opt.generate > 0 ? opt.generate : std::max<std::int64_t>(1, std::min<std::int64_t>(128, s.max_context - plan.prompt));
-  if (plan.prompt + plan.generate > s.max_context)
+  if (plan.prompt >= s.max_context)
+    throw ConfigError(fmt::format("--prompt {}: error: the model's context is {} tokens, so a prompt of {} leaves no "
+                                  "room to generate; give --prompt {} or less",
+                                  plan.prompt, s.max_context, plan.prompt, s.max_context - 1));
+  if (opt.generate_given && opt.generate < 1)
+    throw ConfigError(fmt::format("--generate {}: error: generate at least 1 token; give e.g. --generate 32", opt.generate));
+  plan.generate = opt.generate_given ? opt.generate : std::min<std::int64_t>(128, s.max_context - plan.prompt);
+  if (plan.generate > s.max_context - plan.prompt)  // compared without the sum: a huge G must not wrap
     throw ConfigError(fmt::format(
-        "--generate {}: error: prompt {} + generate {} = {} tokens is over the model's context of {}{}; give "
+        "--generate {}: error: prompt {} + generate {} tokens is over the model's context of {}{}; give "
         "--generate {} or less, or a shorter --prompt",
-        plan.generate, plan.prompt, plan.generate, plan.prompt + plan.generate, s.max_context,
-        s.fixed_past ? " (the ONNX decode export's fixed present length)" : "",
-        std::max<std::int64_t>(0, s.max_context - plan.prompt)));
+        plan.generate, plan.prompt, plan.generate, s.max_context,
+        s.fixed_past ? " (the ONNX decode export's fixed present length)" : "", s.max_context - plan.prompt));
+}
+
+// Throws for option values that would run something other than asked: fewer than 2 samples
+// (interpolation needs two lengths), fewer than 1 job, an --out that cannot be created.
+void check_run_options(const LlmOptions& opt) {
+  if (!opt.every_step && opt.samples < 2)
+    throw ConfigError(fmt::format("--samples {}: error: interpolation needs at least 2 sampled decode lengths; give "
+                                  "--samples 2 or more, or --every-step to simulate every step",
+                                  opt.samples));
+  if (opt.jobs < 1)
+    throw ConfigError(fmt::format("--jobs {}: error: give at least 1 simulation at a time, e.g. -j 2", opt.jobs));
+  std::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  if (ec || !fs::is_directory(opt.out_dir))
+    throw ConfigError(fmt::format("--out {}: error: cannot create the output folder ({}); give a writable folder",
+                                  opt.out_dir, ec ? ec.message() : "not a folder"));
 }
 
 // Throws when the KV cache at the final context does not fit the config's DDR.
@@ -102,6 +123,7 @@ LlmPlan plan_llm(const LlmOptions& opt, const ModelSource& source) {
   const LlmShape& s = source.shape();
   LlmPlan plan;
   resolve_lengths(opt, s, opt.model, plan);
+  check_run_options(opt);
   for (const auto& hw : opt.hws) check_kv_fits(plan, s, hw, load_hw_config(hw));
   for (const auto& st : opt.strategies) resolve_strategy(st);  // throws for an unknown one
   plan.decode_contexts = s.fixed_past ? std::vector<std::int64_t>{*s.fixed_past + 1}

@@ -2,6 +2,8 @@
 // through load_model's "NAME:prefill=P:batch=B" and "NAME:decode=T:batch=B" model strings.
 // zoo_llm_shape() is the one place that reads the zoo's spec (layers, kv_heads, head_dim, max
 // context).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "npu/base/closest_name.hpp"
@@ -48,6 +50,11 @@ std::unique_ptr<ModelSource> open_zoo_llm(const std::string& name) {
   const auto names = zoo_llm_names();
   bool known = false;
   for (const auto& n : names) known = known || n == name;
+  const std::string base = name.substr(0, name.find(':'));
+  if (!known && base != name && std::find(names.begin(), names.end(), base) != names.end())
+    throw ConfigError(fmt::format("MODEL '{}': error: npu llm takes the bare zoo name and simulates both phases "
+                                  "itself; give '{}' with --prompt P, --generate G and --batch B",
+                                  name, base));
   if (!known) {
     const auto near = closest_name(name, names);
     throw ConfigError(fmt::format("MODEL '{}': error: not a zoo LLM{}; zoo LLMs: {}; or give an ONNX pair "

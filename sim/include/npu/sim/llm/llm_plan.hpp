@@ -15,8 +15,9 @@ struct LlmOptions {
   std::string model;                    ///< zoo LLM name or PREFILL.onnx,DECODE.onnx
   std::vector<std::string> hws;         ///< hardware config YAMLs
   std::vector<std::string> strategies;  ///< fusion strategies
-  std::int64_t prompt = 0;              ///< P; 0: the ONNX pair's past length, 512 for a zoo LLM
-  std::int64_t generate = 0;            ///< G; 0: min(128, max context - P)
+  std::int64_t prompt = 0;              ///< P (with prompt_given); else the ONNX pair's past length, 512 for a zoo LLM
+  std::int64_t generate = 0;            ///< G (with generate_given); else min(128, max context - P)
+  bool prompt_given = false, generate_given = false;
   std::int64_t batch = 0;               ///< B; 0 with batch_given false: the export's batch, 1 for a zoo LLM
   bool batch_given = false;
   bool every_step = false;              ///< simulate every decode step (no interpolation)
