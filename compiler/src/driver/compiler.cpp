@@ -319,10 +319,11 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles
   // for the configured SRAM alone.
   bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
-  if (ladder && graph_stats(r.graph).params > kSramLadderMaxParams) {
+  const std::int64_t params = ladder ? graph_stats(r.graph).params : 0;
+  if (params > kSramLadderMaxParams) {
     ladder = false;
     r.warnings.push_back(where + ": warning: compiled for the configured SRAM only, not its smaller-SRAM plans: " +
-                         std::to_string(graph_stats(r.graph).params) +
+                         std::to_string(params) +
                          " parameters are more than the plan ladder's limit of 1e9 (one program per SRAM size "
                          "would be held in memory; sram_plans.hpp kSramLadderMaxParams)");
   }

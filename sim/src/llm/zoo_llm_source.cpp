@@ -48,8 +48,7 @@ std::vector<std::string> zoo_llm_names() { return compiler::llm_model_names(); }
 
 std::unique_ptr<ModelSource> open_zoo_llm(const std::string& name) {
   const auto names = zoo_llm_names();
-  bool known = false;
-  for (const auto& n : names) known = known || n == name;
+  const bool known = std::find(names.begin(), names.end(), name) != names.end();
   const std::string base = name.substr(0, name.find(':'));
   if (!known && base != name && std::find(names.begin(), names.end(), base) != names.end())
     throw ConfigError(fmt::format("MODEL '{}': error: npu llm takes the bare zoo name and simulates both phases "
