@@ -56,10 +56,7 @@ void add_verify_options(CLI::App* cmd, bool& verify, npu::sim::VerifyOptions& vo
 // Completes `opt` from the parsed lists and checks everything before any work starts.
 void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::string>& strategies,
                     const std::vector<std::string>& traces, bool verify, const npu::sim::VerifyOptions& vo) {
-  for (const auto& item : strategies)
-    if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
-      throw npu::ConfigError("--strategies '" + item + "': error: empty entry in the list; separate names with single commas");
-  opt.strategies = npu::tool::split_list(strategies);
+  opt.strategies = npu::tool::strategy_list(strategies);
   if (opt.strategies.empty()) opt.strategies = npu::compiler::builtin_strategy_names();  // all six built-ins
   opt.traces = npu::tool::split_list(traces);
   opt.self_exe = self_exe();

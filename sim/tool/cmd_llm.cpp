@@ -44,7 +44,7 @@ void add_llm(CLI::App& app) {
     opt->batch_given = batch->count() > 0;
     opt->prompt_given = prompt->count() > 0;
     opt->generate_given = generate->count() > 0;
-    opt->strategies = npu::tool::split_list(*strategies);
+    opt->strategies = npu::tool::strategy_list(*strategies);
     if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn-act"};
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);

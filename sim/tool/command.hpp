@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "npu/base/config_error.hpp"
+
 namespace npu::tool {
 
 using CommandAdder = void (*)(CLI::App& app);
@@ -52,6 +54,18 @@ inline std::vector<std::string> split_list(const std::vector<std::string>& items
       if (!part.empty()) out.push_back(part);
   }
   return out;
+}
+
+/// The strategies of a `--strategies` option, each value checked: an empty value or entry
+/// (`""`, `a,,b`, `,a`) is refused rather than taken as "the default list".
+/// @throws npu::ConfigError naming the value and the fix.
+inline std::vector<std::string> strategy_list(const std::vector<std::string>& items) {
+  for (const auto& item : items)
+    if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
+      throw npu::ConfigError("--strategies '" + item +
+                             "': error: empty entry in the list; separate names with single commas, or leave the "
+                             "option out for the default list");
+  return split_list(items);
 }
 
 /// Exit status the tool returns when no exception escapes (e.g. 1 when some experiment

@@ -125,6 +125,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "--samples 1: error: interpolation needs at least 2.*--every-step"},
         LlmBadInput{"jobs0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "-j", "0"},
                     "--jobs 0: error: give at least 1"},
+        LlmBadInput{"strategies_empty", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", ""},
+                    "--strategies '': error: empty entry in the list"},
         LlmBadInput{"zoo_suffix", {"gpt2:decode=8", "--hw", "configs/edge-npu-ddr4.yaml"},
                     "MODEL 'gpt2:decode=8': error: npu llm takes the bare zoo name.*give 'gpt2' with --prompt"},
         LlmBadInput{"zoo", {"llama-2-7", "--hw", "configs/edge-npu-ddr4.yaml"},
