@@ -9,9 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace npu::test {
 
@@ -43,6 +45,21 @@ inline std::string shared_missing_message(const std::string& path, bool required
   return path + " is absent (the shared test data beside the checkout)" +
          (required ? std::string(": NPU_REQUIRE_SHARED is set, so a missing file fails the test")
                    : std::string("; skipped (set NPU_REQUIRE_SHARED=1 to make this a failure)"));
+}
+
+/// Every .onnx file in ../shared/models/torchvision and, when set, in $NPU_TORCHVISION_DIR
+/// (exports made with ../shared/models/export_torchvision.py), sorted.
+inline std::vector<std::string> torchvision_exports() {
+  std::vector<std::string> files;
+  std::vector<std::string> dirs = {shared_path("models/torchvision")};
+  if (const char* d = std::getenv("NPU_TORCHVISION_DIR")) dirs.push_back(d);
+  for (const auto& d : dirs) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(d, ec))
+      if (e.path().extension() == ".onnx") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace npu::test

@@ -208,20 +208,7 @@ TEST(CompileNetworks, ConvBnActSavesWhatTheGraphPredictsOnnxYolov5s) {
   check_saving(g);
 }
 
-// Every ONNX file in ../shared/models/torchvision and, when set, in $NPU_TORCHVISION_DIR
-// (exports made with ../shared/models/export_torchvision.py).
-std::vector<std::string> torchvision_exports() {
-  std::vector<std::string> files;
-  std::vector<std::string> dirs = {kModels + "torchvision"};
-  if (const char* d = std::getenv("NPU_TORCHVISION_DIR")) dirs.push_back(d);
-  for (const auto& d : dirs) {
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(d, ec))
-      if (e.path().extension() == ".onnx") files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using npu::test::torchvision_exports;
 
 TEST(CompileNetworks, ConvBnActSavesWhatTheGraphPredictsOnTorchvisionExports) {
   const auto files = torchvision_exports();

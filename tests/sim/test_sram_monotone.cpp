@@ -1,4 +1,5 @@
-// Issue 11: latency and DDR bytes never increase when the SRAM grows. A network on the edge
+// Issue 11: latency never increases when the SRAM grows, and DDR bytes only by the bounded
+// share a faster plan may add (issue 28: latency first). A network on the edge
 // preset with only sram.capacity changed (8 banks and the default 64-B bank interleave
 // throughout), one built-in strategy per test case; each simulation is its own `npu simulate`
 // process (SystemC elaborates once per process). The asserted values are relations between
@@ -19,7 +20,8 @@
 namespace {
 
 /// Simulates `model` under `strategy` at each SRAM size (KiB, ascending) and checks that
-/// latency_ms and DDR read + write bytes never rise from one size to the next.
+/// latency_ms never rises from one size to the next, and DDR read + write bytes rise only
+/// where latency falls, by at most 1 %.
 void expect_monotone(const std::string& model, const std::string& strategy, const std::vector<std::uint64_t>& kib_sizes) {
   std::string label = model + "-" + strategy;
   for (char& c : label)
@@ -44,8 +46,13 @@ void expect_monotone(const std::string& model, const std::string& strategy, cons
     if (prev_ms >= 0) {
       EXPECT_LE(ms, prev_ms) << model << " " << strategy << ": latency rose from " << prev_kib << " KiB to " << kib
                              << " KiB";
-      EXPECT_LE(bytes, prev_bytes) << model << " " << strategy << ": DDR bytes rose from " << prev_kib << " KiB to "
-                                   << kib << " KiB";
+      // Latency first (sram_plans.hpp, kPlanBytesAllowance): a larger SRAM's plan may move up to
+      // 1 % more DDR bytes, and only where it is faster.
+      EXPECT_LE(double(bytes), double(prev_bytes) * 1.01)
+          << model << " " << strategy << ": DDR bytes rose by more than 1 % from " << prev_kib << " KiB to " << kib << " KiB";
+      if (bytes > prev_bytes)
+        EXPECT_LT(ms, prev_ms) << model << " " << strategy << ": DDR bytes rose from " << prev_kib << " KiB to " << kib
+                               << " KiB without a lower latency";
     }
     prev_ms = ms;
     prev_bytes = bytes;

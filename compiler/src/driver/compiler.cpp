@@ -234,7 +234,7 @@ std::vector<std::optional<Plan>> plan_sizes(const CompileResult& r, const HwConf
 }
 
 /// The plan to keep, walking the capacities in order (smallest first): a plan replaces the kept
-/// one only where the estimates rank it better (improves_on). A smaller SRAM whose back end
+/// one only where the estimates rank it better (improves_on: latency first). A smaller SRAM whose back end
 /// failed with a ConfigError is no candidate; the configured SRAM's error is rethrown, as is
 /// any other exception. With several capacities, `decisions` receives one sram-plans decision each.
 Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::optional<Plan>>& plans,
@@ -264,16 +264,14 @@ Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::
     if (!kept || improves_on(plan->figures, kept->figures)) {
       d.outcome = DecisionOutcome::Applied;
       d.verb = "kept";
-      d.reason = kept ? fmt::format("{}; better than the {} plan's DDR {} B, estimated {:.3f} us", figures,
-                                    sram_size_text(kept->figures.sram_bytes), kept->figures.ddr_bytes,
-                                    kept->figures.estimated_ns / 1000.0)
+      d.reason = kept ? fmt::format("{}; {}", figures, plan_comparison(plan->figures, kept->figures))
                       : figures + "; the smallest size tried that compiles";
       kept = std::move(plan);
     } else {
-      d.reason = fmt::format("not better than the {} plan in both DDR bytes and estimated time: {} against DDR {} B, "
-                             "estimated {:.3f} us (times within {} % tie)",
-                             sram_size_text(kept->figures.sram_bytes), figures, kept->figures.ddr_bytes,
-                             kept->figures.estimated_ns / 1000.0, 100 * kPlanTimeTie);
+      d.reason = fmt::format("{}; {}: a larger plan is kept only when faster beyond the {} % tie for at most as "
+                             "large a share of extra DDR bytes (at most {} %), or as fast with fewer bytes",
+                             figures, plan_comparison(plan->figures, kept->figures), 100 * kPlanTimeTie,
+                             100 * kPlanBytesAllowance);
     }
     decisions.push_back(std::move(d));
   }

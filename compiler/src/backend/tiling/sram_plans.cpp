@@ -2,6 +2,7 @@
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -51,9 +52,24 @@ PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, 
 }
 
 bool improves_on(const PlanFigures& candidate, const PlanFigures& kept) {
-  const bool time_lower = candidate.estimated_ns < kept.estimated_ns * (1.0 - kPlanTimeTie);
-  const bool time_no_higher = time_lower || candidate.estimated_ns <= kept.estimated_ns * (1.0 + kPlanTimeTie);
-  return candidate.ddr_bytes <= kept.ddr_bytes && time_no_higher && (candidate.ddr_bytes < kept.ddr_bytes || time_lower);
+  const double t_kept = kept.estimated_ns;
+  const bool time_lower = candidate.estimated_ns < t_kept * (1.0 - kPlanTimeTie);
+  const bool time_tied = !time_lower && candidate.estimated_ns <= t_kept * (1.0 + kPlanTimeTie);
+  if (time_tied) return candidate.ddr_bytes < kept.ddr_bytes;
+  if (!time_lower) return false;
+  const double saved = t_kept > 0 ? (t_kept - candidate.estimated_ns) / t_kept : 0.0;
+  const double allowed = double(kept.ddr_bytes) * std::min(saved, kPlanBytesAllowance);
+  return double(candidate.ddr_bytes) <= double(kept.ddr_bytes) + allowed;
+}
+
+std::string plan_comparison(const PlanFigures& candidate, const PlanFigures& kept) {
+  const double dt = kept.estimated_ns > 0 ? 100.0 * (kept.estimated_ns - candidate.estimated_ns) / kept.estimated_ns : 0.0;
+  const double db = kept.ddr_bytes > 0
+                        ? 100.0 * (double(candidate.ddr_bytes) - double(kept.ddr_bytes)) / double(kept.ddr_bytes)
+                        : 0.0;
+  return fmt::format("{:.3f} % {} estimated time, {:.3f} % {} DDR bytes than the {} plan (DDR {} B, estimated {:.3f} us)",
+                     std::abs(dt), dt >= 0 ? "less" : "more", std::abs(db), db > 0 ? "more" : "fewer",
+                     sram_size_text(kept.sram_bytes), kept.ddr_bytes, kept.estimated_ns / 1000.0);
 }
 
 std::string sram_size_text(std::uint64_t bytes) {
@@ -65,7 +81,7 @@ std::string sram_size_text(std::uint64_t bytes) {
 std::string sram_plan_note(std::uint64_t plan_bytes, std::uint64_t capacity_bytes) {
   if (plan_bytes == 0 || plan_bytes >= capacity_bytes) return "";
   return fmt::format("  SRAM plan: compiled for {} of the config's {}: the larger SRAM's plans are not estimated "
-                     "better in both DDR bytes and time (npu compile --explain, sram-plans)\n",
+                     "better: not faster, or faster only for more extra DDR bytes than allowed (npu compile --explain, sram-plans)\n",
                      sram_size_text(plan_bytes), sram_size_text(capacity_bytes));
 }
 
