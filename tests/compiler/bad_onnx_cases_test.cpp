@@ -62,6 +62,18 @@ const std::vector<BadCase> kCases = {
               m.output("ghost");
             }),
             "graph output 'ghost' is produced by no node"},
+    BadCase{"sequence op (mvit_v1_b's SequenceEmpty)",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.node("SequenceEmpty", "seq", {}, {"s"});
+              m.node("SequenceInsert", "insert", {"s", "input"}, {"s2"});
+              auto* a = m.node("ConcatFromSequence", "concat", {"s2"}, {"output"}).add_attribute();
+              a->set_name("axis");
+              a->set_type(onnx::AttributeProto_AttributeType_INT);
+              a->set_i(0);
+              m.output("output");
+            }),
+            "(SequenceEmpty): output 's' is a sequence, not a tensor: npu-sim compiles tensor graphs only"},
     BadCase{"empty file", "", "the file is empty (0 bytes)"},
     BadCase{"not protobuf", "this is not an ONNX model\n", "cannot parse the ONNX protobuf"},
 };

@@ -120,6 +120,13 @@ bool onnx_infer_node(Graph& graph, std::size_t index, const std::string& source)
   for (const std::string& out : n.outputs) {
     if (out.empty()) continue;
     auto it = inferred.find(out);
+    const onnx::TypeProto* type = it != inferred.end() ? &it->second->type() : nullptr;
+    if (type && (type->has_sequence_type() || type->has_map_type() || type->has_optional_type()))
+      fail("output '" + out + "' is a " +
+               (type->has_sequence_type() ? "sequence" : type->has_map_type() ? "map" : "optional") + ", not a tensor: npu-sim compiles tensor graphs only (sequence ops such as SequenceEmpty, "
+               "SequenceInsert and ConcatFromSequence have no NPU or host model)",
+           "re-export with the list of tensors written as a Concat of tensors (e.g. torch.cat instead of a Python "
+           "list built in a loop), or remove the node");
     if (it == inferred.end() || !it->second->type().has_tensor_type() ||
         !it->second->type().tensor_type().has_shape())
       fail("ONNX shape inference gives no shape for output '" + out + "'",
