@@ -35,6 +35,7 @@ struct CompileArgs {
   bool no_pipeline = false;
   bool no_smaller_sram_plans = false;
   std::int64_t dynamic_size = 0;
+  bool dropout_as_identity = false;
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
   bool strategy_file_given = false;  ///< --strategy-file appeared (even as "")
 };
@@ -80,6 +81,7 @@ void run_compile(const CompileArgs& a) {
   compiler::LoadOptions load;
   for (const auto& spec : a.input_shapes) compiler::add_input_shape(load, spec);
   load.dynamic_size = a.dynamic_size;
+  load.dropout_as_identity = a.dropout_as_identity;
   const compiler::Graph graph = compiler::load_model(a.model, load);
 
   compiler::CompileOptions co;
@@ -139,6 +141,7 @@ void add_compile(CLI::App& app) {
   cmd->add_flag("--no-smaller-sram-plans", a->no_smaller_sram_plans,
                 "Compile for the configured SRAM only (by default plans for 1/2, 1/4, ... of it stay candidates and a larger SRAM's program is kept only where the estimates rank it better)");
   npu::tool::add_dynamic_size_option(cmd, a->dynamic_size);
+  npu::tool::add_dropout_option(cmd, a->dropout_as_identity);
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
   cmd->callback([a, strategy_opt, strategy_file_opt]() {

@@ -40,6 +40,7 @@ void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vecto
   cmd->add_option("--input-shape", opt.input_shapes,
                   "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
   npu::tool::add_dynamic_size_option(cmd, opt.dynamic_size);
+  npu::tool::add_dropout_option(cmd, opt.dropout_as_identity);
 }
 
 // Adds --verify and the calibration options of its int8 check.

@@ -35,6 +35,7 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--no-smaller-sram-plans", opt->no_smaller_sram_plans,
                 "Compile for the configured SRAM only (by default plans for 1/2, 1/4, ... of it stay candidates and a larger SRAM's program is kept only where the estimates rank it better)");
   npu::tool::add_dynamic_size_option(cmd, opt->dynamic_size);
+  npu::tool::add_dropout_option(cmd, opt->dropout_as_identity);
   cmd->add_flag("--with-data", opt->with_data,
                 "Execute with values (fp32 configs): writes every graph output to OUT/outputs/NAME.npy and .pb");
   cmd->add_option("--input-data", opt->input_data,

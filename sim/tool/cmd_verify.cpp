@@ -36,6 +36,7 @@ void add_verify(CLI::App& app) {
   cmd->add_option("--expected", opt->expected,
                   "NAME=FILE or FILE: an outside reference output (e.g. PyTorch's output_0.pb) to compare with too");
   cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
+  npu::tool::add_dropout_option(cmd, opt->dropout_as_identity);
   cmd->add_option("--calib", opt->calib_dir,
                   "int8: calibration folder (one .npy/.pb per sample, or one sub-folder per sample; "
                   "docs/functional.md)");

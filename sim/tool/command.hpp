@@ -43,6 +43,14 @@ inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {
           "INT in [1, 2^31]"));
 }
 
+/// `--dropout-as-identity` (compile, simulate, verify, experiment): run a Dropout left in
+/// training mode by its export as the identity, as inference does (refused without it).
+inline void add_dropout_option(CLI::App* cmd, bool& target) {
+  cmd->add_flag("--dropout-as-identity", target,
+                "Run a Dropout whose training_mode is true (an export left in train() mode) as the identity, as "
+                "inference does; without it such a model is refused");
+}
+
 /// The items of comma-separated option values, in order, empty items dropped
 /// (["a,b", "c"] -> a, b, c).
 inline std::vector<std::string> split_list(const std::vector<std::string>& items) {

@@ -148,6 +148,7 @@ void account_host_work(CompileResult& r, const Graph& graph, const CompileOption
     r.warnings.push_back(where + ": warning: " + std::to_string(unsized) +
                          " host tensor(s) have a size known only at run time; their host time, MACs and DDR bytes are "
                          "not included (give --dynamic-size N to compile them for a worst case of N)");
+  for (const std::string& w : graph.import_warnings) r.warnings.push_back(where + ": warning: " + w);
   if (!graph.bounded_tensors.empty())
     r.warnings.push_back(where + ": warning: " + std::to_string(graph.bounded_tensors.size()) +
                          " tensor(s) have a size known only at run time, compiled for --dynamic-size " +

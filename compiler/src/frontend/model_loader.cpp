@@ -172,6 +172,7 @@ Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path
         " (your real sizes)");
   }
   g.dynamic_size = options.dynamic_size;
+  g.dropout_as_identity = options.dropout_as_identity;
   // Every registered import pass, in pipeline order: shape inference (constant folding), QDQ
   // folding, activation and LayerNorm recognition, pad merging, host placement.
   run_import_passes(g, onnx_import_passes(), model_or_path);

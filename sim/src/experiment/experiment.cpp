@@ -199,6 +199,7 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
     argv.push_back("--dynamic-size");
     argv.push_back(std::to_string(opt.dynamic_size));
   }
+  if (opt.dropout_as_identity) argv.push_back("--dropout-as-identity");
   if (!opt.traces.empty()) {
     std::string t;
     for (const auto& k : opt.traces) t += (t.empty() ? "" : ",") + k;

@@ -178,6 +178,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   compiler::LoadOptions load;
   for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
   load.dynamic_size = opt.dynamic_size;
+  load.dropout_as_identity = opt.dropout_as_identity;
   const compiler::Graph graph = compiler::load_model(opt.model, load);
   const compiler::Strategy strategy = resolve_strategy(opt.strategy);
   const std::set<std::string> traces = checked_traces(opt);

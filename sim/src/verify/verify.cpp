@@ -135,6 +135,7 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
     throw ConfigError(opt.hw + ": error: npu verify runs with data: " + why);
   compiler::LoadOptions load;
   for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
+  load.dropout_as_identity = opt.dropout_as_identity;
   in.graph = compiler::load_model(opt.model, load);
   const compiler::Graph& graph = in.graph;
   if (!(opt.fp32_tolerance > 0)) throw ConfigError("--tolerance: error: must be > 0 (e.g. 1e-4)");

@@ -22,6 +22,9 @@ struct LoadOptions {
   /// so what follows (e.g. a detector's RoI heads) is compiled for the worst case instead of
   /// going to the host unsized. Graph::bounded_tensors lists every tensor sized so.
   std::int64_t dynamic_size = 0;
+  /// Run a Dropout whose training_mode is true as the identity, as inference does
+  /// (--dropout-as-identity); without it such a Dropout is refused (training-dropout pass).
+  bool dropout_as_identity = false;
 };
 
 /// Adds one --input-shape value to `options`. Throws npu::ConfigError when the value is

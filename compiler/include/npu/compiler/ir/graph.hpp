@@ -88,6 +88,11 @@ struct Graph {
   /// they stay unknown), and the tensors whose shape depends on such a bound.
   std::int64_t dynamic_size = 0;
   std::set<std::string> bounded_tensors;
+  /// LoadOptions::dropout_as_identity (the training-dropout import pass reads it).
+  bool dropout_as_identity = false;
+  /// Warnings of the import passes (e.g. a training-mode Dropout run as the identity);
+  /// compile() repeats them in CompileResult::warnings, so every tool prints them.
+  std::vector<std::string> import_warnings;
   std::vector<std::string> inputs;   ///< graph input tensor names (non-constant)
   std::vector<std::string> outputs;  ///< graph output tensor names
   std::vector<Node> nodes;

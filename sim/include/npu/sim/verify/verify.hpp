@@ -53,6 +53,7 @@ struct VerifyOptions {
   std::uint64_t input_seed = 1;           ///< other inputs U(-1, 1) from this seed
   std::vector<std::string> expected;      ///< NAME=FILE or FILE: outputs of an outside reference (e.g. PyTorch)
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224
+  bool dropout_as_identity = false;       ///< --dropout-as-identity (LoadOptions)
   std::string calib_dir;                  ///< calibration folder (calibration.hpp); empty: seeded
   std::uint64_t calib_seed = 1;
   int calib_count = 8;
