@@ -15,6 +15,7 @@
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/quantize/error_metrics.hpp"
+#include "npu/sim/experiment/child_signals.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/base/csv.hpp"
@@ -284,7 +285,11 @@ std::map<std::string, RunSummary> run_fp32_children(const VerifyOptions& opt) {
   eo.with_data = true;
   eo.input_data = opt.input_data;
   eo.input_seed = opt.input_seed;
-  for (const RunSummary& r : run_experiment(eo, plan_experiment(eo))) runs[r.job.strategy] = r;
+  const auto results = run_experiment(eo, plan_experiment(eo));
+  if (const int sig = interruption_of(results))
+    throw Interrupted(fmt::format("npu verify: interrupted by signal {}: its simulations were stopped; nothing "
+                                  "compared (run it again)", sig), sig);
+  for (const RunSummary& r : results) runs[r.job.strategy] = r;
   return runs;
 }
 
