@@ -77,6 +77,33 @@ fs::file_time_type newest_write(const std::string& dir) {
 
 bool alive(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
+/// Starts the tool with `args`, sends `sig` to it alone once `children` of its children run,
+/// and checks what must hold however it is stopped: it exits with 128 + sig, no child outlives
+/// it, and nothing under `out` changes after it exited. Its output.
+std::string interrupt_when_running(const std::vector<std::string>& args, const std::string& out, int sig,
+                                   std::size_t children) {
+  const pid_t parent = start_tool(args, out + ".log");
+  EXPECT_GT(parent, 0);
+  std::set<pid_t> kids;
+  for (int i = 0; i < 600 && kids.size() < children; ++i) {  // up to 60 s for the children to start
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (pid_t k : children_of(parent)) kids.insert(k);
+  }
+  EXPECT_EQ(kids.size(), children) << read_file(out + ".log");
+  EXPECT_EQ(::kill(parent, sig), 0);  // the parent alone, as `kill PID` does
+  int status = 0;
+  EXPECT_EQ(waitpid(parent, &status, 0), parent);
+  const std::string log = read_file(out + ".log");
+  EXPECT_TRUE(WIFEXITED(status)) << log;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << log;  // 130 SIGINT, 143 SIGTERM
+  for (pid_t k : kids) EXPECT_FALSE(alive(k)) << "child " << k << " outlived its parent";
+  // Nothing writes into the folder after the parent is gone.
+  const auto at_exit = newest_write(out);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(newest_write(out), at_exit);
+  return log;
+}
+
 class ExperimentInterrupt : public ::testing::TestWithParam<int> {};
 
 }  // namespace
@@ -86,30 +113,10 @@ class ExperimentInterrupt : public ::testing::TestWithParam<int> {};
 TEST_P(ExperimentInterrupt, TheSignalStopsTheChildrenBeforeTheParentExits) {
   const int sig = GetParam();
   const std::string out = npu::test::fresh_dir("exp-interrupt-" + std::to_string(sig));
-  const pid_t parent = start_tool({"experiment", "--model", "gpt2", "--hw", kHw, "--strategies",
-                                   "none,conv-bn,residual", "-j", "2", "--out", out},
-                                  out + ".log");
-  ASSERT_GT(parent, 0);
-  std::set<pid_t> kids;
-  for (int i = 0; i < 600 && kids.size() < 2; ++i) {  // up to 60 s for both children to start
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    for (pid_t k : children_of(parent)) kids.insert(k);
-  }
-  ASSERT_EQ(kids.size(), 2u) << read_file(out + ".log");
-  ASSERT_EQ(::kill(parent, sig), 0);  // the parent alone, as `kill PID` does
-  int status = 0;
-  ASSERT_EQ(waitpid(parent, &status, 0), parent);
-  const std::string log = read_file(out + ".log");
-  ASSERT_TRUE(WIFEXITED(status)) << log;
-  EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << log;  // 130 SIGINT, 143 SIGTERM
-  for (pid_t k : kids) EXPECT_FALSE(alive(k)) << "child " << k << " outlived the experiment";
-
-  // Nothing writes into the folder after the parent is gone.
-  const auto at_exit = newest_write(out);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  EXPECT_EQ(newest_write(out), at_exit);
+  const std::string log = interrupt_when_running({"experiment", "--model", "gpt2", "--hw", kHw, "--strategies",
+                                                  "none,conv-bn,residual", "-j", "2", "--out", out},
+                                                 out, sig, 2);
   for (const auto& e : fs::directory_iterator(out + "/runs")) EXPECT_FALSE(fs::exists(e.path() / "run_summary.json"));
-
   // The summary of what finished (nothing here), marked incomplete everywhere.
   const auto rows = read_json(out + "/summary.json");
   ASSERT_EQ(rows.size(), 3u);
@@ -121,6 +128,18 @@ TEST_P(ExperimentInterrupt, TheSignalStopsTheChildrenBeforeTheParentExits) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, ExperimentInterrupt, ::testing::Values(SIGINT, SIGTERM));
+
+TEST(SweepInterrupt, SigtermStopsTheCellsAndTheSummaryListsThemMissing) {
+  const std::string out = npu::test::fresh_dir("sweep-interrupt");
+  const std::string spec = out + ".yaml";
+  std::ofstream(spec) << "base: edge-npu-ddr4\naxes: {sram.capacity: [1MiB, 2MiB]}\nmodels: [gpt2]\n"
+                         "strategies: [none]\n";
+  const std::string log = interrupt_when_running({"sweep", spec, "-j", "2", "--out", out}, out, SIGTERM, 2);
+  EXPECT_NE(log.find("npu sweep: interrupted by signal 15"), std::string::npos) << log;
+  const auto rows = read_json(out + "/summary.json");
+  ASSERT_EQ(rows.size(), 2u) << rows.dump();
+  for (const auto& r : rows) EXPECT_EQ(r.at("status"), "missing") << r.dump();
+}
 
 TEST(ExperimentResume, ARerunReusesTheRunsWhoseKeyIsUnchanged) {
   const std::string out = npu::test::fresh_dir("exp-resume");

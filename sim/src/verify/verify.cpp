@@ -232,10 +232,11 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
     compiler::ReferenceOptions fq;
     fq.apply_quant = true;
     const RefTensorMap fake = compiler::run_reference(qg, in.inputs, fq);
-    if (!outputs_dir.empty())
-      write_outputs(fs::path(outputs_dir) / (stem_of(label) + (row.variant.empty() ? "" : "." + row.variant) +
-                                             ".fakequant"),
-                    fake);
+    // outputs/<strategy>[.variant].<kind>/: fakequant (the PTQ model), sim and sim-int8 (the program).
+    const auto folder = [&](const char* kind) {
+      return fs::path(outputs_dir) / (stem_of(label) + (row.variant.empty() ? "" : "." + row.variant) + "." + kind);
+    };
+    if (!outputs_dir.empty()) write_outputs(folder("fakequant"), fake);
     row.quant = compare_outputs(in.reference, fake);
     try {
       const compiler::CompileResult compiled = compiler::compile(qg, in.hw, st);
@@ -243,6 +244,10 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
       row.bit_exact = c.status;
       row.sim_status = c.run ? "ok" : c.status;
       if (c.run) row.sim = compare_outputs(in.reference, c.outputs);
+      if (c.run && !outputs_dir.empty()) {  // what was compared, as the fp32 children's runs/*/outputs/ are
+        write_outputs(folder("sim"), c.outputs);
+        write_outputs(folder("sim-int8"), c.raw);
+      }
       // An int8 program that runs but differs from the integer reference is a wrong number;
       // one that could not be checked ("not run: ...", the table says why) fails too, as an
       // fp32 program that cannot run with data does: a verify that verified nothing is no pass.
