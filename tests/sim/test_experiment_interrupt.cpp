@@ -22,10 +22,6 @@
 extern char** environ;
 
 namespace fs = std::filesystem;
-using npu::test::read_file;
-using npu::test::read_json;
-using npu::test::run_npu;
-
 namespace {
 
 const std::string kHw = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
@@ -89,11 +85,11 @@ std::string interrupt_when_running(const std::vector<std::string>& args, const s
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     for (pid_t k : children_of(parent)) kids.insert(k);
   }
-  EXPECT_EQ(kids.size(), children) << read_file(out + ".log");
+  EXPECT_EQ(kids.size(), children) << npu::test::read_file(out + ".log");
   EXPECT_EQ(::kill(parent, sig), 0);  // the parent alone, as `kill PID` does
   int status = 0;
   EXPECT_EQ(waitpid(parent, &status, 0), parent);
-  const std::string log = read_file(out + ".log");
+  const std::string log = npu::test::read_file(out + ".log");
   EXPECT_TRUE(WIFEXITED(status)) << log;
   EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << log;  // 130 SIGINT, 143 SIGTERM
   for (pid_t k : kids) EXPECT_FALSE(alive(k)) << "child " << k << " outlived its parent";
@@ -118,11 +114,11 @@ TEST_P(ExperimentInterrupt, TheSignalStopsTheChildrenBeforeTheParentExits) {
                                                  out, sig, 2);
   for (const auto& e : fs::directory_iterator(out + "/runs")) EXPECT_FALSE(fs::exists(e.path() / "run_summary.json"));
   // The summary of what finished (nothing here), marked incomplete everywhere.
-  const auto rows = read_json(out + "/summary.json");
+  const auto rows = npu::test::read_json(out + "/summary.json");
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& r : rows) EXPECT_EQ(r.at("status"), "interrupted") << r.dump();
-  EXPECT_EQ(read_file(out + "/summary.md").rfind("**INCOMPLETE**: interrupted by signal " + std::to_string(sig), 0), 0u);
-  EXPECT_NE(read_file(out + "/summary.csv").find(",residual,interrupted,"), std::string::npos);
+  EXPECT_EQ(npu::test::read_file(out + "/summary.md").rfind("**INCOMPLETE**: interrupted by signal " + std::to_string(sig), 0), 0u);
+  EXPECT_NE(npu::test::read_file(out + "/summary.csv").find(",residual,interrupted,"), std::string::npos);
   EXPECT_NE(log.find("INCOMPLETE: interrupted by signal " + std::to_string(sig)), std::string::npos) << log;
   EXPECT_NE(log.find("0 of 3 runs finished"), std::string::npos) << log;
 }
@@ -136,7 +132,7 @@ TEST(SweepInterrupt, SigtermStopsTheCellsAndTheSummaryListsThemMissing) {
                          "strategies: [none]\n";
   const std::string log = interrupt_when_running({"sweep", spec, "-j", "2", "--out", out}, out, SIGTERM, 2);
   EXPECT_NE(log.find("npu sweep: interrupted by signal 15"), std::string::npos) << log;
-  const auto rows = read_json(out + "/summary.json");
+  const auto rows = npu::test::read_json(out + "/summary.json");
   ASSERT_EQ(rows.size(), 2u) << rows.dump();
   for (const auto& r : rows) EXPECT_EQ(r.at("status"), "missing") << r.dump();
 }
@@ -147,7 +143,7 @@ TEST(ExperimentResume, ARerunReusesTheRunsWhoseKeyIsUnchanged) {
   const std::string hw = out + "/edge.yaml";
   fs::copy_file(kHw, hw);
   auto run = [&](const std::string& strategies) {
-    return run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--strategies", strategies,
+    return npu::test::run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--strategies", strategies,
                     "--out", out});
   };
   const auto first = run("none");
@@ -161,11 +157,11 @@ TEST(ExperimentResume, ARerunReusesTheRunsWhoseKeyIsUnchanged) {
   EXPECT_NE(second.output.find("reused 1 of 2 runs"), std::string::npos) << second.output;
   EXPECT_NE(second.output.find("ran 1"), std::string::npos) << second.output;
   EXPECT_EQ(fs::last_write_time(none_summary), written);
-  EXPECT_EQ(read_json(out + "/runs/tiny_convnet__edge__none/cell.json").at("key"),
-            read_json(out + "/plan.json").at("cells").at(0).at("key"));
+  EXPECT_EQ(npu::test::read_json(out + "/runs/tiny_convnet__edge__none/cell.json").at("key"),
+            npu::test::read_json(out + "/plan.json").at("cells").at(0).at("key"));
 
   // The config's content changes under the same file name: a new key, both run again.
-  std::string yaml = read_file(hw);
+  std::string yaml = npu::test::read_file(hw);
   std::ofstream(hw) << yaml << "\n# edited\n";  // a comment does not change the resolved config...
   const auto third = run("none,conv-bn");
   EXPECT_NE(third.output.find("reused 2 of 2 runs"), std::string::npos) << third.output;
@@ -182,7 +178,7 @@ TEST(ExperimentResume, AnInterruptedRunIsRunAgain) {
   // What an interruption leaves: cell.json of the planned key, no run_summary.json.
   const std::string out = npu::test::fresh_dir("exp-resume-interrupted");
   auto run = [&] {
-    return run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kHw, "--strategies",
+    return npu::test::run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kHw, "--strategies",
                     "none,conv-bn", "--out", out});
   };
   ASSERT_EQ(run().status, 0);
@@ -191,5 +187,5 @@ TEST(ExperimentResume, AnInterruptedRunIsRunAgain) {
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_NE(again.output.find("reused 1 of 2 runs"), std::string::npos) << again.output;
   EXPECT_TRUE(fs::exists(out + "/runs/tiny_convnet__edge-npu-ddr4__conv-bn/run_summary.json"));
-  for (const auto& r : read_json(out + "/summary.json")) EXPECT_EQ(r.at("status"), "ok");
+  for (const auto& r : npu::test::read_json(out + "/summary.json")) EXPECT_EQ(r.at("status"), "ok");
 }

@@ -351,9 +351,6 @@ RunSummary failed_job(const ExperimentJob& job, int status, int interrupt) {
   }
   return r;
 }
-}  // namespace
-
-namespace {
 
 /// The children running now, the jobs started so far and the tallies of the progress line.
 struct RunnerState {
