@@ -43,8 +43,9 @@ pid_t start_tool(const std::vector<std::string>& args, const std::string& log) {
   return pid;
 }
 
-/// The pids whose parent is `parent` (field 4 of /proc/PID/stat).
-std::set<pid_t> children_of(pid_t parent) {
+/// The pids whose parent is `parent` (field 4 of /proc/PID/stat) and whose command line
+/// contains `marker`.
+std::set<pid_t> children_of(pid_t parent, const std::string& marker) {
   std::set<pid_t> kids;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator("/proc", ec)) {
@@ -57,7 +58,8 @@ std::set<pid_t> children_of(pid_t parent) {
     if (close == std::string::npos) continue;
     char state = 0;
     int ppid = 0;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) != 2 || ppid != parent) continue;
+    if (npu::test::read_file((e.path() / "cmdline").string()).find(marker) != std::string::npos)
       kids.insert(pid_t(std::stoi(name)));
   }
   return kids;
@@ -73,17 +75,18 @@ fs::file_time_type newest_write(const std::string& dir) {
 
 bool alive(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
-/// Starts the tool with `args`, sends `sig` to it alone once `children` of its children run,
+/// Starts the tool with `args`, sends `sig` to it alone once `children` of its children whose
+/// command line holds `marker` run,
 /// and checks what must hold however it is stopped: it exits with 128 + sig, no child outlives
 /// it, and nothing under `out` changes after it exited. Its output.
 std::string interrupt_when_running(const std::vector<std::string>& args, const std::string& out, int sig,
-                                   std::size_t children) {
+                                   std::size_t children, const std::string& marker = "") {
   const pid_t parent = start_tool(args, out + ".log");
   EXPECT_GT(parent, 0);
   std::set<pid_t> kids;
   for (int i = 0; i < 600 && kids.size() < children; ++i) {  // up to 60 s for the children to start
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    for (pid_t k : children_of(parent)) kids.insert(k);
+    for (pid_t k : children_of(parent, marker)) kids.insert(k);
   }
   EXPECT_EQ(kids.size(), children) << npu::test::read_file(out + ".log");
   EXPECT_EQ(::kill(parent, sig), 0);  // the parent alone, as `kill PID` does
@@ -124,6 +127,29 @@ TEST_P(ExperimentInterrupt, TheSignalStopsTheChildrenBeforeTheParentExits) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, ExperimentInterrupt, ::testing::Values(SIGINT, SIGTERM));
+
+TEST(ExperimentResume, WhatFinishedBeforeAnInterruptIsSummarisedAndReused) {
+  // -j 1 in plan order: tiny_convnet none and conv-bn (a fraction of a second each) finish,
+  // then SIGTERM comes while gpt2 none runs; gpt2 conv-bn never starts.
+  const std::string out = npu::test::fresh_dir("exp-interrupt-partial");
+  const std::string tiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
+  const std::string log = interrupt_when_running({"experiment", "--model", tiny, "--model", "gpt2", "--hw", kHw,
+                                                  "--strategies", "none,conv-bn", "--out", out},
+                                                 out, SIGTERM, 1, "gpt2");
+  EXPECT_NE(log.find("2 of 4 runs finished"), std::string::npos) << log;
+  std::vector<std::string> status;
+  for (const auto& r : npu::test::read_json(out + "/summary.json"))
+    status.push_back(r.at("model").get<std::string>() + ":" + r.at("status").get<std::string>());
+  EXPECT_EQ(status, (std::vector<std::string>{"tiny_convnet:ok", "tiny_convnet:ok", "gpt2:interrupted",
+                                              "gpt2:interrupted"}));
+  EXPECT_TRUE(fs::exists(out + "/layers/tiny_convnet__edge-npu-ddr4__conv-bn.csv"));
+  // The finished runs are not run again.
+  const auto again = npu::test::run_npu({"experiment", "--model", tiny, "--hw", kHw, "--strategies", "none,conv-bn",
+                                         "--out", out});
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_NE(again.output.find("reused 2 of 2 runs"), std::string::npos) << again.output;
+  EXPECT_EQ(again.output.find("INCOMPLETE"), std::string::npos) << again.output;
+}
 
 TEST(SweepInterrupt, SigtermStopsTheCellsAndTheSummaryListsThemMissing) {
   const std::string out = npu::test::fresh_dir("sweep-interrupt");
