@@ -10,6 +10,8 @@
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
+#include "npu/sim/experiment/cell_resume.hpp"
+#include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/experiment/experiment_folder.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
@@ -83,25 +85,42 @@ void print_merge(const npu::sim::MergeReport& merge) {
               << "\n";
 }
 
+// Prints what an interrupted experiment left and sets the exit status 128 + signal.
+void report_interruption(const std::vector<npu::sim::RunSummary>& runs, int sig) {
+  std::size_t finished = 0;
+  for (const auto& r : runs) finished += r.interrupted_by ? 0 : 1;
+  std::cerr << "npu experiment: interrupted by signal " << sig << ": its runs were stopped and waited for; "
+            << finished << " of " << runs.size() << " runs finished (summary marked INCOMPLETE; verification "
+            << "skipped). Run the same command again to finish: finished runs are reused\n";
+  npu::tool::set_exit_status(npu::sim::interrupted_exit_status(sig));
+}
+
 // Runs the experiment of `opt` (and --verify's checks), writes the summary and sets the exit
-// status 1 when a run or a verification failed.
+// status 1 when a run or a verification failed (128 + signal when interrupted).
 void run_command(const npu::sim::ExperimentOptions& opt, bool verify, npu::sim::VerifyOptions& vo) {
   const npu::sim::FolderLock lock(opt.out_dir);  // one experiment per folder at a time
-  npu::sim::write_plan(opt.out_dir, npu::sim::plan_experiment_cells(opt));  // for `npu report`
-  auto jobs = npu::sim::plan_experiment(opt);
+  const npu::sim::Plan plan = npu::sim::plan_experiment_cells(opt);
+  npu::sim::write_plan(opt.out_dir, plan);  // for `npu report`
+  std::size_t reused = 0;
+  const auto fresh = npu::sim::run_experiment_resumed(opt, plan, reused);
+  const int interrupted = npu::sim::interruption_of(fresh);
   npu::sim::MergeReport merge;
-  auto runs = npu::sim::merge_with_earlier_runs(opt.out_dir, npu::sim::run_experiment(opt, jobs), merge);
+  auto runs = npu::sim::merge_with_earlier_runs(opt.out_dir, fresh, merge);
   int verify_failed = 0;
-  if (verify) {
+  if (verify && !interrupted) {
     vo.input_shapes = opt.input_shapes;
     vo.input_seed = opt.input_seed;
     verify_failed = npu::sim::add_verify_figures(runs, vo);
   }
   std::cout << npu::sim::write_summary(opt.out_dir, runs);
   std::size_t failed = 0;
-  for (const auto& r : runs) failed += r.ok ? 0 : 1;
+  for (const auto& r : runs) failed += r.ok || r.interrupted_by ? 0 : 1;
   std::cout << "\nwrote " << opt.out_dir << "/summary.csv, summary.json, summary.md, layers/*.csv\n";
+  if (reused)
+    std::cout << "reused " << reused << " of " << fresh.size() << " runs finished earlier in this folder (same model, "
+              << "config content, strategy, options and npu build); ran " << fresh.size() - reused << "\n";
   print_merge(merge);
+  if (interrupted) report_interruption(fresh, interrupted);
   if (verify_failed) {
     std::cerr << "npu experiment: " << verify_failed
               << " run(s) failed verification: not run (the table says why), above the fp32 tolerance "

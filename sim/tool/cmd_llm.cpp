@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "npu/base/config_error.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
+#include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/llm/llm_plan.hpp"
 #include "npu/sim/llm/llm_run.hpp"
 
@@ -59,6 +60,12 @@ void add_llm(CLI::App& app) {
     const auto result = npu::sim::run_llm(*opt, *source, plan);
     std::cout << result.text << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, llm.csv, "
               << "llm.json, llm.md, steps/*.csv\n";
+    if (result.interrupted_by) {
+      std::cerr << "npu llm: interrupted by signal " << result.interrupted_by << ": its simulations were stopped and "
+                << "waited for; the hw/strategy pairs they belong to are left out of llm.* (run it again)\n";
+      npu::tool::set_exit_status(npu::sim::interrupted_exit_status(result.interrupted_by));
+      return;
+    }
     plot(opt->out_dir);
     if (result.failed) {
       std::cerr << "npu llm: " << result.failed << " hw/strategy pair(s) had a failed run (see the table; logs in "

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "npu/hw_config/hw_config.hpp"
+#include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/report.hpp"
 #include "npu/sim/experiment/sweep.hpp"
 
@@ -38,6 +39,12 @@ void add_sweep(CLI::App& app) {
                              "failed\nwrote {}/summary.csv, summary.json, summary.md (every cell of the folder)\n",
                              out.planned, opt->shard.empty() ? "run" : "shard " + opt->shard, out.in_shard, out.skipped,
                              out.invalid, out.ran, out.failed, opt->out_dir);
+    if (out.interrupted_by) {
+      std::cerr << "npu sweep: interrupted by signal " << out.interrupted_by << ": its cells were stopped and waited "
+                << "for; the summary lists the unfinished ones as 'missing'. Run the same command again to finish them "
+                << "(finished cells are kept)\n";
+      npu::tool::set_exit_status(npu::sim::interrupted_exit_status(out.interrupted_by));
+    }
     if (out.failed) {
       std::cerr << "npu sweep: " << out.failed << " of " << out.in_shard << " cells failed (status 'failed' in the "
                 << "summary; logs in " << opt->out_dir << "/cells/<key>/log.txt)\n";

@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/user_text.hpp"
+#include "npu/sim/experiment/child_signals.hpp"
 
 namespace npu::tool {
 namespace {
@@ -125,6 +126,9 @@ int main(int argc, char** argv) {
   } catch (const npu::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return 1;
+  } catch (const npu::sim::Interrupted& e) {  // the children are gone; 130 for SIGINT, 143 for SIGTERM
+    std::cerr << e.what() << "\n";
+    return npu::sim::interrupted_exit_status(e.signal());
   } catch (const std::exception& e) {
     std::cerr << "npu: internal error: " << e.what() << "\n";
     return 2;

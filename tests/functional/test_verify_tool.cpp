@@ -177,6 +177,46 @@ TEST(VerifyTool, Int8RunsTinyConvnetBitExactAndFoldingFirstIsNoWorse) {
   EXPECT_TRUE(std::ifstream(dir + "/v/outputs/conv-bn-act.fakequant/output.npy").good());
 }
 
+TEST(VerifyTool, Int8SavesTheSimulatedOutputsItCompared) {
+  // As the fp32 children's runs/*/outputs/, the int8 program's outputs are saved:
+  // outputs/<strategy>.sim/ dequantised ((q - zero_point) x scale, what the table compares) and
+  // outputs/<strategy>.sim-int8/ the int8 values themselves (stored as int64).
+  const std::string dir = npu::test::fresh_dir("verify-int8-outputs");
+  const auto r = npu::test::run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                                     "--strategies", "none", "--calib-count", "2", "--out", dir + "/v"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const RefTensor ref = npu::compiler::read_tensor_file(dir + "/v/outputs/reference/output.npy");
+  const RefTensor sim = npu::compiler::read_tensor_file(dir + "/v/outputs/none.sim/output.npy");
+  const RefTensor q = npu::compiler::read_tensor_file(dir + "/v/outputs/none.sim-int8/output.pb");  // INT64
+  EXPECT_TRUE(std::ifstream(dir + "/v/outputs/none.sim/output.pb").good());
+  // numpy's header of an int64 array: '<i8'.
+  EXPECT_NE(npu::test::read_file(dir + "/v/outputs/none.sim-int8/output.npy").find("'descr': '<i8'"), std::string::npos);
+  ASSERT_TRUE(sim.is_float());
+  ASSERT_FALSE(q.is_float());
+  ASSERT_EQ(sim.shape, ref.shape);
+  ASSERT_EQ(q.shape, ref.shape);
+  ASSERT_EQ(sim.f.size(), q.i.size());
+  // The saved values are the ones compared: SQNR = 10 log10(sum ref^2 / sum (ref - sim)^2)
+  // recomputed from the files equals verify.json's.
+  double signal = 0, noise = 0;
+  for (std::size_t k = 0; k < ref.f.size(); ++k) {
+    signal += double(ref.f[k]) * ref.f[k];
+    noise += (double(ref.f[k]) - sim.f[k]) * (double(ref.f[k]) - sim.f[k]);
+  }
+  const double reported = npu::test::read_json(dir + "/v/verify.json")["rows"][0]["sim_vs_reference"][0]["sqnr_db"];
+  EXPECT_NEAR(10 * std::log10(signal / noise), reported, 0.01);
+  // int8 values, and the dequantised ones an affine map of them: equal codes, equal values,
+  // one step between codes (the output's scale) throughout.
+  const auto lo = std::min_element(q.i.begin(), q.i.end()) - q.i.begin();
+  const auto hi = std::max_element(q.i.begin(), q.i.end()) - q.i.begin();
+  ASSERT_GE(q.i[lo], -128);
+  ASSERT_LE(q.i[hi], 127);
+  ASSERT_GT(q.i[hi], q.i[lo]);
+  const double scale = (double(sim.f[hi]) - sim.f[lo]) / double(q.i[hi] - q.i[lo]);
+  for (std::size_t k = 0; k < q.i.size(); ++k)
+    EXPECT_NEAR(sim.f[k], sim.f[lo] + scale * double(q.i[k] - q.i[lo]), 1e-5 * std::max(1.0, std::fabs(double(sim.f[k]))));
+}
+
 TEST(VerifyTool, QdqModelRunsBitExactInInt8UnderEveryStrategy) {
   // A pre-quantised model (its own scales and zero points): no calibration; every strategy's
   // int8 program equals the integer reference bit for bit, and the table says so.

@@ -77,7 +77,11 @@ Plan plan_experiment_cells(const ExperimentOptions& opt) {
   plan.npu_only = opt.npu_only;
   ExperimentOptions all = opt;
   all.shard.clear();
-  const std::string options = options_identity(opt.traces, opt.input_shapes, opt.dynamic_size, opt.npu_only);
+  // Options that change what a run writes join the key only when set, so keys stay those of
+  // sweeps (which have neither) otherwise.
+  std::string options = options_identity(opt.traces, opt.input_shapes, opt.dynamic_size, opt.npu_only);
+  if (opt.trace_compress) options += ";trace_compress=1";
+  if (opt.with_data) options += fmt::format(";with_data=seed:{};input_data={}", opt.input_seed, fmt::join(opt.input_data, ","));
   std::map<std::string, std::string> models, configs, strategies;  // arg -> identity
   for (const auto& job : plan_experiment(all)) {
     if (!models.count(job.model)) models[job.model] = model_identity(job.model);

@@ -1,17 +1,17 @@
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/base/user_text.hpp"
+#include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
 #include "npu/base/json_text.hpp"
 
 #include "npu/compiler/frontend/model_loader.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -30,8 +30,6 @@
 #include "npu/base/csv.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
 #include "npu/sim/io/output_files.hpp"
-
-extern char** environ;
 
 namespace npu::sim {
 namespace fs = std::filesystem;
@@ -219,22 +217,6 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
   return argv;
 }
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& log_path) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return -1;
-  return pid;
-}
-
 // The child's first line naming an error, with the list it may introduce summarised
 // (summary_line: the first item and how many others), so the summary says why, not just that.
 std::string first_error_line(const std::string& log_path) {
@@ -283,6 +265,20 @@ RunSummary read_run_summary(const ExperimentJob& job) {
   return r;
 }
 
+RunSummary collect_finished_run(const ExperimentOptions& opt, const ExperimentJob& job) {
+  RunSummary r = read_run_summary(job);
+  if (opt.copy_layers) {
+    std::error_code ec;
+    const fs::path layers = fs::path(opt.out_dir) / "layers";
+    fs::create_directories(layers, ec);
+    if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
+      r.ok = false;  // never a summary row whose layer table is not there
+      r.error = "no layers.csv written";
+    }
+  }
+  return r;
+}
+
 namespace {
 // The experiment's progress on stderr: done/total (counting cells finished before this call),
 // failures, and the ETA from this call's rate so far; in place on a terminal, a plain line per
@@ -327,34 +323,24 @@ class ProgressLine {
 };
 
 // Starts the child of `job` in a clean run folder, its output in log.txt; -1 if it cannot start.
-pid_t start_job(const ExperimentOptions& opt, const ExperimentJob& job) {
+pid_t start_job(const ChildSignals& children, const ExperimentOptions& opt, const ExperimentJob& job) {
   fs::create_directories(job.run_dir);
   fs::remove(fs::path(job.run_dir) / "run_summary.json");
   fs::remove(fs::path(job.run_dir) / "failed.json");
   std::string log = (fs::path(job.run_dir) / "log.txt").string();
-  return spawn(child_argv(opt, job), log);
-}
-
-// The summary of a child that exited with 0: its run_summary.json, and its layer table
-// copied to OUT/layers/ when asked.
-RunSummary succeeded_job(const ExperimentOptions& opt, const ExperimentJob& job) {
-  RunSummary r = read_run_summary(job);
-  if (opt.copy_layers) {
-    std::error_code ec;
-    const fs::path layers = fs::path(opt.out_dir) / "layers";
-    fs::create_directories(layers, ec);
-    if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
-      r.ok = false;  // never a summary row whose layer table is not there
-      r.error = "no layers.csv written";
-    }
-  }
-  return r;
+  return children.spawn(child_argv(opt, job), log);
 }
 
 // The summary of a child that failed with wait status `status`: its first error line or signal.
-RunSummary failed_job(const ExperimentJob& job, int status) {
+// `interrupt` is the signal the experiment forwarded to its children (0: none).
+RunSummary failed_job(const ExperimentJob& job, int status, int interrupt) {
   RunSummary r;
   r.job = job;
+  if (interrupt && (WIFSIGNALED(status) || WEXITSTATUS(status) == interrupted_exit_status(interrupt))) {
+    r.interrupted_by = interrupt;  // stopped by the user: nothing recorded, a rerun runs it again
+    r.error = fmt::format("interrupted (signal {})", interrupt);
+    return r;
+  }
   std::string log = (fs::path(job.run_dir) / "log.txt").string();
   r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : first_error_line(log);
   if (WIFEXITED(status)) {  // a deterministic failure: recorded, so a resumed sweep does not repeat it
@@ -366,48 +352,80 @@ RunSummary failed_job(const ExperimentJob& job, int status) {
   }
   return r;
 }
+
+/// The children running now, the jobs started so far and the tallies of the progress line.
+struct RunnerState {
+  std::vector<RunSummary> results;
+  std::vector<Child> running;
+  std::size_t next = 0, done = 0, failed = 0;
+};
+
+// Starts jobs until opt.jobs children run (none once interrupted: the jobs not started are
+// marked interrupted and counted done).
+void start_jobs(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs, const ChildSignals& children,
+                const ProgressLine& progress, RunnerState& st) {
+  const int max_jobs = std::max(1, opt.jobs);
+  for (; st.next < jobs.size() && (children.interrupted_by() || int(st.running.size()) < max_jobs); ++st.next) {
+    RunSummary& r = st.results[st.next];
+    r.job = jobs[st.next];
+    if (children.interrupted_by()) {
+      r.interrupted_by = children.interrupted_by();
+      r.error = "not started: interrupted";
+      ++st.done;
+      continue;
+    }
+    const pid_t pid = start_job(children, opt, r.job);
+    if (pid < 0) {
+      r.error = "could not start " + opt.self_exe;
+      ++st.done;
+      ++st.failed;
+    } else {
+      st.running.push_back({pid, st.next, now_s()});
+      progress.show("running " + r.job.id, false, st.done, st.failed);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs) {
-  std::vector<RunSummary> results(jobs.size());
-  std::vector<Child> running;
-  std::size_t next = 0, done = 0;
-  std::size_t failed = 0;
+  RunnerState st;
+  st.results.resize(jobs.size());
+  ChildSignals children;  // SIGINT/SIGTERM: forwarded, and returned from only once every child is gone
   const ProgressLine progress(opt, jobs.size());
-  const int max_jobs = std::max(1, opt.jobs);
-  while (done < jobs.size()) {
-    while (next < jobs.size() && int(running.size()) < max_jobs) {
-      const ExperimentJob& job = jobs[next];
-      pid_t pid = start_job(opt, job);
-      if (pid < 0) {
-        results[next].job = job;
-        results[next].error = "could not start " + opt.self_exe;
-        ++done;
-        ++failed;
-      } else {
-        running.push_back({pid, next, now_s()});
-        progress.show("running " + job.id, false, done, failed);
-      }
-      ++next;
+  while (st.done < jobs.size()) {
+    start_jobs(opt, jobs, children, progress, st);
+    if (st.running.empty()) continue;
+    const ChildEvent ev = children.wait();
+    if (ev.pid < 0) break;
+    if (ev.pid == 0) {  // an interrupt: pass it on, then keep reaping until the children are gone
+      std::vector<pid_t> pids;
+      for (const auto& c : st.running) pids.push_back(c.pid);
+      children.forward(pids);
+      progress.show(fmt::format("interrupted (signal {}): stopping {} run(s)", ev.signal, pids.size()), true,
+                    st.done, st.failed);
+      continue;
     }
-    if (running.empty()) continue;
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) break;
-    auto it = std::find_if(running.begin(), running.end(), [&](const Child& c) { return c.pid == pid; });
-    if (it == running.end()) continue;
+    auto it = std::find_if(st.running.begin(), st.running.end(), [&](const Child& c) { return c.pid == ev.pid; });
+    if (it == st.running.end()) continue;
     const ExperimentJob& job = jobs[it->index];
-    const bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    RunSummary r = exited_ok ? succeeded_job(opt, job) : failed_job(job, status);
+    const bool exited_ok = WIFEXITED(ev.status) && WEXITSTATUS(ev.status) == 0;
+    RunSummary r = exited_ok ? collect_finished_run(opt, job) : failed_job(job, ev.status, children.interrupted_by());
     r.wall_s = now_s() - it->start_s;
-    results[it->index] = r;
-    running.erase(it);
-    ++done;
-    failed += r.ok ? 0 : 1;
-    progress.show((r.ok ? "done " : "FAILED ") + job.id, true, done, failed);
+    st.results[it->index] = r;
+    st.running.erase(it);
+    ++st.done;
+    st.failed += r.ok || r.interrupted_by ? 0 : 1;
+    progress.show((r.ok ? "done " : r.interrupted_by ? "interrupted " : "FAILED ") + job.id, true, st.done, st.failed);
   }
   progress.end();
-  return results;
+  return std::move(st.results);
+}
+
+int interruption_of(const std::vector<RunSummary>& runs) {
+  for (const auto& r : runs)
+    if (r.interrupted_by) return r.interrupted_by;
+  return 0;
 }
 
 namespace {
@@ -420,6 +438,9 @@ const RunSummary* baseline_of(const std::vector<RunSummary>& runs, const RunSumm
 }
 
 using npu::csv_field;
+
+// A run's status column: ok, failed, or interrupted (stopped, or never started, by SIGINT/SIGTERM).
+const char* status_word(const RunSummary& r) { return r.ok ? "ok" : r.interrupted_by ? "interrupted" : "failed"; }
 
 // One run of the summary with its comparison against the `none` run of its model and hw.
 struct SummaryRow {
@@ -436,7 +457,7 @@ json summary_json_entry(const SummaryRow& row) {
             {"hw_arg", r.job.hw},
             {"strategy", strategy_label(r.job.strategy)},
             {"strategy_arg", r.job.strategy},
-            {"status", r.ok ? "ok" : "failed"},
+            {"status", status_word(r)},
             {"run_dir", r.job.run_dir},
             {"earlier_run", r.earlier_run}};
   if (r.ok) {
@@ -458,7 +479,7 @@ void write_summary_csv_json(const std::string& out_dir, const std::vector<Summar
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     csv << fmt::format("{},{},{},{},", csv_field(stem_of(r.job.model)), csv_field(stem_of(r.job.hw)),
-                       csv_field(strategy_label(r.job.strategy)), r.ok ? "ok" : "failed");
+                       csv_field(strategy_label(r.job.strategy)), status_word(r));
     csv << summary_figures_csv(r, row.vs, r.ok);
     csv << csv_field(r.error) << "," << (r.earlier_run ? 1 : 0) << (verified ? verify_csv_fields(r) : "") << "\n";
     j.push_back(summary_json_entry(row));
@@ -481,10 +502,10 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     if (!r.ok) {
-      md << fmt::format("| {} | {} | {} | failed: {} ||||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
-                        strategy_label(r.job.strategy), r.error);
-      txt << fmt::format("{:<16} {:<20} {:<12} FAILED: {}\n", stem_of(r.job.model), stem_of(r.job.hw),
-                         strategy_label(r.job.strategy), r.error);
+      md << fmt::format("| {} | {} | {} | {}: {} ||||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
+                        strategy_label(r.job.strategy), status_word(r), r.error);
+      txt << fmt::format("{:<16} {:<20} {:<12} {}: {}\n", stem_of(r.job.model), stem_of(r.job.hw),
+                         strategy_label(r.job.strategy), r.interrupted_by ? "INTERRUPTED" : "FAILED", r.error);
       continue;
     }
     std::string speed = optional_number(row.vs.speedup, "{:.3f}x");
@@ -529,6 +550,15 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
   std::ostringstream md;
   std::ostringstream txt;
+  if (const int sig = interruption_of(runs)) {
+    const auto finished = std::count_if(runs.begin(), runs.end(), [](const RunSummary& r) { return !r.interrupted_by; });
+    const std::string note = fmt::format(
+        "INCOMPLETE: interrupted by signal {} ({}); {} of {} runs finished, the others have status 'interrupted'. "
+        "Run the same command again to finish them: finished runs are reused, not run again.\n\n",
+        sig, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal", finished, runs.size());
+    md << "**" << note.substr(0, 10) << "**" << note.substr(10);
+    txt << note;
+  }
   add_table_rows(rows, md, txt);
   const std::string host = host_lines(rows);
   if (!host.empty()) {

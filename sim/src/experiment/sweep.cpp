@@ -15,6 +15,7 @@
 
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
+#include "npu/sim/experiment/cell_resume.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/io/output_files.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"
@@ -51,18 +52,9 @@ class FileLock {
 
 /// True when the cell's result reads back (ok), or it failed before and is not retried.
 bool is_done(const std::string& run_dir, bool retry_failed, bool& failed) {
-  std::error_code ec;
-  failed = false;
-  if (fs::exists(fs::path(run_dir) / "run_summary.json", ec)) {
-    ExperimentJob job;
-    job.run_dir = run_dir;
-    if (read_run_summary(job).ok) return true;
-  }
-  if (fs::exists(fs::path(run_dir) / "failed.json", ec)) {
-    failed = true;
-    return !retry_failed;
-  }
-  return false;
+  const CellState state = cell_state(run_dir);
+  failed = state == CellState::Failed;
+  return state == CellState::Ok || (failed && !retry_failed);
 }
 
 }  // namespace
@@ -105,12 +97,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
     const std::string hw_path = (fs::path(opt.out_dir) / c.hw_arg).string();
     fs::create_directories(run_dir, ec);
     write_file_atomic(hw_path, config_of.at(c.hw));
-    nlohmann::ordered_json j = {{"key", c.key}, {"model", c.model_arg}, {"hw", c.hw}, {"strategy", c.strategy_arg},
-                                {"spec", spec.source}};
-    nlohmann::ordered_json axes = nlohmann::ordered_json::object();
-    for (const auto& [p, v] : c.axes) axes[p] = v;
-    j["axes"] = axes;
-    write_file_atomic((fs::path(run_dir) / "cell.json").string(), j.dump(1) + "\n");
+    write_cell_record(run_dir, c, c.hw, spec.source);
     jobs.push_back({c.model_arg, hw_path, c.strategy_arg, run_dir, c.model + " " + c.hw + " " + c.strategy});
   }
 
@@ -128,7 +115,11 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   if (!jobs.empty()) {
     const auto results = run_experiment(eo, jobs);
     out.ran = results.size();
-    for (const auto& r : results) out.failed += r.ok ? 0 : 1;
+    out.interrupted_by = interruption_of(results);
+    for (const auto& r : results) {
+      out.failed += r.ok || r.interrupted_by ? 0 : 1;
+      out.ran -= r.interrupted_by && r.error == "not started: interrupted" ? 1 : 0;
+    }
   }
 
   FileLock lock((fs::path(opt.out_dir) / ".summary.lock").string());

@@ -47,6 +47,7 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
   const auto runs = run_experiment(eo, jobs);
   LlmResult result;
   result.text = write_summary(opt.out_dir, runs) + "\n";
+  result.interrupted_by = interruption_of(runs);  // the pairs with a stopped run count as failed
   std::vector<LlmFigures> rows;
   for (std::size_t i = 0; i < plan.runs.size();) {  // runs of one hw and strategy are consecutive
     std::vector<std::size_t> idx;

@@ -15,6 +15,7 @@
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/quantize/error_metrics.hpp"
+#include "npu/sim/experiment/child_signals.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/base/csv.hpp"
@@ -232,10 +233,11 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
     compiler::ReferenceOptions fq;
     fq.apply_quant = true;
     const RefTensorMap fake = compiler::run_reference(qg, in.inputs, fq);
-    if (!outputs_dir.empty())
-      write_outputs(fs::path(outputs_dir) / (stem_of(label) + (row.variant.empty() ? "" : "." + row.variant) +
-                                             ".fakequant"),
-                    fake);
+    // outputs/<strategy>[.variant].<kind>/: fakequant (the PTQ model), sim and sim-int8 (the program).
+    const auto folder = [&](const char* kind) {
+      return fs::path(outputs_dir) / (stem_of(label) + (row.variant.empty() ? "" : "." + row.variant) + "." + kind);
+    };
+    if (!outputs_dir.empty()) write_outputs(folder("fakequant"), fake);
     row.quant = compare_outputs(in.reference, fake);
     try {
       const compiler::CompileResult compiled = compiler::compile(qg, in.hw, st);
@@ -243,6 +245,10 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
       row.bit_exact = c.status;
       row.sim_status = c.run ? "ok" : c.status;
       if (c.run) row.sim = compare_outputs(in.reference, c.outputs);
+      if (c.run && !outputs_dir.empty()) {  // what was compared, as the fp32 children's runs/*/outputs/ are
+        write_outputs(folder("sim"), c.outputs);
+        write_outputs(folder("sim-int8"), c.raw);
+      }
       // An int8 program that runs but differs from the integer reference is a wrong number;
       // one that could not be checked ("not run: ...", the table says why) fails too, as an
       // fp32 program that cannot run with data does: a verify that verified nothing is no pass.
@@ -285,7 +291,11 @@ std::map<std::string, RunSummary> run_fp32_children(const VerifyOptions& opt) {
   eo.with_data = true;
   eo.input_data = opt.input_data;
   eo.input_seed = opt.input_seed;
-  for (const RunSummary& r : run_experiment(eo, plan_experiment(eo))) runs[r.job.strategy] = r;
+  const auto results = run_experiment(eo, plan_experiment(eo));
+  if (const int sig = interruption_of(results))
+    throw Interrupted(fmt::format("npu verify: interrupted by signal {}: its simulations were stopped; nothing "
+                                  "compared (run it again)", sig), sig);
+  for (const RunSummary& r : results) runs[r.job.strategy] = r;
   return runs;
 }
 

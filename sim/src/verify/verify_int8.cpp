@@ -141,6 +141,7 @@ Int8Check check_int8_execution(const compiler::CompileResult& compiled, const Hw
     if (it == sim.end() || it->second.size() != r.q.size()) {
       c.status = fmt::format("not run: the simulation gave no int8 output '{}' of {} values", name, r.q.size());
       c.outputs.clear();
+      c.raw.clear();
       return c;
     }
     for (std::size_t i = 0; i < r.q.size(); ++i) {
@@ -155,6 +156,11 @@ Int8Check check_int8_execution(const compiler::CompileResult& compiled, const Hw
     t.shape = r.shape;
     t.f = s.real();
     c.outputs[name] = std::move(t);
+    compiler::RefTensor q;
+    q.shape = r.shape;
+    q.type = compiler::ElemType::Int64;
+    q.i.assign(it->second.begin(), it->second.end());
+    c.raw[name] = std::move(q);
   }
   c.run = true;
   c.status = differ == 0 ? "bit-exact"

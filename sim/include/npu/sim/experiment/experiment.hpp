@@ -54,6 +54,9 @@ struct RunSummary {
   double host_time_share = 0;         ///< 0..1: latency spent waiting for the host
   int host_nodes = 0;
   int host_unsized = 0;               ///< host tensors sized only at run time (not costed)
+  /// SIGINT or SIGTERM that stopped this run, or kept it from starting (then !ok, and the
+  /// summary's status is "interrupted"); 0 otherwise.
+  int interrupted_by = 0;
   bool earlier_run = false;           ///< kept from an earlier experiment in the same --out (experiment_folder.hpp)
   std::optional<VerifyFigures> verify;  ///< with --verify
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
@@ -102,7 +105,18 @@ void validate_experiment(const ExperimentOptions& opt);
 /// (ok == false, error set). A child that exits non-zero leaves RUN_DIR/failed.json
 /// ({"error", "exit_status"}, written atomically); one killed by a signal leaves nothing, so
 /// a resumed sweep runs it again.
+/// SIGINT or SIGTERM sent to this process while it runs is forwarded to the children (a
+/// second one as SIGKILL); no new child starts, and the call returns once every child is gone,
+/// the runs stopped or never started marked with RunSummary::interrupted_by (child_signals.hpp).
 std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs);
+
+/// The summary of a finished run (its child exited with 0, now or in an earlier invocation):
+/// its run_summary.json, and its layers.csv copied to OUT/layers/<id>.csv when
+/// opt.copy_layers (a run whose layer table cannot be copied is not ok).
+RunSummary collect_finished_run(const ExperimentOptions& opt, const ExperimentJob& job);
+
+/// The signal that interrupted any of `runs` (run_experiment), or 0.
+int interruption_of(const std::vector<RunSummary>& runs);
 
 /// Reads a child's run.json (written by `npu simulate`); sets ok/error accordingly.
 RunSummary read_run_summary(const ExperimentJob& job);

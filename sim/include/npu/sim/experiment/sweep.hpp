@@ -25,6 +25,7 @@ struct SweepOutcome {
   std::size_t invalid = 0;   ///< of those, invalid configs (never run)
   std::size_t ran = 0;       ///< run by this call
   std::size_t failed = 0;    ///< cells of this shard that failed (this call or before)
+  int interrupted_by = 0;    ///< SIGINT/SIGTERM that stopped this call (its cells are run by the next); 0: none
   ReportResult report;       ///< DIR/summary.* over every cell of DIR
 };
 
@@ -32,7 +33,8 @@ struct SweepOutcome {
 /// not done (a cell is done when RUN_DIR/run_summary.json, written atomically by the child,
 /// reads back, or when RUN_DIR/failed.json exists and retry_failed is false), then writes
 /// DIR/summary.* from everything DIR holds (under an flock on DIR/.summary.lock, so the last
-/// of several concurrent shards sees every cell). Throws ConfigError for a bad spec, shard,
+/// of several concurrent shards sees every cell). Interrupted (SIGINT/SIGTERM; run_experiment),
+/// it stops its children and still writes the summary, the cells not finished 'missing'. Throws ConfigError for a bad spec, shard,
 /// -j or output folder, before any cell runs.
 SweepOutcome run_sweep(const SweepOptions& opt);
 

@@ -12,6 +12,7 @@ namespace npu::sim {
 struct LlmResult {
   std::string text;   ///< what `npu llm` prints: the experiment table, then the LLM table
   std::size_t failed = 0;  ///< runs that failed (their hw/strategy rows are left out of llm.*)
+  int interrupted_by = 0;  ///< SIGINT/SIGTERM that stopped the runs (their children waited for); 0: none
 };
 
 /// Runs every run of `plan` and writes the outputs into opt.out_dir. Throws ConfigError for an

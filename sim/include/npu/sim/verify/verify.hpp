@@ -41,6 +41,7 @@ struct Int8Check {
   bool run = false;           ///< the simulation ran and the reference too
   std::string status;         ///< "bit-exact", "N of M int8 values differ (max K LSB)", or "not run: WHY"
   compiler::RefTensorMap outputs;  ///< simulated outputs, dequantised (q - zero_point) x scale
+  compiler::RefTensorMap raw;      ///< the same outputs as the int8 values the simulator wrote (integer tensors)
 };
 Int8Check check_int8_execution(const compiler::CompileResult& compiled, const HwConfig& hw,
                                const compiler::Graph& quantised, const compiler::RefTensorMap& inputs);
