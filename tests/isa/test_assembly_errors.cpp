@@ -228,7 +228,7 @@ TEST(AssemblyErrors, PowAndLayerNormNeedAlpha) {
                      "missing required key 'alpha' for op=layer_norm", "layer_norm needs alpha=EPS");
   const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 alpha=1";
   expect_line3_error(line, col_of(line, "alpha"), "'alpha' is not used by op=softmax",
-                     "pow (exponent) and layer_norm (eps)");
+                     "pow (exponent), layer_norm and rms_norm (eps)");
 }
 
 TEST(AssemblyErrors, LayerNormNeedsItsParameters) {
@@ -238,6 +238,8 @@ TEST(AssemblyErrors, LayerNormNeedsItsParameters) {
   const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 param=0x200";
   expect_line3_error(line, col_of(line, "param"), "'param' is not used by op=softmax",
                      "gamma[D] and beta[D] for op=layer_norm");
+  expect_line3_error("ACT     op=rms_norm in=0x0 out=0x100 elems=64 channels=4 alpha=1e-5", 1,
+                     "missing required key 'param' for op=rms_norm", "gamma[D] in SRAM, D = elems/channels");
 }
 
 TEST(AssemblyErrors, BroadcastKeysOutOfRange) {
