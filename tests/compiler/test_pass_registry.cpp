@@ -2,7 +2,8 @@
 // registered by its own file, of three kinds, run by one manager, each listed in --explain.
 // Expected names and orders are the pipeline of docs/compiler.md ("Passes"), written here by
 // hand: import in the order load_model ran its canonicalisers before the registry (with
-// recognise-affine, issue 30, after the other recognisers; recognise-kv-cache, issue 26, before
+// recognise-rmsnorm after recognise-layernorm and recognise-affine after the other recognisers,
+// issue 30; recognise-kv-cache, issue 26, before
 // host placement), graph in
 // the order of the depth-first strategy, program in the order compile() ran them.
 #include <gtest/gtest.h>
@@ -27,9 +28,9 @@ namespace {
 
 using V = std::vector<std::string>;
 
-const V kImport = {"infer-shapes",        "fold-qdq",         "recognise-activations",
-                   "recognise-layernorm", "recognise-affine", "merge-pads",
-                   "recognise-kv-cache",  "place-host-ops"};
+const V kImport = {"infer-shapes",        "fold-qdq",          "recognise-activations",
+                   "recognise-layernorm", "recognise-rmsnorm", "recognise-affine",
+                   "merge-pads",          "recognise-kv-cache", "place-host-ops"};
 const V kGraph = {"fold-batchnorm", "fuse-bias",    "hoist-activation",   "fuse-activation",
                   "fuse-residual",  "fuse-se-gate", "fuse-add-layernorm", "fuse-layers"};
 const V kProgram = {"pipeline-layers", "keep-resident"};
