@@ -317,6 +317,16 @@ TEST(RecogniseByMath, RmsNormWithEpsilonOutsideTheSqrtIsDeclinedWithTheReason) {
   EXPECT_NE(d[0].reason.find("epsilon is not inside the square root"), std::string::npos) << d[0].reason;
 }
 
+TEST(RecogniseByMath, RmsNormWhoseMeanIsAGraphOutputStays) {
+  // The mean of squares is also a graph output: the rewrite would lose it, so the 7 nodes stay.
+  NormChain c;
+  c.b.output(llama_rmsnorm(c));
+  c.b.output("mean.out");
+  Graph r = c.b.g;
+  EXPECT_EQ(recognise_rmsnorm(r), 0);
+  EXPECT_EQ(r.nodes.size(), 7u);
+}
+
 TEST(RecogniseByMath, LayerNormWithMulSquareAndReciprocal) {
   // ReduceMean, Sub, Mul(d, d), ReduceMean, Add(eps), Sqrt, Reciprocal, Mul(d, .), Mul(gamma),
   // Add(beta): 10 nodes -> 1 LayerNormalization.

@@ -23,8 +23,9 @@ long applying_node(const Graph& g, const ReaderIndex& readers, const ScalarRegio
   return div || mul ? long(it->second[0]) : -1;
 }
 
-/// Every reader of m is a node of r.
-bool reads_only_in(const ReaderIndex& readers, const std::string& m, const ScalarRegion& r) {
+/// Every reader of m is a node of r, and m is no graph output (the rewrite removes it).
+bool reads_only_in(const Graph& g, const ReaderIndex& readers, const std::string& m, const ScalarRegion& r) {
+  if (is_graph_output(g, m)) return false;
   const auto it = readers.find(m);
   if (it == readers.end()) return false;
   for (std::size_t i : it->second)
@@ -69,7 +70,7 @@ NormFactor norm_factor(const Graph& g, const ReaderIndex& readers, const std::st
   for (const ScalarRegion& r : scalar_regions(g, readers, m, 1)) {
     bool div = false;
     const long a = applying_node(g, readers, r, d, div);
-    if (a < 0 || !reads_only_in(readers, m, r)) continue;
+    if (a < 0 || !reads_only_in(g, readers, m, r)) continue;
     f.nodes = r.nodes;
     f.nodes.push_back(std::size_t(a));
     f.y = g.nodes[std::size_t(a)].outputs[0];
