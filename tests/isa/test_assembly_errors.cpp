@@ -188,7 +188,7 @@ TEST(AssemblyErrors, UnknownActivationInTheEpilogue) {
   const std::string line = kConv + " act=relu7";
   expect_line3_error(line, col_of(line, "relu7"), "unknown act 'relu7'",
                      "did you mean 'relu'? (allowed: none, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, "
-                     "hard_swish, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity)");
+                     "hard_swish, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, gelu_tanh)");
 }
 
 TEST(AssemblyErrors, RowWiseOpsAreNotEpilogueActivations) {
@@ -211,7 +211,7 @@ TEST(AssemblyErrors, UnknownActOp) {
   expect_line3_error(line, col_of(line, "tanhh"), "unknown ACT op 'tanhh'",
                      "did you mean 'tanh'? (allowed: relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish, "
                      "scale_shift, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, softmax, "
-                     "layer_norm)");
+                     "layer_norm, gelu_tanh, rms_norm)");
 }
 
 TEST(AssemblyErrors, UnknownEltwiseOp) {
