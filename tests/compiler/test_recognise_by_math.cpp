@@ -74,6 +74,13 @@ Graph recognised_as(Chain& c, const std::string& y, std::size_t before, std::siz
   return r;
 }
 
+/// One declined decision whose reason names `why`.
+void expect_one_decline(const std::vector<Decision>& d, const std::string& why) {
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_NE(d[0].reason.find(why), std::string::npos) << d[0].reason;
+}
+
 TEST(RecogniseByMath, TanhGeluAsGpt2ExportsIt) {
   // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x*x*x))), constants first as torch wrote
   // them (gpt2_tiny: Mul, Mul, Mul, Add, Mul, Tanh, Add, Mul, Mul = 9 nodes -> 1).
@@ -187,9 +194,7 @@ TEST(RecogniseByMath, MishIsDeclinedWithAReason) {
   std::vector<Decision> d;
   EXPECT_EQ(recognise_activations(r, &d), 0);
   EXPECT_EQ(r.nodes.size(), 3u);
-  ASSERT_EQ(d.size(), 1u);
-  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
-  EXPECT_NE(d[0].reason.find("Mish"), std::string::npos) << d[0].reason;
+  expect_one_decline(d, "Mish");
 }
 
 TEST(RecogniseByMath, WrongConstantsOrAnOuterReaderAreNotRecognised) {
@@ -312,9 +317,7 @@ TEST(RecogniseByMath, RmsNormWithEpsilonOutsideTheSqrtIsDeclinedWithTheReason) {
   std::vector<Decision> d;
   EXPECT_EQ(recognise_rmsnorm(r, &d), 0);
   EXPECT_EQ(r.nodes.size(), 5u);
-  ASSERT_EQ(d.size(), 1u);
-  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
-  EXPECT_NE(d[0].reason.find("epsilon is not inside the square root"), std::string::npos) << d[0].reason;
+  expect_one_decline(d, "epsilon is not inside the square root");
 }
 
 TEST(RecogniseByMath, RmsNormWhoseMeanIsAGraphOutputStays) {
