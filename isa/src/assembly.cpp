@@ -38,14 +38,15 @@ constexpr ActOp kEpilogueActs[] = {ActOp::None,    ActOp::Relu,  ActOp::Clip,   
                                    ActOp::Sigmoid, ActOp::Silu,  ActOp::HardSigmoid, ActOp::HardSwish,
                                    ActOp::Erf,     ActOp::Exp,   ActOp::Sqrt,      ActOp::Reciprocal,
                                    ActOp::Tanh,    ActOp::Gelu,  ActOp::Abs,       ActOp::Neg,
-                                   ActOp::Pow,     ActOp::Identity};
+                                   ActOp::Pow,     ActOp::Identity, ActOp::GeluTanh};
 // Stand-alone ACT ops: every element-wise function but none, plus scale_shift and the
 // row-wise softmax and layer_norm (not epilogue-legal).
 constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::LeakyRelu, ActOp::Sigmoid,
                                  ActOp::Silu,       ActOp::HardSigmoid, ActOp::HardSwish, ActOp::ScaleShift,
                                  ActOp::Erf,        ActOp::Exp,      ActOp::Sqrt,      ActOp::Reciprocal,
                                  ActOp::Tanh,       ActOp::Gelu,     ActOp::Abs,       ActOp::Neg,
-                                 ActOp::Pow,        ActOp::Identity, ActOp::Softmax,   ActOp::LayerNorm};
+                                 ActOp::Pow,        ActOp::Identity, ActOp::Softmax,   ActOp::LayerNorm,
+                                 ActOp::GeluTanh,   ActOp::RmsNorm};
 constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::Sub,  EltwiseOp::Div, EltwiseOp::Max,
                                      EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv};
 constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg};
@@ -112,7 +113,7 @@ std::string suggest(const std::string& given, const std::vector<std::string>& op
 
 bool uses_alpha(ActOp a) {
   return a == ActOp::Clip || a == ActOp::LeakyRelu || a == ActOp::HardSigmoid || a == ActOp::Pow ||
-         a == ActOp::LayerNorm;
+         a == ActOp::LayerNorm || a == ActOp::RmsNorm;
 }
 bool uses_beta(ActOp a) { return a == ActOp::Clip || a == ActOp::HardSigmoid; }
 const char* alpha_meaning(ActOp a) {
@@ -121,12 +122,13 @@ const char* alpha_meaning(ActOp a) {
     case ActOp::LeakyRelu: return "alpha=SLOPE";
     case ActOp::HardSigmoid: return "alpha=SLOPE beta=OFFSET";
     case ActOp::Pow: return "alpha=EXPONENT";
-    case ActOp::LayerNorm: return "alpha=EPS";
+    case ActOp::LayerNorm:
+    case ActOp::RmsNorm: return "alpha=EPS";
     default: return "no alpha/beta";
   }
 }
 /// Ops whose ACT `param=` operand is required (and the only ones that take it).
-bool uses_param(ActOp a) { return a == ActOp::ScaleShift || a == ActOp::LayerNorm; }
+bool uses_param(ActOp a) { return a == ActOp::ScaleShift || a == ActOp::LayerNorm || a == ActOp::RmsNorm; }
 
 // ----------------------------------------------------------------------------------------
 // The fields of each opcode: one table per parameter struct, in canonical (written) order,
@@ -999,7 +1001,7 @@ class Reader {
       if (f && !used)
         fail(f->key_col, fmt::format("'{}' is not used by {}={}", key, which, an),
              fmt::format("{} takes {}; alpha/beta are used by clip (min, max), leaky_relu (slope), "
-                         "hard_sigmoid (slope, offset), pow (exponent) and layer_norm (eps)",
+                         "hard_sigmoid (slope, offset), pow (exponent), layer_norm and rms_norm (eps)",
                          an, alpha_meaning(act)));
       if (!f && used)
         fail(head_col_, fmt::format("missing required key '{}' for {}={}", key, which, an),
@@ -1033,14 +1035,17 @@ class Reader {
     const Field* pf = find(fields, "param");
     if (pf && !uses_param(a.op))
       fail(pf->key_col, fmt::format("'param' is not used by op={}", to_string(a.op)),
-           "'param' is the SRAM address of scale[c] and shift[c] for op=scale_shift, or of gamma[D] and beta[D] "
-           "for op=layer_norm, only");
+           "'param' is the SRAM address of scale[c] and shift[c] for op=scale_shift, of gamma[D] and beta[D] "
+           "for op=layer_norm, or of gamma[D] for op=rms_norm, only");
     if (!pf && a.op == ActOp::ScaleShift)
       fail(head_col_, "missing required key 'param' for op=scale_shift",
            "give param=ADDRESS: scale[channels] then shift[channels] in SRAM");
     if (!pf && a.op == ActOp::LayerNorm)
       fail(head_col_, "missing required key 'param' for op=layer_norm",
            "give param=ADDRESS: gamma[D] then beta[D] in SRAM, D = elems/channels (the row length)");
+    if (!pf && a.op == ActOp::RmsNorm)
+      fail(head_col_, "missing required key 'param' for op=rms_norm",
+           "give param=ADDRESS: gamma[D] in SRAM, D = elems/channels (the row length)");
     if (pf) a.param_addr = sram_addr(*pf);
   }
 

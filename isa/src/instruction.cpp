@@ -47,13 +47,25 @@ const char* to_string(ActOp a) {
     case ActOp::Identity: return "identity";
     case ActOp::Softmax: return "softmax";
     case ActOp::LayerNorm: return "layer_norm";
+    case ActOp::GeluTanh: return "gelu_tanh";
+    case ActOp::RmsNorm: return "rms_norm";
   }
   return "?";
 }
 
-bool is_row_wise(ActOp a) { return a == ActOp::Softmax || a == ActOp::LayerNorm; }
+bool is_row_wise(ActOp a) { return a == ActOp::Softmax || a == ActOp::LayerNorm || a == ActOp::RmsNorm; }
 
-int act_passes(ActOp a) { return is_row_wise(a) ? 3 : 1; }
+int act_passes(ActOp a) { return a == ActOp::RmsNorm ? 2 : is_row_wise(a) ? 3 : 1; }
+
+std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems) {
+  const std::uint64_t c = channels > 0 ? std::uint64_t(channels) : 0, row = c ? elems / c : 0;
+  switch (a) {
+    case ActOp::ScaleShift: return 2 * c;
+    case ActOp::LayerNorm: return 2 * row;
+    case ActOp::RmsNorm: return row;
+    default: return 0;
+  }
+}
 
 const char* to_string(EltwiseOp e) {
   switch (e) {
@@ -272,12 +284,9 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           ops.push_back({"in", p.in_addr, dims_bytes({p.elems}, eb), false});
           if (p.has_residual) ops.push_back({"res", p.residual_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
-          if (p.op == ActOp::ScaleShift)
-            ops.push_back({"param", p.param_addr, dims_bytes({2, p.channels}, kParamElemBytes), false});
-          if (p.op == ActOp::LayerNorm) {  // gamma[D] then beta[D], D = elems / channels (row length)
-            const long long row = p.channels > 0 ? (long long)(p.elems / std::uint32_t(p.channels)) : 0;
-            ops.push_back({"param", p.param_addr, dims_bytes({2, row}, kParamElemBytes), false});
-          }
+          if (p.op == ActOp::ScaleShift || p.op == ActOp::LayerNorm || p.op == ActOp::RmsNorm)  // act_param_elems
+            ops.push_back({"param", p.param_addr,
+                           dims_bytes({(long long)act_param_elems(p.op, p.channels, p.elems)}, kParamElemBytes), false});
           if (p.requant.on)  // scale_shift: one pair per channel; LUT ops: 256 B; the others: one pair
             ops.push_back({"requant", p.requant.addr,
                            p.op == ActOp::ScaleShift ? dims_bytes({p.channels}, Requant::kPairBytes)

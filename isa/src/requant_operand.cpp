@@ -32,7 +32,8 @@ bool act_uses_lut(ActOp op) {
     case ActOp::Identity:
     case ActOp::ScaleShift:
     case ActOp::Softmax:
-    case ActOp::LayerNorm: return false;
+    case ActOp::LayerNorm:
+    case ActOp::RmsNorm: return false;
     default: return true;
   }
 }

@@ -2,9 +2,9 @@
 // registered by its own file, of three kinds, run by one manager, each listed in --explain.
 // Expected names and orders are the pipeline of docs/compiler.md ("Passes"), written here by
 // hand: import in the order load_model ran its canonicalisers before the registry (with
-// recognise-affine, issue 30, after the other recognisers; recognise-kv-cache, issue 26, and
-// select-where, issue 28, before host placement; training-dropout, issue 28, right after
-// infer-shapes), graph in
+// recognise-rmsnorm after recognise-layernorm and recognise-affine after the other recognisers,
+// issue 30; recognise-kv-cache, issue 26, and select-where, issue 28, before host placement;
+// training-dropout, issue 28, right after infer-shapes), graph in
 // the order of the depth-first strategy, program in the order compile() ran them.
 #include <gtest/gtest.h>
 
@@ -28,9 +28,10 @@ namespace {
 
 using V = std::vector<std::string>;
 
-const V kImport = {"infer-shapes",        "training-dropout", "fold-qdq",         "recognise-activations",
-                   "recognise-layernorm", "recognise-affine", "merge-pads",
-                   "select-where",        "recognise-kv-cache", "place-host-ops"};
+const V kImport = {"infer-shapes",        "training-dropout",  "fold-qdq",
+                   "recognise-activations", "recognise-layernorm", "recognise-rmsnorm",
+                   "recognise-affine",    "merge-pads",        "select-where",
+                   "recognise-kv-cache",  "place-host-ops"};
 const V kGraph = {"fold-batchnorm", "fuse-bias",    "hoist-activation",   "fuse-activation",
                   "fuse-residual",  "fuse-se-gate", "fuse-add-layernorm", "fuse-layers"};
 const V kProgram = {"pipeline-layers", "keep-resident"};

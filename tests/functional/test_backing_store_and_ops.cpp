@@ -200,6 +200,25 @@ TEST(FunctionalAct, SoftmaxRowsLayerNormAndScaleShiftPerChannel) {
   EXPECT_EQ(sram.read_f32(64, 2), (std::vector<float>{-2, 4}));
 }
 
+TEST(FunctionalAct, RmsNormRowsAndTanhGelu) {
+  BackingStore sram("SRAM", 4096, 256);
+  // rms_norm of rows [3, 4] (mean of squares 12.5) and [1, -1] (1), eps 0, gamma [2, 1]:
+  // [3, 4] / sqrt(12.5) * [2, 1] = [1.697056, 1.131371]; [1, -1] * [2, 1] = [2, -1].
+  sram.write_f32(0, {3, 4, 1, -1});
+  sram.write_f32(128, {2, 1});
+  // op, in, out, gamma at param, elems, channels (rows); eps (alpha) 0.
+  fn::act(npu::isa::ActParams{npu::isa::ActOp::RmsNorm, 0, 64, 128, 4, 2}, sram);
+  const std::vector<float> y = sram.read_f32(64, 4);
+  EXPECT_NEAR(y[0], 6.0 / std::sqrt(12.5), 1e-6);
+  EXPECT_NEAR(y[1], 4.0 / std::sqrt(12.5), 1e-6);
+  EXPECT_FLOAT_EQ(y[2], 2.0f);
+  EXPECT_FLOAT_EQ(y[3], -1.0f);
+  // gelu_tanh(1) = 0.5 (1 + tanh(0.7978846 x 1.044715)) = 0.8411920; the erf form gives
+  // 0.8413447 (0.5 (1 + erf(1/sqrt 2))): the two differ by 1.5e-4, far above fp32 rounding.
+  EXPECT_NEAR(fn::activate(npu::isa::ActOp::GeluTanh, 1.0f, 0, 0), 0.8411920, 1e-6);
+  EXPECT_NEAR(fn::activate(npu::isa::ActOp::Gelu, 1.0f, 0, 0), 0.8413447, 1e-6);
+}
+
 TEST(FunctionalEltwise, BroadcastFollowsBIndex) {
   // a = [1..6] as [1, 2, 3] (C=2, HW=3), b per channel [10, 20]: b_elems 2, b_inner 3 ->
   // [11, 12, 13, 24, 25, 26].

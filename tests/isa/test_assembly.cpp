@@ -178,16 +178,17 @@ TEST(Assembly, FusionOperandsRoundTripFromMemory) {
   for (ActOp op : {ActOp::Relu, ActOp::Clip, ActOp::LeakyRelu, ActOp::Sigmoid, ActOp::Silu, ActOp::HardSigmoid,
                    ActOp::HardSwish, ActOp::ScaleShift, ActOp::Erf, ActOp::Exp, ActOp::Sqrt, ActOp::Reciprocal,
                    ActOp::Tanh, ActOp::Gelu, ActOp::Abs, ActOp::Neg, ActOp::Pow, ActOp::Identity, ActOp::Softmax,
-                   ActOp::LayerNorm}) {
+                   ActOp::LayerNorm, ActOp::GeluTanh, ActOp::RmsNorm}) {
     ActParams a;
     a.op = op;
     a.in_addr = 0x100, a.out_addr = 0x200, a.elems = 32, a.channels = 2;
     a.has_residual = true, a.residual_addr = 0x300;
     if (op == ActOp::Clip) a.alpha = -1, a.beta = 1;
-    if (op == ActOp::LeakyRelu || op == ActOp::HardSigmoid || op == ActOp::Pow || op == ActOp::LayerNorm)
+    if (op == ActOp::LeakyRelu || op == ActOp::HardSigmoid || op == ActOp::Pow || op == ActOp::LayerNorm ||
+        op == ActOp::RmsNorm)
       a.alpha = 0.5f;
     if (op == ActOp::HardSigmoid) a.beta = 0.5f;
-    if (op == ActOp::ScaleShift || op == ActOp::LayerNorm) a.param_addr = 0x400;
+    if (op == ActOp::ScaleShift || op == ActOp::LayerNorm || op == ActOp::RmsNorm) a.param_addr = 0x400;
     add(Opcode::Act, a);
   }
   const std::string text = write_program(p);
@@ -385,12 +386,13 @@ TEST(Assembly, EveryNewOpRoundTripsFromMemory) {
     p.instructions.push_back(in);
   };
   for (ActOp op : {ActOp::Erf, ActOp::Exp, ActOp::Sqrt, ActOp::Reciprocal, ActOp::Tanh, ActOp::Gelu, ActOp::Abs,
-                   ActOp::Neg, ActOp::Pow, ActOp::Identity, ActOp::Softmax, ActOp::LayerNorm}) {
+                   ActOp::Neg, ActOp::Pow, ActOp::Identity, ActOp::Softmax, ActOp::LayerNorm, ActOp::GeluTanh,
+                   ActOp::RmsNorm}) {
     ActParams a;
     a.op = op;
     a.in_addr = 0x10, a.out_addr = 0x20, a.elems = 60, a.channels = 3;
     if (op == ActOp::Pow) a.alpha = 3.0f;
-    if (op == ActOp::LayerNorm) a.alpha = 1e-6f, a.param_addr = 0x400;
+    if (op == ActOp::LayerNorm || op == ActOp::RmsNorm) a.alpha = 1e-6f, a.param_addr = 0x400;
     add(Opcode::Act, a);
     if (is_row_wise(op)) continue;
     GemmParams g;

@@ -188,7 +188,7 @@ TEST(AssemblyErrors, UnknownActivationInTheEpilogue) {
   const std::string line = kConv + " act=relu7";
   expect_line3_error(line, col_of(line, "relu7"), "unknown act 'relu7'",
                      "did you mean 'relu'? (allowed: none, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, "
-                     "hard_swish, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity)");
+                     "hard_swish, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, gelu_tanh)");
 }
 
 TEST(AssemblyErrors, RowWiseOpsAreNotEpilogueActivations) {
@@ -211,7 +211,7 @@ TEST(AssemblyErrors, UnknownActOp) {
   expect_line3_error(line, col_of(line, "tanhh"), "unknown ACT op 'tanhh'",
                      "did you mean 'tanh'? (allowed: relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish, "
                      "scale_shift, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, softmax, "
-                     "layer_norm)");
+                     "layer_norm, gelu_tanh, rms_norm)");
 }
 
 TEST(AssemblyErrors, UnknownEltwiseOp) {
@@ -228,7 +228,7 @@ TEST(AssemblyErrors, PowAndLayerNormNeedAlpha) {
                      "missing required key 'alpha' for op=layer_norm", "layer_norm needs alpha=EPS");
   const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 alpha=1";
   expect_line3_error(line, col_of(line, "alpha"), "'alpha' is not used by op=softmax",
-                     "pow (exponent) and layer_norm (eps)");
+                     "pow (exponent), layer_norm and rms_norm (eps)");
 }
 
 TEST(AssemblyErrors, LayerNormNeedsItsParameters) {
@@ -238,6 +238,8 @@ TEST(AssemblyErrors, LayerNormNeedsItsParameters) {
   const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 param=0x200";
   expect_line3_error(line, col_of(line, "param"), "'param' is not used by op=softmax",
                      "gamma[D] and beta[D] for op=layer_norm");
+  expect_line3_error("ACT     op=rms_norm in=0x0 out=0x100 elems=64 channels=4 alpha=1e-5", 1,
+                     "missing required key 'param' for op=rms_norm", "gamma[D] in SRAM, D = elems/channels");
 }
 
 TEST(AssemblyErrors, BroadcastKeysOutOfRange) {

@@ -4,6 +4,7 @@
 //   LayerNormalization (opset 17): over dims axis.. (default -1), mean and biased variance
 //       per row, Y = (X - mean) / sqrt(var + epsilon) * Scale + B (Scale/B broadcast to the
 //       normalised dims); the optional Mean / InvStdDev outputs too.
+//   RMSNormalization (opset 23): over dims axis.., Y = X / sqrt(mean(X^2) + epsilon) * Scale.
 //   InstanceNormalization: per (n, c) over the spatial dims, then scale[c], B[c].
 // Sums are taken in double so that a long row (a 7x7x2048 plane) does not lose bits.
 #include <cmath>
@@ -51,6 +52,32 @@ void batch_norm(OpCall& call) {
   call.out[0] = std::move(y);
 }
 
+// Scale or B of a normalisation over dims axis.. of x: they broadcast to the normalised dims
+// (their shape is a suffix of X's, or all ones); expanded to one value per row position.
+std::vector<float> broadcast_to_row(const OpCall& call, const RefTensor& x, std::size_t axis, const RefTensor& t,
+                                    const char* what) {
+  const std::int64_t D = span(x.shape, axis, x.shape.size());
+  std::vector<float> row(static_cast<std::size_t>(D));
+  const std::vector<std::int64_t> norm_shape(x.shape.begin() + static_cast<std::ptrdiff_t>(axis), x.shape.end());
+  if (t.shape.size() > norm_shape.size())
+    call.fail(std::string(what) + " has shape " + shape_str(t.shape) + ", more dims than the normalised " + shape_str(norm_shape));
+  const std::size_t off = norm_shape.size() - t.shape.size();
+  for (std::size_t d = 0; d < t.shape.size(); ++d)
+    if (t.shape[d] != 1 && t.shape[d] != norm_shape[off + d])
+      call.fail(std::string(what) + " has shape " + shape_str(t.shape) + ", not broadcastable to " + shape_str(norm_shape));
+  const auto ns = strides_of(norm_shape);
+  for (std::int64_t e = 0; e < D; ++e) {
+    std::int64_t src = 0, stride = 1;
+    for (std::size_t d = t.shape.size(); d-- > 0;) {
+      const std::int64_t idx = (e / ns[off + d]) % norm_shape[off + d];
+      src += (t.shape[d] == 1 ? 0 : idx) * stride;
+      stride *= t.shape[d];
+    }
+    row[static_cast<std::size_t>(e)] = t.f[static_cast<std::size_t>(src)];
+  }
+  return row;
+}
+
 void layer_norm(OpCall& call) {
   const RefTensor& x = call.fin(0);
   const std::size_t axis = norm_axis(call, call.node.attr_int("axis", -1), x.shape.size());
@@ -58,31 +85,8 @@ void layer_norm(OpCall& call) {
   const std::int64_t rows = span(x.shape, 0, axis), D = span(x.shape, axis, x.shape.size());
   const RefTensor& scale = call.fin(1);
   const RefTensor* bias = call.opt(2);
-  auto broadcast_to_row = [&](const RefTensor& t, const char* what) {
-    // Scale and B broadcast to the normalised dims (their shape is a suffix of X's, or
-    // all ones); expand to one value per row position.
-    std::vector<float> row(static_cast<std::size_t>(D));
-    const std::vector<std::int64_t> norm_shape(x.shape.begin() + static_cast<std::ptrdiff_t>(axis), x.shape.end());
-    if (t.shape.size() > norm_shape.size())
-      call.fail(std::string(what) + " has shape " + shape_str(t.shape) + ", more dims than the normalised " + shape_str(norm_shape));
-    const std::size_t off = norm_shape.size() - t.shape.size();
-    for (std::size_t d = 0; d < t.shape.size(); ++d)
-      if (t.shape[d] != 1 && t.shape[d] != norm_shape[off + d])
-        call.fail(std::string(what) + " has shape " + shape_str(t.shape) + ", not broadcastable to " + shape_str(norm_shape));
-    const auto ns = strides_of(norm_shape);
-    for (std::int64_t e = 0; e < D; ++e) {
-      std::int64_t src = 0, stride = 1;
-      for (std::size_t d = t.shape.size(); d-- > 0;) {
-        const std::int64_t idx = (e / ns[off + d]) % norm_shape[off + d];
-        src += (t.shape[d] == 1 ? 0 : idx) * stride;
-        stride *= t.shape[d];
-      }
-      row[static_cast<std::size_t>(e)] = t.f[static_cast<std::size_t>(src)];
-    }
-    return row;
-  };
-  const std::vector<float> g = broadcast_to_row(scale, "Scale");
-  const std::vector<float> b = bias ? broadcast_to_row(call.fin(2), "B") : std::vector<float>(static_cast<std::size_t>(D), 0.0f);
+  const std::vector<float> g = broadcast_to_row(call, x, axis, scale, "Scale");
+  const std::vector<float> b = bias ? broadcast_to_row(call, x, axis, call.fin(2), "B") : std::vector<float>(static_cast<std::size_t>(D), 0.0f);
   RefTensor y;
   y.shape = x.shape;
   y.f.resize(x.f.size());
@@ -106,6 +110,29 @@ void layer_norm(OpCall& call) {
   call.out[0] = std::move(y);
   if (call.wants(1)) call.out[1] = std::move(mean_t);
   if (call.wants(2)) call.out[2] = std::move(inv_t);
+}
+
+// RMSNormalization (opset 23): over dims axis.. (default -1), Y = X / sqrt(mean(X^2) + epsilon)
+// * Scale (Zhang & Sennrich 2019; Llama's RMSNorm), the mean of squares in double.
+void rms_norm(OpCall& call) {
+  call.only_attrs({"axis", "epsilon", "stash_type"});
+  const RefTensor& x = call.fin(0);
+  const std::size_t axis = norm_axis(call, call.node.attr_int("axis", -1), x.shape.size());
+  const double eps = call.node.attr_float("epsilon", 1e-5f);
+  const std::int64_t rows = span(x.shape, 0, axis), D = span(x.shape, axis, x.shape.size());
+  const std::vector<float> g = broadcast_to_row(call, x, axis, call.fin(1), "Scale");
+  RefTensor y;
+  y.shape = x.shape;
+  y.f.resize(x.f.size());
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* src = x.f.data() + r * D;
+    double sq = 0;
+    for (std::int64_t e = 0; e < D; ++e) sq += double(src[e]) * src[e];
+    const double inv = 1.0 / std::sqrt(sq / double(D) + eps);
+    float* dst = y.f.data() + r * D;
+    for (std::int64_t e = 0; e < D; ++e) dst[e] = static_cast<float>(src[e] * inv) * g[static_cast<std::size_t>(e)];
+  }
+  call.out[0] = std::move(y);
 }
 
 void instance_norm(OpCall& call) {
@@ -137,6 +164,7 @@ void instance_norm(OpCall& call) {
 void add_norm_ops(std::map<std::string, OpKernel>& t) {
   t["BatchNormalization"] = batch_norm;
   t["LayerNormalization"] = layer_norm;
+  t["RMSNormalization"] = rms_norm;
   t["InstanceNormalization"] = instance_norm;
 }
 

@@ -42,6 +42,17 @@ void act(const isa::ActParams& p, BackingStore& sram) {
       }
       break;
     }
+    case isa::ActOp::RmsNorm: {  // x / sqrt(mean(x^2) + eps) * gamma[j] (ONNX RMSNormalization)
+      const std::vector<float> g = sram.read_f32(p.param_addr, per);
+      for (std::uint64_t r = 0; r < ch; ++r) {
+        float* row = &x[r * per];
+        float ms = 0.0f;
+        for (std::uint64_t j = 0; j < per; ++j) ms += row[j] * row[j];
+        const float inv = 1.0f / std::sqrt(ms / float(per) + p.alpha);
+        for (std::uint64_t j = 0; j < per; ++j) row[j] = row[j] * inv * g[j];
+      }
+      break;
+    }
     default:
       for (float& v : x) v = activate(p.op, v, p.alpha, p.beta);
   }

@@ -24,12 +24,15 @@ float activate(isa::ActOp op, float x, float alpha, float beta) {
     case ActOp::Reciprocal: return 1.0f / x;
     case ActOp::Tanh: return std::tanh(x);
     case ActOp::Gelu: return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f)));
+    // ONNX Gelu approximate="tanh" (Hendrycks & Gimpel 2016, eq. for the tanh approximation).
+    case ActOp::GeluTanh: return 0.5f * x * (1.0f + std::tanh(0.7978845608028654f * (x + 0.044715f * x * x * x)));
     case ActOp::Abs: return std::fabs(x);
     case ActOp::Neg: return -x;
     case ActOp::Pow: return std::pow(x, alpha);
     case ActOp::ScaleShift:
     case ActOp::Softmax:
-    case ActOp::LayerNorm: break;  // not element-wise: act() handles them
+    case ActOp::LayerNorm:
+    case ActOp::RmsNorm: break;  // not element-wise: act() handles them
   }
   return x;
 }

@@ -113,7 +113,7 @@ void gemm_int8(const isa::GemmParams& p, BackingStore& sram) {
 
 void act_int8(const isa::ActParams& p, BackingStore& sram) {
   using isa::ActOp;
-  if (p.op == ActOp::Softmax || p.op == ActOp::LayerNorm)
+  if (isa::is_row_wise(p.op))
     no_rule(std::string("ACT op=") + isa::to_string(p.op) + " has no int8 rule (row-wise ops do not run in int8)");
   if (!p.requant.on && p.op == ActOp::Identity) {  // a copy (concat copy layers): bytes unchanged
     write_i8(sram, p.out_addr, read_i8(sram, p.in_addr, p.elems));

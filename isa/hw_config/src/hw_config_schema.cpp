@@ -14,7 +14,9 @@ std::vector<std::string> detail::act_latency_keys() {
           // ActOp added later
           "erf", "exp", "sqrt", "reciprocal", "tanh", "gelu", "abs", "neg", "pow", "identity", "softmax", "layer_norm",
           // EltwiseOp added later (max and pow are already listed)
-          "sub", "div", "min", "rsub", "rdiv"};
+          "sub", "div", "min", "rsub", "rdiv",
+          // ActOp added later still (issue 30)
+          "gelu_tanh", "rms_norm"};
 }
 
 const std::vector<HwConfigSection>& hw_config_schema() {

@@ -356,11 +356,12 @@ class Checker {
         add(CheckKind::Shape, fmt::format("elems={} is not a multiple of channels={}", a.elems, a.channels));
       ok = false;
     }
-    if ((a.op == ActOp::ScaleShift || a.op == ActOp::LayerNorm) && !a.has_param)
+    if ((a.op == ActOp::ScaleShift || a.op == ActOp::LayerNorm || a.op == ActOp::RmsNorm) && !a.has_param)
       add(CheckKind::Shape,
           fmt::format("op={} has no param operand; give param=ADDRESS of {}", to_string(a.op),
-                      a.op == ActOp::ScaleShift ? "scale[channels] then shift[channels]"
-                                                : "gamma[D] then beta[D] (D = elems/channels)"));
+                      a.op == ActOp::ScaleShift  ? "scale[channels] then shift[channels]"
+                      : a.op == ActOp::RmsNorm ? "gamma[D] (D = elems/channels)"
+                                               : "gamma[D] then beta[D] (D = elems/channels)"));
     if (a.op == ActOp::Clip && a.alpha > a.beta)
       add(CheckKind::Shape, fmt::format("clip min alpha={} is above max beta={}", a.alpha, a.beta));
     return ok;

@@ -50,12 +50,14 @@ std::vector<Step> gen_elementwise(GenCtx& ctx, const LayerSpec& L) {
   return steps;
 }
 
-// Softmax / LayerNorm: tiles of whole rows (channels = rows of elems/channels); LayerNorm's
-// gamma/beta (2 x D params) are loaded once with the first tile and stay resident.
+// Softmax / LayerNorm / RMSNorm: tiles of whole rows (channels = rows of elems/channels);
+// LayerNorm's gamma/beta (2 x D params) and RMSNorm's gamma (D) are loaded once with the
+// first tile and stay resident.
 std::vector<Step> gen_rowwise(GenCtx& ctx, const LayerSpec& L) {
   const std::uint64_t rows = std::max<std::uint64_t>(std::uint64_t(L.channels), 1), d = L.elems / rows;
-  const bool ln = L.act == isa::ActOp::LayerNorm;
-  const std::uint64_t pbytes = ln ? 2 * d * isa::kParamElemBytes : 0;
+  const bool ln = L.act == isa::ActOp::LayerNorm || L.act == isa::ActOp::RmsNorm;
+  const std::uint64_t pelems = isa::act_param_elems(L.act, L.channels, L.elems);
+  const std::uint64_t pbytes = pelems * isa::kParamElemBytes;
   const std::uint64_t reserved = align_up(pbytes, ctx.opt.align_bytes);
   const bool res = !L.residual.empty();  // fuse-add-layernorm: the second summand
   std::uint64_t chunk = ctx.chunk_elems(L, L.elems, res ? 3 : 2, reserved);
@@ -78,7 +80,7 @@ std::vector<Step> gen_rowwise(GenCtx& ctx, const LayerSpec& L) {
     }
     if (ln) {
       if (i == 0)
-        s.loads.insert(s.loads.begin(), Dma{ctx.root(L.scale_shift), dma_rows(ctx.addr(L.scale_shift), par, 2 * d, 1, 0, int(isa::kParamElemBytes))});
+        s.loads.insert(s.loads.begin(), Dma{ctx.root(L.scale_shift), dma_rows(ctx.addr(L.scale_shift), par, pelems, 1, 0, int(isa::kParamElemBytes))});
       std::get<isa::ActParams>(s.compute.params).param_addr = par;
     }
     steps.push_back(std::move(s));
@@ -177,7 +179,7 @@ std::vector<Step> gen_scale_shift_chunks(GenCtx& ctx, const LayerSpec& L) {
 
 std::vector<Step> gen_act(GenCtx& ctx, const LayerSpec& L) {
   ctx.info.loop_order = "streaming";
-  if (L.act == isa::ActOp::Softmax || L.act == isa::ActOp::LayerNorm) return gen_rowwise(ctx, L);
+  if (isa::is_row_wise(L.act)) return gen_rowwise(ctx, L);
   if (L.act != isa::ActOp::ScaleShift) return gen_elementwise(ctx, L);
   // scale_shift: tiles of whole channels where one fits (with its params, double-buffered).
   const std::uint64_t hw = L.elems / std::uint64_t(L.channels);

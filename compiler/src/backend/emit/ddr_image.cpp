@@ -223,7 +223,8 @@ void check_runnable(const CompileResult& r, const std::map<std::string, std::vec
 
 // A layer's scale_shift parameters, a tensor only the program has: BatchNormalization's
 // per-channel scale gamma / sqrt(var + eps) then shift beta - mean * scale (ONNX
-// BatchNormalization, inference form), or LayerNormalization's gamma[D] then beta[D].
+// BatchNormalization, inference form), LayerNormalization's gamma[D] then beta[D], or
+// RMSNormalization's gamma[D].
 void put_scale_shift(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
   const Graph& g = r.graph;
   const std::string& ss = L.scale_shift;
@@ -245,6 +246,8 @@ void put_scale_shift(const CompileResult& r, const LayerSpec& L, std::vector<Ddr
       v[k] = float(scale);
       v[c + k] = float(double(beta[k]) - double(mean[k]) * scale);
     }
+  } else if (pn->op_type == "RMSNormalization") {
+    v = vals(1);
   } else {  // LayerNormalization: gamma[D] then beta[D]
     const std::vector<float> gamma = vals(1);
     std::vector<float> beta = vals(2);

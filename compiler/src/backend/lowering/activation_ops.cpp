@@ -15,6 +15,13 @@ isa::ActOp act_from_name(const std::string& s) {
   if (s == "hard_sigmoid" || s == "HardSigmoid") return isa::ActOp::HardSigmoid;
   if (s == "hard_swish" || s == "HardSwish") return isa::ActOp::HardSwish;
   if (s == "gelu" || s == "Gelu") return isa::ActOp::Gelu;
+  if (s == "gelu_tanh") return isa::ActOp::GeluTanh;
+  return isa::ActOp::None;
+}
+
+isa::ActOp gelu_act(const std::string& approximate) {
+  if (approximate == "none") return isa::ActOp::Gelu;
+  if (approximate == "tanh") return isa::ActOp::GeluTanh;
   return isa::ActOp::None;
 }
 

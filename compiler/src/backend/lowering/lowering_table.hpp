@@ -136,6 +136,9 @@ void axis_pads(const std::string& auto_pad, int in, int out, int k, int s, int d
 /// The ACT op of an ONNX activation op or a fused-activation name ("relu", "Relu", "silu"...);
 /// ActOp::None when unknown (activation_ops.cpp).
 isa::ActOp act_from_name(const std::string& s);
+/// The ACT op of an ONNX Gelu with attribute `approximate`: gelu ("none", the erf form),
+/// gelu_tanh ("tanh"), ActOp::None for any other value (activation_ops.cpp).
+isa::ActOp gelu_act(const std::string& approximate);
 /// Fills the activation of a Conv/Gemm/MatMul epilogue from the fused attributes
 /// (fuse-activation; activation_ops.cpp).
 void epilogue_act(const Node& n, LayerSpec& L);

@@ -1,5 +1,6 @@
-// Vector-unit op family: element-wise math (Erf, Exp, Sqrt, Reciprocal, Tanh, Abs, Neg, Pow
-// by a constant), the row-wise Softmax and LayerNormalization, and the binary element-wise
+// Vector-unit op family: element-wise math (Erf, Exp, Sqrt, Reciprocal, Tanh, Abs, Neg, Gelu in
+// its erf and tanh forms, Pow by a constant), the row-wise Softmax, LayerNormalization and
+// RMSNormalization, and the binary element-wise
 // ops with numpy broadcasting (Add, Sub, Mul, Div, Pow, Max, Min).
 #include <algorithm>
 
@@ -12,7 +13,8 @@ namespace {
 
 using Shape = std::vector<std::int64_t>;
 
-isa::ActOp unary_act(const std::string& op) {
+isa::ActOp unary_act(const Node& n) {
+  const std::string& op = n.op_type;
   if (op == "Erf") return isa::ActOp::Erf;
   if (op == "Exp") return isa::ActOp::Exp;
   if (op == "Sqrt") return isa::ActOp::Sqrt;
@@ -20,17 +22,21 @@ isa::ActOp unary_act(const std::string& op) {
   if (op == "Tanh") return isa::ActOp::Tanh;
   if (op == "Abs") return isa::ActOp::Abs;
   if (op == "Neg") return isa::ActOp::Neg;
-  if (op == "Gelu") return isa::ActOp::Gelu;
+  if (op == "Gelu") return gelu_act(n.attr_string("approximate", "none"));
   return isa::ActOp::None;
 }
 
-std::string check_unary(const Graph& g, const Node& n) { return shapes_known(g, n); }
+std::string check_unary(const Graph& g, const Node& n) {
+  if (n.op_type == "Gelu" && gelu_act(n.attr_string("approximate", "none")) == isa::ActOp::None)
+    return "Gelu approximate='" + n.attr_string("approximate", "") + "' (ONNX allows 'none' and 'tanh')";
+  return shapes_known(g, n);
+}
 
 void lower_unary(LowerCtx& ctx, const Node& n) {
   const Graph& g = ctx.graph();
   LayerSpec L = ctx.base(n, LayerKind::Act);
   L.inputs = {n.inputs[0]};
-  L.act = unary_act(n.op_type);
+  L.act = unary_act(n);
   const Shape& s = g.tensor(n.inputs[0]).shape;
   L.channels = s.size() >= 2 ? int(s[1]) : 1;
   L.elems = elements(g, n.inputs[0]);
@@ -67,32 +73,34 @@ void lower_rowwise(LowerCtx& ctx, const Node& n, isa::ActOp op) {
   L.channels = int(rows);
   L.elems = rows * d;
   L.residual = n.attr_string(fused_attr::kResidualIn, "");  // fuse-add-layernorm: added first
-  if (op == isa::ActOp::LayerNorm) {
+  if (op == isa::ActOp::LayerNorm || op == isa::ActOp::RmsNorm) {
     L.act_alpha = n.attr_float("epsilon", 1e-5f);
-    L.scale_shift = n.name + ".gamma_beta";  // gamma[D] then beta[D]
-    ctx.touch_param(L.scale_shift, 2 * d * isa::kParamElemBytes);
+    L.scale_shift = n.name + (op == isa::ActOp::LayerNorm ? ".gamma_beta" : ".gamma");  // isa::act_param_elems
+    ctx.touch_param(L.scale_shift, isa::act_param_elems(op, L.channels, L.elems) * isa::kParamElemBytes);
   }
   ctx.finish(L);
 }
 
 void lower_softmax(LowerCtx& ctx, const Node& n) { lower_rowwise(ctx, n, isa::ActOp::Softmax); }
 
+// LayerNormalization and RMSNormalization (same axis rule and constant scale/bias inputs).
 std::string check_layernorm(const Graph& g, const Node& n) {
   if (auto r = shapes_known(g, n); !r.empty()) return r;
   const Shape& s = g.tensor(n.inputs[0]).shape;
   const std::int64_t axis = norm_axis(n.attr_int("axis", -1), s.size());
   if (axis != std::int64_t(s.size()) - 1)
-    return "LayerNormalization over axes " + std::to_string(axis) + ".. of " + shape_string(s) +
+    return n.op_type + " over axes " + std::to_string(axis) + ".. of " + shape_string(s) +
            " (the vector unit normalises rows of the last axis)";
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
-    if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return "LayerNormalization scale/bias computed at run time";
+    if (!n.inputs[i].empty() && !is_const(g, n.inputs[i])) return n.op_type + " scale/bias computed at run time";
   std::size_t outs = 0;
   for (const auto& o : n.outputs) outs += o.empty() ? 0 : 1;
-  if (outs > 1) return "LayerNormalization with its Mean/InvStdDev outputs (training form)";
+  if (outs > 1) return n.op_type + " with its Mean/InvStdDev outputs (training form)";
   return "";
 }
 
 void lower_layernorm(LowerCtx& ctx, const Node& n) { lower_rowwise(ctx, n, isa::ActOp::LayerNorm); }
+void lower_rmsnorm(LowerCtx& ctx, const Node& n) { lower_rowwise(ctx, n, isa::ActOp::RmsNorm); }
 
 // ---- binary element-wise with broadcasting ----
 
@@ -277,6 +285,7 @@ void add_vector_ops(std::map<std::string, OpLowering>& t) {
     t[op] = OpLowering{check_unary, lower_unary, nullptr};
   t["Softmax"] = OpLowering{check_softmax, lower_softmax, nullptr};
   t["LayerNormalization"] = OpLowering{check_layernorm, lower_layernorm, nullptr};
+  t["RMSNormalization"] = OpLowering{check_layernorm, lower_rmsnorm, nullptr};
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min"})
     t[op] = OpLowering{check_binary, lower_binary, nullptr};
 }

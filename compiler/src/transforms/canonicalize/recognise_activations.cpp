@@ -1,147 +1,189 @@
-// Recognition of activations exported in decomposed form (recognise_activations.hpp).
+// Recognition of activations exported in decomposed form, by the function the subgraph
+// computes (recognise_activations.hpp, scalar_function.hpp).
 #include "npu/compiler/transforms/canonicalize/recognise_activations.hpp"
-#include "npu/compiler/transforms/pass_registry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+
+#include "npu/compiler/ir/fused_attr.hpp"
+#include "npu/compiler/transforms/canonicalize/scalar_function.hpp"
+#include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
 
 namespace {
 
-// The scalar value of constant tensor `t`, if it is one.
-bool scalar(const Graph& g, const std::string& t, double& v) {
-  if (t.empty() || !g.has_tensor(t)) return false;
-  const Tensor& x = g.tensor(t);
-  if (!x.is_constant || x.elements() != 1) return false;
-  if (!x.float_data.empty()) v = x.float_data[0];
-  else if (!x.int_data.empty()) v = double(x.int_data[0]);
-  else return false;
+/// What a region computes, as the node(s) that replace it. `op` empty: no known activation.
+struct Identified {
+  std::string op;     ///< Gelu, HardSwish, HardSigmoid, Clip, Relu, Sigmoid (SiLU: Sigmoid then Mul), Mish
+  std::string label;  ///< what --explain calls it: "GELU (tanh form)"
+  std::map<std::string, AttrValue> attrs;
+};
+
+double gelu_erf(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
+double gelu_tanh(double x) {
+  return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+double hard_swish(double x) { return x * std::max(0.0, std::min(1.0, x / 6.0 + 0.5)); }
+double silu(double x) { return x / (1.0 + std::exp(-x)); }
+double mish(double x) { return x * std::tanh(x > 30 ? x : std::log1p(std::exp(x))); }
+
+/// f equals `ref` at every probe within 1e-5 (1 + |ref|): far below the 4.7e-4 between the
+/// erf and tanh GELUs, far above the fp32 rounding of an export's constants (~1e-7).
+bool same(const std::vector<double>& f, double (*ref)(double)) {
+  const auto& p = probe_points();
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const double r = ref(p[k]);
+    if (!(std::fabs(f[k] - r) <= 1e-5 * (1.0 + std::fabs(r)))) return false;
+  }
   return true;
 }
 
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-4 * std::max(1.0, std::fabs(b)); }
-
-class Matcher {
- public:
-  explicit Matcher(Graph& g) : g_(g) {}
-
-  // The node index that reads `t` if it is its only reader and `t` is no graph output.
-  long only_consumer(const std::string& t) const { return sole_reader(g_, t); }
-
-  // Binary node `i` of type `op` reading `t` and a scalar constant; returns the constant.
-  bool with_scalar(long i, const char* op, const std::string& t, double& c) const {
-    if (i < 0) return false;
-    const Node& n = g_.nodes[std::size_t(i)];
-    if (n.op_type != op || n.inputs.size() != 2) return false;
-    if (n.inputs[0] == t) return scalar(g_, n.inputs[1], c);
-    if (n.inputs[1] == t && (std::string(op) == "Mul" || std::string(op) == "Add")) return scalar(g_, n.inputs[0], c);
-    return false;
-  }
-
-  // Mul node i reading t and `other` (either order).
-  bool mul_of(long i, const std::string& t, const std::string& other) const {
-    if (i < 0) return false;
-    const Node& n = g_.nodes[std::size_t(i)];
-    return n.op_type == "Mul" && n.inputs.size() == 2 &&
-           ((n.inputs[0] == t && n.inputs[1] == other) || (n.inputs[1] == t && n.inputs[0] == other));
-  }
-
-  // GELU (erf form): y = x * 0.5 * (1 + erf(x / sqrt2)), as torch exports it:
-  // Div(x, 1.4142) | Mul(x, 0.7071) -> Erf -> Add(1) -> then x and 0.5 multiplied in, in
-  // either order (Mul(x, a) -> Mul(0.5), Mul(a, 0.5) -> Mul(x, .), or Mul(Mul(x, 0.5), a)).
-  bool gelu(std::size_t erf, std::vector<std::size_t>& chain, std::string& x, std::string& y) const {
-    const Node& e = g_.nodes[erf];
-    if (e.op_type != "Erf" || e.inputs.empty()) return false;
-    const auto p = g_.producer(e.inputs[0]);
-    if (!p) return false;
-    const Node& scale = g_.nodes[*p];
-    double c = 0;
-    if (scale.inputs.size() != 2 || only_consumer(scale.outputs[0]) != long(erf)) return false;
-    x = scale.inputs[0];
-    if (!((scale.op_type == "Div" && scalar(g_, scale.inputs[1], c) && near(c, std::sqrt(2.0))) ||
-          (scale.op_type == "Mul" && scalar(g_, scale.inputs[1], c) && near(c, 1.0 / std::sqrt(2.0)))))
-      return false;
-    const long add = only_consumer(e.outputs[0]);
-    if (!with_scalar(add, "Add", e.outputs[0], c) || !near(c, 1.0)) return false;
-    const std::string a = g_.nodes[std::size_t(add)].outputs[0];
-    const long m1 = only_consumer(a);
-    if (m1 < 0) return false;
-    chain = {*p, erf, std::size_t(add), std::size_t(m1)};
-    const Node& n1 = g_.nodes[std::size_t(m1)];
-    if (mul_of(m1, a, x) || with_scalar(m1, "Mul", a, c)) {
-      const bool took_x = mul_of(m1, a, x);
-      if (!took_x && !near(c, 0.5)) return false;
-      const long m2 = only_consumer(n1.outputs[0]);
-      if (m2 < 0) return false;
-      if (took_x ? !(with_scalar(m2, "Mul", n1.outputs[0], c) && near(c, 0.5)) : !mul_of(m2, n1.outputs[0], x))
-        return false;
-      chain.push_back(std::size_t(m2));
-      y = g_.nodes[std::size_t(m2)].outputs[0];
-      return true;
+/// max(0, min(1, a x + b)) for the a, b read off two probes strictly inside (0, 1).
+bool hard_sigmoid_fit(const std::vector<double>& f, float& alpha, float& beta) {
+  const auto& p = probe_points();
+  long lo = -1, hi = -1;
+  for (std::size_t k = 0; k < p.size(); ++k)
+    if (f[k] > 1e-3 && f[k] < 1 - 1e-3) {
+      if (lo < 0 || p[k] < p[std::size_t(lo)]) lo = long(k);
+      if (hi < 0 || p[k] > p[std::size_t(hi)]) hi = long(k);
     }
-    // Mul(Mul(x, 0.5), a)
-    for (const auto& in : n1.inputs) {
-      if (in == a) continue;
-      const auto h = g_.producer(in);
-      if (!h || !with_scalar(long(*h), "Mul", x, c) || !near(c, 0.5) || only_consumer(in) != m1) continue;
-      if (!mul_of(m1, a, in)) continue;
-      chain.push_back(*h);
-      y = n1.outputs[0];
-      return true;
-    }
-    return false;
+  if (lo < 0 || p[std::size_t(hi)] - p[std::size_t(lo)] < 0.1) return false;
+  const double a = (f[std::size_t(hi)] - f[std::size_t(lo)]) / (p[std::size_t(hi)] - p[std::size_t(lo)]);
+  const double b = f[std::size_t(lo)] - a * p[std::size_t(lo)];
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const double r = std::max(0.0, std::min(1.0, a * p[k] + b));
+    if (!(std::fabs(f[k] - r) <= 1e-5 * (1.0 + r))) return false;
   }
+  alpha = float(a), beta = float(b);
+  return a > 0;
+}
 
-  // HardSwish as x * HardSigmoid(x) with alpha 1/6, beta 0.5 (torchvision detection exports).
-  bool hard_swish_from_hard_sigmoid(std::size_t hs, std::vector<std::size_t>& chain, std::string& x,
-                                    std::string& y) const {
-    const Node& h = g_.nodes[hs];
-    if (h.op_type != "HardSigmoid" || h.inputs.size() != 1) return false;
-    if (!near(h.attr_float("alpha", 0.2f), 1.0 / 6.0) || !near(h.attr_float("beta", 0.5f), 0.5)) return false;
-    x = h.inputs[0];
-    const long m = only_consumer(h.outputs[0]);
-    if (!mul_of(m, h.outputs[0], x)) return false;
-    chain = {hs, std::size_t(m)};
-    y = g_.nodes[std::size_t(m)].outputs[0];
+/// min(max(x, lo), hi) with lo and hi read off the tails (+-1000); a bound not seen there
+/// is absent. Identity (no bound) is no match.
+bool clip_fit(const std::vector<double>& f, Identified& id) {
+  const auto& p = probe_points();
+  const auto [kmin, kmax] = std::minmax_element(p.begin(), p.end());
+  const double lo = f[std::size_t(kmin - p.begin())], hi = f[std::size_t(kmax - p.begin())];
+  const bool has_lo = lo > *kmin + 1e-6, has_hi = hi < *kmax - 1e-6;
+  if (!has_lo && !has_hi) return false;
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const double r = std::min(has_hi ? hi : INFINITY, std::max(has_lo ? lo : -INFINITY, p[k]));
+    if (!(std::fabs(f[k] - r) <= 1e-5 * (1.0 + std::fabs(r)))) return false;
+  }
+  if (has_lo && lo == 0.0 && !has_hi) {
+    id = {"Relu", "ReLU", {}};
     return true;
   }
+  id = {"Clip", has_lo && has_hi && lo == 0.0 && hi == 6.0 ? "ReLU6" : "Clip", {}};
+  if (has_lo) id.attrs["min"] = float(lo);
+  if (has_hi) id.attrs["max"] = float(hi);
+  return true;
+}
 
-  // HardSwish: y = x * Clip(x + 3, 0, 6) / 6: Add(x, 3) -> Clip(0, 6) -> then Mul(x, .)
-  // and Div(6) (or Mul(1/6)) in either order.
-  bool hard_swish(std::size_t add, std::vector<std::size_t>& chain, std::string& x, std::string& y) const {
-    const Node& a = g_.nodes[add];
-    double c = 0;
-    if (a.op_type != "Add" || a.inputs.size() != 2) return false;
-    x = scalar(g_, a.inputs[1], c) ? a.inputs[0] : a.inputs[1];
-    if (!with_scalar(long(add), "Add", x, c) || !near(c, 3.0)) return false;
-    const long clip = only_consumer(a.outputs[0]);
-    if (clip < 0) return false;
-    const Node& cl = g_.nodes[std::size_t(clip)];
-    if (cl.op_type != "Clip" || cl.inputs.size() != 1 || !near(cl.attr_float("min", -1), 0.0) ||
-        !near(cl.attr_float("max", -1), 6.0))
-      return false;
-    const std::string r = cl.outputs[0];
-    const long n1 = only_consumer(r);
-    if (n1 < 0) return false;
-    chain = {add, std::size_t(clip), std::size_t(n1)};
-    auto is_sixth = [&](long i, const std::string& t) {
-      double k = 0;
-      return (with_scalar(i, "Div", t, k) && near(k, 6.0)) || (with_scalar(i, "Mul", t, k) && near(k, 1.0 / 6.0));
-    };
-    const std::string o1 = g_.nodes[std::size_t(n1)].outputs[0];
-    const long n2 = only_consumer(o1);
-    if (n2 < 0) return false;
-    const bool ok = (mul_of(n1, r, x) && is_sixth(n2, o1)) || (is_sixth(n1, r) && mul_of(n2, o1, x));
-    if (!ok) return false;
-    chain.push_back(std::size_t(n2));
-    y = g_.nodes[std::size_t(n2)].outputs[0];
-    return true;
+/// The activation region r computes, if any (op empty: none).
+Identified identify(const Graph& g, const ScalarRegion& r) {
+  std::vector<double> f;
+  for (double v : probe_points()) f.push_back(evaluate(g, r, v));
+  Identified id;
+  float alpha = 0, beta = 0;
+  if (same(f, gelu_erf)) id = {"Gelu", "GELU (erf form)", {}};
+  else if (same(f, gelu_tanh)) id = {"Gelu", "GELU (tanh form)", {{"approximate", std::string("tanh")}}};
+  else if (same(f, hard_swish)) id = {"HardSwish", "HardSwish", {}};
+  else if (same(f, silu)) id = {"Sigmoid", "SiLU", {}};
+  else if (same(f, mish)) id = {"Mish", "Mish", {}};
+  else if (clip_fit(f, id)) {
+  } else if (hard_sigmoid_fit(f, alpha, beta))
+    id = {"HardSigmoid", "HardSigmoid", {{"alpha", alpha}, {"beta", beta}}};
+  return id;
+}
+
+/// The canonical SiLU pair already: Sigmoid(x) and Mul of x and it (fuse-activation's form).
+bool canonical_silu(const Graph& g, const ScalarRegion& r) {
+  if (r.nodes.size() != 2) return false;
+  const Node& s = g.nodes[r.nodes[0]];
+  const Node& m = g.nodes[r.nodes[1]];
+  return s.op_type == "Sigmoid" && m.op_type == "Mul" && s.inputs[0] == r.x &&
+         ((m.inputs[0] == r.x && m.inputs[1] == s.outputs[0]) || (m.inputs[1] == r.x && m.inputs[0] == s.outputs[0]));
+}
+
+std::string op_list(const Graph& g, const ScalarRegion& r) {
+  std::string s;
+  for (std::size_t i : r.nodes) s += (s.empty() ? "" : ", ") + g.nodes[i].op_type;
+  return s;
+}
+
+/// Replaces region r by what `id` names (SiLU: a Sigmoid then the Mul, fuse-activation's form).
+void rewrite(Graph& g, const ScalarRegion& r, const Identified& id) {
+  Node n;
+  n.name = g.nodes[r.nodes.front()].name;
+  n.op_type = id.op == "Sigmoid" ? "Mul" : id.op;
+  n.attrs = id.attrs;
+  n.outputs = {r.y};
+  if (id.op != "Sigmoid") {
+    n.inputs = {r.x};
+    replace_chain(g, r.nodes, std::move(n));
+    return;
   }
+  Node s;
+  s.name = n.name;
+  s.op_type = "Sigmoid";
+  s.inputs = {r.x};
+  s.outputs = {r.y + "_sigmoid"};
+  Tensor t = g.tensor(r.y);
+  t.name = s.outputs[0];
+  g.tensors[t.name] = t;
+  n.name += "/silu_mul";
+  n.inputs = {r.x, s.outputs[0]};
+  replace_chain(g, r.nodes, n);
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    if (g.nodes[i].name == n.name && g.nodes[i].outputs == n.outputs) {
+      g.nodes.insert(g.nodes.begin() + long(i), std::move(s));
+      break;
+    }
+}
 
- private:
-  Graph& g_;
-};
+/// Tensors that may root a region, in node order: the non-constant inputs of nodes.
+std::vector<std::string> roots(const Graph& g) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const Node& n : g.nodes)
+    for (const std::string& t : n.inputs)
+      if (!t.empty() && g.has_tensor(t) && !g.tensor(t).is_constant && seen.insert(t).second) out.push_back(t);
+  return out;
+}
+
+/// Finds and rewrites one region; false when none is left. Declined (known, no NPU op) regions
+/// are reported once, keyed by their output.
+bool recognise_one(Graph& g, std::vector<Decision>& out, std::set<std::string>& declined, int& found) {
+  const ReaderIndex readers = build_reader_index(g);
+  for (const std::string& x : roots(g))
+    for (const ScalarRegion& r : scalar_regions(g, readers, x)) {
+      const Identified id = identify(g, r);
+      if (id.op.empty() || (id.op == "Sigmoid" && canonical_silu(g, r))) continue;
+      Decision d;
+      d.pass = "recognise-activations";
+      for (std::size_t i : r.nodes) d.nodes.push_back(g.nodes[i].name);
+      d.label = r.x + " -> " + r.y;
+      if (id.op == "Mish") {
+        if (!declined.insert(r.y).second) continue;
+        d.outcome = DecisionOutcome::Declined;
+        d.reason = "computes Mish x tanh(softplus(x)) (" + op_list(g, r) + "), which no NPU unit runs as one op: left as its " +
+                   std::to_string(r.nodes.size()) + " nodes";
+        out.push_back(std::move(d));
+        continue;
+      }
+      d.outcome = DecisionOutcome::Applied;
+      d.verb = "recognised";
+      d.reason = id.label + " from " + std::to_string(r.nodes.size()) + " nodes (" + op_list(g, r) + ")";
+      out.push_back(std::move(d));
+      rewrite(g, r, id);
+      ++found;
+      return true;
+    }
+  return false;
+}
 
 }  // namespace
 
@@ -157,44 +199,31 @@ void replace_chain(Graph& graph, const std::vector<std::size_t>& chain, Node nod
   graph.nodes = std::move(kept);
 }
 
-int recognise_activations(Graph& graph) {
+int recognise_activations(Graph& graph, std::vector<Decision>* decisions) {
+  std::vector<Decision> out;
+  std::set<std::string> declined;
   int found = 0;
-  for (bool again = true; again;) {
-    again = false;
-    Matcher m(graph);
-    for (std::size_t i = 0; i < graph.nodes.size() && !again; ++i) {
-      std::vector<std::size_t> chain;
-      std::string x, y, op;
-      if (m.gelu(i, chain, x, y)) op = "Gelu";
-      else if (m.hard_swish(i, chain, x, y) || m.hard_swish_from_hard_sigmoid(i, chain, x, y)) op = "HardSwish";
-      else continue;
-      // Replace the chain by one node at the position of its last node (its inputs are all
-      // defined there), named after the chain's first node.
-      Node n;
-      n.name = graph.nodes[chain.front()].name;
-      n.op_type = op;
-      n.inputs = {x};
-      n.outputs = {y};
-      replace_chain(graph, chain, std::move(n));
-      ++found;
-      again = true;
-    }
+  while (recognise_one(graph, out, declined, found)) {
   }
+  if (decisions) *decisions = std::move(out);
   return found;
 }
 
 // ---- the pass ----------------------------------------------------------------------------
 
-/// recognise-activations: decomposed GELU / HardSwish chains become one node.
+/// recognise-activations: element-wise subgraphs recognised by their function become one node.
 class RecogniseActivations : public ImportPass {
  public:
   std::string name() const override { return "recognise-activations"; }
   std::string description() const override {
-    return "recognise decomposed activations (GELU erf form, HardSwish) as one node";
+    return "recognise element-wise subgraphs by the function they compute (GELU erf/tanh, SiLU, HardSwish, "
+           "HardSigmoid, ReLU6/Clip, ReLU) as one activation";
   }
   std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
-    return {summary_decision(name(), ctx.model,
-                             "recognised " + std::to_string(recognise_activations(graph)) + " activation chain(s)")};
+    std::vector<Decision> out;
+    const int n = recognise_activations(graph, &out);
+    out.push_back(summary_decision(name(), ctx.model, "recognised " + std::to_string(n) + " activation chain(s)"));
+    return out;
   }
 };
 

@@ -8,14 +8,17 @@ namespace npu::compiler {
 
 namespace {
 
-const char* act_name(const std::string& op) {
+const char* act_name(const Node& n) {
+  const std::string& op = n.op_type;
   if (op == "Relu") return "relu";
   if (op == "Clip") return "clip";
   if (op == "LeakyRelu") return "leaky_relu";
   if (op == "Sigmoid") return "sigmoid";
   if (op == "HardSigmoid") return "hard_sigmoid";
   if (op == "HardSwish") return "hard_swish";
-  if (op == "Gelu") return "gelu";  // recognise_activations.hpp
+  if (op == "Gelu")  // recognise_activations.hpp; an approximate other than none/tanh stays a layer (lowering says why)
+    return n.attr_string("approximate", "none") == "tanh" ? "gelu_tanh"
+           : n.attr_string("approximate", "none") == "none" ? "gelu" : nullptr;
   return nullptr;
 }
 
@@ -72,7 +75,7 @@ std::vector<Candidate> FuseActivation::match(const Graph& graph) const {
   std::vector<Candidate> out;
   std::set<std::string> silu_muls;
   for (const auto& n : graph.nodes) {
-    if (!act_name(n.op_type) || n.inputs.empty()) continue;
+    if (!act_name(n) || n.inputs.empty()) continue;
     std::vector<std::string> acts{n.name};
     if (n.op_type == "Sigmoid") {
       const long m = silu_mul(graph, n);
@@ -158,7 +161,7 @@ void FuseActivation::rewrite(Graph& graph, const Candidate& c) const {
   const Node act = graph.nodes[std::size_t(find_node(graph, c.nodes[1]))];
   const Node last = graph.nodes[std::size_t(find_node(graph, c.nodes.back()))];
   const bool silu = c.nodes.size() == 3;
-  std::string name = silu ? "silu" : act_name(act.op_type);
+  std::string name = silu ? "silu" : act_name(act);
   anchor.attrs[fused_attr::kAct] = name;
   if (act.op_type == "Clip") {
     bool present, materialised;

@@ -52,13 +52,18 @@ inline constexpr Token kAllTokens[] = {kLd2Cp, kLd2St, kCp2Ld, kCp2St, kSt2Ld, k
 
 /// Activation (and other per-element) functions of the vector unit. Names are the ONNX
 /// op names in lower snake case; `scale_shift` is an unfused inference BatchNormalization
-/// (y = x * scale[c] + shift[c]). `gelu` is the erf form 0.5x(1 + erf(x/sqrt2)); `pow` raises
-/// to the constant exponent alpha; `identity` is a plain copy. `softmax` and `layer_norm` are
-/// row-wise (is_row_wise): ACT's `channels` rows of elems/channels elements each; they are
-/// stand-alone ACT ops only, never a CONV/GEMM epilogue. New values are appended (docs/isa.md).
+/// (y = x * scale[c] + shift[c]). `gelu` is the erf form 0.5x(1 + erf(x/sqrt2)) and
+/// `gelu_tanh` the tanh form 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))) (ONNX Gelu
+/// approximate="tanh", GPT-2's "gelu_new"); `pow` raises to the constant exponent alpha;
+/// `identity` is a plain copy. `softmax`, `layer_norm` and `rms_norm` are row-wise
+/// (is_row_wise): ACT's `channels` rows of elems/channels elements each; they are stand-alone
+/// ACT ops only, never a CONV/GEMM epilogue. `rms_norm` is x / sqrt(mean(x^2) + alpha) *
+/// gamma[j] (ONNX RMSNormalization over the last axis; Zhang & Sennrich 2019). New values are
+/// appended (docs/isa.md).
 enum class ActOp {
   None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift,
-  Erf, Exp, Sqrt, Reciprocal, Tanh, Gelu, Abs, Neg, Pow, Identity, Softmax, LayerNorm
+  Erf, Exp, Sqrt, Reciprocal, Tanh, Gelu, Abs, Neg, Pow, Identity, Softmax, LayerNorm,
+  GeluTanh, RmsNorm
 };
 const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sigmoid", "silu", ...
 
@@ -67,8 +72,14 @@ const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sig
 bool is_row_wise(ActOp a);
 
 /// Passes a stand-alone ACT makes over its data in the vector unit: 3 for softmax (max;
-/// exp and sum; scale) and layer_norm (mean; variance; normalise), 1 for every other op.
+/// exp and sum; scale) and layer_norm (mean; variance; normalise), 2 for rms_norm (mean of
+/// squares; normalise), 1 for every other op.
 int act_passes(ActOp a);
+
+/// fp32 elements of an ACT's `param=` operand: scale[c] then shift[c] for scale_shift (2 x
+/// channels), gamma[D] then beta[D] for layer_norm (2 x D), gamma[D] for rms_norm (D), where
+/// D = elems / channels is the row length; 0 for ops without a param operand.
+std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems);
 
 /// Element-wise binary ops of ELTWISE: out = a (op) b. `rsub` is b - a and `rdiv` is b / a, so
 /// the compiler can always put the smaller, broadcast operand in b. New values are appended.
