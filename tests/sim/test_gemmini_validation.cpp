@@ -70,12 +70,18 @@ TEST(GemminiValidation, TwentyFourLayersMeetTheTargets) {
   const auto layers = npu::sim::read_rtl_layers(gt);
   ASSERT_EQ(layers.size(), 24u);
   const npu::sim::ValidationResult r = npu::sim::validate_gemmini(layers, gemmini_8x8());
-  for (const auto& row : r.rows) {
+  ASSERT_EQ(r.rows.size(), layers.size());
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const auto& row = r.rows[i];
     SCOPED_TRACE(row.layer);
     EXPECT_EQ(std::fabs(row.given_err_pct) <= 10.0, kOutsideBand.count(row.layer) == 0) << row.given_err_pct;
-    // The tiler is never worse than the given tiles by more than 10 %, or says why it has no tiling.
-    if (row.tiler > 0) EXPECT_LE(row.tiler_vs_given_pct, 10.0);
-    else EXPECT_NE(row.tiler_note.find("no tiling fits"), std::string::npos);
+    // The tiler is never worse than the given tiles by more than 10 %, except where the RTL
+    // split the input channels (outer C > 1), which our tiler cannot (docs/validation.md).
+    ASSERT_GT(row.tiler, 0) << row.tiler_note;
+    if (row.tiler_vs_given_pct > 10.0) {
+      EXPECT_GT(layers[i].mapping.outer.c, 1) << row.tiler_vs_given_pct;
+      EXPECT_NE(row.tiler_note.find("input channels per tile"), std::string::npos) << row.tiler_note;
+    }
   }
   EXPECT_LE(r.mae_pct, 3.0);
 }
