@@ -13,7 +13,7 @@ void load_memory_section(Loader& in, const Section& top, MemoryConfig& mem) {
   if (mem.model == MemoryModel::Ddr) {
     for (const char* key : {"latency_ns", "bandwidth_gbps"})
       if (s.has(key))
-        in.fail(in.vmark(s, key), fmt::format("'memory.{}' is set but 'memory.model' is ddr", key),
+        in.fail(s.key_marks.at(key), fmt::format("'memory.{}' is set but 'memory.model' is ddr", key),
                 "  the DDR model takes its timing from the 'ddr' section; use 'model: fixed' for a fixed latency "
                 "and bandwidth, or remove the key");
     return;
