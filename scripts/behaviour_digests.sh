@@ -6,7 +6,9 @@
 #
 # Usage: bash scripts/behaviour_digests.sh OUT_FILE [--check BASELINE]
 #   env NPU=path/to/npu (default build/npu), JOBS (default nproc), MODELS (space-separated
-#   override of the model list), SHARED (default ../shared).
+#   override of the model list), SHARED (default ../shared), HWS (space-separated configs;
+#   default the four presets below: the Gemmini presets, configs/gemmini-*.yaml, run only what
+#   fits a 64-256 KiB scratchpad with all input channels per tile, so they are not in the set).
 # Exit status: 0 when every cell ran (and with --check, every digest matches), 1 otherwise;
 # a failing cell is recorded as "FAILED" with its exit code, never skipped.
 set -euo pipefail
@@ -45,7 +47,7 @@ export NPU work
 
 cells="$work/cells"
 for model in $MODELS; do
-  for hw in configs/*.yaml; do
+  for hw in ${HWS:-configs/edge-npu-ddr4.yaml configs/hbm2-npu.yaml configs/mobile-npu-lpddr4.yaml configs/tpu-v1-like.yaml}; do
     for s in $STRATEGIES; do echo "$model $hw $s"; done
   done
 done >"$cells"

@@ -1,5 +1,6 @@
 #include "npu/hw/npu_top.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace npu::hw {
@@ -23,8 +24,11 @@ NpuTop::NpuTop(sc_core::sc_module_name name, const HwConfig& hw, const isa::Prog
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
     throw std::logic_error("NpuTop needs the SystemC time resolution of 1 ps");
   }
+  // memory.model: fixed -- a fixed latency and one bus of fixed bandwidth in place of the DDR
+  // model (docs/config.md "memory"); the DMA and SRAM keep their own timing.
+  const bool fixed_memory = !opt.ideal_memory && hw.memory.model == MemoryModel::Fixed;
 #if NPU_HAVE_DDR_MODULE
-  if (!opt.ideal_memory) {
+  if (!opt.ideal_memory && !fixed_memory) {
     auto ddr = std::make_unique<DdrModule>("ddr", hw.ddr);
     ddr_ = ddr.get();
     ddr_owner_ = std::move(ddr);
@@ -35,7 +39,10 @@ NpuTop::NpuTop(sc_core::sc_module_name name, const HwConfig& hw, const isa::Prog
 #endif
   if (!ddr_) {
     const std::uint64_t cap = hw.ddr.capacity_bytes() > 0 ? hw.ddr.capacity_bytes() : ~std::uint64_t(0);
-    ideal_ = std::make_unique<IdealMemory>("ideal_memory", cap);
+    ideal_ = fixed_memory ? std::make_unique<IdealMemory>("fixed_memory", cap,
+                                                          std::uint64_t(std::llround(hw.memory.latency_ns * 1000.0)),
+                                                          hw.memory.bandwidth_gbps)
+                          : std::make_unique<IdealMemory>("ideal_memory", cap);
     dma_load.ddr_socket.bind(ideal_->socket);
     dma_store.ddr_socket.bind(ideal_->socket);
   }

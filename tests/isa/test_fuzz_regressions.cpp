@@ -54,7 +54,7 @@ TEST(FuzzRegression, HwConfigNulAfterCommentRefusedBeforeYamlCpp) {
 // follows a complete first document (line 3).
 TEST(FuzzRegression, HwConfigCommaOutsideFlowCollection) {
   const std::string hint =
-      "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); check "
+      "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host, accumulator, memory); check "
       "indentation, ':' after keys and closing quotes/brackets";
   EXPECT_EQ(error_of([&] { parse_hw_config("# Bad config\n, dtype: int8\n", "fuzz.yaml"); }),
             "fuzz.yaml:2:1: error: malformed YAML: unexpected ',' (a ',' separates the items of a [...] or {...} flow "

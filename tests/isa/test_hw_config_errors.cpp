@@ -81,7 +81,7 @@ TEST(HwConfigError, UnknownTopLevelKeySuggestsClosest) {
   // "mac_aray" is one deletion from "mac_array"; the key starts line 4 column 1.
   EXPECT_EQ(error_of(with("mac_array:", "mac_aray:")),
             "bad.yaml:4:1: error: unknown key 'mac_aray' in the top-level map\n"
-            "  did you mean 'mac_array'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host)");
+            "  did you mean 'mac_array'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host, accumulator, memory)");
 }
 
 TEST(HwConfigError, UnknownSectionKeySuggestsClosest) {
@@ -89,7 +89,7 @@ TEST(HwConfigError, UnknownSectionKeySuggestsClosest) {
   EXPECT_EQ(error_of(with("  rows: 32", "  rws: 32")),
             "bad.yaml:5:3: error: unknown key 'rws' in section 'mac_array'\n"
             "  did you mean 'rows'? (allowed: rows, cols, dataflow, dtype, macs_per_pe_per_cycle, depthwise_mapping, "
-            "gemv_mapping, gemv_max_m, weight_dtype, weight_group, kv_cache_dtype)");
+            "gemv_mapping, gemv_max_m, weight_dtype, weight_group, kv_cache_dtype, conv_mapping, weight_preload)");
 }
 
 TEST(HwConfigError, UnknownTimingKeySuggestsTheJedecSpelling) {
@@ -116,7 +116,7 @@ TEST(HwConfigError, MissingKeyPointsAtItsSection) {
 TEST(HwConfigError, MissingSection) {
   EXPECT_EQ(error_of(with("act_unit:\n  lanes: 32\n", "")),
             "bad.yaml:1:1: error: missing key 'act_unit' in the top-level map\n"
-            "  required keys: npu, mac_array, sram, act_unit, ddr; optional: dma, energy, host");
+            "  required keys: npu, mac_array, sram, act_unit, ddr; optional: dma, energy, host, accumulator, memory");
 }
 
 TEST(HwConfigError, MissingTimingKeyListsOptionalOnes) {
@@ -450,21 +450,21 @@ TEST(HwConfigError, MalformedYamlReportsTheParserMark) {
   // the ':' after it, line 6 column 7 ("  cols" fills columns 1-6).
   EXPECT_EQ(error_of(with("  rows: 32", "  rows: [32")),
             "bad.yaml:6:7: error: malformed YAML: end of sequence flow not found\n"
-            "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); check "
+            "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host, accumulator, memory); check "
             "indentation, ':' after keys and closing quotes/brackets");
 }
 
 TEST(HwConfigError, EmptyDocument) {
   EXPECT_EQ(error_of("# nothing but a comment\n"),
             "bad.yaml:1:1: error: the config is empty\n"
-            "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host "
-            "(optional)");
+            "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host, "
+            "accumulator, memory (optional)");
 }
 
 TEST(HwConfigError, DocumentThatIsAList) {
   EXPECT_EQ(error_of("- npu\n- ddr\n"),
             "bad.yaml:1:1: error: the config must be a map of sections, got a list\n"
-            "  allowed keys: npu, mac_array, sram, act_unit, ddr, dma, energy, host");
+            "  allowed keys: npu, mac_array, sram, act_unit, ddr, dma, energy, host, accumulator, memory");
 }
 
 TEST(HwConfigError, MissingFileNamesThePath) {
@@ -501,7 +501,7 @@ TEST(HwConfigError, HostSectionRejectsZeroNegativeAndUnknownKeys) {
             "  write a plain number, e.g. 'gops: 1000' (the unit giga MAC/s is implied by the key)");
   EXPECT_EQ(error_of(kBase + "hots:\n  gops: 20\n"),
             "bad.yaml:44:1: error: unknown key 'hots' in the top-level map\n"
-            "  did you mean 'host'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host)");
+            "  did you mean 'host'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host, accumulator, memory)");
 }
 
 }  // namespace

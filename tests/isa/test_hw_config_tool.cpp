@@ -112,7 +112,7 @@ TEST(NpuConfigCheck, MisspeltSectionExitsOneWithSuggestion) {
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
             "tests/isa/data/configs/misspelt-section.yaml:5:1: error: unknown key 'mac_aray' in the top-level map\n"
-            "  did you mean 'mac_array'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host)\n");
+            "  did you mean 'mac_array'? (allowed: npu, mac_array, sram, act_unit, ddr, dma, energy, host, accumulator, memory)\n");
 }
 
 TEST(NpuConfigCheck, MalformedYamlExitsOneWithPosition) {

@@ -193,7 +193,8 @@ TEST(SweepSpec, MissingKeysAndUnknownPreset) {
             "[resnet18]'");
   EXPECT_EQ(error_of(std::string("base: edge-npu-ddr5\n") + kModels),
             "spec.yaml:1:7: error: unknown preset 'edge-npu-ddr5'\n"
-            "  did you mean 'edge-npu-ddr4'? (allowed: edge-npu-ddr4, hbm2-npu, mobile-npu-lpddr4, tpu-v1-like); or "
+            "  did you mean 'edge-npu-ddr4'? (allowed: edge-npu-ddr4, gemmini-8x8, gemmini-default, hbm2-npu, mobile-npu-lpddr4, "
+            "tpu-v1-like); or "
             "the path of a config YAML file");
 }
 

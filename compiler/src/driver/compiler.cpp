@@ -181,21 +181,10 @@ void check_npu_work(CompileResult& r, const std::string& where) {
 /// the strategy and the hardware.
 TilingOptions tiling_for(const CompileResult& r, const HwConfig& hw, const Strategy& strategy,
                          const CompileOptions& options) {
-  TilingOptions tiling = options.tiling;
+  TilingOptions tiling = hardware_tiling_options(hw, options.tiling);
   tiling.act_bytes = r.lowered.act_bytes;
   tiling.overlap = strategy.overlap;
   tiling.traffic_weight = strategy.traffic_weight;
-  if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
-  // Bank-aware placement of each layer's buffers (sram_placement.hpp).
-  if (tiling.sram_banks == 0) tiling.sram_banks = hw.sram.banks;
-  if (tiling.sram_interleave_bytes == 0) tiling.sram_interleave_bytes = hw.sram.bank_interleave_bytes;
-  // Time-based tile choice: the array (dataflow decides which shapes fill it), the core
-  // clock and the peak DDR bandwidth (docs/compiler.md "Tiling").
-  if (tiling.array.rows == 0) tiling.array = hw.mac_array;
-  if (tiling.vector_lanes == 0) tiling.vector_lanes = hw.act_unit.lanes;
-  if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
-  if (tiling.ddr_bytes_per_ns == 0) tiling.ddr_bytes_per_ns = hw.ddr.peak_gbps();
-  if (tiling.stream_bytes_per_ns == 0) tiling.stream_bytes_per_ns = isa::sequential_stream_gbps(hw);
   return tiling;
 }
 
@@ -346,6 +335,27 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   r.plan_sram_bytes = kept.figures.sram_bytes;
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+TilingOptions hardware_tiling_options(const HwConfig& hw, TilingOptions tiling) {
+  if (hw.dma.burst_bytes > 0) tiling.burst_bytes = hw.dma.burst_bytes;
+  // Bank-aware placement of each layer's buffers (sram_placement.hpp).
+  if (tiling.sram_banks == 0) tiling.sram_banks = hw.sram.banks;
+  if (tiling.sram_interleave_bytes == 0) tiling.sram_interleave_bytes = hw.sram.bank_interleave_bytes;
+  // Time-based tile choice: the array (dataflow decides which shapes fill it), the core
+  // clock and the peak DDR bandwidth (docs/compiler.md "Tiling").
+  if (tiling.array.rows == 0) tiling.array = hw.mac_array;
+  if (tiling.vector_lanes == 0) tiling.vector_lanes = hw.act_unit.lanes;
+  if (tiling.core_period_ns == 0 && hw.npu.clock_mhz > 0) tiling.core_period_ns = hw.core_period_ns();
+  if (tiling.ddr_bytes_per_ns == 0)
+    tiling.ddr_bytes_per_ns = hw.memory.model == MemoryModel::Fixed ? hw.memory.bandwidth_gbps : hw.ddr.peak_gbps();
+  // Partial sums live in the accumulator SRAM when the config has one (docs/config.md "accumulator").
+  if (tiling.accumulator_bytes == 0 && hw.accumulator.present) {
+    tiling.accumulator_bytes = hw.accumulator.capacity_bytes;
+    tiling.accumulator_elem_bytes = hw.accumulator.bytes_per_element;
+  }
+  if (tiling.stream_bytes_per_ns == 0) tiling.stream_bytes_per_ns = isa::sequential_stream_gbps(hw);
+  return tiling;
 }
 
 }  // namespace npu::compiler

@@ -5,6 +5,7 @@
 
 #include "npu/isa/cost/gemv_mapping.hpp"
 #include "npu/isa/cost/systolic_fold.hpp"
+#include "npu/isa/cost/ws_preload.hpp"
 
 namespace npu::hw {
 
@@ -48,6 +49,11 @@ MacTileCost conv_tile_cost(const isa::ConvParams& p, const HwConfig& hw) {
   c.per_group = systolic_cycles(GemmDims{g.m, g.n, g.k}, hw.mac_array.rows, hw.mac_array.cols, hw.mac_array.dataflow,
                                 hw.mac_array.macs_per_pe_per_cycle);
   c.array_cycles = std::uint64_t(c.per_group.cycles) * std::uint64_t(g.passes);
+  // A dense conv on an array with Gemmini's mechanisms runs as a weight-block stream
+  // (isa/cost/ws_preload.hpp); per_group keeps the SCALE-Sim fold figures for the statistics.
+  if (isa::ws_mechanisms(hw.mac_array) && p.group == 1)
+    c.array_cycles = std::uint64_t(
+        isa::conv_tile_cycles(1, p.h_out(), p.w_out(), p.c_in, p.c_out, p.kh, p.kw, hw.mac_array));
   c.macs = p.macs();
   add_epilogue(c, p.epilogue, std::uint64_t(p.c_out) * std::uint64_t(g.m), hw);
   return c;

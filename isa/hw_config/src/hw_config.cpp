@@ -70,6 +70,10 @@ const char* to_string(DepthwiseMapping m) {
   return m == DepthwiseMapping::ChannelsAcrossColumns ? "channels_across_columns" : "scalesim";
 }
 
+const char* to_string(ConvMapping m) { return m == ConvMapping::ChannelsOnRows ? "channels_on_rows" : "im2col"; }
+const char* to_string(WeightPreload w) { return w == WeightPreload::DoubleBuffered ? "double_buffered" : "none"; }
+const char* to_string(MemoryModel m) { return m == MemoryModel::Fixed ? "fixed" : "ddr"; }
+
 std::uint64_t host_cycles(const HwConfig& hw, std::uint64_t macs, std::uint64_t bytes) {
   // Cycles = seconds x clock_mhz x 1e6 with seconds = bytes / (GB/s x 1e9) or macs / (G/s x 1e9);
   // the 1e6 / 1e9 is folded first so that exact quotients stay exact in long double. The

@@ -21,10 +21,10 @@ std::vector<std::string> detail::act_latency_keys() {
 
 const std::vector<HwConfigSection>& hw_config_schema() {
   static const std::vector<HwConfigSection> kSchema = {
-      {"", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy", "host"}},
+      {"", {"npu", "mac_array", "sram", "act_unit", "ddr"}, {"dma", "energy", "host", "accumulator", "memory"}},
       {"npu", {"name", "clock_mhz"}, {}},
       {"mac_array", {"rows", "cols", "dataflow", "dtype"}, {"macs_per_pe_per_cycle", "depthwise_mapping", "gemv_mapping", "gemv_max_m", "weight_dtype", "weight_group",
-        "kv_cache_dtype"}},
+        "kv_cache_dtype", "conv_mapping", "weight_preload"}},
       {"sram", {"capacity", "bytes_per_cycle"}, {"banks", "latency_cycles", "bank_interleave_bytes"}},
       {"act_unit", {"lanes"}, {"latency_cycles"}},
       {"act_unit.latency_cycles", {}, detail::act_latency_keys()},
@@ -39,6 +39,8 @@ const std::vector<HwConfigSection>& hw_config_schema() {
        {"tRTRS"}},
       {"energy", {"pj_per_mac", "pj_per_sram_byte", "pj_per_ddr_byte"}, {}},
       {"host", {}, {"bandwidth_gbps", "gops"}},
+      {"accumulator", {"capacity"}, {"bytes_per_element"}},
+      {"memory", {"model"}, {"latency_ns", "bandwidth_gbps"}},
   };
   return kSchema;
 }

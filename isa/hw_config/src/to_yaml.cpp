@@ -62,6 +62,11 @@ void write_npu_mac_array_sram(YamlLines& y, const HwConfig& c) {
   y.line(fmt::format("  macs_per_pe_per_cycle: {}", c.mac_array.macs_per_pe_per_cycle));
   y.line(fmt::format("  depthwise_mapping: {}", to_string(c.mac_array.depthwise_mapping)));
   write_llm_keys(y, c.mac_array);
+  // Written only when set, so that a config without them prints as it always did.
+  if (c.mac_array.conv_mapping != ConvMapping::Im2col)
+    y.line(fmt::format("  conv_mapping: {}", to_string(c.mac_array.conv_mapping)));
+  if (c.mac_array.weight_preload != WeightPreload::None)
+    y.line(fmt::format("  weight_preload: {}", to_string(c.mac_array.weight_preload)));
   y.line("sram:");
   y.line(fmt::format("  capacity: {}  # bytes", c.sram.capacity_bytes));
   y.line(fmt::format("  banks: {}", c.sram.banks));
@@ -136,6 +141,22 @@ void write_energy_host(YamlLines& y, const HwConfig& c) {
   y.line("  gops: " + num(c.host.gops));
 }
 
+void write_accumulator_memory(YamlLines& y, const HwConfig& c) {
+  if (c.accumulator.present) {
+    y.line("accumulator:");
+    y.line(fmt::format("  capacity: {}", c.accumulator.capacity_bytes));
+    y.line(fmt::format("  bytes_per_element: {}", c.accumulator.bytes_per_element));
+  }
+  if (c.memory.present) {
+    y.line("memory:");
+    y.line(fmt::format("  model: {}", to_string(c.memory.model)));
+    if (c.memory.model == MemoryModel::Fixed) {
+      y.line("  latency_ns: " + num(c.memory.latency_ns));
+      y.line("  bandwidth_gbps: " + num(c.memory.bandwidth_gbps));
+    }
+  }
+}
+
 }  // namespace
 
 std::string hw_config_to_yaml(const HwConfig& c) {
@@ -144,6 +165,7 @@ std::string hw_config_to_yaml(const HwConfig& c) {
   write_act_unit_dma(y, c);
   write_ddr(y, c.ddr);
   write_energy_host(y, c);
+  write_accumulator_memory(y, c);
   return y.text;
 }
 

@@ -47,6 +47,8 @@ RunResult run_header(const isa::Program& program, const HwConfig& hw, const RunO
   r.instruction_count = program.instructions.size();
   r.peak_macs_per_cycle = double(hw.mac_array.rows) * hw.mac_array.cols * hw.mac_array.macs_per_pe_per_cycle;
   r.peak_ddr_gbps = hw.ddr.data_rate_mtps > 0 ? hw.ddr.peak_gbps() : 0.0;
+  // memory.model fixed: the memory's bus is the peak (docs/config.md "memory").
+  if (hw.memory.model == MemoryModel::Fixed && !opt.ideal_memory) r.peak_ddr_gbps = hw.memory.bandwidth_gbps;
   return r;
 }
 

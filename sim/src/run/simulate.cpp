@@ -151,7 +151,7 @@ void add_run_figures(nlohmann::ordered_json& s, const RunResult& run, const HwCo
   s["macs"] = run.macs;
   s["instructions"] = run.instruction_count;
   s["peak_macs_per_s"] = hw.peak_macs_per_s();
-  s["peak_ddr_gbps"] = hw.ddr.peak_gbps();
+  s["peak_ddr_gbps"] = run.peak_ddr_gbps > 0 ? run.peak_ddr_gbps : hw.ddr.peak_gbps();  // memory.model fixed: its bus
 }
 
 // Adds run_summary.json's host placement keys, "host_nodes" to "host_ddr_write_bytes".

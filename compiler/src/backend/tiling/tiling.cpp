@@ -7,6 +7,7 @@
 
 #include "npu/isa/cost/gemv_mapping.hpp"
 #include "npu/isa/cost/systolic_fold.hpp"
+#include "npu/isa/cost/ws_preload.hpp"
 
 namespace npu::compiler {
 
@@ -237,8 +238,8 @@ std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, c
       if (g.gemm) {
         cycles = isa::gemm_cycles(std::int64_t(rows), std::int64_t(cot), std::int64_t(g.c_in), array, vector_lanes);
       } else if (g.group == 1) {
-        cycles = isa::conv_array_cycles(1, std::int64_t(rows) * g.w_out, std::int64_t(g.c_in), std::int64_t(cot), taps,
-                                        array);
+        // isa::conv_tile_cycles: SCALE-Sim's folds, or Gemmini's weight-block stream (ws_preload.hpp).
+        cycles = isa::conv_tile_cycles(1, rows, g.w_out, g.c_in, cot, g.kh, g.kw, array);
       } else {
         cycles = isa::conv_array_cycles(std::int64_t(cot) / g.cout_per_group(), std::int64_t(rows) * g.w_out,
                                         g.cin_per_group(), g.cout_per_group(), taps, array);
@@ -330,6 +331,15 @@ ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOp
   return *chosen;
 }
 
+// A tile's partial sums (co x rows x w_out of accumulator_elem_bytes) fit the accumulator, or
+// there is none (TilingOptions::accumulator_bytes == 0).
+bool fits_accumulator(const ConvGeom& g, int co, int rows, const TilingOptions& opt) {
+  if (opt.accumulator_bytes == 0) return true;
+  const std::uint64_t psum = std::uint64_t(co) * std::uint64_t(rows) * std::uint64_t(g.w_out) *
+                             std::uint64_t(opt.accumulator_elem_bytes);
+  return psum <= opt.accumulator_bytes;
+}
+
 // The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
 // Every tiling whose SRAM layout fits sram_bytes, with its layout's total bytes, in the
 // order order x co tile x row tile. A layout does not depend on sram_bytes, so the list for a
@@ -345,6 +355,7 @@ std::vector<std::pair<std::uint64_t, ConvTilePlan>> tilings_fitting(const ConvGe
   for (LoopOrder order : {LoopOrder::WeightsResident, LoopOrder::InputResident}) {
     for (int co : co_tiles) {
       for (int rows : row_tiles) {
+        if (!fits_accumulator(g, co, rows, opt)) continue;
         const ConvSramLayout l = conv_sram_layout(g, order, co, rows, opt);
         if (l.total_bytes > sram_bytes) continue;
         fits.emplace_back(l.total_bytes, tile_plan(g, order, co, rows, l, opt));

@@ -15,7 +15,7 @@ namespace {
 
 // What this reader calls its file in the errors of load_one_yaml_document.
 const YamlFileKind kConfigYaml = {"hardware config YAML", "a config is one document",
-    "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host); "
+    "  the file must be one YAML map of sections (npu, mac_array, sram, act_unit, dma, ddr, energy, host, accumulator, memory); "
     "check indentation, ':' after keys and closing quotes/brackets"};
 
 }  // namespace
@@ -24,8 +24,8 @@ HwConfig Loader::load(const std::string& text) {
   const YAML::Node root = load_one_yaml_document(text, source_, kConfigYaml);
   if (!root.IsDefined() || root.IsNull()) {
     fail(YAML::Mark(), "the config is empty",
-         "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host "
-         "(optional)");
+         "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host, "
+         "accumulator, memory (optional)");
   }
 
   HwConfig cfg;
@@ -39,6 +39,8 @@ HwConfig Loader::load(const std::string& text) {
   load_ddr_section(*this, top, cfg.ddr);
   if (top.has("energy")) load_energy_section(*this, top, cfg.energy);
   if (top.has("host")) load_host_section(*this, top, cfg.host);
+  if (top.has("accumulator")) load_accumulator_section(*this, top, cfg.accumulator);
+  if (top.has("memory")) load_memory_section(*this, top, cfg.memory);
   check_cross_section(*this, cfg);
   return cfg;
 }

@@ -116,6 +116,9 @@ void load_ddr_section(Loader& in, const Section& top, DdrConfig& d);
 void load_ddr_timing_section(Loader& in, const Section& ddr, DdrConfig& d);
 void load_energy_section(Loader& in, const Section& top, EnergyConfig& energy);
 void load_host_section(Loader& in, const Section& top, HostConfig& host);
+void load_gemmini_mac_array_keys(Loader& in, const Section& s, MacArrayConfig& mac);
+void load_accumulator_section(Loader& in, const Section& top, AccumulatorConfig& acc);
+void load_memory_section(Loader& in, const Section& top, MemoryConfig& mem);
 /// The rules between sections (SRAM tile and banks, DMA burst vs DDR burst); fills in the
 /// default sram.bank_interleave_bytes.
 void check_cross_section(Loader& in, HwConfig& cfg);

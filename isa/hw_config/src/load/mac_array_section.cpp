@@ -28,6 +28,7 @@ void load_mac_array_section(Loader& in, const Section& top, MacArrayConfig& mac)
               "scalesim' or another dataflow");
   }
   load_mac_array_llm_keys(in, s, mac);
+  load_gemmini_mac_array_keys(in, s, mac);
 }
 
 }  // namespace npu::config_loader

@@ -37,6 +37,12 @@ struct CompileOptions {
   int plan_threads = 0;
 };
 
+/// `tiling` with what it leaves unset (0) taken from the hardware: DMA burst, SRAM banks and
+/// interleave, the MAC array, vector lanes, core period, memory bandwidth (memory.bandwidth_gbps
+/// with memory.model fixed, else the DDR peak), sequential-stream rate and the accumulator.
+/// compile() starts from it; `npu validate gemmini` runs the tiler with it.
+TilingOptions hardware_tiling_options(const HwConfig& hw, TilingOptions tiling = {});
+
 /// Share of MACs above which a compile warns that the host does real work (1 %).
 constexpr double kHostMacWarnShare = 0.01;
 

@@ -37,6 +37,23 @@ enum class GemvMapping {
   VectorUnit,        ///< the activation unit's lanes as MACs, weights streamed from SRAM
   Auto,              ///< the cheapest of the three by the cost formula
 };
+/// How a dense convolution maps onto a weight-stationary array (mac_array.conv_mapping,
+/// npu/isa/cost/ws_preload.hpp, docs/timing.md "Gemmini's mechanisms").
+enum class ConvMapping {
+  Im2col,          ///< K = c_in x kh x kw on the rows, output pixels streamed (SCALE-Sim; the default)
+  ChannelsOnRows,  ///< c_in on the rows, the kh x kw taps walked in time, one weight block per tap (Gemmini)
+};
+/// How weights enter a weight-stationary array (mac_array.weight_preload, docs/timing.md).
+enum class WeightPreload {
+  None,            ///< every fold loads its weights, streams, drains: 2R + C + T - 2 (SCALE-Sim; the default)
+  DoubleBuffered,  ///< the next block's weights shift in while the current one computes (Gemmini's PEs)
+};
+/// Which memory answers the DMA (memory.model, docs/config.md "memory").
+enum class MemoryModel {
+  Ddr,    ///< the DDR model of the `ddr` section (the default)
+  Fixed,  ///< a fixed latency and a fixed bandwidth (FireSim's default model, ONNXim's magic memory)
+};
+
 /// Element type of the weights in DDR and SRAM (mac_array.weight_dtype).
 enum class WeightDType {
   Same,  ///< mac_array.dtype (the default)
@@ -56,6 +73,9 @@ const char* to_string(DepthwiseMapping m);  ///< "scalesim" | "channels_across_c
 /// "dataflow" | "weight_stationary" | "output_stationary" | "vector_unit" | "auto"
 const char* to_string(GemvMapping m);
 const char* to_string(WeightDType t);   ///< "same" | "int8" | "fp16" | "int4"
+const char* to_string(ConvMapping m);   ///< "im2col" | "channels_on_rows"
+const char* to_string(WeightPreload w);  ///< "none" | "double_buffered"
+const char* to_string(MemoryModel m);   ///< "ddr" | "fixed"
 const char* to_string(KvCacheDType t);  ///< "same" | "int8" | "fp16"
 
 struct NpuSection {
@@ -77,6 +97,26 @@ struct MacArrayConfig {
   WeightDType weight_dtype = WeightDType::Same;  ///< weights' element type (precision.hpp)
   int weight_group = 128;  ///< int4: weights along K per fp16 scale
   KvCacheDType kv_cache_dtype = KvCacheDType::Same;  ///< KV cache element type (precision.hpp)
+  ConvMapping conv_mapping = ConvMapping::Im2col;  ///< dense convolutions (weight-stationary only)
+  WeightPreload weight_preload = WeightPreload::None;  ///< weight-stationary only
+};
+
+/// Optional `accumulator` section: an on-chip SRAM for the int32 (fp32) partial sums, apart
+/// from `sram` (Gemmini's accumulator). Absent: partial sums stay in the array and `sram`
+/// holds the outputs, as before. Present: a tile's partial sums must fit capacity_bytes.
+struct AccumulatorConfig {
+  bool present = false;
+  std::uint64_t capacity_bytes = 0;  ///< > 0 (the loader rejects 0)
+  int bytes_per_element = 4;         ///< int32 partial sums (fp32 for fp16/fp32 arrays)
+};
+
+/// Optional `memory` section: which memory model answers the DMA. Fixed: every request
+/// takes latency_ns after its bytes have crossed one bus of bandwidth_gbps (IdealMemory).
+struct MemoryConfig {
+  MemoryModel model = MemoryModel::Ddr;
+  bool present = false;
+  double latency_ns = 0;      ///< fixed: per request
+  double bandwidth_gbps = 0;  ///< fixed: 1e9 B/s of the one shared bus
 };
 
 struct SramConfig {
@@ -185,6 +225,8 @@ struct HwConfig {
   DdrConfig ddr;
   EnergyConfig energy;
   HostConfig host;
+  AccumulatorConfig accumulator;
+  MemoryConfig memory;
 
   /// Peak MAC/s: rows x cols x macs_per_pe_per_cycle x clock.
   double peak_macs_per_s() const {

@@ -26,6 +26,7 @@
 
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/isa/cost/systolic_fold.hpp"
+#include "npu/isa/cost/ws_preload.hpp"
 
 namespace npu::isa {
 
@@ -51,14 +52,16 @@ inline GemvChoice gemm_mapping(std::int64_t m, std::int64_t n, std::int64_t k, c
                                int vector_lanes) {
   GemvChoice c;
   const int p = a.macs_per_pe_per_cycle;
-  c.ws_cycles = systolic_fold(m, n, k, a.rows, a.cols, Dataflow::WeightStationary, p).cycles();
+  // SCALE-Sim's WS folds, or Gemmini's weight-block stream when the array has its mechanisms.
+  c.ws_cycles = ws_gemm_cycles(m, n, k, a);
   c.os_cycles = systolic_fold(m, n, k, a.rows, a.cols, Dataflow::OutputStationary, p).cycles();
   c.vector_cycles = gemv_vector_cycles(m, n, k, vector_lanes, p);
   c.applies = a.gemv_mapping != GemvMapping::Dataflow && m <= a.gemv_max_m;
   c.mapping = a.gemv_mapping;
   if (!c.applies) {
     c.mapping = GemvMapping::Dataflow;
-    c.cycles = systolic_fold(m, n, k, a.rows, a.cols, a.dataflow, p).cycles();
+    c.cycles = a.dataflow == Dataflow::WeightStationary ? c.ws_cycles
+                                                        : systolic_fold(m, n, k, a.rows, a.cols, a.dataflow, p).cycles();
     return c;
   }
   if (c.mapping == GemvMapping::Auto) {

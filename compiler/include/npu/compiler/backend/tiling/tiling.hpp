@@ -109,6 +109,11 @@ struct TilingOptions {
   /// so a tiling made of many short runs (e.g. one 28-byte row per channel) is not chosen
   /// over fewer long runs that move slightly more bytes.
   int burst_bytes = 64;
+  /// The accumulator SRAM of int32 partial sums (hw accumulator section): a tile's c_out x
+  /// rows x w_out partial sums of accumulator_elem_bytes must fit accumulator_bytes, beside
+  /// its operands fitting the SRAM. 0: no accumulator (partial sums stay in the array).
+  std::uint64_t accumulator_bytes = 0;
+  int accumulator_elem_bytes = 4;
   /// Among tilings whose DDR traffic is within (1 + tolerance) of the minimum, prefer the one
   /// with more steps (up to target_steps) so that double buffering overlaps DMA and compute.
   double traffic_tolerance = 0.03;

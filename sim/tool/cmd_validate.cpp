@@ -1,0 +1,72 @@
+// `npu validate gemmini [--config FILE] [--gt CSV] [--tiles CSV] [--write-doc FILE]`: npu-sim's
+// cycles on the 24 layers Gemmini's RTL was measured on, with the RTL's tiles (or given ones)
+// and with npu-sim's tiler; the table, MAE and max error; optionally the "Against RTL" section
+// of docs/validation.md (docs/validation.md "Against RTL").
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "npu/base/config_error.hpp"
+#include "npu/sim/io/output_files.hpp"
+#include "npu/sim/validate/gemmini_validation.hpp"
+
+namespace npu::tool {
+namespace {
+
+struct ValidateArgs {
+  std::string config = "configs/gemmini-8x8.yaml";
+  std::string gt = "../shared/anchors/gemmini-rtl/onnxim/gemmini_gt.csv";
+  std::string tiles, write_doc;
+};
+
+constexpr const char* kBegin = "<!-- npu validate gemmini: begin -->";
+constexpr const char* kEnd = "<!-- npu validate gemmini: end -->";
+
+// `doc` with the text between the markers replaced by `block` (or a new "Against RTL" section
+// with the markers appended when the file has none).
+std::string with_block(const std::string& doc, const std::string& block) {
+  const std::size_t b = doc.find(kBegin), e = doc.find(kEnd);
+  const std::string marked = std::string(kBegin) + "\n" + block + kEnd;
+  if (b != std::string::npos && e != std::string::npos && e > b)
+    return doc.substr(0, b) + marked + doc.substr(e + std::string(kEnd).size());
+  return doc + "\n## Against RTL\n\n" + marked + "\n";
+}
+
+void run(const ValidateArgs& a) {
+  const HwConfig hw = load_hw_config(a.config);
+  const auto layers = sim::read_rtl_layers(a.gt);
+  std::vector<compiler::TileOverride> overrides;
+  if (!a.tiles.empty()) overrides = compiler::read_tile_overrides(a.tiles);
+  const sim::ValidationResult r = sim::validate_gemmini(layers, hw, overrides);
+  std::cout << fmt::format("{} layers of {} on {}\n", layers.size(), a.gt, a.config) << sim::validation_table(r);
+  if (a.write_doc.empty()) return;
+  std::ifstream in(a.write_doc);
+  if (!in) throw ConfigError(fmt::format("{}: error: cannot read the doc to update\n  give docs/validation.md", a.write_doc));
+  std::ostringstream text;
+  text << in.rdbuf();
+  sim::write_file_atomic(a.write_doc, with_block(text.str(), sim::validation_markdown(r, a.config, a.gt)));
+  std::cout << "wrote " << a.write_doc << "\n";
+}
+
+void add_validate(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("validate", "compare npu-sim's cycles with measured hardware");
+  cmd->require_subcommand(1);
+  auto args = std::make_shared<ValidateArgs>();
+  CLI::App* g = cmd->add_subcommand("gemmini", "per-layer cycles against Gemmini's RTL (24 layers, 8x8 WS): given "
+                                               "tiles and npu-sim's tiler, MAE and max error");
+  g->add_option("--config", args->config, "hardware config (default configs/gemmini-8x8.yaml)");
+  g->add_option("--gt", args->gt, "ground-truth CSV (default ../shared/anchors/gemmini-rtl/onnxim/gemmini_gt.csv)");
+  g->add_option("--tiles", args->tiles, "tile-override CSV (layer,mapping in ONNXim's notation) replacing the CSV's tiles");
+  g->add_option("--write-doc", args->write_doc, "update the 'Against RTL' table of this file (docs/validation.md)");
+  g->callback([args] { run(*args); });
+}
+
+}  // namespace
+
+NPU_COMMAND("validate", add_validate);
+
+}  // namespace npu::tool
