@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "npu/hw/ddr/ddr_config_check.hpp"
+#include "npu/hw_config/ddr_refresh_rule.hpp"
 
 namespace npu::hw {
 
@@ -184,6 +185,7 @@ void ChannelController::issue(const Candidate& c) {
     } else {
       state_.issue_ref(c.rank, t);
       ++stats_->cmd_ref;
+      watch_progress();
       log(t, DdrCommand::Ref, c.rank * state_.banks_per_rank(), -1, false, 0);
     }
     return;
@@ -213,7 +215,21 @@ void ChannelController::issue(const Candidate& c) {
   }
 }
 
+void ChannelController::watch_progress() {
+  if (idle() || ++refreshes_without_progress_ <= kMaxRefreshesWithoutProgress) return;
+  const DdrTimingCk& t = cfg_.timing;
+  throw ConfigError(
+      "DDR channel " + std::to_string(channel_) + " made no progress: " + std::to_string(queues_.size(0)) +
+      " read(s) and " + std::to_string(queues_.size(1)) + " write(s) waited through " +
+      std::to_string(kMaxRefreshesWithoutProgress) + " refreshes (" + std::to_string(kMaxRefreshesWithoutProgress) +
+      " x tREFI = " + std::to_string(std::int64_t(kMaxRefreshesWithoutProgress) * t.t_refi) +
+      " tCK) with none served\n  fix: the timings leave no time for requests between refreshes (tREFI = " +
+      std::to_string(t.t_refi) + ", tRFC = " + std::to_string(t.t_rfc) + " tCK); set tREFI >= " +
+      std::to_string(min_refresh_interval_ck(cfg_)) + " tCK (docs/ddr.md, \"Refresh\")");
+}
+
 void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
+  refreshes_without_progress_ = 0;
   const DdrRequest r = queues_.at(slot);
   queues_.remove(slot);
   BankState& b = state_.bank(r.local_bank);

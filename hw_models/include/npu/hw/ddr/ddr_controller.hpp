@@ -24,6 +24,11 @@ struct DdrCommandRecord {
   std::uint64_t request_id = 0;  ///< 0 for refresh-related commands
 };
 
+/// Progress watchdog: refreshes a channel may issue while requests wait and none is
+/// served before ChannelController throws ConfigError (1000 x tREFI: 7.8 ms on DDR4).
+/// A config that passes min_refresh_interval_ck serves at least one request per tREFI.
+constexpr int kMaxRefreshesWithoutProgress = 1000;
+
 /// Event-driven controller for one channel. Time jumps from command to command: each
 /// step computes, for each bank with queued requests of the served kind, the earliest tick
 /// of its oldest row hit's column command and of its oldest request's PRE or ACT, and issues
@@ -97,6 +102,8 @@ class ChannelController {
   /// Evaluate request `slot` and make it `best` when better.
   void consider(int slot, int served, Candidate& best) const;
   void issue(const Candidate& c);
+  /// Count a REF issued while requests wait; throws ConfigError past kMaxRefreshesWithoutProgress.
+  void watch_progress();
   void serve_column(int slot, DdrCommand cmd, Tick t);
   void recount_hits(int local_bank);
   /// Idle fast-forward: while no request is queued, every rank only refreshes. Once each
@@ -123,6 +130,7 @@ class ChannelController {
   RequestQueues queues_;  ///< reads (kind 0) and writes (kind 1), per bank in arrival order
   Candidate cached_;
   bool cache_valid_ = false;
+  int refreshes_without_progress_ = 0;  ///< REFs since the last column command while requests waited
   CompletionTable completions_;  ///< tracked requests served and not yet taken
   DdrTraceSink* sink_ = nullptr;
   std::vector<DdrCommandRecord>* log_ = nullptr;
