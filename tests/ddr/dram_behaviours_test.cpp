@@ -131,5 +131,53 @@ TEST(DramBehaviours, LoadedRefreshCountAndBandwidthDrop) {
   }
 }
 
+/// Ticks of the column commands (RD/WR) of request `id` in `log`.
+Tick column_tick(const std::vector<DdrCommandRecord>& log, std::uint64_t id) {
+  for (const auto& r : log)
+    if ((r.cmd == DdrCommand::Rd || r.cmd == DdrCommand::Wr) && r.request_id == id) return r.tick;
+  return -1;
+}
+
+TEST(DramBehaviours, WriteDrainKeepsTheOlderReadOfTheSameAddressFirst) {
+  // Bank 0 first holds row 1 open, so a read to A (row 0 of bank 0) needs PRE + ACT + RD
+  // (tRP + tRCD + 1 tCK, 45 on DDR4-3200). Right after it, `high` writes (the preset's
+  // write_high_watermark, 3/4 of queue_depth) arrive one per tCK, the first to A and the
+  // others to other banks, so the drain starts about `high` tCK later, while the read is
+  // still waiting for its row. The write to A hits the row the read opened and would be
+  // served first if the drain ignored the read: the read must still go to DRAM before the
+  // write to A (it returns the old data), and everything finishes in bounded time:
+  // (1 + high) requests, each at most one row cycle plus a refresh, (1 + high) x (tRC + tRFC).
+  for (const auto& [name, cfg] : all_presets()) {
+    DdrSystem d(cfg, name);
+    std::vector<DdrCommandRecord> log;
+    d.set_command_log(&log);
+    const WriteWatermarks w = resolved_watermarks(cfg);
+    const std::uint64_t a = addr_of(d, 0, 0, 0, 0, 0);
+    test::serve(d, addr_of(d, 0, 0, 0, 1, 0), false, 0);  // row 1 open in bank 0
+    const Tick start = d.stats().last_done_ck;
+    const auto rd = d.offer(a, false, start, nullptr, nullptr, true);
+    auto wr_a = d.offer(a, true, start, nullptr, nullptr, true);
+    const int banks = cfg.ranks * cfg.bank_groups * cfg.banks_per_group;
+    for (int i = 1; i < w.high; ++i) {
+      DramAddress other;  // another bank of channel 0 (rank, group, bank from i), its row 0
+      const int bank = 1 + (i - 1) % (banks - 1);
+      other.rank = bank / (cfg.bank_groups * cfg.banks_per_group);
+      other.bankgroup = bank / cfg.banks_per_group % cfg.bank_groups;
+      other.bank = bank % cfg.banks_per_group;
+      other.column = std::int64_t((i - 1) / (banks - 1)) * cfg.burst_length;
+      d.offer(d.mapper().encode(other), true, start);
+    }
+    d.drain();
+    const Tick rd_tick = column_tick(log, rd.id), wr_tick = column_tick(log, wr_a.id);
+    ASSERT_GE(rd_tick, 0) << name;
+    ASSERT_GE(wr_tick, 0) << name;
+    EXPECT_LT(rd_tick, wr_tick) << name << ": the write to A overtook the older read of A";
+    EXPECT_EQ(d.stats().reads, 2u) << name;
+    EXPECT_EQ(d.stats().writes, std::uint64_t(w.high)) << name;
+    const Tick bound = Tick(1 + w.high) * (cfg.timing.t_rc + cfg.timing.t_rfc);
+    EXPECT_LE(d.stats().last_done_ck - start, bound) << name;
+  }
+}
+
 }  // namespace
 }  // namespace npu::hw

@@ -44,6 +44,9 @@ constexpr int kMaxRefreshesWithoutProgress = 1000;
 /// - Reads and writes wait in separate queues of queue_depth each. Reads are served
 ///   until the write queue reaches the high watermark (or no read is queued); writes
 ///   are then drained until the write queue is down to the low watermark (or empty).
+/// - Same-burst order: a request never overtakes an older request of the other kind to the
+///   same burst (a drained write waits for an older read of its address, a read for an older
+///   write); the bank's candidate of the other kind is served in its place.
 /// - Refresh: see RankState. Closed-page mode auto-precharges after the last queued hit.
 class ChannelController {
  public:
@@ -99,6 +102,12 @@ class ChannelController {
   /// FR-FCFS order: earlier tick first; at equal ticks column commands before row
   /// commands, then the older request (smaller seq).
   static bool better(const Candidate& c, bool c_is_column, const Candidate& best);
+  /// FR-FCFS candidate of `kind` in `bank`: its oldest row hit when the open row has queued
+  /// hits of that kind, else its oldest request; -1 when none.
+  int candidate_slot(int kind, int bank) const;
+  /// True when an older request of `other_kind` to the same burst as `slot` is queued
+  /// (per-bank lists are in arrival order, so only the older part of the list is scanned).
+  bool has_older_same_burst(int slot, int other_kind) const;
   /// Evaluate request `slot` and make it `best` when better.
   void consider(int slot, int served, Candidate& best) const;
   void issue(const Candidate& c);
