@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ddr_test_util.hpp"
+#include "npu/hw/ddr/address_mapper.hpp"
 #include "npu/hw/ddr/ddr_config_check.hpp"
 #include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw_config/hw_config.hpp"
@@ -176,6 +177,116 @@ TEST(DramBehaviours, WriteDrainKeepsTheOlderReadOfTheSameAddressFirst) {
     EXPECT_EQ(d.stats().writes, std::uint64_t(w.high)) << name;
     const Tick bound = Tick(1 + w.high) * (cfg.timing.t_rc + cfg.timing.t_rfc);
     EXPECT_LE(d.stats().last_done_ck - start, bound) << name;
+  }
+}
+
+TEST(DramBehaviours, ReadAfterWriteOfTheSameAddressWaitsForTheWrite) {
+  // Write A (bank 0 holds row 1 open: PRE + ACT before the WR), then read A one tCK later.
+  // Reads are served before writes below the high watermark, but the read must not reach
+  // DRAM before the older write to A: RD(A) after WR(A), both within a few row cycles.
+  for (const auto& [name, cfg] : all_presets()) {
+    DdrSystem d(cfg, name);
+    std::vector<DdrCommandRecord> log;
+    d.set_command_log(&log);
+    const std::uint64_t a = addr_of(d, 0, 0, 0, 0, 0);
+    test::serve(d, addr_of(d, 0, 0, 0, 1, 0), false, 0);
+    const Tick start = d.stats().last_done_ck;
+    const auto wr = d.offer(a, true, start, nullptr, nullptr, true);
+    const auto rd = d.offer(a, false, start, nullptr, nullptr, true);
+    d.drain();
+    const Tick wr_tick = column_tick(log, wr.id), rd_tick = column_tick(log, rd.id);
+    ASSERT_GE(wr_tick, 0) << name;
+    EXPECT_GT(rd_tick, wr_tick) << name << ": the read of A overtook the older write to A";
+    EXPECT_LE(d.stats().last_done_ck - start, 4 * Tick(cfg.timing.t_rc) + cfg.timing.t_rfc) << name;
+  }
+}
+
+TEST(DramBehaviours, AddressDecodeIsABijectionOnSmallCapacities) {
+  // Each preset's organisation and mapping with 4 rows x 4 bursts per row (rows and columns
+  // shrunk, every other field kept): capacity / burst bursts, checked exhaustively. A
+  // bijection: every burst address decodes to coordinates inside the organisation, no two
+  // addresses share coordinates, and encode(decode(a)) == a.
+  for (const auto& [name, full] : all_presets()) {
+    DdrConfig cfg = full;
+    cfg.rows = 4;
+    cfg.columns = 4 * cfg.burst_length;
+    AddressMapper m(cfg, name);
+    const std::uint64_t bursts = m.capacity_bytes() / std::uint64_t(cfg.burst_bytes());
+    EXPECT_EQ(bursts, std::uint64_t(cfg.channels) * cfg.ranks * cfg.bank_groups * cfg.banks_per_group * 16) << name;
+    std::set<std::tuple<int, int, int, int, std::int64_t, std::int64_t>> seen;
+    for (std::uint64_t i = 0; i < bursts; ++i) {
+      const std::uint64_t a = i * std::uint64_t(cfg.burst_bytes());
+      const DramAddress d = m.decode(a);
+      ASSERT_TRUE(d.channel < cfg.channels && d.rank < cfg.ranks && d.bankgroup < cfg.bank_groups &&
+                  d.bank < cfg.banks_per_group && d.row < cfg.rows && d.column < cfg.columns)
+          << name << " 0x" << std::hex << a;
+      EXPECT_TRUE(seen.emplace(d.channel, d.rank, d.bankgroup, d.bank, d.row, d.column).second)
+          << name << ": two addresses decode to the coordinates of 0x" << std::hex << a;
+      EXPECT_EQ(m.encode(d), a) << name;
+    }
+    EXPECT_EQ(seen.size(), bursts) << name;
+  }
+}
+
+TEST(DramBehaviours, AddressDecodeInvertsOnTheFullCapacity) {
+  // Full capacity (up to 8 GiB): 100000 sampled burst addresses (a 64-bit LCG, Knuth's
+  // MMIX constants) satisfy encode(decode(a)) == a, and 100000 sampled coordinates satisfy
+  // decode(encode(c)) == c, so decode is injective and onto the organisation.
+  for (const auto& [name, cfg] : all_presets()) {
+    AddressMapper m(cfg, name);
+    const std::uint64_t bursts = m.capacity_bytes() / std::uint64_t(cfg.burst_bytes());
+    std::uint64_t x = 1;
+    for (int i = 0; i < 100000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const std::uint64_t a = (x >> 11) % bursts * std::uint64_t(cfg.burst_bytes());
+      ASSERT_EQ(m.encode(m.decode(a)), a) << name;
+      DramAddress c;
+      c.channel = int((x >> 3) % std::uint64_t(cfg.channels));
+      c.rank = int((x >> 9) % std::uint64_t(cfg.ranks));
+      c.bankgroup = int((x >> 15) % std::uint64_t(cfg.bank_groups));
+      c.bank = int((x >> 21) % std::uint64_t(cfg.banks_per_group));
+      c.row = std::int64_t((x >> 27) % std::uint64_t(cfg.rows));
+      c.column = std::int64_t((x >> 45) % std::uint64_t(cfg.columns / cfg.burst_length)) * cfg.burst_length;
+      const std::uint64_t e = m.encode(c);
+      ASSERT_LT(e, m.capacity_bytes()) << name;
+      ASSERT_EQ(m.decode(e), c) << name;
+    }
+  }
+}
+
+TEST(DramBehaviours, PerChannelAndPerBankCountsSumToTheTotals) {
+  // 3000 requests (2 reads : 1 write) at sampled addresses over the whole capacity: the
+  // per-bank counts summed per channel, then over channels, equal the totals; the channels
+  // each see requests; activates sum to cmd_act.
+  for (const auto& [name, cfg] : all_presets()) {
+    DdrSystem d(cfg, name);
+    std::uint64_t x = 7;
+    for (int i = 0; i < 3000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      d.offer((x >> 11) % d.capacity_bytes(), i % 3 == 2, 0);
+    }
+    d.drain();
+    const DdrStats& s = d.stats();
+    const std::size_t per_channel = std::size_t(cfg.ranks) * cfg.bank_groups * cfg.banks_per_group;
+    ASSERT_EQ(s.per_bank.size(), per_channel * std::size_t(cfg.channels)) << name;
+    std::uint64_t reads = 0, writes = 0, acts = 0;
+    for (int ch = 0; ch < cfg.channels; ++ch) {
+      std::uint64_t ch_requests = 0;
+      for (std::size_t b = 0; b < per_channel; ++b) {
+        const DdrBankCounts& k = s.per_bank[std::size_t(ch) * per_channel + b];
+        reads += k.reads;
+        writes += k.writes;
+        acts += k.activates;
+        ch_requests += k.reads + k.writes;
+      }
+      EXPECT_GT(ch_requests, 0u) << name << " channel " << ch;
+    }
+    EXPECT_EQ(reads, s.reads) << name;
+    EXPECT_EQ(writes, s.writes) << name;
+    EXPECT_EQ(reads + writes, 3000u) << name;
+    EXPECT_EQ(s.writes, 1000u) << name;
+    EXPECT_EQ(acts, s.cmd_act) << name;
+    EXPECT_EQ(s.row_hits + s.row_misses + s.row_conflicts, 3000u) << name;
   }
 }
 
