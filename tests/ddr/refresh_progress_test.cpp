@@ -85,5 +85,39 @@ TEST(RefreshProgress, WatchdogEndsARunThatCannotProgress) {
   EXPECT_EQ(stats.cmd_ref, 1008u);
 }
 
+TEST(RefreshProgress, SplitCursorIdleGapIsFastForwardedExactly) {
+  // The TLM target (split cursors, one transaction at a time) sees long idle gaps when a HOST
+  // instruction waits. Same check as DdrTiming.IdleGapFastForwardMatchesOneByOneRefresh, in
+  // split-cursor mode: `slow` has a command log (fast-forward off), `fast` has none. REFs due
+  // by T = 100 tREFI + 3000 = 1251000: rank 0 at 6240 + 12480 k, rank 1 at 12480 (k + 1),
+  // k = 0..99: 200.
+  DdrSystem fast(ddr4_3200()), slow(ddr4_3200());
+  std::vector<DdrCommandRecord> log;
+  slow.set_command_log(&log);
+  const Tick t = 100 * 12480 + 3000;
+  for (DdrSystem* d : {&fast, &slow}) {
+    d->set_overlap_row_commands(true);
+    for (int i = 0; i < 4; ++i) test::serve(*d, test::addr_of(*d, i % 2, i, 0, 0, 0), i == 3, 10 * i);
+    EXPECT_EQ(test::serve(*d, test::addr_of(*d, 0, 0, 0, 0, 8), false, t), 49);  // closed bank: 49
+    EXPECT_EQ(test::serve(*d, test::addr_of(*d, 1, 0, 0, 0, 0), true, t + 100), 16 + 22 + 4 + 1);
+    d->drain();
+  }
+  EXPECT_EQ(fast.stats().cmd_ref, 200u);
+  EXPECT_EQ(slow.stats().cmd_ref, 200u);
+  EXPECT_EQ(fast.stats().cmd_pre, slow.stats().cmd_pre);
+  EXPECT_EQ(fast.stats().cmd_act, slow.stats().cmd_act);
+  EXPECT_EQ(fast.stats().last_done_ck, slow.stats().last_done_ck);
+}
+
+TEST(RefreshProgress, SplitCursorTeraCycleIdleGapCostsNoTime) {
+  // 10^12 tCK idle in split-cursor mode (a HOST instruction of ~10^12 cycles): 160256410
+  // REFs counted by arithmetic (see DdrTiming.TeraCycleIdleGapIsFastForwarded), not simulated.
+  DdrSystem d(ddr4_3200());
+  d.set_overlap_row_commands(true);
+  EXPECT_EQ(test::serve(d, test::addr_of(d, 0, 0, 0, 0, 0), false, 0), 49);
+  EXPECT_EQ(test::serve(d, test::addr_of(d, 0, 0, 0, 0, 8), false, 1000000000000), 49);
+  EXPECT_EQ(d.stats().cmd_ref, 160256410u);
+}
+
 }  // namespace
 }  // namespace npu::hw

@@ -122,7 +122,8 @@ class ChannelController {
   /// are known without simulating them: all but the last of each rank are counted
   /// (stats cmd_ref) and refresh_due moves by whole tREFI periods (phase kept), and the
   /// last one is issued as usual, leaving the same bank state as a one-by-one replay.
-  /// Off while a command log is attached (it lists every REF) and in split-cursor mode.
+  /// Off while a command log is attached (it lists every REF); on in split-cursor mode too
+  /// (a HOST instruction's long wait is an idle gap of the TLM target).
   void skip_idle_refreshes(Tick t);
   void log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id);
 
