@@ -34,6 +34,7 @@ struct CompileArgs {
   bool npu_only = false;
   bool no_pipeline = false;
   bool no_smaller_sram_plans = false;
+  std::uint64_t max_instructions = compiler::kMaxProgramInstructions;
   std::int64_t dynamic_size = 0;
   bool dropout_as_identity = false;
   bool strategy_given = false;  ///< --strategy appeared on the command line (even as "")
@@ -88,6 +89,7 @@ void run_compile(const CompileArgs& a) {
   co.npu_only = a.npu_only;
   co.pipeline = !a.no_pipeline;
   co.smaller_sram_plans = !a.no_smaller_sram_plans;
+  co.tiling.max_program_instructions = a.max_instructions;
   const compiler::CompileResult r = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : r.warnings) std::cerr << w << "\n";
   if (!a.out.empty()) npu::sim::write_file_atomic(a.out, isa::write_program(r.program));
@@ -142,6 +144,11 @@ void add_compile(CLI::App& app) {
                 "Compile for the configured SRAM only (by default plans for 1/2, 1/4, ... of it stay candidates and a larger SRAM's program is kept only where the estimates rank it better)");
   npu::tool::add_dynamic_size_option(cmd, a->dynamic_size);
   npu::tool::add_dropout_option(cmd, a->dropout_as_identity);
+  cmd->add_option("--max-instructions", a->max_instructions,
+                  "Refuse a program past this many instructions, with an estimate of its full size (memory bound; "
+                  "a large --input-shape multiplies them)")
+      ->default_val(compiler::kMaxProgramInstructions)
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
   cmd->callback([a, strategy_opt, strategy_file_opt]() {

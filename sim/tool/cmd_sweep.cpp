@@ -10,6 +10,7 @@
 #include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/report.hpp"
 #include "npu/sim/experiment/sweep.hpp"
+#include "npu/sim/experiment/sweep_size.hpp"
 
 namespace {
 
@@ -31,6 +32,10 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->add_option("--shard", opt->shard, "Run only cells with index % N == i (i/N), e.g. for a Slurm job array");
   cmd->add_flag("--retry-failed", opt->retry_failed, "Run cells that failed before again (else they count as done)");
+  cmd->add_option("--max-cells", opt->max_cells,
+                  "Refuse a sweep of more cells (configs x models x strategies) before planning it")
+      ->default_val(npu::sim::kDefaultMaxSweepCells)
+      ->check(CLI::Range(std::size_t(1), std::size_t(1) << 40));
   cmd->callback([opt]() {
     opt->self_exe = self_exe();
     const auto out = npu::sim::run_sweep(*opt);

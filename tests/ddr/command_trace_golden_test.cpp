@@ -10,6 +10,11 @@
 // digest means the scheduler took a different decision somewhere: a different command, bank,
 // request or tick.
 //
+// Re-recorded on purpose (issue 27, same-burst order): hbm2/mixed/{queued,closed,depth8,sparse}.
+// On hbm2 (512 MiB) the mixed pattern's write stream at 512 MiB + 64 i wraps onto the read
+// stream at 64 i, so write i follows read i to the same burst; the old scheduler let a write
+// drain pass the older read of its address. Every other digest is unchanged.
+//
 // Cases: 5 presets x 6 traces (seq-read, seq-write, random-read, mixed, mixed-skew, each 12000
 // requests at one per tCK, plus the 3-request tests/ddr/data trace) x 6 variants:
 //   queued        the trace mode (one request per tCK over all channels, whole queue visible)

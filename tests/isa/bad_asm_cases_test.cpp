@@ -33,6 +33,17 @@ const std::vector<BadCase> kCases = {
     BadCase{"GEMM MACs over 64 bits",
             "GEMM layer=g a=0x0 b=0x0 out=0x0 m=2147483647 n=2147483647 k=2147483647",
             "GEMM MACs m x n x k: 2147483647 x 2147483647 x 2147483647 exceeds the limit of 18446744073709551615"},
+    // HOST waits `cycles` core cycles in one wait; 10^15 or 2^64 - 1 would overflow the 64-bit
+    // picosecond clock at 1 MHz (10^6 ps a cycle: 2^63 ps / 10^6 = 9.2 x 10^12 cycles), so
+    // 10^12 is the limit (npu/isa/host_limits.hpp); it hung `npu run` before.
+    BadCase{"HOST cycles 10^15", "HOST layer=nms cycles=1000000000000000 macs=0 rd=0 wr=0 nodes=1",
+            "HOST cycles=1000000000000000 is above the limit of 1000000000000 core cycles (1000 s at 1 GHz)"},
+    BadCase{"HOST cycles 2^64 - 1", "HOST layer=nms cycles=18446744073709551615 macs=0 rd=0 wr=0 nodes=1",
+            "HOST cycles=18446744073709551615 is above the limit of 1000000000000 core cycles"},
+    BadCase{"HOST cycles summing above the limit",
+            "HOST layer=h1 cycles=600000000000 macs=0 rd=0 wr=0 nodes=1||"
+            "HOST layer=h2 cycles=600000000000 macs=0 rd=0 wr=0 nodes=1",
+            "the HOST instructions up to this one wait more than 1000000000000 core cycles in all (1000 s at 1 GHz)"},
     BadCase{"quoted name with a space", "layer=conv2 in=0x20000=>layer=\"my layer\" in=0x20000",
             "quoted layer '\"my layer\"' contains a space\n  .npuasm names are single words and are not quoted: write "
             "it without quotes and spaces, e.g. layer=my_layer"},

@@ -119,6 +119,12 @@ const std::vector<BadCase> kCases = {
     BadCase{"tRC too short", "    tRC: 74 =>    tRC: 50 ", "timing cannot hold: tRC = 50 < tRAS + tRP = 52 + 22 = 74 tCK"},
     BadCase{"tREFI below tRFC", "    tREFI: 12480 =>    tREFI: 100 ",
             "timing cannot hold: tREFI = 100 <= tRFC = 560 tCK (the device would refresh forever)"},
+    // Edge preset: tRCD 22 + max(tRC 74, CWL 16 + BL/2 4 + tWR 24 + tRP 22 = 66) + 2 ranks x 16 banks
+    // = 128 tCK a request needs between refreshes; tREFI 561 leaves 561 - tRFC 560 = 1.
+    BadCase{"tREFI one clock above tRFC", "    tREFI: 12480 =>    tREFI: 561 ",
+            "timing cannot hold: tREFI = 561 tCK leaves 1 tCK between refreshes (tREFI - tRFC 560), less than one "
+            "request needs: tRCD 22 + max(tRC 74, CWL + BL/2 + tWR + tRP = 66) + 32 refresh precharge slots = 128 "
+            "tCK; queued requests would wait forever"},
     BadCase{"watermark above depth", "  queue_depth: 32 =>  queue_depth: 32\n  write_high_watermark: 40\n",
             "'ddr.write_high_watermark' = 40 exceeds 'ddr.queue_depth' = 32"},
     BadCase{"unknown dataflow", "  dataflow: weight_stationary=>  dataflow: row_stationary",

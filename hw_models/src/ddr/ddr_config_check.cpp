@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "npu/hw/ddr/address_mapper.hpp"
+#include "npu/hw_config/ddr_refresh_rule.hpp"
 
 namespace npu::hw {
 
@@ -120,6 +121,16 @@ void check_timings(const DdrConfig& cfg, const std::string& source) {
          "ddr.tREFI = " + std::to_string(t.t_refi) + " tCK is not greater than tRFC = " + std::to_string(t.t_rfc) +
              " tCK: the rank would never leave refresh",
          "tREFI is the refresh interval (7.8 us for DDR4), tRFC the refresh duration (350 ns for 8 Gb)");
+  }
+  const std::int64_t need = min_refresh_interval_ck(cfg);
+  if (t.t_refi < need) {
+    fail(source,
+         "ddr.tREFI = " + std::to_string(t.t_refi) + " tCK leaves " + std::to_string(t.t_refi - t.t_rfc) +
+             " tCK between refreshes (tREFI - tRFC), less than one request needs (tRCD + max(tRC, CWL + BL/2 + "
+             "tWR + tRP) + one precharge slot per bank = " + std::to_string(need - t.t_rfc) +
+             " tCK): queued requests would wait forever",
+         "set tREFI >= " + std::to_string(need) +
+             " tCK; JEDEC: tREFI 7.8 us (DDR4) against tRFC 160-550 ns by density (JESD79-4), refresh <= 7 % of the time");
   }
 }
 

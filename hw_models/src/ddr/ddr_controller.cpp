@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "npu/hw/ddr/ddr_config_check.hpp"
+#include "npu/hw_config/ddr_refresh_rule.hpp"
 
 namespace npu::hw {
 
@@ -35,6 +36,10 @@ void ChannelController::enqueue(const DdrRequest& req) {
     return;
   }
   if (req.is_write != draining_writes_) return;  // waits in the queue not being served
+  if (has_older_same_burst(slot, req.is_write ? 0 : 1)) {
+    cache_valid_ = false;  // must wait for the older request to its burst: pick() decides
+    return;
+  }
   if (hit && cached_.index >= 0 && cached_.cmd == DdrCommand::Pre && cached_.local_bank == req.local_bank) {
     cache_valid_ = false;  // the cached precharge is now held back by this hit
     return;
@@ -90,6 +95,24 @@ bool ChannelController::better(const Candidate& c, bool c_is_column, const Candi
   return c.seq < best.seq;
 }
 
+int ChannelController::candidate_slot(int kind, int bank) const {
+  const BankState& b = state_.bank(bank);
+  int slot = queues_.head(kind, bank);
+  if (b.is_open() && b.pending_hits[kind] > 0) {
+    while (slot >= 0 && queues_.at(slot).loc.row != b.open_row) slot = queues_.next(slot);
+  }
+  return slot;
+}
+
+bool ChannelController::has_older_same_burst(int slot, int other_kind) const {
+  if (queues_.size(other_kind) == 0) return false;
+  const DdrRequest& r = queues_.at(slot);
+  const std::uint64_t seq = queues_.seq(slot);
+  for (int s = queues_.head(other_kind, r.local_bank); s >= 0 && queues_.seq(s) < seq; s = queues_.next(s))
+    if (queues_.at(s).addr == r.addr) return true;
+  return false;
+}
+
 void ChannelController::consider(int slot, int served, Candidate& best) const {
   Candidate c;
   c.seq = queues_.seq(slot);
@@ -110,15 +133,19 @@ ChannelController::Candidate ChannelController::pick() {
   // a bank with hits offers only its oldest hit. Two requests needing the same command in
   // the same bank differ only in arrival + 1, so the older one is never worse: this gives
   // the same choice as evaluating every queued request.
+  // Same-burst order: a candidate never overtakes an older request of the other kind to the
+  // same burst (a write drain must not pass an older read of that address, nor a read an
+  // older write); the bank's candidate of the other kind is served instead.
   Candidate best;
   queues_.for_each_bank(served, [&](int bank) {
-    const BankState& b = state_.bank(bank);
-    int slot = queues_.head(served, bank);
-    if (b.is_open() && b.pending_hits[served] > 0) {
-      while (slot >= 0 && queues_.at(slot).loc.row != b.open_row) slot = queues_.next(slot);
-      if (slot < 0) return;
+    const int slot = candidate_slot(served, bank);
+    if (slot < 0) return;
+    if (!has_older_same_burst(slot, 1 - served)) {
+      consider(slot, served, best);
+      return;
     }
-    consider(slot, served, best);
+    const int other = candidate_slot(1 - served, bank);
+    if (other >= 0 && !has_older_same_burst(other, served)) consider(other, 1 - served, best);
   });
 
   // Refresh: a rank whose refresh is due wins ties against requests.
@@ -184,6 +211,7 @@ void ChannelController::issue(const Candidate& c) {
     } else {
       state_.issue_ref(c.rank, t);
       ++stats_->cmd_ref;
+      watch_progress();
       log(t, DdrCommand::Ref, c.rank * state_.banks_per_rank(), -1, false, 0);
     }
     return;
@@ -213,7 +241,21 @@ void ChannelController::issue(const Candidate& c) {
   }
 }
 
+void ChannelController::watch_progress() {
+  if (idle() || ++refreshes_without_progress_ <= kMaxRefreshesWithoutProgress) return;
+  const DdrTimingCk& t = cfg_.timing;
+  throw ConfigError(
+      "DDR channel " + std::to_string(channel_) + " made no progress: " + std::to_string(queues_.size(0)) +
+      " read(s) and " + std::to_string(queues_.size(1)) + " write(s) waited through " +
+      std::to_string(kMaxRefreshesWithoutProgress) + " refreshes (" + std::to_string(kMaxRefreshesWithoutProgress) +
+      " x tREFI = " + std::to_string(std::int64_t(kMaxRefreshesWithoutProgress) * t.t_refi) +
+      " tCK) with none served\n  fix: the timings leave no time for requests between refreshes (tREFI = " +
+      std::to_string(t.t_refi) + ", tRFC = " + std::to_string(t.t_rfc) + " tCK); set tREFI >= " +
+      std::to_string(min_refresh_interval_ck(cfg_)) + " tCK (docs/ddr.md, \"Refresh\")");
+}
+
 void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
+  refreshes_without_progress_ = 0;
   const DdrRequest r = queues_.at(slot);
   queues_.remove(slot);
   BankState& b = state_.bank(r.local_bank);
@@ -270,7 +312,10 @@ void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
 }
 
 void ChannelController::skip_idle_refreshes(Tick t) {
-  if (log_ || split_cursors_ || t >= kNeverTick / 2) return;
+  // Split cursors (the TLM target) too: every command already issued lies before the last
+  // pending REF's due tick or on the other rank's side of it, and a new request's commands
+  // come after `t`, so the skipped REFs' command-bus slots are never asked for.
+  if (log_ || t >= kNeverTick / 2) return;
   const Tick refi = timing_.t_refi;
   const int ranks = state_.ranks();
   if (Tick(timing_.t_rfc) >= refi || refi < ranks) return;  // the on-time argument needs both

@@ -1,6 +1,7 @@
 // Static checks of a program against a hardware config. Rules: docs/isa.md ("Static checks").
 #include "npu/isa/check/program_check.hpp"
 #include "npu/isa/check/shared_regions.hpp"
+#include "npu/isa/host_limits.hpp"
 #include "npu/isa/requant_operand.hpp"
 
 #include <fmt/format.h>
@@ -383,7 +384,28 @@ class Checker {
     return ok;
   }
 
-  bool check_shape(const HostParams& h) { return non_negative({{"nodes", h.nodes}}); }
+  bool check_shape(const HostParams& h) {
+    bool ok = non_negative({{"nodes", h.nodes}});
+    if (h.cycles > kMaxHostCycles) {
+      add(CheckKind::Shape,
+          fmt::format("HOST cycles={} is above the limit of {} core cycles (1000 s at 1 GHz): simulated time is "
+                      "kept in 64-bit picoseconds and would overflow; a host partition takes micro- to "
+                      "milliseconds, so check the figure (it is in NPU core cycles, not picoseconds)",
+                      h.cycles, kMaxHostCycles));
+      return false;
+    }
+    // Saturates just above the limit: each term <= 10^12, so the sum never wraps.
+    host_cycles_total_ = std::min(host_cycles_total_ + h.cycles, kMaxHostCycles + 1);
+    if (host_cycles_total_ > kMaxHostCycles && !host_total_reported_) {
+      host_total_reported_ = true;
+      add(CheckKind::Shape,
+          fmt::format("the HOST instructions up to this one wait more than {} core cycles in all (1000 s at "
+                      "1 GHz): simulated time is kept in 64-bit picoseconds; check the cycle counts",
+                      kMaxHostCycles));
+      ok = false;
+    }
+    return ok;
+  }
 
   bool check_shape(const PoolParams& p) {
     bool ok = positive({{"c", p.c}, {"hin", p.h_in}, {"win", p.w_in}, {"kh", p.kh}, {"kw", p.kw},
@@ -541,6 +563,8 @@ class Checker {
   const Program& p_;
   const HwConfig& hw_;
   std::size_t index_ = 0;
+  std::uint64_t host_cycles_total_ = 0;  ///< sum of HOST cycles so far (each <= kMaxHostCycles)
+  bool host_total_reported_ = false;
   std::vector<CheckIssue> issues_;
   std::array<long long, 9> pushes_{}, waits_{};
   std::array<std::size_t, 9> last_push_{}, last_wait_{};

@@ -16,7 +16,9 @@ namespace npu::sim {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
-Plan plan_sweep(const SweepSpec& spec) {
+Plan plan_sweep(const SweepSpec& spec) { return plan_sweep(spec, plan_configs(spec)); }
+
+Plan plan_sweep(const SweepSpec& spec, const std::vector<ConfigCell>& configs) {
   Plan plan;
   plan.kind = "sweep";
   plan.tool = tool_identity();
@@ -25,7 +27,6 @@ Plan plan_sweep(const SweepSpec& spec) {
   plan.input_shapes = spec.input_shapes;
   plan.dynamic_size = spec.dynamic_size;
   plan.npu_only = spec.npu_only;
-  const std::vector<ConfigCell> configs = plan_configs(spec);
   const std::string options = options_identity(spec.traces, spec.input_shapes, spec.dynamic_size, spec.npu_only);
   std::vector<std::pair<std::string, std::string>> strategies;  // arg, identity
   for (const auto& s : spec.strategies) {
@@ -36,13 +37,7 @@ Plan plan_sweep(const SweepSpec& spec) {
     const std::string model_id = model_identity(m);
     for (const auto& c : configs) {
       CellIdentity id;
-      if (c.invalid.empty()) {  // the key ignores npu.name, which only labels outputs
-        HwConfig cfg = parse_hw_config(c.config_yaml, c.hw_name);
-        cfg.npu.name = "-";
-        id.config_yaml = hw_config_to_yaml(cfg);
-      } else {
-        id.config_yaml = c.config_yaml;
-      }
+      id.config_yaml = c.identity_yaml;  // the key ignores npu.name, which only labels outputs
       id.model = model_id;
       id.options = options;
       id.tool = plan.tool;

@@ -5,8 +5,11 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <memory>
 #include <map>
 #include <sstream>
 
@@ -18,6 +21,7 @@
 #include "npu/sim/experiment/cell_resume.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/io/output_files.hpp"
+#include "npu/sim/experiment/sweep_size.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"
 
 namespace npu::sim {
@@ -57,13 +61,33 @@ bool is_done(const std::string& run_dir, bool retry_failed, bool& failed) {
   return state == CellState::Ok || (failed && !retry_failed);
 }
 
+/// Progress of plan_configs on stderr: a line about once a second after the first second
+/// ("sweep: planning configs: N of M"), and a last line if any was printed.
+PlanProgress planning_progress() {
+  using Clock = std::chrono::steady_clock;
+  auto start = std::make_shared<Clock::time_point>(Clock::now());
+  auto last = std::make_shared<Clock::time_point>(*start);
+  auto printed = std::make_shared<bool>(false);
+  return [start, last, printed](std::size_t done, std::size_t total) {
+    const auto now = Clock::now();
+    if (done < total && now - *last < std::chrono::seconds(1)) return;
+    if (done == total && !*printed) return;
+    *last = now;
+    *printed = true;
+    std::cerr << fmt::format("sweep: planning configs: {} of {} ({:.1f} s)\n", done, total,
+                             std::chrono::duration<double>(now - *start).count());
+  };
+}
+
 }  // namespace
 
 SweepOutcome run_sweep(const SweepOptions& opt) {
   if (opt.jobs < 1) throw ConfigError(fmt::format("npu sweep: error: -j {} must be at least 1", opt.jobs));
   const auto [shard_i, shard_n] = opt.shard.empty() ? std::pair<int, int>{0, 1} : parse_shard(opt.shard);
   const SweepSpec spec = load_sweep_spec(opt.spec_path);
-  const Plan plan = plan_sweep(spec);
+  check_sweep_size(spec, opt.max_cells);
+  const std::vector<ConfigCell> configs = plan_configs(spec, planning_progress());
+  const Plan plan = plan_sweep(spec, configs);
 
   std::error_code ec;
   fs::create_directories(fs::path(opt.out_dir) / "cells", ec);
@@ -76,7 +100,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   SweepOutcome out;
   out.planned = plan.cells.size();
   std::map<std::string, std::string> config_of;  // hw name -> the config the child reads
-  for (auto& cfg : plan_configs(spec)) config_of[cfg.hw_name] = std::move(cfg.config_yaml);
+  for (const auto& cfg : configs) config_of[cfg.hw_name] = cfg.config_yaml;
   std::vector<ExperimentJob> jobs;
   for (std::size_t k = 0; k < plan.cells.size(); ++k) {
     if (int(k % std::size_t(shard_n)) != shard_i) continue;

@@ -452,7 +452,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
   return parse_sweep_spec(text.str(), path, fs::path(path).parent_path().string());
 }
 
-std::vector<ConfigCell> plan_configs(const SweepSpec& spec) {
+std::vector<ConfigCell> plan_configs(const SweepSpec& spec, const PlanProgress& progress) {
   std::ifstream in(spec.base, std::ios::binary);
   std::ostringstream base_text;
   base_text << in.rdbuf();
@@ -470,6 +470,7 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec) {
   std::set<std::string> names;
   std::map<std::string, std::string> seen_config;  // resolved YAML (name blanked) -> hw name
   for (std::size_t index = 0; index < n; ++index) {
+    if (progress && index % 256 == 0) progress(index, n);
     ConfigCell cell;
     std::string name = spec.base_name;
     std::size_t rest = index;
@@ -512,11 +513,13 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec) {
       }
       cell.invalid = flat;
       cell.config_yaml = text;
+      cell.identity_yaml = text;
     }
     if (cfg) {
       cell.config_yaml = hw_config_to_yaml(*cfg);
       cfg->npu.name = "-";  // the same config under another name is still the same config
-      auto [it, fresh] = seen_config.emplace(hw_config_to_yaml(*cfg), name);
+      cell.identity_yaml = hw_config_to_yaml(*cfg);
+      auto [it, fresh] = seen_config.emplace(cell.identity_yaml, name);
       if (!fresh)
         throw ConfigError(fmt::format("{}: error: config cells '{}' and '{}' are the same config\n  an axis lists one "
                                       "value twice in different forms (e.g. 1MiB and 1048576); give each once",
@@ -524,6 +527,7 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec) {
     }
     cells.push_back(std::move(cell));
   }
+  if (progress) progress(n, n);
   return cells;
 }
 

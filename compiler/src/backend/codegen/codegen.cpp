@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "backend/codegen/ddr_placement.hpp"
 #include "backend/codegen/layer_codegen.hpp"
 #include "backend/schedule/depth_first/stack_plan.hpp"
@@ -33,9 +35,11 @@ class Generator {
     for (std::size_t li = 0; li < ctx.lg.layers.size(); ++li) {
       if (next_stack < stacks.size() && stacks[next_stack].summary.first == li) {
         li = emit_stack(stacks[next_stack++]);
+        check_program_size(li);
         continue;
       }
       gen_layer(ctx.lg.layers[li]);
+      check_program_size(li);
     }
     if (!too_big_.empty()) throw ConfigError(too_big_message());
     codegen::fit_ddr(ctx.hw, res_.program);
@@ -107,6 +111,23 @@ class Generator {
     res_.stacks.push_back(s.summary);
     first_layer_ = false;
     return s.summary.last;
+  }
+
+  // Memory bound: refuses a program past TilingOptions::max_program_instructions after layer `li`, with the
+  // full size extrapolated from the layers generated so far.
+  void check_program_size(std::size_t li) const {
+    const std::size_t n = res_.program.instructions.size();
+    const std::uint64_t limit = ctx.opt.max_program_instructions;
+    if (n <= limit) return;
+    const std::size_t layers = ctx.lg.layers.size();
+    const double estimate = double(n) * double(layers) / double(li + 1);
+    throw ConfigError(fmt::format(
+        "{}: error: the program has {} instructions after layer '{}' ({} of {} layers), on course for about {:.3g} "
+        "instructions; the limit is {} (--max-instructions; 2 x 10^6, about 0.6 GB in memory, by default)\n  fix: "
+        "compile a smaller input: a large --input-shape (batch or image size) multiplies the instructions (ResNet-50 "
+        "at batch 1 needs about 10^4); run a large batch as several runs, or raise --max-instructions",
+        res_.program.name, n, ctx.lg.layers[li].name, li + 1, layers,
+        estimate, limit));
   }
 
   // Names the first layer that does not fit and the capacity every layer needs (the largest

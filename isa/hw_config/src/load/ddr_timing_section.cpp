@@ -4,9 +4,30 @@
 #include "load/loader.hpp"
 
 #include "hw_config_rules.hpp"
+#include "npu/hw_config/ddr_refresh_rule.hpp"
 
 namespace npu::config_loader {
 namespace {
+
+/// tREFI must leave a request time between refreshes (min_refresh_interval_ck), else every
+/// queued request waits forever: e.g. tREFI one clock above tRFC passed the plain
+/// tREFI > tRFC rule and `npu run` never ended.
+void check_refresh_leaves_time(Loader& in, const DdrConfig& d) {
+  const DdrTimingCk& t = d.timing;
+  const std::int64_t need = min_refresh_interval_ck(d);
+  if (t.t_refi >= need) return;
+  const std::int64_t write_recovery = std::int64_t(t.cwl) + d.burst_length / 2 + t.t_wr + t.t_rp;
+  in.fail(in.mark_of("ddr.timing.tREFI"),
+          fmt::format("timing cannot hold: tREFI = {} tCK leaves {} tCK between refreshes (tREFI - tRFC {}), less "
+                      "than one request needs: tRCD {} + max(tRC {}, CWL + BL/2 + tWR + tRP = {}) + {} refresh "
+                      "precharge slots = {} tCK; queued requests would wait forever",
+                      t.t_refi, std::int64_t(t.t_refi) - t.t_rfc, t.t_rfc, t.t_rcd, t.t_rc, write_recovery,
+                      std::int64_t(d.ranks) * d.bank_groups * d.banks_per_group, need - t.t_rfc),
+          fmt::format("  set tREFI >= {} tCK. JEDEC keeps refresh a small share of time: tREFI 7.8 us (DDR3, DDR4; "
+                      "3.9 us LPDDR4, DDR5, HBM2) against tRFC 160/260/350/550 ns for 2/4/8/16 Gb DDR4 "
+                      "(JESD79-4), i.e. tRFC/tREFI <= 7 %",
+                      need));
+}
 
 void check_timing_rules(Loader& in, const DdrConfig& d) {
   const DdrTimingCk& t = d.timing;
@@ -55,6 +76,7 @@ void check_timing_rules(Loader& in, const DdrConfig& d) {
                         t.t_rfc),
             "  tREFI is the average refresh interval (7.8 us for DDR3/DDR4, 3.9 us for LPDDR4), tRFC one refresh's "
             "duration; check the units (both in tCK)");
+  check_refresh_leaves_time(in, d);
   if (auto issue = detail::jedec_issue(d)) in.fail(in.mark_of(issue->key), issue->what, issue->hint);
 }
 

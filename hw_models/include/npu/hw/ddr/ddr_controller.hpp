@@ -24,6 +24,11 @@ struct DdrCommandRecord {
   std::uint64_t request_id = 0;  ///< 0 for refresh-related commands
 };
 
+/// Progress watchdog: refreshes a channel may issue while requests wait and none is
+/// served before ChannelController throws ConfigError (1000 x tREFI: 7.8 ms on DDR4).
+/// A config that passes min_refresh_interval_ck serves at least one request per tREFI.
+constexpr int kMaxRefreshesWithoutProgress = 1000;
+
 /// Event-driven controller for one channel. Time jumps from command to command: each
 /// step computes, for each bank with queued requests of the served kind, the earliest tick
 /// of its oldest row hit's column command and of its oldest request's PRE or ACT, and issues
@@ -39,6 +44,9 @@ struct DdrCommandRecord {
 /// - Reads and writes wait in separate queues of queue_depth each. Reads are served
 ///   until the write queue reaches the high watermark (or no read is queued); writes
 ///   are then drained until the write queue is down to the low watermark (or empty).
+/// - Same-burst order: a request never overtakes an older request of the other kind to the
+///   same burst (a drained write waits for an older read of its address, a read for an older
+///   write); the bank's candidate of the other kind is served in its place.
 /// - Refresh: see RankState. Closed-page mode auto-precharges after the last queued hit.
 class ChannelController {
  public:
@@ -94,9 +102,17 @@ class ChannelController {
   /// FR-FCFS order: earlier tick first; at equal ticks column commands before row
   /// commands, then the older request (smaller seq).
   static bool better(const Candidate& c, bool c_is_column, const Candidate& best);
+  /// FR-FCFS candidate of `kind` in `bank`: its oldest row hit when the open row has queued
+  /// hits of that kind, else its oldest request; -1 when none.
+  int candidate_slot(int kind, int bank) const;
+  /// True when an older request of `other_kind` to the same burst as `slot` is queued
+  /// (per-bank lists are in arrival order, so only the older part of the list is scanned).
+  bool has_older_same_burst(int slot, int other_kind) const;
   /// Evaluate request `slot` and make it `best` when better.
   void consider(int slot, int served, Candidate& best) const;
   void issue(const Candidate& c);
+  /// Count a REF issued while requests wait; throws ConfigError past kMaxRefreshesWithoutProgress.
+  void watch_progress();
   void serve_column(int slot, DdrCommand cmd, Tick t);
   void recount_hits(int local_bank);
   /// Idle fast-forward: while no request is queued, every rank only refreshes. Once each
@@ -106,7 +122,8 @@ class ChannelController {
   /// are known without simulating them: all but the last of each rank are counted
   /// (stats cmd_ref) and refresh_due moves by whole tREFI periods (phase kept), and the
   /// last one is issued as usual, leaving the same bank state as a one-by-one replay.
-  /// Off while a command log is attached (it lists every REF) and in split-cursor mode.
+  /// Off while a command log is attached (it lists every REF); on in split-cursor mode too
+  /// (a HOST instruction's long wait is an idle gap of the TLM target).
   void skip_idle_refreshes(Tick t);
   void log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id);
 
@@ -123,6 +140,7 @@ class ChannelController {
   RequestQueues queues_;  ///< reads (kind 0) and writes (kind 1), per bank in arrival order
   Candidate cached_;
   bool cache_valid_ = false;
+  int refreshes_without_progress_ = 0;  ///< REFs since the last column command while requests waited
   CompletionTable completions_;  ///< tracked requests served and not yet taken
   DdrTraceSink* sink_ = nullptr;
   std::vector<DdrCommandRecord>* log_ = nullptr;

@@ -41,6 +41,9 @@ struct Plan {
 /// run_dir is cells/<key>, hw_arg cells/<key>/<hw>.yaml. Throws ConfigError if a model
 /// cannot be read.
 Plan plan_sweep(const SweepSpec& spec);
+/// The same from config cells already planned (plan_configs(spec)), so a caller that needs
+/// them too plans them once.
+Plan plan_sweep(const SweepSpec& spec, const std::vector<ConfigCell>& configs);
 
 /// Every job of an experiment (ignoring --shard), in plan_experiment order; run_dir is
 /// runs/<id>. Throws ConfigError for unreadable models or configs (validate_experiment first).

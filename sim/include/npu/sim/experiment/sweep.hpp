@@ -6,6 +6,7 @@
 #include <string>
 
 #include "npu/sim/experiment/report.hpp"
+#include "npu/sim/experiment/sweep_size.hpp"
 
 namespace npu::sim {
 
@@ -16,6 +17,7 @@ struct SweepOptions {
   std::string shard;          ///< "i/N": only cells with plan index % N == i (empty: all)
   bool retry_failed = false;  ///< run cells that failed before again (else they count as done)
   std::string self_exe;       ///< the npu binary children run with
+  std::size_t max_cells = kDefaultMaxSweepCells;  ///< refuse a larger sweep before planning
 };
 
 struct SweepOutcome {
@@ -34,8 +36,10 @@ struct SweepOutcome {
 /// reads back, or when RUN_DIR/failed.json exists and retry_failed is false), then writes
 /// DIR/summary.* from everything DIR holds (under an flock on DIR/.summary.lock, so the last
 /// of several concurrent shards sees every cell). Interrupted (SIGINT/SIGTERM; run_experiment),
-/// it stops its children and still writes the summary, the cells not finished 'missing'. Throws ConfigError for a bad spec, shard,
-/// -j or output folder, before any cell runs.
+/// it stops its children and still writes the summary, the cells not finished 'missing'. Throws
+/// ConfigError for a bad spec, shard, -j or output folder, and for more cells than max_cells
+/// (check_sweep_size), before any cell runs. Planning prints progress to stderr about once a
+/// second when it takes longer.
 SweepOutcome run_sweep(const SweepOptions& opt);
 
 /// Parses "i/N" (0 <= i < N). Throws ConfigError "--shard 'X': error: ..." otherwise.

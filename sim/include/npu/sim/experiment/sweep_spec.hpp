@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,13 +53,18 @@ struct ConfigCell {
   std::string hw_name;  ///< "<base>__<key>-<value>..." (file-name safe), also its npu.name
   std::vector<std::pair<std::string, std::string>> axis_values;  ///< path -> value as written
   std::string config_yaml;  ///< resolved (hw_config_to_yaml) when valid, else the substituted YAML
+  std::string identity_yaml;  ///< the config of the cell key: resolved with npu.name "-" (valid), else config_yaml
   std::string invalid;      ///< why the config fails validation (empty when valid)
 };
+
+/// Called during planning with (configs planned, configs in all), about every 256 configs.
+using PlanProgress = std::function<void(std::size_t, std::size_t)>;
 
 /// The config cells in order: the cartesian product of the axes, the first axis varying
 /// slowest. Each is the base YAML with `set` and the axis values substituted (yaml-cpp) and
 /// npu.name set to hw_name, then validated by the config loader. Throws ConfigError when
 /// two cells resolve to the same config (e.g. 1MiB and 1048576 on one axis).
-std::vector<ConfigCell> plan_configs(const SweepSpec& spec);
+std::vector<ConfigCell> plan_configs(const SweepSpec& spec, const PlanProgress& progress = {});
+
 
 }  // namespace npu::sim

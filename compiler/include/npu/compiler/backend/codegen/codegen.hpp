@@ -75,7 +75,7 @@ struct CodegenResult {
 /// so the input, weights and output of a layer (declared consecutively) start in different
 /// banks instead of all at bank 0. Throws ConfigError naming the layer, the bytes needed and
 /// available, and the fix, when not even a minimal tile fits the SRAM, and when the tensors
-/// exceed the DDR capacity.
+/// exceed the DDR capacity, and when the program passes options.max_program_instructions.
 CodegenResult generate(const LoweredGraph& lowered, const HwConfig& hw, const TilingOptions& options,
                        const std::string& program_name, const std::string& strategy);
 

@@ -80,6 +80,13 @@ const char* to_string(OverlapPolicy p);  ///< "auto" | "recompute" | "cache" (th
 /// and 10.954 / 10.775 ms at 4 MiB).
 inline constexpr double kDefaultTrafficWeight = 1.0;
 
+/// Largest program code generation builds: 2 x 10^6 instructions (about 0.6 GB in memory and
+/// 250 MB of .npuasm; ResNet-50 at batch 1 has ~10^4). A larger one (e.g. --input-shape with a
+/// batch of 99999, which grew past 1.4 GB with no output) is refused as soon as it passes the
+/// limit (TilingOptions::max_program_instructions; `npu compile --max-instructions`), with an
+/// estimate of its full size (docs/compiler.md, "Program size limit").
+inline constexpr std::uint64_t kMaxProgramInstructions = 2000000;
+
 struct TilingOptions {
   int act_bytes = 1;    ///< bytes per activation/weight element (dtype of the MAC array)
   OverlapPolicy overlap = OverlapPolicy::Auto;  ///< depth-first stacks only
@@ -100,6 +107,8 @@ struct TilingOptions {
   /// image's CONV a tile a STORE still reads).
   int batch = 1;
   std::uint32_t align_bytes = 64;  ///< every SRAM buffer starts at a multiple of this
+  /// Code generation refuses a program past this many instructions (kMaxProgramInstructions).
+  std::uint64_t max_program_instructions = kMaxProgramInstructions;
   /// SRAM placement (sram_placement.hpp): with the capacity and bank count of the SRAM the
   /// buffers of a tiling are placed bank-exclusive when the banks allow it; 0: packed from 0.
   std::uint64_t sram_capacity_bytes = 0;
