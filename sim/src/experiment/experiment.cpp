@@ -28,6 +28,7 @@
 #include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/csv.hpp"
+#include "npu/base/safe_file_name.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
 #include "npu/sim/io/output_files.hpp"
 
@@ -40,9 +41,7 @@ using nlohmann::json;
 std::string stem_of(const std::string& path_or_name) {
   std::string stem = fs::path(path_or_name).stem().string();
   if (stem.empty()) stem = path_or_name;
-  for (char& c : stem)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
-  return stem;
+  return npu::safe_file_name(stem);
 }
 
 std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt) {

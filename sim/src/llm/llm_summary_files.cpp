@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/base/config_error.hpp"
+#include "npu/base/safe_file_name.hpp"
 #include "npu/sim/llm/llm_report.hpp"
 
 namespace npu::sim {
@@ -96,7 +97,7 @@ void write_steps_csv(const std::string& out_dir, const std::string& hw_label, co
     text += fmt::format("{},{},{:.6f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f}\n", s.context, s.simulated ? 1 : 0,
                         s.latency_ms, s.bytes.weights, s.bytes.kv_read, s.bytes.kv_write, s.bytes.activations,
                         s.compulsory_bytes);
-  write_text(dir / (hw_label + "__" + strategy + ".csv"), text);
+  write_text(dir / (npu::safe_file_name(hw_label + "__" + strategy) + ".csv"), text);
 }
 
 std::string write_llm_summary(const std::string& out_dir, const std::vector<LlmFigures>& rows) {

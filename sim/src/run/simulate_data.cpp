@@ -4,6 +4,7 @@
 #include <iostream>
 #include <random>
 
+#include "npu/base/safe_file_name.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/sim/run/run_with_data.hpp"
@@ -106,26 +107,44 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
   return out;
 }
 
+std::vector<std::string> write_output_tensors(const std::filesystem::path& dir,
+                                              const std::map<std::string, compiler::RefTensor>& outs) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
+  std::vector<std::string> names;
+  for (const auto& kv : outs) names.push_back(kv.first);
+  const std::map<std::string, std::string> file = npu::safe_file_names(names);
+  std::vector<std::string> written;
+  for (const auto& [name, t] : outs) {
+    const std::string base = (dir / file.at(name)).string();
+    compiler::write_npy(base + ".npy", t);
+    compiler::write_tensor_pb(base + ".pb", t, name);
+    written.push_back(base + ".npy");
+    written.push_back(base + ".pb");
+  }
+  return written;
+}
+
+std::filesystem::path output_tensor_npy(const std::filesystem::path& dir, const std::string& name,
+                                        const std::vector<std::string>& all_names) {
+  return dir / (npu::safe_file_names(all_names).at(name) + ".npy");
+}
+
 RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
                              const RunOptions& ro, std::vector<std::string>& files) {
   std::vector<std::string> notes;
   const auto inputs = data_inputs(c, opt.input_data, opt.input_seed, &notes);
   for (const std::string& n : notes) std::cerr << "npu simulate: " << n << "\n";
   DataRunResult r = run_with_data(c, hw, inputs, ro);
-  const std::filesystem::path dir = std::filesystem::path(opt.out_dir) / "outputs";
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
+  std::map<std::string, compiler::RefTensor> outs;
   for (const auto& [name, values] : r.outputs) {
-    compiler::RefTensor t;
+    compiler::RefTensor& t = outs[name];
     t.shape = r.output_shapes.at(name);
     t.f = values;
-    const std::string base = (dir / compiler::isa_name(name)).string();
-    compiler::write_npy(base + ".npy", t);
-    compiler::write_tensor_pb(base + ".pb", t, name);
-    files.push_back(base + ".npy");
-    files.push_back(base + ".pb");
   }
+  for (std::string& f : write_output_tensors(std::filesystem::path(opt.out_dir) / "outputs", outs))
+    files.push_back(std::move(f));
   return r.run;
 }
 

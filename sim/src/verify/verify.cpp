@@ -82,16 +82,7 @@ RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::
   return out;
 }
 
-void write_outputs(const fs::path& dir, const RefTensorMap& outs) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
-  for (const auto& [name, t] : outs) {
-    const std::string base = (dir / compiler::isa_name(name)).string();
-    compiler::write_npy(base + ".npy", t);
-    compiler::write_tensor_pb(base + ".pb", t, name);
-  }
-}
+void write_outputs(const fs::path& dir, const RefTensorMap& outs) { write_output_tensors(dir, outs); }
 
 std::string db(double v) {
   if (std::isnan(v)) return "nan";
@@ -204,7 +195,7 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
       RefTensorMap sim;
       for (const auto& name : graph.outputs)
         sim[name] = compiler::read_tensor_file(
-            (fs::path(run_dir) / "outputs" / (compiler::isa_name(name) + ".npy")).string());
+            output_tensor_npy(fs::path(run_dir) / "outputs", name, graph.outputs).string());
       row.sim_status = "ok";
       row.sim = compare_outputs(in.reference, sim);
       if (!in.expected.empty()) row.sim_vs_expected = compare_outputs(in.expected, sim);

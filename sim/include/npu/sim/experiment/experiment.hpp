@@ -120,7 +120,8 @@ compiler::Strategy resolve_strategy(const std::string& name_or_path);
 /// file's `name:` (its file stem if the file cannot be read). Never a path.
 std::string strategy_label(const std::string& name_or_path);
 
-/// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge").
+/// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge"): the
+/// file stem through npu::safe_file_name().
 std::string stem_of(const std::string& path_or_name);
 
 }  // namespace npu::sim

@@ -2,11 +2,13 @@
 // files or a seeded generator, a run with the data path on, outputs written as files.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/sim/run/run_program.hpp"
 #include "npu/sim/run/simulate.hpp"
 
@@ -30,8 +32,20 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
 /// Gather's indices; 0 when no Gather of a constant reads it as indices.
 std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name);
 
-/// Runs `c` with data (run_with_data) and writes each graph output to OUT/outputs/NAME.npy
-/// and OUT/outputs/NAME.pb (NAME sanitised as in .npuasm); `files` gets their paths.
+/// Writes each tensor of `outs` to DIR/FILE.npy and DIR/FILE.pb, FILE its name mapped by
+/// npu::safe_file_names() over all the names of `outs` (so a name like "../x" or "/abs" stays
+/// inside DIR, and names that map alike are told apart by "~2", ...). Creates DIR. Returns the
+/// paths written. Throws ConfigError when DIR cannot be created or a file cannot be written.
+std::vector<std::string> write_output_tensors(const std::filesystem::path& dir,
+                                              const std::map<std::string, compiler::RefTensor>& outs);
+
+/// The .npy path write_output_tensors() gives output `name` of a graph whose outputs are
+/// `all_names`.
+std::filesystem::path output_tensor_npy(const std::filesystem::path& dir, const std::string& name,
+                                        const std::vector<std::string>& all_names);
+
+/// Runs `c` with data (run_with_data) and writes each graph output to OUT/outputs/ with
+/// write_output_tensors(); `files` gets their paths.
 RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
                              const RunOptions& ro, std::vector<std::string>& files);
 
