@@ -28,6 +28,7 @@
 #include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/csv.hpp"
+#include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
 #include "npu/sim/io/output_files.hpp"
@@ -170,6 +171,10 @@ void validate_experiment(const ExperimentOptions& opt) {
                                   opt.out_dir, ec ? " (" + ec.message() + ")" : ""));
   out.close();
   fs::remove(probe, ec);
+  // Folders every run writes into: a file in the way is the user's to move (exit 1), found
+  // before any child starts.
+  create_output_folder((fs::path(opt.out_dir) / "runs").string());
+  create_output_folder((fs::path(opt.out_dir) / "layers").string());
 }
 
 namespace {
@@ -326,7 +331,7 @@ class ProgressLine {
 
 // Starts the child of `job` in a clean run folder, its output in log.txt; -1 if it cannot start.
 pid_t start_job(const ExperimentOptions& opt, const ExperimentJob& job) {
-  fs::create_directories(job.run_dir);
+  create_output_folder(job.run_dir);
   fs::remove(fs::path(job.run_dir) / "run_summary.json");
   fs::remove(fs::path(job.run_dir) / "failed.json");
   std::string log = (fs::path(job.run_dir) / "log.txt").string();
@@ -338,9 +343,8 @@ pid_t start_job(const ExperimentOptions& opt, const ExperimentJob& job) {
 RunSummary succeeded_job(const ExperimentOptions& opt, const ExperimentJob& job) {
   RunSummary r = read_run_summary(job);
   if (opt.copy_layers) {
-    std::error_code ec;
     const fs::path layers = fs::path(opt.out_dir) / "layers";
-    fs::create_directories(layers, ec);
+    create_output_folder(layers.string());
     if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
       r.ok = false;  // never a summary row whose layer table is not there
       r.error = "no layers.csv written";

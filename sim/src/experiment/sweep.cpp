@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "npu/base/files.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/experiment.hpp"
@@ -73,12 +74,10 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   const SweepSpec spec = load_sweep_spec(opt.spec_path);
   const Plan plan = plan_sweep(spec);
 
-  std::error_code ec;
-  fs::create_directories(fs::path(opt.out_dir) / "cells", ec);
-  if (ec || ::access(opt.out_dir.c_str(), W_OK) != 0)
-    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created or written{}\n  choose a writable "
-                                  "folder",
-                                  opt.out_dir, ec ? " (" + ec.message() + ")" : ""));
+  create_output_folder((fs::path(opt.out_dir) / "cells").string());  // names a file in the way
+  if (::access(opt.out_dir.c_str(), W_OK) != 0)
+    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be written\n  choose a writable folder",
+                                  opt.out_dir));
   write_plan(opt.out_dir, plan);
 
   SweepOutcome out;
@@ -103,7 +102,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
     }
     // The cell's inputs beside its results: the resolved config the child reads, cell.json.
     const std::string hw_path = (fs::path(opt.out_dir) / c.hw_arg).string();
-    fs::create_directories(run_dir, ec);
+    create_output_folder(run_dir);
     write_file_atomic(hw_path, config_of.at(c.hw));
     nlohmann::ordered_json j = {{"key", c.key}, {"model", c.model_arg}, {"hw", c.hw}, {"strategy", c.strategy_arg},
                                 {"spec", spec.source}};

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <random>
 
+#include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
@@ -109,9 +110,7 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
 
 std::vector<std::string> write_output_tensors(const std::filesystem::path& dir,
                                               const std::map<std::string, compiler::RefTensor>& outs) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
+  create_output_folder(dir.string());
   std::vector<std::string> names;
   for (const auto& kv : outs) names.push_back(kv.first);
   const std::map<std::string, std::string> file = npu::safe_file_names(names);
