@@ -30,11 +30,12 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->add_option("--shard", opt->shard, "Run only cells with index % N == i (i/N), e.g. for a Slurm job array");
   cmd->add_flag("--retry-failed", opt->retry_failed, "Run cells that failed before again (else they count as done)");
+  npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt]() {
     opt->self_exe = self_exe();
     const auto out = npu::sim::run_sweep(*opt);
-    std::cout << out.report.table;
-    std::cout << fmt::format("\nsweep: {} cells planned; this {}: {} cells, {} done before, {} invalid, {} run now, {} "
+    if (!opt->quiet)
+      std::cout << out.report.table << fmt::format("\nsweep: {} cells planned; this {}: {} cells, {} done before, {} invalid, {} run now, {} "
                              "failed\nwrote {}/summary.csv, summary.json, summary.md (every cell of the folder)\n",
                              out.planned, opt->shard.empty() ? "run" : "shard " + opt->shard, out.in_shard, out.skipped,
                              out.invalid, out.ran, out.failed, opt->out_dir);

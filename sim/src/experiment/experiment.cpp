@@ -218,6 +218,7 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
       argv.push_back("--input-data");
       argv.push_back(spec);
     }
+    if (opt.allow_nonfinite) argv.push_back("--allow-nonfinite");
   }
   return argv;
 }
@@ -293,7 +294,8 @@ namespace {
 class ProgressLine {
  public:
   ProgressLine(const ExperimentOptions& opt, std::size_t jobs)
-      : tty_(isatty(STDERR_FILENO) != 0),
+      : quiet_(opt.quiet),
+        tty_(isatty(STDERR_FILENO) != 0),
         t_start_(now_s()),
         jobs_(jobs),
         total_(opt.progress_total ? opt.progress_total : jobs),
@@ -301,7 +303,7 @@ class ProgressLine {
 
   // Shows `what` after `done` jobs of which `failed` failed; only finished jobs off a terminal.
   void show(const std::string& what, bool finished, std::size_t done, std::size_t failed) const {
-    if (!tty_ && !finished) return;
+    if (quiet_ || (!tty_ && !finished)) return;
     const double elapsed = now_s() - t_start_;
     std::string eta = "--";
     if (done > 0 && done < jobs_) {
@@ -320,10 +322,11 @@ class ProgressLine {
 
   // Ends the in-place line on a terminal.
   void end() const {
-    if (tty_) std::fprintf(stderr, "\n");
+    if (tty_ && !quiet_) std::fprintf(stderr, "\n");
   }
 
  private:
+  bool quiet_;
   bool tty_;
   double t_start_;
   std::size_t jobs_, total_, done_before_;

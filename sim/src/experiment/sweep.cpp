@@ -118,6 +118,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   eo.jobs = opt.jobs;
   eo.traces = spec.traces;
   eo.self_exe = opt.self_exe;
+  eo.quiet = opt.quiet;
   eo.npu_only = spec.npu_only;
   eo.dynamic_size = spec.dynamic_size;
   eo.input_shapes = spec.input_shapes;

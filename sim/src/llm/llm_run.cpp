@@ -42,6 +42,7 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
   eo.jobs = opt.jobs;
   eo.self_exe = opt.self_exe;
   eo.progress_total = plan.runs.size();
+  eo.quiet = opt.quiet;
   std::vector<ExperimentJob> jobs;
   for (const auto& r : plan.runs) jobs.push_back(r.job);
   create_output_folder(opt.out_dir);

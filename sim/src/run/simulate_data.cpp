@@ -1,8 +1,11 @@
 #include "npu/sim/run/simulate_data.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <random>
+
+#include <fmt/format.h>
 
 #include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
@@ -59,9 +62,29 @@ std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name
   return 0;
 }
 
+namespace {
+
+// Refuses (or, allowed, notes) NaN and +-Inf in the values read from `path` for `spec`.
+void check_finite(const std::vector<float>& v, const std::string& spec, const std::string& path, bool allow,
+                  std::vector<std::string>* notes) {
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = v.size(); i-- > 0;)
+    if (!std::isfinite(v[i])) ++bad, first = i;
+  if (bad == 0) return;
+  const std::string what = fmt::format("{} holds {} non-finite value(s) (first: {} at element {})", path, bad,
+                                       std::isnan(v[first]) ? "NaN" : (v[first] > 0 ? "+Inf" : "-Inf"), first);
+  if (!allow)
+    throw ConfigError("--input-data '" + spec + "': error: " + what +
+                      "; NaN compares equal to NaN, so every strategy would pass\n  fix: give finite inputs, or add "
+                      "--allow-nonfinite to run with them anyway (a warning is printed)");
+  if (notes) notes->push_back("warning: " + what + " (--allow-nonfinite): errors computed from them say little");
+}
+
+}  // namespace
+
 std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
                                                       const std::vector<std::string>& specs, std::uint64_t seed,
-                                                      std::vector<std::string>* notes) {
+                                                      std::vector<std::string>* notes, bool allow_nonfinite) {
   const compiler::Graph& g = c.graph;
   std::map<std::string, std::vector<float>> out;
   for (const std::string& spec : specs) {
@@ -83,6 +106,7 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       throw ConfigError("--input-data '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
     }
     out[name] = input_values(g, name, compiler::read_tensor_file(path), path);
+    check_finite(out[name], spec, path, allow_nonfinite, notes);
   }
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -133,7 +157,7 @@ std::filesystem::path output_tensor_npy(const std::filesystem::path& dir, const 
 RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
                              const RunOptions& ro, std::vector<std::string>& files) {
   std::vector<std::string> notes;
-  const auto inputs = data_inputs(c, opt.input_data, opt.input_seed, &notes);
+  const auto inputs = data_inputs(c, opt.input_data, opt.input_seed, &notes, opt.allow_nonfinite);
   for (const std::string& n : notes) std::cerr << "npu simulate: " << n << "\n";
   DataRunResult r = run_with_data(c, hw, inputs, ro);
   std::map<std::string, compiler::RefTensor> outs;

@@ -132,7 +132,7 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
   compiler::CompileResult shell;  // data_inputs reads only the graph's inputs
   shell.graph = graph;
   std::vector<std::string> notes;
-  for (auto& [name, v] : data_inputs(shell, opt.input_data, opt.input_seed, &notes)) {
+  for (auto& [name, v] : data_inputs(shell, opt.input_data, opt.input_seed, &notes, opt.allow_nonfinite)) {
     RefTensor t;
     t.shape = graph.tensor(name).shape;
     const compiler::ElemType type = graph.tensor(name).type;
@@ -274,6 +274,8 @@ std::map<std::string, RunSummary> run_fp32_children(const VerifyOptions& opt) {
   eo.copy_layers = false;
   eo.with_data = true;
   eo.input_data = opt.input_data;
+  eo.allow_nonfinite = opt.allow_nonfinite;
+  eo.quiet = opt.quiet;
   eo.input_seed = opt.input_seed;
   for (const RunSummary& r : run_experiment(eo, plan_experiment(eo))) runs[r.job.strategy] = r;
   return runs;

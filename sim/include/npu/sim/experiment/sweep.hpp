@@ -16,6 +16,7 @@ struct SweepOptions {
   std::string shard;          ///< "i/N": only cells with plan index % N == i (empty: all)
   bool retry_failed = false;  ///< run cells that failed before again (else they count as done)
   std::string self_exe;       ///< the npu binary children run with
+  bool quiet = false;         ///< no progress line on stderr (-q)
 };
 
 struct SweepOutcome {

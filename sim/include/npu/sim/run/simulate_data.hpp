@@ -23,10 +23,14 @@ namespace npu::sim {
 /// its Gather indexes (gather_table_rows), and a line saying so is appended to `notes`.
 /// Throws ConfigError for an unknown input name, a malformed spec, a bad file, a wrong element
 /// count, float data for an integer input (and the reverse) or an integer input to generate
-/// that indexes no Gather.
+/// that indexes no Gather. A file holding NaN or +-Inf is refused (ConfigError naming the file,
+/// the count, the first such element and --allow-nonfinite) unless `allow_nonfinite`, when a
+/// warning line is appended to `notes` instead: a reference and a simulation that both give
+/// NaN compare as equal, so "all pass" would say nothing.
 std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
                                                       const std::vector<std::string>& specs, std::uint64_t seed,
-                                                      std::vector<std::string>* notes = nullptr);
+                                                      std::vector<std::string>* notes = nullptr,
+                                                      bool allow_nonfinite = false);
 
 /// Rows of the constant table (its `axis` dimension) that graph input `name` indexes as a
 /// Gather's indices; 0 when no Gather of a constant reads it as indices.
