@@ -15,7 +15,7 @@ void require_regular_file(const std::string& path, const std::string& what) {
                     "  fix: give the " + what + " file itself");
 }
 
-void create_output_folder(const std::string& path, const std::string& flag) {
+void check_output_folder(const std::string& path, const std::string& flag) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path part;
@@ -28,6 +28,12 @@ void create_output_folder(const std::string& path, const std::string& flag) {
                         "' exists and is not a folder\n  fix: move or delete that file, or choose another " + flag +
                         " folder");
   }
+}
+
+void create_output_folder(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  check_output_folder(path, flag);
+  std::error_code ec;
   fs::create_directories(path, ec);
   if (ec || !fs::is_directory(path, ec))
     throw ConfigError(path + ": error: cannot create the output folder (" +

@@ -172,9 +172,9 @@ void validate_experiment(const ExperimentOptions& opt) {
   out.close();
   fs::remove(probe, ec);
   // Folders every run writes into: a file in the way is the user's to move (exit 1), found
-  // before any child starts.
-  create_output_folder((fs::path(opt.out_dir) / "runs").string());
-  create_output_folder((fs::path(opt.out_dir) / "layers").string());
+  // before any child starts (and before the folder lock: nothing is created here).
+  check_output_folder((fs::path(opt.out_dir) / "runs").string());
+  check_output_folder((fs::path(opt.out_dir) / "layers").string());
 }
 
 namespace {

@@ -19,4 +19,9 @@ void require_regular_file(const std::string& path, const std::string& what);
 /// escape, so a user's path mistake is exit 1, not an internal error.
 void create_output_folder(const std::string& path, const std::string& flag = "--out");
 
+/// The first check of create_output_folder alone, creating nothing: throws its "'PART' exists
+/// and is not a folder" error when some part of `path` is a regular file (or other
+/// non-folder). For checks before work starts, which must leave the folder as it was.
+void check_output_folder(const std::string& path, const std::string& flag = "--out");
+
 }  // namespace npu
