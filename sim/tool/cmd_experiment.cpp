@@ -43,6 +43,7 @@ void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vecto
                   "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
   npu::tool::add_dynamic_size_option(cmd, opt.dynamic_size);
   npu::tool::add_dropout_option(cmd, opt.dropout_as_identity);
+  npu::tool::add_quiet_flag(cmd, opt.quiet);
 }
 
 // Adds --verify and the calibration options of its int8 check.
@@ -67,7 +68,7 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
   if (!verify && !vo.calib_dir.empty())
     throw npu::ConfigError("--calib: error: it calibrates the quantised model of --verify; add --verify");
   npu::sim::validate_experiment(opt);  // everything checked before any work starts
-  if (std::find(opt.traces.begin(), opt.traces.end(), "ddr") != opt.traces.end() && !opt.trace_compress)
+  if (std::find(opt.traces.begin(), opt.traces.end(), "ddr") != opt.traces.end() && !opt.trace_compress && !opt.quiet)
     std::cerr << "note: --trace ddr writes one CSV row per DDR burst per run (MobileNetV2 under none on the edge "
                  "preset: 108 MB of ddr.csv + 16 MB of ddr.trace; a run above 100 MB says so in its log.txt); "
                  "--trace-compress writes ddr.csv.gz (8.3 MB there)\n";
@@ -112,14 +113,16 @@ void run_command(const npu::sim::ExperimentOptions& opt, bool verify, npu::sim::
     vo.input_seed = opt.input_seed;
     verify_failed = npu::sim::add_verify_figures(runs, vo);
   }
-  std::cout << npu::sim::write_summary(opt.out_dir, runs);
+  const std::string table = npu::sim::write_summary(opt.out_dir, runs);
   std::size_t failed = 0;
   for (const auto& r : runs) failed += r.ok || r.interrupted_by ? 0 : 1;
-  std::cout << "\nwrote " << opt.out_dir << "/summary.csv, summary.json, summary.md, layers/*.csv\n";
-  if (reused)
-    std::cout << "reused " << reused << " of " << fresh.size() << " runs finished earlier in this folder (same model, "
-              << "config content, strategy, options and npu build); ran " << fresh.size() - reused << "\n";
-  print_merge(merge);
+  if (!opt.quiet) {
+    std::cout << table << "\nwrote " << opt.out_dir << "/summary.csv, summary.json, summary.md, layers/*.csv\n";
+    if (reused)
+      std::cout << "reused " << reused << " of " << fresh.size() << " runs finished earlier in this folder (same "
+                << "model, config content, strategy, options and npu build); ran " << fresh.size() - reused << "\n";
+    print_merge(merge);
+  }
   if (interrupted) report_interruption(fresh, interrupted);
   if (verify_failed) {
     std::cerr << "npu experiment: " << verify_failed

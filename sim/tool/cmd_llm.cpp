@@ -15,14 +15,15 @@
 namespace {
 
 // Runs scripts/plot_llm.py on the folder when /usr/bin/python3 has matplotlib, else says how.
-void plot(const std::string& out_dir) {
+void plot(const std::string& out_dir, bool quiet) {
   const std::string script = std::string(NPU_SOURCE_DIR) + "/scripts/plot_llm.py";
   const std::string run = "/usr/bin/python3 '" + script + "' '" + out_dir + "'";
   const bool have = std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
-  if (have && std::system((run + " >/dev/null").c_str()) == 0)
-    std::cout << "plots: " << out_dir << "/plots/latency_per_token.png, bytes_per_token.png\n";
-  else
+  if (have && std::system((run + " >/dev/null").c_str()) == 0) {
+    if (!quiet) std::cout << "plots: " << out_dir << "/plots/latency_per_token.png, bytes_per_token.png\n";
+  } else if (!quiet) {
     std::cout << "plots: run " << run << " (needs Debian's python3-matplotlib)\n";
+  }
 }
 
 void add_llm(CLI::App& app) {
@@ -41,6 +42,7 @@ void add_llm(CLI::App& app) {
   cmd->add_flag("--every-step", opt->every_step, "Simulate every decode step (default: sampled lengths, interpolated)");
   cmd->add_option("--samples", opt->samples, "Sampled decode lengths without --every-step")->default_val(5);
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt, strategies, batch, prompt, generate]() {
     opt->batch_given = batch->count() > 0;
     opt->prompt_given = prompt->count() > 0;
@@ -52,21 +54,24 @@ void add_llm(CLI::App& app) {
     opt->self_exe = ec ? std::string("npu") : exe.string();
     const auto source = npu::sim::open_model_source(opt->model);
     const auto plan = npu::sim::plan_llm(*opt, *source);  // everything checked before any run
-    std::cout << "npu llm: " << source->label() << ", prompt " << plan.prompt << ", generate " << plan.generate
-              << ", batch " << plan.batch << "; " << plan.runs.size() << " simulations\n";
-    if (source->shape().fixed_prefill && *source->shape().fixed_prefill != plan.prompt)
+    if (!opt->quiet)
+      std::cout << "npu llm: " << source->label() << ", prompt " << plan.prompt << ", generate " << plan.generate
+                << ", batch " << plan.batch << "; " << plan.runs.size() << " simulations\n";
+    if (!opt->quiet && source->shape().fixed_prefill && *source->shape().fixed_prefill != plan.prompt)
       std::cout << "note: the prefill export runs " << *source->shape().fixed_prefill
                 << " tokens (fixed shapes); TTFT is for those\n";
     const auto result = npu::sim::run_llm(*opt, *source, plan);
-    std::cout << result.text << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, llm.csv, "
-              << "llm.json, llm.md, steps/*.csv\n";
+    if (!opt->quiet) {
+      std::cout << result.text << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, llm.csv, "
+                << "llm.json, llm.md, steps/*.csv\n";
+    }
     if (result.interrupted_by) {
       std::cerr << "npu llm: interrupted by signal " << result.interrupted_by << ": its simulations were stopped and "
                 << "waited for; the hw/strategy pairs they belong to are left out of llm.* (run it again)\n";
       npu::tool::set_exit_status(npu::sim::interrupted_exit_status(result.interrupted_by));
       return;
     }
-    plot(opt->out_dir);
+    plot(opt->out_dir, opt->quiet);
     if (result.failed) {
       std::cerr << "npu llm: " << result.failed << " hw/strategy pair(s) had a failed run (see the table; logs in "
                 << opt->out_dir << "/runs/<run>/log.txt)\n";

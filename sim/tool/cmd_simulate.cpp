@@ -26,7 +26,7 @@ void add_simulate(CLI::App& app) {
   cmd->add_option("--out", opt->out_dir, "Run folder for program, report, statistics and traces")->required();
   cmd->add_option("--trace", *traces, "Comma-separated subset of ddr,timeline,vcd (or repeated)");
   cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
-  cmd->add_flag("-q,--quiet", *quiet, "Print nothing on success");
+  npu::tool::add_quiet_flag(cmd, *quiet);
   cmd->add_flag("--trace-compress", opt->trace_compress,
                 "With --trace ddr: write the CSV trace gzip-compressed as ddr.csv.gz");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
@@ -38,10 +38,11 @@ void add_simulate(CLI::App& app) {
   npu::tool::add_dropout_option(cmd, opt->dropout_as_identity);
   cmd->add_flag("--with-data", opt->with_data,
                 "Execute with values (fp32 configs): writes every graph output to OUT/outputs/NAME.npy and .pb");
-  cmd->add_option("--input-data", opt->input_data,
+  cmd->add_option("--input,--input-data", opt->input_data,
                   "With --with-data: NAME=FILE (.npy or ONNX TensorProto .pb), or FILE for a one-input model "
                   "(repeatable); other inputs are seeded U(-1,1)");
   cmd->add_option("--input-seed", opt->input_seed, "With --with-data: seed of generated inputs")->default_val(1);
+  npu::tool::add_allow_nonfinite_flag(cmd, opt->allow_nonfinite);
   cmd->callback([opt, traces, quiet]() {
     for (const std::string& list : *traces) {
       std::stringstream ss(list);

@@ -36,11 +36,12 @@ void add_sweep(CLI::App& app) {
                   "Refuse a sweep of more cells (configs x models x strategies) before planning it")
       ->default_val(npu::sim::kDefaultMaxSweepCells)
       ->check(CLI::Range(std::size_t(1), std::size_t(1) << 40));
+  npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt]() {
     opt->self_exe = self_exe();
     const auto out = npu::sim::run_sweep(*opt);
-    std::cout << out.report.table;
-    std::cout << fmt::format("\nsweep: {} cells planned; this {}: {} cells, {} done before, {} invalid, {} run now, {} "
+    if (!opt->quiet)
+      std::cout << out.report.table << fmt::format("\nsweep: {} cells planned; this {}: {} cells, {} done before, {} invalid, {} run now, {} "
                              "failed\nwrote {}/summary.csv, summary.json, summary.md (every cell of the folder)\n",
                              out.planned, opt->shard.empty() ? "run" : "shard " + opt->shard, out.in_shard, out.skipped,
                              out.invalid, out.ran, out.failed, opt->out_dir);

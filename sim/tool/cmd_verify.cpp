@@ -33,6 +33,7 @@ void add_verify(CLI::App& app) {
                   "NAME=FILE (.npy or TensorProto .pb) or FILE for a one-input model (repeatable); other inputs "
                   "seeded U(-1,1)");
   cmd->add_option("--input-seed", opt->input_seed, "Seed of generated inputs")->default_val(1);
+  npu::tool::add_allow_nonfinite_flag(cmd, opt->allow_nonfinite);
   cmd->add_option("--expected", opt->expected,
                   "NAME=FILE or FILE: an outside reference output (e.g. PyTorch's output_0.pb) to compare with too");
   cmd->add_option("--input-shape", opt->input_shapes, "Fix a graph input shape: NAME=1x3x224x224 (repeatable)");
@@ -53,6 +54,7 @@ void add_verify(CLI::App& app) {
   cmd->add_option("--out", opt->out_dir, "Output folder (verify.csv/json/md, outputs/, runs/)")
       ->default_val("verify-out");
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt, strategies, calibrator]() {
     std::stringstream ss(*strategies);
     std::string s;
@@ -62,8 +64,9 @@ void add_verify(CLI::App& app) {
     if (opt->jobs < 1) throw npu::ConfigError("-j " + std::to_string(opt->jobs) + ": error: must be at least 1");
     opt->self_exe = self_exe();
     const auto report = npu::sim::run_verify(*opt);
-    std::cout << npu::sim::format_verify(report, *opt);
-    std::cout << "\nwrote " << opt->out_dir << "/verify.csv, verify.json, verify.md, outputs/\n";
+    if (!opt->quiet)
+      std::cout << npu::sim::format_verify(report, *opt) << "\nwrote " << opt->out_dir
+                << "/verify.csv, verify.json, verify.md, outputs/\n";
     if (!report.ok()) {
       std::cerr << "npu verify: a strategy failed (simulation failed or not run, relative error above "
                 << opt->fp32_tolerance << ", or int8 not bit-exact with the integer reference); see the table\n";

@@ -21,6 +21,22 @@ using CommandAdder = void (*)(CLI::App& app);
 /// Registers `adder` under `name` (the sort key); returns true so it can run at static init.
 bool register_command(const char* name, CommandAdder adder);
 
+/// `-q, --quiet` with one meaning in every command that runs work (simulate, experiment,
+/// sweep, verify, llm): print nothing on success -- no table, no progress line, no note. Errors,
+/// and the line saying that a run failed, still go to stderr; the exit status is unchanged.
+/// (`npu compile -q` keeps what --explain asks for.)
+inline void add_quiet_flag(CLI::App* cmd, bool& target) {
+  cmd->add_flag("-q,--quiet", target,
+                "Print nothing on success: no table, progress or notes (errors and failures still go to stderr)");
+}
+
+/// `--allow-nonfinite` (simulate, verify): run with NaN or Inf in --input files, with a
+/// warning; without it such a file is refused (NaN compares equal to NaN: "all pass" would lie).
+inline void add_allow_nonfinite_flag(CLI::App* cmd, bool& target) {
+  cmd->add_flag("--allow-nonfinite", target,
+                "Accept NaN/Inf in --input files (warns); by default they are refused");
+}
+
 /// `--dynamic-size N` (compile, simulate, experiment): the worst case for dimensions known
 /// only at run time. N must be an integer from 1 to 2^31; anything else is refused with that.
 inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {

@@ -1,6 +1,7 @@
 // The `npu` command-line tool: subcommands are registered by tool/cmd_*.cpp.
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -129,6 +130,14 @@ int main(int argc, char** argv) {
   } catch (const npu::sim::Interrupted& e) {  // the children are gone; 130 for SIGINT, 143 for SIGTERM
     std::cerr << e.what() << "\n";
     return npu::sim::interrupted_exit_status(e.signal());
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the tool could not create, read or write is the user's to fix (a file where a
+    // folder should be, no permission, a full disk), not a bug: exit 1, naming the path.
+    // Writers check their paths first (npu::create_output_folder); this is the net under them.
+    std::cerr << (e.path1().empty() ? std::string("npu") : e.path1().string()) << ": error: " << e.code().message()
+              << " (" << e.what() << ")\n  fix: check that every part of the path is a folder you can write, or "
+              << "choose another --out folder\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "npu: internal error: " << e.what() << "\n";
     return 2;

@@ -57,6 +57,21 @@ inline std::string edited(std::string text, const std::string& spec, const std::
 }
 
 /// Writes `text` to `path` byte for byte.
+/// `s` repeated `n` times.
+inline std::string repeated(const std::string& s, std::size_t n) {
+  std::string out;
+  out.reserve(s.size() * n);
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+/// `n` block-nested YAML keys, each one space deeper: " k1:\n  k2:\n   k3:\n..." (n levels).
+inline std::string indented_keys(std::size_t n) {
+  std::string out;
+  for (std::size_t i = 1; i <= n; ++i) out += std::string(i, ' ') + "k" + std::to_string(i) + ":\n";
+  return out;
+}
+
 inline void write_bytes(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }

@@ -295,6 +295,33 @@ TEST(OnnxErrors, ExternalDataOutsideTheModelFolderIsRefused) {
   }
 }
 
+TEST(OnnxErrors, ExternalDataThroughASymlinkOutOfTheFolderIsRefused) {
+  // Issue 27: "../" and absolute locations were refused, but a link inside the model's folder
+  // could point anywhere. Locations are resolved (realpath) and must stay under the folder.
+  namespace fs = std::filesystem;
+  const fs::path model = OnnxModel::write_bytes("ext_link_probe.bin", std::string(8, '\0'));
+  const fs::path dir = model.parent_path();
+  const fs::path outside = fs::temp_directory_path() / ("npu_ext_outside_" + std::to_string(::getpid()));
+  fs::create_directories(outside);
+  { std::ofstream(outside / "secret.bin", std::ios::binary) << std::string(8, '\0'); }
+  std::error_code ec;
+  fs::remove(dir / "link.bin", ec);
+  fs::remove(dir / "linkdir", ec);
+  fs::create_symlink(outside / "secret.bin", dir / "link.bin");  // a file link
+  fs::create_directory_symlink(outside, dir / "linkdir");        // a folder link
+  for (const char* where : {"link.bin", "linkdir/secret.bin"}) {
+    const std::string msg = load_error(external_data_model(where).write("ext_link.onnx"));
+    EXPECT_CONTAINS(msg, "outside the model's folder");
+    EXPECT_CONTAINS(msg, "symbolic link");
+    EXPECT_CONTAINS(msg, (outside / "secret.bin").string());  // where it resolves to
+  }
+  // A link that stays inside the folder is a file inside it: accepted (2 floats, 8 bytes).
+  fs::remove(dir / "inner.bin", ec);
+  fs::create_symlink(dir / "ext_link_probe.bin", dir / "inner.bin");
+  EXPECT_EQ(load_error(external_data_model("inner.bin").write("ext_inner.onnx")), "");
+  fs::remove_all(outside, ec);
+}
+
 TEST(OnnxErrors, UnknownZooNameListsTheZoo) {
   const std::string msg = load_error("resnet51");
   EXPECT_CONTAINS(msg, "resnet51: error: unknown model");

@@ -117,6 +117,44 @@ const std::vector<BadCase> kCases = {
     BadCase{"DMA burst", "  burst_bytes: 64 =>  burst_bytes: 48 ",
             "'dma.burst_bytes' = 48 is not a multiple of the DDR burst of 64 bytes"},
     BadCase{"tRC too short", "    tRC: 74 =>    tRC: 50 ", "timing cannot hold: tRC = 50 < tRAS + tRP = 52 + 22 = 74 tCK"},
+    // Speed bins and burst lengths per standard (issue 27; ddr_speed_bins.cpp names the source).
+    BadCase{"DDR4 at 6400 MT/s", "  data_rate_mtps: 3200 =>  data_rate_mtps: 6400 ",
+            "'ddr.data_rate_mtps' = 6400 MT/s is outside the DDR4 speed bins: 1600 to 3200 MT/s\n  source: JESD79-4B"},
+    BadCase{"DDR4 at 20000 MT/s", "  data_rate_mtps: 3200 =>  data_rate_mtps: 20000 ",
+            "'ddr.data_rate_mtps' = 20000 MT/s is outside the DDR4 speed bins: 1600 to 3200 MT/s"},
+    BadCase{"DDR4 at 1333 MT/s", "  data_rate_mtps: 3200 =>  data_rate_mtps: 1333 ",
+            "'ddr.data_rate_mtps' = 1333 MT/s is outside the DDR4 speed bins"},
+    // BL4: tCCD_S 4 x 2 >= 4 holds, so the burst-length rule is the one that fires.
+    BadCase{"DDR4 with BL4", "  burst_length: 8 =>  burst_length: 4 ",
+            "'ddr.burst_length' = 4 is not a DDR4 burst length: DDR4 defines BL8 (BC4 is a chopped BL8)\n  source: "
+            "JESD79-4B"},
+    BadCase{"DDR5 with BL8", "  standard: DDR4=>  standard: DDR5",
+            "'ddr.burst_length' = 8 is not a DDR5 burst length: DDR5 defines BL16 (BL32 on x4 parts)\n  source: "
+            "JESD79-5C"},
+    BadCase{"DDR5 at 2400 MT/s", "  standard: DDR4=>  standard: DDR5||  data_rate_mtps: 3200 =>  data_rate_mtps: 2400 ",
+            "'ddr.data_rate_mtps' = 2400 MT/s is outside the DDR5 speed bins: 3200 to 8800 MT/s"},
+    BadCase{"HBM2 with BL8", "  standard: DDR4=>  standard: HBM2||  data_rate_mtps: 3200 =>  data_rate_mtps: 2000 ",
+            "'ddr.burst_length' = 8 is not a HBM2 burst length: HBM2 defines BL2 or BL4\n  source: JESD235"},
+    BadCase{"HBM with BL8", "  standard: DDR4=>  standard: HBM||  data_rate_mtps: 3200 =>  data_rate_mtps: 1000 ",
+            "'ddr.burst_length' = 8 is not a HBM burst length: HBM defines BL2 or BL4\n  source: JESD235"},
+    // A refresh lasts at least one row cycle: tRFC >= tRC = 74 tCK on the edge preset.
+    BadCase{"tRFC 1", "    tRFC: 560 =>    tRFC: 1 ",
+            "timing cannot hold: tRFC = 1 < tRC = 74 tCK (a refresh is shorter than one row cycle)"},
+    BadCase{"tRFC just below tRC", "    tRFC: 560 =>    tRFC: 73 ", "timing cannot hold: tRFC = 73 < tRC = 74 tCK"},
+    // Invisible characters in numbers and sizes, named with their code point and position.
+    BadCase{"no-break space in a size", "  capacity: 1 MiB =>  capacity: 1\xc2\xa0MiB",
+            "'sram.capacity' is not a size: '1\xc2\xa0MiB': it contains U+00A0 (no-break space) at character 2, which "
+            "no number or size has; retype the value"},
+    BadCase{"zero width space in an integer", "  rows: 32 =>  rows: 3\xe2\x80\x8b" "2 ",
+            "'mac_array.rows' must be an integer, got '3\xe2\x80\x8b" "2': it contains U+200B (zero width space) at "
+            "character 2"},
+    BadCase{"narrow no-break space in a size", "  capacity: 1 MiB =>  capacity: 1\xe2\x80\xafMiB",
+            "it contains U+202F (narrow no-break space) at character 2"},
+    // Nesting: 100000 flow levels over 200000 short lines (each below the line-length limit).
+    BadCase{"YAML nested 100000 levels", "deep: [\n" + npu::test::repeated("[\n", 99999) + npu::test::repeated("]\n", 100000),
+            "YAML nested more than 64 levels deep here (the limit of a "},
+    BadCase{"YAML nested 70 block levels", "deep:\n" + npu::test::indented_keys(70),
+            "YAML nested more than 64 levels deep here"},
     BadCase{"tREFI below tRFC", "    tREFI: 12480 =>    tREFI: 100 ",
             "timing cannot hold: tREFI = 100 <= tRFC = 560 tCK (the device would refresh forever)"},
     // Edge preset: tRCD 22 + max(tRC 74, CWL 16 + BL/2 4 + tWR 24 + tRP 22 = 66) + 2 ranks x 16 banks

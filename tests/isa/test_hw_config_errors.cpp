@@ -204,7 +204,10 @@ TEST(HwConfigError, DataRateAbove20000IsOutOfRange) {
             "bad.yaml:16:19: error: 'ddr.data_rate_mtps' = 20001 MT/s is out of range: at most 20000\n"
             "  tCK = 2000 / data_rate_mtps ns would be under 0.1 ns (today's fastest DRAM, HBM3E/GDDR7, is below "
             "20000 MT/s per pin); allowed: 1 to 20000, e.g. 3200 for DDR4-3200");
-  EXPECT_EQ(error_of(with("  data_rate_mtps: 3200", "  data_rate_mtps: 20000")), "<no error>");
+  // 20000 passes that bound but is no DDR4 speed bin (JESD79-4: DDR4-1600 to DDR4-3200; issue 27).
+  EXPECT_NE(error_of(with("  data_rate_mtps: 3200", "  data_rate_mtps: 20000"))
+                .find("'ddr.data_rate_mtps' = 20000 MT/s is outside the DDR4 speed bins: 1600 to 3200 MT/s"),
+            std::string::npos);
 }
 
 TEST(HwConfigError, DdrCapacityBeyondOnePebibyte) {

@@ -107,4 +107,19 @@ TEST(SummaryLine, AListIntroducedByAColonKeepsItsFirstItemAndCountsTheRest) {
   EXPECT_EQ(npu::summary_line(""), "");
 }
 
+TEST(FirstUnexpectedChar, NamesTheInvisibleCharactersAPasteBrings) {
+  // UTF-8: U+00A0 = C2 A0, U+200B = E2 80 8B, U+FEFF = EF BB BF (RFC 3629 encoding).
+  EXPECT_EQ(npu::first_unexpected_char("1\xc2\xa0MiB"), "U+00A0 (no-break space) at character 2");
+  EXPECT_EQ(npu::first_unexpected_char("\xef\xbb\xbf" "64"),
+            "U+FEFF (zero width no-break space (byte order mark)) at character 1");
+  EXPECT_EQ(npu::first_unexpected_char("3\xe2\x80\x8b" "2"), "U+200B (zero width space) at character 2");
+  EXPECT_EQ(npu::first_unexpected_char("a\tb"), "U+0009 (tab) at character 2");
+  // Positions count characters, not bytes: "\u00e9" is one character of two bytes.
+  EXPECT_EQ(npu::first_unexpected_char("\xc3\xa9x"), "U+00E9 at character 1");
+  EXPECT_EQ(npu::first_unexpected_char("x\xc3\xa9\xc2\xa0"), "U+00E9 at character 2");
+  EXPECT_EQ(npu::first_unexpected_char("12\xff"), "byte 0xFF (not UTF-8) at character 3");
+  EXPECT_EQ(npu::first_unexpected_char("1 MiB"), "");
+  EXPECT_EQ(npu::first_unexpected_char(""), "");
+}
+
 }  // namespace

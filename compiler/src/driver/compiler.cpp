@@ -156,11 +156,22 @@ void account_host_work(CompileResult& r, const Graph& graph, const CompileOption
 }
 
 /// A graph with no NPU layer: a warning when it is only views (an empty program, 0 cycles),
-/// a ConfigError when host nodes would make all of it.
+/// a ConfigError when host nodes would make all of it, or when every graph output is a
+/// constant (folded at import: the program would compute nothing and write no output).
 void check_npu_work(CompileResult& r, const std::string& where) {
   bool any_npu = false;
   for (const auto& L : r.lowered.layers) any_npu = any_npu || L.kind != LayerKind::Host;
   if (any_npu) return;
+  const auto& outs = r.graph.outputs;
+  const bool all_const = !outs.empty() && std::all_of(outs.begin(), outs.end(), [&](const std::string& o) {
+    return r.graph.tensors.count(o) && r.graph.tensor(o).is_constant;
+  });
+  if (all_const)
+    throw ConfigError(where + ": error: every graph output is a constant (" + std::to_string(outs.size()) +
+                      " output(s), first '" + echo(outs[0]) +
+                      "'): its value does not depend on the inputs, so the program would compute nothing and a "
+                      "run would produce no output\n  fix: give a model whose outputs are computed from its "
+                      "inputs (the constants are in the model file already: read them there)");
   if (r.lowered.host_nodes.empty()) {
     // Only views (Reshape, Flatten, Unsqueeze...): every output is the input's bytes, no
     // data moves, the program is empty and simulates to 0 cycles. Said, not hidden.

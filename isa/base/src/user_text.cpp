@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace npu {
 
@@ -33,7 +34,57 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
 
 std::string hex_byte(unsigned char c) { return fmt::format("\\x{:02x}", c); }
 
+// Code point of the valid UTF-8 sequence of length n at s[i].
+std::uint32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
+  const auto b = [&](std::size_t k) { return std::uint32_t(static_cast<unsigned char>(s[i + k])); };
+  if (n == 1) return b(0);
+  std::uint32_t cp = b(0) & (0x7Fu >> n);
+  for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (b(k) & 0x3Fu);
+  return cp;
+}
+
+// Names of the characters that look like nothing or like a space (The Unicode Standard's
+// names, lower-cased), for messages about text a user pasted.
+const char* invisible_name(std::uint32_t cp) {
+  switch (cp) {
+    case 0x09: return "tab";
+    case 0x0A: return "line feed";
+    case 0x0D: return "carriage return";
+    case 0x00: return "NUL";
+    case 0xA0: return "no-break space";
+    case 0xAD: return "soft hyphen";
+    case 0x2002: return "en space";
+    case 0x2003: return "em space";
+    case 0x2007: return "figure space";
+    case 0x2009: return "thin space";
+    case 0x200A: return "hair space";
+    case 0x200B: return "zero width space";
+    case 0x200C: return "zero width non-joiner";
+    case 0x200D: return "zero width joiner";
+    case 0x2060: return "word joiner";
+    case 0x202F: return "narrow no-break space";
+    case 0x3000: return "ideographic space";
+    case 0xFEFF: return "zero width no-break space (byte order mark)";
+    default: return nullptr;
+  }
+}
+
 }  // namespace
+
+std::string first_unexpected_char(std::string_view s) {
+  std::size_t pos = 1;  // in characters
+  for (std::size_t i = 0; i < s.size(); ++pos) {
+    const std::size_t n = utf8_len(s, i);
+    if (n == 0) return fmt::format("byte 0x{:02X} (not UTF-8) at character {}", static_cast<unsigned char>(s[i]), pos);
+    const std::uint32_t cp = code_point(s, i, n);
+    if (cp < 0x20 || cp >= 0x7F) {
+      const char* name = invisible_name(cp);
+      return fmt::format("U+{:04X}{} at character {}", cp, name ? fmt::format(" ({})", name) : std::string(), pos);
+    }
+    i += n;
+  }
+  return "";
+}
 
 bool is_valid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {

@@ -6,6 +6,7 @@
 
 #include "npu/base/config_error.hpp"
 #include "npu/base/text_lines.hpp"
+#include "npu/base/yaml_depth.hpp"
 #include "npu/base/yaml_documents.hpp"
 
 namespace npu {
@@ -20,6 +21,7 @@ void throw_yaml_error(const std::string& source, const YAML::Mark& mark, const s
 YAML::Node load_one_yaml_document(const std::string& text, const std::string& source, const YamlFileKind& kind) {
   check_line_lengths(text, source, kind.what);
   check_yaml_characters(text, source, kind.what);
+  check_yaml_depth(text, source, kind.what);
   std::vector<YAML::Node> docs;
   try {
     docs = load_all_yaml(text);

@@ -36,4 +36,9 @@ struct JedecIssue {
 /// JESD79-4 minimum of its page size (x4 1/2 KB, x8 1 KB, x16 2 KB) and speed bin.
 std::optional<JedecIssue> jedec_issue(const DdrConfig& d);
 
+/// A data rate outside the speed bins of the config's standard, or a burst length the
+/// standard does not define, naming the JEDEC document (ddr_speed_bins.cpp has the table:
+/// e.g. DDR4 1600 to 3200 MT/s with BL8, JESD79-4; HBM2 BL2 or BL4, JESD235).
+std::optional<JedecIssue> speed_bin_issue(const DdrConfig& d);
+
 }  // namespace npu::detail

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "npu/base/safe_file_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_key.hpp"
 #include "npu/sim/io/output_files.hpp"
@@ -170,6 +171,12 @@ Plan read_plan(const std::string& dir) {
       for (const auto& path : plan.axes)
         if (axes.contains(path)) c.axes.emplace_back(path, axes.at(path).get<std::string>());
       c.run_dir = e.at("run_dir").get<std::string>();
+      // A plan names its run folders as runs/ID or cells/KEY: nothing else is read (a plan
+      // edited to name "../x" or "/etc" must not make `npu report` read outside the folder).
+      const fs::path rd(c.run_dir);
+      const std::string top = rd.parent_path().string(), leaf = rd.filename().string();
+      if ((top != "runs" && top != "cells") || leaf != npu::safe_file_name(leaf))
+        throw std::runtime_error("run_dir '" + c.run_dir + "' is not runs/NAME or cells/NAME with a plain NAME");
       c.invalid = e.value("invalid", std::string());
       plan.cells.push_back(std::move(c));
     }

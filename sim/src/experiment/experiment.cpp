@@ -28,6 +28,8 @@
 #include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/csv.hpp"
+#include "npu/base/files.hpp"
+#include "npu/base/safe_file_name.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
 #include "npu/sim/io/output_files.hpp"
 
@@ -38,9 +40,7 @@ using nlohmann::json;
 std::string stem_of(const std::string& path_or_name) {
   std::string stem = fs::path(path_or_name).stem().string();
   if (stem.empty()) stem = path_or_name;
-  for (char& c : stem)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
-  return stem;
+  return npu::safe_file_name(stem);
 }
 
 std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt) {
@@ -169,6 +169,10 @@ void validate_experiment(const ExperimentOptions& opt) {
                                   opt.out_dir, ec ? " (" + ec.message() + ")" : ""));
   out.close();
   fs::remove(probe, ec);
+  // Folders every run writes into: a file in the way is the user's to move (exit 1), found
+  // before any child starts (and before the folder lock: nothing is created here).
+  check_output_folder((fs::path(opt.out_dir) / "runs").string());
+  check_output_folder((fs::path(opt.out_dir) / "layers").string());
 }
 
 namespace {
@@ -213,6 +217,7 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
       argv.push_back("--input-data");
       argv.push_back(spec);
     }
+    if (opt.allow_nonfinite) argv.push_back("--allow-nonfinite");
   }
   return argv;
 }
@@ -268,9 +273,8 @@ RunSummary read_run_summary(const ExperimentJob& job) {
 RunSummary collect_finished_run(const ExperimentOptions& opt, const ExperimentJob& job) {
   RunSummary r = read_run_summary(job);
   if (opt.copy_layers) {
-    std::error_code ec;
     const fs::path layers = fs::path(opt.out_dir) / "layers";
-    fs::create_directories(layers, ec);
+    create_output_folder(layers.string());
     if (r.ok && !copy_file_atomic((fs::path(job.run_dir) / "layers.csv").string(), (layers / (job.id + ".csv")).string())) {
       r.ok = false;  // never a summary row whose layer table is not there
       r.error = "no layers.csv written";
@@ -286,7 +290,8 @@ namespace {
 class ProgressLine {
  public:
   ProgressLine(const ExperimentOptions& opt, std::size_t jobs)
-      : tty_(isatty(STDERR_FILENO) != 0),
+      : quiet_(opt.quiet),
+        tty_(isatty(STDERR_FILENO) != 0),
         t_start_(now_s()),
         jobs_(jobs),
         total_(opt.progress_total ? opt.progress_total : jobs),
@@ -294,7 +299,7 @@ class ProgressLine {
 
   // Shows `what` after `done` jobs of which `failed` failed; only finished jobs off a terminal.
   void show(const std::string& what, bool finished, std::size_t done, std::size_t failed) const {
-    if (!tty_ && !finished) return;
+    if (quiet_ || (!tty_ && !finished)) return;
     const double elapsed = now_s() - t_start_;
     std::string eta = "--";
     if (done > 0 && done < jobs_) {
@@ -313,10 +318,11 @@ class ProgressLine {
 
   // Ends the in-place line on a terminal.
   void end() const {
-    if (tty_) std::fprintf(stderr, "\n");
+    if (tty_ && !quiet_) std::fprintf(stderr, "\n");
   }
 
  private:
+  bool quiet_;
   bool tty_;
   double t_start_;
   std::size_t jobs_, total_, done_before_;
@@ -324,7 +330,7 @@ class ProgressLine {
 
 // Starts the child of `job` in a clean run folder, its output in log.txt; -1 if it cannot start.
 pid_t start_job(const ChildSignals& children, const ExperimentOptions& opt, const ExperimentJob& job) {
-  fs::create_directories(job.run_dir);
+  create_output_folder(job.run_dir);
   fs::remove(fs::path(job.run_dir) / "run_summary.json");
   fs::remove(fs::path(job.run_dir) / "failed.json");
   std::string log = (fs::path(job.run_dir) / "log.txt").string();

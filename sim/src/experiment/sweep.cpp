@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "npu/base/files.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/cell_resume.hpp"
@@ -89,12 +90,10 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   const std::vector<ConfigCell> configs = plan_configs(spec, planning_progress());
   const Plan plan = plan_sweep(spec, configs);
 
-  std::error_code ec;
-  fs::create_directories(fs::path(opt.out_dir) / "cells", ec);
-  if (ec || ::access(opt.out_dir.c_str(), W_OK) != 0)
-    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created or written{}\n  choose a writable "
-                                  "folder",
-                                  opt.out_dir, ec ? " (" + ec.message() + ")" : ""));
+  create_output_folder((fs::path(opt.out_dir) / "cells").string());  // names a file in the way
+  if (::access(opt.out_dir.c_str(), W_OK) != 0)
+    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be written\n  choose a writable folder",
+                                  opt.out_dir));
   write_plan(opt.out_dir, plan);
 
   SweepOutcome out;
@@ -119,7 +118,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
     }
     // The cell's inputs beside its results: the resolved config the child reads, cell.json.
     const std::string hw_path = (fs::path(opt.out_dir) / c.hw_arg).string();
-    fs::create_directories(run_dir, ec);
+    create_output_folder(run_dir);
     write_file_atomic(hw_path, config_of.at(c.hw));
     write_cell_record(run_dir, c, c.hw, spec.source);
     jobs.push_back({c.model_arg, hw_path, c.strategy_arg, run_dir, c.model + " " + c.hw + " " + c.strategy});
@@ -130,6 +129,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   eo.jobs = opt.jobs;
   eo.traces = spec.traces;
   eo.self_exe = opt.self_exe;
+  eo.quiet = opt.quiet;
   eo.npu_only = spec.npu_only;
   eo.dynamic_size = spec.dynamic_size;
   eo.input_shapes = spec.input_shapes;

@@ -17,6 +17,7 @@
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/base/closest_name.hpp"
 #include "npu/base/files.hpp"
+#include "npu/base/safe_file_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/yaml_file.hpp"
 #include "npu/sim/experiment/experiment.hpp"
@@ -412,11 +413,9 @@ class SpecReader {
 /// "a-b.c" safe for file names: letters, digits, '-', '_', '.'; anything else becomes '_'.
 std::string safe(const std::string& s) {
   std::string out;
-  for (char c : s) {
-    if (c == ' ') continue;
-    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
-  }
-  return out;
+  for (char c : s)
+    if (c != ' ') out += c;
+  return npu::safe_file_name(out);
 }
 
 /// Sets the scalar at dotted `path` in `root`, creating maps on the way.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "npu/base/config_error.hpp"
+#include "npu/base/safe_file_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
@@ -111,7 +112,7 @@ LlmRun make_run(const LlmOptions& opt, const std::string& model, const ModelSour
   r.job.model = model;
   r.job.hw = hw;
   r.job.strategy = strategy;
-  r.job.id = src.label() + "__" + stem_of(hw) + "__" + stem_of(strategy) + "__" +
+  r.job.id = npu::safe_file_name(src.label()) + "__" + stem_of(hw) + "__" + stem_of(strategy) + "__" +
              (prefill ? fmt::format("prefill{}", context) : fmt::format("decode{}", context));
   r.job.run_dir = (fs::path(opt.out_dir) / "runs" / r.job.id).string();
   return r;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "npu/base/files.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/llm/llm_report.hpp"
 
@@ -41,9 +42,11 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
   eo.jobs = opt.jobs;
   eo.self_exe = opt.self_exe;
   eo.progress_total = plan.runs.size();
+  eo.quiet = opt.quiet;
   std::vector<ExperimentJob> jobs;
   for (const auto& r : plan.runs) jobs.push_back(r.job);
-  std::filesystem::create_directories(opt.out_dir);
+  create_output_folder(opt.out_dir);
+  create_output_folder((std::filesystem::path(opt.out_dir) / "runs").string());
   const auto runs = run_experiment(eo, jobs);
   LlmResult result;
   result.text = write_summary(opt.out_dir, runs) + "\n";

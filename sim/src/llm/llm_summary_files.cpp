@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/base/config_error.hpp"
+#include "npu/base/files.hpp"
+#include "npu/base/safe_file_name.hpp"
 #include "npu/sim/llm/llm_report.hpp"
 
 namespace npu::sim {
@@ -89,14 +91,14 @@ const std::vector<std::string> kTableHeads = {"hw", "strategy", "TTFT ms", "TPOT
 void write_steps_csv(const std::string& out_dir, const std::string& hw_label, const std::string& strategy,
                      const std::vector<LlmStep>& steps) {
   const fs::path dir = fs::path(out_dir) / "steps";
-  fs::create_directories(dir);
+  create_output_folder(dir.string());
   std::string text = "context,simulated,latency_ms,weight_bytes,kv_read_bytes,kv_write_bytes,activation_bytes,"
                      "compulsory_bytes\n";
   for (const auto& s : steps)
     text += fmt::format("{},{},{:.6f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f}\n", s.context, s.simulated ? 1 : 0,
                         s.latency_ms, s.bytes.weights, s.bytes.kv_read, s.bytes.kv_write, s.bytes.activations,
                         s.compulsory_bytes);
-  write_text(dir / (hw_label + "__" + strategy + ".csv"), text);
+  write_text(dir / (npu::safe_file_name(hw_label + "__" + strategy) + ".csv"), text);
 }
 
 std::string write_llm_summary(const std::string& out_dir, const std::vector<LlmFigures>& rows) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/base/csv.hpp"
+#include "npu/base/files.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 #include <iostream>
@@ -183,9 +184,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   const compiler::Strategy strategy = resolve_strategy(opt.strategy);
   const std::set<std::string> traces = checked_traces(opt);
 
-  std::error_code ec;
-  fs::create_directories(opt.out_dir, ec);
-  if (ec) throw ConfigError(fmt::format("--out '{}': error: cannot create the folder ({})", opt.out_dir, ec.message()));
+  create_output_folder(opt.out_dir);
   const fs::path dir(opt.out_dir);
 
   compiler::CompileOptions co;

@@ -1,9 +1,14 @@
 #include "npu/sim/run/simulate_data.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <random>
 
+#include <fmt/format.h>
+
+#include "npu/base/files.hpp"
+#include "npu/base/safe_file_name.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/sim/run/run_with_data.hpp"
@@ -57,9 +62,29 @@ std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name
   return 0;
 }
 
+namespace {
+
+// Refuses (or, allowed, notes) NaN and +-Inf in the values read from `path` for `spec`.
+void check_finite(const std::vector<float>& v, const std::string& spec, const std::string& path, bool allow,
+                  std::vector<std::string>* notes) {
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = v.size(); i-- > 0;)
+    if (!std::isfinite(v[i])) ++bad, first = i;
+  if (bad == 0) return;
+  const std::string what = fmt::format("{} holds {} non-finite value(s) (first: {} at element {})", path, bad,
+                                       std::isnan(v[first]) ? "NaN" : (v[first] > 0 ? "+Inf" : "-Inf"), first);
+  if (!allow)
+    throw ConfigError("--input-data '" + spec + "': error: " + what +
+                      "; NaN compares equal to NaN, so every strategy would pass\n  fix: give finite inputs, or add "
+                      "--allow-nonfinite to run with them anyway (a warning is printed)");
+  if (notes) notes->push_back("warning: " + what + " (--allow-nonfinite): errors computed from them say little");
+}
+
+}  // namespace
+
 std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
                                                       const std::vector<std::string>& specs, std::uint64_t seed,
-                                                      std::vector<std::string>* notes) {
+                                                      std::vector<std::string>* notes, bool allow_nonfinite) {
   const compiler::Graph& g = c.graph;
   std::map<std::string, std::vector<float>> out;
   for (const std::string& spec : specs) {
@@ -81,6 +106,7 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       throw ConfigError("--input-data '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
     }
     out[name] = input_values(g, name, compiler::read_tensor_file(path), path);
+    check_finite(out[name], spec, path, allow_nonfinite, notes);
   }
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -106,26 +132,42 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
   return out;
 }
 
+std::vector<std::string> write_output_tensors(const std::filesystem::path& dir,
+                                              const std::map<std::string, compiler::RefTensor>& outs) {
+  create_output_folder(dir.string());
+  std::vector<std::string> names;
+  for (const auto& kv : outs) names.push_back(kv.first);
+  const std::map<std::string, std::string> file = npu::safe_file_names(names);
+  std::vector<std::string> written;
+  for (const auto& [name, t] : outs) {
+    const std::string base = (dir / file.at(name)).string();
+    compiler::write_npy(base + ".npy", t);
+    compiler::write_tensor_pb(base + ".pb", t, name);
+    written.push_back(base + ".npy");
+    written.push_back(base + ".pb");
+  }
+  return written;
+}
+
+std::filesystem::path output_tensor_npy(const std::filesystem::path& dir, const std::string& name,
+                                        const std::vector<std::string>& all_names) {
+  return dir / (npu::safe_file_names(all_names).at(name) + ".npy");
+}
+
 RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
                              const RunOptions& ro, std::vector<std::string>& files) {
   std::vector<std::string> notes;
-  const auto inputs = data_inputs(c, opt.input_data, opt.input_seed, &notes);
+  const auto inputs = data_inputs(c, opt.input_data, opt.input_seed, &notes, opt.allow_nonfinite);
   for (const std::string& n : notes) std::cerr << "npu simulate: " << n << "\n";
   DataRunResult r = run_with_data(c, hw, inputs, ro);
-  const std::filesystem::path dir = std::filesystem::path(opt.out_dir) / "outputs";
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
+  std::map<std::string, compiler::RefTensor> outs;
   for (const auto& [name, values] : r.outputs) {
-    compiler::RefTensor t;
+    compiler::RefTensor& t = outs[name];
     t.shape = r.output_shapes.at(name);
     t.f = values;
-    const std::string base = (dir / compiler::isa_name(name)).string();
-    compiler::write_npy(base + ".npy", t);
-    compiler::write_tensor_pb(base + ".pb", t, name);
-    files.push_back(base + ".npy");
-    files.push_back(base + ".pb");
   }
+  for (std::string& f : write_output_tensors(std::filesystem::path(opt.out_dir) / "outputs", outs))
+    files.push_back(std::move(f));
   return r.run;
 }
 

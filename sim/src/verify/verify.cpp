@@ -83,16 +83,7 @@ RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::
   return out;
 }
 
-void write_outputs(const fs::path& dir, const RefTensorMap& outs) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw ConfigError(dir.string() + ": error: cannot create the folder (" + ec.message() + ")");
-  for (const auto& [name, t] : outs) {
-    const std::string base = (dir / compiler::isa_name(name)).string();
-    compiler::write_npy(base + ".npy", t);
-    compiler::write_tensor_pb(base + ".pb", t, name);
-  }
-}
+void write_outputs(const fs::path& dir, const RefTensorMap& outs) { write_output_tensors(dir, outs); }
 
 std::string db(double v) {
   if (std::isnan(v)) return "nan";
@@ -143,7 +134,7 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
   compiler::CompileResult shell;  // data_inputs reads only the graph's inputs
   shell.graph = graph;
   std::vector<std::string> notes;
-  for (auto& [name, v] : data_inputs(shell, opt.input_data, opt.input_seed, &notes)) {
+  for (auto& [name, v] : data_inputs(shell, opt.input_data, opt.input_seed, &notes, opt.allow_nonfinite)) {
     RefTensor t;
     t.shape = graph.tensor(name).shape;
     const compiler::ElemType type = graph.tensor(name).type;
@@ -206,7 +197,7 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
       RefTensorMap sim;
       for (const auto& name : graph.outputs)
         sim[name] = compiler::read_tensor_file(
-            (fs::path(run_dir) / "outputs" / (compiler::isa_name(name) + ".npy")).string());
+            output_tensor_npy(fs::path(run_dir) / "outputs", name, graph.outputs).string());
       row.sim_status = "ok";
       row.sim = compare_outputs(in.reference, sim);
       if (!in.expected.empty()) row.sim_vs_expected = compare_outputs(in.expected, sim);
@@ -290,6 +281,8 @@ std::map<std::string, RunSummary> run_fp32_children(const VerifyOptions& opt) {
   eo.copy_layers = false;
   eo.with_data = true;
   eo.input_data = opt.input_data;
+  eo.allow_nonfinite = opt.allow_nonfinite;
+  eo.quiet = opt.quiet;
   eo.input_seed = opt.input_seed;
   const auto results = run_experiment(eo, plan_experiment(eo));
   if (const int sig = interruption_of(results))

@@ -9,6 +9,7 @@
 #include <onnx/onnx_pb.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cfloat>
@@ -78,6 +79,16 @@ struct Importer {
            "the folder of the .onnx file: move the data file there and re-save the model");
     const fs::path p = base_dir / location;
     std::error_code ec;
+    // The lexical check above does not see symlinks: a link inside the folder may point anywhere.
+    // Resolve both (realpath) and require the data file to stay under the model's folder.
+    const fs::path real_dir = fs::weakly_canonical(fs::absolute(base_dir.empty() ? fs::path(".") : base_dir, ec), ec);
+    const fs::path real_p = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    const auto [dir_end, p_it] = std::mismatch(real_dir.begin(), real_dir.end(), real_p.begin(), real_p.end());
+    if (!location.empty() && (ec || dir_end != real_dir.end() || p_it == real_p.end()))
+      fail("tensor '" + t.name() + "' keeps its data in '" + location + "', which resolves to '" + real_p.string() +
+           "', outside the model's folder '" + real_dir.string() +
+           "' (through a symbolic link); external data must be a file inside the folder of the .onnx file: copy the "
+           "data file there (not a link to it) and re-save the model");
     // A folder (or device) opens as a stream too, with a meaningless size: refuse it first.
     if (!location.empty() && fs::exists(p, ec) && !fs::is_regular_file(p, ec))
       fail("tensor '" + t.name() + "' keeps its data in external file '" + p.string() +

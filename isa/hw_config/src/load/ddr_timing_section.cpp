@@ -77,7 +77,18 @@ void check_timing_rules(Loader& in, const DdrConfig& d) {
             "  tREFI is the average refresh interval (7.8 us for DDR3/DDR4, 3.9 us for LPDDR4), tRFC one refresh's "
             "duration; check the units (both in tCK)");
   check_refresh_leaves_time(in, d);
+  // A refresh activates and precharges rows inside the device, so it lasts at least one row
+  // cycle: every JEDEC table has tRFC far above tRC (JESD79-4 DDR4-3200 8 Gb: tRFC1 350 ns =
+  // 560 tCK, tRC 45.75 ns = 74 tCK; the HBM2 preset: tRFC 260 ns, tRC 48 ns).
+  if (t.t_rfc < t.t_rc)
+    in.fail(in.mark_of(p + "tRFC"),
+            fmt::format("timing cannot hold: tRFC = {} < tRC = {} tCK (a refresh is shorter than one row cycle)",
+                        t.t_rfc, t.t_rc),
+            fmt::format("  a refresh opens and closes rows, so it lasts at least tRC; JEDEC gives tRFC per die "
+                        "density (JESD79-4 DDR4 8 Gb: 350 ns; 16 Gb: 550 ns); set tRFC >= {} (in tCK)",
+                        t.t_rc));
   if (auto issue = detail::jedec_issue(d)) in.fail(in.mark_of(issue->key), issue->what, issue->hint);
+  if (auto issue = detail::speed_bin_issue(d)) in.fail(in.mark_of(issue->key), issue->what, issue->hint);
 }
 
 }  // namespace

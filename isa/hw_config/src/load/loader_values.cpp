@@ -13,7 +13,15 @@
 #include "npu/base/user_text.hpp"
 
 namespace npu {
+
 namespace {
+
+// ": it contains U+00A0 (no-break space) at character 2, ..." for a value holding a
+// character no number or size has (a paste often brings an invisible one), else "".
+std::string odd_char(const std::string& text) {
+  const std::string c = first_unexpected_char(text);
+  return c.empty() ? c : ": it contains " + c + ", which no number or size has; retype the value";
+}
 
 std::string lower(std::string s) {
   for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
@@ -81,8 +89,8 @@ std::int64_t Loader::get_int64(const Section& s, const std::string& key, std::in
     const bool fraction = end && *end == '\0' && !text.empty() && std::isfinite(d) &&
                           text.find_first_of(".eE") != std::string::npos;
     fail(vmark(s, key),
-         fmt::format("'{}' must be an integer, got {}'{}'", s.key_path(key), fraction ? "the fraction " : "",
-                     echo(text)),
+         fmt::format("'{}' must be an integer, got {}'{}'{}", s.key_path(key), fraction ? "the fraction " : "",
+                     echo(text), odd_char(text)),
          fmt::format("  allowed: a whole number >= {}", min_value));
   }
   if (v < min_value)
@@ -104,7 +112,7 @@ double Loader::get_positive_double(const Section& s, const std::string& key, con
   char* end = nullptr;
   const double v = chars_ok ? std::strtod(text.c_str(), &end) : 0.0;
   if (!chars_ok || !end || *end != '\0' || !std::isfinite(v))
-    fail(vmark(s, key), fmt::format("'{}' must be a number ({}), got '{}'", s.key_path(key), unit, echo(text)),
+    fail(vmark(s, key), fmt::format("'{}' must be a number ({}), got '{}'{}", s.key_path(key), unit, echo(text), odd_char(text)),
          fmt::format("  write a plain number, e.g. '{}: 1000' (the unit {} is implied by the key)", key, unit));
   if (!(v > 0))
     fail(vmark(s, key), fmt::format("'{}' must be > 0, got {}", s.key_path(key), echo(text)),
@@ -123,7 +131,7 @@ std::uint64_t Loader::get_size(const Section& s, const std::string& key) {
   if (!v && size_too_large(text))
     fail(vmark(s, key), fmt::format("'{}' = '{}' is too large: more than 2^64 - 1 bytes", s.key_path(key), echo(text)),
          fmt::format("  allowed: at most {}", max_size_text(s.key_path(key))));
-  if (!v) fail(vmark(s, key), fmt::format("'{}' is not a size: '{}'", s.key_path(key), echo(text)), hint);
+  if (!v) fail(vmark(s, key), fmt::format("'{}' is not a size: '{}'{}", s.key_path(key), echo(text), odd_char(text)), hint);
   if (*v == 0) fail(vmark(s, key), fmt::format("'{}' must be > 0, got '{}'", s.key_path(key), echo(text)), hint);
   if (s.key_path(key) == "sram.capacity" && *v > (std::uint64_t(1) << 32))
     fail(vmark(s, key), fmt::format("'sram.capacity' = {} bytes is too large: at most 4 GiB (4294967296 bytes)", *v),

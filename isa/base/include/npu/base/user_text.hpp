@@ -28,6 +28,14 @@ bool is_valid_utf8(std::string_view s);
 /// names in JSON and CSV outputs so that they stay UTF-8.
 std::string utf8_escaped(std::string_view s);
 
+/// The first character of `s` that is not printable ASCII, described for a message, or "" when
+/// there is none: its code point, its Unicode name for the invisible ones a copy-paste brings
+/// (no-break space, zero-width space, byte order mark, ...) and its 1-based position in
+/// characters. Examples: "1\u00a0MiB" -> "U+00A0 (no-break space) at character 2";
+/// "a\tb" -> "U+0009 (tab) at character 2"; an invalid UTF-8 byte -> "byte 0xFF (not UTF-8)
+/// at character N".
+std::string first_unexpected_char(std::string_view s);
+
 /// One line for a table cell or a summary from a (possibly multi-line) error message: its
 /// first line, except that a first line ending in ':' introduces an indented list (e.g. every
 /// layer a program cannot run with data), so the list's first item is appended and the others

@@ -23,7 +23,8 @@ struct YamlFileKind {
 
 /// The one YAML document of `text`, read from `source` (a path or "<string>"): a null node
 /// when the text holds no document (empty, or comments only). Checks first what every YAML
-/// input is checked for (check_line_lengths, check_yaml_characters, with `kind.what`), then
+/// input is checked for (check_line_lengths, check_yaml_characters, check_yaml_depth, with
+/// `kind.what`), then
 /// parses with load_all_yaml. Throws npu::ConfigError (throw_yaml_error's format) for
 ///   - malformed YAML: "malformed YAML: <yaml-cpp's message>" at the parser's mark, then
 ///     kind.malformed_fix;

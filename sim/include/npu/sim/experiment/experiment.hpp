@@ -84,11 +84,13 @@ struct ExperimentOptions {
   bool copy_layers = true;             ///< copy each run's layers.csv to out_dir/layers/<id>.csv
   std::size_t progress_total = 0;      ///< cells the progress line counts (0: the jobs given)
   std::size_t progress_done = 0;       ///< of those, done before this call (a resumed sweep)
+  bool quiet = false;                  ///< no progress line on stderr (-q)
   /// Children run with data (`--with-data`; fp32 configs): inputs from input_data (NAME=FILE
   /// or FILE), the others seeded by input_seed; used by `npu verify` and `experiment --verify`.
   bool with_data = false;
   std::vector<std::string> input_data;
   std::uint64_t input_seed = 1;
+  bool allow_nonfinite = false;  ///< children get --allow-nonfinite (NaN/Inf in input_data files)
 };
 
 /// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).
@@ -135,7 +137,8 @@ compiler::Strategy resolve_strategy(const std::string& name_or_path);
 /// file's `name:` (its file stem if the file cannot be read). Never a path.
 std::string strategy_label(const std::string& name_or_path);
 
-/// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge").
+/// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge"): the
+/// file stem through npu::safe_file_name().
 std::string stem_of(const std::string& path_or_name);
 
 }  // namespace npu::sim

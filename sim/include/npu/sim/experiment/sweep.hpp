@@ -18,6 +18,7 @@ struct SweepOptions {
   bool retry_failed = false;  ///< run cells that failed before again (else they count as done)
   std::string self_exe;       ///< the npu binary children run with
   std::size_t max_cells = kDefaultMaxSweepCells;  ///< refuse a larger sweep before planning
+  bool quiet = false;         ///< no progress line on stderr (-q)
 };
 
 struct SweepOutcome {

@@ -30,6 +30,7 @@ struct SimulateOptions {
   bool with_data = false;
   std::vector<std::string> input_data;
   std::uint64_t input_seed = 1;
+  bool allow_nonfinite = false;  ///< NaN/Inf in input_data files: warn instead of refusing
 };
 
 struct SimulateResult {

@@ -2,11 +2,13 @@
 // files or a seeded generator, a run with the data path on, outputs written as files.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "npu/compiler/driver/compiler.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/sim/run/run_program.hpp"
 #include "npu/sim/run/simulate.hpp"
 
@@ -21,17 +23,33 @@ namespace npu::sim {
 /// its Gather indexes (gather_table_rows), and a line saying so is appended to `notes`.
 /// Throws ConfigError for an unknown input name, a malformed spec, a bad file, a wrong element
 /// count, float data for an integer input (and the reverse) or an integer input to generate
-/// that indexes no Gather.
+/// that indexes no Gather. A file holding NaN or +-Inf is refused (ConfigError naming the file,
+/// the count, the first such element and --allow-nonfinite) unless `allow_nonfinite`, when a
+/// warning line is appended to `notes` instead: a reference and a simulation that both give
+/// NaN compare as equal, so "all pass" would say nothing.
 std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
                                                       const std::vector<std::string>& specs, std::uint64_t seed,
-                                                      std::vector<std::string>* notes = nullptr);
+                                                      std::vector<std::string>* notes = nullptr,
+                                                      bool allow_nonfinite = false);
 
 /// Rows of the constant table (its `axis` dimension) that graph input `name` indexes as a
 /// Gather's indices; 0 when no Gather of a constant reads it as indices.
 std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name);
 
-/// Runs `c` with data (run_with_data) and writes each graph output to OUT/outputs/NAME.npy
-/// and OUT/outputs/NAME.pb (NAME sanitised as in .npuasm); `files` gets their paths.
+/// Writes each tensor of `outs` to DIR/FILE.npy and DIR/FILE.pb, FILE its name mapped by
+/// npu::safe_file_names() over all the names of `outs` (so a name like "../x" or "/abs" stays
+/// inside DIR, and names that map alike are told apart by "~2", ...). Creates DIR. Returns the
+/// paths written. Throws ConfigError when DIR cannot be created or a file cannot be written.
+std::vector<std::string> write_output_tensors(const std::filesystem::path& dir,
+                                              const std::map<std::string, compiler::RefTensor>& outs);
+
+/// The .npy path write_output_tensors() gives output `name` of a graph whose outputs are
+/// `all_names`.
+std::filesystem::path output_tensor_npy(const std::filesystem::path& dir, const std::string& name,
+                                        const std::vector<std::string>& all_names);
+
+/// Runs `c` with data (run_with_data) and writes each graph output to OUT/outputs/ with
+/// write_output_tensors(); `files` gets their paths.
 RunResult simulate_with_data(const SimulateOptions& opt, const compiler::CompileResult& c, const HwConfig& hw,
                              const RunOptions& ro, std::vector<std::string>& files);
 

@@ -52,6 +52,8 @@ struct VerifyOptions {
   std::vector<std::string> strategies;    ///< names or strategy YAML paths
   std::vector<std::string> input_data;    ///< NAME=FILE or FILE (as npu simulate --input-data)
   std::uint64_t input_seed = 1;           ///< other inputs U(-1, 1) from this seed
+  bool allow_nonfinite = false;           ///< NaN/Inf in input files: warn instead of refusing
+  bool quiet = false;                     ///< no progress line (-q)
   std::vector<std::string> expected;      ///< NAME=FILE or FILE: outputs of an outside reference (e.g. PyTorch)
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224
   bool dropout_as_identity = false;       ///< --dropout-as-identity (LoadOptions)

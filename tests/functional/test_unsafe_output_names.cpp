@@ -1,0 +1,105 @@
+// Issue 27: graph output names became file names as they were, so an output named "../../x"
+// or "/abs/x" made `npu verify --out D` and `npu simulate --with-data --out D` write outside D.
+// Every writer now maps names through npu::safe_file_names(); each test builds a small ONNX
+// model with such names, runs the tool and walks what it wrote.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "fp32_config.hpp"
+#include "test_onnx_util.hpp"
+#include "tool_runner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using npu::test::fresh_dir;
+using npu::test::OnnxModel;
+using npu::test::run_npu;
+
+/// x[1,8] -> Relu -> output `up`; x -> Sigmoid -> output `abs`.
+std::string model_with_outputs(const std::string& dir, const std::string& up, const std::string& abs) {
+  OnnxModel m(13);
+  m.input("x", {1, 8});
+  m.node("Relu", "relu", {"x"}, {up});
+  m.node("Sigmoid", "sig", {"x"}, {abs});
+  m.output(up);
+  m.output(abs);
+  const std::string path = dir + "/names.onnx";
+  std::ofstream(path, std::ios::binary) << m.bytes();
+  return path;
+}
+
+/// Every regular file under `root`, as paths relative to it.
+std::vector<std::string> files_under(const fs::path& root) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), root).string());
+  return out;
+}
+
+struct Case {
+  std::string dir, out, abs_dir, model;
+};
+
+/// A model whose outputs are "../../escaped" and an absolute path under a folder of its own;
+/// the tool's --out is DIR/a/b/out, so "../../escaped" from out/outputs would land in DIR/a.
+Case unsafe_case(const std::string& name) {
+  Case c;
+  c.dir = fresh_dir(name);
+  c.out = c.dir + "/a/b/out";
+  c.abs_dir = fresh_dir(name + "-abs");
+  fs::remove_all(c.abs_dir);  // must stay absent: the tool must not create it
+  c.model = model_with_outputs(c.dir, "../../escaped", c.abs_dir + "/abs_out");
+  return c;
+}
+
+/// Nothing outside `c.out` but the inputs; the absolute folder was not created.
+void expect_nothing_outside(const Case& c) {
+  EXPECT_FALSE(fs::exists(c.abs_dir)) << c.abs_dir;
+  for (const std::string& f : files_under(c.dir)) {
+    const bool inside = f.rfind("a/b/out/", 0) == 0;
+    EXPECT_TRUE(inside || f == "names.onnx" || f == "edge-fp32.yaml") << f;
+  }
+}
+
+TEST(UnsafeOutputNames, SimulateWithDataWritesInsideOut) {
+  const Case c = unsafe_case("unsafe-sim");
+  const auto r = run_npu({"simulate", "--model", c.model, "--hw", npu::test::fp32_config(c.dir), "--strategy", "none",
+                          "--with-data", "--out", c.out, "-q"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  expect_nothing_outside(c);
+  // "../../escaped": '/' -> '_', the leading '.' -> '_' (npu::safe_file_name).
+  EXPECT_TRUE(fs::exists(c.out + "/outputs/_._.._escaped.npy"));
+  EXPECT_TRUE(fs::exists(c.out + "/outputs/_._.._escaped.pb"));
+  // The absolute name: every '/' -> '_'.
+  std::string abs_file = c.abs_dir + "/abs_out";
+  for (char& ch : abs_file)
+    if (ch == '/') ch = '_';
+  EXPECT_TRUE(fs::exists(c.out + "/outputs/" + abs_file + ".npy")) << abs_file;
+}
+
+TEST(UnsafeOutputNames, VerifyWritesInsideOutAndReadsItsOwnFiles) {
+  const Case c = unsafe_case("unsafe-verify");
+  const auto r = run_npu({"verify", c.model, "--hw", npu::test::fp32_config(c.dir), "--strategies", "none",
+                          "--out", c.out});
+  ASSERT_EQ(r.status, 0) << r.output;  // the simulated outputs were found again under their safe names
+  expect_nothing_outside(c);
+  EXPECT_TRUE(fs::exists(c.out + "/outputs/reference/_._.._escaped.npy"));
+  EXPECT_TRUE(fs::exists(c.out + "/runs/names__edge-fp32__none/outputs/_._.._escaped.npy"));
+}
+
+TEST(UnsafeOutputNames, OutputsThatMapAlikeGetDistinctFiles) {
+  // "a/b" and "a:b" both map to "a_b": sorted, "a/b" (0x2f) takes a_b and "a:b" (0x3a) a_b~2.
+  const std::string dir = fresh_dir("unsafe-collide");
+  const std::string model = model_with_outputs(dir, "a/b", "a:b");
+  const auto r = run_npu({"simulate", "--model", model, "--hw", npu::test::fp32_config(dir), "--strategy", "none",
+                          "--with-data", "--out", dir + "/out", "-q"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir + "/out/outputs/a_b.npy"));
+  EXPECT_TRUE(fs::exists(dir + "/out/outputs/a_b~2.npy"));
+}
+
+}  // namespace
