@@ -259,18 +259,18 @@ Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::
     Decision d;
     d.pass = "sram-plans";
     d.label = sram_size_text(cap) + " plan";
-    const std::string figures = fmt::format("DDR {} B, estimated {:.3f} us", plan->figures.ddr_bytes,
+    const std::string figures = fmt::format("burst DDR {} B, estimated {:.3f} us", plan->figures.ddr_bytes,
                                             plan->figures.estimated_ns / 1000.0);
     if (!kept || improves_on(plan->figures, kept->figures)) {
       d.outcome = DecisionOutcome::Applied;
       d.verb = "kept";
-      d.reason = kept ? fmt::format("{}; better than the {} plan's DDR {} B, estimated {:.3f} us", figures,
+      d.reason = kept ? fmt::format("{}; better than the {} plan's burst DDR {} B, estimated {:.3f} us", figures,
                                     sram_size_text(kept->figures.sram_bytes), kept->figures.ddr_bytes,
                                     kept->figures.estimated_ns / 1000.0)
                       : figures + "; the smallest size tried that compiles";
       kept = std::move(plan);
     } else {
-      d.reason = fmt::format("not better than the {} plan in both DDR bytes and estimated time: {} against DDR {} B, "
+      d.reason = fmt::format("not better than the {} plan in both DDR bytes and estimated time: {} against burst DDR {} B, "
                              "estimated {:.3f} us (times within {} % tie)",
                              sram_size_text(kept->figures.sram_bytes), figures, kept->figures.ddr_bytes,
                              kept->figures.estimated_ns / 1000.0, 100 * kPlanTimeTie);
