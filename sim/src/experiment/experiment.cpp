@@ -474,16 +474,13 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
   md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | cycles | "
         "speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
   md << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>7} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model",
-                     "hw", "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved",
-                     "MAC %", "BW %", "energy mJ");
+  std::vector<std::vector<std::string>> cells;
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     if (!r.ok) {
       md << fmt::format("| {} | {} | {} | failed: {} ||||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
                         strategy_label(r.job.strategy), r.error);
-      txt << fmt::format("{:<16} {:<20} {:<12} FAILED: {}\n", stem_of(r.job.model), stem_of(r.job.hw),
-                         strategy_label(r.job.strategy), r.error);
+      cells.push_back({stem_of(r.job.model), stem_of(r.job.hw), strategy_label(r.job.strategy), "FAILED: " + r.error});
       continue;
     }
     std::string speed = optional_number(row.vs.speedup, "{:.3f}x");
@@ -494,11 +491,9 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
                       stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
                       r.ddr_total_mb(), over, r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
                       100 * r.ddr_bw_utilisation, energy);
-    txt << fmt::format(
-        "{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>7} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n",
-        stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over,
-        r.latency_ms, speed, saved, 100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
+    cells.push_back(summary_text_cells(stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r, row.vs));
   }
+  txt << format_text_table(summary_text_columns(), cells);
 }
 
 // Host placement is never silent: one line per run that used the host model.

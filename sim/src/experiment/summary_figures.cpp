@@ -30,4 +30,29 @@ std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok) 
                      100 * r.host_time_share);
 }
 
+std::vector<TextColumn> summary_text_columns() {
+  std::vector<TextColumn> c = {{"model"}, {"hw"}, {"strategy"}};
+  for (const char* head : {"DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved", "MAC %", "BW %",
+                           "energy mJ"})
+    c.push_back({head, TextAlign::Right});
+  return c;
+}
+
+std::vector<std::string> summary_text_cells(const std::string& model, const std::string& hw, const std::string& strategy,
+                                            const RunSummary& r, const VsNone& vs) {
+  return {model,
+          hw,
+          strategy,
+          fmt::format("{:.2f}", r.ddr_read_mb),
+          fmt::format("{:.2f}", r.ddr_write_mb),
+          fmt::format("{:.2f}", r.ddr_total_mb()),
+          optional_number(r.ddr_over_compulsory(), "{:.2f}x"),
+          fmt::format("{:.3f}", r.latency_ms),
+          optional_number(vs.speedup, "{:.3f}x"),
+          optional_number(vs.saved_pct, "{:.1f} %"),
+          fmt::format("{:.1f}", 100 * r.mac_utilisation),
+          fmt::format("{:.1f}", 100 * r.ddr_bw_utilisation),
+          optional_number(r.energy_mj, "{:.3f}")};
+}
+
 }  // namespace npu::sim

@@ -5,7 +5,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "npu/base/text_table.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 
 namespace npu::sim {
@@ -27,6 +29,14 @@ extern const char* const kSummaryHeader;
 /// The 15 figure fields from ddr_read_mb to host_time_pct, each followed by a comma; 15 empty
 /// fields for a run that did not succeed (`ok` false).
 std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok);
+
+/// The terminal table's columns, model to energy mJ (docs/experiment.md "The terminal table"),
+/// for npu::format_text_table: every summary's text table has them.
+std::vector<TextColumn> summary_text_columns();
+
+/// One successful run's cells in summary_text_columns(), its names as given.
+std::vector<std::string> summary_text_cells(const std::string& model, const std::string& hw, const std::string& strategy,
+                                            const RunSummary& r, const VsNone& vs);
 
 /// `v` formatted with `format` ({fmt} syntax), or "" when empty.
 std::string optional_number(const std::optional<double>& v, const char* format);

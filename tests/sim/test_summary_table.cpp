@@ -1,0 +1,48 @@
+// The experiment's terminal table with a long hw name (issue 27 item 5): a sweep-derived
+// config name such as `edge-npu-ddr4__capacity-256KiB` (30 characters) is wider than the 20
+// the table once gave its hw column, and pushed the figures of its rows out of line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tool_runner.hpp"
+
+using npu::test::read_file;
+using npu::test::run_npu;
+
+namespace {
+
+// The lines of the table, from its heading (starting "model ") to the first empty line.
+std::vector<std::string> table_lines(const std::string& output) {
+  std::vector<std::string> lines;
+  std::istringstream in(output.substr(output.find("model ")));
+  for (std::string line; std::getline(in, line) && !line.empty();) lines.push_back(line);
+  return lines;
+}
+
+TEST(SummaryTable, ALongHwNameKeepsEveryColumnInLine) {
+  const std::string dir = npu::test::fresh_dir("summary-table");
+  const std::string hw = dir + "/edge-npu-ddr4__capacity-256KiB.yaml";
+  std::filesystem::copy_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml", hw);
+  const auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--strategies",
+                          "none,conv-bn-act", "--out", dir + "/exp"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto lines = table_lines(r.output);
+  ASSERT_EQ(lines.size(), 3u) << r.output;
+  // The strategy column starts where its heading does, and the right-aligned "lat ms" column
+  // ends where its heading does, on every row.
+  const std::size_t strategy_at = lines[0].find("strategy");
+  const std::size_t latency_end = lines[0].find("lat ms") + 6;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].find(i == 1 ? "none" : "conv-bn-act"), strategy_at) << r.output;
+    EXPECT_EQ(lines[i][latency_end - 1] != ' ' && lines[i][latency_end] == ' ', true) << r.output;
+    EXPECT_EQ(lines[i].find("edge-npu-ddr4__capacity-256KiB  "), lines[0].find("hw ")) << r.output;
+  }
+  // summary.md keeps the full name (Markdown needs no widths).
+  EXPECT_NE(read_file(dir + "/exp/summary.md").find("| edge-npu-ddr4__capacity-256KiB |"), std::string::npos);
+}
+
+}  // namespace
