@@ -43,21 +43,21 @@ std::string layers_csv(const std::string& model, const std::string& hw, const st
   const double period_ns = run.core_clock_mhz > 0 ? 1000.0 / run.core_clock_mhz : 0;
   std::string out =
       "model,hw,strategy,layer,nodes,macs,compulsory_mb,planned_mb,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
-      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,ddr_kv_cache_mb,cycles,latency_ms,mac_utilisation,bound,"
+      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,ddr_kv_cache_mb,cycles,exclusive_cycles,latency_ms,mac_utilisation,bound,"
       "host_cycles,host_ddr_read_mb,host_ddr_write_mb,stack,band_rows,overlap,weights\n";
   for (const auto& l : run.layers) {
     const compiler::LayerReport* rep = by_name.count(l.name) ? by_name[l.name] : nullptr;
     std::string nodes;
     if (rep)
       for (const auto& n : rep->covers) nodes += (nodes.empty() ? "" : ";") + n;
-    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{},"
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{},"
                        "{},{:.6f},{:.6f},{},{},{},{}\n",
                        csv_field(model), csv_field(hw), csv_field(strategy), csv_field(l.name), csv_field(nodes), l.macs,
                        rep ? mb(rep->compulsory_bytes()) : 0.0,
                        rep ? mb(rep->planned_bytes()) : 0.0, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes),
                        mb(l.ddr.total()), mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()),
                        mb(l.ddr_by_kind[2].total()), mb(l.ddr_by_kind[3].total()), mb(l.ddr_by_kind[4].total()), l.cycles,
-                       double(l.cycles) * period_ns * 1e-6, l.mac_utilisation, l.bound, l.host_cycles,
+                       l.exclusive_cycles, double(l.cycles) * period_ns * 1e-6, l.mac_utilisation, l.bound, l.host_cycles,
                        mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes),
                        rep && rep->stack >= 0 ? std::to_string(rep->stack) : std::string(),
                        rep && rep->stack >= 0 ? std::to_string(rep->band_rows) : std::string(),
