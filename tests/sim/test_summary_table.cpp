@@ -46,3 +46,38 @@ TEST(SummaryTable, ALongHwNameKeepsEveryColumnInLine) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 27 item 1: `conv-act` equals `none` on a Conv -> BN -> Relu network (tiny_convnet), and
+// the summary says why, from the compiler's decisions: fuse-activation declined every
+// candidate because a BatchNormalization sits between the conv and the activation.
+TEST(SummaryTable, SaysWhyAStrategyChangedNothing) {
+  const std::string dir = npu::test::fresh_dir("summary-why");
+  const auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                          "--strategies", "none,conv-act,conv-bn-act", "--out", dir + "/exp"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string why = "tiny_convnet edge-npu-ddr4 conv-act: changed nothing against none: fuse-activation fused 0, declined ";
+  const std::size_t at = r.output.find(why);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+  EXPECT_NE(line.find("BatchNormalization"), std::string::npos) << line;
+  EXPECT_NE(line.find("between conv and Relu"), std::string::npos) << line;
+  // conv-bn-act changed things: its line counts the rewrites and gives no reasons.
+  EXPECT_NE(r.output.find("tiny_convnet edge-npu-ddr4 conv-bn-act: fold-batchnorm folded "), std::string::npos) << r.output;
+  // The same lines in summary.md; summary.json per run.
+  EXPECT_NE(read_file(dir + "/exp/summary.md").find(why), std::string::npos);
+  for (const auto& row : npu::test::read_json(dir + "/exp/summary.json")) {
+    const std::string s = row.at("strategy");
+    if (s == "none") {
+      EXPECT_TRUE(row.at("changed_nothing").is_null()) << row.dump();
+      EXPECT_TRUE(row.at("pass_effects").empty()) << row.dump();
+      continue;
+    }
+    EXPECT_EQ(row.at("changed_nothing").get<bool>(), s == "conv-act") << row.dump();
+    EXPECT_EQ(row.at("strategy_effect").get<std::string>().rfind(s == "conv-act" ? "changed nothing" : "fold-batchnorm", 0), 0u)
+        << row.dump();
+  }
+}
+
+}  // namespace

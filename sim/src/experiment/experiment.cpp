@@ -1,6 +1,7 @@
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
+#include "npu/sim/experiment/strategy_effects.hpp"
 #include "npu/base/json_text.hpp"
 
 #include "npu/compiler/frontend/model_loader.hpp"
@@ -275,6 +276,7 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.host_unsized = j.value("host_unsized_tensors", 0);
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
+    r.pass_effects = read_pass_effects(j);
     r.ok = true;
   } catch (const std::exception& e) {
     r.error = fmt::format("{}: malformed: {}", p.string(), e.what());
@@ -424,6 +426,7 @@ using npu::csv_field;
 struct SummaryRow {
   const RunSummary* r;
   VsNone vs;
+  const RunSummary* baseline;  ///< the `none` run of its model and hw, or nullptr
 };
 
 // summary.json's entry of one run.
@@ -440,6 +443,7 @@ json summary_json_entry(const SummaryRow& row) {
             {"earlier_run", r.earlier_run}};
   if (r.ok) {
     put_summary_figures(e, r, row.vs);
+    put_pass_effects(e, r, row.baseline);
   } else {
     e["error"] = r.error;
   }
@@ -517,7 +521,10 @@ std::string host_lines(const std::vector<SummaryRow>& rows) {
 
 std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
   std::vector<SummaryRow> rows;
-  for (const auto& r : runs) rows.push_back(SummaryRow{&r, compare_with_none(r, r.ok ? baseline_of(runs, r) : nullptr)});
+  for (const auto& r : runs) {
+    const RunSummary* baseline = r.ok ? baseline_of(runs, r) : nullptr;
+    rows.push_back(SummaryRow{&r, compare_with_none(r, baseline), baseline});
+  }
   write_summary_csv_json(out_dir, rows, runs);
 
   // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
@@ -528,6 +535,11 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   if (!host.empty()) {
     md << "\n" << host;
     txt << "\n" << host;
+  }
+  const std::string effects = strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); });
+  if (!effects.empty()) {
+    md << "\n" << effects;
+    txt << "\n" << effects;
   }
   md << verify_table(runs, true);
   txt << verify_table(runs, false);

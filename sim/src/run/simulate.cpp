@@ -1,4 +1,5 @@
 #include "npu/sim/run/simulate.hpp"
+#include "npu/compiler/transforms/pass_effect.hpp"
 #include "npu/base/json_text.hpp"
 
 #include <chrono>
@@ -118,6 +119,13 @@ void add_strategy_keys(nlohmann::ordered_json& s, const SimulateOptions& opt, co
   // What the name stands for: its passes and, with fuse-layers, the depth-first keys (two
   // strategy files of one name may differ in them; the sweep's cell key tells them apart too).
   s["passes"] = strategy.passes;
+  // What each of them did (--explain's decisions counted): the experiment summary's line on
+  // why a strategy changed nothing (docs/experiment.md).
+  nlohmann::ordered_json effects = nlohmann::ordered_json::array();
+  for (const compiler::PassEffect& e : compiler::pass_effects(compiled.decisions, strategy))
+    effects.push_back({{"pass", e.pass}, {"applied", e.applied}, {"declined", e.declined}, {"verb", e.verb},
+                       {"first_decline", e.first_decline}, {"summary", e.summary}});
+  s["pass_effects"] = effects;
   if (strategy.uses("fuse-layers")) {
     s["overlap"] = compiler::to_string(strategy.overlap);
     s["traffic_weight"] = strategy.traffic_weight;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/compiler/transforms/pass_effect.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 
 namespace npu::sim {
@@ -56,6 +57,9 @@ struct RunSummary {
   int host_unsized = 0;               ///< host tensors sized only at run time (not costed)
   bool earlier_run = false;           ///< kept from an earlier experiment in the same --out (experiment_folder.hpp)
   std::optional<VerifyFigures> verify;  ///< with --verify
+  /// What each pass of the strategy did (run_summary.json "pass_effects"); empty for a run
+  /// written before that key existed.
+  std::vector<compiler::PassEffect> pass_effects;
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
   /// DDR total / compulsory bytes (1.0 = only compulsory traffic); empty without a compulsory figure.
   std::optional<double> ddr_over_compulsory() const {
