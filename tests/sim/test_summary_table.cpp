@@ -65,10 +65,21 @@ TEST(SummaryTable, SaysWhyAStrategyChangedNothing) {
   EXPECT_NE(line.find("between conv and Relu"), std::string::npos) << line;
   // conv-bn-act changed things: its line counts the rewrites and gives no reasons.
   EXPECT_NE(r.output.find("tiny_convnet edge-npu-ddr4 conv-bn-act: fold-batchnorm folded "), std::string::npos) << r.output;
+  // Issue 27 item 2: the summary gives the sequential-stream rate beside the peak; edge preset by
+  // hand: 64 B / (tCCD_L 8 x 0.625 ns) = 12.8 GB/s of 3200 MT/s x 8 B = 25.6 GB/s.
+  EXPECT_NE(r.output.find("bandwidth: edge-npu-ddr4: BW % is of the 25.6 GB/s peak; one sequential stream (a LOAD in "
+                          "address order) reaches at most 12.8 GB/s"),
+            std::string::npos)
+      << r.output;
+  const std::string layers = read_file(dir + "/exp/layers/tiny_convnet__edge-npu-ddr4__none.csv");
+  EXPECT_NE(layers.find(",ddr_gbps,peak_ddr_gbps,stream_ddr_gbps,"), std::string::npos) << layers;
+  EXPECT_NE(layers.find(",25.600000,12.800000,"), std::string::npos) << layers;
   // The same lines in summary.md; summary.json per run.
   EXPECT_NE(read_file(dir + "/exp/summary.md").find(why), std::string::npos);
   for (const auto& row : npu::test::read_json(dir + "/exp/summary.json")) {
     const std::string s = row.at("strategy");
+    EXPECT_DOUBLE_EQ(row.at("stream_ddr_gbps").get<double>(), 12.8) << row.dump();
+    EXPECT_DOUBLE_EQ(row.at("peak_ddr_gbps").get<double>(), 25.6) << row.dump();
     if (s == "none") {
       EXPECT_TRUE(row.at("changed_nothing").is_null()) << row.dump();
       EXPECT_TRUE(row.at("pass_effects").empty()) << row.dump();

@@ -277,6 +277,8 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
     r.pass_effects = read_pass_effects(j);
+    r.peak_ddr_gbps = j.value("peak_ddr_gbps", 0.0);
+    r.stream_ddr_gbps = j.value("stream_ddr_gbps", 0.0);
     r.ok = true;
   } catch (const std::exception& e) {
     r.error = fmt::format("{}: malformed: {}", p.string(), e.what());
@@ -536,6 +538,9 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     md << "\n" << host;
     txt << "\n" << host;
   }
+  const std::string bandwidth = bandwidth_lines(runs);
+  md << (bandwidth.empty() ? "" : "\n") << bandwidth;
+  txt << (bandwidth.empty() ? "" : "\n") << bandwidth;
   const std::string effects = strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); });
   if (!effects.empty()) {
     md << "\n" << effects;

@@ -49,6 +49,8 @@ struct RunSummary {
   std::optional<double> compulsory_mb;
   double mac_utilisation = 0;         ///< 0..1: MACs / (peak MACs/cycle x cycles)
   double ddr_bw_utilisation = 0;      ///< 0..1: bytes / (peak GB/s x latency)
+  double peak_ddr_gbps = 0;           ///< the config's peak DDR bandwidth (0: run.json before the key)
+  double stream_ddr_gbps = 0;         ///< one sequential stream's bound (isa::sequential_stream_gbps; 0: absent)
   std::optional<double> energy_mj;    ///< when the config has an energy section
   double wall_s = 0;                  ///< wall time of the child process
   double host_mac_share = 0;          ///< 0..1: MACs placed on the host (run_summary.json)
