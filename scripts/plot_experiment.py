@@ -7,9 +7,10 @@ Writes PNGs into PLOTDIR (default DIR/plots):
   strategies_<model>.png      DDR MB and latency per strategy, one group of bars per hw config
   layers_<run id>.png         per-layer DDR traffic stacked by tensor kind
                               (input, weight, output, intermediate, kv_cache), for every run
-  roofline_<model>__<hw>.png  one point per layer (MACs per DDR byte vs achieved MAC/s)
-                              for the `none` run and the most fused run, under the
-                              config's compute and bandwidth roofs
+  roofline_<model>__<hw>.png  one point per layer, and per depth-first stack (MACs per DDR
+                              byte vs achieved MAC/s), for the `none` run and the most fused
+                              run, under the config's compute roof, its peak DDR bandwidth
+                              roof and, where lower, its sequential-stream roof
 
 Needs Debian's python3-matplotlib and python3-pandas. Exits 1 with a message when DIR is
 not an experiment folder.
@@ -115,6 +116,28 @@ def layer_bars(run_dir_root, runs, out_dir):
     return written
 
 
+def roofline_points(df):
+    """The roofline's points of one layers.csv as a DataFrame (macs, ddr_mb, latency_ms): one
+    per layer outside a depth-first stack, and one per stack -- its layers' MACs and DDR bytes
+    summed, its time the stack's own: the sum of its layers' exclusive cycles (each cycle of the
+    run belongs to one layer) at the run's ms per cycle. A stack's layers run band by band, so
+    each layer's span (latency_ms) is nearly the whole stack's: drawn per layer, every layer
+    would carry the stack's time. Without an exclusive_cycles column (older files) a stack's
+    time is its longest layer span. Rows without MACs, DDR bytes or time are left out."""
+    stacked = df["stack"].notna() if "stack" in df else pd.Series(False, index=df.index)
+    rows = [{"macs": r.macs, "ddr_mb": r.ddr_total_mb, "latency_ms": r.latency_ms, "stack": None}
+            for r in df[~stacked].itertuples()]
+    for stack, g in df[stacked].groupby("stack"):
+        if "exclusive_cycles" in g and (g.cycles > 0).any():
+            ms_per_cycle = (g.latency_ms[g.cycles > 0] / g.cycles[g.cycles > 0]).iloc[0]
+            time_ms = g.exclusive_cycles.sum() * ms_per_cycle
+        else:
+            time_ms = g.latency_ms.max()
+        rows.append({"macs": g.macs.sum(), "ddr_mb": g.ddr_total_mb.sum(), "latency_ms": time_ms, "stack": int(stack)})
+    points = pd.DataFrame(rows, columns=["macs", "ddr_mb", "latency_ms", "stack"])
+    return points[(points.macs > 0) & (points.ddr_mb > 0) & (points.latency_ms > 0)]
+
+
 def roofline(root, summary_json, out_dir):
     written = []
     by_key = {}
@@ -128,7 +151,7 @@ def roofline(root, summary_json, out_dir):
         if fused:
             chosen.append(fused[0])
         fig, ax = plt.subplots(figsize=(7, 5))
-        peak_macs = peak_gbps = None
+        peak_macs = peak_gbps = stream_gbps = None
         for r in chosen:
             rs_path = os.path.join(r["run_dir"], "run_summary.json")
             lay_path = os.path.join(root, "layers", f"{os.path.basename(r['run_dir'])}.csv")
@@ -137,22 +160,29 @@ def roofline(root, summary_json, out_dir):
             with open(rs_path) as f:
                 rsum = json.load(f)
             peak_macs, peak_gbps = rsum["peak_macs_per_s"], rsum["peak_ddr_gbps"]
-            df = pd.read_csv(lay_path)
-            df = df[(df.macs > 0) & (df.ddr_total_mb > 0) & (df.latency_ms > 0)]
-            intensity = df.macs / (df.ddr_total_mb * 1e6)
-            achieved = df.macs / (df.latency_ms * 1e-3)
-            ax.scatter(intensity, achieved, s=12, alpha=0.7, label=r["strategy"])
+            stream_gbps = rsum.get("stream_ddr_gbps", peak_gbps)
+            pts = roofline_points(pd.read_csv(lay_path))
+            layers, stacks = pts[pts["stack"].isna()], pts[pts["stack"].notna()]
+            sc = ax.scatter(layers.macs / (layers.ddr_mb * 1e6), layers.macs / (layers.latency_ms * 1e-3), s=12,
+                            alpha=0.7, label=r["strategy"])
+            if not stacks.empty:
+                ax.scatter(stacks.macs / (stacks.ddr_mb * 1e6), stacks.macs / (stacks.latency_ms * 1e-3), s=60,
+                           marker="s", alpha=0.8, color=sc.get_facecolor()[0], label=f"{r['strategy']}: stacks")
         if peak_macs is None:
             plt.close(fig)
             continue
         ridge = peak_macs / (peak_gbps * 1e9)
         xs = [ridge / 1000, ridge, ridge * 1000]
-        ax.plot(xs, [min(peak_macs, x * peak_gbps * 1e9) for x in xs], "k-", lw=1.5, label="roofline")
+        ax.plot(xs, [min(peak_macs, x * peak_gbps * 1e9) for x in xs], "k-", lw=1.5,
+                label=f"roofline (peak DDR {peak_gbps:.1f} GB/s)")
+        if stream_gbps < peak_gbps:  # one sequential stream cannot reach the peak (docs/timing.md)
+            ax.plot(xs, [min(peak_macs, x * stream_gbps * 1e9) for x in xs], "k--", lw=1,
+                    label=f"one sequential stream ({stream_gbps:.1f} GB/s)")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("operational intensity (MACs per DDR byte)")
         ax.set_ylabel("achieved MAC/s")
-        ax.set_title(f"{model} on {hw}: roofline (one point per layer)")
+        ax.set_title(f"{model} on {hw}: roofline (squares: depth-first stacks)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
         fig.tight_layout()

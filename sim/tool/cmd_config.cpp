@@ -20,6 +20,8 @@
 #include "npu/hw/dma/dma_sizing.hpp"
 #include "npu/hw/ddr/channel_interleave.hpp"
 #include "npu/hw_config/hw_config.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
+#include "npu/sim/run/dma_latency_probe.hpp"
 
 namespace npu::tool {
 namespace {
@@ -162,7 +164,37 @@ nlohmann::ordered_json derived_json(const HwConfig& c) {
   j["dma_requests_per_cycle"] = s.requests_per_cycle;
   j["dma_outstanding_per_channel"] = s.outstanding_per_channel;
   j["dma_loaded_latency_ns"] = s.loaded_latency_ns;
+  j["stream_ddr_gbps"] = isa::sequential_stream_gbps(c);
+  j["stream_ddr_reason"] = isa::sequential_stream_reason(c);
+  const npu::sim::DmaLatencyProbe probe = npu::sim::probe_loaded_dma_latency(c);
+  if (probe.present) {
+    j["dma_simulated_latency_ns"] = {{"load_bytes", probe.bytes}, {"mean", probe.mean_read_latency_ns},
+                                     {"p99", probe.p99_read_latency_ns}, {"achieved_gbps", probe.achieved_gbps}};
+  }
   return j;
+}
+
+// The sequential-stream rate beside the peak, and the loaded DMA latency one such stream
+// gets in the model beside the unloaded latency Little's law sizes the window with
+// (docs/config.md "Derived figures").
+void print_stream_and_loaded_latency(const HwConfig& c, const hw::DmaSizing& s) {
+  std::cout << fmt::format("#   sequential stream    {:.4g} GB/s of the {:.4g} peak: one LOAD in address order, bound by {} "
+                           "(isa::sequential_stream_gbps, docs/timing.md \"Sequential streams\")\n",
+                           isa::sequential_stream_gbps(c), c.ddr.peak_gbps(), isa::sequential_stream_reason(c));
+  const npu::sim::DmaLatencyProbe p = npu::sim::probe_loaded_dma_latency(c);
+  if (!p.present) return;
+  // One channel: the window's W requests queue behind each other, so by Little's law each
+  // spends W x burst / rate in flight (edge: 32 x 64 B / 12.8 GB/s = 160 ns).
+  const std::string little =
+      c.ddr.channels == 1 && p.achieved_gbps > 0
+          ? fmt::format(" ({} in flight: {} x {} B / {:.4g} GB/s = {:.1f} ns by Little's law)", s.outstanding_per_channel,
+                        s.outstanding_per_channel, c.dma.burst_bytes, p.achieved_gbps,
+                        s.outstanding_per_channel * double(c.dma.burst_bytes) / p.achieved_gbps)
+          : std::string();
+  std::cout << fmt::format(
+      "#   DMA loaded latency   {:.1f} ns mean, p99 {:.1f} ns: simulated, one {} B LOAD at {:.4g} GB/s{}; the window "
+      "above is sized with the unloaded {:.6g} ns\n",
+      p.mean_read_latency_ns, p.p99_read_latency_ns, p.bytes, p.achieved_gbps, little, s.loaded_latency_ns);
 }
 
 void print_text(const HwConfig& c) {
@@ -197,6 +229,7 @@ void print_text(const HwConfig& c) {
     std::cout << fmt::format("#   DMA outstanding      {} per channel (dma.max_outstanding; Little's law would "
                              "size {:.6g} GB/s x {:.6g} ns)\n",
                              s.outstanding_per_channel, s.channel_gbps, s.loaded_latency_ns);
+  print_stream_and_loaded_latency(c, s);
   std::cout << fmt::format("#   host                 {} GMAC/s, {} GB/s{}; 1 MB costs {} core cycles (npu::host_cycles)\n",
                            c.host.gops, c.host.bandwidth_gbps,
                            c.host.present ? "" : " (no host section: the default Cortex-A76-class core)",

@@ -3,6 +3,7 @@
 // experiment summary and `npu report` (docs/experiment.md).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -86,16 +87,44 @@ TEST(CrossLayerPipelining, SameDdrBytesInFewerCycles) {
   EXPECT_LT(on.at("cycles").get<std::uint64_t>(), off.at("cycles").get<std::uint64_t>());
 }
 
-// `npu compile` prints the same network figure (4730 B under `none`, by hand above), apart from
+// `npu compile` prints the same network figure (4730 B under `none`, by hand above), and not
 // the report's per-layer sum, which counts every intermediate as one layer's output and the
-// next one's input (a new user read the two as one quantity under one name).
-TEST(CompulsoryBytes, CompileNamesTheNetworkFigureAndThePerLayerSumApart) {
+// next one's input (a new user read the two as one quantity under one name; issue 27 item 4:
+// it stays in the report's TOTAL row).
+TEST(CompulsoryBytes, CompileNamesTheNetworkFigureAndLeavesThePerLayerSumToTheReport) {
   const std::string dir = npu::test::fresh_dir("compulsory-compile");
   const auto r = run_npu({"compile", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml", "--strategy",
                           "none", "-o", dir + "/t.npuasm"});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("network compulsory 4730 B (inputs, weights, outputs once)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("per-layer compulsory sum "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("per-layer compulsory sum"), std::string::npos) << r.output;
+}
+
+// Every DDR figure `npu compile` and its --explain print has one name, defined in
+// docs/compiler.md's table "The DDR figures npu compile prints" (issue 27 item 4: four
+// figures under three names were printed for one program).
+TEST(CompulsoryBytes, EveryDdrFigureCompilePrintsIsDefinedInTheDocs) {
+  const std::string dir = npu::test::fresh_dir("compulsory-names");
+  const auto r = run_npu({"compile", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--strategy", "residual",
+                          "--explain", "-o", dir + "/t.npuasm"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string docs = read_file(std::string(NPU_SOURCE_DIR) + "/docs/compiler.md");
+  const std::size_t section = docs.find("### The DDR figures `npu compile` prints");
+  ASSERT_NE(section, std::string::npos);
+  const std::string table = docs.substr(section);
+  for (const char* name : {"planned DDR", "burst DDR", "network compulsory"}) {
+    EXPECT_NE(r.output.find(std::string(name) + " "), std::string::npos) << name << " not printed:\n" << r.output;
+    EXPECT_NE(table.find(std::string("| **") + name + "**"), std::string::npos) << name << " not defined";
+  }
+  // No DDR figure without one of those names: "DDR <digits> B" appears only after "planned "
+  // or "burst ".
+  for (std::size_t at = r.output.find("DDR "); at != std::string::npos; at = r.output.find("DDR ", at + 1)) {
+    const std::size_t digits = at + 4;
+    if (digits >= r.output.size() || !std::isdigit(static_cast<unsigned char>(r.output[digits]))) continue;
+    const std::string before = r.output.substr(at >= 8 ? at - 8 : 0, at >= 8 ? 8 : at);
+    EXPECT_TRUE(before.find("planned ") != std::string::npos || before.find("burst ") != std::string::npos)
+        << "an unnamed DDR figure: " << r.output.substr(at >= 60 ? at - 60 : 0, 100);
+  }
 }
 
 }  // namespace

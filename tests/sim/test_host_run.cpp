@@ -101,12 +101,13 @@ TEST(HostRun, LatencyGrowsByExactlyTheHostCyclesAndDdrBytesExcludeTheHost) {
   std::getline(csv, nms);
   EXPECT_NE(header.find(",bound,host_cycles,host_ddr_read_mb,host_ddr_write_mb"), std::string::npos) << header;
   const auto f = npu::test::split_csv(nms);
-  ASSERT_EQ(f.size(), 23u) << nms;  // 22 + ddr_kv_cache_mb (issue 26) after ddr_intermediate_mb
+  // 22 + ddr_kv_cache_mb (issue 26) after ddr_intermediate_mb + exclusive_cycles (issue 27) after cycles
+  ASSERT_EQ(f.size(), 24u) << nms;
   EXPECT_EQ(f[0], "nms");
-  EXPECT_EQ(f[19], "host");
-  EXPECT_EQ(f[20], "52084");
-  EXPECT_EQ(f[21], "0.004096");
-  EXPECT_EQ(f[22], "0.001024");
+  EXPECT_EQ(f[20], "host");
+  EXPECT_EQ(f[21], "52084");
+  EXPECT_EQ(f[22], "0.004096");
+  EXPECT_EQ(f[23], "0.001024");
 
   // Summary: the host line says the bytes are analytic; without a HOST there is no host line.
   EXPECT_NE(with.summary.find("host             52084 cycles"), std::string::npos) << with.summary;

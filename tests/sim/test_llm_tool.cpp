@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <regex>
+#include <vector>
 
 #include "shared_data.hpp"
 #include "tool_runner.hpp"
@@ -26,6 +27,20 @@ TEST(LlmTool, TinyGpt2PairReportsFiguresFromTheRuns) {
                           "--strategies", "none", "--generate", "1", "--out", out});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("one decode length only"), std::string::npos) << r.output;
+  {  // The text table's columns are sized to their cells (issue 27 item 5): every '|' of the
+     // heading line sits where the row's does.
+    const std::size_t strategy = r.output.find("|  strategy");
+    ASSERT_NE(strategy, std::string::npos) << r.output;
+    const std::size_t head = r.output.rfind('\n', strategy) + 1;
+    const std::size_t head_end = r.output.find('\n', head);
+    const std::string heading = r.output.substr(head, head_end - head);
+    const std::string row = r.output.substr(head_end + 1, r.output.find('\n', head_end + 1) - head_end - 1);
+    std::vector<std::size_t> bars_heading, bars_row;
+    for (std::size_t i = 0; i < heading.size(); ++i) if (heading[i] == '|') bars_heading.push_back(i);
+    for (std::size_t i = 0; i < row.size(); ++i) if (row[i] == '|') bars_row.push_back(i);
+    EXPECT_EQ(bars_heading.size(), 9u) << heading;
+    EXPECT_EQ(bars_heading, bars_row) << heading << "\n" << row;
+  }
   const auto llm = npu::test::read_json(out + "/llm.json").at(0);
   const auto pre = npu::test::read_json(out + "/runs/gpt2_tiny__edge-npu-ddr4__none__prefill128/run.json");
   const auto dec = npu::test::read_json(out + "/runs/gpt2_tiny__edge-npu-ddr4__none__decode128/run.json");

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "npu/isa/cost/ddr_stream.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "tool_runner.hpp"
@@ -106,5 +108,32 @@ INSTANTIATE_TEST_SUITE_P(Presets, SequentialStreamSim,
                              if (c == '-') c = '_';
                            return n;
                          });
+
+}  // namespace
+
+namespace {
+
+// Issue 27 item 2: `npu config check` prints the sequential-stream rate beside the peak, and the
+// loaded DMA latency the model gives beside the unloaded one Little's law sizes the window with.
+// Edge preset, by hand: one channel, the window W = 32 requests of 64 B kept full by a stream
+// that the bank group holds at 64 B / (tCCD_L 8 x 0.625 ns) = 12.8 GB/s, so by Little's law
+// each request is in flight 32 x 64 B / 12.8 GB/s = 160 ns (the unloaded latency: (tRP 22 +
+// tRCD 22 + CL 22 + BL/2 4 + 1) x 0.625 ns + (SRAM 2 + 64/32 + 1) x 1 ns = 49.375 ns).
+TEST(SequentialStreamSim, ConfigCheckPrintsTheStreamRateAndTheLoadedLatency) {
+  const auto r = npu::test::run_npu({"config", "check", "configs/edge-npu-ddr4.yaml"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("#   sequential stream    12.8 GB/s of the 25.6 peak"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bound by tCCD_L"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("sized with the unloaded 49.375 ns"), std::string::npos) << r.output;
+  const auto j = npu::test::run_npu({"config", "check", "configs/edge-npu-ddr4.yaml", "--json"});
+  ASSERT_EQ(j.status, 0) << j.output;
+  const auto derived = nlohmann::json::parse(j.output).at("derived");
+  EXPECT_DOUBLE_EQ(derived.at("stream_ddr_gbps").get<double>(), 12.8);
+  EXPECT_NEAR(derived.at("dma_simulated_latency_ns").at("mean").get<double>(), 160.0, 160.0 * 0.05);
+  // hbm2-npu: the stream reaches the peak (ch and bg below co: every channel and group at once).
+  const auto h = npu::test::run_npu({"config", "check", "configs/hbm2-npu.yaml"});
+  EXPECT_NE(h.output.find("614.4 GB/s of the 614.4 peak: one LOAD in address order, bound by the peak"), std::string::npos)
+      << h.output;
+}
 
 }  // namespace

@@ -260,7 +260,7 @@ Plan choose_plan(const std::vector<std::uint64_t>& capacities, std::vector<std::
     Decision d;
     d.pass = "sram-plans";
     d.label = sram_size_text(cap) + " plan";
-    const std::string figures = fmt::format("DDR {} B, estimated {:.3f} us", plan->figures.ddr_bytes,
+    const std::string figures = fmt::format("burst DDR {} B, estimated {:.3f} us", plan->figures.ddr_bytes,
                                             plan->figures.estimated_ns / 1000.0);
     if (!kept || improves_on(plan->figures, kept->figures)) {
       d.outcome = DecisionOutcome::Applied;

@@ -45,4 +45,22 @@ double sequential_stream_gbps(const HwConfig& hw) {
   return stream;
 }
 
+std::string sequential_stream_reason(const HwConfig& hw) {
+  const DdrConfig& d = hw.ddr;
+  const double stream = sequential_stream_gbps(hw);
+  if (stream >= d.peak_gbps() * (1 - 1e-9)) return "the peak";
+  const bool bg_interleaved = d.bank_groups <= 1 || below_column(d.address_mapping, "bg");
+  std::string why;
+  if (!bg_interleaved && d.timing.t_ccd_l > std::max(d.timing.t_ccd_s, d.burst_length / 2))
+    why = "tCCD_L: consecutive bursts stay in one bank group (bg above co in " + d.address_mapping + ")";
+  if (d.channels > 1 && !below_column(d.address_mapping, "ch"))
+    why += std::string(why.empty() ? "" : "; ") + "one channel per row page (ch above co in " + d.address_mapping + ")";
+  if (hw.npu.clock_mhz > 0) {
+    const int width = hw.dma.requests_per_cycle > 0 ? hw.dma.requests_per_cycle : std::max(d.channels, 1);
+    if (double(width) * std::max(hw.dma.burst_bytes, 1) / hw.core_period_ns() <= stream * (1 + 1e-9))
+      why += std::string(why.empty() ? "" : "; ") + "the DMA issue width";
+  }
+  return why.empty() ? "column command spacing" : why;
+}
+
 }  // namespace npu::isa

@@ -2,6 +2,7 @@
 #include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
+#include "npu/sim/experiment/strategy_effects.hpp"
 #include "npu/base/json_text.hpp"
 
 #include "npu/compiler/frontend/model_loader.hpp"
@@ -263,6 +264,9 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.host_unsized = j.value("host_unsized_tensors", 0);
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
+    r.pass_effects = read_pass_effects(j);
+    r.peak_ddr_gbps = j.value("peak_ddr_gbps", 0.0);
+    r.stream_ddr_gbps = j.value("stream_ddr_gbps", 0.0);
     r.ok = true;
   } catch (const std::exception& e) {
     r.error = fmt::format("{}: malformed: {}", p.string(), e.what());
@@ -452,6 +456,7 @@ const char* status_word(const RunSummary& r) { return r.ok ? "ok" : r.interrupte
 struct SummaryRow {
   const RunSummary* r;
   VsNone vs;
+  const RunSummary* baseline;  ///< the `none` run of its model and hw, or nullptr
 };
 
 // summary.json's entry of one run.
@@ -468,6 +473,7 @@ json summary_json_entry(const SummaryRow& row) {
             {"earlier_run", r.earlier_run}};
   if (r.ok) {
     put_summary_figures(e, r, row.vs);
+    put_pass_effects(e, r, row.baseline);
   } else {
     e["error"] = r.error;
   }
@@ -502,16 +508,14 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
   md << "| model | hw | strategy | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | cycles | "
         "speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
   md << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>7} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model",
-                     "hw", "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved",
-                     "MAC %", "BW %", "energy mJ");
+  std::vector<std::vector<std::string>> cells;
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     if (!r.ok) {
       md << fmt::format("| {} | {} | {} | {}: {} ||||||||||\n", stem_of(r.job.model), stem_of(r.job.hw),
                         strategy_label(r.job.strategy), status_word(r), r.error);
-      txt << fmt::format("{:<16} {:<20} {:<12} {}: {}\n", stem_of(r.job.model), stem_of(r.job.hw),
-                         strategy_label(r.job.strategy), r.interrupted_by ? "INTERRUPTED" : "FAILED", r.error);
+      cells.push_back({stem_of(r.job.model), stem_of(r.job.hw), strategy_label(r.job.strategy),
+                       std::string(r.interrupted_by ? "INTERRUPTED: " : "FAILED: ") + r.error});
       continue;
     }
     std::string speed = optional_number(row.vs.speedup, "{:.3f}x");
@@ -522,11 +526,9 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
                       stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
                       r.ddr_total_mb(), over, r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
                       100 * r.ddr_bw_utilisation, energy);
-    txt << fmt::format(
-        "{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>7} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n",
-        stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over,
-        r.latency_ms, speed, saved, 100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
+    cells.push_back(summary_text_cells(stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r, row.vs));
   }
+  txt << format_text_table(summary_text_columns(), cells);
 }
 
 // Host placement is never silent: one line per run that used the host model.
@@ -550,7 +552,10 @@ std::string host_lines(const std::vector<SummaryRow>& rows) {
 
 std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
   std::vector<SummaryRow> rows;
-  for (const auto& r : runs) rows.push_back(SummaryRow{&r, compare_with_none(r, r.ok ? baseline_of(runs, r) : nullptr)});
+  for (const auto& r : runs) {
+    const RunSummary* baseline = r.ok ? baseline_of(runs, r) : nullptr;
+    rows.push_back(SummaryRow{&r, compare_with_none(r, baseline), baseline});
+  }
   write_summary_csv_json(out_dir, rows, runs);
 
   // Text / Markdown table (the same rows); a row kept from an earlier run is starred.
@@ -570,6 +575,14 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   if (!host.empty()) {
     md << "\n" << host;
     txt << "\n" << host;
+  }
+  const std::string bandwidth = bandwidth_lines(runs);
+  md << (bandwidth.empty() ? "" : "\n") << bandwidth;
+  txt << (bandwidth.empty() ? "" : "\n") << bandwidth;
+  const std::string effects = strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); });
+  if (!effects.empty()) {
+    md << "\n" << effects;
+    txt << "\n" << effects;
   }
   md << verify_table(runs, true);
   txt << verify_table(runs, false);

@@ -209,9 +209,7 @@ void summary_tables(const std::vector<Row>& rows, std::ostringstream& md, std::o
   md << "| model | hw | strategy | status | DDR read MB | DDR write MB | DDR total MB | x compulsory | latency ms | "
         "cycles | speedup | DDR saved % | MAC util % | DDR BW util % | energy mJ |\n";
   md << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  txt << fmt::format("{:<16} {:<20} {:<12} {:>10} {:>10} {:>10} {:>7} {:>10} {:>8} {:>9} {:>7} {:>7} {:>9}\n", "model",
-                     "hw", "strategy", "DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved",
-                     "MAC %", "BW %", "energy mJ");
+  std::vector<std::vector<std::string>> cells;
   for (const auto& row : rows) {
     const RunSummary& r = row.r;
     const PlannedCell& c = row.plan;
@@ -220,8 +218,7 @@ void summary_tables(const std::vector<Row>& rows, std::ostringstream& md, std::o
       for (auto& ch : what) ch = char(std::toupper(static_cast<unsigned char>(ch)));
       md << fmt::format("| {} | {} | {} | {}{}{} ||||||||||||\n", c.model, c.hw, c.strategy, row.status,
                         row.error.empty() ? "" : ": ", row.error);
-      txt << fmt::format("{:<16} {:<20} {:<12} {}{}{}\n", c.model, c.hw, c.strategy, what,
-                         row.error.empty() ? "" : ": ", row.error);
+      cells.push_back({c.model, c.hw, c.strategy, what + (row.error.empty() ? "" : ": ") + row.error});
       continue;
     }
     const std::string speed = optional_number(row.vs.speedup, "{:.3f}x"), saved = optional_number(row.vs.saved_pct, "{:.1f} %");
@@ -231,11 +228,9 @@ void summary_tables(const std::vector<Row>& rows, std::ostringstream& md, std::o
         "| {} | {} | {} | ok | {:.2f} | {:.2f} | {:.2f} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n", c.model,
         c.hw, c.strategy, r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over, r.latency_ms, r.cycles, speed, saved,
         100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
-    txt << fmt::format(
-        "{:<16} {:<20} {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>7} {:>10.3f} {:>8} {:>9} {:>7.1f} {:>7.1f} {:>9}\n", c.model,
-        c.hw, c.strategy, r.ddr_read_mb, r.ddr_write_mb, r.ddr_total_mb(), over, r.latency_ms, speed, saved,
-        100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
+    cells.push_back(summary_text_cells(c.model, c.hw, c.strategy, r, row.vs));
   }
+  txt << format_text_table(summary_text_columns(), cells);
 }
 
 /// The lines under the tables: host placement (never silent, as in the experiment summary),

@@ -1,5 +1,7 @@
 #include "npu/sim/experiment/summary_figures.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace npu::sim {
@@ -28,6 +30,47 @@ std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok) 
                      optional_number(vs.saved_pct, "{:.4f}"), r.mac_utilisation, r.ddr_bw_utilisation,
                      optional_number(r.energy_mj, "{:.6f}"), r.host_nodes, 100 * r.host_mac_share,
                      100 * r.host_time_share);
+}
+
+std::string bandwidth_lines(const std::vector<RunSummary>& runs) {
+  std::string lines;
+  std::vector<std::string> seen;
+  for (const RunSummary& r : runs) {
+    const std::string hw = stem_of(r.job.hw);
+    if (!r.ok || r.stream_ddr_gbps <= 0 || r.stream_ddr_gbps >= r.peak_ddr_gbps * (1 - 1e-9)) continue;
+    if (std::find(seen.begin(), seen.end(), hw) != seen.end()) continue;
+    seen.push_back(hw);
+    lines += fmt::format("bandwidth: {}: BW % is of the {:.4g} GB/s peak; one sequential stream (a LOAD in address "
+                         "order) reaches at most {:.4g} GB/s with this address mapping (npu config check says why; "
+                         "docs/timing.md \"Sequential streams\")\n",
+                         hw, r.peak_ddr_gbps, r.stream_ddr_gbps);
+  }
+  return lines;
+}
+
+std::vector<TextColumn> summary_text_columns() {
+  std::vector<TextColumn> c = {{"model"}, {"hw"}, {"strategy"}};
+  for (const char* head : {"DDR rd MB", "DDR wr MB", "DDR MB", "x comp", "lat ms", "speedup", "DDR saved", "MAC %", "BW %",
+                           "energy mJ"})
+    c.push_back({head, TextAlign::Right});
+  return c;
+}
+
+std::vector<std::string> summary_text_cells(const std::string& model, const std::string& hw, const std::string& strategy,
+                                            const RunSummary& r, const VsNone& vs) {
+  return {model,
+          hw,
+          strategy,
+          fmt::format("{:.2f}", r.ddr_read_mb),
+          fmt::format("{:.2f}", r.ddr_write_mb),
+          fmt::format("{:.2f}", r.ddr_total_mb()),
+          optional_number(r.ddr_over_compulsory(), "{:.2f}x"),
+          fmt::format("{:.3f}", r.latency_ms),
+          optional_number(vs.speedup, "{:.3f}x"),
+          optional_number(vs.saved_pct, "{:.1f} %"),
+          fmt::format("{:.1f}", 100 * r.mac_utilisation),
+          fmt::format("{:.1f}", 100 * r.ddr_bw_utilisation),
+          optional_number(r.energy_mj, "{:.3f}")};
 }
 
 }  // namespace npu::sim

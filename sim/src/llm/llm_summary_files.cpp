@@ -9,6 +9,7 @@
 #include "npu/base/config_error.hpp"
 #include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
+#include "npu/base/text_table.hpp"
 #include "npu/sim/llm/llm_report.hpp"
 
 namespace npu::sim {
@@ -107,14 +108,18 @@ std::string write_llm_summary(const std::string& out_dir, const std::vector<LlmF
   std::ostringstream md, txt;
   md << "| " << fmt::format("{}", fmt::join(kTableHeads, " | ")) << " |\n|"
      << fmt::format("{}", fmt::join(std::vector<std::string>(kTableHeads.size(), "---"), "|")) << "|\n";
-  txt << fmt::format("{}", fmt::join(kTableHeads, "  |  ")) << "\n";
+  std::vector<std::vector<std::string>> table;
   for (const auto& f : rows) {
     csv += csv_row(f);
     all.push_back(json_row(f));
     const auto cells = table_cells(f);
     md << "| " << fmt::format("{}", fmt::join(cells, " | ")) << " |\n";
-    txt << fmt::format("{}", fmt::join(cells, "  |  ")) << "\n";
+    table.push_back(cells);
   }
+  std::vector<TextColumn> columns;
+  for (std::size_t i = 0; i < kTableHeads.size(); ++i)
+    columns.push_back({kTableHeads[i], i >= 2 && i + 1 < kTableHeads.size() ? TextAlign::Right : TextAlign::Left});
+  txt << format_text_table(columns, table, "  |  ");
   if (!rows.empty()) {
     const std::string method = "decode: " + rows.front().decode_method + "\n";
     md << "\n" << method;

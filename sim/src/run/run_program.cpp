@@ -1,4 +1,5 @@
 #include "npu/sim/run/run_program.hpp"
+#include "npu/sim/run/exclusive_cycles.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 #include <unistd.h>
@@ -70,11 +71,14 @@ class RecordCollector {
     const bool is_dma = rec.unit == hw::Unit::DmaLoad || rec.unit == hw::Unit::DmaStore;
     const int kind = is_dma ? add_to_tensor(rec, in) : -1;
     add_to_layer(layer_of(rec, in), rec, kind, dur_cycles);
+    if (in.op != isa::Opcode::Sync) owned_.push_back({rec.index, to_cycles(rec.end_ps, period_ps_), last_layer_pos_});
     if (keep_instructions_) r_.instructions.push_back(instruction_stats(rec, in, dur_cycles));
   }
 
   // Layer cycles, utilisation and bound; unit utilisation; stall cycles.
   void finish() {
+    const std::vector<std::uint64_t> exclusive = exclusive_cycles(std::move(owned_), r_.total_cycles, r_.layers.size());
+    for (std::size_t i = 0; i < r_.layers.size(); ++i) r_.layers[i].exclusive_cycles = exclusive[i];
     for (LayerStats& ls : r_.layers) {
       ls.cycles = ls.end_cycle - ls.start_cycle;
       ls.mac_utilisation = ls.cycles > 0 && r_.peak_macs_per_cycle > 0
@@ -234,6 +238,7 @@ class RecordCollector {
   std::uint64_t token_wait_ps_ = 0;
   std::array<std::uint64_t, 3> token_wait_q_{};
   std::uint64_t ddr_lat_ps_ = 0, ddr_bw_ps_ = 0;
+  std::vector<OwnedInstruction> owned_;  // the instructions that do work, for the exclusive cycles
 };
 
 // Whole-run ratios (utilisation, achieved GB/s, DDR over compulsory bytes) and energy.

@@ -95,6 +95,7 @@ nlohmann::ordered_json layer_json(const LayerStats& l) {
   lj["name"] = l.name;
   lj["start_cycle"] = l.start_cycle;
   lj["end_cycle"] = l.end_cycle;
+  lj["exclusive_cycles"] = l.exclusive_cycles;
   lj["cycles"] = l.cycles;
   lj["macs"] = l.macs;
   lj["ddr"] = traffic_json(l.ddr);
@@ -203,13 +204,13 @@ void write_run_json(const RunResult& r, const std::string& path, bool with_instr
 
 void write_layers_csv(const RunResult& r, const std::string& path) {
   std::ostringstream f;
-  f << "layer,start_cycle,end_cycle,cycles,latency_ms,macs,mac_utilisation,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
+  f << "layer,start_cycle,end_cycle,cycles,exclusive_cycles,latency_ms,macs,mac_utilisation,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
        "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,ddr_kv_cache_mb,sram_mb,mac_busy_cycles,act_busy_cycles,"
        "dma_busy_cycles,bound,host_cycles,host_ddr_read_mb,host_ddr_write_mb\n";
   const double ns_per_cycle = r.core_clock_mhz > 0 ? 1000.0 / r.core_clock_mhz : 0;
   for (const LayerStats& l : r.layers) {
-    f << fmt::format("{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
-                     l.start_cycle, l.end_cycle, l.cycles, double(l.cycles) * ns_per_cycle / 1e6, l.macs,
+    f << fmt::format("{},{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
+                     l.start_cycle, l.end_cycle, l.cycles, l.exclusive_cycles, double(l.cycles) * ns_per_cycle / 1e6, l.macs,
                      l.mac_utilisation, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes), mb(l.ddr.total()),
                      mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()), mb(l.ddr_by_kind[2].total()),
                      mb(l.ddr_by_kind[3].total()), mb(l.ddr_by_kind[4].total()), mb(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,

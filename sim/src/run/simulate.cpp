@@ -1,4 +1,6 @@
 #include "npu/sim/run/simulate.hpp"
+#include "npu/compiler/transforms/pass_effect.hpp"
+#include "npu/isa/cost/ddr_stream.hpp"
 #include "npu/base/json_text.hpp"
 
 #include <chrono>
@@ -38,27 +40,30 @@ double mb(std::uint64_t bytes) { return double(bytes) / 1e6; }
 }  // namespace
 
 std::string layers_csv(const std::string& model, const std::string& hw, const std::string& strategy,
-                       const compiler::CompileReport& report, const RunResult& run) {
+                       const compiler::CompileReport& report, const RunResult& run, double stream_gbps) {
   std::map<std::string, const compiler::LayerReport*> by_name;
   for (const auto& l : report.layers) by_name[l.layer] = &l;
   const double period_ns = run.core_clock_mhz > 0 ? 1000.0 / run.core_clock_mhz : 0;
   std::string out =
       "model,hw,strategy,layer,nodes,macs,compulsory_mb,planned_mb,ddr_read_mb,ddr_write_mb,ddr_total_mb,"
-      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,ddr_kv_cache_mb,cycles,latency_ms,mac_utilisation,bound,"
+      "ddr_input_mb,ddr_weight_mb,ddr_output_mb,ddr_intermediate_mb,ddr_kv_cache_mb,cycles,exclusive_cycles,latency_ms,mac_utilisation,ddr_gbps,peak_ddr_gbps,stream_ddr_gbps,bound,"
       "host_cycles,host_ddr_read_mb,host_ddr_write_mb,stack,band_rows,overlap,weights\n";
   for (const auto& l : run.layers) {
     const compiler::LayerReport* rep = by_name.count(l.name) ? by_name[l.name] : nullptr;
     std::string nodes;
     if (rep)
       for (const auto& n : rep->covers) nodes += (nodes.empty() ? "" : ";") + n;
-    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{},"
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{:.6f},"
+                       "{:.6f},{:.6f},{},"
                        "{},{:.6f},{:.6f},{},{},{},{}\n",
                        csv_field(model), csv_field(hw), csv_field(strategy), csv_field(l.name), csv_field(nodes), l.macs,
                        rep ? mb(rep->compulsory_bytes()) : 0.0,
                        rep ? mb(rep->planned_bytes()) : 0.0, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes),
                        mb(l.ddr.total()), mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()),
                        mb(l.ddr_by_kind[2].total()), mb(l.ddr_by_kind[3].total()), mb(l.ddr_by_kind[4].total()), l.cycles,
-                       double(l.cycles) * period_ns * 1e-6, l.mac_utilisation, l.bound, l.host_cycles,
+                       l.exclusive_cycles, double(l.cycles) * period_ns * 1e-6, l.mac_utilisation,
+                       l.cycles > 0 && period_ns > 0 ? double(l.ddr.total()) / (double(l.cycles) * period_ns) : 0.0,
+                       run.peak_ddr_gbps, stream_gbps, l.bound, l.host_cycles,
                        mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes),
                        rep && rep->stack >= 0 ? std::to_string(rep->stack) : std::string(),
                        rep && rep->stack >= 0 ? std::to_string(rep->band_rows) : std::string(),
@@ -119,6 +124,13 @@ void add_strategy_keys(nlohmann::ordered_json& s, const SimulateOptions& opt, co
   // What the name stands for: its passes and, with fuse-layers, the depth-first keys (two
   // strategy files of one name may differ in them; the sweep's cell key tells them apart too).
   s["passes"] = strategy.passes;
+  // What each of them did (--explain's decisions counted): the experiment summary's line on
+  // why a strategy changed nothing (docs/experiment.md).
+  nlohmann::ordered_json effects = nlohmann::ordered_json::array();
+  for (const compiler::PassEffect& e : compiler::pass_effects(compiled.decisions, strategy))
+    effects.push_back({{"pass", e.pass}, {"applied", e.applied}, {"declined", e.declined}, {"verb", e.verb},
+                       {"first_decline", e.first_decline}, {"summary", e.summary}});
+  s["pass_effects"] = effects;
   if (strategy.uses("fuse-layers")) {
     s["overlap"] = compiler::to_string(strategy.overlap);
     s["traffic_weight"] = strategy.traffic_weight;
@@ -138,7 +150,7 @@ void add_strategy_keys(nlohmann::ordered_json& s, const SimulateOptions& opt, co
   }
 }
 
-// Adds run_summary.json's run figures, "cycles" to "peak_ddr_gbps".
+// Adds run_summary.json's run figures, "cycles" to "stream_ddr_gbps".
 void add_run_figures(nlohmann::ordered_json& s, const RunResult& run, const HwConfig& hw) {
   const double latency_ms = run.total_ns * 1e-6;
   s["cycles"] = run.total_cycles;
@@ -153,6 +165,9 @@ void add_run_figures(nlohmann::ordered_json& s, const RunResult& run, const HwCo
   s["instructions"] = run.instruction_count;
   s["peak_macs_per_s"] = hw.peak_macs_per_s();
   s["peak_ddr_gbps"] = run.peak_ddr_gbps > 0 ? run.peak_ddr_gbps : hw.ddr.peak_gbps();  // memory.model fixed: its bus
+  // One sequential stream's bound (docs/timing.md "Sequential streams"): on the edge preset
+  // half the peak, so ddr_bw_utilisation (of the peak) reads low for memory-bound layers.
+  s["stream_ddr_gbps"] = isa::sequential_stream_gbps(hw);
 }
 
 // Adds run_summary.json's host placement keys, "host_nodes" to "host_ddr_write_bytes".
@@ -207,7 +222,8 @@ SimulateResult simulate(const SimulateOptions& opt) {
   const RunResult& run = result.run;
   write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);
   const std::string model = stem_of(opt.model), hw_name = stem_of(opt.hw);
-  write_text(dir / "layers.csv", layers_csv(model, hw_name, strategy.name, compiled.report, run));
+  write_text(dir / "layers.csv", layers_csv(model, hw_name, strategy.name, compiled.report, run,
+                                            isa::sequential_stream_gbps(hw)));
 
   nlohmann::ordered_json s;
   s["model"] = model;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "npu/base/csv.hpp"
+#include "npu/base/text_table.hpp"
 
 namespace npu::sim {
 
@@ -122,23 +123,23 @@ std::string verify_table(const std::vector<RunSummary>& runs, bool markdown) {
   if (markdown)
     s << "\n| model | hw | strategy | simulator | rel error | SQNR dB | top-1 | int8 model SQNR dB | int8 top-1 | "
          "bit-exact |\n|---|---|---|---|---:|---:|---|---:|---|---|\n";
-  else
-    s << fmt::format("{:<16} {:<20} {:<12} {:<31} {:>10} {:>8} {:>5} {:>9} {:>9}  {}\n", "model", "hw", "strategy",
-                     "simulator", "rel error", "SQNR dB", "top-1", "int8 dB", "int8 top1", "bit-exact");
+  std::vector<std::vector<std::string>> cells;
   for (const auto& r : runs) {
     if (!r.verify) continue;
     const VerifyFigures& f = *r.verify;
     const std::string status = f.sim_status + (f.pass ? "" : " (FAIL)");
-    if (markdown)
-      s << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", stem_of(r.job.model),
-                       stem_of(r.job.hw), strategy_label(r.job.strategy), status, num(f.rel_error, "{:.3g}"),
-                       num(f.sqnr_db, "{:.2f}"), yes_no(f.top1), num(f.quant_sqnr_db, "{:.2f}"), yes_no(f.quant_top1),
-                       f.bit_exact);
-    else
-      s << fmt::format("{:<16} {:<20} {:<12} {:<31} {:>10} {:>8} {:>5} {:>9} {:>9}  {}\n", stem_of(r.job.model),
-                       stem_of(r.job.hw), strategy_label(r.job.strategy), status, num(f.rel_error, "{:.3g}"),
-                       num(f.sqnr_db, "{:.2f}"), yes_no(f.top1), num(f.quant_sqnr_db, "{:.2f}"), yes_no(f.quant_top1),
-                       f.bit_exact);
+    std::vector<std::string> row = {stem_of(r.job.model),      stem_of(r.job.hw),       strategy_label(r.job.strategy),
+                                    status,                    num(f.rel_error, "{:.3g}"), num(f.sqnr_db, "{:.2f}"),
+                                    yes_no(f.top1),            num(f.quant_sqnr_db, "{:.2f}"), yes_no(f.quant_top1),
+                                    f.bit_exact};
+    if (markdown) s << fmt::format("| {} |\n", fmt::join(row, " | "));
+    cells.push_back(std::move(row));
+  }
+  if (!markdown) {
+    const auto R = TextAlign::Right;
+    s << format_text_table({{"model"}, {"hw"}, {"strategy"}, {"simulator"}, {"rel error", R}, {"SQNR dB", R}, {"top-1", R},
+                            {"int8 dB", R}, {"int8 top1", R}, {"bit-exact"}},
+                           cells);
   }
   return s.str();
 }

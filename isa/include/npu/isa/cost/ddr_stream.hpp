@@ -2,6 +2,8 @@
 // LOAD): a bound from the address mapping and the DDR timing, for the compiler's estimates.
 #pragma once
 
+#include <string>
+
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::isa {
@@ -28,5 +30,10 @@ namespace npu::isa {
 /// and the first request's latency are left out. Throws nothing; `hw` must be a validated
 /// config.
 double sequential_stream_gbps(const HwConfig& hw);
+
+/// What bounds sequential_stream_gbps(hw), in words for reports: e.g. "tCCD_L: consecutive
+/// bursts stay in one bank group (bg above co in rochrababgco)", or "the peak" when the stream
+/// reaches it. Throws nothing.
+std::string sequential_stream_reason(const HwConfig& hw);
 
 }  // namespace npu::isa

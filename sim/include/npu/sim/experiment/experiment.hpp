@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/compiler/transforms/pass_effect.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 
 namespace npu::sim {
@@ -48,6 +49,8 @@ struct RunSummary {
   std::optional<double> compulsory_mb;
   double mac_utilisation = 0;         ///< 0..1: MACs / (peak MACs/cycle x cycles)
   double ddr_bw_utilisation = 0;      ///< 0..1: bytes / (peak GB/s x latency)
+  double peak_ddr_gbps = 0;           ///< the config's peak DDR bandwidth (0: run.json before the key)
+  double stream_ddr_gbps = 0;         ///< one sequential stream's bound (isa::sequential_stream_gbps; 0: absent)
   std::optional<double> energy_mj;    ///< when the config has an energy section
   double wall_s = 0;                  ///< wall time of the child process
   double host_mac_share = 0;          ///< 0..1: MACs placed on the host (run_summary.json)
@@ -59,6 +62,9 @@ struct RunSummary {
   int interrupted_by = 0;
   bool earlier_run = false;           ///< kept from an earlier experiment in the same --out (experiment_folder.hpp)
   std::optional<VerifyFigures> verify;  ///< with --verify
+  /// What each pass of the strategy did (run_summary.json "pass_effects"); empty for a run
+  /// written before that key existed.
+  std::vector<compiler::PassEffect> pass_effects;
   double ddr_total_mb() const { return ddr_read_mb + ddr_write_mb; }
   /// DDR total / compulsory bytes (1.0 = only compulsory traffic); empty without a compulsory figure.
   std::optional<double> ddr_over_compulsory() const {

@@ -5,7 +5,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "npu/base/text_table.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 
 namespace npu::sim {
@@ -28,6 +30,19 @@ extern const char* const kSummaryHeader;
 /// fields for a run that did not succeed (`ok` false).
 std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok);
 
+/// The terminal table's columns, model to energy mJ (docs/experiment.md "The terminal table"),
+/// for npu::format_text_table: every summary's text table has them.
+std::vector<TextColumn> summary_text_columns();
+
+/// One successful run's cells in summary_text_columns(), its names as given.
+std::vector<std::string> summary_text_cells(const std::string& model, const std::string& hw, const std::string& strategy,
+                                            const RunSummary& r, const VsNone& vs);
+
+/// The bandwidth note under the table, one line per config of the runs that has a
+/// sequential-stream rate below its peak: "bandwidth: HW: BW % is of the 25.6 GB/s peak; one
+/// sequential stream reaches at most 12.8 GB/s (docs/timing.md ...)". "" when none has.
+std::string bandwidth_lines(const std::vector<RunSummary>& runs);
+
 /// `v` formatted with `format` ({fmt} syntax), or "" when empty.
 std::string optional_number(const std::optional<double>& v, const char* format);
 
@@ -47,6 +62,8 @@ void put_summary_figures(Json& e, const RunSummary& r, const VsNone& vs) {
   e["ddr_saved_pct"] = vs.saved_pct ? Json(*vs.saved_pct) : Json(nullptr);
   e["mac_utilisation"] = r.mac_utilisation;
   e["ddr_bw_utilisation"] = r.ddr_bw_utilisation;
+  e["peak_ddr_gbps"] = r.peak_ddr_gbps > 0 ? Json(r.peak_ddr_gbps) : Json(nullptr);
+  e["stream_ddr_gbps"] = r.stream_ddr_gbps > 0 ? Json(r.stream_ddr_gbps) : Json(nullptr);
   e["energy_mj"] = r.energy_mj ? Json(*r.energy_mj) : Json(nullptr);
   e["host_nodes"] = r.host_nodes;
   e["host_mac_pct"] = 100 * r.host_mac_share;

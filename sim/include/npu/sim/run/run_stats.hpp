@@ -70,6 +70,9 @@ struct LayerStats {
   std::string name;
   std::uint64_t start_cycle = 0, end_cycle = 0;
   std::uint64_t cycles = 0;  ///< end - start: the span of the layer's instructions
+  /// The cycles attributed to this layer alone (exclusive_cycles.hpp: each cycle to the layer of
+  /// the oldest unfinished instruction); over the layers they sum to the run's total_cycles.
+  std::uint64_t exclusive_cycles = 0;
   std::uint64_t macs = 0;
   Traffic ddr;
   std::array<Traffic, kNumTensorKinds> ddr_by_kind{};

@@ -49,8 +49,9 @@ struct SimulateResult {
 SimulateResult simulate(const SimulateOptions& opt);
 
 /// Per-layer rows joining the compile report (nodes, compulsory and planned bytes) with
-/// the run's layer statistics; columns in docs/experiment.md.
+/// the run's layer statistics; columns in docs/experiment.md. `stream_gbps`: the config's
+/// sequential-stream rate (isa::sequential_stream_gbps), written beside the peak.
 std::string layers_csv(const std::string& model, const std::string& hw, const std::string& strategy,
-                       const compiler::CompileReport& report, const RunResult& run);
+                       const compiler::CompileReport& report, const RunResult& run, double stream_gbps);
 
 }  // namespace npu::sim
