@@ -79,7 +79,7 @@ TEST(SramPlans, ALargerPlanReplacesTheKeptOneWhenFasterForABoundedShareOfExtraBy
 TEST(SramPlans, TheComparisonNamesBothShares) {
   // (13615.401 - 7368.736) / 13615.401 = 45.879 %; (62098112 - 62058624) / 62058624 = 0.064 %.
   EXPECT_EQ(plan_comparison(PlanFigures{512 * KiB, 62098112, 7368736.0}, PlanFigures{256 * KiB, 62058624, 13615401.0}),
-            "45.879 % less estimated time, 0.064 % more DDR bytes than the 256 KiB plan (DDR 62058624 B, "
+            "45.879 % less estimated time, 0.064 % more DDR bytes than the 256 KiB plan (burst DDR 62058624 B, "
             "estimated 13615.401 us)");
 }
 

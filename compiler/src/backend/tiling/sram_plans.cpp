@@ -67,7 +67,7 @@ std::string plan_comparison(const PlanFigures& candidate, const PlanFigures& kep
   const double db = kept.ddr_bytes > 0
                         ? 100.0 * (double(candidate.ddr_bytes) - double(kept.ddr_bytes)) / double(kept.ddr_bytes)
                         : 0.0;
-  return fmt::format("{:.3f} % {} estimated time, {:.3f} % {} DDR bytes than the {} plan (DDR {} B, estimated {:.3f} us)",
+  return fmt::format("{:.3f} % {} estimated time, {:.3f} % {} DDR bytes than the {} plan (burst DDR {} B, estimated {:.3f} us)",
                      std::abs(dt), dt >= 0 ? "less" : "more", std::abs(db), db > 0 ? "more" : "fewer",
                      sram_size_text(kept.sram_bytes), kept.ddr_bytes, kept.estimated_ns / 1000.0);
 }

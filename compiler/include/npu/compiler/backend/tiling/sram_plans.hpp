@@ -79,7 +79,7 @@ constexpr double kPlanBytesAllowance = 0.01;
 /// Equal figures keep the smaller SRAM's plan.
 bool improves_on(const PlanFigures& candidate, const PlanFigures& kept);
 
-/// "46.0 % less estimated time, 0.064 % more DDR bytes than the 256 KiB plan (DDR ... B,
+/// "46.0 % less estimated time, 0.064 % more DDR bytes than the 256 KiB plan (burst DDR ... B,
 /// estimated ... us)": how `candidate` compares with `kept`, for --explain.
 std::string plan_comparison(const PlanFigures& candidate, const PlanFigures& kept);
 
