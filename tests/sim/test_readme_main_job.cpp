@@ -28,16 +28,21 @@ std::string main_job_args(const std::string& readme) {
   return readme.substr(start, readme.find('\n', start) - start);
 }
 
-/// The lines of the code block under "## What the main job prints", without the "..." line.
-std::vector<std::string> readme_table(const std::string& readme) {
+/// The lines of the code block under "## What the main job prints", without the "..." lines:
+/// the table (up to the first empty line) when `table` is true, else the lines after it (the
+/// notes under the table).
+std::vector<std::string> readme_block(const std::string& readme, bool table) {
   std::vector<std::string> lines;
   const auto section = readme.find("## What the main job prints");
   if (section == std::string::npos) return lines;
   const auto open = readme.find("```\n", section);
   const auto close = readme.find("\n```", open + 4);
   std::istringstream in(readme.substr(open + 4, close - open - 4));
-  for (std::string line; std::getline(in, line);)
-    if (line != "...") lines.push_back(line);
+  bool in_table = true;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) in_table = false;
+    else if (line != "..." && in_table == table) lines.push_back(line);
+  }
   return lines;
 }
 
@@ -56,7 +61,7 @@ TEST(ReadmeMainJob, TheTableShowsWhatTheMainJobPrints) {
   const auto r = npu::test::run_shell(std::string("cd '") + NPU_SOURCE_DIR + "' && '" + NPU_TOOL_PATH + "' " + args);
   ASSERT_EQ(r.status, 0) << r.output;
 
-  const std::vector<std::string> table = readme_table(readme);
+  const std::vector<std::string> table = readme_block(readme, true);
   ASSERT_GE(table.size(), 2u) << "no table under '## What the main job prints'";
   std::vector<std::vector<std::string>> printed;
   std::istringstream in(r.output);
@@ -73,5 +78,11 @@ TEST(ReadmeMainJob, TheTableShowsWhatTheMainJobPrints) {
     for (const auto& w : *got) printed_row += w + " ";
     EXPECT_EQ(*got, want) << "README.md, 'What the main job prints', differs from the main job's output: update it\n"
                           << "README:  " << line << "\nprinted: " << printed_row;
+  }
+  // The notes under the table, each printed as written up to a "(...)" the README shortens.
+  for (const auto& line : readme_block(readme, false)) {
+    const std::string shown = line.substr(0, line.find(" (...)"));
+    EXPECT_NE(r.output.find(shown), std::string::npos)
+        << "README.md, 'What the main job prints': this line is not printed by the main job: update it\n" << shown;
   }
 }
