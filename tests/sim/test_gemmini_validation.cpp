@@ -59,6 +59,39 @@ TEST(GemminiValidation, OverrideOfAnUnknownLayerOrATooLargeTileIsRefused) {
   EXPECT_NE(acc.find("needs 81920 bytes of accumulator"), std::string::npos) << acc;
 }
 
+TEST(GemminiValidation, GroundTruthTilesAreCheckedLikeOverrides) {
+  // The ground truth's own mappings pass the same checks as an override's (a newcomer's
+  // probe: a ground-truth tile of the whole output was costed where --tiles refused it).
+  const std::string gt = npu::test::shared_path(kGt);
+  NPU_REQUIRE_SHARED_OR_SKIP(gt);
+  const npu::HwConfig hw = gemmini_8x8();
+  auto layers = npu::sim::read_rtl_layers(gt);
+  EXPECT_NO_THROW(npu::sim::validate_gemmini(layers, hw));
+  // conv1 in one tile of 64 x 112 x 112 outputs: 3 x 229 x 229 input + 64 x 3 x 7 x 7 weights
+  // = 157323 + 9408 = 166731 B of scratchpad > 65536.
+  auto big = layers;
+  big[0].mapping = npu::compiler::parse_tile_mapping(
+      "[T] N1 C3 M64 P112 Q112 S7 R7 - [O] N1 C1 M1 P1 Q1 S1 R1 - [I] N1 C3 M64 P112 Q112 S7 R7", "gt:2");
+  EXPECT_NE(error_of([&] { npu::sim::validate_gemmini(big, hw); }).find("needs 166731 bytes of scratchpad"),
+            std::string::npos);
+  // A mapping of another layer's shape ([T] M32 where conv1 has 64 output channels).
+  auto other = layers;
+  other[0].mapping = npu::compiler::parse_tile_mapping(
+      "[T] N1 C3 M32 P112 Q112 S7 R7 - [O] N1 C1 M4 P8 Q7 S1 R1 - [I] N1 C3 M8 P15 Q17 S7 R7", "gt:2");
+  EXPECT_NE(error_of([&] { npu::sim::validate_gemmini(other, hw); }).find("is not layer 'ResNet18_Conv1'"),
+            std::string::npos);
+  // Geometry that does not add up: out 50 x 50 from 224 x 224, 7 x 7, stride 2, pad 3 (112).
+  auto geometry = layers;
+  geometry[0].out_h = geometry[0].out_w = 50;
+  geometry[0].mapping.total.p = geometry[0].mapping.total.q = 50;
+  EXPECT_NE(error_of([&] { npu::sim::validate_gemmini(geometry, hw); }).find("(expected 112x112)"), std::string::npos);
+  // A layer listed twice would count twice in the MAE.
+  auto twice = layers;
+  twice.push_back(layers[0]);
+  EXPECT_NE(error_of([&] { npu::sim::validate_gemmini(twice, hw); }).find("'ResNet18_Conv1' is listed twice"),
+            std::string::npos);
+}
+
 // Layers outside the 10 % band with the RTL's tiles, each with the RTL mechanism the model lacks
 // (docs/validation.md "Against RTL"). The test fails if another layer leaves the band, or if
 // one of these comes back inside it (then remove it here and in the docs).

@@ -1,6 +1,7 @@
 // `npu validate gemmini`: per-layer cycles against Gemmini's RTL, the table and the docs section.
 #include "npu/sim/validate/gemmini_validation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -13,17 +14,51 @@ namespace {
 
 double pct(std::int64_t a, std::int64_t b) { return b != 0 ? 100.0 * double(a - b) / double(b) : 0.0; }
 
-// The overrides by layer, after checking that every one names a layer and fits the hardware.
-std::map<std::string, const compiler::TileOverride*> checked_overrides(
-    const std::vector<RtlLayer>& layers, const HwConfig& hw, const std::vector<compiler::TileOverride>& overrides) {
+// Throws ConfigError (naming `where`) when the mapping's [T] sizes are not `layer`'s loops:
+// N, C, M, and for a convolution P / Q the output height / width and S / R the kernel height /
+// width (1 for a GEMM); and when a convolution's output size does not follow from its input,
+// kernel, stride and pad (out = (in + 2 pad - k) / stride + 1). A mapping of another shape
+// would cost another layer.
+void check_mapping_shape(const RtlLayer& l, const compiler::TileMapping& t, const std::string& where) {
+  const compiler::LoopSizes want{l.n, l.c, l.m, l.conv ? l.out_h : 1, l.conv ? l.out_w : 1, l.conv ? l.kh : 1,
+                                 l.conv ? l.kw : 1};
+  const compiler::LoopSizes& got = t.total;
+  if (got.n != want.n || got.c != want.c || got.m != want.m || got.p != want.p || got.q != want.q ||
+      got.s != want.s || got.r != want.r)
+    throw ConfigError(fmt::format(
+        "{}: error: the mapping's [T] N{} C{} M{} P{} Q{} S{} R{} is not layer '{}' (N{} C{} M{} P{} Q{} S{} R{})\n"
+        "  give the layer's own loop sizes in [T] (a GEMM: P, Q, S and R are 1)",
+        where, got.n, got.c, got.m, got.p, got.q, got.s, got.r, l.name, want.n, want.c, want.m, want.p, want.q,
+        want.s, want.r));
+  if (!l.conv) return;
+  const auto out = [&](std::int64_t in, std::int64_t k) { return (in + 2 * l.pad - k) / l.stride + 1; };
+  if (out(l.in_h, l.kh) != l.out_h || out(l.in_w, l.kw) != l.out_w)
+    throw ConfigError(fmt::format("{}: error: layer '{}': out_h x out_w {}x{} does not follow from in {}x{}, kernel "
+                                  "{}x{}, stride {}, pad {} (expected {}x{})\n  fix the geometry columns",
+                                  l.where, l.name, l.out_h, l.out_w, l.in_h, l.in_w, l.kh, l.kw, l.stride, l.pad,
+                                  out(l.in_h, l.kh), out(l.in_w, l.kw)));
+}
+
+// The mapping each layer runs with: its override, or the ground truth's own. Every layer named
+// once, every override naming a layer, and every mapping of the layer's shape and fitting the
+// scratchpad and the accumulator (the ground truth's own tiles are checked like an override's).
+std::vector<compiler::TileOverride> checked_mappings(const std::vector<RtlLayer>& layers, const HwConfig& hw,
+                                                     const std::vector<compiler::TileOverride>& overrides) {
   std::vector<std::string> names;
-  std::map<std::string, const RtlLayer*> by_name;
-  for (const RtlLayer& l : layers) names.push_back(l.name), by_name[l.name] = &l;
+  std::map<std::string, const compiler::TileOverride*> given;
+  for (const RtlLayer& l : layers) {
+    if (std::find(names.begin(), names.end(), l.name) != names.end())
+      throw ConfigError(fmt::format("{}: error: layer '{}' is listed twice\n  keep one row per layer", l.where, l.name));
+    names.push_back(l.name);
+  }
   compiler::check_override_layers(overrides, names, "the ground-truth CSV");
-  std::map<std::string, const compiler::TileOverride*> out;
-  for (const compiler::TileOverride& o : overrides) {
-    compiler::check_tile_fits(o, int(by_name.at(o.layer)->stride), hw);
-    out[o.layer] = &o;
+  for (const compiler::TileOverride& o : overrides) given[o.layer] = &o;
+  std::vector<compiler::TileOverride> out;
+  for (const RtlLayer& l : layers) {
+    const auto it = given.find(l.name);
+    out.push_back(it != given.end() ? *it->second : compiler::TileOverride{l.name, l.mapping, l.where});
+    check_mapping_shape(l, out.back().mapping, out.back().where);
+    compiler::check_tile_fits(out.back(), int(l.stride), hw);
   }
   return out;
 }
@@ -32,12 +67,12 @@ std::map<std::string, const compiler::TileOverride*> checked_overrides(
 
 ValidationResult validate_gemmini(const std::vector<RtlLayer>& layers, const HwConfig& hw,
                                   const std::vector<compiler::TileOverride>& overrides) {
-  const auto given_by_layer = checked_overrides(layers, hw, overrides);
+  const std::vector<compiler::TileOverride> mappings = checked_mappings(layers, hw, overrides);
   ValidationResult res;
   double sum = 0;
-  for (const RtlLayer& l : layers) {
-    const auto it = given_by_layer.find(l.name);
-    const compiler::TileMapping& mapping = it != given_by_layer.end() ? it->second->mapping : l.mapping;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const RtlLayer& l = layers[i];
+    const compiler::TileMapping& mapping = mappings[i].mapping;
     ValidationRow row;
     row.layer = l.name;
     row.rtl = l.rtl_cycles;

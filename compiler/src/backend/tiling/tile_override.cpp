@@ -1,5 +1,7 @@
 #include "npu/compiler/backend/tiling/tile_override.hpp"
 
+#include <algorithm>
+
 #include <fstream>
 #include <map>
 #include <set>
@@ -143,7 +145,14 @@ std::vector<TileOverride> read_tile_overrides(const std::string& path) {
 
 TileFootprint tile_footprint(const TileMapping& t, int stride, int act_bytes, int acc_elem_bytes) {
   const LoopSizes& i = t.inner;
-  const std::uint64_t in_h = std::uint64_t((i.p - 1) * stride + i.s), in_w = std::uint64_t((i.q - 1) * stride + i.r);
+  // Input pixels one tile reads per dimension: (P - 1) x min(S, stride) + S. With S >= stride
+  // the windows touch ((P - 1) stride + S); with S < stride (a 1x1 stride-2 downsample) only
+  // the P x S sampled pixels are loaded: Gemmini's DMA gathers strided rows, and the RTL ran
+  // ResNet-18's layer3 downsample tile (C128 M8 P14 Q14, stride 2) in its 64 KiB scratchpad.
+  const auto extent = [&](std::int64_t out, std::int64_t k) {
+    return std::uint64_t((out - 1) * std::min<std::int64_t>(k, stride) + k);
+  };
+  const std::uint64_t in_h = extent(i.p, i.s), in_w = extent(i.q, i.r);
   TileFootprint f;
   f.scratchpad_bytes = (std::uint64_t(i.n) * in_h * in_w * std::uint64_t(i.c) +
                         std::uint64_t(i.s * i.r) * std::uint64_t(i.c) * std::uint64_t(i.m)) *

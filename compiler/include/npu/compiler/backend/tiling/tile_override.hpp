@@ -46,7 +46,8 @@ struct TileOverride {
 std::vector<TileOverride> read_tile_overrides(const std::string& path);
 
 /// On-chip bytes one inner tile needs: int8 inputs and weights in the scratchpad (the input
-/// patch is ((P-1) stride + S) x ((Q-1) stride + R) pixels of C channels, per N), and the
+/// patch is ((P-1) min(S, stride) + S) x ((Q-1) min(R, stride) + R) pixels of C channels, per
+/// N: a kernel narrower than the stride reads only the sampled pixels), and the
 /// partial sums N x P x Q x M of accumulator bytes_per_element in the accumulator.
 struct TileFootprint {
   std::uint64_t scratchpad_bytes = 0;
