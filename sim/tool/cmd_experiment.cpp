@@ -110,6 +110,7 @@ void run_command(const npu::sim::ExperimentOptions& opt, bool verify, npu::sim::
   int verify_failed = 0;
   if (verify && !interrupted) {
     vo.input_shapes = opt.input_shapes;
+    vo.dropout_as_identity = opt.dropout_as_identity;
     vo.input_seed = opt.input_seed;
     verify_failed = npu::sim::add_verify_figures(runs, vo);
   }

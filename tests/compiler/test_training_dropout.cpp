@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "fp32_config.hpp"
 #include "test_onnx_util.hpp"
 #include "tool_runner.hpp"
 
@@ -47,6 +48,25 @@ TEST(TrainingDropout, RunsAsTheIdentityWhenAskedAndSaysSo) {
   EXPECT_NE(r.output.find("1 Dropout node(s) in training mode run as the identity (--dropout-as-identity)"),
             std::string::npos)
       << r.output;
+}
+
+TEST(TrainingDropout, VerifyAndExperimentPassTheFlagToTheirRuns) {
+  // verify's fp32 runs and experiment --verify are child processes: the flag must reach them
+  // (a newcomer's probe: every strategy failed with the refusal naming the flag it was given).
+  const std::string dir = npu::test::fresh_dir("training-dropout-verify");
+  const std::string hw = npu::test::fp32_config(dir);
+  const std::string model = dropout_model(true);
+  const auto v = npu::test::run_npu({"verify", model, "--hw", hw, "--strategies", "none,conv-bn-act", "--out",
+                                     dir + "/v", "--dropout-as-identity"});
+  EXPECT_EQ(v.status, 0) << v.output;
+  const auto e = npu::test::run_npu({"experiment", "--model", model, "--hw", hw, "--strategies", "none", "--out",
+                                     dir + "/e", "--dropout-as-identity", "--verify"});
+  EXPECT_EQ(e.status, 0) << e.output;
+  // The flag is part of the run's key: the same experiment without it is not reused, and refused.
+  const auto again = npu::test::run_npu({"experiment", "--model", model, "--hw", hw, "--strategies", "none", "--out",
+                                         dir + "/e"});
+  EXPECT_EQ(again.status, 1) << again.output;
+  EXPECT_EQ(again.output.find("reused 1"), std::string::npos) << again.output;
 }
 
 TEST(TrainingDropout, TrainingModeFalseIsTheIdentityWithoutAWord) {

@@ -77,6 +77,7 @@ Plan plan_experiment_cells(const ExperimentOptions& opt) {
   // sweeps (which have neither) otherwise.
   std::string options = options_identity(opt.traces, opt.input_shapes, opt.dynamic_size, opt.npu_only);
   if (opt.trace_compress) options += ";trace_compress=1";
+  if (opt.dropout_as_identity) options += ";dropout_as_identity=1";
   if (opt.with_data) options += fmt::format(";with_data=seed:{};input_data={}", opt.input_seed, fmt::join(opt.input_data, ","));
   std::map<std::string, std::string> models, configs, strategies;  // arg -> identity
   for (const auto& job : plan_experiment(all)) {

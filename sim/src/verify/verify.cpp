@@ -278,6 +278,7 @@ std::map<std::string, RunSummary> run_fp32_children(const VerifyOptions& opt) {
   eo.jobs = opt.jobs;
   eo.self_exe = opt.self_exe;
   eo.input_shapes = opt.input_shapes;
+  eo.dropout_as_identity = opt.dropout_as_identity;
   eo.copy_layers = false;
   eo.with_data = true;
   eo.input_data = opt.input_data;
