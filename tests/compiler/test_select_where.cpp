@@ -51,7 +51,9 @@ TEST(SelectWhere, TheRewrittenGraphComputesWhatTheWhereComputed) {
   for (std::size_t i = 0; i < 128; ++i) {
     const std::size_t row = (i / 8) % 8, col = i % 8;
     EXPECT_EQ(a.f[i], b.f[i]) << "element " << i;
-    if (col > row) EXPECT_EQ(b.f[i], 0.0f) << "masked element " << i;
+    if (col > row) {
+      EXPECT_EQ(b.f[i], 0.0f) << "masked element " << i;
+    }
   }
   for (std::size_t h = 0; h < 2; ++h) EXPECT_EQ(b.f[h * 64], 1.0f) << "row 0 keeps only its first score";
 }

@@ -2,6 +2,8 @@
 // summary's arithmetic, and bad input rejected before any work starts.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <filesystem>
 
 #include "shared_data.hpp"
@@ -244,6 +246,19 @@ TEST(SimulateTool, AFailedRunLeavesNoEarlierResultsInItsFolder) {
   EXPECT_NE(r.status, 0);
   EXPECT_FALSE(fs::exists(dir + "/run_summary.json"));
   EXPECT_FALSE(fs::exists(dir + "/run.json"));
+}
+
+TEST(SimulateTool, ARerunRemovesOnlyTheOutputFilesItWrites) {
+  // RUNDIR/outputs/ holds what --with-data writes (NAME.npy, NAME.pb); a rerun removes those
+  // (stale) and leaves a file of the user's there (a newcomer's file was deleted with the folder).
+  const std::string dir = npu::test::fresh_dir("sim-outputs-kept");
+  fs::create_directories(dir + "/outputs");
+  std::ofstream(dir + "/outputs/mine.txt") << "keep\n";
+  std::ofstream(dir + "/outputs/y.npy") << "stale\n";
+  ASSERT_EQ(run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                     "--out", dir, "--quiet"}).status, 0);
+  EXPECT_TRUE(fs::exists(dir + "/outputs/mine.txt"));
+  EXPECT_FALSE(fs::exists(dir + "/outputs/y.npy"));
 }
 
 // Without --strategies an experiment runs every built-in strategy, depth-first included, in

@@ -81,7 +81,14 @@ void remove_stale_outputs(const std::string& out_dir) {
   for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
                             "ddr.csv", "ddr.csv.gz", "ddr.trace", "timeline.json", "waves.vcd"})
     fs::remove(fs::path(out_dir) / stale, ec);
-  fs::remove_all(fs::path(out_dir) / "outputs", ec);
+  // outputs/: only what --with-data writes there (NAME.npy and NAME.pb); a file of the user's
+  // stays, and so does the folder then (a newcomer's file in it was deleted with the folder).
+  const fs::path outputs = fs::path(out_dir) / "outputs";
+  if (!fs::is_directory(fs::symlink_status(outputs, ec))) return;
+  for (const auto& e : fs::directory_iterator(outputs, ec))
+    if (e.is_regular_file(ec) && (e.path().extension() == ".npy" || e.path().extension() == ".pb"))
+      fs::remove(e.path(), ec);
+  fs::remove(outputs, ec);  // only when now empty
 }
 
 // The trace kinds of --trace, checked (ddr, timeline, vcd; --trace-compress needs ddr).
