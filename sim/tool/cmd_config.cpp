@@ -180,7 +180,7 @@ nlohmann::ordered_json derived_json(const HwConfig& c) {
 void print_stream_and_loaded_latency(const HwConfig& c, const hw::DmaSizing& s) {
   std::cout << fmt::format("#   sequential stream    {:.4g} GB/s of the {:.4g} peak: one LOAD in address order, bound by {} "
                            "(isa::sequential_stream_gbps, docs/timing.md \"Sequential streams\")\n",
-                           isa::sequential_stream_gbps(c), c.ddr.peak_gbps(), isa::sequential_stream_reason(c));
+                           isa::sequential_stream_gbps(c), c.memory_peak_gbps(), isa::sequential_stream_reason(c));
   const npu::sim::DmaLatencyProbe p = npu::sim::probe_loaded_dma_latency(c);
   if (!p.present) return;
   // One channel: the window's W requests queue behind each other, so by Little's law each
@@ -207,7 +207,11 @@ void print_text(const HwConfig& c) {
                            m.rows, m.cols, m.macs_per_pe_per_cycle, c.npu.clock_mhz);
   std::cout << fmt::format("#   peak DDR GB/s        {:.4g}  = {} MT/s x {} B x {} channel(s)\n", d.peak_gbps(),
                            d.data_rate_mtps, d.bus_width_bits / 8, d.channels);
-  std::cout << fmt::format("#   machine balance      {:.4g} MAC/B  = peak MAC/s / peak DDR B/s\n",
+  if (c.memory.model == MemoryModel::Fixed)
+    std::cout << fmt::format("#   memory               fixed: {:.6g} ns, {:.4g} GB/s (memory.model fixed: the DMA "
+                             "uses this memory; the DDR figures here are of the unused ddr section)\n",
+                             c.memory.latency_ns, c.memory.bandwidth_gbps);
+  std::cout << fmt::format("#   machine balance      {:.4g} MAC/B  = peak MAC/s / peak memory B/s\n",
                            c.machine_balance_macs_per_byte());
   std::cout << fmt::format("#   SRAM                 {} ({} B); minimal tile {} B\n",
                            binary_size(c.sram.capacity_bytes), c.sram.capacity_bytes, c.min_sram_tile_bytes());

@@ -63,6 +63,16 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+TEST(NpuConfigCheck, AFixedMemoryGivesTheBalanceAndStreamOfThatMemory) {
+  // gemmini-8x8: 8 x 8 PEs x 1 MAC x 1000 MHz = 64e9 MAC/s against the fixed memory's
+  // 16 GB/s: 4 MAC/B (not 2.5, the unused ddr section's 25.6 GB/s); one stream reaches 16 GB/s.
+  const ToolRun r = run_tool("config check configs/gemmini-8x8.yaml");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("#   memory               fixed: 100 ns, 16 GB/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("#   machine balance      4 MAC/B"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("#   sequential stream    16 GB/s of the 16 peak"), std::string::npos) << r.out;
+}
+
 TEST(NpuConfigCheck, EdgePresetPrintsDerivedFigures) {
   const ToolRun r = run_tool("config check configs/edge-npu-ddr4.yaml");
   EXPECT_EQ(r.status, 0) << r.err;

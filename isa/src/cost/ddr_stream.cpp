@@ -22,6 +22,7 @@ bool below_column(const std::string& mapping, const char* f) {
 }  // namespace
 
 double sequential_stream_gbps(const HwConfig& hw) {
+  if (hw.memory.model == MemoryModel::Fixed) return hw.memory.bandwidth_gbps;  // one bus, no banks
   const DdrConfig& d = hw.ddr;
   const double peak = d.peak_gbps();
   if (peak <= 0 || d.data_rate_mtps <= 0) return peak;
@@ -46,6 +47,7 @@ double sequential_stream_gbps(const HwConfig& hw) {
 }
 
 std::string sequential_stream_reason(const HwConfig& hw) {
+  if (hw.memory.model == MemoryModel::Fixed) return "the fixed memory's bandwidth (memory.model fixed)";
   const DdrConfig& d = hw.ddr;
   const double stream = sequential_stream_gbps(hw);
   if (stream >= d.peak_gbps() * (1 - 1e-9)) return "the peak";

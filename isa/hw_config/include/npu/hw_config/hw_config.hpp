@@ -233,7 +233,12 @@ struct HwConfig {
     return double(mac_array.rows) * mac_array.cols * mac_array.macs_per_pe_per_cycle * npu.clock_mhz * 1e6;
   }
   /// Machine balance (roofline ridge point): peak MAC/s divided by peak DDR bytes/s.
-  double machine_balance_macs_per_byte() const { return peak_macs_per_s() / (ddr.peak_gbps() * 1e9); }
+  /// Peak bandwidth of the memory the DMA uses (GB/s): memory.bandwidth_gbps when
+  /// memory.model is fixed, else the DDR peak (ddr.peak_gbps()).
+  double memory_peak_gbps() const {
+    return memory.model == MemoryModel::Fixed ? memory.bandwidth_gbps : ddr.peak_gbps();
+  }
+  double machine_balance_macs_per_byte() const { return peak_macs_per_s() / (memory_peak_gbps() * 1e9); }
   /// Core clock period in ns.
   double core_period_ns() const { return 1000.0 / npu.clock_mhz; }
   /// Smallest SRAM (bytes) that holds one array tile (docs/config.md, "Minimal tile"):
