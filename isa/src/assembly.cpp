@@ -46,7 +46,7 @@ constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::Leak
                                  ActOp::Erf,        ActOp::Exp,      ActOp::Sqrt,      ActOp::Reciprocal,
                                  ActOp::Tanh,       ActOp::Gelu,     ActOp::Abs,       ActOp::Neg,
                                  ActOp::Pow,        ActOp::Identity, ActOp::Softmax,   ActOp::LayerNorm,
-                                 ActOp::GeluTanh,   ActOp::RmsNorm};
+                                 ActOp::GeluTanh,   ActOp::RmsNorm,  ActOp::SoftmaxOnline};
 constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::Sub,  EltwiseOp::Div, EltwiseOp::Max,
                                      EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv};
 constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg};
@@ -113,9 +113,9 @@ std::string suggest(const std::string& given, const std::vector<std::string>& op
 
 bool uses_alpha(ActOp a) {
   return a == ActOp::Clip || a == ActOp::LeakyRelu || a == ActOp::HardSigmoid || a == ActOp::Pow ||
-         a == ActOp::LayerNorm || a == ActOp::RmsNorm;
+         a == ActOp::LayerNorm || a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline;
 }
-bool uses_beta(ActOp a) { return a == ActOp::Clip || a == ActOp::HardSigmoid; }
+bool uses_beta(ActOp a) { return a == ActOp::Clip || a == ActOp::HardSigmoid || a == ActOp::SoftmaxOnline; }
 const char* alpha_meaning(ActOp a) {
   switch (a) {
     case ActOp::Clip: return "alpha=MIN beta=MAX";
@@ -124,11 +124,14 @@ const char* alpha_meaning(ActOp a) {
     case ActOp::Pow: return "alpha=EXPONENT";
     case ActOp::LayerNorm:
     case ActOp::RmsNorm: return "alpha=EPS";
+    case ActOp::SoftmaxOnline: return "alpha=SCALE beta=FIRST (1: the row block's first key block, 0: a later one)";
     default: return "no alpha/beta";
   }
 }
 /// Ops whose ACT `param=` operand is required (and the only ones that take it).
-bool uses_param(ActOp a) { return a == ActOp::ScaleShift || a == ActOp::LayerNorm || a == ActOp::RmsNorm; }
+bool uses_param(ActOp a) {
+  return a == ActOp::ScaleShift || a == ActOp::LayerNorm || a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline;
+}
 
 // ----------------------------------------------------------------------------------------
 // The fields of each opcode: one table per parameter struct, in canonical (written) order,
@@ -1001,7 +1004,8 @@ class Reader {
       if (f && !used)
         fail(f->key_col, fmt::format("'{}' is not used by {}={}", key, which, an),
              fmt::format("{} takes {}; alpha/beta are used by clip (min, max), leaky_relu (slope), "
-                         "hard_sigmoid (slope, offset), pow (exponent), layer_norm and rms_norm (eps)",
+                         "hard_sigmoid (slope, offset), pow (exponent), layer_norm and rms_norm (eps), "
+                         "softmax_online (scale, first)",
                          an, alpha_meaning(act)));
       if (!f && used)
         fail(head_col_, fmt::format("missing required key '{}' for {}={}", key, which, an),
@@ -1036,7 +1040,7 @@ class Reader {
     if (pf && !uses_param(a.op))
       fail(pf->key_col, fmt::format("'param' is not used by op={}", to_string(a.op)),
            "'param' is the SRAM address of scale[c] and shift[c] for op=scale_shift, of gamma[D] and beta[D] "
-           "for op=layer_norm, or of gamma[D] for op=rms_norm, only");
+           "for op=layer_norm, of gamma[D] for op=rms_norm, or of the running state for op=softmax_online, only");
     if (!pf && a.op == ActOp::ScaleShift)
       fail(head_col_, "missing required key 'param' for op=scale_shift",
            "give param=ADDRESS: scale[channels] then shift[channels] in SRAM");
@@ -1046,6 +1050,9 @@ class Reader {
     if (!pf && a.op == ActOp::RmsNorm)
       fail(head_col_, "missing required key 'param' for op=rms_norm",
            "give param=ADDRESS: gamma[D] in SRAM, D = elems/channels (the row length)");
+    if (!pf && a.op == ActOp::SoftmaxOnline)
+      fail(head_col_, "missing required key 'param' for op=softmax_online",
+           "give param=ADDRESS: the running max m[rows], sum l[rows] and correction corr[rows] in SRAM, rows = channels");
     if (pf) a.param_addr = sram_addr(*pf);
   }
 

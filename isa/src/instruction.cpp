@@ -49,13 +49,16 @@ const char* to_string(ActOp a) {
     case ActOp::LayerNorm: return "layer_norm";
     case ActOp::GeluTanh: return "gelu_tanh";
     case ActOp::RmsNorm: return "rms_norm";
+    case ActOp::SoftmaxOnline: return "softmax_online";
   }
   return "?";
 }
 
-bool is_row_wise(ActOp a) { return a == ActOp::Softmax || a == ActOp::LayerNorm || a == ActOp::RmsNorm; }
+bool is_row_wise(ActOp a) {
+  return a == ActOp::Softmax || a == ActOp::LayerNorm || a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline;
+}
 
-int act_passes(ActOp a) { return a == ActOp::RmsNorm ? 2 : is_row_wise(a) ? 3 : 1; }
+int act_passes(ActOp a) { return a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline ? 2 : is_row_wise(a) ? 3 : 1; }
 
 std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems) {
   const std::uint64_t c = channels > 0 ? std::uint64_t(channels) : 0, row = c ? elems / c : 0;
@@ -63,6 +66,7 @@ std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems) {
     case ActOp::ScaleShift: return 2 * c;
     case ActOp::LayerNorm: return 2 * row;
     case ActOp::RmsNorm: return row;
+    case ActOp::SoftmaxOnline: return 3 * c;  // running max, sum and correction per row
     default: return 0;
   }
 }
@@ -284,9 +288,10 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           ops.push_back({"in", p.in_addr, dims_bytes({p.elems}, eb), false});
           if (p.has_residual) ops.push_back({"res", p.residual_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
-          if (p.op == ActOp::ScaleShift || p.op == ActOp::LayerNorm || p.op == ActOp::RmsNorm)  // act_param_elems
+          if (act_param_elems(p.op, p.channels, p.elems) > 0)  // softmax_online updates its state in place
             ops.push_back({"param", p.param_addr,
-                           dims_bytes({(long long)act_param_elems(p.op, p.channels, p.elems)}, kParamElemBytes), false});
+                           dims_bytes({(long long)act_param_elems(p.op, p.channels, p.elems)}, kParamElemBytes),
+                           p.op == ActOp::SoftmaxOnline});
           if (p.requant.on)  // scale_shift: one pair per channel; LUT ops: 256 B; the others: one pair
             ops.push_back({"requant", p.requant.addr,
                            p.op == ActOp::ScaleShift ? dims_bytes({p.channels}, Requant::kPairBytes)

@@ -33,7 +33,8 @@ bool act_uses_lut(ActOp op) {
     case ActOp::ScaleShift:
     case ActOp::Softmax:
     case ActOp::LayerNorm:
-    case ActOp::RmsNorm: return false;
+    case ActOp::RmsNorm:
+    case ActOp::SoftmaxOnline: return false;
     default: return true;
   }
 }

@@ -120,6 +120,10 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
     r.compulsory_read_bytes += gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), hw.mac_array) - lg.bytes.at(L.weight);
   // A layout copy reads only the part of its input it moves (a Slice reads its slice).
   if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
+  // A causal mask is not data an attention must read: it skips the blocks past the diagonal
+  // and reads the mask only where a block crosses it (codegen/attention.cpp).
+  if (L.kind == LayerKind::Attention && L.attention.causal_offset >= 0 && !L.residual.empty())
+    r.compulsory_read_bytes -= lg.bytes.at(L.residual);
   // A Gather reads its indices and only the rows they select, not the whole table.
   if (L.kind == LayerKind::Gather) r.compulsory_read_bytes = L.elems * std::uint64_t(lg.act_bytes) + lg.bytes.at(L.inputs[0]);
   // Costed, not computed: the run's timing and traffic are right, its values are not produced
@@ -141,8 +145,9 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   r.overlap = info.overlap;
   r.weights = info.weights;
   r.recompute_macs = info.recompute_macs;
-  if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm) {
-    // The configured dataflow's fold model over the layer's actual tiles (isa/cost/systolic_fold.hpp).
+  if (L.kind == LayerKind::Conv || L.kind == LayerKind::Gemm || L.kind == LayerKind::Attention) {
+    // The configured dataflow's fold model over the layer's actual tiles (isa/cost/systolic_fold.hpp);
+    // an attention adds its vector-unit passes (codegen/attention.cpp).
     r.compute_ns = double(info.array_cycles) * core_ns;
   } else {
     const double lanes = std::max(hw.act_unit.lanes, 1);

@@ -51,7 +51,9 @@ std::string strategy_name_problem(const std::string& name) {
   return "";
 }
 
-std::vector<std::string> builtin_strategy_names() { return {"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"}; }
+std::vector<std::string> builtin_strategy_names() {
+  return {"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first", "transformer"};
+}
 
 Strategy builtin_strategy(const std::string& name) {
   if (name.empty())
@@ -71,7 +73,10 @@ Strategy builtin_strategy(const std::string& name) {
                 "fuse-add-layernorm"};
   } else if (name == "depth-first") {
     s.passes = {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
-                "fuse-add-layernorm", "fuse-layers"};
+                "fuse-add-layernorm", "fuse-attention", "fuse-layers"};
+  } else if (name == "transformer") {
+    s.passes = {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+                "fuse-add-layernorm", "fuse-attention"};
   } else {
     throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +
                       "); define your own in a YAML file and pass it with --strategy-file");

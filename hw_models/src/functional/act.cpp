@@ -6,6 +6,7 @@
 namespace npu::hw::functional {
 
 void act(const isa::ActParams& p, BackingStore& sram) {
+  if (p.op == isa::ActOp::SoftmaxOnline) return softmax_online(p, sram);  // alpha scales `in` before `res`
   const std::uint64_t n = p.elems;
   std::vector<float> x = sram.read_f32(p.in_addr, n);
   if (p.has_residual) {

@@ -32,7 +32,8 @@ float activate(isa::ActOp op, float x, float alpha, float beta) {
     case ActOp::ScaleShift:
     case ActOp::Softmax:
     case ActOp::LayerNorm:
-    case ActOp::RmsNorm: break;  // not element-wise: act() handles them
+    case ActOp::RmsNorm:
+    case ActOp::SoftmaxOnline: break;  // not element-wise: act() handles them
   }
   return x;
 }

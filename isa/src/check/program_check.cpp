@@ -357,12 +357,18 @@ class Checker {
         add(CheckKind::Shape, fmt::format("elems={} is not a multiple of channels={}", a.elems, a.channels));
       ok = false;
     }
-    if ((a.op == ActOp::ScaleShift || a.op == ActOp::LayerNorm || a.op == ActOp::RmsNorm) && !a.has_param)
+    if (act_param_elems(a.op, a.channels, a.elems) > 0 && !a.has_param)
       add(CheckKind::Shape,
           fmt::format("op={} has no param operand; give param=ADDRESS of {}", to_string(a.op),
-                      a.op == ActOp::ScaleShift  ? "scale[channels] then shift[channels]"
-                      : a.op == ActOp::RmsNorm ? "gamma[D] (D = elems/channels)"
-                                               : "gamma[D] then beta[D] (D = elems/channels)"));
+                      a.op == ActOp::ScaleShift      ? "scale[channels] then shift[channels]"
+                      : a.op == ActOp::RmsNorm       ? "gamma[D] (D = elems/channels)"
+                      : a.op == ActOp::SoftmaxOnline ? "the state m[channels], l[channels], corr[channels]"
+                                                     : "gamma[D] then beta[D] (D = elems/channels)"));
+    if (a.op == ActOp::SoftmaxOnline && a.beta != 0.0f && a.beta != 1.0f)
+      add(CheckKind::Shape, fmt::format("softmax_online beta={} is neither 1 (the row block's first key block: no "
+                                        "state yet) nor 0 (a later key block: update the state)", a.beta));
+    if (a.op == ActOp::SoftmaxOnline && a.has_residual && a.residual_addr == a.param_addr)
+      add(CheckKind::Shape, "softmax_online reads its mask (res) from its own state (param)");
     if (a.op == ActOp::Clip && a.alpha > a.beta)
       add(CheckKind::Shape, fmt::format("clip min alpha={} is above max beta={}", a.alpha, a.beta));
     return ok;

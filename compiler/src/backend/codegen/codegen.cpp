@@ -83,6 +83,7 @@ class Generator {
       case LayerKind::Resize: return L.layout.empty() ? codegen::gen_resize(ctx, L) : codegen::gen_moves(ctx, L);
       case LayerKind::Copy: return codegen::gen_copy(ctx, L);
       case LayerKind::Gather: return codegen::gen_gather(ctx, L);
+      case LayerKind::Attention: return codegen::gen_attention(ctx, L);
       case LayerKind::Layout: return L.layout.empty() ? codegen::gen_layout(ctx, L) : codegen::gen_moves(ctx, L);
       case LayerKind::Host: break;
     }

@@ -120,6 +120,7 @@ std::vector<Step> gen_layout(GenCtx& ctx, const LayerSpec& L);    // layout.cpp:
 std::vector<Step> gen_moves(GenCtx& ctx, const LayerSpec& L);     // layout.cpp: MOVE views
 std::vector<Step> gen_copy(GenCtx& ctx, const LayerSpec& L);      // copy.cpp
 std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L);    // gather.cpp: gather LOADs
+std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L); // attention.cpp: FlashAttention-style
 
 // The shared token generator (tokens.cpp, docs/compiler.md "Code generation").
 /// Appends layer `layer`'s steps to `prog` with the dependency tokens of the protocol in

@@ -32,6 +32,7 @@ const char* to_string(LayerKind k) {
     case LayerKind::Copy: return "copy";
     case LayerKind::Layout: return "layout";
     case LayerKind::Gather: return "gather";
+    case LayerKind::Attention: return "attention";
     case LayerKind::Host: return "host";
   }
   return "?";

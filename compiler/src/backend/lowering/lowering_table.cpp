@@ -15,6 +15,7 @@ const std::map<std::string, OpLowering>& table() {
     add_reduce_ops(t);
     add_layout_ops(t);
     add_matmul_ops(t);
+    add_attention_ops(t);
     add_conv_transpose(t);
     add_conv_ops(t);
     add_activation_ops(t);

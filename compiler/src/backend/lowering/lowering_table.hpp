@@ -79,6 +79,8 @@ void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
 /// called by add_layout_ops after its own Gather entry, which stays for activations.
 void add_embedding_gather(std::map<std::string, OpLowering>& t);
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
+/// The fused attention of fuse-attention -> an Attention layer (attention_ops.cpp).
+void add_attention_ops(std::map<std::string, OpLowering>& t);
 void add_conv_transpose(std::map<std::string, OpLowering>& t);  // conv_transpose.cpp
 void add_conv_ops(std::map<std::string, OpLowering>& t);        // conv_ops.cpp
 void add_activation_ops(std::map<std::string, OpLowering>& t);  // activation_ops.cpp

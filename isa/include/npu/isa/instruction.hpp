@@ -58,12 +58,15 @@ inline constexpr Token kAllTokens[] = {kLd2Cp, kLd2St, kCp2Ld, kCp2St, kSt2Ld, k
 /// `identity` is a plain copy. `softmax`, `layer_norm` and `rms_norm` are row-wise
 /// (is_row_wise): ACT's `channels` rows of elems/channels elements each; they are stand-alone
 /// ACT ops only, never a CONV/GEMM epilogue. `rms_norm` is x / sqrt(mean(x^2) + alpha) *
-/// gamma[j] (ONNX RMSNormalization over the last axis; Zhang & Sennrich 2019). New values are
-/// appended (docs/isa.md).
+/// gamma[j] (ONNX RMSNormalization over the last axis; Zhang & Sennrich 2019).
+/// `softmax_online` is one key block of a FlashAttention-style online softmax (Dao et al. 2022,
+/// Algorithm 1; Milakov & Gimelshein 2018): it rescales the scores by alpha, writes
+/// exp(x - running max) and updates the per-row running max, sum and correction factor held in
+/// `param` (docs/isa.md "ACT"). New values are appended (docs/isa.md).
 enum class ActOp {
   None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift,
   Erf, Exp, Sqrt, Reciprocal, Tanh, Gelu, Abs, Neg, Pow, Identity, Softmax, LayerNorm,
-  GeluTanh, RmsNorm
+  GeluTanh, RmsNorm, SoftmaxOnline
 };
 const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sigmoid", "silu", ...
 
@@ -73,12 +76,13 @@ bool is_row_wise(ActOp a);
 
 /// Passes a stand-alone ACT makes over its data in the vector unit: 3 for softmax (max;
 /// exp and sum; scale) and layer_norm (mean; variance; normalise), 2 for rms_norm (mean of
-/// squares; normalise), 1 for every other op.
+/// squares; normalise) and softmax_online (max; exp, sum and write), 1 for every other op.
 int act_passes(ActOp a);
 
 /// fp32 elements of an ACT's `param=` operand: scale[c] then shift[c] for scale_shift (2 x
 /// channels), gamma[D] then beta[D] for layer_norm (2 x D), gamma[D] for rms_norm (D), where
-/// D = elems / channels is the row length; 0 for ops without a param operand.
+/// D = elems / channels is the row length; the state m[c], l[c], corr[c] for softmax_online
+/// (3 x channels, read and written); 0 for ops without a param operand.
 std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems);
 
 /// Element-wise binary ops of ELTWISE: out = a (op) b. `rsub` is b - a and `rdiv` is b / a, so

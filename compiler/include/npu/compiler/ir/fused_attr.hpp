@@ -34,6 +34,18 @@ inline constexpr const char* kResidual = "npu.residual";
 inline constexpr const char* kInScale = "npu.in_scale";
 /// string: second summand a vector-unit op adds to its input first (fuse-add-layernorm).
 inline constexpr const char* kResidualIn = "npu.residual_in";
+/// int 1: a fused attention (fuse-attention) in a node of op_type "Attention": inputs Q
+/// [..., Sq, d], K^T [..., d, Sk], V [..., Sk, dv] and the constant additive mask or "";
+/// output softmax(Q K^T * scale + mask) V, [..., Sq, dv]. Not ONNX's Attention (opset 23),
+/// which takes K untransposed: an imported Attention has no such attribute.
+inline constexpr const char* kAttention = "npu.attention";
+/// float: the factor the scores are multiplied by before the mask is added (1/sqrt(d) for a
+/// Div by sqrt(d)).
+inline constexpr const char* kAttentionScale = "npu.attention_scale";
+/// int: present when the mask is causal: query row i sees keys j <= i + offset (offset =
+/// Sk - Sq); every other mask element is <= -1e9. Key blocks entirely past the diagonal are
+/// skipped.
+inline constexpr const char* kCausalOffset = "npu.causal_offset";
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

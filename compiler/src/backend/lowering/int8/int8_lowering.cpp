@@ -371,6 +371,9 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Copy:
     case LayerKind::Layout:
     case LayerKind::Resize: grid_keeping_layer_int8(g, L, anchor, r); break;
+    case LayerKind::Attention:
+      r.problem = "fused attention has no int8 rule (integer online softmax): run the transformer in fp32";
+      break;
     default: break;  // Host: refused by functional_problems on its own
   }
   return r;

@@ -39,6 +39,14 @@ void gemm(const isa::GemmParams& p, BackingStore& sram);
 /// ACT (act.cpp): element-wise ops, scale_shift per channel, row-wise softmax/layer_norm,
 /// optional residual input added first.
 void act(const isa::ActParams& p, BackingStore& sram);
+/// ACT op=softmax_online (online_softmax.cpp): one key block of a FlashAttention-style softmax
+/// over `channels` rows of elems/channels scores: x = alpha * in (+ res, the mask); with the
+/// state s = param (fp32 m[rows], l[rows], corr[rows]; beta = 1: no state yet, m = -inf, l = 0)
+/// m' = max(m, max_j x_j), out_j = e^(x_j - m'), corr = e^(m - m'), l' = l corr + sum_j out_j.
+/// A row with every score -inf so far keeps m' = -inf and writes out_j = 0, corr = 1.
+/// Throws what BackingStore throws for an address past the SRAM.
+/// Dao et al. 2022 (FlashAttention) Algorithm 1; Milakov & Gimelshein 2018 (online softmax).
+void softmax_online(const isa::ActParams& p, BackingStore& sram);
 /// ELTWISE (eltwise.cpp): out[i] = a[i] op b[b_index(i)].
 void eltwise(const isa::EltwiseParams& p, BackingStore& sram);
 /// POOL (pool.cpp): max (padding never wins), avg (divides by the in-bounds taps, ONNX

@@ -20,10 +20,21 @@ namespace npu::compiler {
 /// Host: a maximal run of consecutive host-placed nodes (one HOST instruction);
 /// Layout: a data-movement op (Pad, Transpose, non-view Slice/Split, Expand, Tile, Gather of
 /// an activation, bilinear Resize...) costed as a streaming copy: input read once, output
-/// written once, one vector-unit pass over the larger of the two.
-enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Host, Gather };
-/// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host", "gather"
+/// written once, one vector-unit pass over the larger of the two;
+/// Attention: a fused attention (fuse-attention), run FlashAttention-style (codegen/attention.cpp).
+enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Host, Gather, Attention };
+/// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host", "gather", "attention"
 const char* to_string(LayerKind k);
+
+/// The sizes of a fused attention layer (elements): `heads` independent (batch x head)
+/// matrices, each softmax(Q K^T * scale + mask) V with Q [sq, d], K^T [d, sk], V [sk, dv].
+/// `causal_offset` >= 0: the mask is causal (row i sees keys j <= i + causal_offset), so key
+/// blocks past the diagonal are skipped and only blocks crossing it read the mask; -1: the
+/// mask (if any) is read for every block.
+struct AttentionGeom {
+  std::uint64_t heads = 0, sq = 0, sk = 0, d = 0, dv = 0;
+  std::int64_t causal_offset = -1;
+};
 
 /// How a layout layer's output is found in one of its inputs: a strided view (layout_views.cpp),
 /// computed by MOVE (docs/isa.md). Over the index space `dims` (outermost first, at most 6, each
@@ -57,6 +68,7 @@ struct LayerSpec {
   std::string output;
 
   ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)
+  AttentionGeom attention;          ///< Attention: inputs {Q, K^T, V}, `residual` the mask, act_alpha the scale
   isa::ActOp act = isa::ActOp::None;  ///< Conv/Gemm epilogue or ACT op
   float act_alpha = 0, act_beta = 0;
   isa::EltwiseOp eltwise = isa::EltwiseOp::Add;

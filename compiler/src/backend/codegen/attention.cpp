@@ -1,0 +1,246 @@
+// ATTENTION layers (fuse-attention): FlashAttention-style (Dao et al. 2022, Algorithm 1) on
+// the ISA's existing units. For each (batch x head) and each block of Bq query rows, the Q
+// block stays in SRAM while the key blocks (K^T [d, Bk], V [Bk, dv]) stream in; per key block
+//   GEMM  S = Q K^T                                   (the array)
+//   ACT   softmax_online S -> P, state (m, l, corr)   (alpha = scale, res = the mask tile)
+//   ELTWISE O *= corr (per row; not on the first key block)
+//   GEMM  O = P V (+ O: the epilogue's residual; not on the first key block)
+// and after the last key block ELTWISE O /= l, then one STORE of the O block. The Sq x Sk
+// scores never leave SRAM. Causal masks: key blocks past the diagonal are skipped; blocks
+// below it read no mask; a full Bq x Bk block crossing it reads one triangle tile kept
+// resident. When every key block of a head fits beside the rest, K and V are loaded once per
+// head (resident), else once per query block. docs/compiler.md "fuse-attention".
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "backend/codegen/layer_codegen.hpp"
+#include "npu/isa/cost/gemv_mapping.hpp"
+
+namespace npu::compiler::codegen {
+
+namespace {
+
+using isa::Opcode;
+using u64 = std::uint64_t;
+
+/// Block sizes and the SRAM layout of one attention layer.
+struct FlashPlan {
+  u64 b = 0;                  // rows of a query block and columns of a key block
+  u64 nq = 0, nk = 0;         // query blocks, key blocks per head
+  bool resident = false;      // every key block of a head stays in SRAM (two head regions)
+  bool triangle = false;      // full crossing blocks share one resident causal tile
+  std::vector<std::uint32_t> off;  // Q0 Q1 KV0 KV1 M0 M1 S STATE O0 O1 TRI
+};
+
+enum Buf { kQ0, kQ1, kKv0, kKv1, kM0, kM1, kS, kState, kO0, kO1, kTri, kBufs };
+
+u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }
+
+// Buffer sizes (bytes) for block size b: K/V regions hold `kv_blocks` key blocks each.
+std::vector<u64> buffer_sizes(const AttentionGeom& a, u64 b, u64 kv_blocks, bool mask, bool tri, u64 e) {
+  const u64 bq = std::min(b, a.sq), bk = std::min(b, a.sk);
+  const u64 kv = kv_blocks * bk * (a.d + a.dv) * e;
+  const u64 m = mask ? bq * bk * e : 0;
+  return {bq * a.d * e, bq * a.d * e, kv, kv, m, m, bq * bk * e, 3 * bq * isa::kParamElemBytes,
+          bq * a.dv * e, bq * a.dv * e, tri ? bq * bk * e : 0};
+}
+
+u64 total(const std::vector<u64>& s, u64 align) {
+  u64 t = 0;
+  for (u64 x : s) t += (x + align - 1) / align * align;
+  return t;
+}
+
+FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L) {
+  const AttentionGeom& a = L.attention;
+  const bool mask = !L.residual.empty();
+  const u64 e = u64(ctx.e), al = std::max<u64>(ctx.opt.align_bytes, 1);
+  for (u64 b = 128; b >= 1; b /= 2) {
+    FlashPlan p;
+    p.b = b;
+    p.nq = ceil_div(a.sq, b);
+    p.nk = ceil_div(a.sk, b);
+    p.triangle = mask && a.causal_offset >= 0 && a.causal_offset % std::int64_t(b) == 0 && a.sq >= b && a.sk >= b;
+    for (const bool resident : {true, false}) {
+      if (resident && p.nq < 2) continue;  // one query block per head: streaming reads K/V once anyway
+      const std::vector<u64> sizes = buffer_sizes(a, b, resident ? p.nk : 1, mask, p.triangle, e);
+      if (total(sizes, al) > ctx.cap) continue;
+      p.resident = resident;
+      p.off = ctx.place(sizes);
+      return p;
+    }
+  }
+  ctx.too_big(L, total(buffer_sizes(a, 1, 1, mask, false, e), al));
+}
+
+/// The ELTWISE that scales each row of O [rows, dv] by one state word (corr or 1/l).
+isa::Instruction row_op(isa::EltwiseOp op, std::uint32_t o, std::uint32_t b, u64 rows, u64 dv) {
+  isa::EltwiseParams ep;
+  ep.op = op;
+  ep.a_addr = ep.out_addr = o;
+  ep.b_addr = b;
+  ep.elems = std::uint32_t(rows * dv);
+  ep.b_elems = std::uint32_t(rows);
+  ep.b_inner = std::uint32_t(dv);
+  isa::Instruction i;
+  i.op = Opcode::Eltwise;
+  i.params = ep;
+  return i;
+}
+
+isa::Instruction gemm(std::uint32_t a, std::uint32_t b, std::uint32_t out, u64 m, u64 n, u64 k) {
+  isa::GemmParams gp;
+  gp.a_addr = a, gp.b_addr = b, gp.out_addr = out;
+  gp.m = int(m), gp.n = int(n), gp.k = int(k);
+  isa::Instruction i;
+  i.op = Opcode::Gemm;
+  i.params = gp;
+  return i;
+}
+
+/// Walks the blocks of one layer and builds its steps.
+class FlashEmitter {
+ public:
+  FlashEmitter(GenCtx& ctx, const LayerSpec& L, const FlashPlan& p) : ctx_(ctx), L_(L), a_(L.attention), p_(p) {}
+
+  std::vector<Step> run() {
+    for (u64 h = 0; h < a_.heads; ++h)
+      for (u64 qb = 0; qb < p_.nq; ++qb, ++qblock_) query_block(h, qb);
+    return std::move(steps_);
+  }
+  u64 cycles = 0;  // array and vector-unit cycles of every instruction (the report's compute time)
+
+ private:
+  // Whether key block kb (columns c0..c0+cols) is past the diagonal of rows r0..r0+rows
+  // (skipped), and whether it needs the mask.
+  bool skipped(u64 r0, u64 rows, u64 c0) const {
+    return a_.causal_offset >= 0 && std::int64_t(c0) > std::int64_t(r0 + rows - 1) + a_.causal_offset;
+  }
+  bool masked(u64 r0, u64 c0, u64 cols) const {
+    if (L_.residual.empty()) return false;
+    return a_.causal_offset < 0 || std::int64_t(c0 + cols - 1) > std::int64_t(r0) + a_.causal_offset;
+  }
+
+  void query_block(u64 h, u64 qb) {
+    const u64 r0 = qb * p_.b, rows = std::min(p_.b, a_.sq - r0);
+    u64 last = 0;
+    for (u64 kb = 0; kb < p_.nk; ++kb)
+      if (!skipped(r0, rows, kb * p_.b)) last = kb;
+    for (u64 kb = 0; kb <= last; ++kb) {
+      if (skipped(r0, rows, kb * p_.b)) continue;
+      key_block(h, r0, rows, kb, kb == 0, kb == last);
+    }
+  }
+
+  void key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool last);
+  std::uint32_t load_kv(Step& s, u64 h, u64 kb, u64 cols);
+  std::uint32_t load_mask(Step& s, u64 r0, u64 rows, u64 c0, u64 cols);
+
+  GenCtx& ctx_;
+  const LayerSpec& L_;
+  const AttentionGeom& a_;
+  const FlashPlan& p_;
+  std::vector<Step> steps_;
+  u64 qblock_ = 0;
+  long kv_key_ = -1;          // streaming: the step parity; resident: head of the loaded blocks
+  std::vector<bool> loaded_;  // resident: key blocks of the current head already in SRAM
+  bool tri_loaded_ = false;
+};
+
+// K^T block: d rows of `cols` keys, sk apart in DDR; V block: `cols` rows of dv, contiguous.
+std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols) {
+  const u64 e = u64(ctx_.e), bk = std::min(p_.b, a_.sk);
+  std::uint32_t region;
+  bool need = true;
+  if (p_.resident) {
+    if (long(h) != kv_key_) kv_key_ = long(h), loaded_.assign(p_.nk, false);
+    region = p_.off[h % 2 ? kKv1 : kKv0] + std::uint32_t(kb * bk * (a_.d + a_.dv) * e);
+    need = !loaded_[kb];
+    loaded_[kb] = true;
+  } else {
+    region = p_.off[steps_.size() % 2 ? kKv1 : kKv0];
+  }
+  if (need) {
+    const u64 kt = ctx_.addr(L_.inputs[1]) + (h * a_.d * a_.sk + kb * p_.b) * e;
+    const u64 v = ctx_.addr(L_.inputs[2]) + (h * a_.sk + kb * p_.b) * a_.dv * e;
+    s.loads.push_back({ctx_.root(L_.inputs[1]), dma_rows(kt, region, cols, a_.d, a_.sk * e, ctx_.e)});
+    s.loads.push_back({ctx_.root(L_.inputs[2]),
+                       dma_rows(v, region + std::uint32_t(a_.d * cols * e), cols * a_.dv, 1, 0, ctx_.e)});
+  }
+  return region;
+}
+
+// The mask tile [rows, cols] at (r0, c0) of the [sq, sk] mask: the resident triangle for a
+// full block crossing a causal diagonal, else loaded into the step's slot.
+std::uint32_t FlashEmitter::load_mask(Step& s, u64 r0, u64 rows, u64 c0, u64 cols) {
+  const u64 e = u64(ctx_.e);
+  const bool tri = p_.triangle && rows == p_.b && cols == p_.b;
+  const std::uint32_t slot = tri ? p_.off[kTri] : p_.off[steps_.size() % 2 ? kM1 : kM0];
+  if (tri && tri_loaded_) return slot;
+  tri_loaded_ = tri_loaded_ || tri;
+  s.loads.push_back({ctx_.root(L_.residual),
+                     dma_rows(ctx_.addr(L_.residual) + (r0 * a_.sk + c0) * e, slot, cols, rows, a_.sk * e, ctx_.e)});
+  return slot;
+}
+
+void FlashEmitter::key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool last) {
+  const u64 e = u64(ctx_.e), c0 = kb * p_.b, cols = std::min(p_.b, a_.sk - c0);
+  const std::uint32_t q = p_.off[qblock_ % 2 ? kQ1 : kQ0], o = p_.off[qblock_ % 2 ? kO1 : kO0];
+  const std::uint32_t st = p_.off[kState], sc = p_.off[kS];
+  Step s;
+  if (first)
+    s.loads.push_back({ctx_.root(L_.inputs[0]),
+                       dma_rows(ctx_.addr(L_.inputs[0]) + (h * a_.sq + r0) * a_.d * e, q, rows * a_.d, 1, 0, ctx_.e)});
+  const std::uint32_t kv = load_kv(s, h, kb, cols);
+  const bool mask = masked(r0, c0, cols);
+  const std::uint32_t m = mask ? load_mask(s, r0, rows, c0, cols) : 0;
+  s.compute = gemm(q, kv, sc, rows, cols, a_.d);
+  isa::ActParams ap;
+  ap.op = isa::ActOp::SoftmaxOnline;
+  ap.in_addr = ap.out_addr = sc;
+  ap.param_addr = st;
+  ap.elems = std::uint32_t(rows * cols);
+  ap.channels = int(rows);
+  ap.alpha = L_.act_alpha;
+  ap.beta = first ? 1.0f : 0.0f;
+  ap.has_residual = mask;
+  ap.residual_addr = m;
+  isa::Instruction act;
+  act.op = Opcode::Act;
+  act.params = ap;
+  s.more.push_back(act);
+  if (!first) s.more.push_back(row_op(isa::EltwiseOp::Mul, o, st + std::uint32_t(2 * rows * 4), rows, a_.dv));
+  isa::Instruction pv = gemm(sc, kv + std::uint32_t(a_.d * cols * e), o, rows, a_.dv, cols);
+  if (!first) {
+    auto& ep = std::get<isa::GemmParams>(pv.params).epilogue;
+    ep.has_residual = true;
+    ep.residual_addr = o;
+  }
+  s.more.push_back(pv);
+  if (last) {
+    s.more.push_back(row_op(isa::EltwiseOp::Div, o, st + std::uint32_t(rows * 4), rows, a_.dv));
+    s.stores.push_back({ctx_.root(L_.output),
+                        dma_rows(ctx_.addr(L_.output) + (h * a_.sq + r0) * a_.dv * e, o, rows * a_.dv, 1, 0, ctx_.e)});
+  }
+  const int lanes = std::max(ctx_.hw.act_unit.lanes, 1);
+  cycles += u64(isa::gemm_cycles(std::int64_t(rows), std::int64_t(cols), std::int64_t(a_.d), ctx_.hw.mac_array, lanes)) +
+            u64(isa::gemm_cycles(std::int64_t(rows), std::int64_t(a_.dv), std::int64_t(cols), ctx_.hw.mac_array, lanes)) +
+            2 * ceil_div(rows * cols, u64(lanes)) + (first ? 0 : 1 + last) * ceil_div(rows * a_.dv, u64(lanes));
+  steps_.push_back(std::move(s));
+}
+
+}  // namespace
+
+std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L) {
+  const FlashPlan p = plan_blocks(ctx, L);
+  FlashEmitter em(ctx, L, p);
+  std::vector<Step> steps = em.run();
+  ctx.info.array_cycles = em.cycles;
+  ctx.info.tile = fmt::format("{}q x {}k blocks ({}x{} per head), K/V {}", std::min(p.b, L.attention.sq),
+                              std::min(p.b, L.attention.sk), p.nq, p.nk, p.resident ? "resident per head" : "streamed");
+  ctx.info.loop_order = "flash";
+  return steps;
+}
+
+}  // namespace npu::compiler::codegen

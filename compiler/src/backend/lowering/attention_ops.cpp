@@ -1,0 +1,51 @@
+// The fused attention (fuse-attention, ir/fused_attr.hpp kAttention) -> one Attention layer,
+// generated FlashAttention-style by codegen/attention.cpp. ONNX's own Attention op (opset 23,
+// K not transposed) has no NPU lowering yet: it goes to the host with that reason.
+#include "backend/lowering/lowering_table.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
+
+namespace npu::compiler::lowering {
+
+namespace {
+
+std::uint64_t batch_product(const std::vector<std::int64_t>& s) {
+  std::uint64_t p = 1;
+  for (std::size_t i = 0; i + 2 < s.size(); ++i) p *= std::uint64_t(s[i]);
+  return p;
+}
+
+std::string check_attention(const Graph& g, const Node& n) {
+  if (n.attr_int(fused_attr::kAttention, 0) != 1)
+    return "ONNX Attention (opset 23) has no NPU lowering; export the model at an opset below 23, whose attention "
+           "is MatMul, Softmax and MatMul (fuse-attention fuses those)";
+  return shapes_known(g, n);
+}
+
+void lower_attention(LowerCtx& ctx, const Node& n) {
+  const Graph& g = ctx.graph();
+  const auto& q = shape_of(g, n, n.inputs[0]);
+  const auto& kt = shape_of(g, n, n.inputs[1]);
+  const auto& v = shape_of(g, n, n.inputs[2]);
+  LayerSpec L = ctx.base(n, LayerKind::Attention);
+  AttentionGeom& a = L.attention;
+  a.heads = batch_product(q);
+  a.sq = std::uint64_t(q[q.size() - 2]);
+  a.d = std::uint64_t(q.back());
+  a.sk = std::uint64_t(kt.back());
+  a.dv = std::uint64_t(v.back());
+  a.causal_offset = n.attr_int(fused_attr::kCausalOffset, -1);
+  L.inputs = {n.inputs[0], n.inputs[1], n.inputs[2]};
+  if (n.inputs.size() > 3) L.residual = n.inputs[3];
+  L.act_alpha = n.attr_float(fused_attr::kAttentionScale, 1.0f);
+  L.output = n.outputs[0];
+  L.macs = a.heads * a.sq * a.sk * (a.d + a.dv);  // Q K^T and P V, as the unfused MatMuls count them
+  ctx.finish(L);
+}
+
+}  // namespace
+
+void add_attention_ops(std::map<std::string, OpLowering>& t) {
+  t["Attention"] = OpLowering{check_attention, lower_attention, nullptr};
+}
+
+}  // namespace npu::compiler::lowering

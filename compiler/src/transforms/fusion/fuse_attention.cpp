@@ -1,0 +1,200 @@
+#include "npu/compiler/transforms/fusion/fuse_attention.hpp"
+
+#include <cmath>
+
+#include "npu/compiler/transforms/pass_registry.hpp"
+
+namespace npu::compiler {
+
+namespace {
+
+// A mask element at or below this is "masked": e^(kMasked + s - m) is 0 in fp32 for any
+// |s - m| < 1e8, so a key block masked throughout contributes nothing and may be skipped.
+constexpr float kMasked = -1e9f;
+
+// The chain Softmax <- [Add mask] <- [Div|Mul scale] <- MatMul(Q, K^T), and the P V MatMul.
+struct Chain {
+  long qk = -1, scale = -1, add = -1, softmax = -1, pv = -1;
+  std::string mask;  // the Add's other operand ("" without an Add)
+};
+
+long producer_of(const Graph& g, const std::string& t, const char* op) {
+  const auto p = g.producer(t);
+  return p && g.nodes[*p].op_type == op ? long(*p) : -1;
+}
+
+bool is_scalar_const(const Graph& g, const std::string& t) {
+  return g.has_tensor(t) && g.tensor(t).is_constant && g.tensor(t).elements() == 1 && g.tensor(t).float_data.size() == 1;
+}
+
+Chain find_chain(const Graph& g, std::size_t softmax) {
+  Chain c;
+  c.softmax = long(softmax);
+  std::string x = g.nodes[softmax].inputs[0];
+  if (long a = producer_of(g, x, "Add"); a >= 0) {
+    const Node& add = g.nodes[std::size_t(a)];
+    for (int k = 0; k < 2 && c.add < 0; ++k) {
+      const auto p = g.producer(add.inputs[std::size_t(k)]);
+      const std::string& op = p ? g.nodes[*p].op_type : std::string();
+      if (op == "MatMul" || op == "Div" || op == "Mul") {
+        c.add = a;
+        c.mask = add.inputs[std::size_t(1 - k)];
+        x = add.inputs[std::size_t(k)];
+      }
+    }
+  }
+  for (const char* op : {"Div", "Mul"}) {
+    const long s = producer_of(g, x, op);
+    if (s < 0) continue;
+    const Node& n = g.nodes[std::size_t(s)];
+    const int k = is_scalar_const(g, n.inputs[1]) ? 0 : (op[0] == 'M' && is_scalar_const(g, n.inputs[0])) ? 1 : -1;
+    if (k < 0) continue;
+    c.scale = s;
+    x = n.inputs[std::size_t(k)];
+    break;
+  }
+  c.qk = producer_of(g, x, "MatMul");
+  const auto readers = g.consumers(g.nodes[softmax].outputs[0]);
+  if (readers.size() == 1 && g.nodes[readers[0]].op_type == "MatMul" &&
+      g.nodes[readers[0]].inputs[0] == g.nodes[softmax].outputs[0])
+    c.pv = long(readers[0]);
+  return c;
+}
+
+Chain chain_of(const Graph& g, const Candidate& c) {
+  return find_chain(g, std::size_t(find_node(g, c.anchor)));
+}
+
+float scale_of(const Graph& g, const Chain& c) {
+  if (c.scale < 0) return 1.0f;
+  const Node& n = g.nodes[std::size_t(c.scale)];
+  const bool lhs_const = n.op_type == "Mul" && is_scalar_const(g, n.inputs[0]);
+  const float v = g.tensor(n.inputs[lhs_const ? 0 : 1]).float_data[0];
+  return n.op_type == "Div" ? 1.0f / v : v;
+}
+
+using Shape = std::vector<std::int64_t>;
+
+Shape batch_of(const Shape& s) { return Shape(s.begin(), s.end() - 2); }
+
+// "" when Q [.., Sq, d], K^T [.., d, Sk] and V [.., Sk, dv] share their batch axes, else why not.
+std::string shapes_problem(const Graph& g, const Node& qk, const Node& pv) {
+  for (const auto& t : {qk.inputs[0], qk.inputs[1], pv.inputs[1]})
+    if (!g.has_tensor(t) || !g.tensor(t).shape_known() || g.tensor(t).shape.size() < 3)
+      return "operand " + t + " has no static shape of rank 3 or more";
+  const Shape& q = g.tensor(qk.inputs[0]).shape;
+  const Shape& kt = g.tensor(qk.inputs[1]).shape;
+  const Shape& v = g.tensor(pv.inputs[1]).shape;
+  if (g.tensor(qk.inputs[1]).is_constant || g.tensor(pv.inputs[1]).is_constant)
+    return "K or V is a constant (a weight MatMul, not attention)";
+  if (batch_of(q) != batch_of(kt) || batch_of(q) != batch_of(v))
+    return "Q " + shape_string(q) + ", K^T " + shape_string(kt) + " and V " + shape_string(v) +
+           " do not share their batch axes (broadcast heads: expand them first)";
+  if (kt[kt.size() - 1] != v[v.size() - 2]) return "K^T and V disagree on the number of keys";
+  return "";
+}
+
+// "" when the mask is absent or a constant [.., Sq, Sk] with leading axes of 1, else why not.
+std::string mask_problem(const Graph& g, const Chain& c, std::int64_t sq, std::int64_t sk) {
+  if (c.add < 0) return "";
+  const Tensor& m = g.tensor(c.mask);
+  if (!m.is_constant) return "the mask " + c.mask + " is computed at run time, not a constant (a padding mask)";
+  const Shape& s = m.shape;
+  const bool tail = s.size() >= 2 && s[s.size() - 2] == sq && s[s.size() - 1] == sk;
+  bool lead_ones = true;
+  for (std::size_t i = 0; i + 2 < s.size(); ++i) lead_ones = lead_ones && s[i] == 1;
+  if (!tail || !lead_ones || m.float_data.size() != std::size_t(sq * sk))
+    return "the mask " + c.mask + " " + shape_string(s) + " is not one [" + std::to_string(sq) + ", " +
+           std::to_string(sk) + "] matrix shared by every batch and head";
+  return "";
+}
+
+// The causal offset o (row i sees keys j <= i + o, o = Sk - Sq) when the mask is causal:
+// 0 there and <= kMasked elsewhere; -1 otherwise.
+std::int64_t causal_offset(const std::vector<float>& m, std::int64_t sq, std::int64_t sk) {
+  const std::int64_t o = sk - sq;
+  for (std::int64_t i = 0; i < sq; ++i)
+    for (std::int64_t j = 0; j < sk; ++j) {
+      const float v = m[std::size_t(i * sk + j)];
+      if (j <= i + o ? v != 0.0f : !(v <= kMasked)) return -1;
+    }
+  return o;
+}
+
+}  // namespace
+
+std::vector<Candidate> FuseAttention::match(const Graph& graph) const {
+  std::vector<Candidate> out;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& s = graph.nodes[i];
+    if (s.op_type != "Softmax" || s.inputs.empty()) continue;
+    const Chain c = find_chain(graph, i);
+    if (c.qk < 0 || c.pv < 0) continue;
+    Candidate cand{s.name, {s.name, graph.nodes[std::size_t(c.qk)].name}, ""};
+    for (long k : {c.scale, c.add, c.pv})
+      if (k >= 0) cand.nodes.push_back(graph.nodes[std::size_t(k)].name);
+    cand.label = graph.nodes[std::size_t(c.qk)].name + " -> " + s.name + " -> " + graph.nodes[std::size_t(c.pv)].name;
+    out.push_back(std::move(cand));
+  }
+  return out;
+}
+
+Legality FuseAttention::check(const Graph& graph, const Candidate& cand) const {
+  const Chain c = chain_of(graph, cand);
+  if (c.qk < 0 || c.pv < 0) return Legality::decline("the chain changed (an earlier rewrite)");
+  const Node& sm = graph.nodes[std::size_t(c.softmax)];
+  const Node& qk = graph.nodes[std::size_t(c.qk)];
+  const Node& pv = graph.nodes[std::size_t(c.pv)];
+  const Shape& x = graph.tensor(sm.inputs[0]).shape;
+  const std::int64_t axis = sm.attr_int("axis", graph.opset >= 13 ? -1 : 1);
+  if (axis != -1 && axis != std::int64_t(x.size()) - 1)
+    return Legality::decline("Softmax along axis " + std::to_string(axis) +
+                             ", not the last: the online softmax normalises each query's row of keys");
+  for (long k : {c.qk, c.scale, c.add, c.softmax, c.pv})
+    if (k >= 0 && graph.nodes[std::size_t(k)].on_host) return Legality::decline(graph.nodes[std::size_t(k)].name + " runs on the host");
+  if (const std::string p = shapes_problem(graph, qk, pv); !p.empty()) return Legality::decline(p);
+  const Shape& q = graph.tensor(qk.inputs[0]).shape;
+  const Shape& kt = graph.tensor(qk.inputs[1]).shape;
+  if (const std::string p = mask_problem(graph, c, q[q.size() - 2], kt.back()); !p.empty()) return Legality::decline(p);
+  for (long k : {c.qk, c.scale, c.add, c.softmax}) {
+    if (k < 0) continue;
+    const std::string& t = graph.nodes[std::size_t(k)].outputs[0];
+    if (is_graph_output(graph, t)) return Legality::decline(t + " is a graph output (the scores would have to be written)");
+    if (graph.consumers(t).size() != 1) return Legality::decline(t + " has other readers (the scores would have to be written)");
+  }
+  const float scale = scale_of(graph, c);
+  if (!std::isfinite(scale) || scale == 0.0f) return Legality::decline("the scale is " + std::to_string(scale));
+  return Legality::ok();
+}
+
+void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
+  const Chain c = chain_of(graph, cand);
+  const Node qk = graph.nodes[std::size_t(c.qk)];
+  const Node pv = graph.nodes[std::size_t(c.pv)];
+  const float scale = scale_of(graph, c);
+  std::int64_t offset = -1;
+  if (c.add >= 0) {
+    const Shape& q = graph.tensor(qk.inputs[0]).shape;
+    const std::int64_t sk = graph.tensor(qk.inputs[1]).shape.back();
+    offset = causal_offset(graph.tensor(c.mask).float_data, q[q.size() - 2], sk);
+  }
+  std::vector<std::string> absorbed;
+  for (long k : {c.qk, c.scale, c.add, c.pv})
+    if (k >= 0) absorbed.push_back(graph.nodes[std::size_t(k)].name);
+  for (long k : {c.qk, c.scale, c.add, c.softmax})
+    if (k >= 0) graph.tensors.erase(graph.nodes[std::size_t(k)].outputs[0]);
+  Node& a = graph.nodes[std::size_t(c.softmax)];
+  a.op_type = "Attention";
+  a.inputs = {qk.inputs[0], qk.inputs[1], pv.inputs[1]};
+  if (!c.mask.empty()) a.inputs.push_back(c.mask);
+  a.outputs = {pv.outputs[0]};
+  a.attrs.erase("axis");
+  a.attrs[fused_attr::kAttention] = std::int64_t(1);
+  a.attrs[fused_attr::kAttentionScale] = scale;
+  if (offset >= 0) a.attrs[fused_attr::kCausalOffset] = offset;
+  merge_nodes(graph, cand.anchor, absorbed);
+}
+
+NPU_REGISTER_PASS(FuseAttention, 750);
+
+}  // namespace npu::compiler
