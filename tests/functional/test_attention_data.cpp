@@ -1,0 +1,212 @@
+// fuse-attention (docs/compiler.md "fuse-attention"): softmax(Q K^T / sqrt(d) + mask) V runs as
+// one FlashAttention-style layer. Its values equal the reference interpreter's on the unfused
+// graph (streamed and resident K/V, partial blocks, causal, constant and absent masks, decode),
+// its DDR bytes are the hand-derived ones, and the patterns it must not fuse are declined
+// with their reason.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "functional_test_util.hpp"
+#include "npu/compiler/quantize/calibration.hpp"
+#include "npu/compiler/reference/reference_interpreter.hpp"
+#include "npu/compiler/transforms/strategy.hpp"
+#include "npu/hw/functional/ops.hpp"
+#include "npu/hw/memory/backing_store.hpp"
+#include "test_compile_graphs.hpp"
+
+namespace {
+
+using namespace npu;
+using compiler::testing::GraphBuilder;
+
+enum class Mask { None, Causal, Random, Computed };
+
+struct Sizes {
+  std::int64_t heads, sq, sk, d;
+};
+
+// q [1,H,Sq,d] x kt [1,H,d,Sk] -> Div sqrt(d) -> Add mask [1,1,Sq,Sk] -> Softmax(axis) -> x v [1,H,Sk,d].
+// Causal: 0 where key j <= query i + (Sk - Sq), -inf above (as torch exports write it).
+compiler::Graph attention(Sizes s, Mask mask, std::int64_t softmax_axis = -1) {
+  GraphBuilder b("attention");
+  const std::string q = b.input("q", {1, s.heads, s.sq, s.d});
+  const std::string kt = b.input("kt", {1, s.heads, s.d, s.sk});
+  const std::string v = b.input("v", {1, s.heads, s.sk, s.d});
+  b.add_tensor("scores", {1, s.heads, s.sq, s.sk});
+  b.node("qk", "MatMul", {q, kt}, {"scores"});
+  std::string x = b.binary("scale", "Div", "scores", b.scalar("sqrt_d", std::sqrt(float(s.d))));
+  if (mask == Mask::Causal || mask == Mask::Random) {
+    b.constant("mask", {1, 1, s.sq, s.sk}, -2.0f, 2.0f);
+    if (mask == Mask::Causal) {
+      auto& m = b.g.tensors.at("mask").float_data;
+      for (std::int64_t i = 0; i < s.sq; ++i)
+        for (std::int64_t j = 0; j < s.sk; ++j)
+          m[std::size_t(i * s.sk + j)] = j <= i + (s.sk - s.sq) ? 0.0f : -std::numeric_limits<float>::infinity();
+    }
+    x = b.binary("add_mask", "Add", x, "mask");
+  } else if (mask == Mask::Computed) {
+    x = b.binary("add_mask", "Add", x, b.input("mask_in", {1, 1, s.sq, s.sk}));
+  }
+  const std::string p = b.unary("softmax", "Softmax", x);
+  b.g.nodes.back().attrs["axis"] = softmax_axis;
+  b.add_tensor("o", {1, s.heads, s.sq, s.d});
+  b.node("pv", "MatMul", {p, v}, {"o"});
+  b.output("o");
+  return b.g;
+}
+
+// Runs `g` compiled under `strategy` with seeded inputs and returns max relative error of o.
+double error_of(const compiler::Graph& g, const std::string& strategy, std::uint64_t sram) {
+  const HwConfig hw = test::fp32_hw(sram);
+  const compiler::RefTensorMap in = compiler::generate_calibration(g, 1, 7).at(0);
+  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy(strategy));
+  std::map<std::string, std::vector<float>> inputs;
+  for (const std::string& name : g.inputs) inputs[name] = in.at(name).f;
+  const auto r = test::run_forked(c, hw, inputs, true);
+  if (!r.ok) ADD_FAILURE() << r.error;
+  if (!r.ok || !r.outputs.count("o")) return 1.0;
+  return test::rel_err(r.outputs.at("o"), test::to_double(ref.at("o").f));
+}
+
+// Compiled for the configured SRAM alone (no smaller-SRAM plan), so the block sizes follow from it.
+compiler::CompileResult compile_pinned(const compiler::Graph& g, const std::string& strategy) {
+  compiler::CompileOptions o;
+  o.smaller_sram_plans = false;
+  return compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy(strategy), o);
+}
+
+std::size_t attention_layers(const compiler::CompileResult& c) {
+  std::size_t n = 0;
+  for (const auto& L : c.lowered.layers) n += L.kind == compiler::LayerKind::Attention;
+  return n;
+}
+
+std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op, const std::string& tensor = "") {
+  std::uint64_t n = 0;
+  for (const isa::Instruction& in : p.instructions)
+    if (in.op == op && (tensor.empty() || in.tensor == tensor)) n += std::get<isa::DmaDesc>(in.params).bytes();
+  return n;
+}
+
+std::string declined_reason(const compiler::CompileResult& c) {
+  for (const auto& d : c.decisions)
+    if (d.pass == "fuse-attention" && d.outcome == compiler::DecisionOutcome::Declined) return d.reason;
+  return "";
+}
+
+TEST(FuseAttention, ValuesEqualTheReferenceStreamedAndResidentWithPartialCausalBlocks) {
+  // 200 = 128 + 72: a full and a partial block each way; the triangle tile serves block (0,0),
+  // the partial crossing block (1,1) loads its own 72 x 72 tile, block (0,1) is skipped.
+  const compiler::Graph g = attention({2, 200, 200, 64}, Mask::Causal);
+  const HwConfig hw = test::fp32_hw(1u << 20);
+  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("transformer"));
+  ASSERT_EQ(attention_layers(c), 1u);
+  EXPECT_EQ(c.lowered.layers.size(), 1u);  // the five nodes are one layer
+  // 1 MiB holds every key block of a head; 192 KiB does not: K/V stream per query block.
+  compiler::CompileOptions pinned;
+  pinned.smaller_sram_plans = false;
+  EXPECT_NE(c.report.layers.at(0).tile.find("K/V resident per head"), std::string::npos) << c.report.layers.at(0).tile;
+  const compiler::CompileResult small =
+      compiler::compile(g, test::fp32_hw(192u << 10), compiler::builtin_strategy("transformer"), pinned);
+  EXPECT_NE(small.report.layers.at(0).tile.find("K/V streamed"), std::string::npos) << small.report.layers.at(0).tile;
+  for (const std::string& s : {"none", "transformer", "depth-first"})
+    for (const std::uint64_t sram : {std::uint64_t(1) << 20, std::uint64_t(192) << 10}) {
+      SCOPED_TRACE(s + " sram " + std::to_string(sram));
+      EXPECT_LE(error_of(g, s, sram), 1e-5);
+    }
+}
+
+TEST(FuseAttention, ConstantNonCausalMaskAndDecodeWithoutMaskFuseWithRightValues) {
+  const compiler::Graph random_mask = attention({2, 40, 300, 8}, Mask::Random);
+  const compiler::Graph decode = attention({3, 1, 300, 8}, Mask::None);
+  for (const compiler::Graph* g : {&random_mask, &decode}) {
+    const compiler::CompileResult c = compiler::compile(*g, test::fp32_hw(), compiler::builtin_strategy("transformer"));
+    EXPECT_EQ(attention_layers(c), 1u);
+    EXPECT_LE(error_of(*g, "transformer", 1u << 20), 1e-5);
+  }
+  // Decode (Sq = 1) streams the cache once: K^T and V are each read exactly once,
+  // 3 heads x 8 x 300 x 4 B = 28800 B; Q 3 x 8 x 4 = 96 B; o written once, 96 B.
+  const compiler::CompileResult c = compiler::compile(decode, test::fp32_hw(), compiler::builtin_strategy("transformer"));
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Load, "kt"), 28800u);
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Load, "v"), 28800u);
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Load, "q"), 96u);
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Store), 96u);
+}
+
+TEST(FuseAttention, DdrBytesAreTheHandDerivedOnes) {
+  // H = 2, Sq = Sk = 256, d = 64, fp32, causal, 1 MiB SRAM: 128 x 128 blocks, K/V resident
+  // per head (2 regions of 2 blocks x 128 x (64 + 64) x 4 B = 128 KiB each fit).
+  //   Q, K^T, V read once: 3 x 2 x 256 x 64 x 4 B = 3 x 131072 B
+  //   the causal triangle tile once (blocks (0,0) and (1,1) of both heads): 128 x 128 x 4 = 65536 B
+  //   O written once: 131072 B. The scores (2 x 256 x 256 x 4 B = 524288 B) never reach DDR.
+  const compiler::Graph g = attention({2, 256, 256, 64}, Mask::Causal);
+  const compiler::CompileResult fused = compile_pinned(g, "transformer");
+  EXPECT_EQ(dma_bytes(fused.program, isa::Opcode::Load), 3u * 131072u + 65536u);
+  EXPECT_EQ(dma_bytes(fused.program, isa::Opcode::Load, "mask"), 65536u);
+  EXPECT_EQ(dma_bytes(fused.program, isa::Opcode::Store), 131072u);
+  // Unfused, each of the four passes over the scores writes them (4 x 524288 B) and the three
+  // after the first and the P V MatMul read them (4 x 524288 B); the Add reads the whole mask
+  // (256 x 256 x 4 = 262144 B) and the Div its scalar (4 B). Q, K^T, V and O move as fused.
+  const compiler::CompileResult none = compile_pinned(g, "none");
+  EXPECT_EQ(dma_bytes(none.program, isa::Opcode::Load), 3u * 131072u + 4u * 524288u + 262144u + 4u);
+  EXPECT_EQ(dma_bytes(none.program, isa::Opcode::Store), 131072u + 4u * 524288u);
+}
+
+TEST(FuseAttention, DeclinesAComputedMaskAndASoftmaxOverAnotherAxisWithTheReason) {
+  const compiler::CompileResult computed =
+      compiler::compile(attention({1, 8, 8, 4}, Mask::Computed), test::fp32_hw(), compiler::builtin_strategy("transformer"));
+  EXPECT_EQ(attention_layers(computed), 0u);
+  EXPECT_NE(declined_reason(computed).find("mask_in is computed at run time"), std::string::npos)
+      << declined_reason(computed);
+  const compiler::CompileResult axis = compiler::compile(attention({1, 8, 8, 4}, Mask::Causal, 2), test::fp32_hw(),
+                                                         compiler::builtin_strategy("transformer"));
+  EXPECT_EQ(attention_layers(axis), 0u);
+  EXPECT_NE(declined_reason(axis).find("Softmax along axis 2, not the last"), std::string::npos) << declined_reason(axis);
+  // Declined, the graph still runs unfused with the right values.
+  EXPECT_LE(error_of(attention({1, 8, 8, 4}, Mask::Computed), "transformer", 1u << 20), 1e-5);
+}
+
+TEST(FunctionalAct, SoftmaxOnlineOverTwoKeyBlocksEqualsTheSoftmaxOfTheRow) {
+  // One row, keys [0, 0 | ln 4, 0] in two blocks, alpha 1. Block 1 (beta 1): m = 0, p = [1, 1],
+  // l = 2, corr = e^-inf = 0. Block 2 (beta 0): m = ln 4, p = [1, 1/4], corr = e^(0 - ln 4) =
+  // 1/4, l = 2 x 1/4 + 5/4 = 7/4. Weights [1/4, 1/4] (block 1 rescaled) and [1, 1/4] over
+  // l = 7/4 give [1, 1, 4, 1] / 7: the softmax of the whole row.
+  hw::BackingStore sram("SRAM", 4096, 256);
+  isa::ActParams a;
+  a.op = isa::ActOp::SoftmaxOnline;
+  a.elems = 2;
+  a.channels = 1;
+  a.alpha = 1.0f;
+  a.beta = 1.0f;
+  a.out_addr = 64;
+  a.param_addr = 128;
+  sram.write_f32(0, {0.0f, 0.0f});
+  hw::functional::act(a, sram);
+  EXPECT_EQ(sram.read_f32(64, 2), (std::vector<float>{1.0f, 1.0f}));
+  EXPECT_EQ(sram.read_f32(128, 3), (std::vector<float>{0.0f, 2.0f, 0.0f}));
+  sram.write_f32(0, {std::log(4.0f), 0.0f});
+  a.beta = 0.0f;
+  hw::functional::act(a, sram);
+  const std::vector<float> p = sram.read_f32(64, 2), st = sram.read_f32(128, 3);
+  EXPECT_FLOAT_EQ(p[0], 1.0f);
+  EXPECT_FLOAT_EQ(p[1], 0.25f);
+  EXPECT_FLOAT_EQ(st[0], std::log(4.0f));
+  EXPECT_FLOAT_EQ(st[1], 1.75f);
+  EXPECT_FLOAT_EQ(st[2], 0.25f);
+  // alpha scales the scores before the mask (res) is added: in 2, alpha 0.5, mask -inf on key 1:
+  // x = [1, -inf]: p = [1, 0], l = 1.
+  sram.write_f32(0, {2.0f, 2.0f});
+  sram.write_f32(256, {0.0f, -std::numeric_limits<float>::infinity()});
+  a.alpha = 0.5f;
+  a.beta = 1.0f;
+  a.has_residual = true;
+  a.residual_addr = 256;
+  hw::functional::act(a, sram);
+  EXPECT_EQ(sram.read_f32(64, 2), (std::vector<float>{1.0f, 0.0f}));
+  EXPECT_EQ(sram.read_f32(128, 3), (std::vector<float>{1.0f, 1.0f, 0.0f}));
+}
+
+}  // namespace
