@@ -32,7 +32,7 @@ void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vecto
   cmd->add_option("--hw", opt.hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
   cmd->add_option("--strategies", strategies,
                   "Comma-separated fusion strategies (built-in names or strategy YAML files)")
-      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first");
+      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first,transformer");
   cmd->add_option("--out", opt.out_dir, "Output folder (summary.csv/json/md, layers/, runs/)")->required();
   cmd->add_option("-j,--jobs", opt.jobs, "Simulations run at a time (processes)")->default_val(1);
   cmd->add_option("--trace", traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");

@@ -22,13 +22,13 @@ void add_verify(CLI::App& app) {
       "Execute a model with data under each strategy and compare with the fp32 reference interpreter (max abs "
       "error, SQNR, top-1); on int8 configs quantise it (PTQ) and report the quantised model's SQNR");
   auto opt = std::make_shared<npu::sim::VerifyOptions>();
-  auto strategies = std::make_shared<std::string>("none,conv-bn,conv-act,conv-bn-act,residual,depth-first");
+  auto strategies = std::make_shared<std::string>("none,conv-bn,conv-act,conv-bn-act,residual,depth-first,transformer");
   auto calibrator = std::make_shared<std::string>("minmax");
   cmd->add_option("model", opt->model, ".onnx model (weights with data)")->required();
   cmd->add_option("--hw", opt->hw, "Hardware config YAML (mac_array.dtype fp32: simulated with data; int8: PTQ)")
       ->required();
   cmd->add_option("--strategies", *strategies, "Comma-separated strategies (names or strategy YAML files)")
-      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first");
+      ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first,transformer");
   cmd->add_option("--input,--input-data", opt->input_data,
                   "NAME=FILE (.npy or TensorProto .pb) or FILE for a one-input model (repeatable); other inputs "
                   "seeded U(-1,1)");

@@ -71,7 +71,7 @@ TEST(CompileTool, StrategyFile) {
   EXPECT_EQ(bad.status, 1);
   // Column 26: "passes: [" (9 chars) + "fold-batchnorm, " (16 chars) precede the bad name.
   EXPECT_NE(bad.err.find(yaml + ":2:26: error: unknown pass 'fuse-everything' (allowed: fold-batchnorm, "
-                                "fuse-bias, hoist-activation, fuse-activation, fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-layers)"),
+                                "fuse-bias, hoist-activation, fuse-activation, fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-attention, fuse-layers)"),
             std::string::npos)
       << bad.err;
 }
@@ -80,7 +80,7 @@ TEST(CompileTool, BadInputsExitOne) {
   const std::string prog = tmp("x.npuasm");
   ToolRun r = run_tool("compile resnet18 " + kHw + " --strategy fastest -o " + prog);
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("unknown strategy 'fastest' (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first)"),
+  EXPECT_NE(r.err.find("unknown strategy 'fastest' (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first, transformer)"),
             std::string::npos)
       << r.err;
   r = run_tool("compile resnet18 --hw configs/no-such.yaml --strategy none -o " + prog);
@@ -140,7 +140,7 @@ TEST(CompileTool, StrategyNameThatCannotBeWrittenExitsOneAtLoad) {
   r = run_tool("compile resnet18 " + kHw + " --strategy '' -o " + tmp("n.npuasm"));
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("error: --strategy is empty; give a strategy name (none, conv-bn, conv-act, conv-bn-act, "
-                       "residual, depth-first) or a strategy .yaml file"),
+                       "residual, depth-first, transformer) or a strategy .yaml file"),
             std::string::npos)
       << r.err;
 }

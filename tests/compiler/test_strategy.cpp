@@ -14,7 +14,8 @@ namespace {
 using V = std::vector<std::string>;
 
 TEST(Strategy, BuiltinPassLists) {
-  EXPECT_EQ(builtin_strategy_names(), (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"}));
+  EXPECT_EQ(builtin_strategy_names(),
+            (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first", "transformer"}));
   EXPECT_EQ(builtin_strategy("none").passes, V{});
   EXPECT_EQ(builtin_strategy("conv-bn").passes, V{"fold-batchnorm"});
   EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "hoist-activation", "fuse-activation"}));
@@ -25,9 +26,12 @@ TEST(Strategy, BuiltinPassLists) {
                "fuse-add-layernorm"}));
   EXPECT_EQ(builtin_strategy("depth-first").passes,
             (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
-               "fuse-add-layernorm", "fuse-layers"}));
+               "fuse-add-layernorm", "fuse-attention", "fuse-layers"}));
+  EXPECT_EQ(builtin_strategy("transformer").passes,
+            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+               "fuse-add-layernorm", "fuse-attention"}));
   EXPECT_EQ(pass_names(), (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual",
-                             "fuse-se-gate", "fuse-add-layernorm", "fuse-layers"}));
+                             "fuse-se-gate", "fuse-add-layernorm", "fuse-attention", "fuse-layers"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
     ASSERT_TRUE(pass) << p;
@@ -42,7 +46,7 @@ TEST(Strategy, UnknownNameListsAllowed) {
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find(
-                  "unknown strategy 'conv-bn-relu' (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first)"),
+                  "unknown strategy 'conv-bn-relu' (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first, transformer)"),
               std::string::npos)
         << e.what();
   }
@@ -83,7 +87,7 @@ TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
   // "fuse-relu" is on line 3, column 5 (after "  - ").
   EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
             "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, fuse-residual, "
-            "fuse-se-gate, fuse-add-layernorm, fuse-layers)");
+            "fuse-se-gate, fuse-add-layernorm, fuse-attention, fuse-layers)");
 }
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {
@@ -141,7 +145,7 @@ TEST(Strategy, EmptyBuiltinNameIsAnError) {
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "error: empty strategy name (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first, or a strategy "
+              "error: empty strategy name (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first, transformer, or a strategy "
               ".yaml file)");
   }
 }

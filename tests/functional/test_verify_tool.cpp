@@ -20,7 +20,8 @@ using npu::compiler::RefTensor;
 
 using npu::test::fp32_config;
 
-const char* kStrategies[] = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"};  // the default
+const char* kStrategies[] = {"none",     "conv-bn",     "conv-act",   "conv-bn-act",
+                             "residual", "depth-first", "transformer"};  // the default
 
 TEST(VerifyTool, Fp32EveryStrategyWithinTolerance) {
   const std::string dir = npu::test::fresh_dir("verify-fp32");
@@ -28,8 +29,8 @@ TEST(VerifyTool, Fp32EveryStrategyWithinTolerance) {
   const auto r = npu::test::run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", hw, "--out", dir + "/v", "-j", "2"});
   ASSERT_EQ(r.status, 0) << r.output;
   const auto j = npu::test::read_json(dir + "/v/verify.json");
-  ASSERT_EQ(j.at("rows").size(), 6u);
-  for (std::size_t k = 0; k < 6; ++k) {
+  ASSERT_EQ(j.at("rows").size(), std::size(kStrategies));
+  for (std::size_t k = 0; k < std::size(kStrategies); ++k) {
     const auto& row = j["rows"][k];
     EXPECT_EQ(row.at("strategy"), kStrategies[k]);
     EXPECT_EQ(row.at("sim_status"), "ok");
@@ -67,7 +68,7 @@ TEST(VerifyTool, SharedMobileNetV2EveryStrategyWithinTolerance) {
   ASSERT_EQ(r.status, 0) << r.output;
   const auto j = npu::test::read_json(dir + "/v/verify.json");
   EXPECT_LE(j["reference_vs_expected"][0]["rel_error"].get<double>(), 1e-4);
-  ASSERT_EQ(j.at("rows").size(), 6u);
+  ASSERT_EQ(j.at("rows").size(), std::size(kStrategies));
   for (const auto& row : j["rows"]) {
     EXPECT_LE(row["sim_vs_reference"][0]["rel_error"].get<double>(), 1e-4) << row["strategy"];
     EXPECT_LE(row["sim_vs_expected"][0]["rel_error"].get<double>(), 1e-4) << row["strategy"];

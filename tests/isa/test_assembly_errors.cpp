@@ -211,7 +211,7 @@ TEST(AssemblyErrors, UnknownActOp) {
   expect_line3_error(line, col_of(line, "tanhh"), "unknown ACT op 'tanhh'",
                      "did you mean 'tanh'? (allowed: relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish, "
                      "scale_shift, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, softmax, "
-                     "layer_norm, gelu_tanh, rms_norm)");
+                     "layer_norm, gelu_tanh, rms_norm, softmax_online)");
 }
 
 TEST(AssemblyErrors, UnknownEltwiseOp) {
@@ -229,6 +229,14 @@ TEST(AssemblyErrors, PowAndLayerNormNeedAlpha) {
   const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 alpha=1";
   expect_line3_error(line, col_of(line, "alpha"), "'alpha' is not used by op=softmax",
                      "pow (exponent), layer_norm and rms_norm (eps)");
+}
+
+TEST(AssemblyErrors, SoftmaxOnlineNeedsItsStateScaleAndFirstFlag) {
+  expect_line3_error("ACT     op=softmax_online in=0x0 out=0x0 elems=64 channels=4 alpha=0.125 beta=1", 1,
+                     "missing required key 'param' for op=softmax_online",
+                     "running max m[rows], sum l[rows] and correction corr[rows]");
+  expect_line3_error("ACT     op=softmax_online in=0x0 out=0x0 elems=64 channels=4 param=0x200 alpha=0.125", 1,
+                     "missing required key 'beta' for op=softmax_online", "beta=FIRST");
 }
 
 TEST(AssemblyErrors, LayerNormNeedsItsParameters) {

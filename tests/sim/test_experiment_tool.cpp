@@ -263,12 +263,13 @@ TEST(SimulateTool, ARerunRemovesOnlyTheOutputFilesItWrites) {
 
 // Without --strategies an experiment runs every built-in strategy, depth-first included, in
 // the order `npu compile --help` lists them (issue 11: depth-first among the defaults).
-TEST(ExperimentTool, DefaultStrategiesAreAllSixBuiltIns) {
+TEST(ExperimentTool, DefaultStrategiesAreAllSevenBuiltIns) {
   const std::string out = npu::test::fresh_dir("default-strategies");
   auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--out", out});
   ASSERT_EQ(r.status, 0) << r.output;
   const auto s = npu::test::read_json(out + "/summary.json");
-  const std::vector<std::string> expected{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"};
+  const std::vector<std::string> expected{"none",     "conv-bn",     "conv-act",   "conv-bn-act",
+                                          "residual", "depth-first", "transformer"};
   ASSERT_EQ(s.size(), expected.size()) << s.dump();
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(s[i].at("strategy"), expected[i]) << i;
 }

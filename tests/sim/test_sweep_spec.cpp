@@ -155,7 +155,7 @@ TEST(SweepSpec, NpuNameCannotBeSwept) {
 TEST(SweepSpec, UnknownStrategyAndModel) {
   EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "strategies: [none, conv-bn-actt]\n"),
             "spec.yaml:3:20: error: unknown strategy 'conv-bn-actt'\n"
-            "  did you mean 'conv-bn-act'? (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first); or a strategy "
+            "  did you mean 'conv-bn-act'? (allowed: none, conv-bn, conv-act, conv-bn-act, residual, depth-first, transformer); or a strategy "
             "YAML path relative to the spec (docs/compiler.md)");
   // resnet51 is one edit from resnet50, two from resnet18.
   EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [resnet51]\n"),
@@ -338,7 +338,7 @@ TEST(CellKey, StrategyIdentityIsNameAndPassesAndDepthFirstKeys) {
   // are the defaults: a file named like the built-in depth-first with traffic_weight 0 is
   // another strategy (a sweep reused the built-in's cell for it).
   const std::string df = "name: depth-first\npasses: [fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, "
-                         "fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-layers]\n";
+                         "fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-attention, fuse-layers]\n";
   const std::string builtin_df = npu::sim::strategy_identity(npu::compiler::builtin_strategy("depth-first"));
   EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "traffic_weight: 1\noverlap: auto\n")),
             builtin_df);
