@@ -37,7 +37,7 @@ void add_llm(CLI::App& app) {
   auto* prompt = cmd->add_option("--prompt", opt->prompt, "Prompt tokens P (default: an ONNX pair's past length; 512)");
   auto* generate = cmd->add_option("--generate", opt->generate, "Generated tokens G (default: min(128, max context - P))");
   auto* batch = cmd->add_option("--batch", opt->batch, "Sequences decoded together B (default: the export's; 1)");
-  cmd->add_option("--strategies", *strategies, "Comma-separated fusion strategies")->default_str("none,conv-bn-act");
+  cmd->add_option("--strategies", *strategies, "Comma-separated fusion strategies")->default_str("none,conv-bn-act,transformer");
   cmd->add_option("--out", opt->out_dir, "Output folder (summary.*, llm.*, steps/, runs/)")->default_val("llm-out");
   cmd->add_flag("--every-step", opt->every_step, "Simulate every decode step (default: sampled lengths, interpolated)");
   cmd->add_option("--samples", opt->samples, "Sampled decode lengths without --every-step")->default_val(5);
@@ -48,7 +48,7 @@ void add_llm(CLI::App& app) {
     opt->prompt_given = prompt->count() > 0;
     opt->generate_given = generate->count() > 0;
     opt->strategies = npu::tool::strategy_list(*strategies);
-    if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn-act"};
+    if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn-act", "transformer"};
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     opt->self_exe = ec ? std::string("npu") : exe.string();

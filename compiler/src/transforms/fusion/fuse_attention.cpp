@@ -103,7 +103,9 @@ std::string mask_problem(const Graph& g, const Chain& c, std::int64_t sq, std::i
   const bool tail = s.size() >= 2 && s[s.size() - 2] == sq && s[s.size() - 1] == sk;
   bool lead_ones = true;
   for (std::size_t i = 0; i + 2 < s.size(); ++i) lead_ones = lead_ones && s[i] == 1;
-  if (!tail || !lead_ones || m.float_data.size() != std::size_t(sq * sk))
+  // A weight without values (a built-in network's) is a general mask: every block reads its tile.
+  const bool values_ok = m.float_data.empty() || m.float_data.size() == std::size_t(sq * sk);
+  if (!tail || !lead_ones || !values_ok)
     return "the mask " + c.mask + " " + shape_string(s) + " is not one [" + std::to_string(sq) + ", " +
            std::to_string(sk) + "] matrix shared by every batch and head";
   return "";
@@ -164,6 +166,8 @@ Legality FuseAttention::check(const Graph& graph, const Candidate& cand) const {
   }
   const float scale = scale_of(graph, c);
   if (!std::isfinite(scale) || scale == 0.0f) return Legality::decline("the scale is " + std::to_string(scale));
+  if (c.add >= 0 && graph.tensor(c.mask).float_data.empty())
+    return Legality::ok("the mask " + c.mask + " has no values to prove it causal: every key block reads its tile");
   return Legality::ok();
 }
 
@@ -176,7 +180,8 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
   if (c.add >= 0) {
     const Shape& q = graph.tensor(qk.inputs[0]).shape;
     const std::int64_t sk = graph.tensor(qk.inputs[1]).shape.back();
-    offset = causal_offset(graph.tensor(c.mask).float_data, q[q.size() - 2], sk);
+    const std::vector<float>& m = graph.tensor(c.mask).float_data;
+    offset = m.empty() ? -1 : causal_offset(m, q[q.size() - 2], sk);
   }
   std::vector<std::string> absorbed;
   for (long k : {c.qk, c.scale, c.add, c.pv})

@@ -3,6 +3,7 @@
 #include "npu/compiler/frontend/zoo/llm/llm_graph.hpp"
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "frontend/zoo/zoo_builder.hpp"
@@ -41,6 +42,22 @@ class LlmBuilder {
     return b.constant_ints(name, {std::int64_t(values.size())}, values);
   }
   std::string scalar(const std::string& name, float v) { return b.constant(name, {}, {v}); }
+  /// The prefill's causal mask [S, S] (0 on and below the diagonal, -inf above), made once and
+  /// shared by the layers. Its values let fuse-attention prove it causal and skip the blocks
+  /// past the diagonal; past kCausalMaskMaxTokens (64 MB of values) it is a weight without
+  /// values, which fuse-attention reads as a general mask (every block reads its tile).
+  std::string causal_mask() {
+    constexpr std::int64_t kCausalMaskMaxTokens = 4096;
+    const std::string name = "attn.causal_mask";
+    if (mask_made_) return name;
+    mask_made_ = true;
+    const std::int64_t n = new_tokens;
+    if (n > kCausalMaskMaxTokens) return b.weight(name, {n, n});
+    std::vector<float> v(std::size_t(n * n), 0.0f);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = i + 1; j < n; ++j) v[std::size_t(i * n + j)] = -std::numeric_limits<float>::infinity();
+    return b.constant(name, {n, n}, std::move(v));
+  }
 
   std::string reshape(const std::string& scope, const std::string& x, Dims shape) {
     const std::string n = node(scope, "Reshape");
@@ -71,6 +88,7 @@ class LlmBuilder {
 
  private:
   std::map<std::string, int> count_;
+  bool mask_made_ = false;
 };
 
 std::string layer_norm(LlmBuilder& m, const std::string& module, const std::string& x) {
@@ -164,7 +182,7 @@ std::string attention(LlmBuilder& m, const std::string& sc, std::int64_t layer, 
   const float scale = float(std::sqrt(double(m.s.head_dim)));
   scores = m.same_shape(sc, "Div", {scores, m.scalar(sc + "/Div.scale", scale)});
   if (!m.decode)  // causal: -inf above the diagonal (constant [S, S], shared by the layers)
-    scores = m.binary(sc, "Add", scores, m.b.weight("attn.causal_mask", {m.new_tokens, m.new_tokens}));
+    scores = m.binary(sc, "Add", scores, m.causal_mask());
   const std::string p = m.b.add1("Softmax", m.node(sc, "Softmax"), {scores}, {{"axis", std::int64_t{-1}}});
   const std::string o = m.transpose(sc, m.binary(sc, "MatMul", p, v), {0, 2, 1, 3});
   return m.reshape(sc, o, {m.batch, m.new_tokens, m.s.heads * m.s.head_dim});
