@@ -327,12 +327,19 @@ const std::vector<Column<HostParams>>& columns<HostParams>() {
                                            uint64("rd", &H::rd), uint64("wr", &H::wr), non_negative("nodes", &H::nodes)};
   return t;
 }
+// MOVE `zero=N` (optional, not written when 0): N elements of the out box cleared first.
+Column<MoveParams> move_zero() {
+  Column<MoveParams> c = count("zero", &MoveParams::zero, Need::Optional, 0,
+                                   "'zero' is how many elements of out are set to 0 before the copy (0 to 4294967295)");
+  c.lo = 0;
+  return c;
+}
 template <>
 const std::vector<Column<MoveParams>>& columns<MoveParams>() {
   using M = MoveParams;
   static const std::vector<Column<M>> t = {sram("in", &M::in_addr), sram("out", &M::out_addr),
                                            Key{"extent", Kind::MoveShape, kReq}, Key{"in_stride", Kind::Part},
-                                           Key{"out_stride", Kind::Part}};
+                                           Key{"out_stride", Kind::Part}, move_zero()};
   return t;
 }
 

@@ -187,9 +187,14 @@ std::uint64_t MoveParams::span_elems(const std::array<std::uint32_t, kMaxDims>& 
   return span;
 }
 
+std::uint64_t MoveParams::out_elems() const {
+  const std::uint64_t span = span_elems(out_stride);
+  return span == 0 ? 0 : std::max<std::uint64_t>(span, zero);
+}
+
 bool MoveParams::operator==(const MoveParams& o) const {
-  return std::tie(in_addr, out_addr, rank, extent, in_stride, out_stride) ==
-         std::tie(o.in_addr, o.out_addr, o.rank, o.extent, o.in_stride, o.out_stride);
+  return std::tie(in_addr, out_addr, rank, extent, in_stride, out_stride, zero) ==
+         std::tie(o.in_addr, o.out_addr, o.rank, o.extent, o.in_stride, o.out_stride, o.zero);
 }
 
 Queue Instruction::queue() const {
@@ -313,7 +318,7 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
         } else if constexpr (std::is_same_v<T, MoveParams>) {
           const std::uint64_t touched = span_bytes(p.elems(), eb);
           ops.push_back({"in", p.in_addr, span_bytes(p.span_elems(p.in_stride), eb), false, touched});
-          ops.push_back({"out", p.out_addr, span_bytes(p.span_elems(p.out_stride), eb), true, touched});
+          ops.push_back({"out", p.out_addr, span_bytes(p.out_elems(), eb), true, std::max<std::uint64_t>(touched, span_bytes(p.zero, eb))});
         }
       },
       inst.params);

@@ -268,6 +268,22 @@ TEST(FunctionalMove, TransposeAndNearestUpsamplingOfAThreeDimensionalTensor) {
         EXPECT_EQ(up[std::size_t(a * 48 + y * 8 + xx)], float(12 * a + 4 * (y / 2) + xx / 2)) << a << y << xx;
 }
 
+TEST(FunctionalMove, ZeroClearsTheOutRangeBeforeTheStridedWrite) {
+  // Zero insertion of [[1,2],[3,4]] with stride 2: out [[1,0,2],[0,0,0],[3,0,4]] plus one
+  // more cleared row of 3 (zero=12); the element after the cleared range keeps its 99.
+  BackingStore sram("SRAM", 4096, 256);
+  sram.write_f32(0, {1, 2, 3, 4});
+  sram.write_f32(256, std::vector<float>(13, 99.0f));
+  npu::isa::MoveParams m;
+  m.in_addr = 0, m.out_addr = 256, m.rank = 2;
+  m.extent = {2, 2, 1, 1, 1, 1};
+  m.in_stride = {1, 2, 0, 0, 0, 0};
+  m.out_stride = {2, 6, 0, 0, 0, 0};
+  m.zero = 12;
+  fn::move(m, 4, sram);
+  EXPECT_EQ(sram.read_f32(256, 13), (std::vector<float>{1, 0, 2, 0, 0, 0, 3, 0, 4, 0, 0, 0, 99}));
+}
+
 TEST(FunctionalMove, Int8BytesIntoAnInnerSliceKeepTheOthers) {
   // Concat along the last axis of [3, 2] and [3, 1] into [3, 3], int8: the first MOVE writes
   // columns 0-1 (out stride 1 then 3), the second column 2; what is between stays.

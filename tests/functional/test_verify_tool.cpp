@@ -289,20 +289,21 @@ TEST(VerifyTool, ExperimentVerifyAddsTheColumns) {
 }
 
 // A program that cannot run with data fails its row, and the summary says why: the layer the
-// data path refuses (a bilinear Resize interpolates: no MOVE lowering), not just "cannot be executed with
+// data path refuses (an AveragePool with count_include_pad=1, which POOL avg does not compute;
+// until 2026-12-03 a bilinear Resize, which is computed now), not just "cannot be executed with
 // data:" (the line that introduces the list), and not the "fix:" line after it.
 TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
   const std::string models = npu::test::shared_path("models");
-  NPU_REQUIRE_SHARED_OR_SKIP(models + "/cases/resize_bilinear.onnx");
+  NPU_REQUIRE_SHARED_OR_SKIP(models + "/cases/op_pad_avgpool.onnx");
   const std::string dir = npu::test::fresh_dir("exp-verify-refused");
-  const auto r = npu::test::run_npu({"experiment", "--model", models + "/cases/resize_bilinear.onnx", "--hw",
+  const auto r = npu::test::run_npu({"experiment", "--model", models + "/cases/op_pad_avgpool.onnx", "--hw",
                                      fp32_config(dir), "--strategies", "none", "--verify", "--out", dir + "/e"});
   EXPECT_EQ(r.status, 1) << r.output;
   const auto s = npu::test::read_json(dir + "/e/summary.json");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].at("status"), "failed");
   const std::string err = s[0].at("error").get<std::string>();
-  EXPECT_NE(err.find("cannot be executed with data: layer 'resize' (Resize): only nearest upsampling by integer factors is computed"), std::string::npos)
+  EXPECT_NE(err.find("cannot be executed with data: layer 'pool' (AveragePool) has count_include_pad=1"), std::string::npos)
       << err;
   EXPECT_EQ(err.find("(and "), std::string::npos) << err;  // one refused layer: nothing more to count
   EXPECT_EQ(err.find("fix:"), std::string::npos) << err;

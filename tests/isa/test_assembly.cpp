@@ -45,16 +45,17 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
               "push"}},
     {"SYNC", {"layer", "queue", "wait", "push"}},
     {"HOST", {"layer", "cycles", "macs", "rd", "wr", "nodes", "wait", "push"}},
-    {"MOVE", {"layer", "in", "out", "extent", "in_stride", "out_stride", "wait", "push"}},
+    {"MOVE", {"layer", "in", "out", "extent", "in_stride", "out_stride", "zero", "wait", "push"}},
 };
 
 // The sample programs in canonical form: every_instruction.npuasm (the version-1 format as
 // first published), new_ops.npuasm (the ops, keys and instructions added up to HOST) and
 // fusion_operands.npuasm (CONV/GEMM in_scale, ACT res) and int8_requant.npuasm (requant, zp,
 // clamp; test_requant_operand.cpp) and move.npuasm (MOVE: a transpose and a nearest upsampling)
-// and gather.npuasm (LOAD index= table_rows=: a token-embedding gather).
+// and gather.npuasm (LOAD index= table_rows=: a token-embedding gather) and move_zero.npuasm
+// (MOVE zero=: ConvTranspose's zero insertion).
 const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm",
-                              "int8_requant.npuasm", "move.npuasm", "gather.npuasm"};
+                              "int8_requant.npuasm", "move.npuasm", "gather.npuasm", "move_zero.npuasm"};
 
 TEST(Assembly, EveryInstructionFileIsCanonicalAndRoundTrips) {
   const std::string text = slurp(data_path("every_instruction.npuasm"));
@@ -455,6 +456,26 @@ TEST(Assembly, MoveFileIsCanonicalAndHasTheValuesWritten) {
   EXPECT_EQ(m.in_stride, (std::array<std::uint32_t, 6>{1, 4, 0, 0, 0, 0}));
   EXPECT_EQ(m.out_stride, m.in_stride);
   EXPECT_NE(write_program(q).find("MOVE    in=0x0 out=0x40 extent=4,3 in_stride=1,4 out_stride=1,4\n"), std::string::npos);
+}
+
+TEST(Assembly, MoveZeroKeyRoundTripsAndWidensTheOutOperand) {
+  // A zero insertion of a 2x2 fp32 plane into 3x3: 4 elements moved with out strides 2, 6; the
+  // out span is 1 + 2 + 6 = 9 elements, and zero=12 clears 12 (48 bytes) first.
+  const Program q = read_program(".npuasm 1\n.program dtype=fp32\nMOVE in=0x0 out=0x40 extent=2,2 in_stride=1,2 "
+                                 "out_stride=2,6 zero=12\n");
+  const MoveParams& m = std::get<MoveParams>(q.instructions.at(0).params);
+  EXPECT_EQ(m.zero, 12u);
+  EXPECT_EQ(m.out_elems(), 12u);
+  EXPECT_NE(write_program(q).find("out_stride=2,6 zero=12\n"), std::string::npos);
+  EXPECT_EQ(read_program(write_program(q)).instructions.at(0), q.instructions.at(0));
+  const auto ops = sram_operands(q.instructions.at(0), DType::Fp32);
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(ops[1].bytes, 48u);
+  // Without `zero` nothing is written for it, and the out operand is the span (9 x 4 bytes).
+  const Program r = read_program(".npuasm 1\n.program dtype=fp32\nMOVE in=0x0 out=0x40 extent=2,2 in_stride=1,2 "
+                                 "out_stride=2,6\n");
+  EXPECT_EQ(write_program(r).find("zero="), std::string::npos);
+  EXPECT_EQ(sram_operands(r.instructions.at(0), DType::Fp32)[1].bytes, 36u);
 }
 
 TEST(Assembly, WriterRejectsWhatTheNewOpsCannotExpress) {

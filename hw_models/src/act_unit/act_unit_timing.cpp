@@ -1,5 +1,6 @@
 #include "npu/hw/act_unit/act_unit_timing.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "npu/hw/mac_array/mac_array_timing.hpp"
@@ -39,9 +40,11 @@ VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
       break;
     }
     case isa::Opcode::Move: {
-      // A copy: one streaming pass over the elements moved, with the identity op's latency.
+      // A copy: one streaming pass over the elements moved, with the identity op's latency;
+      // with `zero`, the pass writes the larger of the zeroed range and the elements moved.
       const auto& p = std::get<isa::MoveParams>(inst.params);
-      work = c.elements = p.elems();
+      c.elements = p.elems();
+      work = std::max<std::uint64_t>(c.elements, p.zero);
       c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(isa::ActOp::Identity)));
       break;
     }

@@ -13,10 +13,12 @@ void move(const isa::MoveParams& p, int elem_bytes, BackingStore& sram) {
   const std::uint64_t n = p.elems();
   if (n == 0) return;
   // Both boxes are read whole (unwritten SRAM reads 0), the out box is written back whole, so
-  // the bytes between its strided elements keep their values.
-  std::vector<unsigned char> in(p.span_elems(p.in_stride) * e), out(p.span_elems(p.out_stride) * e);
+  // the bytes between its strided elements keep their values, except the first `zero`
+  // elements, which are cleared first (a zero-insertion's gaps).
+  std::vector<unsigned char> in(p.span_elems(p.in_stride) * e), out(p.out_elems() * e);
   sram.read(p.in_addr, in.data(), in.size());
   sram.read(p.out_addr, out.data(), out.size());
+  std::memset(out.data(), 0, std::size_t(p.zero) * e);  // zero <= out_elems()
   constexpr int D = isa::MoveParams::kMaxDims;
   std::array<std::uint32_t, D> idx{};
   std::uint64_t src = 0, dst = 0;  // element offsets of the current index

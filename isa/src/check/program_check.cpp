@@ -474,7 +474,7 @@ class Checker {
     // the same byte.
     const std::uint64_t eb = std::uint64_t(dtype_bytes(p_.dtype));
     const std::uint64_t in_end = std::uint64_t(m.in_addr) + std::min<std::uint64_t>(m.span_elems(m.in_stride), 1ull << 40) * eb;
-    const std::uint64_t out_end = std::uint64_t(m.out_addr) + std::min<std::uint64_t>(m.span_elems(m.out_stride), 1ull << 40) * eb;
+    const std::uint64_t out_end = std::uint64_t(m.out_addr) + std::min<std::uint64_t>(m.out_elems(), 1ull << 40) * eb;
     if (m.in_addr < out_end && m.out_addr < in_end) {
       add(CheckKind::Shape, fmt::format("MOVE in [0x{:x}, 0x{:x}) overlaps out [0x{:x}, 0x{:x}); give the copy a "
                                         "separate output slot",

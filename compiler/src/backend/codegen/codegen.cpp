@@ -84,7 +84,10 @@ class Generator {
       case LayerKind::Copy: return codegen::gen_copy(ctx, L);
       case LayerKind::Gather: return codegen::gen_gather(ctx, L);
       case LayerKind::Attention: return codegen::gen_attention(ctx, L);
-      case LayerKind::Layout: return L.layout.empty() ? codegen::gen_layout(ctx, L) : codegen::gen_moves(ctx, L);
+      case LayerKind::Layout:
+        if (L.zero_insert) return codegen::gen_zero_insert(ctx, L);
+        if (!L.linear_weights.empty()) return codegen::gen_resize_linear(ctx, L);
+        return L.layout.empty() ? codegen::gen_layout(ctx, L) : codegen::gen_moves(ctx, L);
       case LayerKind::Host: break;
     }
     return {};

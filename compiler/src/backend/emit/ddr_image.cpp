@@ -78,6 +78,12 @@ void set_elements(const CompileResult& r, const Tensor& t, TensorPlacement& p) {
   p.bytes = n * (p.int8 ? 1 : 4);
 }
 
+// The mode of a Resize layer's node ("?" when not found), for its message.
+std::string resize_mode(const Graph& g, const LayerSpec& L) {
+  const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+  return n ? n->attr_string("mode", "nearest") : std::string("?");
+}
+
 }  // namespace
 
 std::vector<std::string> functional_problems(const CompileResult& r) {
@@ -99,13 +105,17 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     switch (L.kind) {
       case LayerKind::Host: out.push_back(id + " runs on the host; host partitions are costed, not computed"); break;
       case LayerKind::Layout:
-        if (L.layout.empty() && L.op_type == "Resize")
-          out.push_back(id + ": only nearest upsampling by integer factors is computed (by MOVE); this Resize "
-                             "interpolates or scales by a fraction, which the ISA only costs as a streaming pass: it is "
-                             "not computed");
-        else if (L.layout.empty())
+        if (L.layout.empty() && L.op_type == "Resize" && L.linear_weights.empty())
+          out.push_back(id + ": only nearest Resize is computed (by MOVE: integer factors, or a fraction whose "
+                             "index map repeats within 64 residues); this Resize is mode '" +
+                             resize_mode(g, L) + "' or its nearest map does not repeat, which the ISA only costs as a "
+                             "streaming pass: it is not computed");
+        else if (L.layout.empty() && !L.zero_insert && L.linear_weights.empty())
           out.push_back(id + " is a layout copy the ISA costs as a streaming pass (no MOVE lowering for this op or "
                              "form); it is not computed");
+        else if (L.zero_insert && r.lowered.int8_execution)
+          out.push_back(id + ": the zero insertion writes 0 bytes, which are the input's zero point only in fp32 "
+                             "programs; run it with a config of mac_array.dtype: fp32");
         break;
       case LayerKind::Resize:
         if (L.layout.empty())
@@ -287,6 +297,27 @@ void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n,
   }
 }
 
+// A ConvTranspose's stride-1 CONV (conv_transpose.cpp) reads its weights as a Conv's
+// [Cout, Cin/g, kh, kw]; ONNX gives [Cin, Cout/g, kh, kw]. Over the zero-inserted input the
+// convolution equals the transposed one with the kernel flipped (Dumoulin & Visin 2016, sec. 4):
+// W'[co][ci][a][b] = W[g Cin/g + ci][co - g Cout/g][kh-1-a][kw-1-b] for co in group g. This
+// overwrites the natural copy.
+void put_conv_transpose_weights(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
+  const Tensor& w = r.graph.tensor(L.weight);
+  const ConvGeom& c = L.geom;
+  const std::uint64_t cin_g = std::uint64_t(c.cin_per_group()), cout_g = std::uint64_t(c.cout_per_group());
+  const std::uint64_t kh = std::uint64_t(c.kh), kw = std::uint64_t(c.kw), taps = kh * kw;
+  if (w.float_data.size() != std::uint64_t(c.c_in) * cout_g * taps) return;  // no values: refused above
+  std::vector<float> v(w.float_data.size());
+  for (std::uint64_t co = 0; co < std::uint64_t(c.c_out); ++co)
+    for (std::uint64_t ci = 0; ci < cin_g; ++ci)
+      for (std::uint64_t t = 0; t < taps; ++t) {
+        const std::uint64_t src_ci = co / cout_g * cin_g + ci, src_co = co % cout_g;
+        v[(co * cin_g + ci) * taps + t] = w.float_data[(src_ci * cout_g + src_co) * taps + (taps - 1 - t)];
+      }
+  put(out, L.weight + " (as the stride-1 conv's, flipped)", ddr_addr_of(r, L.weight), v);
+}
+
 }  // namespace
 
 std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs) {
@@ -302,12 +333,18 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     (void)place;
     if (g.has_tensor(name) && g.tensor(name).is_constant) put(out, name, ddr_addr_of(r, name), g.tensor(name).float_data);
   }
-  // 2. Parameters that exist only in the program, and the GEMM weights pre-tiled (these
-  //    overwrite the natural copy written above).
+  // 2. Parameters that exist only in the program, the GEMM weights pre-tiled and the
+  //    ConvTranspose weights as a conv's (these overwrite the natural copy written above).
   for (const LayerSpec& L : r.lowered.layers) {
     const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
     if (!L.scale_shift.empty()) put_scale_shift(r, L, out);
     if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, out);
+    if (L.kind == LayerKind::Conv && n && n->op_type == "ConvTranspose") put_conv_transpose_weights(r, L, out);
+    if (!L.linear_weights.empty()) {  // a bilinear Resize's weights: rows', then columns'
+      std::vector<float> v = L.taps_h.w;
+      v.insert(v.end(), L.taps_w.w.begin(), L.taps_w.w.end());
+      put(out, L.linear_weights, ddr_addr_of(r, L.linear_weights), v);
+    }
   }
   // 3. The graph inputs (checked above).
   //    An int64/int32 input (token ids) is stored as int32, 4 bytes an element (docs/functional.md).

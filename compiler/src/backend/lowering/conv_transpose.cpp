@@ -1,6 +1,7 @@
 // ConvTranspose (ONNX, 2-D) on an NPU without a native transposed-convolution mode, the way
 // such NPUs run it (e.g. Dumoulin & Visin, "A guide to convolution arithmetic", 2016, sec. 4):
-// a layout pass writes the input with stride-1 zeros inserted between its pixels
+// a layout pass writes the input with stride-1 zeros inserted between its pixels (computed by
+// MOVE with `zero`, codegen/zero_insert.cpp)
 // ((H-1)*s+1 rows), then an ordinary stride-1 Conv with padding d*(k-1)-pad (end: + output
 // padding) over it. The array multiplies the inserted zeros too: MACs are the executed
 // ones, about s_h*s_w times the transposed convolution's useful MACs; the zero-inserted
@@ -60,7 +61,7 @@ void lower(LowerCtx& ctx, const Node& n) {
   const std::uint64_t e = std::uint64_t(ctx.elem_bytes());
   const std::uint64_t up_elems = std::uint64_t(x[0] * x[1] * o.up[0] * o.up[1]);
   const std::string up = ctx.temp_tensor(n.name + ".zero_inserted", up_elems * e);
-  // 1. Zero insertion: reads the input once, writes the dilated tensor once.
+  // 1. Zero insertion: reads the input once, writes the dilated tensor once (zeros included).
   LayerSpec Z = ctx.base(n, LayerKind::Layout);
   Z.name += ":zero_insert";
   Z.inputs = {n.inputs[0]};
@@ -68,6 +69,14 @@ void lower(LowerCtx& ctx, const Node& n) {
   Z.in_elems = std::uint64_t(g.tensor(n.inputs[0]).elements());
   Z.elems = up_elems;
   Z.channels = int(x[1]);
+  Z.zero_insert = true;
+  Z.geom.c_in = Z.geom.c_out = int(x[0] * x[1]);  // a batch's planes one after another
+  Z.geom.h_in = int(x[2]);
+  Z.geom.w_in = int(x[3]);
+  Z.geom.h_out = int(o.up[0]);
+  Z.geom.w_out = int(o.up[1]);
+  Z.geom.stride_h = int(o.s[0]);
+  Z.geom.stride_w = int(o.s[1]);
   ctx.finish(Z);
   // 2. Stride-1 convolution over it.
   LayerSpec L = ctx.base(n, LayerKind::Conv);

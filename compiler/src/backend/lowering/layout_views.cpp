@@ -279,6 +279,8 @@ std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n) {
   return normalised({p}, true);
 }
 
+std::vector<LayoutPiece> normalise_pieces(std::vector<LayoutPiece> pieces) { return normalised(std::move(pieces), false); }
+
 std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_t k,
                                        const std::set<std::string>* composed) {
   const auto v = axis_view(g, n, k);

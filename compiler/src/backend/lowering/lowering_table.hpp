@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <map>
 #include <string>
@@ -110,6 +111,25 @@ std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& np
 void read_through_composed(const Graph& g, const std::set<std::string>& composed, LayerSpec& L);
 /// Nearest Resize/Upsample of NCHW by integer factors where out[y] = in[floor(y / f)].
 std::vector<LayoutPiece> upsample_pieces(const Graph& g, const Node& n);
+/// Nearest Resize of NCHW by a fraction (or an integer downscale) whose index map repeats with
+/// at most 64 residue pairs: one piece per pair (resize_views.cpp); empty otherwise.
+std::vector<LayoutPiece> nearest_resize_pieces(const Graph& g, const Node& n);
+/// A 4-D Resize of mode linear (bilinear over H and W, N and C kept): the taps of each axis
+/// (ONNX Resize, the coordinate clamped into [0, in - 1] as ONNX Runtime does); false for
+/// another mode or rank, or a coordinate mode resize_source_coordinate does not know.
+bool linear_resize_taps(const Graph& g, const Node& n, LinearTaps& h, LinearTaps& w);
+/// ONNX Resize's input coordinate of output index o along an axis of `in` -> `out` elements
+/// (coordinate_transformation_mode `ctm`, `scale` the transform's); nullopt for a mode it does
+/// not know (tf_crop_and_resize). Not clamped.
+std::optional<double> resize_source_coordinate(const std::string& ctm, std::int64_t o, std::int64_t in,
+                                               std::int64_t out, double scale);
+/// The scale of axis d in a Resize's coordinate transform: its `scales` attribute, or out/in
+/// when it has `sizes` (canonical_forms.hpp moved both to attributes).
+double resize_scale(const Node& n, const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& out,
+                    std::size_t d);
+/// Pieces with their extent-1 dims dropped and contiguous neighbours merged (never the outer
+/// dims, which the pieces share); empty on more than 6 dims left or an empty tensor.
+std::vector<LayoutPiece> normalise_pieces(std::vector<LayoutPiece> pieces);
 
 // Helpers shared by the families.
 /// A Slice node's constant arguments (attributes before opset 10, constant inputs after),

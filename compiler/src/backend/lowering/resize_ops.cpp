@@ -1,6 +1,7 @@
 // Resize family: ONNX Resize and Upsample of NCHW. Nearest by integer factors (YOLO's
-// upsampling) is a Resize layer on the vector unit, computed by MOVE (upsample_pieces); every
-// other mode or factor (bilinear, non-integer scales) is a streaming layout copy.
+// upsampling) is a Resize layer on the vector unit, computed by MOVE (upsample_pieces); nearest
+// by a fraction is a layout layer computed by MOVE per residue (nearest_resize_pieces) when its
+// index map repeats; every other mode (bilinear) or map is a streaming layout copy, costed only.
 #include "backend/lowering/lowering_table.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
 
@@ -31,6 +32,16 @@ void lower_resize(LowerCtx& ctx, const Node& n) {
     L.in_elems = std::uint64_t(g.tensor(n.inputs[0]).elements());
     L.elems = std::uint64_t(g.tensor(n.outputs[0]).elements());
     L.channels = int(g.tensor(n.outputs[0]).shape.at(1));
+    L.layout = nearest_resize_pieces(g, n);  // a fractional nearest map that repeats: MOVE pieces
+    if (ctx.elem_bytes() == 4 && linear_resize_taps(g, n, L.taps_h, L.taps_w)) {  // fp32 bilinear
+      const auto& in = shape_of(g, n, n.inputs[0]);
+      const auto& o = shape_of(g, n, n.outputs[0]);
+      L.geom.c_in = L.geom.c_out = int(in[0] * in[1]);
+      L.geom.h_in = int(in[2]), L.geom.w_in = int(in[3]), L.geom.h_out = int(o[2]), L.geom.w_out = int(o[3]);
+      L.linear_weights = n.name + ".linear_weights";
+      ctx.touch(n.inputs[0]);
+      ctx.touch_param(L.linear_weights, (L.taps_h.w.size() + L.taps_w.w.size()) * 4);
+    }
     return ctx.finish(L);
   }
   LayerSpec L = ctx.base(n, LayerKind::Resize);

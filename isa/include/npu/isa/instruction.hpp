@@ -322,11 +322,16 @@ struct MoveParams {
   std::array<std::uint32_t, kMaxDims> extent{1, 1, 1, 1, 1, 1};
   std::array<std::uint32_t, kMaxDims> in_stride{0, 0, 0, 0, 0, 0};
   std::array<std::uint32_t, kMaxDims> out_stride{0, 0, 0, 0, 0, 0};
+  /// Elements from `out_addr` set to 0 before the copy (0: none): the zeros between the
+  /// strided elements of a zero-insertion (ConvTranspose), written by the same pass.
+  std::uint32_t zero = 0;
   /// Elements moved: the product of the extents, saturated at UINT64_MAX (never wraps).
   std::uint64_t elems() const;
   /// Elements from the first to one past the last one addressed, sum_d (extent[d]-1) stride[d]
   /// + 1, saturated at UINT64_MAX; 0 when an extent is 0.
   std::uint64_t span_elems(const std::array<std::uint32_t, kMaxDims>& stride) const;
+  /// Elements of the out operand: the larger of the out span and `zero`.
+  std::uint64_t out_elems() const;
   bool operator==(const MoveParams&) const;
 };
 

@@ -51,6 +51,13 @@ struct LayoutPiece {
   std::size_t outer = 0;
 };
 
+/// One axis of a bilinear Resize (mode linear): per output index the two input indices it
+/// blends and the weight of the second, y = x[i0] + w (x[i1] - x[i0]).
+struct LinearTaps {
+  std::vector<std::uint32_t> i0, i1;
+  std::vector<float> w;
+};
+
 /// One NPU layer: a (possibly fused) node. Tensor names are graph tensor names; param
 /// tensors (bias, scale/shift) are DDR-only tensors named after their node.
 struct LayerSpec {
@@ -92,6 +99,16 @@ struct LayerSpec {
   /// Layout, Resize: the output as strided views of the inputs, one piece per input (Concat) or
   /// one; empty when the op has no MOVE lowering (the layer is costed, not computed).
   std::vector<LayoutPiece> layout;
+  /// Layout: ConvTranspose's zero insertion, computed by MOVE with `zero` (zero_insert.cpp):
+  /// geom.c_in planes of geom.h_in x geom.w_in spread to geom.h_out x geom.w_out, input pixel
+  /// (y, x) at (y stride_h, x stride_w), zeros elsewhere.
+  bool zero_insert = false;
+  /// Layout: a bilinear Resize computed by LOAD, ELTWISE and MOVE (codegen/resize_linear.cpp):
+  /// the taps of the rows and of the columns, geom.c_in planes of geom.h_in x geom.w_in to
+  /// geom.h_out x geom.w_out, and the DDR-only parameter tensor of the weights (taps_h.w then
+  /// taps_w.w, fp32). Empty when the layer is not one.
+  LinearTaps taps_h, taps_w;
+  std::string linear_weights;
   /// Host: the nodes' work (MACs of Conv/Gemm/MatMul/LSTM-like ops; every other op counts one
   /// op per output element), the DDR bytes it reads (inputs from outside the run, weights) and
   /// writes (results used outside the run), and its results used outside the run.
