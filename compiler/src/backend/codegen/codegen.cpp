@@ -138,7 +138,8 @@ class Generator {
     for (const TooBig& t : too_big_)
       if (t.need > largest->need) largest = &t;
     std::string m = ctx.hw.source + ": error: layer '" + first.layer + "' (" + first.op +
-                    ") cannot fit even one minimal tile in SRAM: needs " + std::to_string(first.need) +
+                    ") cannot fit even one minimal tile" + (first.tile.empty() ? "" : " (" + first.tile + ")") +
+                    " in SRAM: needs " + std::to_string(first.need) +
                     " bytes, sram.capacity is " + std::to_string(ctx.cap) + " bytes";
     if (too_big_.size() > 1)
       m += "; " + std::to_string(too_big_.size()) + " layers do not fit, the largest need is layer '" +
