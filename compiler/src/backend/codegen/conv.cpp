@@ -27,6 +27,7 @@ ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   // No whole-input-channel tile fits: split the input channels (cin_split.hpp), refusing only
   // when one output channel x one row x one input channel does not fit either.
   const bool split = !plan && o.cin_split && L.kind == LayerKind::Conv && cin_split_applies(g);
+  if (!plan) ctx.unsplit_need = std::max(ctx.unsplit_need, conv_min_sram_bytes(g, o));
   if (split) plan = plan_conv_split(g, ctx.cap, o);
   if (!plan && split)
     ctx.too_big(L, conv_split_min_sram_bytes(g, o), "one output channel x one output row x one input channel");

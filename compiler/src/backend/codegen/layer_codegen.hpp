@@ -79,6 +79,10 @@ class GenCtx {
   const int e;             ///< bytes per activation element
   const std::uint64_t cap;  ///< SRAM bytes
   LayerCodegenInfo info;    ///< the layer being generated
+  /// The largest whole-input-channel minimal tile (conv_min_sram_bytes) of the layers that did
+  /// not get one so far (split along input channels, or refused): the SRAM with which none of
+  /// them needs a split, which the "does not fit" message advises.
+  std::uint64_t unsplit_need = 0;
 
   /// DDR address of a graph tensor (its root's base + offset).
   std::uint64_t addr(const std::string& t) const {
