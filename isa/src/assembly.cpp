@@ -265,7 +265,8 @@ const std::vector<Column<ConvParams>>& columns<ConvParams>() {
       {sram("in", &C::in_addr), sram("w", &C::w_addr), sram("out", &C::out_addr), dim("cin", &C::c_in),
        dim("hin", &C::h_in), dim("win", &C::w_in), dim("cout", &C::c_out), dim("kh", &C::kh), dim("kw", &C::kw),
        Key{"stride", Kind::Stride2}, Key{"pad", Kind::Pad}, dim("dilation", &C::dilation, Need::Optional),
-       dim("group", &C::group, Need::Optional)},
+       dim("group", &C::group, Need::Optional), flag_sram("acc_in", &C::acc_in, &C::acc_in_addr),
+       flag_sram("acc_out", &C::acc_out, &C::acc_out_addr)},
       kEpilogueKeys);
   return t;
 }

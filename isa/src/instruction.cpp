@@ -137,10 +137,11 @@ bool DmaDesc::operator==(const DmaDesc& o) const {
 
 bool ConvParams::operator==(const ConvParams& o) const {
   return std::tie(in_addr, w_addr, out_addr, c_in, h_in, w_in, c_out, kh, kw, stride_h, stride_w, pad_top,
-                  pad_left, pad_bottom, pad_right, dilation, group, epilogue) ==
+                  pad_left, pad_bottom, pad_right, dilation, group, epilogue, acc_in, acc_in_addr, acc_out,
+                  acc_out_addr) ==
          std::tie(o.in_addr, o.w_addr, o.out_addr, o.c_in, o.h_in, o.w_in, o.c_out, o.kh, o.kw, o.stride_h,
                   o.stride_w, o.pad_top, o.pad_left, o.pad_bottom, o.pad_right, o.dilation, o.group,
-                  o.epilogue);
+                  o.epilogue, o.acc_in, o.acc_in_addr, o.acc_out, o.acc_out_addr);
 }
 
 bool GemmParams::operator==(const GemmParams& o) const {
@@ -281,8 +282,18 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           const std::uint64_t out = shape_ok ? dims_bytes({p.c_out, p.h_out(), p.w_out()}, eb) : 0;
           ops.push_back({"in", p.in_addr, dims_bytes({p.c_in, p.h_in, p.w_in}, eb), false});
           ops.push_back({"w", p.w_addr, dims_bytes({p.c_out, cin_per_group, p.kh, p.kw}, eb), false});
-          ops.push_back({"out", p.out_addr, out, true});
-          add_epilogue(ops, p.epilogue, p.c_out, out, dims_bytes({p.c_in}, eb));
+          // Partial sums (acc_in / acc_out) are 4 B per output element whatever the dtype.
+          const std::uint64_t acc = shape_ok ? dims_bytes({p.c_out, p.h_out(), p.w_out()}, kAccElemBytes) : 0;
+          if (p.acc_in) ops.push_back({"acc_in", p.acc_in_addr, acc, false});
+          if (p.acc_out) {
+            ops.push_back({"acc_out", p.acc_out_addr, acc, true});
+            if (p.epilogue.has_in_scale) ops.push_back({"in_scale", p.epilogue.in_scale_addr, dims_bytes({p.c_in}, eb), false});
+            if (p.epilogue.requant.on)
+              ops.push_back({"requant", p.epilogue.requant.addr, dims_bytes({p.c_out}, Requant::kPairBytes), false});
+          } else {
+            ops.push_back({"out", p.out_addr, out, true});
+            add_epilogue(ops, p.epilogue, p.c_out, out, dims_bytes({p.c_in}, eb));
+          }
         } else if constexpr (std::is_same_v<T, GemmParams>) {
           const std::uint64_t out = dims_bytes({p.m, p.n}, eb);
           ops.push_back({"a", p.a_addr, dims_bytes({p.m, p.k}, eb), false});

@@ -38,6 +38,8 @@ void relocate_sram(Instruction& inst, std::int64_t delta) {
         } else if constexpr (std::is_same_v<T, ConvParams>) {
           move(p.in_addr, delta), move(p.w_addr, delta), move(p.out_addr, delta);
           move_epilogue(p.epilogue, delta);
+          if (p.acc_in) move(p.acc_in_addr, delta);
+          if (p.acc_out) move(p.acc_out_addr, delta);
         } else if constexpr (std::is_same_v<T, GemmParams>) {
           move(p.a_addr, delta), move(p.b_addr, delta), move(p.out_addr, delta);
           move_epilogue(p.epilogue, delta);

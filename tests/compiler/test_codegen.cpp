@@ -58,7 +58,10 @@ TEST(Codegen, TooSmallSramNamesTheCapacityThatFitsEveryLayer) {
   const Strategy st = builtin_strategy("none");
   const std::string edge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
   HwConfig hw = load_hw_config(edge);
-  hw.sram.capacity_bytes = 1024;
+  // 512 B: not even the input-channel split's minimal tiles fit (small 576 B, big 960 B:
+  // input band 1 ch x 3 rows x 16 -> 64 B x 2, weights 9 -> 64 B x 2, params 8 B per output
+  // channel, output row 16 -> 64 B x 2, partial sums 16 x 4 = 64 B).
+  hw.sram.capacity_bytes = 512;
   std::string msg;
   try {
     compile(b.g, hw, st);
@@ -69,6 +72,7 @@ TEST(Codegen, TooSmallSramNamesTheCapacityThatFitsEveryLayer) {
   ASSERT_NE(msg.find("2 layers do not fit, the largest need is layer 'big' (Conv): "), std::string::npos) << msg;
   const std::string largest = "the largest need is layer 'big' (Conv): ";
   const std::uint64_t need = std::stoull(msg.substr(msg.find(largest) + largest.size()));
+  EXPECT_EQ(need, 960u);
   hw.sram.capacity_bytes = need;
   EXPECT_NO_THROW(compile(b.g, hw, st)) << msg;
   hw.sram.capacity_bytes = need - 1;
@@ -269,9 +273,11 @@ TEST(Codegen, SameInputsGiveIdenticalPrograms) {
 }
 
 TEST(Codegen, LayerThatCannotFitAMinimalTileNamesLayerBytesAndFix) {
-  // conv1's minimal tile, 1 output channel x 1 output row, in a 64-B aligned layout: input
-  // band 3 ch x 3 rows x 32 = 288 B x 2 slots (0, 320), weights 27 B x 2 (640, 704), params
-  // 16 ch x 8 B = 128 B (768), output 32 B x 2 (896, 960): ends at 992 B > 512 B.
+  // conv1's whole-input-channel minimal tile (1 output channel x 1 output row x 3 input
+  // channels) needs 992 B, so it is split along input channels; the split's minimal tile (1
+  // input channel), 64-B aligned: input band 1 ch x 3 rows x 32 = 96 B x 2 slots (0, 128),
+  // weights 9 B x 2 (256, 320), params 16 ch x 8 B = 128 B (384), output 32 B x 2 (512, 576),
+  // int32 partial sums 32 x 4 = 128 B (640): ends at 768 B > 512 B.
   try {
     compile_small("none", 512);
     FAIL() << "expected ConfigError";
@@ -280,7 +286,14 @@ TEST(Codegen, LayerThatCannotFitAMinimalTileNamesLayerBytesAndFix) {
     EXPECT_NE(m.find("edge-like.yaml: error: layer 'conv1' (Conv) cannot fit even one minimal tile in SRAM"),
               std::string::npos)
         << m;
-    EXPECT_NE(m.find("needs 992 bytes, sram.capacity is 512 bytes"), std::string::npos) << m;
+    EXPECT_NE(m.find("needs 768 bytes (one output channel x one output row x one input channel, its input channels "
+                     "split), sram.capacity is 512 bytes"),
+              std::string::npos)
+        << m;
+    // The advice is at least the size at which no layer needs a split: conv1's 992 B.
+    const std::string key = "increase sram.capacity to at least ";
+    ASSERT_NE(m.find(key), std::string::npos) << m;
+    EXPECT_GE(std::stoull(m.substr(m.find(key) + key.size())), 992u) << m;
     EXPECT_NE(m.find("increase sram.capacity"), std::string::npos) << m;
   }
 }

@@ -33,7 +33,7 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
     {"LOAD", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "index", "table_rows", "wait", "push"}},
     {"STORE", {"layer", "tensor", "ddr", "sram", "elem", "extent", "stride", "wait", "push"}},
     {"CONV", {"layer", "in", "w", "out", "cin", "hin", "win", "cout", "kh", "kw", "stride", "pad", "dilation", "group",
-              "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp", "act", "alpha", "beta", "wait",
+              "acc_in", "acc_out", "in_scale", "bias", "scale_shift", "residual", "requant", "zp", "clamp", "act", "alpha", "beta", "wait",
               "push"}},
     {"GEMM", {"layer", "a", "b", "out", "m", "n", "k", "in_scale", "bias", "scale_shift", "residual", "requant", "zp",
               "clamp", "act", "alpha", "beta", "wait", "push"}},
@@ -53,9 +53,11 @@ const std::map<std::string, std::vector<std::string>> kDocumentedKeys = {
 // fusion_operands.npuasm (CONV/GEMM in_scale, ACT res) and int8_requant.npuasm (requant, zp,
 // clamp; test_requant_operand.cpp) and move.npuasm (MOVE: a transpose and a nearest upsampling)
 // and gather.npuasm (LOAD index= table_rows=: a token-embedding gather) and move_zero.npuasm
-// (MOVE zero=: ConvTranspose's zero insertion).
-const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm", "fusion_operands.npuasm",
-                              "int8_requant.npuasm", "move.npuasm", "gather.npuasm", "move_zero.npuasm"};
+// (MOVE zero=: ConvTranspose's zero insertion) and conv_partial_sums.npuasm (CONV acc_out=
+// acc_in=: a 1x1 conv, 4 -> 2 channels, in two input-channel groups of 2; test_conv_partial_sums.cpp).
+const char* kSampleFiles[] = {"every_instruction.npuasm", "new_ops.npuasm",    "fusion_operands.npuasm",
+                              "int8_requant.npuasm",      "move.npuasm",       "gather.npuasm",
+                              "move_zero.npuasm",         "conv_partial_sums.npuasm"};
 
 TEST(Assembly, EveryInstructionFileIsCanonicalAndRoundTrips) {
   const std::string text = slurp(data_path("every_instruction.npuasm"));

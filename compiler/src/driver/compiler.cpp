@@ -213,6 +213,9 @@ std::vector<std::optional<Plan>> plan_sizes(const CompileResult& r, const HwConf
     hw_c.sram.capacity_bytes = capacities[i];
     TilingOptions t = tiling;
     if (t.sram_capacity_bytes == 0) t.sram_capacity_bytes = capacities[i];
+    // Input-channel splits only at the configured SRAM: a smaller size that needs them was no
+    // candidate before they existed, and keeping it so leaves every other network's plan as it was.
+    t.cin_split = capacities[i] == hw.sram.capacity_bytes;
     try {
       plans[i] = back_end(r, hw_c, t, model, strategy, options);
     } catch (...) {

@@ -19,7 +19,10 @@ void conv(const isa::ConvParams& p, BackingStore& sram) {
   }
   const std::uint64_t taps = std::uint64_t(cpg_in) * p.kh * p.kw;
   const std::vector<float> w = sram.read_f32(p.w_addr, std::uint64_t(p.c_out) * taps);
-  std::vector<float> out(std::uint64_t(p.c_out) * std::uint64_t(ho * wo), 0.0f);
+  // acc_in: continue the previous input-channel groups' sums, so each output element still
+  // accumulates its taps in increasing ci order (the split layer's result is bit-identical).
+  std::vector<float> out = p.acc_in ? sram.read_f32(p.acc_in_addr, std::uint64_t(p.c_out) * std::uint64_t(ho * wo))
+                                    : std::vector<float>(std::uint64_t(p.c_out) * std::uint64_t(ho * wo), 0.0f);
   for (int co = 0; co < p.c_out; ++co) {
     const int ci0 = (co / cpg_out) * cpg_in;
     float* o = &out[std::uint64_t(co) * std::uint64_t(ho * wo)];
@@ -44,6 +47,10 @@ void conv(const isa::ConvParams& p, BackingStore& sram) {
             }
           }
         }
+  }
+  if (p.acc_out) {  // partial sums: the epilogue waits for the last group
+    sram.write_f32(p.acc_out_addr, out);
+    return;
   }
   epilogue(p.epilogue, std::uint64_t(p.c_out), std::uint64_t(ho * wo), true, out, sram);
   sram.write_f32(p.out_addr, out);

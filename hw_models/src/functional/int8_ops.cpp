@@ -72,7 +72,9 @@ void conv_int8(const isa::ConvParams& p, BackingStore& sram) {
   const std::uint64_t taps = std::uint64_t(cpg_in) * p.kh * p.kw;
   const std::vector<std::int8_t> w = read_i8(sram, p.w_addr, std::uint64_t(p.c_out) * taps);
   const std::uint64_t plane = std::uint64_t(ho * wo);
-  std::vector<std::int32_t> acc(std::uint64_t(p.c_out) * plane, 0);
+  // acc_in: the int32 partial sums of the previous input-channel groups (docs/functional.md).
+  std::vector<std::int32_t> acc = p.acc_in ? read_i32(sram, p.acc_in_addr, std::uint64_t(p.c_out) * plane)
+                                           : std::vector<std::int32_t>(std::uint64_t(p.c_out) * plane, 0);
   for (int co = 0; co < p.c_out; ++co) {
     const int ci0 = (co / cpg_out) * cpg_in;
     std::int32_t* o = &acc[std::uint64_t(co) * plane];
@@ -91,6 +93,10 @@ void conv_int8(const isa::ConvParams& p, BackingStore& sram) {
             }
           }
         }
+  }
+  if (p.acc_out) {  // int32 partial sums; bias and requantisation wait for the last group
+    sram.write(p.acc_out_addr, acc.data(), acc.size() * 4);
+    return;
   }
   const std::vector<std::int8_t> out =
       finish(p.epilogue, std::uint64_t(p.c_out), acc, [&](std::uint64_t i) { return i / plane; }, sram, "CONV");

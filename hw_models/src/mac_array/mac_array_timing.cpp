@@ -55,7 +55,8 @@ MacTileCost conv_tile_cost(const isa::ConvParams& p, const HwConfig& hw) {
     c.array_cycles = std::uint64_t(
         isa::conv_tile_cycles(1, p.h_out(), p.w_out(), p.c_in, p.c_out, p.kh, p.kw, hw.mac_array));
   c.macs = p.macs();
-  add_epilogue(c, p.epilogue, std::uint64_t(p.c_out) * std::uint64_t(g.m), hw);
+  // acc_out: partial sums leave the array unchanged (docs/timing.md "CONV partial sums").
+  if (!p.acc_out) add_epilogue(c, p.epilogue, std::uint64_t(p.c_out) * std::uint64_t(g.m), hw);
   return c;
 }
 

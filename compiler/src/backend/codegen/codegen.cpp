@@ -142,8 +142,9 @@ class Generator {
     for (const TooBig& t : too_big_)
       if (t.need > largest->need) largest = &t;
     std::string m = ctx.hw.source + ": error: layer '" + first.layer + "' (" + first.op +
-                    ") cannot fit even one minimal tile in SRAM: needs " + std::to_string(first.need) +
-                    " bytes, sram.capacity is " + std::to_string(ctx.cap) + " bytes";
+                    ") cannot fit even one minimal tile in SRAM: needs " + std::to_string(first.need) + " bytes" +
+                    (first.tile.empty() ? "" : " (" + first.tile + ", its input channels split)") +
+                    ", sram.capacity is " + std::to_string(ctx.cap) + " bytes";
     if (too_big_.size() > 1)
       m += "; " + std::to_string(too_big_.size()) + " layers do not fit, the largest need is layer '" +
            largest->layer + "' (" + largest->op + "): " + std::to_string(largest->need) + " bytes";
@@ -153,9 +154,13 @@ class Generator {
     const std::uint64_t banks = std::uint64_t(std::max(sr.banks, 1));
     const std::uint64_t g = sr.bank_interleave_bytes;
     const std::uint64_t unit = g == 0 || g >= sr.bank_bytes() ? banks : banks * g;
-    const std::uint64_t fit = (largest->need + unit - 1) / unit * unit;
+    // Advise the size at which no layer needs an input-channel split: the least size that
+    // compiles with splits may cut ResNet-50 into past 2 x 10^6 instructions.
+    const std::uint64_t need = std::max(largest->need, ctx.unsplit_need);
+    const std::uint64_t fit = (need + unit - 1) / unit * unit;
     m += "; increase sram.capacity to at least " + std::to_string(fit) + " bytes" +
-         (fit != largest->need ? " (whole banks of " + std::to_string(unit / banks) + "-byte granules)" : "");
+         (fit != need ? " (whole banks of " + std::to_string(unit / banks) + "-byte granules)" : "") +
+         (need > largest->need ? ", with which no layer's input channels need splitting" : "");
     // An int8 config compiling an unquantised graph costs the program only; `npu verify`
     // quantises the model first, and that program also keeps requantisation tables in SRAM.
     if (ctx.hw.mac_array.dtype == DType::Int8 && !ctx.lg.int8_execution)

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "backend/codegen/conv_tile.hpp"
+#include "npu/compiler/backend/tiling/cin_split.hpp"
 
 namespace npu::compiler::codegen {
 
@@ -22,13 +23,22 @@ ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
   if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
   o.batch = std::max(L.batch, 1);
-  const auto plan = plan_conv(g, ctx.cap, o);
+  auto plan = plan_conv(g, ctx.cap, o);
+  // No whole-input-channel tile fits: split the input channels (cin_split.hpp), refusing only
+  // when one output channel x one row x one input channel does not fit either.
+  const bool split = !plan && o.cin_split && L.kind == LayerKind::Conv && cin_split_applies(g);
+  if (!plan) ctx.unsplit_need = std::max(ctx.unsplit_need, conv_min_sram_bytes(g, o));
+  if (split) plan = plan_conv_split(g, ctx.cap, o);
+  if (!plan && split)
+    ctx.too_big(L, conv_split_min_sram_bytes(g, o), "one output channel x one output row x one input channel");
   if (!plan) ctx.too_big(L, conv_min_sram_bytes(g, o));
   const ConvTilePlan& p = *plan;
   ctx.info.tile = p.describe(g);
   ctx.info.loop_order = to_string(p.order);  // (a batch may switch it)
   ctx.info.sram_bytes = p.sram.total_bytes;
-  ctx.info.array_cycles = conv_array_cycles(g, p.co_tile, p.rows_tile, ctx.hw.mac_array, ctx.hw.act_unit.lanes);
+  ctx.info.array_cycles = p.n_ci > 1 ? p.array_cycles
+                                     : conv_array_cycles(g, p.co_tile, p.rows_tile, ctx.hw.mac_array,
+                                                         ctx.hw.act_unit.lanes);
   return p;
 }
 
@@ -48,9 +58,8 @@ bool conv_weights_resident(const GenCtx& ctx, const LayerSpec& L, const ConvTile
   return wr <= ir;
 }
 
-// (co tile, row tile, image) in run order. A batch runs every image on a weight tile while
-// it is resident (weights loaded once per batch); input-resident layers take the images one
-// after another.
+}  // namespace
+
 std::vector<std::tuple<int, int, int>> conv_tile_order(const ConvTilePlan& p, int images, bool weights_resident) {
   std::vector<std::tuple<int, int, int>> order;
   if (weights_resident) {
@@ -65,8 +74,24 @@ std::vector<std::tuple<int, int, int>> conv_tile_order(const ConvTilePlan& p, in
   return order;
 }
 
-// The loads of the first tile that stay resident for the layer: the gate's c_in scales, the
-// bias and the int8 requantisation pairs.
+ConvTile conv_tile(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, const std::tuple<int, int, int>& jrb,
+                   std::size_t idx) {
+  const ConvGeom& g = L.geom;
+  const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * ctx.e;
+  const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * ctx.e;
+  ConvTile t;
+  std::tie(t.j, t.r, t.b) = jrb;
+  t.idx = idx;
+  // Image b's input, output and residual (NCHW: images one after another).
+  t.X = ctx.addr(L.inputs[0]) + std::uint64_t(t.b) * g.c_in * plane_in;
+  t.Y = ctx.addr(L.output) + std::uint64_t(t.b) * g.c_out * plane_out;
+  t.R = L.residual.empty() ? 0 : ctx.addr(L.residual) + std::uint64_t(t.b) * g.c_out * plane_out;
+  t.co0 = t.j * p.co_tile, t.cot = std::min(p.co_tile, g.c_out - t.co0);
+  t.ro0 = t.r * p.rows_tile, t.hot = std::min(p.rows_tile, g.h_out - t.ro0);
+  t.out_slot = p.sram.out[idx % 2];
+  return t;
+}
+
 void add_resident_params(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, Step& s) {
   const ConvGeom& g = L.geom;
   if (!L.in_scale.empty())
@@ -78,6 +103,8 @@ void add_resident_params(const GenCtx& ctx, const LayerSpec& L, const ConvTilePl
     s.loads.push_back({ctx.root(L.requant), dma_rows(ctx.addr(L.requant), requant_base(p, g), 2 * std::uint64_t(g.c_out), 1,
                                                  0, isa::kParamElemBytes)});
 }
+
+namespace {
 
 // A CONV tile: the input band (all input channels, or a grouped conv's slice), the weights
 // of its output channels, the residual, the CONV and the output's STORE.
@@ -153,6 +180,7 @@ isa::Epilogue epilogue(const LayerSpec& L, const ConvTilePlan& p, int co0, std::
 std::vector<Step> gen_conv(GenCtx& ctx, const LayerSpec& L) {
   const ConvGeom& g = L.geom;
   const ConvTilePlan p = conv_plan(ctx, L);
+  if (p.n_ci > 1) return gen_conv_split(ctx, L, p);
   const bool weights_resident = conv_weights_resident(ctx, L, p);
   const int images = std::max(L.batch, 1);
   ctx.info.array_cycles *= std::uint64_t(images);
@@ -163,20 +191,9 @@ std::vector<Step> gen_conv(GenCtx& ctx, const LayerSpec& L) {
   w.addr[0] = p.sram.w[0];
   w.addr[1] = p.sram.w[1];
   const std::vector<std::tuple<int, int, int>> order = conv_tile_order(p, images, weights_resident);
-  const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * ctx.e;
-  const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * ctx.e;
   std::vector<Step> steps;
   for (std::size_t idx = 0; idx < order.size(); ++idx) {
-    ConvTile t;
-    std::tie(t.j, t.r, t.b) = order[idx];
-    t.idx = idx;
-    // Image b's input, output and residual (NCHW: images one after another).
-    t.X = ctx.addr(L.inputs[0]) + std::uint64_t(t.b) * g.c_in * plane_in;
-    t.Y = ctx.addr(L.output) + std::uint64_t(t.b) * g.c_out * plane_out;
-    t.R = L.residual.empty() ? 0 : ctx.addr(L.residual) + std::uint64_t(t.b) * g.c_out * plane_out;
-    t.co0 = t.j * p.co_tile, t.cot = std::min(p.co_tile, g.c_out - t.co0);
-    t.ro0 = t.r * p.rows_tile, t.hot = std::min(p.rows_tile, g.h_out - t.ro0);
-    t.out_slot = p.sram.out[idx % 2];
+    const ConvTile t = conv_tile(ctx, L, p, order[idx], idx);
     Step s;
     if (idx == 0) add_resident_params(ctx, L, p, s);
     if (L.kind == LayerKind::Gemm) gemm_step(ctx, L, p, t, in, w, s);

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
+#include <vector>
 
 #include "backend/codegen/layer_codegen.hpp"
 
@@ -27,6 +29,25 @@ isa::Epilogue epilogue(const LayerSpec& L, const ConvTilePlan& p, int co0, std::
 inline std::uint32_t requant_base(const ConvTilePlan& p, const ConvGeom& g) {
   return p.sram.params + std::uint32_t(g.c_out) * isa::kParamElemBytes;
 }
+
+/// (co tile, row tile, image) in run order (conv.cpp). A batch runs every image on a weight
+/// tile while it is resident (weights loaded once per batch); input-resident layers take the
+/// images one after another.
+std::vector<std::tuple<int, int, int>> conv_tile_order(const ConvTilePlan& p, int images, bool weights_resident);
+
+/// The idx-th tile of the layer, (co tile j, row tile r, image b) = jrb: its channels, rows,
+/// image addresses in DDR and output slot (conv.cpp).
+ConvTile conv_tile(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, const std::tuple<int, int, int>& jrb,
+                   std::size_t idx);
+
+/// The loads of the first tile that stay resident for the layer (conv.cpp): the gate's c_in
+/// scales, the bias and the int8 requantisation pairs.
+void add_resident_params(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, Step& s);
+
+/// A Conv split along input channels (conv_split.cpp; plan p with p.n_ci > 1): per output tile
+/// one CONV per input-channel group, partial sums in SRAM (acc_in / acc_out), the epilogue
+/// and the STORE on the last group.
+std::vector<Step> gen_conv_split(GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p);
 
 /// A GEMM tile (gemm.cpp): A rows [ro0, ro0+hot) x K (row-major); B columns [co0, co0+cot).
 void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, const ConvTile& t, Slots& in, Slots& w,

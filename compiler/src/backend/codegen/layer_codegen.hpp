@@ -58,6 +58,9 @@ struct Slots {
 struct TooBig {
   std::string layer, op;
   std::uint64_t need = 0;
+  /// The minimal tile measured, when it is not the layer kind's usual one (a Conv that may be
+  /// split along input channels: "one output channel x one output row x one input channel").
+  std::string tile;
 };
 
 /// What a layer kind's generator reads and records: the lowered graph, the hardware, the
@@ -76,6 +79,10 @@ class GenCtx {
   const int e;             ///< bytes per activation element
   const std::uint64_t cap;  ///< SRAM bytes
   LayerCodegenInfo info;    ///< the layer being generated
+  /// The largest whole-input-channel minimal tile (conv_min_sram_bytes) of the layers that did
+  /// not get one so far (split along input channels, or refused): the SRAM with which none of
+  /// them needs a split, which the "does not fit" message advises.
+  std::uint64_t unsplit_need = 0;
 
   /// DDR address of a graph tensor (its root's base + offset).
   std::uint64_t addr(const std::string& t) const {
@@ -95,7 +102,9 @@ class GenCtx {
   /// (plus `reserved` bytes): as large as fits, at most kStreamChunkElems, a multiple of 64
   /// when it splits `total`. Throws TooBig when not even one element fits.
   std::uint64_t chunk_elems(const LayerSpec& L, std::uint64_t total, int buffers, std::uint64_t reserved) const;
-  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need) const { throw TooBig{L.name, L.op_type, need}; }
+  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need, std::string tile = {}) const {
+    throw TooBig{L.name, L.op_type, need, std::move(tile)};
+  }
   /// int8 ACT/ELTWISE/POOL: the table load (with the first step) and the instruction's requant
   /// operand at SRAM `slot`; a scale_shift's per-channel pairs are loaded per tile instead.
   void add_table(const LayerSpec& L, Step& s, std::uint32_t slot, isa::Requant& r, bool first) const;

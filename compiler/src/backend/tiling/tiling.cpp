@@ -1,5 +1,6 @@
 #include "npu/compiler/backend/tiling/tiling.hpp"
 #include "npu/compiler/backend/tiling/sram_placement.hpp"
+#include "backend/tiling/tiling_detail.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -66,6 +67,10 @@ namespace {
 
 int co_unit(const ConvGeom& g) { return g.group == 1 ? 1 : g.cout_per_group(); }
 
+}  // namespace
+
+namespace tiling_detail {
+
 // Sum over row tiles of the input rows each band loads.
 std::uint64_t band_rows_total(const ConvGeom& g, int rows_tile) {
   std::uint64_t total = 0;
@@ -111,7 +116,67 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile)
   return {{std::uint64_t(tile), std::uint64_t(n - 1)}, {std::uint64_t(last), 1}};
 }
 
-}  // namespace
+std::uint64_t output_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, const TilingOptions& opt) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e;
+  std::uint64_t out = 0;
+  for (const auto& [cot, cc] : pieces(g.c_out, co_tile))
+    for (const auto& [rows, rc] : pieces(g.h_out, rows_tile))
+      out += cc * rc *
+             (g.gemm ? runs_cost(cot * e, rows, std::uint64_t(g.c_out) * e, opt.burst_bytes)
+                     : runs_cost(rows * std::uint64_t(g.w_out) * e, cot, plane_out, opt.burst_bytes));
+  return out * (opt.residual ? 2 : 1);
+}
+
+double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first_load_bytes, int steps,
+                        const TilingOptions& opt) {
+  // The step double buffering cannot overlap: the first step's loads (its input band
+  // and weight tile -- the whole input when it is resident) and one step's compute.
+  const double fill_ns = std::max(double(first_load_bytes) / opt.ddr_bytes_per_ns, memory_ns / double(steps));
+  return std::max(compute_ns, memory_ns) + compute_ns / double(steps) + fill_ns;
+}
+
+ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const TilingOptions& opt) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
+  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out' [acc]; a buffer
+  // that does not change during the layer has one slot (size 0 for the second).
+  std::vector<std::uint64_t> sizes = {b.in_bytes,
+                                      b.in_changes ? b.in_bytes : 0,
+                                      b.w_bytes,
+                                      b.w_changes ? b.w_bytes : 0,
+                                      param_bytes,
+                                      opt.in_scale ? std::uint64_t(g.c_in) * e : 0,
+                                      opt.residual ? b.out_bytes : 0,
+                                      opt.residual && b.out_changes ? b.out_bytes : 0,
+                                      b.out_bytes,
+                                      b.out_changes ? b.out_bytes : 0};
+  if (b.acc_bytes > 0) sizes.push_back(b.acc_bytes);
+  const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
+                                              opt.align_bytes);
+  const auto& o = pl.offset;
+  ConvSramLayout l;
+  l.in[0] = o[0];
+  l.in[1] = b.in_changes ? o[1] : l.in[0];
+  l.w[0] = o[2];
+  l.w[1] = b.w_changes ? o[3] : l.w[0];
+  l.params = o[4];
+  if (opt.in_scale) l.in_scale = o[5];
+  if (opt.residual) {
+    l.res[0] = o[6];
+    l.res[1] = b.out_changes ? o[7] : l.res[0];
+  }
+  l.out[0] = o[8];
+  l.out[1] = b.out_changes ? o[9] : l.out[0];
+  if (b.acc_bytes > 0) l.acc = o[10];
+  l.total_bytes = pl.packed_bytes;
+  l.bank_exclusive = pl.bank_exclusive;
+  return l;
+}
+
+}  // namespace tiling_detail
+
+using namespace tiling_detail;
 
 std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
                               const TilingOptions& opt) {
@@ -120,9 +185,7 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
   const std::uint64_t n_co = std::uint64_t(ceil_div(g.c_out, co_tile));
   const std::uint64_t n_row = std::uint64_t(ceil_div(g.h_out, rows_tile));
   const auto co_pieces = pieces(g.c_out, co_tile);
-  const auto row_pieces = pieces(g.h_out, rows_tile);
   const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e;
-  const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e;
   const std::uint64_t per_oc = std::uint64_t(g.cin_per_group()) * g.kh * g.kw * e;
 
   // One pass over every row band, for `channels` channels (a grouped slice or all of them).
@@ -146,13 +209,7 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
   std::uint64_t weights = 0;
   for (const auto& [cot, count] : co_pieces) weights += count * bursts(cot * per_oc, B);
   if (order == LoopOrder::InputResident && n_co > 1) weights *= n_row;
-  std::uint64_t out = 0;
-  for (const auto& [cot, cc] : co_pieces)
-    for (const auto& [rows, rc] : row_pieces)
-      out += cc * rc *
-             (g.gemm ? runs_cost(cot * e, rows, std::uint64_t(g.c_out) * e, B)
-                     : runs_cost(rows * std::uint64_t(g.w_out) * e, cot, plane_out, B));
-  return input + weights + out * (opt.residual ? 2 : 1);
+  return input + weights + output_burst_cost(g, co_tile, rows_tile, opt);
 }
 
 ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
@@ -163,46 +220,15 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
   const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
                            ? g.c_in
                            : co_tile / g.cout_per_group() * g.cin_per_group();
-  const std::uint64_t in_bytes = std::uint64_t(cin_tile) * max_band_rows(g, rows_tile) * g.w_in * e;
-  const std::uint64_t w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e;
-  const std::uint64_t out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
-  const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
   const bool images = opt.batch > 1;
-  const bool in_changes = images || (g.group == 1 ? n_row > 1 : n_row * n_co > 1);
-  const bool w_changes = n_co > 1;
-  const bool out_changes = images || n_row * n_co > 1;
-
-  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out'; a buffer
-  // that does not change during the layer has one slot (size 0 for the second).
-  const std::vector<std::uint64_t> sizes = {in_bytes,
-                                            in_changes ? in_bytes : 0,
-                                            w_bytes,
-                                            w_changes ? w_bytes : 0,
-                                            param_bytes,
-                                            opt.in_scale ? std::uint64_t(g.c_in) * e : 0,
-                                            opt.residual ? out_bytes : 0,
-                                            opt.residual && out_changes ? out_bytes : 0,
-                                            out_bytes,
-                                            out_changes ? out_bytes : 0};
-  const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
-                                              opt.align_bytes);
-  const auto& o = pl.offset;
-  ConvSramLayout l;
-  l.in[0] = o[0];
-  l.in[1] = in_changes ? o[1] : l.in[0];
-  l.w[0] = o[2];
-  l.w[1] = w_changes ? o[3] : l.w[0];
-  l.params = o[4];
-  if (opt.in_scale) l.in_scale = o[5];
-  if (opt.residual) {
-    l.res[0] = o[6];
-    l.res[1] = out_changes ? o[7] : l.res[0];
-  }
-  l.out[0] = o[8];
-  l.out[1] = out_changes ? o[9] : l.out[0];
-  l.total_bytes = pl.packed_bytes;
-  l.bank_exclusive = pl.bank_exclusive;
-  return l;
+  ConvBuffers b;
+  b.in_bytes = std::uint64_t(cin_tile) * max_band_rows(g, rows_tile) * g.w_in * e;
+  b.w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e;
+  b.out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
+  b.in_changes = images || (g.group == 1 ? n_row > 1 : n_row * n_co > 1);
+  b.w_changes = n_co > 1;
+  b.out_changes = images || n_row * n_co > 1;
+  return place_conv_buffers(g, b, opt);
 }
 
 void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile, const TilingOptions& opt,
@@ -223,6 +249,10 @@ void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile
 }
 
 std::string ConvTilePlan::describe(const ConvGeom& g) const {
+  if (n_ci > 1)
+    return std::to_string(co_tile) + "co x " + std::to_string(rows_tile) + "r x " + std::to_string(g.w_out) + "w x " +
+           std::to_string(ci_tile) + "ci (" + std::to_string(n_co) + "x" + std::to_string(n_row) + "x" +
+           std::to_string(n_ci) + " tiles, partial sums in SRAM)";
   return std::to_string(co_tile) + "co x " + std::to_string(rows_tile) + "r x " + std::to_string(g.w_out) +
          "w (" + std::to_string(n_co) + "x" + std::to_string(n_row) + " tiles)";
 }
@@ -274,19 +304,20 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
     p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes);
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
     const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
-    // The step double buffering cannot overlap: the first step's loads (its input band
-    // and weight tile -- the whole input when it is resident) and one step's compute.
     const std::uint64_t e = std::uint64_t(opt.act_bytes);
     const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
                              ? g.c_in
                              : co / g.cout_per_group() * g.cin_per_group();
     const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
                                      std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
-    const double fill_ns = std::max(double(first_load) / opt.ddr_bytes_per_ns, memory_ns / double(p.steps));
-    p.estimated_ns = std::max(compute_ns, memory_ns) + compute_ns / double(p.steps) + fill_ns;
+    p.estimated_ns = plan_estimate_ns(compute_ns, memory_ns, first_load, p.steps, opt);
   }
   return p;
 }
+
+}  // namespace
+
+namespace tiling_detail {
 
 // The choice among the tilings that fit (non-empty): by the time estimate within the traffic
 // tolerance when time_based(), else by steps and burst cost (deterministic tie-breaks).
@@ -339,6 +370,10 @@ bool fits_accumulator(const ConvGeom& g, int co, int rows, const TilingOptions& 
                              std::uint64_t(opt.accumulator_elem_bytes);
   return psum <= opt.accumulator_bytes;
 }
+
+}  // namespace tiling_detail
+
+namespace {
 
 // The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
 // Every tiling whose SRAM layout fits sram_bytes, with its layout's total bytes, in the

@@ -201,6 +201,16 @@ struct ConvParams {
   int stride_h = 1, stride_w = 1, pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
   int dilation = 1, group = 1;
   Epilogue epilogue;
+  /// Partial sums over input-channel groups (docs/isa.md "CONV partial sums"): a layer whose
+  /// input channels are split runs one CONV per group on the same output tile. acc_in: the
+  /// accumulators start from the [c_out, h_out, w_out] partial sums at acc_in_addr (4 B each:
+  /// fp32, or int32 in an int8 program) instead of 0. acc_out: the accumulators are written
+  /// there (4 B each) instead of the output: the epilogue's output stage is not applied and
+  /// `out` is not written (only its input side acts: in_scale, int8 requant's in_zp).
+  bool acc_in = false;
+  std::uint32_t acc_in_addr = 0;
+  bool acc_out = false;
+  std::uint32_t acc_out_addr = 0;
   /// In 64 bits: every field is at most 2^31 - 1, so the sums and products here cannot wrap.
   long long h_out() const {
     return ((long long)h_in + pad_top + pad_bottom - (long long)dilation * (kh - 1) - 1) / stride_h + 1;
@@ -414,6 +424,8 @@ inline std::uint64_t compulsory_bytes(const Program& p) {
 /// Bytes per element of the epilogue and ACT scale_shift parameters (bias[c], scale[c],
 /// shift[c]): int32 for int8 programs, fp32 otherwise -- always 4 bytes (docs/isa.md).
 inline constexpr int kParamElemBytes = 4;
+/// Bytes per partial sum of a CONV's acc_in / acc_out (fp32, or int32 in int8 programs).
+inline constexpr int kAccElemBytes = 4;
 
 /// One SRAM range an instruction reads or writes.
 struct SramOperand {

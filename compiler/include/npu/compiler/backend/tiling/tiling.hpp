@@ -148,6 +148,10 @@ struct TilingOptions {
   /// Estimated times within this fraction of the best count as a tie, broken by fewer DDR
   /// bytes (burst cost).
   double time_tie_tolerance = 0.01;
+  /// A dense Conv with no tile that fits may be split along input channels (cin_split.hpp).
+  /// compile() allows it only for the configured SRAM, so that the smaller-SRAM plans of
+  /// networks that fit today stay what they were.
+  bool cin_split = false;
   bool time_based() const {
     return array.rows > 0 && array.cols > 0 && core_period_ns > 0 && ddr_bytes_per_ns > 0;
   }
@@ -162,6 +166,7 @@ struct ConvSramLayout {
   std::uint32_t in_scale = 0;  ///< whole input-channel scale vector (TilingOptions::in_scale)
   std::uint32_t res[2]{0, 0};
   std::uint32_t out[2]{0, 0};
+  std::uint32_t acc = 0;  ///< one output tile's 4-byte partial sums (split layers only)
   /// Bytes the buffers need packed (what must fit the SRAM). The offsets may be spread
   /// further, bank-exclusive, up to TilingOptions::sram_capacity_bytes.
   std::uint64_t total_bytes = 0;
@@ -174,7 +179,11 @@ struct ConvTilePlan {
   int rows_tile = 0;  ///< output rows per tile (full output width)
   int n_co = 0;       ///< ceil(c_out / co_tile)
   int n_row = 0;      ///< ceil(h_out / rows_tile)
-  int steps = 0;      ///< n_co * n_row
+  int steps = 0;      ///< n_co * n_row (x n_ci when split)
+  /// Split along input channels (cin_split.hpp): each output tile runs n_ci CONVs of ci_tile
+  /// input channels, accumulating partial sums in SRAM. 0 / 1: not split.
+  int ci_tile = 0;
+  int n_ci = 1;
   std::uint64_t input_read_bytes = 0;   ///< DDR bytes of input the loop order loads
   std::uint64_t weight_read_bytes = 0;  ///< DDR bytes of weights the loop order loads
   /// Burst-rounded DDR bytes of every LOAD and STORE of the layer (input, weights, output,

@@ -1,0 +1,108 @@
+// Tiles split along input channels (cin_split.hpp).
+#include "npu/compiler/backend/tiling/cin_split.hpp"
+
+#include <vector>
+
+#include "backend/tiling/tiling_detail.hpp"
+
+namespace npu::compiler {
+
+using namespace tiling_detail;
+
+bool cin_split_applies(const ConvGeom& g) { return g.group == 1 && !g.gemm && g.c_in >= 2; }
+
+ConvSramLayout conv_split_sram_layout(const ConvGeom& g, int co_tile, int rows_tile, int ci_tile,
+                                      const TilingOptions& opt) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  ConvBuffers b;
+  b.in_bytes = std::uint64_t(ci_tile) * max_band_rows(g, rows_tile) * g.w_in * e;
+  b.w_bytes = std::uint64_t(co_tile) * ci_tile * g.kh * g.kw * e;
+  b.out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
+  b.acc_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * isa::kAccElemBytes;
+  // Input and weights change with every group (two slots each); the partial sums have one slot.
+  b.in_changes = b.w_changes = true;
+  b.out_changes = opt.batch > 1 || ceil_div(g.c_out, co_tile) * ceil_div(g.h_out, rows_tile) > 1;
+  return place_conv_buffers(g, b, opt);
+}
+
+std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, int ci_tile,
+                                    const TilingOptions& opt) {
+  const auto ci_pieces = pieces(g.c_in, ci_tile);
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  // One pass over the row bands, each band's channels group by group.
+  std::uint64_t input = 0;
+  for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) {
+    const std::uint64_t row_bytes =
+        std::uint64_t(input_band(g, r0, std::min(rows_tile, g.h_out - r0)).rows) * g.w_in * e;
+    for (const auto& [cit, count] : ci_pieces)
+      input += count * runs_cost(row_bytes, cit, std::uint64_t(g.h_in) * g.w_in * e, opt.burst_bytes);
+  }
+  // One pass over the weights: per (co tile, group), cot runs of cit x kh x kw elements.
+  const std::uint64_t per_ci = std::uint64_t(g.kh) * g.kw * e;
+  std::uint64_t weights = 0;
+  for (const auto& [cot, cc] : pieces(g.c_out, co_tile))
+    for (const auto& [cit, count] : ci_pieces)
+      weights += cc * count * runs_cost(cit * per_ci, cot, std::uint64_t(g.c_in) * per_ci, opt.burst_bytes);
+  return std::uint64_t(ceil_div(g.c_out, co_tile)) * input + std::uint64_t(ceil_div(g.h_out, rows_tile)) * weights +
+         output_burst_cost(g, co_tile, rows_tile, opt);
+}
+
+namespace {
+
+// The plan of one split tiling: traffic, burst cost, array cycles and (time_based()) estimate.
+ConvTilePlan split_plan(const ConvGeom& g, int co, int rows, int ci, const ConvSramLayout& l,
+                        const TilingOptions& opt) {
+  ConvTilePlan p;
+  p.order = LoopOrder::WeightsResident;  // co tile outermost (the weights still change per group)
+  p.co_tile = co, p.rows_tile = rows, p.ci_tile = ci;
+  p.n_co = int(ceil_div(g.c_out, co));
+  p.n_row = int(ceil_div(g.h_out, rows));
+  p.n_ci = int(ceil_div(g.c_in, ci));
+  p.steps = p.n_co * p.n_row * p.n_ci;
+  p.sram = l;
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const std::uint64_t taps = std::uint64_t(g.kh) * g.kw;
+  p.input_read_bytes = std::uint64_t(p.n_co) * g.c_in * band_rows_total(g, rows) * g.w_in * e;
+  p.weight_read_bytes = std::uint64_t(p.n_row) * g.c_out * g.c_in * taps * e;
+  p.burst_cost_bytes = conv_split_burst_cost(g, co, rows, ci, opt);
+  for (const auto& [cit, count] : pieces(g.c_in, ci)) {
+    ConvGeom part = g;
+    part.c_in = int(cit);
+    p.array_cycles += count * conv_array_cycles(part, co, rows, opt.array, opt.vector_lanes);
+  }
+  if (opt.time_based()) {
+    const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
+    const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+    const std::uint64_t first_load =
+        std::uint64_t(ci) * max_band_rows(g, rows) * g.w_in * e + std::uint64_t(co) * ci * taps * e;
+    p.estimated_ns = plan_estimate_ns(compute_ns, memory_ns, first_load, p.steps, opt);
+  }
+  return p;
+}
+
+}  // namespace
+
+std::optional<ConvTilePlan> plan_conv_split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+  if (!cin_split_applies(g)) return std::nullopt;
+  std::vector<int> ci_tiles = ceil_splits(g.c_in);
+  ci_tiles.pop_back();  // all c_in in one group is no split (plan_conv's tiles)
+  const std::vector<int> co_tiles = ceil_splits(g.c_out);
+  const std::vector<int> row_tiles = ceil_splits(g.h_out);
+  std::vector<ConvTilePlan> fits;
+  for (int ci : ci_tiles)
+    for (int co : co_tiles)
+      for (int rows : row_tiles) {
+        if (!fits_accumulator(g, co, rows, opt)) continue;
+        const ConvSramLayout l = conv_split_sram_layout(g, co, rows, ci, opt);
+        if (l.total_bytes > sram_bytes) continue;
+        fits.push_back(split_plan(g, co, rows, ci, l, opt));
+      }
+  if (fits.empty()) return std::nullopt;
+  return choose_tiling(fits, opt);
+}
+
+std::uint64_t conv_split_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
+  return conv_split_sram_layout(g, 1, 1, 1, opt).total_bytes;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,48 @@
+// Helpers of the CONV/GEMM tiler shared by tiling.cpp (the whole-input-channel tiles) and
+// cin_split.cpp (tiles split along input channels). Internal to the compiler's tiling/.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "npu/compiler/backend/tiling/tiling.hpp"
+
+namespace npu::compiler::tiling_detail {
+
+/// The buffer sizes of a CONV/GEMM tiling and which of them change during the layer (those
+/// get two slots). acc_bytes: a split layer's partial sums (one slot; 0: none).
+struct ConvBuffers {
+  std::uint64_t in_bytes = 0, w_bytes = 0, out_bytes = 0, acc_bytes = 0;
+  bool in_changes = false, w_changes = false, out_changes = false;
+};
+/// SRAM layout of the buffers: in in' w w' params [in_scale] [res res'] out out' [acc], placed
+/// by place_sram_buffers (sram_placement.hpp) with the options' capacity, banks and alignment.
+ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const TilingOptions& opt);
+/// Sum over row tiles of the input rows each band loads.
+std::uint64_t band_rows_total(const ConvGeom& g, int rows_tile);
+/// Input rows of the tallest band of `rows_tile` output rows (clipped to h_in).
+int max_band_rows(const ConvGeom& g, int rows_tile);
+/// Distinct values ceil(total/n) for n = 1..total, ascending.
+std::vector<int> ceil_splits(int total);
+/// `bytes` rounded up to whole bursts of `burst` bytes.
+std::uint64_t bursts(std::uint64_t bytes, int burst);
+/// `runs` runs of `run_bytes`, one per `stride_bytes`, in whole bursts: contiguous (one run)
+/// when the stride is the run.
+std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst);
+/// Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile);
+/// Burst cost of the output STOREs of co_tile x rows_tile tiles (and of the residual LOADs
+/// shaped like them when opt.residual).
+std::uint64_t output_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, const TilingOptions& opt);
+/// ConvTilePlan::estimated_ns from its parts: max(compute, memory) + compute / steps + fill,
+/// fill = max(first step's loads / peak DDR bandwidth, memory / steps).
+double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first_load_bytes, int steps,
+                        const TilingOptions& opt);
+/// The choice among the tilings that fit (non-empty): plan_conv's rule (tiling.hpp).
+ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOptions& opt);
+/// A tile's partial sums (co x rows x w_out of accumulator_elem_bytes) fit the accumulator, or
+/// there is none (TilingOptions::accumulator_bytes == 0).
+bool fits_accumulator(const ConvGeom& g, int co, int rows, const TilingOptions& opt);
+
+}  // namespace npu::compiler::tiling_detail
