@@ -5,6 +5,7 @@
 // with their reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -29,10 +30,24 @@ struct Sizes {
 
 // q [1,H,Sq,d] x kt [1,H,d,Sk] -> Div sqrt(d) -> Add mask [1,1,Sq,Sk] -> Softmax(axis) -> x v [1,H,Sk,d].
 // Causal: 0 where key j <= query i + (Sk - Sq), -inf above (as torch exports write it).
-compiler::Graph attention(Sizes s, Mask mask, std::int64_t softmax_axis = -1) {
+// How K^T reaches the MatMul: a graph input, Transpose(k [1,H,Sk,d], perm 0,1,3,2) (Llama), or
+// Transpose(k [1,Sk,H,d], perm 0,2,3,1) (GPT-2's heads split from the projection's rows).
+enum class Key { Transposed, Bhsd, Bshd };
+
+compiler::Graph attention(Sizes s, Mask mask, std::int64_t softmax_axis = -1, Key key = Key::Transposed) {
   GraphBuilder b("attention");
   const std::string q = b.input("q", {1, s.heads, s.sq, s.d});
-  const std::string kt = b.input("kt", {1, s.heads, s.d, s.sk});
+  std::string kt = "kt";
+  if (key == Key::Transposed) {
+    b.input("kt", {1, s.heads, s.d, s.sk});
+  } else {
+    const bool bhsd = key == Key::Bhsd;
+    const std::string k = b.input("k", bhsd ? std::vector<std::int64_t>{1, s.heads, s.sk, s.d}
+                                            : std::vector<std::int64_t>{1, s.sk, s.heads, s.d});
+    b.add_tensor(kt, {1, s.heads, s.d, s.sk});
+    b.node("k_transpose", "Transpose", {k}, {kt}).attrs["perm"] =
+        bhsd ? std::vector<std::int64_t>{0, 1, 3, 2} : std::vector<std::int64_t>{0, 2, 3, 1};
+  }
   const std::string v = b.input("v", {1, s.heads, s.sk, s.d});
   b.add_tensor("scores", {1, s.heads, s.sq, s.sk});
   b.node("qk", "MatMul", {q, kt}, {"scores"});
@@ -112,9 +127,9 @@ TEST(FuseAttention, ValuesEqualTheReferenceStreamedAndResidentWithPartialCausalB
   const compiler::CompileResult small =
       compiler::compile(g, test::fp32_hw(192u << 10), compiler::builtin_strategy("transformer"), pinned);
   EXPECT_NE(small.report.layers.at(0).tile.find("K/V streamed"), std::string::npos) << small.report.layers.at(0).tile;
-  for (const std::string& s : {"none", "transformer", "depth-first"})
+  for (const char* s : {"none", "transformer", "depth-first"})
     for (const std::uint64_t sram : {std::uint64_t(1) << 20, std::uint64_t(192) << 10}) {
-      SCOPED_TRACE(s + " sram " + std::to_string(sram));
+      SCOPED_TRACE(std::string(s) + " sram " + std::to_string(sram));
       EXPECT_LE(error_of(g, s, sram), 1e-5);
     }
 }
@@ -167,6 +182,26 @@ TEST(FuseAttention, DeclinesAComputedMaskAndASoftmaxOverAnotherAxisWithTheReason
   EXPECT_NE(declined_reason(axis).find("Softmax along axis 2, not the last"), std::string::npos) << declined_reason(axis);
   // Declined, the graph still runs unfused with the right values.
   EXPECT_LE(error_of(attention({1, 8, 8, 4}, Mask::Computed), "transformer", 1u << 20), 1e-5);
+}
+
+TEST(FuseAttention, KReadThroughItsTransposeIsNeverWrittenTransposed) {
+  // K^T = Transpose(k): the attention reads k's rows where they lie and transposes each key
+  // block in SRAM (MOVE), so the Transpose is part of the layer and K^T never reaches DDR.
+  // H = 2, Sk = 200, d = 16, fp32: k is 2 x 200 x 16 x 4 = 25600 B, read once (K/V resident).
+  for (const Key key : {Key::Bhsd, Key::Bshd}) {
+    const compiler::Graph g = attention({2, 200, 200, 16}, Mask::Causal, -1, key);
+    const compiler::CompileResult c = compile_pinned(g, "transformer");
+    ASSERT_EQ(attention_layers(c), 1u);
+    EXPECT_EQ(c.lowered.layers.size(), 1u);
+    const auto& covers = c.lowered.layers[0].covers;
+    EXPECT_NE(std::find(covers.begin(), covers.end(), "k_transpose"), covers.end());
+    EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Load, "k"), 25600u);
+    EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Store), 2u * 200u * 16u * 4u);  // o only
+    for (const char* s : {"none", "transformer"}) {
+      EXPECT_LE(error_of(g, s, 1u << 20), 1e-5) << s;
+    }
+    EXPECT_LE(error_of(g, "transformer", 192u << 10), 1e-5);  // streamed K/V
+  }
 }
 
 TEST(FunctionalAct, SoftmaxOnlineOverTwoKeyBlocksEqualsTheSoftmaxOfTheRow) {

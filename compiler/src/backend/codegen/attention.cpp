@@ -9,7 +9,9 @@
 // scores never leave SRAM. Causal masks: key blocks past the diagonal are skipped; blocks
 // below it read no mask; a full Bq x Bk block crossing it reads one triangle tile kept
 // resident. When every key block of a head fits beside the rest, K and V are loaded once per
-// head (resident), else once per query block. docs/compiler.md "fuse-attention".
+// head (resident), else once per query block. With a key view (AttentionGeom::key_view) the
+// K rows are loaded as they lie in the Transpose's input and a MOVE writes the K^T block in
+// SRAM: K^T never goes to DDR. docs/compiler.md "fuse-attention".
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -30,10 +32,10 @@ struct FlashPlan {
   u64 nq = 0, nk = 0;         // query blocks, key blocks per head
   bool resident = false;      // every key block of a head stays in SRAM (two head regions)
   bool triangle = false;      // full crossing blocks share one resident causal tile
-  std::vector<std::uint32_t> off;  // Q0 Q1 KV0 KV1 M0 M1 S STATE O0 O1 TRI
+  std::vector<std::uint32_t> off;  // Q0 Q1 KV0 KV1 M0 M1 S STATE O0 O1 TRI K0 K1
 };
 
-enum Buf { kQ0, kQ1, kKv0, kKv1, kM0, kM1, kS, kState, kO0, kO1, kTri, kBufs };
+enum Buf { kQ0, kQ1, kKv0, kKv1, kM0, kM1, kS, kState, kO0, kO1, kTri, kK0, kK1, kBufs };
 
 u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }
 
@@ -42,8 +44,9 @@ std::vector<u64> buffer_sizes(const AttentionGeom& a, u64 b, u64 kv_blocks, bool
   const u64 bq = std::min(b, a.sq), bk = std::min(b, a.sk);
   const u64 kv = kv_blocks * bk * (a.d + a.dv) * e;
   const u64 m = mask ? bq * bk * e : 0;
+  const u64 k_rows = a.key_view ? bk * a.d * e : 0;  // a key view's rows before the in-SRAM transpose
   return {bq * a.d * e, bq * a.d * e, kv, kv, m, m, bq * bk * e, 3 * bq * isa::kParamElemBytes,
-          bq * a.dv * e, bq * a.dv * e, tri ? bq * bk * e : 0};
+          bq * a.dv * e, bq * a.dv * e, tri ? bq * bk * e : 0, k_rows, k_rows};
 }
 
 u64 total(const std::vector<u64>& s, u64 align) {
@@ -135,6 +138,7 @@ class FlashEmitter {
 
   void key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool last);
   std::uint32_t load_kv(Step& s, u64 h, u64 kb, u64 cols);
+  void load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t kt);
   std::uint32_t load_mask(Step& s, u64 r0, u64 rows, u64 c0, u64 cols);
 
   GenCtx& ctx_;
@@ -146,7 +150,30 @@ class FlashEmitter {
   long kv_key_ = -1;          // streaming: the step parity; resident: head of the loaded blocks
   std::vector<bool> loaded_;  // resident: key blocks of the current head already in SRAM
   bool tri_loaded_ = false;
+  std::vector<isa::Instruction> pre_;  // this step's MOVEs before its first GEMM (key views)
 };
+
+// A key view: `cols` rows of d contiguous elements, key_stride_j apart in the Transpose's input,
+// into the step's staging slot; a MOVE writes them transposed, [d, cols], at `kt`.
+void FlashEmitter::load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t kt) {
+  const u64 e = u64(ctx_.e);
+  const u64 row0 = (h / a_.key_heads) * a_.key_stride_b + (h % a_.key_heads) * a_.key_stride_h + kb * p_.b * a_.key_stride_j;
+  const std::uint32_t stage = p_.off[steps_.size() % 2 ? kK1 : kK0];
+  s.loads.push_back({ctx_.root(L_.inputs[1]),
+                     dma_rows(ctx_.addr(L_.inputs[1]) + row0 * e, stage, a_.d, cols, a_.key_stride_j * e, ctx_.e)});
+  isa::MoveParams mv;
+  mv.in_addr = stage;
+  mv.out_addr = kt;
+  mv.rank = 2;
+  mv.extent[0] = std::uint32_t(a_.d), mv.extent[1] = std::uint32_t(cols);
+  mv.in_stride[0] = 1, mv.in_stride[1] = std::uint32_t(a_.d);
+  mv.out_stride[0] = std::uint32_t(cols), mv.out_stride[1] = 1;
+  isa::Instruction i;
+  i.op = Opcode::Move;
+  i.params = mv;
+  pre_.push_back(i);
+  cycles += ceil_div(cols * a_.d, u64(std::max(ctx_.hw.act_unit.lanes, 1)));
+}
 
 // K^T block: d rows of `cols` keys, sk apart in DDR; V block: `cols` rows of dv, contiguous.
 std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols) {
@@ -162,9 +189,13 @@ std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols) {
     region = p_.off[steps_.size() % 2 ? kKv1 : kKv0];
   }
   if (need) {
-    const u64 kt = ctx_.addr(L_.inputs[1]) + (h * a_.d * a_.sk + kb * p_.b) * e;
     const u64 v = ctx_.addr(L_.inputs[2]) + (h * a_.sk + kb * p_.b) * a_.dv * e;
-    s.loads.push_back({ctx_.root(L_.inputs[1]), dma_rows(kt, region, cols, a_.d, a_.sk * e, ctx_.e)});
+    if (a_.key_view) {
+      load_key_rows(s, h, kb, cols, region);
+    } else {
+      const u64 kt = ctx_.addr(L_.inputs[1]) + (h * a_.d * a_.sk + kb * p_.b) * e;
+      s.loads.push_back({ctx_.root(L_.inputs[1]), dma_rows(kt, region, cols, a_.d, a_.sk * e, ctx_.e)});
+    }
     s.loads.push_back({ctx_.root(L_.inputs[2]),
                        dma_rows(v, region + std::uint32_t(a_.d * cols * e), cols * a_.dv, 1, 0, ctx_.e)});
   }
@@ -195,7 +226,9 @@ void FlashEmitter::key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool l
   const std::uint32_t kv = load_kv(s, h, kb, cols);
   const bool mask = masked(r0, c0, cols);
   const std::uint32_t m = mask ? load_mask(s, r0, rows, c0, cols) : 0;
-  s.compute = gemm(q, kv, sc, rows, cols, a_.d);
+  std::vector<isa::Instruction> seq = std::move(pre_);
+  pre_.clear();
+  seq.push_back(gemm(q, kv, sc, rows, cols, a_.d));
   isa::ActParams ap;
   ap.op = isa::ActOp::SoftmaxOnline;
   ap.in_addr = ap.out_addr = sc;
@@ -209,20 +242,22 @@ void FlashEmitter::key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool l
   isa::Instruction act;
   act.op = Opcode::Act;
   act.params = ap;
-  s.more.push_back(act);
-  if (!first) s.more.push_back(row_op(isa::EltwiseOp::Mul, o, st + std::uint32_t(2 * rows * 4), rows, a_.dv));
+  seq.push_back(act);
+  if (!first) seq.push_back(row_op(isa::EltwiseOp::Mul, o, st + std::uint32_t(2 * rows * 4), rows, a_.dv));
   isa::Instruction pv = gemm(sc, kv + std::uint32_t(a_.d * cols * e), o, rows, a_.dv, cols);
   if (!first) {
     auto& ep = std::get<isa::GemmParams>(pv.params).epilogue;
     ep.has_residual = true;
     ep.residual_addr = o;
   }
-  s.more.push_back(pv);
+  seq.push_back(pv);
   if (last) {
-    s.more.push_back(row_op(isa::EltwiseOp::Div, o, st + std::uint32_t(rows * 4), rows, a_.dv));
+    seq.push_back(row_op(isa::EltwiseOp::Div, o, st + std::uint32_t(rows * 4), rows, a_.dv));
     s.stores.push_back({ctx_.root(L_.output),
                         dma_rows(ctx_.addr(L_.output) + (h * a_.sq + r0) * a_.dv * e, o, rows * a_.dv, 1, 0, ctx_.e)});
   }
+  s.compute = seq.front();
+  s.more.assign(seq.begin() + 1, seq.end());
   const int lanes = std::max(ctx_.hw.act_unit.lanes, 1);
   cycles += u64(isa::gemm_cycles(std::int64_t(rows), std::int64_t(cols), std::int64_t(a_.d), ctx_.hw.mac_array, lanes)) +
             u64(isa::gemm_cycles(std::int64_t(rows), std::int64_t(a_.dv), std::int64_t(cols), ctx_.hw.mac_array, lanes)) +

@@ -21,6 +21,17 @@ std::string check_attention(const Graph& g, const Node& n) {
   return shapes_known(g, n);
 }
 
+// K^T = Transpose(X, perm) with perm[2] = 3: X's packed strides for K's batch, head and key axes.
+void key_view(const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& perm, AttentionGeom& a) {
+  const std::uint64_t st[4] = {std::uint64_t(x[1] * x[2] * x[3]), std::uint64_t(x[2] * x[3]), std::uint64_t(x[3]), 1};
+  a.key_view = true;
+  a.key_heads = std::uint64_t(x[std::size_t(perm[1])]);
+  a.key_stride_b = st[perm[0]];
+  a.key_stride_h = st[perm[1]];
+  a.key_stride_j = st[perm[3]];
+  a.sk = std::uint64_t(x[std::size_t(perm[3])]);
+}
+
 void lower_attention(LowerCtx& ctx, const Node& n) {
   const Graph& g = ctx.graph();
   const auto& q = shape_of(g, n, n.inputs[0]);
@@ -33,6 +44,8 @@ void lower_attention(LowerCtx& ctx, const Node& n) {
   a.d = std::uint64_t(q.back());
   a.sk = std::uint64_t(kt.back());
   a.dv = std::uint64_t(v.back());
+  const std::vector<std::int64_t> perm = n.attr_ints(fused_attr::kKeyPerm);
+  if (perm.size() == 4) key_view(kt, perm, a);
   a.causal_offset = n.attr_int(fused_attr::kCausalOffset, -1);
   L.inputs = {n.inputs[0], n.inputs[1], n.inputs[2]};
   if (n.inputs.size() > 3) L.residual = n.inputs[3];

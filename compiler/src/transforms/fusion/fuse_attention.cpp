@@ -123,6 +123,17 @@ std::int64_t causal_offset(const std::vector<float>& m, std::int64_t sq, std::in
   return o;
 }
 
+// The Transpose whose output is K^T when the attention may read its input X instead: 4-D, d
+// X's innermost axis (perm[2] = 3), K^T read by the QK MatMul alone and no graph output.
+long key_transpose(const Graph& g, const Node& qk) {
+  const std::string& kt = qk.inputs[1];
+  const long t = producer_of(g, kt, "Transpose");
+  if (t < 0 || g.nodes[std::size_t(t)].on_host || is_graph_output(g, kt) || g.consumers(kt).size() != 1) return -1;
+  const std::vector<std::int64_t> perm = g.nodes[std::size_t(t)].attr_ints("perm");
+  const auto& x = g.tensor(g.nodes[std::size_t(t)].inputs[0]);
+  return perm.size() == 4 && x.shape.size() == 4 && perm[2] == 3 ? t : -1;
+}
+
 }  // namespace
 
 std::vector<Candidate> FuseAttention::match(const Graph& graph) const {
@@ -183,20 +194,29 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
     const std::vector<float>& m = graph.tensor(c.mask).float_data;
     offset = m.empty() ? -1 : causal_offset(m, q[q.size() - 2], sk);
   }
+  const long kt = key_transpose(graph, qk);
   std::vector<std::string> absorbed;
-  for (long k : {c.qk, c.scale, c.add, c.pv})
+  for (long k : {c.qk, c.scale, c.add, c.pv, kt})
     if (k >= 0) absorbed.push_back(graph.nodes[std::size_t(k)].name);
+  std::string key = qk.inputs[1];
+  if (kt >= 0) {  // read K out of the Transpose's input: K^T is never written
+    const Node& t = graph.nodes[std::size_t(kt)];
+    key = t.inputs[0];
+    graph.tensors.erase(qk.inputs[1]);
+  }
+  const std::vector<std::int64_t> key_perm = kt >= 0 ? graph.nodes[std::size_t(kt)].attr_ints("perm") : std::vector<std::int64_t>{};
   for (long k : {c.qk, c.scale, c.add, c.softmax})
     if (k >= 0) graph.tensors.erase(graph.nodes[std::size_t(k)].outputs[0]);
   Node& a = graph.nodes[std::size_t(c.softmax)];
   a.op_type = "Attention";
-  a.inputs = {qk.inputs[0], qk.inputs[1], pv.inputs[1]};
+  a.inputs = {qk.inputs[0], key, pv.inputs[1]};
   if (!c.mask.empty()) a.inputs.push_back(c.mask);
   a.outputs = {pv.outputs[0]};
   a.attrs.erase("axis");
   a.attrs[fused_attr::kAttention] = std::int64_t(1);
   a.attrs[fused_attr::kAttentionScale] = scale;
   if (offset >= 0) a.attrs[fused_attr::kCausalOffset] = offset;
+  if (!key_perm.empty()) a.attrs[fused_attr::kKeyPerm] = key_perm;
   merge_nodes(graph, cand.anchor, absorbed);
 }
 

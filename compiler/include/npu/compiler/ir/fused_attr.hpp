@@ -46,6 +46,11 @@ inline constexpr const char* kAttentionScale = "npu.attention_scale";
 /// Sk - Sq); every other mask element is <= -1e9. Key blocks entirely past the diagonal are
 /// skipped.
 inline constexpr const char* kCausalOffset = "npu.causal_offset";
+/// ints: present when input 1 is not K^T but the 4-D tensor X that a Transpose with this perm
+/// turned into K^T (perm[2] = 3: the head dimension d stays X's innermost, contiguous axis).
+/// The attention reads K's rows out of X as they lie and transposes each key block in SRAM
+/// (MOVE), so K^T is never written to DDR ("views, not copies").
+inline constexpr const char* kKeyPerm = "npu.key_perm";
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

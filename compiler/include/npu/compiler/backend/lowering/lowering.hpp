@@ -34,6 +34,11 @@ const char* to_string(LayerKind k);
 struct AttentionGeom {
   std::uint64_t heads = 0, sq = 0, sk = 0, d = 0, dv = 0;
   std::int64_t causal_offset = -1;
+  /// K read as a view (fused_attr::kKeyPerm): input 1 is the tensor X the Transpose read; key
+  /// j of head bh = (b, h), h < key_heads, starts at element b key_stride_b + h key_stride_h +
+  /// j key_stride_j of X and holds d contiguous elements. Off: input 1 is K^T [heads, d, sk].
+  bool key_view = false;
+  std::uint64_t key_heads = 1, key_stride_b = 0, key_stride_h = 0, key_stride_j = 0;
 };
 
 /// How a layout layer's output is found in one of its inputs: a strided view (layout_views.cpp),
