@@ -178,7 +178,6 @@ isa::Epilogue epilogue(const LayerSpec& L, const ConvTilePlan& p, int co0, std::
 }
 
 std::vector<Step> gen_conv(GenCtx& ctx, const LayerSpec& L) {
-  const ConvGeom& g = L.geom;
   const ConvTilePlan p = conv_plan(ctx, L);
   if (p.n_ci > 1) return gen_conv_split(ctx, L, p);
   const bool weights_resident = conv_weights_resident(ctx, L, p);
