@@ -129,7 +129,7 @@ void add_compile(CLI::App& app) {
   cmd->add_option("model", a->model, "Zoo name (resnet50, resnet18, mobilenet_v2, yolov5s; LLMs gpt2, gpt2-medium, llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b as NAME[:prefill=P|:decode=T][:batch=B], bare NAME = prefill=128) or .onnx path")->required();
   cmd->add_option("--hw", a->hw, "Hardware config YAML (e.g. configs/edge-npu-ddr4.yaml)")->required();
   auto* strategy_opt = cmd->add_option("--strategy", a->strategy,
-                  "Fusion strategy: none, conv-bn, conv-act, conv-bn-act (default), residual, depth-first; or a strategy YAML");
+                  "Fusion strategy: none, conv-bn, conv-act, conv-bn-act (default), residual, depth-first, transformer; or a strategy YAML");
   auto* strategy_file_opt =
       cmd->add_option("--strategy-file", a->strategy_file, "Strategy YAML file (name: ..., passes: [...])");
   cmd->add_option("-o,--output", a->out, "Output program (.npuasm); required unless --graph is given");
