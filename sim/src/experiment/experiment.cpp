@@ -39,7 +39,12 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string stem_of(const std::string& path_or_name) {
-  std::string stem = fs::path(path_or_name).stem().string();
+  // Only a file's own suffix goes: a zoo name's dot is part of it ("llama-3.2-1b:prefill=3"
+  // was cut to "llama-3", and two such models then shared one name).
+  const fs::path p(path_or_name);
+  const std::string ext = p.extension().string();
+  const bool file_suffix = ext == ".onnx" || ext == ".yaml" || ext == ".yml" || ext == ".npuasm";
+  std::string stem = file_suffix ? p.stem().string() : p.filename().string();
   if (stem.empty()) stem = path_or_name;
   return npu::safe_file_name(stem);
 }

@@ -144,7 +144,8 @@ compiler::Strategy resolve_strategy(const std::string& name_or_path);
 std::string strategy_label(const std::string& name_or_path);
 
 /// File-name-safe stem of a model or config argument ("configs/edge.yaml" -> "edge"): the
-/// file stem through npu::safe_file_name().
+/// file name without its .onnx/.yaml/.yml/.npuasm suffix, through npu::safe_file_name(); any
+/// other dot stays ("llama-3.2-1b:prefill=3" -> "llama-3.2-1b_prefill_3").
 std::string stem_of(const std::string& path_or_name);
 
 }  // namespace npu::sim
