@@ -59,6 +59,15 @@ void merge_nodes(Graph& graph, const std::string& anchor, const std::vector<std:
   graph.nodes = std::move(nodes);
 }
 
+std::optional<double> constant_scalar(const Graph& graph, const std::string& t) {
+  if (t.empty() || !graph.has_tensor(t)) return std::nullopt;
+  const Tensor& c = graph.tensor(t);
+  if (!c.is_constant || c.elements() != 1) return std::nullopt;
+  if (c.float_data.size() == 1) return double(c.float_data[0]);
+  if (c.int_data.size() == 1) return double(c.int_data[0]);
+  return std::nullopt;
+}
+
 void remove_unused_tensors(Graph& graph) {
   std::set<std::string> used(graph.inputs.begin(), graph.inputs.end());
   used.insert(graph.outputs.begin(), graph.outputs.end());

@@ -13,16 +13,6 @@ namespace npu::compiler {
 
 namespace {
 
-/// The value of constant one-element tensor `t` (float or integer), if it is one.
-std::optional<double> constant_scalar(const Graph& g, const std::string& t) {
-  if (t.empty() || !g.has_tensor(t)) return std::nullopt;
-  const Tensor& c = g.tensor(t);
-  if (!c.is_constant || c.elements() != 1) return std::nullopt;
-  if (!c.float_data.empty()) return double(c.float_data[0]);
-  if (!c.int_data.empty()) return double(c.int_data[0]);
-  return std::nullopt;
-}
-
 bool is_scalar_op(const std::string& op) {
   static const std::set<std::string> kOps(scalar_ops().begin(), scalar_ops().end());
   return kOps.count(op) > 0;

@@ -17,16 +17,6 @@ namespace npu::compiler {
 
 namespace {
 
-/// The single value of constant scalar `name` (float or integer storage), or nullopt.
-std::optional<double> constant_scalar(const Graph& g, const std::string& name) {
-  if (name.empty() || !g.has_tensor(name)) return std::nullopt;
-  const Tensor& t = g.tensor(name);
-  if (!t.is_constant || t.elements() != 1) return std::nullopt;
-  if (t.float_data.size() == 1) return t.float_data[0];
-  if (t.int_data.size() == 1) return double(t.int_data[0]);
-  return std::nullopt;
-}
-
 /// True when Dropout `n` may drop elements: training_mode present and not constant false, and
 /// ratio (default 0.5) not constant 0.
 bool drops_at_inference(const Graph& g, const Node& n) {

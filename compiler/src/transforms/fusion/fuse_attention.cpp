@@ -23,10 +23,6 @@ long producer_of(const Graph& g, const std::string& t, const char* op) {
   return p && g.nodes[*p].op_type == op ? long(*p) : -1;
 }
 
-bool is_scalar_const(const Graph& g, const std::string& t) {
-  return g.has_tensor(t) && g.tensor(t).is_constant && g.tensor(t).elements() == 1 && g.tensor(t).float_data.size() == 1;
-}
-
 Chain find_chain(const Graph& g, std::size_t softmax) {
   Chain c;
   c.softmax = long(softmax);
@@ -47,7 +43,7 @@ Chain find_chain(const Graph& g, std::size_t softmax) {
     const long s = producer_of(g, x, op);
     if (s < 0) continue;
     const Node& n = g.nodes[std::size_t(s)];
-    const int k = is_scalar_const(g, n.inputs[1]) ? 0 : (op[0] == 'M' && is_scalar_const(g, n.inputs[0])) ? 1 : -1;
+    const int k = constant_scalar(g, n.inputs[1]) ? 0 : (op[0] == 'M' && constant_scalar(g, n.inputs[0])) ? 1 : -1;
     if (k < 0) continue;
     c.scale = s;
     x = n.inputs[std::size_t(k)];
@@ -68,7 +64,7 @@ Chain chain_of(const Graph& g, const Candidate& c) {
 float scale_of(const Graph& g, const Chain& c) {
   if (c.scale < 0) return 1.0f;
   const Node& n = g.nodes[std::size_t(c.scale)];
-  const bool lhs_const = n.op_type == "Mul" && is_scalar_const(g, n.inputs[0]);
+  const bool lhs_const = n.op_type == "Mul" && constant_scalar(g, n.inputs[0]);
   const float v = g.tensor(n.inputs[lhs_const ? 0 : 1]).float_data[0];
   return n.op_type == "Div" ? 1.0f / v : v;
 }

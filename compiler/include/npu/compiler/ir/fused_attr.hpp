@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,10 @@ long sole_reader(const Graph& graph, const std::string& tensor);
 /// residual produced after the anchor) is produced before it; its npu.covers grows by
 /// their names. The caller has already rewired the anchor's inputs/outputs.
 void merge_nodes(Graph& graph, const std::string& anchor, const std::vector<std::string>& absorbed);
+
+/// The value of constant one-element tensor `t` (float or integer storage), or nullopt when
+/// `t` is empty, unknown, computed, has more than one element or holds no value.
+std::optional<double> constant_scalar(const Graph& graph, const std::string& t);
 
 /// Drop tensors that no node reads or writes and that are not graph inputs/outputs.
 void remove_unused_tensors(Graph& graph);
