@@ -129,9 +129,7 @@ const char* alpha_meaning(ActOp a) {
   }
 }
 /// Ops whose ACT `param=` operand is required (and the only ones that take it).
-bool uses_param(ActOp a) {
-  return a == ActOp::ScaleShift || a == ActOp::LayerNorm || a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline;
-}
+bool uses_param(ActOp a) { return act_param_elems(a, 1, 1) > 0; }  // one row of one element
 
 // ----------------------------------------------------------------------------------------
 // The fields of each opcode: one table per parameter struct, in canonical (written) order,
