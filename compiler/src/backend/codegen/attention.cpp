@@ -261,7 +261,7 @@ void FlashEmitter::key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool l
   const int lanes = std::max(ctx_.hw.act_unit.lanes, 1);
   cycles += u64(isa::gemm_cycles(std::int64_t(rows), std::int64_t(cols), std::int64_t(a_.d), ctx_.hw.mac_array, lanes)) +
             u64(isa::gemm_cycles(std::int64_t(rows), std::int64_t(a_.dv), std::int64_t(cols), ctx_.hw.mac_array, lanes)) +
-            2 * ceil_div(rows * cols, u64(lanes)) + (first ? 0 : 1 + last) * ceil_div(rows * a_.dv, u64(lanes));
+            2 * ceil_div(rows * cols, u64(lanes)) + (u64(!first) + u64(last)) * ceil_div(rows * a_.dv, u64(lanes));
   steps_.push_back(std::move(s));
 }
 
