@@ -210,6 +210,20 @@ TEST(FuseAttention, KReadThroughItsTransposeIsNeverWrittenTransposed) {
   }
 }
 
+TEST(FuseAttention, AnImportedOnnxAttentionGoesToTheHostWithTheReason) {
+  // ONNX's own Attention (opset 23) takes K untransposed and has no npu.attention mark: it is
+  // not mistaken for a fused one, but runs on the host, saying why and what to do.
+  GraphBuilder b("onnx_attention");
+  b.add_tensor("o", {1, 2, 8, 4});
+  b.node("attn", "Attention", {b.input("q", {1, 2, 8, 4}), b.input("k", {1, 2, 8, 4}), b.input("v", {1, 2, 8, 4})},
+         {"o"});
+  b.output(b.unary("relu", "Relu", "o"));  // an NPU layer after it, so the program is not empty
+  const compiler::CompileResult c = compiler::compile(b.g, test::fp32_hw(), compiler::builtin_strategy("transformer"));
+  ASSERT_EQ(c.lowered.host_nodes.size(), 1u);
+  EXPECT_NE(c.lowered.host_nodes[0].reason.find("ONNX Attention (opset 23) has no NPU lowering"), std::string::npos)
+      << c.lowered.host_nodes[0].reason;
+}
+
 TEST(FuseAttention, RandomAttentionsGiveTheUnfusedOutputs) {
   // Differential test (as RandomGraphsData for the CNN passes): seeded sizes (heads 1-3, Sq
   // 1-150, Sk Sq-300, d 4-32), masks (none, causal, random constant), K layouts, Div or Mul
