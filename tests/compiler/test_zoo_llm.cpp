@@ -71,8 +71,9 @@ TEST(ZooLlm, GraphWeightsAreTheParameters) {
     const Graph g = build_llm_graph(small, {LlmPhase::Decode, 100, 1});
     std::int64_t weights = 0;
     for (const auto& [name, t] : g.tensors) {
-      const bool param = name.size() > 7 && (name.rfind(".weight") == name.size() - 7 ||
-                                             name.rfind(".bias") == name.size() - 5);
+      // recognise-rmsnorm renames an RMSNorm's weight to "<node>.rms_gamma" (one [D] row).
+      const auto ends = [&](const std::string& s) { return name.size() > s.size() && name.rfind(s) == name.size() - s.size(); };
+      const bool param = ends(".weight") || ends(".bias") || ends(".rms_gamma");
       if (t.is_constant && (param || name == "wpe.weight.rows")) weights += t.elements();
     }
     std::int64_t expected = parameter_count(small);

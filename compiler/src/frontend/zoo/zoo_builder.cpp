@@ -167,11 +167,11 @@ std::string ZooBuilder::batchnorm(const std::string& module, const std::string& 
               {{"epsilon", epsilon}, {"momentum", momentum}});
 }
 
-Graph ZooBuilder::finish(const std::vector<std::string>& outputs) {
+Graph ZooBuilder::finish(const std::vector<std::string>& outputs, const std::vector<std::string>& passes) {
   g_.outputs = outputs;
-  // A zoo graph is built canonical (no Q/DQ, no decomposed activations, no Pad): of the
-  // import passes it needs shape inference and host placement.
-  run_import_passes(g_, {"infer-shapes", "place-host-ops"}, source_);
+  // A CNN zoo graph is built canonical (no Q/DQ, no decomposed activations, no Pad): of the
+  // import passes it needs shape inference and host placement (the default `passes`).
+  run_import_passes(g_, passes, source_);
   return std::move(g_);
 }
 

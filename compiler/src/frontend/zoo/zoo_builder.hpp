@@ -75,8 +75,11 @@ class ZooBuilder {
   std::string batchnorm(const std::string& module, const std::string& x, float epsilon,
                         float momentum);
 
-  /// Finishes: sets the graph outputs, re-runs full shape inference and host placement.
-  Graph finish(const std::vector<std::string>& outputs);
+  /// Finishes: sets the graph outputs and runs the import passes `passes` (by default shape
+  /// inference and host placement, all a canonical CNN zoo graph needs; the LLM builder, which
+  /// writes norms and activations decomposed as torch exports them, runs every ONNX import pass).
+  Graph finish(const std::vector<std::string>& outputs,
+               const std::vector<std::string>& passes = {"infer-shapes", "place-host-ops"});
 
  private:
   Graph g_;

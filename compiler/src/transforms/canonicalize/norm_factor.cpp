@@ -49,7 +49,11 @@ std::string other_input(const Node& n, const std::string& t) {
 bool row_constant(const Graph& g, const std::string& t, std::int64_t d) {
   if (t.empty() || !g.has_tensor(t)) return false;
   const Tensor& c = g.tensor(t);
-  if (!c.is_constant || c.type != ElemType::Float32 || std::int64_t(c.float_data.size()) != c.elements()) return false;
+  // A constant without values (a zoo weight: its values are not known at compile time) qualifies
+  // by its shape alone; one with values must hold them all.
+  if (!c.is_constant || c.type != ElemType::Float32) return false;
+  if (!c.float_data.empty() && std::int64_t(c.float_data.size()) != c.elements()) return false;
+  if (c.float_data.empty() && !c.int_data.empty()) return false;
   if (c.elements() == 1) return true;
   if (c.shape.empty() || c.shape.back() != d || c.elements() != d) return false;
   return true;

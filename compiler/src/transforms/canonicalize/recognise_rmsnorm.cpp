@@ -85,9 +85,11 @@ bool match(const Graph& g, const ReaderIndex& readers, std::size_t i, Match& m, 
 }
 
 /// A constant [D] holding gamma (a scalar or a [1, ..., D] row), or ones; returns its name.
+/// A gamma without values (a zoo weight) gives a [D] constant without values.
 std::string gamma_row(Graph& g, const std::string& name, const std::string& gamma, std::int64_t d) {
   std::vector<float> v(std::size_t(d), 1.0f);
-  if (!gamma.empty()) {
+  if (!gamma.empty() && g.tensor(gamma).float_data.empty()) v.clear();
+  else if (!gamma.empty()) {
     const std::vector<float>& src = g.tensor(gamma).float_data;
     for (std::size_t k = 0; k < v.size(); ++k) v[k] = src.size() == 1 ? src[0] : src[k];
   }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "frontend/zoo/zoo_builder.hpp"
+#include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
@@ -272,7 +273,9 @@ Graph build_llm_graph(const LlmSpec& spec, const LlmShape& shape) {
   for (const auto& [from, to] : m.renames) m.b.rename_output(from, to);
   std::vector<std::string> outputs{"logits"};
   outputs.insert(outputs.end(), m.outputs.begin(), m.outputs.end());
-  return m.b.finish(outputs);
+  // Written as torch exports it (decomposed RMSNorm, tanh GELU, Concat KV cache): the same
+  // import passes as an ONNX file of it, so the zoo name and its export compile alike.
+  return m.b.finish(outputs, onnx_import_passes());
 }
 
 }  // namespace npu::compiler

@@ -32,7 +32,7 @@ struct NormFactor {
 NormFactor norm_factor(const Graph& g, const ReaderIndex& readers, const std::string& m, const std::string& d);
 
 /// The constant `t` holds one value per position of the last axis of size `d` ([D] or
-/// [1, ..., D]), or one value in all.
+/// [1, ..., D]), or one value in all. A constant without values (a zoo weight) counts by shape.
 bool row_constant(const Graph& g, const std::string& t, std::int64_t d);
 
 /// ReduceMean of node n covers exactly the last axis of its input (axes attribute or, from
