@@ -414,12 +414,10 @@ struct Program {
 /// The program's compulsory DDR bytes: every tensor that is not an intermediate (inputs,
 /// weights and parameters, outputs) once -- the traffic no schedule can avoid. A kv_cache
 /// tensor counts its bytes once too: its past rows read once plus its new rows written once
-/// is exactly its extent (docs/compiler.md "KV cache").
-inline std::uint64_t compulsory_bytes(const Program& p) {
-  std::uint64_t n = 0;
-  for (const TensorDecl& t : p.tensors) n += t.kind == TensorKind::Intermediate ? 0 : t.bytes;
-  return n;
-}
+/// is exactly its extent (docs/compiler.md "KV cache"). A tensor that only gather LOADs read
+/// (an embedding table) counts the rows they gather, at most its bytes: a decode step needs one
+/// row of the table, not the table (docs/isa.md "LOAD gather"). Defined in compulsory_bytes.cpp.
+std::uint64_t compulsory_bytes(const Program& p);
 
 /// Bytes per element of the epilogue and ACT scale_shift parameters (bias[c], scale[c],
 /// shift[c]): int32 for int8 programs, fp32 otherwise -- always 4 bytes (docs/isa.md).
