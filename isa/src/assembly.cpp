@@ -229,12 +229,13 @@ const std::vector<Column<Epilogue>>& columns<Epilogue>() {
       flag_sram("in_scale", &Epilogue::has_in_scale, &Epilogue::in_scale_addr),
       flag_sram("bias", &Epilogue::has_bias, &Epilogue::bias_addr),
       flag_sram("scale_shift", &Epilogue::has_scale_shift, &Epilogue::scale_shift_addr),
-      flag_sram("residual", &Epilogue::has_residual, &Epilogue::residual_addr)};
+      flag_sram("residual", &Epilogue::has_residual, &Epilogue::residual_addr),
+      flag_sram("mul", &Epilogue::has_mul, &Epilogue::mul_addr)};
   return t;
 }
 // The keys of the Epilogue group: its operands, requant, act.
 const std::vector<Key> kEpilogueKeys = {{"in_scale", Kind::Epilogue}, {"bias", Kind::Part},   {"scale_shift", Kind::Part},
-                                        {"residual", Kind::Part},     {"requant", Kind::Part}, {"zp", Kind::Part},
+                                        {"residual", Kind::Part},     {"mul", Kind::Part},     {"requant", Kind::Part}, {"zp", Kind::Part},
                                         {"clamp", Kind::Part},        {"act", Kind::Part},     {"alpha", Kind::Part},
                                         {"beta", Kind::Part}};
 const std::vector<Key> kRequantKeys = {{"requant", Kind::Requant}, {"zp", Kind::Part}, {"clamp", Kind::Part}};

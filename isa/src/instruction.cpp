@@ -123,10 +123,10 @@ const char* to_string(TensorKind k) {
 }
 
 bool Epilogue::operator==(const Epilogue& o) const {
-  return std::tie(has_bias, bias_addr, has_scale_shift, scale_shift_addr, has_residual, residual_addr, act,
-                  act_alpha, act_beta, has_in_scale, in_scale_addr, requant) ==
+  return std::tie(has_bias, bias_addr, has_scale_shift, scale_shift_addr, has_residual, residual_addr, has_mul,
+                  mul_addr, act, act_alpha, act_beta, has_in_scale, in_scale_addr, requant) ==
          std::tie(o.has_bias, o.bias_addr, o.has_scale_shift, o.scale_shift_addr, o.has_residual, o.residual_addr,
-                  o.act, o.act_alpha, o.act_beta, o.has_in_scale, o.in_scale_addr, o.requant);
+                  o.has_mul, o.mul_addr, o.act, o.act_alpha, o.act_beta, o.has_in_scale, o.in_scale_addr, o.requant);
 }
 
 bool DmaDesc::operator==(const DmaDesc& o) const {
@@ -261,6 +261,7 @@ void add_epilogue(std::vector<SramOperand>& ops, const Epilogue& e, long long ch
   if (e.has_scale_shift)
     ops.push_back({"scale_shift", e.scale_shift_addr, dims_bytes({2, channels}, kParamElemBytes), false});
   if (e.has_residual) ops.push_back({"residual", e.residual_addr, out_bytes, false});
+  if (e.has_mul) ops.push_back({"mul", e.mul_addr, out_bytes, false});
   if (e.requant.on) ops.push_back({"requant", e.requant.addr, dims_bytes({channels}, Requant::kPairBytes), false});
 }
 

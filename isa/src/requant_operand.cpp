@@ -71,7 +71,11 @@ std::string requant_problem(const Instruction& inst) {
   if (const auto* c = std::get_if<ConvParams>(&inst.params)) e = &c->epilogue;
   if (const auto* g = std::get_if<GemmParams>(&inst.params)) e = &g->epilogue;
   if (e) {
-    const char* other = e->has_scale_shift ? "scale_shift" : e->has_residual ? "residual" : e->has_in_scale ? "in_scale" : nullptr;
+    const char* other = e->has_scale_shift ? "scale_shift"
+                        : e->has_residual  ? "residual"
+                        : e->has_mul       ? "mul"
+                        : e->has_in_scale  ? "in_scale"
+                                           : nullptr;
     if (other)
       return fmt::format("requant cannot be combined with '{}' on {} (int8 has no rule for it; run it as a separate "
                          "instruction)", other, to_string(inst.op));

@@ -22,6 +22,7 @@ void move_epilogue(Epilogue& e, std::int64_t delta) {
   if (e.has_bias) move(e.bias_addr, delta);
   if (e.has_scale_shift) move(e.scale_shift_addr, delta);
   if (e.has_residual) move(e.residual_addr, delta);
+  if (e.has_mul) move(e.mul_addr, delta);
   if (e.has_in_scale) move(e.in_scale_addr, delta);
   if (e.requant.on) move(e.requant.addr, delta);
 }

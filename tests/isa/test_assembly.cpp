@@ -580,6 +580,8 @@ Program every_field_program() {
 
   GemmParams g{0x10, 0x20, 0x30, 11, 12, 13, {}};
   g.epilogue = {true, 7, false, 0, true, 9, ActOp::LeakyRelu, 1e-45f /* denormal */, 0};
+  g.epilogue.has_mul = true;  // a GLU gate (fuse-gemm-epilogue)
+  g.epilogue.mul_addr = 0x50;
   add(Opcode::Gemm, g, {ld2cp}, {cp2st});
   for (ActOp op : {ActOp::Relu, ActOp::Sigmoid, ActOp::Silu, ActOp::HardSwish}) {
     GemmParams g2{1, 2, 3, 4, 5, 6, {}};

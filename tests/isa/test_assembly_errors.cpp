@@ -60,7 +60,7 @@ TEST(AssemblyErrors, UnknownKeyForTheOpcodeListsTheAllowedKeys) {
   const std::string line = kConv + " sride=2";
   expect_line3_error(line, col_of(line, "sride"), "unknown key 'sride' for CONV",
                      "did you mean 'stride'? (allowed: layer, in, w, out, cin, hin, win, cout, kh, kw, stride, pad, "
-                     "dilation, group, acc_in, acc_out, in_scale, bias, scale_shift, residual, requant, zp, clamp, act, alpha, beta, wait, push)");
+                     "dilation, group, acc_in, acc_out, in_scale, bias, scale_shift, residual, mul, requant, zp, clamp, act, alpha, beta, wait, push)");
   // A key of another opcode is unknown here.
   const std::string load = kLoad + " act=relu";
   expect_line3_error(load, col_of(load, "act="), "unknown key 'act' for LOAD", "allowed: layer, tensor, ddr");

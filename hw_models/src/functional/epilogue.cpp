@@ -54,6 +54,10 @@ void epilogue(const isa::Epilogue& ep, std::uint64_t channels, std::uint64_t per
     const std::vector<float> r = sram.read_f32(ep.residual_addr, out.size());
     for (std::uint64_t i = 0; i < out.size(); ++i) out[i] += r[i];
   }
+  if (ep.has_mul) {
+    const std::vector<float> m = sram.read_f32(ep.mul_addr, out.size());
+    for (std::uint64_t i = 0; i < out.size(); ++i) out[i] *= m[i];
+  }
   if (ep.act != isa::ActOp::None)
     for (float& v : out) v = activate(ep.act, v, ep.act_alpha, ep.act_beta);
 }

@@ -37,8 +37,8 @@ template <class Chan>
 std::vector<std::int8_t> finish(const isa::Epilogue& ep, std::uint64_t channels, std::vector<std::int32_t>& acc,
                                 Chan chan, const BackingStore& sram, const char* op) {
   if (!ep.requant.on) no_rule(std::string(op) + " without a requant operand: int32 accumulators have no int8 result");
-  if (ep.has_scale_shift || ep.has_residual || ep.has_in_scale)
-    no_rule(std::string(op) + " with scale_shift, residual or in_scale has no int8 rule");
+  if (ep.has_scale_shift || ep.has_residual || ep.has_mul || ep.has_in_scale)
+    no_rule(std::string(op) + " with scale_shift, residual, mul or in_scale has no int8 rule");
   if (ep.has_bias) {
     const std::vector<std::int32_t> b = read_i32(sram, ep.bias_addr, channels);
     for (std::uint64_t i = 0; i < acc.size(); ++i) acc[i] += b[chan(i)];

@@ -16,7 +16,8 @@ int act_latency_cycles(const ActUnitConfig& cfg, const std::string& op_name) {
 
 std::uint64_t epilogue_latency_cycles(const ActUnitConfig& cfg, const isa::Epilogue& e) {
   std::uint64_t lat = 0;
-  if (e.has_bias || e.has_scale_shift || e.has_residual || e.requant.on) lat += std::uint64_t(cfg.default_latency_cycles);
+  if (e.has_bias || e.has_scale_shift || e.has_residual || e.has_mul || e.requant.on)
+    lat += std::uint64_t(cfg.default_latency_cycles);
   if (e.act != isa::ActOp::None) lat += std::uint64_t(act_latency_cycles(cfg, isa::to_string(e.act)));
   return lat;
 }

@@ -336,9 +336,9 @@ class Checker {
     ok = window_fits("horizontal", c.w_in, (long long)c.pad_left + c.pad_right, c.kw, c.dilation) && ok;
     check_epilogue(c.epilogue);
     const Epilogue& e = c.epilogue;
-    if (c.acc_out && (e.has_bias || e.has_scale_shift || e.has_residual || e.act != ActOp::None)) {
+    if (c.acc_out && (e.has_bias || e.has_scale_shift || e.has_residual || e.has_mul || e.act != ActOp::None)) {
       // The output stage applies once, after the last input-channel group (docs/isa.md).
-      add(CheckKind::Shape, "CONV with acc_out writes partial sums: bias, scale_shift, residual and act apply only "
+      add(CheckKind::Shape, "CONV with acc_out writes partial sums: bias, scale_shift, residual, mul and act apply only "
                             "on the last group's CONV (the one without acc_out); drop them here");
       ok = false;
     }

@@ -117,7 +117,8 @@ struct Requant {
 };
 
 /// Optional epilogue of CONV/GEMM, applied in this order on the array's output as it
-/// drains: + bias[c], * scale[c] + shift[c], + residual (same shape as the output), act.
+/// drains: + bias[c], * scale[c] + shift[c], + residual (same shape as the output),
+/// * mul (same shape as the output: a GLU's gate, fuse-gemm-epilogue), act.
 /// Addresses are SRAM byte offsets. `act_alpha`/`act_beta`: Clip min/max, LeakyRelu alpha,
 /// HardSigmoid alpha/beta; unused otherwise.
 ///
@@ -141,14 +142,18 @@ struct Epilogue {
   float act_beta = 0;
   bool has_in_scale = false;       ///< scale the input channels before the array (see above)
   std::uint32_t in_scale_addr = 0; ///< in_scale[c_in] (CONV) or in_scale[k] (GEMM), program dtype
+  bool has_mul = false;            ///< multiply element-wise by mul[i] (after the residual, before act)
+  std::uint32_t mul_addr = 0;      ///< mul: a tensor of the output's shape, program dtype
   /// int8: acc (+ bias) requantised per output channel, + out_zp, clamped (then act is the
   /// clamp: none, relu or clip only); in_zp is subtracted from every input element (padding
-  /// included, so padding is a real 0). Not combined with scale_shift, residual, in_scale.
+  /// included, so padding is a real 0). Not combined with scale_shift, residual, mul, in_scale.
   Requant requant{};
   bool operator==(const Epilogue&) const;
   /// True when nothing is applied to the array's *output*: has_in_scale does not count (it
   /// sits at the input edge and adds no epilogue stream or latency cycles).
-  bool empty() const { return !has_bias && !has_scale_shift && !has_residual && act == ActOp::None && !requant.on; }
+  bool empty() const {
+    return !has_bias && !has_scale_shift && !has_residual && !has_mul && act == ActOp::None && !requant.on;
+  }
 };
 
 /// LOAD (DDR -> SRAM) or STORE (SRAM -> DDR) descriptor. Up to 3-D on the DDR side:
