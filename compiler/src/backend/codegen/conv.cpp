@@ -164,8 +164,8 @@ isa::Epilogue epilogue(const LayerSpec& L, const ConvTilePlan& p, int co0, std::
     ep.bias_addr = p.sram.params + std::uint32_t(co0) * isa::kParamElemBytes;
   }
   if (!L.residual.empty()) {
-    ep.has_residual = true;
-    ep.residual_addr = p.sram.res[idx % 2];
+    (L.residual_mul ? ep.has_mul : ep.has_residual) = true;
+    (L.residual_mul ? ep.mul_addr : ep.residual_addr) = p.sram.res[idx % 2];
   }
   ep.act = L.act;
   ep.act_alpha = L.act_alpha;

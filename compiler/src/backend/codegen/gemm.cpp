@@ -29,6 +29,12 @@ void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, con
       s.loads.push_back({ctx.root(L.weight), dma_rows(W + std::uint64_t(t.co0) * ctx.e, w.now(), std::uint64_t(t.cot),
                                                   std::uint64_t(g.c_in), std::uint64_t(g.c_out) * ctx.e, ctx.e)});
   }
+  // The epilogue's residual or GLU gate (fuse-gemm-epilogue): the output tile's [hot, cot] block
+  // of the [M, N] operand, in the same ping-pong slot the CONV residual uses.
+  if (!L.residual.empty())
+    s.loads.push_back({ctx.root(L.residual), dma_rows(t.R + (std::uint64_t(t.ro0) * g.c_out + t.co0) * ctx.e,
+                                                  p.sram.res[t.idx % 2], std::uint64_t(t.cot), std::uint64_t(t.hot),
+                                                  std::uint64_t(g.c_out) * ctx.e, ctx.e)});
   isa::GemmParams gp;
   gp.a_addr = in.now();
   gp.b_addr = w.now();

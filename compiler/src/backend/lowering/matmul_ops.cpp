@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "backend/lowering/lowering_table.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/transforms/pass.hpp"
 
 namespace npu::compiler::lowering {
@@ -20,9 +21,19 @@ std::uint64_t prod(const Shape& s, std::size_t begin, std::size_t end) {
   return p;
 }
 
+// fuse-gemm-epilogue's input 3: the tensor the epilogue adds (residual) or multiplies by (GLU gate).
+void set_fused_residual(const Node& n, LayerSpec& L) {
+  if (n.attr_int(fused_attr::kResidual, 0) == 0 || n.inputs.size() < 4) return;
+  L.residual = n.inputs[3];
+  L.residual_mul = n.attr_int(fused_attr::kResidualMul, 0) != 0;
+}
+
 std::string check_matmul(const Graph& g, const Node& n) {
-  // A third input is a bias fused by fuse-bias (a constant of N elements).
-  if (n.inputs.size() != 2 && !(n.inputs.size() == 3 && is_const(g, n.inputs[2])))
+  // A third input is a bias fused by fuse-bias (a constant of N elements, or "" before a fused
+  // residual); a fourth the residual or GLU gate fused by fuse-gemm-epilogue.
+  const bool fused_res = n.inputs.size() == 4 && n.attr_int(fused_attr::kResidual, 0) != 0;
+  const bool bias_ok = n.inputs.size() < 3 || is_const(g, n.inputs[2]) || (fused_res && n.inputs[2].empty());
+  if ((n.inputs.size() != 2 && n.inputs.size() != 3 && !fused_res) || !bias_ok)
     return "MatMul with " + std::to_string(n.inputs.size()) + " inputs";
   if (auto r = shapes_known(g, n); !r.empty()) return r;
   const Shape& a = g.tensor(n.inputs[0]).shape;
@@ -56,6 +67,7 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
                   std::uint64_t m) {
     LayerSpec L = ctx.base(n, LayerKind::Gemm);
     L.name = name;
+    set_fused_residual(n, L);
     ConvGeom& c = L.geom;
     c.h_in = c.h_out = int(m);
     c.c_in = int(k);
@@ -65,13 +77,15 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
     L.inputs = {in};
     L.weight = w;
     L.output = out;
-    if (n.inputs.size() == 3) L.bias = n.inputs[2];  // fuse-bias: added in the GEMM epilogue
+    if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];  // fuse-bias: the GEMM epilogue adds it
     ctx.finish_mac(n, L);
   };
   if (b_batch == 1 && is_const(g, n.inputs[1])) {
     gemm(isa_name(n.name), n.inputs[0], n.inputs[1], n.outputs[0], prod(a, 0, a.size() - 1));
     return;
   }
+  if (n.inputs.size() == 4)  // fuse-gemm-epilogue fuses only weight MatMuls
+    throw ConfigError(n.name + ": internal error: a fused residual on a MatMul with a computed B");
   const std::uint64_t batches = prod(o, 0, o.size() - 2);
   const std::uint64_t m = std::uint64_t(a[a.size() - 2]);
   const std::uint64_t a_batch = prod(a, 0, a.size() - 2);
@@ -111,6 +125,7 @@ void lower_gemm(LowerCtx& ctx, const Node& n) {
   L.inputs = {n.inputs[0]};
   L.weight = n.inputs[1];
   if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
+  set_fused_residual(n, L);
   ctx.finish_mac(n, L);
 }
 

@@ -31,6 +31,9 @@ inline constexpr const char* kActBeta = "npu.act_beta";
 /// int 1: the node reads a residual (skip) tensor as input 3 (Conv inputs become
 /// X, W, B-or-"", skip) and adds it after bias and before the activation.
 inline constexpr const char* kResidual = "npu.residual";
+/// int 1 (with kResidual): input 3 multiplies instead (a GLU's gate, fuse-gemm-epilogue): the
+/// epilogue computes (acc + bias) * input3, then the activation (none when fused).
+inline constexpr const char* kResidualMul = "npu.residual_mul";
 /// string: tensor of per-input-channel scales the array applies to the input (fuse-se-gate).
 inline constexpr const char* kInScale = "npu.in_scale";
 /// string: second summand a vector-unit op adds to its input first (fuse-add-layernorm).

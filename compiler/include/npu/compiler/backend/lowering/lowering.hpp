@@ -76,6 +76,7 @@ struct LayerSpec {
   std::string bias;                 ///< bias param tensor, kParamElemBytes per channel ("" none)
   std::string scale_shift;          ///< ACT scale_shift params: scale[C] then shift[C] ("" none)
   std::string residual;             ///< skip tensor read by the epilogue ("" none)
+  bool residual_mul = false;        ///< the epilogue multiplies by `residual` (isa mul=) instead of adding
   std::string in_scale;             ///< per-input-channel scales applied to the input ("" none)
   std::string output;
 
