@@ -11,7 +11,12 @@
 // resident. When every key block of a head fits beside the rest, K and V are loaded once per
 // head (resident), else once per query block. With a key view (AttentionGeom::key_view) the
 // K rows are loaded as they lie in the Transpose's input and a MOVE writes the K^T block in
-// SRAM: K^T never goes to DDR. docs/compiler.md "fuse-attention".
+// SRAM: K^T never goes to DDR. Grouped-query attention (AttentionGeom::group = g): query head
+// h reads KV head h / g, and a group's g query heads run one after another, so resident K/V
+// blocks are loaded once per KV head. Without a mask (or causal with one query row: decode)
+// the g heads' query rows are stacked into one query block of g Sq rows against the same K/V
+// (their rows lie contiguous in Q and O), so streamed K/V are read once per KV head too; with
+// a mask and streamed K/V each query head streams them. docs/compiler.md "fuse-attention".
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -55,8 +60,21 @@ u64 total(const std::vector<u64>& s, u64 align) {
   return t;
 }
 
-FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L) {
-  const AttentionGeom& a = L.attention;
+// The geometry the blocks walk: a group's g query heads stacked as g Sq rows of one head when
+// no mask row depends on the query row (no mask, or causal with Sq = 1: every key visible).
+// Q [B H, Sq, d] holds head h's rows at (h Sq + i) d, so KV head k's query rows are the
+// contiguous g Sq rows from k g Sq; O likewise.
+AttentionGeom stacked_groups(const AttentionGeom& a, bool mask) {
+  const bool rows_alike = !mask || (a.causal_offset >= 0 && a.sq == 1);
+  if (a.group < 2 || !rows_alike) return a;
+  AttentionGeom s = a;
+  s.heads = a.heads / a.group;
+  s.sq = a.sq * a.group;
+  s.group = 1;
+  return s;
+}
+
+FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L, const AttentionGeom& a) {
   const bool mask = !L.residual.empty();
   const u64 e = u64(ctx.e), al = std::max<u64>(ctx.opt.align_bytes, 1);
   for (u64 b = 128; b >= 1; b /= 2) {
@@ -66,7 +84,8 @@ FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L) {
     p.nk = ceil_div(a.sk, b);
     p.triangle = mask && a.causal_offset >= 0 && a.causal_offset % std::int64_t(b) == 0 && a.sq >= b && a.sk >= b;
     for (const bool resident : {true, false}) {
-      if (resident && p.nq < 2) continue;  // one query block per head: streaming reads K/V once anyway
+      // One query block per KV head: streaming reads K/V once anyway.
+      if (resident && p.nq * a.group < 2) continue;
       const std::vector<u64> sizes = buffer_sizes(a, b, resident ? p.nk : 1, mask, p.triangle, e);
       if (total(sizes, al) > ctx.cap) continue;
       p.resident = resident;
@@ -105,7 +124,8 @@ isa::Instruction gemm(std::uint32_t a, std::uint32_t b, std::uint32_t out, u64 m
 /// Walks the blocks of one layer and builds its steps.
 class FlashEmitter {
  public:
-  FlashEmitter(GenCtx& ctx, const LayerSpec& L, const FlashPlan& p) : ctx_(ctx), L_(L), a_(L.attention), p_(p) {}
+  FlashEmitter(GenCtx& ctx, const LayerSpec& L, const AttentionGeom& a, const FlashPlan& p)
+      : ctx_(ctx), L_(L), a_(a), p_(p) {}
 
   std::vector<Step> run() {
     for (u64 h = 0; h < a_.heads; ++h)
@@ -147,7 +167,7 @@ class FlashEmitter {
   const FlashPlan& p_;
   std::vector<Step> steps_;
   u64 qblock_ = 0;
-  long kv_key_ = -1;          // streaming: the step parity; resident: head of the loaded blocks
+  long kv_key_ = -1;          // resident: the KV head of the loaded blocks
   std::vector<bool> loaded_;  // resident: key blocks of the current head already in SRAM
   bool tri_loaded_ = false;
   std::vector<isa::Instruction> pre_;  // this step's MOVEs before its first GEMM (key views)
@@ -157,7 +177,8 @@ class FlashEmitter {
 // into the step's staging slot; a MOVE writes them transposed, [d, cols], at `kt`.
 void FlashEmitter::load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t kt) {
   const u64 e = u64(ctx_.e);
-  const u64 row0 = (h / a_.key_heads) * a_.key_stride_b + (h % a_.key_heads) * a_.key_stride_h + kb * p_.b * a_.key_stride_j;
+  const u64 kvh = h / a_.group;
+  const u64 row0 = (kvh / a_.key_heads) * a_.key_stride_b + (kvh % a_.key_heads) * a_.key_stride_h + kb * p_.b * a_.key_stride_j;
   const std::uint32_t stage = p_.off[steps_.size() % 2 ? kK1 : kK0];
   s.loads.push_back({ctx_.root(L_.inputs[1]),
                      dma_rows(ctx_.addr(L_.inputs[1]) + row0 * e, stage, a_.d, cols, a_.key_stride_j * e, ctx_.e)});
@@ -176,24 +197,25 @@ void FlashEmitter::load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t
 }
 
 // K^T block: d rows of `cols` keys, sk apart in DDR; V block: `cols` rows of dv, contiguous.
+// Query head h reads KV head h / group; resident blocks stay for the whole group.
 std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols) {
-  const u64 e = u64(ctx_.e), bk = std::min(p_.b, a_.sk);
+  const u64 e = u64(ctx_.e), bk = std::min(p_.b, a_.sk), kvh = h / a_.group;
   std::uint32_t region;
   bool need = true;
   if (p_.resident) {
-    if (long(h) != kv_key_) kv_key_ = long(h), loaded_.assign(p_.nk, false);
-    region = p_.off[h % 2 ? kKv1 : kKv0] + std::uint32_t(kb * bk * (a_.d + a_.dv) * e);
+    if (long(kvh) != kv_key_) kv_key_ = long(kvh), loaded_.assign(p_.nk, false);
+    region = p_.off[kvh % 2 ? kKv1 : kKv0] + std::uint32_t(kb * bk * (a_.d + a_.dv) * e);
     need = !loaded_[kb];
     loaded_[kb] = true;
   } else {
     region = p_.off[steps_.size() % 2 ? kKv1 : kKv0];
   }
   if (need) {
-    const u64 v = ctx_.addr(L_.inputs[2]) + (h * a_.sk + kb * p_.b) * a_.dv * e;
+    const u64 v = ctx_.addr(L_.inputs[2]) + (kvh * a_.sk + kb * p_.b) * a_.dv * e;
     if (a_.key_view) {
       load_key_rows(s, h, kb, cols, region);
     } else {
-      const u64 kt = ctx_.addr(L_.inputs[1]) + (h * a_.d * a_.sk + kb * p_.b) * e;
+      const u64 kt = ctx_.addr(L_.inputs[1]) + (kvh * a_.d * a_.sk + kb * p_.b) * e;
       s.loads.push_back({ctx_.root(L_.inputs[1]), dma_rows(kt, region, cols, a_.d, a_.sk * e, ctx_.e)});
     }
     s.loads.push_back({ctx_.root(L_.inputs[2]),
@@ -267,13 +289,25 @@ void FlashEmitter::key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool l
 
 }  // namespace
 
+// How K/V move, for the report's tile column: per (KV) head resident, or streamed, and for
+// grouped-query attention whether a group shares them.
+std::string kv_movement(const AttentionGeom& layer, const AttentionGeom& a, const FlashPlan& p) {
+  if (layer.group < 2) return p.resident ? "resident per head" : "streamed";
+  if (a.group == 1)
+    return fmt::format("{} per KV head (GQA: its {} query heads stacked as rows)", p.resident ? "resident" : "streamed",
+                       layer.group);
+  if (p.resident) return fmt::format("resident per KV head (GQA: shared by its {} query heads)", layer.group);
+  return fmt::format("streamed per query head (GQA: {} per KV head; the mask rows differ)", layer.group);
+}
+
 std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L) {
-  const FlashPlan p = plan_blocks(ctx, L);
-  FlashEmitter em(ctx, L, p);
+  const AttentionGeom a = stacked_groups(L.attention, !L.residual.empty());
+  const FlashPlan p = plan_blocks(ctx, L, a);
+  FlashEmitter em(ctx, L, a, p);
   std::vector<Step> steps = em.run();
   ctx.info.array_cycles = em.cycles;
-  ctx.info.tile = fmt::format("{}q x {}k blocks ({}x{} per head), K/V {}", std::min(p.b, L.attention.sq),
-                              std::min(p.b, L.attention.sk), p.nq, p.nk, p.resident ? "resident per head" : "streamed");
+  ctx.info.tile = fmt::format("{}q x {}k blocks ({}x{} per head), K/V {}", std::min(p.b, a.sq), std::min(p.b, a.sk),
+                              p.nq, p.nk, kv_movement(L.attention, a, p));
   ctx.info.loop_order = "flash";
   return steps;
 }
