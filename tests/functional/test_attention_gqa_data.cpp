@@ -79,14 +79,28 @@ TEST(FuseAttentionGqa, DecodeStacksTheGroupsQueriesAndReadsTheCacheOnce) {
     for (const char* s : {"none", "transformer"}) EXPECT_LE(test::attention_error(*x, s, 1u << 20), 1e-5) << s;
 }
 
-TEST(FuseAttentionGqa, StreamedKvWithACausalMaskStreamPerQueryHeadAndSaySo) {
-  // 192 KiB does not hold a KV head's blocks: each query head streams them (its mask rows differ
-  // from its group's), as the report's tile column says; values stay the reference's.
-  const compiler::Graph g = attention({4, 200, 200, 64, 2}, Mask::Causal);
-  const compiler::CompileResult c = compile_pinned(g, "transformer", 192u << 10);
+TEST(FuseAttentionGqa, StreamedKvBlocksServeTheGroupsQueryHeadsInTurn) {
+  // H = 4, g = 2 (Hkv = 2), Sq = Sk = 512, d = 64, fp32, causal, 768 KiB SRAM: a KV head's
+  // 4 blocks (2 x 4 x 128 x 128 x 4 B = 512 KiB for two regions) do not fit beside the rest,
+  // so K/V stream in 128-key blocks, each used by the KV head's 2 query heads in turn.
+  //   query block qb (0..3) reads key blocks 0..qb (the rest are past the diagonal): 1 + 2 + 3
+  //   + 4 = 10 blocks per KV head of 128 x 64 x 4 B = 32768 B each for k and for v:
+  //   2 KV heads x 10 x 32768 = 655360 B each (per query head it would be twice that)
+  //   Q 4 x 512 x 64 x 4 = 524288 B, the causal triangle tile once 128 x 128 x 4 = 65536 B,
+  //   O written once 524288 B.
+  const compiler::Graph g = attention({4, 512, 512, 64, 2}, Mask::Causal);
+  const compiler::CompileResult c = compile_pinned(g, "transformer", 768u << 10);
   ASSERT_EQ(attention_layers(c), 1u);
-  EXPECT_NE(tile_of(c).find("streamed per query head (GQA: 2 per KV head"), std::string::npos) << tile_of(c);
-  EXPECT_LE(test::attention_error(g, "transformer", 192u << 10), 1e-5);
+  EXPECT_NE(tile_of(c).find("128q x 128k blocks"), std::string::npos) << tile_of(c);
+  EXPECT_NE(tile_of(c).find("streamed, each block used by its KV head's 2 query heads in turn"), std::string::npos)
+      << tile_of(c);
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Load, "k"), 655360u);
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Load, "v"), 655360u);
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Load), 524288u + 2u * 655360u + 65536u);
+  EXPECT_EQ(dma_bytes(c.program, isa::Opcode::Store), 524288u);
+  EXPECT_LE(test::attention_error(g, "transformer", 768u << 10), 1e-5);
+  // A smaller case with partial blocks (200 = 128 + 72) streamed in 192 KiB keeps the values.
+  EXPECT_LE(test::attention_error(attention({4, 200, 200, 64, 2}, Mask::Causal), "transformer", 192u << 10), 1e-5);
 }
 
 TEST(FuseAttentionGqa, RepeatsProvenByValueAreAbsorbedOthersAreReadExpandedWithTheReason) {
