@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 
+#include "attention_test_util.hpp"
 #include "functional_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
@@ -26,97 +27,20 @@ namespace {
 using namespace npu;
 using compiler::testing::GraphBuilder;
 
-enum class Mask { None, Causal, Random, Computed };
+using test::attention;
+using test::Key;
+using test::Mask;
+using test::Sizes;
 
-struct Sizes {
-  std::int64_t heads, sq, sk, d;
-};
+using test::attention_layers;
+using test::compile_pinned;
+using test::dma_bytes;
 
-// q [1,H,Sq,d] x kt [1,H,d,Sk] -> Div sqrt(d) -> Add mask [1,1,Sq,Sk] -> Softmax(axis) -> x v [1,H,Sk,d].
-// Causal: 0 where key j <= query i + (Sk - Sq), -inf above (as torch exports write it).
-// How K^T reaches the MatMul: a graph input, Transpose(k [1,H,Sk,d], perm 0,1,3,2) (Llama), or
-// Transpose(k [1,Sk,H,d], perm 0,2,3,1) (GPT-2's heads split from the projection's rows).
-enum class Key { Transposed, Bhsd, Bshd };
-
-compiler::Graph attention(Sizes s, Mask mask, std::int64_t softmax_axis = -1, Key key = Key::Transposed,
-                          bool scale_by_mul = false) {
-  GraphBuilder b("attention");
-  const std::string q = b.input("q", {1, s.heads, s.sq, s.d});
-  std::string kt = "kt";
-  if (key == Key::Transposed) {
-    b.input("kt", {1, s.heads, s.d, s.sk});
-  } else {
-    const bool bhsd = key == Key::Bhsd;
-    const std::string k = b.input("k", bhsd ? std::vector<std::int64_t>{1, s.heads, s.sk, s.d}
-                                            : std::vector<std::int64_t>{1, s.sk, s.heads, s.d});
-    b.add_tensor(kt, {1, s.heads, s.d, s.sk});
-    b.node("k_transpose", "Transpose", {k}, {kt}).attrs["perm"] =
-        bhsd ? std::vector<std::int64_t>{0, 1, 3, 2} : std::vector<std::int64_t>{0, 2, 3, 1};
-  }
-  const std::string v = b.input("v", {1, s.heads, s.sk, s.d});
-  b.add_tensor("scores", {1, s.heads, s.sq, s.sk});
-  b.node("qk", "MatMul", {q, kt}, {"scores"});
-  std::string x = scale_by_mul ? b.binary("scale", "Mul", "scores", b.scalar("inv_sqrt_d", 1.0f / std::sqrt(float(s.d))))
-                               : b.binary("scale", "Div", "scores", b.scalar("sqrt_d", std::sqrt(float(s.d))));
-  if (mask == Mask::Causal || mask == Mask::Random) {
-    b.constant("mask", {1, 1, s.sq, s.sk}, -2.0f, 2.0f);
-    if (mask == Mask::Causal) {
-      auto& m = b.g.tensors.at("mask").float_data;
-      for (std::int64_t i = 0; i < s.sq; ++i)
-        for (std::int64_t j = 0; j < s.sk; ++j)
-          m[std::size_t(i * s.sk + j)] = j <= i + (s.sk - s.sq) ? 0.0f : -std::numeric_limits<float>::infinity();
-    }
-    x = b.binary("add_mask", "Add", x, "mask");
-  } else if (mask == Mask::Computed) {
-    x = b.binary("add_mask", "Add", x, b.input("mask_in", {1, 1, s.sq, s.sk}));
-  }
-  const std::string p = b.unary("softmax", "Softmax", x);
-  b.g.nodes.back().attrs["axis"] = softmax_axis;
-  b.add_tensor("o", {1, s.heads, s.sq, s.d});
-  b.node("pv", "MatMul", {p, v}, {"o"});
-  b.output("o");
-  return b.g;
-}
-
-// Runs `g` compiled under `strategy` with seeded inputs and returns max relative error of o.
 double error_of(const compiler::Graph& g, const std::string& strategy, std::uint64_t sram) {
-  const HwConfig hw = test::fp32_hw(sram);
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 1, 7).at(0);
-  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
-  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy(strategy));
-  std::map<std::string, std::vector<float>> inputs;
-  for (const std::string& name : g.inputs) inputs[name] = in.at(name).f;
-  const auto r = test::run_forked(c, hw, inputs, true);
-  if (!r.ok) ADD_FAILURE() << r.error;
-  if (!r.ok || !r.outputs.count("o")) return 1.0;
-  return test::rel_err(r.outputs.at("o"), test::to_double(ref.at("o").f));
+  return test::attention_error(g, strategy, sram);
 }
 
-// Compiled for the configured SRAM alone (no smaller-SRAM plan), so the block sizes follow from it.
-compiler::CompileResult compile_pinned(const compiler::Graph& g, const std::string& strategy) {
-  compiler::CompileOptions o;
-  o.smaller_sram_plans = false;
-  return compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy(strategy), o);
-}
-
-std::size_t attention_layers(const compiler::CompileResult& c) {
-  std::size_t n = 0;
-  for (const auto& L : c.lowered.layers) n += L.kind == compiler::LayerKind::Attention;
-  return n;
-}
-
-std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op, const std::string& tensor = "") {
-  std::uint64_t n = 0;
-  for (const isa::Instruction& in : p.instructions)
-    if (in.op == op && (tensor.empty() || in.tensor == tensor)) n += std::get<isa::DmaDesc>(in.params).bytes();
-  return n;
-}
-
-std::string declined_reason(const compiler::CompileResult& c) {
-  for (const auto& d : c.decisions)
-    if (d.pass == "fuse-attention" && d.outcome == compiler::DecisionOutcome::Declined) return d.reason;
-  return "";
-}
+std::string declined_reason(const compiler::CompileResult& c) { return test::attention_reason(c); }
 
 TEST(FuseAttention, ValuesEqualTheReferenceStreamedAndResidentWithPartialCausalBlocks) {
   // 200 = 128 + 72: a full and a partial block each way; the triangle tile serves block (0,0),
@@ -243,16 +167,8 @@ TEST(FuseAttention, RandomAttentionsGiveTheUnfusedOutputs) {
     const HwConfig hw = test::fp32_hw(sram);
     const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy("transformer"));
     EXPECT_EQ(attention_layers(c), 1u) << where;
-    const compiler::RefTensorMap in = compiler::generate_calibration(g, unsigned(seed) + 1, 1).at(0);
-    std::map<std::string, std::vector<float>> inputs;
-    for (const std::string& name : g.inputs) inputs[name] = in.at(name).f;
-    const auto fused = test::run_forked(c, hw, inputs, true);
-    // Unfused with 2 MiB: its mask Add keeps the whole broadcast mask in SRAM (values do not
-    // depend on the SRAM size).
-    const HwConfig big = test::fp32_hw(2u << 20);
-    const auto plain = test::run_forked(compiler::compile(g, big, compiler::builtin_strategy("none")), big, inputs, true);
-    ASSERT_TRUE(fused.ok && plain.ok) << fused.error << plain.error << "\n" << where;
-    EXPECT_LE(test::rel_err(fused.outputs.at("o"), test::to_double(plain.outputs.at("o"))), 1e-5) << where;
+    std::string failure;
+    EXPECT_LE(test::error_against_unfused(g, c, hw, unsigned(seed) + 1, failure), 1e-5) << failure << "\n" << where;
   }
 }
 

@@ -11,7 +11,13 @@
 // resident. When every key block of a head fits beside the rest, K and V are loaded once per
 // head (resident), else once per query block. With a key view (AttentionGeom::key_view) the
 // K rows are loaded as they lie in the Transpose's input and a MOVE writes the K^T block in
-// SRAM: K^T never goes to DDR. docs/compiler.md "fuse-attention".
+// SRAM: K^T never goes to DDR. Grouped-query attention (AttentionGeom::group = g): query head
+// h reads KV head h / g, and a group's g query heads run one after another, so resident K/V
+// blocks are loaded once per KV head. Without a mask (or causal with one query row: decode)
+// the g heads' query rows are stacked into one query block of g Sq rows against the same K/V
+// (their rows lie contiguous in Q and O), so streamed K/V are read once per KV head too; with
+// a mask, streamed K/V blocks are used by the group's query heads in turn (their Q, O and
+// online-softmax state each held in SRAM), one load each. docs/compiler.md "fuse-attention".
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -31,6 +37,7 @@ struct FlashPlan {
   u64 b = 0;                  // rows of a query block and columns of a key block
   u64 nq = 0, nk = 0;         // query blocks, key blocks per head
   bool resident = false;      // every key block of a head stays in SRAM (two head regions)
+  u64 qg = 1;                 // streamed GQA: query heads of one KV head that share each K/V block
   bool triangle = false;      // full crossing blocks share one resident causal tile
   std::vector<std::uint32_t> off;  // Q0 Q1 KV0 KV1 M0 M1 S STATE O0 O1 TRI K0 K1
 };
@@ -39,14 +46,15 @@ enum Buf { kQ0, kQ1, kKv0, kKv1, kM0, kM1, kS, kState, kO0, kO1, kTri, kK0, kK1,
 
 u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }
 
-// Buffer sizes (bytes) for block size b: K/V regions hold `kv_blocks` key blocks each.
-std::vector<u64> buffer_sizes(const AttentionGeom& a, u64 b, u64 kv_blocks, bool mask, bool tri, u64 e) {
+// Buffer sizes (bytes) for block size b: K/V regions hold `kv_blocks` key blocks each; the Q,
+// O and state buffers hold `qg` query heads' blocks each.
+std::vector<u64> buffer_sizes(const AttentionGeom& a, u64 b, u64 kv_blocks, bool mask, bool tri, u64 e, u64 qg = 1) {
   const u64 bq = std::min(b, a.sq), bk = std::min(b, a.sk);
   const u64 kv = kv_blocks * bk * (a.d + a.dv) * e;
   const u64 m = mask ? bq * bk * e : 0;
   const u64 k_rows = a.key_view ? bk * a.d * e : 0;  // a key view's rows before the in-SRAM transpose
-  return {bq * a.d * e, bq * a.d * e, kv, kv, m, m, bq * bk * e, 3 * bq * isa::kParamElemBytes,
-          bq * a.dv * e, bq * a.dv * e, tri ? bq * bk * e : 0, k_rows, k_rows};
+  return {qg * bq * a.d * e, qg * bq * a.d * e, kv, kv, m, m, bq * bk * e, qg * 3 * bq * isa::kParamElemBytes,
+          qg * bq * a.dv * e, qg * bq * a.dv * e, tri ? bq * bk * e : 0, k_rows, k_rows};
 }
 
 u64 total(const std::vector<u64>& s, u64 align) {
@@ -55,8 +63,21 @@ u64 total(const std::vector<u64>& s, u64 align) {
   return t;
 }
 
-FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L) {
-  const AttentionGeom& a = L.attention;
+// The geometry the blocks walk: a group's g query heads stacked as g Sq rows of one head when
+// no mask row depends on the query row (no mask, or causal with Sq = 1: every key visible).
+// Q [B H, Sq, d] holds head h's rows at (h Sq + i) d, so KV head k's query rows are the
+// contiguous g Sq rows from k g Sq; O likewise.
+AttentionGeom stacked_groups(const AttentionGeom& a, bool mask) {
+  const bool rows_alike = !mask || (a.causal_offset >= 0 && a.sq == 1);
+  if (a.group < 2 || !rows_alike) return a;
+  AttentionGeom s = a;
+  s.heads = a.heads / a.group;
+  s.sq = a.sq * a.group;
+  s.group = 1;
+  return s;
+}
+
+FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L, const AttentionGeom& a) {
   const bool mask = !L.residual.empty();
   const u64 e = u64(ctx.e), al = std::max<u64>(ctx.opt.align_bytes, 1);
   for (u64 b = 128; b >= 1; b /= 2) {
@@ -66,10 +87,14 @@ FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L) {
     p.nk = ceil_div(a.sk, b);
     p.triangle = mask && a.causal_offset >= 0 && a.causal_offset % std::int64_t(b) == 0 && a.sq >= b && a.sk >= b;
     for (const bool resident : {true, false}) {
-      if (resident && p.nq < 2) continue;  // one query block per head: streaming reads K/V once anyway
-      const std::vector<u64> sizes = buffer_sizes(a, b, resident ? p.nk : 1, mask, p.triangle, e);
+      // One query block per KV head: streaming reads K/V once anyway.
+      if (resident && p.nq * a.group < 2) continue;
+      // Streamed GQA: the group's query heads each take their turn on a K/V block while it is in SRAM.
+      const u64 qg = resident ? 1 : a.group;
+      const std::vector<u64> sizes = buffer_sizes(a, b, resident ? p.nk : 1, mask, p.triangle, e, qg);
       if (total(sizes, al) > ctx.cap) continue;
       p.resident = resident;
+      p.qg = qg;
       p.off = ctx.place(sizes);
       return p;
     }
@@ -105,10 +130,11 @@ isa::Instruction gemm(std::uint32_t a, std::uint32_t b, std::uint32_t out, u64 m
 /// Walks the blocks of one layer and builds its steps.
 class FlashEmitter {
  public:
-  FlashEmitter(GenCtx& ctx, const LayerSpec& L, const FlashPlan& p) : ctx_(ctx), L_(L), a_(L.attention), p_(p) {}
+  FlashEmitter(GenCtx& ctx, const LayerSpec& L, const AttentionGeom& a, const FlashPlan& p)
+      : ctx_(ctx), L_(L), a_(a), p_(p) {}
 
   std::vector<Step> run() {
-    for (u64 h = 0; h < a_.heads; ++h)
+    for (u64 h = 0; h < a_.heads; h += p_.qg)
       for (u64 qb = 0; qb < p_.nq; ++qb, ++qblock_) query_block(h, qb);
     return std::move(steps_);
   }
@@ -125,6 +151,8 @@ class FlashEmitter {
     return a_.causal_offset < 0 || std::int64_t(c0 + cols - 1) > std::int64_t(r0) + a_.causal_offset;
   }
 
+  // Query block qb of heads h .. h + qg - 1 (one KV head's group when K/V stream, else one head):
+  // every key block is loaded once and used by each of them in turn.
   void query_block(u64 h, u64 qb) {
     const u64 r0 = qb * p_.b, rows = std::min(p_.b, a_.sq - r0);
     u64 last = 0;
@@ -132,12 +160,12 @@ class FlashEmitter {
       if (!skipped(r0, rows, kb * p_.b)) last = kb;
     for (u64 kb = 0; kb <= last; ++kb) {
       if (skipped(r0, rows, kb * p_.b)) continue;
-      key_block(h, r0, rows, kb, kb == 0, kb == last);
+      for (u64 r = 0; r < p_.qg; ++r) key_block(h + r, r, r0, rows, kb, kb == 0, kb == last);
     }
   }
 
-  void key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool last);
-  std::uint32_t load_kv(Step& s, u64 h, u64 kb, u64 cols);
+  void key_block(u64 h, u64 r, u64 r0, u64 rows, u64 kb, bool first, bool last);
+  std::uint32_t load_kv(Step& s, u64 h, u64 kb, u64 cols, bool fresh);
   void load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t kt);
   std::uint32_t load_mask(Step& s, u64 r0, u64 rows, u64 c0, u64 cols);
 
@@ -147,7 +175,9 @@ class FlashEmitter {
   const FlashPlan& p_;
   std::vector<Step> steps_;
   u64 qblock_ = 0;
-  long kv_key_ = -1;          // streaming: the step parity; resident: head of the loaded blocks
+  long kv_key_ = -1;          // resident: the KV head of the loaded blocks
+  u64 kv_loads_ = 0;          // streamed: K/V blocks loaded so far (their region's parity)
+  std::uint32_t kv_region_ = 0;  // streamed: the region of the block loaded last
   std::vector<bool> loaded_;  // resident: key blocks of the current head already in SRAM
   bool tri_loaded_ = false;
   std::vector<isa::Instruction> pre_;  // this step's MOVEs before its first GEMM (key views)
@@ -157,7 +187,8 @@ class FlashEmitter {
 // into the step's staging slot; a MOVE writes them transposed, [d, cols], at `kt`.
 void FlashEmitter::load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t kt) {
   const u64 e = u64(ctx_.e);
-  const u64 row0 = (h / a_.key_heads) * a_.key_stride_b + (h % a_.key_heads) * a_.key_stride_h + kb * p_.b * a_.key_stride_j;
+  const u64 kvh = h / a_.group;
+  const u64 row0 = (kvh / a_.key_heads) * a_.key_stride_b + (kvh % a_.key_heads) * a_.key_stride_h + kb * p_.b * a_.key_stride_j;
   const std::uint32_t stage = p_.off[steps_.size() % 2 ? kK1 : kK0];
   s.loads.push_back({ctx_.root(L_.inputs[1]),
                      dma_rows(ctx_.addr(L_.inputs[1]) + row0 * e, stage, a_.d, cols, a_.key_stride_j * e, ctx_.e)});
@@ -176,24 +207,29 @@ void FlashEmitter::load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t
 }
 
 // K^T block: d rows of `cols` keys, sk apart in DDR; V block: `cols` rows of dv, contiguous.
-std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols) {
-  const u64 e = u64(ctx_.e), bk = std::min(p_.b, a_.sk);
+// Query head h reads KV head h / group; resident blocks stay for the whole group, a streamed
+// block for the group's turns on it (`fresh` false: the block loaded last).
+std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols, bool fresh) {
+  const u64 e = u64(ctx_.e), bk = std::min(p_.b, a_.sk), kvh = h / a_.group;
   std::uint32_t region;
   bool need = true;
   if (p_.resident) {
-    if (long(h) != kv_key_) kv_key_ = long(h), loaded_.assign(p_.nk, false);
-    region = p_.off[h % 2 ? kKv1 : kKv0] + std::uint32_t(kb * bk * (a_.d + a_.dv) * e);
+    if (long(kvh) != kv_key_) kv_key_ = long(kvh), loaded_.assign(p_.nk, false);
+    region = p_.off[kvh % 2 ? kKv1 : kKv0] + std::uint32_t(kb * bk * (a_.d + a_.dv) * e);
     need = !loaded_[kb];
     loaded_[kb] = true;
+  } else if (fresh) {  // the other region than the block before, which a step may still read
+    region = kv_region_ = p_.off[kv_loads_++ % 2 ? kKv1 : kKv0];
   } else {
-    region = p_.off[steps_.size() % 2 ? kKv1 : kKv0];
+    region = kv_region_;
+    need = false;
   }
   if (need) {
-    const u64 v = ctx_.addr(L_.inputs[2]) + (h * a_.sk + kb * p_.b) * a_.dv * e;
+    const u64 v = ctx_.addr(L_.inputs[2]) + (kvh * a_.sk + kb * p_.b) * a_.dv * e;
     if (a_.key_view) {
       load_key_rows(s, h, kb, cols, region);
     } else {
-      const u64 kt = ctx_.addr(L_.inputs[1]) + (h * a_.d * a_.sk + kb * p_.b) * e;
+      const u64 kt = ctx_.addr(L_.inputs[1]) + (kvh * a_.d * a_.sk + kb * p_.b) * e;
       s.loads.push_back({ctx_.root(L_.inputs[1]), dma_rows(kt, region, cols, a_.d, a_.sk * e, ctx_.e)});
     }
     s.loads.push_back({ctx_.root(L_.inputs[2]),
@@ -215,15 +251,17 @@ std::uint32_t FlashEmitter::load_mask(Step& s, u64 r0, u64 rows, u64 c0, u64 col
   return slot;
 }
 
-void FlashEmitter::key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool last) {
-  const u64 e = u64(ctx_.e), c0 = kb * p_.b, cols = std::min(p_.b, a_.sk - c0);
-  const std::uint32_t q = p_.off[qblock_ % 2 ? kQ1 : kQ0], o = p_.off[qblock_ % 2 ? kO1 : kO0];
-  const std::uint32_t st = p_.off[kState], sc = p_.off[kS];
+// Key block kb for query head h, the r-th of the heads sharing it (its Q, O and state slot).
+void FlashEmitter::key_block(u64 h, u64 r, u64 r0, u64 rows, u64 kb, bool first, bool last) {
+  const u64 e = u64(ctx_.e), c0 = kb * p_.b, cols = std::min(p_.b, a_.sk - c0), bq = std::min(p_.b, a_.sq);
+  const std::uint32_t q = p_.off[qblock_ % 2 ? kQ1 : kQ0] + std::uint32_t(r * bq * a_.d * e);
+  const std::uint32_t o = p_.off[qblock_ % 2 ? kO1 : kO0] + std::uint32_t(r * bq * a_.dv * e);
+  const std::uint32_t st = p_.off[kState] + std::uint32_t(r * 3 * bq * isa::kParamElemBytes), sc = p_.off[kS];
   Step s;
   if (first)
     s.loads.push_back({ctx_.root(L_.inputs[0]),
                        dma_rows(ctx_.addr(L_.inputs[0]) + (h * a_.sq + r0) * a_.d * e, q, rows * a_.d, 1, 0, ctx_.e)});
-  const std::uint32_t kv = load_kv(s, h, kb, cols);
+  const std::uint32_t kv = load_kv(s, h, kb, cols, r == 0);
   const bool mask = masked(r0, c0, cols);
   const std::uint32_t m = mask ? load_mask(s, r0, rows, c0, cols) : 0;
   std::vector<isa::Instruction> seq = std::move(pre_);
@@ -267,13 +305,25 @@ void FlashEmitter::key_block(u64 h, u64 r0, u64 rows, u64 kb, bool first, bool l
 
 }  // namespace
 
+// How K/V move, for the report's tile column: per (KV) head resident, or streamed, and for
+// grouped-query attention whether a group shares them.
+std::string kv_movement(const AttentionGeom& layer, const AttentionGeom& a, const FlashPlan& p) {
+  if (layer.group < 2) return p.resident ? "resident per head" : "streamed";
+  if (a.group == 1)
+    return fmt::format("{} per KV head (GQA: its {} query heads stacked as rows)", p.resident ? "resident" : "streamed",
+                       layer.group);
+  if (p.resident) return fmt::format("resident per KV head (GQA: shared by its {} query heads)", layer.group);
+  return fmt::format("streamed, each block used by its KV head's {} query heads in turn (GQA)", layer.group);
+}
+
 std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L) {
-  const FlashPlan p = plan_blocks(ctx, L);
-  FlashEmitter em(ctx, L, p);
+  const AttentionGeom a = stacked_groups(L.attention, !L.residual.empty());
+  const FlashPlan p = plan_blocks(ctx, L, a);
+  FlashEmitter em(ctx, L, a, p);
   std::vector<Step> steps = em.run();
   ctx.info.array_cycles = em.cycles;
-  ctx.info.tile = fmt::format("{}q x {}k blocks ({}x{} per head), K/V {}", std::min(p.b, L.attention.sq),
-                              std::min(p.b, L.attention.sk), p.nq, p.nk, p.resident ? "resident per head" : "streamed");
+  ctx.info.tile = fmt::format("{}q x {}k blocks ({}x{} per head), K/V {}", std::min(p.b, a.sq), std::min(p.b, a.sk),
+                              p.nq, p.nk, kv_movement(L.attention, a, p));
   ctx.info.loop_order = "flash";
   return steps;
 }

@@ -1,6 +1,8 @@
 // The fused attention (fuse-attention, ir/fused_attr.hpp kAttention) -> one Attention layer,
 // generated FlashAttention-style by codegen/attention.cpp. ONNX's own Attention op (opset 23,
 // K not transposed) has no NPU lowering yet: it goes to the host with that reason.
+#include <algorithm>
+
 #include "backend/lowering/lowering_table.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
 
@@ -46,6 +48,7 @@ void lower_attention(LowerCtx& ctx, const Node& n) {
   a.dv = std::uint64_t(v.back());
   const std::vector<std::int64_t> perm = n.attr_ints(fused_attr::kKeyPerm);
   if (perm.size() == 4) key_view(kt, perm, a);
+  a.group = std::uint64_t(std::max<std::int64_t>(n.attr_int(fused_attr::kKvGroup, 1), 1));
   a.causal_offset = n.attr_int(fused_attr::kCausalOffset, -1);
   L.inputs = {n.inputs[0], n.inputs[1], n.inputs[2]};
   if (n.inputs.size() > 3) L.residual = n.inputs[3];

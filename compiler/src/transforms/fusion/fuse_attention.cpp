@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "npu/compiler/transforms/fusion/kv_repeat.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
@@ -130,6 +131,41 @@ long key_transpose(const Graph& g, const Node& qk) {
   return perm.size() == 4 && x.shape.size() == 4 && perm[2] == 3 ? t : -1;
 }
 
+// Grouped-query attention: K (under its absorbed Transpose) and V both come from head repeats
+// of one group g, which the attention reads through (fused_attr::kKvGroup).
+struct KvRepeats {
+  KvRepeat k, v;
+  std::string problem;  // why the attention reads the expanded heads ("" when used or no repeat)
+  bool used() const { return problem.empty() && k.found() && v.found(); }
+};
+
+KvRepeats kv_repeats(const Graph& g, const Node& qk, const Node& pv) {
+  KvRepeats r;
+  const long kt = key_transpose(g, qk);
+  if (kt >= 0) r.k = find_kv_repeat(g, g.nodes[std::size_t(kt)].inputs[0]);
+  r.v = find_kv_repeat(g, pv.inputs[1]);
+  const bool any = !r.k.source.empty() || !r.k.problem.empty() || !r.v.source.empty() || !r.v.problem.empty();
+  if (!any) return r;
+  if (!r.k.problem.empty()) r.problem = "K: " + r.k.problem;
+  else if (!r.v.problem.empty()) r.problem = "V: " + r.v.problem;
+  else if (r.k.source.empty()) r.problem = "V is a head repeat but K^T is no sole-reader Transpose of one";
+  else if (r.v.source.empty()) r.problem = "K is a head repeat but V is not";
+  else if (g.nodes[std::size_t(kt)].attr_ints("perm") != std::vector<std::int64_t>{0, 1, 3, 2})
+    r.problem = "K's Transpose moves the head axis of its head repeat";
+  else if (r.k.group != r.v.group)
+    r.problem = "K and V repeat their heads " + std::to_string(r.k.group) + " and " + std::to_string(r.v.group) + " times";
+  return r;
+}
+
+// The --explain note on the KV heads: read once per group, or why they are read expanded.
+std::string kv_note(const Graph& g, const KvRepeats& r) {
+  if (!r.problem.empty()) return "K/V heads read expanded (" + r.problem + ")";
+  if (!r.used()) return "";
+  const std::int64_t hkv = g.tensor(r.v.source).shape[1];
+  return "GQA: " + std::to_string(hkv) + " KV heads read for groups of " + std::to_string(r.k.group) +
+         " query heads (head repeats absorbed)";
+}
+
 }  // namespace
 
 std::vector<Candidate> FuseAttention::match(const Graph& graph) const {
@@ -173,9 +209,11 @@ Legality FuseAttention::check(const Graph& graph, const Candidate& cand) const {
   }
   const float scale = scale_of(graph, c);
   if (!std::isfinite(scale) || scale == 0.0f) return Legality::decline("the scale is " + std::to_string(scale));
+  std::string note = kv_note(graph, kv_repeats(graph, qk, pv));
   if (c.add >= 0 && graph.tensor(c.mask).float_data.empty())
-    return Legality::ok("the mask " + c.mask + " has no values to prove it causal: every key block reads its tile");
-  return Legality::ok();
+    note += std::string(note.empty() ? "" : "; ") + "the mask " + c.mask +
+            " has no values to prove it causal: every key block reads its tile";
+  return Legality::ok(note);
 }
 
 void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
@@ -191,21 +229,31 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
     offset = m.empty() ? -1 : causal_offset(m, q[q.size() - 2], sk);
   }
   const long kt = key_transpose(graph, qk);
+  const KvRepeats rep = kv_repeats(graph, qk, pv);
   std::vector<std::string> absorbed;
   for (long k : {c.qk, c.scale, c.add, c.pv, kt})
     if (k >= 0) absorbed.push_back(graph.nodes[std::size_t(k)].name);
-  std::string key = qk.inputs[1];
+  std::string key = qk.inputs[1], value = pv.inputs[1];
   if (kt >= 0) {  // read K out of the Transpose's input: K^T is never written
     const Node& t = graph.nodes[std::size_t(kt)];
     key = t.inputs[0];
     graph.tensors.erase(qk.inputs[1]);
+  }
+  if (rep.used()) {  // GQA: read the un-repeated heads; the expanded copies are never written
+    key = rep.k.source;
+    value = rep.v.source;
+    for (const KvRepeat* r : {&rep.k, &rep.v})
+      for (const std::string& name : r->nodes) {
+        absorbed.push_back(name);
+        graph.tensors.erase(graph.nodes[std::size_t(find_node(graph, name))].outputs[0]);
+      }
   }
   const std::vector<std::int64_t> key_perm = kt >= 0 ? graph.nodes[std::size_t(kt)].attr_ints("perm") : std::vector<std::int64_t>{};
   for (long k : {c.qk, c.scale, c.add, c.softmax})
     if (k >= 0) graph.tensors.erase(graph.nodes[std::size_t(k)].outputs[0]);
   Node& a = graph.nodes[std::size_t(c.softmax)];
   a.op_type = "Attention";
-  a.inputs = {qk.inputs[0], key, pv.inputs[1]};
+  a.inputs = {qk.inputs[0], key, value};
   if (!c.mask.empty()) a.inputs.push_back(c.mask);
   a.outputs = {pv.outputs[0]};
   a.attrs.erase("axis");
@@ -213,6 +261,7 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
   a.attrs[fused_attr::kAttentionScale] = scale;
   if (offset >= 0) a.attrs[fused_attr::kCausalOffset] = offset;
   if (!key_perm.empty()) a.attrs[fused_attr::kKeyPerm] = key_perm;
+  if (rep.used()) a.attrs[fused_attr::kKvGroup] = rep.k.group;
   merge_nodes(graph, cand.anchor, absorbed);
 }
 

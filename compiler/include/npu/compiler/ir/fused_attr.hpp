@@ -55,6 +55,12 @@ inline constexpr const char* kCausalOffset = "npu.causal_offset";
 /// The attention reads K's rows out of X as they lie and transposes each key block in SRAM
 /// (MOVE), so K^T is never written to DDR ("views, not copies").
 inline constexpr const char* kKeyPerm = "npu.key_perm";
+/// int g > 0: grouped-query attention. Inputs 1 (K, or X under kKeyPerm) and 2 (V) hold the
+/// un-repeated KV heads [B, Hkv, Sk, .] with H = g Hkv: query head h (of Q's B x H heads,
+/// flattened) reads KV head h / g. fuse-attention sets it when it absorbed the Unsqueeze /
+/// Expand / Reshape that repeated each KV head g times (transforms/fusion/kv_repeat.hpp), so the
+/// expanded copies are never written. Absent = 1 (K and V have Q's heads).
+inline constexpr const char* kKvGroup = "npu.kv_group";
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

@@ -39,6 +39,9 @@ struct AttentionGeom {
   /// j key_stride_j of X and holds d contiguous elements. Off: input 1 is K^T [heads, d, sk].
   bool key_view = false;
   std::uint64_t key_heads = 1, key_stride_b = 0, key_stride_h = 0, key_stride_j = 0;
+  /// Grouped-query attention (fused_attr::kKvGroup): query head bh (of `heads`) reads KV head
+  /// bh / group of K (or the key view) and of V [heads / group, sk, dv]; 1 = one KV head each.
+  std::uint64_t group = 1;
 };
 
 /// How a layout layer's output is found in one of its inputs: a strided view (layout_views.cpp),
