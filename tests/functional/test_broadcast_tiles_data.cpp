@@ -1,5 +1,6 @@
-// A broadcast ELTWISE whose broadcast operand takes more than half the SRAM (a causal mask
-// [1,1,S,S] added to [1,H,S,S] scores under `none`) tiles that operand with the other one:
+// A broadcast ELTWISE whose broadcast operand does not fit the SRAM beside the streamed chunks
+// (a causal mask [1,1,S,S] added to [1,H,S,S] scores under `none` on a small SRAM, a layer
+// that used to be refused) tiles that operand with the other one:
 // each chunk loads only the window of b it uses (docs/compiler.md "Code generation"). Values
 // against a direct computation; DDR bytes derived by hand.
 #include <gtest/gtest.h>
@@ -48,10 +49,12 @@ struct MaskAdd {
   }
 };
 
-TEST(BroadcastTilesData, MaskLargerThanHalfTheSramIsLoadedPerChunkWindow) {
+TEST(BroadcastTilesData, MaskThatDoesNotFitIsLoadedPerChunkWindow) {
   MaskAdd m;
-  // 6400 B > 6 KiB / 2: tiled. (Chunks of 192 elements, (6144 - 6 x 64 B) / (6 buffers x 4 B)
-  // rounded down to 64, do not divide the 1600-element period: a chunk stops at its end.)
+  // Resident needs the mask (6400 B) + 4 stream buffers of 64 elements (4 x 64 x 4 B) + their
+  // 4 x 64 B alignment = 7680 B > 6 KiB: tiled. (Chunks of 192 elements, (6144 - 6 x 64 B) /
+  // (6 buffers x 4 B) rounded down to 64, do not divide the 1600-element period: a chunk stops
+  // at its end.)
   const HwConfig hw = fp32_hw(6 * 1024);
   const auto c = compiler::compile(m.b.g, hw, compiler::builtin_strategy("none"));
   // DDR by hand: scores read once (4800 x 4 = 19200 B), the mask once per head (3 x 6400 =
@@ -72,16 +75,21 @@ TEST(BroadcastTilesData, MaskLargerThanHalfTheSramIsLoadedPerChunkWindow) {
   for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], sv[i] + mv[i % 1600]) << "element " << i;
 }
 
-TEST(BroadcastTilesData, SmallMaskStaysResidentAndIsReadOnce) {
-  MaskAdd m;
-  const auto c = compiler::compile(m.b.g, fp32_hw(64 * 1024), compiler::builtin_strategy("none"));
-  EXPECT_EQ(load_bytes(c, "mask"), 6400u);  // 6400 B <= 32 KiB: one LOAD of the whole mask
-  EXPECT_EQ(load_bytes(c, "scores"), 19200u);
+TEST(BroadcastTilesData, MaskThatFitsStaysResidentAndIsReadOnce) {
+  // 7680 B (above) <= 8 KiB: resident, one LOAD of the whole mask, as before tiling existed.
+  for (std::uint64_t kib : {8, 64}) {
+    MaskAdd m;
+    const auto c = compiler::compile(m.b.g, fp32_hw(kib * 1024), compiler::builtin_strategy("none"));
+    int loads = 0;
+    EXPECT_EQ(load_bytes(c, "mask", &loads), 6400u) << kib << " KiB";
+    EXPECT_EQ(loads, 1) << kib << " KiB";
+    EXPECT_EQ(load_bytes(c, "scores"), 19200u) << kib << " KiB";
+  }
 }
 
 TEST(BroadcastTilesData, InnerRepeatAndReversedOperandsTile) {
   // Sub(b, a) with b [1,40,40,1] broadcast over a [2,40,40,5]: b's element (i / 5) % 1600
-  // (b_inner 5), the reversed op (rsub). b = 6400 B > 3 KiB: tiled; a chunk's window starts
+  // (b_inner 5), the reversed op (rsub). b = 6400 B does not fit 6 KiB: tiled; a chunk's window starts
   // inside a run of 5 (192-element chunks), so b_offset is not 0. DDR: a 16000 x 4 = 64000 B,
   // y 64000 B; b twice (the two outer indices) 2 x 6400 = 12800 B, plus the b element of each
   // run of 5 that a chunk boundary splits, loaded by both chunks: a period of 8000 elements has

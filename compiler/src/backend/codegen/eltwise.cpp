@@ -14,13 +14,16 @@ namespace {
 // tiled (a broadcast b too large to stay resident: each chunk loads the window of b it uses).
 enum class BMode { Streamed, Resident, Tiled };
 
-// A broadcast b stays resident when it takes at most half the SRAM (an SE gate's [1,C,1,1], a
-// bias row); a larger one (a causal mask [1,1,S,S] against [1,H,S,S] scores) is tiled with a,
-// so that the rest of the SRAM is not left to a few elements of a per chunk.
+// A broadcast b stays resident (read from DDR once) whenever it fits beside double-buffered a
+// and output chunks of at least min(elems, 64) elements: an SE gate's [1,C,1,1], a bias row,
+// a causal mask on a large SRAM. Only a b too large for that (a causal mask [1,1,S,S] against
+// [1,H,S,S] scores on a small SRAM, which used to refuse the layer) is tiled with a, at the
+// cost of reading b once per period (H times for the mask).
 BMode b_mode(const GenCtx& ctx, const LayerSpec& L, std::uint64_t table) {
   if (L.b_elems == 0) return BMode::Streamed;
   const std::uint64_t b_bytes = align_up(L.b_elems * std::uint64_t(ctx.e), ctx.opt.align_bytes);
-  return b_bytes + table <= ctx.cap / 2 ? BMode::Resident : BMode::Tiled;
+  const std::uint64_t streams = 4 * ctx.opt.align_bytes + 4 * std::uint64_t(ctx.e) * std::min<std::uint64_t>(L.elems, 64);
+  return b_bytes + table + streams <= ctx.cap ? BMode::Resident : BMode::Tiled;
 }
 
 // The b window of output elements [e0, e0 + n) when b is tiled: the chunk lies within one
@@ -43,7 +46,7 @@ BWindow b_window(const LayerSpec& L, std::uint64_t e0, std::uint64_t n) {
 
 // ELTWISE: a and the output stream in chunks. b streams with a when it has the same shape; a
 // broadcast b (b_elems elements) is loaded once with the first chunk and stays resident when
-// small (b_mode), else each chunk loads only the b elements it uses (a chunk never crosses a
+// it fits (b_mode), else each chunk loads only the b elements it uses (a chunk never crosses a
 // period of b, so its window is one contiguous run). SRAM: [b] a a [b b] out out [table].
 std::vector<Step> gen_eltwise(GenCtx& ctx, const LayerSpec& L) {
   const std::uint64_t A = ctx.addr(L.inputs[0]), B = ctx.addr(L.inputs[1]), Y = ctx.addr(L.output);
