@@ -67,14 +67,15 @@ void add_llm(CLI::App& app) {
     }
     if (result.interrupted_by) {
       std::cerr << "npu llm: interrupted by signal " << result.interrupted_by << ": its simulations were stopped and "
-                << "waited for; the hw/strategy pairs they belong to are left out of llm.* (run it again)\n";
+                << "waited for; the hw/strategy pairs they belong to say INTERRUPTED in llm.* (run it again)\n";
       npu::tool::set_exit_status(npu::sim::interrupted_exit_status(result.interrupted_by));
       return;
     }
     plot(opt->out_dir, opt->quiet);
     if (result.failed) {
-      std::cerr << "npu llm: " << result.failed << " hw/strategy pair(s) had a failed run (see the table; logs in "
-                << opt->out_dir << "/runs/<run>/log.txt)\n";
+      std::cerr << "npu llm: " << result.failed << " hw/strategy pair(s) had a failed run; their rows in the table "
+                << "and llm.* say FAILED with the reason (logs in " << opt->out_dir << "/runs/<run>/log.txt):\n";
+      for (const auto& p : result.failed_pairs) std::cerr << "  " << p << "\n";
       npu::tool::set_exit_status(1);
     }
   });

@@ -51,7 +51,7 @@ TEST(TensorFiles, BadFilesAreRefusedNamingTheProblem) {
   EXPECT_NE(error_of("a.npy", "hello").find("no \\x93NUMPY magic"), std::string::npos);
   const std::string h8 = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }\n";
   EXPECT_NE(error_of("b.npy", std::string("\x93NUMPY\x01\x00", 8) + char(h8.size()) + char(0) + h8 + "12345678")
-                .find("dtype is not '<f4'"),
+                .find("dtype '<f8' is not '<f4' (float32), '<i8' (int64) or '<i4' (int32)"),
             std::string::npos);
   const std::string h4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }\n";
   EXPECT_NE(error_of("c.npy", std::string("\x93NUMPY\x01\x00", 8) + char(h4.size()) + char(0) + h4 + "1234")

@@ -81,7 +81,7 @@ TEST(LlmTool, TinyGpt2PairReportsFiguresFromTheRuns) {
             "model,hw,strategy,prompt,generate,batch,ttft_ms,tpot_first_ms,tpot_mean_ms,tpot_last_ms,tokens_per_s,"
             "weight_bytes_per_token,kv_read_bytes_per_token,kv_write_bytes_per_token,activation_bytes_per_token,"
             "ddr_bytes_per_token,over_compulsory,mac_utilisation,ddr_bw_utilisation,energy_per_token_mj,ddr_roofline_ms,"
-            "tpot_over_roofline,held_back_by,decode_method");
+            "tpot_over_roofline,held_back_by,decode_method,status,error");
   EXPECT_EQ(header(out + "/steps/edge-npu-ddr4__none.csv"),
             "context,simulated,latency_ms,weight_bytes,kv_read_bytes,kv_write_bytes,activation_bytes,compulsory_bytes");
   // The plots, drawn at the end when /usr/bin/python3 has matplotlib; else the command is printed.
@@ -91,6 +91,42 @@ TEST(LlmTool, TinyGpt2PairReportsFiguresFromTheRuns) {
   } else {
     EXPECT_NE(r.output.find("scripts/plot_llm.py"), std::string::npos) << r.output;
   }
+}
+
+TEST(LlmTool, FailedPairKeepsItsRowWithTheReason) {
+  // A config whose SRAM (4 KiB) cannot hold one minimal tile of the tiny GPT-2's projection
+  // (it needs about 7 KiB): its pair fails, the edge preset's pair still runs. The failed pair
+  // must not vanish from llm.*: a row with status "failed", the run and the compiler's reason,
+  // and the closing message names it; exit 1 as `npu experiment` does for a failed run.
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  const std::string out = npu::test::fresh_dir("llm-failed-pair");
+  const std::string cfg = out + "/tiny-sram.yaml";
+  {
+    std::string text = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+    const auto p = text.find("capacity: 1 MiB");
+    ASSERT_NE(p, std::string::npos) << "edge preset has no 'capacity: 1 MiB'";
+    text.replace(p, std::string("capacity: 1 MiB").size(), "capacity: 4 KiB");
+    std::ofstream(cfg) << text;
+  }
+  const auto r = run_npu({"llm", pair("gpt2_tiny", "gpt2_tiny"), "--hw", "configs/edge-npu-ddr4.yaml", "--hw", cfg,
+                          "--strategies", "none", "--generate", "1", "--out", out + "/res"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  const auto llm = npu::test::read_json(out + "/res/llm.json");
+  ASSERT_EQ(llm.size(), 2u) << llm.dump(2);
+  EXPECT_EQ(llm.at(0).at("status"), "ok");
+  EXPECT_EQ(llm.at(1).at("hw"), "tiny-sram");
+  EXPECT_EQ(llm.at(1).at("status"), "failed");
+  const std::string error = llm.at(1).at("error").get<std::string>();
+  EXPECT_NE(error.find("gpt2_tiny__tiny-sram__none__prefill128: "), std::string::npos) << error;
+  EXPECT_NE(error.find("cannot fit even one minimal tile in SRAM"), std::string::npos) << error;
+  const std::string csv = npu::test::read_file(out + "/res/llm.csv");
+  EXPECT_NE(csv.find("gpt2_tiny,tiny-sram,none,127,1,1,,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",failed,\"gpt2_tiny__tiny-sram__none__prefill128: "), std::string::npos) << csv;
+  EXPECT_NE(npu::test::read_file(out + "/res/llm.md").find("| tiny-sram | none | FAILED: "), std::string::npos);
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("tiny-sram +\\| +none +\\| +FAILED: gpt2_tiny__tiny-sram")))
+      << r.output;
+  EXPECT_NE(r.output.find("1 hw/strategy pair(s) had a failed run"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  tiny-sram none (gpt2_tiny__tiny-sram__none__prefill128: "), std::string::npos) << r.output;
 }
 
 struct LlmBadInput {

@@ -41,14 +41,55 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// A .npy header's dtype: '<f4' float32, '<i8' int64, '<i4' int32 (little-endian, as numpy
+/// writes them on x86/ARM); bytes 0 for any other (descr says which).
+struct NpyDtype {
+  std::string descr;
+  ElemType type = ElemType::Float32;
+  std::uint64_t bytes = 0;
+};
+
+NpyDtype npy_dtype(const std::string& header) {
+  NpyDtype d;
+  const std::size_t key = header.find("'descr'");
+  const std::size_t q0 = key == std::string::npos ? key : header.find('\'', key + 7);
+  const std::size_t q1 = q0 == std::string::npos ? q0 : header.find('\'', q0 + 1);
+  if (q1 == std::string::npos) return d;
+  d.descr = header.substr(q0 + 1, q1 - q0 - 1);
+  if (d.descr == "<f4") d.type = ElemType::Float32, d.bytes = 4;
+  if (d.descr == "<i8") d.type = ElemType::Int64, d.bytes = 8;
+  if (d.descr == "<i4") d.type = ElemType::Int32, d.bytes = 4;
+  return d;
+}
+
+// The n values at `p` into t.f (float32) or t.i (int64, int32 widened).
+void read_npy_values(const char* p, std::uint64_t n, RefTensor& t) {
+  if (t.type == ElemType::Float32) {
+    t.f.resize(n);
+    if (n) std::memcpy(t.f.data(), p, n * 4);
+    return;
+  }
+  t.i.resize(n);
+  if (t.type == ElemType::Int64) {
+    if (n) std::memcpy(t.i.data(), p, n * 8);
+    return;
+  }
+  for (std::uint64_t k = 0; k < n; ++k) {
+    std::int32_t v = 0;
+    std::memcpy(&v, p + 4 * k, 4);
+    t.i[k] = v;
+  }
+}
+
 /// .npy (NEP 1): magic, version, header length (2 bytes in v1, 4 in v2/v3), a dict header.
 RefTensor read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": error: cannot open the tensor file; check the path");
   const std::string b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto bad = [&](const std::string& why) {
-    return ConfigError(path + ": error: not a float32 .npy file: " + why +
-                       "\n  fix: save it with numpy.save(path, array.astype('<f4'))");
+    return ConfigError(path + ": error: not a .npy file npu reads: " + why +
+                       "\n  fix: save it with numpy.save(path, array.astype('<f4')) for a float input, "
+                       "array.astype('<i8') for an integer one (token ids)");
   };
   if (b.size() < 10 || b.compare(0, 6, "\x93NUMPY") != 0) throw bad("no \\x93NUMPY magic");
   const int major = (unsigned char)b[6];
@@ -65,8 +106,9 @@ RefTensor read_npy(const std::string& path) {
   }
   if (hlen > b.size() - off) throw bad("truncated header");
   const std::string h = b.substr(off, hlen);
-  if (h.find("'descr': '<f4'") == std::string::npos && h.find("'descr':'<f4'") == std::string::npos)
-    throw bad("dtype is not '<f4'");
+  const NpyDtype dt = npy_dtype(h);
+  if (dt.bytes == 0)
+    throw bad("dtype '" + dt.descr + "' is not '<f4' (float32), '<i8' (int64) or '<i4' (int32)");
   if (h.find("True") != std::string::npos) throw bad("fortran_order is True");
   const std::size_t s0 = h.find("'shape'");
   const std::size_t p0 = s0 == std::string::npos ? s0 : h.find('(', s0);
@@ -90,11 +132,11 @@ RefTensor read_npy(const std::string& path) {
     n *= std::uint64_t(v);
     t.shape.push_back(v);
   }
-  if (b.size() - data != n * 4)
-    throw bad("shape needs " + std::to_string(n * 4) + " data bytes, the file has " + std::to_string(b.size() - data));
-  t.type = ElemType::Float32;
-  t.f.resize(n);
-  if (n) std::memcpy(t.f.data(), b.data() + data, n * 4);
+  if (b.size() - data != n * dt.bytes)
+    throw bad("shape needs " + std::to_string(n * dt.bytes) + " data bytes, the file has " +
+              std::to_string(b.size() - data));
+  t.type = dt.type;
+  read_npy_values(b.data() + data, n, t);
   return t;
 }
 

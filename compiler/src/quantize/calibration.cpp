@@ -28,11 +28,35 @@ bool float_input(const Graph& g, const std::string& name) {
   return t == ElemType::Float32 || t == ElemType::Float16;
 }
 
+const char* type_name(ElemType t) {
+  switch (t) {
+    case ElemType::Int64: return "int64";
+    case ElemType::Int32: return "int32";
+    case ElemType::Int8: return "int8";
+    case ElemType::Uint8: return "uint8";
+    case ElemType::Bool: return "bool";
+    default: return "float";
+  }
+}
+
+// Throws for an integer graph input: the whole int8 path (calibration, PTQ, the int8 image)
+// is for float inputs, so the cause is the model's input and its reader, not `what` (the
+// calibration option that asked: --calib-seed is the default, given or not).
 void require_float_inputs(const Graph& g, const std::string& what) {
-  for (const auto& in : g.inputs)
-    if (!float_input(g, in))
-      throw ConfigError(what + ": error: graph input '" + in +
-                        "' is not a float tensor; post-training quantisation calibrates float models only");
+  for (const auto& in : g.inputs) {
+    if (float_input(g, in)) continue;
+    std::string readers;
+    for (auto k : g.consumers(in))
+      readers += (readers.empty() ? "" : ", ") + g.nodes[k].op_type + " '" + g.nodes[k].name + "'";
+    throw ConfigError("graph input '" + in + "': error: an int8 config cannot quantise this model: the input is " +
+                      type_name(g.tensor(in).type) + " (read by " + (readers.empty() ? std::string("no node") : readers) +
+                      ": token ids, in an LLM), and post-training quantisation (PTQ) handles models whose graph inputs are "
+                      "all float (integer inputs and an int8 rule for a Gather of token ids are not built); the "
+                      "calibration samples (" + what + ") are not the cause\n  fix: verify this model with an fp32 "
+                      "config, which runs it with data against the fp32 reference: mac_array.dtype fp32, e.g. sed "
+                      "'s/dtype: int8/dtype: fp32/' configs/hbm2-npu.yaml > hbm2-fp32.yaml (docs/functional.md, "
+                      "\"The shared LLM exports\")");
+  }
 }
 
 /// `path` read as graph input `name`: float data with the input's element count, reshaped.
@@ -118,7 +142,7 @@ std::vector<CalibSample> read_calibration_dir(const Graph& graph, const std::str
 std::vector<CalibSample> generate_calibration(const Graph& graph, std::uint64_t seed, int count) {
   if (count < 1)
     throw ConfigError("--calib-count " + std::to_string(count) + ": error: at least one calibration sample is needed");
-  require_float_inputs(graph, "--calib-seed");
+  require_float_inputs(graph, "seeded: --calib-seed");
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<CalibSample> out;

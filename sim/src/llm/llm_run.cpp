@@ -1,5 +1,6 @@
 #include "npu/sim/llm/llm_run.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "npu/base/files.hpp"
@@ -34,6 +35,22 @@ LlmFigures figures_of(const LlmOptions& opt, const ModelSource& source, const Ll
   return f;
 }
 
+// The row of a hw and strategy whose run `r` did not finish: names and lengths, status and error,
+// no figures (a failed pair never vanishes from llm.*).
+LlmFigures failed_figures(const ModelSource& source, const LlmPlan& plan, const LlmRun& run, const RunSummary& r) {
+  LlmFigures f;
+  f.model = source.label();
+  f.hw = stem_of(run.hw);
+  f.strategy = strategy_label(run.strategy);
+  f.prompt = plan.prompt;
+  f.generate = plan.generate;
+  f.batch = plan.batch;
+  f.decode_method = plan.decode_method;
+  f.status = r.interrupted_by ? "interrupted" : "failed";
+  f.error = run.job.id + ": " + (r.error.empty() ? f.status : r.error);
+  return f;
+}
+
 }  // namespace
 
 LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPlan& plan) {
@@ -54,17 +71,18 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
   std::vector<LlmFigures> rows;
   for (std::size_t i = 0; i < plan.runs.size();) {  // runs of one hw and strategy are consecutive
     std::vector<std::size_t> idx;
-    bool ok = true;
     std::size_t j = i;
     for (; j < plan.runs.size() && plan.runs[j].hw == plan.runs[i].hw && plan.runs[j].strategy == plan.runs[i].strategy;
-         ++j) {
+         ++j)
       idx.push_back(j);
-      ok = ok && runs[j].ok;
-    }
-    if (ok)
+    const auto bad = std::find_if(idx.begin(), idx.end(), [&](std::size_t k) { return !runs[k].ok; });
+    if (bad == idx.end()) {
       rows.push_back(figures_of(opt, source, plan, idx, dtype_bytes(load_hw_config(plan.runs[i].hw).mac_array.dtype)));
-    else
+    } else {
+      rows.push_back(failed_figures(source, plan, plan.runs[*bad], runs[*bad]));
       result.failed += 1;
+      result.failed_pairs.push_back(rows.back().hw + " " + rows.back().strategy + " (" + rows.back().error + ")");
+    }
     i = j;
   }
   result.text += write_llm_summary(opt.out_dir, rows);

@@ -27,7 +27,7 @@ const char* const kLlmHeader =
     "model,hw,strategy,prompt,generate,batch,ttft_ms,tpot_first_ms,tpot_mean_ms,tpot_last_ms,tokens_per_s,"
     "weight_bytes_per_token,kv_read_bytes_per_token,kv_write_bytes_per_token,activation_bytes_per_token,"
     "ddr_bytes_per_token,over_compulsory,mac_utilisation,ddr_bw_utilisation,energy_per_token_mj,ddr_roofline_ms,"
-    "tpot_over_roofline,held_back_by,decode_method";
+    "tpot_over_roofline,held_back_by,decode_method,status,error";
 
 std::string csv_quote(const std::string& s) {
   std::string q = "\"";
@@ -38,10 +38,17 @@ std::string csv_quote(const std::string& s) {
 // Mean time per output token over the DDR roofline (1.00 = DDR-bound at peak); 0 without one.
 double over_roofline(const LlmFigures& f) { return f.roofline_ms > 0 ? f.tpot_mean_ms / f.roofline_ms : 0; }
 
+// A pair that did not finish: its names and lengths, empty figures, its status and error.
+std::string failed_csv_row(const LlmFigures& f) {
+  return fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,,{},{},{}\n", f.model, f.hw, f.strategy, f.prompt, f.generate,
+                     f.batch, csv_quote(f.decode_method), f.status, csv_quote(f.error));
+}
+
 std::string csv_row(const LlmFigures& f) {
+  if (f.status != "ok") return failed_csv_row(f);
   const auto& b = f.bytes_per_token;
   return fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.3f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.4f},"
-                     "{:.6f},{:.6f},{},{:.6f},{:.4f},{},{}\n",
+                     "{:.6f},{:.6f},{},{:.6f},{:.4f},{},{},ok,\n",
                      f.model, f.hw, f.strategy, f.prompt, f.generate, f.batch, f.ttft_ms, f.tpot_first_ms,
                      f.tpot_mean_ms, f.tpot_last_ms, f.tokens_per_s, b.weights, b.kv_read, b.kv_write, b.activations,
                      b.total(), f.over_compulsory, f.mac_utilisation, f.ddr_bw_utilisation,
@@ -53,6 +60,12 @@ nlohmann::ordered_json json_row(const LlmFigures& f) {
   nlohmann::ordered_json j;
   j["model"] = f.model, j["hw"] = f.hw, j["strategy"] = f.strategy;
   j["prompt"] = f.prompt, j["generate"] = f.generate, j["batch"] = f.batch;
+  j["status"] = f.status;
+  if (f.status != "ok") {  // no figures: the error says which run did not finish and why
+    j["error"] = f.error;
+    j["decode_method"] = f.decode_method;
+    return j;
+  }
   j["ttft_ms"] = f.ttft_ms;
   j["tpot_ms"] = {{"first", f.tpot_first_ms}, {"mean", f.tpot_mean_ms}, {"last", f.tpot_last_ms}};
   j["tokens_per_s"] = f.tokens_per_s;
@@ -71,7 +84,10 @@ nlohmann::ordered_json json_row(const LlmFigures& f) {
 }
 
 // One table row (text and Markdown share the cells).
+// A pair that did not finish: its names, then "FAILED: run: why" running to the end of the line.
 std::vector<std::string> table_cells(const LlmFigures& f) {
+  if (f.status != "ok")
+    return {f.hw, f.strategy, (f.status == "interrupted" ? "INTERRUPTED: " : "FAILED: ") + f.error};
   const auto& b = f.bytes_per_token;
   return {f.hw, f.strategy, fmt::format("{:.4f}", f.ttft_ms),
           fmt::format("{:.4f} / {:.4f} / {:.4f}", f.tpot_first_ms, f.tpot_mean_ms, f.tpot_last_ms),

@@ -57,7 +57,29 @@ bool VerifyReport::ok() const {
 
 namespace {
 
-/// NAME=FILE specs (or one FILE when `names` has one entry) read as tensors by name.
+std::string joined(const std::vector<std::string>& names) {
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+  return all;
+}
+
+// The output a FILE without NAME= compares with: the model's one output, else the output the
+// file names (a TensorProto's name); throws listing the outputs and the NAME=FILE syntax.
+std::string output_of_file(const std::string& spec, const std::string& proto_name,
+                           const std::vector<std::string>& names, const char* flag) {
+  if (names.size() == 1) return names[0];
+  if (std::find(names.begin(), names.end(), proto_name) != names.end()) return proto_name;
+  const bool npy = spec.size() >= 4 && spec.compare(spec.size() - 4, 4, ".npy") == 0;
+  const std::string why = !proto_name.empty() ? "the file's TensorProto is named '" + proto_name + "', none of them"
+                          : npy               ? "a .npy file does not say which one it holds"
+                                              : "the file's TensorProto has no name to say which one it holds";
+  throw ConfigError(fmt::format("{} '{}': error: the model has {} outputs ({}) and {}; say which output the file holds "
+                                "as NAME=FILE, e.g. {} {}={}",
+                                flag, spec, names.size(), joined(names), why, flag, names[0], spec));
+}
+
+/// NAME=FILE specs (or FILE: the one output, or the output its TensorProto names) read as
+/// tensors by output name.
 RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::vector<std::string>& names,
                               const char* flag) {
   RefTensorMap out;
@@ -65,20 +87,15 @@ RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::
     const std::size_t eq = spec.find('=');
     std::string name = eq == std::string::npos ? "" : spec.substr(0, eq);
     const std::string path = eq == std::string::npos ? spec : spec.substr(eq + 1);
-    if (name.empty()) {
-      if (names.size() != 1)
-        throw ConfigError(fmt::format("{} '{}': error: the model has {} outputs; write NAME=FILE", flag, spec,
-                                      names.size()));
-      name = names[0];
-    }
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-      std::string all;
-      for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-      throw ConfigError(fmt::format("{} '{}': error: '{}' is not a graph output (outputs: {})", flag, spec, name, all));
-    }
-    out[name] = compiler::read_tensor_file(path);
-    if (!out[name].is_float())
-      throw ConfigError(path + ": error: " + flag + " needs float data; the file holds integers");
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end())
+      throw ConfigError(fmt::format("{} '{}': error: '{}' is not a graph output (outputs: {}); write NAME=FILE with "
+                                    "one of them",
+                                    flag, spec, name, joined(names)));
+    std::string proto_name;
+    RefTensor t = compiler::read_tensor_file(path, &proto_name);
+    if (name.empty()) name = output_of_file(spec, proto_name, names, flag);
+    if (!t.is_float()) throw ConfigError(path + ": error: " + flag + " needs float data; the file holds integers");
+    out[name] = std::move(t);
   }
   return out;
 }

@@ -18,7 +18,8 @@ namespace npu::compiler {
 /// missing or unreadable file and every error of import_tensor_proto() (onnx_import.hpp).
 RefTensor read_tensor_pb(const std::string& path, std::string* name = nullptr);
 
-/// Reads a .npy file (by its name; float32 '<f4', C order, format versions 1-3) or else a
+/// Reads a .npy file (by its name; float32 '<f4', or int64 '<i8' / int32 '<i4' read as an
+/// integer tensor (token ids), C order, format versions 1-3) or else a
 /// TensorProto as read_tensor_pb. Throws npu::ConfigError naming the file and what is wrong
 /// (not .npy, another dtype, Fortran order, data size disagreeing with the shape).
 RefTensor read_tensor_file(const std::string& path, std::string* name = nullptr);

@@ -68,6 +68,10 @@ struct LlmFigures {
   /// "mac_array 97 %" (a weight-stationary GEMV is array-bound), or "ddr_bandwidth 91 %".
   std::string held_back_by;
   std::string decode_method;
+  /// "ok", "failed" or "interrupted": a pair with a run that did not finish keeps its row,
+  /// with no figures and `error` naming the run and its first error line.
+  std::string status = "ok";
+  std::string error;  ///< "<run id>: <error>" of the pair's first run that did not finish
 };
 
 /// The figures of a prefill and every decode step (fill_steps' output).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "npu/sim/llm/llm_plan.hpp"
 
@@ -11,7 +12,8 @@ namespace npu::sim {
 
 struct LlmResult {
   std::string text;   ///< what `npu llm` prints: the experiment table, then the LLM table
-  std::size_t failed = 0;  ///< runs that failed (their hw/strategy rows are left out of llm.*)
+  std::size_t failed = 0;  ///< hw/strategy pairs with a run that failed (llm.* rows with status "failed")
+  std::vector<std::string> failed_pairs;  ///< "hw strategy (run id: error)" of each, for the closing message
   int interrupted_by = 0;  ///< SIGINT/SIGTERM that stopped the runs (their children waited for); 0: none
 };
 
