@@ -43,6 +43,7 @@ void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vecto
                   "Fix a graph input shape for every model: NAME=1x3x224x224 (repeatable)");
   npu::tool::add_dynamic_size_option(cmd, opt.dynamic_size);
   npu::tool::add_dropout_option(cmd, opt.dropout_as_identity);
+  npu::tool::add_max_instructions_option(cmd, opt.max_instructions);
   npu::tool::add_quiet_flag(cmd, opt.quiet);
 }
 

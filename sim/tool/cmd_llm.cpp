@@ -19,11 +19,20 @@ void plot(const std::string& out_dir, bool quiet) {
   const std::string script = std::string(NPU_SOURCE_DIR) + "/scripts/plot_llm.py";
   const std::string run = "/usr/bin/python3 '" + script + "' '" + out_dir + "'";
   const bool have = std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
-  if (have && std::system((run + " >/dev/null").c_str()) == 0) {
+  if (!have) {
+    if (!quiet) std::cout << "plots: run " << run << " (needs Debian's python3-matplotlib)\n";
+  } else if (std::system((run + " >/dev/null 2>&1").c_str()) == 0) {
     if (!quiet) std::cout << "plots: " << out_dir << "/plots/latency_per_token.png, bytes_per_token.png\n";
-  } else if (!quiet) {
-    std::cout << "plots: run " << run << " (needs Debian's python3-matplotlib)\n";
+  } else {
+    std::cerr << "plots: scripts/plot_llm.py failed; run " << run << " to see why\n";
   }
+}
+
+// steps/*.csv exist only for the hw/strategy pairs whose runs all succeeded.
+bool has_steps(const std::string& out_dir) {
+  std::error_code ec;
+  const std::filesystem::path d = std::filesystem::path(out_dir) / "steps";
+  return std::filesystem::is_directory(d, ec) && !std::filesystem::is_empty(d, ec);
 }
 
 void add_llm(CLI::App& app) {
@@ -42,6 +51,7 @@ void add_llm(CLI::App& app) {
   cmd->add_flag("--every-step", opt->every_step, "Simulate every decode step (default: sampled lengths, interpolated)");
   cmd->add_option("--samples", opt->samples, "Sampled decode lengths without --every-step")->default_val(5);
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  npu::tool::add_max_instructions_option(cmd, opt->max_instructions);
   npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt, strategies, batch, prompt, generate]() {
     opt->batch_given = batch->count() > 0;
@@ -63,7 +73,7 @@ void add_llm(CLI::App& app) {
     const auto result = npu::sim::run_llm(*opt, *source, plan);
     if (!opt->quiet) {
       std::cout << result.text << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, llm.csv, "
-                << "llm.json, llm.md, steps/*.csv\n";
+                << "llm.json, llm.md" << (has_steps(opt->out_dir) ? ", steps/*.csv" : "") << "\n";
     }
     if (result.interrupted_by) {
       std::cerr << "npu llm: interrupted by signal " << result.interrupted_by << ": its simulations were stopped and "
@@ -71,7 +81,8 @@ void add_llm(CLI::App& app) {
       npu::tool::set_exit_status(npu::sim::interrupted_exit_status(result.interrupted_by));
       return;
     }
-    plot(opt->out_dir, opt->quiet);
+    if (has_steps(opt->out_dir)) plot(opt->out_dir, opt->quiet);
+    else if (!opt->quiet) std::cout << "plots: none (no hw/strategy pair has a successful run to plot)\n";
     if (result.failed) {
       std::cerr << "npu llm: " << result.failed << " hw/strategy pair(s) had a failed run; their rows in the table "
                 << "and llm.* say FAILED with the reason (logs in " << opt->out_dir << "/runs/<run>/log.txt):\n";

@@ -30,6 +30,7 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--trace-compress", opt->trace_compress,
                 "With --trace ddr: write the CSV trace gzip-compressed as ddr.csv.gz");
   cmd->add_flag("--npu-only", opt->npu_only, "Fail if any node would run on the host (lists them all)");
+  npu::tool::add_max_instructions_option(cmd, opt->max_instructions);
   cmd->add_flag("--no-pipeline", opt->no_pipeline,
                 "Keep the fence between every two layers (measure what cross-layer pipelining gains)");
   cmd->add_flag("--no-smaller-sram-plans", opt->no_smaller_sram_plans,

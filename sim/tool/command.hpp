@@ -59,6 +59,16 @@ inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {
           "INT in [1, 2^31]"));
 }
 
+/// `--max-instructions N` (compile, simulate, experiment, llm): code generation refuses a program
+/// past N instructions (memory bound; default compiler::kMaxProgramInstructions, 2 x 10^6).
+/// `target` keeps 0 for the default when the option is absent.
+inline void add_max_instructions_option(CLI::App* cmd, std::uint64_t& target) {
+  cmd->add_option("--max-instructions", target,
+                  "Refuse a program past this many instructions (default 2000000), with an estimate of its full size "
+                  "(memory bound: about 0.3 KB each; small SRAMs and long prompts multiply them)")
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+}
+
 /// `--dropout-as-identity` (compile, simulate, verify, experiment): run a Dropout left in
 /// training mode by its export as the identity, as inference does (refused without it).
 inline void add_dropout_option(CLI::App* cmd, bool& target) {

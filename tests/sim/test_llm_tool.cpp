@@ -129,6 +129,26 @@ TEST(LlmTool, FailedPairKeepsItsRowWithTheReason) {
   EXPECT_NE(r.output.find("  tiny-sram none (gpt2_tiny__tiny-sram__none__prefill128: "), std::string::npos) << r.output;
 }
 
+TEST(LlmTool, MaxInstructionsReachesEveryRunAndAllFailedPairsWriteNoSteps) {
+  // --max-instructions 50 (the tiny GPT-2's prefill has thousands of instructions): every run
+  // fails with the compiler's limit message naming 50, so no pair has steps/*.csv: the closing
+  // lines must not claim them and must not call the plot script on nothing.
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  const std::string out = npu::test::fresh_dir("llm-max-instructions");
+  const auto r = run_npu({"llm", pair("gpt2_tiny", "gpt2_tiny"), "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
+                          "none", "--generate", "1", "--max-instructions", "50", "--out", out + "/res"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  const auto llm = npu::test::read_json(out + "/res/llm.json");
+  ASSERT_EQ(llm.size(), 1u) << llm.dump(2);
+  EXPECT_EQ(llm.at(0).at("status"), "failed");
+  EXPECT_NE(llm.at(0).at("error").get<std::string>().find("the limit is 50 (--max-instructions"), std::string::npos)
+      << llm.dump(2);
+  EXPECT_EQ(r.output.find("steps/*.csv"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("plots: none (no hw/strategy pair has a successful run to plot)"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("plot_llm"), std::string::npos) << r.output;
+}
+
 struct LlmBadInput {
   const char* name;
   std::vector<std::string> args;  ///< after `npu llm`

@@ -208,6 +208,10 @@ std::vector<std::string> child_argv(const ExperimentOptions& opt, const Experime
     argv.push_back(std::to_string(opt.dynamic_size));
   }
   if (opt.dropout_as_identity) argv.push_back("--dropout-as-identity");
+  if (opt.max_instructions > 0) {
+    argv.push_back("--max-instructions");
+    argv.push_back(std::to_string(opt.max_instructions));
+  }
   if (!opt.traces.empty()) {
     std::string t;
     for (const auto& k : opt.traces) t += (t.empty() ? "" : ",") + k;

@@ -57,6 +57,7 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
   ExperimentOptions eo;
   eo.out_dir = opt.out_dir;
   eo.jobs = opt.jobs;
+  eo.max_instructions = opt.max_instructions;
   eo.self_exe = opt.self_exe;
   eo.progress_total = plan.runs.size();
   eo.quiet = opt.quiet;

@@ -213,6 +213,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   co.npu_only = opt.npu_only;
   co.pipeline = !opt.no_pipeline;
   co.smaller_sram_plans = !opt.no_smaller_sram_plans;
+  if (opt.max_instructions > 0) co.tiling.max_program_instructions = opt.max_instructions;
   compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : compiled.warnings) std::cerr << w << "\n";
   write_text(dir / "program.npuasm", isa::write_program(compiled.program));

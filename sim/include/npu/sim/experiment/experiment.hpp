@@ -86,6 +86,7 @@ struct ExperimentOptions {
   bool npu_only = false;               ///< children fail on any host placement (--npu-only)
   std::int64_t dynamic_size = 0;       ///< passed to the children (--dynamic-size)
   bool dropout_as_identity = false;    ///< passed to the children (--dropout-as-identity)
+  std::uint64_t max_instructions = 0;  ///< passed to the children (--max-instructions; 0: default)
   std::vector<std::string> input_shapes;  ///< NAME=1x3x224x224, passed to every child (--input-shape)
   bool copy_layers = true;             ///< copy each run's layers.csv to out_dir/layers/<id>.csv
   std::size_t progress_total = 0;      ///< cells the progress line counts (0: the jobs given)

@@ -24,6 +24,7 @@ struct LlmOptions {
   int samples = 5;                      ///< sampled decode lengths without every_step (first, last, between)
   std::string out_dir;
   int jobs = 1;
+  std::uint64_t max_instructions = 0;  ///< passed to every run (--max-instructions; 0: default)
   bool quiet = false;  ///< no progress line (-q)
   std::string self_exe;                 ///< the npu binary the children run
 };

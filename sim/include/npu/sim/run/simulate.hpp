@@ -23,6 +23,7 @@ struct SimulateOptions {
   bool no_smaller_sram_plans = false;
   std::int64_t dynamic_size = 0;  ///< upper bound for run-time sizes (--dynamic-size; 0 none)
   bool dropout_as_identity = false;  ///< --dropout-as-identity (LoadOptions)
+  std::uint64_t max_instructions = 0;  ///< --max-instructions (0: the compiler's default limit)
   bool trace_compress = false;    ///< --trace ddr writes ddr.csv.gz instead of ddr.csv
   /// --with-data (docs/functional.md): execute with values; each graph output is written as
   /// outputs/NAME.npy and outputs/NAME.pb. Inputs from input_data (NAME=FILE, .npy or
