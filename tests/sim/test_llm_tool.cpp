@@ -180,10 +180,10 @@ INSTANTIATE_TEST_SUITE_P(
                     "--batch 2: error: the ONNX pair .* was exported at batch 1 \\(fixed shapes\\); give --batch 1"},
         LlmBadInput{"generate", {"GPT2", "--hw", "configs/edge-npu-ddr4.yaml", "--generate", "2"},
                     "--generate 2: error: prompt 127 \\+ generate 2 tokens is over the model's context of 128.*"
-                    "give --generate 1 or less"},
+                    "give --generate 1 or less, or re-export the pair with export_llm.py for a longer context"},
         // A G near 2^63 must not wrap prompt + G into a small number (it ran simulations once).
         LlmBadInput{"generate_huge", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--generate", "9223372036854775300"},
-                    "--generate 9223372036854775300: error: .*over the model's context of 1024.*give --generate 512 or less"},
+                    "--generate 9223372036854775300: error: .*over the model's context of 1024.*give --generate 512 or less, or a shorter --prompt"},
         // 0 is a value, not "the default": refused like a negative count.
         LlmBadInput{"prompt0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--prompt", "0"},
                     "--prompt 0: error: the prompt is at least 1 token"},

@@ -58,9 +58,12 @@ void resolve_lengths(const LlmOptions& opt, const LlmShape& s, const std::string
   if (plan.generate > s.max_context - plan.prompt)  // compared without the sum: a huge G must not wrap
     throw ConfigError(fmt::format(
         "--generate {}: error: prompt {} + generate {} tokens is over the model's context of {}{}; give "
-        "--generate {} or less, or a shorter --prompt",
+        "--generate {} or less, {}",
         plan.generate, plan.prompt, plan.generate, s.max_context,
-        s.fixed_past ? " (the ONNX decode export's fixed present length)" : "", s.max_context - plan.prompt));
+        s.fixed_past ? " (the ONNX decode export's fixed present length)" : "", s.max_context - plan.prompt,
+        s.fixed_past ? "or re-export the pair with export_llm.py for a longer context (an ONNX pair's prompt and "
+                       "context are fixed by its shapes)"
+                     : "or a shorter --prompt"));
 }
 
 // Throws for option values that would run something other than asked: fewer than 2 samples
