@@ -69,7 +69,9 @@ void add_verify(CLI::App& app) {
                 << "/verify.csv, verify.json, verify.md, outputs/\n";
     if (!report.ok()) {
       std::cerr << "npu verify: a strategy failed (simulation failed or not run, relative error above "
-                << opt->fp32_tolerance << ", or int8 not bit-exact with the integer reference); see the table\n";
+                << opt->fp32_tolerance << ", or int8 not bit-exact with the integer reference); "
+                << (opt->quiet ? "the reasons are in " + opt->out_dir + "/verify.csv and verify.md" : std::string("see the table"))
+                << "\n";
       npu::tool::set_exit_status(1);
     }
   });
