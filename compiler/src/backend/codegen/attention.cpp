@@ -17,7 +17,10 @@
 // the g heads' query rows are stacked into one query block of g Sq rows against the same K/V
 // (their rows lie contiguous in Q and O), so streamed K/V are read once per KV head too; with
 // a mask, streamed K/V blocks are used by the group's query heads in turn (their Q, O and
-// online-softmax state each held in SRAM), one load each. docs/compiler.md "fuse-attention".
+// online-softmax state each held in SRAM), one load each. Q, V and O may be head views
+// (AttentionGeom::query, value, out): their blocks' rows are loaded or stored where they lie in
+// the [B, S, H, n] tensor a head Transpose read or wrote, H n elements apart (strided DMA, no
+// MOVE). docs/compiler.md "fuse-attention".
 #include <algorithm>
 
 #include <fmt/format.h>
