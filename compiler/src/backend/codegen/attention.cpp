@@ -17,7 +17,10 @@
 // the g heads' query rows are stacked into one query block of g Sq rows against the same K/V
 // (their rows lie contiguous in Q and O), so streamed K/V are read once per KV head too; with
 // a mask, streamed K/V blocks are used by the group's query heads in turn (their Q, O and
-// online-softmax state each held in SRAM), one load each. docs/compiler.md "fuse-attention".
+// online-softmax state each held in SRAM), one load each. Q, V and O may be head views
+// (AttentionGeom::query, value, out): their blocks' rows are loaded or stored where they lie in
+// the [B, S, H, n] tensor a head Transpose read or wrote, H n elements apart (strided DMA, no
+// MOVE). docs/compiler.md "fuse-attention".
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -52,7 +55,7 @@ std::vector<u64> buffer_sizes(const AttentionGeom& a, u64 b, u64 kv_blocks, bool
   const u64 bq = std::min(b, a.sq), bk = std::min(b, a.sk);
   const u64 kv = kv_blocks * bk * (a.d + a.dv) * e;
   const u64 m = mask ? bq * bk * e : 0;
-  const u64 k_rows = a.key_view ? bk * a.d * e : 0;  // a key view's rows before the in-SRAM transpose
+  const u64 k_rows = a.key.view ? bk * a.d * e : 0;  // a key view's rows before the in-SRAM transpose
   return {qg * bq * a.d * e, qg * bq * a.d * e, kv, kv, m, m, bq * bk * e, qg * 3 * bq * isa::kParamElemBytes,
           qg * bq * a.dv * e, qg * bq * a.dv * e, tri ? bq * bk * e : 0, k_rows, k_rows};
 }
@@ -63,18 +66,38 @@ u64 total(const std::vector<u64>& s, u64 align) {
   return t;
 }
 
+// `v` for g consecutive heads stacked as one head of g sq rows, or false when its rows do not
+// follow one another that way: packed Q [B H, Sq, d] holds head h's rows at (h Sq + i) d, so
+// KV head k's query rows are the g Sq rows from k g Sq; a view's heads are interleaved row by
+// row (X [B, Sq, H, d]), which stacks only with one row per head (Sq = 1: row h of the stack).
+bool stack_heads(HeadView& v, u64 g, u64 sq) {
+  if (v.view && sq > 1) return false;
+  v.heads /= g;
+  if (sq == 1) v.stride_row = v.stride_h;
+  v.stride_h *= g;
+  return true;
+}
+
 // The geometry the blocks walk: a group's g query heads stacked as g Sq rows of one head when
-// no mask row depends on the query row (no mask, or causal with Sq = 1: every key visible).
-// Q [B H, Sq, d] holds head h's rows at (h Sq + i) d, so KV head k's query rows are the
-// contiguous g Sq rows from k g Sq; O likewise.
+// no mask row depends on the query row (no mask, or causal with Sq = 1: every key visible)
+// and Q's and O's rows stack (stack_heads).
 AttentionGeom stacked_groups(const AttentionGeom& a, bool mask) {
   const bool rows_alike = !mask || (a.causal_offset >= 0 && a.sq == 1);
   if (a.group < 2 || !rows_alike) return a;
   AttentionGeom s = a;
+  if (!stack_heads(s.query, a.group, a.sq) || !stack_heads(s.out, a.group, a.sq)) return a;
   s.heads = a.heads / a.group;
   s.sq = a.sq * a.group;
   s.group = 1;
   return s;
+}
+
+// `rows` rows of n elements from row r of head bh of `v` in the tensor at `base`, into SRAM
+// `sram` (or out of it: DMA descriptors name both ends): one run when the rows are contiguous.
+isa::DmaDesc head_rows(u64 base, std::uint32_t sram, const HeadView& v, u64 bh, u64 r, u64 n, u64 rows, int e) {
+  const u64 at = base + v.start(bh, r) * u64(e);
+  if (v.stride_row == n || rows == 1) return dma_rows(at, sram, rows * n, 1, 0, e);
+  return dma_rows(at, sram, n, rows, v.stride_row * u64(e), e);
 }
 
 FlashPlan plan_blocks(GenCtx& ctx, const LayerSpec& L, const AttentionGeom& a) {
@@ -188,10 +211,10 @@ class FlashEmitter {
 void FlashEmitter::load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t kt) {
   const u64 e = u64(ctx_.e);
   const u64 kvh = h / a_.group;
-  const u64 row0 = (kvh / a_.key_heads) * a_.key_stride_b + (kvh % a_.key_heads) * a_.key_stride_h + kb * p_.b * a_.key_stride_j;
+  const u64 row0 = a_.key.start(kvh, kb * p_.b);
   const std::uint32_t stage = p_.off[steps_.size() % 2 ? kK1 : kK0];
   s.loads.push_back({ctx_.root(L_.inputs[1]),
-                     dma_rows(ctx_.addr(L_.inputs[1]) + row0 * e, stage, a_.d, cols, a_.key_stride_j * e, ctx_.e)});
+                     dma_rows(ctx_.addr(L_.inputs[1]) + row0 * e, stage, a_.d, cols, a_.key.stride_row * e, ctx_.e)});
   isa::MoveParams mv;
   mv.in_addr = stage;
   mv.out_addr = kt;
@@ -206,7 +229,8 @@ void FlashEmitter::load_key_rows(Step& s, u64 h, u64 kb, u64 cols, std::uint32_t
   cycles += ceil_div(cols * a_.d, u64(std::max(ctx_.hw.act_unit.lanes, 1)));
 }
 
-// K^T block: d rows of `cols` keys, sk apart in DDR; V block: `cols` rows of dv, contiguous.
+// K^T block: d rows of `cols` keys, sk apart in DDR; V block: `cols` rows of dv (contiguous,
+// or H dv apart under a value view).
 // Query head h reads KV head h / group; resident blocks stay for the whole group, a streamed
 // block for the group's turns on it (`fresh` false: the block loaded last).
 std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols, bool fresh) {
@@ -225,15 +249,14 @@ std::uint32_t FlashEmitter::load_kv(Step& s, u64 h, u64 kb, u64 cols, bool fresh
     need = false;
   }
   if (need) {
-    const u64 v = ctx_.addr(L_.inputs[2]) + (kvh * a_.sk + kb * p_.b) * a_.dv * e;
-    if (a_.key_view) {
+    if (a_.key.view) {
       load_key_rows(s, h, kb, cols, region);
     } else {
       const u64 kt = ctx_.addr(L_.inputs[1]) + (kvh * a_.d * a_.sk + kb * p_.b) * e;
       s.loads.push_back({ctx_.root(L_.inputs[1]), dma_rows(kt, region, cols, a_.d, a_.sk * e, ctx_.e)});
     }
-    s.loads.push_back({ctx_.root(L_.inputs[2]),
-                       dma_rows(v, region + std::uint32_t(a_.d * cols * e), cols * a_.dv, 1, 0, ctx_.e)});
+    s.loads.push_back({ctx_.root(L_.inputs[2]), head_rows(ctx_.addr(L_.inputs[2]), region + std::uint32_t(a_.d * cols * e),
+                                                          a_.value, kvh, kb * p_.b, a_.dv, cols, ctx_.e)});
   }
   return region;
 }
@@ -259,8 +282,7 @@ void FlashEmitter::key_block(u64 h, u64 r, u64 r0, u64 rows, u64 kb, bool first,
   const std::uint32_t st = p_.off[kState] + std::uint32_t(r * 3 * bq * isa::kParamElemBytes), sc = p_.off[kS];
   Step s;
   if (first)
-    s.loads.push_back({ctx_.root(L_.inputs[0]),
-                       dma_rows(ctx_.addr(L_.inputs[0]) + (h * a_.sq + r0) * a_.d * e, q, rows * a_.d, 1, 0, ctx_.e)});
+    s.loads.push_back({ctx_.root(L_.inputs[0]), head_rows(ctx_.addr(L_.inputs[0]), q, a_.query, h, r0, a_.d, rows, ctx_.e)});
   const std::uint32_t kv = load_kv(s, h, kb, cols, r == 0);
   const bool mask = masked(r0, c0, cols);
   const std::uint32_t m = mask ? load_mask(s, r0, rows, c0, cols) : 0;
@@ -291,8 +313,7 @@ void FlashEmitter::key_block(u64 h, u64 r, u64 r0, u64 rows, u64 kb, bool first,
   seq.push_back(pv);
   if (last) {
     seq.push_back(row_op(isa::EltwiseOp::Div, o, st + std::uint32_t(rows * 4), rows, a_.dv));
-    s.stores.push_back({ctx_.root(L_.output),
-                        dma_rows(ctx_.addr(L_.output) + (h * a_.sq + r0) * a_.dv * e, o, rows * a_.dv, 1, 0, ctx_.e)});
+    s.stores.push_back({ctx_.root(L_.output), head_rows(ctx_.addr(L_.output), o, a_.out, h, r0, a_.dv, rows, ctx_.e)});
   }
   s.compute = seq.front();
   s.more.assign(seq.begin() + 1, seq.end());

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "npu/compiler/transforms/fusion/head_views.hpp"
 #include "npu/compiler/transforms/fusion/kv_repeat.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
 
@@ -166,6 +167,14 @@ std::string kv_note(const Graph& g, const KvRepeats& r) {
          " query heads (head repeats absorbed)";
 }
 
+// The head Transposes the attention reads Q and V and writes O through: V under its head
+// repeat when the attention reads the un-repeated heads.
+HeadViews head_views(const Graph& g, const Node& qk, const Node& pv, const KvRepeats& r) {
+  return find_head_views(g, qk.inputs[0], r.used() ? r.v.source : pv.inputs[1], pv.outputs[0]);
+}
+
+std::string join(std::string a, const std::string& b) { return b.empty() ? a : a.empty() ? b : a + "; " + b; }
+
 }  // namespace
 
 std::vector<Candidate> FuseAttention::match(const Graph& graph) const {
@@ -209,7 +218,8 @@ Legality FuseAttention::check(const Graph& graph, const Candidate& cand) const {
   }
   const float scale = scale_of(graph, c);
   if (!std::isfinite(scale) || scale == 0.0f) return Legality::decline("the scale is " + std::to_string(scale));
-  std::string note = kv_note(graph, kv_repeats(graph, qk, pv));
+  const KvRepeats rep = kv_repeats(graph, qk, pv);
+  std::string note = join(kv_note(graph, rep), head_views_note(graph, head_views(graph, qk, pv, rep)));
   if (c.add >= 0 && graph.tensor(c.mask).float_data.empty())
     note += std::string(note.empty() ? "" : "; ") + "the mask " + c.mask +
             " has no values to prove it causal: every key block reads its tile";
@@ -230,6 +240,7 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
   }
   const long kt = key_transpose(graph, qk);
   const KvRepeats rep = kv_repeats(graph, qk, pv);
+  const HeadViews views = head_views(graph, qk, pv, rep);
   std::vector<std::string> absorbed;
   for (long k : {c.qk, c.scale, c.add, c.pv, kt})
     if (k >= 0) absorbed.push_back(graph.nodes[std::size_t(k)].name);
@@ -262,6 +273,7 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
   if (offset >= 0) a.attrs[fused_attr::kCausalOffset] = offset;
   if (!key_perm.empty()) a.attrs[fused_attr::kKeyPerm] = key_perm;
   if (rep.used()) a.attrs[fused_attr::kKvGroup] = rep.k.group;
+  take_head_views(graph, a, views, absorbed);
   merge_nodes(graph, cand.anchor, absorbed);
 }
 

@@ -55,6 +55,15 @@ inline constexpr const char* kCausalOffset = "npu.causal_offset";
 /// The attention reads K's rows out of X as they lie and transposes each key block in SRAM
 /// (MOVE), so K^T is never written to DDR ("views, not copies").
 inline constexpr const char* kKeyPerm = "npu.key_perm";
+/// int 1 each: "views, not copies" of the head split and merge. kQueryView: input 0 is not Q
+/// [B, H, Sq, d] but X [B, Sq, H, d] that a Transpose(perm 0,2,1,3) turned into Q; kValueView:
+/// input 2 likewise X [B, Sk, Hkv, dv] for V (under kKvGroup the un-repeated heads); kOutView:
+/// the output is not O [B, H, Sq, dv] but Transpose(O, perm 0,2,1,3) [B, Sq, H, dv], the only
+/// reader of O. The attention loads Q and V rows and stores O rows where they lie in those
+/// tensors (strided DMA, rows H d elements apart), so the Transposes never run.
+inline constexpr const char* kQueryView = "npu.query_view";
+inline constexpr const char* kValueView = "npu.value_view";
+inline constexpr const char* kOutView = "npu.out_view";
 /// int g > 0: grouped-query attention. Inputs 1 (K, or X under kKeyPerm) and 2 (V) hold the
 /// un-repeated KV heads [B, Hkv, Sk, .] with H = g Hkv: query head h (of Q's B x H heads,
 /// flattened) reads KV head h / g. fuse-attention sets it when it absorbed the Unsqueeze /

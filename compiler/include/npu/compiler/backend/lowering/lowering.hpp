@@ -26,6 +26,21 @@ enum class LayerKind { Conv, Gemm, Act, Eltwise, Pool, Resize, Copy, Layout, Hos
 /// "conv", "gemm", "act", "eltwise", "pool", "resize", "copy", "layout", "host", "gather", "attention"
 const char* to_string(LayerKind k);
 
+/// Where the rows of one operand of a fused attention lie in DDR: row r of head bh = (b, h),
+/// h < heads (heads per batch), starts at element b stride_b + h stride_h + r stride_row of
+/// the tensor and holds its row's elements contiguous. A packed [heads, rows, n] tensor is
+/// heads = every head, stride_h = rows n, stride_row = n (`view` false); a view of
+/// X [B, S, H, n] through Transpose(perm 0,2,1,3) is heads = H, stride_b = S H n, stride_h =
+/// n, stride_row = H n ("views, not copies": the Transpose is never run).
+struct HeadView {
+  bool view = false;
+  std::uint64_t heads = 1, stride_b = 0, stride_h = 0, stride_row = 0;
+  /// The element offset of row r of head bh.
+  std::uint64_t start(std::uint64_t bh, std::uint64_t r) const {
+    return (bh / heads) * stride_b + (bh % heads) * stride_h + r * stride_row;
+  }
+};
+
 /// The sizes of a fused attention layer (elements): `heads` independent (batch x head)
 /// matrices, each softmax(Q K^T * scale + mask) V with Q [sq, d], K^T [d, sk], V [sk, dv].
 /// `causal_offset` >= 0: the mask is causal (row i sees keys j <= i + causal_offset), so key
@@ -34,11 +49,14 @@ const char* to_string(LayerKind k);
 struct AttentionGeom {
   std::uint64_t heads = 0, sq = 0, sk = 0, d = 0, dv = 0;
   std::int64_t causal_offset = -1;
-  /// K read as a view (fused_attr::kKeyPerm): input 1 is the tensor X the Transpose read; key
-  /// j of head bh = (b, h), h < key_heads, starts at element b key_stride_b + h key_stride_h +
-  /// j key_stride_j of X and holds d contiguous elements. Off: input 1 is K^T [heads, d, sk].
-  bool key_view = false;
-  std::uint64_t key_heads = 1, key_stride_b = 0, key_stride_h = 0, key_stride_j = 0;
+  /// K read as a view (fused_attr::kKeyPerm, key.view): input 1 is the tensor X the Transpose
+  /// read; key j of KV head bh is row j of `key` (d contiguous elements). Off: input 1 is K^T
+  /// [heads, d, sk] (key unused).
+  HeadView key;
+  /// Q rows (d each), V rows (dv each) and O rows (dv each) of (KV) head bh: packed, or views
+  /// (fused_attr::kQueryView, kValueView, kOutView) of the tensor a head split's Transpose read
+  /// or a head merge's Transpose writes.
+  HeadView query, value, out;
   /// Grouped-query attention (fused_attr::kKvGroup): query head bh (of `heads`) reads KV head
   /// bh / group of K (or the key view) and of V [heads / group, sk, dv]; 1 = one KV head each.
   std::uint64_t group = 1;
