@@ -72,7 +72,10 @@ TEST(ZooLlm, GraphWeightsAreTheParameters) {
     std::int64_t weights = 0;
     for (const auto& [name, t] : g.tensors) {
       // recognise-rmsnorm renames an RMSNorm's weight to "<node>.rms_gamma" (one [D] row).
-      const auto ends = [&](const std::string& s) { return name.size() > s.size() && name.rfind(s) == name.size() - s.size(); };
+      const std::string& n = name;  // a lambda may not capture a structured binding in C++17
+      const auto ends = [&n](const std::string& suffix) {
+        return n.size() > suffix.size() && n.rfind(suffix) == n.size() - suffix.size();
+      };
       const bool param = ends(".weight") || ends(".bias") || ends(".rms_gamma");
       if (t.is_constant && (param || name == "wpe.weight.rows")) weights += t.elements();
     }
