@@ -28,13 +28,6 @@ void plot(const std::string& out_dir, bool quiet) {
   }
 }
 
-// steps/*.csv exist only for the hw/strategy pairs whose runs all succeeded.
-bool has_steps(const std::string& out_dir) {
-  std::error_code ec;
-  const std::filesystem::path d = std::filesystem::path(out_dir) / "steps";
-  return std::filesystem::is_directory(d, ec) && !std::filesystem::is_empty(d, ec);
-}
-
 void add_llm(CLI::App& app) {
   auto* cmd = app.add_subcommand("llm",
                                  "LLM inference: prefill (time to first token) and decode steps (time per output "
@@ -73,7 +66,7 @@ void add_llm(CLI::App& app) {
     const auto result = npu::sim::run_llm(*opt, *source, plan);
     if (!opt->quiet) {
       std::cout << result.text << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, llm.csv, "
-                << "llm.json, llm.md" << (has_steps(opt->out_dir) ? ", steps/*.csv" : "") << "\n";
+                << "llm.json, llm.md" << (result.wrote_steps() ? ", steps/*.csv" : "") << "\n";
     }
     if (result.interrupted_by) {
       std::cerr << "npu llm: interrupted by signal " << result.interrupted_by << ": its simulations were stopped and "
@@ -81,7 +74,7 @@ void add_llm(CLI::App& app) {
       npu::tool::set_exit_status(npu::sim::interrupted_exit_status(result.interrupted_by));
       return;
     }
-    if (has_steps(opt->out_dir)) plot(opt->out_dir, opt->quiet);
+    if (result.wrote_steps()) plot(opt->out_dir, opt->quiet);
     else if (!opt->quiet) std::cout << "plots: none (no hw/strategy pair has a successful run to plot)\n";
     if (result.failed) {
       std::cerr << "npu llm: " << result.failed << " hw/strategy pair(s) had a failed run; their rows in the table "

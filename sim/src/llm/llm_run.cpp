@@ -86,6 +86,7 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
     }
     i = j;
   }
+  result.pairs = rows.size();
   result.text += write_llm_summary(opt.out_dir, rows);
   return result;
 }

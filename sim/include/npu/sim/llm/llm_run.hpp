@@ -12,7 +12,10 @@ namespace npu::sim {
 
 struct LlmResult {
   std::string text;   ///< what `npu llm` prints: the experiment table, then the LLM table
+  std::size_t pairs = 0;   ///< hw/strategy pairs (llm.* rows)
   std::size_t failed = 0;  ///< hw/strategy pairs with a run that failed (llm.* rows with status "failed")
+  /// steps/*.csv (and so plots) exist: at least one pair's runs all succeeded.
+  bool wrote_steps() const { return pairs > failed; }
   std::vector<std::string> failed_pairs;  ///< "hw strategy (run id: error)" of each, for the closing message
   int interrupted_by = 0;  ///< SIGINT/SIGTERM that stopped the runs (their children waited for); 0: none
 };
