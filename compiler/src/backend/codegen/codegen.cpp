@@ -11,6 +11,7 @@
 
 #include "backend/codegen/ddr_placement.hpp"
 #include "backend/codegen/layer_codegen.hpp"
+#include "backend/codegen/program_size.hpp"
 #include "backend/schedule/depth_first/stack_plan.hpp"
 
 namespace npu::compiler {
@@ -31,6 +32,7 @@ class Generator {
     base_ = codegen::place_ddr_tensors(ctx.lg, ctx.hw, res_.program);
     // Depth-first stacks (fuse-layers): emitted by depth_first/, each in place of its layers.
     const std::vector<depth_first::StackPlan> stacks = plan_stacks();
+    check_size_bound(stacks);
     std::size_t next_stack = 0;
     for (std::size_t li = 0; li < ctx.lg.layers.size(); ++li) {
       if (next_stack < stacks.size() && stacks[next_stack].summary.first == li) {
@@ -115,6 +117,28 @@ class Generator {
     res_.stacks.push_back(s.summary);
     first_layer_ = false;
     return s.summary.last;
+  }
+
+  // Memory bound before any instruction exists: refuses a program whose lower bound
+  // (program_size.hpp, from each layer's tile plan) already passes the limit.
+  void check_size_bound(const std::vector<depth_first::StackPlan>& stacks) {
+    std::vector<bool> in_stack(ctx.lg.layers.size(), false);
+    for (const auto& s : stacks)
+      for (std::size_t i = s.summary.first; i <= s.summary.last && i < in_stack.size(); ++i) in_stack[i] = true;
+    const codegen::ProgramSizeBound b = codegen::program_size_bound(ctx.lg, ctx.hw, ctx.opt, in_stack);
+    res_.instruction_lower_bound = b.instructions;
+    const std::uint64_t limit = ctx.opt.max_program_instructions;
+    if (b.instructions <= limit) return;
+    const codegen::LayerSizeBound& l = b.largest;
+    const std::string per_image =
+        l.images > 0 ? fmt::format(": {} image(s) x {} tile(s)", l.images, l.tiles_per_image) : std::string();
+    throw ConfigError(fmt::format(
+        "{}: error: the program would have at least {} instructions (a lower bound from each layer's tile plan, "
+        "estimated before code generation; layer '{}' alone at least {}{}); the limit is {} (--max-instructions; "
+        "2 x 10^6, about 0.6 GB in memory, by default)\n  fix: compile a smaller input: a large --input-shape (batch "
+        "or image size) multiplies the instructions (ResNet-50 at batch 1 needs about 10^4); run a large batch as "
+        "several runs, or raise --max-instructions",
+        res_.program.name, b.instructions, l.layer, l.instructions, per_image, limit));
   }
 
   // Memory bound: refuses a program past TilingOptions::max_program_instructions after layer `li`, with the

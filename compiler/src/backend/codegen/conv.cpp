@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "backend/codegen/conv_tile.hpp"
+#include "backend/codegen/program_size.hpp"
 #include "npu/compiler/backend/tiling/cin_split.hpp"
 
 namespace npu::compiler::codegen {
@@ -16,13 +17,7 @@ namespace {
 // The layer's tile plan (plan_conv); records it in ctx.info. Throws TooBig when no tile fits.
 ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   const ConvGeom& g = L.geom;
-  TilingOptions o = ctx.opt;
-  o.act_bytes = ctx.e;
-  o.residual = !L.residual.empty();
-  o.in_scale = !L.in_scale.empty();
-  // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
-  if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
-  o.batch = std::max(L.batch, 1);
+  const TilingOptions o = conv_layer_options(ctx.opt, ctx.e, L);
   auto plan = plan_conv(g, ctx.cap, o);
   // No whole-input-channel tile fits: split the input channels (cin_split.hpp), refusing only
   // when one output channel x one row x one input channel does not fit either.
@@ -59,6 +54,17 @@ bool conv_weights_resident(const GenCtx& ctx, const LayerSpec& L, const ConvTile
 }
 
 }  // namespace
+
+TilingOptions conv_layer_options(const TilingOptions& opt, int act_bytes, const LayerSpec& L) {
+  TilingOptions o = opt;
+  o.act_bytes = act_bytes;
+  o.residual = !L.residual.empty();
+  o.in_scale = !L.in_scale.empty();
+  // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
+  if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
+  o.batch = std::max(L.batch, 1);
+  return o;
+}
 
 std::vector<std::tuple<int, int, int>> conv_tile_order(const ConvTilePlan& p, int images, bool weights_resident) {
   std::vector<std::tuple<int, int, int>> order;

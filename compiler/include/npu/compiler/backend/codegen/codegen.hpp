@@ -68,6 +68,9 @@ struct CodegenResult {
   /// Runs of stackable layers whose best stack was estimated slower or moving more DDR bytes
   /// than the layers one by one: each its longest prefix's plan; the layers kept their own.
   std::vector<StackSummary> declined_stacks;
+  /// The lower bound on program.instructions.size() computed before any instruction was made
+  /// (codegen/program_size.hpp); a program whose bound passes max_program_instructions is refused.
+  std::uint64_t instruction_lower_bound = 0;
 };
 
 /// Generates the program. DDR placement: tensors in first-use order; each base is aligned
@@ -75,7 +78,9 @@ struct CodegenResult {
 /// so the input, weights and output of a layer (declared consecutively) start in different
 /// banks instead of all at bank 0. Throws ConfigError naming the layer, the bytes needed and
 /// available, and the fix, when not even a minimal tile fits the SRAM, and when the tensors
-/// exceed the DDR capacity, and when the program passes options.max_program_instructions.
+/// exceed the DDR capacity, and when the program passes options.max_program_instructions: up
+/// front when a lower bound on its size (codegen/program_size.hpp) passes it, else as soon as
+/// the instructions made so far do.
 CodegenResult generate(const LoweredGraph& lowered, const HwConfig& hw, const TilingOptions& options,
                        const std::string& program_name, const std::string& strategy);
 
