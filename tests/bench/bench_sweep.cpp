@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"
@@ -36,6 +37,28 @@ void BM_SweepPlan(benchmark::State& state) {
   state.counters["cells"] = double(cells);
 }
 BENCHMARK(BM_SweepPlan)->Unit(benchmark::kMillisecond);
+
+// Planning many config points (1 model x 1 strategy: a cell per config), as a 10^6-cell spec
+// does: 3,000 points of the edge preset (10 SRAM sizes x 10 queue depths x 10 DMA windows x 3
+// array heights). Counter: config cells planned per second (docs/performance.md, "Sweep planning").
+void BM_SweepPlanConfigs(benchmark::State& state) {
+  const fs::path spec = fs::temp_directory_path() / ("npu-bench-plan-" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(spec) << "base: edge-npu-ddr4\naxes:\n"
+                      << "  sram.capacity: [1MiB, 2MiB, 3MiB, 4MiB, 5MiB, 6MiB, 7MiB, 8MiB, 9MiB, 10MiB]\n"
+                      << "  ddr.queue_depth: [16, 17, 18, 19, 20, 21, 22, 23, 24, 25]\n"
+                      << "  dma.max_outstanding: [8, 9, 10, 11, 12, 13, 14, 15, 16, 17]\n"
+                      << "  mac_array.rows: [16, 32, 64]\nmodels: [resnet18]\nstrategies: [none]\n";
+  const npu::sim::SweepSpec s = npu::sim::load_sweep_spec(spec.string());
+  std::size_t cells = 0;
+  for (auto _ : state) {
+    const auto configs = npu::sim::plan_configs(s);
+    cells += configs.size();
+    benchmark::DoNotOptimize(configs);
+  }
+  fs::remove(spec);
+  state.counters["cells_per_s"] = benchmark::Counter(double(cells), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_SweepPlanConfigs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_SweepRun(benchmark::State& state) {
   const int jobs = int(state.range(0));

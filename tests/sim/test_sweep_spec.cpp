@@ -252,6 +252,39 @@ TEST(SweepPlan, CellCountIsTheProductAndZippedKeysMoveTogether) {
   EXPECT_EQ(plan.cells[18].model, "resnet18");
 }
 
+TEST(SweepPlan, EditingOneDocumentGivesTheConfigsOfPrintingEachPoint) {
+  // plan_configs edits one parsed document in place and loads it without printing it, and
+  // blanks npu.name in the printed text: each config must be what parsing its text on its own
+  // gives, with the axis and `set` values, and its identity what hw_config_to_yaml prints with
+  // npu.name "-" (what the cell key hashed before).
+  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
+                          "set: {ddr.address_mapping: rorabacobgch}\n"
+                          "axes: {sram.capacity: [1KiB, 256KiB, 1MiB], ddr.channels: [1, 2], dma.max_outstanding: [8, 16]}\n");
+  const auto configs = npu::sim::plan_configs(spec);
+  ASSERT_EQ(configs.size(), 3u * 2u * 2u);
+  for (const auto& c : configs) {
+    npu::HwConfig ref;
+    bool ref_valid = true;
+    try {
+      ref = npu::parse_hw_config(c.config_yaml, c.hw_name);
+    } catch (const npu::ConfigError&) {
+      ref_valid = false;
+    }
+    EXPECT_EQ(ref_valid, c.invalid.empty()) << c.hw_name << ": " << c.invalid;
+    if (!ref_valid) continue;
+    for (const auto& [path, value] : c.axis_values) {
+      if (path == "sram.capacity") EXPECT_EQ(ref.sram.capacity_bytes, npu::parse_size_bytes(value).value()) << c.hw_name;
+      if (path == "ddr.channels") EXPECT_EQ(std::to_string(ref.ddr.channels), value) << c.hw_name;
+      if (path == "dma.max_outstanding") EXPECT_EQ(std::to_string(ref.dma.max_outstanding), value) << c.hw_name;
+    }
+    EXPECT_EQ(ref.ddr.address_mapping, "rorabacobgch");
+    EXPECT_EQ(npu::hw_config_to_yaml(ref), c.config_yaml);  // resolved text reads back to itself
+    ref.npu.name = "-";
+    EXPECT_EQ(npu::hw_config_to_yaml(ref), c.identity_yaml) << c.hw_name;
+  }
+  EXPECT_FALSE(configs[0].invalid.empty());  // 1 KiB: below one minimal tile
+}
+
 TEST(SweepPlan, InvalidConfigIsACellWithTheReason) {
   // Edge preset, 32 x 32 int8: minimal tile = 2 x 32 x 32 + 32 + 32 x 4 = 2208 bytes > 1 KiB.
   const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {sram.capacity: [1KiB, 1MiB]}\n");

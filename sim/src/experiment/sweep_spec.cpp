@@ -19,6 +19,7 @@
 #include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
+#include "npu/hw_config/hw_config_node.hpp"
 #include "npu/base/yaml_file.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 
@@ -433,6 +434,18 @@ void set_path(YAML::Node root, const std::string& path, const std::string& value
   cur[parts.back()] = value;
 }
 
+/// hw_config_to_yaml(cfg) with npu.name "-" (the same config under another name is still the
+/// same config), from `yaml` = hw_config_to_yaml(cfg): its first two lines are "npu:" and the
+/// name, so only they change.
+std::string without_name(const std::string& yaml, HwConfig& cfg) {
+  const std::string head = "npu:\n  name: ";
+  const std::size_t eol = yaml.find('\n', head.size());
+  if (yaml.compare(0, head.size(), head) == 0 && eol != std::string::npos)
+    return head + "\"-\"" + yaml.substr(eol);
+  cfg.npu.name = "-";
+  return hw_config_to_yaml(cfg);
+}
+
 }  // namespace
 
 SweepSpec parse_sweep_spec(const std::string& text, const std::string& source, const std::string& base_dir) {
@@ -455,7 +468,10 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec, const PlanProgress& 
   std::ifstream in(spec.base, std::ios::binary);
   std::ostringstream base_text;
   base_text << in.rdbuf();
-  const YAML::Node base = YAML::Load(base_text.str());  // loaded once already: well-formed
+  // One document edited in place for every config point (the same keys are set each time):
+  // no copy, print and re-parse per point (docs/sweep.md "Size limit and planning progress").
+  YAML::Node doc = YAML::Load(base_text.str());  // loaded once already: well-formed
+  for (const auto& [path, value] : spec.set) set_path(doc, path, value);
 
   // Label of each path in hw names: its last component, or the whole path when two axes
   // share the last component (ddr.rows and mac_array.rows).
@@ -489,17 +505,15 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec, const PlanProgress& 
     while (!names.insert(name).second) name += "_";
     cell.hw_name = name;
 
-    YAML::Node doc = YAML::Clone(base);
-    for (const auto& [path, value] : spec.set) set_path(doc, path, value);
     for (const auto& [path, value] : cell.axis_values) set_path(doc, path, value);
     set_path(doc, "npu.name", name);
-    YAML::Emitter out;
-    out << doc;
-    const std::string text = std::string(out.c_str()) + "\n";
     std::optional<HwConfig> cfg;
     try {
-      cfg = parse_hw_config(text, name);
+      cfg = parse_hw_config_node(doc, name);
     } catch (const ConfigError& e) {
+      YAML::Emitter out;
+      out << doc;
+      const std::string text = std::string(out.c_str()) + "\n";
       // The loader's line:col point into the generated YAML, not a file the user has: drop them.
       std::string msg = e.what();
       if (msg.rfind(name + ":", 0) == 0 && msg.find("error: ") != std::string::npos)
@@ -516,8 +530,7 @@ std::vector<ConfigCell> plan_configs(const SweepSpec& spec, const PlanProgress& 
     }
     if (cfg) {
       cell.config_yaml = hw_config_to_yaml(*cfg);
-      cfg->npu.name = "-";  // the same config under another name is still the same config
-      cell.identity_yaml = hw_config_to_yaml(*cfg);
+      cell.identity_yaml = without_name(cell.config_yaml, *cfg);
       auto [it, fresh] = seen_config.emplace(cell.identity_yaml, name);
       if (!fresh)
         throw ConfigError(fmt::format("{}: error: config cells '{}' and '{}' are the same config\n  an axis lists one "

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "npu/base/files.hpp"
+#include "npu/hw_config/hw_config_node.hpp"
 #include "npu/base/yaml_file.hpp"
 
 namespace npu {
@@ -20,8 +21,9 @@ const YamlFileKind kConfigYaml = {"hardware config YAML", "a config is one docum
 
 }  // namespace
 
-HwConfig Loader::load(const std::string& text) {
-  const YAML::Node root = load_one_yaml_document(text, source_, kConfigYaml);
+HwConfig Loader::load(const std::string& text) { return load_root(load_one_yaml_document(text, source_, kConfigYaml)); }
+
+HwConfig Loader::load_root(const YAML::Node& root) {
   if (!root.IsDefined() || root.IsNull()) {
     fail(YAML::Mark(), "the config is empty",
          "  expected a map with sections: npu, mac_array, sram, act_unit, ddr (required), dma, energy, host, "
@@ -49,6 +51,10 @@ HwConfig Loader::load(const std::string& text) {
 
 HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source) {
   return config_loader::Loader(source).load(yaml_text);
+}
+
+HwConfig parse_hw_config_node(const YAML::Node& root, const std::string& source) {
+  return config_loader::Loader(source).load_root(root);
 }
 
 HwConfig load_hw_config(const std::string& path) {

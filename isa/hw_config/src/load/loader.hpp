@@ -42,6 +42,8 @@ class Loader {
 
   /// The whole config (load/load_hw_config.cpp): every section, then the checks across them.
   HwConfig load(const std::string& text);
+  /// The same from a parsed document (parse_hw_config_node).
+  HwConfig load_root(const YAML::Node& root);
 
   /// Write watermarks the file leaves out are stored as 0 ("derived from queue_depth where
   /// used", DdrConfig) instead of their resolved values; for the DDR presets (ddr_presets.cpp),
