@@ -220,4 +220,30 @@ void write_npy(const std::string& path, const RefTensor& t) {
   close_out(f, path);
 }
 
+namespace {
+
+std::string dims_text(const std::vector<std::int64_t>& shape) {
+  std::string s;
+  for (std::int64_t d : shape) s += (s.empty() ? "" : ",") + std::to_string(d);
+  return "[" + s + "]";
+}
+
+std::vector<std::int64_t> without_ones(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d : shape)
+    if (d != 1) out.push_back(d);
+  return out;
+}
+
+}  // namespace
+
+void check_input_layout(const std::vector<std::int64_t>& file_shape, const Tensor& input, const std::string& path) {
+  if (file_shape.size() <= 1 || without_ones(file_shape) == without_ones(input.shape)) return;
+  throw ConfigError(path + ": error: the file's shape " + dims_text(file_shape) + " is not graph input '" + input.name +
+                    "''s " + dims_text(input.shape) + "; its values would be read in the input's order (a permuted "
+                    "layout such as NHWC for NCHW gives a wrong input)\n  fix: transpose the array to " +
+                    dims_text(input.shape) + " (NumPy: a.transpose(...)), or save it flattened to 1-D if its order is "
+                    "already the input's");
+}
+
 }  // namespace npu::compiler
