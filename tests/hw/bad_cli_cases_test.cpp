@@ -79,8 +79,6 @@ const std::vector<BadCase> kCases = {
     // Issue 27's probe round (/work/probe-results.md): outputs that are devices or shared.
     BadCase{"program to a full device", "compile tests/data/tiny_convnet.onnx " + kHw + " --strategy none -o /dev/full",
             "/dev/full: error: writing the file failed (disk full?) (a device or pipe, written in place)"},
-    BadCase{"standard output to a full device", "config check configs/edge-npu-ddr4.yaml > /dev/full",
-            "npu: error: writing the standard output failed (disk full, or a closed pipe?)"},
     BadCase{"program and report in one file",
             "compile tests/data/tiny_convnet.onnx " + kHw +
                 " --strategy none -o /tmp/npu-bad-cli-same.txt --report /tmp/npu-bad-cli-same.txt",
@@ -109,6 +107,19 @@ TEST(BadCliCases, DeviceOutputsAreWrittenInPlace) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
   EXPECT_TRUE(fs::is_character_file("/dev/full"));
+}
+
+// Standard output that cannot be written (a full disk) used to exit 0 with the output lost.
+TEST(BadCliCases, StandardOutputToAFullDevice) {
+  SCOPED_TRACE("standard output to a full device");
+  // The group's stderr is the captured pipe; only npu's stdout goes to /dev/full.
+  const npu::test::ToolResult r = npu::test::run_shell("{ cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " +
+                                                       npu::test::npu_tool() +
+                                                       " config check configs/edge-npu-ddr4.yaml >/dev/full; }");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("npu: error: writing the standard output failed (disk full, or a closed pipe?)"),
+            std::string::npos)
+      << r.output;
 }
 
 // --write-doc on a file that is not a Markdown doc (here a model given by mistake) used to
@@ -179,6 +190,9 @@ TEST(BadCliCases, DataInputsInAnotherLayoutOrGivenTwice) {
                                  "error: graph input 'input' is given twice; give each input's file once"},
                          root + verify + npu::test::shq(dir + "/nchw.npy") + " --input " +
                              npu::test::shq(dir + "/chw.npy"));
+  npu::test::expect_case(BadCase{"a folder for an input file", "",
+                                 "error: is a folder; give one tensor file (.npy or TensorProto .pb) per input"},
+                         root + verify + npu::test::shq(dir));
   // Dimensions of size 1 may differ: [3,32,32] is the input's layout.
   const npu::test::ToolResult ok = npu::test::run_shell(root + verify + npu::test::shq(dir + "/chw.npy"));
   EXPECT_EQ(ok.status, 0) << ok.output;

@@ -150,8 +150,11 @@ RefTensor read_tensor_file(const std::string& path, std::string* name) {
 
 RefTensor read_tensor_pb(const std::string& path, std::string* name) {
   std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw ConfigError(path + ": error: is a folder; give one tensor file (.npy or TensorProto .pb) per input");
   if (!fs::is_regular_file(path, ec))
-    throw ConfigError(path + ": error: no such file (or not a regular file); give the path of a TensorProto .pb file");
+    throw ConfigError(path + ": error: no such file (or not a regular file); give the path of a .npy or TensorProto "
+                      ".pb file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw ConfigError(path + ": error: cannot open the file; check its permissions");
   std::ostringstream ss;
