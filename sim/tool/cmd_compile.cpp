@@ -79,6 +79,8 @@ void run_compile(const CompileArgs& a) {
     if (!a.strategy_file.empty()) npu::sim::refuse_same_file(path, a.strategy_file, what);
     npu::sim::refuse_same_file(path, a.hw, what);
   }
+  npu::sim::refuse_shared_outputs(
+      {{a.out, "program"}, {a.report_csv, "report"}, {a.report_json, "JSON report"}, {a.graph, "graph picture"}});
   compiler::LoadOptions load;
   for (const auto& spec : a.input_shapes) compiler::add_input_shape(load, spec);
   load.dynamic_size = a.dynamic_size;

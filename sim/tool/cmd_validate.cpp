@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -17,9 +18,12 @@
 namespace npu::tool {
 namespace {
 
+constexpr const char* kDefaultConfig = "configs/gemmini-8x8.yaml";
+constexpr const char* kDefaultGt = "../shared/anchors/gemmini-rtl/onnxim/gemmini_gt.csv";
+
 struct ValidateArgs {
-  std::string config = "configs/gemmini-8x8.yaml";
-  std::string gt = "../shared/anchors/gemmini-rtl/onnxim/gemmini_gt.csv";
+  std::string config = kDefaultConfig;
+  std::string gt = kDefaultGt;
   std::string tiles, write_doc;
 };
 
@@ -36,7 +40,38 @@ std::string with_block(const std::string& doc, const std::string& block) {
   return doc + "\n## Against RTL\n\n" + marked + "\n";
 }
 
+// The defaults are relative to the working directory: from anywhere but the repository root
+// they do not exist, and the reader's "cannot open" would not say why.
+void check_default_paths(const ValidateArgs& a) {
+  for (const auto& [path, dflt, option] : {std::tuple<std::string, const char*, const char*>{a.config, kDefaultConfig, "--config"},
+                                           {a.gt, kDefaultGt, "--gt"}}) {
+    if (path != dflt || std::ifstream(path)) continue;
+    throw ConfigError(fmt::format(
+        "{}: error: the default {} is not there: it is relative to the working directory, the repository root\n"
+        "  fix: run from the repository root (where configs/ is, with ../shared beside it), or give {} PATH",
+        path, option, option));
+  }
+}
+
+// --write-doc replaces the marked block of a doc, or appends an "Against RTL" section to a
+// Markdown file: any other file (a model, a config given by mistake) is refused before the run.
+void check_doc(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(fmt::format("{}: error: cannot read the doc to update\n  give docs/validation.md", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  const bool marked = text.str().find(kBegin) != std::string::npos;
+  const bool markdown = path.size() >= 3 && path.compare(path.size() - 3, 3, ".md") == 0;
+  if (!marked && !markdown)
+    throw ConfigError(fmt::format(
+        "{}: error: --write-doc would append a Markdown section to a file that is not a .md document and has no "
+        "'{}' marker\n  give docs/validation.md (or another .md file)",
+        path, kBegin));
+}
+
 void run(const ValidateArgs& a) {
+  check_default_paths(a);
+  if (!a.write_doc.empty()) check_doc(a.write_doc);
   const HwConfig hw = load_hw_config(a.config);
   const auto layers = sim::read_rtl_layers(a.gt);
   std::vector<compiler::TileOverride> overrides;

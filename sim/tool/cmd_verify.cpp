@@ -56,10 +56,7 @@ void add_verify(CLI::App& app) {
   cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
   npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt, strategies, calibrator]() {
-    std::stringstream ss(*strategies);
-    std::string s;
-    while (std::getline(ss, s, ','))
-      if (!s.empty()) opt->strategies.push_back(s);
+    if (!strategies->empty()) opt->strategies = npu::tool::strategy_list({*strategies});  // `a,,b` refused
     opt->calibration.method = npu::compiler::parse_calibrator(*calibrator);
     if (opt->jobs < 1) throw npu::ConfigError("-j " + std::to_string(opt->jobs) + ": error: must be at least 1");
     opt->self_exe = self_exe();

@@ -81,6 +81,41 @@ std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+
+// `npu validate scalesim`: a second word that is not a subcommand of a command that has them
+// (validate, asm, config, ddr), named with the allowed ones (CLI11 would only say "A
+// subcommand is required"). Empty when the words are fine.
+std::string unknown_nested_command(CLI::App& app, int argc, char** argv) {
+  CLI::App* cmd = nullptr;
+  try {
+    cmd = app.get_subcommand(argv[1]);
+  } catch (const CLI::OptionNotFound&) {
+    return "";
+  }
+  const auto subs = cmd->get_subcommands({});
+  if (subs.empty()) return "";
+  std::string all;
+  for (const auto* sub : subs) all += (all.empty() ? "" : ", ") + sub->get_name();
+  const std::string path = "npu " + cmd->get_name();
+  if (argc < 3 || argv[2][0] == '-') {
+    if (argc >= 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) return "";
+    return path + ": error: give a subcommand: " + all + "\n  run `" + path + " --help` for more";
+  }
+  const std::string word = argv[2];
+  std::string best;
+  std::size_t best_d = std::string::npos;
+  for (const auto* sub : subs) {
+    if (sub->get_name() == word) return "";
+    const std::size_t d = edit_distance(word, sub->get_name());
+    if (d < best_d) best_d = d, best = sub->get_name();
+  }
+  return path + ": error: unknown subcommand '" + npu::echo(word) + "'" +
+         (best_d <= 3 ? "; did you mean '" + best + "'?" : std::string()) + "\n  subcommands: " + all +
+         "\n  run `" + path + " --help` for more";
+}
+
+int run_parsed(CLI::App& app, int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +149,28 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string msg = unknown_nested_command(app, argc, argv);
+    if (!msg.empty()) {
+      std::cerr << msg << "\n";
+      return 1;
+    }
+  }
+  const int status = run_parsed(app, argc, argv);
+  // Whatever went to stdout must have been written: `npu config check --json C > F` on a full
+  // disk would otherwise exit 0 with a truncated F.
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "npu: error: writing the standard output failed (disk full, or a closed pipe?); the output is "
+                 "incomplete\n";
+    return status == 0 ? 1 : status;
+  }
+  return status;
+}
+
+namespace {
+
+int run_parsed(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ExtrasError& e) {
@@ -144,3 +201,5 @@ int main(int argc, char** argv) {
   }
   return npu::tool::g_exit_status;
 }
+
+}  // namespace

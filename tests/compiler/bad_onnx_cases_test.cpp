@@ -1,6 +1,8 @@
 // Bad ONNX models, one row each, compiled with `npu compile MODEL --hw ... --strategy none`.
 // The models are built here with the ONNX protobuf API (test_onnx_util.hpp).
+#include <filesystem>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,13 @@ const std::vector<BadCase> kCases = {
               m.output("output");
             }),
             "(SequenceEmpty): output 's' is a sequence, not a tensor: npu-sim compiles tensor graphs only"},
+    BadCase{"outputs are the inputs (no nodes)",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.output("input");
+            }),
+            "the graph has no nodes: its outputs ('input') are graph inputs or constants, so there is nothing to "
+            "compute"},
     BadCase{"empty file", "", "the file is empty (0 bytes)"},
     BadCase{"not protobuf", "this is not an ONNX model\n", "cannot parse the ONNX protobuf"},
 };
@@ -88,6 +97,32 @@ TEST(BadOnnxCases, EachIsRejectedWithItsMessageAndExitStatus) {
                                   npu::test::shq(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml") +
                                   " --strategy none -o " + npu::test::shq(dir + "/out.npuasm"));
   }
+}
+
+// A NaN weight makes the reference and every strategy NaN alike: int8 verify reported
+// "bit-exact" with an SQNR of nan and exit 0, fp32 verify a FAIL without the reason.
+TEST(BadOnnxCases, VerifyRefusesNaNWeights) {
+  const std::string dir = npu::test::fresh_dir("bad-onnx-nan");
+  OnnxModel m(13);
+  m.input("input", {1, 3, 8, 8});
+  std::vector<float> w(4 * 3 * 3 * 3, 0.5f);
+  w[5] = std::numeric_limits<float>::quiet_NaN();
+  m.init_float("w", {4, 3, 3, 3}, w);
+  m.node("Conv", "conv", {"input", "w"}, {"output"});
+  m.output("output");
+  const std::string path = dir + "/nan_weight.onnx";
+  npu::test::write_bytes(path, m.bytes());
+  const std::string verify = npu::test::npu_tool() + " verify " + npu::test::shq(path) + " --hw " +
+                             npu::test::shq(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml") +
+                             " --strategies none --out " + npu::test::shq(dir + "/out");
+  npu::test::expect_case(BadCase{"NaN weight, int8 verify", "",
+                                 "nan_weight.onnx: error: constant tensor 'w' holds NaN (first at element 5); 1 NaN "
+                                 "value(s) in 1 constant tensor(s)"},
+                         verify);
+  // --allow-nonfinite runs it anyway, with a warning.
+  const npu::test::ToolResult r = npu::test::run_shell(verify + " --allow-nonfinite");
+  EXPECT_NE(r.output.find("warning: constant tensor 'w' holds NaN"), std::string::npos) << r.output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -48,7 +48,8 @@ const std::vector<BadCase> kCases = {
     BadCase{"traffic_weight without fuse-layers", "name: a\npasses: [fuse-bias]\ntraffic_weight: 1\n",
             ":3:1: error: key 'traffic_weight' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it"},
     BadCase{"tab-indented line", "name: a\npasses:\n\t- fuse-layers\n",
-            "check indentation (spaces, not tabs), ':' after keys and closing brackets"},
+            ":3: error: malformed YAML: line 3 is indented with a tab character (illegal block entry at 3:2)\n"
+            "  YAML indents with spaces only"},
     BadCase{"passes given twice", "name: a\npasses: [fuse-bias]\npasses: [fuse-layers]\n",
             ":3:1: error: key 'passes' is given twice; give each key once"},
     BadCase{"missing passes", "name: a\n", "error: missing key 'passes'"},

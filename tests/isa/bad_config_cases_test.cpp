@@ -16,6 +16,10 @@ std::string config_text(const std::string& spec) {
 }
 
 const std::vector<BadCase> kCases = {
+    // Issue 27's probe: yaml-cpp says "illegal map value" for a tab; the tab's line is named.
+    BadCase{"tab indentation", "  name: edge-npu-ddr4=>\tname: edge-npu-ddr4",
+            ":20: error: malformed YAML: line 20 is indented with a tab character (illegal map value at 20:6)\n"
+            "  YAML indents with spaces only"},
     // Numbers that are not what the key takes.
     BadCase{"hex integer", "  rows: 32 =>  rows: 0x20 ",
             "'mac_array.rows' must be a decimal integer, got '0x20'\n  hexadecimal is not accepted here; write the "

@@ -133,8 +133,12 @@ TEST(SweepSpec, ZippedListsOfDifferentLengths) {
 
 TEST(SweepSpec, EmptyAndRepeatedAxisValues) {
   EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes:\n  ddr.channels: []\n"),
-            "spec.yaml:4:17: error: axis 'ddr.channels' must be a non-empty list of values, got a list\n"
+            "spec.yaml:4:17: error: axis 'ddr.channels' must be a non-empty list of values, got an empty list\n"
             "  e.g. 'ddr.channels: [a, b, c]'; a single value belongs under 'set'");
+  // Issue 27's probe: an empty models list said "got a list".
+  EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: []\n"),
+            "spec.yaml:2:9: error: 'models' must be a non-empty list, got an empty list\n"
+            "  e.g. 'models: [resnet18, path/to/model.onnx]'");
   EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes:\n  ddr.channels: [1, 2, 1]\n"),
             "spec.yaml:4:24: error: axis 'ddr.channels' lists '1' twice\n  give each value once");
 }

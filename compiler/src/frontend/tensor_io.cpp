@@ -150,8 +150,11 @@ RefTensor read_tensor_file(const std::string& path, std::string* name) {
 
 RefTensor read_tensor_pb(const std::string& path, std::string* name) {
   std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw ConfigError(path + ": error: is a folder; give one tensor file (.npy or TensorProto .pb) per input");
   if (!fs::is_regular_file(path, ec))
-    throw ConfigError(path + ": error: no such file (or not a regular file); give the path of a TensorProto .pb file");
+    throw ConfigError(path + ": error: no such file (or not a regular file); give the path of a .npy or TensorProto "
+                      ".pb file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw ConfigError(path + ": error: cannot open the file; check its permissions");
   std::ostringstream ss;
@@ -218,6 +221,32 @@ void write_npy(const std::string& path, const RefTensor& t) {
     f.write(reinterpret_cast<const char*>(t.i.data()), static_cast<std::streamsize>(t.i.size() * sizeof(std::int64_t)));
   }
   close_out(f, path);
+}
+
+namespace {
+
+std::string dims_text(const std::vector<std::int64_t>& shape) {
+  std::string s;
+  for (std::int64_t d : shape) s += (s.empty() ? "" : ",") + std::to_string(d);
+  return "[" + s + "]";
+}
+
+std::vector<std::int64_t> without_ones(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d : shape)
+    if (d != 1) out.push_back(d);
+  return out;
+}
+
+}  // namespace
+
+void check_input_layout(const std::vector<std::int64_t>& file_shape, const Tensor& input, const std::string& path) {
+  if (file_shape.size() <= 1 || without_ones(file_shape) == without_ones(input.shape)) return;
+  throw ConfigError(path + ": error: the file's shape " + dims_text(file_shape) + " is not graph input '" + input.name +
+                    "''s " + dims_text(input.shape) + "; its values would be read in the input's order (a permuted "
+                    "layout such as NHWC for NCHW gives a wrong input)\n  fix: transpose the array to " +
+                    dims_text(input.shape) + " (NumPy: a.transpose(...)), or save it flattened to 1-D if its order is "
+                    "already the input's");
 }
 
 }  // namespace npu::compiler

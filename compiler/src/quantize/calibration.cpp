@@ -73,6 +73,7 @@ RefTensor read_input_file(const Graph& g, const std::string& name, const std::st
                       shape + ") has " + std::to_string(decl.elements()) +
                       "; write one sample of the input's shape per file");
   }
+  check_input_layout(t.shape, decl, path);
   t.shape = decl.shape;
   return t;
 }

@@ -17,6 +17,8 @@ void require_regular_file(const std::string& path, const std::string& what) {
 
 void check_output_folder(const std::string& path, const std::string& flag) {
   namespace fs = std::filesystem;
+  if (path.empty())
+    throw ConfigError("error: " + flag + " is empty\n  fix: give an output folder, e.g. " + flag + " results");
   std::error_code ec;
   fs::path part;
   for (const fs::path& p : fs::path(path)) {  // the first existing part that is not a folder

@@ -165,7 +165,9 @@ void validate_experiment(const ExperimentOptions& opt) {
   if (opt.trace_compress && std::find(opt.traces.begin(), opt.traces.end(), "ddr") == opt.traces.end())
     throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
   if (!opt.shard.empty()) plan_experiment(opt);  // throws for a malformed --shard
-  if (opt.out_dir.empty()) throw ConfigError("npu experiment: error: --out DIR is required");
+  if (opt.out_dir.empty())
+    throw ConfigError("npu experiment: error: --out is missing or empty; give an output folder, e.g. --out results");
+  check_output_folder(opt.out_dir);  // a file in the way of --out, named
   std::error_code ec;
   fs::create_directories(opt.out_dir, ec);
   const fs::path probe = fs::path(opt.out_dir) / ".npu-write-test";

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/base/csv.hpp"
+#include "npu/base/files.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/experiment.hpp"
@@ -268,10 +269,7 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
   std::vector<Row> rows = merged_rows(dirs, axes);
   const ReportCounts n = compare_and_count(rows);
 
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec || !fs::is_directory(out_dir, ec))
-    throw ConfigError(fmt::format("--out '{}': error: the folder cannot be created\n  choose a writable folder", out_dir));
+  create_output_folder(out_dir);  // names a file in the way, an empty --out, the system's reason
 
   std::ostringstream md, txt;
   summary_tables(rows, md, txt);

@@ -136,7 +136,7 @@ class SpecReader {
   static std::string describe(const YAML::Node& n) {
     switch (n.Type()) {
       case YAML::NodeType::Null: return "an empty value";
-      case YAML::NodeType::Sequence: return "a list";
+      case YAML::NodeType::Sequence: return n.size() == 0 ? "an empty list" : "a list";
       case YAML::NodeType::Map: return "a map";
       case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
       default: return "nothing";

@@ -37,6 +37,7 @@ std::vector<float> input_values(const compiler::Graph& g, const std::string& nam
   if (std::int64_t(have) != want)
     throw ConfigError(path + ": error: " + std::to_string(have) + " values, graph input '" + name + "' has " +
                       std::to_string(want));
+  compiler::check_input_layout(t.shape, g.tensor(name), path);
   if (!want_int) return std::move(t.f);
   std::vector<float> v(t.i.size());
   for (std::size_t k = 0; k < t.i.size(); ++k) {
@@ -100,6 +101,9 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       name = spec.substr(0, eq);
       path = spec.substr(eq + 1);
     }
+    if (out.count(name))
+      throw ConfigError("--input-data '" + spec + "': error: graph input '" + name + "' is given twice; give each " +
+                        "input's file once");
     if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end()) {
       std::string all;
       for (const auto& i : g.inputs) all += (all.empty() ? "" : ", ") + i;

@@ -133,6 +133,36 @@ const OutputError* find_error(const std::vector<OutputError>& v, const std::stri
 
 }  // namespace
 
+// A NaN in a constant (a weight, a bias) makes what it feeds NaN in the reference and in every
+// strategy alike, so the comparison says nothing (int8 even reported "bit-exact" with an SQNR
+// of nan, exit 0). +-Inf is left alone: attention masks hold -Inf on purpose.
+void check_nan_constants(const compiler::Graph& g, const VerifyOptions& opt) {
+  std::size_t bad = 0, tensors = 0, first = 0;
+  std::string first_name;
+  for (const auto& [name, t] : g.tensors) {
+    if (!t.is_constant) continue;
+    std::size_t here = 0;
+    for (std::size_t k = 0; k < t.float_data.size(); ++k) {
+      if (!std::isnan(t.float_data[k])) continue;
+      if (first_name.empty()) {
+        first_name = name;
+        first = k;
+      }
+      ++here;
+    }
+    bad += here;
+    tensors += here > 0;
+  }
+  if (bad == 0) return;
+  const std::string what = fmt::format("constant tensor '{}' holds NaN (first at element {}); {} NaN value(s) in {} "
+                                       "constant tensor(s)", first_name, first, bad, tensors);
+  if (!opt.allow_nonfinite)
+    throw ConfigError(opt.model + ": error: " + what + ": the reference and every strategy compute NaN from them " +
+                      "alike, so the comparison would check nothing\n  fix: re-export the model with finite weights, " +
+                      "or add --allow-nonfinite to verify it anyway (a warning is printed)");
+  std::cerr << "npu verify: warning: " << what << " (--allow-nonfinite): errors computed from them say little\n";
+}
+
 VerifyInputs prepare_verify(const VerifyOptions& opt) {
   VerifyInputs in;
   in.hw = load_hw_config(opt.hw);
@@ -146,6 +176,7 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
   for (const auto& spec : opt.input_shapes) compiler::add_input_shape(load, spec);
   load.dropout_as_identity = opt.dropout_as_identity;
   in.graph = compiler::load_model(opt.model, load);
+  check_nan_constants(in.graph, opt);
   const compiler::Graph& graph = in.graph;
   if (!(opt.fp32_tolerance > 0)) throw ConfigError("--tolerance: error: must be > 0 (e.g. 1e-4)");
   compiler::CompileResult shell;  // data_inputs reads only the graph's inputs
@@ -370,7 +401,7 @@ void write_verify_files(const VerifyReport& rep, const compiler::Graph& graph, c
 VerifyReport run_verify(const VerifyOptions& opt) {
   // Everything that can be refused is refused before any child runs.
   check_strategies(opt);
-  if (opt.out_dir.empty()) throw ConfigError("npu verify: error: --out DIR is required");
+  if (opt.out_dir.empty()) throw ConfigError("npu verify: error: --out is empty; give an output folder, e.g. --out verify-out");
   const VerifyInputs in = prepare_verify(opt);
   VerifyReport rep;
   rep.fp32 = in.fp32;

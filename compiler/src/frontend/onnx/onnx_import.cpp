@@ -497,6 +497,12 @@ struct Importer {
   }
 
   Graph convert(const onnx::ModelProto& m, OnnxModelInfo* info) {
+    if (m.has_graph() && m.graph().node_size() == 0 && m.graph().output_size() > 0) {
+      std::string outs;
+      for (const auto& o : m.graph().output()) outs += (outs.empty() ? "'" : ", '") + echo(o.name()) + "'";
+      fail("the graph has no nodes: its outputs (" + outs + ") are graph inputs or constants, so there is nothing to "
+           "compute; give a model with at least one node");
+    }
     if (!m.has_graph() || m.graph().node_size() == 0)
       fail("the file contains no ONNX graph (no nodes); it is not an ONNX model or it is "
            "truncated/corrupt: re-export or re-download it");

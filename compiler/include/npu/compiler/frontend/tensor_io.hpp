@@ -6,7 +6,9 @@
 // ending in '\n', then the raw little-endian data in C order).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "npu/compiler/reference/reference_interpreter.hpp"
 
@@ -23,6 +25,13 @@ RefTensor read_tensor_pb(const std::string& path, std::string* name = nullptr);
 /// TensorProto as read_tensor_pb. Throws npu::ConfigError naming the file and what is wrong
 /// (not .npy, another dtype, Fortran order, data size disagreeing with the shape).
 RefTensor read_tensor_file(const std::string& path, std::string* name = nullptr);
+
+/// Refuses a file whose values have `input`'s element count in another shape: they would be
+/// read in the input's order, so an NHWC image for an NCHW input would be a silently wrong
+/// input. Accepted: `input.shape` up to dimensions of size 1 ([3,32,32] for [1,3,32,32]) and a
+/// 1-D file (flattened on purpose). Throws npu::ConfigError "PATH: error: the file's shape
+/// [..] is not graph input 'NAME''s [..]" with the fix.
+void check_input_layout(const std::vector<std::int64_t>& file_shape, const Tensor& input, const std::string& path);
 
 /// Writes `t` as a TensorProto named `name` to `path`: FLOAT raw_data for Float32, INT64
 /// raw_data for integer tensors (BOOL for Bool). Throws npu::ConfigError naming the path

@@ -2,6 +2,8 @@
 // for outputs written as a stream (DDR traces, generated traces, VCD): a run that fails or
 // is killed halfway leaves the previous file (or none), never a truncated one that looks
 // like a result. Whole-text outputs use npu::sim::write_file_atomic, built on this.
+// A path that is a device or FIFO (/dev/null, /dev/stdout, a named pipe) is written in place
+// instead: a rename over it would replace the device with a regular file.
 #pragma once
 
 #include <fstream>
@@ -12,7 +14,8 @@ namespace npu {
 
 class AtomicOutputFile {
  public:
-  /// Opens `path`.tmp.<pid> in the same folder (so the rename stays on one file system).
+  /// Opens `path`.tmp.<pid> in the same folder (so the rename stays on one file system), or
+  /// `path` itself when it is an existing device or FIFO.
   /// Throws npu::ConfigError "PATH: error: cannot write the WHAT (missing folder or no
   /// permission)" with the fix.
   AtomicOutputFile(std::string path, std::string what);
@@ -34,6 +37,7 @@ class AtomicOutputFile {
   std::string path_, what_, tmp_;
   std::ofstream out_;
   bool committed_ = false;
+  bool direct_ = false;  ///< `path` is a device or FIFO: written in place, never renamed over
 };
 
 }  // namespace npu

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace npu::sim {
 
@@ -18,8 +20,14 @@ void write_file_atomic(const std::string& path, const std::string& text);
 bool copy_file_atomic(const std::string& from, const std::string& to);
 
 /// Checks now, without touching `path`, that it can be written: its folder exists and is
-/// writable and `path` is not a directory. `what` names it in the message ("program").
+/// writable and `path` is not a directory (or `path` is a writable device or FIFO, such as
+/// /dev/null, which is written in place). `what` names it in the message ("program").
 void check_writable(const std::string& path, const char* what);
+
+/// Throws npu::ConfigError when two of `outputs` (path, what it holds; empty paths skipped)
+/// are the same file (by path or inode): the later write would silently replace the earlier.
+/// Devices and FIFOs (/dev/null) may be shared.
+void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 /// Throws npu::ConfigError when `output` and `input` are the same file (by path or inode).
 void refuse_same_file(const std::string& output, const std::string& input, const char* what);
