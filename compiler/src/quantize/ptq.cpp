@@ -108,11 +108,13 @@ std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& s
   // written out and needs its own grid.
   // hoist-activation declines on quantised tensors (their grids stay where they are), so the
   // activation keeps its place and the tensors around it are written out too.
-  // fuse-add-layernorm and fuse-attention decline on quantised tensors (the int8 Add rescales;
-  // int8 has no online softmax): the Add output, the scores and the probabilities are written.
+  // fuse-add-layernorm, fuse-bias and fuse-attention decline on quantised tensors (the int8 Add
+  // rescales; int8 has no online softmax): the Add's inputs, the scores and the probabilities are
+  // written.
   std::vector<std::string> passes;
   for (const std::string& p : strategy.passes)
-    if (p != "fuse-residual" && p != "hoist-activation" && p != "fuse-add-layernorm" && p != "fuse-attention")
+    if (p != "fuse-residual" && p != "hoist-activation" && p != "fuse-add-layernorm" && p != "fuse-attention" &&
+        p != "fuse-bias")
       passes.push_back(p);
   PassManager::from_names(passes).run(g);
   std::set<std::string> out(g.inputs.begin(), g.inputs.end());
@@ -230,6 +232,28 @@ int quantize_eltwise_constants(Graph& g) {
   return n_quantised;
 }
 
+// int8 has no division rule (TFLite's converter folds a division by a constant into a
+// multiplication too): Div(x, c) with a constant c becomes Mul(x, 1/c), exact in reals (the fp32
+// values differ by at most one rounding). Returns how many it rewrote.
+int divisions_to_multiplications(Graph& g) {
+  int n_rewritten = 0;
+  for (Node& n : g.nodes) {
+    if (n.op_type != "Div" || n.inputs.size() != 2 || !g.has_tensor(n.inputs[1])) continue;
+    const Tensor& c = g.tensor(n.inputs[1]);
+    if (!has_float_data(c) || std::any_of(c.float_data.begin(), c.float_data.end(), [](float v) { return v == 0.0f; }))
+      continue;
+    Tensor r = c;
+    r.name = c.name + ".reciprocal";
+    for (float& v : r.float_data) v = 1.0f / v;
+    const std::string name = r.name;
+    if (!g.has_tensor(name)) g.tensors[name] = std::move(r);
+    n.op_type = "Mul";
+    n.inputs[1] = name;
+    ++n_rewritten;
+  }
+  return n_rewritten;
+}
+
 // Tensors that int8 needs with zero point 0, which get a symmetric range [-m, m] (hence zero
 // point 0, activation_params): a MatMul's computed B (attention's K^T and V: the int8 GEMM
 // subtracts no zero point from B, the ISA has none, as for weights) and a ConvTranspose's input
@@ -264,6 +288,7 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   r.graph = graph;
   Graph& g = r.graph;
   if (folds && options.order == FoldOrder::FoldThenQuantize) r.folded_bn = int(run_fold(g).size());
+  divisions_to_multiplications(g);
   r.ranges = calibrate(g, samples, options.calibration);
   widen_zero_point_free(g, r.ranges);
   // A Softmax output goes onto TFLite's int8 softmax grid, scale 1/256 and zero point -128 (the
