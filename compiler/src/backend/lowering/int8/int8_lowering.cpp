@@ -398,7 +398,10 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Layout:
     case LayerKind::Resize: grid_keeping_layer_int8(g, L, anchor, r); break;
     case LayerKind::Attention:
-      r.problem = "fused attention has no int8 rule (integer online softmax): run the transformer in fp32";
+      r.problem = "fused attention has no int8 rule: the int8 Softmax normalises whole rows, and an online softmax "
+                  "would need the running maximum to rescale int32 partial sums between key blocks (not built); with "
+                  "quantised scores (post-training quantisation gives them a grid) fuse-attention declines and "
+                  "MatMul, Softmax and MatMul run as int8 layers";
       break;
     default: break;  // Host: refused by functional_problems on its own
   }
