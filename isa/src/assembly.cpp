@@ -430,8 +430,8 @@ struct Field {
 
 const char* kNumberHint = "numbers are decimal (4096) or hexadecimal with a 0x prefix (0x1000)";
 const char* kRequantHint =
-    "requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT relu/clip/identity/scale_shift "
-    "or any element-wise op (a lookup table), ELTWISE add/mul, POOL global_avg";
+    "requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT relu/clip/identity/scale_shift, "
+    "softmax/layer_norm/rms_norm (row statistics) or any element-wise op (a lookup table), ELTWISE add/mul, POOL global_avg";
 
 class Reader {
  public:

@@ -46,6 +46,9 @@ std::uint64_t requant_table_bytes(const Instruction& inst) {
   if (const auto* g = std::get_if<GemmParams>(&inst.params)) return std::uint64_t(std::max(g->n, 0)) * Requant::kPairBytes;
   if (const auto* a = std::get_if<ActParams>(&inst.params)) {
     if (a->op == ActOp::ScaleShift) return std::uint64_t(std::max(a->channels, 0)) * Requant::kPairBytes;
+    if (a->op == ActOp::Softmax) return kSoftmaxTableBytes;
+    if (a->op == ActOp::LayerNorm || a->op == ActOp::RmsNorm)
+      return (a->elems / std::uint64_t(std::max(a->channels, 1)) + 1) * Requant::kPairBytes;
     return act_uses_lut(a->op) ? kActLutBytes : Requant::kActTableBytes;
   }
   if (const auto* e = std::get_if<EltwiseParams>(&inst.params))
@@ -85,10 +88,10 @@ std::string requant_problem(const Instruction& inst) {
   }
   if (const auto* a = std::get_if<ActParams>(&inst.params)) {
     if (a->op != ActOp::Relu && a->op != ActOp::Clip && a->op != ActOp::Identity && a->op != ActOp::ScaleShift &&
-        !act_uses_lut(a->op))
+        a->op != ActOp::Softmax && a->op != ActOp::LayerNorm && a->op != ActOp::RmsNorm && !act_uses_lut(a->op))
       return fmt::format("requant on ACT op={}: int8 ACT is relu, clip, identity (a rescale and a clamp), "
-                         "scale_shift (a per-channel affine map) or an element-wise function (a lookup table); "
-                         "not a row-wise op",
+                         "scale_shift (a per-channel affine map), softmax, layer_norm, rms_norm (integer row "
+                         "statistics) or an element-wise function (a lookup table); not softmax_online",
                          to_string(a->op));
     if (a->has_residual) return "requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)";
     if (act_uses_lut(a->op) && (r->in_zp != 0 || r->out_zp != 0))

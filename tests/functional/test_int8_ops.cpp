@@ -262,7 +262,7 @@ TEST(Int8Ops, InstructionsWithoutAnInt8RuleAreRefusedNotGuessed) {
   a.op = isa::ActOp::Sigmoid;  // without its table
   a.elems = 1;
   EXPECT_THROW(hw::functional::act_int8(a, s.dp.sram()), std::invalid_argument);
-  a.op = isa::ActOp::Softmax;  // row-wise: no int8 rule at all
+  a.op = isa::ActOp::SoftmaxOnline;  // the fused attention's online softmax: no int8 rule
   a.requant.on = true;
   EXPECT_THROW(hw::functional::act_int8(a, s.dp.sram()), std::invalid_argument);
   hw::BackingStore ddr("DDR", 1 << 16);

@@ -38,7 +38,8 @@ std::string error_of(const std::string& line) {
 
 const std::string kHint =
     "\n  requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT "
-    "relu/clip/identity/scale_shift or any element-wise op (a lookup table), ELTWISE add/mul, POOL global_avg";
+    "relu/clip/identity/scale_shift, softmax/layer_norm/rms_norm (row statistics) or any element-wise op (a lookup "
+    "table), ELTWISE add/mul, POOL global_avg";
 
 }  // namespace
 
@@ -150,10 +151,10 @@ TEST(RequantOperand, IllegalCombinationsHaveExactMessages) {
             "bad.npuasm:3:45: error: requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)" + kHint);
   EXPECT_EQ(error_of("ELTWISE op=sub a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
             "bad.npuasm:3:44: error: requant on ELTWISE op=sub: int8 ELTWISE is add or mul" + kHint);
-  EXPECT_EQ(error_of("ACT op=softmax in=0x0 out=0x0 elems=4 channels=1 requant=0x40"),
-            "bad.npuasm:3:50: error: requant on ACT op=softmax: int8 ACT is relu, clip, identity (a rescale and a "
-            "clamp), scale_shift (a per-channel affine map) or an element-wise function (a lookup table); not a "
-            "row-wise op" + kHint);
+  EXPECT_EQ(error_of("ACT op=softmax_online in=0x0 out=0x0 elems=4 channels=1 param=0x80 requant=0x40 alpha=1 beta=1"),
+            "bad.npuasm:3:68: error: requant on ACT op=softmax_online: int8 ACT is relu, clip, identity (a rescale "
+            "and a clamp), scale_shift (a per-channel affine map), softmax, layer_norm, rms_norm (integer row "
+            "statistics) or an element-wise function (a lookup table); not softmax_online" + kHint);
   EXPECT_EQ(error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40"),
             "bad.npuasm:3:44: error: requant on POOL op=max: int8 POOL requantises only global_avg (max and avg keep "
             "their input's grid)" + kHint);

@@ -56,6 +56,7 @@ QuantParams activation_params(const TensorRange& range) {
   q.scale = {float(s)};
   const double zp = std::nearbyint(-128.0 - lo / double(q.scale[0]));
   q.zero_point = {std::int64_t(std::clamp(zp, -128.0, 127.0))};
+  if (lo == -hi && hi > 0) q.zero_point = {0};  // symmetric: -128 + 127.5 rounds to 0 (half to even), not by float luck
   return q;
 }
 
@@ -81,6 +82,8 @@ std::int64_t weight_axis(const Graph& g, const Node& n) {
   if (n.op_type == "Conv" && w.shape.size() >= 3) return 0;
   if (n.op_type == "Gemm" && w.shape.size() == 2) return n.attr_int("transB", 0) != 0 ? 0 : 1;
   if (n.op_type == "MatMul" && w.shape.size() == 2) return 1;
+  // ConvTranspose [Cin, Cout/group, kh, kw]: its output channels are axis 1 when group is 1
+  if (n.op_type == "ConvTranspose" && w.shape.size() == 4 && n.attr_int("group", 1) == 1) return 1;
   return -1;
 }
 
@@ -105,9 +108,14 @@ std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& s
   // written out and needs its own grid.
   // hoist-activation declines on quantised tensors (their grids stay where they are), so the
   // activation keeps its place and the tensors around it are written out too.
+  // fuse-add-layernorm, fuse-bias and fuse-attention decline on quantised tensors (the int8 Add
+  // rescales; int8 has no online softmax): the Add's inputs, the scores and the probabilities are
+  // written.
   std::vector<std::string> passes;
   for (const std::string& p : strategy.passes)
-    if (p != "fuse-residual" && p != "hoist-activation") passes.push_back(p);
+    if (p != "fuse-residual" && p != "hoist-activation" && p != "fuse-add-layernorm" && p != "fuse-attention" &&
+        p != "fuse-bias")
+      passes.push_back(p);
   PassManager::from_names(passes).run(g);
   std::set<std::string> out(g.inputs.begin(), g.inputs.end());
   for (const Node& n : g.nodes)
@@ -127,7 +135,7 @@ namespace {
 
 /// Bias of Conv/Gemm node `n` quantised with s_in x s_w[c]; false when it has none that fits.
 bool quantize_bias(Graph& g, const Node& n, float s_in, const QuantParams& wq) {
-  if ((n.op_type != "Conv" && n.op_type != "Gemm") || n.inputs.size() < 3 || n.inputs[2].empty() ||
+  if ((n.op_type != "Conv" && n.op_type != "Gemm" && n.op_type != "ConvTranspose") || n.inputs.size() < 3 || n.inputs[2].empty() ||
       !g.has_tensor(n.inputs[2]))
     return false;
   Tensor& b = g.tensor(n.inputs[2]);
@@ -224,6 +232,51 @@ int quantize_eltwise_constants(Graph& g) {
   return n_quantised;
 }
 
+// int8 has no division rule (TFLite's converter folds a division by a constant into a
+// multiplication too): Div(x, c) with a constant c becomes Mul(x, 1/c), exact in reals (the fp32
+// values differ by at most one rounding). Returns how many it rewrote.
+int divisions_to_multiplications(Graph& g) {
+  int n_rewritten = 0;
+  for (Node& n : g.nodes) {
+    if (n.op_type != "Div" || n.inputs.size() != 2 || !g.has_tensor(n.inputs[1])) continue;
+    const Tensor& c = g.tensor(n.inputs[1]);
+    if (!has_float_data(c) || std::any_of(c.float_data.begin(), c.float_data.end(), [](float v) { return v == 0.0f; }))
+      continue;
+    Tensor r = c;
+    r.name = c.name + ".reciprocal";
+    for (float& v : r.float_data) v = 1.0f / v;
+    const std::string name = r.name;
+    if (!g.has_tensor(name)) g.tensors[name] = std::move(r);
+    n.op_type = "Mul";
+    n.inputs[1] = name;
+    ++n_rewritten;
+  }
+  return n_rewritten;
+}
+
+// Tensors that int8 needs with zero point 0, which get a symmetric range [-m, m] (hence zero
+// point 0, activation_params): a MatMul's computed B (attention's K^T and V: the int8 GEMM
+// subtracts no zero point from B, the ISA has none, as for weights) and a ConvTranspose's input
+// (its zero insertion writes 0 bytes, the real 0 only on such a grid). Returns how many ranges it
+// widened.
+int widen_zero_point_free(const Graph& g, std::map<std::string, TensorRange>& ranges) {
+  int n_widened = 0;
+  for (const Node& n : g.nodes) {
+    std::string t;
+    if (n.op_type == "MatMul" && n.inputs.size() >= 2 && g.has_tensor(n.inputs[1]) && !g.tensor(n.inputs[1]).is_constant)
+      t = n.inputs[1];
+    if (n.op_type == "ConvTranspose" && !n.inputs.empty()) t = n.inputs[0];
+    auto it = t.empty() ? ranges.end() : ranges.find(t);
+    if (it == ranges.end()) continue;
+    const float m = std::max(std::fabs(it->second.lo), std::fabs(it->second.hi));
+    if (it->second.lo == -m && it->second.hi == m) continue;
+    it->second.lo = -m;
+    it->second.hi = m;
+    ++n_widened;
+  }
+  return n_widened;
+}
+
 }  // namespace
 
 PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std::vector<CalibSample>& samples,
@@ -235,7 +288,17 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   r.graph = graph;
   Graph& g = r.graph;
   if (folds && options.order == FoldOrder::FoldThenQuantize) r.folded_bn = int(run_fold(g).size());
+  divisions_to_multiplications(g);
   r.ranges = calibrate(g, samples, options.calibration);
+  widen_zero_point_free(g, r.ranges);
+  // A Softmax output goes onto TFLite's int8 softmax grid, scale 1/256 and zero point -128 (the
+  // range [0, 255/256]), whatever its calibrated range: the int8 softmax rule writes onto it.
+  for (const Node& n : g.nodes)
+    if (n.op_type == "Softmax" && !n.outputs.empty() && r.ranges.count(n.outputs[0])) {
+      TensorRange& range = r.ranges[n.outputs[0]];
+      range.lo = 0.0f;
+      range.hi = 255.0f / 256.0f;
+    }
   // A Concat input far narrower than the concatenation (a detection head's 0..1 scores beside
   // pixel coordinates) is not put on the output's grid, which would round it to a few levels:
   // it is requantised onto that grid by a copy of its own (concat_requant.cpp), as TFLite's and
@@ -245,6 +308,7 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   // Pools, views and Concat keep their input's grid in int8: one range per group, before any
   // scale (biases use their input's) is derived from them.
   share_grids(g, r.ranges);
+  if (widen_zero_point_free(g, r.ranges)) share_grids(g, r.ranges);  // their groups, now symmetric
   const WeightGrids before_fold = quantize_weights(g, r);
   if (folds && options.order == FoldOrder::QuantizeThenFold) r.folded_bn = fold_after_quantising(g, before_fold);
   for (const auto& [name, range] : r.ranges) {

@@ -97,26 +97,29 @@ class QuantisedInterpreter {
     static const std::set<std::string> kOps = {
         "Conv",    "Gemm",    "MatMul",  "Relu",      "Clip",     "Add",     "MaxPool", "AveragePool", "GlobalAveragePool",
         "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat",
-        "BatchNormalization", "Mul"};
+        "BatchNormalization", "Mul", "ConvTranspose", "Softmax", "LayerNormalization", "RMSNormalization"};
     return kOps.count(op) > 0 || qref::is_unary_function(op) || qref::is_layout_move(op);
   }
 
   static std::string no_rule(const std::string& op) {
-    return "no int8 rule for op '" + op + "' (implemented: Conv, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
+    return "no int8 rule for op '" + op + "' (implemented: Conv, ConvTranspose, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
-           "BatchNormalization, Mul, Transpose, Split, Slice, nearest Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
+           "BatchNormalization, Mul, Softmax, LayerNormalization, RMSNormalization (last axis), Transpose, Split, Slice, nearest Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
            "HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs, Neg, Pow by a constant)";
   }
 
   void execute(const Node& n) {
     const std::string& op = n.op_type;
     if (op == "Conv") return conv(n);
-    if (op == "Gemm" || op == "MatMul") return gemm(n);
+    if (op == "ConvTranspose") return conv_transpose(n);
+    if (op == "Gemm") return gemm(n);
+    if (op == "MatMul") return matmul(n);
     if (op == "Relu" || op == "Clip") return activation(n);
     if (op == "Add" || op == "Mul") return add(n);
     if (qref::is_unary_function(op)) return unary(n);
     if (qref::is_layout_move(op)) return layout_move(n);
     if (op == "BatchNormalization") return batchnorm(n);
+    if (op == "Softmax" || op == "LayerNormalization" || op == "RMSNormalization") return rowwise(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") return pool(n);
     if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
         op == "Dropout" || op == "Concat")
@@ -201,6 +204,103 @@ class QuantisedInterpreter {
     vals_[n.outputs[0]] = std::move(y);
   }
 
+  // ConvTranspose by its ONNX definition (group 1, 2-D): every input pixel scatters x - zp_x times
+  // the kernel onto the output, y[co, iy s + ky d - pad_top, ix s + kx d - pad_left] +=
+  // (x[ci, iy, ix] - zp_x) w[ci, co, ky, kx]; bias and per-channel requantisation as a Conv's.
+  void conv_transpose(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    if (x.shape.size() != 4) fail("only 2-D transposed convolutions (4-D tensors) are implemented");
+    if (n.attr_int("group", 1) != 1) fail("int8 ConvTranspose with group != 1 is not implemented");
+    if (n.attr_string("auto_pad", "NOTSET") != "NOTSET") fail("auto_pad is not implemented (give explicit pads)");
+    const Tensor& wt = g_.tensor(n.inputs.at(1));
+    const std::int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
+    const std::int64_t K = wt.shape[1], kh = wt.shape[2], kw = wt.shape[3];
+    const auto st = n.attr_ints("strides", {1, 1}), dl = n.attr_ints("dilations", {1, 1});
+    const auto pd = n.attr_ints("pads", {0, 0, 0, 0});
+    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
+    const std::int64_t Ho = ys[2], Wo = ys[3];
+    QuantisedTensor y = output_like(n, std::size_t(N * K * Ho * Wo));
+    const Mac m = mac_params(n, 1, K, x.grid, y.grid);
+    std::vector<std::int64_t> acc(y.q.size(), 0);
+    for (std::int64_t b = 0; b < N; ++b)
+      for (std::int64_t c = 0; c < C; ++c)
+        for (std::int64_t iy = 0; iy < H; ++iy)
+          for (std::int64_t ix = 0; ix < W; ++ix) {
+            const std::int64_t v = std::int64_t(x.q[std::size_t(((b * C + c) * H + iy) * W + ix)]) - x.grid.zero_point;
+            for (std::int64_t k = 0; k < K; ++k)
+              for (std::int64_t ky = 0; ky < kh; ++ky)
+                for (std::int64_t kx = 0; kx < kw; ++kx) {
+                  const std::int64_t oy = iy * st[0] + ky * dl[0] - pd[0], ox = ix * st[1] + kx * dl[1] - pd[1];
+                  if (oy < 0 || oy >= Ho || ox < 0 || ox >= Wo) continue;
+                  acc[std::size_t(((b * K + k) * Ho + oy) * Wo + ox)] +=
+                      v * std::int64_t(m.w[std::size_t(((c * K + k) * kh + ky) * kw + kx)]);
+                }
+          }
+    for (std::size_t i = 0; i < acc.size(); ++i) {
+      const std::size_t k = (i / std::size_t(Ho * Wo)) % std::size_t(K);
+      y.q[i] = requant(acc[i] + m.bias[k], m.m[k], y.grid.zero_point);
+    }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  // MatMul with numpy batch broadcasting, ranks >= 2: acc = sum_k (a - zp_a)(b - zp_b) per
+  // output element. A constant 2-D B is a weight (per-channel scales, mac_params); a computed B
+  // is an int8 activation on its own grid (TFLite's int8 BatchMatMul: M = s_a s_b / s_y).
+  void matmul(const Node& n) {
+    const QuantisedTensor a = value(n.inputs.at(0));
+    const Tensor& bt = g_.tensor(n.inputs.at(1));
+    if (a.shape.size() < 2) fail("a 1-D MatMul operand has no int8 rule here");
+    if (bt.is_constant && bt.shape.size() == 2 && a.shape.size() == 2) return gemm(n);
+    QuantisedTensor b;
+    if (bt.is_constant)
+      b.shape = bt.shape;
+    else
+      b = value(n.inputs.at(1));
+    if (b.shape.size() < 2) fail("a 1-D MatMul operand has no int8 rule here");
+    const std::vector<std::int64_t>& ys = g_.tensor(n.outputs.at(0)).shape;
+    const std::int64_t M = a.shape[a.shape.size() - 2], K = a.shape.back(), N = b.shape.back();
+    if (b.shape[b.shape.size() - 2] != K) fail("inner dimensions differ");
+    std::int64_t batches = 1;
+    for (std::size_t d = 0; d + 2 < ys.size(); ++d) batches *= ys[d];
+    QuantisedTensor y = output_like(n, std::size_t(batches * M * N));
+    const std::vector<double> sb = bt.is_constant ? weight_scales(bt, int(bt.shape.size()) - 1, N) : std::vector<double>{};
+    std::vector<qref::Multiplier> m;
+    for (std::int64_t j = 0; j < N; ++j)
+      m.push_back(qref::quantize_multiplier(a.grid.scale * (sb.empty() ? b.grid.scale : sb[std::size_t(j)]) / y.grid.scale));
+    const int zp_b = bt.is_constant ? 0 : b.grid.zero_point;
+    std::vector<std::int8_t> bq = b.q;  // a constant B on its per-channel grid (zero point 0)
+    if (bt.is_constant) bq.resize(bt.float_data.size());
+    if (bt.is_constant)
+      for (std::size_t i = 0; i < bq.size(); ++i)
+        bq[i] = qref::quantise(double(bt.float_data[i]), {sb[i % std::size_t(N)], 0});
+    // Offset of batch `t` of the output in an operand of shape s (right-aligned, size-1 dims broadcast).
+    auto batch_offset = [&](const std::vector<std::int64_t>& s, std::int64_t t) {
+      std::int64_t off = 0, stride = s[s.size() - 2] * s.back();
+      for (std::size_t d = ys.size() - 2; d-- > 0;) {
+        const std::int64_t coord = t % ys[d];
+        t /= ys[d];
+        const std::size_t od = d + s.size();
+        if (od < ys.size()) continue;
+        const std::int64_t sd = s[od - ys.size()];
+        off += (sd == 1 ? 0 : coord) * stride;
+        stride *= sd;
+      }
+      return off;
+    };
+    for (std::int64_t t = 0; t < batches; ++t) {
+      const std::int64_t ao = batch_offset(a.shape, t), bo = batch_offset(b.shape, t);
+      for (std::int64_t i = 0; i < M; ++i)
+        for (std::int64_t j = 0; j < N; ++j) {
+          std::int64_t acc = 0;
+          for (std::int64_t k = 0; k < K; ++k)
+            acc += (std::int64_t(a.q[std::size_t(ao + i * K + k)]) - a.grid.zero_point) *
+                   (std::int64_t(bq[std::size_t(bo + k * N + j)]) - zp_b);
+          y.q[std::size_t((t * M + i) * N + j)] = requant(acc, m[std::size_t(j)], y.grid.zero_point);
+        }
+    }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
   void gemm(const Node& n) {
     const QuantisedTensor a = value(n.inputs.at(0));
     const Tensor& bt = g_.tensor(n.inputs.at(1));
@@ -270,6 +370,47 @@ class QuantisedInterpreter {
     const std::size_t per = x.q.size() / std::size_t(x.shape[0] * C);
     for (std::size_t i = 0; i < x.q.size(); ++i)
       y.q[i] = ch[(i / per) % std::size_t(C)](x.q[i], x.grid.zero_point, y.grid.zero_point);
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  // A constant per-column parameter of a norm (input i): D values, one broadcast, or none.
+  std::vector<float> row_param(const Node& n, std::size_t i, std::int64_t d) {
+    if (i >= n.inputs.size() || n.inputs[i].empty()) return {};
+    const Tensor& t = g_.tensor(n.inputs[i]);
+    if (!t.is_constant) fail("input " + std::to_string(i) + " is not a constant");
+    if (std::int64_t(t.float_data.size()) == d) return t.float_data;
+    if (t.float_data.size() == 1) return std::vector<float>(std::size_t(d), t.float_data[0]);
+    fail("input " + std::to_string(i) + " has " + std::to_string(t.float_data.size()) + " values for rows of " +
+         std::to_string(d));
+  }
+
+  // Softmax, LayerNormalization, RMSNormalization over the last axis (qref::SoftmaxRule, NormRule).
+  void rowwise(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    const std::int64_t rank = std::int64_t(x.shape.size());
+    std::int64_t axis = n.attr_int("axis", -1);
+    if (axis < 0) axis += rank;
+    if (rank == 0 || axis != rank - 1) fail("int8 rule only over the last axis");
+    if (n.outputs.size() > 1 && std::any_of(n.outputs.begin() + 1, n.outputs.end(), [](const std::string& o) { return !o.empty(); }))
+      fail("the training form (Mean / InvStdDev outputs) has no int8 rule");
+    const std::int64_t d = x.shape.back();
+    QuantisedTensor y = output_like(n, x.q.size());
+    const std::size_t rows = d > 0 ? x.q.size() / std::size_t(d) : 0;
+    try {
+      if (n.op_type == "Softmax") {
+        const qref::SoftmaxRule rule(x.grid, y.grid);
+        for (std::size_t r = 0; r < rows; ++r) rule.row(&x.q[r * std::size_t(d)], std::size_t(d), &y.q[r * std::size_t(d)]);
+      } else {
+        const bool ln = n.op_type == "LayerNormalization";
+        std::vector<float> gamma = row_param(n, 1, d);
+        if (gamma.empty()) fail("no scale input");
+        const qref::NormRule rule(gamma, ln ? row_param(n, 2, d) : std::vector<float>{},
+                                  double(n.attr_float("epsilon", 1e-5f)), ln, x.grid, y.grid);
+        for (std::size_t r = 0; r < rows; ++r) rule.row(&x.q[r * std::size_t(d)], &y.q[r * std::size_t(d)]);
+      }
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
     vals_[n.outputs[0]] = std::move(y);
   }
 

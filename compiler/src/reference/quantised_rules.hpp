@@ -99,6 +99,34 @@ struct BatchNormChannel {
   std::int8_t operator()(std::int8_t x, int zp_x, int zp_y) const;
 };
 
+/// int8 Softmax over one row (docs/functional.md "int8 execution"; TFLite's SoftmaxInt8LUT
+/// table, PopulateSoftmaxUInt8LookupTable, with an integer reciprocal): e[k] =
+/// floor(65535 exp(-s_x k) + 0.5) for k = max - x in 0..255, T = sum e, inv = round(2^46 / T)
+/// (half up), y = saturate(zp_y + round_half_up(e inv / 2^38)). The output grid must have scale
+/// 1/256 (throws std::invalid_argument otherwise).
+struct SoftmaxRule {
+  std::int32_t exp_table[256] = {};
+  int zp_y = 0;
+  SoftmaxRule(const QuantGrid& x, const QuantGrid& y);
+  void row(const std::int8_t* x, std::size_t d, std::int8_t* y) const;
+};
+
+/// int8 LayerNormalization (subtract_mean) / RMSNormalization over one row of D = gamma.size()
+/// values with int32 statistics: v = q - zp_x, S = sum v (0 for RMS), Q = sum v^2,
+/// root = floor(sqrt((D Q - S^2 + eps_term) 2^16)), eps_term = round(D^2 eps / s_x^2),
+/// n = round_half_away((D v - S) 2^20 / root) (c / sqrt(variance) in Q12; 0 when root = 0),
+/// then per column the BatchNormChannel of (gamma_j, beta_j, mean 0, var 1, eps 0) from the grid
+/// 2^-12 to y.
+struct NormRule {
+  bool subtract_mean = true;
+  int zp_x = 0, zp_y = 0;
+  std::int32_t eps_term = 0;
+  std::vector<BatchNormChannel> column;
+  NormRule(const std::vector<float>& gamma, const std::vector<float>& beta, double eps, bool mean, const QuantGrid& x,
+           const QuantGrid& y);
+  void row(const std::int8_t* q, std::int8_t* y) const;
+};
+
 /// An element-wise function by its ONNX definition, in double: the node's op and attributes
 /// (LeakyRelu alpha, HardSigmoid alpha/beta, Gelu approximate, Pow's constant exponent).
 struct UnaryFunction {

@@ -58,19 +58,21 @@ std::vector<Step> gen_rowwise(GenCtx& ctx, const LayerSpec& L) {
   const bool ln = L.act == isa::ActOp::LayerNorm || L.act == isa::ActOp::RmsNorm;
   const std::uint64_t pelems = isa::act_param_elems(L.act, L.channels, L.elems);
   const std::uint64_t pbytes = pelems * isa::kParamElemBytes;
-  const std::uint64_t reserved = align_up(pbytes, ctx.opt.align_bytes);
+  // int8: the requantisation table (softmax's exp table, the norms' eps term and pairs), resident
+  const std::uint64_t table = L.requant.empty() ? 0 : ctx.bytes_of(L.requant);
+  const std::uint64_t reserved = align_up(pbytes, ctx.opt.align_bytes) + align_up(table, ctx.opt.align_bytes);
   const bool res = !L.residual.empty();  // fuse-add-layernorm: the second summand
   std::uint64_t chunk = ctx.chunk_elems(L, L.elems, res ? 3 : 2, reserved);
   if (chunk < d) ctx.too_big(L, reserved + (res ? 6 : 4) * align_up(d * ctx.e, ctx.opt.align_bytes));
   const std::uint64_t rt = chunk / d;  // rows per tile
   const std::uint64_t t = rt * d * ctx.e;
-  const auto o = ctx.place({pbytes, t, t, t, t, res ? t : 0, res ? t : 0});
+  const auto o = ctx.place({pbytes, t, t, t, t, res ? t : 0, res ? t : 0, table});
   const std::uint32_t par = o[0], in0 = o[1], in1 = o[2], out0 = o[3], out1 = o[4], res0 = o[5], res1 = o[6];
   ctx.info.tile = std::to_string(rt) + " rows x " + std::to_string(d);
   std::vector<Step> steps;
   for (std::uint64_t r0 = 0, i = 0; r0 < rows; r0 += rt, ++i) {
     const std::uint64_t n = std::min(rt, rows - r0);
-    Step s = act_step(ctx, L, 0, r0 * d, n * d, int(n), i % 2 ? in1 : in0, i % 2 ? out1 : out0);
+    Step s = act_step(ctx, L, o[7], r0 * d, n * d, int(n), i % 2 ? in1 : in0, i % 2 ? out1 : out0);
     if (res) {
       const std::uint32_t rs = i % 2 ? res1 : res0;
       s.loads.push_back({ctx.root(L.residual), dma_rows(ctx.addr(L.residual) + r0 * d * ctx.e, rs, n * d, 1, 0, ctx.e)});

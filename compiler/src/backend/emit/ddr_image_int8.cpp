@@ -36,9 +36,21 @@ int gemm_n_tile(const CompileResult& r, const std::string& layer) {
 
 // Output-channel axis of a layer's weights (int8_lowering.hpp).
 int weight_axis(const Graph& g, const LayerSpec& L) {
-  if (L.kind != LayerKind::Gemm) return 0;
   const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
+  if (L.kind != LayerKind::Gemm) return n && n->op_type == "ConvTranspose" ? 1 : 0;
   return n && n->op_type == "Gemm" && n->attr_int("transB", 0) != 0 ? 0 : 1;
+}
+
+// A ConvTranspose's int8 weights [Cin, Cout, kh, kw] (group 1) as its stride-1 CONV reads them:
+// [Cout, Cin, kh, kw] with the kernel flipped (ddr_image.cpp put_conv_transpose_weights).
+std::vector<std::int8_t> conv_transpose_layout(const std::vector<std::int8_t>& w, const ConvGeom& c) {
+  const std::uint64_t ci_n = std::uint64_t(c.c_in), co_n = std::uint64_t(c.c_out);
+  const std::uint64_t taps = std::uint64_t(c.kh) * std::uint64_t(c.kw);
+  std::vector<std::int8_t> v(w.size());
+  for (std::uint64_t co = 0; co < co_n; ++co)
+    for (std::uint64_t ci = 0; ci < ci_n; ++ci)
+      for (std::uint64_t t = 0; t < taps; ++t) v[(co * ci_n + ci) * taps + t] = w[(ci * co_n + co) * taps + (taps - 1 - t)];
+  return v;
 }
 
 bool is_view_op(const std::string& op) {
@@ -97,13 +109,15 @@ void int8_image(const CompileResult& r, const std::map<std::string, std::vector<
       put(out, L.scale_shift + " (int32 w, b)", ddr_addr_of(r, L.scale_shift), q.scale_shift);
     if (!L.bias.empty() && !q.bias.empty() && done.insert(L.bias).second)
       put(out, L.bias + " (int32)", ddr_addr_of(r, L.bias), q.bias);
-    if (L.weight.empty() || !g.has_tensor(L.weight) || !done.insert(L.weight).second) continue;
+    if (L.weight.empty() || !g.has_tensor(L.weight) || !g.tensor(L.weight).is_constant || !done.insert(L.weight).second)
+      continue;  // a computed B (attention) is an activation the program writes
     const Tensor& w = g.tensor(L.weight);
     const int axis = weight_axis(g, L);
     std::string problem;
     const std::vector<double> scales = weight_scales(w, axis, L.geom.c_out, problem);
     if (!problem.empty()) throw std::logic_error("ddr_image: " + problem);  // functional_problems reported it
     std::vector<std::int8_t> wq = quantise_weights(w, axis, scales);
+    if (L.kind == LayerKind::Conv && axis == 1) wq = conv_transpose_layout(wq, L.geom);
     if (L.kind == LayerKind::Gemm) {  // B as [K, N], pre-tiled by the program's N tile (ddr_image.hpp)
       const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
       const bool trans_b = n && n->op_type == "Gemm" && n->attr_int("transB", 0) != 0;

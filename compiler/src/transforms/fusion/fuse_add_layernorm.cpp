@@ -27,6 +27,10 @@ Legality FuseAddLayerNorm::check(const Graph& graph, const Candidate& c) const {
   if (graph.consumers(add.outputs[0]).size() != 1)
     return Legality::decline("Add output also feeds other nodes (a pre-norm residual stream)");
   if (!ln.attr_string(fused_attr::kResidualIn, "").empty()) return Legality::decline(ln.name + " already reads a residual");
+  if (graph.tensor(add.outputs[0]).quant)
+    return Legality::decline("Add output '" + add.outputs[0] + "' is quantised: an int8 Add rescales both inputs to its "
+                             "own grid (TFLite's quantised Add), which the LayerNorm's residual step does not; kept as an "
+                             "ELTWISE add");
   return Legality::ok();
 }
 

@@ -204,6 +204,9 @@ Legality FuseAttention::check(const Graph& graph, const Candidate& cand) const {
   if (axis != -1 && axis != std::int64_t(x.size()) - 1)
     return Legality::decline("Softmax along axis " + std::to_string(axis) +
                              ", not the last: the online softmax normalises each query's row of keys");
+  if (graph.tensor(sm.inputs[0]).quant || graph.tensor(sm.outputs[0]).quant)
+    return Legality::decline("the scores are quantised: int8 has no online-softmax rule (the integer Softmax "
+                             "normalises whole rows), so MatMul, Softmax and MatMul run as int8 layers");
   for (long k : {c.qk, c.scale, c.add, c.softmax, c.pv})
     if (k >= 0 && graph.nodes[std::size_t(k)].on_host) return Legality::decline(graph.nodes[std::size_t(k)].name + " runs on the host");
   if (const std::string p = shapes_problem(graph, qk, pv); !p.empty()) return Legality::decline(p);

@@ -48,6 +48,9 @@ Legality FuseBias::check(const Graph& graph, const Candidate& c) const {
   if (graph.consumers(x).size() != 1) return Legality::decline("MatMul output also feeds other nodes");
   if (mm.inputs.size() > 2) return Legality::decline("MatMul already has a bias fused");
   if (!mm.attr_string(fused_attr::kAct, "").empty()) return Legality::decline("MatMul already has an activation fused");
+  if (graph.tensor(x).quant)
+    return Legality::decline("MatMul output '" + x + "' is quantised: in int8 the bias Add is TFLite's quantised Add "
+                             "onto its own grid (as the integer reference computes it); kept as an ELTWISE add");
   return Legality::ok();
 }
 

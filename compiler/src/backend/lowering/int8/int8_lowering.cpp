@@ -213,11 +213,26 @@ void batchnorm_layer_int8(const Graph& g, const LayerSpec& L, const Node& bn, In
 /// when they are not a constant or the Gemm has alpha/beta other than 1).
 std::vector<double> layer_weight_scales(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
   const Tensor* w = g.has_tensor(L.weight) ? &g.tensor(L.weight) : nullptr;  // not a slice of a batched MatMul
+  if (const Tensor* b = graph_tensor(g, L.weight); b && !b->is_constant && L.kind == LayerKind::Gemm) {
+    // A computed B (attention's Q K^T and P V): an int8 activation on one grid, as TFLite's int8
+    // BatchMatMul; the ISA subtracts no B zero point, so it must be 0 (PTQ makes it symmetric).
+    const auto gb = activation_grid(*b);
+    if (!gb) {
+      r.problem = "B operand '" + L.weight + "' has no per-tensor int8 quantisation";
+      return {};
+    }
+    if (gb->zero_point != 0) {
+      r.problem = "B operand '" + L.weight + "' has zero point " + std::to_string(gb->zero_point) +
+                  "; int8 GEMM subtracts none from B (post-training quantisation gives a computed B a symmetric grid)";
+      return {};
+    }
+    return std::vector<double>(std::size_t(L.geom.c_out), gb->scale);
+  }
   if (!w || !w->is_constant) {
     r.problem = "weights '" + L.weight + "' are not a constant of the graph";
     return {};
   }
-  int axis = 0;
+  int axis = anchor && anchor->op_type == "ConvTranspose" ? 1 : 0;  // ONNX [Cin, Cout/group, kh, kw]
   if (L.kind == LayerKind::Gemm) {
     const bool trans_b = anchor && anchor->op_type == "Gemm" && anchor->attr_int("transB", 0) != 0;
     axis = trans_b ? 0 : 1;
@@ -236,8 +251,17 @@ void matmul_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, I
     r.problem = "a fused residual, input-channel scale or scale/shift has no int8 rule";
     return;
   }
-  const auto x = layer_grid(g, L.inputs[0], "input", r.problem), y = layer_grid(g, L.output, "output", r.problem);
+  // A ConvTranspose's CONV reads the zero-inserted copy of the node's input, on that input's grid.
+  const bool transposed = anchor && anchor->op_type == "ConvTranspose";
+  const std::string& in = transposed ? anchor->inputs.at(0) : L.inputs[0];
+  const auto x = layer_grid(g, in, "input", r.problem), y = layer_grid(g, L.output, "output", r.problem);
   if (!x || !y) return;
+  if (transposed && x->zero_point != 0) {
+    r.problem = "ConvTranspose input '" + in + "' has zero point " + std::to_string(x->zero_point) +
+                ": the zero insertion writes 0 bytes, the real 0 only on a grid with zero point 0 (post-training "
+                "quantisation gives a ConvTranspose input a symmetric grid)";
+    return;
+  }
   const std::vector<double> sw = layer_weight_scales(g, L, anchor, r);
   if (!r.problem.empty()) return;
   if (!activation_clamp(L.act, L.act_alpha, L.act_beta, *y, r.imm.clamp_min, r.imm.clamp_max)) {
@@ -269,6 +293,8 @@ void matmul_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, I
 void act_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
   const auto x = layer_grid(g, L.inputs[0], "input", r.problem), y = layer_grid(g, L.output, "output", r.problem);
   if (!x || !y) return;
+  if (L.act == isa::ActOp::Softmax || L.act == isa::ActOp::LayerNorm || L.act == isa::ActOp::RmsNorm)
+    return rowwise_layer_int8(g, L, anchor, *x, *y, r);
   if (anchor && has_int8_lut(anchor->op_type) && L.covers.size() == 1 && isa::act_uses_lut(L.act)) {
     if (!L.residual.empty()) {
       r.problem = "an ACT with a residual input has no int8 rule";
@@ -287,8 +313,8 @@ void act_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, Int8
   }
   if (L.act != isa::ActOp::Relu && L.act != isa::ActOp::Clip && L.act != isa::ActOp::Identity) {
     r.problem = std::string("ACT ") + isa::to_string(L.act) +
-                " has no int8 rule (relu, clip, identity, an unfolded BatchNormalization and the element-wise "
-                "functions by table do)";
+                " has no int8 rule (relu, clip, identity, softmax, layer_norm, rms_norm, an unfolded "
+                "BatchNormalization and the element-wise functions by table do)";
     return;
   }
   if (!L.residual.empty() || !L.scale_shift.empty()) {
@@ -372,7 +398,10 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Layout:
     case LayerKind::Resize: grid_keeping_layer_int8(g, L, anchor, r); break;
     case LayerKind::Attention:
-      r.problem = "fused attention has no int8 rule (integer online softmax): run the transformer in fp32";
+      r.problem = "fused attention has no int8 rule: the int8 Softmax normalises whole rows, and an online softmax "
+                  "would need the running maximum to rescale int32 partial sums between key blocks (not built); with "
+                  "quantised scores (post-training quantisation gives them a grid) fuse-attention declines and "
+                  "MatMul, Softmax and MatMul run as int8 layers";
       break;
     default: break;  // Host: refused by functional_problems on its own
   }

@@ -24,8 +24,22 @@ void gemm_int8(const isa::GemmParams& p, BackingStore& sram);
 /// bytes (a copy layer on one grid). scale_shift: per channel (int8_ops.cpp, docs/isa.md).
 /// Every other element-wise op: out = clamp(lut[in + 128]), the 256-entry int8 table at
 /// `requant` (the compiler tabulates the function on the input and output grids). Row-wise ops
-/// (softmax, layer_norm) throw std::invalid_argument.
+/// Row-wise ops go to softmax_int8 / norm_int8.
 void act_int8(const isa::ActParams& p, BackingStore& sram);
+/// ACT softmax, per row of elems / channels int8 values x (TFLite's SoftmaxInt8LUT table with an
+/// integer reciprocal; docs/functional.md): with the 256 int32 words e[k] at `requant`
+/// (e[k] = round(exp(-s_in k) 65535)), sum = sum_j e[max - x_j], reciprocal = (2^46 + sum / 2) /
+/// sum, out_j = clamp(out_zp + (e[max - x_j] reciprocal + 2^37) >> 38): p_j = e / sum on the grid
+/// of scale 1/256. Throws std::invalid_argument for a row longer than isa::kInt8RowMax.
+void softmax_int8(const isa::ActParams& p, BackingStore& sram);
+/// One softmax output from its table entry e, the row's reciprocal and the output zero point.
+std::int8_t softmax_int8_element(std::int32_t e, std::int64_t reciprocal, std::int32_t out_zp);
+/// ACT layer_norm / rms_norm with int32 statistics (docs/functional.md): per row of D values,
+/// x_j = q_j - in_zp, S = sum x_j (0 for rms_norm), Q = sum x_j^2, c_j = D x_j - S,
+/// V = D Q - S^2 + eps_term (table word 0), s8 = floor(sqrt(V 2^16)), n_j = round(c_j 2^20 / s8)
+/// (Q12, ties away from zero; 0 when s8 = 0), out_j = requantize(n_j w_j + b_j, pair j) with w[D]
+/// (and b[D] for layer_norm) at `param` and the pairs at `requant` words 2 + 2j.
+void norm_int8(const isa::ActParams& p, BackingStore& sram);
 /// ELTWISE mul: mul_int8 per element with the one (multiplier, shift) pair at `requant`.
 /// ELTWISE add, TFLite's quantised Add (reference_integer_ops/add.h): with table (left_shift,
 /// m_a, s_a, m_b, s_b, m_out, s_out),

@@ -116,6 +116,27 @@ std::vector<std::int32_t> mul_table(double s_a, double s_b, double s_out);
 /// the sum by 2 max(s_a, s_b) / (2^20 s_out); as isa::Requant's 7-word ELTWISE table.
 std::vector<std::int32_t> add_table(double s_a, double s_b, double s_out);
 
+/// int8 Softmax exp table, TFLite's PopulateSoftmaxUInt8LookupTable (optimized_ops.h, used by
+/// SoftmaxInt8LUT) in double: e[k] = floor(exp(-s_in k) x 65535 + 0.5), k = max - x in 0..255.
+std::vector<std::int32_t> softmax_exp_table(double s_in);
+
+/// int8 LayerNormalization / RMSNormalization parameters (docs/functional.md "int8 execution"):
+/// the normalised value n in Q12 (scale 2^-12) meets gamma_j and beta_j as the depthwise 1x1
+/// rule of batchnorm_int8: s_w = |gamma_j| / 127 (1 when 0), w_j = round(gamma_j / s_w),
+/// b_j = round(beta_j / (2^-12 s_w)) saturated to +-2^30, pair j of M = 2^-12 s_w / s_out.
+/// table = {eps_term, 0, pairs...}, eps_term = round(D^2 eps / s_in^2) saturated to int32.
+/// Throws std::invalid_argument when scale / B are not constants of D (or 1) values.
+struct Int8Norm {
+  std::vector<std::int32_t> w, b, table;
+};
+Int8Norm norm_int8(const Graph& g, const Node& n, const Int8Grid& in, const Int8Grid& out, std::int64_t d);
+
+/// The int8 parameters of a row-wise ACT layer `L` (Softmax, LayerNorm, RMSNorm) from input grid
+/// `x` to output grid `y`; r.problem says why not (a fused residual, rows over
+/// isa::kInt8RowMax, a Softmax output grid other than scale 1/256).
+void rowwise_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, const Int8Grid& x, const Int8Grid& y,
+                        Int8Layer& r);
+
 /// TFLite CalculateActivationRangeQuantized: the int8 clamp of a fused activation on grid
 /// `out`: none [-128, 127], relu [max(-128, zp), 127], clip(lo, hi) [max(-128, zp +
 /// round(lo / s)), min(127, zp + round(hi / s))] (round half away from zero). Returns false for
