@@ -236,6 +236,10 @@ void matmul_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, I
     r.problem = "a fused residual, input-channel scale or scale/shift has no int8 rule";
     return;
   }
+  if (L.prologue != isa::ActOp::None) {
+    r.problem = "a fused norm prologue (fuse-norm-prologue) has no int8 rule";
+    return;
+  }
   const auto x = layer_grid(g, L.inputs[0], "input", r.problem), y = layer_grid(g, L.output, "output", r.problem);
   if (!x || !y) return;
   const std::vector<double> sw = layer_weight_scales(g, L, anchor, r);
