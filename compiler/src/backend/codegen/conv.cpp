@@ -60,6 +60,8 @@ TilingOptions conv_layer_options(const TilingOptions& opt, int act_bytes, const 
   o.act_bytes = act_bytes;
   o.residual = !L.residual.empty();
   o.in_scale = !L.in_scale.empty();
+  if (!L.prologue_params.empty())  // fuse-norm-prologue: gamma[K] (then beta[K]) resident
+    o.prologue_param_bytes = isa::act_param_elems(L.prologue, 1, std::uint64_t(L.geom.c_in)) * isa::kParamElemBytes;
   // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
   if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
   o.batch = std::max(L.batch, 1);
@@ -108,6 +110,10 @@ void add_resident_params(const GenCtx& ctx, const LayerSpec& L, const ConvTilePl
   if (!L.requant.empty())
     s.loads.push_back({ctx.root(L.requant), dma_rows(ctx.addr(L.requant), requant_base(p, g), 2 * std::uint64_t(g.c_out), 1,
                                                  0, isa::kParamElemBytes)});
+  if (!L.prologue_params.empty())  // fuse-norm-prologue: gamma[K] (then beta[K])
+    s.loads.push_back({ctx.root(L.prologue_params),
+                       dma_rows(ctx.addr(L.prologue_params), p.sram.prologue,
+                                isa::act_param_elems(L.prologue, 1, std::uint64_t(g.c_in)), 1, 0, isa::kParamElemBytes)});
 }
 
 namespace {

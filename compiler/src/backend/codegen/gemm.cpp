@@ -7,10 +7,32 @@ namespace npu::compiler::codegen {
 
 using isa::Opcode;
 
+namespace {
+
+// fuse-norm-prologue: the ACT that normalises a freshly loaded A tile of `rows` whole rows of K
+// in place (the loads of later N tiles reuse it normalised), gamma/beta resident at
+// p.sram.prologue; ONNX RMSNormalization / LayerNormalization over the last axis.
+isa::Instruction norm_prologue(const LayerSpec& L, const ConvTilePlan& p, std::uint32_t tile, int rows) {
+  isa::ActParams ap;
+  ap.op = L.prologue;
+  ap.in_addr = ap.out_addr = tile;
+  ap.param_addr = p.sram.prologue;
+  ap.elems = std::uint32_t(std::uint64_t(rows) * std::uint64_t(L.geom.c_in));
+  ap.channels = rows;
+  ap.alpha = L.prologue_eps;
+  isa::Instruction in;
+  in.op = Opcode::Act;
+  in.params = ap;
+  return in;
+}
+
+}  // namespace
+
 void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, const ConvTile& t, Slots& in, Slots& w,
                Step& s) {
   const ConvGeom& g = L.geom;
-  if (in.need(t.r))
+  const bool new_rows = in.need(t.r);
+  if (new_rows)
     s.loads.push_back({ctx.root(L.inputs[0]), dma_rows(t.X + std::uint64_t(t.ro0) * g.c_in * ctx.e, in.now(),
                                                    std::uint64_t(t.hot) * g.c_in, 1, 0, ctx.e)});
   // Constant weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile *
@@ -45,6 +67,10 @@ void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, con
   gp.epilogue = epilogue(L, p, t.co0, t.idx);
   s.compute.op = Opcode::Gemm;
   s.compute.params = gp;
+  if (new_rows && L.prologue != isa::ActOp::None) {  // fuse-norm-prologue: normalise the rows first
+    s.more.push_back(s.compute);
+    s.compute = norm_prologue(L, p, in.now(), t.hot);
+  }
   s.stores.push_back({ctx.root(L.output), dma_rows(t.Y + (std::uint64_t(t.ro0) * g.c_out + t.co0) * ctx.e, t.out_slot,
                                                std::uint64_t(t.cot), std::uint64_t(t.hot),
                                                std::uint64_t(g.c_out) * ctx.e, ctx.e)});

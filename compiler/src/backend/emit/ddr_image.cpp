@@ -267,6 +267,21 @@ void put_scale_shift(const CompileResult& r, const LayerSpec& L, std::vector<Ddr
   put(out, ss, ddr_addr_of(r, ss), v);
 }
 
+// A GEMM's norm prologue parameters (fuse-norm-prologue): gamma[K] then, for LayerNormalization,
+// beta[K], from the anchor node's inputs 4 and 5 (matmul_ops.cpp set_prologue names the tensor
+// "<node>.norm_params").
+void put_prologue_params(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
+  const std::string& pp = L.prologue_params;
+  const Node* n = node_named(r.graph, pp.substr(0, pp.rfind('.')));
+  if (!n || n->inputs.size() < 6) throw std::logic_error("ddr_image: no prologue node for '" + pp + "'");
+  std::vector<float> v = r.graph.tensor(n->inputs[4]).float_data;
+  if (L.prologue == isa::ActOp::LayerNorm) {
+    const std::vector<float>& beta = r.graph.tensor(n->inputs[5]).float_data;
+    v.insert(v.end(), beta.begin(), beta.end());
+  }
+  put(out, pp, ddr_addr_of(r, pp), v);
+}
+
 // A GEMM layer's constant B pre-tiled by its N tile (x alpha, transB applied), and its bias
 // x beta where beta != 1 (ONNX Gemm); these overwrite the natural copies. `n`: its anchor node.
 void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n, std::vector<DdrSegment>& out) {
@@ -337,6 +352,7 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
   for (const LayerSpec& L : r.lowered.layers) {
     const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
     if (!L.scale_shift.empty()) put_scale_shift(r, L, out);
+    if (!L.prologue_params.empty()) put_prologue_params(r, L, out);
     if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, out);
     if (L.kind == LayerKind::Conv && n && n->op_type == "ConvTranspose") put_conv_transpose_weights(r, L, out);
     if (!L.linear_weights.empty()) {  // a bilinear Resize's weights: rows', then columns'

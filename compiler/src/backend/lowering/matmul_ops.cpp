@@ -28,12 +28,26 @@ void set_fused_residual(const Node& n, LayerSpec& L) {
   L.residual_mul = n.attr_int(fused_attr::kResidualMul, 0) != 0;
 }
 
+// fuse-norm-prologue's row norm on A: the op, its epsilon and a parameter tensor of its own,
+// "<node>.norm_params" (gamma[K] then beta[K], filled from inputs 4 and 5 by the DDR image).
+void set_prologue(LowerCtx& ctx, const Node& n, LayerSpec& L) {
+  const std::string op = n.attr_string(fused_attr::kPrologue, "");
+  if (op.empty()) return;
+  L.prologue = op == "LayerNormalization" ? isa::ActOp::LayerNorm : isa::ActOp::RmsNorm;
+  L.prologue_eps = n.attr_float(fused_attr::kPrologueEps, 1e-5f);
+  L.prologue_params = n.name + ".norm_params";
+  ctx.touch_param(L.prologue_params, isa::act_param_elems(L.prologue, 1, std::uint64_t(L.geom.c_in)) *
+                                         isa::kParamElemBytes);
+}
+
 std::string check_matmul(const Graph& g, const Node& n) {
   // A third input is a bias fused by fuse-bias (a constant of N elements, or "" before a fused
   // residual); a fourth the residual or GLU gate fused by fuse-gemm-epilogue.
-  const bool fused_res = n.inputs.size() == 4 && n.attr_int(fused_attr::kResidual, 0) != 0;
-  const bool bias_ok = n.inputs.size() < 3 || is_const(g, n.inputs[2]) || (fused_res && n.inputs[2].empty());
-  if ((n.inputs.size() != 2 && n.inputs.size() != 3 && !fused_res) || !bias_ok)
+  // Six: fuse-norm-prologue's gamma and beta (or "") after a bias and a residual, each or "".
+  const bool prologue = n.inputs.size() == 6 && !n.attr_string(fused_attr::kPrologue, "").empty();
+  const bool fused_res = (n.inputs.size() == 4 || prologue) && n.attr_int(fused_attr::kResidual, 0) != 0;
+  const bool bias_ok = n.inputs.size() < 3 || is_const(g, n.inputs[2]) || ((fused_res || prologue) && n.inputs[2].empty());
+  if ((n.inputs.size() != 2 && n.inputs.size() != 3 && !fused_res && !prologue) || !bias_ok)
     return "MatMul with " + std::to_string(n.inputs.size()) + " inputs";
   if (auto r = shapes_known(g, n); !r.empty()) return r;
   const Shape& a = g.tensor(n.inputs[0]).shape;
@@ -78,14 +92,15 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
     L.weight = w;
     L.output = out;
     if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];  // fuse-bias: the GEMM epilogue adds it
+    set_prologue(ctx, n, L);
     ctx.finish_mac(n, L);
   };
   if (b_batch == 1 && is_const(g, n.inputs[1])) {
     gemm(isa_name(n.name), n.inputs[0], n.inputs[1], n.outputs[0], prod(a, 0, a.size() - 1));
     return;
   }
-  if (n.inputs.size() == 4)  // fuse-gemm-epilogue fuses only weight MatMuls
-    throw ConfigError(n.name + ": internal error: a fused residual on a MatMul with a computed B");
+  if (n.inputs.size() >= 4)  // fuse-gemm-epilogue and fuse-norm-prologue fuse only weight MatMuls
+    throw ConfigError(n.name + ": internal error: a fused residual or prologue on a MatMul with a computed B");
   const std::uint64_t batches = prod(o, 0, o.size() - 2);
   const std::uint64_t m = std::uint64_t(a[a.size() - 2]);
   const std::uint64_t a_batch = prod(a, 0, a.size() - 2);
@@ -126,6 +141,7 @@ void lower_gemm(LowerCtx& ctx, const Node& n) {
   L.weight = n.inputs[1];
   if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
   set_fused_residual(n, L);
+  set_prologue(ctx, n, L);
   ctx.finish_mac(n, L);
 }
 

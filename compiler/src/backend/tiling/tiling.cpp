@@ -139,7 +139,7 @@ double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first
 ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const TilingOptions& opt) {
   const std::uint64_t e = std::uint64_t(opt.act_bytes);
   const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
-  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out' [acc]; a buffer
+  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out' [acc] [prologue]; a buffer
   // that does not change during the layer has one slot (size 0 for the second).
   std::vector<std::uint64_t> sizes = {b.in_bytes,
                                       b.in_changes ? b.in_bytes : 0,
@@ -152,6 +152,7 @@ ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const
                                       b.out_bytes,
                                       b.out_changes ? b.out_bytes : 0};
   if (b.acc_bytes > 0) sizes.push_back(b.acc_bytes);
+  if (opt.prologue_param_bytes > 0) sizes.push_back(opt.prologue_param_bytes);
   const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
                                               opt.align_bytes);
   const auto& o = pl.offset;
@@ -169,6 +170,7 @@ ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const
   l.out[0] = o[8];
   l.out[1] = b.out_changes ? o[9] : l.out[0];
   if (b.acc_bytes > 0) l.acc = o[10];
+  if (opt.prologue_param_bytes > 0) l.prologue = o.back();
   l.total_bytes = pl.packed_bytes;
   l.bank_exclusive = pl.bank_exclusive;
   return l;

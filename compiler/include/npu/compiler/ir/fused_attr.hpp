@@ -70,6 +70,13 @@ inline constexpr const char* kOutView = "npu.out_view";
 /// Expand / Reshape that repeated each KV head g times (transforms/fusion/kv_repeat.hpp), so the
 /// expanded copies are never written. Absent = 1 (K and V have Q's heads).
 inline constexpr const char* kKvGroup = "npu.kv_group";
+/// string: a row normalisation the GEMM applies to each loaded tile of its input A before the
+/// array reads it (fuse-norm-prologue): "RMSNormalization" or "LayerNormalization" over the
+/// last axis (K), ONNX semantics. The GEMM's inputs become A, B, bias or "", residual or "",
+/// gamma [K] and beta [K] or "" (LayerNormalization's B); kPrologueEps holds the epsilon.
+inline constexpr const char* kPrologue = "npu.prologue";
+/// float: the epsilon of the kPrologue normalisation.
+inline constexpr const char* kPrologueEps = "npu.prologue_eps";
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

@@ -99,6 +99,12 @@ struct LayerSpec {
   std::string residual;             ///< skip tensor read by the epilogue ("" none)
   bool residual_mul = false;        ///< the epilogue multiplies by `residual` (isa mul=) instead of adding
   std::string in_scale;             ///< per-input-channel scales applied to the input ("" none)
+  /// Gemm: the row norm applied to each loaded A tile before the array reads it
+  /// (fuse-norm-prologue): isa::ActOp::RmsNorm or LayerNorm (None: no prologue), its epsilon,
+  /// and its DDR-only parameter tensor, gamma[K] (then beta[K]) at kParamElemBytes each.
+  isa::ActOp prologue = isa::ActOp::None;
+  float prologue_eps = 0;
+  std::string prologue_params;
   std::string output;
 
   ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)
