@@ -176,6 +176,10 @@ Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path
   // Every registered import pass, in pipeline order: shape inference (constant folding), QDQ
   // folding, activation and LayerNorm recognition, pad merging, host placement.
   run_import_passes(g, onnx_import_passes(), model_or_path);
+  // The declared output shapes describe the file's own input shapes: an --input-shape
+  // override changes them legitimately.
+  if (options.input_shapes.empty())
+    for (std::string& w : declared_output_warnings(g, info)) g.import_warnings.push_back(std::move(w));
   g.source = model_or_path;
   return g;
 }
