@@ -65,6 +65,26 @@ TEST(ProgramSizeBound, AHugeReluIsRefusedWithinASecond) {
   EXPECT_FALSE(fs::exists(dir + "/p.npuasm"));
 }
 
+TEST(ProgramSizeBound, AHugeTransposeIsRefusedWithinASecond) {
+  // A layout view (Transpose): output tiles of at most 16384 elements, each at least a MOVE and
+  // a STORE: 2 x ceil(4e10 / 16384) = 2 x 2,441,407 = 4,882,814. It used to claim no bound
+  // (0) and run past 20 s.
+  const std::string dir = fresh_dir("huge-transpose");
+  OnnxModel m(13);
+  m.input("x", {1, 4, 100000, 100000});
+  OnnxModel::attr_ints(m.node("Transpose", "t", {"x"}, {"y"}), "perm", {0, 1, 3, 2});
+  m.output("y");
+  const std::string path = dir + "/t.onnx";
+  std::ofstream(path, std::ios::binary) << m.bytes();
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = run_npu({"compile", path, "--hw", kEdge, "-o", dir + "/p.npuasm"});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_LT(s, 1.0) << r.output;
+  EXPECT_NE(r.output.find("layer 't' alone at least 4882814: 2441407 step(s) x MOVE or ACT, STORE"), std::string::npos)
+      << r.output;
+}
+
 TEST(OnnxShapes, ANegativeDimensionIsInvalidNotDynamic) {
   const std::string dir = fresh_dir("negative-dim");
   OnnxModel m(13);

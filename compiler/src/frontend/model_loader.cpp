@@ -65,6 +65,9 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
     const std::size_t x = spec.find('x', pos);
     const std::string tok = spec.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
     if (tok.empty()) throw bad("empty dimension");
+    const bool negative = tok.size() > 1 && tok[0] == '-' &&
+                          tok.find_first_not_of("0123456789", 1) == std::string::npos;
+    if (negative) throw bad("dimension " + tok + " is negative");
     for (char c : tok)
       if (!std::isdigit(static_cast<unsigned char>(c))) throw bad("dimension '" + echo(tok) + "' is not a number");
     // 2^31 per dimension (as --dynamic-size): element counts of a few dimensions stay far

@@ -132,7 +132,7 @@ class Generator {
     const codegen::LayerSizeBound& l = b.largest;
     const std::string per_image =
         l.images > 0   ? fmt::format(": {} image(s) x {} tile(s)", l.images, l.tiles_per_image)
-        : l.steps > 0 ? fmt::format(": {} step(s) x LOAD, compute, STORE", l.steps)
+        : l.steps > 0 ? fmt::format(": {} step(s) x {}", l.steps, l.step_text)
                       : std::string();
     throw ConfigError(fmt::format(
         "{}: error: the program would have at least {} instructions, about {:.3g} GB in memory (a lower bound from "

@@ -66,6 +66,7 @@ LayerSizeBound vector_bound(const LoweredGraph& lg, const LayerSpec& L, std::uin
   if (cap < 4 * e) return b;
   b.steps = vector_steps(L, cap, e);
   b.instructions = kVectorStepInstructions * b.steps;
+  b.step_text = "LOAD, compute, STORE";
   return b;
 }
 
@@ -92,9 +93,11 @@ LayerSizeBound movement_bound(const LoweredGraph& lg, const LayerSpec& L, std::u
   if (L.kind == LayerKind::Copy) {
     for (const std::string& in : L.inputs) b.steps += div_up(bytes(in) / e, std::min(kStreamChunkElems, cap / (4 * e)));
     b.instructions = kVectorStepInstructions * b.steps;
+    b.step_text = "LOAD, compute, STORE";
   } else if (moves) {
     b.steps = div_up(L.elems, std::min(kStreamChunkElems, cap / (2 * e)));
     b.instructions = 2 * b.steps;
+    b.step_text = "MOVE or ACT, STORE";
   } else {
     b.instructions = div_up(bytes(L.output), cap);
   }

@@ -20,7 +20,8 @@ struct LayerSizeBound {
   std::uint64_t instructions = 0;
   std::uint64_t images = 0;           ///< CONV/GEMM: images of the batch (0: other kinds)
   std::uint64_t tiles_per_image = 0;  ///< CONV/GEMM: n_co x n_row (x n_ci when split) of one image
-  std::uint64_t steps = 0;            ///< ACT/ELTWISE/POOL: steps (tiles) of its tiling, at least
+  std::uint64_t steps = 0;            ///< vector and movement kinds: steps (tiles) of its tiling, at least
+  std::string step_text;              ///< what each step holds at least, e.g. "LOAD, compute, STORE"
 };
 
 struct ProgramSizeBound {
