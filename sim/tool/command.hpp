@@ -59,6 +59,32 @@ inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {
           "INT in [1, 2^31]"));
 }
 
+/// Largest -j: simulations run at a time. Each child is a whole simulation process (hundreds
+/// of MB for a large model), so more than this would exhaust any machine's memory first.
+inline constexpr int kMaxJobs = 1024;
+
+/// `-j, --jobs N` (experiment, sweep, verify, llm): simulations run at a time, an integer
+/// from 1 to kMaxJobs; anything else (0, -1, 1.5, 99999999999) is refused naming that range.
+inline void add_jobs_option(CLI::App* cmd, int& target) {
+  cmd->add_option("-j,--jobs", target, "Simulations run at a time (processes, 1 to 1024)")
+      ->default_val(1)
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            std::size_t used = 0;
+            long long n = 0;
+            try {
+              n = std::stoll(v, &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            if (used != v.size() || v.empty() || n < 1 || n > kMaxJobs)
+              return "'" + v.substr(0, 32) + "' is not an integer from 1 to " + std::to_string(kMaxJobs) +
+                     " (simulations run at a time; e.g. -j 2, or the number of cores: nproc)";
+            return "";
+          },
+          "INT in [1, 1024]"));
+}
+
 /// `--max-instructions N` (compile, simulate, experiment, llm): code generation refuses a program
 /// past N instructions (memory bound; default compiler::kMaxProgramInstructions, 2 x 10^6).
 /// `target` keeps 0 for the default when the option is absent.
