@@ -34,9 +34,10 @@ struct RopeCase {
 };
 
 // The standard rotary tables (Su et al. 2021; HF Llama's inv_freq = 10000^(-2i/d),
-// emb = cat(freqs, freqs)): cos/sin[p][j] of p * 10000^(-2 (j mod d/2) / d), shape [1, 1, S, d].
-std::string table(GraphBuilder& b, const std::string& name, std::int64_t s, std::int64_t d, bool is_sin) {
-  b.add_tensor(name, {1, 1, s, d}, true);
+// emb = cat(freqs, freqs)): cos/sin[p][j] of p * 10000^(-2 (j mod d/2) / d), shape [1, 1, S, d]
+// against [B, H, S, d] (`views`), else [S, d].
+std::string table(GraphBuilder& b, const std::string& name, std::int64_t s, std::int64_t d, bool is_sin, bool views) {
+  b.add_tensor(name, views ? Dims{1, 1, s, d} : Dims{s, d}, true);
   std::vector<float>& v = b.g.tensors.at(name).float_data;
   for (std::int64_t p = 0; p < s; ++p)
     for (std::int64_t j = 0; j < d; ++j) {
@@ -77,14 +78,14 @@ compiler::Graph rope_graph(const RopeCase& rc) {
     b.node("transpose", "Transpose", {"y4"}, {"q"}).attrs["perm"] = Dims{0, 2, 1, 3};
     q = "q";
   }
-  const std::string xc = binary(b, "Mul", "mul_cos", q, table(b, "cos", rc.s, rc.d, false));
+  const std::string xc = binary(b, "Mul", "mul_cos", q, table(b, "cos", rc.s, rc.d, false, rc.views));
   const std::string hi = slice(b, "slice_hi", q, h, std::numeric_limits<std::int64_t>::max());  // torch's x[..., h:]
   b.add_tensor("neg.out", b.shape(hi));
   b.node("neg", "Neg", {hi}, {"neg.out"});
   const std::string lo = slice(b, "slice_lo", q, 0, h);
   b.add_tensor("rot", b.shape(q));
   b.node("concat", "Concat", {"neg.out", lo}, {"rot"}).attrs["axis"] = std::int64_t(-1);
-  const std::string rs = binary(b, "Mul", "mul_sin", "rot", table(b, "sin", rc.s, rc.d, true));
+  const std::string rs = binary(b, "Mul", "mul_sin", "rot", table(b, "sin", rc.s, rc.d, true, rc.views));
   b.add_tensor("out", b.shape(q));
   b.node("add", "Add", {xc, rs}, {"out"});
   b.output("out");
