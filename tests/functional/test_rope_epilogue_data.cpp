@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "functional_test_util.hpp"
+#include "npu/hw/functional/ops.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
@@ -153,6 +154,25 @@ double worst_error(const RopeCase& rc, const std::string& strategy, std::uint64_
     return 1.0;
   }
   return test::rel_err(r.outputs.at("out"), want);
+}
+
+TEST(FuseRope, TheActOpRotatesEachHeadByHand) {
+  // ACT rope, 1 row of 2 heads of d = 4 (h = 2), table cos = [1, 0.5, 0, 2], sin = [0, 1, -1, 3]:
+  // head 0, x = [1, 2, 3, 4]: out = [1*1 - 3*0, 2*0.5 - 4*1, 3*0 + 1*(-1), 4*2 + 2*3] = [1, -3, -1, 14];
+  // head 1, x = [5, 6, 7, 8]: out = [5 - 0, 3 - 8, 0 - 5, 16 + 18] = [5, -5, -5, 34].
+  hw::BackingStore sram("SRAM", 4096, 256);
+  sram.write_f32(0, {1, 2, 3, 4, 5, 6, 7, 8});
+  sram.write_f32(256, {1, 0.5f, 0, 2, 0, 1, -1, 3});
+  isa::ActParams p;
+  p.op = isa::ActOp::Rope;
+  p.in_addr = p.out_addr = 0;  // in place
+  p.param_addr = 256;
+  p.elems = 8;
+  p.channels = 1;
+  p.alpha = 4;
+  hw::functional::act(p, sram);
+  EXPECT_EQ(sram.read_f32(0, 8), (std::vector<float>{1, -3, -1, 14, 5, -5, -5, 34}));
+  EXPECT_EQ(isa::act_param_elems(isa::ActOp::Rope, 3, 24, 4), 24u);  // 3 rows x (cos[4] + sin[4])
 }
 
 // The simulated output of a case the pass declines (another split) against the reference interpreter.
