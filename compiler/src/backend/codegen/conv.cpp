@@ -62,6 +62,10 @@ TilingOptions conv_layer_options(const TilingOptions& opt, int act_bytes, const 
   o.in_scale = !L.in_scale.empty();
   if (!L.prologue_params.empty())  // fuse-norm-prologue: gamma[K] (then beta[K]) resident
     o.prologue_param_bytes = isa::act_param_elems(L.prologue, 1, std::uint64_t(L.geom.c_in)) * isa::kParamElemBytes;
+  if (L.rope_dim > 0) {  // fuse-rope: whole heads per N tile, each tile row's cos/sin in SRAM
+    o.co_multiple = L.rope_dim;
+    o.rope_row_bytes = 2 * std::uint64_t(L.rope_dim) * isa::kParamElemBytes;
+  }
   // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
   if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
   o.batch = std::max(L.batch, 1);

@@ -1,5 +1,7 @@
 // GEMM tiles (LayerKind::Gemm: Gemm, MatMul): the tile loop is conv.cpp's gen_conv, shared
 // with CONV. Reference: docs/compiler.md "Code generation".
+#include <algorithm>
+
 #include "backend/codegen/conv_tile.hpp"
 #include "npu/compiler/backend/lowering/weight_precision.hpp"
 
@@ -26,6 +28,35 @@ isa::Instruction norm_prologue(const LayerSpec& L, const ConvTilePlan& p, std::u
   return in;
 }
 
+// fuse-rope: the LOADs of the cos/sin rows of output rows ro0 .. ro0 + rows - 1 (row r is at
+// position r % S of the [S, 2d] table) into `slot`: one DMA per run of consecutive positions.
+void rope_table_loads(const GenCtx& ctx, const LayerSpec& L, int ro0, int rows, std::uint32_t slot, Step& s) {
+  const std::uint64_t row_elems = 2 * std::uint64_t(L.rope_dim), S = std::uint64_t(L.rope_positions);
+  const std::uint64_t row_bytes = row_elems * isa::kParamElemBytes;
+  for (std::uint64_t i = 0; i < std::uint64_t(rows);) {
+    const std::uint64_t pos = (std::uint64_t(ro0) + i) % S, n = std::min(std::uint64_t(rows) - i, S - pos);
+    s.loads.push_back({ctx.root(L.rope_table), dma_rows(ctx.addr(L.rope_table) + pos * row_bytes,
+                                                        slot + std::uint32_t(i * row_bytes), row_elems * n, 1, 0,
+                                                        isa::kParamElemBytes)});
+    i += n;
+  }
+}
+
+// fuse-rope: the ACT that rotates the output tile [rows, cols] in place before its STORE.
+isa::Instruction rope_act(const LayerSpec& L, std::uint32_t tile, std::uint32_t table, int rows, int cols) {
+  isa::ActParams ap;
+  ap.op = isa::ActOp::Rope;
+  ap.in_addr = ap.out_addr = tile;
+  ap.param_addr = table;
+  ap.elems = std::uint32_t(std::uint64_t(rows) * std::uint64_t(cols));
+  ap.channels = rows;
+  ap.alpha = float(L.rope_dim);
+  isa::Instruction in;
+  in.op = Opcode::Act;
+  in.params = ap;
+  return in;
+}
+
 }  // namespace
 
 void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, const ConvTile& t, Slots& in, Slots& w,
@@ -35,6 +66,7 @@ void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, con
   if (new_rows)
     s.loads.push_back({ctx.root(L.inputs[0]), dma_rows(t.X + std::uint64_t(t.ro0) * g.c_in * ctx.e, in.now(),
                                                    std::uint64_t(t.hot) * g.c_in, 1, 0, ctx.e)});
+  if (new_rows && L.rope_dim > 0) rope_table_loads(ctx, L, t.ro0, t.hot, p.sram.rope[in.cur], s);
   // Constant weights are stored pre-tiled: N-tile j is the [K, cot] block at j * co_tile *
   // K. A B computed at run time (attention's K^T, V) is stored row-major [K, N] by its
   // producer: N-tile j is K rows of cot elements, N apart (a strided LOAD).
@@ -71,6 +103,7 @@ void gemm_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, con
     s.more.push_back(s.compute);
     s.compute = norm_prologue(L, p, in.now(), t.hot);
   }
+  if (L.rope_dim > 0) s.more.push_back(rope_act(L, t.out_slot, p.sram.rope[in.cur], t.hot, t.cot));
   s.stores.push_back({ctx.root(L.output), dma_rows(t.Y + (std::uint64_t(t.ro0) * g.c_out + t.co0) * ctx.e, t.out_slot,
                                                std::uint64_t(t.cot), std::uint64_t(t.hot),
                                                std::uint64_t(g.c_out) * ctx.e, ctx.e)});

@@ -282,6 +282,26 @@ void put_prologue_params(const CompileResult& r, const LayerSpec& L, std::vector
   put(out, pp, ddr_addr_of(r, pp), v);
 }
 
+// A GEMM's rotary table (fuse-rope): cos[d] then sin[d] for each of the S positions, from the
+// anchor node's inputs 6 and 7 (constants broadcasting to [S, d]; matmul_ops.cpp set_rope names
+// the tensor "<node>.rope_table"). A table without values (a built-in network) is not written.
+void put_rope_table(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
+  const std::string& rt = L.rope_table;
+  const Node* n = node_named(r.graph, rt.substr(0, rt.rfind('.')));
+  if (!n || n->inputs.size() < 8) throw std::logic_error("ddr_image: no rotary node for '" + rt + "'");
+  const std::vector<float>& c = r.graph.tensor(n->inputs[6]).float_data;
+  const std::vector<float>& s = r.graph.tensor(n->inputs[7]).float_data;
+  const std::size_t d = std::size_t(L.rope_dim), S = std::size_t(L.rope_positions);
+  if (c.size() != S * d || s.size() != S * d) return;
+  std::vector<float> v;
+  v.reserve(2 * S * d);
+  for (std::size_t p = 0; p < S; ++p) {
+    v.insert(v.end(), c.begin() + std::ptrdiff_t(p * d), c.begin() + std::ptrdiff_t((p + 1) * d));
+    v.insert(v.end(), s.begin() + std::ptrdiff_t(p * d), s.begin() + std::ptrdiff_t((p + 1) * d));
+  }
+  put(out, rt, ddr_addr_of(r, rt), v);
+}
+
 // A GEMM layer's constant B pre-tiled by its N tile (x alpha, transB applied), and its bias
 // x beta where beta != 1 (ONNX Gemm); these overwrite the natural copies. `n`: its anchor node.
 void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n, std::vector<DdrSegment>& out) {
@@ -353,6 +373,7 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
     if (!L.scale_shift.empty()) put_scale_shift(r, L, out);
     if (!L.prologue_params.empty()) put_prologue_params(r, L, out);
+    if (!L.rope_table.empty()) put_rope_table(r, L, out);
     if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, out);
     if (L.kind == LayerKind::Conv && n && n->op_type == "ConvTranspose") put_conv_transpose_weights(r, L, out);
     if (!L.linear_weights.empty()) {  // a bilinear Resize's weights: rows', then columns'

@@ -77,6 +77,13 @@ inline constexpr const char* kKvGroup = "npu.kv_group";
 inline constexpr const char* kPrologue = "npu.prologue";
 /// float: the epsilon of the kPrologue normalisation.
 inline constexpr const char* kPrologueEps = "npu.prologue_eps";
+/// int: the head dim d of a rotary embedding the GEMM applies to its output tile before the
+/// store (fuse-rope, ISA ACT rope): out = y cos + rotate_half(y) sin within each d columns. The
+/// GEMM's inputs become A, B, bias or "", residual or "", gamma or "", beta or "", cos, sin
+/// (constants broadcasting to [positions, d]); output row r is at position r % kRopePositions.
+inline constexpr const char* kRope = "npu.rope";
+/// int: the number of positions of the kRope tables (the sequence length S of the rows).
+inline constexpr const char* kRopePositions = "npu.rope_positions";
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

@@ -105,6 +105,12 @@ struct LayerSpec {
   isa::ActOp prologue = isa::ActOp::None;
   float prologue_eps = 0;
   std::string prologue_params;
+  /// Gemm: the rotary embedding applied to each output tile before its STORE (fuse-rope, ISA
+  /// ACT rope): head dim d (0: none), positions S (output row r is at position r % S), and its
+  /// DDR-only table, cos[d] then sin[d] per position ([S, 2d] at kParamElemBytes each).
+  int rope_dim = 0;
+  std::int64_t rope_positions = 0;
+  std::string rope_table;
   std::string output;
 
   ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)

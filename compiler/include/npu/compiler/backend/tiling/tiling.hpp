@@ -103,6 +103,11 @@ struct TilingOptions {
   bool in_scale = false;  ///< the array scales input channels: c_in elements resident
   /// GEMM: bytes of a norm prologue's resident gamma (and beta) (fuse-norm-prologue); 0: none.
   std::uint64_t prologue_param_bytes = 0;
+  /// GEMM: a rotary epilogue (fuse-rope) rotates pairs of columns d/2 apart within each head of
+  /// d columns, so every N tile holds whole heads (co_multiple = d) and each row of a tile has
+  /// its cos/sin row in SRAM (rope_row_bytes = 2 d x 4 B per output row, two slots); 1 and 0: none.
+  int co_multiple = 1;
+  std::uint64_t rope_row_bytes = 0;
   /// Images per layer (the N of NCHW). With N > 1 the input, output and residual tiles change
   /// from one image to the next even when one tile covers an image, so each gets two slots
   /// (the next image's LOAD must not overwrite a tile the array still reads, nor the next
@@ -170,6 +175,7 @@ struct ConvSramLayout {
   std::uint32_t out[2]{0, 0};
   std::uint32_t acc = 0;  ///< one output tile's 4-byte partial sums (split layers only)
   std::uint32_t prologue = 0;  ///< a GEMM norm prologue's gamma (and beta) (TilingOptions::prologue_param_bytes)
+  std::uint32_t rope[2]{0, 0};  ///< a GEMM rotary epilogue's cos/sin rows of the tile (TilingOptions::rope_row_bytes)
   /// Bytes the buffers need packed (what must fit the SRAM). The offsets may be spread
   /// further, bank-exclusive, up to TilingOptions::sram_capacity_bytes.
   std::uint64_t total_bytes = 0;
