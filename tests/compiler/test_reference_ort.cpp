@@ -21,6 +21,7 @@
 #include "shared_data.hpp"
 #include "ort_util.hpp"
 #include "tool_runner.hpp"
+#include "test_onnx_util.hpp"
 
 namespace npu::compiler {
 namespace {
@@ -172,6 +173,53 @@ TEST(OrtQuantised, QdqModelMatchesOnnxRuntimeWithFakeQuantisation) {
   const TensorDiff d = compare_tensors(run_reference(g, inputs, plain).at(g.outputs[0]), want);
   EXPECT_GT(d.max_abs, 1e-3) << "the quantisation made no difference: the test would not see it missing";
   fs::remove_all(dir);
+}
+
+// The detection ops (detection_ops.cpp) on models built here, each on a seeded input in [-1, 1).
+// GridSample: the grid is the input scaled by 1.2 (Mul by a constant), so some points lie
+// outside [-1, 1] and the padding modes matter. TopK: random values have no ties. NonZero: a
+// Relu zeroes about half of the input first.
+std::string grid_sample_model(const std::string& mode, const std::string& pad, int align) {
+  test::OnnxModel m(16);
+  m.input("x", {1, 2, 4, 5});
+  m.input("g", {1, 3, 6, 2});
+  m.init_float("s", {1}, {1.2f});
+  m.node("Mul", "scale", {"g", "s"}, {"grid"});
+  auto& n = m.node("GridSample", "gs", {"x", "grid"}, {"y"});
+  test::OnnxModel::attr_s(n, "mode", mode);
+  test::OnnxModel::attr_s(n, "padding_mode", pad);
+  test::OnnxModel::attr_i(n, "align_corners", align);
+  m.output("y");
+  return m.write("gridsample_" + mode + "_" + pad + "_" + std::to_string(align) + ".onnx");
+}
+
+TEST(OrtDetectionOps, GridSampleEveryModePaddingAndAlignment) {
+  for (const char* mode : {"bilinear", "nearest", "bicubic"})
+    for (const char* pad : {"zeros", "border", "reflection"})
+      for (int align : {0, 1}) {
+        SCOPED_TRACE(std::string(mode) + " " + pad + " align_corners=" + std::to_string(align));
+        compare_with_ort(grid_sample_model(mode, pad, align));
+      }
+}
+
+TEST(OrtDetectionOps, TopKLargestSmallestAndNonZero) {
+  for (int largest : {1, 0}) {
+    test::OnnxModel m(13);
+    m.input("x", {2, 7, 3});
+    m.init_int64("k", {1}, {4});
+    auto& n = m.node("TopK", "topk", {"x", "k"}, {"values", "indices"});
+    test::OnnxModel::attr_i(n, "axis", 1);
+    test::OnnxModel::attr_i(n, "largest", largest);
+    m.output("values");
+    m.output("indices");
+    compare_with_ort(m.write("topk_" + std::to_string(largest) + ".onnx"), 0.0);
+  }
+  test::OnnxModel m(13);
+  m.input("x", {3, 4, 5});
+  m.node("Relu", "relu", {"x"}, {"r"});
+  m.node("NonZero", "nz", {"r"}, {"idx"});
+  m.output("idx");
+  compare_with_ort(m.write("nonzero.onnx"), 0.0);
 }
 
 const std::string kTorchvision = npu::test::shared_path("models/torchvision/");
