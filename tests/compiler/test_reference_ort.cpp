@@ -222,6 +222,42 @@ TEST(OrtDetectionOps, TopKLargestSmallestAndNonZero) {
   compare_with_ort(m.write("nonzero.onnx"), 0.0);
 }
 
+// A video block (issue 28 kind 5): Conv3d 2 -> 4, k 3x3x3, strides (2,1,1), pads 1, with bias ->
+// BatchNormalization -> Relu -> MaxPool3d k (2,2,2) s (1,2,2) -> AveragePool3d k 3x3x3 pads 1
+// (count_include_pad 0) and, beside it, k (2,2,2) s 2 with count_include_pad 1. The NPU runs
+// the same block with data against the interpreter (Conv3dData.* in tests/functional).
+TEST(OrtConv3d, VideoBlockMatchesOnnxRuntime) {
+  test::OnnxModel m(13);
+  m.input("x", {1, 2, 5, 6, 6});
+  std::vector<float> w(4 * 2 * 27);
+  for (std::size_t k = 0; k < w.size(); ++k) w[k] = float(int(k * 37 % 101) - 50) / 100.0f;  // in [-0.5, 0.5]
+  m.init_float("w", {4, 2, 3, 3, 3}, w);
+  m.init_float("b", {4}, {0.1f, -0.2f, 0.05f, 0});
+  m.init_float("g", {4}, {1.2f, 0.7f, 1.0f, 0.9f});
+  m.init_float("be", {4}, {0.05f, -0.05f, 0, 0.1f});
+  m.init_float("mu", {4}, {0.02f, -0.03f, 0.01f, 0});
+  m.init_float("var", {4}, {0.8f, 1.3f, 1.0f, 0.6f});
+  auto& c = m.node("Conv", "conv", {"x", "w", "b"}, {"y"});
+  test::OnnxModel::attr_ints(c, "strides", {2, 1, 1});
+  test::OnnxModel::attr_ints(c, "pads", {1, 1, 1, 1, 1, 1});
+  m.node("BatchNormalization", "bn", {"y", "g", "be", "mu", "var"}, {"bn"});
+  m.node("Relu", "relu", {"bn"}, {"r"});
+  auto& mp = m.node("MaxPool", "mp", {"r"}, {"mp"});
+  test::OnnxModel::attr_ints(mp, "kernel_shape", {2, 2, 2});
+  test::OnnxModel::attr_ints(mp, "strides", {1, 2, 2});
+  auto& ap = m.node("AveragePool", "ap", {"mp"}, {"ap"});
+  test::OnnxModel::attr_ints(ap, "kernel_shape", {3, 3, 3});
+  test::OnnxModel::attr_ints(ap, "pads", {1, 1, 1, 1, 1, 1});
+  auto& ap2 = m.node("AveragePool", "ap2", {"r"}, {"ap2"});
+  test::OnnxModel::attr_ints(ap2, "kernel_shape", {2, 2, 2});
+  test::OnnxModel::attr_ints(ap2, "strides", {2, 2, 2});
+  test::OnnxModel::attr_ints(ap2, "pads", {0, 0, 0, 1, 0, 0});
+  test::OnnxModel::attr_i(ap2, "count_include_pad", 1);
+  m.output("ap");
+  m.output("ap2");
+  compare_with_ort(m.write("video_block.onnx"));
+}
+
 const std::string kTorchvision = npu::test::shared_path("models/torchvision/");
 
 class OrtTorchvision : public ::testing::TestWithParam<const char*> {};
