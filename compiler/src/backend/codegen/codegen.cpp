@@ -77,7 +77,7 @@ class Generator {
 
   std::vector<Step> layer_steps(const LayerSpec& L) {
     switch (L.kind) {
-      case LayerKind::Conv:
+      case LayerKind::Conv: return L.depth.on() ? codegen::gen_conv3d(ctx, L) : codegen::gen_conv(ctx, L);
       case LayerKind::Gemm: return codegen::gen_conv(ctx, L);
       case LayerKind::Act: return codegen::gen_act(ctx, L);
       case LayerKind::Eltwise: return codegen::gen_eltwise(ctx, L);

@@ -121,6 +121,7 @@ class GenCtx {
 // The generators, one per layer kind: the steps of layer L. Each throws TooBig when not even
 // its smallest tile fits the SRAM, and fills ctx.info (tile, loop order, SRAM bytes).
 std::vector<Step> gen_conv(GenCtx& ctx, const LayerSpec& L);      // conv.cpp: CONV and GEMM
+std::vector<Step> gen_conv3d(GenCtx& ctx, const LayerSpec& L);    // conv3d.cpp: CONV over NCDHW
 std::vector<Step> gen_act(GenCtx& ctx, const LayerSpec& L);       // act.cpp
 std::vector<Step> gen_eltwise(GenCtx& ctx, const LayerSpec& L);   // eltwise.cpp
 std::vector<Step> gen_pool(GenCtx& ctx, const LayerSpec& L);      // pool.cpp

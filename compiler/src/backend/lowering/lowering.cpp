@@ -160,6 +160,7 @@ class Lowerer : public lowering::LowerCtx {
   void finish_mac(const Node& n, LayerSpec& L) override {
     lowering::epilogue_act(n, L);
     L.macs = L.geom.macs() * std::uint64_t(std::max(L.batch, 1));
+    if (L.depth.on()) L.macs = L.geom.macs() * L.depth.taps_run();  // one 2-D conv per (od, kd) run
     touch(L.inputs[0]);
     touch(L.weight);
     if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(L.geom.c_out) * isa::kParamElemBytes);

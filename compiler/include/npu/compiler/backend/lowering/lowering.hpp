@@ -84,6 +84,29 @@ struct LinearTaps {
   std::vector<float> w;
 };
 
+/// The depth axis of a Conv over NCDHW (a 5-D ONNX Conv, "Conv3d"): LayerSpec::geom is one
+/// depth slice's 2-D convolution, and output depth slice od is the sum over kernel depth kd of
+/// geom's convolution of input slice od * stride - pad_front + kd * dilation (skipped outside
+/// [0, d_in): zero padding) with the 2-D kernel W[:, :, kd]. Codegen accumulates those CONVs
+/// into one output tile (acc_in / acc_out, as the input-channel split does). d_in = 0: a 2-D
+/// layer.
+struct DepthGeom {
+  int d_in = 0, d_out = 0, kd = 1, stride = 1, pad_front = 0, dilation = 1;
+  bool on() const { return d_in > 0; }
+  /// The input slice kernel depth `k` of output slice `od` reads, or -1 in the padding.
+  int input_slice(int od, int k) const {
+    const int id = od * stride - pad_front + k * dilation;
+    return id >= 0 && id < d_in ? id : -1;
+  }
+  /// (od, kd) pairs that read an input slice: the 2-D convolutions the layer runs.
+  std::uint64_t taps_run() const {
+    std::uint64_t n = 0;
+    for (int od = 0; od < d_out; ++od)
+      for (int k = 0; k < kd; ++k) n += input_slice(od, k) >= 0;
+    return n;
+  }
+};
+
 /// One NPU layer: a (possibly fused) node. Tensor names are graph tensor names; param
 /// tensors (bias, scale/shift) are DDR-only tensors named after their node.
 struct LayerSpec {
@@ -114,6 +137,7 @@ struct LayerSpec {
   std::string output;
 
   ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)
+  DepthGeom depth;                  ///< Conv over NCDHW: the depth axis (geom is one slice's 2-D conv)
   AttentionGeom attention;          ///< Attention: inputs {Q, K^T, V}, `residual` the mask, act_alpha the scale
   isa::ActOp act = isa::ActOp::None;  ///< Conv/Gemm epilogue or ACT op
   float act_alpha = 0, act_beta = 0;
