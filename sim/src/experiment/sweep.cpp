@@ -85,7 +85,9 @@ PlanProgress planning_progress() {
 
 SweepOutcome run_sweep(const SweepOptions& opt) {
   if (opt.jobs < 1) throw ConfigError(fmt::format("npu sweep: error: -j {} must be at least 1", opt.jobs));
-  const auto [shard_i, shard_n] = opt.shard.empty() ? std::pair<int, int>{0, 1} : parse_shard(opt.shard);
+  // Plain ints, not a structured binding: C++17 lets no lambda capture a binding (clang refuses).
+  const std::pair<int, int> shard = opt.shard.empty() ? std::pair<int, int>{0, 1} : parse_shard(opt.shard);
+  const int shard_i = shard.first, shard_n = shard.second;
   const SweepSpec spec = load_sweep_spec(opt.spec_path);
   check_sweep_size(spec, opt.max_cells);
   const std::vector<ConfigPoint> points = plan_config_points(spec, planning_progress());
