@@ -25,6 +25,7 @@
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "test_compile_graphs.hpp"
+#include "random_cases.hpp"
 
 namespace {
 
@@ -186,8 +187,7 @@ void expect_fused(const compiler::CompileResult& c, const Block& k) {
 }
 
 int block_count() {
-  const char* e = std::getenv("NPU_RANDOM_BLOCKS");
-  return e ? std::max(1, std::atoi(e)) : 60;
+  return test::random_cases("NPU_RANDOM_BLOCKS", 60);
 }
 
 TEST(RandomTransformerBlocks, EveryStrategyEqualsTheReference) {
