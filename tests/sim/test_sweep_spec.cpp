@@ -375,7 +375,7 @@ TEST(CellKey, StrategyIdentityIsNameAndPassesAndDepthFirstKeys) {
   // are the defaults: a file named like the built-in depth-first with traffic_weight 0 is
   // another strategy (a sweep reused the built-in's cell for it).
   const std::string df = "name: depth-first\npasses: [fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, "
-                         "fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-rope, fuse-attention, fuse-layers]\n";
+                         "fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-rope, fuse-swiglu, fuse-attention, fuse-layers]\n";
   const std::string builtin_df = npu::sim::strategy_identity(npu::compiler::builtin_strategy("depth-first"));
   EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "traffic_weight: 1\noverlap: auto\n")),
             builtin_df);

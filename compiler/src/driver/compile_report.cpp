@@ -113,11 +113,13 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   if (!L.residual.empty()) reads.insert(L.residual);
   if (!L.in_scale.empty()) reads.insert(L.in_scale);
   if (!L.weight.empty()) reads.insert(L.weight);
+  if (!L.glu_gate.empty()) reads.insert(L.glu_gate);  // fuse-swiglu: the gate's weights too
   if (!L.bias.empty()) reads.insert(L.bias);
   if (!L.scale_shift.empty()) reads.insert(L.scale_shift);
   for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
   if (gemm_weights_in_weight_dtype(lg, L, hw.mac_array))  // the weights in weight_dtype (docs/config.md)
-    r.compulsory_read_bytes += gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), hw.mac_array) - lg.bytes.at(L.weight);
+    r.compulsory_read_bytes += (gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), hw.mac_array) - lg.bytes.at(L.weight)) *
+                               (L.glu_gate.empty() ? 1 : 2);
   // A layout copy reads only the part of its input it moves (a Slice reads its slice).
   if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
   // A causal mask is not data an attention must read: it skips the blocks past the diagonal

@@ -2,6 +2,7 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/ir/graph_stats.hpp"
 #include "npu/compiler/backend/tiling/gemv_decisions.hpp"
+#include "backend/lowering/swiglu_lowering.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/compiler/backend/tiling/sram_residency.hpp"
@@ -310,6 +311,8 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   const std::vector<Decision> graph_decisions = PassManager::from_names(strategy.passes).run(r.graph, ctx);
   r.decisions.insert(r.decisions.end(), graph_decisions.begin(), graph_decisions.end());
   r.lowered = lower(r.graph, hw);
+  // fuse-swiglu's dual GEMMs that fell back for want of SRAM (swiglu_lowering.hpp).
+  for (auto& d : lowering::swiglu_fallback_decisions(r.lowered)) r.decisions.push_back(std::move(d));
   mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
   const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
   warn_hoist_without_fusion(r, strategy, where);

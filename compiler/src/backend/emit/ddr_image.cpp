@@ -304,9 +304,11 @@ void put_rope_table(const CompileResult& r, const LayerSpec& L, std::vector<DdrS
 
 // A GEMM layer's constant B pre-tiled by its N tile (x alpha, transB applied), and its bias
 // x beta where beta != 1 (ONNX Gemm); these overwrite the natural copies. `n`: its anchor node.
-void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n, std::vector<DdrSegment>& out) {
+// `weight`: L.weight, or fuse-swiglu's gate weights (LayerSpec::glu_gate), tiled alike.
+void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n, const std::string& weight,
+                      std::vector<DdrSegment>& out) {
   std::uint64_t off = 0;
-  const Tensor* b = gemm_weight_source(r, L.weight, off);
+  const Tensor* b = gemm_weight_source(r, weight, off);
   if (!b) return;  // computed B: written row-major by its producer (one N tile, checked above)
   const std::uint64_t K = std::uint64_t(L.geom.c_in), N = std::uint64_t(L.geom.c_out);
   const bool trans_b = n.op_type == "Gemm" && n.attr_int("transB", 0) != 0;
@@ -322,9 +324,9 @@ void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n,
         tiled[c0 * K + k * nt + c] = alpha * w;
       }
   }
-  put(out, L.weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, L.weight), tiled);
+  put(out, weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, weight), tiled);
   const float beta = n.op_type == "Gemm" ? n.attr_float("beta", 1.0f) : 1.0f;
-  if (!L.bias.empty() && beta != 1.0f) {
+  if (weight == L.weight && !L.bias.empty() && beta != 1.0f) {
     std::vector<float> bias = r.graph.tensor(L.bias).float_data;
     for (float& x : bias) x *= beta;
     put(out, L.bias + " (x beta)", ddr_addr_of(r, L.bias), bias);
@@ -374,7 +376,8 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     if (!L.scale_shift.empty()) put_scale_shift(r, L, out);
     if (!L.prologue_params.empty()) put_prologue_params(r, L, out);
     if (!L.rope_table.empty()) put_rope_table(r, L, out);
-    if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, out);
+    if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, L.weight, out);
+    if (L.kind == LayerKind::Gemm && n && !L.glu_gate.empty()) put_gemm_weights(r, L, *n, L.glu_gate, out);
     if (L.kind == LayerKind::Conv && n && n->op_type == "ConvTranspose") put_conv_transpose_weights(r, L, out);
     if (!L.linear_weights.empty()) {  // a bilinear Resize's weights: rows', then columns'
       std::vector<float> v = L.taps_h.w;

@@ -94,7 +94,8 @@ class Lowerer : public lowering::LowerCtx {
  public:
   Lowerer(const Graph& g, const HwConfig& hw)
       : g_(g), e_(dtype_bytes(hw.mac_array.dtype)), int8_(hw.mac_array.dtype == DType::Int8 && is_quantised(g)),
-        kv_e_(isa::kv_cache_elem_bytes(hw.mac_array)), hw_source_(hw.source) {}
+        kv_e_(isa::kv_cache_elem_bytes(hw.mac_array)), hw_source_(hw.source),
+        sram_capacity_(hw.sram.capacity_bytes) {}
 
   LoweredGraph run() {
     out_.act_bytes = e_;
@@ -161,8 +162,10 @@ class Lowerer : public lowering::LowerCtx {
     lowering::epilogue_act(n, L);
     L.macs = L.geom.macs() * std::uint64_t(std::max(L.batch, 1));
     if (L.depth.on()) L.macs = L.geom.macs() * L.depth.taps_run();  // one 2-D conv per (od, kd) run
+    if (!L.glu_gate.empty()) L.macs *= 2;  // fuse-swiglu: the gate GEMM's MACs too
     touch(L.inputs[0]);
     touch(L.weight);
+    touch(L.glu_gate);
     if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(L.geom.c_out) * isa::kParamElemBytes);
     finish(L);
   }
@@ -176,6 +179,7 @@ class Lowerer : public lowering::LowerCtx {
     sub_bytes_[name] = bytes;
     return name;
   }
+  std::uint64_t sram_capacity() const override { return sram_capacity_; }
   std::string temp_tensor(const std::string& name, std::uint64_t bytes) override {
     declare_own(name, isa::TensorKind::Intermediate, bytes);
     return name;
@@ -499,6 +503,7 @@ class Lowerer : public lowering::LowerCtx {
   bool int8_ = false;  // int8 config and a quantised graph
   int kv_e_;           // bytes of a KV-cache element (mac_array.kv_cache_dtype)
   std::string hw_source_;
+  std::uint64_t sram_capacity_ = 0;
   LoweredGraph out_;
   std::vector<Role> role_;
   std::set<std::string> host_tensors_;   // produced on the host

@@ -46,6 +46,9 @@ class LowerCtx {
   /// A DDR tensor of `bytes` that exists only in the program (e.g. ConvTranspose's
   /// zero-inserted input); an intermediate named `name`.
   virtual std::string temp_tensor(const std::string& name, std::uint64_t bytes) = 0;
+  /// The target's SRAM capacity in bytes (hw sram.capacity_bytes): fuse-swiglu's dual GEMM
+  /// checks its minimal tile against it (swiglu_lowering.hpp).
+  virtual std::uint64_t sram_capacity() const = 0;
   /// Layout op outputs no layer computes (composed_views): their readers read their input.
   virtual const std::set<std::string>& composed() const = 0;
   /// A Concat along the outermost axis whose inputs could not all be placed inside its output

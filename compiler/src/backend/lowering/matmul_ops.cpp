@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "backend/lowering/lowering_table.hpp"
+#include "backend/lowering/swiglu_lowering.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/transforms/pass.hpp"
 
@@ -56,9 +57,12 @@ std::string check_matmul(const Graph& g, const Node& n) {
   // residual); a fourth the residual or GLU gate fused by fuse-gemm-epilogue.
   // Six: fuse-norm-prologue's gamma and beta (or "") after a bias and a residual, each or "".
   // Eight: fuse-rope's cos and sin after those six slots.
-  const bool rope = n.inputs.size() == 8 && n.attr_int(fused_attr::kRope, 0) > 0;
-  const bool prologue = (n.inputs.size() == 6 || rope) && !n.attr_string(fused_attr::kPrologue, "").empty();
-  const bool wide = prologue || rope;  // inputs past the bias are named slots, "" when absent
+  // Nine: fuse-swiglu's gate weights after those eight (fused_attr::kSwiglu).
+  const bool swiglu = n.inputs.size() == fused_attr::kSwigluGateInput + 1 && n.attr_int(fused_attr::kSwiglu, 0) != 0;
+  if (swiglu && !is_const(g, n.inputs[fused_attr::kSwigluGateInput])) return "SwiGLU gate weights are not a constant";
+  const bool rope = (n.inputs.size() == 8 || swiglu) && n.attr_int(fused_attr::kRope, 0) > 0;
+  const bool prologue = (n.inputs.size() == 6 || rope || swiglu) && !n.attr_string(fused_attr::kPrologue, "").empty();
+  const bool wide = prologue || rope || swiglu;  // inputs past the bias are named slots, "" when absent
   const bool fused_res = (n.inputs.size() == 4 || wide) && n.attr_int(fused_attr::kResidual, 0) != 0;
   const bool bias_ok = n.inputs.size() < 3 || is_const(g, n.inputs[2]) || ((fused_res || wide) && n.inputs[2].empty());
   if ((n.inputs.size() != 2 && n.inputs.size() != 3 && !fused_res && !wide) || !bias_ok)
@@ -108,6 +112,7 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
     if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];  // fuse-bias: the GEMM epilogue adds it
     set_prologue(ctx, n, L);
     set_rope(ctx, n, L);
+    set_swiglu(ctx, n, L);
     ctx.finish_mac(n, L);
   };
   if (b_batch == 1 && is_const(g, n.inputs[1])) {
@@ -158,6 +163,7 @@ void lower_gemm(LowerCtx& ctx, const Node& n) {
   set_fused_residual(n, L);
   set_prologue(ctx, n, L);
   set_rope(ctx, n, L);
+  set_swiglu(ctx, n, L);
   ctx.finish_mac(n, L);
 }
 

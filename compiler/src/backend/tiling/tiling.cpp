@@ -130,7 +130,7 @@ std::uint64_t output_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, c
       out += cc * rc *
              (g.gemm ? runs_cost(cot * e, rows, std::uint64_t(g.c_out) * e, opt.burst_bytes)
                      : runs_cost(rows * std::uint64_t(g.w_out) * e, cot, plane_out, opt.burst_bytes));
-  return out * (opt.residual ? 2 : 1);
+  return out * (opt.residual && !opt.dual_gemm ? 2 : 1);
 }
 
 double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first_load_bytes, int steps,
@@ -220,6 +220,7 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
   }
   std::uint64_t weights = 0;
   for (const auto& [cot, count] : co_pieces) weights += count * bursts(cot * per_oc, B);
+  if (opt.dual_gemm) weights *= 2;  // the gate's tile beside the up's: one more run of the same size
   if (order == LoopOrder::InputResident && n_co > 1) weights *= n_row;
   return input + weights + output_burst_cost(g, co_tile, rows_tile, opt);
 }
@@ -235,7 +236,7 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
   const bool images = opt.batch > 1;
   ConvBuffers b;
   b.in_bytes = std::uint64_t(cin_tile) * max_band_rows(g, rows_tile) * g.w_in * e;
-  b.w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e;
+  b.w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e * (opt.dual_gemm ? 2 : 1);
   b.out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
   b.rope_bytes = std::uint64_t(rows_tile) * opt.rope_row_bytes;
   b.in_changes = images || (g.group == 1 ? n_row > 1 : n_row * n_co > 1);
@@ -250,7 +251,7 @@ void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile
   const std::uint64_t n_co = std::uint64_t(ceil_div(g.c_out, co_tile));
   const std::uint64_t n_row = std::uint64_t(ceil_div(g.h_out, rows_tile));
   const std::uint64_t bands = std::uint64_t(g.c_in) * band_rows_total(g, rows_tile) * g.w_in * e;
-  const std::uint64_t w = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e;
+  const std::uint64_t w = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e * (opt.dual_gemm ? 2 : 1);
   if (order == LoopOrder::WeightsResident) {
     // Grouped: each channel tile reads only its own input channels, so the bands add up once.
     input_bytes = (g.group > 1 || n_row == 1) ? bands : bands * n_co;
@@ -314,7 +315,7 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
   conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
   p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
   if (opt.time_based()) {
-    p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes);
+    p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes) * (opt.dual_gemm ? 2 : 1);
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
     const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
     const std::uint64_t e = std::uint64_t(opt.act_bytes);
@@ -322,7 +323,7 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
                              ? g.c_in
                              : co / g.cout_per_group() * g.cin_per_group();
     const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
-                                     std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
+                                     std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e * (opt.dual_gemm ? 2 : 1);
     p.estimated_ns = plan_estimate_ns(compute_ns, memory_ns, first_load, p.steps, opt);
   }
   return p;

@@ -4,6 +4,7 @@
 // passes, reads fused nodes with the same conventions. Reference: docs/compiler.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -84,6 +85,13 @@ inline constexpr const char* kPrologueEps = "npu.prologue_eps";
 inline constexpr const char* kRope = "npu.rope";
 /// int: the number of positions of the kRope tables (the sequence length S of the rows).
 inline constexpr const char* kRopePositions = "npu.rope_positions";
+/// int 1: a dual-GEMM SwiGLU (fuse-swiglu): the node is the up projection and input 8 holds the
+/// gate projection's weights (same op, shape and transB); inputs 2..7 keep their meaning (input
+/// 3, the residual, is ""). Output = silu(A W_gate) * (A W_up + bias): both GEMMs read the same
+/// A (and the same norm prologue), and the gate's product never leaves SRAM.
+inline constexpr const char* kSwiglu = "npu.swiglu";
+/// The input slot of the kSwiglu gate weights.
+inline constexpr std::size_t kSwigluGateInput = 8;
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

@@ -121,6 +121,13 @@ struct LayerSpec {
   std::string scale_shift;          ///< ACT scale_shift params: scale[C] then shift[C] ("" none)
   std::string residual;             ///< skip tensor read by the epilogue ("" none)
   bool residual_mul = false;        ///< the epilogue multiplies by `residual` (isa mul=) instead of adding
+  /// Gemm (fuse-swiglu): the gate projection's weights [K, N] ("" none). Each output tile first
+  /// runs A x W_gate with a SiLU epilogue into the residual buffer, then A x `weight` (+ bias)
+  /// with that buffer as its mul= operand: out = silu(A W_gate) * (A W_up + b). `residual` is "".
+  std::string glu_gate;
+  /// fuse-swiglu fell back to the single-GEMM epilogue for this (up) layer: why (no dual tile
+  /// fits the SRAM); "" otherwise. Reported as a declined fuse-swiglu decision.
+  std::string glu_fallback;
   std::string in_scale;             ///< per-input-channel scales applied to the input ("" none)
   /// Gemm: the row norm applied to each loaded A tile before the array reads it
   /// (fuse-norm-prologue): isa::ActOp::RmsNorm or LayerNorm (None: no prologue), its epsilon,

@@ -100,6 +100,11 @@ struct TilingOptions {
   /// changes a layer's tiling.
   int reserved_param_bytes_per_channel = 8;
   bool residual = false;  ///< the epilogue reads a residual tile shaped like the output
+  /// GEMM: a dual GEMM (fuse-swiglu): every N tile has two weight tiles (up and gate, side by
+  /// side in one weight slot, loaded together) and the gate tile's product is computed into the
+  /// residual buffer (set `residual` too) instead of being loaded: twice the weight SRAM, weight
+  /// bytes and array cycles, and no residual LOAD.
+  bool dual_gemm = false;
   bool in_scale = false;  ///< the array scales input channels: c_in elements resident
   /// GEMM: bytes of a norm prologue's resident gamma (and beta) (fuse-norm-prologue); 0: none.
   std::uint64_t prologue_param_bytes = 0;
