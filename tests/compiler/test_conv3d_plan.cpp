@@ -43,16 +43,16 @@ TEST(Conv3dPlan, WeightsReadOnceWhenTheyFitSmallConv3dByHand) {
   // weights: 432 B once. input: T x 128 B = 1,280 B (one channel tile).
   EXPECT_EQ(c.chosen->tile.weight_read_bytes, 432u);
   EXPECT_EQ(c.chosen->tile.input_read_bytes, 1280u);
-  // Burst cost: weights kD x (2 x 2 runs of 36 B at a 108 B stride, 64 B each) = 3 x 256 = 768;
-  // input: T x 2 channel runs of 64 B (stride D H W x 4 = 256 B) = 10 x 128 = 1,280;
-  // output: 4 slices x 2 channel runs of 64 B = 512. Sum 2,560.
-  EXPECT_EQ(c.chosen->tile.burst_cost_bytes, 2560u);
+  // Burst cost (weights kd-major in DDR: a kd slice of all channels is one run of 144 B, 3
+  // bursts): weights kD x 192 = 576; input: T x 2 channel runs of 64 B (stride D H W x 4 =
+  // 256 B) = 10 x 128 = 1,280; output: 4 slices x 2 channel runs of 64 B = 512. Sum 2,368.
+  EXPECT_EQ(c.chosen->tile.burst_cost_bytes, 2368u);
   EXPECT_EQ(c.chosen->tile.steps, 10);  // one CONV per (od, kd) pair
   // The other orders reload a kd slice per (od, kd, row tile): weights T x 144 = 1,440 B,
-  // burst 10 x 256 = 2,560; with input 1,280 and output 512: 4,352.
+  // burst 10 x 192 = 1,920; with input 1,280 and output 512: 3,712.
   ASSERT_TRUE(c.best[int(DepthOrder::InputResident)]);
   EXPECT_EQ(c.best[int(DepthOrder::InputResident)]->tile.weight_read_bytes, 1440u);
-  EXPECT_EQ(c.best[int(DepthOrder::InputResident)]->tile.burst_cost_bytes, 4352u);
+  EXPECT_EQ(c.best[int(DepthOrder::InputResident)]->tile.burst_cost_bytes, 3712u);
   EXPECT_NE(c.why.find("weights-resident-depth (fewest burst DDR bytes)"), std::string::npos) << c.why;
 }
 
@@ -64,9 +64,11 @@ TEST(Conv3dPlan, ForcedPerTapReloadsEveryTapsWeightSlice) {
   EXPECT_EQ(c.chosen->order, DepthOrder::PerTap);
   // Per (od, kd) pair and row tile (one here) the kd slice: T x Wk = 10 x 144 = 1,440 B, the
   // count before weights-resident-depth existed (24x compulsory on r3d_18). Input as above.
+  // Both input channels in one group (one 144 B weight run per slice, 192 B of bursts): 3,712.
   EXPECT_EQ(c.chosen->tile.weight_read_bytes, 1440u);
   EXPECT_EQ(c.chosen->tile.input_read_bytes, 1280u);
-  EXPECT_EQ(c.chosen->tile.burst_cost_bytes, 4352u);
+  EXPECT_EQ(c.chosen->tile.ci_tile, 2);
+  EXPECT_EQ(c.chosen->tile.burst_cost_bytes, 3712u);
   EXPECT_NE(c.why.find("order forced"), std::string::npos) << c.why;
 }
 

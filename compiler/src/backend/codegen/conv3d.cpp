@@ -8,8 +8,9 @@
 // (od, row tile)'s kD input bands loaded once, then every co tile swept) or per-tap (band and
 // weight slice per CONV; the only one that splits c_in). DDR addresses (NCDHW): channel c of
 // depth slice z starts at (c D + z) H W elements, so a band's channels are runs at a stride of
-// D H W; W[co, ci, kd]'s kh x kw taps start at ((co C + ci) kD + kd) kh kw, loaded as one 3-D
-// LOAD of cot x cit runs. Reference: docs/compiler.md "Conv over NCDHW".
+// D H W. The weights are stored kd-major in DDR ([kD, Cout, Cin, kh, kw], ddr_image.cpp), so
+// W[co tile, ci group, kd] is cot runs of cit x kh x kw (one run with every input channel).
+// Reference: docs/compiler.md "Conv over NCDHW".
 #include <algorithm>
 
 #include "backend/codegen/conv_tile.hpp"
@@ -28,16 +29,20 @@ struct DepthPart {
   bool first = false, last = false;
 };
 
+// W[co tile, ci0 : ci0 + cit, kd] from the kd-major DDR copy [kD, Cout, Cin, kh, kw]
+// (ddr_image.cpp put_conv3d_weights): cot runs of cit x kh x kw at a stride of Cin x kh x kw,
+// one run when cit = Cin. SRAM: [cot, cit, kh, kw], as the CONV reads it.
 isa::DmaDesc weight_slice(const GenCtx& ctx, const LayerSpec& L, const ConvTile& t, const DepthPart& q,
                           std::uint32_t sram) {
   const ConvGeom& g = L.geom;
-  const std::uint64_t taps = std::uint64_t(g.kh) * g.kw, kd = std::uint64_t(L.depth.kd);
+  const std::uint64_t taps = std::uint64_t(g.kh) * g.kw;
+  const std::uint64_t co_row = std::uint64_t(g.c_in) * taps * ctx.e;
   isa::DmaDesc d;
-  d.ddr_addr = ctx.addr(L.weight) + ((std::uint64_t(t.co0) * g.c_in + std::uint64_t(q.ci0)) * kd + q.kd) * taps * ctx.e;
+  d.ddr_addr = ctx.addr(L.weight) + ((std::uint64_t(q.kd) * g.c_out + std::uint64_t(t.co0)) * g.c_in + std::uint64_t(q.ci0)) * taps * ctx.e;
   d.sram_addr = sram;
   d.elem_bytes = ctx.e;
-  d.extent = {std::uint32_t(taps), std::uint32_t(q.cit), std::uint32_t(t.cot)};
-  d.ddr_stride_bytes = {kd * taps * ctx.e, std::uint64_t(g.c_in) * kd * taps * ctx.e};
+  d.extent = {std::uint32_t(std::uint64_t(q.cit) * taps), std::uint32_t(t.cot), 1};
+  d.ddr_stride_bytes = {co_row, co_row * std::uint64_t(t.cot)};
   return d;
 }
 

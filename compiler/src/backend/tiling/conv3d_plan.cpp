@@ -33,12 +33,11 @@ struct Depth3 {
 };
 
 // Burst cost of one kd slice of the weights for cot output x cit input channels. DDR layout
-// [co][ci][kd][kh kw]: with kD = 1 each output channel's cit x kh x kw is one run (the whole
-// tile when cit = c_in); else every (co, ci) is a run of kh x kw elements.
+// kd-major [kd][co][ci][kh kw] (ddr_image.cpp put_conv3d_weights): each output channel's
+// cit x kh x kw is one run, the whole slice one run when cit = c_in.
 std::uint64_t weight_slice_burst(const Depth3& x, std::uint64_t cot, std::uint64_t cit) {
   const std::uint64_t tb = x.taps * x.e;
-  if (x.d.kd == 1) return runs_cost(cit * tb, cot, std::uint64_t(x.g.c_in) * tb, x.opt.burst_bytes);
-  return cot * runs_cost(tb, cit, std::uint64_t(x.d.kd) * tb, x.opt.burst_bytes);
+  return runs_cost(cit * tb, cot, std::uint64_t(x.g.c_in) * tb, x.opt.burst_bytes);
 }
 
 // Burst cost of one depth slice's bands over all row tiles, cit channels (channel stride D H W).
