@@ -175,8 +175,7 @@ Conv3dChoice plan_conv3d(const ConvGeom& g, const DepthGeom& d, std::uint64_t sr
   c.why = fmt::format("{}; {}; {}", order_figures(c.best[0], orders[0]), order_figures(c.best[1], orders[1]),
                       order_figures(c.best[2], orders[2]));
   if (c.chosen)
-    c.why = fmt::format("{} (fewest burst DDR bytes{}): {}", to_string(c.chosen->order),
-                        policy == DepthOrderPolicy::Auto ? "" : ", order forced", c.why);
+    c.why = fmt::format("{}: {}", policy == DepthOrderPolicy::Auto ? "fewest burst DDR bytes" : "order forced", c.why);
   return c;
 }
 

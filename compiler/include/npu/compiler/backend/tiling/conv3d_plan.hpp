@@ -46,7 +46,9 @@ struct Conv3dPlan {
 };
 
 /// The chosen plan and, for --explain, the best plan of each order (nullopt: it does not fit)
-/// with a one-line reason naming the figures.
+/// with a one-line reason naming the figures: "fewest burst DDR bytes: weights-resident-depth:
+/// burst DDR .. B (weights .. B, input .. B); input-resident-depth: ...; per-tap: ..." ("order
+/// forced: ..." under a forced TilingOptions::conv3d_order; "<order>: does not fit").
 struct Conv3dChoice {
   std::optional<Conv3dPlan> chosen;
   std::optional<Conv3dPlan> best[3];  ///< indexed by DepthOrder
