@@ -46,6 +46,16 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
   for (auto& d : gemv_decisions(r.lowered, hw)) plan.decisions.push_back(std::move(d));
   for (auto& d : stack_decisions(cg.stacks)) plan.decisions.push_back(std::move(d));
   for (auto& d : declined_stack_decisions(cg.declined_stacks)) plan.decisions.push_back(std::move(d));
+  for (const LayerCodegenInfo& info : cg.layers)  // a Conv over NCDHW's loop order (conv3d_plan.hpp)
+    if (!info.order_reason.empty()) {
+      Decision d;
+      d.pass = "conv3d-loop-order";
+      d.label = info.layer;
+      d.outcome = DecisionOutcome::Applied;
+      d.verb = "ran " + info.loop_order;
+      d.reason = info.order_reason;
+      plan.decisions.push_back(std::move(d));
+    }
   plan.stacks = cg.stacks;
   double residency_ns = 0;
   if (options.pipeline) {

@@ -354,6 +354,24 @@ void put_conv_transpose_weights(const CompileResult& r, const LayerSpec& L, std:
   put(out, L.weight + " (as the stride-1 conv's, flipped)", ddr_addr_of(r, L.weight), v);
 }
 
+// A Conv over NCDHW (codegen/conv3d.cpp) reads its weights kd-major, [kD, Cout, Cin, kh, kw],
+// so that one kd slice of an output-channel tile with every input channel is one contiguous
+// run; ONNX gives [Cout, Cin, kD, kh, kw]: W'[kd][co][ci][t] = W[co][ci][kd][t]. This overwrites
+// the natural copy.
+void put_conv3d_weights(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
+  const Tensor& w = r.graph.tensor(L.weight);
+  const std::uint64_t co_n = std::uint64_t(L.geom.c_out), ci_n = std::uint64_t(L.geom.c_in);
+  const std::uint64_t kd_n = std::uint64_t(L.depth.kd), taps = std::uint64_t(L.geom.kh) * std::uint64_t(L.geom.kw);
+  if (w.float_data.size() != co_n * ci_n * kd_n * taps) return;  // no values: refused above
+  std::vector<float> v(w.float_data.size());
+  for (std::uint64_t co = 0; co < co_n; ++co)
+    for (std::uint64_t ci = 0; ci < ci_n; ++ci)
+      for (std::uint64_t kd = 0; kd < kd_n; ++kd)
+        for (std::uint64_t t = 0; t < taps; ++t)
+          v[((kd * co_n + co) * ci_n + ci) * taps + t] = w.float_data[((co * ci_n + ci) * kd_n + kd) * taps + t];
+  put(out, L.weight + " (kd-major, as the depth taps read it)", ddr_addr_of(r, L.weight), v);
+}
+
 }  // namespace
 
 std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs) {
@@ -369,8 +387,9 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     (void)place;
     if (g.has_tensor(name) && g.tensor(name).is_constant) put(out, name, ddr_addr_of(r, name), g.tensor(name).float_data);
   }
-  // 2. Parameters that exist only in the program, the GEMM weights pre-tiled and the
-  //    ConvTranspose weights as a conv's (these overwrite the natural copy written above).
+  // 2. Parameters that exist only in the program, the GEMM weights pre-tiled, the
+  //    ConvTranspose weights as a conv's and the Conv3d weights kd-major (these overwrite the
+  //    natural copy written above).
   for (const LayerSpec& L : r.lowered.layers) {
     const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
     if (!L.scale_shift.empty()) put_scale_shift(r, L, out);
@@ -379,6 +398,7 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, L.weight, out);
     if (L.kind == LayerKind::Gemm && n && !L.glu_gate.empty()) put_gemm_weights(r, L, *n, L.glu_gate, out);
     if (L.kind == LayerKind::Conv && n && n->op_type == "ConvTranspose") put_conv_transpose_weights(r, L, out);
+    if (L.kind == LayerKind::Conv && L.depth.on()) put_conv3d_weights(r, L, out);
     if (!L.linear_weights.empty()) {  // a bilinear Resize's weights: rows', then columns'
       std::vector<float> v = L.taps_h.w;
       v.insert(v.end(), L.taps_w.w.begin(), L.taps_w.w.end());

@@ -67,6 +67,10 @@ enum class LoopOrder {
 };
 const char* to_string(LoopOrder o);  ///< "weights-resident" | "input-resident"
 
+/// Which loop orders the tiler of a Conv over NCDHW may pick (tiling/conv3d_plan.hpp): all,
+/// choosing by burst-rounded DDR bytes (Auto), or only one (tests; the order must fit).
+enum class DepthOrderPolicy { Auto, WeightsResident, InputResident, PerTap };
+
 /// Which depth-first overlap modes (depth_first.hpp OverlapMode) the stack planner may pick:
 /// both, choosing per stack by the estimates (Auto), or only one (a strategy file's
 /// `overlap:` key, for experiments).
@@ -164,6 +168,8 @@ struct TilingOptions {
   /// compile() allows it only for the configured SRAM, so that the smaller-SRAM plans of
   /// networks that fit today stay what they were.
   bool cin_split = false;
+  /// A Conv over NCDHW: the loop orders its tiler may pick (conv3d_plan.hpp; Auto: all).
+  DepthOrderPolicy conv3d_order = DepthOrderPolicy::Auto;
   bool time_based() const {
     return array.rows > 0 && array.cols > 0 && core_period_ns > 0 && ddr_bytes_per_ns > 0;
   }
