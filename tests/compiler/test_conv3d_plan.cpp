@@ -104,7 +104,9 @@ TEST(Conv3dPlan, ChoiceFollowsTheBurstCostOfEachOrder) {
   const Conv3dChoice c = plan_conv3d(slice_geom(2, 64), depth4(), 4096, fp32());
   ASSERT_TRUE(c.chosen);
   for (int o = 0; o < 3; ++o)
-    if (c.best[o]) EXPECT_LE(c.chosen->tile.burst_cost_bytes, c.best[o]->tile.burst_cost_bytes) << o;
+    if (c.best[o]) {
+      EXPECT_LE(c.chosen->tile.burst_cost_bytes, c.best[o]->tile.burst_cost_bytes) << o;
+    }
   // Input rows the bands of a row tiling load over the 4 output rows (pads 1, 3 taps): tiles
   // of 1 row read 2, 3, 3, 2; of 2 rows 3 + 3; of 3 rows 4 + 2; of 4 rows 4.
   auto band_rows = [](int rows_tile) { return rows_tile == 1 ? 10u : rows_tile == 4 ? 4u : 6u; };
