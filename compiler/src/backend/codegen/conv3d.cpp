@@ -129,9 +129,7 @@ Conv3dPlan conv3d_plan(GenCtx& ctx, const LayerSpec& L) {
 // weights-resident-depth: co tile { its kD weight slices once; od { row tile { kd: band, CONV } } }.
 std::vector<Step> gen_weights_resident(GenCtx& ctx, const LayerSpec& L, const Conv3dPlan& q) {
   const ConvTilePlan& p = q.tile;
-  Slots in, w;
-  in.addr[0] = p.sram.in[0], in.addr[1] = p.sram.in[1];
-  w.addr[0] = p.sram.w[0], w.addr[1] = p.sram.w[1];
+  Slots in = Slots::at(p.sram.in), w = Slots::at(p.sram.w);
   std::vector<Step> steps;
   std::size_t idx = 0;
   long key = 0;
@@ -162,9 +160,7 @@ std::vector<Step> gen_weights_resident(GenCtx& ctx, const LayerSpec& L, const Co
 // input-resident-depth: od { row tile { its valid kd bands once; co tile { kd: weights, CONV } } }.
 std::vector<Step> gen_input_resident(GenCtx& ctx, const LayerSpec& L, const Conv3dPlan& q) {
   const ConvTilePlan& p = q.tile;
-  Slots in, w;
-  in.addr[0] = p.sram.in[0], in.addr[1] = p.sram.in[1];
-  w.addr[0] = p.sram.w[0], w.addr[1] = p.sram.w[1];
+  Slots in = Slots::at(p.sram.in), w = Slots::at(p.sram.w);
   std::vector<Step> steps;
   std::size_t idx = 0;
   long key = 0;
@@ -192,9 +188,7 @@ std::vector<Step> gen_input_resident(GenCtx& ctx, const LayerSpec& L, const Conv
 // per-tap: co tile { od { row tile { kd { ci group: band and weight slice, CONV } } } }.
 std::vector<Step> gen_per_tap(GenCtx& ctx, const LayerSpec& L, const Conv3dPlan& q) {
   const ConvTilePlan& p = q.tile;
-  Slots in, w;
-  in.addr[0] = p.sram.in[0], in.addr[1] = p.sram.in[1];
-  w.addr[0] = p.sram.w[0], w.addr[1] = p.sram.w[1];
+  Slots in = Slots::at(p.sram.in), w = Slots::at(p.sram.w);
   std::vector<Step> steps;
   std::size_t idx = 0;
   long key = 0;

@@ -51,6 +51,12 @@ struct Slots {
     return true;
   }
   std::uint32_t now() const { return addr[cur]; }
+  /// The two slots a tile plan placed (e.g. ConvTilePlan's sram.in or sram.w), none held yet.
+  static Slots at(const std::uint32_t (&a)[2]) {
+    Slots s;
+    s.addr[0] = a[0], s.addr[1] = a[1];
+    return s;
+  }
 };
 
 /// A layer whose smallest tile does not fit the SRAM: thrown by the generators, collected by
