@@ -122,6 +122,10 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
                                (L.glu_gate.empty() ? 1 : 2);
   // A layout copy reads only the part of its input it moves (a Slice reads its slice).
   if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
+  // An attention reads Q, K and V once each (L.in_elems: parts of one projection output under
+  // a QKV split's views), and its mask.
+  if (L.kind == LayerKind::Attention && L.in_elems)
+    r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes) + (L.residual.empty() ? 0 : lg.bytes.at(L.residual));
   // A causal mask is not data an attention must read: it skips the blocks past the diagonal
   // and reads the mask only where a block crosses it (codegen/attention.cpp).
   if (L.kind == LayerKind::Attention && L.attention.causal_offset >= 0 && !L.residual.empty())

@@ -31,13 +31,16 @@ const char* to_string(LayerKind k);
 /// the tensor and holds its row's elements contiguous. A packed [heads, rows, n] tensor is
 /// heads = every head, stride_h = rows n, stride_row = n (`view` false); a view of
 /// X [B, S, H, n] through Transpose(perm 0,2,1,3) is heads = H, stride_b = S H n, stride_h =
-/// n, stride_row = H n ("views, not copies": the Transpose is never run).
+/// n, stride_row = H n ("views, not copies": the Transpose is never run). When X is itself a
+/// view (a QKV Split's part of the projection output [B, S, 3 H n]: lowering_table.hpp
+/// strided_read), the strides are the projection's (stride_row = 3 H n) and `offset` is the
+/// part's first element (0, H n or 2 H n).
 struct HeadView {
   bool view = false;
-  std::uint64_t heads = 1, stride_b = 0, stride_h = 0, stride_row = 0;
+  std::uint64_t heads = 1, stride_b = 0, stride_h = 0, stride_row = 0, offset = 0;
   /// The element offset of row r of head bh.
   std::uint64_t start(std::uint64_t bh, std::uint64_t r) const {
-    return (bh / heads) * stride_b + (bh % heads) * stride_h + r * stride_row;
+    return offset + (bh / heads) * stride_b + (bh % heads) * stride_h + r * stride_row;
   }
 };
 
