@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "functional_test_util.hpp"
+#include "pass_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
@@ -16,6 +17,7 @@
 namespace {
 
 using namespace npu;
+using test::dma_bytes;
 using compiler::testing::GraphBuilder;
 
 // y = x + down(silu(gate(x)) * up(x)): x [1, M, D], gate/up [D, F], down [F, D] (Llama's MLP
@@ -55,29 +57,11 @@ compiler::Strategy epilogue_only() {
 }
 
 double error_of(const compiler::Graph& g, const std::string& strategy) {
-  const HwConfig hw = test::fp32_hw();
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 1, 11).at(0);
-  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
-  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy(strategy));
-  const auto r = test::run_forked(c, hw, {{"x", in.at("x").f}}, true);
-  if (!r.ok) ADD_FAILURE() << r.error;
-  const std::string& out = g.outputs.at(0);
-  if (!r.ok || !r.outputs.count(out)) return 1.0;
-  return test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f));
-}
-
-std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op) {
-  std::uint64_t n = 0;
-  for (const isa::Instruction& in : p.instructions)
-    if (in.op == op) n += std::get<isa::DmaDesc>(in.params).bytes();
-  return n;
+  return test::reference_error(g, compiler::builtin_strategy(strategy), test::fp32_hw(), 1);
 }
 
 std::string decision(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
-  std::string s;
-  for (const auto& d : c.decisions)
-    if (d.pass == "fuse-gemm-epilogue" && d.outcome == o) s += d.label + ": " + d.reason + "\n";
-  return s;
+  return test::pass_decisions(c, "fuse-gemm-epilogue", o);
 }
 
 TEST(FuseGemmEpilogue, SwiGluAndResidualRunAsThreeGemmsWithTheReferenceValues) {

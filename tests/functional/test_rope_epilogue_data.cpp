@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "functional_test_util.hpp"
+#include "pass_test_util.hpp"
 #include "npu/hw/functional/ops.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
@@ -24,6 +25,7 @@
 namespace {
 
 using namespace npu;
+using test::dma_bytes;
 using compiler::testing::GraphBuilder;
 using Dims = std::vector<std::int64_t>;
 
@@ -119,23 +121,13 @@ std::vector<double> direct_rope(const compiler::Graph& g, const RopeCase& rc, co
 }
 
 std::string decisions(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
-  std::string s;
-  for (const auto& d : c.decisions)
-    if (d.pass == "fuse-rope" && d.outcome == o) s += d.label + ": " + d.reason + "\n";
-  return s;
+  return test::pass_decisions(c, "fuse-rope", o);
 }
 
 int rope_acts(const isa::Program& p) {
   int n = 0;
   for (const isa::Instruction& in : p.instructions)
     if (const auto* ap = std::get_if<isa::ActParams>(&in.params); ap && ap->op == isa::ActOp::Rope) ++n;
-  return n;
-}
-
-std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op) {
-  std::uint64_t n = 0;
-  for (const isa::Instruction& in : p.instructions)
-    if (in.op == op) n += std::get<isa::DmaDesc>(in.params).bytes();
   return n;
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "functional_test_util.hpp"
+#include "pass_test_util.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
@@ -20,6 +21,7 @@
 namespace {
 
 using namespace npu;
+using test::dma_bytes;
 using compiler::testing::GraphBuilder;
 
 struct GluCase {
@@ -55,18 +57,8 @@ compiler::Strategy epilogue_only() {
   return s;
 }
 
-std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op) {
-  std::uint64_t n = 0;
-  for (const isa::Instruction& in : p.instructions)
-    if (in.op == op) n += std::get<isa::DmaDesc>(in.params).bytes();
-  return n;
-}
-
 std::string decisions(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
-  std::string s;
-  for (const auto& d : c.decisions)
-    if (d.pass == "fuse-swiglu" && d.outcome == o) s += d.label + ": " + d.reason + "\n";
-  return s;
+  return test::pass_decisions(c, "fuse-swiglu", o);
 }
 
 int applied(const compiler::CompileResult& c) {
@@ -77,20 +69,7 @@ int applied(const compiler::CompileResult& c) {
 
 // Worst relative error of the simulated outputs against the reference interpreter.
 double error_of(const compiler::Graph& g, const compiler::Strategy& s, std::uint64_t sram) {
-  const HwConfig hw = test::fp32_hw(sram);
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 1, 11).at(0);
-  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
-  const compiler::CompileResult c = compiler::compile(g, hw, s);
-  std::map<std::string, std::vector<float>> inputs;
-  for (const std::string& name : g.inputs) inputs[name] = in.at(name).f;
-  const auto r = test::run_forked(c, hw, inputs, true);
-  if (!r.ok) ADD_FAILURE() << r.error;
-  double worst = 0;
-  for (const std::string& out : g.outputs) {
-    if (!r.ok || !r.outputs.count(out)) return 1.0;
-    worst = std::max(worst, test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)));
-  }
-  return worst;
+  return test::reference_error(g, s, test::fp32_hw(sram), 1);
 }
 
 TEST(FuseSwiglu, DdrBytesDropByTheGateWriteAndReadAndTheSecondReadOfX) {
