@@ -104,6 +104,13 @@ TEST(QkvSplitViews, TheSplitIsNoLayerAndItsBytesAreGoneToTheByte) {
     EXPECT_EQ(dma_bytes(fused.program, isa::Opcode::Load, t) + dma_bytes(fused.program, isa::Opcode::Store, t), 0u) << t;
   EXPECT_TRUE(has_layer_covering(fused, "split", compiler::LayerKind::Attention));
   EXPECT_TRUE(has_layer_covering(fused, "q_reshape", compiler::LayerKind::Attention));
+  // --explain names the composed Split and the layers that read qkv through it.
+  const std::string composed = test::pass_decisions(fused, "compose-views", compiler::DecisionOutcome::Applied);
+  const auto line = composed.find("split: a strided view computed by no layer: ");
+  ASSERT_NE(line, std::string::npos) << composed;
+  const std::string split_line = composed.substr(line, composed.find('\n', line) - line);
+  for (const char* reader : {"present_k_t", "present_v_t", "softmax"})
+    EXPECT_NE(split_line.find(reader), std::string::npos) << split_line;
   // The attention's compulsory reads stay Q, K and V once (3 x 131072 B), not all of qkv per
   // part it reads: the causal mask is skipped, not read (compile_report.cpp).
   for (const auto& r : fused.report.layers) {

@@ -3,6 +3,7 @@
 #include "npu/compiler/ir/graph_stats.hpp"
 #include "npu/compiler/backend/tiling/gemv_decisions.hpp"
 #include "backend/lowering/swiglu_lowering.hpp"
+#include "backend/lowering/view_decisions.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/compiler/backend/tiling/sram_residency.hpp"
@@ -323,6 +324,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   r.lowered = lower(r.graph, hw);
   // fuse-swiglu's dual GEMMs that fell back for want of SRAM (swiglu_lowering.hpp).
   for (auto& d : lowering::swiglu_fallback_decisions(r.lowered)) r.decisions.push_back(std::move(d));
+  for (auto& d : lowering::view_decisions(r.lowered)) r.decisions.push_back(std::move(d));  // composed layout nodes
   mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
   const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
   warn_hoist_without_fusion(r, strategy, where);
