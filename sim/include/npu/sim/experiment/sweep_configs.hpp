@@ -52,7 +52,7 @@ struct ConfigPoint {
 
 /// Every config point in order, as plan_configs names and checks them (same names, same
 /// duplicate-config error), keeping ConfigPoint only; `progress` as for plan_configs.
-/// Duplicate configs are found by the 64-bit FNV-1a of each identity and confirmed by
+/// Duplicate configs are found by each identity's key state (64-bit FNV-1a) and confirmed by
 /// resolving the earlier point again, so no point's YAML is held.
 std::vector<ConfigPoint> plan_config_points(const SweepSpec& spec, const PlanProgress& progress = {});
 
