@@ -33,7 +33,9 @@ class ConfigSpace {
   std::string base_name_of(std::size_t index) const;
   /// Point `index` named `hw_name`: the base with its axis values and npu.name substituted,
   /// validated by the config loader (config_yaml and identity_yaml resolved), or the
-  /// substituted YAML and the loader's message in `invalid`.
+  /// substituted YAML and the loader's message in `invalid`. A valid point is loaded from its
+  /// sections (SectionedConfigLoad: each read once per combination of its axes' values), an
+  /// invalid one again as a whole document, for the loader's own message.
   ConfigCell resolve(std::size_t index, const std::string& hw_name);
 
  private:
