@@ -18,6 +18,7 @@
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/hw_config/hw_config_node.hpp"
 #include "npu/sim/experiment/cell_key.hpp"
+#include "npu/sim/experiment/config_sections.hpp"
 
 namespace npu::sim {
 
@@ -29,21 +30,6 @@ std::string safe(const std::string& s) {
   for (char c : s)
     if (c != ' ') out += c;
   return npu::safe_file_name(out);
-}
-
-/// Sets the scalar at dotted `path` in `root`, creating maps on the way.
-void set_path(YAML::Node root, const std::string& path, const std::string& value) {
-  YAML::Node cur = root;
-  std::stringstream ss(path);
-  std::string part;
-  std::vector<std::string> parts;
-  while (std::getline(ss, part, '.')) parts.push_back(part);
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node next = cur[parts[i]];
-    if (!next.IsMap()) next = YAML::Node(YAML::NodeType::Map);  // absent (e.g. no energy section)
-    cur.reset(next);  // rebind, not assign (yaml-cpp nodes are references)
-  }
-  cur[parts.back()] = value;
 }
 
 /// hw_config_to_yaml(cfg) with npu.name "-" (the same config under another name is still the
@@ -86,6 +72,7 @@ std::string flat_message(const std::string& what, const std::string& name) {
 struct ConfigSpace::Doc {
   YAML::Node doc;
   std::map<std::string, int> last_count;  // axis label -> paths sharing it
+  std::unique_ptr<SectionedConfigLoad> sections;  // made at the first resolve
 };
 
 ConfigSpace::ConfigSpace(const SweepSpec& spec) : spec_(spec), count_(spec.config_count()), doc_(std::make_unique<Doc>()) {
@@ -93,7 +80,7 @@ ConfigSpace::ConfigSpace(const SweepSpec& spec) : spec_(spec), count_(spec.confi
   std::ostringstream base_text;
   base_text << in.rdbuf();
   doc_->doc = YAML::Load(base_text.str());  // loaded once already: well-formed
-  for (const auto& [path, value] : spec.set) set_path(doc_->doc, path, value);
+  for (const auto& [path, value] : spec.set) set_yaml_path(doc_->doc, path, value);
   for (const auto& p : spec.axis_paths()) ++doc_->last_count[p.substr(p.rfind('.') + 1)];
 }
 
@@ -128,8 +115,20 @@ ConfigCell ConfigSpace::resolve(std::size_t index, const std::string& hw_name) {
   ConfigCell cell;
   cell.hw_name = hw_name;
   cell.axis_values = axis_values(index);
-  for (const auto& [path, value] : cell.axis_values) set_path(doc_->doc, path, value);
-  set_path(doc_->doc, "npu.name", hw_name);
+  if (!doc_->sections) {  // every path set once: the document has its final shape
+    for (const auto& [path, value] : cell.axis_values) set_yaml_path(doc_->doc, path, value);
+    set_yaml_path(doc_->doc, "npu.name", hw_name);
+    doc_->sections = std::make_unique<SectionedConfigLoad>(doc_->doc, spec_.axis_paths());
+  }
+  // A valid point from the sections its axes are in (each read once per combination of their
+  // values); an invalid one from the whole document, for the loader's message.
+  if (std::optional<HwConfig> cfg = doc_->sections->load(cell.axis_values, hw_name)) {
+    cell.config_yaml = hw_config_to_yaml(*cfg);
+    cell.identity_yaml = without_name(cell.config_yaml, *cfg);
+    return cell;
+  }
+  for (const auto& [path, value] : cell.axis_values) set_yaml_path(doc_->doc, path, value);
+  set_yaml_path(doc_->doc, "npu.name", hw_name);
   std::optional<HwConfig> cfg;
   try {
     cfg = parse_hw_config_node(doc_->doc, hw_name);
@@ -172,9 +171,9 @@ std::vector<ConfigPoint> plan_config_points(const SweepSpec& spec, const PlanPro
   const std::size_t n = space.size();
   std::vector<ConfigPoint> points;
   points.reserve(n);
-  // 64-bit hashes of the names and identities taken so far -> their points; a hash hit is
-  // confirmed on the text (the name held, the identity resolved again), so the result is
-  // exactly plan_configs' whatever the hashes do.
+  // 64-bit hashes of the names and identities (their key states) taken so far -> their
+  // points; a hash hit is confirmed on the text (the name held, the identity resolved again),
+  // so the result is exactly plan_configs' whatever the hashes do.
   std::unordered_multimap<std::uint64_t, std::size_t> names, identities;
   auto name_taken = [&](const std::string& name) {
     const auto [b, e] = names.equal_range(fnv1a64(name));
@@ -187,16 +186,16 @@ std::vector<ConfigPoint> plan_config_points(const SweepSpec& spec, const PlanPro
     std::string name = space.base_name_of(index);
     while (name_taken(name)) name += "_";
     const ConfigCell cell = space.resolve(index, name);
-    const std::uint64_t id_hash = fnv1a64(cell.identity_yaml);
+    const std::uint64_t key_state = cell_key_config_state(cell.identity_yaml);  // hashes the identity
     if (cell.invalid.empty()) {
-      const auto [b, e] = identities.equal_range(id_hash);
+      const auto [b, e] = identities.equal_range(key_state);
       for (auto it = b; it != e; ++it)
         if (space.resolve(it->second, points[it->second].hw_name).identity_yaml == cell.identity_yaml)
           same_config(spec, points[it->second].hw_name, name);
-      identities.emplace(id_hash, index);
+      identities.emplace(key_state, index);
     }
     names.emplace(fnv1a64(name), index);
-    points.push_back({name, cell_key_config_state(cell.identity_yaml), cell.invalid});
+    points.push_back({name, key_state, cell.invalid});
   }
   if (progress) progress(n, n);
   return points;

@@ -33,7 +33,9 @@ class ConfigSpace {
   std::string base_name_of(std::size_t index) const;
   /// Point `index` named `hw_name`: the base with its axis values and npu.name substituted,
   /// validated by the config loader (config_yaml and identity_yaml resolved), or the
-  /// substituted YAML and the loader's message in `invalid`.
+  /// substituted YAML and the loader's message in `invalid`. A valid point is loaded from its
+  /// sections (SectionedConfigLoad: each read once per combination of its axes' values), an
+  /// invalid one again as a whole document, for the loader's own message.
   ConfigCell resolve(std::size_t index, const std::string& hw_name);
 
  private:
@@ -52,7 +54,7 @@ struct ConfigPoint {
 
 /// Every config point in order, as plan_configs names and checks them (same names, same
 /// duplicate-config error), keeping ConfigPoint only; `progress` as for plan_configs.
-/// Duplicate configs are found by the 64-bit FNV-1a of each identity and confirmed by
+/// Duplicate configs are found by each identity's key state (64-bit FNV-1a) and confirmed by
 /// resolving the earlier point again, so no point's YAML is held.
 std::vector<ConfigPoint> plan_config_points(const SweepSpec& spec, const PlanProgress& progress = {});
 
