@@ -277,9 +277,13 @@ TEST(SweepPlan, EditingOneDocumentGivesTheConfigsOfPrintingEachPoint) {
     EXPECT_EQ(ref_valid, c.invalid.empty()) << c.hw_name << ": " << c.invalid;
     if (!ref_valid) continue;
     for (const auto& [path, value] : c.axis_values) {
-      if (path == "sram.capacity") EXPECT_EQ(ref.sram.capacity_bytes, npu::parse_size_bytes(value).value()) << c.hw_name;
-      if (path == "ddr.channels") EXPECT_EQ(std::to_string(ref.ddr.channels), value) << c.hw_name;
-      if (path == "dma.max_outstanding") EXPECT_EQ(std::to_string(ref.dma.max_outstanding), value) << c.hw_name;
+      if (path == "sram.capacity") {
+        EXPECT_EQ(ref.sram.capacity_bytes, npu::parse_size_bytes(value).value()) << c.hw_name;
+      } else if (path == "ddr.channels") {
+        EXPECT_EQ(std::to_string(ref.ddr.channels), value) << c.hw_name;
+      } else if (path == "dma.max_outstanding") {
+        EXPECT_EQ(std::to_string(ref.dma.max_outstanding), value) << c.hw_name;
+      }
     }
     EXPECT_EQ(ref.ddr.address_mapping, "rorabacobgch");
     EXPECT_EQ(npu::hw_config_to_yaml(ref), c.config_yaml);  // resolved text reads back to itself
