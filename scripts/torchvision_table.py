@@ -156,6 +156,17 @@ def compile_and_simulate(a, name, path, extra, res):
         res["simulate"][s] = r
 
 
+def row_reason(row, kind):
+    """Why a verify.csv row failed: the simulator's status when it did not run, else the
+    relative error (fp32) or the bit-exact column (int8)."""
+    head = f"{row['strategy']}, output '{row['output']}': "
+    if row["sim_status"] != "ok":
+        return head + row["sim_status"]
+    if kind == "fp32":
+        return head + f"relative error {row['rel_error']} above the tolerance"
+    return head + row["bit_exact"]
+
+
 def verify(a, name, path, extra, hw, kind):
     """Step 4 or 5: npu verify on hw under a.verify_strategies. Returns {ok, reason, rows}:
     rows = (strategy, output, sim_status, rel_error, sqnr_db, bit_exact, pass) from verify.csv."""
@@ -181,9 +192,7 @@ def verify(a, name, path, extra, hw, kind):
         bad = [r for r in rows if r["pass"] != "1"]
         why = reason(log, rc, TIMEOUT_S[f"verify-{kind}"])
         if bad and rc != "timeout":
-            b = bad[0]
-            why = (f"{b['strategy']} {b['output']}: sim {b['sim_status']}, rel error {b['rel_error'] or '-'}"
-                   + (f", {b['bit_exact']}" if kind == "int8" else ""))
+            why = row_reason(bad[0], kind)
     return {"ok": ok, "s": sec, "reason": why, "rows": rows}
 
 
@@ -265,6 +274,15 @@ def verify_detail(v, kind):
     return f" ({min(float(r['sqnr_db']) for r in v['rows']):.1f} dB)"
 
 
+def with_row_reason(step, kind):
+    """A failed verify step whose reason is its first failed row's (results saved before
+    row_reason existed say it the old way)."""
+    bad = [r for r in (step or {}).get("rows", []) if r["pass"] != "1"]
+    if not step or step["ok"] or not bad or str(step.get("reason", "")).startswith("timed out"):
+        return step
+    return dict(step, reason=row_reason(bad[0], kind))
+
+
 def table(results):
     """Markdown: the table, the counts line and the numbered failure notes."""
     notes = []
@@ -280,8 +298,8 @@ def table(results):
             continue
         comp = strategies_cell(r["compile"], notes, m, "compile")
         sim = strategies_cell({s: v for s, v in r["simulate"].items()}, notes, m, "simulate")
-        v32 = cell(r["verify_fp32"], notes, f"{m} verify fp32") + verify_detail(r["verify_fp32"], "fp32")
-        v8 = cell(r["verify_int8"], notes, f"{m} verify int8") + verify_detail(r["verify_int8"], "int8")
+        v32 = cell(with_row_reason(r["verify_fp32"], "fp32"), notes, f"{m} verify fp32") + verify_detail(r["verify_fp32"], "fp32")
+        v8 = cell(with_row_reason(r["verify_int8"], "int8"), notes, f"{m} verify int8") + verify_detail(r["verify_int8"], "int8")
         host = "-" if r.get("host_nodes") is None else str(r["host_nodes"])
         mb = figures(r["simulate"], "ddr_mb", "{:.2f}")
         ms = figures(r["simulate"], "latency_ms", "{:.3f}")

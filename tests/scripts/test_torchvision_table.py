@@ -35,8 +35,8 @@ def result(name, **kw):
     r = {"model": name, "opset": 13, "input": "224", "nodes": 20, "host_nodes": 0,
          "compile": {s: dict(OK) for s in tt.STRATEGIES},
          "simulate": {"none": sim(63.5, 6.538), "conv-bn-act": sim(62.55, 6.458), "depth-first": sim(62.094, 6.4584)},
-         "verify_fp32": dict(OK, rows=[{"rel_error": "1.7e-06", "sqnr_db": "120.5"}]),
-         "verify_int8": dict(OK, rows=[{"rel_error": "0.01", "sqnr_db": "33.94"}, {"rel_error": "0.02", "sqnr_db": "30.06"}])}
+         "verify_fp32": dict(OK, rows=[{"rel_error": "1.7e-06", "sqnr_db": "120.5", "pass": "1"}]),
+         "verify_int8": dict(OK, rows=[{"rel_error": "0.01", "sqnr_db": "33.94", "pass": "1"}, {"rel_error": "0.02", "sqnr_db": "30.06", "pass": "1"}])}
     r.update(kw)
     return r
 
@@ -80,6 +80,16 @@ class Table(unittest.TestCase):
         # a: compile 2/3 fails, b passes; c has no compile at all. int8: only a has no host node, and it passed.
         self.assertIn("Counts: compile 1/3, simulate 1/3 (all of none, conv-bn-act, depth-first); verify fp32 1/3; "
                       "int8 verify 1/1 of the models with no host node.", md)
+
+
+class RowReason(unittest.TestCase):
+    def test_status_when_not_run_else_the_figure_that_failed(self):
+        row = {"strategy": "none", "output": "1164", "sim_status": "failed: x.onnx: error: no data path",
+               "rel_error": "", "bit_exact": "not run: integer reference"}
+        self.assertEqual(tt.row_reason(row, "fp32"), "none, output '1164': failed: x.onnx: error: no data path")
+        row.update(sim_status="ok", rel_error="0.003", bit_exact="12 values differ")
+        self.assertEqual(tt.row_reason(row, "fp32"), "none, output '1164': relative error 0.003 above the tolerance")
+        self.assertEqual(tt.row_reason(row, "int8"), "none, output '1164': 12 values differ")
 
 
 class Steps(unittest.TestCase):
@@ -170,7 +180,7 @@ class OneModel(unittest.TestCase):
         self.assertAlmostEqual(r["simulate"]["none"]["ddr_mb"], 3.5)  # (3e6 + 5e5) B / 1e6
         self.assertAlmostEqual(r["simulate"]["conv-bn-act"]["ddr_mb"], 1.5)
         self.assertFalse(r["verify_fp32"]["ok"])
-        self.assertEqual(r["verify_fp32"]["reason"], "conv-bn-act out: sim ok, rel error 0.25")
+        self.assertEqual(r["verify_fp32"]["reason"], "conv-bn-act, output 'out': relative error 0.25 above the tolerance")
         self.assertTrue(r["verify_int8"]["ok"])
         calls = tt.read(os.path.join(d, "calls.txt")).splitlines()
         verifies = [c for c in calls if c.startswith("verify")]
