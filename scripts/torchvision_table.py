@@ -63,13 +63,17 @@ def write(path, text):
 
 def run(cmd, timeout, log):
     """Runs cmd (a list) in its own process group, stdout+stderr to the file log.
-    Returns (exit status or 'timeout', seconds). A timeout kills the whole group (npu verify's
-    simulate children included)."""
+    Returns (exit status, 'timeout' or 'not started', seconds). A timeout kills the whole group
+    (npu verify's simulate children included)."""
     t0 = time.time()
     with open(log, "w") as f:
         f.write("$ " + " ".join(cmd) + "\n")
         f.flush()
-        p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO, start_new_session=True)
+        try:
+            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO, start_new_session=True)
+        except OSError as e:  # a missing npu, or one being relinked: that step fails, the run goes on
+            f.write(f"error: cannot start {cmd[0]}: {e}\n")
+            return "not started", round(time.time() - t0, 1)
         try:
             rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:

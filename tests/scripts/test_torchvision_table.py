@@ -110,6 +110,12 @@ class Steps(unittest.TestCase):
         self.assertEqual(tt.reason(self.log(""), 3, 60), "exit status 3, no output")
         self.assertEqual(tt.reason(p, "timeout", 60), "timed out after 60 s")
 
+    def test_a_step_that_cannot_start_fails_with_the_reason(self):
+        log = os.path.join(self.dir, "n.log")
+        rc, _ = tt.run([os.path.join(self.dir, "no-such-npu"), "compile"], 5, log)
+        self.assertEqual(rc, "not started")
+        self.assertIn("error: cannot start " + os.path.join(self.dir, "no-such-npu"), tt.reason(log, rc, 5))
+
     def test_timeout_kills_the_step_and_its_children(self):
         marker = os.path.join(self.dir, "child-alive")
         # The child outlives its parent's kill unless the whole group dies: it would touch the marker.
