@@ -42,7 +42,7 @@ MODELS = [
     ("inception_v3", 13, [], "299"), ("squeezenet1_0", 13, [], "224"),
     ("mnasnet1_0", 13, [], "224"), ("regnet_y_400mf", 13, [], "224"),
     ("efficientnet_b0", 13, [], "224"), ("mobilenet_v3_small", 13, [], "224"),
-    ("convnext_tiny", 17, [], "224"), ("vit_b_16", 17, [], "224"), ("swin_t", 17, ["--dropout-as-identity"], "224"),
+    ("convnext_tiny", 17, [], "224"), ("vit_b_16", 17, [], "224"), ("swin_t", 17, [], "224"),
     ("deeplabv3_resnet50", 13, [], "224"), ("lraspp_mobilenet_v3_large", 13, [], "224"),
     ("r3d_18", 13, [], "16x112x112"),
     ("fasterrcnn_mobilenet_v3_large_320_fpn", 13, ["--dynamic-size", "150"], "320"),
