@@ -3,6 +3,7 @@
 
 #include "backend/emit/ddr_image_int8.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/ir/pool_window.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -137,7 +138,7 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     if (!n) continue;
     if (L.kind == LayerKind::Pool && (n->op_type == "ReduceSum" || n->op_type == "ReduceMin"))
       out.push_back(id + " runs as a pool of equal cost (global_avg/max), which computes another value");
-    if (L.kind == LayerKind::Pool && n->op_type == "AveragePool" && n->attr_int("count_include_pad", 0) != 0)
+    if (L.kind == LayerKind::Pool && avg_pool_counts_padding(g, *n))
       out.push_back(id + " has count_include_pad=1; POOL avg divides by the taps inside the input");
     if (L.kind == LayerKind::Gemm) {
       if (n->op_type == "Gemm" && n->attr_int("transA", 0) != 0) out.push_back(id + " has transA=1");
