@@ -431,11 +431,25 @@ class Lowerer : public lowering::LowerCtx {
     }
   }
 
-  // An integer tensor computed at run time (a graph input: token ids) is int32 in DDR.
+  // Whether t is a graph input's bytes (through alias views: a Reshape of token ids).
+  bool from_graph_input(std::string t) const {
+    for (int guard = 0; guard < 1000; ++guard) {
+      const auto p = g_.producer(t);
+      if (!p) return std::find(g_.inputs.begin(), g_.inputs.end(), t) != g_.inputs.end();
+      if (role_[*p] != Role::Alias || g_.nodes[*p].inputs.empty()) return false;
+      t = g_.nodes[*p].inputs[0];
+    }
+    return false;
+  }
+
+  // An integer graph input (token ids) is int32 in DDR, as the runtime feeds it. Integer
+  // tensors computed in the program (Faster R-CNN's index arithmetic, by NPU or host nodes)
+  // are at the activation width its layers store: the NPU has no integer data path, their
+  // traffic is costed at that width.
   std::uint64_t tensor_bytes(const std::string& t) const {
     if (auto it = sub_bytes_.find(t); it != sub_bytes_.end()) return it->second;
     const Tensor& tt = g_.tensor(t);
-    if (!tt.is_constant && (tt.type == ElemType::Int64 || tt.type == ElemType::Int32))
+    if (!tt.is_constant && (tt.type == ElemType::Int64 || tt.type == ElemType::Int32) && from_graph_input(t))
       return checked_mul(std::uint64_t(tt.elements()), std::uint64_t(4),
                          "error: bytes of tensor '" + echo(t) + "' (int32 elements x 4)");
     return checked_mul(std::uint64_t(g_.tensor(t).elements()), std::uint64_t(e_),
