@@ -103,6 +103,8 @@ TEST(QkvSplitViews, TheSplitIsNoLayerAndItsBytesAreGoneToTheByte) {
   for (const char* t : {"q_flat", "k_flat", "v_flat", "q_heads", "k_heads", "v_heads"})
     EXPECT_EQ(dma_bytes(fused.program, isa::Opcode::Load, t) + dma_bytes(fused.program, isa::Opcode::Store, t), 0u) << t;
   EXPECT_TRUE(has_layer_covering(fused, "split", compiler::LayerKind::Attention));
+  for (const auto& L : fused.lowered.layers)  // Q and K both read through the Split: covered once
+    EXPECT_LE(std::count(L.covers.begin(), L.covers.end(), "split"), 1) << L.name;
   EXPECT_TRUE(has_layer_covering(fused, "q_reshape", compiler::LayerKind::Attention));
   // --explain names the composed Split and the layers that read qkv through it.
   const std::string composed = test::pass_decisions(fused, "compose-views", compiler::DecisionOutcome::Applied);

@@ -41,7 +41,7 @@ Placed place_view(LowerCtx& ctx, LayerSpec& L, std::size_t input) {
   if (const auto read = strided_read(g, x, ctx.composed())) {
     for (std::string t = x; ctx.composed().count(t);) {
       const Node& p = g.nodes[*g.producer(t)];
-      L.covers.push_back(p.name);
+      if (std::find(L.covers.begin(), L.covers.end(), p.name) == L.covers.end()) L.covers.push_back(p.name);  // Q's and K's Split
       t = p.inputs[0];
     }
     x = read->root;
