@@ -3,7 +3,6 @@
 // (docs/compiler.md "Lowering", docs/isa.md "LOAD gather"). A Gather of an activation stays a
 // costed layout copy (layout_ops.cpp).
 #include <algorithm>
-#include <set>
 
 #include "backend/lowering/lowering_table.hpp"
 
@@ -61,13 +60,13 @@ OpLowering activation_gather;
 // the activation width (lowering.cpp tensor_bytes), so such a Gather is not lowered here.
 bool gathers_rows(const Graph& g, const Node& n) {
   if (n.inputs.size() < 2 || n.inputs[0].empty() || !is_const(g, n.inputs[0])) return false;
-  static const std::set<std::string> kViews = {"Reshape", "Flatten", "Identity", "Squeeze", "Unsqueeze"};
   std::string t = n.inputs[1];
   for (int guard = 0; guard < 1000; ++guard) {
     const auto p = g.producer(t);
     if (!p) return std::find(g.inputs.begin(), g.inputs.end(), t) != g.inputs.end();
     const Node& v = g.nodes[*p];
-    if (!kViews.count(v.op_type) || v.on_host || v.inputs.empty()) return false;
+    const OpLowering* e = find(v.op_type);  // an alias entry of the table: Reshape, Flatten, Squeeze...
+    if (!e || !e->alias || v.on_host || v.inputs.empty()) return false;
     t = v.inputs[0];
   }
   return false;

@@ -371,10 +371,10 @@ std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& np
     if (is_graph_output(g, x) || g.consumers(x).empty()) return false;
     std::set<std::string> trial = out;
     trial.insert(t), trial.insert(x);
+    const auto read = strided_read(g, x, trial);  // what an attention reader would read
     for (std::size_t i : g.consumers(x)) {
       if (moves(i)) continue;
       if (!npu_placed[i] || !attention_reads_view(g, g.nodes[i], x)) return false;
-      const auto read = strided_read(g, x, trial);
       if (!read || read->stride.back() != 1) return false;
     }
     xs.push_back(x);
