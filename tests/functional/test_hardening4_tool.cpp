@@ -65,6 +65,30 @@ TEST(ProgramSizeBound, AHugeReluIsRefusedWithinASecond) {
   EXPECT_FALSE(fs::exists(dir + "/p.npuasm"));
 }
 
+TEST(DdrLowerBound, AHugeMaxPoolIsRefusedByItsDdrFootprintBeforeCodegen) {
+  // 1 x 4 x 100000 x 100000 MaxPool 2x2 stride 2: within the program-size bound (about 600k
+  // instructions), so it used to be generated whole (3.6 s, 540 MB) before the DDR check. The
+  // edge preset is int8: the input is 4e10 B and the output 1 x 4 x 50000 x 50000 = 1e10 B,
+  // regions of their own even when intermediates reuse DDR: 5e10 B > 16 GiB = 17179869184 B.
+  const std::string dir = fresh_dir("huge-maxpool");
+  OnnxModel m(13);
+  m.input("x", {1, 4, 100000, 100000});
+  auto& n = m.node("MaxPool", "pool", {"x"}, {"y"});
+  OnnxModel::attr_ints(n, "kernel_shape", {2, 2});
+  OnnxModel::attr_ints(n, "strides", {2, 2});
+  m.output("y");
+  const std::string model = dir + "/pool.onnx";
+  std::ofstream(model, std::ios::binary) << m.bytes();
+  const auto r = run_npu({"compile", model, "--hw", kEdge, "-o", dir + "/p.npuasm"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("error: the network's DDR tensors need at least 50000000000 bytes (graph inputs, weights "
+                          "and outputs 50000000000 B, plus the largest intermediate 0 B"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("but the DDR holds 17179869184"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir + "/p.npuasm"));
+}
+
 TEST(ProgramSizeBound, AHugeTransposeIsRefusedWithinASecond) {
   // A layout view (Transpose): output tiles of at most 16384 elements, each at least a MOVE and
   // a STORE: 2 x ceil(4e10 / 16384) = 2 x 2,441,407 = 4,882,814. It used to claim no bound

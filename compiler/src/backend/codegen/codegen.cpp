@@ -33,6 +33,7 @@ class Generator {
     // Depth-first stacks (fuse-layers): emitted by depth_first/, each in place of its layers.
     const std::vector<depth_first::StackPlan> stacks = plan_stacks();
     check_size_bound(stacks);
+    codegen::check_ddr_lower_bound(ctx.hw, res_.program);  // before any instruction exists
     std::size_t next_stack = 0;
     for (std::size_t li = 0; li < ctx.lg.layers.size(); ++li) {
       if (next_stack < stacks.size() && stacks[next_stack].summary.first == li) {

@@ -107,6 +107,25 @@ std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, c
   return bases;
 }
 
+void check_ddr_lower_bound(const HwConfig& hw, const isa::Program& program) {
+  const std::uint64_t cap = hw.ddr.capacity_bytes();
+  if (cap == 0) return;
+  std::uint64_t fixed = 0, largest = 0;
+  for (const auto& t : program.tensors) {
+    if (t.kind == isa::TensorKind::Intermediate) largest = std::max(largest, t.bytes);
+    else fixed = checked_add(fixed, t.bytes, "error: DDR bytes of the graph inputs, weights and outputs");
+  }
+  const std::uint64_t need = checked_add(fixed, largest, "error: DDR bytes needed at least");
+  if (need <= cap) return;
+  throw ConfigError(hw.source + ": error: the network's DDR tensors need at least " + std::to_string(need) +
+                    " bytes (graph inputs, weights and outputs " + std::to_string(fixed) +
+                    " B, plus the largest intermediate " + std::to_string(largest) +
+                    " B, even with intermediate regions reused by lifetime) but the DDR holds " +
+                    std::to_string(cap) +
+                    " (ddr: channels x ranks x banks x rows x columns x bus bytes); use a larger DDR or a "
+                    "smaller --input-shape");
+}
+
 void fit_ddr(const HwConfig& hw, isa::Program& program) {
   const std::uint64_t cap = hw.ddr.capacity_bytes();
   std::uint64_t end = 0;

@@ -19,6 +19,13 @@ namespace npu::compiler::codegen {
 std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, const HwConfig& hw,
                                                        isa::Program& program);
 
+/// Called before any instruction is generated: throws ConfigError when even the smallest
+/// DDR footprint reuse by lifetime could reach (graph inputs, weights and outputs, which
+/// keep regions of their own, plus the largest intermediate; bytes) exceeds the DDR
+/// capacity, naming both figures, the capacity and the fix. A 40 GB input is thereby refused
+/// at once instead of after generating its program.
+void check_ddr_lower_bound(const HwConfig& hw, const isa::Program& program);
+
 /// Called on the generated program (before any program pass): when its tensors end past the
 /// DDR capacity, re-places the intermediates with regions reused by lifetime
 /// (ddr_reuse.hpp). Programs that fit are not changed. Throws ConfigError naming the bytes
