@@ -49,7 +49,7 @@ constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::Leak
                                  ActOp::GeluTanh,   ActOp::RmsNorm,  ActOp::SoftmaxOnline, ActOp::Rope};
 constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::Sub,  EltwiseOp::Div, EltwiseOp::Max,
                                      EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv};
-constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg};
+constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg, PoolOp::AvgPad};
 constexpr Queue kQueues[] = {Queue::Load, Queue::Compute, Queue::Store};
 constexpr TensorKind kTensorKinds[] = {TensorKind::Input, TensorKind::Weight, TensorKind::Output,
                                        TensorKind::Intermediate, TensorKind::KvCache};

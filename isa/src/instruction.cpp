@@ -93,6 +93,7 @@ const char* to_string(PoolOp p) {
     case PoolOp::Max: return "max";
     case PoolOp::Avg: return "avg";
     case PoolOp::GlobalAvg: return "global_avg";
+    case PoolOp::AvgPad: return "avg_pad";
   }
   return "?";
 }

@@ -2,7 +2,8 @@
 // DenseNet transitions: 2x2, stride 2, no pads): the flag changes nothing there, so the data
 // path and the int8 rule run it (both refused it before, stopping densenet121's `npu verify` in
 // fp32 and int8; docs/results.md "Torchvision set (issue 28)"). Where a window does reach the
-// padding, it is still refused, naming the layer.
+// padding (Inception-v3's 3x3 stride-1 pools), POOL avg_pad divides by the whole window; a
+// window past the padding (ceil_mode) is still refused, naming the layer.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/ir/pool_window.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
+#include "shared_data.hpp"
 #include "test_onnx_util.hpp"
 #include "tool_runner.hpp"
 
@@ -70,12 +72,58 @@ TEST(AvgPoolIncludePad, NoPadsRunsWithDataByHand) {
   EXPECT_EQ(r.outputs.at("y"), (std::vector<float>{2.5f, 4.5f, 10.5f, 12.5f}));
 }
 
-TEST(AvgPoolIncludePad, OverPaddingStillRefusedNamingTheLayer) {
+TEST(AvgPoolIncludePad, OverPaddingDividesByTheWholeWindowByHand) {
+  // Inception-v3's pools (3x3, stride 1, pads 1, count_include_pad 1) in small: x = 0..15 on
+  // 4x4, POOL avg_pad divides every window by 9, the padding counted as zeros:
+  //   y[0,0]: rows -1..1, cols -1..1 hold 0, 1, 4, 5 inside -> 10 / 9
+  //   y[0,1]: rows -1..1, cols 0..2 hold 0, 1, 2, 4, 5, 6 -> 18 / 9 = 2
+  //   y[1,1]: rows 0..2, cols 0..2 hold 0+1+2+4+5+6+8+9+10 = 45 -> 5
+  //   y[3,3]: rows 2..4, cols 2..4 hold 10, 11, 14, 15 -> 50 / 9
+  // (count_include_pad=0 would give 10 / 4, 18 / 6, 5 and 50 / 4.)
   const GraphBuilder b = pool_graph(4, 4, 3, 1, {1, 1, 1, 1}, 0, 4, 4);
+  const HwConfig hw = test::fp32_hw();
+  for (const char* strategy : {"none", "depth-first"}) {
+    const auto c = compiler::compile(b.g, hw, compiler::builtin_strategy(strategy));
+    EXPECT_TRUE(compiler::functional_problems(c).empty()) << strategy;
+    int avg_pad = 0;  // the layer runs as POOL avg_pad, not avg
+    for (const auto& in : c.program.instructions)
+      if (const auto* pp = std::get_if<npu::isa::PoolParams>(&in.params)) avg_pad += pp->op == npu::isa::PoolOp::AvgPad;
+    EXPECT_GT(avg_pad, 0) << strategy;
+    std::vector<float> x(16);
+    for (int i = 0; i < 16; ++i) x[std::size_t(i)] = float(i);
+    const auto r = test::run_forked(c, hw, {{"x", x}}, true);
+    ASSERT_TRUE(r.ok) << r.error;
+    const std::vector<float>& y = r.outputs.at("y");
+    ASSERT_EQ(y.size(), 16u);
+    EXPECT_FLOAT_EQ(y[0], 10.0f / 9.0f) << strategy;
+    EXPECT_FLOAT_EQ(y[1], 2.0f) << strategy;
+    EXPECT_FLOAT_EQ(y[5], 5.0f) << strategy;
+    EXPECT_FLOAT_EQ(y[15], 50.0f / 9.0f) << strategy;
+  }
+}
+
+TEST(AvgPoolIncludePad, AWindowPastThePaddingIsStillRefusedNamingTheLayer) {
+  // 6x6, k3 s2, pads 1, ceil_mode: out = ceil((6 + 2 - 3) / 2) + 1 = 4; the last window starts
+  // at 3 x 2 - 1 = 5 and covers 5, 6, 7, where the padded input ends at 6: ONNX divides it by
+  // the 2 x ... taps inside the padded input, which neither POOL op computes.
+  const GraphBuilder b = pool_graph(6, 6, 3, 2, {1, 1, 1, 1}, 1, 4, 4);
   const auto c = compiler::compile(b.g, test::fp32_hw(), compiler::builtin_strategy("none"));
   const auto p = compiler::functional_problems(c);
   ASSERT_EQ(p.size(), 1u);
-  EXPECT_NE(p[0].find("'pool' (AveragePool) has count_include_pad=1"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("'pool' (AveragePool) has count_include_pad=1 and a window past the padding"),
+            std::string::npos)
+      << p[0];
+}
+
+TEST(AvgPoolIncludePad, Int8SaysAvgPadHasNoRuleYet) {
+  // The shared Pad(1) + AveragePool 3x3 case (Inception-v3): in int8 the padding's taps would be
+  // the zero point, not 0, so verify refuses with the reason instead of computing it wrongly.
+  const std::string model = test::shared_path("models/cases/op_pad_avgpool.onnx");
+  NPU_REQUIRE_SHARED_OR_SKIP(model);
+  const auto r = test::run_npu({"verify", model, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none",
+                                "--out", test::fresh_dir("avgpool-pad-int8") + "/v"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("count_include_pad=1 over padding"), std::string::npos) << r.output;
 }
 
 TEST(AvgPoolIncludePad, VerifyInt8IsBitExactAndFp32Passes) {

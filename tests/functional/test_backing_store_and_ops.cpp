@@ -165,6 +165,11 @@ TEST(FunctionalPool, AverageDividesByTapsInsideAndMaxIgnoresPadding) {
   p.op = npu::isa::PoolOp::Avg;
   fn::pool(p, sram);
   EXPECT_EQ(sram.read_f32(256, 9), (std::vector<float>{1, 1.5f, 2, 2, 2.5f, 3, 3, 3.5f, 4}));
+  // avg_pad (ONNX count_include_pad=1): every window divides by 2 x 2 = 4, the padding counted
+  // as zeros: corner 1/4, edge (1+2)/4, centre 10/4, ...
+  p.op = npu::isa::PoolOp::AvgPad;
+  fn::pool(p, sram);
+  EXPECT_EQ(sram.read_f32(256, 9), (std::vector<float>{0.25f, 0.75f, 0.5f, 1, 2.5f, 1.5f, 0.75f, 1.75f, 1}));
 }
 
 TEST(FunctionalAct, SoftmaxRowsLayerNormAndScaleShiftPerChannel) {

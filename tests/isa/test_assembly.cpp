@@ -600,6 +600,8 @@ Program every_field_program() {
   add(Opcode::Pool, pl, {}, {});
   PoolParams pg{PoolOp::GlobalAvg, 0x11, 0x22, 64, 7, 7, 1, 1, 1, 1, 0, 0, 0, 0};
   add(Opcode::Pool, pg, {}, {});
+  PoolParams pp{PoolOp::AvgPad, 0x33, 0x44, 2, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1};
+  add(Opcode::Pool, pp, {}, {});
   add(Opcode::Sync, SyncParams{Queue::Store}, {cp2st, cp2st, ld2st}, {st2ld});
   add(Opcode::Sync, SyncParams{Queue::Load}, {st2ld}, {});
   p.instructions.back().layer.clear();  // no layer at all

@@ -293,7 +293,7 @@ TEST(AssemblyErrors, MalformedHostLines) {
 
 TEST(AssemblyErrors, UnknownPoolOp) {
   const std::string line = "POOL    op=average in=0x0 out=0x100 c=4 hin=8 win=8 kh=2 kw=2 stride=2";
-  expect_line3_error(line, col_of(line, "average"), "unknown POOL op 'average'", "(allowed: max, avg, global_avg)");
+  expect_line3_error(line, col_of(line, "average"), "unknown POOL op 'average'", "(allowed: max, avg, global_avg, avg_pad)");
 }
 
 TEST(AssemblyErrors, LoadOfAnUndeclaredTensorSuggestsADeclaredOne) {

@@ -36,7 +36,9 @@ VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
       c.elements = std::uint64_t(p.c) * p.h_in * p.w_in;
       work = p.op == isa::PoolOp::GlobalAvg ? c.elements
                                             : std::uint64_t(p.c) * p.h_out() * p.w_out() * p.kh * p.kw;
-      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(p.op)));
+      // avg_pad is avg with another divisor: the same datapath, the `avg` latency.
+      const isa::PoolOp timed = p.op == isa::PoolOp::AvgPad ? isa::PoolOp::Avg : p.op;
+      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(timed)));
       break;
     }
     case isa::Opcode::Move: {

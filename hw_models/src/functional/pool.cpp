@@ -36,6 +36,8 @@ void pool(const isa::PoolParams& p, BackingStore& sram) {
             ++count;
           }
         }
+        // avg_pad: the padding's taps count as zeros (ONNX count_include_pad=1).
+        if (p.op == isa::PoolOp::AvgPad) count = p.kh * p.kw;
         out[(ch * ho + y) * wo + x] = p.op == isa::PoolOp::Max ? mx : (count > 0 ? sum / float(count) : 0.0f);
       }
   sram.write_f32(p.out_addr, out);

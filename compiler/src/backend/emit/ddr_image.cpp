@@ -138,8 +138,9 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     if (!n) continue;
     if (L.kind == LayerKind::Pool && (n->op_type == "ReduceSum" || n->op_type == "ReduceMin"))
       out.push_back(id + " runs as a pool of equal cost (global_avg/max), which computes another value");
-    if (L.kind == LayerKind::Pool && avg_pool_counts_padding(g, *n))
-      out.push_back(id + " has count_include_pad=1; POOL avg divides by the taps inside the input");
+    if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::Avg && avg_pool_counts_padding(g, *n))
+      out.push_back(id + " has count_include_pad=1 and a window past the padding (ceil_mode, or a 3-D pool); POOL "
+                    "avg divides by the taps inside the input, avg_pad by the whole window");
     if (L.kind == LayerKind::Gemm) {
       if (n->op_type == "Gemm" && n->attr_int("transA", 0) != 0) out.push_back(id + " has transA=1");
       if (!L.bias.empty() && g.has_tensor(L.bias) && g.tensor(L.bias).elements() != L.geom.c_out)

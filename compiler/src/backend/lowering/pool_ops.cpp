@@ -9,6 +9,7 @@
 
 #include "backend/lowering/lowering_table.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
+#include "npu/compiler/ir/pool_window.hpp"
 
 namespace npu::compiler::lowering {
 
@@ -27,7 +28,8 @@ std::string check_pool(const Graph& g, const Node& n) {
 }
 
 // A windowed pool's kernel, strides and pads; fail()s when they disagree with the output shape.
-void pool_window(LowerCtx& ctx, const Node& n, const std::vector<std::int64_t>& y, ConvGeom& c) {
+// Returns true when a window reaches past the pads (ceil_mode): the bottom/right pad had to grow.
+bool pool_window(LowerCtx& ctx, const Node& n, const std::vector<std::int64_t>& y, ConvGeom& c) {
   const auto ks = n.attr_ints("kernel_shape");
   if (ks.size() != 2) ctx.fail(n, "kernel_shape must have 2 values");
   c.kh = int(ks[0]);
@@ -41,11 +43,22 @@ void pool_window(LowerCtx& ctx, const Node& n, const std::vector<std::int64_t>& 
   axis_pads(ap, c.w_in, c.w_out, c.kw, c.stride_w, 1, int(pads.at(1)), int(pads.at(3)), c.pad_left, c.pad_right);
   // ceil_mode=1 (or any rounding up): extend the bottom/right padding so that the ISA's
   // floor formula gives the graph's output size.
+  const int declared_bottom = c.pad_bottom, declared_right = c.pad_right;
   c.pad_bottom = std::max(c.pad_bottom, (c.h_out - 1) * c.stride_h + c.kh - c.h_in - c.pad_top);
   c.pad_right = std::max(c.pad_right, (c.w_out - 1) * c.stride_w + c.kw - c.w_in - c.pad_left);
   if ((c.h_in + c.pad_top + c.pad_bottom - c.kh) / c.stride_h + 1 != c.h_out ||
       (c.w_in + c.pad_left + c.pad_right - c.kw) / c.stride_w + 1 != c.w_out)
     ctx.fail(n, "output shape " + shape_string(y) + " disagrees with the pooling attributes");
+  return c.pad_bottom > declared_bottom || c.pad_right > declared_right;
+}
+
+// AveragePool with count_include_pad=1 divides by the whole window (ONNX; PyTorch's
+// AvgPool2d default): POOL avg_pad, where every window lies inside the padded input. A window
+// past the pads (ceil_mode) divides by its taps inside the padded input, which neither POOL op
+// computes: it stays avg, and functional_problems() says so.
+isa::PoolOp avg_pool_op(const Node& n, bool overhang) {
+  if (n.op_type != "AveragePool") return isa::PoolOp::Max;
+  return n.attr_int("count_include_pad", 0) != 0 && !overhang ? isa::PoolOp::AvgPad : isa::PoolOp::Avg;
 }
 
 // One 2-D pool layer over `planes` planes of h_in x w_in -> h_out x w_out, window `win`
@@ -121,8 +134,10 @@ void lower_pool(LowerCtx& ctx, const Node& n) {
     c.kw = c.w_in;
     return ctx.finish(L);
   }
-  L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max : isa::PoolOp::Avg;
-  pool_window(ctx, n, y, c);
+  const bool overhang = pool_window(ctx, n, y, c);
+  L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max
+           : avg_pool_counts_padding(g, n) ? avg_pool_op(n, overhang)
+                                           : isa::PoolOp::Avg;
   ctx.finish(L);
 }
 

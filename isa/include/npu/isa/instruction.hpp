@@ -96,8 +96,12 @@ std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems, float 
 enum class EltwiseOp { Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv };
 const char* to_string(EltwiseOp e);  ///< "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv"
 
-enum class PoolOp { Max, Avg, GlobalAvg };
-const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg"
+/// Pool ops of POOL. `avg` divides each window's sum by the taps inside the input (ONNX
+/// AveragePool count_include_pad=0); `avg_pad` by the whole window, kh x kw, the padding
+/// counted as zeros (count_include_pad=1, every window inside the padded input). New values
+/// are appended.
+enum class PoolOp { Max, Avg, GlobalAvg, AvgPad };
+const char* to_string(PoolOp p);  ///< "max" | "avg" | "global_avg" | "avg_pad"
 
 /// int8 requantisation of an instruction's result (docs/isa.md, "int8 requantisation"):
 /// int8 programs only. `addr` is the SRAM table of int32 (multiplier, shift) pairs in TFLite's
