@@ -1,8 +1,9 @@
 // Layout ops as strided views (LayoutPiece, lowering.hpp): what MOVE needs to compute them.
 // Each output element of a Transpose, Split, Slice (positive steps), Expand (a broadcast: stride
 // 0), Concat along an inner axis or nearest upsampling by integer factors is one input element
-// found by an affine index map; the codegen tiles the index space and moves each tile with LOAD +
-// MOVE + STORE (layout_tiles.hpp). Ops not here (Pad, Tile, Gather, bilinear Resize, ...) keep the
+// found by an affine index map, as is a Gather by constant, evenly stepping indices; the codegen
+// tiles the index space and moves each tile with LOAD + MOVE + STORE (layout_tiles.hpp). Ops not
+// here (Pad, Tile, other Gathers, bilinear Resize, ...) keep the
 // costed-only streaming copy and are reported as not computed by functional_problems.
 #include <algorithm>
 #include <optional>
@@ -203,6 +204,39 @@ std::optional<AxisView> reshape_view(const Graph& g, const Node& n) {
   return v;
 }
 
+// Gather of an activation by constant indices that step evenly (ViT's and Swin's class token
+// x[:, 0], a strided pick): output dims [data dims before axis, index dims, after axis]. A
+// scalar index drops the axis and reads it at `base`; a 1-D run i0, i0 + t, ... reads it with
+// step t. Other index patterns have no axis map (a costed-only copy, said by functional_problems).
+std::optional<AxisView> gather_view(const Graph& g, const Node& n) {
+  if (n.inputs.size() < 2 || !is_const(g, n.inputs[1]) || !known(g, n.inputs[1])) return std::nullopt;
+  const Tensor& it = g.tensor(n.inputs[1]);
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  std::int64_t a = n.attr_int("axis", 0);
+  if (a < 0) a += std::int64_t(s.size());
+  if (a < 0 || a >= std::int64_t(s.size()) || it.shape.size() > 1 || it.int_data.empty()) return std::nullopt;
+  if (o.size() != s.size() - 1 + it.shape.size()) return std::nullopt;
+  const std::int64_t dim = s[std::size_t(a)];
+  std::vector<std::int64_t> idx;
+  for (std::int64_t i : it.int_data) {
+    if (i < -dim || i >= dim) return std::nullopt;  // out of range: the reference refuses it
+    idx.push_back(i < 0 ? i + dim : i);
+  }
+  const std::int64_t t = idx.size() > 1 ? idx[1] - idx[0] : 0;
+  if (t < 0) return std::nullopt;  // a backward run: no MOVE lowering
+  for (std::size_t j = 1; j < idx.size(); ++j)
+    if (idx[j] - idx[j - 1] != t) return std::nullopt;
+  AxisView v{n.inputs[0], s, dims_of(o), {}, {}, U64s(s.size(), 0)};
+  v.base[std::size_t(a)] = std::uint64_t(idx[0]);
+  for (std::size_t d = 0; d < s.size(); ++d) {
+    if (d == std::size_t(a) && it.shape.empty()) continue;  // a scalar index drops the axis
+    v.axis.push_back(d);
+    v.step.push_back(d == std::size_t(a) ? std::uint64_t(t) : 1);
+  }
+  return v;
+}
+
 std::optional<AxisView> axis_view(const Graph& g, const Node& n, std::size_t k) {
   if (n.inputs.empty() || k >= n.outputs.size() || !known(g, n.inputs[0]) || !known(g, n.outputs[k])) return std::nullopt;
   if (is_const(g, n.inputs[0])) return std::nullopt;
@@ -211,6 +245,7 @@ std::optional<AxisView> axis_view(const Graph& g, const Node& n, std::size_t k) 
   if (n.op_type == "Slice") return slice_view(g, n);
   if (n.op_type == "Expand") return expand_view(g, n);
   if (n.op_type == "Reshape") return reshape_view(g, n);
+  if (n.op_type == "Gather") return gather_view(g, n);
   return std::nullopt;
 }
 
