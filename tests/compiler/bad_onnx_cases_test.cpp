@@ -83,6 +83,21 @@ const std::vector<BadCase> kCases = {
             }),
             "the graph has no nodes: its outputs ('input') are graph inputs or constants, so there is nothing to "
             "compute"},
+    // Newcomer probe round 3 (issue 27): values ONNX shape inference accepts, ONNX Runtime refuses.
+    BadCase{"initializer name given twice",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.weight("w", {4, 3, 1, 1});
+              conv_body(m);
+            }),
+            "error: initializer #1 'w' has the name of an earlier initializer; ONNX names are unique"},
+    BadCase{"graph input listed twice",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.input("input", {1, 3, 8, 8});
+              conv_body(m);
+            }),
+            "error: graph input 'input' is listed twice; ONNX names are unique"},
     BadCase{"empty file", "", "the file is empty (0 bytes)"},
     BadCase{"not protobuf", "this is not an ONNX model\n", "cannot parse the ONNX protobuf"},
 };
