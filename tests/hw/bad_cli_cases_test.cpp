@@ -102,6 +102,29 @@ TEST(BadCliCases, EachIsRejectedWithItsMessageAndExitStatus) {
     npu::test::expect_case(c, "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() + " " + c.input);
 }
 
+// An --out that is a symbolic link to a missing folder: mkdir says "File exists", which was
+// all five writers printed. Each now names the link and its target (npu::create_output_folder).
+TEST(BadCliCases, OutFolderThatIsADanglingLink) {
+  namespace fs = std::filesystem;
+  const std::string dir = npu::test::fresh_dir("dangling-out");
+  const std::string link = dir + "/out";
+  fs::create_directory_symlink(dir + "/missing", link);
+  const std::string cd = "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() + " ";
+  const std::string out = " --out " + npu::test::shq(link);
+  const std::string want = "out' is a symbolic link to '" + dir + "/missing', which does not exist";
+  ASSERT_EQ(npu::test::run_shell(cd + "ddr gen seq-read " + kHw + " -n 4 -o " + npu::test::shq(dir + "/t.trace")).status, 0);
+  const std::vector<BadCase> cases = {
+      BadCase{"simulate into a dangling link", "simulate --model tests/data/tiny_convnet.onnx " + kHw + " --strategy none", want},
+      BadCase{"experiment into a dangling link", "experiment --model tests/data/tiny_convnet.onnx " + kHw + " --strategies none", want},
+      BadCase{"run into a dangling link", "run tests/hw/data/two_layer.npuasm " + kHw, want},
+      BadCase{"ddr run into a dangling link", "ddr run " + kHw + " --trace " + npu::test::shq(dir + "/t.trace"), want},
+      BadCase{"llm into a dangling link", "llm gpt2 " + kHw + " --strategies none", want},
+  };
+  for (const BadCase& c : cases) npu::test::expect_case(c, cd + c.input + out);
+  EXPECT_FALSE(fs::exists(dir + "/missing"));
+  fs::remove_all(dir);
+}
+
 // Devices are written in place: a temporary file renamed over /dev/null would replace the
 // device with a regular file (as root) or fail (as a user).
 TEST(BadCliCases, DeviceOutputsAreWrittenInPlace) {
