@@ -93,6 +93,11 @@ const std::vector<BadCase> kCases = {
     BadCase{"misspelt asm subcommand", "asm chek tests/hw/data/two_layer.npuasm",
             "npu asm: error: unknown subcommand 'chek'; did you mean 'check'?"},
     BadCase{"validate without a subcommand", "validate", "npu validate: error: give a subcommand: gemmini"},
+    BadCase{"a folder for the program", "asm check tests/hw/data " + kHw,
+            "tests/hw/data: error: is a folder, not a program\n  fix: give the .npuasm text file itself"},
+    BadCase{"a folder for the strategy file",
+            "compile tests/data/tiny_convnet.onnx " + kHw + " --strategy-file tests/data -o /tmp/npu-bad-cli.npuasm",
+            "tests/data: error: is a folder, not a strategy file"},
     BadCase{"ddr gen zero requests", "ddr gen seq-read " + kHw + " -n 0 -o /tmp/npu-bad-cli.trace",
             "-n: error: the number of requests must be from 1 to 1000000000000, got 0"},
 };
