@@ -93,6 +93,13 @@ const std::vector<BadCase> kCases = {
     BadCase{"misspelt asm subcommand", "asm chek tests/hw/data/two_layer.npuasm",
             "npu asm: error: unknown subcommand 'chek'; did you mean 'check'?"},
     BadCase{"validate without a subcommand", "validate", "npu validate: error: give a subcommand: gemmini"},
+    // Newcomer probe round 3 (issue 27): an option given twice, folders given for files.
+    BadCase{"one-value option given twice",
+            "simulate --model tests/data/tiny_convnet.onnx " + kHw + " --strategy none --strategy conv-bn --out /tmp/npu-bad-cli",
+            "npu simulate: error: --strategy is given 2 times; it takes one value: give it once"},
+    BadCase{"-o given twice",
+            "compile tests/data/tiny_convnet.onnx " + kHw + " --strategy none -o /tmp/npu-bad-cli-a.npuasm -o /tmp/npu-bad-cli-b.npuasm",
+            "npu compile: error: -o,--output is given 2 times; it takes one value: give it once"},
     BadCase{"a folder for the program", "asm check tests/hw/data " + kHw,
             "tests/hw/data: error: is a folder, not a program\n  fix: give the .npuasm text file itself"},
     BadCase{"a folder for the strategy file",
