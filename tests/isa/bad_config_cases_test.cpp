@@ -39,6 +39,11 @@ const std::vector<BadCase> kCases = {
             "'sram.capacity' = 8589934592 bytes is too large: at most 4 GiB (4294967296 bytes)"},
     BadCase{"unknown size unit", "  capacity: 1 MiB =>  capacity: 1 XiB", "'sram.capacity' is not a size: '1 XiB'"},
     BadCase{"zero size", "  capacity: 1 MiB =>  capacity: 0", "'sram.capacity' must be > 0, got '0'"},
+    // Newcomer probe round 3 (issue 27): sizes that are numbers, but not whole bytes or not in digits.
+    BadCase{"fraction of a byte", "  capacity: 1 MiB =>  capacity: 0.3 B",
+            "'sram.capacity' is not a size: '0.3 B'; 0.3 B is 0.3 bytes, not a whole number of bytes"},
+    BadCase{"size with an exponent", "  capacity: 1 MiB =>  capacity: 1e6",
+            "'sram.capacity' is not a size: '1e6'; exponents are not accepted: write 1000000 (bytes)"},
     BadCase{"1 kHz clock", "  clock_mhz: 1000 =>  clock_mhz: 0.001 ",
             "'npu.clock_mhz' = 0.001 MHz is out of range: at least 1 (1 MHz)"},
     BadCase{"20 GHz clock", "  clock_mhz: 1000 =>  clock_mhz: 20000 ",
