@@ -140,6 +140,10 @@ const std::vector<BadCase> kCases = {
     BadCase{"DDR4 at 1333 MT/s", "  data_rate_mtps: 3200 =>  data_rate_mtps: 1333 ",
             "'ddr.data_rate_mtps' = 1333 MT/s is outside the DDR4 speed bins"},
     // BL4: tCCD_S 4 x 2 >= 4 holds, so the burst-length rule is the one that fires.
+    // BL16 with the preset's tCCD_S 4 breaks tCCD_S >= BL/2 too; the standard's burst length is
+    // named first (its fix alone said "set tCCD_S >= 8", which then met this error).
+    BadCase{"DDR4 with BL16", "  burst_length: 8 =>  burst_length: 16 ",
+            "'ddr.burst_length' = 16 is not a DDR4 burst length: DDR4 defines BL8"},
     BadCase{"DDR4 with BL4", "  burst_length: 8 =>  burst_length: 4 ",
             "'ddr.burst_length' = 4 is not a DDR4 burst length: DDR4 defines BL8 (BC4 is a chopped BL8)\n  source: "
             "JESD79-4B"},
