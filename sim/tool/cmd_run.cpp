@@ -64,6 +64,7 @@ void run(const RunArgs& a) {
   opt.ideal_memory = a.ideal;
   opt.program_source = a.program;
   if (traces.count("ddr")) {
+    sim::require_ddr_model_for_trace(hw);
     const std::string big = sim::ddr_trace_size_warning(sim::estimate_ddr_trace(program, hw), a.compress);
     if (!big.empty()) std::cerr << big << "\n";
     ddr_files = std::make_unique<sim::DdrTraceFiles>(a.out, a.compress);

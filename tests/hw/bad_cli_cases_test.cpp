@@ -137,6 +137,27 @@ TEST(BadCliCases, OutFolderThatIsADanglingLink) {
   fs::remove_all(dir);
 }
 
+// memory.model fixed has no DDR model: --trace ddr wrote a header-only ddr.csv and an empty
+// ddr.trace, exit 0 (docs/config.md "memory": DDR traces are not written). Now refused at once.
+TEST(BadCliCases, DdrTraceOfAFixedMemory) {
+  const std::string dir = npu::test::fresh_dir("fixed-trace");
+  const std::string cfg = dir + "/fixed.yaml";
+  npu::test::write_bytes(cfg, npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml") +
+                                  "memory:\n  model: fixed\n  latency_ns: 80\n  bandwidth_gbps: 25.6\n");
+  const std::string cd = "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() + " ";
+  const std::string hw = " --hw " + npu::test::shq(cfg) + " --trace ddr --out " + npu::test::shq(dir + "/out");
+  const std::string want = "--trace ddr: error: " + cfg + " sets memory.model: fixed, a fixed latency and bandwidth "
+                           "with no DDR model, so there is no DDR trace";
+  const std::vector<BadCase> cases = {
+      BadCase{"simulate --trace ddr on a fixed memory", "simulate --model tests/data/tiny_convnet.onnx --strategy none", want},
+      BadCase{"experiment --trace ddr on a fixed memory", "experiment --model tests/data/tiny_convnet.onnx --strategies none", want},
+      BadCase{"run --trace ddr on a fixed memory", "run tests/hw/data/two_layer.npuasm", want},
+  };
+  for (const BadCase& c : cases) npu::test::expect_case(c, cd + c.input + hw);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out/ddr.csv"));
+  std::filesystem::remove_all(dir);
+}
+
 // Devices are written in place: a temporary file renamed over /dev/null would replace the
 // device with a regular file (as root) or fail (as a user).
 TEST(BadCliCases, DeviceOutputsAreWrittenInPlace) {
