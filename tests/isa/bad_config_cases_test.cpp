@@ -215,6 +215,10 @@ const std::vector<BadCase> kCases = {
     BadCase{"1 MB line", "# " + std::string(1 << 20, 'x') + "\n",
             "is longer than the limit of 65536 bytes (1048578 bytes)"},
     BadCase{"binary key", "\xff\xfe: 1\n", "unknown key '\\xff\\xfe' in the top-level map"},
+    // Newcomer probe round 3 (issue 27): a config saved as UTF-16 was named by its first NUL byte.
+    BadCase{"UTF-16LE byte-order mark", "# edge-npu-ddr4: an edge=>\xff\xfe# edge-npu-ddr4: an edge",
+            ":1:1: error: the file is encoded in UTF-16LE (byte-order mark FF FE), not UTF-8\n  fix: save the "
+            "hardware config YAML as UTF-8"},
     BadCase{"1000-byte key", std::string(1000, 'k') + ": 1\n",
             "unknown key '" + std::string(80, 'k') + "...(1000 bytes)' in the top-level map"},
 };
