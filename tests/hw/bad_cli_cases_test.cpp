@@ -260,4 +260,23 @@ TEST(BadCliCases, DataInputsInAnotherLayoutOrGivenTwice) {
   std::filesystem::remove_all(dir);
 }
 
+// An --expected file of another size than its output: the message swapped the roles ("output
+// 'output' has 10 values, its reference 7") and named no file. tiny_convnet's output is [1,10].
+TEST(BadCliCases, ExpectedFileOfAnotherSize) {
+  const std::string dir = npu::test::fresh_dir("expected-size");
+  npu::test::write_bytes(dir + "/seven.npy", npy_bytes({1, 7}));
+  const std::string cfg = dir + "/fp32.yaml";
+  npu::test::write_bytes(cfg, npu::test::edited(npu::test::read_file(std::string(NPU_SOURCE_DIR) +
+                                                                      "/configs/edge-npu-ddr4.yaml"),
+                                                "dtype: int8=>dtype: fp32", ""));
+  npu::test::expect_case(BadCase{"--expected file of 7 values for a 10-value output", "",
+                                 "seven.npy: error: --expected holds 7 values, but graph output 'output' of shape "
+                                 "[1,10] has 10"},
+                         "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() +
+                             " verify tests/data/tiny_convnet.onnx --hw " + npu::test::shq(cfg) +
+                             " --strategies none --out " + npu::test::shq(dir + "/out") + " --expected " +
+                             npu::test::shq(dir + "/seven.npy"));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

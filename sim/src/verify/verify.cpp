@@ -81,7 +81,7 @@ std::string output_of_file(const std::string& spec, const std::string& proto_nam
 /// NAME=FILE specs (or FILE: the one output, or the output its TensorProto names) read as
 /// tensors by output name.
 RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::vector<std::string>& names,
-                              const char* flag) {
+                              const char* flag, const compiler::Graph& graph) {
   RefTensorMap out;
   for (const std::string& spec : specs) {
     const std::size_t eq = spec.find('=');
@@ -95,6 +95,14 @@ RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::
     RefTensor t = compiler::read_tensor_file(path, &proto_name);
     if (name.empty()) name = output_of_file(spec, proto_name, names, flag);
     if (!t.is_float()) throw ConfigError(path + ": error: " + flag + " needs float data; the file holds integers");
+    // The same element count in another shape compares as the output's shape (compare_outputs).
+    const std::vector<std::int64_t>& shape = graph.tensor(name).shape;
+    std::uint64_t elems = 1;
+    for (std::int64_t d : shape) elems *= std::uint64_t(d);
+    if (graph.tensor(name).shape_known() && t.f.size() != elems)
+      throw ConfigError(fmt::format("{}: error: {} holds {} values, but graph output '{}' of shape [{}] has {}\n  fix: "
+                                    "give the file of that output (NAME=FILE picks the output)",
+                                    path, flag, t.f.size(), echo(name), fmt::join(shape, ","), elems));
     out[name] = std::move(t);
   }
   return out;
@@ -195,7 +203,7 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
     in.inputs[name] = std::move(t);
   }
   for (const std::string& n : notes) std::cerr << "npu verify: " << n << "\n";
-  in.expected = read_named_files(opt.expected, graph.outputs, "--expected");
+  in.expected = read_named_files(opt.expected, graph.outputs, "--expected", graph);
   for (const auto& [name, t] : graph.tensors) in.quantised_model = in.quantised_model || t.quant.has_value();
   if (!in.fp32 && !in.quantised_model) {
     if (!opt.calib_dir.empty()) {
