@@ -279,4 +279,26 @@ TEST(BadCliCases, ExpectedFileOfAnotherSize) {
   std::filesystem::remove_all(dir);
 }
 
+// --fold-after-quant and --calib change only int8 verify (post-training quantisation); on an
+// fp32 config they were ignored without a word.
+TEST(BadCliCases, Int8VerifyOptionsOnAnFp32Config) {
+  const std::string dir = npu::test::fresh_dir("fp32-int8-options");
+  const std::string cfg = dir + "/fp32.yaml";
+  npu::test::write_bytes(cfg, npu::test::edited(npu::test::read_file(std::string(NPU_SOURCE_DIR) +
+                                                                      "/configs/edge-npu-ddr4.yaml"),
+                                                "dtype: int8=>dtype: fp32", ""));
+  const std::string verify = "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() +
+                             " verify tests/data/tiny_convnet.onnx --hw " + npu::test::shq(cfg) +
+                             " --strategies none --out " + npu::test::shq(dir + "/out");
+  npu::test::expect_case(BadCase{"--fold-after-quant on an fp32 config", "",
+                                 "--fold-after-quant: error: it applies to int8 configs (post-training quantisation), "
+                                 "and " + cfg + " is fp32"},
+                         verify + " --fold-after-quant");
+  npu::test::expect_case(BadCase{"--calib on an fp32 config", "",
+                                 "--calib: error: it applies to int8 configs (post-training quantisation), and " + cfg +
+                                     " is fp32"},
+                         verify + " --calib " + npu::test::shq(dir));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

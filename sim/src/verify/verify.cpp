@@ -411,6 +411,15 @@ VerifyReport run_verify(const VerifyOptions& opt) {
   check_strategies(opt);
   if (opt.out_dir.empty()) throw ConfigError("npu verify: error: --out is empty; give an output folder, e.g. --out verify-out");
   const VerifyInputs in = prepare_verify(opt);
+  // `npu verify` alone (experiment --verify mixes configs): options of the int8 quantisation
+  // do nothing on an fp32 config, and were ignored silently.
+  for (const auto& [given, flag] : {std::pair<bool, const char*>{opt.fold_after_quant, "--fold-after-quant"},
+                                    {!opt.calib_dir.empty(), "--calib"}})
+    if (in.fp32 && given)
+      throw ConfigError(fmt::format("{}: error: it applies to int8 configs (post-training quantisation), and {} is "
+                                    "fp32 (mac_array.dtype: fp32; nothing is quantised)\n  fix: drop {} or give an "
+                                    "int8 config",
+                                    flag, opt.hw, flag));
   VerifyReport rep;
   rep.fp32 = in.fp32;
   rep.calibration = in.calibration;
