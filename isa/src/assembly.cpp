@@ -15,6 +15,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -1334,6 +1335,9 @@ Program read_program(const std::string& text, const std::string& source) {
 
 Program read_program_file(const std::string& path) {
   require_regular_file(path, ".npuasm program");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": error: is a folder, not a program\n  fix: give the .npuasm text file itself");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw ConfigError(fmt::format("{}: error: cannot open the program: {}\n  check the path (a .npuasm text file)",

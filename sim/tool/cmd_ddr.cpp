@@ -25,6 +25,7 @@
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/hw/ddr/ddr_trace_file.hpp"
 #include "npu/base/atomic_file.hpp"
+#include "npu/base/files.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/json_text.hpp"
 #include "npu/sim/run/ddr_report.hpp"
@@ -128,12 +129,7 @@ struct TraceOutputs {
 
   // Creates `out_dir` and both files, and makes `system` write to them.
   void open(const std::string& out_dir, hw::DdrSystem& system) {
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) {
-      throw ConfigError(out_dir + ": error: cannot create the output folder (" + ec.message() +
-                        ")\n  fix: choose a writable --out folder");
-    }
+    create_output_folder(out_dir);
     csv = std::make_unique<hw::CsvDdrTraceWriter>(out_dir + "/ddr_trace.csv");
     dramsim3 = std::make_unique<hw::Dramsim3DdrTraceWriter>(out_dir + "/ddr_trace.dramsim3.trace");
     tee.add(csv.get());

@@ -16,6 +16,7 @@
 #include "npu/isa/assembly.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/ddr_trace_files.hpp"
+#include "npu/base/files.hpp"
 #include "npu/sim/run/run_program.hpp"
 
 namespace npu::tool {
@@ -53,13 +54,7 @@ void run(const RunArgs& a) {
   const isa::Program program = isa::read_program_file(a.program);
   const HwConfig hw = load_hw_config(a.hw);
   namespace fs = std::filesystem;
-  if (!a.out.empty()) {
-    std::error_code ec;
-    fs::create_directories(a.out, ec);
-    if (ec || !fs::is_directory(a.out)) {
-      throw ConfigError(a.out + ": error: cannot create the output folder (" + ec.message() + ")");
-    }
-  }
+  if (!a.out.empty()) create_output_folder(a.out);
   const auto path = [&](const char* name) { return (fs::path(a.out) / name).string(); };
 
   if (a.compress && !traces.count("ddr"))
@@ -69,6 +64,7 @@ void run(const RunArgs& a) {
   opt.ideal_memory = a.ideal;
   opt.program_source = a.program;
   if (traces.count("ddr")) {
+    sim::require_ddr_model_for_trace(hw);
     const std::string big = sim::ddr_trace_size_warning(sim::estimate_ddr_trace(program, hw), a.compress);
     if (!big.empty()) std::cerr << big << "\n";
     ddr_files = std::make_unique<sim::DdrTraceFiles>(a.out, a.compress);

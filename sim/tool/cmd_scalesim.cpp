@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "npu/base/files.hpp"
 #include "command.hpp"
 #include "npu/compiler/frontend/scalesim/config.hpp"
 #include "npu/compiler/frontend/scalesim/topology.hpp"
@@ -52,8 +53,7 @@ void run(const ScaleSimArgs& a) {
                            total, 100.0 * double(macs) / (double(total) * cfg.array_height * cfg.array_width));
   if (!a.out.empty()) {
     namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::create_directories(a.out, ec);
+    create_output_folder(a.out);
     const std::string stem = fs::path(a.topology).stem().string() + "__" + fs::path(a.config).stem().string();
     const std::string path = (fs::path(a.out) / (stem + ".csv")).string();
     sim::write_file_atomic(path, sim::scalesim_csv(results));

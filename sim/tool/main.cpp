@@ -81,6 +81,24 @@ std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+/// For an option that takes one value given more than once (CLI11's ArgumentMismatch
+/// "--strategy: At Most 1 required but received 2"): "npu simulate: error: --strategy is given
+/// 2 times; it takes one value: give it once". "" for CLI11's other argument-count errors.
+std::string repeated_option_message(CLI::App& app, const std::string& what) {
+  const std::string marker = ": At Most 1 required but received ";
+  const std::size_t at = what.find(marker);
+  if (at == std::string::npos) return "";
+  std::string path = "npu", name = what.substr(0, at);
+  for (CLI::App* cur = &app; cur;) {
+    if (cur != &app) path += " " + cur->get_name();
+    for (const CLI::Option* o : cur->get_options())
+      if (o->get_name() == name) name = o->get_name(false, true);  // all its spellings: "-o,--output"
+    const auto subs = cur->get_subcommands();
+    cur = subs.empty() ? nullptr : subs.front();
+  }
+  return path + ": error: " + name + " is given " + what.substr(at + marker.size()) +
+         " times; it takes one value: give it once\n  run `" + path + " --help` for the options";
+}
 
 // `npu validate scalesim`: a second word that is not a subcommand of a command that has them
 // (validate, asm, config, ddr), named with the allowed ones (CLI11 would only say "A
@@ -175,6 +193,11 @@ int run_parsed(CLI::App& app, int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ExtrasError& e) {
     const std::string msg = unknown_option_message(app, argc, argv);
+    if (msg.empty()) return app.exit(e) == 0 ? 0 : 1;
+    std::cerr << msg << "\n";
+    return 1;
+  } catch (const CLI::ArgumentMismatch& e) {
+    const std::string msg = repeated_option_message(app, e.what());
     if (msg.empty()) return app.exit(e) == 0 ? 0 : 1;
     std::cerr << msg << "\n";
     return 1;

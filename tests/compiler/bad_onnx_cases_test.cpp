@@ -83,6 +83,52 @@ const std::vector<BadCase> kCases = {
             }),
             "the graph has no nodes: its outputs ('input') are graph inputs or constants, so there is nothing to "
             "compute"},
+    // Newcomer probe round 3 (issue 27): values ONNX shape inference accepts, ONNX Runtime refuses.
+    BadCase{"initializer name given twice",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.weight("w", {4, 3, 1, 1});
+              conv_body(m);
+            }),
+            "error: initializer #1 'w' has the name of an earlier initializer; ONNX names are unique"},
+    BadCase{"graph input listed twice",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.input("input", {1, 3, 8, 8});
+              conv_body(m);
+            }),
+            "error: graph input 'input' is listed twice; ONNX names are unique"},
+    // Axis 1 of [1,3,8,8] has 3 entries: valid indices -3..2, so 3 is out.
+    BadCase{"constant Gather index past the axis",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.init_int64("i", {2}, {0, 3});
+              OnnxModel::attr_i(m.node("Gather", "gather", {"input", "i"}, {"output"}), "axis", 1);
+              m.output("output");
+            }),
+            "(Gather): constant index 3 (element 1 of 'i') is out of range for axis 1 of 'input' [1,3,8,8], whose "
+            "size is 3; ONNX Gather takes indices in [-3, 2]"},
+    // H = 8: a reflection mirrors at most 7 rows; 8 is one too many.
+    BadCase{"reflect Pad as large as the axis",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.init_int64("p", {8}, {0, 0, 8, 0, 0, 0, 0, 0});
+              OnnxModel::attr_s(m.node("Pad", "pad", {"input", "p"}, {"output"}), "mode", "reflect");
+              m.output("output");
+            }),
+            "(Pad): reflect pad of 8 on axis 2 of 'input' [1,3,8,8], whose size is 8; a reflection mirrors at most "
+            "size - 1 = 7 elements"},
+    // var -1 + epsilon 1e-5 < 0: 1/sqrt of a negative number.
+    BadCase{"BatchNorm with a negative variance",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              for (const char* k : {"s", "b", "mu"}) m.init_float(k, {3}, {1.f, 1.f, 1.f});
+              m.init_float("var", {3}, {1.f, -1.f, 1.f});
+              m.node("BatchNormalization", "bn", {"input", "s", "b", "mu", "var"}, {"output"});
+              m.output("output");
+            }),
+            "(BatchNormalization): channel 1 has var + epsilon = -1.000000 + 0.000010 <= 0 (or NaN), so 1 / "
+            "sqrt(var + epsilon) is not a real number"},
     BadCase{"empty file", "", "the file is empty (0 bytes)"},
     BadCase{"not protobuf", "this is not an ONNX model\n", "cannot parse the ONNX protobuf"},
 };

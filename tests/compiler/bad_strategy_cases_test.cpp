@@ -58,6 +58,11 @@ const std::vector<BadCase> kCases = {
     // shared YAML path); "# c" is 3 bytes, so the NUL is line 1, column 4.
     BadCase{"NUL byte after a comment", std::string("# c\0\n, e\n", 9),
             ":1:4: error: byte 0x00 (a control character) is not allowed in YAML"},
+    // Newcomer probe round 3 (issue 27): UTF-16 and UTF-32 text, named by its byte-order mark.
+    BadCase{"UTF-16LE file", std::string("\xff\xfen\0a\0m\0e\0:\0 \0a\0\n\0", 18),
+            ":1:1: error: the file is encoded in UTF-16LE (byte-order mark FF FE), not UTF-8"},
+    BadCase{"UTF-32BE byte-order mark", std::string("\0\0\xfe\xffname: a\n", 12),
+            ":1:1: error: the file is encoded in UTF-32BE (byte-order mark 00 00 FE FF), not UTF-8"},
     // yaml-cpp 0.7's LoadAll looped for ever on a ',' outside a flow collection (#1040).
     BadCase{"comma outside a flow collection", "name: a\npasses: []\n---\n, b\n",
             ":4:1: error: malformed YAML: unexpected ','"},

@@ -93,6 +93,18 @@ const std::vector<BadCase> kCases = {
     BadCase{"misspelt asm subcommand", "asm chek tests/hw/data/two_layer.npuasm",
             "npu asm: error: unknown subcommand 'chek'; did you mean 'check'?"},
     BadCase{"validate without a subcommand", "validate", "npu validate: error: give a subcommand: gemmini"},
+    // Newcomer probe round 3 (issue 27): an option given twice, folders given for files.
+    BadCase{"one-value option given twice",
+            "simulate --model tests/data/tiny_convnet.onnx " + kHw + " --strategy none --strategy conv-bn --out /tmp/npu-bad-cli",
+            "npu simulate: error: --strategy is given 2 times; it takes one value: give it once"},
+    BadCase{"-o given twice",
+            "compile tests/data/tiny_convnet.onnx " + kHw + " --strategy none -o /tmp/npu-bad-cli-a.npuasm -o /tmp/npu-bad-cli-b.npuasm",
+            "npu compile: error: -o,--output is given 2 times; it takes one value: give it once"},
+    BadCase{"a folder for the program", "asm check tests/hw/data " + kHw,
+            "tests/hw/data: error: is a folder, not a program\n  fix: give the .npuasm text file itself"},
+    BadCase{"a folder for the strategy file",
+            "compile tests/data/tiny_convnet.onnx " + kHw + " --strategy-file tests/data -o /tmp/npu-bad-cli.npuasm",
+            "tests/data: error: is a folder, not a strategy file"},
     BadCase{"ddr gen zero requests", "ddr gen seq-read " + kHw + " -n 0 -o /tmp/npu-bad-cli.trace",
             "-n: error: the number of requests must be from 1 to 1000000000000, got 0"},
 };
@@ -100,6 +112,50 @@ const std::vector<BadCase> kCases = {
 TEST(BadCliCases, EachIsRejectedWithItsMessageAndExitStatus) {
   for (const BadCase& c : kCases)
     npu::test::expect_case(c, "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() + " " + c.input);
+}
+
+// An --out that is a symbolic link to a missing folder: mkdir says "File exists", which was
+// all five writers printed. Each now names the link and its target (npu::create_output_folder).
+TEST(BadCliCases, OutFolderThatIsADanglingLink) {
+  namespace fs = std::filesystem;
+  const std::string dir = npu::test::fresh_dir("dangling-out");
+  const std::string link = dir + "/out";
+  fs::create_directory_symlink(dir + "/missing", link);
+  const std::string cd = "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() + " ";
+  const std::string out = " --out " + npu::test::shq(link);
+  const std::string want = "out' is a symbolic link to '" + dir + "/missing', which does not exist";
+  ASSERT_EQ(npu::test::run_shell(cd + "ddr gen seq-read " + kHw + " -n 4 -o " + npu::test::shq(dir + "/t.trace")).status, 0);
+  const std::vector<BadCase> cases = {
+      BadCase{"simulate into a dangling link", "simulate --model tests/data/tiny_convnet.onnx " + kHw + " --strategy none", want},
+      BadCase{"experiment into a dangling link", "experiment --model tests/data/tiny_convnet.onnx " + kHw + " --strategies none", want},
+      BadCase{"run into a dangling link", "run tests/hw/data/two_layer.npuasm " + kHw, want},
+      BadCase{"ddr run into a dangling link", "ddr run " + kHw + " --trace " + npu::test::shq(dir + "/t.trace"), want},
+      BadCase{"llm into a dangling link", "llm gpt2 " + kHw + " --strategies none", want},
+  };
+  for (const BadCase& c : cases) npu::test::expect_case(c, cd + c.input + out);
+  EXPECT_FALSE(fs::exists(dir + "/missing"));
+  fs::remove_all(dir);
+}
+
+// memory.model fixed has no DDR model: --trace ddr wrote a header-only ddr.csv and an empty
+// ddr.trace, exit 0 (docs/config.md "memory": DDR traces are not written). Now refused at once.
+TEST(BadCliCases, DdrTraceOfAFixedMemory) {
+  const std::string dir = npu::test::fresh_dir("fixed-trace");
+  const std::string cfg = dir + "/fixed.yaml";
+  npu::test::write_bytes(cfg, npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml") +
+                                  "memory:\n  model: fixed\n  latency_ns: 80\n  bandwidth_gbps: 25.6\n");
+  const std::string cd = "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() + " ";
+  const std::string hw = " --hw " + npu::test::shq(cfg) + " --trace ddr --out " + npu::test::shq(dir + "/out");
+  const std::string want = "--trace ddr: error: " + cfg + " sets memory.model: fixed, a fixed latency and bandwidth "
+                           "with no DDR model, so there is no DDR trace";
+  const std::vector<BadCase> cases = {
+      BadCase{"simulate --trace ddr on a fixed memory", "simulate --model tests/data/tiny_convnet.onnx --strategy none", want},
+      BadCase{"experiment --trace ddr on a fixed memory", "experiment --model tests/data/tiny_convnet.onnx --strategies none", want},
+      BadCase{"run --trace ddr on a fixed memory", "run tests/hw/data/two_layer.npuasm", want},
+  };
+  for (const BadCase& c : cases) npu::test::expect_case(c, cd + c.input + hw);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out/ddr.csv"));
+  std::filesystem::remove_all(dir);
 }
 
 // Devices are written in place: a temporary file renamed over /dev/null would replace the
@@ -201,6 +257,47 @@ TEST(BadCliCases, DataInputsInAnotherLayoutOrGivenTwice) {
   // Dimensions of size 1 may differ: [3,32,32] is the input's layout.
   const npu::test::ToolResult ok = npu::test::run_shell(root + verify + npu::test::shq(dir + "/chw.npy"));
   EXPECT_EQ(ok.status, 0) << ok.output;
+  std::filesystem::remove_all(dir);
+}
+
+// An --expected file of another size than its output: the message swapped the roles ("output
+// 'output' has 10 values, its reference 7") and named no file. tiny_convnet's output is [1,10].
+TEST(BadCliCases, ExpectedFileOfAnotherSize) {
+  const std::string dir = npu::test::fresh_dir("expected-size");
+  npu::test::write_bytes(dir + "/seven.npy", npy_bytes({1, 7}));
+  const std::string cfg = dir + "/fp32.yaml";
+  npu::test::write_bytes(cfg, npu::test::edited(npu::test::read_file(std::string(NPU_SOURCE_DIR) +
+                                                                      "/configs/edge-npu-ddr4.yaml"),
+                                                "dtype: int8=>dtype: fp32", ""));
+  npu::test::expect_case(BadCase{"--expected file of 7 values for a 10-value output", "",
+                                 "seven.npy: error: --expected holds 7 values, but graph output 'output' of shape "
+                                 "[1,10] has 10"},
+                         "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() +
+                             " verify tests/data/tiny_convnet.onnx --hw " + npu::test::shq(cfg) +
+                             " --strategies none --out " + npu::test::shq(dir + "/out") + " --expected " +
+                             npu::test::shq(dir + "/seven.npy"));
+  std::filesystem::remove_all(dir);
+}
+
+// --fold-after-quant and --calib change only int8 verify (post-training quantisation); on an
+// fp32 config they were ignored without a word.
+TEST(BadCliCases, Int8VerifyOptionsOnAnFp32Config) {
+  const std::string dir = npu::test::fresh_dir("fp32-int8-options");
+  const std::string cfg = dir + "/fp32.yaml";
+  npu::test::write_bytes(cfg, npu::test::edited(npu::test::read_file(std::string(NPU_SOURCE_DIR) +
+                                                                      "/configs/edge-npu-ddr4.yaml"),
+                                                "dtype: int8=>dtype: fp32", ""));
+  const std::string verify = "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() +
+                             " verify tests/data/tiny_convnet.onnx --hw " + npu::test::shq(cfg) +
+                             " --strategies none --out " + npu::test::shq(dir + "/out");
+  npu::test::expect_case(BadCase{"--fold-after-quant on an fp32 config", "",
+                                 "--fold-after-quant: error: it applies to int8 configs (post-training quantisation), "
+                                 "and " + cfg + " is fp32"},
+                         verify + " --fold-after-quant");
+  npu::test::expect_case(BadCase{"--calib on an fp32 config", "",
+                                 "--calib: error: it applies to int8 configs (post-training quantisation), and " + cfg +
+                                     " is fp32"},
+                         verify + " --calib " + npu::test::shq(dir));
   std::filesystem::remove_all(dir);
 }
 

@@ -39,6 +39,11 @@ const std::vector<BadCase> kCases = {
             "'sram.capacity' = 8589934592 bytes is too large: at most 4 GiB (4294967296 bytes)"},
     BadCase{"unknown size unit", "  capacity: 1 MiB =>  capacity: 1 XiB", "'sram.capacity' is not a size: '1 XiB'"},
     BadCase{"zero size", "  capacity: 1 MiB =>  capacity: 0", "'sram.capacity' must be > 0, got '0'"},
+    // Newcomer probe round 3 (issue 27): sizes that are numbers, but not whole bytes or not in digits.
+    BadCase{"fraction of a byte", "  capacity: 1 MiB =>  capacity: 0.3 B",
+            "'sram.capacity' is not a size: '0.3 B'; 0.3 B is 0.3 bytes, not a whole number of bytes"},
+    BadCase{"size with an exponent", "  capacity: 1 MiB =>  capacity: 1e6",
+            "'sram.capacity' is not a size: '1e6'; exponents are not accepted: write 1000000 (bytes)"},
     BadCase{"1 kHz clock", "  clock_mhz: 1000 =>  clock_mhz: 0.001 ",
             "'npu.clock_mhz' = 0.001 MHz is out of range: at least 1 (1 MHz)"},
     BadCase{"20 GHz clock", "  clock_mhz: 1000 =>  clock_mhz: 20000 ",
@@ -135,6 +140,10 @@ const std::vector<BadCase> kCases = {
     BadCase{"DDR4 at 1333 MT/s", "  data_rate_mtps: 3200 =>  data_rate_mtps: 1333 ",
             "'ddr.data_rate_mtps' = 1333 MT/s is outside the DDR4 speed bins"},
     // BL4: tCCD_S 4 x 2 >= 4 holds, so the burst-length rule is the one that fires.
+    // BL16 with the preset's tCCD_S 4 breaks tCCD_S >= BL/2 too; the standard's burst length is
+    // named first (its fix alone said "set tCCD_S >= 8", which then met this error).
+    BadCase{"DDR4 with BL16", "  burst_length: 8 =>  burst_length: 16 ",
+            "'ddr.burst_length' = 16 is not a DDR4 burst length: DDR4 defines BL8"},
     BadCase{"DDR4 with BL4", "  burst_length: 8 =>  burst_length: 4 ",
             "'ddr.burst_length' = 4 is not a DDR4 burst length: DDR4 defines BL8 (BC4 is a chopped BL8)\n  source: "
             "JESD79-4B"},
@@ -206,6 +215,10 @@ const std::vector<BadCase> kCases = {
     BadCase{"1 MB line", "# " + std::string(1 << 20, 'x') + "\n",
             "is longer than the limit of 65536 bytes (1048578 bytes)"},
     BadCase{"binary key", "\xff\xfe: 1\n", "unknown key '\\xff\\xfe' in the top-level map"},
+    // Newcomer probe round 3 (issue 27): a config saved as UTF-16 was named by its first NUL byte.
+    BadCase{"UTF-16LE byte-order mark", "# edge-npu-ddr4: an edge=>\xff\xfe# edge-npu-ddr4: an edge",
+            ":1:1: error: the file is encoded in UTF-16LE (byte-order mark FF FE), not UTF-8\n  fix: save the "
+            "hardware config YAML as UTF-8"},
     BadCase{"1000-byte key", std::string(1000, 'k') + ": 1\n",
             "unknown key '" + std::string(80, 'k') + "...(1000 bytes)' in the top-level map"},
 };

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -205,6 +206,10 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
 
 Strategy load_strategy_file(const std::string& path) {
   require_regular_file(path, "strategy YAML");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": error: is a folder, not a strategy file\n  fix: give the strategy .yaml file itself "
+                      "(name: ..., passes: [...]; docs/compiler.md)");
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": error: cannot open strategy file (check the path)");
   std::stringstream ss;

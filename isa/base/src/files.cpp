@@ -24,6 +24,11 @@ void check_output_folder(const std::string& path, const std::string& flag) {
   for (const fs::path& p : fs::path(path)) {  // the first existing part that is not a folder
     part /= p;
     if (p.empty() || p == "/") continue;
+    if (fs::is_symlink(fs::symlink_status(part, ec)) && !fs::exists(part, ec))
+      throw ConfigError(path + ": error: cannot create the output folder: '" + part.string() +
+                        "' is a symbolic link to '" + fs::read_symlink(part, ec).string() +
+                        "', which does not exist\n  fix: create the link's target folder, remove the link, or choose "
+                        "another " + flag + " folder");
     const fs::file_status st = fs::status(part, ec);
     if (!ec && fs::exists(st) && !fs::is_directory(st))
       throw ConfigError(path + ": error: cannot create the output folder: '" + part.string() +

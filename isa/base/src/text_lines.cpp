@@ -31,7 +31,25 @@ void check_line_lengths(std::string_view text, const std::string& file, const ch
   }
 }
 
+namespace {
+
+// The UTF-16/UTF-32 byte-order marks (Unicode 15, section 23.8), longest first: FF FE 00 00 is
+// UTF-32LE, FF FE alone UTF-16LE. "" for a text without one.
+const char* utf16_or_32(std::string_view text) {
+  if (text.substr(0, 4) == std::string_view("\xFF\xFE\0\0", 4)) return "UTF-32LE (byte-order mark FF FE 00 00)";
+  if (text.substr(0, 4) == std::string_view("\0\0\xFE\xFF", 4)) return "UTF-32BE (byte-order mark 00 00 FE FF)";
+  if (text.substr(0, 2) == "\xFF\xFE") return "UTF-16LE (byte-order mark FF FE)";
+  if (text.substr(0, 2) == "\xFE\xFF") return "UTF-16BE (byte-order mark FE FF)";
+  return "";
+}
+
+}  // namespace
+
 void check_yaml_characters(std::string_view text, const std::string& file, const char* what) {
+  if (const std::string_view enc = utf16_or_32(text); !enc.empty())
+    throw ConfigError(fmt::format("{}:1:1: error: the file is encoded in {}, not UTF-8\n  fix: save the {} as "
+                                  "UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW); npu-sim reads UTF-8 text only",
+                                  file, enc, what));
   std::size_t line_no = 1, column = 1;
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);

@@ -32,6 +32,7 @@
 #include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
 #include "npu/sim/verify/experiment_verify.hpp"
+#include "npu/sim/io/ddr_trace_files.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 namespace npu::sim {
@@ -154,8 +155,10 @@ void validate_experiment(const ExperimentOptions& opt) {
     }
   }
   std::set<std::string> seen;
+  const bool ddr_trace = std::find(opt.traces.begin(), opt.traces.end(), "ddr") != opt.traces.end();
   for (const auto& h : opt.hws) {
-    load_hw_config(h);  // throws ConfigError FILE:LINE:COL
+    const HwConfig hw = load_hw_config(h);  // throws ConfigError FILE:LINE:COL
+    if (ddr_trace) require_ddr_model_for_trace(hw);
     if (!seen.insert(stem_of(h)).second)
       throw ConfigError(fmt::format("--hw '{}': error: two configs share the name '{}'; rename one file", h, stem_of(h)));
   }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "npu/base/config_error.hpp"
 #include "npu/hw/ddr/address_mapper.hpp"
 #include "npu/hw/dma/dma_timing.hpp"
 #include "npu/sim/io/gzip_file.hpp"
@@ -89,6 +90,13 @@ DdrTraceEstimate estimate_ddr_trace(const isa::Program& program, const HwConfig&
   e.csv_bytes += 74;  // the header line
   e.trace_bytes = e.bursts * 24;
   return e;
+}
+
+void require_ddr_model_for_trace(const HwConfig& hw) {
+  if (hw.memory.model != MemoryModel::Fixed) return;
+  throw ConfigError("--trace ddr: error: " + hw.source +
+                    " sets memory.model: fixed, a fixed latency and bandwidth with no DDR model, so there is no "
+                    "DDR trace (its files would be empty)\n  fix: drop ddr from --trace, or use memory.model: ddr");
 }
 
 std::string ddr_trace_size_warning(const DdrTraceEstimate& est, bool compressed, std::uint64_t threshold_bytes) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "npu/base/config_error.hpp"
+#include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
@@ -75,11 +76,7 @@ void check_run_options(const LlmOptions& opt) {
                                   opt.samples));
   if (opt.jobs < 1)
     throw ConfigError(fmt::format("--jobs {}: error: give at least 1 simulation at a time, e.g. -j 2", opt.jobs));
-  std::error_code ec;
-  fs::create_directories(opt.out_dir, ec);
-  if (ec || !fs::is_directory(opt.out_dir))
-    throw ConfigError(fmt::format("--out {}: error: cannot create the output folder ({}); give a writable folder",
-                                  opt.out_dir, ec ? ec.message() : "not a folder"));
+  create_output_folder(opt.out_dir);
 }
 
 // Throws when the KV cache at the final context does not fit the config's DDR.

@@ -205,6 +205,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   const compiler::Graph graph = compiler::load_model(opt.model, load);
   const compiler::Strategy strategy = resolve_strategy(opt.strategy);
   const std::set<std::string> traces = checked_traces(opt);
+  if (traces.count("ddr")) require_ddr_model_for_trace(hw);  // before anything is written
 
   create_output_folder(opt.out_dir);
   const fs::path dir(opt.out_dir);

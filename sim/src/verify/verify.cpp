@@ -81,7 +81,7 @@ std::string output_of_file(const std::string& spec, const std::string& proto_nam
 /// NAME=FILE specs (or FILE: the one output, or the output its TensorProto names) read as
 /// tensors by output name.
 RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::vector<std::string>& names,
-                              const char* flag) {
+                              const char* flag, const compiler::Graph& graph) {
   RefTensorMap out;
   for (const std::string& spec : specs) {
     const std::size_t eq = spec.find('=');
@@ -95,6 +95,14 @@ RefTensorMap read_named_files(const std::vector<std::string>& specs, const std::
     RefTensor t = compiler::read_tensor_file(path, &proto_name);
     if (name.empty()) name = output_of_file(spec, proto_name, names, flag);
     if (!t.is_float()) throw ConfigError(path + ": error: " + flag + " needs float data; the file holds integers");
+    // The same element count in another shape compares as the output's shape (compare_outputs).
+    const std::vector<std::int64_t>& shape = graph.tensor(name).shape;
+    std::uint64_t elems = 1;
+    for (std::int64_t d : shape) elems *= std::uint64_t(d);
+    if (graph.tensor(name).shape_known() && t.f.size() != elems)
+      throw ConfigError(fmt::format("{}: error: {} holds {} values, but graph output '{}' of shape [{}] has {}\n  fix: "
+                                    "give the file of that output (NAME=FILE picks the output)",
+                                    path, flag, t.f.size(), echo(name), fmt::join(shape, ","), elems));
     out[name] = std::move(t);
   }
   return out;
@@ -195,7 +203,7 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
     in.inputs[name] = std::move(t);
   }
   for (const std::string& n : notes) std::cerr << "npu verify: " << n << "\n";
-  in.expected = read_named_files(opt.expected, graph.outputs, "--expected");
+  in.expected = read_named_files(opt.expected, graph.outputs, "--expected", graph);
   for (const auto& [name, t] : graph.tensors) in.quantised_model = in.quantised_model || t.quant.has_value();
   if (!in.fp32 && !in.quantised_model) {
     if (!opt.calib_dir.empty()) {
@@ -403,6 +411,15 @@ VerifyReport run_verify(const VerifyOptions& opt) {
   check_strategies(opt);
   if (opt.out_dir.empty()) throw ConfigError("npu verify: error: --out is empty; give an output folder, e.g. --out verify-out");
   const VerifyInputs in = prepare_verify(opt);
+  // `npu verify` alone (experiment --verify mixes configs): options of the int8 quantisation
+  // do nothing on an fp32 config, and were ignored silently.
+  for (const auto& [given, flag] : {std::pair<bool, const char*>{opt.fold_after_quant, "--fold-after-quant"},
+                                    {!opt.calib_dir.empty(), "--calib"}})
+    if (in.fp32 && given)
+      throw ConfigError(fmt::format("{}: error: it applies to int8 configs (post-training quantisation), and {} is "
+                                    "fp32 (mac_array.dtype: fp32; nothing is quantised)\n  fix: drop {} or give an "
+                                    "int8 config",
+                                    flag, opt.hw, flag));
   VerifyReport rep;
   rep.fp32 = in.fp32;
   rep.calibration = in.calibration;

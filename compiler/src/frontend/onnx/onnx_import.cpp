@@ -540,11 +540,20 @@ struct Importer {
     inf.ir_version = m.ir_version();
     inf.producer = m.producer_name() + (m.producer_version().empty() ? "" : " " + m.producer_version());
 
-    for (const auto& t : gp.initializer()) {
+    for (int i = 0; i < gp.initializer_size(); ++i) {
+      const auto& t = gp.initializer(i);
       if (t.name().empty()) fail("an initializer has no name; the file is corrupt");
+      if (g.tensors.count(t.name()))
+        fail("initializer #" + std::to_string(i) + " '" + echo(t.name()) +
+             "' has the name of an earlier initializer; ONNX names are unique (which value would the model use?): "
+             "rename or remove one of them (re-export the model)");
       g.tensors[t.name()] = convert_tensor(t, t.name());
     }
+    std::set<std::string> input_names;
     for (const auto& vi : gp.input()) {
+      if (!input_names.insert(vi.name()).second)
+        fail("graph input '" + echo(vi.name()) + "' is listed twice; ONNX names are unique: remove the second "
+             "entry (re-export the model)");
       if (g.tensors.count(vi.name())) continue;  // IR < 4 lists initializers as inputs too
       std::vector<std::string> params;
       Tensor t = graph_input(vi, params);

@@ -15,6 +15,7 @@
 #include "npu/compiler/transforms/canonicalize/constant_folding.hpp"
 #include "npu/compiler/frontend/onnx/onnx_node_inference.hpp"
 #include "frontend/onnx/onnx_subgraph.hpp"
+#include "transforms/canonicalize/operand_values.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
@@ -700,12 +701,13 @@ void infer_shapes(Graph& graph, const std::string& source) {
           for (const auto& o : n.outputs) graph.bounded_tensors.insert(o);
       continue;
     }
-    canonicalise_node(graph, n, source + ": error: node #" + std::to_string(i) + " '" + n.name + "' (" +
-                                    n.op_type + ")");
+    const std::string where = source + ": error: node #" + std::to_string(i) + " '" + n.name + "' (" + n.op_type + ")";
+    canonicalise_node(graph, n, where);
     bool reads_bounded = false;
     for (const auto& in : n.inputs) reads_bounded = reads_bounded || graph.bounded_tensors.count(in);
     if (reads_bounded) infer_bounded_node(graph, i, source);
     else infer_node(graph, i, source);
+    check_constant_operands(graph, graph.nodes[i], where);
   }
   drop_folded(graph, folded, any_folded);
 }

@@ -65,6 +65,11 @@ void check_timing_rules(Loader& in, const DdrConfig& d) {
             fmt::format("timing cannot hold: tFAW = {} < tRRD_L = {} tCK", t.t_faw, t.t_rrd_l),
             fmt::format("  the four-activate window spans at least one activate-to-activate gap; set tFAW >= {}",
                         t.t_rrd_l));
+  // A burst length the standard does not define is named before the tCCD_S it breaks: a DDR4
+  // BL16 said "set tCCD_S >= 8", a fix that only led to the burst-length error.
+  const auto bin = detail::speed_bin_issue(d);
+  if (std::int64_t(t.t_ccd_s) * 2 < d.burst_length && bin && bin->key == "ddr.burst_length")
+    in.fail(in.mark_of(bin->key), bin->what, bin->hint);
   if (std::int64_t(t.t_ccd_s) * 2 < d.burst_length)
     in.fail(in.mark_of(p + "tCCD_S"),
             fmt::format("timing cannot hold: tCCD_S = {} tCK is shorter than one burst (burst_length {} / 2 = {} tCK)",

@@ -120,6 +120,33 @@ double Loader::get_positive_double(const Section& s, const std::string& key, con
   return v;
 }
 
+/// Why a size that parse_size_bytes rejects is not one, when it is a number with a known
+/// unit: "; 0.3 B is 0.3 bytes, not a whole number of bytes" or "; exponents are not
+/// accepted: write 1000000". "" otherwise (the generic message applies).
+static std::string size_reason(const std::string& text) {
+  char* end = nullptr;
+  const long double number = std::strtold(text.c_str(), &end);
+  if (!end || end == text.c_str() || !std::isfinite(number) || !std::isdigit(static_cast<unsigned char>(text[0])))
+    return "";
+  std::string unit(end);
+  unit.erase(0, unit.find_first_not_of(' '));
+  const std::pair<const char*, long double> units[] = {
+      {"", 1},          {"B", 1},          {"KiB", 1024.0L},    {"MiB", 1048576.0L}, {"GiB", 1073741824.0L},
+      {"TiB", 1099511627776.0L}, {"kB", 1e3L}, {"KB", 1e3L}, {"MB", 1e6L}, {"GB", 1e9L}, {"TB", 1e12L}};
+  for (const auto& [u, mult] : units) {
+    if (unit != u) continue;
+    const long double bytes = number * mult;
+    const std::string numeral = text.substr(0, std::size_t(end - text.c_str()));
+    if (numeral.find_first_of("eE") != std::string::npos)
+      return bytes == std::floor(bytes) && bytes < 1e19L
+                 ? fmt::format("; exponents are not accepted: write {} (bytes)", std::uint64_t(bytes))
+                 : "; exponents are not accepted";
+    if (bytes != std::floor(bytes))
+      return fmt::format("; {} is {} bytes, not a whole number of bytes", echo(text), double(bytes));
+  }
+  return "";
+}
+
 std::uint64_t Loader::get_size(const Section& s, const std::string& key) {
   const std::string text = scalar(s, key, "a size");
   const std::string hint =
@@ -131,7 +158,10 @@ std::uint64_t Loader::get_size(const Section& s, const std::string& key) {
   if (!v && size_too_large(text))
     fail(vmark(s, key), fmt::format("'{}' = '{}' is too large: more than 2^64 - 1 bytes", s.key_path(key), echo(text)),
          fmt::format("  allowed: at most {}", max_size_text(s.key_path(key))));
-  if (!v) fail(vmark(s, key), fmt::format("'{}' is not a size: '{}'{}", s.key_path(key), echo(text), odd_char(text)), hint);
+  if (!v)
+    fail(vmark(s, key),
+         fmt::format("'{}' is not a size: '{}'{}{}", s.key_path(key), echo(text), odd_char(text), size_reason(text)),
+         hint);
   if (*v == 0) fail(vmark(s, key), fmt::format("'{}' must be > 0, got '{}'", s.key_path(key), echo(text)), hint);
   if (s.key_path(key) == "sram.capacity" && *v > (std::uint64_t(1) << 32))
     fail(vmark(s, key), fmt::format("'sram.capacity' = {} bytes is too large: at most 4 GiB (4294967296 bytes)", *v),

@@ -14,7 +14,8 @@ void require_regular_file(const std::string& path, const std::string& what);
 /// Creates folder `path` and its parents (as std::filesystem::create_directories) for the
 /// tool's outputs. Throws npu::ConfigError naming the path when it cannot: "PATH: error:
 /// cannot create the output folder: 'PART' exists and is not a folder" when some part of it is
-/// a regular file (or other non-folder), else with the system's reason; both say the fix (move
+/// a regular file (or other non-folder), "'PART' is a symbolic link to 'TARGET', which does not
+/// exist" for a dangling link (mkdir reports it as "File exists"), else with the system's reason; both say the fix (move
 /// that file away or choose another `flag`). Never lets std::filesystem::filesystem_error
 /// escape, so a user's path mistake is exit 1, not an internal error.
 void create_output_folder(const std::string& path, const std::string& flag = "--out");

@@ -26,7 +26,9 @@ void check_line_lengths(std::string_view text, const std::string& file, const ch
 /// allowed in YAML ..." for the first byte of `text` outside YAML 1.2's printable set
 /// (spec §5.1, c-printable: tab, LF, CR and 0x20 upwards; DEL 0x7F excluded). Call before
 /// handing text to yaml-cpp: a NUL after a comment makes yaml-cpp 0.7's LoadAll loop for
-/// ever, allocating empty documents (found by fuzz_hw_config). `what` as above.
+/// ever, allocating empty documents (found by fuzz_hw_config). `what` as above. Before that,
+/// a UTF-16 or UTF-32 byte-order mark is named ("FILE:1:1: error: the file is encoded in
+/// UTF-16LE (byte-order mark FF FE), not UTF-8"), not its first NUL byte.
 void check_yaml_characters(std::string_view text, const std::string& file, const char* what);
 
 bool getline_capped(std::istream& in, std::string& line, const std::string& file, std::size_t line_no,

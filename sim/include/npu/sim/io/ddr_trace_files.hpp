@@ -58,4 +58,9 @@ inline constexpr std::uint64_t kLargeTraceBytes = 100'000'000;
 std::string ddr_trace_size_warning(const DdrTraceEstimate& est, bool compressed,
                                    std::uint64_t threshold_bytes = kLargeTraceBytes);
 
+/// Throws npu::ConfigError "--trace ddr: error: ..." when a run on `hw` has no DDR model to
+/// trace: `memory.model: fixed` (docs/config.md "memory": DDR traces are not written), where
+/// ddr.csv and ddr.trace came out empty with exit 0. (`npu run --ideal-memory` has its own.)
+void require_ddr_model_for_trace(const HwConfig& hw);
+
 }  // namespace npu::sim
