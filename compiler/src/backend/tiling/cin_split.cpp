@@ -72,7 +72,11 @@ ConvTilePlan split_plan(const ConvGeom& g, int co, int rows, int ci, const ConvS
   }
   if (opt.time_based()) {
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
-    const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+    // LOADs: an input band and a weight piece per step; STOREs: one output tile per (co, rows)
+    // tile (and the residual tile's LOAD).
+    const std::uint64_t tiles = std::uint64_t(p.n_co) * std::uint64_t(p.n_row);
+    p.dma_count = 2 * std::uint64_t(p.steps) + tiles * (opt.residual ? 2 : 1);
+    const double memory_ns = dma_estimate_ns(opt, p.burst_cost_bytes, p.dma_count);
     const std::uint64_t first_load =
         std::uint64_t(ci) * max_band_rows(g, rows) * g.w_in * e + std::uint64_t(co) * ci * taps * e;
     p.estimated_ns = plan_estimate_ns(compute_ns, memory_ns, first_load, p.steps, opt);

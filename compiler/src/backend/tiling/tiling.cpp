@@ -69,6 +69,11 @@ int co_unit(const ConvGeom& g) { return g.group == 1 ? 1 : g.cout_per_group(); }
 
 }  // namespace
 
+double dma_estimate_ns(const TilingOptions& opt, std::uint64_t bytes, std::uint64_t descriptors) {
+  if (opt.dma.valid()) return isa::dma_transfers_ns(opt.dma, bytes, descriptors);
+  return opt.ddr_bytes_per_ns > 0 ? double(bytes) / opt.ddr_bytes_per_ns : 0.0;
+}
+
 namespace tiling_detail {
 
 // Sum over row tiles of the input rows each band loads.
@@ -132,7 +137,7 @@ double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first
                         const TilingOptions& opt) {
   // The step double buffering cannot overlap: the first step's loads (its input band
   // and weight tile -- the whole input when it is resident) and one step's compute.
-  const double fill_ns = std::max(double(first_load_bytes) / opt.ddr_bytes_per_ns, memory_ns / double(steps));
+  const double fill_ns = std::max(dma_estimate_ns(opt, first_load_bytes, 2), memory_ns / double(steps));
   return std::max(compute_ns, memory_ns) + compute_ns / double(steps) + fill_ns;
 }
 
@@ -288,6 +293,17 @@ std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
 
 namespace {
 
+// LOADs and STOREs the plan's code makes (for the per-descriptor DMA latency): one input
+// band per step where the weights stay and the input changes (else per row band), one weight
+// tile per output-channel tile (per step where the input stays and the weights change), one
+// output STORE per step (and the residual tile's LOAD).
+std::uint64_t conv_dma_count(const ConvGeom& g, LoopOrder order, const ConvTilePlan& p, const TilingOptions& opt) {
+  const std::uint64_t n_co = std::uint64_t(p.n_co), n_row = std::uint64_t(p.n_row), steps = n_co * n_row;
+  const bool input_per_step = order == LoopOrder::WeightsResident && (n_row > 1 || g.group > 1);
+  const bool weights_per_step = order == LoopOrder::InputResident && n_co > 1;
+  return (input_per_step ? steps : n_row) + (weights_per_step ? steps : n_co) + steps * (opt.residual ? 2 : 1);
+}
+
 // The plan of one candidate tiling (loop order, co output channels x rows output rows per
 // step, SRAM layout `l`): its DDR traffic, burst cost and (time_based()) time estimate.
 ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, const ConvSramLayout& l,
@@ -305,7 +321,8 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
   if (opt.time_based()) {
     p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes);
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
-    const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+    p.dma_count = conv_dma_count(g, order, p, opt);
+    const double memory_ns = dma_estimate_ns(opt, p.burst_cost_bytes, p.dma_count);
     const std::uint64_t e = std::uint64_t(opt.act_bytes);
     const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
                              ? g.c_in
