@@ -95,10 +95,10 @@ std::size_t Planner::longest_run(std::size_t i, std::string& reason) {
 // bytes. The first stack of the best segmentation is taken and planning resumes after
 // it (a later run may reach past j).
 Planner::Segmentation Planner::segment(std::size_t i, std::size_t j) {
-  // A byte's transfer time at the rate the DMA achieves (isa::DmaStreamModel), else the peak.
-  const isa::DmaStreamModel& dma = in_.opt.dma;
-  const double rate = dma.valid() ? dma.sustained_gbps / dma.refresh_factor : in_.opt.ddr_bytes_per_ns;
-  const double per_byte = rate > 0 ? std::max(in_.opt.traffic_weight, 0.0) / rate : 0.0;
+  // The time a byte keeps the DDR data bus busy: at the peak, not at one stream's rate (the
+  // bus time a byte takes from other traffic; the stream rate is in the time estimates).
+  const double per_byte =
+      in_.opt.ddr_bytes_per_ns > 0 ? std::max(in_.opt.traffic_weight, 0.0) / in_.opt.ddr_bytes_per_ns : 0.0;
   auto cost = [&](double t, std::uint64_t by) { return t + per_byte * double(by); };
   const std::size_t m = j - i + 1;
   Segmentation seg;
