@@ -46,7 +46,7 @@ constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::Leak
                                  ActOp::Erf,        ActOp::Exp,      ActOp::Sqrt,      ActOp::Reciprocal,
                                  ActOp::Tanh,       ActOp::Gelu,     ActOp::Abs,       ActOp::Neg,
                                  ActOp::Pow,        ActOp::Identity, ActOp::Softmax,   ActOp::LayerNorm,
-                                 ActOp::GeluTanh,   ActOp::RmsNorm,  ActOp::SoftmaxOnline};
+                                 ActOp::GeluTanh,   ActOp::RmsNorm,  ActOp::SoftmaxOnline, ActOp::Rope};
 constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::Sub,  EltwiseOp::Div, EltwiseOp::Max,
                                      EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv};
 constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg};
@@ -113,7 +113,7 @@ std::string suggest(const std::string& given, const std::vector<std::string>& op
 
 bool uses_alpha(ActOp a) {
   return a == ActOp::Clip || a == ActOp::LeakyRelu || a == ActOp::HardSigmoid || a == ActOp::Pow ||
-         a == ActOp::LayerNorm || a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline;
+         a == ActOp::LayerNorm || a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline || a == ActOp::Rope;
 }
 bool uses_beta(ActOp a) { return a == ActOp::Clip || a == ActOp::HardSigmoid || a == ActOp::SoftmaxOnline; }
 const char* alpha_meaning(ActOp a) {
@@ -125,6 +125,7 @@ const char* alpha_meaning(ActOp a) {
     case ActOp::LayerNorm:
     case ActOp::RmsNorm: return "alpha=EPS";
     case ActOp::SoftmaxOnline: return "alpha=SCALE beta=FIRST (1: the row block's first key block, 0: a later one)";
+    case ActOp::Rope: return "alpha=HEAD_DIM (even, dividing the row length elems/channels)";
     default: return "no alpha/beta";
   }
 }
@@ -1012,7 +1013,7 @@ class Reader {
         fail(f->key_col, fmt::format("'{}' is not used by {}={}", key, which, an),
              fmt::format("{} takes {}; alpha/beta are used by clip (min, max), leaky_relu (slope), "
                          "hard_sigmoid (slope, offset), pow (exponent), layer_norm and rms_norm (eps), "
-                         "softmax_online (scale, first)",
+                         "softmax_online (scale, first), rope (head dim)",
                          an, alpha_meaning(act)));
       if (!f && used)
         fail(head_col_, fmt::format("missing required key '{}' for {}={}", key, which, an),
@@ -1047,7 +1048,8 @@ class Reader {
     if (pf && !uses_param(a.op))
       fail(pf->key_col, fmt::format("'param' is not used by op={}", to_string(a.op)),
            "'param' is the SRAM address of scale[c] and shift[c] for op=scale_shift, of gamma[D] and beta[D] "
-           "for op=layer_norm, of gamma[D] for op=rms_norm, or of the running state for op=softmax_online, only");
+           "for op=layer_norm, of gamma[D] for op=rms_norm, of the running state for op=softmax_online, or of "
+           "cos[d] then sin[d] per row for op=rope, only");
     if (!pf && a.op == ActOp::ScaleShift)
       fail(head_col_, "missing required key 'param' for op=scale_shift",
            "give param=ADDRESS: scale[channels] then shift[channels] in SRAM");
@@ -1060,6 +1062,9 @@ class Reader {
     if (!pf && a.op == ActOp::SoftmaxOnline)
       fail(head_col_, "missing required key 'param' for op=softmax_online",
            "give param=ADDRESS: the running max m[rows], sum l[rows] and correction corr[rows] in SRAM, rows = channels");
+    if (!pf && a.op == ActOp::Rope)
+      fail(head_col_, "missing required key 'param' for op=rope",
+           "give param=ADDRESS: cos[d] then sin[d] for each of the channels rows in SRAM, d = alpha (the head dim)");
     if (pf) a.param_addr = sram_addr(*pf);
   }
 

@@ -50,6 +50,7 @@ const char* to_string(ActOp a) {
     case ActOp::GeluTanh: return "gelu_tanh";
     case ActOp::RmsNorm: return "rms_norm";
     case ActOp::SoftmaxOnline: return "softmax_online";
+    case ActOp::Rope: return "rope";
   }
   return "?";
 }
@@ -60,13 +61,14 @@ bool is_row_wise(ActOp a) {
 
 int act_passes(ActOp a) { return a == ActOp::RmsNorm || a == ActOp::SoftmaxOnline ? 2 : is_row_wise(a) ? 3 : 1; }
 
-std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems) {
+std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems, float alpha) {
   const std::uint64_t c = channels > 0 ? std::uint64_t(channels) : 0, row = c ? elems / c : 0;
   switch (a) {
     case ActOp::ScaleShift: return 2 * c;
     case ActOp::LayerNorm: return 2 * row;
     case ActOp::RmsNorm: return row;
     case ActOp::SoftmaxOnline: return 3 * c;  // running max, sum and correction per row
+    case ActOp::Rope: return 2 * c * (alpha >= 1 ? std::uint64_t(alpha) : std::max<std::uint64_t>(row, 1));  // cos, sin
     default: return 0;
   }
 }
@@ -305,9 +307,9 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           ops.push_back({"in", p.in_addr, dims_bytes({p.elems}, eb), false});
           if (p.has_residual) ops.push_back({"res", p.residual_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
-          if (act_param_elems(p.op, p.channels, p.elems) > 0)  // softmax_online updates its state in place
+          if (act_param_elems(p.op, p.channels, p.elems, p.alpha) > 0)  // softmax_online updates its state in place
             ops.push_back({"param", p.param_addr,
-                           dims_bytes({(long long)act_param_elems(p.op, p.channels, p.elems)}, kParamElemBytes),
+                           dims_bytes({(long long)act_param_elems(p.op, p.channels, p.elems, p.alpha)}, kParamElemBytes),
                            p.op == ActOp::SoftmaxOnline});
           if (p.requant.on)  // scale_shift: one pair per channel; LUT ops: 256 B; the others: one pair
             ops.push_back({"requant", p.requant.addr,

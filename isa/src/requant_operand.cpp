@@ -34,7 +34,8 @@ bool act_uses_lut(ActOp op) {
     case ActOp::Softmax:
     case ActOp::LayerNorm:
     case ActOp::RmsNorm:
-    case ActOp::SoftmaxOnline: return false;
+    case ActOp::SoftmaxOnline:
+    case ActOp::Rope: return false;
     default: return true;
   }
 }
@@ -91,7 +92,7 @@ std::string requant_problem(const Instruction& inst) {
         a->op != ActOp::Softmax && a->op != ActOp::LayerNorm && a->op != ActOp::RmsNorm && !act_uses_lut(a->op))
       return fmt::format("requant on ACT op={}: int8 ACT is relu, clip, identity (a rescale and a clamp), "
                          "scale_shift (a per-channel affine map), softmax, layer_norm, rms_norm (integer row "
-                         "statistics) or an element-wise function (a lookup table); not softmax_online",
+                         "statistics) or an element-wise function (a lookup table); not softmax_online or rope",
                          to_string(a->op));
     if (a->has_residual) return "requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)";
     if (act_uses_lut(a->op) && (r->in_zp != 0 || r->out_zp != 0))

@@ -47,7 +47,7 @@ void relocate_sram(Instruction& inst, std::int64_t delta) {
         } else if constexpr (std::is_same_v<T, ActParams>) {
           move(p.in_addr, delta), move(p.out_addr, delta);
           if (p.has_residual) move(p.residual_addr, delta);
-          if (act_param_elems(p.op, p.channels, p.elems) > 0) move(p.param_addr, delta);
+          if (act_param_elems(p.op, p.channels, p.elems, p.alpha) > 0) move(p.param_addr, delta);
           if (p.requant.on) move(p.requant.addr, delta);
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
           move(p.a_addr, delta), move(p.b_addr, delta), move(p.out_addr, delta);

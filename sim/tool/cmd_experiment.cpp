@@ -34,7 +34,7 @@ void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vecto
                   "Comma-separated fusion strategies (built-in names or strategy YAML files)")
       ->default_str("none,conv-bn,conv-act,conv-bn-act,residual,depth-first,transformer");
   cmd->add_option("--out", opt.out_dir, "Output folder (summary.csv/json/md, layers/, runs/)")->required();
-  cmd->add_option("-j,--jobs", opt.jobs, "Simulations run at a time (processes)")->default_val(1);
+  npu::tool::add_jobs_option(cmd, opt.jobs);
   cmd->add_option("--trace", traces, "Traces per run: comma-separated subset of ddr,timeline,vcd");
   cmd->add_flag("--trace-compress", opt.trace_compress,
                 "With --trace ddr: write each run's CSV trace gzip-compressed as ddr.csv.gz");

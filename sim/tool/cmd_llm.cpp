@@ -43,7 +43,7 @@ void add_llm(CLI::App& app) {
   cmd->add_option("--out", opt->out_dir, "Output folder (summary.*, llm.*, steps/, runs/)")->default_val("llm-out");
   cmd->add_flag("--every-step", opt->every_step, "Simulate every decode step (default: sampled lengths, interpolated)");
   cmd->add_option("--samples", opt->samples, "Sampled decode lengths without --every-step")->default_val(5);
-  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  npu::tool::add_jobs_option(cmd, opt->jobs);
   npu::tool::add_max_instructions_option(cmd, opt->max_instructions);
   npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt, strategies, batch, prompt, generate]() {

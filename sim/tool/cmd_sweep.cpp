@@ -29,7 +29,7 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("spec", opt->spec_path, "Sweep spec YAML (docs/sweep.md)")->required();
   cmd->add_option("--out", opt->out_dir, "Sweep folder (plan.json, cells/<key>/, summary.csv/json/md); shards share it")
       ->required();
-  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  npu::tool::add_jobs_option(cmd, opt->jobs);
   cmd->add_option("--shard", opt->shard, "Run only cells with index % N == i (i/N), e.g. for a Slurm job array");
   cmd->add_flag("--retry-failed", opt->retry_failed, "Run cells that failed before again (else they count as done)");
   cmd->add_option("--max-cells", opt->max_cells,

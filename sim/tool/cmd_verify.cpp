@@ -53,7 +53,7 @@ void add_verify(CLI::App& app) {
   cmd->add_option("--tolerance", opt->fp32_tolerance, "fp32: largest relative error that passes")->default_val(1e-4);
   cmd->add_option("--out", opt->out_dir, "Output folder (verify.csv/json/md, outputs/, runs/)")
       ->default_val("verify-out");
-  cmd->add_option("-j,--jobs", opt->jobs, "Simulations run at a time (processes)")->default_val(1);
+  npu::tool::add_jobs_option(cmd, opt->jobs);
   npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt, strategies, calibrator]() {
     if (!strategies->empty()) opt->strategies = npu::tool::strategy_list({*strategies});  // `a,,b` refused

@@ -37,6 +37,19 @@ inline void add_allow_nonfinite_flag(CLI::App* cmd, bool& target) {
                 "Accept NaN/Inf in --input files (warns); by default they are refused");
 }
 
+/// True when `v` is a whole decimal integer (no trailing characters, no fraction, no overflow) in
+/// [lo, hi]: the shared test of the integer options below.
+inline bool is_integer_in(const std::string& v, long long lo, long long hi) {
+  std::size_t used = 0;
+  long long n = 0;
+  try {
+    n = std::stoll(v, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return !v.empty() && used == v.size() && n >= lo && n <= hi;
+}
+
 /// `--dynamic-size N` (compile, simulate, experiment): the worst case for dimensions known
 /// only at run time. N must be an integer from 1 to 2^31; anything else is refused with that.
 inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {
@@ -44,19 +57,31 @@ inline void add_dynamic_size_option(CLI::App* cmd, std::int64_t& target) {
                   "Size for dimensions known only at run time (e.g. detections after NMS): compile for this worst case")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {
-            std::size_t used = 0;
-            long long n = 0;
-            try {
-              n = std::stoll(v, &used);
-            } catch (const std::exception&) {
-              used = 0;
-            }
-            if (used != v.size() || v.empty() || n < 1 || n > (1LL << 31))
+            if (!is_integer_in(v, 1, 1LL << 31))
               return "'" + v.substr(0, 32) + "' is not an integer from 1 to 2147483648 (2^31); give the largest "
                      "run-time size to compile for, e.g. --dynamic-size 100";
             return "";
           },
           "INT in [1, 2^31]"));
+}
+
+/// Largest -j: simulations run at a time. Each child is a whole simulation process (hundreds
+/// of MB for a large model), so more than this would exhaust any machine's memory first.
+inline constexpr int kMaxJobs = 1024;
+
+/// `-j, --jobs N` (experiment, sweep, verify, llm): simulations run at a time, an integer
+/// from 1 to kMaxJobs; anything else (0, -1, 1.5, 99999999999) is refused naming that range.
+inline void add_jobs_option(CLI::App* cmd, int& target) {
+  cmd->add_option("-j,--jobs", target, "Simulations run at a time (processes, 1 to 1024)")
+      ->default_val(1)
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            if (!is_integer_in(v, 1, kMaxJobs))
+              return "'" + v.substr(0, 32) + "' is not an integer from 1 to " + std::to_string(kMaxJobs) +
+                     " (simulations run at a time; e.g. -j 2, or the number of cores: nproc)";
+            return "";
+          },
+          "INT in [1, 1024]"));
 }
 
 /// `--max-instructions N` (compile, simulate, experiment, llm): code generation refuses a program

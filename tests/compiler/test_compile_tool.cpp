@@ -71,7 +71,7 @@ TEST(CompileTool, StrategyFile) {
   EXPECT_EQ(bad.status, 1);
   // Column 26: "passes: [" (9 chars) + "fold-batchnorm, " (16 chars) precede the bad name.
   EXPECT_NE(bad.err.find(yaml + ":2:26: error: unknown pass 'fuse-everything' (allowed: fold-batchnorm, "
-                                "fuse-bias, hoist-activation, fuse-activation, fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-attention, fuse-layers)"),
+                                "fuse-bias, hoist-activation, fuse-activation, fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-rope, fuse-swiglu, fuse-attention, fuse-layers)"),
             std::string::npos)
       << bad.err;
 }

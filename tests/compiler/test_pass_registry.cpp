@@ -33,7 +33,7 @@ const V kImport = {"infer-shapes",        "training-dropout",  "fold-qdq",
                    "recognise-affine",    "merge-pads",        "select-where",
                    "recognise-kv-cache",  "place-host-ops"};
 const V kGraph = {"fold-batchnorm", "fuse-bias",    "hoist-activation",   "fuse-activation", "fuse-residual",
-                  "fuse-se-gate",   "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-attention", "fuse-layers"};
+                  "fuse-se-gate",   "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention", "fuse-layers"};
 const V kProgram = {"pipeline-layers", "keep-resident"};
 
 TEST(PassRegistry, EveryKindListsItsPassesInPipelineOrder) {
@@ -68,7 +68,7 @@ TEST(PassManager, RefusesAPassOfAnotherKindNamingWhatIsAllowed) {
     EXPECT_EQ(std::string(e.what()),
               "error: pass 'keep-resident' is a program pass, not a graph pass (allowed here: fold-batchnorm, "
               "fuse-bias, hoist-activation, fuse-activation, fuse-residual, fuse-se-gate, fuse-add-layernorm, "
-              "fuse-gemm-epilogue, fuse-norm-prologue, fuse-attention, fuse-layers)");
+              "fuse-gemm-epilogue, fuse-norm-prologue, fuse-rope, fuse-swiglu, fuse-attention, fuse-layers)");
   }
   EXPECT_THROW(PassManager::of_kind(PassKind::Import, {"fuse-bias"}), ConfigError);
 }

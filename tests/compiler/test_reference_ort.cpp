@@ -21,6 +21,7 @@
 #include "shared_data.hpp"
 #include "ort_util.hpp"
 #include "tool_runner.hpp"
+#include "test_onnx_util.hpp"
 
 namespace npu::compiler {
 namespace {
@@ -172,6 +173,89 @@ TEST(OrtQuantised, QdqModelMatchesOnnxRuntimeWithFakeQuantisation) {
   const TensorDiff d = compare_tensors(run_reference(g, inputs, plain).at(g.outputs[0]), want);
   EXPECT_GT(d.max_abs, 1e-3) << "the quantisation made no difference: the test would not see it missing";
   fs::remove_all(dir);
+}
+
+// The detection ops (detection_ops.cpp) on models built here, each on a seeded input in [-1, 1).
+// GridSample: the grid is the input scaled by 1.2 (Mul by a constant), so some points lie
+// outside [-1, 1] and the padding modes matter. TopK: random values have no ties. NonZero: a
+// Relu zeroes about half of the input first.
+std::string grid_sample_model(const std::string& mode, const std::string& pad, int align) {
+  test::OnnxModel m(16);
+  m.input("x", {1, 2, 4, 5});
+  m.input("g", {1, 3, 6, 2});
+  m.init_float("s", {1}, {1.2f});
+  m.node("Mul", "scale", {"g", "s"}, {"grid"});
+  auto& n = m.node("GridSample", "gs", {"x", "grid"}, {"y"});
+  test::OnnxModel::attr_s(n, "mode", mode);
+  test::OnnxModel::attr_s(n, "padding_mode", pad);
+  test::OnnxModel::attr_i(n, "align_corners", align);
+  m.output("y");
+  return m.write("gridsample_" + mode + "_" + pad + "_" + std::to_string(align) + ".onnx");
+}
+
+TEST(OrtDetectionOps, GridSampleEveryModePaddingAndAlignment) {
+  for (const char* mode : {"bilinear", "nearest", "bicubic"})
+    for (const char* pad : {"zeros", "border", "reflection"})
+      for (int align : {0, 1}) {
+        SCOPED_TRACE(std::string(mode) + " " + pad + " align_corners=" + std::to_string(align));
+        compare_with_ort(grid_sample_model(mode, pad, align));
+      }
+}
+
+TEST(OrtDetectionOps, TopKLargestSmallestAndNonZero) {
+  for (int largest : {1, 0}) {
+    test::OnnxModel m(13);
+    m.input("x", {2, 7, 3});
+    m.init_int64("k", {1}, {4});
+    auto& n = m.node("TopK", "topk", {"x", "k"}, {"values", "indices"});
+    test::OnnxModel::attr_i(n, "axis", 1);
+    test::OnnxModel::attr_i(n, "largest", largest);
+    m.output("values");
+    m.output("indices");
+    compare_with_ort(m.write("topk_" + std::to_string(largest) + ".onnx"), 0.0);
+  }
+  test::OnnxModel m(13);
+  m.input("x", {3, 4, 5});
+  m.node("Relu", "relu", {"x"}, {"r"});
+  m.node("NonZero", "nz", {"r"}, {"idx"});
+  m.output("idx");
+  compare_with_ort(m.write("nonzero.onnx"), 0.0);
+}
+
+// A video block (issue 28 kind 5): Conv3d 2 -> 4, k 3x3x3, strides (2,1,1), pads 1, with bias ->
+// BatchNormalization -> Relu -> MaxPool3d k (2,2,2) s (1,2,2) -> AveragePool3d k 3x3x3 pads 1
+// (count_include_pad 0) and, beside it, k (2,2,2) s 2 with count_include_pad 1. The NPU runs
+// the same block with data against the interpreter (Conv3dData.* in tests/functional).
+TEST(OrtConv3d, VideoBlockMatchesOnnxRuntime) {
+  test::OnnxModel m(13);
+  m.input("x", {1, 2, 5, 6, 6});
+  std::vector<float> w(4 * 2 * 27);
+  for (std::size_t k = 0; k < w.size(); ++k) w[k] = float(int(k * 37 % 101) - 50) / 100.0f;  // in [-0.5, 0.5]
+  m.init_float("w", {4, 2, 3, 3, 3}, w);
+  m.init_float("b", {4}, {0.1f, -0.2f, 0.05f, 0});
+  m.init_float("g", {4}, {1.2f, 0.7f, 1.0f, 0.9f});
+  m.init_float("be", {4}, {0.05f, -0.05f, 0, 0.1f});
+  m.init_float("mu", {4}, {0.02f, -0.03f, 0.01f, 0});
+  m.init_float("var", {4}, {0.8f, 1.3f, 1.0f, 0.6f});
+  auto& c = m.node("Conv", "conv", {"x", "w", "b"}, {"y"});
+  test::OnnxModel::attr_ints(c, "strides", {2, 1, 1});
+  test::OnnxModel::attr_ints(c, "pads", {1, 1, 1, 1, 1, 1});
+  m.node("BatchNormalization", "bn", {"y", "g", "be", "mu", "var"}, {"bn"});
+  m.node("Relu", "relu", {"bn"}, {"r"});
+  auto& mp = m.node("MaxPool", "mp", {"r"}, {"mp"});
+  test::OnnxModel::attr_ints(mp, "kernel_shape", {2, 2, 2});
+  test::OnnxModel::attr_ints(mp, "strides", {1, 2, 2});
+  auto& ap = m.node("AveragePool", "ap", {"mp"}, {"ap"});
+  test::OnnxModel::attr_ints(ap, "kernel_shape", {3, 3, 3});
+  test::OnnxModel::attr_ints(ap, "pads", {1, 1, 1, 1, 1, 1});
+  auto& ap2 = m.node("AveragePool", "ap2", {"r"}, {"ap2"});
+  test::OnnxModel::attr_ints(ap2, "kernel_shape", {2, 2, 2});
+  test::OnnxModel::attr_ints(ap2, "strides", {2, 2, 2});
+  test::OnnxModel::attr_ints(ap2, "pads", {0, 0, 0, 1, 0, 0});
+  test::OnnxModel::attr_i(ap2, "count_include_pad", 1);
+  m.output("ap");
+  m.output("ap2");
+  compare_with_ort(m.write("video_block.onnx"));
 }
 
 const std::string kTorchvision = npu::test::shared_path("models/torchvision/");

@@ -26,12 +26,12 @@ TEST(Strategy, BuiltinPassLists) {
                "fuse-add-layernorm"}));
   EXPECT_EQ(builtin_strategy("depth-first").passes,
             (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
-               "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-attention", "fuse-layers"}));
+               "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention", "fuse-layers"}));
   EXPECT_EQ(builtin_strategy("transformer").passes,
             (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
-               "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-attention"}));
+               "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention"}));
   EXPECT_EQ(pass_names(), (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual",
-                             "fuse-se-gate", "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-attention", "fuse-layers"}));
+                             "fuse-se-gate", "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention", "fuse-layers"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
     ASSERT_TRUE(pass) << p;
@@ -87,7 +87,7 @@ TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
   // "fuse-relu" is on line 3, column 5 (after "  - ").
   EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
             "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, fuse-residual, "
-            "fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-attention, fuse-layers)");
+            "fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-rope, fuse-swiglu, fuse-attention, fuse-layers)");
 }
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {

@@ -12,10 +12,10 @@
 
 namespace {
 
-std::string dropout_model(bool training) {
+std::string dropout_model(bool training, float ratio = 0.1f) {
   npu::test::OnnxModel m(13);
   m.input("x", {1, 4, 8, 8});
-  m.init_float("ratio", {}, {0.1f});
+  m.init_float("ratio", {}, {ratio});
   onnx::TensorProto* t = m.graph().add_initializer();
   t->set_name("training_mode");
   t->set_data_type(onnx::TensorProto_DataType_BOOL);
@@ -23,7 +23,7 @@ std::string dropout_model(bool training) {
   m.node("Relu", "relu", {"x"}, {"r"});
   m.node("Dropout", "dropout", {"r", "ratio", "training_mode"}, {"y"});
   m.output("y");
-  return m.write(std::string("dropout_") + (training ? "train" : "eval") + ".onnx");
+  return m.write(std::string("dropout_") + (training ? "train" : "eval") + (ratio == 0 ? "_p0" : "") + ".onnx");
 }
 
 npu::test::ToolResult compile(const std::string& model, bool as_identity) {
@@ -67,6 +67,23 @@ TEST(TrainingDropout, VerifyAndExperimentPassTheFlagToTheirRuns) {
                                          dir + "/e"});
   EXPECT_EQ(again.status, 1) << again.output;
   EXPECT_EQ(again.output.find("reused 1"), std::string::npos) << again.output;
+}
+
+TEST(TrainingDropout, RatioZeroInTrainingModeIsTheIdentityInVerifyToo) {
+  // ratio 0: nothing dropped, scale 1 / (1 - 0) = 1 (ONNX Dropout-13): the identity. The
+  // compiler took it without the flag, but the reference interpreter refused it ("training_mode
+  // is true"), so `npu verify` failed on torchvision's swin_t (attention dropout p = 0).
+  const std::string dir = npu::test::fresh_dir("training-dropout-p0");
+  const std::string model = dropout_model(true, 0.0f);
+  EXPECT_EQ(compile(model, false).status, 0);
+  const auto v = npu::test::run_npu({"verify", model, "--hw", npu::test::fp32_config(dir), "--strategies", "none",
+                                     "--out", dir + "/v"});
+  EXPECT_EQ(v.status, 0) << v.output;
+  EXPECT_EQ(v.output.find("training_mode"), std::string::npos) << v.output;
+  // int8 too: the quantised reference runs the same graph.
+  const auto q = npu::test::run_npu({"verify", model, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none",
+                                     "--out", dir + "/q"});
+  EXPECT_EQ(q.status, 0) << q.output;
 }
 
 TEST(TrainingDropout, TrainingModeFalseIsTheIdentityWithoutAWord) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "functional_test_util.hpp"
+#include "pass_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
@@ -157,14 +158,6 @@ inline compiler::CompileResult compile_pinned(const compiler::Graph& g, const st
 inline std::size_t attention_layers(const compiler::CompileResult& c) {
   std::size_t n = 0;
   for (const auto& L : c.lowered.layers) n += L.kind == compiler::LayerKind::Attention;
-  return n;
-}
-
-/// Bytes the program's `op` (Load or Store) instructions move, all or those of `tensor`.
-inline std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op, const std::string& tensor = "") {
-  std::uint64_t n = 0;
-  for (const isa::Instruction& in : p.instructions)
-    if (in.op == op && (tensor.empty() || in.tensor == tensor)) n += std::get<isa::DmaDesc>(in.params).bytes();
   return n;
 }
 

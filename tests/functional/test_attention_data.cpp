@@ -21,6 +21,7 @@
 #include "npu/hw/functional/ops.hpp"
 #include "npu/hw/memory/backing_store.hpp"
 #include "test_compile_graphs.hpp"
+#include "random_cases.hpp"
 
 namespace {
 
@@ -155,7 +156,7 @@ TEST(FuseAttention, RandomAttentionsGiveTheUnfusedOutputs) {
   // one fuses, and transformer's output is within 1e-5 of none's.
   std::mt19937 rng(20261203);
   auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int seed = 0; seed < 60; ++seed) {
+  for (int seed = 0; seed < test::random_cases("NPU_RANDOM_ATTENTIONS", 60); ++seed) {
     const std::int64_t sq = pick(1, 150), sk = sq + pick(0, 150), d = std::int64_t(4) << pick(0, 3);
     const Sizes s{pick(1, 3), sq, sk, d};
     const Mask mask = std::array<Mask, 3>{Mask::None, Mask::Causal, Mask::Random}[std::size_t(pick(0, 2))];

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "attention_test_util.hpp"
+#include "random_cases.hpp"
 
 namespace {
 
@@ -136,7 +137,7 @@ TEST(FuseAttentionGqa, RandomGroupedAttentionsGiveTheUnfusedOutputs) {
   // Every one fuses with its repeats absorbed, and transformer's output is within 1e-5 of none's.
   std::mt19937 rng(20261204);
   auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int seed = 0; seed < 36; ++seed) {
+  for (int seed = 0; seed < test::random_cases("NPU_RANDOM_ATTENTIONS", 36); ++seed) {
     const std::int64_t group = std::int64_t(1) << pick(0, 2), sq = pick(0, 2) == 0 ? 1 : pick(1, 100);
     const Sizes s{group * pick(1, 2), sq, sq + pick(0, 150), std::int64_t(4) << pick(0, 3), group};
     const Mask mask = pick(0, 1) == 1 ? Mask::Causal : Mask::None;

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "attention_test_util.hpp"
+#include "random_cases.hpp"
 
 namespace {
 
@@ -156,7 +157,7 @@ TEST(FuseAttentionViews, RandomSplitAttentionsGiveTheUnfusedOutputs) {
   // transformer's output is within 1e-5 of none's.
   std::mt19937 rng(20261204);
   auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int seed = 0; seed < 40; ++seed) {
+  for (int seed = 0; seed < test::random_cases("NPU_RANDOM_ATTENTIONS", 40); ++seed) {
     const std::int64_t heads = pick(1, 4), sq = pick(1, 150), sk = sq + pick(0, 150), d = std::int64_t(4) << pick(0, 3);
     Sizes s{heads, sq, sk, d};
     if (heads % 2 == 0 && pick(0, 1) == 1) s.group = 2;

@@ -4,7 +4,10 @@
 // it must not fuse are declined with their reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "functional_test_util.hpp"
+#include "pass_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
@@ -14,6 +17,7 @@
 namespace {
 
 using namespace npu;
+using test::dma_bytes;
 using compiler::testing::GraphBuilder;
 
 // y = x + down(silu(gate(x)) * up(x)): x [1, M, D], gate/up [D, F], down [F, D] (Llama's MLP
@@ -43,36 +47,27 @@ compiler::Graph swiglu_block(std::int64_t m, std::int64_t d, std::int64_t f, boo
   return b.g;
 }
 
-double error_of(const compiler::Graph& g, const std::string& strategy) {
-  const HwConfig hw = test::fp32_hw();
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 1, 11).at(0);
-  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
-  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy(strategy));
-  const auto r = test::run_forked(c, hw, {{"x", in.at("x").f}}, true);
-  if (!r.ok) ADD_FAILURE() << r.error;
-  const std::string& out = g.outputs.at(0);
-  if (!r.ok || !r.outputs.count(out)) return 1.0;
-  return test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f));
+// `transformer` without fuse-swiglu: the single-GEMM epilogue form this file is about (with it
+// the gate GEMM merges into the up GEMM: test_swiglu_dual_gemm_data.cpp).
+compiler::Strategy epilogue_only() {
+  compiler::Strategy s = compiler::builtin_strategy("transformer");
+  s.name = "transformer-no-swiglu";
+  s.passes.erase(std::find(s.passes.begin(), s.passes.end(), "fuse-swiglu"));
+  return s;
 }
 
-std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op) {
-  std::uint64_t n = 0;
-  for (const isa::Instruction& in : p.instructions)
-    if (in.op == op) n += std::get<isa::DmaDesc>(in.params).bytes();
-  return n;
+double error_of(const compiler::Graph& g, const std::string& strategy) {
+  return test::reference_error(g, compiler::builtin_strategy(strategy), test::fp32_hw(), 1);
 }
 
 std::string decision(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
-  std::string s;
-  for (const auto& d : c.decisions)
-    if (d.pass == "fuse-gemm-epilogue" && d.outcome == o) s += d.label + ": " + d.reason + "\n";
-  return s;
+  return test::pass_decisions(c, "fuse-gemm-epilogue", o);
 }
 
 TEST(FuseGemmEpilogue, SwiGluAndResidualRunAsThreeGemmsWithTheReferenceValues) {
   for (const bool gate_first : {true, false}) {
     const compiler::Graph g = swiglu_block(6, 8, 16, gate_first);
-    const compiler::CompileResult c = compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy("transformer"));
+    const compiler::CompileResult c = compiler::compile(g, test::fp32_hw(), epilogue_only());
     EXPECT_EQ(c.lowered.layers.size(), 3u) << decision(c, compiler::DecisionOutcome::Declined);
     int muls = 0, adds = 0;
     for (const isa::Instruction& in : c.program.instructions)
@@ -105,7 +100,7 @@ TEST(FuseGemmEpilogue, DdrBytesAreTheHandDerivedOnes) {
   const compiler::Graph g = swiglu_block(6, 8, 16);
   compiler::CompileOptions pinned;
   pinned.smaller_sram_plans = false;
-  const compiler::CompileResult fused = compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy("transformer"), pinned);
+  const compiler::CompileResult fused = compiler::compile(g, test::fp32_hw(), epilogue_only(), pinned);
   EXPECT_EQ(dma_bytes(fused.program, isa::Opcode::Load), 2880u);
   EXPECT_EQ(dma_bytes(fused.program, isa::Opcode::Store), 960u);
   const compiler::CompileResult unfused = compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy("residual"), pinned);

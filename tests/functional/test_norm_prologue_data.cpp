@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "functional_test_util.hpp"
+#include "pass_test_util.hpp"
 #include "npu/compiler/quantize/calibration.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
@@ -15,6 +16,7 @@
 namespace {
 
 using namespace npu;
+using test::dma_bytes;
 using compiler::testing::GraphBuilder;
 
 std::string matmul(GraphBuilder& b, const std::string& name, const std::string& in, std::int64_t k, std::int64_t n) {
@@ -57,25 +59,7 @@ compiler::Graph layernorm_gemm(std::int64_t m, std::int64_t d, std::int64_t nn) 
 }
 
 double worst_error(const compiler::Graph& g, const std::string& strategy, std::uint64_t sram) {
-  const HwConfig hw = test::fp32_hw(sram);
-  const compiler::RefTensorMap in = compiler::generate_calibration(g, 1, 7).at(0);
-  const compiler::RefTensorMap ref = compiler::run_reference(g, in);
-  const compiler::CompileResult c = compiler::compile(g, hw, compiler::builtin_strategy(strategy));
-  const auto r = test::run_forked(c, hw, {{"x", in.at("x").f}}, true);
-  if (!r.ok) ADD_FAILURE() << r.error;
-  double worst = 0;
-  for (const std::string& out : g.outputs) {
-    if (!r.ok || !r.outputs.count(out)) return 1.0;
-    worst = std::max(worst, test::rel_err(r.outputs.at(out), test::to_double(ref.at(out).f)));
-  }
-  return worst;
-}
-
-std::uint64_t dma_bytes(const isa::Program& p, isa::Opcode op) {
-  std::uint64_t n = 0;
-  for (const isa::Instruction& in : p.instructions)
-    if (in.op == op) n += std::get<isa::DmaDesc>(in.params).bytes();
-  return n;
+  return test::reference_error(g, compiler::builtin_strategy(strategy), test::fp32_hw(sram), 1);
 }
 
 // The ACT instructions of op `a` and, of them, those that normalise in place (the prologue).
@@ -90,10 +74,7 @@ std::pair<int, int> acts(const isa::Program& p, isa::ActOp a) {
 }
 
 std::string decisions(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
-  std::string s;
-  for (const auto& d : c.decisions)
-    if (d.pass == "fuse-norm-prologue" && d.outcome == o) s += d.label + ": " + d.reason + "\n";
-  return s;
+  return test::pass_decisions(c, "fuse-norm-prologue", o);
 }
 
 TEST(FuseNormPrologue, RmsNormIntoThreeProjectionsKeepsTheReferenceValues) {

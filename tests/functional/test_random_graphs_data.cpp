@@ -16,14 +16,14 @@
 #include "npu/compiler/backend/emit/ddr_image.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "random_graphs.hpp"
+#include "random_cases.hpp"
 
 namespace {
 
 using namespace npu;
 
 int graph_count() {
-  const char* e = std::getenv("NPU_RANDOM_GRAPHS");
-  return e ? std::max(1, std::atoi(e)) : 200;
+  return test::random_cases("NPU_RANDOM_GRAPHS", 200);
 }
 
 TEST(RandomGraphsData, EveryStrategyGivesTheUnfusedOutputs) {

@@ -18,14 +18,14 @@
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/verify/verify.hpp"
 #include "random_graphs.hpp"
+#include "random_cases.hpp"
 
 namespace {
 
 using namespace npu;
 
 int graph_count() {
-  const char* e = std::getenv("NPU_RANDOM_GRAPHS_INT8");
-  return e ? std::max(1, std::atoi(e)) : 60;
+  return test::random_cases("NPU_RANDOM_GRAPHS_INT8", 60);
 }
 
 TEST(RandomGraphsInt8, EveryStrategyIsBitExactWithTheIntegerReference) {

@@ -25,6 +25,7 @@
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "test_compile_graphs.hpp"
+#include "random_cases.hpp"
 
 namespace {
 
@@ -164,30 +165,31 @@ Block draw(std::uint32_t seed) {
 
 // What the fused strategies must have fused: the attention into one layer (its K/V repeat read
 // through), the norms recognised into one node each and that node into the prologue of the
-// projections reading it (fuse-norm-prologue: no norm layer is left), SwiGLU's Mul into the up
-// GEMM's epilogue.
+// projections reading it (fuse-norm-prologue: no norm layer is left), SwiGLU's gate and up GEMMs
+// into one dual GEMM (fuse-swiglu: the Mul in its epilogue, the gate computed into SRAM).
 void expect_fused(const compiler::CompileResult& c, const Block& k) {
-  int attention = 0, expands = 0, reductions = 0, gate_muls = 0, norms = 0, prologues = 0;
+  int attention = 0, expands = 0, reductions = 0, gate_muls = 0, norms = 0, prologues = 0, duals = 0;
   for (const auto& L : c.lowered.layers) {
     attention += L.kind == compiler::LayerKind::Attention;
     expands += L.op_type == "Expand";
     reductions += L.op_type == "ReduceMean";
     gate_muls += L.residual_mul;
+    duals += !L.glu_gate.empty();
     norms += L.op_type == "RMSNormalization" || L.op_type == "LayerNormalization";
     prologues += L.prologue != isa::ActOp::None;
   }
   EXPECT_EQ(norms, 0);
-  // norm1 -> Q, K and V projections; norm2 -> the fc projection, or SwiGLU's gate and up.
-  EXPECT_EQ(prologues, k.norm == 0 ? 0 : 3 + (k.mlp == 2 ? 2 : 1));
+  // norm1 -> Q, K and V projections; norm2 -> the fc projection, or SwiGLU's dual GEMM.
+  EXPECT_EQ(prologues, k.norm == 0 ? 0 : 4);
   EXPECT_EQ(attention, 1);
   EXPECT_EQ(expands, 0);
   EXPECT_EQ(reductions, 0);
-  EXPECT_EQ(gate_muls, k.mlp == 2 ? 1 : 0);
+  EXPECT_EQ(gate_muls, 0);
+  EXPECT_EQ(duals, k.mlp == 2 ? 1 : 0);
 }
 
 int block_count() {
-  const char* e = std::getenv("NPU_RANDOM_BLOCKS");
-  return e ? std::max(1, std::atoi(e)) : 60;
+  return test::random_cases("NPU_RANDOM_BLOCKS", 60);
 }
 
 TEST(RandomTransformerBlocks, EveryStrategyEqualsTheReference) {

@@ -120,6 +120,12 @@ const std::vector<BadCase> kCases = {
             "'sram.banks' 8 = 131072 bytes)"},
     BadCase{"DMA burst", "  burst_bytes: 64 =>  burst_bytes: 48 ",
             "'dma.burst_bytes' = 48 is not a multiple of the DDR burst of 64 bytes"},
+    // A DMA burst is one bus transaction: at most 4096 B (AXI4, ARM IHI 0022E A3.4.1) on the
+    // edge preset, whose DDR4 burst is 64 bit / 8 x BL8 = 64 B (issue 27: 1 GiB was accepted).
+    BadCase{"DMA burst of 1 GiB", "  burst_bytes: 64 =>  burst_bytes: 1 GiB ",
+            "'dma.burst_bytes' = 1073741824 is larger than one bus transaction: at most 4096 bytes (AXI4"},
+    BadCase{"DMA burst of 8 KiB", "  burst_bytes: 64 =>  burst_bytes: 8 KiB ",
+            "'dma.burst_bytes' = 8192 is larger than one bus transaction: at most 4096 bytes"},
     BadCase{"tRC too short", "    tRC: 74 =>    tRC: 50 ", "timing cannot hold: tRC = 50 < tRAS + tRP = 52 + 22 = 74 tCK"},
     // Speed bins and burst lengths per standard (issue 27; ddr_speed_bins.cpp names the source).
     BadCase{"DDR4 at 6400 MT/s", "  data_rate_mtps: 3200 =>  data_rate_mtps: 6400 ",

@@ -33,7 +33,7 @@ std::vector<std::string> latency_keys_from_the_isa() {
   for (auto op : {EltwiseOp::Sub, EltwiseOp::Div, EltwiseOp::Max, EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub,
                   EltwiseOp::RDiv})
     add(isa::to_string(op));
-  for (auto op : {ActOp::GeluTanh, ActOp::RmsNorm, ActOp::SoftmaxOnline}) add(isa::to_string(op));
+  for (auto op : {ActOp::GeluTanh, ActOp::RmsNorm, ActOp::SoftmaxOnline, ActOp::Rope}) add(isa::to_string(op));
   return keys;
 }
 

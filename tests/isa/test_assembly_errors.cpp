@@ -211,7 +211,7 @@ TEST(AssemblyErrors, UnknownActOp) {
   expect_line3_error(line, col_of(line, "tanhh"), "unknown ACT op 'tanhh'",
                      "did you mean 'tanh'? (allowed: relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish, "
                      "scale_shift, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, softmax, "
-                     "layer_norm, gelu_tanh, rms_norm, softmax_online)");
+                     "layer_norm, gelu_tanh, rms_norm, softmax_online, rope)");
 }
 
 TEST(AssemblyErrors, UnknownEltwiseOp) {
@@ -229,6 +229,13 @@ TEST(AssemblyErrors, PowAndLayerNormNeedAlpha) {
   const std::string line = "ACT     op=softmax in=0x0 out=0x100 elems=64 channels=4 alpha=1";
   expect_line3_error(line, col_of(line, "alpha"), "'alpha' is not used by op=softmax",
                      "pow (exponent), layer_norm and rms_norm (eps)");
+}
+
+TEST(AssemblyErrors, RopeNeedsItsTableAndHeadDim) {
+  expect_line3_error("ACT     op=rope in=0x0 out=0x0 elems=64 channels=4 alpha=8", 1, "missing required key 'param' for op=rope",
+                     "cos[d] then sin[d] for each of the channels rows");
+  expect_line3_error("ACT     op=rope in=0x0 out=0x0 elems=64 channels=4 param=0x200", 1,
+                     "missing required key 'alpha' for op=rope", "rope needs alpha=HEAD_DIM");
 }
 
 TEST(AssemblyErrors, SoftmaxOnlineNeedsItsStateScaleAndFirstFlag) {

@@ -154,7 +154,7 @@ TEST(RequantOperand, IllegalCombinationsHaveExactMessages) {
   EXPECT_EQ(error_of("ACT op=softmax_online in=0x0 out=0x0 elems=4 channels=1 param=0x80 requant=0x40 alpha=1 beta=1"),
             "bad.npuasm:3:68: error: requant on ACT op=softmax_online: int8 ACT is relu, clip, identity (a rescale "
             "and a clamp), scale_shift (a per-channel affine map), softmax, layer_norm, rms_norm (integer row "
-            "statistics) or an element-wise function (a lookup table); not softmax_online" + kHint);
+            "statistics) or an element-wise function (a lookup table); not softmax_online or rope" + kHint);
   EXPECT_EQ(error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40"),
             "bad.npuasm:3:44: error: requant on POOL op=max: int8 POOL requantises only global_avg (max and avg keep "
             "their input's grid)" + kHint);

@@ -55,4 +55,14 @@ TEST(YamlDepth, SequenceDashesOpenLevels) {
   EXPECT_EQ(depth_error("a:\n  - x: 1\n    y: 2\n  - z\n"), "<no error>");
 }
 
+TEST(YamlDepth, LineOfOnlyDashesEndsCleanly) {
+  // Found by fuzz_hw_config under UBSan: "- - " ran the dash scan past the end of the line
+  // (npos + 1 wrapped to 0 and indexed line[npos]). Three dashes on one line open three levels.
+  EXPECT_EQ(depth_error("- - \n"), "<no error>");
+  EXPECT_EQ(depth_error("a:\n  - - -   \n"), "<no error>");
+  std::string s;
+  for (int i = 0; i < 70; ++i) s += "- ";
+  EXPECT_NE(depth_error(s + "\n").find("f.yaml:1:"), std::string::npos);  // 70 levels, no value after them
+}
+
 }  // namespace

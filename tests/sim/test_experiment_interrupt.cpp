@@ -44,10 +44,13 @@ pid_t start_tool(const std::vector<std::string>& args, const std::string& log) {
 }
 
 /// The pids whose parent is `parent` (field 4 of /proc/PID/stat) and whose command line
-/// contains `marker`.
+/// contains `marker`. A child between fork and exec still has its parent's command line (which
+/// names every model: `gpt2` matched a tiny_convnet run there under load in CI), so only
+/// children whose command line differs from the parent's count.
 std::set<pid_t> children_of(pid_t parent, const std::string& marker) {
   std::set<pid_t> kids;
   std::error_code ec;
+  const std::string parent_cmdline = npu::test::read_file("/proc/" + std::to_string(parent) + "/cmdline");
   for (const auto& e : fs::directory_iterator("/proc", ec)) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -59,8 +62,8 @@ std::set<pid_t> children_of(pid_t parent, const std::string& marker) {
     char state = 0;
     int ppid = 0;
     if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) != 2 || ppid != parent) continue;
-    if (npu::test::read_file((e.path() / "cmdline").string()).find(marker) != std::string::npos)
-      kids.insert(pid_t(std::stoi(name)));
+    const std::string cmdline = npu::test::read_file((e.path() / "cmdline").string());
+    if (cmdline != parent_cmdline && cmdline.find(marker) != std::string::npos) kids.insert(pid_t(std::stoi(name)));
   }
   return kids;
 }

@@ -172,7 +172,7 @@ TEST(ExperimentTool, UnwritableOutputFolderIsRejectedBeforeWork) {
 
 TEST(ExperimentTool, BadJobsShardAndTraceAreRejected) {
   const std::string out = npu::test::fresh_dir("bad-flags");
-  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--out", out, "-j", "0"}, out, "-j 0");
+  expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--out", out, "-j", "0"}, out, "--jobs: '0' is not an integer from 1 to 1024");
   expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--out", out, "--shard", "3/2"}, out, "--shard '3/2'");
   expect_rejected({"--model", "resnet50", "--hw", kPresets[0], "--out", out, "--trace", "ddr,foo"}, out,
                   "--trace 'foo'");

@@ -195,7 +195,7 @@ INSTANTIATE_TEST_SUITE_P(
         LlmBadInput{"samples1", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--samples", "1"},
                     "--samples 1: error: interpolation needs at least 2.*--every-step"},
         LlmBadInput{"jobs0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "-j", "0"},
-                    "--jobs 0: error: give at least 1"},
+                    "--jobs: '0' is not an integer from 1 to 1024"},
         LlmBadInput{"strategies_empty", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", ""},
                     "--strategies '': error: empty entry in the list"},
         LlmBadInput{"zoo_suffix", {"gpt2:decode=8", "--hw", "configs/edge-npu-ddr4.yaml"},

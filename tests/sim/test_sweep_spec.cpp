@@ -277,9 +277,13 @@ TEST(SweepPlan, EditingOneDocumentGivesTheConfigsOfPrintingEachPoint) {
     EXPECT_EQ(ref_valid, c.invalid.empty()) << c.hw_name << ": " << c.invalid;
     if (!ref_valid) continue;
     for (const auto& [path, value] : c.axis_values) {
-      if (path == "sram.capacity") EXPECT_EQ(ref.sram.capacity_bytes, npu::parse_size_bytes(value).value()) << c.hw_name;
-      if (path == "ddr.channels") EXPECT_EQ(std::to_string(ref.ddr.channels), value) << c.hw_name;
-      if (path == "dma.max_outstanding") EXPECT_EQ(std::to_string(ref.dma.max_outstanding), value) << c.hw_name;
+      if (path == "sram.capacity") {
+        EXPECT_EQ(ref.sram.capacity_bytes, npu::parse_size_bytes(value).value()) << c.hw_name;
+      } else if (path == "ddr.channels") {
+        EXPECT_EQ(std::to_string(ref.ddr.channels), value) << c.hw_name;
+      } else if (path == "dma.max_outstanding") {
+        EXPECT_EQ(std::to_string(ref.dma.max_outstanding), value) << c.hw_name;
+      }
     }
     EXPECT_EQ(ref.ddr.address_mapping, "rorabacobgch");
     EXPECT_EQ(npu::hw_config_to_yaml(ref), c.config_yaml);  // resolved text reads back to itself
@@ -375,7 +379,7 @@ TEST(CellKey, StrategyIdentityIsNameAndPassesAndDepthFirstKeys) {
   // are the defaults: a file named like the built-in depth-first with traffic_weight 0 is
   // another strategy (a sweep reused the built-in's cell for it).
   const std::string df = "name: depth-first\npasses: [fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, "
-                         "fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-attention, fuse-layers]\n";
+                         "fuse-residual, fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-rope, fuse-swiglu, fuse-attention, fuse-layers]\n";
   const std::string builtin_df = npu::sim::strategy_identity(npu::compiler::builtin_strategy("depth-first"));
   EXPECT_EQ(npu::sim::strategy_identity(npu::compiler::parse_strategy_yaml(df + "traffic_weight: 1\noverlap: auto\n")),
             builtin_df);

@@ -115,13 +115,19 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   if (!L.residual.empty()) reads.insert(L.residual);
   if (!L.in_scale.empty()) reads.insert(L.in_scale);
   if (!L.weight.empty()) reads.insert(L.weight);
+  if (!L.glu_gate.empty()) reads.insert(L.glu_gate);  // fuse-swiglu: the gate's weights too
   if (!L.bias.empty()) reads.insert(L.bias);
   if (!L.scale_shift.empty()) reads.insert(L.scale_shift);
   for (const auto& t : reads) r.compulsory_read_bytes += lg.bytes.at(t);
   if (gemm_weights_in_weight_dtype(lg, L, hw.mac_array))  // the weights in weight_dtype (docs/config.md)
-    r.compulsory_read_bytes += gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), hw.mac_array) - lg.bytes.at(L.weight);
+    r.compulsory_read_bytes += (gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), hw.mac_array) - lg.bytes.at(L.weight)) *
+                               (L.glu_gate.empty() ? 1 : 2);
   // A layout copy reads only the part of its input it moves (a Slice reads its slice).
   if (L.kind == LayerKind::Layout) r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes);
+  // An attention reads Q, K and V once each (L.in_elems: parts of one projection output under
+  // a QKV split's views), and its mask.
+  if (L.kind == LayerKind::Attention && L.in_elems)
+    r.compulsory_read_bytes = L.in_elems * std::uint64_t(lg.act_bytes) + (L.residual.empty() ? 0 : lg.bytes.at(L.residual));
   // A causal mask is not data an attention must read: it skips the blocks past the diagonal
   // and reads the mask only where a block crosses it (codegen/attention.cpp).
   if (L.kind == LayerKind::Attention && L.attention.causal_offset >= 0 && !L.residual.empty())

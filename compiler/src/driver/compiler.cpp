@@ -2,6 +2,8 @@
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/ir/graph_stats.hpp"
 #include "npu/compiler/backend/tiling/gemv_decisions.hpp"
+#include "backend/lowering/swiglu_lowering.hpp"
+#include "backend/lowering/view_decisions.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/compiler/backend/tiling/sram_residency.hpp"
@@ -46,6 +48,16 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
   for (auto& d : gemv_decisions(r.lowered, hw)) plan.decisions.push_back(std::move(d));
   for (auto& d : stack_decisions(cg.stacks)) plan.decisions.push_back(std::move(d));
   for (auto& d : declined_stack_decisions(cg.declined_stacks)) plan.decisions.push_back(std::move(d));
+  for (const LayerCodegenInfo& info : cg.layers)  // a Conv over NCDHW's loop order (conv3d_plan.hpp)
+    if (!info.order_reason.empty()) {
+      Decision d;
+      d.pass = "conv3d-loop-order";
+      d.label = info.layer;
+      d.outcome = DecisionOutcome::Applied;
+      d.verb = "ran " + info.loop_order;
+      d.reason = info.order_reason;
+      plan.decisions.push_back(std::move(d));
+    }
   plan.stacks = cg.stacks;
   double residency_ns = 0;
   if (options.pipeline) {
@@ -311,6 +323,9 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   const std::vector<Decision> graph_decisions = PassManager::from_names(strategy.passes).run(r.graph, ctx);
   r.decisions.insert(r.decisions.end(), graph_decisions.begin(), graph_decisions.end());
   r.lowered = lower(r.graph, hw);
+  // fuse-swiglu's dual GEMMs that fell back for want of SRAM (swiglu_lowering.hpp).
+  for (auto& d : lowering::swiglu_fallback_decisions(r.lowered)) r.decisions.push_back(std::move(d));
+  for (auto& d : lowering::view_decisions(r.lowered)) r.decisions.push_back(std::move(d));  // composed layout nodes
   mark_depth_first_layers(r.graph, r.lowered);  // fuse-layers marks (depth_first.hpp)
   const std::string where = graph.source.empty() ? "model '" + graph.name + "'" : graph.source;
   warn_hoist_without_fusion(r, strategy, where);

@@ -65,6 +65,9 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
     const std::size_t x = spec.find('x', pos);
     const std::string tok = spec.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
     if (tok.empty()) throw bad("empty dimension");
+    const bool negative = tok.size() > 1 && tok[0] == '-' &&
+                          tok.find_first_not_of("0123456789", 1) == std::string::npos;
+    if (negative) throw bad("dimension " + tok + " is negative");
     for (char c : tok)
       if (!std::isdigit(static_cast<unsigned char>(c))) throw bad("dimension '" + echo(tok) + "' is not a number");
     // 2^31 per dimension (as --dynamic-size): element counts of a few dimensions stay far
@@ -176,6 +179,10 @@ Graph finish_onnx(Graph g, OnnxModelInfo& info, const std::string& model_or_path
   // Every registered import pass, in pipeline order: shape inference (constant folding), QDQ
   // folding, activation and LayerNorm recognition, pad merging, host placement.
   run_import_passes(g, onnx_import_passes(), model_or_path);
+  // The declared output shapes describe the file's own input shapes: an --input-shape
+  // override changes them legitimately.
+  if (options.input_shapes.empty())
+    for (std::string& w : declared_output_warnings(g, info)) g.import_warnings.push_back(std::move(w));
   g.source = model_or_path;
   return g;
 }

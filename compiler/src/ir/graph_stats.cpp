@@ -26,12 +26,21 @@ void weight_slots(const Node& n, std::vector<std::size_t>& params, std::vector<s
   else if (n.op_type == "BatchNormalization") { params = {1, 2}; buffers = {3, 4}; }
 }
 
+/// Every dimension known (>= 0) and at least `rank_at_least` of them.
+bool known(const std::vector<std::int64_t>& shape, std::size_t rank_at_least) {
+  if (shape.size() < rank_at_least) return false;
+  for (std::int64_t d : shape)
+    if (d < 0) return false;
+  return true;
+}
+
 }  // namespace
 
 std::int64_t node_macs(const Graph& g, const Node& n) {
   if (n.op_type == "Conv") {
     const Tensor& out = g.tensor(n.outputs.at(0));
     const auto& w = g.tensor(n.inputs.at(1)).shape;  // [K, C/group, kh, kw...]
+    if (!known(out.shape, 3) || !known(w, 3)) return 0;
     std::int64_t per_output = 1;
     for (std::size_t i = 1; i < w.size(); ++i) per_output *= w[i];  // C/group * prod(kernel)
     return out.elements() * per_output;
@@ -39,12 +48,15 @@ std::int64_t node_macs(const Graph& g, const Node& n) {
   if (n.op_type == "Gemm") {
     const auto& a = g.tensor(n.inputs.at(0)).shape;
     const auto& y = g.tensor(n.outputs.at(0)).shape;  // [M, N]
+    if (!known(a, 2) || !known(y, 2)) return 0;
     const std::int64_t k = n.attr_int("transA", 0) ? a.at(0) : a.at(1);
     return y.at(0) * y.at(1) * k;
   }
   if (n.op_type == "MatMul") {
     const auto& a = g.tensor(n.inputs.at(0)).shape;
-    return g.tensor(n.outputs.at(0)).elements() * a.back();
+    const Tensor& out = g.tensor(n.outputs.at(0));
+    if (!known(a, 1) || !known(out.shape, 1)) return 0;
+    return out.elements() * a.back();
   }
   return 0;
 }

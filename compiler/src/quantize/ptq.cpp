@@ -111,11 +111,15 @@ std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& s
   // fuse-add-layernorm, fuse-bias and fuse-attention decline on quantised tensors (the int8 Add
   // rescales; int8 has no online softmax): the Add's inputs, the scores and the probabilities are
   // written. fuse-norm-prologue declines on a quantised norm output (int8 has no prologue rule):
-  // the norm's output is written.
+  // the norm's output is written. fuse-se-gate declines on a quantised gated tensor (the int8
+  // Mul rescales): the gated tensor is written. fuse-rope declines on quantised tensors (int8
+  // has no rotary rule): the projection's output and each rotary pass's output are written.
+  static const std::set<std::string> kDeclineOnInt8 = {"fuse-residual", "hoist-activation", "fuse-add-layernorm",
+                                                       "fuse-attention", "fuse-bias", "fuse-norm-prologue",
+                                                       "fuse-se-gate", "fuse-rope"};
   std::vector<std::string> passes;
   for (const std::string& p : strategy.passes)
-    if (p != "fuse-residual" && p != "hoist-activation" && p != "fuse-add-layernorm" && p != "fuse-attention" &&
-        p != "fuse-bias" && p != "fuse-norm-prologue")
+    if (!kDeclineOnInt8.count(p))
       passes.push_back(p);
   PassManager::from_names(passes).run(g);
   std::set<std::string> out(g.inputs.begin(), g.inputs.end());

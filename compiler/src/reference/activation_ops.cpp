@@ -10,7 +10,7 @@
 //              approximate="tanh": x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))))
 //   Elu, Selu, Softplus, Softsign, Tanh, Erf, Exp, Log, Sqrt, Reciprocal, Neg, Abs, Floor,
 //   Ceil, Round (half to even), Sign, Sin, Cos; Identity and Dropout (inference: identity,
-//   any mask output all true; training_mode refused); Cast between float and integer types
+//   any mask output all true; training_mode refused unless ratio is 0); Cast between float and integer types
 //   (to float16: rounded to half precision, kept as float32).
 #include <algorithm>
 #include <cfloat>
@@ -118,10 +118,16 @@ void gelu(OpCall& call) {
 void identity(OpCall& call) {
   const RefTensor* x = call.opt(0);
   if (!x) call.fail("input 0 is required");
-  // Dropout opset 12+: (data, ratio, training_mode); training drops at random -- refused.
+  // Dropout opset 12+: (data, ratio, training_mode); training drops at random -- refused,
+  // unless ratio is 0: then nothing is dropped and the scale 1 / (1 - ratio) is 1, the
+  // identity (torchvision's swin_t attention dropout, exported p = 0 with training_mode true;
+  // the compiler's training-dropout pass treats it alike).
   if (const RefTensor* training = call.opt(2); training && call.node.op_type == "Dropout") {
     const bool on = training->is_float() ? training->f.at(0) != 0.0f : training->i.at(0) != 0;
-    if (on) call.fail("training_mode is true: Dropout then drops values at random; the reference interpreter runs inference");
+    const RefTensor* ratio = call.opt(1);
+    const double r = !ratio ? 0.5 : ratio->is_float() ? double(ratio->f.at(0)) : double(ratio->i.at(0));
+    if (on && r != 0)
+      call.fail("training_mode is true: Dropout then drops values at random; the reference interpreter runs inference");
   }
   call.out[0] = *x;
   if (call.node.op_type == "Dropout" && call.wants(1)) {  // mask: all kept at inference

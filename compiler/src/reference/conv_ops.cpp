@@ -1,9 +1,12 @@
 // Reference kernels: Conv and ConvTranspose (ONNX opset 1-17 semantics: groups incl.
-// depthwise, strides, explicit or auto pads, dilations, optional bias; 1-D and 2-D).
+// depthwise, strides, explicit or auto pads, dilations, optional bias; Conv 1-D, 2-D and 3-D,
+// ConvTranspose 1-D and 2-D).
 //
 //   Y[n, k, oh, ow] = B[k] + sum_{c < C/G, i < kh, j < kw} X[n, g*C/G + c, oh*sh - pt + i*dh, ow*sw - pl + j*dw]
 //                                                         * W[k, c, i, j],   g = k / (K/G)
-// with X = 0 outside the input (zero padding).
+// with X = 0 outside the input (zero padding). 3-D (NCDHW): output depth slice od is the sum
+// over c and kernel depth kd of the 2-D convolutions above of input slice
+// id = od*sd - pf + kd*dd (skipped outside [0, D): zero padding) with W[k, c, kd].
 //
 // Direct loops, no im2col: per output channel the plane is accumulated tap by tap, the
 // innermost loop a contiguous run of output columns (an axpy the compiler vectorises);
@@ -23,8 +26,9 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b)
 // Checks Conv's inputs (rank 3 or 4, group, kernel_shape, bias) and returns
 // its window: spatial sizes, strides, dilations, pads and output size.
 Window conv_window(const OpCall& call, const RefTensor& x, const RefTensor& w, const RefTensor* b) {
-  if (x.shape.size() < 3 || x.shape.size() > 4)
-    call.fail("input X has shape " + shape_str(x.shape) + "; the reference interpreter implements 1-D and 2-D Conv (rank 3 or 4)");
+  if (x.shape.size() < 3 || x.shape.size() > 5)
+    call.fail("input X has shape " + shape_str(x.shape) +
+              "; the reference interpreter implements 1-D, 2-D and 3-D Conv (rank 3, 4 or 5)");
   if (w.shape.size() != x.shape.size())
     call.fail("weight W has shape " + shape_str(w.shape) + ", rank differs from X " + shape_str(x.shape));
   const std::int64_t C = x.shape[1], K = w.shape[0];
@@ -111,8 +115,10 @@ void conv(OpCall& call) {
 
   const std::int64_t Cg = C / G, Kg = K / G;
   const std::int64_t H = win.in_h, W = win.in_w, OH = win.out_h, OW = win.out_w, KH = win.k_h, KW = win.k_w;
+  const std::int64_t D = win.in_d, OD = win.out_d, KD = win.k_d;  // 1 below 3-D
   std::vector<std::int64_t> out_shape{N, K};
-  if (x.shape.size() == 4) out_shape.push_back(OH);
+  if (x.shape.size() == 5) out_shape.push_back(OD);
+  if (x.shape.size() >= 4) out_shape.push_back(OH);
   out_shape.push_back(OW);
   RefTensor y = RefTensor::zeros(out_shape);
   const float* xd = x.f.data();
@@ -124,11 +130,18 @@ void conv(OpCall& call) {
   parallel_for(call.threads, N * K, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t nk = begin; nk < end; ++nk) {
       const std::int64_t n = nk / K, k = nk % K, g = k / Kg;
-      float* __restrict out = yd + nk * OH * OW;
       const float bias = bd ? bd[k] : 0.0f;
-      std::fill(out, out + OH * OW, bias);
-      for (std::int64_t c = 0; c < Cg; ++c)
-        accumulate_channel(out, xd + (n * C + g * Cg + c) * H * W, wd + ((k * Cg + c) * KH) * KW, win, cols);
+      for (std::int64_t od = 0; od < OD; ++od) {
+        float* __restrict out = yd + (nk * OD + od) * OH * OW;
+        std::fill(out, out + OH * OW, bias);
+        for (std::int64_t c = 0; c < Cg; ++c)
+          for (std::int64_t kd = 0; kd < KD; ++kd) {
+            const std::int64_t id = od * win.s_d - win.pad_f + kd * win.d_d;
+            if (id < 0 || id >= D) continue;  // zero padding in depth
+            accumulate_channel(out, xd + ((n * C + g * Cg + c) * D + id) * H * W,
+                               wd + (((k * Cg + c) * KD + kd) * KH) * KW, win, cols);
+          }
+      }
     }
   });
   call.out[0] = std::move(y);

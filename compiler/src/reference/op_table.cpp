@@ -20,6 +20,7 @@ const std::map<std::string, OpKernel>& op_table() {
     add_reduce_ops(t);
     add_layout_ops(t);
     add_resize_ops(t);
+    add_detection_ops(t);
     return t;
   }();
   return kTable;
@@ -113,8 +114,8 @@ Window window_of(const OpCall& call, const std::vector<std::int64_t>& spatial, c
                  bool allow_ceil) {
   const Node& n = call.node;
   const std::size_t r = spatial.size();
-  if (r < 1 || r > 2 || kernel.size() != r)
-    call.fail("the reference interpreter implements 1-D and 2-D windows only; this one has " + std::to_string(r) +
+  if (r < 1 || r > 3 || kernel.size() != r)
+    call.fail("the reference interpreter implements 1-D, 2-D and 3-D windows only; this one has " + std::to_string(r) +
               " spatial dims (kernel rank " + std::to_string(kernel.size()) + ")");
   auto list = [&](const char* key, std::size_t len, std::int64_t def) {
     std::vector<std::int64_t> v = n.attr_ints(key, std::vector<std::int64_t>(len, def));
@@ -153,9 +154,14 @@ Window window_of(const OpCall& call, const std::vector<std::int64_t>& spatial, c
     if (ceil_mode && (out[d] - 1) * strides[d] >= spatial[d] + pads[d]) --out[d];
   }
   Window w;
-  if (r == 2) {  // dim 0 is H
-    w.in_h = spatial[0], w.k_h = kernel[0], w.s_h = strides[0], w.d_h = dil[0], w.pad_t = pads[0], w.pad_b = pads[r];
-    w.out_h = out[0];
+  if (r == 3) {  // dim 0 is D
+    w.in_d = spatial[0], w.k_d = kernel[0], w.s_d = strides[0], w.d_d = dil[0], w.pad_f = pads[0], w.pad_k = pads[r];
+    w.out_d = out[0];
+  }
+  if (r >= 2) {  // dim r - 2 is H
+    const std::size_t y = r - 2;
+    w.in_h = spatial[y], w.k_h = kernel[y], w.s_h = strides[y], w.d_h = dil[y], w.pad_t = pads[y], w.pad_b = pads[y + r];
+    w.out_h = out[y];
   }
   const std::size_t x = r - 1;
   w.in_w = spatial[x], w.k_w = kernel[x], w.s_w = strides[x], w.d_w = dil[x], w.pad_l = pads[x], w.pad_r = pads[x + r];

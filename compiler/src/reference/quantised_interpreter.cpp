@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "npu/compiler/ir/pool_window.hpp"
 #include "npu/hw_config/hw_config.hpp"  // ConfigError
 #include "reference/quantised_rules.hpp"
 
@@ -479,9 +480,12 @@ class QuantisedInterpreter {
     if (x.shape.size() != 4) fail("only 2-D pooling (4-D tensors) is implemented");
     const bool global = n.op_type.rfind("Global", 0) == 0, is_max = n.op_type.find("Max") != std::string::npos;
     const auto dil = n.attr_ints("dilations", {1, 1});
-    if (!global && (n.attr_int("ceil_mode", 0) != 0 || std::any_of(dil.begin(), dil.end(), [](auto d) { return d != 1; }) ||
-                    n.attr_string("auto_pad", "NOTSET") != "NOTSET" || n.attr_int("count_include_pad", 0) != 0))
-      fail("ceil_mode, dilations, auto_pad and count_include_pad=1 have no int8 rule here");
+    // ceil_mode only adds windows that hang past the input: the taps loop below skips what is
+    // outside, as for padding (max of the taps inside; avg divides by their count, ONNX
+    // count_include_pad=0), and the output size is the graph's.
+    if (!global && (std::any_of(dil.begin(), dil.end(), [](auto d) { return d != 1; }) ||
+                    n.attr_string("auto_pad", "NOTSET") != "NOTSET" || avg_pool_counts_padding(g_, n)))
+      fail("dilations, auto_pad and count_include_pad=1 over padding have no int8 rule here");
     const std::int64_t C = x.shape[0] * x.shape[1], H = x.shape[2], W = x.shape[3];
     const auto ks = global ? std::vector<std::int64_t>{H, W} : n.attr_ints("kernel_shape");
     const auto st = global ? std::vector<std::int64_t>{1, 1} : n.attr_ints("strides", {1, 1});

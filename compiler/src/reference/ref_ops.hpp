@@ -55,6 +55,7 @@ void add_pool_ops(std::map<std::string, OpKernel>& t);         // pool_ops.cpp
 void add_reduce_ops(std::map<std::string, OpKernel>& t);       // reduce_ops.cpp
 void add_layout_ops(std::map<std::string, OpKernel>& t);       // layout_ops.cpp
 void add_resize_ops(std::map<std::string, OpKernel>& t);       // resize_ops.cpp
+void add_detection_ops(std::map<std::string, OpKernel>& t);    // detection_ops.cpp: NonZero, TopK, GridSample
 
 /// Op type -> kernel for every family above.
 const std::map<std::string, OpKernel>& op_table();
@@ -79,18 +80,21 @@ void parallel_for(int threads, std::int64_t n, const std::function<void(std::int
 namespace npu::compiler::reference {
 
 /// Sliding-window geometry of Conv / ConvTranspose / MaxPool / AveragePool over the spatial
-/// dims (1 or 2 of them; a 1-D window is a 2-D one with height 1), from the node's
-/// attributes with the ONNX defaults (strides 1, dilations 1, pads 0, auto_pad NOTSET).
+/// dims (1, 2 or 3 of them: [D,] [H,] W; a 1-D window is a 2-D one with height 1, a 2-D one a
+/// 3-D one with depth 1), from the node's attributes with the ONNX defaults (strides 1,
+/// dilations 1, pads 0, auto_pad NOTSET). Depth: pad_f before the first slice, pad_k after the
+/// last.
 struct Window {
   std::int64_t in_h = 1, in_w = 1, k_h = 1, k_w = 1, s_h = 1, s_w = 1, d_h = 1, d_w = 1;
   std::int64_t pad_t = 0, pad_l = 0, pad_b = 0, pad_r = 0;
   std::int64_t out_h = 1, out_w = 1;
+  std::int64_t in_d = 1, k_d = 1, s_d = 1, d_d = 1, pad_f = 0, pad_k = 0, out_d = 1;
 };
 /// `spatial` = the input's spatial dims, `kernel` = the kernel's (weight dims 2.. for Conv,
 /// kernel_shape for pools). Output size per ONNX: floor((in + pads - d*(k-1) - 1)/s) + 1, or
 /// ceil with ceil_mode, where a last window starting past the input and begin padding is
 /// dropped (PyTorch and ONNX Runtime). auto_pad SAME_UPPER/SAME_LOWER/VALID resolved as the
-/// spec says. Fails for rank > 2 spatial dims or a window that does not fit.
+/// spec says. Fails for rank > 3 spatial dims or a window that does not fit.
 Window window_of(const OpCall& call, const std::vector<std::int64_t>& spatial, const std::vector<std::int64_t>& kernel,
                  bool allow_ceil);
 

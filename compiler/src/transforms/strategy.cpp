@@ -73,10 +73,12 @@ Strategy builtin_strategy(const std::string& name) {
                 "fuse-add-layernorm"};
   } else if (name == "depth-first") {
     s.passes = {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
-                "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-attention", "fuse-layers"};
+                "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu",
+                "fuse-attention", "fuse-layers"};
   } else if (name == "transformer") {
     s.passes = {"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
-                "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-attention"};
+                "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope",
+                "fuse-swiglu", "fuse-attention"};
   } else {
     throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +
                       "); define your own in a YAML file and pass it with --strategy-file");

@@ -5,6 +5,24 @@
 
 namespace npu::hw::functional {
 
+namespace {
+
+// ACT rope on `rows` rows of x, each heads of d elements; cs holds cos[d] then sin[d] per row.
+std::vector<float> rope_rows(const std::vector<float>& x, const std::vector<float>& cs, std::uint64_t rows,
+                             std::uint64_t d) {
+  std::vector<float> y(x.size());
+  const std::uint64_t per = x.size() / rows, half = d / 2;
+  for (std::uint64_t r = 0; r < rows; ++r)
+    for (std::uint64_t j = 0; j < per; ++j) {
+      const std::uint64_t k = j % d, i = r * per + j;
+      const float partner = k < half ? -x[i + half] : x[i - half];
+      y[i] = x[i] * cs[r * 2 * d + k] + partner * cs[r * 2 * d + d + k];
+    }
+  return y;
+}
+
+}  // namespace
+
 void act(const isa::ActParams& p, BackingStore& sram) {
   if (p.op == isa::ActOp::SoftmaxOnline) return softmax_online(p, sram);  // alpha scales `in` before `res`
   const std::uint64_t n = p.elems;
@@ -54,6 +72,10 @@ void act(const isa::ActParams& p, BackingStore& sram) {
       }
       break;
     }
+    case isa::ActOp::Rope:  // x cos + rotate_half(x) sin within each head of d = alpha (isa/instruction.hpp)
+      x = rope_rows(x, sram.read_f32(p.param_addr, isa::act_param_elems(p.op, p.channels, n, p.alpha)), ch,
+                    std::uint64_t(p.alpha));
+      break;
     default:
       for (float& v : x) v = activate(p.op, v, p.alpha, p.beta);
   }

@@ -33,7 +33,8 @@ float activate(isa::ActOp op, float x, float alpha, float beta) {
     case ActOp::Softmax:
     case ActOp::LayerNorm:
     case ActOp::RmsNorm:
-    case ActOp::SoftmaxOnline: break;  // not element-wise: act() handles them
+    case ActOp::SoftmaxOnline:
+    case ActOp::Rope: break;  // not element-wise: act() handles them
   }
   return x;
 }

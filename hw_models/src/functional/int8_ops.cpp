@@ -122,8 +122,8 @@ void act_int8(const isa::ActParams& p, BackingStore& sram) {
   if ((p.op == ActOp::Softmax || p.op == ActOp::LayerNorm || p.op == ActOp::RmsNorm) && p.requant.on &&
       !p.has_residual)
     return p.op == ActOp::Softmax ? softmax_int8(p, sram) : norm_int8(p, sram);
-  if (isa::is_row_wise(p.op))
-    no_rule(std::string("ACT op=") + isa::to_string(p.op) + " has no int8 rule here (softmax, layer_norm and rms_norm need a requant operand and no res; softmax_online has none)");
+  if (isa::is_row_wise(p.op) || p.op == ActOp::Rope)
+    no_rule(std::string("ACT op=") + isa::to_string(p.op) + " has no int8 rule here (softmax, layer_norm and rms_norm need a requant operand and no res; softmax_online and rope have none)");
   if (!p.requant.on && p.op == ActOp::Identity) {  // a copy (concat copy layers): bytes unchanged
     write_i8(sram, p.out_addr, read_i8(sram, p.in_addr, p.elems));
     return;

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "npu/base/config_error.hpp"
+#include "npu/base/temp_files.hpp"
 
 namespace npu {
 
@@ -30,7 +31,9 @@ AtomicOutputFile::AtomicOutputFile(std::string path, std::string what)
     tmp_ = path_;
     direct_ = true;
   }
+  if (!direct_) register_temp_file(tmp_);  // removed if a signal ends the process (temp_files.hpp)
   out_.open(tmp_, std::ios::binary | (direct_ ? std::ios::out : std::ios::trunc));
+  if (!out_ && !direct_) unregister_temp_file(tmp_);
   if (!out_)
     throw ConfigError(path_ + ": error: cannot write the " + what_ +
                       " (missing folder or no permission)\n  fix: choose a writable path");
@@ -40,6 +43,7 @@ AtomicOutputFile::~AtomicOutputFile() {
   if (committed_) return;
   out_.close();
   if (!direct_) std::remove(tmp_.c_str());
+  if (!direct_) unregister_temp_file(tmp_);
 }
 
 void AtomicOutputFile::commit() {
@@ -49,6 +53,7 @@ void AtomicOutputFile::commit() {
   out_.close();
   if (!ok || out_.fail()) {
     if (!direct_) std::remove(tmp_.c_str());
+    if (!direct_) unregister_temp_file(tmp_);
     committed_ = true;  // nothing left to clean up
     throw ConfigError(path_ + ": error: writing the " + what_ + " failed (disk full?)" +
                       (direct_ ? std::string(" (a device or pipe, written in place)")
@@ -60,6 +65,7 @@ void AtomicOutputFile::commit() {
   }
   std::error_code ec;
   std::filesystem::rename(tmp_, path_, ec);
+  unregister_temp_file(tmp_);
   committed_ = true;
   if (ec) {
     std::remove(tmp_.c_str());

@@ -40,8 +40,10 @@ void check_yaml_depth(std::string_view text, const std::string& file, const char
     if (flow == 0 && quote == 0) {
       while (!indents.empty() && indents.back() > i) indents.pop_back();
       if (indents.empty() || indents.back() < i) indents.push_back(i);
-      for (; i + 1 < line.size() && line[i] == '-' && line[i + 1] == ' '; i = line.find_first_not_of(' ', i + 1))
-        indents.push_back(i + 1);  // "- - x": each dash opens a sequence level
+      // "- - x": each dash opens a sequence level; a line of only dashes and spaces ("- - ") ends at npos
+      for (; i != std::string_view::npos && i + 1 < line.size() && line[i] == '-' && line[i + 1] == ' ';
+           i = line.find_first_not_of(' ', i + 1))
+        indents.push_back(i + 1);
       if (i == std::string_view::npos) i = line.size();
       if (indents.size() > kMaxYamlDepth) too_deep(file, line_no, i + 1, what);
     }

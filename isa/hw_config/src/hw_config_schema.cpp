@@ -16,7 +16,9 @@ std::vector<std::string> detail::act_latency_keys() {
           // EltwiseOp added later (max and pow are already listed)
           "sub", "div", "min", "rsub", "rdiv",
           // ActOp added later still (issue 30)
-          "gelu_tanh", "rms_norm", "softmax_online"};
+          "gelu_tanh", "rms_norm", "softmax_online",
+          // ActOp added for the rotary embedding (issue 30, fuse-rope)
+          "rope"};
 }
 
 const std::vector<HwConfigSection>& hw_config_schema() {

@@ -364,13 +364,22 @@ class Checker {
         add(CheckKind::Shape, fmt::format("elems={} is not a multiple of channels={}", a.elems, a.channels));
       ok = false;
     }
-    if (act_param_elems(a.op, a.channels, a.elems) > 0 && !a.has_param)
+    if (act_param_elems(a.op, a.channels, a.elems, a.alpha) > 0 && !a.has_param)
       add(CheckKind::Shape,
           fmt::format("op={} has no param operand; give param=ADDRESS of {}", to_string(a.op),
                       a.op == ActOp::ScaleShift      ? "scale[channels] then shift[channels]"
                       : a.op == ActOp::RmsNorm       ? "gamma[D] (D = elems/channels)"
                       : a.op == ActOp::SoftmaxOnline ? "the state m[channels], l[channels], corr[channels]"
+                      : a.op == ActOp::Rope          ? "cos[d] then sin[d] per row (d = alpha)"
                                                      : "gamma[D] then beta[D] (D = elems/channels)"));
+    if (ok && a.op == ActOp::Rope) {
+      const std::uint32_t row = a.elems / std::uint32_t(a.channels);
+      const float d = a.alpha;
+      if (!(d >= 2 && d == float(std::uint32_t(d)) && std::uint32_t(d) % 2 == 0 && row % std::uint32_t(d) == 0))
+        add(CheckKind::Shape, fmt::format("rope alpha={} (the head dim) is not an even whole number dividing the row "
+                                          "length elems/channels={}",
+                                          a.alpha, row));
+    }
     if (a.op == ActOp::SoftmaxOnline && a.beta != 0.0f && a.beta != 1.0f)
       add(CheckKind::Shape, fmt::format("softmax_online beta={} is neither 1 (the row block's first key block: no "
                                         "state yet) nor 0 (a later key block: update the state)", a.beta));

@@ -88,14 +88,22 @@ std::string graph_text(const compiler::Graph& g) {
 
 }  // namespace
 
-std::string cell_key(const CellIdentity& id) {
+std::string cell_key(const CellIdentity& id) { return cell_key_from(cell_key_config_state(id.config_yaml), id); }
+
+std::uint64_t cell_key_config_state(const std::string& config_yaml) {
   std::string text = "npu-cell 1\n";
-  field(text, "config", id.config_yaml);
+  text += fmt::format("config {}\n", config_yaml.size());
+  const std::uint64_t h = fnv1a64(text);
+  return fnv1a64("\n", fnv1a64(config_yaml, h));  // the field, hashed in place (no copy of the YAML)
+}
+
+std::string cell_key_from(std::uint64_t config_state, const CellIdentity& id) {
+  std::string text;
   field(text, "model", id.model);
   field(text, "strategy", id.strategy);
   field(text, "options", id.options);
   field(text, "tool", id.tool);
-  return hex64(fnv1a64(text));
+  return hex64(fnv1a64(text, config_state));
 }
 
 std::string group_key(const CellIdentity& id) {

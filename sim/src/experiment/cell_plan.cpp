@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "npu/base/atomic_file.hpp"
 #include "npu/base/safe_file_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_key.hpp"
@@ -19,7 +20,7 @@ using nlohmann::ordered_json;
 
 Plan plan_sweep(const SweepSpec& spec) { return plan_sweep(spec, plan_configs(spec)); }
 
-Plan plan_sweep(const SweepSpec& spec, const std::vector<ConfigCell>& configs) {
+Plan plan_sweep_header(const SweepSpec& spec) {
   Plan plan;
   plan.kind = "sweep";
   plan.tool = tool_identity();
@@ -28,38 +29,68 @@ Plan plan_sweep(const SweepSpec& spec, const std::vector<ConfigCell>& configs) {
   plan.input_shapes = spec.input_shapes;
   plan.dynamic_size = spec.dynamic_size;
   plan.npu_only = spec.npu_only;
+  return plan;
+}
+
+namespace {
+
+// The cells of a sweep in plan order, each from its config point's key state, name, axis
+// values and validity (`point(k)` for config point k of `n`).
+void sweep_cells(const SweepSpec& spec, std::size_t n,
+                 const std::function<std::pair<const ConfigPoint*, std::vector<std::pair<std::string, std::string>>>(
+                     std::size_t)>& point,
+                 const std::function<void(const PlannedCell&, std::size_t)>& sink) {
   const std::string options = options_identity(spec.traces, spec.input_shapes, spec.dynamic_size, spec.npu_only);
   std::vector<std::pair<std::string, std::string>> strategies;  // arg, identity
-  for (const auto& s : spec.strategies) {
-    const compiler::Strategy st = resolve_strategy(s);
-    strategies.emplace_back(s, strategy_identity(st));
-  }
+  for (const auto& s : spec.strategies) strategies.emplace_back(s, strategy_identity(resolve_strategy(s)));
   for (const auto& m : spec.models) {
-    const std::string model_id = model_identity(m);
-    for (const auto& c : configs) {
-      CellIdentity id;
-      id.config_yaml = c.identity_yaml;  // the key ignores npu.name, which only labels outputs
-      id.model = model_id;
-      id.options = options;
-      id.tool = plan.tool;
+    CellIdentity id;  // the key ignores npu.name, which only labels outputs; config: the key state
+    id.model = model_identity(m);
+    id.options = options;
+    id.tool = tool_identity();
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto [c, axes] = point(k);
+      id.strategy = "*";
+      const std::string group = cell_key_from(c->key_state, id);
       for (const auto& [arg, sid] : strategies) {
         id.strategy = sid;
         PlannedCell cell;
-        cell.key = cell_key(id);
-        cell.group = group_key(id);
+        cell.key = cell_key_from(c->key_state, id);
+        cell.group = group;
         cell.model = stem_of(m);
         cell.model_arg = m;
-        cell.hw = c.hw_name;
+        cell.hw = c->hw_name;
         cell.strategy = sid.substr(0, sid.find(':'));
         cell.strategy_arg = arg;
-        cell.axes = c.axis_values;
+        cell.axes = axes;
         cell.run_dir = "cells/" + cell.key;
-        cell.hw_arg = cell.run_dir + "/" + c.hw_name + ".yaml";
-        cell.invalid = c.invalid;
-        plan.cells.push_back(std::move(cell));
+        cell.hw_arg = cell.run_dir + "/" + c->hw_name + ".yaml";
+        cell.invalid = c->invalid;
+        sink(cell, k);
       }
     }
   }
+}
+
+}  // namespace
+
+void plan_sweep_cells(const SweepSpec& spec, const std::vector<ConfigPoint>& points,
+                      const std::function<void(const PlannedCell&, std::size_t)>& sink) {
+  ConfigSpace space(spec);  // axis values from the index alone (no config is resolved)
+  sweep_cells(spec, points.size(), [&](std::size_t k) { return std::make_pair(&points[k], space.axis_values(k)); },
+              sink);
+}
+
+Plan plan_sweep(const SweepSpec& spec, const std::vector<ConfigCell>& configs) {
+  Plan plan = plan_sweep_header(spec);
+  ConfigPoint p;
+  sweep_cells(
+      spec, configs.size(),
+      [&](std::size_t k) {
+        p = {configs[k].hw_name, cell_key_config_state(configs[k].identity_yaml), configs[k].invalid};
+        return std::make_pair(&p, configs[k].axis_values);
+      },
+      [&](const PlannedCell& c, std::size_t) { plan.cells.push_back(c); });
   return plan;
 }
 
@@ -105,7 +136,17 @@ Plan plan_experiment_cells(const ExperimentOptions& opt) {
   return plan;
 }
 
-void write_plan(const std::string& dir, const Plan& plan) {
+// The writer's file: plan.json's temporary file and whether a cell was written yet.
+struct PlanWriter::File {
+  AtomicOutputFile out;
+  explicit File(const std::string& path) : out(path, "plan") {}
+};
+
+// The plan as write_plan wrote it with one ordered_json (dump(1): one space per level): the
+// header object without its closing brace, then "cells" as an array whose elements are each
+// cell's own dump(1) indented by two levels.
+PlanWriter::PlanWriter(const std::string& dir, const Plan& plan)
+    : file_(std::make_unique<File>((fs::path(dir) / "plan.json").string())) {
   ordered_json j;
   j["format"] = "npu-plan 1";
   j["kind"] = plan.kind;
@@ -115,26 +156,45 @@ void write_plan(const std::string& dir, const Plan& plan) {
                   {"input_shape", plan.input_shapes},
                   {"dynamic_size", plan.dynamic_size},
                   {"npu_only", plan.npu_only}};
-  ordered_json cells = ordered_json::array();
-  for (const auto& c : plan.cells) {
-    ordered_json e;
-    e["key"] = c.key;
-    e["group"] = c.group;
-    e["model"] = c.model;
-    e["model_arg"] = c.model_arg;
-    e["hw"] = c.hw;
-    e["hw_arg"] = c.hw_arg;
-    e["strategy"] = c.strategy;
-    e["strategy_arg"] = c.strategy_arg;
-    ordered_json axes = ordered_json::object();
-    for (const auto& [p, v] : c.axes) axes[p] = v;
-    e["axes"] = axes;
-    e["run_dir"] = c.run_dir;
-    if (!c.invalid.empty()) e["invalid"] = c.invalid;
-    cells.push_back(e);
+  const std::string head = j.dump(1);  // "{\n ...\n}"
+  file_->out.stream() << head.substr(0, head.size() - 2) << ",\n \"cells\": [";
+}
+
+PlanWriter::~PlanWriter() = default;
+
+void PlanWriter::add(const PlannedCell& c) {
+  ordered_json e;
+  e["key"] = c.key;
+  e["group"] = c.group;
+  e["model"] = c.model;
+  e["model_arg"] = c.model_arg;
+  e["hw"] = c.hw;
+  e["hw_arg"] = c.hw_arg;
+  e["strategy"] = c.strategy;
+  e["strategy_arg"] = c.strategy_arg;
+  ordered_json axes = ordered_json::object();
+  for (const auto& [p, v] : c.axes) axes[p] = v;
+  e["axes"] = axes;
+  e["run_dir"] = c.run_dir;
+  if (!c.invalid.empty()) e["invalid"] = c.invalid;
+  std::string text = e.dump(1), indented = count_ ? ",\n  " : "\n  ";
+  for (char ch : text) {
+    indented += ch;
+    if (ch == '\n') indented += "  ";
   }
-  j["cells"] = cells;
-  write_file_atomic((fs::path(dir) / "plan.json").string(), j.dump(1) + "\n");
+  file_->out.stream() << indented;
+  ++count_;
+}
+
+void PlanWriter::commit() {
+  file_->out.stream() << (count_ ? "\n ]\n}\n" : "]\n}\n");
+  file_->out.commit();
+}
+
+void write_plan(const std::string& dir, const Plan& plan) {
+  PlanWriter w(dir, plan);
+  for (const auto& c : plan.cells) w.add(c);
+  w.commit();
 }
 
 Plan read_plan(const std::string& dir) {

@@ -22,6 +22,7 @@
 #include "npu/sim/experiment/cell_resume.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/sim/io/output_files.hpp"
+#include "npu/sim/experiment/sweep_configs.hpp"
 #include "npu/sim/experiment/sweep_size.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"
 
@@ -84,45 +85,48 @@ PlanProgress planning_progress() {
 
 SweepOutcome run_sweep(const SweepOptions& opt) {
   if (opt.jobs < 1) throw ConfigError(fmt::format("npu sweep: error: -j {} must be at least 1", opt.jobs));
-  const auto [shard_i, shard_n] = opt.shard.empty() ? std::pair<int, int>{0, 1} : parse_shard(opt.shard);
+  // Plain ints, not a structured binding: C++17 lets no lambda capture a binding (clang refuses).
+  const std::pair<int, int> shard = opt.shard.empty() ? std::pair<int, int>{0, 1} : parse_shard(opt.shard);
+  const int shard_i = shard.first, shard_n = shard.second;
   const SweepSpec spec = load_sweep_spec(opt.spec_path);
   check_sweep_size(spec, opt.max_cells);
-  const std::vector<ConfigCell> configs = plan_configs(spec, planning_progress());
-  const Plan plan = plan_sweep(spec, configs);
+  const std::vector<ConfigPoint> points = plan_config_points(spec, planning_progress());
 
   create_output_folder((fs::path(opt.out_dir) / "cells").string());  // names a file in the way
   if (::access(opt.out_dir.c_str(), W_OK) != 0)
     throw ConfigError(fmt::format("--out '{}': error: the folder cannot be written\n  choose a writable folder",
                                   opt.out_dir));
-  write_plan(opt.out_dir, plan);
-
   SweepOutcome out;
-  out.planned = plan.cells.size();
-  std::map<std::string, std::string> config_of;  // hw name -> the config the child reads
-  for (const auto& cfg : configs) config_of[cfg.hw_name] = cfg.config_yaml;
   std::vector<ExperimentJob> jobs;
-  for (std::size_t k = 0; k < plan.cells.size(); ++k) {
-    if (int(k % std::size_t(shard_n)) != shard_i) continue;
-    const PlannedCell& c = plan.cells[k];
+  // The plan is streamed to plan.json cell by cell; a cell to run gets its folder, the
+  // resolved config the child reads (resolved again from its point: no YAML is held) and
+  // cell.json.
+  PlanWriter plan(opt.out_dir, plan_sweep_header(spec));
+  ConfigSpace space(spec);
+  std::size_t k = 0;
+  plan_sweep_cells(spec, points, [&](const PlannedCell& c, std::size_t point) {
+    plan.add(c);
+    if (int(k++ % std::size_t(shard_n)) != shard_i) return;
     ++out.in_shard;
     if (!c.invalid.empty()) {
       ++out.invalid;
-      continue;
+      return;
     }
     const std::string run_dir = (fs::path(opt.out_dir) / c.run_dir).string();
     bool failed_before = false;
     if (is_done(run_dir, opt.retry_failed, failed_before)) {
       ++out.skipped;
       out.failed += failed_before;
-      continue;
+      return;
     }
-    // The cell's inputs beside its results: the resolved config the child reads, cell.json.
     const std::string hw_path = (fs::path(opt.out_dir) / c.hw_arg).string();
     create_output_folder(run_dir);
-    write_file_atomic(hw_path, config_of.at(c.hw));
+    write_file_atomic(hw_path, space.resolve(point, c.hw).config_yaml);
     write_cell_record(run_dir, c, c.hw, spec.source);
     jobs.push_back({c.model_arg, hw_path, c.strategy_arg, run_dir, c.model + " " + c.hw + " " + c.strategy});
-  }
+  });
+  plan.commit();
+  out.planned = plan.count();
 
   ExperimentOptions eo;
   eo.out_dir = opt.out_dir;

@@ -411,41 +411,6 @@ class SpecReader {
   std::string source_, dir_;
 };
 
-/// "a-b.c" safe for file names: letters, digits, '-', '_', '.'; anything else becomes '_'.
-std::string safe(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    if (c != ' ') out += c;
-  return npu::safe_file_name(out);
-}
-
-/// Sets the scalar at dotted `path` in `root`, creating maps on the way.
-void set_path(YAML::Node root, const std::string& path, const std::string& value) {
-  YAML::Node cur = root;
-  std::stringstream ss(path);
-  std::string part;
-  std::vector<std::string> parts;
-  while (std::getline(ss, part, '.')) parts.push_back(part);
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node next = cur[parts[i]];
-    if (!next.IsMap()) next = YAML::Node(YAML::NodeType::Map);  // absent (e.g. no energy section)
-    cur.reset(next);  // rebind, not assign (yaml-cpp nodes are references)
-  }
-  cur[parts.back()] = value;
-}
-
-/// hw_config_to_yaml(cfg) with npu.name "-" (the same config under another name is still the
-/// same config), from `yaml` = hw_config_to_yaml(cfg): its first two lines are "npu:" and the
-/// name, so only they change.
-std::string without_name(const std::string& yaml, HwConfig& cfg) {
-  const std::string head = "npu:\n  name: ";
-  const std::size_t eol = yaml.find('\n', head.size());
-  if (yaml.compare(0, head.size(), head) == 0 && eol != std::string::npos)
-    return head + "\"-\"" + yaml.substr(eol);
-  cfg.npu.name = "-";
-  return hw_config_to_yaml(cfg);
-}
-
 }  // namespace
 
 SweepSpec parse_sweep_spec(const std::string& text, const std::string& source, const std::string& base_dir) {
@@ -462,85 +427,6 @@ SweepSpec load_sweep_spec(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_sweep_spec(text.str(), path, fs::path(path).parent_path().string());
-}
-
-std::vector<ConfigCell> plan_configs(const SweepSpec& spec, const PlanProgress& progress) {
-  std::ifstream in(spec.base, std::ios::binary);
-  std::ostringstream base_text;
-  base_text << in.rdbuf();
-  // One document edited in place for every config point (the same keys are set each time):
-  // no copy, print and re-parse per point (docs/sweep.md "Size limit and planning progress").
-  YAML::Node doc = YAML::Load(base_text.str());  // loaded once already: well-formed
-  for (const auto& [path, value] : spec.set) set_path(doc, path, value);
-
-  // Label of each path in hw names: its last component, or the whole path when two axes
-  // share the last component (ddr.rows and mac_array.rows).
-  const auto paths = spec.axis_paths();
-  std::map<std::string, int> last_count;
-  auto last = [](const std::string& p) { return p.substr(p.rfind('.') + 1); };
-  for (const auto& p : paths) ++last_count[last(p)];
-
-  std::vector<ConfigCell> cells;
-  const std::size_t n = spec.config_count();
-  std::set<std::string> names;
-  std::map<std::string, std::string> seen_config;  // resolved YAML (name blanked) -> hw name
-  for (std::size_t index = 0; index < n; ++index) {
-    if (progress && index % 256 == 0) progress(index, n);
-    ConfigCell cell;
-    std::string name = spec.base_name;
-    std::size_t rest = index;
-    std::vector<std::size_t> pick(spec.axes.size());
-    for (std::size_t a = spec.axes.size(); a-- > 0;) {  // the last axis varies fastest
-      pick[a] = rest % spec.axes[a].values.size();
-      rest /= spec.axes[a].values.size();
-    }
-    for (std::size_t a = 0; a < spec.axes.size(); ++a)
-      for (std::size_t p = 0; p < spec.axes[a].paths.size(); ++p) {
-        const std::string& path = spec.axes[a].paths[p];
-        const std::string& value = spec.axes[a].values[pick[a]][p];
-        cell.axis_values.emplace_back(path, value);
-        name += "__" + safe(last_count[last(path)] > 1 ? path : last(path)) + "-" + safe(value);
-      }
-    if (name.size() > 120) name = spec.base_name + fmt::format("__cell{}", index);
-    while (!names.insert(name).second) name += "_";
-    cell.hw_name = name;
-
-    for (const auto& [path, value] : cell.axis_values) set_path(doc, path, value);
-    set_path(doc, "npu.name", name);
-    std::optional<HwConfig> cfg;
-    try {
-      cfg = parse_hw_config_node(doc, name);
-    } catch (const ConfigError& e) {
-      YAML::Emitter out;
-      out << doc;
-      const std::string text = std::string(out.c_str()) + "\n";
-      // The loader's line:col point into the generated YAML, not a file the user has: drop them.
-      std::string msg = e.what();
-      if (msg.rfind(name + ":", 0) == 0 && msg.find("error: ") != std::string::npos)
-        msg = msg.substr(msg.find("error: ") + 7);
-      std::string flat, line;  // one line for the summary: the message and its hint, "; "-joined
-      std::istringstream lines(msg);
-      while (std::getline(lines, line)) {
-        const auto b = line.find_first_not_of(' ');
-        if (b != std::string::npos) flat += (flat.empty() ? "" : "; ") + line.substr(b);
-      }
-      cell.invalid = flat;
-      cell.config_yaml = text;
-      cell.identity_yaml = text;
-    }
-    if (cfg) {
-      cell.config_yaml = hw_config_to_yaml(*cfg);
-      cell.identity_yaml = without_name(cell.config_yaml, *cfg);
-      auto [it, fresh] = seen_config.emplace(cell.identity_yaml, name);
-      if (!fresh)
-        throw ConfigError(fmt::format("{}: error: config cells '{}' and '{}' are the same config\n  an axis lists one "
-                                      "value twice in different forms (e.g. 1MiB and 1048576); give each once",
-                                      spec.source, it->second, name));
-    }
-    cells.push_back(std::move(cell));
-  }
-  if (progress) progress(n, n);
-  return cells;
 }
 
 }  // namespace npu::sim

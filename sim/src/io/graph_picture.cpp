@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/base/temp_files.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/output_files.hpp"
 
@@ -68,6 +69,8 @@ void write_graph_picture(const std::string& path, const std::string& dot_text) {
   const std::string pid = std::to_string(::getpid());
   const std::string src = path + ".tmp." + pid + ".dot", out = path + ".tmp." + pid;
   write_file_atomic(src, dot_text);
+  npu::register_temp_file(src);  // both removed if a signal ends the process (temp_files.hpp)
+  npu::register_temp_file(out);
   std::vector<std::string> args{dot, "-T" + format, "-o", out, src};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -77,14 +80,17 @@ void write_graph_picture(const std::string& path, const std::string& dot_text) {
   const int err = ::posix_spawn(&child, dot.c_str(), nullptr, nullptr, argv.data(), environ);
   if (err == 0) ::waitpid(child, &status, 0);
   std::remove(src.c_str());
+  npu::unregister_temp_file(src);
   if (err != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::remove(out.c_str());
+    npu::unregister_temp_file(out);
     throw ConfigError(path + ": error: Graphviz '" + dot + "' failed to render the graph (" +
                       (err != 0 ? "could not start it" : "exit status " + std::to_string(WEXITSTATUS(status))) +
                       "); write a .dot file and render it by hand to see why");
   }
   std::error_code ec;
   fs::rename(out, path, ec);
+  npu::unregister_temp_file(out);
   if (ec) {
     std::remove(out.c_str());
     throw ConfigError(path + ": error: cannot replace the file (" + ec.message() + ")");

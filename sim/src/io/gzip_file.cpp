@@ -1,11 +1,13 @@
 // gzip output stream over zlib (gzip_file.hpp).
 #include "npu/sim/io/gzip_file.hpp"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "npu/base/temp_files.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::sim {
@@ -23,11 +25,19 @@ GzipFileBuf::GzipFileBuf(const std::string& path, int level) : path_(path), z_(s
   if (!file_)
     throw ConfigError(path + ": error: cannot write this file (missing folder or no permission); choose a "
                              "writable --out folder");
+  // Partial until close(): removed if a signal ends the run (temp_files.hpp); a device such
+  // as /dev/null is never a partial file.
+  struct stat st {};
+  if (::fstat(::fileno(file_), &st) == 0 && S_ISREG(st.st_mode)) {
+    npu::register_temp_file(path_);
+    registered_ = true;
+  }
   // windowBits 15 + 16: a gzip header and trailer instead of zlib's (RFC 1952). The header
   // zlib writes has no name and a zero time stamp, so equal input gives equal files.
   if (deflateInit2(&z_->s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     std::fclose(file_);
     file_ = nullptr;
+    if (registered_) npu::unregister_temp_file(path_);
     throw ConfigError(path + ": error: zlib could not start a gzip stream");
   }
   in_.resize(kChunk);
@@ -95,6 +105,7 @@ void GzipFileBuf::close() {
   const bool ok = std::fflush(file_) == 0;
   std::fclose(file_);
   file_ = nullptr;
+  if (registered_) npu::unregister_temp_file(path_);
   if (!ok) throw ConfigError(path_ + ": error: writing failed (disk full?)");
 }
 

@@ -19,6 +19,7 @@
 #include "npu/isa/check/dataflow_check.hpp"
 #include "npu/isa/check/sram_race_check.hpp"
 #include "npu/sim/io/timeline.hpp"
+#include "npu/base/temp_files.hpp"
 
 namespace npu::sim {
 
@@ -352,12 +353,15 @@ class VcdTrace {
     check_writable(final_, "VCD file");  // fail early, before simulating
     const std::string tmp_base = base + ".tmp." + std::to_string(::getpid());
     file_ = tmp_base + ".vcd";
+    npu::register_temp_file(file_);  // removed if a signal ends the run (temp_files.hpp)
     tf_ = sc_core::sc_create_vcd_trace_file(tmp_base.c_str());
     tf_->set_time_unit(1, sc_core::SC_PS);
     top.trace(tf_);
   }
   ~VcdTrace() {
-    if (!file_.empty()) std::remove(file_.c_str());
+    if (file_.empty()) return;
+    std::remove(file_.c_str());
+    npu::unregister_temp_file(file_);
   }
   VcdTrace(const VcdTrace&) = delete;
   VcdTrace& operator=(const VcdTrace&) = delete;

@@ -77,7 +77,7 @@ class Generator {
 
   std::vector<Step> layer_steps(const LayerSpec& L) {
     switch (L.kind) {
-      case LayerKind::Conv:
+      case LayerKind::Conv: return L.depth.on() ? codegen::gen_conv3d(ctx, L) : codegen::gen_conv(ctx, L);
       case LayerKind::Gemm: return codegen::gen_conv(ctx, L);
       case LayerKind::Act: return codegen::gen_act(ctx, L);
       case LayerKind::Eltwise: return codegen::gen_eltwise(ctx, L);
@@ -131,14 +131,17 @@ class Generator {
     if (b.instructions <= limit) return;
     const codegen::LayerSizeBound& l = b.largest;
     const std::string per_image =
-        l.images > 0 ? fmt::format(": {} image(s) x {} tile(s)", l.images, l.tiles_per_image) : std::string();
+        l.images > 0   ? fmt::format(": {} image(s) x {} tile(s)", l.images, l.tiles_per_image)
+        : l.steps > 0 ? fmt::format(": {} step(s) x {}", l.steps, l.step_text)
+                      : std::string();
     throw ConfigError(fmt::format(
-        "{}: error: the program would have at least {} instructions (a lower bound from each layer's tile plan, "
-        "estimated before code generation; layer '{}' alone at least {}{}); the limit is {} (--max-instructions; "
-        "2 x 10^6, about 0.6 GB in memory, by default)\n  fix: compile a smaller input: a large --input-shape (batch "
-        "or image size) multiplies the instructions (ResNet-50 at batch 1 needs about 10^4); run a large batch as "
-        "several runs, or raise --max-instructions",
-        res_.program.name, b.instructions, l.layer, l.instructions, per_image, limit));
+        "{}: error: the program would have at least {} instructions, about {:.3g} GB in memory (a lower bound from "
+        "each layer's tile plan, estimated before code generation; layer '{}' alone at least {}{}); the limit is {} "
+        "(--max-instructions; 2 x 10^6, about {:.2g} GB in memory, by default)\n  fix: compile a smaller input: a "
+        "large --input-shape (batch or image size) multiplies the instructions (ResNet-50 at batch 1 needs about "
+        "10^4); run a large batch as several runs, or raise --max-instructions",
+        res_.program.name, b.instructions, codegen::program_memory_gb(b.instructions), l.layer, l.instructions,
+        per_image, limit, codegen::program_memory_gb(kMaxProgramInstructions)));
   }
 
   // Memory bound: refuses a program past TilingOptions::max_program_instructions after layer `li`, with the

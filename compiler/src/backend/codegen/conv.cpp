@@ -33,7 +33,8 @@ ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   ctx.info.sram_bytes = p.sram.total_bytes;
   ctx.info.array_cycles = p.n_ci > 1 ? p.array_cycles
                                      : conv_array_cycles(g, p.co_tile, p.rows_tile, ctx.hw.mac_array,
-                                                         ctx.hw.act_unit.lanes);
+                                                         ctx.hw.act_unit.lanes) *
+                                             (L.glu_gate.empty() ? 1 : 2);  // fuse-swiglu: two GEMMs a tile
   return p;
 }
 
@@ -58,10 +59,15 @@ bool conv_weights_resident(const GenCtx& ctx, const LayerSpec& L, const ConvTile
 TilingOptions conv_layer_options(const TilingOptions& opt, int act_bytes, const LayerSpec& L) {
   TilingOptions o = opt;
   o.act_bytes = act_bytes;
-  o.residual = !L.residual.empty();
+  o.residual = !L.residual.empty() || !L.glu_gate.empty();  // fuse-swiglu: the gate buffer
+  o.dual_gemm = !L.glu_gate.empty();
   o.in_scale = !L.in_scale.empty();
   if (!L.prologue_params.empty())  // fuse-norm-prologue: gamma[K] (then beta[K]) resident
     o.prologue_param_bytes = isa::act_param_elems(L.prologue, 1, std::uint64_t(L.geom.c_in)) * isa::kParamElemBytes;
+  if (L.rope_dim > 0) {  // fuse-rope: whole heads per N tile, each tile row's cos/sin in SRAM
+    o.co_multiple = L.rope_dim;
+    o.rope_row_bytes = 2 * std::uint64_t(L.rope_dim) * isa::kParamElemBytes;
+  }
   // int8: the requantisation pairs (8 B per channel) sit after the bias in the params block.
   if (!L.requant.empty()) o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
   o.batch = std::max(L.batch, 1);
@@ -175,9 +181,10 @@ isa::Epilogue epilogue(const LayerSpec& L, const ConvTilePlan& p, int co0, std::
     ep.has_bias = true;
     ep.bias_addr = p.sram.params + std::uint32_t(co0) * isa::kParamElemBytes;
   }
-  if (!L.residual.empty()) {
-    (L.residual_mul ? ep.has_mul : ep.has_residual) = true;
-    (L.residual_mul ? ep.mul_addr : ep.residual_addr) = p.sram.res[idx % 2];
+  if (!L.residual.empty() || !L.glu_gate.empty()) {  // fuse-swiglu: mul= the gate computed into SRAM
+    const bool mul = L.residual_mul || !L.glu_gate.empty();
+    (mul ? ep.has_mul : ep.has_residual) = true;
+    (mul ? ep.mul_addr : ep.residual_addr) = p.sram.res[idx % 2];
   }
   ep.act = L.act;
   ep.act_alpha = L.act_alpha;

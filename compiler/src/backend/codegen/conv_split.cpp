@@ -77,9 +77,7 @@ std::vector<Step> gen_conv_split(GenCtx& ctx, const LayerSpec& L, const ConvTile
   const int images = std::max(L.batch, 1);
   ctx.info.array_cycles *= std::uint64_t(images);
   ctx.info.loop_order = to_string(LoopOrder::WeightsResident);
-  Slots in, w;
-  in.addr[0] = p.sram.in[0], in.addr[1] = p.sram.in[1];
-  w.addr[0] = p.sram.w[0], w.addr[1] = p.sram.w[1];
+  Slots in = Slots::at(p.sram.in), w = Slots::at(p.sram.w);
   const std::vector<std::tuple<int, int, int>> order = conv_tile_order(p, images, true);
   std::vector<Step> steps;
   for (std::size_t idx = 0; idx < order.size(); ++idx) {

@@ -51,6 +51,12 @@ struct Slots {
     return true;
   }
   std::uint32_t now() const { return addr[cur]; }
+  /// The two slots a tile plan placed (e.g. ConvTilePlan's sram.in or sram.w), none held yet.
+  static Slots at(const std::uint32_t (&a)[2]) {
+    Slots s;
+    s.addr[0] = a[0], s.addr[1] = a[1];
+    return s;
+  }
 };
 
 /// A layer whose smallest tile does not fit the SRAM: thrown by the generators, collected by
@@ -121,6 +127,7 @@ class GenCtx {
 // The generators, one per layer kind: the steps of layer L. Each throws TooBig when not even
 // its smallest tile fits the SRAM, and fills ctx.info (tile, loop order, SRAM bytes).
 std::vector<Step> gen_conv(GenCtx& ctx, const LayerSpec& L);      // conv.cpp: CONV and GEMM
+std::vector<Step> gen_conv3d(GenCtx& ctx, const LayerSpec& L);    // conv3d.cpp: CONV over NCDHW
 std::vector<Step> gen_act(GenCtx& ctx, const LayerSpec& L);       // act.cpp
 std::vector<Step> gen_eltwise(GenCtx& ctx, const LayerSpec& L);   // eltwise.cpp
 std::vector<Step> gen_pool(GenCtx& ctx, const LayerSpec& L);      // pool.cpp

@@ -3,6 +3,7 @@
 
 #include "backend/emit/ddr_image_int8.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/ir/pool_window.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -137,7 +138,7 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     if (!n) continue;
     if (L.kind == LayerKind::Pool && (n->op_type == "ReduceSum" || n->op_type == "ReduceMin"))
       out.push_back(id + " runs as a pool of equal cost (global_avg/max), which computes another value");
-    if (L.kind == LayerKind::Pool && n->op_type == "AveragePool" && n->attr_int("count_include_pad", 0) != 0)
+    if (L.kind == LayerKind::Pool && avg_pool_counts_padding(g, *n))
       out.push_back(id + " has count_include_pad=1; POOL avg divides by the taps inside the input");
     if (L.kind == LayerKind::Gemm) {
       if (n->op_type == "Gemm" && n->attr_int("transA", 0) != 0) out.push_back(id + " has transA=1");
@@ -282,11 +283,33 @@ void put_prologue_params(const CompileResult& r, const LayerSpec& L, std::vector
   put(out, pp, ddr_addr_of(r, pp), v);
 }
 
+// A GEMM's rotary table (fuse-rope): cos[d] then sin[d] for each of the S positions, from the
+// anchor node's inputs 6 and 7 (constants broadcasting to [S, d]; matmul_ops.cpp set_rope names
+// the tensor "<node>.rope_table"). A table without values (a built-in network) is not written.
+void put_rope_table(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
+  const std::string& rt = L.rope_table;
+  const Node* n = node_named(r.graph, rt.substr(0, rt.rfind('.')));
+  if (!n || n->inputs.size() < 8) throw std::logic_error("ddr_image: no rotary node for '" + rt + "'");
+  const std::vector<float>& c = r.graph.tensor(n->inputs[6]).float_data;
+  const std::vector<float>& s = r.graph.tensor(n->inputs[7]).float_data;
+  const std::size_t d = std::size_t(L.rope_dim), S = std::size_t(L.rope_positions);
+  if (c.size() != S * d || s.size() != S * d) return;
+  std::vector<float> v;
+  v.reserve(2 * S * d);
+  for (std::size_t p = 0; p < S; ++p) {
+    v.insert(v.end(), c.begin() + std::ptrdiff_t(p * d), c.begin() + std::ptrdiff_t((p + 1) * d));
+    v.insert(v.end(), s.begin() + std::ptrdiff_t(p * d), s.begin() + std::ptrdiff_t((p + 1) * d));
+  }
+  put(out, rt, ddr_addr_of(r, rt), v);
+}
+
 // A GEMM layer's constant B pre-tiled by its N tile (x alpha, transB applied), and its bias
 // x beta where beta != 1 (ONNX Gemm); these overwrite the natural copies. `n`: its anchor node.
-void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n, std::vector<DdrSegment>& out) {
+// `weight`: L.weight, or fuse-swiglu's gate weights (LayerSpec::glu_gate), tiled alike.
+void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n, const std::string& weight,
+                      std::vector<DdrSegment>& out) {
   std::uint64_t off = 0;
-  const Tensor* b = gemm_weight_source(r, L.weight, off);
+  const Tensor* b = gemm_weight_source(r, weight, off);
   if (!b) return;  // computed B: written row-major by its producer (one N tile, checked above)
   const std::uint64_t K = std::uint64_t(L.geom.c_in), N = std::uint64_t(L.geom.c_out);
   const bool trans_b = n.op_type == "Gemm" && n.attr_int("transB", 0) != 0;
@@ -302,9 +325,9 @@ void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n,
         tiled[c0 * K + k * nt + c] = alpha * w;
       }
   }
-  put(out, L.weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, L.weight), tiled);
+  put(out, weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, weight), tiled);
   const float beta = n.op_type == "Gemm" ? n.attr_float("beta", 1.0f) : 1.0f;
-  if (!L.bias.empty() && beta != 1.0f) {
+  if (weight == L.weight && !L.bias.empty() && beta != 1.0f) {
     std::vector<float> bias = r.graph.tensor(L.bias).float_data;
     for (float& x : bias) x *= beta;
     put(out, L.bias + " (x beta)", ddr_addr_of(r, L.bias), bias);
@@ -332,6 +355,24 @@ void put_conv_transpose_weights(const CompileResult& r, const LayerSpec& L, std:
   put(out, L.weight + " (as the stride-1 conv's, flipped)", ddr_addr_of(r, L.weight), v);
 }
 
+// A Conv over NCDHW (codegen/conv3d.cpp) reads its weights kd-major, [kD, Cout, Cin, kh, kw],
+// so that one kd slice of an output-channel tile with every input channel is one contiguous
+// run; ONNX gives [Cout, Cin, kD, kh, kw]: W'[kd][co][ci][t] = W[co][ci][kd][t]. This overwrites
+// the natural copy.
+void put_conv3d_weights(const CompileResult& r, const LayerSpec& L, std::vector<DdrSegment>& out) {
+  const Tensor& w = r.graph.tensor(L.weight);
+  const std::uint64_t co_n = std::uint64_t(L.geom.c_out), ci_n = std::uint64_t(L.geom.c_in);
+  const std::uint64_t kd_n = std::uint64_t(L.depth.kd), taps = std::uint64_t(L.geom.kh) * std::uint64_t(L.geom.kw);
+  if (w.float_data.size() != co_n * ci_n * kd_n * taps) return;  // no values: refused above
+  std::vector<float> v(w.float_data.size());
+  for (std::uint64_t co = 0; co < co_n; ++co)
+    for (std::uint64_t ci = 0; ci < ci_n; ++ci)
+      for (std::uint64_t kd = 0; kd < kd_n; ++kd)
+        for (std::uint64_t t = 0; t < taps; ++t)
+          v[((kd * co_n + co) * ci_n + ci) * taps + t] = w.float_data[((co * ci_n + ci) * kd_n + kd) * taps + t];
+  put(out, L.weight + " (kd-major, as the depth taps read it)", ddr_addr_of(r, L.weight), v);
+}
+
 }  // namespace
 
 std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::string, std::vector<float>>& inputs) {
@@ -347,14 +388,18 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     (void)place;
     if (g.has_tensor(name) && g.tensor(name).is_constant) put(out, name, ddr_addr_of(r, name), g.tensor(name).float_data);
   }
-  // 2. Parameters that exist only in the program, the GEMM weights pre-tiled and the
-  //    ConvTranspose weights as a conv's (these overwrite the natural copy written above).
+  // 2. Parameters that exist only in the program, the GEMM weights pre-tiled, the
+  //    ConvTranspose weights as a conv's and the Conv3d weights kd-major (these overwrite the
+  //    natural copy written above).
   for (const LayerSpec& L : r.lowered.layers) {
     const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
     if (!L.scale_shift.empty()) put_scale_shift(r, L, out);
     if (!L.prologue_params.empty()) put_prologue_params(r, L, out);
-    if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, out);
+    if (!L.rope_table.empty()) put_rope_table(r, L, out);
+    if (L.kind == LayerKind::Gemm && n) put_gemm_weights(r, L, *n, L.weight, out);
+    if (L.kind == LayerKind::Gemm && n && !L.glu_gate.empty()) put_gemm_weights(r, L, *n, L.glu_gate, out);
     if (L.kind == LayerKind::Conv && n && n->op_type == "ConvTranspose") put_conv_transpose_weights(r, L, out);
+    if (L.kind == LayerKind::Conv && L.depth.on()) put_conv3d_weights(r, L, out);
     if (!L.linear_weights.empty()) {  // a bilinear Resize's weights: rows', then columns'
       std::vector<float> v = L.taps_h.w;
       v.insert(v.end(), L.taps_w.w.begin(), L.taps_w.w.end());

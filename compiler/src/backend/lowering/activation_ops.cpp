@@ -87,6 +87,10 @@ std::string check_batchnorm(const Graph& g, const Node& n) {
   std::size_t outs = 0;
   for (const auto& o : n.outputs) outs += o.empty() ? 0 : 1;
   if (outs != 1 || n.attr_int("training_mode", 0) != 0) return "training-form BatchNormalization";
+  // NCDHW (after a Conv over NCDHW): channel c's D x H x W elements are contiguous, as an NCHW
+  // channel's H x W are, so the per-channel scale/shift is the same ACT.
+  if (g.has_tensor(n.inputs[0]) && g.tensor(n.inputs[0]).shape.size() == 5 && g.tensor(n.inputs[0]).shape[0] >= 1)
+    return "";
   return rank4_batch1(g, n.inputs[0]);
 }
 

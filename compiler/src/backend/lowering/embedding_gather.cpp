@@ -2,6 +2,8 @@
 // input_ids [B, S], axis 0)): a Gather layer, run as gather LOADs of the selected rows
 // (docs/compiler.md "Lowering", docs/isa.md "LOAD gather"). A Gather of an activation stays a
 // costed layout copy (layout_ops.cpp).
+#include <algorithm>
+
 #include "backend/lowering/lowering_table.hpp"
 
 namespace npu::compiler::lowering {
@@ -53,13 +55,33 @@ void lower_gather(LowerCtx& ctx, const Node& n) {
 // activation -> the layout family's streaming copy (`activation`).
 OpLowering activation_gather;
 
+// Gather LOADs read int32 indices from DDR: a graph input's (token ids), through views.
+// Indices computed in the program (Faster R-CNN's RPN adds offsets to its top-k indices) are at
+// the activation width (lowering.cpp tensor_bytes), so such a Gather is not lowered here.
+bool gathers_rows(const Graph& g, const Node& n) {
+  if (n.inputs.size() < 2 || n.inputs[0].empty() || !is_const(g, n.inputs[0])) return false;
+  std::string t = n.inputs[1];
+  for (int guard = 0; guard < 1000; ++guard) {
+    const auto p = g.producer(t);
+    if (!p) return std::find(g.inputs.begin(), g.inputs.end(), t) != g.inputs.end();
+    const Node& v = g.nodes[*p];
+    const OpLowering* e = find(v.op_type);  // an alias entry of the table: Reshape, Flatten, Squeeze...
+    if (!e || !e->alias || v.on_host || v.inputs.empty()) return false;
+    t = v.inputs[0];
+  }
+  return false;
+}
+
 std::string check_any(const Graph& g, const Node& n) {
   if (n.inputs.empty() || n.inputs[0].empty() || !is_const(g, n.inputs[0])) return activation_gather.check(g, n);
+  if (n.inputs.size() > 1 && !is_const(g, n.inputs[1]) && !gathers_rows(g, n))
+    return "Gather of a constant table by indices computed in the graph (gather LOADs read int32 indices from a "
+           "graph input, such as token ids; indices the program computes are at the activation width)";
   return check_gather(g, n);
 }
 
 void lower_any(LowerCtx& ctx, const Node& n) {
-  if (!is_const(ctx.graph(), n.inputs[0])) return activation_gather.lower(ctx, n);
+  if (!gathers_rows(ctx.graph(), n)) return activation_gather.lower(ctx, n);
   lower_gather(ctx, n);
 }
 

@@ -10,6 +10,7 @@
 
 #include "backend/lowering/lowering_table.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/transforms/pass.hpp"
 
 namespace npu::compiler::lowering {
@@ -168,6 +169,40 @@ std::optional<AxisView> expand_view(const Graph& g, const Node& n) {
   return v;
 }
 
+// A Reshape that only splits axes (and adds or drops unit dims): output dims d0..dk that
+// together span input axis a read it with steps of their inner products (a [B, S, H n] ->
+// [B, S, H, n] head split reads axis 2 with steps n and 1). A Reshape that merges axes has no
+// axis map once its input is strided: nullopt.
+std::optional<AxisView> reshape_view(const Graph& g, const Node& n) {
+  const Shape& s = g.tensor(n.inputs[0]).shape;
+  const Shape& o = g.tensor(n.outputs[0]).shape;
+  AxisView v{n.inputs[0], s, dims_of(o), std::vector<std::size_t>(o.size(), 0), U64s(o.size(), 0),
+             U64s(s.size(), 0)};
+  std::size_t a = 0;
+  for (std::size_t d = 0; d < o.size();) {
+    if (o[d] == 1) {  // a unit dim addresses nothing
+      ++d;
+      continue;
+    }
+    while (a < s.size() && s[a] == 1) ++a;
+    if (a == s.size()) return std::nullopt;
+    std::size_t end = d;
+    std::int64_t run = 1;
+    while (end < o.size() && run < s[a]) run *= o[end++];
+    if (run != s[a]) return std::nullopt;  // a merge, or shapes that disagree
+    std::uint64_t step = 1;
+    for (std::size_t j = end; j-- > d;) {
+      v.axis[j] = a;
+      v.step[j] = o[j] == 1 ? 0 : step;
+      step *= std::uint64_t(o[j]);
+    }
+    d = end, ++a;
+  }
+  while (a < s.size() && s[a] == 1) ++a;
+  if (a != s.size()) return std::nullopt;
+  return v;
+}
+
 std::optional<AxisView> axis_view(const Graph& g, const Node& n, std::size_t k) {
   if (n.inputs.empty() || k >= n.outputs.size() || !known(g, n.inputs[0]) || !known(g, n.outputs[k])) return std::nullopt;
   if (is_const(g, n.inputs[0])) return std::nullopt;
@@ -175,6 +210,7 @@ std::optional<AxisView> axis_view(const Graph& g, const Node& n, std::size_t k) 
   if (n.op_type == "Split") return split_view(g, n, k);
   if (n.op_type == "Slice") return slice_view(g, n);
   if (n.op_type == "Expand") return expand_view(g, n);
+  if (n.op_type == "Reshape") return reshape_view(g, n);
   return std::nullopt;
 }
 
@@ -288,6 +324,32 @@ std::vector<LayoutPiece> layout_pieces(const Graph& g, const Node& n, std::size_
   return normalised({piece_of(compose(g, *v, composed), {}, 0, v->dims.size())}, true);
 }
 
+std::optional<StridedRead> strided_read(const Graph& g, const std::string& x, const std::set<std::string>& composed) {
+  if (!composed.count(x) || !known(g, x)) return std::nullopt;
+  const Shape& s = g.tensor(x).shape;
+  AxisView v{x, s, dims_of(s), {}, U64s(s.size(), 1), U64s(s.size(), 0)};
+  for (std::size_t d = 0; d < s.size(); ++d) v.axis.push_back(d);
+  v = compose(g, std::move(v), &composed);
+  if (composed.count(v.input)) return std::nullopt;  // a link of the chain has no axis map
+  const LayoutPiece p = piece_of(v, {}, 0, v.dims.size());
+  return StridedRead{p.input, p.in_stride, p.in_offset};
+}
+
+namespace {
+
+// Fused attention `c` reads x through one of its head views (fused_attr kQueryView, kKeyPerm,
+// kValueView: attention_ops.cpp), which can take any strides whose last axis is contiguous.
+bool attention_reads_view(const Graph& g, const Node& c, const std::string& x) {
+  if (c.op_type != "Attention" || c.attr_int(fused_attr::kAttention, 0) != 1 || c.inputs.size() < 3) return false;
+  if (std::count(c.inputs.begin(), c.inputs.end(), x) != 1) return false;
+  if (!known(g, x) || g.tensor(x).shape.size() != 4) return false;
+  if (x == c.inputs[0]) return c.attr_int(fused_attr::kQueryView, 0) == 1;
+  if (x == c.inputs[1]) return c.attr_ints(fused_attr::kKeyPerm).size() == 4;
+  return x == c.inputs[2] && c.attr_int(fused_attr::kValueView, 0) == 1;
+}
+
+}  // namespace
+
 std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& npu_placed,
                                      const std::set<std::string>& placed,
                                      const std::function<bool(const Node&)>& move_concat, bool int8) {
@@ -300,6 +362,24 @@ std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& np
       if (!c.outputs[k].empty() && !axis_view(g, c, k)) return false;
     return c.op_type == "Transpose" || c.op_type == "Split" || c.op_type == "Slice";
   };
+  // A Reshape of t (an alias: no layer) read only through MOVE or an attention's head views:
+  // its output x is composed with t. Its readers' strided reads are checked with x and t composed.
+  auto through_reshape = [&](std::size_t r, const std::string& t, std::vector<std::string>& xs) {
+    const Node& c = g.nodes[r];
+    if (c.op_type != "Reshape" || c.on_host || c.inputs[0] != t || !axis_view(g, c, 0)) return false;
+    const std::string& x = c.outputs[0];
+    if (is_graph_output(g, x) || g.consumers(x).empty()) return false;
+    std::set<std::string> trial = out;
+    trial.insert(t), trial.insert(x);
+    const auto read = strided_read(g, x, trial);  // what an attention reader would read
+    for (std::size_t i : g.consumers(x)) {
+      if (moves(i)) continue;
+      if (!npu_placed[i] || !attention_reads_view(g, g.nodes[i], x)) return false;
+      if (!read || read->stride.back() != 1) return false;
+    }
+    xs.push_back(x);
+    return true;
+  };
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (!npu_placed[i] || (n.op_type != "Transpose" && n.op_type != "Split" && n.op_type != "Slice")) continue;
@@ -310,12 +390,15 @@ std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& np
       const auto readers = g.consumers(t);
       if (readers.empty()) continue;
       bool ok = true;
-      for (std::size_t r : readers) ok = ok && moves(r);
+      std::vector<std::string> xs;
+      for (std::size_t r : readers) ok = ok && (moves(r) || through_reshape(r, t, xs));
       if (ok && int8) {  // an int8 MOVE keeps its input's grid: compose only where nothing changes it
         const auto a = activation_grid(g.tensor(n.inputs[0])), b = activation_grid(g.tensor(t));
         ok = a && b && *a == *b;
       }
-      if (ok) out.insert(t);
+      if (!ok) continue;
+      out.insert(t);
+      out.insert(xs.begin(), xs.end());
     }
   }
   return out;

@@ -94,7 +94,8 @@ class Lowerer : public lowering::LowerCtx {
  public:
   Lowerer(const Graph& g, const HwConfig& hw)
       : g_(g), e_(dtype_bytes(hw.mac_array.dtype)), int8_(hw.mac_array.dtype == DType::Int8 && is_quantised(g)),
-        kv_e_(isa::kv_cache_elem_bytes(hw.mac_array)), hw_source_(hw.source) {}
+        kv_e_(isa::kv_cache_elem_bytes(hw.mac_array)), hw_source_(hw.source),
+        sram_capacity_(hw.sram.capacity_bytes) {}
 
   LoweredGraph run() {
     out_.act_bytes = e_;
@@ -160,8 +161,11 @@ class Lowerer : public lowering::LowerCtx {
   void finish_mac(const Node& n, LayerSpec& L) override {
     lowering::epilogue_act(n, L);
     L.macs = L.geom.macs() * std::uint64_t(std::max(L.batch, 1));
+    if (L.depth.on()) L.macs = L.geom.macs() * L.depth.taps_run();  // one 2-D conv per (od, kd) run
+    if (!L.glu_gate.empty()) L.macs *= 2;  // fuse-swiglu: the gate GEMM's MACs too
     touch(L.inputs[0]);
     touch(L.weight);
+    touch(L.glu_gate);
     if (!L.bias.empty()) touch_param(L.bias, std::uint64_t(L.geom.c_out) * isa::kParamElemBytes);
     finish(L);
   }
@@ -175,6 +179,7 @@ class Lowerer : public lowering::LowerCtx {
     sub_bytes_[name] = bytes;
     return name;
   }
+  std::uint64_t sram_capacity() const override { return sram_capacity_; }
   std::string temp_tensor(const std::string& name, std::uint64_t bytes) override {
     declare_own(name, isa::TensorKind::Intermediate, bytes);
     return name;
@@ -426,11 +431,25 @@ class Lowerer : public lowering::LowerCtx {
     }
   }
 
-  // An integer tensor computed at run time (a graph input: token ids) is int32 in DDR.
+  // Whether t is a graph input's bytes (through alias views: a Reshape of token ids).
+  bool from_graph_input(std::string t) const {
+    for (int guard = 0; guard < 1000; ++guard) {
+      const auto p = g_.producer(t);
+      if (!p) return std::find(g_.inputs.begin(), g_.inputs.end(), t) != g_.inputs.end();
+      if (role_[*p] != Role::Alias || g_.nodes[*p].inputs.empty()) return false;
+      t = g_.nodes[*p].inputs[0];
+    }
+    return false;
+  }
+
+  // An integer graph input (token ids) is int32 in DDR, as the runtime feeds it. Integer
+  // tensors computed in the program (Faster R-CNN's index arithmetic, by NPU or host nodes)
+  // are at the activation width its layers store: the NPU has no integer data path, their
+  // traffic is costed at that width.
   std::uint64_t tensor_bytes(const std::string& t) const {
     if (auto it = sub_bytes_.find(t); it != sub_bytes_.end()) return it->second;
     const Tensor& tt = g_.tensor(t);
-    if (!tt.is_constant && (tt.type == ElemType::Int64 || tt.type == ElemType::Int32))
+    if (!tt.is_constant && (tt.type == ElemType::Int64 || tt.type == ElemType::Int32) && from_graph_input(t))
       return checked_mul(std::uint64_t(tt.elements()), std::uint64_t(4),
                          "error: bytes of tensor '" + echo(t) + "' (int32 elements x 4)");
     return checked_mul(std::uint64_t(g_.tensor(t).elements()), std::uint64_t(e_),
@@ -498,6 +517,7 @@ class Lowerer : public lowering::LowerCtx {
   bool int8_ = false;  // int8 config and a quantised graph
   int kv_e_;           // bytes of a KV-cache element (mac_array.kv_cache_dtype)
   std::string hw_source_;
+  std::uint64_t sram_capacity_ = 0;
   LoweredGraph out_;
   std::vector<Role> role_;
   std::set<std::string> host_tensors_;   // produced on the host

@@ -46,6 +46,9 @@ class LowerCtx {
   /// A DDR tensor of `bytes` that exists only in the program (e.g. ConvTranspose's
   /// zero-inserted input); an intermediate named `name`.
   virtual std::string temp_tensor(const std::string& name, std::uint64_t bytes) = 0;
+  /// The target's SRAM capacity in bytes (hw sram.capacity_bytes): fuse-swiglu's dual GEMM
+  /// checks its minimal tile against it (swiglu_lowering.hpp).
+  virtual std::uint64_t sram_capacity() const = 0;
   /// Layout op outputs no layer computes (composed_views): their readers read their input.
   virtual const std::set<std::string>& composed() const = 0;
   /// A Concat along the outermost axis whose inputs could not all be placed inside its output
@@ -102,10 +105,24 @@ std::vector<LayoutPiece> concat_pieces(const Graph& g, const Node& n, const std:
 /// output, not zero-copy placed (`placed`: tensors lowering links into another's bytes), read only
 /// by NPU layout layers that compute by MOVE (a Transpose/Split/Slice with a MOVE lowering, a
 /// Concat along an inner axis: `move_concat`), and, when `int8`, on their input's int8 grid.
-/// No layer computes them: each reader's pieces read the op's input. Deterministic.
+/// A reader may also be a Reshape that only splits axes (an alias), when all of its output's
+/// readers compute by MOVE or read it through a fused attention's head views (QKV split ->
+/// head split: the attention reads the projection output with its row stride, attention_ops.cpp);
+/// that output is composed too. No layer computes them: each reader's pieces read the op's
+/// input. Deterministic.
 std::set<std::string> composed_views(const Graph& g, const std::vector<bool>& npu_placed,
                                      const std::set<std::string>& placed,
                                      const std::function<bool(const Node&)>& move_concat, bool int8);
+/// Where a composed tensor's elements are (strided_read): element i (x's index, outermost
+/// first) is element `offset` + sum_d i_d stride[d] of `root`, a tensor some layer writes.
+struct StridedRead {
+  std::string root;
+  std::vector<std::uint64_t> stride;  ///< elements, one per dim of x
+  std::uint64_t offset = 0;           ///< elements
+};
+/// Tensor x in `composed` read through the layout ops that compute it; nullopt when x is not
+/// composed or a link of its chain has no axis map.
+std::optional<StridedRead> strided_read(const Graph& g, const std::string& x, const std::set<std::string>& composed);
 /// After L.layout was built with `composed`: the nodes its composed inputs stood for join
 /// L.covers (after the anchor), and L.inputs become the tensors its pieces read.
 void read_through_composed(const Graph& g, const std::set<std::string>& composed, LayerSpec& L);

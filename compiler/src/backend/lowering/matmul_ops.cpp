@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "backend/lowering/lowering_table.hpp"
+#include "backend/lowering/swiglu_lowering.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/transforms/pass.hpp"
 
@@ -40,14 +41,31 @@ void set_prologue(LowerCtx& ctx, const Node& n, LayerSpec& L) {
                                          isa::kParamElemBytes);
 }
 
+// fuse-rope's rotary epilogue: head dim, positions and a table of its own, "<node>.rope_table"
+// ([S, 2d] fp32: cos[d] then sin[d] per position, filled from inputs 6 and 7 by the DDR image).
+void set_rope(LowerCtx& ctx, const Node& n, LayerSpec& L) {
+  const std::int64_t d = n.attr_int(fused_attr::kRope, 0);
+  if (d <= 0 || n.inputs.size() < 8) return;
+  L.rope_dim = int(d);
+  L.rope_positions = n.attr_int(fused_attr::kRopePositions, 1);
+  L.rope_table = n.name + ".rope_table";
+  ctx.touch_param(L.rope_table, std::uint64_t(L.rope_positions) * 2 * std::uint64_t(d) * isa::kParamElemBytes);
+}
+
 std::string check_matmul(const Graph& g, const Node& n) {
   // A third input is a bias fused by fuse-bias (a constant of N elements, or "" before a fused
   // residual); a fourth the residual or GLU gate fused by fuse-gemm-epilogue.
   // Six: fuse-norm-prologue's gamma and beta (or "") after a bias and a residual, each or "".
-  const bool prologue = n.inputs.size() == 6 && !n.attr_string(fused_attr::kPrologue, "").empty();
-  const bool fused_res = (n.inputs.size() == 4 || prologue) && n.attr_int(fused_attr::kResidual, 0) != 0;
-  const bool bias_ok = n.inputs.size() < 3 || is_const(g, n.inputs[2]) || ((fused_res || prologue) && n.inputs[2].empty());
-  if ((n.inputs.size() != 2 && n.inputs.size() != 3 && !fused_res && !prologue) || !bias_ok)
+  // Eight: fuse-rope's cos and sin after those six slots.
+  // Nine: fuse-swiglu's gate weights after those eight (fused_attr::kSwiglu).
+  const bool swiglu = n.inputs.size() == fused_attr::kSwigluGateInput + 1 && n.attr_int(fused_attr::kSwiglu, 0) != 0;
+  if (swiglu && !is_const(g, n.inputs[fused_attr::kSwigluGateInput])) return "SwiGLU gate weights are not a constant";
+  const bool rope = (n.inputs.size() == 8 || swiglu) && n.attr_int(fused_attr::kRope, 0) > 0;
+  const bool prologue = (n.inputs.size() == 6 || rope || swiglu) && !n.attr_string(fused_attr::kPrologue, "").empty();
+  const bool wide = prologue || rope || swiglu;  // inputs past the bias are named slots, "" when absent
+  const bool fused_res = (n.inputs.size() == 4 || wide) && n.attr_int(fused_attr::kResidual, 0) != 0;
+  const bool bias_ok = n.inputs.size() < 3 || is_const(g, n.inputs[2]) || ((fused_res || wide) && n.inputs[2].empty());
+  if ((n.inputs.size() != 2 && n.inputs.size() != 3 && !fused_res && !wide) || !bias_ok)
     return "MatMul with " + std::to_string(n.inputs.size()) + " inputs";
   if (auto r = shapes_known(g, n); !r.empty()) return r;
   const Shape& a = g.tensor(n.inputs[0]).shape;
@@ -93,6 +111,8 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
     L.output = out;
     if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];  // fuse-bias: the GEMM epilogue adds it
     set_prologue(ctx, n, L);
+    set_rope(ctx, n, L);
+    set_swiglu(ctx, n, L);
     ctx.finish_mac(n, L);
   };
   if (b_batch == 1 && is_const(g, n.inputs[1])) {
@@ -142,6 +162,8 @@ void lower_gemm(LowerCtx& ctx, const Node& n) {
   if (n.inputs.size() >= 3 && !n.inputs[2].empty()) L.bias = n.inputs[2];
   set_fused_residual(n, L);
   set_prologue(ctx, n, L);
+  set_rope(ctx, n, L);
+  set_swiglu(ctx, n, L);
   ctx.finish_mac(n, L);
 }
 

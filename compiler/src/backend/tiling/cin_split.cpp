@@ -86,10 +86,11 @@ ConvTilePlan split_plan(const ConvGeom& g, int co, int rows, int ci, const ConvS
 
 }  // namespace
 
-std::optional<ConvTilePlan> plan_conv_split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
-  if (!cin_split_applies(g)) return std::nullopt;
+std::optional<ConvTilePlan> plan_conv_split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
+                                            bool whole_too) {
+  if (whole_too ? (g.group != 1 || g.gemm || g.c_in < 1) : !cin_split_applies(g)) return std::nullopt;
   std::vector<int> ci_tiles = ceil_splits(g.c_in);
-  ci_tiles.pop_back();  // all c_in in one group is no split (plan_conv's tiles)
+  if (!whole_too) ci_tiles.pop_back();  // all c_in in one group is no split (plan_conv's tiles)
   const std::vector<int> co_tiles = ceil_splits(g.c_out);
   const std::vector<int> row_tiles = ceil_splits(g.h_out);
   std::vector<ConvTilePlan> fits;

@@ -65,7 +65,12 @@ RowBand input_band(const ConvGeom& g, int out_row0, int out_rows) {
 
 namespace {
 
-int co_unit(const ConvGeom& g) { return g.group == 1 ? 1 : g.cout_per_group(); }
+// Output channels per tile come in multiples of this: a group (grouped conv), or a head of a
+// GEMM with a rotary epilogue (TilingOptions::co_multiple).
+int co_unit(const ConvGeom& g, const TilingOptions& opt) {
+  const int u = g.group == 1 ? 1 : g.cout_per_group();
+  return opt.co_multiple > 1 && g.c_out % opt.co_multiple == 0 ? std::max(u, opt.co_multiple) : u;
+}
 
 }  // namespace
 
@@ -130,7 +135,7 @@ std::uint64_t output_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, c
       out += cc * rc *
              (g.gemm ? runs_cost(cot * e, rows, std::uint64_t(g.c_out) * e, opt.burst_bytes)
                      : runs_cost(rows * std::uint64_t(g.w_out) * e, cot, plane_out, opt.burst_bytes));
-  return out * (opt.residual ? 2 : 1);
+  return out * (opt.residual && !opt.dual_gemm ? 2 : 1);
 }
 
 double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first_load_bytes, int steps,
@@ -144,7 +149,7 @@ double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first
 ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const TilingOptions& opt) {
   const std::uint64_t e = std::uint64_t(opt.act_bytes);
   const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
-  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out' [acc] [prologue]; a buffer
+  // Buffers in address order: in in' w w' params [in_scale] [res res'] out out' [acc] [prologue] [rope rope']; a buffer
   // that does not change during the layer has one slot (size 0 for the second).
   std::vector<std::uint64_t> sizes = {b.in_bytes,
                                       b.in_changes ? b.in_bytes : 0,
@@ -158,6 +163,7 @@ ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const
                                       b.out_changes ? b.out_bytes : 0};
   if (b.acc_bytes > 0) sizes.push_back(b.acc_bytes);
   if (opt.prologue_param_bytes > 0) sizes.push_back(opt.prologue_param_bytes);
+  if (b.rope_bytes > 0) sizes.insert(sizes.end(), {b.rope_bytes, b.in_changes ? b.rope_bytes : 0});
   const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
                                               opt.align_bytes);
   const auto& o = pl.offset;
@@ -175,7 +181,11 @@ ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const
   l.out[0] = o[8];
   l.out[1] = b.out_changes ? o[9] : l.out[0];
   if (b.acc_bytes > 0) l.acc = o[10];
-  if (opt.prologue_param_bytes > 0) l.prologue = o.back();
+  if (opt.prologue_param_bytes > 0) l.prologue = o[o.size() - (b.rope_bytes > 0 ? 3 : 1)];
+  if (b.rope_bytes > 0) {
+    l.rope[0] = o[o.size() - 2];
+    l.rope[1] = b.in_changes ? o.back() : l.rope[0];
+  }
   l.total_bytes = pl.packed_bytes;
   l.bank_exclusive = pl.bank_exclusive;
   return l;
@@ -215,6 +225,7 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
   }
   std::uint64_t weights = 0;
   for (const auto& [cot, count] : co_pieces) weights += count * bursts(cot * per_oc, B);
+  if (opt.dual_gemm) weights *= 2;  // the gate's tile beside the up's: one more run of the same size
   if (order == LoopOrder::InputResident && n_co > 1) weights *= n_row;
   return input + weights + output_burst_cost(g, co_tile, rows_tile, opt);
 }
@@ -230,8 +241,9 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
   const bool images = opt.batch > 1;
   ConvBuffers b;
   b.in_bytes = std::uint64_t(cin_tile) * max_band_rows(g, rows_tile) * g.w_in * e;
-  b.w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e;
+  b.w_bytes = std::uint64_t(co_tile) * g.cin_per_group() * g.kh * g.kw * e * (opt.dual_gemm ? 2 : 1);
   b.out_bytes = std::uint64_t(co_tile) * rows_tile * g.w_out * e;
+  b.rope_bytes = std::uint64_t(rows_tile) * opt.rope_row_bytes;
   b.in_changes = images || (g.group == 1 ? n_row > 1 : n_row * n_co > 1);
   b.w_changes = n_co > 1;
   b.out_changes = images || n_row * n_co > 1;
@@ -244,7 +256,7 @@ void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile
   const std::uint64_t n_co = std::uint64_t(ceil_div(g.c_out, co_tile));
   const std::uint64_t n_row = std::uint64_t(ceil_div(g.h_out, rows_tile));
   const std::uint64_t bands = std::uint64_t(g.c_in) * band_rows_total(g, rows_tile) * g.w_in * e;
-  const std::uint64_t w = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e;
+  const std::uint64_t w = std::uint64_t(g.c_out) * g.cin_per_group() * g.kh * g.kw * e * (opt.dual_gemm ? 2 : 1);
   if (order == LoopOrder::WeightsResident) {
     // Grouped: each channel tile reads only its own input channels, so the bands add up once.
     input_bytes = (g.group > 1 || n_row == 1) ? bands : bands * n_co;
@@ -288,7 +300,7 @@ std::uint64_t conv_array_cycles(const ConvGeom& g, int co_tile, int rows_tile, c
 }
 
 std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
-  return conv_sram_layout(g, LoopOrder::WeightsResident, co_unit(g), 1, opt).total_bytes;
+  return conv_sram_layout(g, LoopOrder::WeightsResident, co_unit(g, opt), 1, opt).total_bytes;
 }
 
 namespace {
@@ -319,7 +331,7 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
   conv_traffic(g, order, co, rows, opt, p.input_read_bytes, p.weight_read_bytes);
   p.burst_cost_bytes = conv_burst_cost(g, order, co, rows, opt);
   if (opt.time_based()) {
-    p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes);
+    p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes) * (opt.dual_gemm ? 2 : 1);
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
     p.dma_count = conv_dma_count(g, order, p, opt);
     const double memory_ns = dma_estimate_ns(opt, p.burst_cost_bytes, p.dma_count);
@@ -328,7 +340,7 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
                              ? g.c_in
                              : co / g.cout_per_group() * g.cin_per_group();
     const std::uint64_t first_load = std::uint64_t(cin_tile) * max_band_rows(g, rows) * g.w_in * e +
-                                     std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e;
+                                     std::uint64_t(co) * g.cin_per_group() * g.kh * g.kw * e * (opt.dual_gemm ? 2 : 1);
     p.estimated_ns = plan_estimate_ns(compute_ns, memory_ns, first_load, p.steps, opt);
   }
   return p;
@@ -400,7 +412,7 @@ namespace {
 // smaller capacity is this one filtered (plan_conv computes it once for all its capacities).
 std::vector<std::pair<std::uint64_t, ConvTilePlan>> tilings_fitting(const ConvGeom& g, std::uint64_t sram_bytes,
                                                                     const TilingOptions& opt) {
-  const int unit = co_unit(g);
+  const int unit = co_unit(g, opt);
   std::vector<int> co_tiles;
   for (int t : ceil_splits(g.c_out / unit)) co_tiles.push_back(t * unit);
   const std::vector<int> row_tiles = ceil_splits(g.h_out);

@@ -14,9 +14,10 @@ namespace npu::compiler::tiling_detail {
 /// get two slots). acc_bytes: a split layer's partial sums (one slot; 0: none).
 struct ConvBuffers {
   std::uint64_t in_bytes = 0, w_bytes = 0, out_bytes = 0, acc_bytes = 0;
+  std::uint64_t rope_bytes = 0;  ///< one slot of a rotary epilogue's cos/sin rows (fuse-rope)
   bool in_changes = false, w_changes = false, out_changes = false;
 };
-/// SRAM layout of the buffers: in in' w w' params [in_scale] [res res'] out out' [acc], placed
+/// SRAM layout of the buffers: in in' w w' params [in_scale] [res res'] out out' [acc] [prologue] [rope rope'], placed
 /// by place_sram_buffers (sram_placement.hpp) with the options' capacity, banks and alignment.
 ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const TilingOptions& opt);
 /// Sum over row tiles of the input rows each band loads.

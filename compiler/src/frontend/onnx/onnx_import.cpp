@@ -382,6 +382,12 @@ struct Importer {
       if (d.has_dim_value() && d.dim_value() == 0)
         fail("graph input '" + vi.name() + "' has a zero-size dimension " + std::to_string(t.shape.size()) +
              "; the compiler does not handle empty tensors: give the input a real size");
+      if (d.has_dim_value() && d.dim_value() < 0)
+        fail("graph input '" + echo(vi.name()) + "' dimension " + std::to_string(t.shape.size()) + " is " +
+             std::to_string(d.dim_value()) +
+             ": negative, which is invalid (an ONNX dim_value is a size >= 1; a dimension known only at run time "
+             "has a dim_param name or no value, not a negative value): the file is corrupt, re-export it with a "
+             "real size (or override it with --input-shape)");
       if (d.has_dim_value() && d.dim_value() > (std::int64_t(1) << 31))
         fail("graph input '" + echo(vi.name()) + "' dimension " + std::to_string(t.shape.size()) + " is " +
              std::to_string(d.dim_value()) +
@@ -392,6 +398,22 @@ struct Importer {
       params.push_back(known ? "" : (d.has_dim_param() ? d.dim_param() : "?"));
     }
     return t;
+  }
+
+  /// Records the shape graph output `vo` declares, if any, in `inf.declared_outputs` (-1 for
+  /// a dimension without a value). Fails for a negative dim_value.
+  void declared_output(const onnx::ValueInfoProto& vo, OnnxModelInfo& inf) const {
+    if (!vo.type().has_tensor_type() || !vo.type().tensor_type().has_shape()) return;
+    std::vector<std::int64_t> shape;
+    for (const auto& d : vo.type().tensor_type().shape().dim()) {
+      if (d.has_dim_value() && d.dim_value() < 0)
+        fail("graph output '" + echo(vo.name()) + "' declares dimension " + std::to_string(shape.size()) + " as " +
+             std::to_string(d.dim_value()) +
+             ": negative, which is invalid (an ONNX dim_value is a size >= 0; a dimension known only at run time "
+             "has a dim_param name or no value): the file is corrupt, re-export it");
+      shape.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    }
+    inf.declared_outputs[vo.name()] = std::move(shape);
   }
 
   /// ONNX graphs are SSA: every tensor has one producer. A second writer would silently
@@ -530,7 +552,10 @@ struct Importer {
       g.inputs.push_back(t.name);
       g.tensors[t.name] = std::move(t);
     }
-    for (const auto& vo : gp.output()) g.outputs.push_back(vo.name());
+    for (const auto& vo : gp.output()) {
+      g.outputs.push_back(vo.name());
+      declared_output(vo, inf);
+    }
 
     std::vector<const onnx::NodeProto*> order;
     for (const auto& np : gp.node()) order.push_back(&np);
@@ -599,6 +624,30 @@ struct Importer {
 }
 
 }  // namespace
+
+std::vector<std::string> declared_output_warnings(const Graph& g, const OnnxModelInfo& info) {
+  std::vector<std::string> out;
+  auto text = [](const std::vector<std::int64_t>& s) {
+    std::string t;
+    for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + (s[i] < 0 ? std::string("?") : std::to_string(s[i]));
+    return s.empty() ? std::string("[] (a scalar)") : t;
+  };
+  for (const std::string& name : g.outputs) {
+    const auto d = info.declared_outputs.find(name);
+    const auto t = g.tensors.find(name);
+    if (d == info.declared_outputs.end() || t == g.tensors.end()) continue;
+    const std::vector<std::int64_t>& want = d->second;
+    const std::vector<std::int64_t>& got = t->second.shape;
+    bool differs = want.size() != got.size();
+    for (std::size_t i = 0; !differs && i < want.size(); ++i) differs = want[i] >= 0 && got[i] >= 0 && want[i] != got[i];
+    if (differs)
+      out.push_back("graph output '" + echo(name) + "' is declared with shape " + text(want) +
+                    " but shape inference gives " + text(got) +
+                    "; the file's declaration is wrong and every result uses the inferred shape: check the model "
+                    "(re-export it, or fix the output's declared shape)");
+  }
+  return out;
+}
 
 Graph import_onnx(const std::string& path, OnnxModelInfo* info) {
   std::error_code ec;

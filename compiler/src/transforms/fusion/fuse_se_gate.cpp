@@ -50,6 +50,10 @@ Legality FuseSeGate::check(const Graph& graph, const Candidate& c) const {
   // gate computed from the data: the Conv would read it only through an attribute, and the
   // unreferenced constant would be dropped before lowering. It stays an element-wise Mul.
   if (graph.tensor(gate).is_constant) return Legality::decline("the factor " + gate + " is a constant, not a computed gate");
+  // int8: the gated tensor is written on its own grid by TFLite's quantised Mul (both inputs
+  // rescaled); the Conv's input-scale epilogue has no integer rule that gives the same codes.
+  if (graph.tensor(data).quant || graph.tensor(m.outputs[0]).quant)
+    return Legality::decline("the gated tensor " + data + " is quantised: in int8 the gate is TFLite's quantised Mul");
   if (is_graph_output(graph, m.outputs[0])) return Legality::decline("gated tensor is a graph output");
   if (graph.consumers(m.outputs[0]).size() != 1) return Legality::decline("gated tensor also feeds other nodes");
   if (graph.tensor(data).shape[0] != 1) return Legality::decline("a per-image gate with a batch above 1");

@@ -5,6 +5,11 @@
 namespace npu::config_loader {
 namespace {
 
+/// Largest dma.burst_bytes (where one DDR burst is not larger): 4096 B, the AXI4 limit of one
+/// bus transaction (at most 256 beats, never across a 4 KB boundary: ARM IHI 0022E, AMBA AXI
+/// and ACE Protocol Specification, A3.4.1). A 1 GiB burst used to be accepted.
+constexpr std::uint64_t kMaxDmaBurstBytes = 4096;
+
 /// Picks the default sram.bank_interleave_bytes (kDefaultSramInterleaveBytes, or contiguous
 /// banks when the bank size is not a multiple of it) or checks the given one divides the
 /// bank size, so every bank holds whole granules (docs/config.md "sram").
@@ -30,6 +35,23 @@ void check_sram_interleave(Loader& in, SramConfig& sram) {
                         g, sram.capacity_bytes, sram.banks, bank),
             fmt::format("  every bank holds whole granules; use a divisor of {} such as 64, or {} for contiguous banks",
                         bank, bank));
+}
+
+/// A DMA burst is one bus transaction: at most kMaxDmaBurstBytes (the AXI4 4 KB boundary),
+/// or one DDR burst where that is larger (docs/config.md "dma").
+void check_dma_burst_limit(Loader& in, const HwConfig& cfg) {
+  const std::uint64_t ddr_burst = std::uint64_t(cfg.ddr.burst_bytes());
+  const std::uint64_t limit = std::max<std::uint64_t>(kMaxDmaBurstBytes, ddr_burst);
+  if (std::uint64_t(cfg.dma.burst_bytes) <= limit) return;
+  const YAML::Mark& m = in.mark_of("dma.burst_bytes");
+  in.fail(m.is_null() ? in.mark_of("ddr.burst_length") : m,
+          fmt::format("'dma.burst_bytes' = {} is larger than one bus transaction: at most {} bytes (AXI4: a burst "
+                      "is at most 256 beats and never crosses a 4 KB boundary, ARM IHI 0022E A3.4.1), or one DDR "
+                      "burst = bus {} bits / 8 x burst_length {} = {} bytes (JESD79-4 / JESD235) where that is larger",
+                      cfg.dma.burst_bytes, limit, cfg.ddr.bus_width_bits, cfg.ddr.burst_length, ddr_burst),
+          fmt::format("  a DMA request moves one or a few DDR bursts; set dma.burst_bytes to {} (one DDR burst) or a "
+                      "multiple of it up to {}",
+                      ddr_burst, limit));
 }
 
 }  // namespace
@@ -61,6 +83,7 @@ void check_cross_section(Loader& in, HwConfig& cfg) {
                         cfg.dma.burst_bytes, ddr_burst, cfg.ddr.bus_width_bits, cfg.ddr.burst_length),
             fmt::format("  a DRAM moves whole bursts; set dma.burst_bytes to {} or a multiple of it", ddr_burst));
   }
+  check_dma_burst_limit(in, cfg);
 }
 
 }  // namespace npu::config_loader

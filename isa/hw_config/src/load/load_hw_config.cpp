@@ -33,16 +33,7 @@ HwConfig Loader::load_root(const YAML::Node& root) {
   HwConfig cfg;
   cfg.source = source_;
   Section top = open(root, "");
-  load_npu_section(*this, top, cfg.npu);
-  load_mac_array_section(*this, top, cfg.mac_array);
-  load_sram_section(*this, top, cfg.sram);
-  load_act_unit_section(*this, top, cfg.act_unit);
-  if (top.has("dma")) load_dma_section(*this, top, cfg.dma);
-  load_ddr_section(*this, top, cfg.ddr);
-  if (top.has("energy")) load_energy_section(*this, top, cfg.energy);
-  if (top.has("host")) load_host_section(*this, top, cfg.host);
-  if (top.has("accumulator")) load_accumulator_section(*this, top, cfg.accumulator);
-  if (top.has("memory")) load_memory_section(*this, top, cfg.memory);
+  load_sections(*this, top, cfg);  // npu, mac_array, sram, act_unit, dma, ddr, energy, host, accumulator, memory
   check_cross_section(*this, cfg);
   return cfg;
 }

@@ -121,6 +121,8 @@ void load_host_section(Loader& in, const Section& top, HostConfig& host);
 void load_gemmini_mac_array_keys(Loader& in, const Section& s, MacArrayConfig& mac);
 void load_accumulator_section(Loader& in, const Section& top, AccumulatorConfig& acc);
 void load_memory_section(Loader& in, const Section& top, MemoryConfig& mem);
+/// Every section present (and every required one) in the order above (load/load_sections.cpp).
+void load_sections(Loader& in, const Section& top, HwConfig& cfg);
 /// The rules between sections (SRAM tile and banks, DMA burst vs DDR burst); fills in the
 /// default sram.bank_interleave_bytes.
 void check_cross_section(Loader& in, HwConfig& cfg);

@@ -62,11 +62,16 @@ inline constexpr Token kAllTokens[] = {kLd2Cp, kLd2St, kCp2Ld, kCp2St, kSt2Ld, k
 /// `softmax_online` is one key block of a FlashAttention-style online softmax (Dao et al. 2022,
 /// Algorithm 1; Milakov & Gimelshein 2018): it rescales the scores by alpha, writes
 /// exp(x - running max) and updates the per-row running max, sum and correction factor held in
-/// `param` (docs/isa.md "ACT"). New values are appended (docs/isa.md).
+/// `param` (docs/isa.md "ACT"). `rope` is the rotary position embedding (Su et al. 2021,
+/// "RoFormer"; Hugging Face's rotate_half form) on `channels` rows of D = elems/channels
+/// elements, each row D / d heads of d = alpha elements: out[j] = x[j] cos[r][j] +
+/// s(j) x[j ^ half] sin[r][j] within each head, s = -1 for j < d/2 (the partner is x[j + d/2])
+/// and +1 above (the partner is x[j - d/2]); `param` holds cos[d] then sin[d] for each row r
+/// (2 x channels x d fp32; fuse-rope). New values are appended (docs/isa.md).
 enum class ActOp {
   None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift,
   Erf, Exp, Sqrt, Reciprocal, Tanh, Gelu, Abs, Neg, Pow, Identity, Softmax, LayerNorm,
-  GeluTanh, RmsNorm, SoftmaxOnline
+  GeluTanh, RmsNorm, SoftmaxOnline, Rope
 };
 const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sigmoid", "silu", ...
 
@@ -82,8 +87,9 @@ int act_passes(ActOp a);
 /// fp32 elements of an ACT's `param=` operand: scale[c] then shift[c] for scale_shift (2 x
 /// channels), gamma[D] then beta[D] for layer_norm (2 x D), gamma[D] for rms_norm (D), where
 /// D = elems / channels is the row length; the state m[c], l[c], corr[c] for softmax_online
-/// (3 x channels, read and written); 0 for ops without a param operand.
-std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems);
+/// (3 x channels, read and written); cos[d] then sin[d] per row for rope (2 x channels x d,
+/// d = `alpha`, the head dim; alpha <= 0 counts d = D); 0 for ops without a param operand.
+std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems, float alpha = 0);
 
 /// Element-wise binary ops of ELTWISE: out = a (op) b. `rsub` is b - a and `rdiv` is b / a, so
 /// the compiler can always put the smaller, broadcast operand in b. New values are appended.

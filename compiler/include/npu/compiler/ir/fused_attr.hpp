@@ -4,6 +4,7 @@
 // passes, reads fused nodes with the same conventions. Reference: docs/compiler.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -77,6 +78,20 @@ inline constexpr const char* kKvGroup = "npu.kv_group";
 inline constexpr const char* kPrologue = "npu.prologue";
 /// float: the epsilon of the kPrologue normalisation.
 inline constexpr const char* kPrologueEps = "npu.prologue_eps";
+/// int: the head dim d of a rotary embedding the GEMM applies to its output tile before the
+/// store (fuse-rope, ISA ACT rope): out = y cos + rotate_half(y) sin within each d columns. The
+/// GEMM's inputs become A, B, bias or "", residual or "", gamma or "", beta or "", cos, sin
+/// (constants broadcasting to [positions, d]); output row r is at position r % kRopePositions.
+inline constexpr const char* kRope = "npu.rope";
+/// int: the number of positions of the kRope tables (the sequence length S of the rows).
+inline constexpr const char* kRopePositions = "npu.rope_positions";
+/// int 1: a dual-GEMM SwiGLU (fuse-swiglu): the node is the up projection and input 8 holds the
+/// gate projection's weights (same op, shape and transB); inputs 2..7 keep their meaning (input
+/// 3, the residual, is ""). Output = silu(A W_gate) * (A W_up + bias): both GEMMs read the same
+/// A (and the same norm prologue), and the gate's product never leaves SRAM.
+inline constexpr const char* kSwiglu = "npu.swiglu";
+/// The input slot of the kSwiglu gate weights.
+inline constexpr std::size_t kSwigluGateInput = 8;
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

@@ -44,7 +44,10 @@ struct GraphStats {
 };
 
 /// MACs of one node (definition above). Needs inferred shapes; throws std::out_of_range
-/// if a tensor is missing.
+/// if a tensor is missing. A Conv, Gemm or MatMul whose shapes are not known (a dimension
+/// sized only at run time, e.g. Faster R-CNN's box head without --dynamic-size, or a rank
+/// below the op's) counts 0: its work is not costed, as the run warns (was an internal error,
+/// `vector::_M_range_check`, on such a Gemm).
 std::int64_t node_macs(const Graph& graph, const Node& node);
 
 /// Statistics of every node and the totals (definitions above).

@@ -255,6 +255,10 @@ void matmul_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, I
     r.problem = "a fused norm prologue (fuse-norm-prologue) has no int8 rule";
     return;
   }
+  if (L.rope_dim > 0) {
+    r.problem = "a fused rotary epilogue (fuse-rope) has no int8 rule";
+    return;
+  }
   // A ConvTranspose's CONV reads the zero-inserted copy of the node's input, on that input's grid.
   const bool transposed = anchor && anchor->op_type == "ConvTranspose";
   const std::string& in = transposed ? anchor->inputs.at(0) : L.inputs[0];
@@ -390,6 +394,11 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
   if (!r.problem.empty()) return r;
   if (standalone_bn) {
     batchnorm_layer_int8(g, L, *anchor, r);
+    return r;
+  }
+  if (L.depth.on()) {
+    r.problem = "a Conv over NCDHW (3-D) has no int8 rule yet: its depth taps accumulate int32 partial sums across "
+                "CONVs, which the int8 weight image and requantisation were not built or tested for; run it in fp32";
     return r;
   }
   switch (L.kind) {

@@ -38,6 +38,15 @@ std::string cell_key(const CellIdentity& id);
 /// (speedup_vs_none, ddr_saved_pct).
 std::string group_key(const CellIdentity& id);
 
+/// The FNV-1a state of cell_key() after its config field: a sweep keeps this 8-byte state per
+/// config point instead of the point's resolved YAML (about 3 KB), and finishes every key of
+/// the point with cell_key_from (docs/sweep.md "Size limit and planning progress").
+std::uint64_t cell_key_config_state(const std::string& config_yaml);
+
+/// cell_key(id) for an identity whose config field gave `config_state`
+/// (cell_key_config_state(id.config_yaml)); id.config_yaml is not read. Equal to cell_key(id).
+std::string cell_key_from(std::uint64_t config_state, const CellIdentity& id);
+
 /// "zoo:<name>:<hex>" with the hash of the zoo graph's structure (nodes, attributes, tensor
 /// shapes and types; compiler/zoo.hpp builds it in about a millisecond), or
 /// "onnx:<bytes>:<hex>" with the hash of the .onnx file's bytes (external-data files are not

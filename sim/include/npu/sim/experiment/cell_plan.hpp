@@ -3,11 +3,14 @@
 // and list the cells that are missing. Format: docs/sweep.md, "plan.json".
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "npu/sim/experiment/experiment.hpp"
+#include "npu/sim/experiment/sweep_configs.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"
 
 namespace npu::sim {
@@ -52,6 +55,36 @@ Plan plan_experiment_cells(const ExperimentOptions& opt);
 /// Writes DIR/plan.json atomically (write_file_atomic): concurrent shards writing the same
 /// plan never leave a torn file.
 void write_plan(const std::string& dir, const Plan& plan);
+
+/// DIR/plan.json written as a stream: the header (kind, tool, axes, options of `header`; its
+/// cells are ignored) when opened, each cell as add() gets it, renamed into place by
+/// commit() (a writer destroyed before commit() leaves the previous plan.json). The text is
+/// write_plan's, byte for byte (nlohmann::ordered_json's dump(1) of the whole plan), but
+/// only one cell is held at a time. Throws ConfigError when DIR/plan.json cannot be written.
+class PlanWriter {
+ public:
+  PlanWriter(const std::string& dir, const Plan& header);
+  ~PlanWriter();
+  PlanWriter(const PlanWriter&) = delete;
+  PlanWriter& operator=(const PlanWriter&) = delete;
+  void add(const PlannedCell& cell);
+  /// Cells added so far.
+  std::size_t count() const { return count_; }
+  void commit();
+
+ private:
+  struct File;
+  std::unique_ptr<File> file_;
+  std::size_t count_ = 0;
+};
+
+/// A sweep's plan, streamed: the header of plan_sweep(spec) (cells empty), then `sink` gets
+/// each cell in plan_sweep's order (model slowest, strategy fastest) with the index of its
+/// config point in `points` (plan_config_points(spec)). The cells are plan_sweep's, field
+/// for field. Throws ConfigError if a model cannot be read.
+Plan plan_sweep_header(const SweepSpec& spec);
+void plan_sweep_cells(const SweepSpec& spec, const std::vector<ConfigPoint>& points,
+                      const std::function<void(const PlannedCell&, std::size_t)>& sink);
 
 /// Reads DIR/plan.json. Throws ConfigError naming the folder when it is absent ("not an
 /// experiment or sweep folder") or malformed.

@@ -35,6 +35,7 @@ class GzipFileBuf : public std::streambuf {
   std::unique_ptr<State> z_;
   std::vector<char> in_, out_;
   bool closed_ = false;
+  bool registered_ = false;  ///< path_ is a regular file registered with register_temp_file
 };
 
 /// std::ostream over a GzipFileBuf.

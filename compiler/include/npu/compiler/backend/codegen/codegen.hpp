@@ -45,6 +45,9 @@ struct LayerCodegenInfo {
   std::string layer;       ///< LayerSpec::name
   std::string tile;        ///< tile shape, e.g. "64co x 14r x 56w (4x4 tiles)"
   std::string loop_order;  ///< "weights-resident", "input-resident" or "streaming"
+  /// A Conv over NCDHW: why its loop order (tiling/conv3d_plan.hpp Conv3dChoice::why, for
+  /// --explain's "conv3d-loop-order" line); "" for other layers.
+  std::string order_reason;
   int steps = 0;
   std::uint64_t sram_bytes = 0;  ///< SRAM the layer's buffers occupy
   /// CONV/GEMM: MAC-array cycles of all its tiles by the configured dataflow's fold model

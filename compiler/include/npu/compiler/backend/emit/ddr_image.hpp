@@ -53,7 +53,7 @@ struct DdrSegment {
 /// can). Reported: a program dtype other than fp32 or int8; an int8 program of a graph without
 /// quantisation (quantise it first); in int8, layers with no int8 lowering (int8_lowering.hpp); layers the ISA only costs but does not
 /// compute (host partitions, layout copies, Resize, ReduceSum/ReduceMin, AveragePool with
-/// count_include_pad=1); constants without values (structural models); Gemm with transA or a
+/// count_include_pad=1 where a window reaches the padding: avg_pool_counts_padding); constants without values (structural models); Gemm with transA or a
 /// bias that is not one value per column; a GEMM whose computed B the LOADs read pre-tiled.
 std::vector<std::string> functional_problems(const CompileResult& r);
 

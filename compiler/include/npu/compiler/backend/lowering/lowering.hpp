@@ -31,13 +31,16 @@ const char* to_string(LayerKind k);
 /// the tensor and holds its row's elements contiguous. A packed [heads, rows, n] tensor is
 /// heads = every head, stride_h = rows n, stride_row = n (`view` false); a view of
 /// X [B, S, H, n] through Transpose(perm 0,2,1,3) is heads = H, stride_b = S H n, stride_h =
-/// n, stride_row = H n ("views, not copies": the Transpose is never run).
+/// n, stride_row = H n ("views, not copies": the Transpose is never run). When X is itself a
+/// view (a QKV Split's part of the projection output [B, S, 3 H n]: lowering_table.hpp
+/// strided_read), the strides are the projection's (stride_row = 3 H n) and `offset` is the
+/// part's first element (0, H n or 2 H n).
 struct HeadView {
   bool view = false;
-  std::uint64_t heads = 1, stride_b = 0, stride_h = 0, stride_row = 0;
+  std::uint64_t heads = 1, stride_b = 0, stride_h = 0, stride_row = 0, offset = 0;
   /// The element offset of row r of head bh.
   std::uint64_t start(std::uint64_t bh, std::uint64_t r) const {
-    return (bh / heads) * stride_b + (bh % heads) * stride_h + r * stride_row;
+    return offset + (bh / heads) * stride_b + (bh % heads) * stride_h + r * stride_row;
   }
 };
 
@@ -84,6 +87,29 @@ struct LinearTaps {
   std::vector<float> w;
 };
 
+/// The depth axis of a Conv over NCDHW (a 5-D ONNX Conv, "Conv3d"): LayerSpec::geom is one
+/// depth slice's 2-D convolution, and output depth slice od is the sum over kernel depth kd of
+/// geom's convolution of input slice od * stride - pad_front + kd * dilation (skipped outside
+/// [0, d_in): zero padding) with the 2-D kernel W[:, :, kd]. Codegen accumulates those CONVs
+/// into one output tile (acc_in / acc_out, as the input-channel split does). d_in = 0: a 2-D
+/// layer.
+struct DepthGeom {
+  int d_in = 0, d_out = 0, kd = 1, stride = 1, pad_front = 0, dilation = 1;
+  bool on() const { return d_in > 0; }
+  /// The input slice kernel depth `k` of output slice `od` reads, or -1 in the padding.
+  int input_slice(int od, int k) const {
+    const int id = od * stride - pad_front + k * dilation;
+    return id >= 0 && id < d_in ? id : -1;
+  }
+  /// (od, kd) pairs that read an input slice: the 2-D convolutions the layer runs.
+  std::uint64_t taps_run() const {
+    std::uint64_t n = 0;
+    for (int od = 0; od < d_out; ++od)
+      for (int k = 0; k < kd; ++k) n += input_slice(od, k) >= 0;
+    return n;
+  }
+};
+
 /// One NPU layer: a (possibly fused) node. Tensor names are graph tensor names; param
 /// tensors (bias, scale/shift) are DDR-only tensors named after their node.
 struct LayerSpec {
@@ -98,6 +124,13 @@ struct LayerSpec {
   std::string scale_shift;          ///< ACT scale_shift params: scale[C] then shift[C] ("" none)
   std::string residual;             ///< skip tensor read by the epilogue ("" none)
   bool residual_mul = false;        ///< the epilogue multiplies by `residual` (isa mul=) instead of adding
+  /// Gemm (fuse-swiglu): the gate projection's weights [K, N] ("" none). Each output tile first
+  /// runs A x W_gate with a SiLU epilogue into the residual buffer, then A x `weight` (+ bias)
+  /// with that buffer as its mul= operand: out = silu(A W_gate) * (A W_up + b). `residual` is "".
+  std::string glu_gate;
+  /// fuse-swiglu fell back to the single-GEMM epilogue for this (up) layer: why (no dual tile
+  /// fits the SRAM); "" otherwise. Reported as a declined fuse-swiglu decision.
+  std::string glu_fallback;
   std::string in_scale;             ///< per-input-channel scales applied to the input ("" none)
   /// Gemm: the row norm applied to each loaded A tile before the array reads it
   /// (fuse-norm-prologue): isa::ActOp::RmsNorm or LayerNorm (None: no prologue), its epsilon,
@@ -105,9 +138,16 @@ struct LayerSpec {
   isa::ActOp prologue = isa::ActOp::None;
   float prologue_eps = 0;
   std::string prologue_params;
+  /// Gemm: the rotary embedding applied to each output tile before its STORE (fuse-rope, ISA
+  /// ACT rope): head dim d (0: none), positions S (output row r is at position r % S), and its
+  /// DDR-only table, cos[d] then sin[d] per position ([S, 2d] at kParamElemBytes each).
+  int rope_dim = 0;
+  std::int64_t rope_positions = 0;
+  std::string rope_table;
   std::string output;
 
   ConvGeom geom;                    ///< Conv, Gemm (as 1x1 conv), Pool (c_in = c_out = channels)
+  DepthGeom depth;                  ///< Conv over NCDHW: the depth axis (geom is one slice's 2-D conv)
   AttentionGeom attention;          ///< Attention: inputs {Q, K^T, V}, `residual` the mask, act_alpha the scale
   isa::ActOp act = isa::ActOp::None;  ///< Conv/Gemm epilogue or ACT op
   float act_alpha = 0, act_beta = 0;

@@ -34,8 +34,11 @@ std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_til
 /// Best split tiling in `sram_bytes`: over output-channel tiles ceil(c_out/n), row tiles
 /// ceil(h_out/m) and input-channel groups ceil(c_in/k) with k >= 2, the tilings whose layout
 /// fits, chosen as plan_conv chooses (tiling.hpp). nullopt when the minimal split tile does
-/// not fit or the split does not apply (cin_split_applies).
-std::optional<ConvTilePlan> plan_conv_split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
+/// not fit or the split does not apply (cin_split_applies). `whole_too`: also the tilings with
+/// all c_in in one group (k = 1; a Conv over NCDHW accumulates its depth taps in the same
+/// accumulator buffer, so it needs this layout even unsplit; group 1 and c_in >= 1 suffice).
+std::optional<ConvTilePlan> plan_conv_split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
+                                            bool whole_too = false);
 
 /// SRAM bytes of the minimal split tile (one output channel x one output row x one input
 /// channel): below it the layer is refused.

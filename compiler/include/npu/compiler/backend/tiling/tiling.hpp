@@ -68,6 +68,10 @@ enum class LoopOrder {
 };
 const char* to_string(LoopOrder o);  ///< "weights-resident" | "input-resident"
 
+/// Which loop orders the tiler of a Conv over NCDHW may pick (tiling/conv3d_plan.hpp): all,
+/// choosing by burst-rounded DDR bytes (Auto), or only one (tests; the order must fit).
+enum class DepthOrderPolicy { Auto, WeightsResident, InputResident, PerTap };
+
 /// Which depth-first overlap modes (depth_first.hpp OverlapMode) the stack planner may pick:
 /// both, choosing per stack by the estimates (Auto), or only one (a strategy file's
 /// `overlap:` key, for experiments).
@@ -101,9 +105,19 @@ struct TilingOptions {
   /// changes a layer's tiling.
   int reserved_param_bytes_per_channel = 8;
   bool residual = false;  ///< the epilogue reads a residual tile shaped like the output
+  /// GEMM: a dual GEMM (fuse-swiglu): every N tile has two weight tiles (up and gate, side by
+  /// side in one weight slot, loaded together) and the gate tile's product is computed into the
+  /// residual buffer (set `residual` too) instead of being loaded: twice the weight SRAM, weight
+  /// bytes and array cycles, and no residual LOAD.
+  bool dual_gemm = false;
   bool in_scale = false;  ///< the array scales input channels: c_in elements resident
   /// GEMM: bytes of a norm prologue's resident gamma (and beta) (fuse-norm-prologue); 0: none.
   std::uint64_t prologue_param_bytes = 0;
+  /// GEMM: a rotary epilogue (fuse-rope) rotates pairs of columns d/2 apart within each head of
+  /// d columns, so every N tile holds whole heads (co_multiple = d) and each row of a tile has
+  /// its cos/sin row in SRAM (rope_row_bytes = 2 d x 4 B per output row, two slots); 1 and 0: none.
+  int co_multiple = 1;
+  std::uint64_t rope_row_bytes = 0;
   /// Images per layer (the N of NCHW). With N > 1 the input, output and residual tiles change
   /// from one image to the next even when one tile covers an image, so each gets two slots
   /// (the next image's LOAD must not overwrite a tile the array still reads, nor the next
@@ -159,6 +173,8 @@ struct TilingOptions {
   /// compile() allows it only for the configured SRAM, so that the smaller-SRAM plans of
   /// networks that fit today stay what they were.
   bool cin_split = false;
+  /// A Conv over NCDHW: the loop orders its tiler may pick (conv3d_plan.hpp; Auto: all).
+  DepthOrderPolicy conv3d_order = DepthOrderPolicy::Auto;
   bool time_based() const {
     return array.rows > 0 && array.cols > 0 && core_period_ns > 0 && ddr_bytes_per_ns > 0;
   }
@@ -180,6 +196,7 @@ struct ConvSramLayout {
   std::uint32_t out[2]{0, 0};
   std::uint32_t acc = 0;  ///< one output tile's 4-byte partial sums (split layers only)
   std::uint32_t prologue = 0;  ///< a GEMM norm prologue's gamma (and beta) (TilingOptions::prologue_param_bytes)
+  std::uint32_t rope[2]{0, 0};  ///< a GEMM rotary epilogue's cos/sin rows of the tile (TilingOptions::rope_row_bytes)
   /// Bytes the buffers need packed (what must fit the SRAM). The offsets may be spread
   /// further, bank-exclusive, up to TilingOptions::sram_capacity_bytes.
   std::uint64_t total_bytes = 0;

@@ -30,7 +30,15 @@ struct OnnxModelInfo {
   /// Per graph input, the symbolic name of each dimension ("" when it has a value);
   /// used to word the "dynamic dimension" error.
   std::map<std::string, std::vector<std::string>> dim_params;
+  /// Per graph output that declares a shape, its dimensions (-1 for a dimension without a
+  /// value); load_model warns when inference gives another shape (declared_output_warnings).
+  std::map<std::string, std::vector<std::int64_t>> declared_outputs;
 };
+
+/// One warning per graph output of `g` whose declared shape (`info.declared_outputs`) has a
+/// rank or a known dimension that differs from the shape inference gave it, naming both
+/// shapes: the file's declaration is wrong, and every result uses the inferred shape.
+std::vector<std::string> declared_output_warnings(const Graph& g, const OnnxModelInfo& info);
 
 /// Oldest and newest ai.onnx opset the importer accepts.
 constexpr std::int64_t kMinOnnxOpset = 9;
