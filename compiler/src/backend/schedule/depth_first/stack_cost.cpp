@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/schedule/depth_first/stack_planner.hpp"
+#include "backend/tiling/tiling_detail.hpp"
 
 namespace npu::compiler::depth_first {
 
@@ -17,12 +18,13 @@ std::uint64_t bursts(std::uint64_t bytes, int burst) {
   return (bytes + b - 1) / b * b;
 }
 
-// DDR cost of moving rows [r.lo, r.hi) of all c channels of a [c, h, w] tensor: one run per
-// channel, or one run when the band is whole planes (as tiling.cpp's runs_cost).
+// DDR cost of moving rows [r.lo, r.hi) of all c channels of a burst-aligned [c, h, w] tensor:
+// one run per channel from byte c x h x w x e + r.lo x w x e, or one run when the band is
+// whole planes, each in the whole bursts it touches (tiling_detail::runs_cost).
 std::uint64_t band_cost(int c, int h, int w, RowRange r, int e, int burst) {
-  const std::uint64_t run = std::uint64_t(r.rows()) * w * e;
-  if (r.rows() == h) return bursts(run * std::uint64_t(c), burst);
-  return std::uint64_t(c) * bursts(run, burst);
+  const std::uint64_t row = std::uint64_t(w) * std::uint64_t(e);
+  return tiling_detail::runs_cost(std::uint64_t(r.rows()) * row, std::uint64_t(c), std::uint64_t(h) * row, burst,
+                                  std::uint64_t(r.lo) * row);
 }
 
 // Streamed weights: per band and layer, its compute cycles and its weight bytes, for the
