@@ -245,13 +245,10 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
 void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile, const TilingOptions& opt,
                   std::uint64_t& input_bytes, std::uint64_t& weight_bytes);
 
-/// DDR cost of a tile choice counted in whole bursts: each DMA run of L contiguous bytes
-/// starting at byte o of its (burst-aligned) tensor costs the bursts it touches,
-/// ceil(((o mod burst_bytes) + L) / burst_bytes) * burst_bytes, o from the [c, h, w] layout
-/// (channel x plane + first row x row bytes; GEMM [rows, c]) -- a misaligned 56-B run costs 2
-/// bursts of 64, as the DMA requests them; runs that follow each other in DDR (a band covering
-/// whole channel planes, a tile of all output rows) count as one run. Counts the input and
-/// weight loads of the loop order, the output stores and the residual loads.
+/// DDR cost of a tile choice in whole bursts: a DMA run of L contiguous bytes at byte o of its burst-aligned tensor ([c, h, w]; GEMM [rows, c]) costs the bursts it touches,
+/// ceil(((o mod burst_bytes) + L) / burst_bytes) x burst_bytes (a misaligned 56-B run: 2 of 64, as the DMA requests them); runs that follow each other in DDR (a band
+/// covering whole channel planes, a tile of all output rows) count as one run. Counts the
+/// input and weight loads of the loop order, the output stores and the residual loads.
 std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
                               const TilingOptions& opt);
 
