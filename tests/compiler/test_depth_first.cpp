@@ -399,8 +399,9 @@ TEST(DepthFirst, NeverMoreDdrBytesThanResidualOnTheZooNetworks) {
 
 // A run of stackable layers none of whose prefixes is estimated no slower and no heavier on
 // DDR than its layers one by one keeps its per-layer (residual) plans, and --explain says so
-// with both estimates. MobileNetV2 on the mobile preset (16x16 array, 512 KiB) has six such
-// runs (--explain).
+// with both estimates. ResNet-50 on the mobile preset (16x16 array, 512 KiB) has one such run
+// (--explain). (MobileNetV2 there had six while DMA time was estimated at the peak; at the
+// achievable stream rate, docs/timing.md "DMA time estimate", all its runs pay off.)
 TEST(DepthFirst, RunsThatDoNotPayOffKeepTheirLayerPlansAndSaySo) {
   const HwConfig hw = load_hw_config("configs/mobile-npu-lpddr4.yaml");
   // Cross-layer pipelining off: with it, this program (and the `residual` one alike) has
@@ -408,7 +409,7 @@ TEST(DepthFirst, RunsThatDoNotPayOffKeepTheirLayerPlansAndSaySo) {
   // this preset; that is pipeline-layers', not the stacks' (to be fixed there).
   CompileOptions no_pipeline;
   no_pipeline.pipeline = false;
-  const CompileResult r = compile(load_model("mobilenet_v2"), hw, builtin_strategy("depth-first"), no_pipeline);
+  const CompileResult r = compile(load_model("resnet50"), hw, builtin_strategy("depth-first"), no_pipeline);
   std::map<std::string, int> stacked;
   for (const auto& s : r.stacks)
     for (const auto& l : s.layers) stacked[l] = s.id;
@@ -435,7 +436,7 @@ TEST(DepthFirst, RunsThatDoNotPayOffKeepTheirLayerPlansAndSaySo) {
     EXPECT_EQ(d.reason.find("is estimated slower") != std::string::npos, est > lbl) << d.reason;
   }
   EXPECT_GE(declined, 1);
-  expect_valid(r, hw, "mobilenet_v2");
+  expect_valid(r, hw, "resnet50");
 }
 
 // Layers that a stack could take but that the dynamic programme leaves out (the best split

@@ -146,15 +146,20 @@ TEST(DepthFirstStreamedWeights, Fp32SeveralBandsReloadEveryLayerPerBand) {
 
 // int8, one band (C = 64, H = 8 at 112 KiB: 4 x 36,864 B of weights do not fit side by side;
 // each conv's weights take SRAM only from the previous conv's compute to their own) and
-// several bands (C = 16, H = 64 at 208 KiB, weights in two slots): bit-exact with the
-// integer reference.
+// several bands (C = 16, H = 64 at 176 KiB, weights in two slots): bit-exact with the
+// integer reference. The second case's four 2,304-B weight sets would fit side by side, so
+// streaming them is the planner's time choice, not forced: with the DMA time estimate
+// (docs/timing.md) it keeps them resident at 208 KiB (the size this case used before) and
+// streams them, in 5 bands, at 176 KiB (sizes 40-240 KiB tried by hand; 176 is the one where
+// the estimate prefers streaming with several bands). The checks below do not depend on the
+// size: the weight LOADs per band follow from the plan's own band count.
 TEST(DepthFirstStreamedWeights, Int8IsBitExact) {
   struct Case {
     std::int64_t c, h;
     std::uint64_t sram;
     bool several_bands;
   };
-  for (const Case& k : {Case{64, 8, 112 * 1024, false}, Case{16, 64, 208 * 1024, true}}) {
+  for (const Case& k : {Case{64, 8, 112 * 1024, false}, Case{16, 64, 176 * 1024, true}}) {
     SCOPED_TRACE("C " + std::to_string(k.c) + ", H " + std::to_string(k.h));
     const test::Int8DepthFirst q = test::int8_depth_first(conv_chain(k.c, k.h), k.sram, 0, kBankGroupsLowest);
     const compiler::CompileResult& c = q.c;

@@ -2,6 +2,8 @@
 #include "npu/compiler/backend/lowering/weight_precision.hpp"
 #include "npu/base/json_text.hpp"
 #include "npu/base/csv.hpp"
+#include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/cost/dma_time.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -186,17 +188,25 @@ CompileReport build_report(const LoweredGraph& lg, const CodegenResult& cg, cons
 
 void set_planned_bytes(CompileReport& report, const isa::Program& program, const HwConfig& hw) {
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> planned;  // layer -> (read, write)
+  // The DMA time of each LOAD and STORE as the simulated DMA + DDR stream it (whole DMA bursts,
+  // the achievable rate per engine, first-burst latency; isa/cost/dma_time.hpp). The loads and
+  // stores of a layer share the DDR, so their times add.
+  const isa::DmaStreamModel dma = isa::dma_stream_model(hw);
+  const std::uint64_t burst = std::uint64_t(std::max(1, hw.dma.burst_bytes));
+  std::map<std::string, double> dma_ns;
   for (const auto& ins : program.instructions) {
-    if (ins.op == isa::Opcode::Load) planned[ins.layer].first += std::get<isa::DmaDesc>(ins.params).bytes();
-    if (ins.op == isa::Opcode::Store) planned[ins.layer].second += std::get<isa::DmaDesc>(ins.params).bytes();
+    if (ins.op != isa::Opcode::Load && ins.op != isa::Opcode::Store) continue;
+    const auto& desc = std::get<isa::DmaDesc>(ins.params);
+    (ins.op == isa::Opcode::Load ? planned[ins.layer].first : planned[ins.layer].second) += desc.bytes();
+    dma_ns[ins.layer] += isa::dma_descriptor_ns(dma, isa::ddr_burst_bytes(desc, burst));
   }
-  const double peak_bytes_per_ns = hw.ddr.peak_gbps();  // GB/s == bytes/ns
   for (LayerReport& r : report.layers) {
     if (r.placement != "npu") continue;
     const auto it = planned.find(r.layer);
     r.planned_read_bytes = it != planned.end() ? it->second.first : 0;
     r.planned_write_bytes = it != planned.end() ? it->second.second : 0;
-    r.memory_ns = peak_bytes_per_ns > 0 ? double(r.planned_bytes()) / peak_bytes_per_ns : 0.0;
+    const auto t = dma_ns.find(r.layer);
+    r.memory_ns = t != dma_ns.end() ? t->second : 0.0;
     set_bound(r);
   }
 }

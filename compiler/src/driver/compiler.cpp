@@ -22,6 +22,7 @@
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/isa/assembly.hpp"
 #include "npu/isa/cost/ddr_stream.hpp"
+#include "npu/isa/cost/dma_time.hpp"
 #include "npu/base/user_text.hpp"
 
 namespace npu::compiler {
@@ -384,6 +385,9 @@ TilingOptions hardware_tiling_options(const HwConfig& hw, TilingOptions tiling) 
     tiling.accumulator_elem_bytes = hw.accumulator.bytes_per_element;
   }
   if (tiling.stream_bytes_per_ns == 0) tiling.stream_bytes_per_ns = isa::sequential_stream_gbps(hw);
+  // DMA time estimates at the rate the simulated DMA + DDR achieve per engine, not the peak
+  // (isa/cost/dma_time.hpp, docs/timing.md "DMA time estimate").
+  if (!tiling.dma.valid()) tiling.dma = isa::dma_stream_model(hw);
   return tiling;
 }
 

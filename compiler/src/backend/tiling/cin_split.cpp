@@ -29,20 +29,38 @@ std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_til
                                     const TilingOptions& opt) {
   const auto ci_pieces = pieces(g.c_in, ci_tile);
   const std::uint64_t e = std::uint64_t(opt.act_bytes);
-  // One pass over the row bands, each band's channels group by group.
+  // One pass over the row bands, each band's channels group by group: channel c's band rows are
+  // one run at byte c x plane + first row x row bytes (runs_cost counts the bursts each touches).
+  const std::uint64_t plane = std::uint64_t(g.h_in) * g.w_in * e;
   std::uint64_t input = 0;
   for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) {
-    const std::uint64_t row_bytes =
-        std::uint64_t(input_band(g, r0, std::min(rows_tile, g.h_out - r0)).rows) * g.w_in * e;
-    for (const auto& [cit, count] : ci_pieces)
-      input += count * runs_cost(row_bytes, cit, std::uint64_t(g.h_in) * g.w_in * e, opt.burst_bytes);
+    const RowBand b = input_band(g, r0, std::min(rows_tile, g.h_out - r0));
+    const std::uint64_t row_bytes = std::uint64_t(b.rows) * g.w_in * e;
+    std::uint64_t c0 = 0;
+    for (const auto& [cit, count] : ci_pieces) {
+      input += tiled_runs_cost(row_bytes, cit, count, plane, opt.burst_bytes,
+                               c0 * plane + std::uint64_t(b.first_row) * g.w_in * e);
+      c0 += cit * count;
+    }
   }
-  // One pass over the weights: per (co tile, group), cot runs of cit x kh x kw elements.
-  const std::uint64_t per_ci = std::uint64_t(g.kh) * g.kw * e;
-  std::uint64_t weights = 0;
-  for (const auto& [cot, cc] : pieces(g.c_out, co_tile))
-    for (const auto& [cit, count] : ci_pieces)
-      weights += cc * count * runs_cost(cit * per_ci, cot, std::uint64_t(g.c_in) * per_ci, opt.burst_bytes);
+  // One pass over the weights ([c_out, c_in, kh, kw]): per (co tile j, group k), cot runs of
+  // cit x kh x kw elements, one per output channel, from (co0 + j cot, ci0 + k cit).
+  const std::uint64_t per_ci = std::uint64_t(g.kh) * g.kw * e, per_co = std::uint64_t(g.c_in) * per_ci;
+  std::uint64_t weights = 0, co0 = 0;
+  for (const auto& cp : pieces(g.c_out, co_tile)) {
+    const std::uint64_t cot = cp.first, cc = cp.second;
+    std::uint64_t ci0 = 0;
+    for (const auto& ip : ci_pieces) {
+      const std::uint64_t cit = ip.first, count = ip.second;
+      weights += periodic_sum(cc, cot * per_co, opt.burst_bytes, [&](std::uint64_t j) {
+        return periodic_sum(count, cit * per_ci, opt.burst_bytes, [&](std::uint64_t k) {
+          return runs_cost(cit * per_ci, cot, per_co, opt.burst_bytes, (co0 + j * cot) * per_co + (ci0 + k * cit) * per_ci);
+        });
+      });
+      ci0 += cit * count;
+    }
+    co0 += cot * cc;
+  }
   return std::uint64_t(ceil_div(g.c_out, co_tile)) * input + std::uint64_t(ceil_div(g.h_out, rows_tile)) * weights +
          output_burst_cost(g, co_tile, rows_tile, opt);
 }
@@ -72,7 +90,11 @@ ConvTilePlan split_plan(const ConvGeom& g, int co, int rows, int ci, const ConvS
   }
   if (opt.time_based()) {
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
-    const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+    // LOADs: an input band and a weight piece per step; STOREs: one output tile per (co, rows)
+    // tile (and the residual tile's LOAD).
+    const std::uint64_t tiles = std::uint64_t(p.n_co) * std::uint64_t(p.n_row);
+    p.dma_count = 2 * std::uint64_t(p.steps) + tiles * (opt.residual ? 2 : 1);
+    const double memory_ns = dma_estimate_ns(opt, p.burst_cost_bytes, p.dma_count);
     const std::uint64_t first_load =
         std::uint64_t(ci) * max_band_rows(g, rows) * g.w_in * e + std::uint64_t(co) * ci * taps * e;
     p.estimated_ns = plan_estimate_ns(compute_ns, memory_ns, first_load, p.steps, opt);

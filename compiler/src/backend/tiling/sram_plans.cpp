@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/cost/dma_time.hpp"
 
 namespace npu::compiler {
 
@@ -31,18 +32,20 @@ PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, 
   PlanFigures f;
   f.sram_bytes = sram_bytes;
   const std::uint64_t burst = std::uint64_t(std::max(1, hw.ddr.burst_bytes()));
-  std::map<std::string, std::uint64_t> layer_bytes;
+  // Each layer's DMA time: its LOADs and STOREs one by one at the achievable stream rate, each
+  // with its first-burst latency (isa/cost/dma_time.hpp).
+  const isa::DmaStreamModel dma = isa::dma_stream_model(hw);
+  std::map<std::string, double> layer_ns;
   for (const isa::Instruction& in : program.instructions) {
     if (in.op != isa::Opcode::Load && in.op != isa::Opcode::Store) continue;
     const std::uint64_t n = isa::ddr_burst_bytes(std::get<isa::DmaDesc>(in.params), burst);
-    layer_bytes[in.layer] += n;
+    layer_ns[in.layer] += isa::dma_descriptor_ns(dma, n);
     f.ddr_bytes += n;
   }
-  const double peak = hw.ddr.peak_gbps();  // GB/s = bytes per ns
   for (const LayerReport& l : report.layers) {
     if (l.placement != "npu" || l.stack >= 0) continue;
-    const auto b = layer_bytes.find(l.layer);
-    const double m = peak > 0 && b != layer_bytes.end() ? double(b->second) / peak : 0.0;
+    const auto b = layer_ns.find(l.layer);
+    const double m = b != layer_ns.end() ? b->second : 0.0;
     const double c = l.compute_ns;
     f.estimated_ns += std::max(c, m) + (c + m) / double(std::max(1, l.steps));
   }

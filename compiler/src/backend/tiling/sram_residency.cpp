@@ -14,6 +14,7 @@
 
 #include "npu/compiler/backend/schedule/retoken.hpp"
 #include "npu/isa/check/dataflow_check.hpp"
+#include "npu/isa/cost/dma_time.hpp"
 
 namespace npu::compiler {
 
@@ -116,7 +117,7 @@ class ResidencyCost {
                 double traffic_weight, double time_budget_ns)
       : ins_(p.instructions), e_(dtype_bytes(p.dtype)), costed_(compute_ns != nullptr),
         weight_(traffic_weight > 0 ? traffic_weight : 0.0),  // (and -0 prints as 0)
-        budget_ns_(time_budget_ns), ddr_bytes_per_ns_(hw.ddr.peak_gbps()),
+        budget_ns_(time_budget_ns), dma_(isa::dma_stream_model(hw)),
         burst_(std::uint64_t(std::max(1, hw.ddr.burst_bytes()))),
         period_ns_(hw.npu.clock_mhz > 0 ? hw.core_period_ns() : 1.0),
         lanes_(std::uint64_t(std::max(1, hw.act_unit.lanes))) {
@@ -135,7 +136,7 @@ class ResidencyCost {
   /// the change of the spanned layers' time. Returns why it stays in DDR, "" when it may stay.
   std::string decline(const Resident& c, std::map<std::string, LayerTime>& after, double& delta_ns) {
     delta_ns = 0;
-    if (!costed_ || ddr_bytes_per_ns_ <= 0) return "";
+    if (!costed_ || !dma_.valid()) return "";
     double saved_ns = 0;
     for (std::size_t i : c.accesses) {
       const auto& dma = std::get<isa::DmaDesc>(ins_[i].params);
@@ -169,8 +170,8 @@ class ResidencyCost {
 
  private:
   double dram_ns(const isa::Instruction& in) const {
-    const std::uint64_t n = isa::ddr_burst_bytes(std::get<isa::DmaDesc>(in.params), burst_);
-    return ddr_bytes_per_ns_ > 0 ? double(n) / ddr_bytes_per_ns_ : 0.0;
+    // One descriptor at the achievable stream rate with its first-burst latency (dma_time.hpp).
+    return isa::dma_descriptor_ns(dma_, isa::ddr_burst_bytes(std::get<isa::DmaDesc>(in.params), burst_));
   }
 
   // The layers that run while it lives (instructions first..last) overlap (the tokens order
@@ -192,7 +193,8 @@ class ResidencyCost {
   const std::vector<isa::Instruction>& ins_;
   int e_;
   bool costed_;
-  double weight_, budget_ns_, ddr_bytes_per_ns_;
+  double weight_, budget_ns_;
+  isa::DmaStreamModel dma_;
   std::uint64_t burst_;
   double period_ns_;
   std::uint64_t lanes_, move_latency_ = 0;

@@ -74,6 +74,11 @@ int co_unit(const ConvGeom& g, const TilingOptions& opt) {
 
 }  // namespace
 
+double dma_estimate_ns(const TilingOptions& opt, std::uint64_t bytes, std::uint64_t descriptors) {
+  if (opt.dma.valid()) return isa::dma_transfers_ns(opt.dma, bytes, descriptors);
+  return opt.ddr_bytes_per_ns > 0 ? double(bytes) / opt.ddr_bytes_per_ns : 0.0;
+}
+
 namespace tiling_detail {
 
 // Sum over row tiles of the input rows each band loads.
@@ -107,10 +112,28 @@ std::uint64_t bursts(std::uint64_t bytes, int burst) {
   return (bytes + b - 1) / b * b;
 }
 
-// `runs` runs of `run_bytes`, one per `stride_bytes`: contiguous when the stride is the run.
-std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst) {
-  if (runs <= 1 || stride_bytes == run_bytes) return bursts(run_bytes * runs, burst);
-  return runs * bursts(run_bytes, burst);
+std::uint64_t span_bursts(std::uint64_t offset, std::uint64_t len, int burst) {
+  const std::uint64_t b = std::uint64_t(std::max(burst, 1));
+  return len == 0 ? 0 : bursts(offset % b + len, burst);
+}
+
+// `runs` runs of `run_bytes`, one per `stride_bytes`, from byte `offset`: contiguous when the
+// stride is the run; otherwise each run's own bursts, which repeat with its offset mod burst.
+std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst,
+                        std::uint64_t offset) {
+  if (runs <= 1 || stride_bytes == run_bytes) return span_bursts(offset, run_bytes * runs, burst);
+  return periodic_sum(runs, stride_bytes, burst,
+                      [&](std::uint64_t k) { return span_bursts(offset + k * stride_bytes, run_bytes, burst); });
+}
+
+std::uint64_t tiled_runs_cost(std::uint64_t run_bytes, std::uint64_t per_tile, std::uint64_t tiles,
+                              std::uint64_t stride_bytes, int burst, std::uint64_t offset) {
+  // Separate runs: the tiles' runs are the runs of all their channels in a row.
+  if (per_tile > 1 && stride_bytes != run_bytes) return runs_cost(run_bytes, per_tile * tiles, stride_bytes, burst, offset);
+  // One contiguous span per tile.
+  const std::uint64_t step = per_tile * stride_bytes;
+  return periodic_sum(tiles, step, burst,
+                      [&](std::uint64_t k) { return span_bursts(offset + k * step, run_bytes * per_tile, burst); });
 }
 
 // Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.
@@ -121,15 +144,35 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile)
   return {{std::uint64_t(tile), std::uint64_t(n - 1)}, {std::uint64_t(last), 1}};
 }
 
+// Each (co, rows) tile stores its rows of its channels: tile (j, k) of a piece starts at
+// channel c0 + j x cot and row r0 + k x rows, so its runs' offsets follow from the [c, h, w]
+// layout (GEMM: [rows, c_out]); the tiles of a piece repeat with their offsets mod burst.
 std::uint64_t output_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, const TilingOptions& opt) {
   const std::uint64_t e = std::uint64_t(opt.act_bytes);
-  const std::uint64_t plane_out = std::uint64_t(g.h_out) * g.w_out * e;
-  std::uint64_t out = 0;
-  for (const auto& [cot, cc] : pieces(g.c_out, co_tile))
-    for (const auto& [rows, rc] : pieces(g.h_out, rows_tile))
-      out += cc * rc *
-             (g.gemm ? runs_cost(cot * e, rows, std::uint64_t(g.c_out) * e, opt.burst_bytes)
-                     : runs_cost(rows * std::uint64_t(g.w_out) * e, cot, plane_out, opt.burst_bytes));
+  const int B = opt.burst_bytes;
+  const std::uint64_t w = std::uint64_t(g.w_out), plane_out = std::uint64_t(g.h_out) * w * e;
+  const std::uint64_t row_out = std::uint64_t(g.c_out) * e;  // GEMM: one output row
+  std::uint64_t out = 0, c0 = 0;
+  for (const auto& cp : pieces(g.c_out, co_tile)) {
+    const std::uint64_t cot = cp.first, cc = cp.second;  // (lambdas capture no structured bindings in C++17)
+    std::uint64_t r0 = 0;
+    for (const auto& rp : pieces(g.h_out, rows_tile)) {
+      const std::uint64_t rows = rp.first, rc = rp.second;
+      if (g.gemm) {
+        out += periodic_sum(rc, rows * row_out, B, [&](std::uint64_t k) {
+          return periodic_sum(cc, cot * e, B, [&](std::uint64_t j) {
+            return runs_cost(cot * e, rows, row_out, B, (r0 + k * rows) * row_out + (c0 + j * cot) * e);
+          });
+        });
+      } else {
+        out += periodic_sum(rc, rows * w * e, B, [&](std::uint64_t k) {
+          return tiled_runs_cost(rows * w * e, cot, cc, plane_out, B, c0 * plane_out + (r0 + k * rows) * w * e);
+        });
+      }
+      r0 += rows * rc;
+    }
+    c0 += cot * cc;
+  }
   return out * (opt.residual && !opt.dual_gemm ? 2 : 1);
 }
 
@@ -137,7 +180,7 @@ double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first
                         const TilingOptions& opt) {
   // The step double buffering cannot overlap: the first step's loads (its input band
   // and weight tile -- the whole input when it is resident) and one step's compute.
-  const double fill_ns = std::max(double(first_load_bytes) / opt.ddr_bytes_per_ns, memory_ns / double(steps));
+  const double fill_ns = std::max(dma_estimate_ns(opt, first_load_bytes, 2), memory_ns / double(steps));
   return std::max(compute_ns, memory_ns) + compute_ns / double(steps) + fill_ns;
 }
 
@@ -200,26 +243,39 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
   const std::uint64_t plane_in = std::uint64_t(g.h_in) * g.w_in * e;
   const std::uint64_t per_oc = std::uint64_t(g.cin_per_group()) * g.kh * g.kw * e;
 
-  // One pass over every row band, for `channels` channels (a grouped slice or all of them).
-  auto bands_cost = [&](std::uint64_t channels) {
+  // One pass over every row band, for `tiles` tiles of `per_tile` channels from channel c0
+  // (a grouped slice per tile, or all of them): each channel's band rows are one run at byte
+  // c x plane + first row x row bytes (GEMM: the band's rows x c_in, contiguous).
+  auto bands_cost = [&](std::uint64_t per_tile, std::uint64_t tiles, std::uint64_t c0) {
     std::uint64_t c = 0;
     for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) {
-      const int rows = input_band(g, r0, std::min(rows_tile, g.h_out - r0)).rows;
-      c += g.gemm ? bursts(std::uint64_t(rows) * g.c_in * e, B)
-                  : runs_cost(std::uint64_t(rows) * g.w_in * e, channels, plane_in, B);
+      const RowBand b = input_band(g, r0, std::min(rows_tile, g.h_out - r0));
+      const std::uint64_t first = std::uint64_t(b.first_row), rows = std::uint64_t(b.rows);
+      c += g.gemm ? tiles * span_bursts(first * g.c_in * e, rows * g.c_in * e, B)
+                  : tiled_runs_cost(rows * g.w_in * e, per_tile, tiles, plane_in, B,
+                                    c0 * plane_in + first * g.w_in * e);
     }
     return c;
   };
   std::uint64_t input = 0;
   if (g.group > 1 && order == LoopOrder::WeightsResident) {
-    for (const auto& [cot, count] : co_pieces) input += count * bands_cost(cot / g.cout_per_group() * g.cin_per_group());
+    std::uint64_t c0 = 0;
+    for (const auto& [cot, count] : co_pieces) {
+      const std::uint64_t ch = cot / g.cout_per_group() * g.cin_per_group();
+      input += bands_cost(ch, count, c0);
+      c0 += ch * count;
+    }
   } else if (order == LoopOrder::WeightsResident && n_row > 1) {
-    input = n_co * bands_cost(std::uint64_t(g.c_in));
+    input = n_co * bands_cost(std::uint64_t(g.c_in), 1, 0);
   } else {
-    input = bands_cost(std::uint64_t(g.c_in));
+    input = bands_cost(std::uint64_t(g.c_in), 1, 0);
   }
-  std::uint64_t weights = 0;
-  for (const auto& [cot, count] : co_pieces) weights += count * bursts(cot * per_oc, B);
+  // Each co tile's weights are one run from its first output channel.
+  std::uint64_t weights = 0, w0 = 0;
+  for (const auto& [cot, count] : co_pieces) {
+    weights += tiled_runs_cost(cot * per_oc, 1, count, cot * per_oc, B, w0 * per_oc);
+    w0 += cot * count;
+  }
   if (opt.dual_gemm) weights *= 2;  // the gate's tile beside the up's: one more run of the same size
   if (order == LoopOrder::InputResident && n_co > 1) weights *= n_row;
   return input + weights + output_burst_cost(g, co_tile, rows_tile, opt);
@@ -300,6 +356,17 @@ std::uint64_t conv_min_sram_bytes(const ConvGeom& g, const TilingOptions& opt) {
 
 namespace {
 
+// LOADs and STOREs the plan's code makes (for the per-descriptor DMA latency): one input
+// band per step where the weights stay and the input changes (else per row band), one weight
+// tile per output-channel tile (per step where the input stays and the weights change), one
+// output STORE per step (and the residual tile's LOAD).
+std::uint64_t conv_dma_count(const ConvGeom& g, LoopOrder order, const ConvTilePlan& p, const TilingOptions& opt) {
+  const std::uint64_t n_co = std::uint64_t(p.n_co), n_row = std::uint64_t(p.n_row), steps = n_co * n_row;
+  const bool input_per_step = order == LoopOrder::WeightsResident && (n_row > 1 || g.group > 1);
+  const bool weights_per_step = order == LoopOrder::InputResident && n_co > 1;
+  return (input_per_step ? steps : n_row) + (weights_per_step ? steps : n_co) + steps * (opt.residual ? 2 : 1);
+}
+
 // The plan of one candidate tiling (loop order, co output channels x rows output rows per
 // step, SRAM layout `l`): its DDR traffic, burst cost and (time_based()) time estimate.
 ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, const ConvSramLayout& l,
@@ -317,7 +384,8 @@ ConvTilePlan tile_plan(const ConvGeom& g, LoopOrder order, int co, int rows, con
   if (opt.time_based()) {
     p.array_cycles = conv_array_cycles(g, co, rows, opt.array, opt.vector_lanes) * (opt.dual_gemm ? 2 : 1);
     const double compute_ns = double(p.array_cycles) * opt.core_period_ns;
-    const double memory_ns = double(p.burst_cost_bytes) / opt.ddr_bytes_per_ns;
+    p.dma_count = conv_dma_count(g, order, p, opt);
+    const double memory_ns = dma_estimate_ns(opt, p.burst_cost_bytes, p.dma_count);
     const std::uint64_t e = std::uint64_t(opt.act_bytes);
     const int cin_tile = (g.group == 1 || order == LoopOrder::InputResident)
                              ? g.c_in

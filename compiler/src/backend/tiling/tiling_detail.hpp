@@ -28,9 +28,42 @@ int max_band_rows(const ConvGeom& g, int rows_tile);
 std::vector<int> ceil_splits(int total);
 /// `bytes` rounded up to whole bursts of `burst` bytes.
 std::uint64_t bursts(std::uint64_t bytes, int burst);
-/// `runs` runs of `run_bytes`, one per `stride_bytes`, in whole bursts: contiguous (one run)
-/// when the stride is the run.
-std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst);
+/// Bytes of the whole DDR bursts of `burst` bytes that a run of `len` bytes starting at byte
+/// `offset` of a burst-aligned tensor touches: ceil(((offset mod burst) + len) / burst) bursts
+/// (a misaligned 56-byte run touches 2 bursts of 64; the DMA requests each one it touches, as
+/// isa::ddr_burst_bytes counts). 0 when len is 0.
+std::uint64_t span_bursts(std::uint64_t offset, std::uint64_t len, int burst);
+/// sum over k < n of f(k), where f(k) depends only on (k x step) mod burst (a run's offset
+/// within its burst): f is evaluated over one period, burst / gcd(step mod burst, burst) <= burst
+/// values of k, and the sum scaled. f takes a std::uint64_t k.
+template <class F>
+std::uint64_t periodic_sum(std::uint64_t n, std::uint64_t step, int burst, F f) {
+  const std::uint64_t b = std::uint64_t(burst > 1 ? burst : 1), s = step % b;
+  std::uint64_t g = b, r = s;  // gcd(s, b)
+  while (r != 0) g = std::exchange(r, g % r);
+  const std::uint64_t period = s == 0 ? 1 : b / g;
+  if (n <= period) {
+    std::uint64_t sum = 0;
+    for (std::uint64_t k = 0; k < n; ++k) sum += f(k);
+    return sum;
+  }
+  std::uint64_t whole = 0, part = 0;
+  for (std::uint64_t k = 0; k < period; ++k) {
+    if (k == n % period) part = whole;
+    whole += f(k);
+  }
+  return n / period * whole + part;
+}
+/// `runs` runs of `run_bytes`, one per `stride_bytes`, the first at byte `offset` of a
+/// burst-aligned tensor, in the whole bursts each touches (span_bursts): one run when the stride
+/// is the run.
+std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst,
+                        std::uint64_t offset = 0);
+/// `tiles` consecutive tiles of `per_tile` runs each (run_bytes, one per stride_bytes, the first
+/// tile's first run at byte `offset`): the sum of each tile's runs_cost, whose runs start where
+/// the previous tile's end (the channels of consecutive channel tiles).
+std::uint64_t tiled_runs_cost(std::uint64_t run_bytes, std::uint64_t per_tile, std::uint64_t tiles,
+                              std::uint64_t stride_bytes, int burst, std::uint64_t offset);
 /// Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.
 std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile);
 /// Burst cost of the output STOREs of co_tile x rows_tile tiles (and of the residual LOADs

@@ -35,7 +35,9 @@ struct LayerReport {
   /// Bound hint. compute_ns: MAC array cycles from SCALE-Sim's weight-stationary fold model,
   /// folds x (2R + C + T - 2) with folds = ceil(red/R) x ceil(cout/C) per group, red =
   /// cin/group*kh*kw, T = output pixels (GEMM: M), divided by macs_per_pe_per_cycle; vector
-  /// layers elements / lanes. memory_ns: planned bytes / peak DDR GB/s.
+  /// layers elements / lanes. memory_ns: the DMA time of its LOADs and
+  /// STOREs as the simulated DMA + DDR stream them (isa::dma_descriptor_ns each, summed: the
+  /// achievable stream rate, not the peak; docs/timing.md "DMA time estimate").
   double compute_ns = 0;
   double memory_ns = 0;
   std::string bound;  ///< "compute" or "memory" (whichever time is larger); "" for host

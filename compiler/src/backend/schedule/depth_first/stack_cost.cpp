@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/schedule/depth_first/stack_planner.hpp"
+#include "backend/tiling/tiling_detail.hpp"
 
 namespace npu::compiler::depth_first {
 
@@ -17,12 +18,13 @@ std::uint64_t bursts(std::uint64_t bytes, int burst) {
   return (bytes + b - 1) / b * b;
 }
 
-// DDR cost of moving rows [r.lo, r.hi) of all c channels of a [c, h, w] tensor: one run per
-// channel, or one run when the band is whole planes (as tiling.cpp's runs_cost).
+// DDR cost of moving rows [r.lo, r.hi) of all c channels of a burst-aligned [c, h, w] tensor:
+// one run per channel from byte c x h x w x e + r.lo x w x e, or one run when the band is
+// whole planes, each in the whole bursts it touches (tiling_detail::runs_cost).
 std::uint64_t band_cost(int c, int h, int w, RowRange r, int e, int burst) {
-  const std::uint64_t run = std::uint64_t(r.rows()) * w * e;
-  if (r.rows() == h) return bursts(run * std::uint64_t(c), burst);
-  return std::uint64_t(c) * bursts(run, burst);
+  const std::uint64_t row = std::uint64_t(w) * std::uint64_t(e);
+  return tiling_detail::runs_cost(std::uint64_t(r.rows()) * row, std::uint64_t(c), std::uint64_t(h) * row, burst,
+                                  std::uint64_t(r.lo) * row);
 }
 
 // Streamed weights: per band and layer, its compute cycles and its weight bytes, for the
@@ -38,13 +40,14 @@ struct StreamedLoad {
 // one band with weights_ahead 2, longer than the previous two layers' compute. In G
 // output-channel groups the array computes group g while group g+1 loads, so the layer's
 // own compute hides all but its last group's: (G - 1) / G of it.
-// A weight LOAD is one sequential DMA stream: it arrives at the stream rate, which on a DDR
-// whose mapping keeps consecutive bursts in one bank group is half the peak (tCCD_L).
+// A weight LOAD is one sequential DMA stream (one descriptor per group): it takes
+// isa::dma_transfers_ns, the achievable stream rate (on a DDR whose mapping keeps consecutive
+// bursts in one bank group, half the peak: tCCD_L) plus each descriptor's first-burst latency.
 // Adds the unhidden part of every load to s.estimated_ns.
 void add_weight_stalls(StackSummary& s, const std::vector<std::vector<StreamedLoad>>& band_layer,
                        const TilingOptions& opt) {
   const double stream_bw = opt.stream_bytes_per_ns > 0 ? opt.stream_bytes_per_ns : opt.ddr_bytes_per_ns;
-  if (!s.weights_streamed || stream_bw <= 0) return;
+  if (!s.weights_streamed || (stream_bw <= 0 && !opt.dma.valid())) return;
   const std::size_t ahead = std::size_t(s.bands == 1 ? std::max(s.weights_ahead, 1) : 1);
   std::vector<double> prev;  // the last `ahead` computes, ns
   for (const auto& layers : band_layer)
@@ -52,7 +55,9 @@ void add_weight_stalls(StackSummary& s, const std::vector<std::vector<StreamedLo
       const double own_ns = double(l.cycles) * opt.core_period_ns;
       double hidden = own_ns * double(l.groups - 1) / double(l.groups);
       for (double ns : prev) hidden += ns;
-      s.estimated_ns += std::max(0.0, double(l.weight_bytes) / stream_bw - hidden);
+      const double load_ns = opt.dma.valid() ? isa::dma_transfers_ns(opt.dma, l.weight_bytes, std::uint64_t(l.groups))
+                                             : double(l.weight_bytes) / stream_bw;
+      s.estimated_ns += std::max(0.0, load_ns - hidden);
       prev.push_back(own_ns);
       if (prev.size() > ahead) prev.erase(prev.begin());
     }
@@ -66,6 +71,7 @@ struct Planner::CostTally {
   StackSummary& s;
   std::uint64_t lanes = 1;  ///< act_unit.lanes (at least 1)
   std::uint64_t bytes = 0, cycles = 0;
+  std::uint64_t dmas = 0;  ///< LOADs and STOREs (each pays the first-burst latency)
   std::vector<std::vector<StreamedLoad>> band_layer;  ///< weights_streamed: per band, per conv
 };
 
@@ -78,10 +84,13 @@ void Planner::cost(StackPlan& p) {
   tally.band_layer.resize(s.weights_streamed ? std::size_t(std::max(s.bands, 0)) : 0);
   for (StackLayer& sl : p.layers) cost_layer(sl, p.tensors[std::size_t(sl.out)], tally);
   for (const InputTile& it : p.inputs)  // one LOAD per band for all readers
-    for (const RowRange& r : it.rows) tally.bytes += band_cost(it.c, it.h, it.w, r, e_, in_.opt.burst_bytes);
+    for (const RowRange& r : it.rows) {
+      tally.bytes += band_cost(it.c, it.h, it.w, r, e_, in_.opt.burst_bytes);
+      ++tally.dmas;
+    }
   s.ddr_bytes = tally.bytes;
   const double compute_ns = double(tally.cycles) * in_.opt.core_period_ns;
-  const double memory_ns = in_.opt.ddr_bytes_per_ns > 0 ? double(tally.bytes) / in_.opt.ddr_bytes_per_ns : 0;
+  const double memory_ns = dma_estimate_ns(in_.opt, tally.bytes, tally.dmas);
   // As plan_conv's estimate, with the stack's steps: one CONV/POOL of one band is the unit
   // double buffering cannot overlap (the first band's loads, the last band's stores).
   const double steps = double(std::max(s.bands, 1)) * double(p.layers.size());
@@ -110,7 +119,11 @@ void Planner::cost_layer(StackLayer& sl, const StackTensor& t, CostTally& tally)
       for (const RowRange& r : t.computed) loads += r.empty() ? 0 : 1;
     }
     tally.bytes += loads * bursts(weight_bytes(L), burst);
-    if (!L.bias.empty()) tally.bytes += loads * bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, burst);
+    tally.dmas += loads;
+    if (!L.bias.empty()) {
+      tally.bytes += loads * bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, burst);
+      tally.dmas += loads;
+    }
   }
   const std::uint64_t lanes = tally.lanes;
   for (std::size_t b = 0; b < t.rows.size(); ++b) {
@@ -128,7 +141,10 @@ void Planner::cost_layer(StackLayer& sl, const StackTensor& t, CostTally& tally)
     if (s.weights_streamed && b < tally.band_layer.size())
       tally.band_layer[b].push_back({c, is_conv(L) ? bursts(weight_bytes(L), burst) : 0, weight_groups(sl)});
     for (const Operand* o : {&sl.in, &sl.res}) operand_band(*o, b, tally);
-    if (t.stored) tally.bytes += band_cost(t.c, t.h, t.w, r, e_, burst);
+    if (t.stored) {
+      tally.bytes += band_cost(t.c, t.h, t.w, r, e_, burst);
+      ++tally.dmas;
+    }
   }
   // Rows no reader needs (a 1x1 stride-2 reader skips odd rows at a band's end) are not
   // computed; only rows computed more than once count as recomputed.
@@ -145,11 +161,13 @@ void Planner::operand_band(const Operand& o, std::size_t b, CostTally& tally) co
   const RowRange rr = o.rows[b];
   if (!o.gathered()) {
     tally.bytes += band_cost(o.c, o.h, o.w, rr, e_, burst);
+    ++tally.dmas;
     return;
   }
   for (const Piece& pc : o.pieces) {
     if (pc.produced < 0 && pc.input < 0) {
       tally.bytes += band_cost(pc.c, o.h, o.w, rr, e_, burst);
+      ++tally.dmas;
       continue;
     }
     // One MOVE: a streaming pass of the vector unit (act_unit_timing.cpp).
@@ -179,7 +197,6 @@ std::pair<std::uint64_t, double> Planner::alone(std::size_t k) {
   if (it != alone_.end()) return it->second;
   const LayerSpec& L = lg_.layers[k];
   std::pair<std::uint64_t, double> r{0, 0};
-  const double bw = in_.opt.ddr_bytes_per_ns;
   if (is_conv(L)) {
     TilingOptions o = in_.opt;
     o.residual = !L.residual.empty();
@@ -190,7 +207,8 @@ std::pair<std::uint64_t, double> Planner::alone(std::size_t k) {
       r.first = plan->burst_cost_bytes;
       if (!L.bias.empty()) r.first += bursts(std::uint64_t(L.geom.c_out) * isa::kParamElemBytes, in_.opt.burst_bytes);
       const double compute = double(plan->array_cycles) * in_.opt.core_period_ns;
-      const double memory = bw > 0 ? double(r.first) / bw : 0;
+      // The plan's LOADs and STOREs and the bias LOAD.
+      const double memory = dma_estimate_ns(in_.opt, r.first, plan->dma_count + (L.bias.empty() ? 0 : 1));
       r.second = std::max(compute, memory) + (compute + memory) / std::max(plan->steps, 1);
     } else {
       r = {UINT64_MAX / 4, 1e30};  // cannot run alone: any stack is better
@@ -202,7 +220,7 @@ std::pair<std::uint64_t, double> Planner::alone(std::size_t k) {
               bursts(std::uint64_t(g.c_out) * g.h_out * g.w_out * e_, in_.opt.burst_bytes);
     const double compute =
         double(band_cycles(L, g, g.h_out, g.h_in, in_.opt.array, in_.hw.act_unit.lanes)) * in_.opt.core_period_ns;
-    const double memory = bw > 0 ? double(r.first) / bw : 0;
+    const double memory = dma_estimate_ns(in_.opt, r.first, std::uint64_t(inputs) + 1);  // whole tensors
     r.second = std::max(compute, memory) + (compute + memory) / 8;
   }
   alone_[k] = r;

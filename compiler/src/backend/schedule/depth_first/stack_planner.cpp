@@ -95,6 +95,8 @@ std::size_t Planner::longest_run(std::size_t i, std::string& reason) {
 // bytes. The first stack of the best segmentation is taken and planning resumes after
 // it (a later run may reach past j).
 Planner::Segmentation Planner::segment(std::size_t i, std::size_t j) {
+  // The time a byte keeps the DDR data bus busy: at the peak, not at one stream's rate (the
+  // bus time a byte takes from other traffic; the stream rate is in the time estimates).
   const double per_byte =
       in_.opt.ddr_bytes_per_ns > 0 ? std::max(in_.opt.traffic_weight, 0.0) / in_.opt.ddr_bytes_per_ns : 0.0;
   auto cost = [&](double t, std::uint64_t by) { return t + per_byte * double(by); };

@@ -39,7 +39,8 @@ namespace npu::compiler {
 ///     <= traffic_weight x saved,
 /// where C is a layer's estimated compute time (the compile report's compute_ns, plus the MOVEs
 /// of tensors kept before), M the DDR time of its LOADs and STOREs as the DRAM moves them (each
-/// DMA row's bytes rounded out to whole ddr.burst_bytes() bursts, / peak DDR GB/s: a strided
+/// DMA row's bytes rounded out to whole ddr.burst_bytes() bursts, each LOAD or STORE timed by
+/// isa::dma_descriptor_ns, the achievable stream rate with its first-burst latency: a strided
 /// read of 2 bytes every 85 costs a burst each), `move` the cycles of the tensor's new MOVEs on
 /// the vector unit (ceil(elems / act_unit.lanes) + the identity latency each, docs/timing.md)
 /// and `saved` the DDR time of the LOADs and STOREs they replace: the roofline estimate of the

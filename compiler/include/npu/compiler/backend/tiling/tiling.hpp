@@ -9,6 +9,7 @@
 #include <string>
 
 #include "npu/hw_config/hw_config.hpp"
+#include "npu/isa/cost/dma_time.hpp"
 #include "npu/isa/instruction.hpp"
 
 namespace npu::compiler {
@@ -155,6 +156,10 @@ struct TilingOptions {
   /// fast one weight LOAD arrives. Depth-first stacks with streamed weights cost the part of
   /// each weight load the previous computes cannot hide with it. 0: ddr_bytes_per_ns.
   double stream_bytes_per_ns = 0;
+  /// How long the simulated DMA + DDR take for a LOAD or STORE (isa::dma_stream_model: the
+  /// achievable stream rate per engine, first-burst latency, page switches, refresh). compile()
+  /// fills it from the hardware config; invalid (the default): bytes / ddr_bytes_per_ns.
+  isa::DmaStreamModel dma;
   /// Depth-first stacks with streamed weights: a dense Conv whose weights exceed this many bytes
   /// loads and computes them in output-channel groups (depth_first/stack_plan.hpp).
   std::uint64_t weight_group_bytes = 256 * 1024;
@@ -174,6 +179,11 @@ struct TilingOptions {
     return array.rows > 0 && array.cols > 0 && core_period_ns > 0 && ddr_bytes_per_ns > 0;
   }
 };
+
+/// Estimated ns of `descriptors` LOADs and STOREs moving `bytes` (DDR bursts) in total: with
+/// opt.dma valid, isa::dma_transfers_ns (docs/timing.md "DMA time estimate"); otherwise
+/// bytes / opt.ddr_bytes_per_ns (0 when that is 0). Throws nothing.
+double dma_estimate_ns(const TilingOptions& opt, std::uint64_t bytes, std::uint64_t descriptors);
 
 /// SRAM byte offsets of the buffers of one CONV/GEMM layer. Buffers whose content changes
 /// during the layer get two slots (ping-pong); the others one (slot[1] == slot[0]).
@@ -211,11 +221,15 @@ struct ConvTilePlan {
   std::uint64_t burst_cost_bytes = 0;
   /// MAC-array cycles of all the tiles (conv_array_cycles); 0 when TilingOptions has no array.
   std::uint64_t array_cycles = 0;
+  /// LOADs and STOREs of the plan's tiles (input bands, weight tiles, output and residual
+  /// tiles; params excluded): what the per-descriptor DMA latency is counted for.
+  std::uint64_t dma_count = 0;
   /// Estimated layer time (ns): max(compute, memory) + compute / steps + fill, where
-  /// compute = array_cycles x core period, memory = burst_cost_bytes / peak DDR bandwidth and
-  /// fill = max(first step's loads (input band + weight tile bytes) / peak bandwidth,
-  /// memory / steps): the step that double buffering cannot overlap (a resident input is
-  /// loaded whole before the first tile computes).
+  /// compute = array_cycles x core period, memory = dma_estimate_ns(burst_cost_bytes,
+  /// dma_count) (the achievable stream rate per engine and each descriptor's first-burst
+  /// latency, docs/timing.md "DMA time estimate") and fill = max(dma_estimate_ns of the
+  /// first step's loads (input band + weight tile), memory / steps): the step that double
+  /// buffering cannot overlap (a resident input is loaded whole before the first tile computes).
   /// 0 when TilingOptions is not time_based().
   double estimated_ns = 0;
   ConvSramLayout sram;
@@ -231,8 +245,8 @@ ConvSramLayout conv_sram_layout(const ConvGeom& g, LoopOrder order, int co_tile,
 void conv_traffic(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile, const TilingOptions& opt,
                   std::uint64_t& input_bytes, std::uint64_t& weight_bytes);
 
-/// DDR cost of a tile choice counted in whole bursts: each DMA run of L contiguous bytes
-/// costs ceil(L / burst_bytes) * burst_bytes; runs that follow each other in DDR (a band
+/// DDR cost of a tile choice in whole bursts: a DMA run of L contiguous bytes at byte o of its burst-aligned tensor ([c, h, w]; GEMM [rows, c]) costs the bursts it touches,
+/// ceil(((o mod burst_bytes) + L) / burst_bytes) x burst_bytes (a misaligned 56-B run: 2 of 64, as the DMA requests them); runs that follow each other in DDR (a band
 /// covering whole channel planes, a tile of all output rows) count as one run. Counts the
 /// input and weight loads of the loop order, the output stores and the residual loads.
 std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, int rows_tile,
