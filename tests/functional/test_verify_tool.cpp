@@ -11,6 +11,7 @@
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "fp32_config.hpp"
 #include "shared_data.hpp"
+#include "test_onnx_util.hpp"
 #include "tool_runner.hpp"
 #include "under_sanitizer.hpp"
 
@@ -293,17 +294,31 @@ TEST(VerifyTool, ExperimentVerifyAddsTheColumns) {
 // until 2026-12-03 a bilinear Resize, which is computed now), not just "cannot be executed with
 // data:" (the line that introduces the list), and not the "fix:" line after it.
 TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
-  const std::string models = npu::test::shared_path("models");
-  NPU_REQUIRE_SHARED_OR_SKIP(models + "/cases/op_pad_avgpool.onnx");
+  // An AveragePool with count_include_pad=1 whose last window (ceil_mode) reaches past the
+  // padding: 6x6, k3 s2, pads 1 -> out ceil(5 / 2) + 1 = 4, the last window covers 5, 6, 7 where
+  // the padded input ends at 6. Neither POOL op divides by what ONNX does there.
   const std::string dir = npu::test::fresh_dir("exp-verify-refused");
-  const auto r = npu::test::run_npu({"experiment", "--model", models + "/cases/op_pad_avgpool.onnx", "--hw",
-                                     fp32_config(dir), "--strategies", "none", "--verify", "--out", dir + "/e"});
+  npu::test::OnnxModel m(13);
+  m.input("x", {1, 1, 6, 6});
+  auto& n = m.node("AveragePool", "pool", {"x"}, {"y"});
+  npu::test::OnnxModel::attr_ints(n, "kernel_shape", {3, 3});
+  npu::test::OnnxModel::attr_ints(n, "strides", {2, 2});
+  npu::test::OnnxModel::attr_ints(n, "pads", {1, 1, 1, 1});
+  npu::test::OnnxModel::attr_i(n, "ceil_mode", 1);
+  npu::test::OnnxModel::attr_i(n, "count_include_pad", 1);
+  m.output("y");
+  const std::string model = dir + "/pool.onnx";
+  std::ofstream(model, std::ios::binary) << m.bytes();
+  const auto r = npu::test::run_npu({"experiment", "--model", model, "--hw", fp32_config(dir), "--strategies", "none",
+                                     "--verify", "--out", dir + "/e"});
   EXPECT_EQ(r.status, 1) << r.output;
   const auto s = npu::test::read_json(dir + "/e/summary.json");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].at("status"), "failed");
   const std::string err = s[0].at("error").get<std::string>();
-  EXPECT_NE(err.find("cannot be executed with data: layer 'pool' (AveragePool) has count_include_pad=1"), std::string::npos)
+  EXPECT_NE(err.find("cannot be executed with data: layer 'pool' (AveragePool) has count_include_pad=1 and a window "
+                     "past the padding"),
+            std::string::npos)
       << err;
   EXPECT_EQ(err.find("(and "), std::string::npos) << err;  // one refused layer: nothing more to count
   EXPECT_EQ(err.find("fix:"), std::string::npos) << err;

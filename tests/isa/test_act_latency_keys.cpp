@@ -34,6 +34,7 @@ std::vector<std::string> latency_keys_from_the_isa() {
                   EltwiseOp::RDiv})
     add(isa::to_string(op));
   for (auto op : {ActOp::GeluTanh, ActOp::RmsNorm, ActOp::SoftmaxOnline, ActOp::Rope}) add(isa::to_string(op));
+  add(isa::to_string(PoolOp::AvgPad));
   return keys;
 }
 

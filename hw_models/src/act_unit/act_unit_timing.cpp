@@ -36,9 +36,11 @@ VectorCost vector_cost(const isa::Instruction& inst, const HwConfig& hw) {
       c.elements = std::uint64_t(p.c) * p.h_in * p.w_in;
       work = p.op == isa::PoolOp::GlobalAvg ? c.elements
                                             : std::uint64_t(p.c) * p.h_out() * p.w_out() * p.kh * p.kw;
-      // avg_pad is avg with another divisor: the same datapath, the `avg` latency.
-      const isa::PoolOp timed = p.op == isa::PoolOp::AvgPad ? isa::PoolOp::Avg : p.op;
-      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, isa::to_string(timed)));
+      // avg_pad is avg with another divisor: the same datapath, so `avg`'s latency unless the
+      // config gives avg_pad one of its own.
+      std::string key = isa::to_string(p.op);
+      if (p.op == isa::PoolOp::AvgPad && !hw.act_unit.op_latency_cycles.count(key)) key = "avg";
+      c.latency_cycles = std::uint64_t(act_latency_cycles(hw.act_unit, key));
       break;
     }
     case isa::Opcode::Move: {

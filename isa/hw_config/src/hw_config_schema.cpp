@@ -18,7 +18,9 @@ std::vector<std::string> detail::act_latency_keys() {
           // ActOp added later still (issue 30)
           "gelu_tanh", "rms_norm", "softmax_online",
           // ActOp added for the rotary embedding (issue 30, fuse-rope)
-          "rope"};
+          "rope",
+          // PoolOp avg_pad (AveragePool count_include_pad=1; unset: avg's latency)
+          "avg_pad"};
 }
 
 const std::vector<HwConfigSection>& hw_config_schema() {

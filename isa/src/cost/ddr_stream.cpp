@@ -6,9 +6,6 @@
 
 namespace npu::isa {
 
-namespace {
-
-// Whether two-letter field `f` comes after `co` in the mapping (MSB -> LSB), i.e. in lower bits.
 bool below_column(const std::string& mapping, const char* f) {
   std::size_t co = std::string::npos, at = std::string::npos;
   for (std::size_t i = 0; i + 1 < mapping.size(); i += 2) {
@@ -18,8 +15,6 @@ bool below_column(const std::string& mapping, const char* f) {
   }
   return co != std::string::npos && at != std::string::npos && at > co;
 }
-
-}  // namespace
 
 double sequential_stream_gbps(const HwConfig& hw) {
   if (hw.memory.model == MemoryModel::Fixed) return hw.memory.bandwidth_gbps;  // one bus, no banks

@@ -10,17 +10,6 @@ namespace npu::isa {
 
 namespace {
 
-// Whether two-letter field `f` comes after `co` in the mapping (MSB -> LSB), i.e. in lower bits.
-bool below_column(const std::string& mapping, const char* f) {
-  std::size_t co = std::string::npos, at = std::string::npos;
-  for (std::size_t i = 0; i + 1 < mapping.size(); i += 2) {
-    const std::string field = mapping.substr(i, 2);
-    if (field == "co") co = i;
-    if (field == f) at = i;
-  }
-  return co != std::string::npos && at != std::string::npos && at > co;
-}
-
 // The SRAM side of a request (its write into SRAM and the core cycle it issues in), ns:
 // (sram.latency_cycles + ceil(burst / sram.bytes_per_cycle) + 1) x core period
 // (npu::hw::dma_sizing's loaded latency uses the same term).

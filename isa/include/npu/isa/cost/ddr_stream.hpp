@@ -36,4 +36,9 @@ double sequential_stream_gbps(const HwConfig& hw);
 /// reaches it. Throws nothing.
 std::string sequential_stream_reason(const HwConfig& hw);
 
+/// Whether the two-letter field `f` ("bg", "ch", ...) comes after `co` in the address mapping
+/// `mapping` (MSB -> LSB), i.e. takes lower address bits than the column: consecutive bursts
+/// then interleave over it. False when either field is absent. Throws nothing.
+bool below_column(const std::string& mapping, const char* f);
+
 }  // namespace npu::isa
