@@ -138,6 +138,21 @@ def roofline_points(df):
     return points[(points.macs > 0) & (points.ddr_mb > 0) & (points.latency_ms > 0)]
 
 
+def roof_lines(peak_macs, peak_gbps, stream_gbps):
+    """The roofline's lines as (label, xs, ys, style, width): the peak roof, min(peak MAC/s,
+    intensity x peak DDR bytes/s), and, where one sequential stream cannot reach the peak DDR
+    bandwidth (docs/timing.md "Sequential streams"), the same roof at the stream rate. xs are
+    operational intensities in MACs per DDR byte (the ridge / 1000, the ridge, x 1000), ys MAC/s."""
+    ridge = peak_macs / (peak_gbps * 1e9)
+    xs = [ridge / 1000, ridge, ridge * 1000]
+    lines = [(f"roofline (peak DDR {peak_gbps:.1f} GB/s)", xs,
+              [min(peak_macs, x * peak_gbps * 1e9) for x in xs], "k-", 1.5)]
+    if stream_gbps < peak_gbps:
+        lines.append((f"one sequential stream ({stream_gbps:.1f} GB/s)", xs,
+                      [min(peak_macs, x * stream_gbps * 1e9) for x in xs], "k--", 1))
+    return lines
+
+
 def roofline(root, summary_json, out_dir):
     written = []
     by_key = {}
@@ -171,13 +186,8 @@ def roofline(root, summary_json, out_dir):
         if peak_macs is None:
             plt.close(fig)
             continue
-        ridge = peak_macs / (peak_gbps * 1e9)
-        xs = [ridge / 1000, ridge, ridge * 1000]
-        ax.plot(xs, [min(peak_macs, x * peak_gbps * 1e9) for x in xs], "k-", lw=1.5,
-                label=f"roofline (peak DDR {peak_gbps:.1f} GB/s)")
-        if stream_gbps < peak_gbps:  # one sequential stream cannot reach the peak (docs/timing.md)
-            ax.plot(xs, [min(peak_macs, x * stream_gbps * 1e9) for x in xs], "k--", lw=1,
-                    label=f"one sequential stream ({stream_gbps:.1f} GB/s)")
+        for label, xs, ys, style, lw in roof_lines(peak_macs, peak_gbps, stream_gbps):
+            ax.plot(xs, ys, style, lw=lw, label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("operational intensity (MACs per DDR byte)")

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,38 @@ TEST(UnsafeOutputNames, OutputsThatMapAlikeGetDistinctFiles) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(fs::exists(dir + "/out/outputs/a_b.npy"));
   EXPECT_TRUE(fs::exists(dir + "/out/outputs/a_b~2.npy"));
+}
+
+TEST(UnsafeOutputNames, ExperimentHwAndStrategyNamesStayInsideOut) {
+  // Run folders are named MODEL__HW__STRATEGY: the hw label is the config file's stem (its
+  // npu.name, "../../escaped-hw" here, is never a path), and a strategy file's name may hold
+  // only letters, digits, '-', '_' and '.', so "../../escaped-st" is refused before any run.
+  const Case c = unsafe_case("unsafe-exp");
+  const std::string hw = c.dir + "/hostile.yaml";
+  {
+    std::ifstream in(npu::test::fp32_config(c.dir));
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string yaml = text.str();
+    const std::size_t at = yaml.find("name:");
+    ASSERT_NE(at, std::string::npos);
+    yaml.replace(at, yaml.find('\n', at) - at, "name: \"../../escaped-hw\"");
+    std::ofstream(hw) << yaml;
+  }
+  const std::string st = c.dir + "/hostile-st.yaml";
+  std::ofstream(st) << "name: \"../../escaped-st\"\npasses: [fold-batchnorm]\n";
+  auto r = run_npu({"experiment", "--model", c.model, "--hw", hw, "--strategies", "none," + st, "--out", c.out, "-q"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("strategy name '../../escaped-st' contains '/'"), std::string::npos) << r.output;
+  r = run_npu({"experiment", "--model", c.model, "--hw", hw, "--strategies", "none", "--out", c.out, "-q"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(fs::exists(c.abs_dir)) << c.abs_dir;
+  for (const std::string& f : files_under(c.dir)) {
+    const bool inside = f.rfind("a/b/out/", 0) == 0;
+    EXPECT_TRUE(inside || f == "names.onnx" || f == "edge-fp32.yaml" || f == "hostile.yaml" || f == "hostile-st.yaml")
+        << f;
+  }
+  EXPECT_TRUE(fs::exists(c.out + "/runs/names__hostile__none")) << "the run folder is named by the config's stem";
 }
 
 }  // namespace

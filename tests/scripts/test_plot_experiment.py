@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Tests of scripts/plot_experiment.py's roofline points on a hand-made layers.csv (issue 27
 item 8: a depth-first stack is drawn as one point with the stack's own time, not each of its
-layers with the whole stack's time).
+layers with the whole stack's time) and of its roof lines (item 2: the sequential-stream roof
+beside the peak).
 
 Run: /usr/bin/python3 tests/scripts/test_plot_experiment.py   (ctest: plot_experiment)
 """
@@ -50,6 +51,23 @@ class RooflinePoints(unittest.TestCase):
         pts = pe.roofline_points(pe.pd.read_csv(io.StringIO(no_stack)))
         self.assertEqual(len(pts), 3)
         self.assertTrue(pts["stack"].isna().all())
+
+
+class RoofLines(unittest.TestCase):
+    def test_a_stream_below_the_peak_gets_its_own_roof(self):
+        # Edge preset: 32 x 32 MACs at 1 GHz = 1.024e12 MAC/s, DDR4-3200 x 8 B = 25.6 GB/s peak,
+        # one stream 12.8 GB/s (tCCD_L). Ridge = 1.024e12 / 25.6e9 = 40 MACs/B; at the ridge the
+        # stream roof is 40 x 12.8e9 = 5.12e11 MAC/s, half the peak; far right both reach 1.024e12.
+        lines = pe.roof_lines(1.024e12, 25.6, 12.8)
+        self.assertEqual([l[0] for l in lines], ["roofline (peak DDR 25.6 GB/s)", "one sequential stream (12.8 GB/s)"])
+        self.assertEqual(lines[0][1], [0.04, 40.0, 40000.0])
+        self.assertAlmostEqual(lines[0][2][1], 1.024e12)
+        self.assertAlmostEqual(lines[1][2][1], 5.12e11)
+        self.assertAlmostEqual(lines[1][2][0], 0.04 * 12.8e9)
+        self.assertAlmostEqual(lines[1][2][2], 1.024e12)
+
+    def test_a_stream_at_the_peak_draws_one_roof(self):
+        self.assertEqual(len(pe.roof_lines(1.024e12, 256.0, 256.0)), 1)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ void check_gather(const Graph& g, const Node& n, const std::string& where) {
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return;  // the shape rule names a bad axis
   const std::int64_t d = data[std::size_t(axis)];
+  if (d < 0) return;  // a dynamic size: not known at import
   const std::vector<std::int64_t>& idx = g.tensor(n.inputs[1]).int_data;
   for (std::size_t k = 0; k < idx.size(); ++k)
     if (idx[k] < -d || idx[k] >= d)
@@ -50,7 +51,7 @@ void check_reflect_pad(const Graph& g, const Node& n, const std::string& where) 
   if (pads.size() != 2 * x.size() || constant_input(g, n, 3)) return;  // axes given: the shape rule's case
   for (std::size_t a = 0; a < x.size(); ++a) {
     for (std::int64_t p : {pads[a], pads[a + x.size()]}) {
-      if (p < x[a]) continue;
+      if (x[a] < 0 || p < x[a]) continue;  // a dynamic size is not known at import
       throw ConfigError(where + ": reflect pad of " + std::to_string(p) + " on axis " + std::to_string(a) + " of '" +
                         echo(n.inputs[0]) + "' " + shape_text(x) + ", whose size is " + std::to_string(x[a]) +
                         "; a reflection mirrors at most size - 1 = " + std::to_string(x[a] - 1) +

@@ -16,6 +16,7 @@ namespace npu::compiler {
 ///    repeats no border element, so at most d - 1 elements mirror; ONNX Runtime's rule);
 ///  - BatchNormalization: a constant variance with var[c] + epsilon <= 0 or NaN, where
 ///    1 / sqrt(var + epsilon) is not a real number.
+/// An axis whose size is not known at import (negative: dynamic) is not checked.
 /// `where` is the caller's "SOURCE: error: node #I 'NAME' (OP)". Other nodes: no check.
 void check_constant_operands(const Graph& g, const Node& n, const std::string& where);
 
