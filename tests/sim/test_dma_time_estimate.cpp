@@ -8,6 +8,8 @@
 // dma_stream_model says which of its terms were chosen by comparison with the simulator.
 #include <gtest/gtest.h>
 
+#include "preset_params.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -94,13 +96,6 @@ TEST_P(DmaTimeEstimate, LoadAndStoreOnTheirOwnEnginesWithinFivePercent) {
   EXPECT_GT(sim, 1.7 * npu::isa::dma_descriptor_ns(model(), bytes));
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, DmaTimeEstimate,
-                         ::testing::Values("edge-npu-ddr4", "mobile-npu-lpddr4", "tpu-v1-like", "hbm2-npu"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Presets, DmaTimeEstimate, npu::test::four_presets(), npu::test::preset_test_name);
 
 }  // namespace

@@ -7,6 +7,8 @@
 // every preset's SRAM) with `npu run`; rate = bytes / simulated ns.
 #include <gtest/gtest.h>
 
+#include "preset_params.hpp"
+
 #include <cmath>
 #include <fstream>
 
@@ -100,14 +102,7 @@ TEST_P(SequentialStreamSim, OneLoadNeverBeatsTheBoundAndReachesTheFloor) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, SequentialStreamSim,
-                         ::testing::Values("edge-npu-ddr4", "mobile-npu-lpddr4", "tpu-v1-like", "hbm2-npu"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Presets, SequentialStreamSim, npu::test::four_presets(), npu::test::preset_test_name);
 
 }  // namespace
 

@@ -52,13 +52,14 @@ bool pool_window(LowerCtx& ctx, const Node& n, const std::vector<std::int64_t>& 
   return c.pad_bottom > declared_bottom || c.pad_right > declared_right;
 }
 
-// AveragePool with count_include_pad=1 divides by the whole window (ONNX; PyTorch's
-// AvgPool2d default): POOL avg_pad, where every window lies inside the padded input. A window
-// past the pads (ceil_mode) divides by its taps inside the padded input, which neither POOL op
-// computes: it stays avg, and functional_problems() says so.
-isa::PoolOp avg_pool_op(const Node& n, bool overhang) {
-  if (n.op_type != "AveragePool") return isa::PoolOp::Max;
-  return n.attr_int("count_include_pad", 0) != 0 && !overhang ? isa::PoolOp::AvgPad : isa::PoolOp::Avg;
+// An AveragePool's POOL op. count_include_pad=1 divides by the whole window (ONNX; PyTorch's
+// AvgPool2d default): POOL avg_pad where that differs from avg (a window reaches the padding:
+// avg_pool_counts_padding) and every window lies inside the padded input. A window past the
+// pads (ceil_mode) divides by its taps inside the padded input, which neither POOL op computes:
+// it stays avg, and functional_problems() says so.
+isa::PoolOp avg_pool_op(const Graph& g, const Node& n, bool overhang) {
+  const bool include_pad = n.attr_int("count_include_pad", 0) != 0 && avg_pool_counts_padding(g, n);
+  return include_pad && !overhang ? isa::PoolOp::AvgPad : isa::PoolOp::Avg;
 }
 
 // One 2-D pool layer over `planes` planes of h_in x w_in -> h_out x w_out, window `win`
@@ -135,9 +136,7 @@ void lower_pool(LowerCtx& ctx, const Node& n) {
     return ctx.finish(L);
   }
   const bool overhang = pool_window(ctx, n, y, c);
-  L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max
-           : avg_pool_counts_padding(g, n) ? avg_pool_op(n, overhang)
-                                           : isa::PoolOp::Avg;
+  L.pool = n.op_type == "MaxPool" ? isa::PoolOp::Max : avg_pool_op(g, n, overhang);
   ctx.finish(L);
 }
 
