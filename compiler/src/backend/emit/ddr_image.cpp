@@ -2,6 +2,7 @@
 #include "npu/compiler/backend/emit/ddr_image.hpp"
 
 #include "backend/emit/ddr_image_int8.hpp"
+#include "backend/emit/placed_constants.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/compiler/ir/pool_window.hpp"
 
@@ -24,12 +25,6 @@ std::string where(const CompileResult& r) {
   return r.graph.source.empty() ? "model '" + r.graph.name + "'" : r.graph.source;
 }
 
-std::uint64_t ddr_addr_of(const CompileResult& r, const std::string& t) {
-  const DdrPlace& p = r.lowered.place.at(t);
-  for (const isa::TensorDecl& d : r.program.tensors)
-    if (d.name == p.root) return d.ddr_addr + p.offset;
-  throw std::logic_error("ddr_image: tensor '" + t + "' lives in undeclared region '" + p.root + "'");
-}
 
 // The N tile of a GEMM layer: N of its first GEMM instruction (tile 0 is a full tile, or
 // the whole N when there is one tile), 0 when the layer has no GEMM.
@@ -150,11 +145,8 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
       // LOADs per N tile (codegen.cpp); only constant weights are pre-tiled.
     }
   }
-  std::set<std::string> seen;
-  for (const auto& [name, place] : r.lowered.place) {
-    (void)place;
-    if (!g.has_tensor(name) || !g.tensor(name).is_constant || seen.count(name)) continue;
-    seen.insert(name);
+  for (const PlacedConstant& c : placed_constants(r)) {
+    const std::string& name = c.name;
     if (!has_values(g.tensor(name)))
       out.push_back("constant '" + name + "' has no fp32 values (a structural model, or integer data): nothing to load");
   }
@@ -170,7 +162,7 @@ std::vector<TensorPlacement> input_placements(const CompileResult& r) {
     TensorPlacement p;
     p.name = t;
     p.ddr_tensor = r.lowered.place.at(t).root;
-    p.ddr_addr = ddr_addr_of(r, t);
+    p.ddr_addr = placed_ddr_addr(r, t);
     p.shape = r.graph.tensor(t).shape;
     set_elements(r, r.graph.tensor(t), p);
     for (const KvAppend& a : r.lowered.kv_appends)
@@ -266,7 +258,7 @@ void put_scale_shift(const CompileResult& r, const LayerSpec& L, std::vector<Ddr
     v = gamma;
     v.insert(v.end(), beta.begin(), beta.end());
   }
-  put(out, ss, ddr_addr_of(r, ss), v);
+  put(out, ss, placed_ddr_addr(r, ss), v);
 }
 
 // A GEMM's norm prologue parameters (fuse-norm-prologue): gamma[K] then, for LayerNormalization,
@@ -281,7 +273,7 @@ void put_prologue_params(const CompileResult& r, const LayerSpec& L, std::vector
     const std::vector<float>& beta = r.graph.tensor(n->inputs[5]).float_data;
     v.insert(v.end(), beta.begin(), beta.end());
   }
-  put(out, pp, ddr_addr_of(r, pp), v);
+  put(out, pp, placed_ddr_addr(r, pp), v);
 }
 
 // A GEMM's rotary table (fuse-rope): cos[d] then sin[d] for each of the S positions, from the
@@ -301,7 +293,7 @@ void put_rope_table(const CompileResult& r, const LayerSpec& L, std::vector<DdrS
     v.insert(v.end(), c.begin() + std::ptrdiff_t(p * d), c.begin() + std::ptrdiff_t((p + 1) * d));
     v.insert(v.end(), s.begin() + std::ptrdiff_t(p * d), s.begin() + std::ptrdiff_t((p + 1) * d));
   }
-  put(out, rt, ddr_addr_of(r, rt), v);
+  put(out, rt, placed_ddr_addr(r, rt), v);
 }
 
 // A GEMM layer's constant B pre-tiled by its N tile (x alpha, transB applied), and its bias
@@ -326,12 +318,12 @@ void put_gemm_weights(const CompileResult& r, const LayerSpec& L, const Node& n,
         tiled[c0 * K + k * nt + c] = alpha * w;
       }
   }
-  put(out, weight + " (pre-tiled by " + std::to_string(t) + " columns)", ddr_addr_of(r, weight), tiled);
+  put(out, weight + " (pre-tiled by " + std::to_string(t) + " columns)", placed_ddr_addr(r, weight), tiled);
   const float beta = n.op_type == "Gemm" ? n.attr_float("beta", 1.0f) : 1.0f;
   if (weight == L.weight && !L.bias.empty() && beta != 1.0f) {
     std::vector<float> bias = r.graph.tensor(L.bias).float_data;
     for (float& x : bias) x *= beta;
-    put(out, L.bias + " (x beta)", ddr_addr_of(r, L.bias), bias);
+    put(out, L.bias + " (x beta)", placed_ddr_addr(r, L.bias), bias);
   }
 }
 
@@ -353,7 +345,7 @@ void put_conv_transpose_weights(const CompileResult& r, const LayerSpec& L, std:
         const std::uint64_t src_ci = co / cout_g * cin_g + ci, src_co = co % cout_g;
         v[(co * cin_g + ci) * taps + t] = w.float_data[(src_ci * cout_g + src_co) * taps + (taps - 1 - t)];
       }
-  put(out, L.weight + " (as the stride-1 conv's, flipped)", ddr_addr_of(r, L.weight), v);
+  put(out, L.weight + " (as the stride-1 conv's, flipped)", placed_ddr_addr(r, L.weight), v);
 }
 
 // A Conv over NCDHW (codegen/conv3d.cpp) reads its weights kd-major, [kD, Cout, Cin, kh, kw],
@@ -371,7 +363,7 @@ void put_conv3d_weights(const CompileResult& r, const LayerSpec& L, std::vector<
       for (std::uint64_t kd = 0; kd < kd_n; ++kd)
         for (std::uint64_t t = 0; t < taps; ++t)
           v[((kd * co_n + co) * ci_n + ci) * taps + t] = w.float_data[((co * ci_n + ci) * kd_n + kd) * taps + t];
-  put(out, L.weight + " (kd-major, as the depth taps read it)", ddr_addr_of(r, L.weight), v);
+  put(out, L.weight + " (kd-major, as the depth taps read it)", placed_ddr_addr(r, L.weight), v);
 }
 
 }  // namespace
@@ -384,11 +376,8 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     int8_image(r, inputs, out);
     return out;
   }
-  // 1. Constants in their ONNX layout.
-  for (const auto& [name, place] : r.lowered.place) {
-    (void)place;
-    if (g.has_tensor(name) && g.tensor(name).is_constant) put(out, name, ddr_addr_of(r, name), g.tensor(name).float_data);
-  }
+  // 1. Constants in their ONNX layout (whole, also those read only through subviews).
+  for (const PlacedConstant& c : placed_constants(r)) put(out, c.name, c.ddr_addr, g.tensor(c.name).float_data);
   // 2. Parameters that exist only in the program, the GEMM weights pre-tiled, the
   //    ConvTranspose weights as a conv's and the Conv3d weights kd-major (these overwrite the
   //    natural copy written above).
@@ -404,7 +393,7 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     if (!L.linear_weights.empty()) {  // a bilinear Resize's weights: rows', then columns'
       std::vector<float> v = L.taps_h.w;
       v.insert(v.end(), L.taps_w.w.begin(), L.taps_w.w.end());
-      put(out, L.linear_weights, ddr_addr_of(r, L.linear_weights), v);
+      put(out, L.linear_weights, placed_ddr_addr(r, L.linear_weights), v);
     }
   }
   // 3. The graph inputs (checked above).

@@ -1,5 +1,6 @@
 // DDR image of int8 programs of quantised graphs (ddr_image_int8.hpp).
 #include "backend/emit/ddr_image_int8.hpp"
+#include "backend/emit/placed_constants.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -11,12 +12,6 @@ namespace npu::compiler {
 
 namespace {
 
-std::uint64_t ddr_addr_of(const CompileResult& r, const std::string& t) {
-  const DdrPlace& p = r.lowered.place.at(t);
-  for (const isa::TensorDecl& d : r.program.tensors)
-    if (d.name == p.root) return d.ddr_addr + p.offset;
-  throw std::logic_error("ddr_image: tensor '" + t + "' lives in undeclared region '" + p.root + "'");
-}
 
 template <class T>
 void put(std::vector<DdrSegment>& out, const std::string& what, std::uint64_t addr, const std::vector<T>& v) {
@@ -90,9 +85,9 @@ void int8_problems(const CompileResult& r, std::vector<std::string>& out) {
     if (!L.weight.empty()) params.insert(L.weight);
     if (!L.bias.empty()) params.insert(L.bias);
   }
-  for (const auto& [name, place] : r.lowered.place) {
-    (void)place;
-    if (!g.has_tensor(name) || !g.tensor(name).is_constant || params.count(name)) continue;
+  for (const PlacedConstant& c : placed_constants(r)) {
+    const std::string& name = c.name;
+    if (params.count(name)) continue;
     if (!activation_grid(g.tensor(name)))
       out.push_back("constant '" + name + "' has no per-tensor int8 quantisation to store it with");
   }
@@ -104,11 +99,11 @@ void int8_image(const CompileResult& r, const std::map<std::string, std::vector<
   std::set<std::string> done;
   for (const LayerSpec& L : r.lowered.layers) {
     const Int8Layer q = int8_layer(g, L);
-    if (!L.requant.empty()) put(out, L.requant, ddr_addr_of(r, L.requant), q.table);
+    if (!L.requant.empty()) put(out, L.requant, placed_ddr_addr(r, L.requant), q.table);
     if (!L.scale_shift.empty() && !q.scale_shift.empty() && done.insert(L.scale_shift).second)
-      put(out, L.scale_shift + " (int32 w, b)", ddr_addr_of(r, L.scale_shift), q.scale_shift);
+      put(out, L.scale_shift + " (int32 w, b)", placed_ddr_addr(r, L.scale_shift), q.scale_shift);
     if (!L.bias.empty() && !q.bias.empty() && done.insert(L.bias).second)
-      put(out, L.bias + " (int32)", ddr_addr_of(r, L.bias), q.bias);
+      put(out, L.bias + " (int32)", placed_ddr_addr(r, L.bias), q.bias);
     if (L.weight.empty() || !g.has_tensor(L.weight) || !g.tensor(L.weight).is_constant || !done.insert(L.weight).second)
       continue;  // a computed B (attention) is an activation the program writes
     const Tensor& w = g.tensor(L.weight);
@@ -132,16 +127,15 @@ void int8_image(const CompileResult& r, const std::map<std::string, std::vector<
       }
       wq = std::move(tiled);
     }
-    put(out, L.weight + " (int8)", ddr_addr_of(r, L.weight), wq);
+    put(out, L.weight + " (int8)", placed_ddr_addr(r, L.weight), wq);
   }
-  for (const auto& [name, place] : r.lowered.place) {
-    (void)place;
-    if (!g.has_tensor(name) || !g.tensor(name).is_constant || done.count(name)) continue;
-    const auto grid = activation_grid(g.tensor(name));
+  for (const PlacedConstant& c : placed_constants(r)) {
+    if (done.count(c.name)) continue;
+    const auto grid = activation_grid(g.tensor(c.name));
     if (!grid) continue;  // reported by int8_problems
     std::vector<std::int8_t> v;
-    for (float x : g.tensor(name).float_data) v.push_back(quantise(x, *grid));
-    put(out, name + " (int8)", ddr_addr_of(r, name), v);
+    for (float x : g.tensor(c.name).float_data) v.push_back(quantise(x, *grid));
+    put(out, c.name + " (int8)", c.ddr_addr, v);
   }
   for (const TensorPlacement& p : input_placements(r)) {
     std::vector<std::int8_t> v;

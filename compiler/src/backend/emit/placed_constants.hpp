@@ -1,0 +1,31 @@
+// Where the program's constants live in DDR, for the two DDR-image files (ddr_image.cpp,
+// ddr_image_int8.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/driver/compiler.hpp"
+
+namespace npu::compiler {
+
+/// DDR byte address of tensor `t` (a name of r.lowered.place: a graph tensor or a subview
+/// "NAME@OFFSET+BYTES"): its region's declared address plus its offset in the region.
+/// Throws std::logic_error when `t` has no place or its region is not declared (a compiler bug).
+std::uint64_t placed_ddr_addr(const CompileResult& r, const std::string& t);
+
+/// A constant graph tensor the program reads, and the DDR address of its element 0.
+struct PlacedConstant {
+  std::string name;
+  std::uint64_t ddr_addr = 0;
+};
+
+/// Every constant graph tensor the program reads, once, in name order. A constant read only
+/// through subviews "NAME@OFFSET+BYTES" (e.g. the per-window slices of a Swin block's attention
+/// mask, one ELTWISE layer per window) is listed by NAME at the subview's address minus OFFSET:
+/// the DDR image must hold the whole tensor, not just the constants placed under their own name.
+/// Throws std::logic_error when two places of one constant disagree on its address.
+std::vector<PlacedConstant> placed_constants(const CompileResult& r);
+
+}  // namespace npu::compiler
