@@ -6,7 +6,10 @@
 // failed verify by exactly the mask's -100 (docs/results.md). Values against a direct loop.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "functional_test_util.hpp"
+#include "backend/emit/placed_constants.hpp"
 #include "npu/compiler/backend/emit/ddr_image.hpp"
 
 namespace {
@@ -58,6 +61,23 @@ TEST(SubviewConstantsData, APerWindowMaskReadThroughSubviewsIsInTheDdrImage) {
   ASSERT_EQ(out.size(), 300u);
   // y[w, h, i] = scores[w, h, i] + mask[w, i]: window w = e / 75, position i = e % 25.
   for (std::size_t e = 0; e < out.size(); ++e) ASSERT_EQ(out[e], sv[e] + mv[(e / 75) * 25 + e % 25]) << "element " << e;
+}
+
+TEST(SubviewConstantsData, AnImageThatLeavesAWeightRegionEmptyIsACompilerBugNotZeros) {
+  // The check ddr_image() ends with: drop the mask's segment from a correct image and the
+  // mask region (kind=weight) gets no byte, which must throw rather than run on zeros.
+  WindowMaskAdd m;
+  const auto c = compiler::compile(m.b.g, fp32_hw(64 * 1024), compiler::builtin_strategy("none"));
+  std::vector<compiler::DdrSegment> image = compiler::ddr_image(c, {{"scores", random_values(300, 1)}});
+  EXPECT_NO_THROW(compiler::check_every_weight_written(c, image));
+  image.erase(std::remove_if(image.begin(), image.end(), [](const compiler::DdrSegment& s) { return s.what == "mask"; }),
+              image.end());
+  try {
+    compiler::check_every_weight_written(c, image);
+    FAIL() << "no error for an empty weight region";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("weight region 'mask' (400 B) gets no data"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -374,6 +374,7 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
   std::vector<DdrSegment> out;
   if (r.lowered.int8_execution) {
     int8_image(r, inputs, out);
+    check_every_weight_written(r, out);
     return out;
   }
   // 1. Constants in their ONNX layout (whole, also those read only through subviews).
@@ -420,6 +421,7 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
       put(out, p.name + " block " + std::to_string(k), p.ddr_addr + k * p.block_stride_bytes,
           std::vector<float>(v.begin() + std::ptrdiff_t(k * per), v.begin() + std::ptrdiff_t((k + 1) * per)));
   }
+  check_every_weight_written(r, out);
   return out;
 }
 

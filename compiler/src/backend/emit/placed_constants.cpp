@@ -1,6 +1,7 @@
 // Where the program's constants live in DDR (placed_constants.hpp).
 #include "backend/emit/placed_constants.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -43,6 +44,18 @@ std::vector<PlacedConstant> placed_constants(const CompileResult& r) {
   std::vector<PlacedConstant> out;
   for (const auto& [name, a] : addr) out.push_back({name, a});
   return out;
+}
+
+void check_every_weight_written(const CompileResult& r, const std::vector<DdrSegment>& image) {
+  for (const isa::TensorDecl& d : r.program.tensors) {
+    if (d.kind != isa::TensorKind::Weight || d.bytes == 0) continue;
+    const bool written = std::any_of(image.begin(), image.end(), [&](const DdrSegment& s) {
+      return !s.bytes.empty() && s.ddr_addr < d.ddr_addr + d.bytes && d.ddr_addr < s.ddr_addr + s.bytes.size();
+    });
+    if (!written)
+      throw std::logic_error("ddr_image: weight region '" + d.name + "' (" + std::to_string(d.bytes) +
+                             " B) gets no data: the program would read zeros (a compiler bug)");
+  }
 }
 
 }  // namespace npu::compiler

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/compiler/backend/emit/ddr_image.hpp"
 #include "npu/compiler/driver/compiler.hpp"
 
 namespace npu::compiler {
@@ -27,5 +28,15 @@ struct PlacedConstant {
 /// the DDR image must hold the whole tensor, not just the constants placed under their own name.
 /// Throws std::logic_error when two places of one constant disagree on its address.
 std::vector<PlacedConstant> placed_constants(const CompileResult& r);
+
+}  // namespace npu::compiler
+
+namespace npu::compiler {
+
+/// Throws std::logic_error naming the region when a region the program declares as a weight
+/// (.tensor kind=weight) gets no byte of `image`: the program would read zeros where the
+/// compiler meant values (as a constant read only through subviews once did), a wrong number
+/// no check downstream could tell from a right one.
+void check_every_weight_written(const CompileResult& r, const std::vector<DdrSegment>& image);
 
 }  // namespace npu::compiler
