@@ -59,6 +59,36 @@ TEST(BurstSpan, PeriodicSumsEqualTheRunByRunSum) {
         }
 }
 
+TEST(BurstSpan, FloorSumEqualsTheTermByTermSum) {
+  // sum_{k<n} floor((a k + c) / m) term by term, against the closed form; one hand value:
+  // n = 4, m = 3, a = 2, c = 1: floor(1/3) + floor(3/3) + floor(5/3) + floor(7/3) = 0+1+1+2 = 4.
+  EXPECT_EQ(tiling_detail::floor_sum(4, 3, 2, 1), 4u);
+  for (std::uint64_t m : {1u, 3u, 32u, 64u, 100u})
+    for (std::uint64_t a : {0u, 1u, 7u, 64u, 784u, 100003u})
+      for (std::uint64_t c : {std::uint64_t(0), std::uint64_t(5), std::uint64_t(63), std::uint64_t(12345678901)})
+        for (std::uint64_t n : {0u, 1u, 2u, 65u, 1000u}) {
+          std::uint64_t want = 0;
+          for (std::uint64_t k = 0; k < n; ++k) want += (a * k + c) / m;
+          EXPECT_EQ(tiling_detail::floor_sum(n, m, a, c), want) << n << " " << m << " " << a << " " << c;
+        }
+}
+
+TEST(BurstSpan, ClosedFormRunsEqualTheRunByRunSumOnAnyBurstAndFarOffsets) {
+  // progression_bursts (closed form) against the run-by-run formula, for bursts of 32, 64 and
+  // 256 B (DDR4 x8 BL8 = 64 B; HBM2 pseudo-channel BL4 = 32 B), runs longer than a burst and
+  // offsets past 4 GiB (a tensor deep in a large DDR).
+  for (int burst : {32, 64, 256})
+    for (std::uint64_t run : {1u, 31u, 64u, 300u, 4097u})
+      for (std::uint64_t step : {0u, 1u, 64u, 100u, 3136u, 50176u})
+        for (std::uint64_t offset : {std::uint64_t(0), std::uint64_t(17), std::uint64_t(5000000013)})
+          for (std::uint64_t n : {0u, 1u, 9u, 513u}) {
+            std::uint64_t want = 0;
+            for (std::uint64_t k = 0; k < n; ++k) want += span_bursts(offset + k * step, run, burst);
+            EXPECT_EQ(tiling_detail::progression_bursts(n, step, run, burst, offset), want)
+                << burst << " " << run << " " << step << " " << offset << " " << n;
+          }
+}
+
 TEST(BurstSpan, ConvBurstCostCountsMisalignedRowBands) {
   // 1x1 conv, [2, 28, 28] -> [2, 28, 28], int8, 64-B bursts; tile 2 channels x 2 rows: 14 row
   // bands. Input band k of channel c: one 56-B run at 784 c + 56 k, offset mod 64 =

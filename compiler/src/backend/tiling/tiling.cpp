@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "npu/isa/cost/gemv_mapping.hpp"
@@ -117,13 +118,47 @@ std::uint64_t span_bursts(std::uint64_t offset, std::uint64_t len, int burst) {
   return len == 0 ? 0 : bursts(offset % b + len, burst);
 }
 
+std::uint64_t floor_sum(std::uint64_t n, std::uint64_t m, std::uint64_t a, std::uint64_t c) {
+  // The Euclid-like reduction of the AtCoder Library's floor_sum_unsigned: every step reduces
+  // a and c modulo m, then swaps the roles of m and a. Arithmetic is modulo 2^64.
+  std::uint64_t sum = 0;
+  while (true) {
+    if (a >= m) {
+      sum += (n % 2 == 0 ? n / 2 * (n - 1) : (n - 1) / 2 * n) * (a / m);
+      a %= m;
+    }
+    if (c >= m) {
+      sum += n * (c / m);
+      c %= m;
+    }
+    const std::uint64_t y_max = a * n + c;
+    if (y_max < m) return sum;
+    n = y_max / m;
+    c = y_max % m;
+    std::swap(m, a);
+  }
+}
+
+std::uint64_t progression_bursts(std::uint64_t n, std::uint64_t step, std::uint64_t len, int burst,
+                                 std::uint64_t offset) {
+  if (n == 0 || len == 0) return 0;
+  const std::uint64_t b = std::uint64_t(std::max(burst, 1)), q = len / b, r = len % b;
+  // Run k starts at x_k = (offset + k step) mod b within its burst and touches
+  // q + [x_k + r > 0] + [x_k + r > b] bursts. With F(c) = sum_k floor((k step + c) / b):
+  // r > 0: [x_k + r > 0] = 1 and sum_k [x_k + r > b] = F(offset + r - 1) - F(offset);
+  // r = 0: sum_k [x_k > 0] = F(offset + b - 1) - F(offset).
+  const std::uint64_t base = floor_sum(n, b, step, offset);
+  const std::uint64_t touched =
+      r > 0 ? n * (q + 1) + (floor_sum(n, b, step, offset + r - 1) - base) : n * q + (floor_sum(n, b, step, offset + b - 1) - base);
+  return touched * b;
+}
+
 // `runs` runs of `run_bytes`, one per `stride_bytes`, from byte `offset`: contiguous when the
-// stride is the run; otherwise each run's own bursts, which repeat with its offset mod burst.
+// stride is the run; otherwise each run's own bursts (progression_bursts).
 std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64_t stride_bytes, int burst,
                         std::uint64_t offset) {
   if (runs <= 1 || stride_bytes == run_bytes) return span_bursts(offset, run_bytes * runs, burst);
-  return periodic_sum(runs, stride_bytes, burst,
-                      [&](std::uint64_t k) { return span_bursts(offset + k * stride_bytes, run_bytes, burst); });
+  return progression_bursts(runs, stride_bytes, run_bytes, burst, offset);
 }
 
 std::uint64_t tiled_runs_cost(std::uint64_t run_bytes, std::uint64_t per_tile, std::uint64_t tiles,
@@ -131,9 +166,7 @@ std::uint64_t tiled_runs_cost(std::uint64_t run_bytes, std::uint64_t per_tile, s
   // Separate runs: the tiles' runs are the runs of all their channels in a row.
   if (per_tile > 1 && stride_bytes != run_bytes) return runs_cost(run_bytes, per_tile * tiles, stride_bytes, burst, offset);
   // One contiguous span per tile.
-  const std::uint64_t step = per_tile * stride_bytes;
-  return periodic_sum(tiles, step, burst,
-                      [&](std::uint64_t k) { return span_bursts(offset + k * step, run_bytes * per_tile, burst); });
+  return progression_bursts(tiles, per_tile * stride_bytes, run_bytes * per_tile, burst, offset);
 }
 
 // Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.

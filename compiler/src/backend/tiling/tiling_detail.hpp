@@ -54,6 +54,14 @@ std::uint64_t periodic_sum(std::uint64_t n, std::uint64_t step, int burst, F f) 
   }
   return n / period * whole + part;
 }
+/// sum over k < n of floor((a k + c) / m), modulo 2^64 (so a difference of two sums is exact
+/// whenever the true difference fits), in O(log m) steps: the AtCoder Library's
+/// floor_sum_unsigned reduction. Needs m > 0, and n and m below 2^32.
+std::uint64_t floor_sum(std::uint64_t n, std::uint64_t m, std::uint64_t a, std::uint64_t c);
+/// sum over k < n of span_bursts(offset + k x step, len, burst), in closed form (floor_sum):
+/// the bytes of the whole bursts that n runs of `len` bytes, one per `step`, touch.
+std::uint64_t progression_bursts(std::uint64_t n, std::uint64_t step, std::uint64_t len, int burst,
+                                 std::uint64_t offset);
 /// `runs` runs of `run_bytes`, one per `stride_bytes`, the first at byte `offset` of a
 /// burst-aligned tensor, in the whole bursts each touches (span_bursts): one run when the stride
 /// is the run.
