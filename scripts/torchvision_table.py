@@ -2,7 +2,7 @@
 """The torchvision table of docs/results.md ("Torchvision set (issue 28)").
 
 Usage: /usr/bin/python3 scripts/torchvision_table.py [--out DIR] [--models a,b,...] [--force]
-           [--table-only] [--verify-strategies S,...] [--npu build/npu] [--hw CONFIG]
+           [--table-only] [--figures-only] [--verify-strategies S,...] [--npu build/npu] [--hw CONFIG]
 
 For each model of MODELS, one at a time:
   1. export it BN kept (`bn`, every parameter perturbed) at its opset into DIR/onnx with
@@ -19,7 +19,8 @@ For each model of MODELS, one at a time:
 Every step has a timeout (TIMEOUT_S) and is killed with its children when it runs over; a
 failed step keeps the first `error:` line the tool printed. Results go to
 DIR/results/MODEL.json (a re-run skips models that have one unless --force) and the Markdown
-table to DIR/table.md (also printed). --no-int8 leaves step 5 out, so that the cheaper steps of
+table to DIR/table.md (also printed). --figures-only re-runs steps 2 and 3 of saved results
+(after a compiler change; verify columns kept). --no-int8 leaves step 5 out, so that the cheaper steps of
 every model come first; a second run with --int8-pending adds it to the saved results. Needs Debian's python3-torch / torchvision / onnx for the
 exports and a built npu. Exit status 0 whether or not models fail (the table says which).
 """
@@ -237,6 +238,20 @@ def int8_pending(a, res):
     return False
 
 
+def figures_again(a, res):
+    """--figures-only: steps 2 and 3 again on a saved result (its verify columns are kept), e.g.
+    after a change of the tiler; the build that measured them goes into res["figures_commit"]."""
+    if not res.get("path") or not os.path.isfile(res["path"]):
+        return False
+    res["compile"], res["simulate"] = {}, {}
+    compile_and_simulate(a, res["model"], res["path"], res.get("extra_args", []), res)
+    sims = [r for r in res["simulate"].values() if r["ok"]]
+    res["host_nodes"] = max(r["host_nodes"] for r in sims) if sims else None
+    res["figures_commit"] = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                                           capture_output=True, text=True).stdout.strip()
+    return True
+
+
 def cell(step, notes, label):
     """Table cell of a pass/fail step; a failure adds a numbered note with its reason."""
     if step is None:
@@ -339,6 +354,8 @@ def parse_args():
     p.add_argument("--verify-strategies", default="none,depth-first")
     p.add_argument("--no-int8", action="store_true", help="leave the int8 verify out (a later --int8-pending runs it)")
     p.add_argument("--int8-pending", action="store_true", help="run the int8 verify that --no-int8 results lack")
+    p.add_argument("--figures-only", action="store_true",
+                   help="re-run only compile and simulate (DDR MB, latency, host nodes) of saved results, keeping their verify columns")
     p.add_argument("--verify-timeout", type=int, default=900, help="seconds per verify step (all its strategies)")
     p.add_argument("--calib-count", type=int, default=8, help="int8 verify: seeded calibration samples")
     p.add_argument("--npu", default=os.path.join(REPO, "build", "npu"))
@@ -386,6 +403,12 @@ def main():
             res["wall_s"] = round(time.time() - t0, 1)
             write(rf, json.dumps(res, indent=1))
             print(f"{name}: {res['wall_s']} s", file=sys.stderr, flush=True)
+        elif a.figures_only and os.path.isfile(rf):
+            res = json.loads(read(rf))
+            t0 = time.time()
+            if figures_again(a, res):
+                write(rf, json.dumps(res, indent=1))
+                print(f"{name}: figures {round(time.time() - t0, 1)} s", file=sys.stderr, flush=True)
         elif a.int8_pending and os.path.isfile(rf):
             res = json.loads(read(rf))
             if int8_pending(a, res):
