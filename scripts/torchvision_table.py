@@ -241,7 +241,9 @@ def int8_pending(a, res):
 def figures_again(a, res):
     """--figures-only: steps 2 and 3 again on a saved result (its verify columns are kept), e.g.
     after a change of the tiler; the build that measured them goes into res["figures_commit"]."""
-    if not res.get("path") or not os.path.isfile(res["path"]):
+    if not res.get("path"):  # results of the first runs did not record it: the export's name
+        res["path"] = f"{a.out}/onnx/{res['model']}-bn-op{res['opset']}.onnx"
+    if not os.path.isfile(res["path"]):
         return False
     res["compile"], res["simulate"] = {}, {}
     compile_and_simulate(a, res["model"], res["path"], res.get("extra_args", []), res)
