@@ -134,6 +134,22 @@ TEST(RequantOperand, RowwiseActTablesAreSramOperandsOfTheirWholeSize) {
   EXPECT_EQ(requant_bytes(ActOp::RmsNorm), 392u);
 }
 
+TEST(RequantOperand, AvgPadTakesZpAloneAsThePaddingCode) {
+  // int8 POOL avg_pad: zp=IN,IN without requant is the code of its padding taps (docs/isa.md).
+  const std::string pool = "POOL op=avg_pad in=0x0 out=0x100 c=1 hin=3 win=3 kh=3 kw=3 pad=1 ";
+  const Program p = read_program(kHead + pool + "zp=-5,-5\n");
+  const auto& pp = std::get<PoolParams>(p.instructions.at(0).params);
+  EXPECT_FALSE(pp.requant.on);
+  EXPECT_EQ(pp.requant.in_zp, -5);
+  EXPECT_NE(write_program(p).find("zp=-5,-5"), std::string::npos) << write_program(p);  // written back
+  EXPECT_EQ(requant_problem(p.instructions.at(0)), "");
+  EXPECT_EQ(error_of(pool + "zp=-5,3"),
+            "bad.npuasm:3:66: error: zp=-5,3 on POOL avg_pad: its padding's code is the input's zero point and the "
+            "pool keeps its grid, so IN and OUT are equal" + kHint);
+  EXPECT_EQ(error_of("POOL op=avg in=0x0 out=0x100 c=1 hin=3 win=3 kh=3 kw=3 pad=1 zp=-5,-5"),
+            "bad.npuasm:3:62: error: zp/clamp given without requant (they are part of the int8 requantisation)" + kHint);
+}
+
 TEST(RequantOperand, RequantMakesTheEpilogueNonEmpty) {
   Epilogue e;
   EXPECT_TRUE(e.empty());
