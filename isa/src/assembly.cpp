@@ -1177,7 +1177,10 @@ class Writer {
     alpha_beta(e.act, e.act_alpha, e.act_beta);
   }
   void requant(const Requant& r, bool two_inputs) {
-    if (!r.on) return;
+    if (!r.on) {  // POOL avg_pad's zp=IN,IN alone: the code of its padding (requant_problem refuses the rest)
+      if (r.in_zp != 0 || r.out_zp != 0) kv("zp", fmt::format("{},{}", r.in_zp, r.out_zp));
+      return;
+    }
     hex("requant", r.addr);
     if (r.in_zp != 0 || r.b_zp != 0 || r.out_zp != 0)
       kv("zp", two_inputs ? fmt::format("{},{},{}", r.in_zp, r.b_zp, r.out_zp) : fmt::format("{},{}", r.in_zp, r.out_zp));

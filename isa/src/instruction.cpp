@@ -312,12 +312,12 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
             ops.push_back({"param", p.param_addr,
                            dims_bytes({(long long)act_param_elems(p.op, p.channels, p.elems, p.alpha)}, kParamElemBytes),
                            p.op == ActOp::SoftmaxOnline});
-          if (p.requant.on)  // scale_shift: one pair per channel; LUT ops: 256 B; the others: one pair
-            ops.push_back({"requant", p.requant.addr,
-                           p.op == ActOp::ScaleShift ? dims_bytes({p.channels}, Requant::kPairBytes)
-                           : act_uses_lut(p.op)      ? kActLutBytes
-                                                     : Requant::kActTableBytes,
-                           false});
+          // scale_shift: one pair per channel; LUT ops: 256 B; softmax: its exp table; layer_norm and
+          // rms_norm: the eps word pair and one pair per column; the others: one pair. Softmax and the
+          // norms were listed as one pair: the rest of their tables looked free to keep-resident,
+          // which placed a resident tensor over them (convnext_tiny's int8 LayerNorm read a pair of
+          // activation bytes as its shift).
+          if (p.requant.on) ops.push_back({"requant", p.requant.addr, requant_table_bytes(inst), false});
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
           ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, eb), false});
           ops.push_back({"b", p.b_addr, dims_bytes({p.broadcast() ? p.b_elems : p.elems}, eb), false});

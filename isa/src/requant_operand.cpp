@@ -11,12 +11,19 @@ namespace {
 
 bool in_int8(int v) { return v >= -128 && v <= 127; }
 
-std::string ranges(const Requant& r, bool has_b) {
+// `pad_code`: a POOL avg_pad, whose zp=IN,IN without requant is the code of its padding taps.
+std::string ranges(const Requant& r, bool has_b, bool pad_code) {
   for (auto [name, v] : {std::pair<const char*, int>{"zp (input)", r.in_zp}, {"zp (b)", r.b_zp}, {"zp (output)", r.out_zp},
                          {"clamp min", r.clamp_min}, {"clamp max", r.clamp_max}})
     if (!in_int8(v)) return fmt::format("{} {} is outside the int8 range [-128, 127]", name, v);
   if (!has_b && r.b_zp != 0) return "zp of a b operand on an instruction with one input";
   if (r.clamp_min > r.clamp_max) return fmt::format("clamp min {} > max {}", r.clamp_min, r.clamp_max);
+  if (!r.on && pad_code && r.clamp_min == -128 && r.clamp_max == 127) {
+    if (r.in_zp != r.out_zp)
+      return fmt::format("zp={},{} on POOL avg_pad: its padding's code is the input's zero point and the pool keeps "
+                         "its grid, so IN and OUT are equal", r.in_zp, r.out_zp);
+    return "";
+  }
   if (!r.on && (r.in_zp != 0 || r.b_zp != 0 || r.out_zp != 0 || r.clamp_min != -128 || r.clamp_max != 127))
     return "zp/clamp given without requant (they are part of the int8 requantisation)";
   return "";
@@ -69,7 +76,9 @@ const Requant* requant_of(const Instruction& inst) {
 std::string requant_problem(const Instruction& inst) {
   const Requant* r = requant_of(inst);
   if (!r) return "";
-  if (std::string why = ranges(*r, inst.op == Opcode::Eltwise); !why.empty()) return why;
+  const auto* pool = std::get_if<PoolParams>(&inst.params);
+  const bool pad_code = pool && pool->op == PoolOp::AvgPad;
+  if (std::string why = ranges(*r, inst.op == Opcode::Eltwise, pad_code); !why.empty()) return why;
   if (!r->on) return "";
   const Epilogue* e = nullptr;
   if (const auto* c = std::get_if<ConvParams>(&inst.params)) e = &c->epilogue;

@@ -2,8 +2,9 @@
 // DenseNet transitions: 2x2, stride 2, no pads): the flag changes nothing there, so the data
 // path and the int8 rule run it (both refused it before, stopping densenet121's `npu verify` in
 // fp32 and int8; docs/results.md "Torchvision set (issue 28)"). Where a window does reach the
-// padding (Inception-v3's 3x3 stride-1 pools), POOL avg_pad divides by the whole window; a
-// window past the padding (ceil_mode) is still refused, naming the layer.
+// padding (Inception-v3's 3x3 stride-1 pools), POOL avg_pad divides by the whole window (in int8
+// the padding's taps are the zero point); a window past the padding (ceil_mode) is still
+// refused, naming the layer.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -115,15 +116,17 @@ TEST(AvgPoolIncludePad, AWindowPastThePaddingIsStillRefusedNamingTheLayer) {
       << p[0];
 }
 
-TEST(AvgPoolIncludePad, Int8SaysAvgPadHasNoRuleYet) {
-  // The shared Pad(1) + AveragePool 3x3 case (Inception-v3): in int8 the padding's taps would be
-  // the zero point, not 0, so verify refuses with the reason instead of computing it wrongly.
+TEST(AvgPoolIncludePad, Int8AvgPadIsBitExactOnTheSharedPadAvgPoolCase) {
+  // The shared Pad(1) + AveragePool 3x3 case (Inception-v3): in int8 the padding's taps are the
+  // zero point (POOL avg_pad zp=IN,IN; it was refused before the rule existed), bit-exact with the
+  // integer reference.
   const std::string model = test::shared_path("models/cases/op_pad_avgpool.onnx");
   NPU_REQUIRE_SHARED_OR_SKIP(model);
-  const auto r = test::run_npu({"verify", model, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none",
-                                "--out", test::fresh_dir("avgpool-pad-int8") + "/v"});
-  EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("count_include_pad=1 over padding"), std::string::npos) << r.output;
+  const auto r = test::run_npu({"verify", model, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
+                                "none,depth-first", "--out", test::fresh_dir("avgpool-pad-int8") + "/v"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("not run"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bit-exact |"), std::string::npos) << r.output;
 }
 
 TEST(AvgPoolIncludePad, VerifyInt8IsBitExactAndFp32Passes) {

@@ -107,6 +107,49 @@ TEST(RequantOperand, AddsOneSramOperandOfTheTableSize) {
   EXPECT_EQ(std::get<ConvParams>(moved.params).epilogue.requant.addr, 0x1140u);
 }
 
+TEST(RequantOperand, RowwiseActTablesAreSramOperandsOfTheirWholeSize) {
+  // The row-wise ACT tables (docs/isa.md, table at `requant`): softmax 256 int32 exp entries =
+  // 1024 B; layer_norm / rms_norm the eps word pair then one (multiplier, shift) pair per
+  // column, rows of elems / channels = 96 / 2 = 48 columns: (48 + 1) x 8 = 392 B. They were
+  // listed as one 8-byte pair, so keep-resident saw the rest of a norm's table as free SRAM and
+  // placed a resident tensor over it (convnext_tiny int8: "rounding_divide_by_pot: exponent
+  // 1276441623 not in [0, 31]").
+  auto requant_bytes = [](ActOp op) -> std::uint64_t {
+    Instruction in;
+    in.op = Opcode::Act;
+    ActParams a;
+    a.op = op;
+    a.elems = 96;
+    a.channels = 2;
+    a.requant.on = true;
+    a.requant.addr = 0x400;
+    in.params = a;
+    EXPECT_EQ(requant_table_bytes(in), op == ActOp::Softmax ? 1024u : 392u);
+    for (const SramOperand& o : sram_operands(in, DType::Int8))
+      if (std::string(o.name) == "requant") return o.bytes;
+    return 0;
+  };
+  EXPECT_EQ(requant_bytes(ActOp::Softmax), 1024u);
+  EXPECT_EQ(requant_bytes(ActOp::LayerNorm), 392u);
+  EXPECT_EQ(requant_bytes(ActOp::RmsNorm), 392u);
+}
+
+TEST(RequantOperand, AvgPadTakesZpAloneAsThePaddingCode) {
+  // int8 POOL avg_pad: zp=IN,IN without requant is the code of its padding taps (docs/isa.md).
+  const std::string pool = "POOL op=avg_pad in=0x0 out=0x100 c=1 hin=3 win=3 kh=3 kw=3 pad=1 ";
+  const Program p = read_program(kHead + pool + "zp=-5,-5\n");
+  const auto& pp = std::get<PoolParams>(p.instructions.at(0).params);
+  EXPECT_FALSE(pp.requant.on);
+  EXPECT_EQ(pp.requant.in_zp, -5);
+  EXPECT_NE(write_program(p).find("zp=-5,-5"), std::string::npos) << write_program(p);  // written back
+  EXPECT_EQ(requant_problem(p.instructions.at(0)), "");
+  EXPECT_EQ(error_of(pool + "zp=-5,3"),
+            "bad.npuasm:3:66: error: zp=-5,3 on POOL avg_pad: its padding's code is the input's zero point and the "
+            "pool keeps its grid, so IN and OUT are equal" + kHint);
+  EXPECT_EQ(error_of("POOL op=avg in=0x0 out=0x100 c=1 hin=3 win=3 kh=3 kw=3 pad=1 zp=-5,-5"),
+            "bad.npuasm:3:62: error: zp/clamp given without requant (they are part of the int8 requantisation)" + kHint);
+}
+
 TEST(RequantOperand, RequantMakesTheEpilogueNonEmpty) {
   Epilogue e;
   EXPECT_TRUE(e.empty());

@@ -482,10 +482,12 @@ class QuantisedInterpreter {
     const auto dil = n.attr_ints("dilations", {1, 1});
     // ceil_mode only adds windows that hang past the input: the taps loop below skips what is
     // outside, as for padding (max of the taps inside; avg divides by their count, ONNX
-    // count_include_pad=0), and the output size is the graph's.
+    // count_include_pad=0), and the output size is the graph's. count_include_pad=1: the taps
+    // inside the padded input count, the padding's as the input's zero point (real value 0).
     if (!global && (std::any_of(dil.begin(), dil.end(), [](auto d) { return d != 1; }) ||
-                    n.attr_string("auto_pad", "NOTSET") != "NOTSET" || avg_pool_counts_padding(g_, n)))
-      fail("dilations, auto_pad and count_include_pad=1 over padding have no int8 rule here");
+                    n.attr_string("auto_pad", "NOTSET") != "NOTSET"))
+      fail("dilations and auto_pad have no int8 rule here");
+    const bool include_pad = avg_pool_counts_padding(g_, n);
     const std::int64_t C = x.shape[0] * x.shape[1], H = x.shape[2], W = x.shape[3];
     const auto ks = global ? std::vector<std::int64_t>{H, W} : n.attr_ints("kernel_shape");
     const auto st = global ? std::vector<std::int64_t>{1, 1} : n.attr_ints("strides", {1, 1});
@@ -512,6 +514,12 @@ class QuantisedInterpreter {
           for (std::int64_t ky = 0; ky < ks[0]; ++ky)
             for (std::int64_t kx = 0; kx < ks[1]; ++kx) {
               const std::int64_t iy = oy * st[0] - pd[0] + ky, ix = ox * st[1] - pd[1] + kx;
+              const bool in_padded = iy >= -pd[0] && iy < H + pd[2] && ix >= -pd[1] && ix < W + pd[3];
+              if (include_pad && in_padded && (iy < 0 || iy >= H || ix < 0 || ix >= W)) {
+                sum += x.grid.zero_point;  // a padding tap: the zero point
+                ++cnt;
+                continue;
+              }
               if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
               const std::int64_t v = x.q[std::size_t((c * H + iy) * W + ix)];
               mx = std::max(mx, v);

@@ -194,35 +194,15 @@ std::int8_t avg_int8(std::int32_t sum, std::int32_t n) {
   return std::int8_t(std::clamp<std::int32_t>(q, -128, 127));
 }
 
-void pool_int8(const isa::PoolParams& p, BackingStore& sram) {
+namespace {
+
+// max, avg and avg_pad over each window. avg_pad: the padding's taps are the code zp=IN (the
+// input's zero point, real value 0; no requant) and the divisor is kh x kw, as an explicit Pad with the zero
+// point followed by a VALID AveragePool (TFLite's integer AveragePool, avg_int8's rounding).
+std::vector<std::int8_t> window_pool_int8(const isa::PoolParams& p, const std::vector<std::int8_t>& in) {
   const std::uint64_t c = std::uint64_t(p.c), hi = std::uint64_t(p.h_in), wi = std::uint64_t(p.w_in);
-  const std::vector<std::int8_t> in = read_i8(sram, p.in_addr, c * hi * wi);
-  if (p.op == isa::PoolOp::GlobalAvg && p.requant.on) {  // own output grid: TFLite's int8 MEAN
-    const isa::Requant& r = p.requant;
-    const std::vector<std::int32_t> t = read_i32(sram, r.addr, 2);
-    std::vector<std::int8_t> out(c);
-    for (std::uint64_t ch = 0; ch < c; ++ch) {
-      std::int64_t s = 0;
-      for (std::uint64_t k = 0; k < hi * wi; ++k) s += std::int32_t(in[ch * hi * wi + k]) - r.in_zp;
-      out[ch] = isa::requantize(global_sum_acc(s), t[0], t[1], r.out_zp, r.clamp_min, r.clamp_max);
-    }
-    write_i8(sram, p.out_addr, out);
-    return;
-  }
-  if (p.requant.on) no_rule(std::string("POOL op=") + isa::to_string(p.op) + " with requant (only global_avg has one)");
-  // The padding's taps would count as the zero point, not as 0: no int8 rule yet.
-  if (p.op == isa::PoolOp::AvgPad) no_rule("POOL op=avg_pad (count_include_pad=1)");
-  if (p.op == isa::PoolOp::GlobalAvg) {
-    std::vector<std::int8_t> out(c);
-    for (std::uint64_t ch = 0; ch < c; ++ch) {
-      std::int32_t s = 0;
-      for (std::uint64_t k = 0; k < hi * wi; ++k) s += in[ch * hi * wi + k];
-      out[ch] = avg_int8(s, std::int32_t(hi * wi));
-    }
-    write_i8(sram, p.out_addr, out);
-    return;
-  }
   const std::uint64_t ho = std::uint64_t(p.h_out()), wo = std::uint64_t(p.w_out());
+  const bool pad_counts = p.op == isa::PoolOp::AvgPad;
   std::vector<std::int8_t> out(c * ho * wo);
   for (std::uint64_t ch = 0; ch < c; ++ch)
     for (std::uint64_t y = 0; y < ho; ++y)
@@ -240,9 +220,44 @@ void pool_int8(const isa::PoolParams& p, BackingStore& sram) {
             ++count;
           }
         }
+        if (pad_counts) {  // every window lies inside the padded input (the compiler's rule for avg_pad)
+          sum += (p.kh * p.kw - count) * p.requant.in_zp;
+          count = p.kh * p.kw;
+        }
         out[(ch * ho + y) * wo + x] = p.op == isa::PoolOp::Max ? std::int8_t(mx) : (count > 0 ? avg_int8(sum, count) : 0);
       }
-  write_i8(sram, p.out_addr, out);
+  return out;
+}
+
+}  // namespace
+
+void pool_int8(const isa::PoolParams& p, BackingStore& sram) {
+  const std::uint64_t c = std::uint64_t(p.c), hi = std::uint64_t(p.h_in), wi = std::uint64_t(p.w_in);
+  const std::vector<std::int8_t> in = read_i8(sram, p.in_addr, c * hi * wi);
+  if (p.op == isa::PoolOp::GlobalAvg && p.requant.on) {  // own output grid: TFLite's int8 MEAN
+    const isa::Requant& r = p.requant;
+    const std::vector<std::int32_t> t = read_i32(sram, r.addr, 2);
+    std::vector<std::int8_t> out(c);
+    for (std::uint64_t ch = 0; ch < c; ++ch) {
+      std::int64_t s = 0;
+      for (std::uint64_t k = 0; k < hi * wi; ++k) s += std::int32_t(in[ch * hi * wi + k]) - r.in_zp;
+      out[ch] = isa::requantize(global_sum_acc(s), t[0], t[1], r.out_zp, r.clamp_min, r.clamp_max);
+    }
+    write_i8(sram, p.out_addr, out);
+    return;
+  }
+  if (p.requant.on) no_rule(std::string("POOL op=") + isa::to_string(p.op) + " with requant (only global_avg has one)");
+  if (p.op == isa::PoolOp::GlobalAvg) {
+    std::vector<std::int8_t> out(c);
+    for (std::uint64_t ch = 0; ch < c; ++ch) {
+      std::int32_t s = 0;
+      for (std::uint64_t k = 0; k < hi * wi; ++k) s += in[ch * hi * wi + k];
+      out[ch] = avg_int8(s, std::int32_t(hi * wi));
+    }
+    write_i8(sram, p.out_addr, out);
+    return;
+  }
+  write_i8(sram, p.out_addr, window_pool_int8(p, in));
 }
 
 }  // namespace npu::hw::functional

@@ -168,6 +168,10 @@ class Checker {
     // A size or count that does not fit in 64 bits (checked_math.hpp) is a shape error of
     // this instruction, not a silently wrapped number ("0 MACs" once ran and hung).
     if (const std::string why = requant_problem(in); !why.empty()) add(CheckKind::Shape, why);
+    if (const Requant* r = requant_of(in); r && !r->on && (r->in_zp != 0 || r->out_zp != 0) && p_.dtype != DType::Int8)
+      add(CheckKind::DataType, fmt::format("zp is an int8 zero point but the program dtype is {} (an fp32 POOL "
+                                           "avg_pad pads with 0.0); drop zp or compile for an int8 config",
+                                           to_string(p_.dtype)));
     if (const Requant* r = requant_of(in); r && r->on && p_.dtype != DType::Int8)
       add(CheckKind::DataType, fmt::format("requant is an int8 operand but the program dtype is {}; drop requant/zp/"
                                            "clamp or compile for an int8 config", to_string(p_.dtype)));

@@ -60,6 +60,7 @@ std::vector<Step> gen_pool(GenCtx& ctx, const LayerSpec& L) {
       isa::PoolParams pp = band_pool_params(g, band);
       pp.requant = rq;
       pp.op = L.pool;
+      if (L.pool == isa::PoolOp::AvgPad) pp.requant.in_zp = pp.requant.out_zp = L.int8.in_zp;  // int8 padding code
       pp.in_addr = si;
       pp.out_addr = so;
       pp.c = int(n);

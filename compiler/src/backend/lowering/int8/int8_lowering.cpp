@@ -377,6 +377,9 @@ void grid_keeping_layer_int8(const Graph& g, const LayerSpec& L, const Node* anc
     if (x && y && !(*x == *y) && r.problem.empty())
       r.problem = "input '" + in + "' and output '" + L.output + "' are on different int8 grids; " +
                   (L.kind == LayerKind::Pool ? "int8 POOL keeps its input's grid" : "an int8 copy (MOVE) moves bytes");
+    // avg_pad (count_include_pad=1): the padding's taps are the input's zero point, POOL
+    // zp=IN,IN without requant (codegen reads imm.in_zp; imm.on stays false: no requantisation)
+    if (x && L.kind == LayerKind::Pool && L.pool == isa::PoolOp::AvgPad) r.imm.in_zp = x->zero_point;
   }
 }
 
@@ -399,11 +402,6 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
   if (L.depth.on()) {
     r.problem = "a Conv over NCDHW (3-D) has no int8 rule yet: its depth taps accumulate int32 partial sums across "
                 "CONVs, which the int8 weight image and requantisation were not built or tested for; run it in fp32";
-    return r;
-  }
-  if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::AvgPad) {
-    r.problem = "AveragePool with count_include_pad=1 over padding (POOL avg_pad) has no int8 rule yet: the padding's "
-                "taps would count as the zero point, not as 0; run it in fp32";
     return r;
   }
   switch (L.kind) {

@@ -304,6 +304,7 @@ class StackEmitter {
     } else {
       isa::PoolParams pp = band_pool_params(g, band);
       pp.op = L.pool;
+      if (L.pool == isa::PoolOp::AvgPad) pp.requant.in_zp = pp.requant.out_zp = L.int8.in_zp;  // int8 padding code
       pp.in_addr = operand_addr(sl.in, b);
       pp.out_addr = out_addr;
       pp.c = g.c_in;

@@ -52,7 +52,9 @@ void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram);
 /// half away from zero, (sum +- n/2) / n truncated (TFLite's integer AveragePool), saturated.
 /// global_avg with a requant operand (output on a grid of its own, TFLite's int8 MEAN):
 /// out = clamp(out_zp + MBQM(sum (x - in_zp), M)) with M = s_in / (s_out x hin x win), the sum
-/// saturated to int32. requant on max/avg throws std::invalid_argument.
+/// saturated to int32. avg_pad divides by kh x kw, its padding's taps counting as the code
+/// requant.in_zp (zp=IN,IN without requant: the input's zero point, real value 0), with avg's
+/// rounding. requant on max/avg/avg_pad throws std::invalid_argument.
 void pool_int8(const isa::PoolParams& p, BackingStore& sram);
 
 /// One int8 element-wise multiply (TFLite's int8 Mul): clamp(out_zp + MBQM((a - zp_a)(b - zp_b),
