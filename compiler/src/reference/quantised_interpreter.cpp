@@ -106,7 +106,7 @@ class QuantisedInterpreter {
   static std::string no_rule(const std::string& op) {
     return "no int8 rule for op '" + op + "' (implemented: Conv, ConvTranspose, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
-           "BatchNormalization, Mul, Softmax, LayerNormalization, RMSNormalization (last axis), Transpose, Split, Slice, nearest Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
+           "BatchNormalization, Mul, Softmax, LayerNormalization, RMSNormalization (last axis), Transpose, Split, Slice, nearest and bilinear Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
            "HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs, Neg, Pow by a constant)";
   }
 
@@ -119,6 +119,7 @@ class QuantisedInterpreter {
     if (op == "Relu" || op == "Clip") return activation(n);
     if (op == "Add" || op == "Mul") return add(n);
     if (qref::is_unary_function(op)) return unary(n);
+    if ((op == "Resize" || op == "Upsample") && is_linear(n)) return resize_bilinear(n);
     if (qref::is_layout_move(op)) return layout_move(n);
     if (op == "BatchNormalization") return batchnorm(n);
     if (op == "Softmax" || op == "LayerNormalization" || op == "RMSNormalization") return rowwise(n);
@@ -435,6 +436,29 @@ class QuantisedInterpreter {
                                   double(n.attr_float("epsilon", 1e-5f)), ln, x.grid, y.grid);
         for (std::size_t r = 0; r < rows; ++r) rule.row(&x.q[r * std::size_t(d)], &y.q[r * std::size_t(d)]);
       }
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
+  static bool is_linear(const Node& n) {
+    const std::string mode = n.attr_string("mode", "nearest");
+    return mode == "linear" || mode == "bilinear";
+  }
+
+  // A bilinear Resize / Upsample of the last two axes of NCHW: TFLite's int8 rule
+  // (qref::resize_bilinear), input and output on one grid.
+  void resize_bilinear(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
+    if (x.shape.size() != 4 || ys.size() != 4 || ys[0] != x.shape[0] || ys[1] != x.shape[1])
+      fail("int8 bilinear Resize is over the last two axes of a 4-D NCHW tensor only");
+    QuantisedTensor y = output_like(n, std::size_t(ys[0] * ys[1] * ys[2] * ys[3]));
+    if (!(x.grid == y.grid)) fail("input and output are on different int8 grids (int8 bilinear Resize keeps the grid)");
+    const std::string ctm = n.op_type == "Upsample" ? "asymmetric" : n.attr_string("coordinate_transformation_mode", "half_pixel");
+    try {
+      y.q = qref::resize_bilinear(x.shape, x.q, ys[2], ys[3], ctm);
     } catch (const std::invalid_argument& e) {
       fail(e.what());
     }
