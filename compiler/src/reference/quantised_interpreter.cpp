@@ -217,16 +217,24 @@ class QuantisedInterpreter {
           for (std::int64_t oy = 0; oy < c.Ho; ++oy)
             for (std::int64_t ox = 0; ox < c.Wo; ++ox) {
               std::int64_t acc = m.bias[std::size_t(k)];
-              for (std::int64_t ch = 0; ch < cpg; ++ch)
-                for (std::int64_t t = 0; t < taps; ++t) {
-                  const std::int64_t kz = t / (c.kh * c.kw), ky = (t / c.kw) % c.kh, kx = t % c.kw;
+              for (std::int64_t ch = 0; ch < cpg; ++ch) {
+                const std::int8_t* xc = &x.q[std::size_t((b * C + (k / kpg) * cpg + ch) * in_plane)];
+                const std::int8_t* wc = &m.w[std::size_t((k * cpg + ch) * taps)];
+                for (std::int64_t kz = 0; kz < c.kd; ++kz) {
                   const std::int64_t iz = oz * c.st[0] - c.pad[0] + kz * c.dl[0];
-                  const std::int64_t iy = oy * c.st[1] - c.pad[1] + ky * c.dl[1], ix = ox * c.st[2] - c.pad[2] + kx * c.dl[2];
-                  if (iz < 0 || iz >= c.D || iy < 0 || iy >= c.H || ix < 0 || ix >= c.W) continue;  // padding: a real 0
-                  const std::int64_t ci = (k / kpg) * cpg + ch;
-                  acc += (std::int64_t(x.q[std::size_t((b * C + ci) * in_plane + (iz * c.H + iy) * c.W + ix)]) - x.grid.zero_point) *
-                         std::int64_t(m.w[std::size_t((k * cpg + ch) * taps + t)]);
+                  if (iz < 0 || iz >= c.D) continue;  // padding: a real 0
+                  for (std::int64_t ky = 0; ky < c.kh; ++ky) {
+                    const std::int64_t iy = oy * c.st[1] - c.pad[1] + ky * c.dl[1];
+                    if (iy < 0 || iy >= c.H) continue;
+                    for (std::int64_t kx = 0; kx < c.kw; ++kx) {
+                      const std::int64_t ix = ox * c.st[2] - c.pad[2] + kx * c.dl[2];
+                      if (ix < 0 || ix >= c.W) continue;
+                      acc += (std::int64_t(xc[(iz * c.H + iy) * c.W + ix]) - x.grid.zero_point) *
+                             std::int64_t(wc[(kz * c.kh + ky) * c.kw + kx]);
+                    }
+                  }
                 }
+              }
               y.q[i++] = requant(acc, m.m[std::size_t(k)], y.grid.zero_point);
             }
     vals_[n.outputs[0]] = std::move(y);
