@@ -3,6 +3,7 @@
 #include "npu/compiler/reference/reference_quantised.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <functional>
@@ -105,7 +106,7 @@ class QuantisedInterpreter {
   static std::string no_rule(const std::string& op) {
     return "no int8 rule for op '" + op + "' (implemented: Conv, ConvTranspose, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
-           "BatchNormalization, Mul, Softmax, LayerNormalization, RMSNormalization (last axis), Transpose, Split, Slice, nearest Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
+           "BatchNormalization, Mul, Softmax, LayerNormalization, RMSNormalization (last axis), Transpose, Split, Slice, nearest and bilinear Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
            "HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs, Neg, Pow by a constant)";
   }
 
@@ -118,6 +119,7 @@ class QuantisedInterpreter {
     if (op == "Relu" || op == "Clip") return activation(n);
     if (op == "Add" || op == "Mul") return add(n);
     if (qref::is_unary_function(op)) return unary(n);
+    if ((op == "Resize" || op == "Upsample") && is_linear(n)) return resize_bilinear(n);
     if (qref::is_layout_move(op)) return layout_move(n);
     if (op == "BatchNormalization") return batchnorm(n);
     if (op == "Softmax" || op == "LayerNormalization" || op == "RMSNormalization") return rowwise(n);
@@ -172,36 +174,69 @@ class QuantisedInterpreter {
     return qref::saturate(std::int64_t(zp_y) + qref::scale_by(a, m));
   }
 
+  // A Conv's window over 2 or 3 spatial axes (4-D NCHW or 5-D NCDHW); a 2-D one has depth 1.
+  struct ConvWindow {
+    std::int64_t D = 1, H = 0, W = 0, Do = 1, Ho = 0, Wo = 0, kd = 1, kh = 0, kw = 0;
+    std::array<std::int64_t, 3> st{1, 1, 1}, dl{1, 1, 1}, pad{0, 0, 0};  // depth, rows, columns
+  };
+  ConvWindow conv_window(const Node& n, const std::vector<std::int64_t>& xs, const Tensor& wt) const {
+    const std::size_t sp = xs.size() - 2;  // spatial axes: 2 or 3
+    if (sp != 2 && sp != 3) fail("only 2-D and 3-D convolutions (4-D and 5-D tensors) are implemented");
+    if (wt.shape.size() != xs.size()) fail("weights '" + wt.name + "' do not have the input's rank");
+    const auto st = n.attr_ints("strides", std::vector<std::int64_t>(sp, 1));
+    const auto dl = n.attr_ints("dilations", std::vector<std::int64_t>(sp, 1));
+    const auto pd = n.attr_ints("pads", std::vector<std::int64_t>(2 * sp, 0));
+    if (st.size() != sp || dl.size() != sp || pd.size() != 2 * sp) fail("strides, dilations or pads do not match the rank");
+    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
+    ConvWindow c;
+    const std::size_t o = 3 - sp;  // a 2-D window fills the rows and columns slots
+    for (std::size_t a = 0; a < sp; ++a) c.st[o + a] = st[a], c.dl[o + a] = dl[a], c.pad[o + a] = pd[a];
+    if (sp == 3) c.D = xs[2], c.Do = ys[2], c.kd = wt.shape[2];
+    c.H = xs[xs.size() - 2], c.W = xs.back(), c.Ho = ys[ys.size() - 2], c.Wo = ys.back();
+    c.kh = wt.shape[wt.shape.size() - 2], c.kw = wt.shape.back();
+    return c;
+  }
+
+  // acc = bias + sum over (c, kd, ky, kx) of (x - zp_x) w over the taps inside the input (a
+  // padding tap is the real 0), one int32 sum over every kernel tap (depth too), then one
+  // requantisation (TFLite's int8 CONV_2D / CONV_3D).
   void conv(const Node& n) {
     const QuantisedTensor x = value(n.inputs.at(0));
-    if (x.shape.size() != 4) fail("only 2-D convolutions (4-D tensors) are implemented");
     if (n.attr_string("auto_pad", "NOTSET") != "NOTSET") fail("auto_pad is not implemented (give explicit pads)");
     const Tensor& wt = g_.tensor(n.inputs.at(1));
-    const std::int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
-    const std::int64_t K = wt.shape[0], kh = wt.shape[2], kw = wt.shape[3];
+    const ConvWindow c = conv_window(n, x.shape, wt);
+    const std::int64_t N = x.shape[0], C = x.shape[1], K = wt.shape[0];
     const std::int64_t grp = n.attr_int("group", 1), cpg = C / grp, kpg = K / grp;
-    const auto st = n.attr_ints("strides", {1, 1}), dl = n.attr_ints("dilations", {1, 1});
-    const auto pd = n.attr_ints("pads", {0, 0, 0, 0});
-    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
-    const std::int64_t Ho = ys[2], Wo = ys[3];
-    QuantisedTensor y = output_like(n, std::size_t(N * K * Ho * Wo));
+    const std::int64_t in_plane = c.D * c.H * c.W, taps = c.kd * c.kh * c.kw;
+    QuantisedTensor y = output_like(n, std::size_t(N * K * c.Do * c.Ho * c.Wo));
     const Mac m = mac_params(n, 0, K, x.grid, y.grid);
+    std::size_t i = 0;  // output index, NC(D)HW order
     for (std::int64_t b = 0; b < N; ++b)
       for (std::int64_t k = 0; k < K; ++k)
-        for (std::int64_t oy = 0; oy < Ho; ++oy)
-          for (std::int64_t ox = 0; ox < Wo; ++ox) {
-            std::int64_t acc = m.bias[std::size_t(k)];
-            for (std::int64_t c = 0; c < cpg; ++c)
-              for (std::int64_t ky = 0; ky < kh; ++ky)
-                for (std::int64_t kx = 0; kx < kw; ++kx) {
-                  const std::int64_t iy = oy * st[0] - pd[0] + ky * dl[0], ix = ox * st[1] - pd[1] + kx * dl[1];
-                  if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;  // padding: a real 0
-                  const std::int64_t ci = (k / kpg) * cpg + c;
-                  acc += (std::int64_t(x.q[std::size_t(((b * C + ci) * H + iy) * W + ix)]) - x.grid.zero_point) *
-                         std::int64_t(m.w[std::size_t(((k * cpg + c) * kh + ky) * kw + kx)]);
+        for (std::int64_t oz = 0; oz < c.Do; ++oz)
+          for (std::int64_t oy = 0; oy < c.Ho; ++oy)
+            for (std::int64_t ox = 0; ox < c.Wo; ++ox) {
+              std::int64_t acc = m.bias[std::size_t(k)];
+              for (std::int64_t ch = 0; ch < cpg; ++ch) {
+                const std::int8_t* xc = &x.q[std::size_t((b * C + (k / kpg) * cpg + ch) * in_plane)];
+                const std::int8_t* wc = &m.w[std::size_t((k * cpg + ch) * taps)];
+                for (std::int64_t kz = 0; kz < c.kd; ++kz) {
+                  const std::int64_t iz = oz * c.st[0] - c.pad[0] + kz * c.dl[0];
+                  if (iz < 0 || iz >= c.D) continue;  // padding: a real 0
+                  for (std::int64_t ky = 0; ky < c.kh; ++ky) {
+                    const std::int64_t iy = oy * c.st[1] - c.pad[1] + ky * c.dl[1];
+                    if (iy < 0 || iy >= c.H) continue;
+                    for (std::int64_t kx = 0; kx < c.kw; ++kx) {
+                      const std::int64_t ix = ox * c.st[2] - c.pad[2] + kx * c.dl[2];
+                      if (ix < 0 || ix >= c.W) continue;
+                      acc += (std::int64_t(xc[(iz * c.H + iy) * c.W + ix]) - x.grid.zero_point) *
+                             std::int64_t(wc[(kz * c.kh + ky) * c.kw + kx]);
+                    }
+                  }
                 }
-            y.q[std::size_t(((b * K + k) * Ho + oy) * Wo + ox)] = requant(acc, m.m[std::size_t(k)], y.grid.zero_point);
-          }
+              }
+              y.q[i++] = requant(acc, m.m[std::size_t(k)], y.grid.zero_point);
+            }
     vals_[n.outputs[0]] = std::move(y);
   }
 
@@ -415,6 +450,29 @@ class QuantisedInterpreter {
     vals_[n.outputs[0]] = std::move(y);
   }
 
+  static bool is_linear(const Node& n) {
+    const std::string mode = n.attr_string("mode", "nearest");
+    return mode == "linear" || mode == "bilinear";
+  }
+
+  // A bilinear Resize / Upsample of the last two axes of NCHW: TFLite's int8 rule
+  // (qref::resize_bilinear), input and output on one grid.
+  void resize_bilinear(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    const auto& ys = g_.tensor(n.outputs.at(0)).shape;
+    if (x.shape.size() != 4 || ys.size() != 4 || ys[0] != x.shape[0] || ys[1] != x.shape[1])
+      fail("int8 bilinear Resize is over the last two axes of a 4-D NCHW tensor only");
+    QuantisedTensor y = output_like(n, std::size_t(ys[0] * ys[1] * ys[2] * ys[3]));
+    if (!(x.grid == y.grid)) fail("input and output are on different int8 grids (int8 bilinear Resize keeps the grid)");
+    const std::string ctm = n.op_type == "Upsample" ? "asymmetric" : n.attr_string("coordinate_transformation_mode", "half_pixel");
+    try {
+      y.q = qref::resize_bilinear(x.shape, x.q, ys[2], ys[3], ctm);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
   // Layout ops: the values move unchanged, on the input's grid (qref::layout_move).
   void layout_move(const Node& n) {
     const QuantisedTensor x = value(n.inputs.at(0));
@@ -477,8 +535,10 @@ class QuantisedInterpreter {
 
   void pool(const Node& n) {
     const QuantisedTensor x = value(n.inputs.at(0));
-    if (x.shape.size() != 4) fail("only 2-D pooling (4-D tensors) is implemented");
     const bool global = n.op_type.rfind("Global", 0) == 0, is_max = n.op_type.find("Max") != std::string::npos;
+    if (x.shape.size() != 4 && !(global && x.shape.size() > 4))
+      fail("only 2-D pooling (4-D tensors) and global pools over more axes are implemented in int8 (a 3-D "
+           "MaxPool/AveragePool runs in fp32)");
     const auto dil = n.attr_ints("dilations", {1, 1});
     // ceil_mode only adds windows that hang past the input: the taps loop below skips what is
     // outside, as for padding (max of the taps inside; avg divides by their count, ONNX
@@ -488,12 +548,15 @@ class QuantisedInterpreter {
                     n.attr_string("auto_pad", "NOTSET") != "NOTSET"))
       fail("dilations and auto_pad have no int8 rule here");
     const bool include_pad = avg_pool_counts_padding(g_, n);
-    const std::int64_t C = x.shape[0] * x.shape[1], H = x.shape[2], W = x.shape[3];
+    // A global pool over NCDHW (or more axes) is one pool over the D x H x W elements of a plane.
+    std::int64_t spatial = 1;
+    for (std::size_t d = 3; d < x.shape.size(); ++d) spatial *= x.shape[d];
+    const std::int64_t C = x.shape[0] * x.shape[1], H = x.shape[2], W = spatial;
     const auto ks = global ? std::vector<std::int64_t>{H, W} : n.attr_ints("kernel_shape");
     const auto st = global ? std::vector<std::int64_t>{1, 1} : n.attr_ints("strides", {1, 1});
     const auto pd = global ? std::vector<std::int64_t>{0, 0, 0, 0} : n.attr_ints("pads", {0, 0, 0, 0});
     const auto& ys = g_.tensor(n.outputs.at(0)).shape;
-    const std::int64_t Ho = ys[2], Wo = ys[3];
+    const std::int64_t Ho = global ? 1 : ys[2], Wo = global ? 1 : ys[3];
     QuantisedTensor y = output_like(n, std::size_t(C * Ho * Wo));
     if (n.op_type == "GlobalAveragePool" && !(x.grid == y.grid)) {  // own output grid: TFLite's int8 MEAN
       const qref::Multiplier m = qref::quantize_multiplier(x.grid.scale / (y.grid.scale * double(std::max<std::int64_t>(H * W, 1))));

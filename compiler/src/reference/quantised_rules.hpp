@@ -163,4 +163,13 @@ bool is_layout_move(const std::string& op);
 std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n, const std::vector<std::int64_t>& shape,
                                                   const std::vector<std::int8_t>& x);
 
+/// TensorFlow Lite's int8 bilinear resize (ResizeBilinearInteger) of NCHW codes `x` of
+/// `shape` to out_h x out_w, with ONNX's coordinate_transformation_mode `ctm` (half_pixel,
+/// pytorch_half_pixel, align_corners or asymmetric): 10 fractional bits per axis, the four
+/// taps summed in int64, one rounding half away from zero (formula in quantised_resize.cpp and
+/// docs/functional.md). Input and output share one grid. Throws std::invalid_argument for
+/// another rank or mode.
+std::vector<std::int8_t> resize_bilinear(const std::vector<std::int64_t>& shape, const std::vector<std::int8_t>& x,
+                                         std::int64_t out_h, std::int64_t out_w, const std::string& ctm);
+
 }  // namespace npu::compiler::qref

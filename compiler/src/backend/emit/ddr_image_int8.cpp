@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <stdexcept>
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 
@@ -45,6 +46,21 @@ std::vector<std::int8_t> conv_transpose_layout(const std::vector<std::int8_t>& w
   for (std::uint64_t co = 0; co < co_n; ++co)
     for (std::uint64_t ci = 0; ci < ci_n; ++ci)
       for (std::uint64_t t = 0; t < taps; ++t) v[(co * ci_n + ci) * taps + t] = w[(ci * co_n + co) * taps + (taps - 1 - t)];
+  return v;
+}
+
+// A Conv over NCDHW's int8 weights [Cout, Cin, kD, kh, kw] kd-major, [kD, Cout, Cin, kh, kw], as
+// its depth taps read them (ddr_image.cpp put_conv3d_weights, the fp32 copy).
+std::vector<std::int8_t> conv3d_layout(const std::vector<std::int8_t>& w, const LayerSpec& L) {
+  const std::uint64_t co_n = std::uint64_t(L.geom.c_out), ci_n = std::uint64_t(L.geom.c_in);
+  const std::uint64_t kd_n = std::uint64_t(L.depth.kd), taps = std::uint64_t(L.geom.kh) * std::uint64_t(L.geom.kw);
+  if (w.size() != co_n * ci_n * kd_n * taps)
+    throw std::logic_error("ddr_image: Conv3d weights '" + L.weight + "' do not hold Cout x Cin x kD x kh x kw values");
+  std::vector<std::int8_t> v(w.size());
+  for (std::uint64_t co = 0; co < co_n; ++co)
+    for (std::uint64_t ci = 0; ci < ci_n; ++ci)
+      for (std::uint64_t kd = 0; kd < kd_n; ++kd)
+        for (std::uint64_t t = 0; t < taps; ++t) v[((kd * co_n + co) * ci_n + ci) * taps + t] = w[((co * ci_n + ci) * kd_n + kd) * taps + t];
   return v;
 }
 
@@ -113,6 +129,7 @@ void int8_image(const CompileResult& r, const std::map<std::string, std::vector<
     if (!problem.empty()) throw std::logic_error("ddr_image: " + problem);  // functional_problems reported it
     std::vector<std::int8_t> wq = quantise_weights(w, axis, scales);
     if (L.kind == LayerKind::Conv && axis == 1) wq = conv_transpose_layout(wq, L.geom);
+    if (L.kind == LayerKind::Conv && L.depth.on()) wq = conv3d_layout(wq, L);
     if (L.kind == LayerKind::Gemm) {  // B as [K, N], pre-tiled by the program's N tile (ddr_image.hpp)
       const Node* n = L.covers.empty() ? nullptr : node_named(g, L.covers[0]);
       const bool trans_b = n && n->op_type == "Gemm" && n->attr_int("transB", 0) != 0;

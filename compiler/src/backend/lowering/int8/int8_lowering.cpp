@@ -399,9 +399,12 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     batchnorm_layer_int8(g, L, *anchor, r);
     return r;
   }
-  if (L.depth.on()) {
-    r.problem = "a Conv over NCDHW (3-D) has no int8 rule yet: its depth taps accumulate int32 partial sums across "
-                "CONVs, which the int8 weight image and requantisation were not built or tested for; run it in fp32";
+  // A Conv over NCDHW (L.depth) is a CONV layer like a 2-D one: its depth taps' CONVs keep
+  // int32 partial sums (acc_in / acc_out) and only the last requantises (codegen/conv3d.cpp).
+  if (L.kind == LayerKind::Pool && anchor && (anchor->op_type == "MaxPool" || anchor->op_type == "AveragePool") &&
+      !anchor->inputs.empty() && g.has_tensor(anchor->inputs[0]) && g.tensor(anchor->inputs[0]).shape.size() == 5) {
+    r.problem = "a 3-D MaxPool/AveragePool has no int8 rule yet: it runs as two separable POOLs through a temporary "
+                "with no int8 grid (an average would round twice); run it in fp32";
     return r;
   }
   switch (L.kind) {
