@@ -212,6 +212,34 @@ TEST(Int8LayoutRules, GatherIsBitExactUnderEveryStrategy) {
   test::expect_int8_bit_exact_under_every_strategy(gather_net(), edge_hw(), 21, 22);
 }
 
+TEST(Int8LayoutRules, ViTClassTokenConcatAndGatherAreBitExactUnderEveryStrategy) {
+  // ViT's head in small: a constant class token [1,1,8] (U(-3, 3): wider than the tokens, so
+  // the shared grid must cover it) concatenated before the 36 computed tokens [1,36,8], then
+  // x[:, 0]. The constant gets the Concat's grid from PTQ; before, the integer reference
+  // stopped at the Concat ("constant ... has no per-tensor int8 quantisation").
+  GraphBuilder b("vit-cls");
+  const std::string c = b.conv("conv", b.input("x", {1, 4, 6, 6}), 8, 1, 1, 0, 1, true);
+  b.ints("shape", {1, 8, 36});
+  b.add_tensor("tok", {1, 8, 36});
+  b.node("reshape", "Reshape", {c, "shape"}, {"tok"});
+  b.add_tensor("tokT", {1, 36, 8});
+  b.node("transpose", "Transpose", {"tok"}, {"tokT"}).attrs["perm"] = std::vector<std::int64_t>{0, 2, 1};
+  b.constant("cls_token", {1, 1, 8}, -3.0f, 3.0f);
+  b.add_tensor("seq", {1, 37, 8});
+  b.node("cat", "Concat", {"cls_token", "tokT"}, {"seq"}).attrs["axis"] = std::int64_t{1};
+  b.ints("zero", {0});
+  b.g.tensors.at("zero").shape = {};
+  b.add_tensor("cls", {1, 8});
+  b.node("cls", "Gather", {"seq", "zero"}, {"cls"}).attrs["axis"] = std::int64_t{1};
+  b.output(b.unary("relu", "Relu", "cls"));
+  const auto calib = compiler::generate_calibration(b.g, 51, 4);
+  const compiler::Graph qg = compiler::quantize_graph(b.g, compiler::builtin_strategy("none"), calib).graph;
+  ASSERT_TRUE(qg.tensor("cls_token").quant.has_value());
+  EXPECT_EQ(qg.tensor("cls_token").quant->scale, qg.tensor("seq").quant->scale);
+  EXPECT_EQ(qg.tensor("cls_token").quant->zero_point, qg.tensor("seq").quant->zero_point);
+  test::expect_int8_bit_exact_under_every_strategy(b.g, edge_hw(), 51, 52);
+}
+
 // Swin's window Pad at sizes that divide (pads all 0): x [1,4,6,6] -> conv 1x1 (8) -> Pad
 // zeros -> Relu.
 TEST(Int8LayoutRules, ZeroPadIsBitExactUnderEveryStrategy) {
