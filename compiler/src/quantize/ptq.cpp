@@ -237,6 +237,40 @@ int quantize_eltwise_constants(Graph& g) {
   return n_quantised;
 }
 
+// A constant input of a Concat (ViT's class token, expanded to the batch and folded) moves into
+// the output like the computed inputs: its min/max (with 0) joins the Concat's range before
+// share_grids, so the shared grid covers it. Returns the constants given a range.
+std::vector<std::string> range_concat_constants(const Graph& g, std::map<std::string, TensorRange>& ranges) {
+  std::vector<std::string> out;
+  for (const Node& n : g.nodes) {
+    if (n.op_type != "Concat" || n.outputs.empty() || !ranges.count(n.outputs[0])) continue;
+    for (const std::string& in : n.inputs) {
+      if (in.empty() || !g.has_tensor(in) || ranges.count(in)) continue;
+      const Tensor& t = g.tensor(in);
+      if (t.quant || !has_float_data(t)) continue;
+      TensorRange r;
+      r.lo = r.hi = 0.0f;
+      for (float v : t.float_data) r.lo = std::min(r.lo, v), r.hi = std::max(r.hi, v);
+      ranges[in] = r;
+      out.push_back(in);
+    }
+  }
+  return out;
+}
+
+// After share_grids: each constant of range_concat_constants on its (the Concat's) grid, its
+// values rounded onto it, as the int8 image stores them.
+void quantize_concat_constants(Graph& g, const std::vector<std::string>& names,
+                               const std::map<std::string, TensorRange>& ranges) {
+  for (const std::string& name : names) {
+    Tensor& t = g.tensor(name);
+    const QuantParams q = activation_params(ranges.at(name));
+    const double s = double(q.scale[0]), zp = double(q.zero_point[0]);
+    for (float& v : t.float_data) v = float((std::clamp(std::nearbyint(double(v) / s) + zp, -128.0, 127.0) - zp) * s);
+    t.quant = q;
+  }
+}
+
 // int8 has no division rule (TFLite's converter folds a division by a constant into a
 // multiplication too): Div(x, c) with a constant c becomes Mul(x, 1/c), exact in reals (the fp32
 // values differ by at most one rounding). Returns how many it rewrote.
@@ -312,6 +346,7 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   for (const std::string& t : insert_concat_requant(g, r.ranges)) mat_all.insert(t);
   // Pools, views and Concat keep their input's grid in int8: one range per group, before any
   // scale (biases use their input's) is derived from them.
+  const std::vector<std::string> concat_constants = range_concat_constants(g, r.ranges);
   share_grids(g, r.ranges);
   if (widen_zero_point_free(g, r.ranges)) share_grids(g, r.ranges);  // their groups, now symmetric
   const WeightGrids before_fold = quantize_weights(g, r);
@@ -322,6 +357,8 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
     ++r.activations;
   }
   r.activations += quantize_eltwise_constants(g);
+  quantize_concat_constants(g, concat_constants, r.ranges);
+  r.activations += int(concat_constants.size());
   return r;
 }
 

@@ -10,12 +10,15 @@ namespace npu::compiler {
 namespace {
 
 bool moves_values(const std::string& op) {
-  // GlobalAveragePool is not here: its int8 rule requantises onto an output grid of its own
-  // (TFLite's MEAN, global_avg_table), so its output keeps its calibrated range.
-  // The layout ops (computed by MOVE, a byte copy) keep their input's grid on every output.
+  // GlobalAveragePool and ReduceMean are not here: their int8 rule requantises onto an output
+  // grid of their own (TFLite's MEAN, global_avg_table), so the output keeps its calibrated range.
+  // The layout ops (computed by MOVE, a byte copy) keep their input's grid on every output, as
+  // do a Gather at constant indices (a MOVE view) and a Pad (its pad value is written as its
+  // code on that grid: the real 0 as the zero point).
   static const std::set<std::string> kOps = {"MaxPool",   "GlobalMaxPool", "AveragePool", "Reshape",  "Flatten",
                                              "Squeeze",   "Unsqueeze",     "Identity",    "Dropout",  "Transpose",
-                                             "Split",     "Slice",         "Resize",      "Upsample"};
+                                             "Split",     "Slice",         "Resize",      "Upsample", "Gather",
+                                             "Pad"};
   return kOps.count(op) > 0;
 }
 

@@ -1,11 +1,10 @@
-// The quantised reference's element-wise functions (by their ONNX definitions, in double) and
-// layout moves (quantised_rules.hpp).
+// The quantised reference's element-wise functions, by their ONNX definitions in double
+// (quantised_rules.hpp; the layout moves are in quantised_layout.cpp).
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
-#include "npu/compiler/reference/reference_interpreter.hpp"
 #include "reference/quantised_rules.hpp"
 
 namespace npu::compiler::qref {
@@ -62,47 +61,6 @@ double UnaryFunction::operator()(double x) const {
 std::int8_t apply(const UnaryFunction& f, std::int8_t q, const QuantGrid& in, const QuantGrid& out) {
   const float x = float(dequantise(q, in));  // DequantizeLinear's float32 output
   return quantise(double(float(f(double(x)))), out);  // the op's float32 output (inf stays inf)
-}
-
-bool is_layout_move(const std::string& op) {
-  static const std::set<std::string> kOps = {"Transpose", "Split", "Slice", "Resize", "Upsample"};
-  return kOps.count(op) > 0;
-}
-
-std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n, const std::vector<std::int64_t>& shape,
-                                                  const std::vector<std::int8_t>& x) {
-  // The node alone on input "x" (its other inputs: the graph's constants), run by the fp32
-  // reference interpreter on the int8 codes as floats, without fake quantisation.
-  Graph one;
-  one.name = g.name + ":" + n.name + ":int8-move";
-  one.opset = g.opset;
-  Tensor xt;
-  xt.name = "x";
-  xt.shape = shape;
-  one.tensors["x"] = xt;
-  Node m = n;
-  m.inputs.at(0) = "x";
-  for (std::size_t i = 1; i < m.inputs.size(); ++i)
-    if (!m.inputs[i].empty()) one.tensors[m.inputs[i]] = g.tensor(m.inputs[i]);
-  for (const std::string& o : m.outputs)
-    if (!o.empty()) {
-      one.tensors[o] = g.tensor(o);
-      one.tensors[o].quant.reset();
-      one.outputs.push_back(o);
-    }
-  one.nodes = {m};
-  one.inputs = {"x"};
-  RefTensor xs;
-  xs.shape = shape;
-  xs.f.assign(x.begin(), x.end());
-  const RefTensorMap r = run_reference(one, {{"x", xs}});
-  std::vector<std::vector<std::int8_t>> out;
-  for (const std::string& o : m.outputs) {
-    out.emplace_back();
-    if (o.empty()) continue;
-    for (float v : r.at(o).f) out.back().push_back(std::int8_t(std::lround(v)));  // exact: values are moved
-  }
-  return out;
 }
 
 }  // namespace npu::compiler::qref

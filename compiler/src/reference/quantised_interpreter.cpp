@@ -99,14 +99,16 @@ class QuantisedInterpreter {
     static const std::set<std::string> kOps = {
         "Conv",    "Gemm",    "MatMul",  "Relu",      "Clip",     "Add",     "MaxPool", "AveragePool", "GlobalAveragePool",
         "GlobalMaxPool", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout", "Concat",
-        "BatchNormalization", "Mul", "ConvTranspose", "Softmax", "LayerNormalization", "RMSNormalization"};
+        "BatchNormalization", "Mul", "ConvTranspose", "Softmax", "LayerNormalization", "RMSNormalization",
+        "ReduceMean"};
     return kOps.count(op) > 0 || qref::is_unary_function(op) || qref::is_layout_move(op);
   }
 
   static std::string no_rule(const std::string& op) {
     return "no int8 rule for op '" + op + "' (implemented: Conv, ConvTranspose, Gemm, MatMul, Relu, Clip, Add, MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, "
-           "BatchNormalization, Mul, Softmax, LayerNormalization, RMSNormalization (last axis), Transpose, Split, Slice, nearest and bilinear Resize/Upsample, and element-wise LeakyRelu, Sigmoid, "
+           "BatchNormalization, Mul, Softmax, LayerNormalization, RMSNormalization (last axis), ReduceMean, Transpose, Split, Slice, "
+           "nearest and bilinear Resize/Upsample, Gather at constant indices, Pad, and element-wise LeakyRelu, Sigmoid, "
            "HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs, Neg, Pow by a constant)";
   }
 
@@ -124,6 +126,7 @@ class QuantisedInterpreter {
     if (op == "BatchNormalization") return batchnorm(n);
     if (op == "Softmax" || op == "LayerNormalization" || op == "RMSNormalization") return rowwise(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") return pool(n);
+    if (op == "ReduceMean") return reduce_mean(n);
     if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
         op == "Dropout" || op == "Concat")
       return move_bytes(n);
@@ -476,7 +479,12 @@ class QuantisedInterpreter {
   // Layout ops: the values move unchanged, on the input's grid (qref::layout_move).
   void layout_move(const Node& n) {
     const QuantisedTensor x = value(n.inputs.at(0));
-    const std::vector<std::vector<std::int8_t>> ys = qref::layout_move(g_, n, x.shape, x.q);
+    std::vector<std::vector<std::int8_t>> ys;
+    try {
+      ys = qref::layout_move(g_, n, x.grid, x.shape, x.q);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
     for (std::size_t k = 0; k < n.outputs.size(); ++k) {
       if (n.outputs[k].empty()) continue;
       QuantisedTensor y;
@@ -486,6 +494,20 @@ class QuantisedInterpreter {
       y.q = ys.at(k);
       vals_[n.outputs[k]] = std::move(y);
     }
+  }
+
+  // ReduceMean over any constant axes (qref::reduce_mean): TFLite's int8 MEAN on an output grid
+  // of its own, the integer average on the input's.
+  void reduce_mean(const Node& n) {
+    const QuantisedTensor x = value(n.inputs.at(0));
+    QuantisedTensor y = output_like(n, std::size_t(g_.tensor(n.outputs.at(0)).elements()));
+    try {
+      y.q = qref::reduce_mean(x.shape, qref::reduce_axes(g_, n, x.shape.size()), x.q, x.grid, y.grid);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    if (std::int64_t(y.q.size()) != g_.tensor(n.outputs[0]).elements()) fail("output element count disagrees with its shape");
+    vals_[n.outputs[0]] = std::move(y);
   }
 
   // Element-wise functions, per element: f in double on ONNX's float32 tensors (qref::apply).

@@ -154,13 +154,23 @@ bool is_unary_function(const std::string& op);
 UnaryFunction unary_function(const Graph& g, const Node& n);
 
 /// Layout ops whose int8 values move unchanged: Transpose, Split, Slice, nearest Resize /
-/// Upsample.
+/// Upsample, Gather at constant indices (ONNX Gather; ViT's class token x[:, 0]) and Pad
+/// (constant, reflect, edge). Input and output share one grid.
 bool is_layout_move(const std::string& op);
 
-/// Outputs of layout node `n` on int8 values `x` of shape `shape`: the reference interpreter's
-/// fp32 kernel for the node run on the values as floats (exact: a move copies values). One
-/// vector per output of `n` (empty for an absent one). Throws ConfigError as run_reference does.
-std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n, const std::vector<std::int64_t>& shape,
+/// The int8 code a constant-mode Pad node `n` writes on `grid`: quantise(value, grid), value its
+/// constant_value input (opset 11+) or its `value` attribute (0 by default, so the zero point):
+/// TFLite's PAD / PADV2 on int8 and ONNX Runtime's QDQ Pad pad with the value on the tensor's
+/// own grid. Throws std::invalid_argument when the value is not a constant scalar.
+std::int8_t pad_code(const Graph& g, const Node& n, const QuantGrid& grid);
+
+/// Outputs of layout node `n` on int8 values `x` of shape `shape` on `grid`: the reference
+/// interpreter's fp32 kernel for the node run on the values as floats (exact: a move copies
+/// values), a constant-mode Pad writing pad_code(g, n, grid). One vector per output of `n`
+/// (empty for an absent one). Throws std::invalid_argument for a Gather whose indices are not a
+/// constant, ConfigError as run_reference does.
+std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n, const QuantGrid& grid,
+                                                  const std::vector<std::int64_t>& shape,
                                                   const std::vector<std::int8_t>& x);
 
 /// TensorFlow Lite's int8 bilinear resize (ResizeBilinearInteger) of NCHW codes `x` of
@@ -171,5 +181,20 @@ std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n,
 /// another rank or mode.
 std::vector<std::int8_t> resize_bilinear(const std::vector<std::int64_t>& shape, const std::vector<std::int8_t>& x,
                                          std::int64_t out_h, std::int64_t out_w, const std::string& ctm);
+
+/// The axes ReduceMean node `n` reduces on an input of rank `rank`, normalised and sorted: its
+/// `axes` attribute (opset < 18) or constant input (opset 18), all axes when none are given.
+/// Throws std::invalid_argument for computed axes, an axis out of range or
+/// noop_with_empty_axes=1 without axes.
+std::vector<std::int64_t> reduce_axes(const Graph& g, const Node& n, std::size_t rank);
+
+/// int8 ReduceMean of `x` (shape `shape`, row-major) over the sorted `axes` (any of them; the
+/// output row-major over the kept axes, keepdims or not), n = the product of the reduced
+/// dims, sum = the sum of the raw codes of one output: on the input's grid (out == in) TFLite's
+/// integer average, average(sum, n); on a grid of its own TFLite's int8 MEAN (as a
+/// GlobalAveragePool's): saturate(zp_y + scale_by(sum - n zp_x, quantize_multiplier(s_x / (s_y
+/// n)))), the accumulator saturated to int32. Throws std::invalid_argument when n = 0.
+std::vector<std::int8_t> reduce_mean(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& axes,
+                                     const std::vector<std::int8_t>& x, const QuantGrid& in, const QuantGrid& out);
 
 }  // namespace npu::compiler::qref

@@ -1,8 +1,9 @@
 // Activation grids that must be equal in int8 (docs/functional.md, "Quantisation
 // (post-training)"): ops that move int8 values without arithmetic -- MaxPool, GlobalMaxPool,
-// AveragePool (their integer rule keeps the input's grid; GlobalAveragePool requantises onto
-// its own, global_avg_table), the views
-// (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout) and Concat -- need their output on
+// AveragePool (their integer rule keeps the input's grid; GlobalAveragePool and ReduceMean
+// requantise onto their own, global_avg_table), the views (Reshape, Flatten, Squeeze,
+// Unsqueeze, Identity, Dropout), the layout ops (Transpose, Split, Slice, Resize, Upsample,
+// Gather, Pad: a constant Pad writes its value's code on that grid) and Concat -- need their output on
 // the grid of their inputs, as the int8 data path and the integer reference require
 // (TFLite's int8 kernels impose the same for these ops).
 #pragma once

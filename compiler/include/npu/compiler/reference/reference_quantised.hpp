@@ -59,9 +59,12 @@ using QuantisedTensorMap = std::map<std::string, QuantisedTensor>;
 ///  - MaxPool, GlobalMaxPool: max of raw values; AveragePool (count_include_pad = 0) and a
 ///    GlobalAveragePool on its input's grid: sum of the in-bounds raw values / n rounded half away
 ///    from zero; a GlobalAveragePool on a grid of its own: clamp(zp_y + MBQM(sum (x - zp_x),
-///    s_x / (s_y H W)));
+///    s_x / (s_y H W))); ReduceMean over any constant axes likewise (n = the reduced count in
+///    place of H W);
 ///  - Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, Transpose, Split, Slice,
-///    nearest Resize/Upsample: values moved unchanged (input and output on the same grid).
+///    nearest Resize/Upsample, Gather at constant indices, Pad (reflect, edge; constant mode
+///    pads with its value's code, the real 0 as the zero point): values moved unchanged (input
+///    and output on the same grid).
 /// Throws ConfigError naming the node for any other op, a tensor without a per-tensor int8
 /// grid, weights that are not symmetric per output channel, grids that differ where an op moves
 /// values, a missing or mis-sized input.

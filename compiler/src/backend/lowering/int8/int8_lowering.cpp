@@ -355,13 +355,16 @@ void eltwise_layer_int8(const Graph& g, const LayerSpec& L, Int8Layer& r) {
 }
 
 /// POOL, copy, layout view and resize: the output keeps the input's grid, except a global
-/// average pool with an output grid of its own (TFLite's int8 MEAN).
+/// average pool (GlobalAveragePool, ReduceMean) with an output grid of its own (TFLite's int8
+/// MEAN).
 void grid_keeping_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
   if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
     return;  // costed only: refused by functional_problems on its own
   const auto y = layer_grid(g, L.output, "output", r.problem);
+  // A ReduceMean runs as the same global average pool over its reduced trailing axes
+  // (reduce_ops.cpp: rows x h_in x w_in), and has the same int8 rule over n = h_in w_in.
   if (L.kind == LayerKind::Pool && L.pool == isa::PoolOp::GlobalAvg && anchor &&
-      anchor->op_type == "GlobalAveragePool" && L.inputs.size() == 1) {
+      (anchor->op_type == "GlobalAveragePool" || anchor->op_type == "ReduceMean") && L.inputs.size() == 1) {
     const auto x = layer_grid(g, L.inputs[0], "input", r.problem);
     if (!x || !y) return;
     if (!(*x == *y)) {  // an output grid of its own: TFLite's int8 MEAN (pool_int8)

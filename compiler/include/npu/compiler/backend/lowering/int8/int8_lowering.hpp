@@ -88,8 +88,9 @@ struct Int8ScaleShift {
 /// values each.
 Int8ScaleShift batchnorm_int8(const Graph& g, const Node& bn, const Int8Grid& in, const Int8Grid& out);
 
-/// GlobalAveragePool with an output grid of its own (TFLite's int8 MEAN): the one (multiplier,
-/// shift) pair of M = s_in / (s_out x plane), plane = H x W; out = clamp(zp_out +
+/// GlobalAveragePool or ReduceMean (a global pool over its reduced trailing axes) with an output
+/// grid of its own (TFLite's int8 MEAN): the one (multiplier, shift) pair of M = s_in / (s_out x
+/// plane), plane = H x W (the reduced element count); out = clamp(zp_out +
 /// MBQM(sum (x - zp_in), M)). On one grid (s_in = s_out, same zero point) the pool instead
 /// divides the raw sum (avg_int8), with no table.
 std::vector<std::int32_t> global_avg_table(double s_in, double s_out, std::int64_t plane);
