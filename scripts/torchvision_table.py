@@ -240,10 +240,14 @@ def int8_pending(a, res):
 
 def figures_again(a, res):
     """--figures-only: steps 2 and 3 again on a saved result (its verify columns are kept), e.g.
-    after a change of the tiler; the build that measured them goes into res["figures_commit"]."""
+    after a change of the tiler; the repository's HEAD when they ran goes into
+    res["figures_commit"] (the --npu binary is the user's to match with it). False, with a
+    warning, when the export is gone: that row keeps its old figures."""
     if not res.get("path"):  # results of the first runs did not record it: the export's name
         res["path"] = f"{a.out}/onnx/{res['model']}-bn-op{res['opset']}.onnx"
     if not os.path.isfile(res["path"]):
+        print(f"{res['model']}: warning: {res['path']} is missing; its figures are not re-measured "
+              "(export it again: run without --figures-only)", file=sys.stderr, flush=True)
         return False
     res["compile"], res["simulate"] = {}, {}
     compile_and_simulate(a, res["model"], res["path"], res.get("extra_args", []), res)

@@ -9,6 +9,8 @@
 #include <algorithm>
 
 #include "functional_test_util.hpp"
+#include "npu/compiler/quantize/calibration.hpp"
+#include "npu/compiler/quantize/ptq.hpp"
 #include "backend/emit/placed_constants.hpp"
 #include "npu/compiler/backend/emit/ddr_image.hpp"
 
@@ -78,6 +80,29 @@ TEST(SubviewConstantsData, AnImageThatLeavesAWeightRegionEmptyIsACompilerBugNotZ
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("weight region 'mask' (400 B) gets no data"), std::string::npos) << e.what();
   }
+}
+
+TEST(SubviewConstantsData, AnInt8BatchedMatMulByAConstantIsRefusedNotRunOnZeros) {
+  // x [2, 4, 8] @ B [2, 8, 3] (a constant): one GEMM per batch, each reading its slice
+  // "B@OFFSET+BYTES" (batch 0: bytes 0 to 24 = 8 x 3 int8 codes). The int8 image writes
+  // pre-tiled weights only for weights placed under their own name, so a run must refuse it,
+  // naming the layer, the slice and the constant (it said "not a constant of the graph").
+  compiler::testing::GraphBuilder b;
+  b.input("x", {2, 4, 8});
+  b.constant("B", {2, 8, 3}, -1.0f, 1.0f);
+  b.add_tensor("y", {2, 4, 3});
+  b.node("mm", "MatMul", {"x", "B"}, {"y"});
+  b.output("y");
+  const HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const compiler::Strategy st = compiler::builtin_strategy("none");
+  const compiler::Graph qg = compiler::quantize_graph(b.g, st, compiler::generate_calibration(b.g, 1, 2)).graph;
+  const auto c = compiler::compile(qg, hw, st);
+  ASSERT_TRUE(read_through_subviews(c, "B")) << "the case this test is for: B read per batch slice";
+  std::string problems;
+  for (const std::string& p : compiler::functional_problems(c)) problems += p + "\n";
+  EXPECT_NE(problems.find("layer 'mm:b0' (MatMul) has no int8 lowering: weights 'B@0+24' are a slice of constant 'B'"),
+            std::string::npos)
+      << problems;
 }
 
 }  // namespace

@@ -96,10 +96,13 @@ void int8_problems(const CompileResult& r, std::vector<std::string>& out) {
     }
   }
   // Constants that are neither weights nor biases (e.g. an Add's constant operand): on their grid.
+  // (A constant weight read per slice, "B@OFFSET+BYTES", is refused by the int8 lowering.)
   std::set<std::string> params;
   for (const LayerSpec& L : r.lowered.layers) {
     if (!L.weight.empty()) params.insert(L.weight);
     if (!L.bias.empty()) params.insert(L.bias);
+    const std::size_t at = L.weight.rfind('@');
+    if (at != std::string::npos && !g.has_tensor(L.weight)) params.insert(L.weight.substr(0, at));
   }
   for (const PlacedConstant& c : placed_constants(r)) {
     const std::string& name = c.name;

@@ -25,7 +25,11 @@ std::pair<std::string, std::uint64_t> constant_of(const Graph& g, const std::str
   if (at == std::string::npos) return {"", 0};
   const std::string base = place_name.substr(0, at);
   if (!g.has_tensor(base) || !g.tensor(base).is_constant) return {"", 0};
-  return {base, std::stoull(place_name.substr(at + 1))};
+  const std::string digits = place_name.substr(at + 1, place_name.find('+', at) - at - 1);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+    throw std::logic_error("ddr_image: place '" + place_name + "' is no subview NAME@OFFSET+BYTES of constant '" +
+                           base + "'");
+  return {base, std::stoull(digits)};
 }
 
 }  // namespace

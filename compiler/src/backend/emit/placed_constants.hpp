@@ -26,17 +26,14 @@ struct PlacedConstant {
 /// through subviews "NAME@OFFSET+BYTES" (e.g. the per-window slices of a Swin block's attention
 /// mask, one ELTWISE layer per window) is listed by NAME at the subview's address minus OFFSET:
 /// the DDR image must hold the whole tensor, not just the constants placed under their own name.
-/// Throws std::logic_error when two places of one constant disagree on its address.
+/// Throws std::logic_error when two places of one constant disagree on its address, or a
+/// subview's OFFSET is not a number.
 std::vector<PlacedConstant> placed_constants(const CompileResult& r);
-
-}  // namespace npu::compiler
-
-namespace npu::compiler {
 
 /// Throws std::logic_error naming the region when a region the program declares as a weight
 /// (.tensor kind=weight) gets no byte of `image`: the program would read zeros where the
-/// compiler meant values (as a constant read only through subviews once did), a wrong number
-/// no check downstream could tell from a right one.
+/// compiler meant values (as a constant read only through subviews once did). A region written
+/// in part passes this check (the image's writers are trusted for the extent they write).
 void check_every_weight_written(const CompileResult& r, const std::vector<DdrSegment>& image);
 
 }  // namespace npu::compiler

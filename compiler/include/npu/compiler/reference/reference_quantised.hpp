@@ -47,24 +47,29 @@ using QuantisedTensorMap = std::map<std::string, QuantisedTensor>;
 /// Conv/Gemm output read only by a quantised Relu/Clip takes its grid; MaxPool and views take
 /// their input's). Ops and rules, per node (docs/functional.md, "int8 execution"; MBQM is
 /// TFLite's MultiplyByQuantizedMultiplier with its QuantizeMultiplier):
-///  - Conv (groups, strides, explicit pads, dilations) and Gemm (transB, alpha = beta = 1) /
-///    MatMul with a constant 2-D B: acc = bias_q[c] + sum (x - zp_x) w_q, out = clamp(zp_y +
-///    MBQM(acc, M[c]), -128, 127), M[c] = s_x s_w[c] / s_y;
+///  - Conv over NCHW or NCDHW (groups, strides, explicit pads, dilations; over NCDHW one int32
+///    sum over every tap, depth included) and Gemm (transB, alpha = beta = 1) / MatMul with a
+///    constant 2-D B: acc = bias_q[c] + sum (x - zp_x) w_q, out = clamp(zp_y + MBQM(acc, M[c]),
+///    -128, 127), M[c] = s_x s_w[c] / s_y;
 ///  - Relu, Clip: clamp(zp_y + MBQM(x - zp_x, s_x / s_y), activation range on the y grid);
 ///  - Add, Mul: TFLite's int8 Add (left shift 20) and Mul, numpy broadcasting;
 ///  - BatchNormalization (inference form): TFLite's depthwise 1x1 conv rule;
 ///  - LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Tanh, Gelu, Erf, Exp, Sqrt, Reciprocal, Abs,
 ///    Neg, Pow by a constant scalar: quantise(f(dequantise(x)), y grid), f the ONNX function in
 ///    double (NaN -> the zero point, +-inf saturate);
-///  - MaxPool, GlobalMaxPool: max of raw values; AveragePool (count_include_pad = 0) and a
-///    GlobalAveragePool on its input's grid: sum of the in-bounds raw values / n rounded half away
-///    from zero; a GlobalAveragePool on a grid of its own: clamp(zp_y + MBQM(sum (x - zp_x),
+///  - MaxPool, GlobalMaxPool: max of raw values; AveragePool and a GlobalAveragePool on its
+///    input's grid: sum of the in-bounds raw values / n rounded half away from zero (with
+///    count_include_pad = 1 the taps inside the padded input count, the padding's as zp_x, and n
+///    is their number); global pools over NCDHW pool the D x H x W values of a plane; a GlobalAveragePool on a grid of its own: clamp(zp_y + MBQM(sum (x - zp_x),
 ///    s_x / (s_y H W))); ReduceMean over any constant axes likewise (n = the reduced count in
 ///    place of H W);
 ///  - Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, Concat, Transpose, Split, Slice,
 ///    nearest Resize/Upsample, Gather at constant indices, Pad (reflect, edge; constant mode
 ///    pads with its value's code, the real 0 as the zero point): values moved unchanged (input
-///    and output on the same grid).
+///    and output on the same grid);
+///  - bilinear Resize/Upsample (half_pixel, pytorch_half_pixel, align_corners, asymmetric):
+///    TFLite's ResizeBilinearInteger, 10 fractional bits, one rounding half away from zero
+///    (input and output on the same grid).
 /// Throws ConfigError naming the node for any other op, a tensor without a per-tensor int8
 /// grid, weights that are not symmetric per output channel, grids that differ where an op moves
 /// values, a missing or mis-sized input.
