@@ -50,9 +50,10 @@ void expect_monotone(const std::string& model, const std::string& strategy, cons
       // 1 % more DDR bytes, and only where it is faster.
       EXPECT_LE(double(bytes), double(prev_bytes) * 1.01)
           << model << " " << strategy << ": DDR bytes rose by more than 1 % from " << prev_kib << " KiB to " << kib << " KiB";
-      if (bytes > prev_bytes)
+      if (bytes > prev_bytes) {
         EXPECT_LT(ms, prev_ms) << model << " " << strategy << ": DDR bytes rose from " << prev_kib << " KiB to " << kib
                                << " KiB without a lower latency";
+      }
     }
     prev_ms = ms;
     prev_bytes = bytes;
