@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "npu/isa/cost/requant_math.hpp"
+#include "pool_window.hpp"
 #include "npu/isa/requant_operand.hpp"
 
 namespace npu::hw::functional {
@@ -200,7 +201,7 @@ namespace {
 // input's zero point, real value 0; no requant) and the divisor is kh x kw, as an explicit Pad with the zero
 // point followed by a VALID AveragePool (TFLite's integer AveragePool, avg_int8's rounding).
 std::vector<std::int8_t> window_pool_int8(const isa::PoolParams& p, const std::vector<std::int8_t>& in) {
-  const std::uint64_t c = std::uint64_t(p.c), hi = std::uint64_t(p.h_in), wi = std::uint64_t(p.w_in);
+  const std::uint64_t c = std::uint64_t(p.c);
   const std::uint64_t ho = std::uint64_t(p.h_out()), wo = std::uint64_t(p.w_out());
   const bool pad_counts = p.op == isa::PoolOp::AvgPad;
   std::vector<std::int8_t> out(c * ho * wo);
@@ -208,18 +209,11 @@ std::vector<std::int8_t> window_pool_int8(const isa::PoolParams& p, const std::v
     for (std::uint64_t y = 0; y < ho; ++y)
       for (std::uint64_t x = 0; x < wo; ++x) {
         std::int32_t mx = -128, sum = 0, count = 0;
-        for (int ky = 0; ky < p.kh; ++ky) {
-          const long long iy = (long long)y * p.stride_h - p.pad_top + ky;
-          if (iy < 0 || iy >= (long long)hi) continue;
-          for (int kx = 0; kx < p.kw; ++kx) {
-            const long long ix = (long long)x * p.stride_w - p.pad_left + kx;
-            if (ix < 0 || ix >= (long long)wi) continue;
-            const std::int32_t v = in[(ch * hi + std::uint64_t(iy)) * wi + std::uint64_t(ix)];
-            mx = std::max(mx, v);
-            sum += v;
-            ++count;
-          }
-        }
+        for_each_window_tap(p, ch, y, x, [&](std::uint64_t i) {
+          mx = std::max(mx, std::int32_t(in[i]));
+          sum += in[i];
+          ++count;
+        });
         if (pad_counts) {  // every window lies inside the padded input (the compiler's rule for avg_pad)
           sum += (p.kh * p.kw - count) * p.requant.in_zp;
           count = p.kh * p.kw;

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "pool_window.hpp"
+
 namespace npu::hw::functional {
 
 void pool(const isa::PoolParams& p, BackingStore& sram) {
@@ -24,18 +26,11 @@ void pool(const isa::PoolParams& p, BackingStore& sram) {
       for (std::uint64_t x = 0; x < wo; ++x) {
         float mx = -std::numeric_limits<float>::infinity(), sum = 0.0f;
         int count = 0;
-        for (int ky = 0; ky < p.kh; ++ky) {
-          const long long iy = (long long)y * p.stride_h - p.pad_top + ky;
-          if (iy < 0 || iy >= (long long)hi) continue;
-          for (int kx = 0; kx < p.kw; ++kx) {
-            const long long ix = (long long)x * p.stride_w - p.pad_left + kx;
-            if (ix < 0 || ix >= (long long)wi) continue;
-            const float v = in[(ch * hi + std::uint64_t(iy)) * wi + std::uint64_t(ix)];
-            mx = v > mx ? v : mx;
-            sum += v;
-            ++count;
-          }
-        }
+        for_each_window_tap(p, ch, y, x, [&](std::uint64_t i) {
+          mx = in[i] > mx ? in[i] : mx;
+          sum += in[i];
+          ++count;
+        });
         // avg_pad: the padding's taps count as zeros (ONNX count_include_pad=1).
         if (p.op == isa::PoolOp::AvgPad) count = p.kh * p.kw;
         out[(ch * ho + y) * wo + x] = p.op == isa::PoolOp::Max ? mx : (count > 0 ? sum / float(count) : 0.0f);
