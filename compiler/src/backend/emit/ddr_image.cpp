@@ -37,17 +37,9 @@ int gemm_n_tile(const CompileResult& r, const std::string& layer) {
 // A GEMM layer's B operand: the graph constant and the element offset of its slice (batched
 // MatMul layers read subviews "B@offset+bytes"); nullptr when B is computed at run time.
 const Tensor* gemm_weight_source(const CompileResult& r, const std::string& w, std::uint64_t& elem_offset) {
-  elem_offset = 0;
-  std::string name = w;
-  if (!r.graph.has_tensor(name)) {
-    const std::size_t at = name.rfind('@');
-    if (at == std::string::npos) return nullptr;
-    elem_offset = std::stoull(name.substr(at + 1)) / 4;
-    name = name.substr(0, at);
-  }
-  if (!r.graph.has_tensor(name)) return nullptr;
-  const Tensor& t = r.graph.tensor(name);
-  return t.is_constant ? &t : nullptr;
+  const auto [name, offset] = constant_of_place(r.graph, w);
+  elem_offset = offset / 4;
+  return name.empty() ? nullptr : &r.graph.tensor(name);
 }
 
 void put(std::vector<DdrSegment>& out, const std::string& what, std::uint64_t addr, const std::vector<float>& v) {

@@ -15,11 +15,7 @@ std::uint64_t placed_ddr_addr(const CompileResult& r, const std::string& t) {
   throw std::logic_error("ddr_image: tensor '" + t + "' lives in undeclared region '" + it->second.root + "'");
 }
 
-namespace {
-
-// The graph constant a place name stands for, and the byte offset of the place inside it:
-// "W" -> (W, 0); "W@96+32" -> (W, 96); empty name when it is no constant graph tensor.
-std::pair<std::string, std::uint64_t> constant_of(const Graph& g, const std::string& place_name) {
+std::pair<std::string, std::uint64_t> constant_of_place(const Graph& g, const std::string& place_name) {
   if (g.has_tensor(place_name)) return {g.tensor(place_name).is_constant ? place_name : "", 0};
   const std::size_t at = place_name.rfind('@');
   if (at == std::string::npos) return {"", 0};
@@ -32,13 +28,11 @@ std::pair<std::string, std::uint64_t> constant_of(const Graph& g, const std::str
   return {base, std::stoull(digits)};
 }
 
-}  // namespace
-
 std::vector<PlacedConstant> placed_constants(const CompileResult& r) {
   std::map<std::string, std::uint64_t> addr;
   for (const auto& [name, place] : r.lowered.place) {
     (void)place;
-    const auto [constant, offset] = constant_of(r.graph, name);
+    const auto [constant, offset] = constant_of_place(r.graph, name);
     if (constant.empty()) continue;
     const std::uint64_t a = placed_ddr_addr(r, name) - offset;
     const auto [it, fresh] = addr.emplace(constant, a);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "npu/compiler/backend/emit/ddr_image.hpp"
@@ -15,6 +16,11 @@ namespace npu::compiler {
 /// "NAME@OFFSET+BYTES"): its region's declared address plus its offset in the region.
 /// Throws std::logic_error when `t` has no place or its region is not declared (a compiler bug).
 std::uint64_t placed_ddr_addr(const CompileResult& r, const std::string& t);
+
+/// The constant graph tensor a place name stands for, and the byte offset of the place in it:
+/// "W" -> (W, 0), "W@96+32" -> (W, 96); an empty name when it is no constant graph tensor.
+/// Throws std::logic_error for a subview whose OFFSET is not a number.
+std::pair<std::string, std::uint64_t> constant_of_place(const Graph& g, const std::string& place_name);
 
 /// A constant graph tensor the program reads, and the DDR address of its element 0.
 struct PlacedConstant {

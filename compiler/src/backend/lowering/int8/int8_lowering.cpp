@@ -229,9 +229,9 @@ std::vector<double> layer_weight_scales(const Graph& g, const LayerSpec& L, cons
     return std::vector<double>(std::size_t(L.geom.c_out), gb->scale);
   }
   if (!w || !w->is_constant) {
-    const std::string base = L.weight.substr(0, L.weight.rfind('@'));
-    r.problem = g.has_tensor(base) && g.tensor(base).is_constant
-                    ? "weights '" + L.weight + "' are a slice of constant '" + base +
+    const Tensor* whole = graph_tensor(g, L.weight);
+    r.problem = whole && whole->is_constant
+                    ? "weights '" + L.weight + "' are a slice of constant '" + whole->name +
                           "' (one GEMM per batch); int8 has no rule for a sliced constant weight (fp32 runs it)"
                     : "weights '" + L.weight + "' are not a constant of the graph";
     return {};
