@@ -15,7 +15,12 @@ ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats
       stats_(stats),
       queue_depth_(cfg.queue_depth),
       closed_page_(cfg.page_policy == PagePolicy::Closed),
-      queues_(cfg.ranks * cfg.bank_groups * cfg.banks_per_group, cfg.queue_depth) {
+      queues_(cfg.ranks * cfg.bank_groups * cfg.banks_per_group, cfg.queue_depth),
+      bank_candidates_(std::size_t(cfg.ranks * cfg.bank_groups * cfg.banks_per_group)),
+      live_((bank_candidates_.size() + 63) / 64, 0),
+      dirty_(live_.size(), 0),
+      shared_(std::size_t(4 * cfg.ranks * cfg.bank_groups), 0),
+      shared_step_(shared_.size(), 0) {
   WriteWatermarks w = resolved_watermarks(cfg);
   high_watermark_ = w.high;
   low_watermark_ = w.low;
@@ -26,6 +31,7 @@ void ChannelController::enqueue(const DdrRequest& req) {
   const bool hit = b.open_row == req.loc.row;
   if (hit) ++b.pending_hits[req.is_write ? 1 : 0];
   const int slot = queues_.push(req);
+  mark_dirty(req.local_bank);
   stats_->first_arrival_ck = std::min(stats_->first_arrival_ck, req.arrival);
   if (!cache_valid_) return;
   // Keep the cached choice when this request cannot change it (saves a full pick per
@@ -113,20 +119,23 @@ bool ChannelController::has_older_same_burst(int slot, int other_kind) const {
   return false;
 }
 
-void ChannelController::consider(int slot, int served, Candidate& best) const {
-  Candidate c;
-  c.seq = queues_.seq(slot);
-  bool is_column = false;
-  if (evaluate(queues_.at(slot), served, c, is_column) && better(c, is_column, best)) {
-    c.index = slot;
-    best = c;
-  }
-}
-
 ChannelController::Candidate ChannelController::pick() {
   draining_writes_ = next_mode();  // write drain between the watermarks
   const int served = draining_writes_ ? 1 : 0;
+  if (served != candidates_served_) {  // a new serving mode changes every bank's candidate
+    candidates_served_ = served;
+    for (std::size_t b = 0; b < bank_candidates_.size(); ++b) mark_dirty(int(b));
+  }
+  for (std::size_t w = 0; w < dirty_.size(); ++w) {
+    for (std::uint64_t bits = dirty_[w]; bits != 0; bits &= bits - 1) rekey_bank(int(w * 64) + __builtin_ctzll(bits), served);
+    dirty_[w] = 0;
+  }
+  Candidate best = best_request();
+  consider_refresh(best);
+  return best;
+}
 
+void ChannelController::rekey_bank(int bank, int served) {
   // Per bank, FR-FCFS needs two candidates at most: the oldest row hit (its column command)
   // and the oldest request (its ACT on a closed bank, or its PRE on an open one). A PRE is
   // held back while queued requests of the served kind hit the open row (pending_hits), so
@@ -136,18 +145,75 @@ ChannelController::Candidate ChannelController::pick() {
   // Same-burst order: a candidate never overtakes an older request of the other kind to the
   // same burst (a write drain must not pass an older read of that address, nor a read an
   // older write); the bank's candidate of the other kind is served instead.
-  Candidate best;
-  queues_.for_each_bank(served, [&](int bank) {
-    const int slot = candidate_slot(served, bank);
-    if (slot < 0) return;
-    if (!has_older_same_burst(slot, 1 - served)) {
-      consider(slot, served, best);
-      return;
+  std::uint64_t& live = live_[std::size_t(bank) / 64];
+  const std::uint64_t bit = std::uint64_t(1) << (bank % 64);
+  live &= ~bit;
+  int slot = -1, kind = served;
+  if (queues_.head(served, bank) >= 0) {
+    slot = candidate_slot(served, bank);
+    if (has_older_same_burst(slot, 1 - served)) {
+      kind = 1 - served;
+      const int other = candidate_slot(kind, bank);
+      slot = other >= 0 && !has_older_same_burst(other, served) ? other : -1;
     }
-    const int other = candidate_slot(1 - served, bank);
-    if (other >= 0 && !has_older_same_burst(other, served)) consider(other, 1 - served, best);
-  });
+  }
+  if (slot < 0) return;
+  const DdrRequest& r = queues_.at(slot);
+  const BankState& b = state_.bank(bank);
+  BankCandidate& c = bank_candidates_[std::size_t(bank)];
+  if (b.open_row == r.loc.row) {
+    c.cmd = r.is_write ? DdrCommand::Wr : DdrCommand::Rd;
+    c.local = r.is_write ? b.next_wr : b.next_rd;
+  } else if (!b.is_open()) {
+    c.cmd = DdrCommand::Act;
+    c.local = b.next_act;
+  } else {
+    if (b.pending_hits[kind] > 0) return;  // hits to the open row go first
+    c.cmd = DdrCommand::Pre;
+    c.local = b.next_pre;
+  }
+  c.local = std::max(c.local, r.arrival + 1);  // one controller clock after acceptance
+  c.seq = queues_.seq(slot);
+  c.slot = slot;
+  c.rank = r.loc.rank;
+  c.group = r.group;
+  live |= bit;
+}
 
+ChannelController::Candidate ChannelController::best_request() {
+  // A bank's own bound stays while the bank is unchanged; the shared bounds move with every
+  // command, so they are computed here, once per (command, bank group) present.
+  if (++step_ == 0) std::fill(shared_step_.begin(), shared_step_.end(), 0), step_ = 1;
+  const int groups = state_.ranks() * cfg_.bank_groups;
+  Candidate best;
+  bool best_is_column = false;
+  for (std::size_t w = 0; w < live_.size(); ++w) {
+    for (std::uint64_t bits = live_[w]; bits != 0; bits &= bits - 1) {
+      const int bank = int(w * 64) + __builtin_ctzll(bits);
+      const BankCandidate& k = bank_candidates_[std::size_t(bank)];
+      if (k.local > best.tick) continue;  // its tick is at least its own bound: cannot win
+      const std::size_t cls = std::size_t(int(k.cmd) * groups + k.group);
+      if (shared_step_[cls] != step_) {
+        shared_[cls] = state_.shared_bound(k.cmd, k.rank, k.group);
+        shared_step_[cls] = step_;
+      }
+      const Tick t = state_.free_slot(std::max(k.local, shared_[cls]));
+      if (t >= state_.rank(k.rank).refresh_due) continue;  // the rank refreshes first
+      const bool is_column = k.cmd == DdrCommand::Rd || k.cmd == DdrCommand::Wr;
+      if (t > best.tick || (t == best.tick && (best_is_column > is_column || (best_is_column == is_column && k.seq > best.seq))))
+        continue;
+      best.tick = t;
+      best.cmd = k.cmd;
+      best.index = k.slot;
+      best.seq = k.seq;
+      best.local_bank = bank;
+      best_is_column = is_column;
+    }
+  }
+  return best;
+}
+
+void ChannelController::consider_refresh(Candidate& best) const {
   // Refresh: a rank whose refresh is due wins ties against requests.
   for (int rk = 0; rk < state_.ranks(); ++rk) {
     const RankState& rs = state_.rank(rk);
@@ -171,7 +237,11 @@ ChannelController::Candidate ChannelController::pick() {
     }
     if (c.tick < best.tick || (c.tick == best.tick && best.index >= 0)) best = c;
   }
-  return best;
+}
+
+void ChannelController::mark_rank_dirty(int rank) {
+  const int first = rank * state_.banks_per_rank();
+  for (int k = first; k < first + state_.banks_per_rank(); ++k) mark_dirty(k);
 }
 
 void ChannelController::log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre,
@@ -206,10 +276,12 @@ void ChannelController::issue(const Candidate& c) {
   if (c.index < 0) {  // refresh work
     if (c.cmd == DdrCommand::Pre) {
       state_.issue_pre(c.rank, c.local_bank, t);
+      mark_dirty(c.local_bank);
       ++stats_->cmd_pre;
       log(t, DdrCommand::Pre, c.local_bank, -1, false, 0);
     } else {
       state_.issue_ref(c.rank, t);
+      mark_rank_dirty(c.rank);
       ++stats_->cmd_ref;
       watch_progress();
       log(t, DdrCommand::Ref, c.rank * state_.banks_per_rank(), -1, false, 0);
@@ -217,6 +289,7 @@ void ChannelController::issue(const Candidate& c) {
     return;
   }
   DdrRequest& r = queues_.at(c.index);
+  mark_dirty(r.local_bank);
   switch (c.cmd) {
     case DdrCommand::Act:
       state_.issue_act(r.loc.rank, r.group, r.local_bank, r.loc.row, t);

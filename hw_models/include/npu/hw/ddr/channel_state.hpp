@@ -36,21 +36,44 @@ class ChannelState {
 
   // ---- earliest issue tick (>= `lower`) of each command, on a free command-bus slot ----
   Tick earliest_act(int rank, int group, int local, Tick lower = 0) const {
-    const RankState& rs = ranks_[rank];
-    return slot(std::max({banks_[local].next_act, groups_[group].next_act, rs.next_act,
-                          rs.faw.earliest_next(timing_.t_faw), lower, act_free_}));
+    return slot(std::max({banks_[local].next_act, lower, shared_bound(DdrCommand::Act, rank, group)}));
   }
   Tick earliest_pre(int local, Tick lower = 0) const {
     return slot(std::max({banks_[local].next_pre, lower, pre_free_}));
   }
   Tick earliest_rd(int rank, int group, int local, Tick lower = 0) const {
-    Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cl;
-    return slot(std::max({banks_[local].next_rd, groups_[group].next_rd, ranks_[rank].next_rd, bus, lower, col_free_}));
+    return slot(std::max({banks_[local].next_rd, lower, shared_bound(DdrCommand::Rd, rank, group)}));
   }
   Tick earliest_wr(int rank, int group, int local, Tick lower = 0) const {
-    Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cwl;
-    return slot(std::max({banks_[local].next_wr, groups_[group].next_wr, ranks_[rank].next_wr, bus, lower, col_free_}));
+    return slot(std::max({banks_[local].next_wr, lower, shared_bound(DdrCommand::Wr, rank, group)}));
   }
+  /// The bound on `cmd` (ACT, PRE, RD or WR) that the banks of `rank` / `group` share: the
+  /// rank's and bank group's timelines, tFAW, the data bus and the command cursors. A bank
+  /// whose own bound is `local` = max(its next tick for `cmd`, the request's lower bound)
+  /// may issue at free_slot(max(local, shared_bound(...))), the same tick as earliest_act /
+  /// earliest_pre / earliest_rd / earliest_wr, which take the maximum of the same terms
+  /// (the scheduler keeps `local` per bank and this bound per step, ChannelController).
+  Tick shared_bound(DdrCommand cmd, int rank, int group) const {
+    switch (cmd) {
+      case DdrCommand::Act: {
+        const RankState& rs = ranks_[rank];
+        return std::max({groups_[group].next_act, rs.next_act, rs.faw.earliest_next(timing_.t_faw), act_free_});
+      }
+      case DdrCommand::Pre: return pre_free_;
+      case DdrCommand::Rd: {
+        const Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cl;
+        return std::max({groups_[group].next_rd, ranks_[rank].next_rd, bus, col_free_});
+      }
+      case DdrCommand::Wr: {
+        const Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cwl;
+        return std::max({groups_[group].next_wr, ranks_[rank].next_wr, bus, col_free_});
+      }
+      case DdrCommand::Ref: break;
+    }
+    return kNeverTick;
+  }
+  /// First tick >= t with a free command-bus slot (t itself unless split cursors are on).
+  Tick free_slot(Tick t) const { return slot(t); }
   /// REF needs every bank of the rank precharged and tRP / tRC / tRFC satisfied.
   Tick earliest_ref(int rank, Tick lower = 0) const;
 

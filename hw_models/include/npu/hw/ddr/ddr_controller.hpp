@@ -30,9 +30,13 @@ struct DdrCommandRecord {
 constexpr int kMaxRefreshesWithoutProgress = 1000;
 
 /// Event-driven controller for one channel. Time jumps from command to command: each
-/// step computes, for each bank with queued requests of the served kind, the earliest tick
-/// of its oldest row hit's column command and of its oldest request's PRE or ACT, and issues
-/// the best one, so idle clocks cost nothing and a step costs O(busy banks), not O(queue).
+/// step finds, over the banks with queued requests of the served kind, the best of each
+/// bank's candidate (its oldest row hit's column command, or its oldest request's PRE or
+/// ACT) and issues it, so idle clocks cost nothing. Each bank's candidate is chosen again
+/// only when the bank changes (an arrival, a command to it, a refresh of its rank, a new
+/// serving mode); a step then only combines each candidate's bank-local bound with the
+/// shared bounds of its rank, bank group and buses (ChannelState::shared_bound), each
+/// computed once a step.
 ///
 /// Policy (docs/ddr.md, "Scheduler"):
 /// - A request accepted at tick a may issue its first command at a + 1 (one controller
@@ -77,6 +81,7 @@ class ChannelController {
     state_.set_split_cursors(on);
     split_cursors_ = on;
     cache_valid_ = false;
+    candidates_served_ = -1;  // command-bus slots change every tick: choose every candidate again
   }
   void set_trace_sink(DdrTraceSink* sink) { sink_ = sink; }
   void set_command_log(std::vector<DdrCommandRecord>* log) { log_ = log; }
@@ -94,6 +99,14 @@ class ChannelController {
   };
 
   Candidate pick();
+  /// The best request candidate of the served kind, over the banks' kept candidates.
+  Candidate best_request();
+  /// A rank due for refresh: its PRE or REF when it beats `best` (refresh wins ties).
+  void consider_refresh(Candidate& best) const;
+  /// Choose `bank`'s candidate again (or none) and keep it in bank_candidates_.
+  void rekey_bank(int bank, int served);
+  void mark_dirty(int bank) { dirty_[std::size_t(bank) / 64] |= std::uint64_t(1) << (bank % 64); }
+  void mark_rank_dirty(int rank);
   /// Serving mode the next pick will use (true: draining writes).
   bool next_mode() const;
   /// The next command of `r` and its earliest tick; false when it may not issue now
@@ -108,8 +121,6 @@ class ChannelController {
   /// True when an older request of `other_kind` to the same burst as `slot` is queued
   /// (per-bank lists are in arrival order, so only the older part of the list is scanned).
   bool has_older_same_burst(int slot, int other_kind) const;
-  /// Evaluate request `slot` and make it `best` when better.
-  void consider(int slot, int served, Candidate& best) const;
   void issue(const Candidate& c);
   /// Count a REF issued while requests wait; throws ConfigError past kMaxRefreshesWithoutProgress.
   void watch_progress();
@@ -140,6 +151,24 @@ class ChannelController {
   RequestQueues queues_;  ///< reads (kind 0) and writes (kind 1), per bank in arrival order
   Candidate cached_;
   bool cache_valid_ = false;
+  // pick()'s per-bank candidates. Everything in one stays the same until its bank changes:
+  // the request, its command, and its bank-local bound (the bank's timeline for that
+  // command and the request's arrival + 1); only the shared bounds move between steps.
+  struct BankCandidate {
+    Tick local = 0;         ///< max(bank's next tick for cmd, arrival + 1)
+    std::uint64_t seq = 0;  ///< the request's age
+    int slot = -1;
+    int rank = 0, group = 0;
+    DdrCommand cmd = DdrCommand::Act;
+  };
+  std::vector<BankCandidate> bank_candidates_;
+  std::vector<std::uint64_t> live_;   ///< banks with a candidate (bit mask)
+  std::vector<std::uint64_t> dirty_;  ///< banks changed since the last pick (bit mask)
+  int candidates_served_ = -1;        ///< serving mode the candidates were chosen for; -1: none
+  // best_request()'s shared bounds, [cmd * groups + group], valid when stamped with the step.
+  std::vector<Tick> shared_;
+  std::vector<std::uint32_t> shared_step_;
+  std::uint32_t step_ = 0;
   int refreshes_without_progress_ = 0;  ///< REFs since the last column command while requests waited
   CompletionTable completions_;  ///< tracked requests served and not yet taken
   DdrTraceSink* sink_ = nullptr;
