@@ -17,8 +17,7 @@ ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats
       closed_page_(cfg.page_policy == PagePolicy::Closed),
       queues_(cfg.ranks * cfg.bank_groups * cfg.banks_per_group, cfg.queue_depth),
       bank_candidates_(std::size_t(cfg.ranks * cfg.bank_groups * cfg.banks_per_group)),
-      live_((bank_candidates_.size() + 63) / 64, 0),
-      dirty_(live_.size(), 0),
+      dirty_((bank_candidates_.size() + 63) / 64, 0),
       shared_(std::size_t(4 * cfg.ranks * cfg.bank_groups), 0),
       shared_step_(shared_.size(), 0) {
   WriteWatermarks w = resolved_watermarks(cfg);
@@ -145,9 +144,7 @@ void ChannelController::rekey_bank(int bank, int served) {
   // Same-burst order: a candidate never overtakes an older request of the other kind to the
   // same burst (a write drain must not pass an older read of that address, nor a read an
   // older write); the bank's candidate of the other kind is served instead.
-  std::uint64_t& live = live_[std::size_t(bank) / 64];
-  const std::uint64_t bit = std::uint64_t(1) << (bank % 64);
-  live &= ~bit;
+  unlist(bank);
   int slot = -1, kind = served;
   if (queues_.head(served, bank) >= 0) {
     slot = candidate_slot(served, bank);
@@ -177,7 +174,21 @@ void ChannelController::rekey_bank(int bank, int served) {
   c.slot = slot;
   c.rank = r.loc.rank;
   c.group = r.group;
-  live |= bit;
+  enlist(bank, c.local);
+}
+
+void ChannelController::unlist(int bank) {
+  const auto it = std::find(by_local_bank_.begin(), by_local_bank_.end(), bank);
+  if (it == by_local_bank_.end()) return;
+  const auto i = it - by_local_bank_.begin();
+  by_local_bank_.erase(it);
+  by_local_.erase(by_local_.begin() + i);
+}
+
+void ChannelController::enlist(int bank, Tick local) {
+  const auto i = std::upper_bound(by_local_.begin(), by_local_.end(), local) - by_local_.begin();
+  by_local_.insert(by_local_.begin() + i, local);
+  by_local_bank_.insert(by_local_bank_.begin() + i, bank);
 }
 
 ChannelController::Candidate ChannelController::best_request() {
@@ -187,28 +198,26 @@ ChannelController::Candidate ChannelController::best_request() {
   const int groups = state_.ranks() * cfg_.bank_groups;
   Candidate best;
   bool best_is_column = false;
-  for (std::size_t w = 0; w < live_.size(); ++w) {
-    for (std::uint64_t bits = live_[w]; bits != 0; bits &= bits - 1) {
-      const int bank = int(w * 64) + __builtin_ctzll(bits);
-      const BankCandidate& k = bank_candidates_[std::size_t(bank)];
-      if (k.local > best.tick) continue;  // its tick is at least its own bound: cannot win
-      const std::size_t cls = std::size_t(int(k.cmd) * groups + k.group);
-      if (shared_step_[cls] != step_) {
-        shared_[cls] = state_.shared_bound(k.cmd, k.rank, k.group);
-        shared_step_[cls] = step_;
-      }
-      const Tick t = state_.free_slot(std::max(k.local, shared_[cls]));
-      if (t >= state_.rank(k.rank).refresh_due) continue;  // the rank refreshes first
-      const bool is_column = k.cmd == DdrCommand::Rd || k.cmd == DdrCommand::Wr;
-      if (t > best.tick || (t == best.tick && (best_is_column > is_column || (best_is_column == is_column && k.seq > best.seq))))
-        continue;
-      best.tick = t;
-      best.cmd = k.cmd;
-      best.index = k.slot;
-      best.seq = k.seq;
-      best.local_bank = bank;
-      best_is_column = is_column;
+  for (std::size_t i = 0; i < by_local_.size(); ++i) {
+    if (by_local_[i] > best.tick) break;  // a tick is at least its bank's bound: none later can win
+    const int bank = by_local_bank_[i];
+    const BankCandidate& k = bank_candidates_[std::size_t(bank)];
+    const std::size_t cls = std::size_t(int(k.cmd) * groups + k.group);
+    if (shared_step_[cls] != step_) {
+      shared_[cls] = state_.shared_bound(k.cmd, k.rank, k.group);
+      shared_step_[cls] = step_;
     }
+    const Tick t = state_.free_slot(std::max(k.local, shared_[cls]));
+    if (t >= state_.rank(k.rank).refresh_due) continue;  // the rank refreshes first
+    const bool is_column = k.cmd == DdrCommand::Rd || k.cmd == DdrCommand::Wr;
+    if (t > best.tick || (t == best.tick && (best_is_column > is_column || (best_is_column == is_column && k.seq > best.seq))))
+      continue;
+    best.tick = t;
+    best.cmd = k.cmd;
+    best.index = k.slot;
+    best.seq = k.seq;
+    best.local_bank = bank;
+    best_is_column = is_column;
   }
   return best;
 }

@@ -107,6 +107,9 @@ class ChannelController {
   void rekey_bank(int bank, int served);
   void mark_dirty(int bank) { dirty_[std::size_t(bank) / 64] |= std::uint64_t(1) << (bank % 64); }
   void mark_rank_dirty(int rank);
+  /// Remove `bank` from / insert it into the by-bound list (by_local_, by_local_bank_).
+  void unlist(int bank);
+  void enlist(int bank, Tick local);
   /// Serving mode the next pick will use (true: draining writes).
   bool next_mode() const;
   /// The next command of `r` and its earliest tick; false when it may not issue now
@@ -162,7 +165,10 @@ class ChannelController {
     DdrCommand cmd = DdrCommand::Act;
   };
   std::vector<BankCandidate> bank_candidates_;
-  std::vector<std::uint64_t> live_;   ///< banks with a candidate (bit mask)
+  // The banks with a candidate, by ascending bank-local bound (ties: earlier listed first),
+  // so a step stops at the first bound later than the best tick so far.
+  std::vector<Tick> by_local_;
+  std::vector<int> by_local_bank_;
   std::vector<std::uint64_t> dirty_;  ///< banks changed since the last pick (bit mask)
   int candidates_served_ = -1;        ///< serving mode the candidates were chosen for; -1: none
   // best_request()'s shared bounds, [cmd * groups + group], valid when stamped with the step.
