@@ -123,7 +123,10 @@ ChannelController::Candidate ChannelController::pick() {
   const int served = draining_writes_ ? 1 : 0;
   if (served != candidates_served_) {  // a new serving mode changes every bank's candidate
     candidates_served_ = served;
-    for (std::size_t b = 0; b < bank_candidates_.size(); ++b) mark_dirty(int(b));
+    by_local_.clear();
+    by_local_bank_.clear();
+    std::fill(dirty_.begin(), dirty_.end(), 0);
+    queues_.for_each_bank(served, [&](int bank) { mark_dirty(bank); });
   }
   for (std::size_t w = 0; w < dirty_.size(); ++w) {
     for (std::uint64_t bits = dirty_[w]; bits != 0; bits &= bits - 1) rekey_bank(int(w * 64) + __builtin_ctzll(bits), served);
