@@ -49,7 +49,8 @@ constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::Leak
                                  ActOp::Pow,        ActOp::Identity, ActOp::Softmax,   ActOp::LayerNorm,
                                  ActOp::GeluTanh,   ActOp::RmsNorm,  ActOp::SoftmaxOnline, ActOp::Rope};
 constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::Sub,  EltwiseOp::Div, EltwiseOp::Max,
-                                     EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv};
+                                     EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv,
+                                     EltwiseOp::Lerp, EltwiseOp::LerpRound};
 constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg, PoolOp::AvgPad};
 constexpr Queue kQueues[] = {Queue::Load, Queue::Compute, Queue::Store};
 constexpr TensorKind kTensorKinds[] = {TensorKind::Input, TensorKind::Weight, TensorKind::Output,
@@ -433,7 +434,7 @@ struct Field {
 const char* kNumberHint = "numbers are decimal (4096) or hexadecimal with a 0x prefix (0x1000)";
 const char* kRequantHint =
     "requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT relu/clip/identity/scale_shift, "
-    "softmax/layer_norm/rms_norm (row statistics) or any element-wise op (a lookup table), ELTWISE add/mul, POOL global_avg";
+    "softmax/layer_norm/rms_norm (row statistics) or any element-wise op (a lookup table), ELTWISE add/mul (lerp/lerp_round: their weight table), POOL global_avg";
 
 class Reader {
  public:

@@ -84,6 +84,8 @@ const char* to_string(EltwiseOp e) {
     case EltwiseOp::Pow: return "pow";
     case EltwiseOp::RSub: return "rsub";
     case EltwiseOp::RDiv: return "rdiv";
+    case EltwiseOp::Lerp: return "lerp";
+    case EltwiseOp::LerpRound: return "lerp_round";
   }
   return "?";
 }
@@ -319,12 +321,14 @@ std::vector<SramOperand> sram_operands(const Instruction& inst, DType dtype) {
           // activation bytes as its shift).
           if (p.requant.on) ops.push_back({"requant", p.requant.addr, requant_table_bytes(inst), false});
         } else if constexpr (std::is_same_v<T, EltwiseParams>) {
-          ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, eb), false});
-          ops.push_back({"b", p.b_addr, dims_bytes({p.broadcast() ? p.b_elems : p.elems}, eb), false});
-          ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, eb), true});
-          if (p.requant.on)
-            ops.push_back({"requant", p.requant.addr,
-                           p.op == EltwiseOp::Mul ? kEltwiseMulTableBytes : Requant::kEltwiseTableBytes, false});
+          // lerp: int8 taps in, int32 out; lerp_round: int32 taps in, int8 out (b never broadcast).
+          const long long in_b = p.op == EltwiseOp::LerpRound ? kAccElemBytes : eb;
+          const long long out_b = p.op == EltwiseOp::Lerp ? kAccElemBytes : eb;
+          const bool b_full = is_lerp(p.op) || !p.broadcast();
+          ops.push_back({"a", p.a_addr, dims_bytes({p.elems}, in_b), false});
+          ops.push_back({"b", p.b_addr, dims_bytes({b_full ? p.elems : p.b_elems}, in_b), false});
+          ops.push_back({"out", p.out_addr, dims_bytes({p.elems}, out_b), true});
+          if (p.requant.on) ops.push_back({"requant", p.requant.addr, requant_table_bytes(inst), false});
         } else if constexpr (std::is_same_v<T, PoolParams>) {
           const bool shape_ok = p.stride_h > 0 && p.stride_w > 0;
           ops.push_back({"in", p.in_addr, dims_bytes({p.c, p.h_in, p.w_in}, eb), false});

@@ -59,8 +59,10 @@ std::uint64_t requant_table_bytes(const Instruction& inst) {
       return (a->elems / std::uint64_t(std::max(a->channels, 1)) + 1) * Requant::kPairBytes;
     return act_uses_lut(a->op) ? kActLutBytes : Requant::kActTableBytes;
   }
-  if (const auto* e = std::get_if<EltwiseParams>(&inst.params))
+  if (const auto* e = std::get_if<EltwiseParams>(&inst.params)) {
+    if (is_lerp(e->op)) return std::uint64_t(e->broadcast() ? e->b_elems : e->elems) * kParamElemBytes;  // weights
     return e->op == EltwiseOp::Mul ? kEltwiseMulTableBytes : Requant::kEltwiseTableBytes;
+  }
   return Requant::kActTableBytes;  // POOL global_avg: one pair
 }
 
@@ -79,6 +81,15 @@ std::string requant_problem(const Instruction& inst) {
   const auto* pool = std::get_if<PoolParams>(&inst.params);
   const bool pad_code = pool && pool->op == PoolOp::AvgPad;
   if (std::string why = ranges(*r, inst.op == Opcode::Eltwise, pad_code); !why.empty()) return why;
+  if (const auto* el = std::get_if<EltwiseParams>(&inst.params); el && is_lerp(el->op)) {
+    if (!r->on)
+      return fmt::format("ELTWISE op={} without requant=: its requant operand is the table of int32 blend weights "
+                         "(docs/isa.md \"ELTWISE lerp\"); give its SRAM address", to_string(el->op));
+    if (r->in_zp != 0 || r->b_zp != 0 || r->out_zp != 0 || r->clamp_min != -128 || r->clamp_max != 127)
+      return fmt::format("zp/clamp on ELTWISE op={}: the blend's weights sum to 2^10, so a zero point passes "
+                         "through and the result is already in range; give none", to_string(el->op));
+    return "";
+  }
   if (!r->on) return "";
   const Epilogue* e = nullptr;
   if (const auto* c = std::get_if<ConvParams>(&inst.params)) e = &c->epilogue;
@@ -114,7 +125,7 @@ std::string requant_problem(const Instruction& inst) {
                          "input's grid)", to_string(p->op));
   if (const auto* el = std::get_if<EltwiseParams>(&inst.params))
     if (el->op != EltwiseOp::Add && el->op != EltwiseOp::Mul)
-      return fmt::format("requant on ELTWISE op={}: int8 ELTWISE is add or mul", to_string(el->op));
+      return fmt::format("requant on ELTWISE op={}: int8 ELTWISE is add, mul, lerp or lerp_round", to_string(el->op));
   return "";
 }
 

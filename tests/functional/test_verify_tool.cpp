@@ -324,15 +324,26 @@ TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
   EXPECT_EQ(err.find("fix:"), std::string::npos) << err;
 }
 
-// int8: a strategy whose program cannot run with int8 data (a bilinear Resize has no MOVE
-// lowering, so nothing is computed) is checked by nothing, so it fails (exit 1) like an fp32
-// program that cannot run, and its row says why; it used to pass silently.
+// int8: a strategy whose program cannot run with int8 data is checked by nothing, so it fails
+// (exit 1) like an fp32 program that cannot run, and its row says why; it used to pass
+// silently. The refused layer: the AveragePool above (count_include_pad=1, a window past the
+// padding). Until 2026-12-05 this was ../shared/models/cases/resize_bilinear.onnx, whose int8
+// bilinear Resize is computed now (ELTWISE lerp / lerp_round) and verifies bit-exact.
 TEST(VerifyTool, Int8NotRunFailsTheStrategy) {
-  const std::string models = npu::test::shared_path("models");
-  NPU_REQUIRE_SHARED_OR_SKIP(models + "/cases/resize_bilinear.onnx");
   const std::string dir = npu::test::fresh_dir("verify-int8-not-run");
-  const auto r = npu::test::run_npu({"verify", models + "/cases/resize_bilinear.onnx", "--hw",
-                                     "configs/edge-npu-ddr4.yaml", "--strategies", "none", "--out", dir + "/v"});
+  npu::test::OnnxModel m(13);
+  m.input("x", {1, 1, 6, 6});
+  auto& n = m.node("AveragePool", "pool", {"x"}, {"y"});
+  npu::test::OnnxModel::attr_ints(n, "kernel_shape", {3, 3});
+  npu::test::OnnxModel::attr_ints(n, "strides", {2, 2});
+  npu::test::OnnxModel::attr_ints(n, "pads", {1, 1, 1, 1});
+  npu::test::OnnxModel::attr_i(n, "ceil_mode", 1);
+  npu::test::OnnxModel::attr_i(n, "count_include_pad", 1);
+  m.output("y");
+  const std::string model = dir + "/pool.onnx";
+  std::ofstream(model, std::ios::binary) << m.bytes();
+  const auto r = npu::test::run_npu({"verify", model, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none",
+                                     "--out", dir + "/v"});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("a strategy failed"), std::string::npos) << r.output;
   const auto j = npu::test::read_json(dir + "/v/verify.json");

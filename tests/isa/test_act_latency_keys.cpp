@@ -35,6 +35,7 @@ std::vector<std::string> latency_keys_from_the_isa() {
     add(isa::to_string(op));
   for (auto op : {ActOp::GeluTanh, ActOp::RmsNorm, ActOp::SoftmaxOnline, ActOp::Rope}) add(isa::to_string(op));
   add(isa::to_string(PoolOp::AvgPad));
+  for (auto op : {EltwiseOp::Lerp, EltwiseOp::LerpRound}) add(isa::to_string(op));
   return keys;
 }
 

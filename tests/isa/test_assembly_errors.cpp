@@ -218,7 +218,7 @@ TEST(AssemblyErrors, UnknownEltwiseOp) {
   // (sub became an op; subtract is not one.)
   const std::string line = "ELTWISE op=subtract a=0x0 b=0x40 out=0x80 elems=64";
   expect_line3_error(line, col_of(line, "subtract"), "unknown ELTWISE op 'subtract'",
-                     "(allowed: add, mul, sub, div, max, min, pow, rsub, rdiv)");
+                     "(allowed: add, mul, sub, div, max, min, pow, rsub, rdiv, lerp, lerp_round)");
 }
 
 TEST(AssemblyErrors, PowAndLayerNormNeedAlpha) {

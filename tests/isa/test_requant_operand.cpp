@@ -39,7 +39,7 @@ std::string error_of(const std::string& line) {
 const std::string kHint =
     "\n  requant=ADDRESS is int8 requantisation (docs/isa.md): CONV/GEMM with act none/relu/clip, ACT "
     "relu/clip/identity/scale_shift, softmax/layer_norm/rms_norm (row statistics) or any element-wise op (a lookup "
-    "table), ELTWISE add/mul, POOL global_avg";
+    "table), ELTWISE add/mul (lerp/lerp_round: their weight table), POOL global_avg";
 
 }  // namespace
 
@@ -193,7 +193,7 @@ TEST(RequantOperand, IllegalCombinationsHaveExactMessages) {
   EXPECT_EQ(error_of("ACT op=relu in=0x0 res=0x10 out=0x0 elems=4 requant=0x40"),
             "bad.npuasm:3:45: error: requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)" + kHint);
   EXPECT_EQ(error_of("ELTWISE op=sub a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
-            "bad.npuasm:3:44: error: requant on ELTWISE op=sub: int8 ELTWISE is add or mul" + kHint);
+            "bad.npuasm:3:44: error: requant on ELTWISE op=sub: int8 ELTWISE is add, mul, lerp or lerp_round" + kHint);
   EXPECT_EQ(error_of("ACT op=softmax_online in=0x0 out=0x0 elems=4 channels=1 param=0x80 requant=0x40 alpha=1 beta=1"),
             "bad.npuasm:3:68: error: requant on ACT op=softmax_online: int8 ACT is relu, clip, identity (a rescale "
             "and a clamp), scale_shift (a per-channel affine map), softmax, layer_norm, rms_norm (integer row "

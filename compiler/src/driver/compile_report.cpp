@@ -137,7 +137,7 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   // Costed, not computed: the run's timing and traffic are right, its values are not produced
   // (a run with data refuses it, ddr_image.cpp functional_problems).
   if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty() && !L.zero_insert &&
-      L.linear_weights.empty())
+      !L.linear_resize())
     r.note = "costed only: an identity pass stands in for " + L.op_type + " (no MOVE lowering for this form), so "
              "a run with data refuses it";
   if (L.kind == LayerKind::Copy) {

@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace npu::hw::functional {
 
 void eltwise(const isa::EltwiseParams& p, BackingStore& sram) {
+  if (isa::is_lerp(p.op))
+    throw std::invalid_argument(std::string("fp32 data path: ELTWISE op=") + isa::to_string(p.op) +
+                                " is the int8 integer blend (docs/isa.md); an fp32 program blends with sub, mul, add");
   const std::uint64_t n = p.elems;
   const std::vector<float> a = sram.read_f32(p.a_addr, n);
   const std::vector<float> b = sram.read_f32(p.b_addr, p.broadcast() ? p.b_elems : n);
@@ -23,6 +28,8 @@ void eltwise(const isa::EltwiseParams& p, BackingStore& sram) {
       case isa::EltwiseOp::Pow: r = std::pow(x, y); break;
       case isa::EltwiseOp::RSub: r = y - x; break;
       case isa::EltwiseOp::RDiv: r = y / x; break;
+      case isa::EltwiseOp::Lerp:
+      case isa::EltwiseOp::LerpRound: break;  // refused above
     }
     out[i] = r;
   }

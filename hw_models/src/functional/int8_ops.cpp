@@ -168,10 +168,50 @@ std::int8_t mul_int8(std::int32_t a, std::int32_t b, const isa::Requant& r, std:
   return isa::requantize((a - r.in_zp) * (b - r.b_zp), multiplier, int(shift), r.out_zp, r.clamp_min, r.clamp_max);
 }
 
+std::int64_t lerp_round_int8(std::int64_t s) {
+  return (s + (s > 0 ? (std::int64_t(1) << 19) : -(std::int64_t(1) << 19))) / (std::int64_t(1) << 20);
+}
+
+namespace {
+
+// lerp / lerp_round (instruction.hpp): two taps blended with the int32 weights of the requant
+// table, 10-bit fixed point; lerp keeps the int32 sum, lerp_round rounds it to int8 by 2^-20.
+void lerp_int8(const isa::EltwiseParams& p, BackingStore& sram) {
+  const std::uint64_t n = p.elems;
+  const std::vector<std::int32_t> w = read_i32(sram, p.requant.addr, p.broadcast() ? p.b_elems : n);
+  std::vector<std::int32_t> a(n), b(n);
+  if (p.op == isa::EltwiseOp::Lerp) {
+    const std::vector<std::int8_t> a8 = read_i8(sram, p.a_addr, n), b8 = read_i8(sram, p.b_addr, n);
+    std::copy(a8.begin(), a8.end(), a.begin());
+    std::copy(b8.begin(), b8.end(), b.begin());
+  } else {
+    a = read_i32(sram, p.a_addr, n), b = read_i32(sram, p.b_addr, n);
+  }
+  std::vector<std::int64_t> s(n);  // exact (the int32 of a lerp's output stays below 2^31 after lerp_round)
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::int32_t wi = w[p.b_index(i)];
+    if (wi < -1024 || wi > 2048) no_rule("ELTWISE " + std::string(isa::to_string(p.op)) + " weight " + std::to_string(wi) +
+                                         " is outside [-1024, 2048] (10-bit fixed point)");
+    s[i] = std::int64_t(a[i]) * (1024 - wi) + std::int64_t(b[i]) * wi;
+  }
+  if (p.op == isa::EltwiseOp::Lerp) {  // |s| <= 128 x 3072: int32
+    const std::vector<std::int32_t> s32(s.begin(), s.end());
+    sram.write(p.out_addr, s32.data(), n * 4);
+    return;
+  }
+  std::vector<std::int8_t> out(n);
+  for (std::uint64_t i = 0; i < n; ++i) out[i] = std::int8_t(std::clamp<std::int64_t>(lerp_round_int8(s[i]), -128, 127));
+  write_i8(sram, p.out_addr, out);
+}
+
+}  // namespace
+
 void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram) {
-  if (p.op != isa::EltwiseOp::Add && p.op != isa::EltwiseOp::Mul)
-    no_rule(std::string("ELTWISE op=") + isa::to_string(p.op) + " has no int8 rule (int8 ELTWISE is add or mul)");
+  if (p.op != isa::EltwiseOp::Add && p.op != isa::EltwiseOp::Mul && !isa::is_lerp(p.op))
+    no_rule(std::string("ELTWISE op=") + isa::to_string(p.op) +
+            " has no int8 rule (int8 ELTWISE is add, mul, lerp or lerp_round)");
   if (!p.requant.on) no_rule(std::string("ELTWISE ") + isa::to_string(p.op) + " without a requant operand");
+  if (isa::is_lerp(p.op)) return lerp_int8(p, sram);
   if (p.op == isa::EltwiseOp::Mul) {  // TFLite's int8 Mul: (a - zp_a)(b - zp_b) x M + zp_out
     const std::vector<std::int32_t> t = read_i32(sram, p.requant.addr, 2);
     const std::vector<std::int8_t> a = read_i8(sram, p.a_addr, p.elems);

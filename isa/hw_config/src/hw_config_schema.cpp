@@ -20,7 +20,9 @@ std::vector<std::string> detail::act_latency_keys() {
           // ActOp added for the rotary embedding (issue 30, fuse-rope)
           "rope",
           // PoolOp avg_pad (AveragePool count_include_pad=1; unset: avg's latency)
-          "avg_pad"};
+          "avg_pad",
+          // EltwiseOp lerp, lerp_round (the int8 bilinear Resize's integer blend)
+          "lerp", "lerp_round"};
 }
 
 const std::vector<HwConfigSection>& hw_config_schema() {

@@ -89,7 +89,8 @@ class Generator {
       case LayerKind::Attention: return codegen::gen_attention(ctx, L);
       case LayerKind::Layout:
         if (L.zero_insert) return codegen::gen_zero_insert(ctx, L);
-        if (!L.linear_weights.empty()) return codegen::gen_resize_linear(ctx, L);
+        if (L.linear_resize())
+          return L.linear_weights.empty() ? codegen::gen_resize_linear_int8(ctx, L) : codegen::gen_resize_linear(ctx, L);
         return L.layout.empty() ? codegen::gen_layout(ctx, L) : codegen::gen_moves(ctx, L);
       case LayerKind::Host: break;
     }

@@ -136,6 +136,7 @@ std::vector<Step> gen_layout(GenCtx& ctx, const LayerSpec& L);    // layout.cpp:
 std::vector<Step> gen_moves(GenCtx& ctx, const LayerSpec& L);     // layout.cpp: MOVE views
 std::vector<Step> gen_zero_insert(GenCtx& ctx, const LayerSpec& L);  // zero_insert.cpp: ConvTranspose
 std::vector<Step> gen_resize_linear(GenCtx& ctx, const LayerSpec& L);  // resize_linear.cpp: bilinear
+std::vector<Step> gen_resize_linear_int8(GenCtx& ctx, const LayerSpec& L);  // resize_linear_int8.cpp: int8 bilinear
 std::vector<Step> gen_copy(GenCtx& ctx, const LayerSpec& L);      // copy.cpp
 std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L);    // gather.cpp: gather LOADs
 std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L); // attention.cpp: FlashAttention-style

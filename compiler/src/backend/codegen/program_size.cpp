@@ -88,7 +88,7 @@ LayerSizeBound movement_bound(const LoweredGraph& lg, const LayerSpec& L, std::u
   b.layer = L.name;
   const std::uint64_t e = std::uint64_t(std::max(lg.act_bytes, 1));
   if (cap < 4 * e) return b;
-  const bool moves = (L.kind == LayerKind::Layout && !L.zero_insert && L.linear_weights.empty()) ||
+  const bool moves = (L.kind == LayerKind::Layout && !L.zero_insert && !L.linear_resize()) ||
                      (L.kind == LayerKind::Resize && !L.layout.empty());
   if (L.kind == LayerKind::Copy) {
     for (const std::string& in : L.inputs) b.steps += div_up(bytes(in) / e, std::min(kStreamChunkElems, cap / (4 * e)));

@@ -93,12 +93,12 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     switch (L.kind) {
       case LayerKind::Host: out.push_back(id + " runs on the host; host partitions are costed, not computed"); break;
       case LayerKind::Layout:
-        if (L.layout.empty() && L.op_type == "Resize" && L.linear_weights.empty())
+        if (L.layout.empty() && L.op_type == "Resize" && !L.linear_resize())
           out.push_back(id + ": only nearest Resize is computed (by MOVE: integer factors, or a fraction whose "
                              "index map repeats within 64 residues); this Resize is mode '" +
                              resize_mode(g, L) + "' or its nearest map does not repeat, which the ISA only costs as a "
                              "streaming pass: it is not computed");
-        else if (L.layout.empty() && !L.zero_insert && L.linear_weights.empty())
+        else if (L.layout.empty() && !L.zero_insert && !L.linear_resize())
           out.push_back(id + " is a layout copy the ISA costs as a streaming pass (no MOVE lowering for this op or "
                              "form); it is not computed");
         // int8: the zero insertion's 0 bytes are the real 0 on a grid with zero point 0, which the

@@ -135,6 +135,11 @@ std::vector<LayoutPiece> nearest_resize_pieces(const Graph& g, const Node& n);
 /// (ONNX Resize, the coordinate clamped into [0, in - 1] as ONNX Runtime does); false for
 /// another mode or rank, or a coordinate mode resize_source_coordinate does not know.
 bool linear_resize_taps(const Graph& g, const Node& n, LinearTaps& h, LinearTaps& w);
+/// The same for an int8 program: TFLite's ResizeBilinearInteger taps (resize_taps_int8.cpp),
+/// w = f / 1024 with f the 10-bit fixed-point weight of i1 (f may be negative at the first
+/// border, where i0 = i1); sizes from the shapes; coordinate modes half_pixel,
+/// pytorch_half_pixel, align_corners, asymmetric (Upsample: asymmetric); false otherwise.
+bool linear_resize_taps_int8(const Graph& g, const Node& n, LinearTaps& h, LinearTaps& w);
 /// ONNX Resize's input coordinate of output index o along an axis of `in` -> `out` elements
 /// (coordinate_transformation_mode `ctm`, `scale` the transform's); nullopt for a mode it does
 /// not know (tf_crop_and_resize). Not clamped.

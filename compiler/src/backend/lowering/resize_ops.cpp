@@ -33,13 +33,17 @@ void lower_resize(LowerCtx& ctx, const Node& n) {
     L.elems = std::uint64_t(g.tensor(n.outputs[0]).elements());
     L.channels = int(g.tensor(n.outputs[0]).shape.at(1));
     L.layout = nearest_resize_pieces(g, n);  // a fractional nearest map that repeats: MOVE pieces
-    if (ctx.elem_bytes() == 4 && linear_resize_taps(g, n, L.taps_h, L.taps_w)) {  // fp32 bilinear
+    const bool fp32 = ctx.elem_bytes() == 4 && linear_resize_taps(g, n, L.taps_h, L.taps_w);
+    const bool int8 = ctx.elem_bytes() == 1 && linear_resize_taps_int8(g, n, L.taps_h, L.taps_w);
+    if (fp32 || int8) {  // bilinear, computed (int8: its weights are the layer's int8 table)
       const auto& in = shape_of(g, n, n.inputs[0]);
       const auto& o = shape_of(g, n, n.outputs[0]);
       L.geom.c_in = L.geom.c_out = int(in[0] * in[1]);
       L.geom.h_in = int(in[2]), L.geom.w_in = int(in[3]), L.geom.h_out = int(o[2]), L.geom.w_out = int(o[3]);
-      L.linear_weights = n.name + ".linear_weights";
       ctx.touch(n.inputs[0]);
+    }
+    if (fp32) {
+      L.linear_weights = n.name + ".linear_weights";
       ctx.touch_param(L.linear_weights, (L.taps_h.w.size() + L.taps_w.w.size()) * 4);
     }
     return ctx.finish(L);

@@ -93,8 +93,24 @@ std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems, float 
 
 /// Element-wise binary ops of ELTWISE: out = a (op) b. `rsub` is b - a and `rdiv` is b / a, so
 /// the compiler can always put the smaller, broadcast operand in b. New values are appended.
-enum class EltwiseOp { Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv };
-const char* to_string(EltwiseOp e);  ///< "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv"
+///
+/// `lerp` and `lerp_round` are int8 programs' integer blend of two taps with 10-bit fixed-point
+/// weights (TFLite's ResizeBilinearInteger, an int8 bilinear Resize as two passes): the weight
+/// w (int32, in units of 2^-10) of element i is word b_index(i) of the requant operand's table
+/// (requant=: b_elems words, or elems words without broadcast), and b is NOT broadcast (it has
+/// elems elements, like a):
+///   lerp:       out_int32[i] = a_int8[i] (1024 - w) + b_int8[i] w
+///   lerp_round: s = a_int32[i] (1024 - w) + b_int32[i] w;
+///               out_int8[i] = (s + (s > 0 ? 2^19 : -2^19)) / 2^20   (truncating division:
+///               one rounding, half away from zero)
+/// Zero points must be 0 (the weights of a tap pair sum to 2^10, so a zero point passes
+/// through). Element sizes: lerp reads 1 B and writes 4 B a element, lerp_round the reverse.
+enum class EltwiseOp { Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv, Lerp, LerpRound };
+const char* to_string(EltwiseOp e);  ///< "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv", "lerp", "lerp_round"
+
+/// True for lerp and lerp_round (their b is never broadcast; the broadcast fields index the
+/// weight table instead).
+inline bool is_lerp(EltwiseOp e) { return e == EltwiseOp::Lerp || e == EltwiseOp::LerpRound; }
 
 /// Pool ops of POOL. `avg` divides each window's sum by the taps inside the input (ONNX
 /// AveragePool count_include_pad=0); `avg_pad` by the whole window, kh x kw, the padding

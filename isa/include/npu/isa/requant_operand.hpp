@@ -33,7 +33,7 @@ std::uint64_t requant_table_bytes(const Instruction& inst);
 /// fragment naming the key ("requant on ELTWISE op=sub: ..."). Rules: requant only on CONV,
 /// GEMM (not with scale_shift, residual or in_scale; act none, relu or clip), ACT (no res;
 /// a LUT op takes no zero points: its table holds them; softmax, layer_norm and rms_norm take
-/// them), POOL global_avg and ELTWISE add/mul;
+/// them), POOL global_avg and ELTWISE add/mul (and lerp/lerp_round, whose table is the blend weights);
 /// zero points and clamp bounds in [-128, 127] with clamp_min <= clamp_max; zp/clamp other than
 /// their defaults only with requant.
 std::string requant_problem(const Instruction& inst);

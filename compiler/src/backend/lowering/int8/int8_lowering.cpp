@@ -358,10 +358,25 @@ void eltwise_layer_int8(const Graph& g, const LayerSpec& L, Int8Layer& r) {
                                              : add_table(a->scale, b->scale, y->scale);
 }
 
+/// A bilinear Resize (TFLite's ResizeBilinearInteger, codegen/resize_linear_int8.cpp): input
+/// and output on one grid; the table is the int32 10-bit fixed-point weights of the second tap,
+/// 1024 w of taps_h (one per output row) then of taps_w (one per output column), which ELTWISE
+/// lerp / lerp_round read as their requant operand. w = f / 1024 is exact, so the round is too.
+void linear_resize_layer_int8(const Graph& g, const LayerSpec& L, Int8Layer& r) {
+  for (const LinearTaps* t : {&L.taps_h, &L.taps_w})
+    for (float w : t->w) r.table.push_back(std::int32_t(std::lround(double(w) * 1024.0)));
+  const auto x = layer_grid(g, L.inputs.at(0), "input", r.problem);
+  const auto y = layer_grid(g, L.output, "output", r.problem);
+  if (x && y && !(*x == *y) && r.problem.empty())
+    r.problem = "input '" + L.inputs[0] + "' and output '" + L.output + "' are on different int8 grids; an int8 "
+                "bilinear Resize keeps its input's grid (TFLite's rule; the post-training quantisation shares it)";
+}
+
 /// POOL, copy, layout view and resize: the output keeps the input's grid, except a global
 /// average pool (GlobalAveragePool, ReduceMean) with an output grid of its own (TFLite's int8
 /// MEAN).
 void grid_keeping_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, Int8Layer& r) {
+  if (L.kind == LayerKind::Layout && !L.taps_h.i0.empty()) return linear_resize_layer_int8(g, L, r);
   if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty())
     return;  // costed only: refused by functional_problems on its own
   const auto y = layer_grid(g, L.output, "output", r.problem);

@@ -40,11 +40,18 @@ std::int8_t softmax_int8_element(std::int32_t e, std::int64_t reciprocal, std::i
 /// (Q12, ties away from zero; 0 when s8 = 0), out_j = requantize(n_j w_j + b_j, pair j) with w[D]
 /// (and b[D] for layer_norm) at `param` and the pairs at `requant` words 2 + 2j.
 void norm_int8(const isa::ActParams& p, BackingStore& sram);
+/// lerp_round's one rounding: (s + (s > 0 ? 2^19 : -2^19)) / 2^20, C++ truncating division
+/// (half away from zero), as TFLite's ResizeBilinearInteger.
+std::int64_t lerp_round_int8(std::int64_t s);
 /// ELTWISE mul: mul_int8 per element with the one (multiplier, shift) pair at `requant`.
 /// ELTWISE add, TFLite's quantised Add (reference_integer_ops/add.h): with table (left_shift,
 /// m_a, s_a, m_b, s_b, m_out, s_out),
 ///   a' = MBQM((a - a_zp) << left_shift, m_a, s_a), b' likewise,
 ///   out = clamp(MBQM(a' + b', m_out, s_out) + out_zp, clamp_min, clamp_max).
+/// ELTWISE lerp / lerp_round: the integer blend of two taps (isa::EltwiseOp, TFLite's
+/// ResizeBilinearInteger in two passes): w = int32 word b_index(i) of the requant table,
+/// lerp out_int32 = a_int8 (1024 - w) + b_int8 w; lerp_round s = a_int32 (1024 - w) + b_int32 w,
+/// out_int8 = lerp_round_int8(s) (clamped to int8; sums in int64, exact). A weight outside [-1024, 2048] throws (int32 overflow guard).
 /// Other ops, or no requant operand, throw std::invalid_argument.
 void eltwise_int8(const isa::EltwiseParams& p, BackingStore& sram);
 /// POOL on int8 values (input and output share scale and zero point): max over the in-bounds

@@ -179,9 +179,15 @@ struct LayerSpec {
   /// Layout: a bilinear Resize computed by LOAD, ELTWISE and MOVE (codegen/resize_linear.cpp):
   /// the taps of the rows and of the columns, geom.c_in planes of geom.h_in x geom.w_in to
   /// geom.h_out x geom.w_out, and the DDR-only parameter tensor of the weights (taps_h.w then
-  /// taps_w.w, fp32). Empty when the layer is not one.
+  /// taps_w.w, fp32). Empty when the layer is not one. In int8 programs (TFLite's
+  /// ResizeBilinearInteger, codegen/resize_linear_int8.cpp) w is the 10-bit fixed-point weight
+  /// f / 1024 (exact in float), linear_weights stays empty and the int32 weights are the layer's
+  /// int8 table (`requant`: round(1024 w) of taps_h then of taps_w).
   LinearTaps taps_h, taps_w;
   std::string linear_weights;
+  /// True for a bilinear Resize computed on the NPU: taps with their fp32 weight tensor, or
+  /// (int8 execution of a quantised graph) with the int8 table of fixed-point weights.
+  bool linear_resize() const { return !taps_h.i0.empty() && (!linear_weights.empty() || !requant.empty()); }
   /// Host: the nodes' work (MACs of Conv/Gemm/MatMul/LSTM-like ops; every other op counts one
   /// op per output element), the DDR bytes it reads (inputs from outside the run, weights) and
   /// writes (results used outside the run), and its results used outside the run.
