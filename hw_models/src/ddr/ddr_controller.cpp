@@ -52,7 +52,17 @@ void ChannelController::enqueue(const DdrRequest& req) {
   Candidate c;
   bool is_column = false;
   c.seq = queues_.seq(slot);
-  if (evaluate(req, draining_writes_ ? 1 : 0, c, is_column) && better(c, is_column, cached_)) {
+  const bool ok = evaluate(req, draining_writes_ ? 1 : 0, c, is_column);
+  if (cached_.deferred) {  // the cached refresh tick is a lower bound: only a strictly earlier request wins for sure
+    if (ok && c.tick < cached_.tick) {
+      c.index = slot;
+      cached_ = c;
+    } else {
+      cache_valid_ = false;
+    }
+    return;
+  }
+  if (ok && better(c, is_column, cached_)) {
     c.index = slot;
     cached_ = c;
   }
@@ -133,8 +143,24 @@ ChannelController::Candidate ChannelController::pick() {
     dirty_[w] = 0;
   }
   Candidate best = best_request();
+  if (!best.valid()) return deferred_refresh();
   consider_refresh(best);
   return best;
+}
+
+ChannelController::Candidate ChannelController::deferred_refresh() const {
+  // consider_refresh() with no request candidate picks a PRE or REF no earlier than some
+  // rank's refresh_due (earliest_pre / earliest_ref take it as their lower bound).
+  Candidate c;
+  for (int rk = 0; rk < state_.ranks(); ++rk) c.tick = std::min(c.tick, state_.rank(rk).refresh_due);
+  c.deferred = c.valid();
+  return c;
+}
+
+void ChannelController::resolve_refresh() {
+  Candidate best;  // no request candidate: what pick() chose before deferring
+  consider_refresh(best);
+  cached_ = best;
 }
 
 void ChannelController::rekey_bank(int bank, int served) {
@@ -432,6 +458,10 @@ void ChannelController::advance_to(Tick t) {
       cache_valid_ = true;
     }
     if (!cached_.valid() || cached_.tick > t) return;
+    if (cached_.deferred) {
+      resolve_refresh();
+      continue;
+    }
     issue(cached_);
   }
 }
@@ -441,6 +471,7 @@ Tick ChannelController::issue_next() {
     cached_ = pick();
     cache_valid_ = true;
   }
+  if (cached_.deferred) resolve_refresh();
   if (!cached_.valid()) return kNeverTick;
   const Tick t = cached_.tick;
   issue(cached_);

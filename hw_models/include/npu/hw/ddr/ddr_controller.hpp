@@ -95,6 +95,9 @@ class ChannelController {
     std::uint64_t seq = 0;  ///< the request's age (RequestQueues::seq; smaller is older)
     int rank = -1;    ///< refresh: the rank; otherwise unused
     int local_bank = -1;
+    /// Refresh work not chosen yet (no request was a candidate): `tick` is a lower bound,
+    /// the earliest refresh_due; resolve_refresh() chooses the command when it is needed.
+    bool deferred = false;
     bool valid() const { return tick < kNeverTick; }
   };
 
@@ -103,6 +106,13 @@ class ChannelController {
   Candidate best_request();
   /// A rank due for refresh: its PRE or REF when it beats `best` (refresh wins ties).
   void consider_refresh(Candidate& best) const;
+  /// With no request candidate, the refresh work's earliest tick (the earliest refresh_due,
+  /// a lower bound) as a deferred candidate: an idle controller between transactions (the
+  /// TLM target) then does not scan its open banks for a PRE that is not issued before
+  /// the next request arrives.
+  Candidate deferred_refresh() const;
+  /// Replace a deferred cached_ by the refresh command consider_refresh() chooses.
+  void resolve_refresh();
   /// Choose `bank`'s candidate again (or none) and keep it in bank_candidates_.
   void rekey_bank(int bank, int served);
   void mark_dirty(int bank) { dirty_[std::size_t(bank) / 64] |= std::uint64_t(1) << (bank % 64); }
