@@ -72,18 +72,67 @@ Decision small_decision(std::uint64_t cap, const std::string& reason) {
 }
 
 // The sram-plans decision of a size below S/2 that `pivot` (S/2's plan) ranks above.
-Decision ranked_below(std::uint64_t cap, SmallEnd end, const std::optional<Plan>& plan, const PlanFiguresBound& b,
+Decision ranked_below(std::uint64_t cap, SmallEnd end, const std::optional<Plan>& plan, const PlanFiguresBound* bound,
                       std::size_t layers, const PlanFigures& pivot) {
   const std::string piv = fmt::format("the {} plan (burst DDR {} B, estimated {:.3f} us)",
                                       sram_size_text(pivot.sram_bytes), pivot.ddr_bytes, pivot.estimated_ns / 1000.0);
   if (end == SmallEnd::Compiled)
     return small_decision(cap, fmt::format("burst DDR {} B, estimated {:.3f} us; {} improves on it",
                                            plan->figures.ddr_bytes, plan->figures.estimated_ns / 1000.0, piv));
+  const PlanFiguresBound& b = *bound;
   return small_decision(
       cap, fmt::format("not compiled to the end: after {} of {} layers it already moves at least {} B (burst DDR) "
                        "and is estimated at least {:.3f} us, so {} improves on it whatever its other layers add "
                        "(the full ladder's choice: CompileOptions::full_sram_ladder)",
                        b.layers_done(), layers, b.figures().ddr_bytes, b.figures().estimated_ns / 1000.0, piv));
+}
+
+// The sizes below the pivot m and what is known of them: each is Failed, Stopped (its bound
+// when it stopped in bounds[i]) or Compiled (its plan in plans[i]).
+struct Ladder {
+  std::vector<std::optional<Plan>> plans;
+  std::vector<std::exception_ptr> errors;
+  std::vector<SmallEnd> ends;
+  std::vector<std::unique_ptr<PlanFiguresBound>> bounds;
+  std::vector<bool> tried;  // generated (with a bound) at least once
+};
+
+// One round against `pivot` (the plan at index m): generates, with a bound each, the sizes below
+// m never tried and those stopped whose bound `pivot` does not rank below; returns whether
+// every size below m is failed, or ranked below `pivot` (stopped, or compiled and improved on).
+bool rank_below_pivot(const CompileResult& r, const HwConfig& hw, const TilingOptions& tiling,
+                      const std::vector<std::uint64_t>& caps, const std::string& model, const Strategy& strategy,
+                      const CompileOptions& options, std::size_t m, const PlanFigures& pivot, Ladder& l) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < m; ++i)
+    if (!l.tried[i] || (l.ends[i] == SmallEnd::Stopped && !improves_on_every_completion(pivot, l.bounds[i]->figures())))
+      todo.push_back(i);
+  for (std::size_t i : todo) {
+    HwConfig hw_c = hw;
+    hw_c.sram.capacity_bytes = caps[i];
+    l.bounds[i] = std::make_unique<PlanFiguresBound>(caps[i], r.lowered, hw_c);
+  }
+  const HookFor hook_for = [&](std::size_t i) -> LayerHook {
+    PlanFiguresBound* b = l.bounds[i].get();
+    return [b, &pivot](std::size_t li, const CodegenResult& so_far) {
+      const PlanFigures& f = b->update(li, so_far);
+      return b->valid() && improves_on_every_completion(pivot, f);
+    };
+  };
+  if (!todo.empty()) {
+    std::vector<std::exception_ptr> errs;
+    std::vector<std::optional<Plan>> got = plan_sizes(r, hw, tiling, caps, model, strategy, options, errs, todo, hook_for);
+    for (std::size_t i : todo) {
+      l.ends[i] = small_end(errs[i]);
+      l.plans[i] = std::move(got[i]);
+      l.errors[i] = l.ends[i] == SmallEnd::Stopped ? nullptr : errs[i];
+      l.tried[i] = true;
+    }
+  }
+  bool all_below = true;
+  for (std::size_t i = 0; i < m; ++i)
+    if (l.ends[i] == SmallEnd::Compiled) all_below = all_below && improves_on(pivot, l.plans[i]->figures);
+  return all_below;
 }
 
 }  // namespace
@@ -95,51 +144,42 @@ Plan choose_plan_fast(const CompileResult& r, const HwConfig& hw, const TilingOp
   // Stacks and SRAM residency (fuse-layers) shorten a program after generation: no bound.
   if (options.full_sram_ladder || n < 3 || strategy.uses("fuse-layers"))
     return full_ladder(r, hw, tiling, caps, model, strategy, options, decisions);
-  std::vector<std::exception_ptr> errors;
-  std::vector<std::optional<Plan>> plans =
-      plan_sizes(r, hw, tiling, caps, model, strategy, options, errors, {n - 2, n - 1});
-  std::vector<std::size_t> small;
-  for (std::size_t i = 0; i + 2 < n; ++i) small.push_back(i);
-  if (errors[n - 2])  // no S/2 plan to rank the smaller sizes below
-    return complete_and_choose(r, hw, tiling, caps, model, strategy, options, plans, errors, small, decisions);
-  const PlanFigures pivot = plans[n - 2]->figures;
-  std::vector<std::unique_ptr<PlanFiguresBound>> bounds(n);
-  for (std::size_t i : small) {
-    HwConfig hw_c = hw;
-    hw_c.sram.capacity_bytes = caps[i];
-    bounds[i] = std::make_unique<PlanFiguresBound>(caps[i], r.lowered, hw_c);
+  Ladder l;
+  l.plans = plan_sizes(r, hw, tiling, caps, model, strategy, options, l.errors, {n - 2, n - 1});
+  l.ends.assign(n, SmallEnd::Compiled);
+  l.bounds.resize(n);
+  l.tried.assign(n, false);
+  // The pivot m starts at S/2. Where a smaller plan is not ranked below it (a tie: MobileNetV2's
+  // 256 KiB and 512 KiB plans), the pivot moves down one size, compiled to the end, and the
+  // sizes below are ranked against it (a stopped size again only if its bound is not below it).
+  std::size_t m = n - 2;
+  for (;;) {
+    if (l.errors[m]) {  // no pivot plan: every size to the end, as the full ladder
+      std::vector<std::size_t> missing;
+      for (std::size_t i = 0; i < m; ++i)
+        if (!l.tried[i] || l.ends[i] == SmallEnd::Stopped) missing.push_back(i);
+      return complete_and_choose(r, hw, tiling, caps, model, strategy, options, l.plans, l.errors, missing, decisions);
+    }
+    if (rank_below_pivot(r, hw, tiling, caps, model, strategy, options, m, l.plans[m]->figures, l)) break;
+    --m;
+    if (l.ends[m] == SmallEnd::Stopped) {  // the new pivot, to the end
+      std::vector<std::exception_ptr> errs;
+      std::vector<std::optional<Plan>> got = plan_sizes(r, hw, tiling, caps, model, strategy, options, errs, {m});
+      l.plans[m] = std::move(got[m]);
+      l.errors[m] = errs[m];
+    }
   }
-  const HookFor hook_for = [&](std::size_t i) -> LayerHook {
-    PlanFiguresBound* b = bounds[i].get();
-    return [b, &pivot](std::size_t li, const CodegenResult& so_far) {
-      const PlanFigures& f = b->update(li, so_far);
-      return b->valid() && improves_on_every_completion(pivot, f);
-    };
-  };
-  std::vector<std::exception_ptr> small_errors;
-  std::vector<std::optional<Plan>> small_plans =
-      plan_sizes(r, hw, tiling, caps, model, strategy, options, small_errors, small, hook_for);
-  std::vector<SmallEnd> ends;
-  std::vector<std::size_t> stopped;
-  bool all_below = true;
-  for (std::size_t i : small) {
-    ends.push_back(small_end(small_errors[i]));
-    if (ends.back() == SmallEnd::Stopped) stopped.push_back(i);
-    if (ends.back() == SmallEnd::Compiled) all_below = all_below && improves_on(pivot, small_plans[i]->figures);
-    plans[i] = std::move(small_plans[i]);
-    errors[i] = ends.back() == SmallEnd::Stopped ? nullptr : small_errors[i];
-  }
-  if (!all_below)  // a smaller plan may be kept over S/2's: the full ladder decides
-    return complete_and_choose(r, hw, tiling, caps, model, strategy, options, plans, errors, stopped, decisions);
+  const PlanFigures pivot = l.plans[m]->figures;
   bool any_candidate = false;
-  for (std::size_t i : small) {
-    if (ends[i] == SmallEnd::Failed) continue;  // as choose_plan(): no candidate, no decision
+  for (std::size_t i = 0; i < m; ++i) {
+    if (l.ends[i] == SmallEnd::Failed) continue;  // as choose_plan(): no candidate, no decision
     any_candidate = true;
-    decisions.push_back(ranked_below(caps[i], ends[i], plans[i], *bounds[i], r.lowered.layers.size(), pivot));
+    decisions.push_back(ranked_below(caps[i], l.ends[i], l.plans[i], l.bounds[i].get(), r.lowered.layers.size(), pivot));
   }
-  const std::vector<std::uint64_t> top{caps[n - 2], caps[n - 1]};
-  std::vector<std::optional<Plan>> top_plans{std::move(plans[n - 2]), std::move(plans[n - 1])};
-  const std::vector<std::exception_ptr> top_errors{errors[n - 2], errors[n - 1]};
+  const std::vector<std::uint64_t> top(caps.begin() + std::ptrdiff_t(m), caps.end());
+  std::vector<std::optional<Plan>> top_plans;
+  for (std::size_t i = m; i < n; ++i) top_plans.push_back(std::move(l.plans[i]));
+  const std::vector<std::exception_ptr> top_errors(l.errors.begin() + std::ptrdiff_t(m), l.errors.end());
   return choose_plan(top, top_plans, top_errors, hw.sram.capacity_bytes, decisions,
                      any_candidate ? "it improves on every smaller size's plan (above)"
                                    : "the smallest size tried that compiles");
