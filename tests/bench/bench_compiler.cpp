@@ -43,6 +43,28 @@ void BM_CompileResNet50DepthFirst4MiB(benchmark::State& state) {
 }
 BENCHMARK(BM_CompileResNet50DepthFirst4MiB)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The SRAM-plan ladder (issue 29 item 4, docs/performance.md): ResNet-50 on the edge preset
+// (1 MiB: five sizes, 64 KiB .. 1 MiB) compiled for the configured SRAM alone (arg 0), with
+// the full ladder, every size to the end (arg 1), and with the fast ladder, the sizes below
+// S/2 stopped once ranked below S/2's plan (arg 2, the default); one thread, so the time is
+// the CPU the ladder costs. Strategy: residual (second arg 0); 1 would be depth-first, which
+// keeps the full ladder (stacks and residency shorten a program after generation).
+void BM_CompileResNet50Ladder(benchmark::State& state) {
+  const auto graph = npu::compiler::load_model("resnet50");
+  const auto hw = npu::load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const auto s = npu::compiler::builtin_strategy(state.range(1) == 1 ? "depth-first" : "residual");
+  npu::compiler::CompileOptions o;
+  o.plan_threads = 1;
+  o.smaller_sram_plans = state.range(0) != 0;
+  o.full_sram_ladder = state.range(0) == 1;
+  state.SetLabel(std::string(state.range(0) == 0 ? "single size" : state.range(0) == 1 ? "full ladder" : "fast ladder") +
+                 ", " + s.name);
+  for (auto _ : state) benchmark::DoNotOptimize(npu::compiler::compile(graph, hw, s, o));
+}
+BENCHMARK(BM_CompileResNet50Ladder)
+    ->Args({0, 0})->Args({1, 0})->Args({2, 0})
+    ->Unit(benchmark::kMillisecond);
+
 void BM_ImportResNet50Onnx(benchmark::State& state) {
   const std::string path = std::string(NPU_SOURCE_DIR) + "/../shared/models/resnet50_bn.onnx";
   if (!std::filesystem::exists(path)) {

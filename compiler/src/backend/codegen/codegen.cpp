@@ -23,7 +23,8 @@ using codegen::TooBig;
 
 class Generator {
  public:
-  Generator(const LoweredGraph& lg, const HwConfig& hw, const TilingOptions& opt) : ctx(lg, hw, opt, base_) {}
+  Generator(const LoweredGraph& lg, const HwConfig& hw, const TilingOptions& opt, const LayerHook& after_layer)
+      : ctx(lg, hw, opt, base_), after_layer_(after_layer) {}
 
   CodegenResult run(const std::string& name, const std::string& strategy) {
     res_.program.name = name;
@@ -39,10 +40,12 @@ class Generator {
       if (next_stack < stacks.size() && stacks[next_stack].summary.first == li) {
         li = emit_stack(stacks[next_stack++]);
         check_program_size(li);
+        ask_hook(li);
         continue;
       }
       gen_layer(ctx.lg.layers[li]);
       check_program_size(li);
+      ask_hook(li);
     }
     if (!too_big_.empty()) throw ConfigError(too_big_message());
     codegen::fit_ddr(ctx.hw, res_.program);
@@ -95,6 +98,11 @@ class Generator {
       case LayerKind::Host: break;
     }
     return {};
+  }
+
+  // The caller's LayerHook, after layer `li` (not once a layer is too big: no program then).
+  void ask_hook(std::size_t li) const {
+    if (after_layer_ && too_big_.empty() && after_layer_(li, res_)) throw GenerationStopped(li + 1);
   }
 
   // ---- depth-first hook (depth_first/stack_plan.hpp) ----
@@ -208,13 +216,14 @@ class Generator {
   std::vector<TooBig> too_big_;  // layers whose minimal tile does not fit (run() reports them)
   CodegenResult res_;
   bool first_layer_ = true;
+  const LayerHook& after_layer_;
 };
 
 }  // namespace
 
 CodegenResult generate(const LoweredGraph& lowered, const HwConfig& hw, const TilingOptions& options,
-                       const std::string& program_name, const std::string& strategy) {
-  return Generator(lowered, hw, options).run(program_name, strategy);
+                       const std::string& program_name, const std::string& strategy, const LayerHook& after_layer) {
+  return Generator(lowered, hw, options, after_layer).run(program_name, strategy);
 }
 
 }  // namespace npu::compiler

@@ -35,6 +35,11 @@ struct CompileOptions {
   /// generation is independent; the choice among them is made afterwards, smallest first, so
   /// the program does not depend on it). 0 or less: std::thread::hardware_concurrency().
   int plan_threads = 0;
+  /// Compile every size of smaller_sram_plans to the end, as before issue 29 item 4. By
+  /// default the sizes below S/2 stop generating once their partial figures rank them below
+  /// S/2's plan whatever the rest adds (plan_bound.hpp), which chooses the same program
+  /// (docs/compiler.md, "The fast ladder"); this is the reference tests compare it with.
+  bool full_sram_ladder = false;
 };
 
 /// `tiling` with what it leaves unset (0) taken from the hardware: DMA burst, SRAM banks and

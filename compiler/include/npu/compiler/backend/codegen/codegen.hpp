@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -84,7 +86,23 @@ struct CodegenResult {
 /// exceed the DDR capacity, and when the program passes options.max_program_instructions: up
 /// front when a lower bound on its size (codegen/program_size.hpp) passes it, else as soon as
 /// the instructions made so far do.
+///
+/// `after_layer`, when given, is called after each layer (or depth-first stack) whose
+/// instructions are emitted, with the index of the last lowered layer done and the result so
+/// far (program.instructions, layers[0..index]); when it returns true, generation stops and
+/// generate() throws GenerationStopped. The SRAM-plan ladder uses it to stop compiling a size
+/// whose partial figures already rank it below a plan it has (plan_bound.hpp).
+using LayerHook = std::function<bool(std::size_t last_layer, const CodegenResult& so_far)>;
 CodegenResult generate(const LoweredGraph& lowered, const HwConfig& hw, const TilingOptions& options,
-                       const std::string& program_name, const std::string& strategy);
+                       const std::string& program_name, const std::string& strategy,
+                       const LayerHook& after_layer = {});
+
+/// What generate() throws when its LayerHook asks it to stop: `layers_done` lowered layers
+/// (the first ones, in order) were generated.
+struct GenerationStopped : std::exception {
+  explicit GenerationStopped(std::size_t done) : layers_done(done) {}
+  const char* what() const noexcept override { return "code generation stopped by its layer hook"; }
+  std::size_t layers_done;
+};
 
 }  // namespace npu::compiler
