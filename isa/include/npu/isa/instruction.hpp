@@ -71,7 +71,12 @@ inline constexpr Token kAllTokens[] = {kLd2Cp, kLd2St, kCp2Ld, kCp2St, kSt2Ld, k
 enum class ActOp {
   None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift,
   Erf, Exp, Sqrt, Reciprocal, Tanh, Gelu, Abs, Neg, Pow, Identity, Softmax, LayerNorm,
-  GeluTanh, RmsNorm, SoftmaxOnline, Rope
+  GeluTanh, RmsNorm, SoftmaxOnline, Rope,
+  // Element-wise ops of detection post-processing (issue 28 kind 8): log, floor, ceil; not
+  // (1 where x == 0, else 0: ONNX Not on 0/1 booleans); trunc (toward zero: ONNX Cast float ->
+  // integer); to_bool (1 where x != 0, else 0: ONNX Cast to bool). Booleans and integers are
+  // held as values of the activation type (0/1 for booleans).
+  Log, Floor, Ceil, Not, Trunc, ToBool
 };
 const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sigmoid", "silu", ...
 
@@ -93,8 +98,17 @@ std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems, float 
 
 /// Element-wise binary ops of ELTWISE: out = a (op) b. `rsub` is b - a and `rdiv` is b / a, so
 /// the compiler can always put the smaller, broadcast operand in b. New values are appended.
-enum class EltwiseOp { Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv };
-const char* to_string(EltwiseOp e);  ///< "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv"
+/// The comparisons and logic ops give 1 (true) or 0 (false) as values of the activation type
+/// (ONNX Equal, Less, Greater, LessOrEqual, GreaterOrEqual; And, Or, Xor of 0/1 booleans: a
+/// value is true when it is not 0). `mod` is ONNX Mod fmod=0 (the result has the divisor's sign,
+/// a - floor(a / b) * b), `fmod` is fmod=1 (C fmod: the dividend's sign).
+enum class EltwiseOp {
+  Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv,
+  Equal, Less, Greater, LessEqual, GreaterEqual, And, Or, Xor, Mod, FMod
+};
+/// "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv", "equal", "less", "greater",
+/// "less_equal", "greater_equal", "and", "or", "xor", "mod", "fmod"
+const char* to_string(EltwiseOp e);
 
 /// Pool ops of POOL. `avg` divides each window's sum by the taps inside the input (ONNX
 /// AveragePool count_include_pad=0); `avg_pad` by the whole window, kh x kw, the padding
