@@ -9,6 +9,10 @@ in two parts, and between them its build(NAME) gets two more models it does not 
                         weights_backbone=None), input 1x3x224x224
   r3d_18 (and mc3_18, r2plus1d_18) -> torchvision.models.video.*(weights=None),
                         input 1x3x16x112x112 (N, C, frames, H, W: the video models' clip size)
+  maskrcnn_resnet50_fpn, retinanet_resnet50_fpn -> torchvision.models.detection.*(weights=None,
+                        weights_backbone=None, min_size=320, max_size=320), input one 3x320x320
+                        image (the model's transform batches it to 1x3x320x320), as the shared
+                        script exports fasterrcnn_mobilenet_v3_large_320_fpn
 Every other NAME goes to the shared build() as it is. Needs Debian's python3-torch,
 python3-torchvision and python3-onnx; exits 1 naming the file when the shared script is
 missing or no longer has the line this splits at."""
@@ -21,7 +25,7 @@ SPLIT = "\nrec = {"  # the first line after build(): the export itself starts he
 
 
 def extra_build(shared_build):
-    """build(name) -> (module, example args): the two builders above, else shared_build."""
+    """build(name) -> (module, example args): the builders above, else shared_build."""
     import torch
     import torchvision
 
@@ -33,6 +37,10 @@ def extra_build(shared_build):
         if name in ("r3d_18", "mc3_18", "r2plus1d_18"):
             m = getattr(torchvision.models.video, name)(weights=None)
             return m, (torch.randn(1, 3, 16, 112, 112),)
+        if name in ("maskrcnn_resnet50_fpn", "retinanet_resnet50_fpn"):
+            m = getattr(torchvision.models.detection, name)(weights=None, weights_backbone=None,
+                                                            min_size=320, max_size=320)
+            return m, ([torch.rand(3, 320, 320)],)
         return shared_build(name)
     return build
 

@@ -39,7 +39,9 @@ constexpr ActOp kEpilogueActs[] = {ActOp::None,    ActOp::Relu,  ActOp::Clip,   
                                    ActOp::Sigmoid, ActOp::Silu,  ActOp::HardSigmoid, ActOp::HardSwish,
                                    ActOp::Erf,     ActOp::Exp,   ActOp::Sqrt,      ActOp::Reciprocal,
                                    ActOp::Tanh,    ActOp::Gelu,  ActOp::Abs,       ActOp::Neg,
-                                   ActOp::Pow,     ActOp::Identity, ActOp::GeluTanh};
+                                   ActOp::Pow,     ActOp::Identity, ActOp::GeluTanh, ActOp::Log,
+                                   ActOp::Floor,   ActOp::Ceil,  ActOp::Not,       ActOp::Trunc,
+                                   ActOp::ToBool};
 // Stand-alone ACT ops: every element-wise function but none, plus scale_shift and the
 // row-wise softmax and layer_norm (not epilogue-legal).
 constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::LeakyRelu, ActOp::Sigmoid,
@@ -47,10 +49,15 @@ constexpr ActOp kVectorActs[] = {ActOp::Relu,       ActOp::Clip,     ActOp::Leak
                                  ActOp::Erf,        ActOp::Exp,      ActOp::Sqrt,      ActOp::Reciprocal,
                                  ActOp::Tanh,       ActOp::Gelu,     ActOp::Abs,       ActOp::Neg,
                                  ActOp::Pow,        ActOp::Identity, ActOp::Softmax,   ActOp::LayerNorm,
-                                 ActOp::GeluTanh,   ActOp::RmsNorm,  ActOp::SoftmaxOnline, ActOp::Rope};
+                                 ActOp::GeluTanh,   ActOp::RmsNorm,  ActOp::SoftmaxOnline, ActOp::Rope,
+                                 ActOp::Log,        ActOp::Floor,    ActOp::Ceil,      ActOp::Not,
+                                 ActOp::Trunc,      ActOp::ToBool};
 constexpr EltwiseOp kEltwiseOps[] = {EltwiseOp::Add, EltwiseOp::Mul, EltwiseOp::Sub,  EltwiseOp::Div, EltwiseOp::Max,
                                      EltwiseOp::Min, EltwiseOp::Pow, EltwiseOp::RSub, EltwiseOp::RDiv,
-                                     EltwiseOp::Lerp, EltwiseOp::LerpRound};
+                                     EltwiseOp::Lerp, EltwiseOp::LerpRound,
+                                     EltwiseOp::Equal, EltwiseOp::Less, EltwiseOp::Greater, EltwiseOp::LessEqual,
+                                     EltwiseOp::GreaterEqual, EltwiseOp::And, EltwiseOp::Or, EltwiseOp::Xor,
+                                     EltwiseOp::Mod, EltwiseOp::FMod};
 constexpr PoolOp kPoolOps[] = {PoolOp::Max, PoolOp::Avg, PoolOp::GlobalAvg, PoolOp::AvgPad};
 constexpr Queue kQueues[] = {Queue::Load, Queue::Compute, Queue::Store};
 constexpr TensorKind kTensorKinds[] = {TensorKind::Input, TensorKind::Weight, TensorKind::Output,

@@ -51,6 +51,12 @@ const char* to_string(ActOp a) {
     case ActOp::RmsNorm: return "rms_norm";
     case ActOp::SoftmaxOnline: return "softmax_online";
     case ActOp::Rope: return "rope";
+    case ActOp::Log: return "log";
+    case ActOp::Floor: return "floor";
+    case ActOp::Ceil: return "ceil";
+    case ActOp::Not: return "not";
+    case ActOp::Trunc: return "trunc";
+    case ActOp::ToBool: return "to_bool";
   }
   return "?";
 }
@@ -86,6 +92,16 @@ const char* to_string(EltwiseOp e) {
     case EltwiseOp::RDiv: return "rdiv";
     case EltwiseOp::Lerp: return "lerp";
     case EltwiseOp::LerpRound: return "lerp_round";
+    case EltwiseOp::Equal: return "equal";
+    case EltwiseOp::Less: return "less";
+    case EltwiseOp::Greater: return "greater";
+    case EltwiseOp::LessEqual: return "less_equal";
+    case EltwiseOp::GreaterEqual: return "greater_equal";
+    case EltwiseOp::And: return "and";
+    case EltwiseOp::Or: return "or";
+    case EltwiseOp::Xor: return "xor";
+    case EltwiseOp::Mod: return "mod";
+    case EltwiseOp::FMod: return "fmod";
   }
   return "?";
 }

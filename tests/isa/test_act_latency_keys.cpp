@@ -36,6 +36,11 @@ std::vector<std::string> latency_keys_from_the_isa() {
   for (auto op : {ActOp::GeluTanh, ActOp::RmsNorm, ActOp::SoftmaxOnline, ActOp::Rope}) add(isa::to_string(op));
   add(isa::to_string(PoolOp::AvgPad));
   for (auto op : {EltwiseOp::Lerp, EltwiseOp::LerpRound}) add(isa::to_string(op));
+  for (auto op : {ActOp::Log, ActOp::Floor, ActOp::Ceil, ActOp::Not, ActOp::Trunc, ActOp::ToBool})
+    add(isa::to_string(op));
+  for (auto op : {EltwiseOp::Equal, EltwiseOp::Less, EltwiseOp::Greater, EltwiseOp::LessEqual, EltwiseOp::GreaterEqual,
+                  EltwiseOp::And, EltwiseOp::Or, EltwiseOp::Xor, EltwiseOp::Mod, EltwiseOp::FMod})
+    add(isa::to_string(op));
   return keys;
 }
 

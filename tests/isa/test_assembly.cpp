@@ -390,7 +390,7 @@ TEST(Assembly, EveryNewOpRoundTripsFromMemory) {
   };
   for (ActOp op : {ActOp::Erf, ActOp::Exp, ActOp::Sqrt, ActOp::Reciprocal, ActOp::Tanh, ActOp::Gelu, ActOp::Abs,
                    ActOp::Neg, ActOp::Pow, ActOp::Identity, ActOp::Softmax, ActOp::LayerNorm, ActOp::GeluTanh,
-                   ActOp::RmsNorm}) {
+                   ActOp::RmsNorm, ActOp::Log, ActOp::Floor, ActOp::Ceil, ActOp::Not, ActOp::Trunc, ActOp::ToBool}) {
     ActParams a;
     a.op = op;
     a.in_addr = 0x10, a.out_addr = 0x20, a.elems = 60, a.channels = 3;
@@ -405,7 +405,9 @@ TEST(Assembly, EveryNewOpRoundTripsFromMemory) {
     add(Opcode::Gemm, g);
   }
   for (EltwiseOp op : {EltwiseOp::Sub, EltwiseOp::Div, EltwiseOp::Max, EltwiseOp::Min, EltwiseOp::Pow,
-                       EltwiseOp::RSub, EltwiseOp::RDiv}) {
+                       EltwiseOp::RSub, EltwiseOp::RDiv, EltwiseOp::Equal, EltwiseOp::Less, EltwiseOp::Greater,
+                       EltwiseOp::LessEqual, EltwiseOp::GreaterEqual, EltwiseOp::And, EltwiseOp::Or, EltwiseOp::Xor,
+                       EltwiseOp::Mod, EltwiseOp::FMod}) {
     EltwiseParams e;
     e.op = op;
     e.elems = 96;

@@ -188,7 +188,8 @@ TEST(AssemblyErrors, UnknownActivationInTheEpilogue) {
   const std::string line = kConv + " act=relu7";
   expect_line3_error(line, col_of(line, "relu7"), "unknown act 'relu7'",
                      "did you mean 'relu'? (allowed: none, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, "
-                     "hard_swish, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, gelu_tanh)");
+                     "hard_swish, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, gelu_tanh, log, floor, "
+                     "ceil, not, trunc, to_bool)");
 }
 
 TEST(AssemblyErrors, RowWiseOpsAreNotEpilogueActivations) {
@@ -211,14 +212,15 @@ TEST(AssemblyErrors, UnknownActOp) {
   expect_line3_error(line, col_of(line, "tanhh"), "unknown ACT op 'tanhh'",
                      "did you mean 'tanh'? (allowed: relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, hard_swish, "
                      "scale_shift, erf, exp, sqrt, reciprocal, tanh, gelu, abs, neg, pow, identity, softmax, "
-                     "layer_norm, gelu_tanh, rms_norm, softmax_online, rope)");
+                     "layer_norm, gelu_tanh, rms_norm, softmax_online, rope, log, floor, ceil, not, trunc, to_bool)");
 }
 
 TEST(AssemblyErrors, UnknownEltwiseOp) {
   // (sub became an op; subtract is not one.)
   const std::string line = "ELTWISE op=subtract a=0x0 b=0x40 out=0x80 elems=64";
   expect_line3_error(line, col_of(line, "subtract"), "unknown ELTWISE op 'subtract'",
-                     "(allowed: add, mul, sub, div, max, min, pow, rsub, rdiv, lerp, lerp_round)");
+                     "(allowed: add, mul, sub, div, max, min, pow, rsub, rdiv, lerp, lerp_round, equal, less, greater, less_equal, "
+                     "greater_equal, and, or, xor, mod, fmod)");
 }
 
 TEST(AssemblyErrors, PowAndLayerNormNeedAlpha) {

@@ -432,7 +432,8 @@ TEST(HwConfigError, UnknownActivationOpInLatencies) {
             "bad.yaml:15:5: error: unknown key 'reluu' in section 'act_unit.latency_cycles'\n"
             "  did you mean 'relu'? (allowed: default, relu, clip, leaky_relu, sigmoid, silu, hard_sigmoid, "
             "hard_swish, scale_shift, add, mul, max, avg, global_avg, erf, exp, sqrt, reciprocal, tanh, gelu, abs, "
-            "neg, pow, identity, softmax, layer_norm, sub, div, min, rsub, rdiv, gelu_tanh, rms_norm, softmax_online, rope, avg_pad, lerp, lerp_round)");
+            "neg, pow, identity, softmax, layer_norm, sub, div, min, rsub, rdiv, gelu_tanh, rms_norm, softmax_online, rope, avg_pad, lerp, lerp_round, "
+            "log, floor, ceil, not, trunc, to_bool, equal, less, greater, less_equal, greater_equal, and, or, xor, mod, fmod)");
 }
 
 TEST(HwConfigError, WriteWatermarkAboveQueueDepth) {

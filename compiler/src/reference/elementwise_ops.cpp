@@ -1,7 +1,9 @@
 // Reference kernels: element-wise binary ops with numpy (multidirectional) broadcasting, as
 // the ONNX spec defines them (onnx/docs/Broadcasting.md): Add, Sub, Mul, Div, Pow, Max,
 // Min, Sum, Mean (variadic: folded left to right), PRelu (slope broadcast to X), and the
-// comparisons Equal, Less, Greater, LessOrEqual, GreaterOrEqual (bool out), Where.
+// comparisons Equal, Less, Greater, LessOrEqual, GreaterOrEqual (bool out), Where, the logic
+// ops And, Or, Xor, Not (bool in and out) and Mod (fmod=0: the divisor's sign, integers only as
+// ONNX requires; fmod=1: C fmod, the dividend's sign).
 // Float tensors compute in float32; Add/Sub/Mul/Div/Max/Min/Equal... also take two integer
 // tensors (int64 arithmetic, Div truncating toward zero as C and ONNX Runtime do).
 #include <algorithm>
@@ -262,6 +264,50 @@ void where(OpCall& call) {
   call.out[0] = std::move(y);
 }
 
+std::int64_t i_and(std::int64_t a, std::int64_t b) { return a != 0 && b != 0; }
+std::int64_t i_or(std::int64_t a, std::int64_t b) { return a != 0 || b != 0; }
+std::int64_t i_xor(std::int64_t a, std::int64_t b) { return (a != 0) != (b != 0); }
+
+/// And, Or, Xor of two bool tensors (ONNX: bool in, bool out; broadcast).
+template <IntFn FI>
+void logic(OpCall& call) {
+  const RefTensor* a = call.opt(0);
+  const RefTensor* b = call.opt(1);
+  if (!a || !b) call.fail("needs two inputs");
+  if (a->type != ElemType::Bool || b->type != ElemType::Bool) call.fail("inputs must be bool tensors");
+  RefTensor y = binary<nullptr, FI>(call, *a, *b);
+  y.type = ElemType::Bool;
+  call.out[0] = std::move(y);
+}
+
+void not_op(OpCall& call) {
+  const RefTensor* a = call.opt(0);
+  if (!a || a->type != ElemType::Bool) call.fail("needs one bool input");
+  RefTensor y = *a;
+  for (auto& v : y.i) v = v == 0;
+  call.out[0] = std::move(y);
+}
+
+// ONNX Mod fmod=0: the remainder takes the divisor's sign (Python's %); fmod=1: C's.
+std::int64_t i_mod(std::int64_t a, std::int64_t b) {
+  if (b == 0) return 0;
+  const std::int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
+std::int64_t i_fmod(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : a % b; }
+float f_fmod(float a, float b) { return std::fmod(a, b); }
+
+void mod_op(OpCall& call) {
+  call.only_attrs({"fmod"});
+  const RefTensor* a = call.opt(0);
+  const RefTensor* b = call.opt(1);
+  if (!a || !b) call.fail("needs two inputs");
+  const bool fmod = call.node.attr_int("fmod", 0) != 0;
+  if (!fmod && (a->is_float() || b->is_float()))
+    call.fail("Mod of floats needs fmod=1 (ONNX Mod: fmod=0 is for integers)");
+  call.out[0] = fmod ? binary<f_fmod, i_fmod>(call, *a, *b) : binary<nullptr, i_mod>(call, *a, *b);
+}
+
 }  // namespace
 
 void add_elementwise_ops(std::map<std::string, OpKernel>& t) {
@@ -281,6 +327,11 @@ void add_elementwise_ops(std::map<std::string, OpKernel>& t) {
   t["LessOrEqual"] = compare<le<float>, le<std::int64_t>>;
   t["GreaterOrEqual"] = compare<ge<float>, ge<std::int64_t>>;
   t["Where"] = where;
+  t["And"] = logic<i_and>;
+  t["Or"] = logic<i_or>;
+  t["Xor"] = logic<i_xor>;
+  t["Not"] = not_op;
+  t["Mod"] = mod_op;
 }
 
 }  // namespace npu::compiler::reference

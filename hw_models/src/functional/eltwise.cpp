@@ -30,6 +30,17 @@ void eltwise(const isa::EltwiseParams& p, BackingStore& sram) {
       case isa::EltwiseOp::RDiv: r = y / x; break;
       case isa::EltwiseOp::Lerp:
       case isa::EltwiseOp::LerpRound: break;  // refused above
+      case isa::EltwiseOp::Equal: r = x == y ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::Less: r = x < y ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::Greater: r = x > y ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::LessEqual: r = x <= y ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::GreaterEqual: r = x >= y ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::And: r = (x != 0.0f && y != 0.0f) ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::Or: r = (x != 0.0f || y != 0.0f) ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::Xor: r = ((x != 0.0f) != (y != 0.0f)) ? 1.0f : 0.0f; break;
+      case isa::EltwiseOp::Mod: r = x - std::floor(x / y) * y; break;  // ONNX Mod fmod=0: divisor's sign
+      case isa::EltwiseOp::FMod: r = std::fmod(x, y); break;
+
     }
     out[i] = r;
   }

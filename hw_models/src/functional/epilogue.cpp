@@ -29,6 +29,12 @@ float activate(isa::ActOp op, float x, float alpha, float beta) {
     case ActOp::Abs: return std::fabs(x);
     case ActOp::Neg: return -x;
     case ActOp::Pow: return std::pow(x, alpha);
+    case ActOp::Log: return std::log(x);
+    case ActOp::Floor: return std::floor(x);
+    case ActOp::Ceil: return std::ceil(x);
+    case ActOp::Not: return x == 0.0f ? 1.0f : 0.0f;
+    case ActOp::Trunc: return std::trunc(x);
+    case ActOp::ToBool: return x != 0.0f ? 1.0f : 0.0f;
     case ActOp::ScaleShift:
     case ActOp::Softmax:
     case ActOp::LayerNorm:

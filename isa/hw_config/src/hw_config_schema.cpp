@@ -22,7 +22,10 @@ std::vector<std::string> detail::act_latency_keys() {
           // PoolOp avg_pad (AveragePool count_include_pad=1; unset: avg's latency)
           "avg_pad",
           // EltwiseOp lerp, lerp_round (the int8 bilinear Resize's integer blend)
-          "lerp", "lerp_round"};
+          "lerp", "lerp_round",
+          // ActOp and EltwiseOp of detection post-processing (issue 28 kind 8)
+          "log", "floor", "ceil", "not", "trunc", "to_bool",
+          "equal", "less", "greater", "less_equal", "greater_equal", "and", "or", "xor", "mod", "fmod"};
 }
 
 const std::vector<HwConfigSection>& hw_config_schema() {

@@ -21,6 +21,19 @@ bool has_values(const Tensor& t) {
 
 bool integer_tensor(const Tensor& t) { return t.type == ElemType::Int64 || t.type == ElemType::Int32; }
 
+// An integer or bool constant an NPU layer reads (a detection head's class count in a Mod, a
+// level number in an Equal): its values, as every NPU tensor holds them, in the activation
+// type (fp32 here; exact up to 2^24).
+bool has_int_values(const Tensor& t) {
+  return t.is_constant && t.type != ElemType::Float32 && t.type != ElemType::Float16 && t.float_data.empty() &&
+         t.elements() >= 0 && std::int64_t(t.int_data.size()) == t.elements();
+}
+
+std::vector<float> constant_values(const Tensor& t) {
+  if (!has_int_values(t)) return t.float_data;
+  return std::vector<float>(t.int_data.begin(), t.int_data.end());
+}
+
 std::string where(const CompileResult& r) {
   return r.graph.source.empty() ? "model '" + r.graph.name + "'" : r.graph.source;
 }
@@ -139,8 +152,8 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
   }
   for (const PlacedConstant& c : placed_constants(r)) {
     const std::string& name = c.name;
-    if (!has_values(g.tensor(name)))
-      out.push_back("constant '" + name + "' has no fp32 values (a structural model, or integer data): nothing to load");
+    if (!has_values(g.tensor(name)) && !has_int_values(g.tensor(name)))
+      out.push_back("constant '" + name + "' has no values (a structural model): nothing to load");
   }
   return out;
 }
@@ -370,7 +383,7 @@ std::vector<DdrSegment> ddr_image(const CompileResult& r, const std::map<std::st
     return out;
   }
   // 1. Constants in their ONNX layout (whole, also those read only through subviews).
-  for (const PlacedConstant& c : placed_constants(r)) put(out, c.name, c.ddr_addr, g.tensor(c.name).float_data);
+  for (const PlacedConstant& c : placed_constants(r)) put(out, c.name, c.ddr_addr, constant_values(g.tensor(c.name)));
   // 2. Parameters that exist only in the program, the GEMM weights pre-tiled, the
   //    ConvTranspose weights as a conv's and the Conv3d weights kd-major (these overwrite the
   //    natural copy written above).

@@ -13,6 +13,8 @@ const std::map<std::string, OpLowering>& table() {
     std::map<std::string, OpLowering> t;
     add_vector_ops(t);
     add_reduce_ops(t);
+    add_cast_ops(t);
+    add_where_ops(t);
     add_layout_ops(t);
     add_matmul_ops(t);
     add_attention_ops(t);

@@ -78,6 +78,8 @@ const OpLowering* find(const std::string& op_type);
 // Op families (each in its own file).
 void add_vector_ops(std::map<std::string, OpLowering>& t);  // vector_ops.cpp
 void add_reduce_ops(std::map<std::string, OpLowering>& t);  // reduce_ops.cpp
+void add_cast_ops(std::map<std::string, OpLowering>& t);    // cast_ops.cpp
+void add_where_ops(std::map<std::string, OpLowering>& t);   // where_ops.cpp (computed condition)
 void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
 /// Gather of a constant table by run-time indices -> a Gather layer (embedding_gather.cpp);
 /// called by add_layout_ops after its own Gather entry, which stays for activations.

@@ -1,7 +1,9 @@
 // Vector-unit op family: element-wise math (Erf, Exp, Sqrt, Reciprocal, Tanh, Abs, Neg, Gelu in
-// its erf and tanh forms, Pow by a constant), the row-wise Softmax, LayerNormalization and
-// RMSNormalization, and the binary element-wise
-// ops with numpy broadcasting (Add, Sub, Mul, Div, Pow, Max, Min).
+// its erf and tanh forms, Pow by a constant, Log, Floor, Ceil, Not), the row-wise Softmax,
+// LayerNormalization and RMSNormalization, and the binary element-wise ops with numpy
+// broadcasting (Add, Sub, Mul, Div, Pow, Max, Min; the comparisons Equal, Less, Greater,
+// LessOrEqual, GreaterOrEqual and the logic And, Or, Xor, giving 0/1; Mod). Cast is in
+// cast_ops.cpp.
 #include <algorithm>
 
 #include "backend/lowering/lowering_table.hpp"
@@ -23,6 +25,10 @@ isa::ActOp unary_act(const Node& n) {
   if (op == "Abs") return isa::ActOp::Abs;
   if (op == "Neg") return isa::ActOp::Neg;
   if (op == "Gelu") return gelu_act(n.attr_string("approximate", "none"));
+  if (op == "Log") return isa::ActOp::Log;
+  if (op == "Floor") return isa::ActOp::Floor;
+  if (op == "Ceil") return isa::ActOp::Ceil;
+  if (op == "Not") return isa::ActOp::Not;
   return isa::ActOp::None;
 }
 
@@ -169,6 +175,22 @@ Bcast contiguous_pattern(const Shape& out, const Shape& b) {
   return r;
 }
 
+// The comparison and logic ops: their ELTWISE op with a in the first operand, or with the
+// operands swapped (a < b is b > a). false for another op.
+bool compare_or_logic(const std::string& op, bool swap, isa::EltwiseOp& out) {
+  using E = isa::EltwiseOp;
+  if (op == "Equal") out = E::Equal;
+  else if (op == "Less") out = swap ? E::Greater : E::Less;
+  else if (op == "Greater") out = swap ? E::Less : E::Greater;
+  else if (op == "LessOrEqual") out = swap ? E::GreaterEqual : E::LessEqual;
+  else if (op == "GreaterOrEqual") out = swap ? E::LessEqual : E::GreaterEqual;
+  else if (op == "And") out = E::And;
+  else if (op == "Or") out = E::Or;
+  else if (op == "Xor") out = E::Xor;
+  else return false;
+  return true;
+}
+
 struct BinaryPlan {
   std::string problem;
   bool swap = false;        // a is the broadcast operand: b <-> a, with the reversed op
@@ -216,6 +238,9 @@ BinaryPlan plan_binary(const Graph& g, const Node& n) {
   else if (op == "Pow") {
     if (p.swap) p.problem = "Pow with a broadcast base";
     p.op = E::Pow;
+  } else if (!compare_or_logic(op, p.swap, p.op)) {
+    if (p.swap) p.problem = "Mod with a broadcast dividend (the vector unit broadcasts the divisor only)";
+    p.op = n.attr_int("fmod", 0) ? E::FMod : E::Mod;
   }
   return p;
 }
@@ -281,12 +306,13 @@ void lower_binary(LowerCtx& ctx, const Node& n) {
 }  // namespace
 
 void add_vector_ops(std::map<std::string, OpLowering>& t) {
-  for (const char* op : {"Erf", "Exp", "Sqrt", "Reciprocal", "Tanh", "Abs", "Neg", "Gelu"})
+  for (const char* op : {"Erf", "Exp", "Sqrt", "Reciprocal", "Tanh", "Abs", "Neg", "Gelu", "Log", "Floor", "Ceil", "Not"})
     t[op] = OpLowering{check_unary, lower_unary, nullptr};
   t["Softmax"] = OpLowering{check_softmax, lower_softmax, nullptr};
   t["LayerNormalization"] = OpLowering{check_layernorm, lower_layernorm, nullptr};
   t["RMSNormalization"] = OpLowering{check_layernorm, lower_rmsnorm, nullptr};
-  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min"})
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "Less", "Greater", "LessOrEqual",
+                         "GreaterOrEqual", "And", "Or", "Xor", "Mod"})
     t[op] = OpLowering{check_binary, lower_binary, nullptr};
 }
 

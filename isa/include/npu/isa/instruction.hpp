@@ -71,7 +71,12 @@ inline constexpr Token kAllTokens[] = {kLd2Cp, kLd2St, kCp2Ld, kCp2St, kSt2Ld, k
 enum class ActOp {
   None, Relu, Clip, LeakyRelu, Sigmoid, Silu, HardSigmoid, HardSwish, ScaleShift,
   Erf, Exp, Sqrt, Reciprocal, Tanh, Gelu, Abs, Neg, Pow, Identity, Softmax, LayerNorm,
-  GeluTanh, RmsNorm, SoftmaxOnline, Rope
+  GeluTanh, RmsNorm, SoftmaxOnline, Rope,
+  // Element-wise ops of detection post-processing (issue 28 kind 8): log, floor, ceil; not
+  // (1 where x == 0, else 0: ONNX Not on 0/1 booleans); trunc (toward zero: ONNX Cast float ->
+  // integer); to_bool (1 where x != 0, else 0: ONNX Cast to bool). Booleans and integers are
+  // held as values of the activation type (0/1 for booleans).
+  Log, Floor, Ceil, Not, Trunc, ToBool
 };
 const char* to_string(ActOp a);  ///< "none", "relu", "clip", "leaky_relu", "sigmoid", "silu", ...
 
@@ -105,8 +110,17 @@ std::uint64_t act_param_elems(ActOp a, int channels, std::uint64_t elems, float 
 ///               one rounding, half away from zero)
 /// Zero points must be 0 (the weights of a tap pair sum to 2^10, so a zero point passes
 /// through). Element sizes: lerp reads 1 B and writes 4 B a element, lerp_round the reverse.
-enum class EltwiseOp { Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv, Lerp, LerpRound };
-const char* to_string(EltwiseOp e);  ///< "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv", "lerp", "lerp_round"
+/// The comparisons and logic ops give 1 (true) or 0 (false) as values of the activation type
+/// (ONNX Equal, Less, Greater, LessOrEqual, GreaterOrEqual; And, Or, Xor of 0/1 booleans: a
+/// value is true when it is not 0). `mod` is ONNX Mod fmod=0 (the result has the divisor's sign,
+/// a - floor(a / b) * b), `fmod` is fmod=1 (C fmod: the dividend's sign).
+enum class EltwiseOp {
+  Add, Mul, Sub, Div, Max, Min, Pow, RSub, RDiv, Lerp, LerpRound,
+  Equal, Less, Greater, LessEqual, GreaterEqual, And, Or, Xor, Mod, FMod
+};
+/// "add", "mul", "sub", "div", "max", "min", "pow", "rsub", "rdiv", "lerp", "lerp_round", "equal",
+/// "less", "greater", "less_equal", "greater_equal", "and", "or", "xor", "mod", "fmod"
+const char* to_string(EltwiseOp e);
 
 /// True for lerp and lerp_round (their b is never broadcast; the broadcast fields index the
 /// weight table instead).
