@@ -289,15 +289,11 @@ TEST(VerifyTool, ExperimentVerifyAddsTheColumns) {
   EXPECT_EQ(rows, 4);
 }
 
-// A program that cannot run with data fails its row, and the summary says why: the layer the
-// data path refuses (an AveragePool with count_include_pad=1, which POOL avg does not compute;
-// until 2026-12-03 a bilinear Resize, which is computed now), not just "cannot be executed with
-// data:" (the line that introduces the list), and not the "fix:" line after it.
-TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
-  // An AveragePool with count_include_pad=1 whose last window (ceil_mode) reaches past the
-  // padding: 6x6, k3 s2, pads 1 -> out ceil(5 / 2) + 1 = 4, the last window covers 5, 6, 7 where
-  // the padded input ends at 6. Neither POOL op divides by what ONNX does there.
-  const std::string dir = npu::test::fresh_dir("exp-verify-refused");
+// An AveragePool with count_include_pad=1 whose last window (ceil_mode) reaches past the
+// padding: 6x6, k3 s2, pads 1 -> out ceil(5 / 2) + 1 = 4, the last window covers 5, 6, 7 where
+// the padded input ends at 6. Neither POOL op divides by what ONNX does there, in fp32 or int8.
+// Written as DIR/pool.onnx; returns its path.
+std::string write_past_padding_pool(const std::string& dir) {
   npu::test::OnnxModel m(13);
   m.input("x", {1, 1, 6, 6});
   auto& n = m.node("AveragePool", "pool", {"x"}, {"y"});
@@ -309,6 +305,16 @@ TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
   m.output("y");
   const std::string model = dir + "/pool.onnx";
   std::ofstream(model, std::ios::binary) << m.bytes();
+  return model;
+}
+
+// A program that cannot run with data fails its row, and the summary says why: the layer the
+// data path refuses (an AveragePool with count_include_pad=1, which POOL avg does not compute;
+// until 2026-12-03 a bilinear Resize, which is computed now), not just "cannot be executed with
+// data:" (the line that introduces the list), and not the "fix:" line after it.
+TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
+  const std::string dir = npu::test::fresh_dir("exp-verify-refused");
+  const std::string model = write_past_padding_pool(dir);
   const auto r = npu::test::run_npu({"experiment", "--model", model, "--hw", fp32_config(dir), "--strategies", "none",
                                      "--verify", "--out", dir + "/e"});
   EXPECT_EQ(r.status, 1) << r.output;
@@ -331,17 +337,7 @@ TEST(VerifyTool, ExperimentVerifyNamesWhyAProgramCannotRunWithData) {
 // bilinear Resize is computed now (ELTWISE lerp / lerp_round) and verifies bit-exact.
 TEST(VerifyTool, Int8NotRunFailsTheStrategy) {
   const std::string dir = npu::test::fresh_dir("verify-int8-not-run");
-  npu::test::OnnxModel m(13);
-  m.input("x", {1, 1, 6, 6});
-  auto& n = m.node("AveragePool", "pool", {"x"}, {"y"});
-  npu::test::OnnxModel::attr_ints(n, "kernel_shape", {3, 3});
-  npu::test::OnnxModel::attr_ints(n, "strides", {2, 2});
-  npu::test::OnnxModel::attr_ints(n, "pads", {1, 1, 1, 1});
-  npu::test::OnnxModel::attr_i(n, "ceil_mode", 1);
-  npu::test::OnnxModel::attr_i(n, "count_include_pad", 1);
-  m.output("y");
-  const std::string model = dir + "/pool.onnx";
-  std::ofstream(model, std::ios::binary) << m.bytes();
+  const std::string model = write_past_padding_pool(dir);
   const auto r = npu::test::run_npu({"verify", model, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none",
                                      "--out", dir + "/v"});
   EXPECT_EQ(r.status, 1) << r.output;
