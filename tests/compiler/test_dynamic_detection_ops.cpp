@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/model_loader.hpp"
@@ -81,4 +82,52 @@ TEST(DynamicDetectionOps, AWhereWithABroadcastOperandSaysWhyItStaysOnTheHost) {
 }
 
 }  // namespace
+// Ops whose ONNX result the NPU's fp32 values would not give stay on the host and say why
+// (review of issue 28 kind 8): each model is a Relu (so that the program is not empty) and the
+// node under test, which must be the one node on the host.
+std::string host_reason_of(OnnxModel& m, const std::string& file) {
+  const CompileResult r = compile(load_model(m.write(file)), testing::edge_like_hw(), builtin_strategy("none"));
+  if (r.lowered.host_nodes.size() != 1) return "host nodes: " + std::to_string(r.lowered.host_nodes.size());
+  return r.lowered.host_nodes[0].reason;
+}
+
+TEST(DynamicDetectionOps, AWhereWithAnInfiniteConstantSideStaysOnTheHost) {
+  // Where(c, x, -inf): x c + (-inf)(1 - c) is NaN wherever c = 1 (-inf x 0), not x.
+  OnnxModel m(13);
+  m.input("x", {1, 4});
+  m.init_float("zero", {}, {0.0f});
+  m.init_float("ninf", {1, 4}, std::vector<float>(4, -std::numeric_limits<float>::infinity()));
+  m.node("Relu", "relu", {"x"}, {"xa"});
+  m.node("Greater", "gt", {"xa", "zero"}, {"c"});
+  m.node("Where", "where", {"c", "xa", "ninf"}, {"y"});
+  m.output("y");
+  const std::string reason = host_reason_of(m, "where_inf.onnx");
+  EXPECT_NE(reason.find("non-finite constant operand 'ninf'"), std::string::npos) << reason;
+}
+
+TEST(DynamicDetectionOps, NarrowingAndUnknownCastsStayOnTheHost) {
+  for (const std::int64_t to : {std::int64_t(3), std::int64_t(10), std::int64_t(8)}) {  // int8, float16, string
+    OnnxModel m(13);
+    m.input("x", {1, 4});
+    m.node("Relu", "relu", {"x"}, {"xa"});
+    OnnxModel::attr_i(m.node("Cast", "cast", {"xa"}, {"y"}), "to", to);
+    m.output("y");
+    const std::string reason = host_reason_of(m, "cast_" + std::to_string(to) + ".onnx");
+    const char* want = to == 3 ? "8- or 16-bit integer" : to == 10 ? "float16/bfloat16" : "ONNX type 8";
+    EXPECT_NE(reason.find(want), std::string::npos) << to << ": " << reason;
+  }
+}
+
+TEST(DynamicDetectionOps, AFloatModWithFmodZeroStaysOnTheHost) {
+  // ONNX: "If the input type is floating point, then fmod attribute must be set to 1".
+  OnnxModel m(13);
+  m.input("x", {1, 4});
+  m.init_float("three", {}, {3.0f});
+  m.node("Relu", "relu", {"x"}, {"xa"});
+  OnnxModel::attr_i(m.node("Mod", "mod", {"xa", "three"}, {"y"}), "fmod", 0);
+  m.output("y");
+  const std::string reason = host_reason_of(m, "mod_float.onnx");
+  EXPECT_NE(reason.find("fmod=0 on floating-point inputs"), std::string::npos) << reason;
+}
+
 }  // namespace npu::compiler

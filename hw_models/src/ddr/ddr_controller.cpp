@@ -40,7 +40,15 @@ void ChannelController::enqueue(const DdrRequest& req) {
     cache_valid_ = false;
     return;
   }
-  if (req.is_write != draining_writes_) return;  // waits in the queue not being served
+  if (req.is_write != draining_writes_) {  // waits in the queue not being served, unless ...
+    // ... its bank's served candidate waits for an older request of this kind to its burst: the
+    // bank then offers its candidate of this kind, which the newcomer can change (a row hit of
+    // this kind holds back that candidate's PRE), so the cached choice is made again.
+    const int served = draining_writes_ ? 1 : 0;
+    const int s = queues_.head(served, req.local_bank) >= 0 ? candidate_slot(served, req.local_bank) : -1;
+    if (s >= 0 && has_older_same_burst(s, 1 - served)) cache_valid_ = false;
+    return;
+  }
   if (has_older_same_burst(slot, req.is_write ? 0 : 1)) {
     cache_valid_ = false;  // must wait for the older request to its burst: pick() decides
     return;

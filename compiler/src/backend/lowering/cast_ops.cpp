@@ -26,8 +26,24 @@ isa::ActOp cast_act(const Graph& g, const Node& n) {
   return isa::ActOp::Trunc;
 }
 
+// Casts whose ONNX result the NPU's fp32 values would not reproduce stay on the host, saying why:
+// a missing or unknown `to`, float -> float16 / bfloat16 (rounding and overflow to inf), and
+// anything -> an integer narrower than 32 bits (wraparound).
+std::string cast_problem(const Graph& g, const Node& n) {
+  if (!n.attrs.count("to")) return "Cast without its required 'to' attribute";
+  const std::int64_t to = n.attr_int("to", 1);
+  const bool known = to == 1 || (to >= 2 && to <= 7) || (to >= 9 && to <= 13) || to == 16;
+  if (!known) return "Cast to ONNX type " + std::to_string(to) + " (not a number or bool type the NPU holds)";
+  if ((to == 10 || to == 16) && is_float(g.tensor(n.inputs[0]).type) && g.tensor(n.inputs[0]).type != ElemType::Float16)
+    return "Cast to float16/bfloat16 (rounds and may overflow to inf; the NPU keeps fp32 values unchanged)";
+  if (to == 2 || to == 3 || to == 4 || to == 5)
+    return "Cast to an 8- or 16-bit integer type (wraps around; the NPU keeps the values unchanged)";
+  return "";
+}
+
 std::string check_cast(const Graph& g, const Node& n) {
   if (n.inputs.empty() || n.outputs.empty()) return "Cast without an input or output";
+  if (auto r = cast_problem(g, n); !r.empty()) return r;
   return shapes_known(g, n);
 }
 

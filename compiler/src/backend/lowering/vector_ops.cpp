@@ -241,6 +241,9 @@ BinaryPlan plan_binary(const Graph& g, const Node& n) {
   } else if (!compare_or_logic(op, p.swap, p.op)) {
     if (p.swap) p.problem = "Mod with a broadcast dividend (the vector unit broadcasts the divisor only)";
     p.op = n.attr_int("fmod", 0) ? E::FMod : E::Mod;
+    const ElemType t = g.tensor(n.inputs[0]).type;
+    if (p.op == E::Mod && (t == ElemType::Float32 || t == ElemType::Float16))
+      p.problem = "Mod with fmod=0 on floating-point inputs (ONNX requires fmod=1 for them; the reference refuses it too)";
   }
   return p;
 }

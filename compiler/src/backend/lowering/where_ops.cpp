@@ -5,6 +5,8 @@
 // is four vector passes: ACT not(c), ELTWISE x * c, ELTWISE y * not(c), ELTWISE add. It is exact
 // for finite x and y (x * 1 = x, y * 0 = 0, x + 0 = x); an infinite or NaN value on the side
 // not chosen gives NaN (inf * 0). Every operand must have the output's size (no broadcast).
+#include <cmath>
+
 #include "backend/lowering/lowering_table.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
 
@@ -20,6 +22,16 @@ std::string check_where(const Graph& g, const Node& n) {
     if (g.tensor(in).elements() != out)
       return "Where with a broadcast operand '" + in + "' " + shape_string(g.tensor(in).shape) + " (output " +
              shape_string(g.tensor(n.outputs[0]).shape) + "; the vector-unit select needs every operand at the output's size)";
+  // x c + y (1 - c) is NaN where the side not chosen is +-inf or NaN (inf x 0): a constant
+  // such side (a -inf score mask) would give a silent wrong value, so it stays on the host.
+  for (std::size_t i = 1; i < 3; ++i) {
+    const Tensor& t = g.tensor(n.inputs[i]);
+    if (!t.is_constant) continue;
+    for (float v : t.float_data)
+      if (!std::isfinite(v))
+        return "Where with a non-finite constant operand '" + n.inputs[i] +
+               "' (the vector-unit select computes x c + y (1 - c), which gives NaN where the other side is chosen)";
+  }
   return "";
 }
 

@@ -81,7 +81,7 @@ class ChannelController {
     state_.set_split_cursors(on);
     split_cursors_ = on;
     cache_valid_ = false;
-    candidates_served_ = -1;  // command-bus slots change every tick: choose every candidate again
+    candidates_served_ = -1;  // a safe reset: choose every bank's candidate again at the next pick
   }
   void set_trace_sink(DdrTraceSink* sink) { sink_ = sink; }
   void set_command_log(std::vector<DdrCommandRecord>* log) { log_ = log; }
