@@ -39,7 +39,7 @@ const PlanFigures& PlanFiguresBound::update(std::size_t last_layer, const Codege
     const double c = array ? double(info.array_cycles) * core_ns_ : 0.0;
     const auto b = layer_ns_.find(L.name);
     const double m = b != layer_ns_.end() ? b->second : 0.0;
-    f_.estimated_ns += std::max(c, m) + (c + m) / double(std::max(1, info.steps));
+    f_.estimated_ns += layer_estimate_ns(c, m, info.steps);
   }
   return f_;
 }

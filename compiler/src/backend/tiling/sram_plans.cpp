@@ -47,7 +47,7 @@ PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, 
     const auto b = layer_ns.find(l.layer);
     const double m = b != layer_ns.end() ? b->second : 0.0;
     const double c = l.compute_ns;
-    f.estimated_ns += std::max(c, m) + (c + m) / double(std::max(1, l.steps));
+    f.estimated_ns += layer_estimate_ns(c, m, l.steps);
   }
   for (const StackSummary& s : stacks) f.estimated_ns += s.estimated_ns;
   f.estimated_ns += residency_ns;

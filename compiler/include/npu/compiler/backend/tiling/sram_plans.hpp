@@ -10,6 +10,7 @@
 // docs/compiler.md, "SRAM placement".
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +60,13 @@ inline constexpr std::int64_t kSramLadderMaxParams = 1'000'000'000;
 /// reported as added (0 when it did not run).
 PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, const CompileReport& report,
                          const std::vector<StackSummary>& stacks, double residency_ns, const HwConfig& hw);
+
+/// One layer's term of PlanFigures::estimated_ns, in ns: max(C, M) + (C + M) / steps, for
+/// compute C (array cycles x core period) and DMA time M (ns) over `steps` pipelined steps.
+/// plan_figures() sums it per layer; PlanFiguresBound sums it over the layers generated so far.
+inline double layer_estimate_ns(double compute_ns, double memory_ns, int steps) {
+  return std::max(compute_ns, memory_ns) + (compute_ns + memory_ns) / double(std::max(1, steps));
+}
 
 /// Estimated times within this share of each other tie (1e-4: the estimates are sums of
 /// per-layer roofline figures, not finer than that; a plan 0.1 us faster in 3.7 ms is no
