@@ -146,3 +146,55 @@ TEST(ResizeBilinearInt8Npu, ConvResizeConvIsBitExactUnderEveryStrategy) {
   const HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   npu::test::expect_int8_bit_exact_under_every_strategy(b.g, hw, 5, 6);
 }
+
+namespace {
+
+// What a Resize instruction costs: its opcode, the ELTWISE op and element counts, the MOVE and
+// DMA extents and SRAM addresses (not the requant operand's zero points, which only a
+// quantised graph has).
+std::vector<std::string> resize_costs(const compiler::CompileResult& r) {
+  std::vector<std::string> out;
+  for (const isa::Instruction& in : r.program.instructions) {
+    if (in.layer != "resize") continue;
+    std::string s = isa::to_string(in.op);
+    if (const auto* e = std::get_if<isa::EltwiseParams>(&in.params))
+      s += std::string(" ") + isa::to_string(e->op) + " " + std::to_string(e->elems) + " b" + std::to_string(e->b_elems);
+    if (const auto* m = std::get_if<isa::MoveParams>(&in.params))
+      s += " " + std::to_string(m->in_addr) + "->" + std::to_string(m->out_addr) + " x" + std::to_string(m->extent[0]);
+    if (const auto* d = std::get_if<isa::DmaDesc>(&in.params))
+      s += " " + std::to_string(d->sram_addr) + " " + std::to_string(d->bytes()) + " B";
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(ResizeBilinearInt8Npu, AnUnquantisedGraphOnAnInt8ConfigIsCostedAsTheQuantisedProgram) {
+  // An int8 config timing a float graph (no scales: `npu simulate` without quantisation) costs
+  // the bilinear Resize as the int8 program the quantised graph runs, not as a one-pass copy.
+  // The quantised program is the reference (its data are bit-exact above). By hand, for
+  // [1,2,3,4] -> [1,2,6,8] in one tile: one LOAD of the 4 B x (6 + 8) weight table, two row
+  // LOADs per output row (12), 2 x 8 column MOVEs, ELTWISE lerp over 2 x 6 x 2 x 8 = 192 int32
+  // sums and lerp_round over 6 x 2 x 8 = 96 outputs.
+  const HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const compiler::Graph quantised = bilinear(3, 4, 6, 8, "half_pixel");
+  compiler::Graph plain = quantised;
+  for (auto& [name, t] : plain.tensors) t.quant.reset();
+  const auto q = compiler::compile(quantised, hw, compiler::builtin_strategy("none"));
+  const auto f = compiler::compile(plain, hw, compiler::builtin_strategy("none"));
+  ASSERT_TRUE(q.lowered.int8_execution);
+  ASSERT_FALSE(f.lowered.int8_execution);
+  const std::vector<std::string> costs = resize_costs(f);
+  EXPECT_EQ(costs, resize_costs(q));
+  int loads = 0, moves = 0;
+  std::vector<std::string> eltwise;
+  for (const std::string& s : costs) {
+    loads += s.rfind("LOAD", 0) == 0;
+    moves += s.rfind("MOVE", 0) == 0;
+    if (s.rfind("ELTWISE", 0) == 0) eltwise.push_back(s.substr(0, s.find(" b")));
+  }
+  EXPECT_EQ(loads, 1 + 2 * 6);
+  EXPECT_EQ(moves, 2 * 8);
+  EXPECT_EQ(eltwise, (std::vector<std::string>{"ELTWISE lerp 192", "ELTWISE lerp_round 96"}));
+}

@@ -152,6 +152,12 @@ class Lowerer : public lowering::LowerCtx {
         L.requant = L.name + ".requant";
         touch_param(L.requant, q.table.size() * 4);
       }
+    } else if (e_ == 1 && L.kind == LayerKind::Layout && !L.taps_h.i0.empty() && L.linear_weights.empty()) {
+      // An int8 config timing an unquantised graph: the bilinear Resize is costed as the program
+      // the quantised graph runs (codegen/resize_linear_int8.cpp, ELTWISE lerp / lerp_round),
+      // not as a copy; its weight table is 4 B per output row and column, as int8_layer's.
+      L.requant = L.name + ".requant";
+      touch_param(L.requant, (L.taps_h.i0.size() + L.taps_w.i0.size()) * 4);
     }
     touch(L.output);
     out_.layers.push_back(std::move(L));
