@@ -82,6 +82,15 @@ const std::map<std::string, std::vector<float>>& follow_onnx_runtime() {
   return k;
 }
 
+/// Tests whose expected values ONNX wrote to 4 decimals from another implementation (RoiAlign:
+/// 0.3510 where ONNX Runtime 1.30 and we give 0.35105002, 0.4713 for 0.47124070): compared
+/// within one unit of the 4th decimal. Our RoiAlign equals ONNX Runtime's bit for bit on
+/// seeded inputs (OrtDetectionOps.RoiAlignEveryModeAndCoordinateMode).
+const std::set<std::string>& written_to_four_decimals() {
+  static const std::set<std::string> k = {"test_roialign_aligned_false", "test_roialign_aligned_true"};
+  return k;
+}
+
 /// Element types the importer reads (onnx_import.hpp).
 bool importable_type(int t) {
   return is_float_type(t) || t == onnx::TensorProto_DataType_INT64 || t == onnx::TensorProto_DataType_INT32 ||
@@ -153,9 +162,10 @@ TEST(ReferenceConformance, MatchesTheOnnxBackendNodeTests) {
         const RefTensor& got = out.at(gp.output(o).name());
         ASSERT_EQ(got.shape, want.shape) << "output " << o;
         int bad = 0;
+        const double abs_tol = written_to_four_decimals().count(test) ? 1e-4 : 1e-5;
         for (std::size_t e = 0; e < want.f.size(); ++e) {
           const bool both_nan = std::isnan(got.f[e]) && std::isnan(want.f[e]);
-          if (!both_nan && !(std::fabs(got.f[e] - want.f[e]) <= 1e-5 + 1e-4 * std::fabs(want.f[e])) && bad++ < 3)
+          if (!both_nan && !(std::fabs(got.f[e] - want.f[e]) <= abs_tol + 1e-4 * std::fabs(want.f[e])) && bad++ < 3)
             ADD_FAILURE() << "output " << o << " element " << e << ": " << got.f[e] << " vs ONNX " << want.f[e];
         }
       }

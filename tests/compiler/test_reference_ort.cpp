@@ -222,6 +222,48 @@ TEST(OrtDetectionOps, TopKLargestSmallestAndNonZero) {
   compare_with_ort(m.write("nonzero.onnx"), 0.0);
 }
 
+// NonMaxSuppression (roi_ops.cpp): 12 seeded boxes in [-1, 1) (either diagonal, some empty
+// after min/max) and two classes of scores; thresholds and the per-class limit are constants.
+TEST(OrtDetectionOps, NonMaxSuppressionOnSeededBoxes) {
+  for (int center : {0, 1}) {
+    test::OnnxModel m(13);
+    m.input("boxes", {1, 12, 4});
+    m.input("scores", {1, 2, 12});
+    m.init_int64("max", {1}, {4});
+    m.init_float("iou", {1}, {0.2f});
+    m.init_float("score", {1}, {-0.3f});
+    auto& n = m.node("NonMaxSuppression", "nms", {"boxes", "scores", "max", "iou", "score"}, {"selected"});
+    test::OnnxModel::attr_i(n, "center_point_box", center);
+    m.output("selected");
+    compare_with_ort(m.write("nms_" + std::to_string(center) + ".onnx"), 0.0);
+  }
+}
+
+// RoiAlign (roi_ops.cpp), opset 16: four RoIs in image coordinates (spatial_scale 0.5), one
+// reaching past the feature map and one thinner than a pixel, over two batch images; every
+// mode, coordinate mode and an adaptive and a fixed sampling grid.
+TEST(OrtDetectionOps, RoiAlignEveryModeAndCoordinateMode) {
+  for (const char* mode : {"avg", "max"})
+    for (const char* ctm : {"half_pixel", "output_half_pixel"})
+      for (int ratio : {0, 2}) {
+        SCOPED_TRACE(std::string(mode) + " " + ctm + " sampling_ratio=" + std::to_string(ratio));
+        test::OnnxModel m(16);
+        m.input("x", {2, 3, 6, 7});
+        m.init_float("rois", {4, 4}, {0, 0, 8, 6, 3.5f, 1.2f, 13.9f, 11.7f, 10, 9, 18, 16, 2, 2, 2.6f, 9});
+        m.init_int64("idx", {4}, {0, 1, 1, 0});
+        auto& n = m.node("RoiAlign", "roi", {"x", "rois", "idx"}, {"y"});
+        test::OnnxModel::attr_s(n, "mode", mode);
+        test::OnnxModel::attr_s(n, "coordinate_transformation_mode", ctm);
+        test::OnnxModel::attr_i(n, "sampling_ratio", ratio);
+        test::OnnxModel::attr_i(n, "output_height", 3);
+        test::OnnxModel::attr_i(n, "output_width", 2);
+        test::OnnxModel::attr_f(n, "spatial_scale", 0.5f);
+        m.output("y");
+        compare_with_ort(m.write(std::string("roialign_") + mode + "_" + ctm + "_" + std::to_string(ratio) + ".onnx"),
+                         1e-6);
+      }
+}
+
 // A video block (issue 28 kind 5): Conv3d 2 -> 4, k 3x3x3, strides (2,1,1), pads 1, with bias ->
 // BatchNormalization -> Relu -> MaxPool3d k (2,2,2) s (1,2,2) -> AveragePool3d k 3x3x3 pads 1
 // (count_include_pad 0) and, beside it, k (2,2,2) s 2 with count_include_pad 1. The NPU runs
