@@ -485,5 +485,42 @@ TEST(ReferenceGraph, CompareTensorsReportsAbsoluteAndRelativeError) {
   EXPECT_THROW(compare_tensors(a, b), ConfigError);
 }
 
+TEST(ReferenceReduce, IntegerShapesReduceExactlyInInt64) {
+  // Detection exports multiply a dynamic shape's dims (ReduceProd of an int64 Shape slice).
+  // x = [[2, 3, 4], [5, 6, 7]]: products along axis 1 = 24, 210; the sum of all = 27; the max
+  // along axis 0 = 5, 6, 7 (keepdims 1: shape [1, 3]). 3^40 > 2^53 stays exact in int64.
+  OneOp prod("ReduceProd");
+  prod.ints("x", {2, 3}, {2, 3, 4, 5, 6, 7});
+  prod.attr("axes", V{1}).attr("keepdims", std::int64_t{0});
+  const RefTensor p = prod.y();
+  EXPECT_FALSE(p.is_float());
+  EXPECT_EQ(p.shape, (V{2}));
+  EXPECT_EQ(p.i, (V{24, 210}));
+  OneOp sum("ReduceSum");
+  sum.ints("x", {2, 3}, {2, 3, 4, 5, 6, 7});
+  EXPECT_EQ(sum.y().i, (V{27}));
+  OneOp max("ReduceMax");
+  max.ints("x", {2, 3}, {2, 3, 4, 5, 6, 7});
+  max.attr("axes", V{0});
+  EXPECT_EQ(max.y().shape, (V{1, 3}));
+  EXPECT_EQ(max.y().i, (V{5, 6, 7}));
+  OneOp big("ReduceProd");
+  big.ints("x", {40}, V(40, 3));
+  std::int64_t want = 1;
+  for (int k = 0; k < 40; ++k) want *= 3;
+  EXPECT_EQ(big.y().i, (V{want}));
+  // ReduceMean of integers is not defined exactly here: refused naming what does take them.
+  OneOp mean("ReduceMean");
+  mean.ints("x", {2}, {1, 2});
+  try {
+    mean.run();
+    FAIL() << "expected an error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("ReduceSum, ReduceMax, ReduceMin and ReduceProd take integers"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler
