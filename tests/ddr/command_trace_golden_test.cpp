@@ -21,7 +21,8 @@
 //   closed        the same with page_policy closed (auto-precharge after the last queued hit)
 //   depth8        queue_depth 8 (front end stalls on full queues; watermarks 6 / 2)
 //   sparse        stamps x 7: idle gaps, refreshes between requests
-//   one-at-a-time each request served to completion first, split cursors (npu ddr run --one-at-a-time)
+//   one-at-a-time each request served to completion first (DdrSystem::serve, whose idle-channel
+//                 row hits skip the queue), split cursors (npu ddr run --one-at-a-time)
 //   transactions  16 bursts offered then completed, split cursors, per-channel front end (as DdrModule)
 #include <gtest/gtest.h>
 
@@ -90,8 +91,8 @@ std::uint64_t run_case(const std::string& preset, const std::string& trace, cons
       for (const auto& o : batch) f.add(std::uint64_t(ddr.complete(o)));
     }
   } else if (variant == "one-at-a-time") {
-    for (const TraceRequest& r : reqs)
-      f.add(std::uint64_t(ddr.complete(ddr.offer(r.addr % cap, r.is_write, r.cycle, nullptr, nullptr, true))));
+    // serve() = complete(offer(...)), with its idle-channel row-hit path: the same digests.
+    for (const TraceRequest& r : reqs) f.add(std::uint64_t(ddr.serve(r.addr % cap, r.is_write, r.cycle)));
   } else {
     for (const TraceRequest& r : reqs) ddr.offer(r.addr % cap, r.is_write, r.cycle);
   }

@@ -373,12 +373,35 @@ void ChannelController::watch_progress() {
       std::to_string(min_refresh_interval_ck(cfg_)) + " tCK (docs/ddr.md, \"Refresh\")");
 }
 
+bool ChannelController::try_serve_alone(const DdrRequest& r, Tick* done_ck) {
+  if (!idle() || state_.bank(r.local_bank).open_row != r.loc.row) return false;
+  // What pick() would do with this request alone in the queue: its bank's candidate is the
+  // column command at earliest_rd / earliest_wr (best_request: free_slot(max(bank bound,
+  // arrival + 1, shared bound))), kept unless a rank's refresh is due by then (evaluate /
+  // best_request skip it, consider_refresh takes the refresh work instead).
+  const Tick lower = r.arrival + 1;
+  const Tick t = r.is_write ? state_.earliest_wr(r.loc.rank, r.group, r.local_bank, lower)
+                            : state_.earliest_rd(r.loc.rank, r.group, r.local_bank, lower);
+  for (int rk = 0; rk < state_.ranks(); ++rk)
+    if (state_.rank(rk).refresh_due <= t) return false;
+  stats_->first_arrival_ck = std::min(stats_->first_arrival_ck, r.arrival);
+  mark_dirty(r.local_bank);
+  cache_valid_ = false;
+  *done_ck = column_command(r, r.is_write ? DdrCommand::Wr : DdrCommand::Rd, t);
+  return true;
+}
+
 void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
-  refreshes_without_progress_ = 0;
   const DdrRequest r = queues_.at(slot);
   queues_.remove(slot);
-  BankState& b = state_.bank(r.local_bank);
-  --b.pending_hits[r.is_write ? 1 : 0];
+  --state_.bank(r.local_bank).pending_hits[r.is_write ? 1 : 0];
+  const Tick done = column_command(r, cmd, t);
+  if (r.tracked) completions_.put(r.id, done);
+}
+
+Tick ChannelController::column_command(const DdrRequest& r, DdrCommand cmd, Tick t) {
+  refreshes_without_progress_ = 0;
+  const BankState& b = state_.bank(r.local_bank);
   const bool auto_pre = closed_page_ && b.pending_hits[0] == 0 && b.pending_hits[1] == 0;
   const Tick done = r.is_write ? state_.issue_wr(r.loc.rank, r.group, r.local_bank, t, auto_pre)
                                : state_.issue_rd(r.loc.rank, r.group, r.local_bank, t, auto_pre);
@@ -407,7 +430,6 @@ void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
     ++s.row_hits;
   }
   s.last_done_ck = std::max(s.last_done_ck, done);
-  if (r.tracked) completions_.put(r.id, done);
   log(t, cmd, r.local_bank, r.loc.row, auto_pre, r.id);
   if (sink_) {
     DdrBurstRecord rec;
@@ -428,6 +450,7 @@ void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
     rec.done_ck = done;
     sink_->on_burst(rec);
   }
+  return done;
 }
 
 void ChannelController::skip_idle_refreshes(Tick t) {

@@ -61,10 +61,11 @@ void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::s
   const bool is_write = cmd == tlm::TLM_WRITE_COMMAND;
   // Offer every burst first (the front end takes one per tCK and the scheduler sees them
   // together), then run until each is served.
+  // One burst (a DMA burst no wider than the DRAM's): serve() is offer + complete in one call.
   offered_bursts_.clear();
-  for (std::uint64_t a = first; a <= last; a += burst) {
+  if (first == last) done = std::max(done, core_.serve(first, is_write, ready, layer, tensor));
+  for (std::uint64_t a = first; first != last && a <= last; a += burst)
     offered_bursts_.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
-  }
   for (const auto& o : offered_bursts_) done = std::max(done, core_.complete(o));
 
   const sc_core::sc_time done_time(double(done) * tck_ps_, sc_core::SC_PS);

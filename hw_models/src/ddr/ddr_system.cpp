@@ -28,8 +28,8 @@ DdrSystem::DdrSystem(const DdrConfig& cfg, const std::string& source)
   channel_next_.assign(std::size_t(cfg_.channels), 0);
 }
 
-DdrSystem::Offered DdrSystem::offer(std::uint64_t addr, bool is_write, Tick ready_ck, const std::string* layer,
-                                    const std::string* tensor, bool track) {
+DdrRequest DdrSystem::request(std::uint64_t addr, bool is_write, const std::string* layer, const std::string* tensor,
+                              bool track) {
   if (addr >= mapper_.capacity_bytes()) throw std::out_of_range("DdrSystem::offer: address past capacity");
   DdrRequest req;
   req.id = next_id_++;
@@ -41,21 +41,42 @@ DdrSystem::Offered DdrSystem::offer(std::uint64_t addr, bool is_write, Tick read
   req.tracked = track;
   req.layer = layer;
   req.tensor = tensor;
+  return req;
+}
 
+Tick DdrSystem::accept(DdrRequest& req, Tick ready_ck) {
   ChannelController& ch = *channels_[std::size_t(req.loc.channel)];
   Tick& next = per_channel_frontend_ ? channel_next_[std::size_t(req.loc.channel)] : frontend_next_;
   Tick t = std::max(ready_ck, next);
   ch.advance_to(t);
-  while (!ch.can_accept(is_write)) {
+  while (!ch.can_accept(req.is_write)) {
     // Queue full: the front end waits; the next command issued may free a slot.
     Tick issued = ch.issue_next();
     t = std::max(t, issued);
   }
   req.arrival = t;
-  ch.enqueue(req);
   next = t + 1;
   frontend_next_ = std::max(frontend_next_, t + 1);
+  return t;
+}
+
+DdrSystem::Offered DdrSystem::offer(std::uint64_t addr, bool is_write, Tick ready_ck, const std::string* layer,
+                                    const std::string* tensor, bool track) {
+  DdrRequest req = request(addr, is_write, layer, tensor, track);
+  const Tick t = accept(req, ready_ck);
+  channels_[std::size_t(req.loc.channel)]->enqueue(req);
   return Offered{req.id, req.loc.channel, t};
+}
+
+Tick DdrSystem::serve(std::uint64_t addr, bool is_write, Tick ready_ck, const std::string* layer,
+                      const std::string* tensor) {
+  DdrRequest req = request(addr, is_write, layer, tensor, true);
+  const Tick t = accept(req, ready_ck);
+  ChannelController& ch = *channels_[std::size_t(req.loc.channel)];
+  Tick done = 0;
+  if (ch.try_serve_alone(req, &done)) return done;
+  ch.enqueue(req);
+  return complete(Offered{req.id, req.loc.channel, t});
 }
 
 Tick DdrSystem::complete(const Offered& req) {

@@ -304,7 +304,7 @@ std::uint64_t replay_trace(DdrSystem& ddr, TraceReader& reader, ReplayTiming* ti
     }
     const auto t1 = Clock::now();
     if (one_at_a_time) {
-      for (const TraceRequest& q : chunk) ddr.complete(ddr.offer(q.addr, q.is_write, q.cycle, nullptr, nullptr, true));
+      for (const TraceRequest& q : chunk) ddr.serve(q.addr, q.is_write, q.cycle);
     } else {
       for (const TraceRequest& q : chunk) ddr.offer(q.addr, q.is_write, q.cycle);
     }

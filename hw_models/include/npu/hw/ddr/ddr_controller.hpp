@@ -61,6 +61,12 @@ class ChannelController {
   }
   /// Queue `req` (req.arrival set by the caller, not earlier than any command issued).
   void enqueue(const DdrRequest& req);
+  /// One request offered to an idle channel (the TLM target's one burst at a time): when it
+  /// hits the open row and no rank's refresh falls due by its column command, serves it at
+  /// once, with the decisions the queue would make (the only candidate is that command, at
+  /// earliest_rd / earliest_wr, and consider_refresh keeps it), and returns true with its done
+  /// tick; else false and nothing changed (enqueue it). `req.arrival` is its acceptance tick.
+  bool try_serve_alone(const DdrRequest& req, Tick* done_ck);
   /// Issue every command whose tick is <= `t` (requests offered later than t cannot
   /// change them, because they become eligible at t + 1 at the earliest).
   /// An idle controller only refreshes; long idle gaps are fast-forwarded (see
@@ -138,6 +144,7 @@ class ChannelController {
   /// Count a REF issued while requests wait; throws ConfigError past kMaxRefreshesWithoutProgress.
   void watch_progress();
   void serve_column(int slot, DdrCommand cmd, Tick t);
+  Tick column_command(const DdrRequest& r, DdrCommand cmd, Tick t);  // serve_column's tail: issue, count, trace
   void recount_hits(int local_bank);
   /// Idle fast-forward: while no request is queued, every rank only refreshes. Once each
   /// rank has all banks closed and its pending REF can issue exactly at refresh_due,

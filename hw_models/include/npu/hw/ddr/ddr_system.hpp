@@ -46,6 +46,13 @@ class DdrSystem {
   /// data written). Later offers cannot overtake commands issued here.
   Tick complete(const Offered& req);
 
+  /// complete(offer(addr, is_write, ready_ck, layer, tensor, true)) in one call: the same
+  /// commands, ticks and statistics (tests/ddr/command_trace_golden_test.cpp checks it). A row
+  /// hit offered to an idle channel is served without the queue (the TLM target's usual case:
+  /// one DMA burst at a time streaming through an open row).
+  Tick serve(std::uint64_t addr, bool is_write, Tick ready_ck, const std::string* layer = nullptr,
+             const std::string* tensor = nullptr);
+
   /// Serve everything still queued in every channel.
   void drain();
 
@@ -72,6 +79,12 @@ class DdrSystem {
   void set_command_log(std::vector<DdrCommandRecord>* log);
 
  private:
+  /// A burst request for `addr` (decoded, numbered); throws std::out_of_range past capacity.
+  DdrRequest request(std::uint64_t addr, bool is_write, const std::string* layer, const std::string* tensor,
+                     bool track);
+  /// The front end accepts `req` (one per tick; waits while the queue is full): sets and
+  /// returns req.arrival.
+  Tick accept(DdrRequest& req, Tick ready_ck);
   DdrConfig cfg_;
   AddressMapper mapper_;
   DdrStats stats_;
