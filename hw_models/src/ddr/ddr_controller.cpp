@@ -386,7 +386,8 @@ bool ChannelController::try_serve_alone(const DdrRequest& r, Tick* done_ck) {
     if (state_.rank(rk).refresh_due <= t) return false;
   stats_->first_arrival_ck = std::min(stats_->first_arrival_ck, r.arrival);
   mark_dirty(r.local_bank);
-  cache_valid_ = false;
+  // The cached choice stays: with the queue empty again, pick() would give the same deferred
+  // refresh (it depends on the ranks' refresh_due alone, which a column command leaves).
   *done_ck = column_command(r, r.is_write ? DdrCommand::Wr : DdrCommand::Rd, t);
   return true;
 }
