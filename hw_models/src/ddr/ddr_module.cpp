@@ -12,7 +12,8 @@ DdrModule::DdrModule(sc_core::sc_module_name name, const npu::DdrConfig& cfg)
       socket("socket"),
       core_(cfg, std::string(this->name())),
       tck_(cfg.tck_ns(), sc_core::SC_NS),
-      tck_ps_(cfg.tck_ns() * 1000.0) {
+      tck_ps_(cfg.tck_ns() * 1000.0),
+      ps_resolution_(sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS)) {
   // One transaction is served per call: let the next one's PRE/ACT overlap this one's
   // column commands, as a queue-based controller would (docs/ddr.md, "TLM target").
   core_.set_overlap_row_commands(true);
@@ -68,7 +69,12 @@ void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::s
     offered_bursts_.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
   for (const auto& o : offered_bursts_) done = std::max(done, core_.complete(o));
 
-  const sc_core::sc_time done_time(double(done) * tck_ps_, sc_core::SC_PS);
+  // sc_time(v, SC_PS) stores int64(v x scale + 0.5) with scale = 1 at a 1 ps resolution
+  // (SystemC 2.3.4, sc_time.cpp): the same value without the constructor's context lookups.
+  const double done_ps = double(done) * tck_ps_;
+  const sc_core::sc_time done_time = ps_resolution_ && done_ps > 0
+                                         ? sc_core::sc_time::from_value(sc_dt::uint64(std::int64_t(done_ps + 0.5)))
+                                         : sc_core::sc_time(done_ps, sc_core::SC_PS);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   delay = done_time > now ? done_time - now : sc_core::SC_ZERO_TIME;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -57,6 +57,7 @@ class DdrModule : public sc_core::sc_module {
   std::vector<DdrSystem::Offered> offered_bursts_;  ///< b_transport's bursts, reused (b_transport never waits)
   sc_core::sc_time tck_;
   double tck_ps_;
+  bool ps_resolution_;  ///< the simulation's time resolution is 1 ps (SystemC's default)
 };
 
 }  // namespace npu::hw
