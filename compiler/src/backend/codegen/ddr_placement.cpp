@@ -63,7 +63,7 @@ namespace {
 /// `stagger`: each base also moves to bank slot k % slots (k = tensor index), so that
 /// consecutive tensors start in different banks.
 std::uint64_t lay_out(const LoweredGraph& lg, const DdrBankGeometry& geo, bool stagger, isa::Program& program,
-                      std::map<std::string, std::uint64_t>& bases) {
+                      std::map<std::string, std::uint64_t>& bases, const std::map<std::string, std::uint64_t>& stored) {
   const std::uint64_t stride = std::max<std::uint64_t>(geo.bank_stride_bytes, 64);
   const std::uint64_t slots = std::uint64_t(std::max(geo.bank_slots, 1));
   std::uint64_t cursor = 0;
@@ -79,10 +79,11 @@ std::uint64_t lay_out(const LoweredGraph& lg, const DdrBankGeometry& geo, bool s
     d.name = t.name;
     d.kind = t.kind;
     d.ddr_addr = base;
-    d.bytes = t.bytes;
+    const auto narrow = stored.find(t.name);  // GEMM weights stored in mac_array.weight_dtype
+    d.bytes = narrow != stored.end() ? narrow->second : t.bytes;
     program.tensors.push_back(d);
     bases[t.name] = base;
-    cursor = checked_add(base, t.bytes, "error: DDR placement end of tensor '" + echo(t.name) + "' (address + bytes)");
+    cursor = checked_add(base, d.bytes, "error: DDR placement end of tensor '" + echo(t.name) + "' (address + bytes)");
     ++k;
   }
   return cursor;
@@ -94,7 +95,8 @@ std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, c
   std::map<std::string, std::uint64_t> bases;
   const DdrBankGeometry geo = ddr_bank_geometry(hw.ddr);
   const std::size_t first = program.tensors.size();
-  std::uint64_t cursor = lay_out(lg, geo, true, program, bases);
+  const std::map<std::string, std::uint64_t>& stored = lg.weight_dtype_bytes;  // GEMM weights in weight_dtype
+  std::uint64_t cursor = lay_out(lg, geo, true, program, bases, stored);
   const std::uint64_t cap = hw.ddr.capacity_bytes();
   if (cap > 0 && cursor > cap) {
     // The stagger costs up to slots x stride bytes per tensor (4 MiB on hbm2-npu): with the
@@ -102,7 +104,7 @@ std::map<std::string, std::uint64_t> place_ddr_tensors(const LoweredGraph& lg, c
     // tensors instead (aligned only); every network that fits staggered keeps its layout.
     program.tensors.resize(first);
     bases.clear();
-    lay_out(lg, geo, false, program, bases);
+    lay_out(lg, geo, false, program, bases, stored);
   }
   return bases;
 }

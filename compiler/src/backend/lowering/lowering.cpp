@@ -5,6 +5,7 @@
 // DDR bookkeeping the families lower through.
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/backend/lowering/weight_precision.hpp"
 #include "npu/base/checked_math.hpp"
 #include "npu/base/user_text.hpp"
 
@@ -95,7 +96,7 @@ class Lowerer : public lowering::LowerCtx {
   Lowerer(const Graph& g, const HwConfig& hw)
       : g_(g), e_(dtype_bytes(hw.mac_array.dtype)), int8_(hw.mac_array.dtype == DType::Int8 && is_quantised(g)),
         kv_e_(isa::kv_cache_elem_bytes(hw.mac_array)), hw_source_(hw.source),
-        sram_capacity_(hw.sram.capacity_bytes) {}
+        sram_capacity_(hw.sram.capacity_bytes), mac_array_(hw.mac_array) {}
 
   LoweredGraph run() {
     out_.act_bytes = e_;
@@ -124,6 +125,7 @@ class Lowerer : public lowering::LowerCtx {
         out_.bytes[a.past] = tensor_bytes(a.past);
       }
     finish_kinds();
+    out_.weight_dtype_bytes = weight_dtype_tensor_bytes(out_, mac_array_);
     return std::move(out_);
   }
 
@@ -524,6 +526,7 @@ class Lowerer : public lowering::LowerCtx {
   int kv_e_;           // bytes of a KV-cache element (mac_array.kv_cache_dtype)
   std::string hw_source_;
   std::uint64_t sram_capacity_ = 0;
+  MacArrayConfig mac_array_;  // for the GEMM weights stored in weight_dtype (weight_precision.hpp)
   LoweredGraph out_;
   std::vector<Role> role_;
   std::set<std::string> host_tensors_;   // produced on the host

@@ -1,10 +1,15 @@
 #include "npu/compiler/backend/lowering/weight_precision.hpp"
 
+#include <set>
+
 #include "npu/isa/cost/precision.hpp"
 
 namespace npu::compiler {
 
-bool gemm_weights_in_weight_dtype(const LoweredGraph& lg, const LayerSpec& L, const MacArrayConfig& a) {
+namespace {
+
+// A GEMM whose weights could be stored in the weight type: a constant B that is a DDR root.
+bool narrow_candidate(const LoweredGraph& lg, const LayerSpec& L, const MacArrayConfig& a) {
   if (L.kind != LayerKind::Gemm || L.weight.empty()) return false;
   if (isa::weight_elem_bits(a) == 8 * dtype_bytes(a.dtype)) return false;
   // A B computed at run time (attention's K^T, V) is an activation, in the array's dtype.
@@ -13,8 +18,44 @@ bool gemm_weights_in_weight_dtype(const LoweredGraph& lg, const LayerSpec& L, co
   return false;
 }
 
+}  // namespace
+
+bool gemm_weights_in_weight_dtype(const LoweredGraph& lg, const LayerSpec& L, const MacArrayConfig& a) {
+  (void)a;  // the choice was made once for the whole graph (weight_dtype_tensor_bytes, at lowering)
+  return L.kind == LayerKind::Gemm && !L.weight.empty() && lg.weight_dtype_bytes.count(L.weight) > 0;
+}
+
 std::uint64_t gemm_weight_bytes(const LayerSpec& L, std::uint64_t n, const MacArrayConfig& a) {
   return isa::weight_matrix_bytes(std::uint64_t(L.geom.c_in), n, a);
+}
+
+std::map<std::string, std::uint64_t> weight_dtype_tensor_bytes(const LoweredGraph& lg, const MacArrayConfig& a) {
+  std::map<std::string, std::uint64_t> narrow;
+  std::set<std::string> other;  // roots read in another role, or at another size
+  const auto root = [&](const std::string& t) {
+    const auto it = lg.place.find(t);
+    return it == lg.place.end() ? t : it->second.root;
+  };
+  for (const LayerSpec& L : lg.layers) {
+    const bool stored_narrow = narrow_candidate(lg, L, a);
+    for (const std::string* w : {&L.weight, &L.glu_gate}) {
+      if (w->empty()) continue;
+      if (!stored_narrow || root(*w) != *w) {
+        other.insert(root(*w));
+        continue;
+      }
+      const std::uint64_t b = gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), a);
+      if (!narrow.emplace(*w, b).second && narrow.at(*w) != b) other.insert(*w);
+    }
+    for (const std::string& t : L.inputs) other.insert(root(t));
+    for (const std::string* t : {&L.bias, &L.scale_shift, &L.residual, &L.glu_fallback, &L.in_scale,
+                                 &L.prologue_params, &L.rope_table, &L.output, &L.linear_weights, &L.requant})
+      if (!t->empty()) other.insert(root(*t));
+  }
+  for (const auto& [name, p] : lg.place)  // a view into a weight is another reader
+    if (name != p.root) other.insert(p.root);
+  for (const std::string& t : other) narrow.erase(t);
+  return narrow;
 }
 
 }  // namespace npu::compiler

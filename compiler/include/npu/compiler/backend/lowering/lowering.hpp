@@ -235,6 +235,9 @@ struct LoweredGraph {
   std::vector<DdrTensor> ddr_tensors; ///< in order of first use
   std::map<std::string, DdrPlace> place;  ///< every graph tensor an NPU layer reads or writes
   std::map<std::string, std::uint64_t> bytes;  ///< DDR bytes of each tensor in `place` (its own extent)
+  /// GEMM weight tensors stored in mac_array.weight_dtype and their bytes there
+  /// (weight_precision.hpp weight_dtype_tensor_bytes); empty when weight_dtype is the array's.
+  std::map<std::string, std::uint64_t> weight_dtype_bytes;
   /// Where each graph output the NPU writes lives (also views and zero-copy concat outputs no
   /// layer reads, which `place` lacks); read back after a run with data (ddr_image.hpp).
   std::map<std::string, DdrPlace> output_place;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/hw_config/hw_config.hpp"
@@ -18,5 +20,12 @@ bool gemm_weights_in_weight_dtype(const LoweredGraph& lg, const LayerSpec& L, co
 /// type, scales included: the DDR offset of N-tile starting at column n, and for n = c_out the
 /// whole tensor. Only meaningful when gemm_weights_in_weight_dtype().
 std::uint64_t gemm_weight_bytes(const LayerSpec& L, std::uint64_t n, const MacArrayConfig& a);
+
+/// The DDR tensors stored in the weight type, with their bytes there (gemm_weight_bytes of the
+/// whole K x N): the weights and fuse-swiglu gates of the GEMMs of gemm_weights_in_weight_dtype()
+/// that are DDR roots no layer reads in another role or through a view (a tied embedding table
+/// a Gather reads stays in dtype). The program declares these regions with these bytes, so the
+/// network's compulsory bytes (isa::compulsory_bytes) count the weights as they are stored.
+std::map<std::string, std::uint64_t> weight_dtype_tensor_bytes(const LoweredGraph& lg, const MacArrayConfig& a);
 
 }  // namespace npu::compiler
