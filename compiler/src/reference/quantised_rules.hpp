@@ -173,6 +173,13 @@ std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n,
                                                   const std::vector<std::int64_t>& shape,
                                                   const std::vector<std::int8_t>& x);
 
+/// The int8 token-embedding Gather (Gather(table [V, D...], ids, axis 0) by run-time ids): out
+/// row k = table row ids[k], the int8 codes as they are (the output keeps the table's grid, so
+/// no requantisation: the NPU's DMA of int8 rows). `table` holds V x `row` codes. Throws
+/// std::invalid_argument naming the id and its element for an id outside [0, V).
+std::vector<std::int8_t> gather_rows(const std::vector<std::int8_t>& table, std::int64_t rows, std::int64_t row,
+                                     const std::vector<std::int64_t>& ids);
+
 /// TensorFlow Lite's int8 bilinear resize (ResizeBilinearInteger) of NCHW codes `x` of
 /// `shape` to out_h x out_w, with ONNX's coordinate_transformation_mode `ctm` (half_pixel,
 /// pytorch_half_pixel, align_corners or asymmetric): 10 fractional bits per axis, the four

@@ -57,8 +57,18 @@ struct TensorRange {
   float lo = 0, hi = 0;
 };
 
+/// Masking sentinels: values at or beyond +-1e30, +-inf and NaN (an attention mask's -inf, or
+/// the -3.4e38 of Where(mask, scores, finfo.min)). They mark positions, not data: calibration
+/// leaves them out of every range, and on an int8 grid they saturate to -128 / 127.
+inline constexpr float kMaskSentinel = 1e30f;
+bool mask_sentinel(float v);
+
+/// [min, max] of the values of `v` that are not mask sentinels, widened to contain 0.
+TensorRange data_range(const std::vector<float>& v);
+
 /// Runs the fp32 reference interpreter (apply_quant off) on every sample and returns the
-/// range of every float tensor it computes, graph inputs included, by name. Throws
+/// range of every float tensor it computes, graph inputs included, by name (mask sentinels
+/// left out). Throws
 /// ConfigError for no samples, a percentile outside (50, 100], and every error of
 /// run_reference (a sample of the wrong shape names the input).
 std::map<std::string, TensorRange> calibrate(const Graph& graph, const std::vector<CalibSample>& samples,
