@@ -114,9 +114,13 @@ std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& s
   // the norm's output is written. fuse-se-gate declines on a quantised gated tensor (the int8
   // Mul rescales): the gated tensor is written. fuse-rope declines on quantised tensors (int8
   // has no rotary rule): the projection's output and each rotary pass's output are written.
+  // fuse-gemm-epilogue declines on a quantised GEMM output (int8 has no epilogue Add/Mul rule)
+  // and fuse-swiglu on quantised outputs (no dual-GEMM rule): Llama's o-projection output
+  // before its residual Add and the gate/up projections are written.
   static const std::set<std::string> kDeclineOnInt8 = {"fuse-residual", "hoist-activation", "fuse-add-layernorm",
                                                        "fuse-attention", "fuse-bias", "fuse-norm-prologue",
-                                                       "fuse-se-gate", "fuse-rope"};
+                                                       "fuse-se-gate", "fuse-rope", "fuse-gemm-epilogue",
+                                                       "fuse-swiglu"};
   std::vector<std::string> passes;
   for (const std::string& p : strategy.passes)
     if (!kDeclineOnInt8.count(p))
