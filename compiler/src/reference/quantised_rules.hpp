@@ -154,8 +154,8 @@ bool is_unary_function(const std::string& op);
 UnaryFunction unary_function(const Graph& g, const Node& n);
 
 /// Layout ops whose int8 values move unchanged: Transpose, Split, Slice, nearest Resize /
-/// Upsample, Gather at constant indices (ONNX Gather; ViT's class token x[:, 0]) and Pad
-/// (constant, reflect, edge). Input and output share one grid.
+/// Upsample, Gather at constant indices (ONNX Gather; ViT's class token x[:, 0]), Expand (GQA's
+/// repeat of K/V heads) and Pad (constant, reflect, edge). Input and output share one grid.
 bool is_layout_move(const std::string& op);
 
 /// The int8 code a constant-mode Pad node `n` writes on `grid`: quantise(value, grid), value its
