@@ -1,10 +1,11 @@
 // `npu verify` of an LLM export as a newcomer gives it files: token ids as integer .npy (int64
-// and int32 accepted, floats refused), an int8 config (refused naming the integer input and its
-// Gather, not the calibration seed), and --expected FILE on a model with several outputs (the
+// and int32 accepted, floats refused), int8 calibration ids outside the vocabulary (refused
+// naming the file, the input and the range), and --expected FILE on a model with several outputs (the
 // output a TensorProto names, else an error listing the outputs and the NAME=FILE syntax).
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -90,20 +91,25 @@ TEST(LlmVerifyInputs, FloatNpyForTokenIdsIsRefusedNamingInputAndFix) {
       << r.output;
 }
 
-TEST(LlmVerifyInputs, Int8ConfigNamesTheIntegerInputItsGatherAndTheFix) {
-  // hbm2-npu is int8: PTQ needs float graph inputs. The error is the model's input (and the
-  // Gather that reads it), not --calib-seed, which the user did not give.
+TEST(LlmVerifyInputs, Int8CalibrationIdsOutsideTheVocabularyNameTheFileTheInputAndTheRange) {
+  // hbm2-npu is int8: PTQ calibrates on --calib DIR, whose token ids must index the embedding
+  // table (2048 rows). The reference pair's ids with element 5 set to 2048 are refused before
+  // any run, naming the file, the input, the value and the valid range [0, 2048).
   NPU_REQUIRE_SHARED_OR_SKIP(kPrefill);
-  const std::string out = npu::test::fresh_dir("llm_int8_verify");
+  const std::string out = npu::test::fresh_dir("llm_int8_bad_calib");
+  RefTensor ids = npu::compiler::read_tensor_file(kData + "input_0.pb");
+  ASSERT_GT(ids.i.size(), 5u);
+  ids.i[5] = 2048;
+  std::filesystem::create_directories(out + "/calib/s0");
+  npu::compiler::write_tensor_pb(out + "/calib/s0/input_0.pb", ids, "input_ids");
   const auto r = npu::test::run_npu({"verify", kPrefill, "--hw", "configs/hbm2-npu.yaml", "--strategies", "none",
-                                     "--out", out});
+                                     "--calib", out + "/calib", "--out", out + "/v"});
   EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_EQ(r.output.find("--calib-seed: error"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("graph input 'input_ids': error: an int8 config cannot quantise this model: the input is "
-                          "int64 (read by Gather '"),
+  EXPECT_NE(r.output.find(out + "/calib/s0/input_0.pb: error: graph input 'input_ids': value 2048 at element 5 is "
+                                "outside [0, 2048), the rows of table 'm.wte.weight' that Gather '/wte/Gather' reads"),
             std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("fix: verify this model with an fp32 config"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fix: write ids in [0, 2048)"), std::string::npos) << r.output;
 }
 
 TEST(LlmVerifyInputs, ExpectedFileOnAModelWithSeveralOutputs) {

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <random>
 
 #include "npu/compiler/frontend/tensor_io.hpp"
+#include "npu/compiler/quantize/integer_inputs.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
 namespace npu::compiler {
@@ -23,45 +25,11 @@ std::string file_stem_of_input(const std::string& name) {
   return s;
 }
 
-bool float_input(const Graph& g, const std::string& name) {
-  const ElemType t = g.tensor(name).type;
-  return t == ElemType::Float32 || t == ElemType::Float16;
-}
-
-const char* type_name(ElemType t) {
-  switch (t) {
-    case ElemType::Int64: return "int64";
-    case ElemType::Int32: return "int32";
-    case ElemType::Int8: return "int8";
-    case ElemType::Uint8: return "uint8";
-    case ElemType::Bool: return "bool";
-    default: return "float";
-  }
-}
-
-// Throws for an integer graph input: the whole int8 path (calibration, PTQ, the int8 image)
-// is for float inputs, so the cause is the model's input and its reader, not `what` (the
-// calibration option that asked: --calib-seed is the default, given or not).
-void require_float_inputs(const Graph& g, const std::string& what) {
-  for (const auto& in : g.inputs) {
-    if (float_input(g, in)) continue;
-    std::string readers;
-    for (auto k : g.consumers(in))
-      readers += (readers.empty() ? "" : ", ") + g.nodes[k].op_type + " '" + g.nodes[k].name + "'";
-    throw ConfigError("graph input '" + in + "': error: an int8 config cannot quantise this model: the input is " +
-                      type_name(g.tensor(in).type) + " (read by " + (readers.empty() ? std::string("no node") : readers) +
-                      ": token ids, in an LLM), and post-training quantisation (PTQ) handles models whose graph inputs are "
-                      "all float (integer inputs and an int8 rule for a Gather of token ids are not built); the "
-                      "calibration samples (" + what + ") are not the cause\n  fix: verify this model with an fp32 "
-                      "config, which runs it with data against the fp32 reference: mac_array.dtype fp32, e.g. sed "
-                      "'s/dtype: int8/dtype: fp32/' configs/hbm2-npu.yaml > hbm2-fp32.yaml (docs/functional.md, "
-                      "\"The shared LLM exports\")");
-  }
-}
-
 /// `path` read as graph input `name`: float data with the input's element count, reshaped.
+/// An integer input (token ids) is read as it is, checked against the table it indexes.
 RefTensor read_input_file(const Graph& g, const std::string& name, const std::string& path) {
   RefTensor t = read_tensor_file(path);
+  if (integer_input(g, name)) return checked_integer_input(g, name, path, std::move(t));
   if (!t.is_float())
     throw ConfigError(path + ": error: calibration file for graph input '" + name +
                       "' holds integer data; write float32 values (.npy '<f4' or TensorProto FLOAT)");
@@ -120,7 +88,6 @@ std::vector<CalibSample> read_calibration_dir(const Graph& graph, const std::str
   if (!fs::is_directory(dir, ec))
     throw ConfigError("--calib '" + dir + "': error: no such folder; give a folder of calibration tensor files "
                       "(.npy or TensorProto .pb; layout in docs/functional.md, \"Calibration\")");
-  require_float_inputs(graph, "--calib '" + dir + "'");
   std::vector<CalibSample> samples;
   const auto subdirs = sorted_entries(dir, true);
   if (!subdirs.empty()) {
@@ -143,13 +110,16 @@ std::vector<CalibSample> read_calibration_dir(const Graph& graph, const std::str
 std::vector<CalibSample> generate_calibration(const Graph& graph, std::uint64_t seed, int count) {
   if (count < 1)
     throw ConfigError("--calib-count " + std::to_string(count) + ": error: at least one calibration sample is needed");
-  require_float_inputs(graph, "seeded: --calib-seed");
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<CalibSample> out;
   for (int k = 0; k < count; ++k) {
     CalibSample s;
     for (const std::string& name : graph.inputs) {
+      if (integer_input(graph, name)) {
+        s[name] = seeded_integer_input(graph, name, rng);
+        continue;
+      }
       RefTensor t;
       t.shape = graph.tensor(name).shape;
       t.f.resize(std::size_t(std::max<std::int64_t>(graph.tensor(name).elements(), 0)));
@@ -224,16 +194,21 @@ std::map<std::string, TensorRange> calibrate(const Graph& graph, const std::vect
     for (const auto& [name, t] : s) all.emplace(name, t);  // graph inputs are calibrated too
     for (const auto& [name, t] : all) {
       if (!t.is_float() || t.f.empty() || !graph.has_tensor(name) || graph.tensor(name).is_constant) continue;
+      std::vector<float> kept;  // the values without mask sentinels (a masked score's -inf)
+      const bool masked = std::any_of(t.f.begin(), t.f.end(), mask_sentinel);
+      if (masked) std::copy_if(t.f.begin(), t.f.end(), std::back_inserter(kept), [](float v) { return !mask_sentinel(v); });
+      const std::vector<float>& v = masked ? kept : t.f;
+      if (v.empty()) continue;
       if (pct) {
         Tails& tl = tails[name];
         if (tl.total == 0) {
-          tl.total = t.f.size() * samples.size();
+          tl.total = v.size() * samples.size();
           tl.keep_hi = tl.total - rank_index(options.percentile, tl.total);
           tl.keep_lo = rank_index(100.0 - options.percentile, tl.total) + 1;
         }
-        tl.add(t.f);
+        tl.add(v);
       } else {
-        const auto [mn, mx] = std::minmax_element(t.f.begin(), t.f.end());
+        const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
         auto it = minmax.find(name);
         if (it == minmax.end()) minmax[name] = with_zero(*mn, *mx);
         else it->second = {std::min(it->second.lo, *mn), std::max(it->second.hi, *mx)};

@@ -114,9 +114,13 @@ std::set<std::string> materialised_tensors(const Graph& graph, const Strategy& s
   // the norm's output is written. fuse-se-gate declines on a quantised gated tensor (the int8
   // Mul rescales): the gated tensor is written. fuse-rope declines on quantised tensors (int8
   // has no rotary rule): the projection's output and each rotary pass's output are written.
+  // fuse-gemm-epilogue declines on a quantised GEMM output (int8 has no epilogue Add/Mul rule)
+  // and fuse-swiglu on quantised outputs (no dual-GEMM rule): Llama's o-projection output
+  // before its residual Add and the gate/up projections are written.
   static const std::set<std::string> kDeclineOnInt8 = {"fuse-residual", "hoist-activation", "fuse-add-layernorm",
                                                        "fuse-attention", "fuse-bias", "fuse-norm-prologue",
-                                                       "fuse-se-gate", "fuse-rope"};
+                                                       "fuse-se-gate", "fuse-rope", "fuse-gemm-epilogue",
+                                                       "fuse-swiglu"};
   std::vector<std::string> passes;
   for (const std::string& p : strategy.passes)
     if (!kDeclineOnInt8.count(p))
@@ -215,18 +219,27 @@ int fold_after_quantising(Graph& g, const WeightGrids& before_fold) {
 
 // A constant operand of an element-wise Add/Mul (a detection head's anchor grid, a scale) is
 // an int8 tensor like the activation it meets: per-tensor, on the grid of its own min/max
-// (with 0), its values rounded onto that grid. Returns the number of such operands.
-int quantize_eltwise_constants(Graph& g) {
+// (with 0), its values rounded onto that grid. An attention mask added to the scores (0 where
+// a key is seen, -inf or -3.4e38 where not: mask sentinels) gets the range of its data widened
+// down to 2 (out_lo - x_hi) (out the Add's output, x its other operand; -1 without ranges), so
+// its sentinels (code -128) push every masked score below the output grid: it saturates at the
+// output's lowest code, as a real -inf would. Returns the number of such operands.
+int quantize_eltwise_constants(Graph& g, const std::map<std::string, TensorRange>& ranges) {
   int n_quantised = 0;
   for (const Node& n : g.nodes) {
     if (n.op_type != "Add" && n.op_type != "Mul") continue;
-    for (const std::string& in : n.inputs) {
+    for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+      const std::string& in = n.inputs[k];
       if (in.empty() || !g.has_tensor(in)) continue;
       Tensor& t = g.tensor(in);
       if (!t.is_constant || t.quant || !has_float_data(t)) continue;
-      TensorRange range;
-      range.lo = range.hi = 0.0f;
-      for (float v : t.float_data) range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
+      TensorRange range = data_range(t.float_data);
+      if (std::any_of(t.float_data.begin(), t.float_data.end(), [](float v) { return mask_sentinel(v) && v < 0; })) {
+        const auto x = n.inputs.size() == 2 ? ranges.find(n.inputs[1 - k]) : ranges.end();
+        const auto y = n.outputs.empty() ? ranges.end() : ranges.find(n.outputs[0]);
+        const float reach = x != ranges.end() && y != ranges.end() ? 2.0f * (y->second.lo - x->second.hi) : -1.0f;
+        range.lo = std::min(range.lo, reach < 0 ? reach : -1.0f);
+      }
       const QuantParams q = activation_params(range);
       const double s = double(q.scale[0]), zp = double(q.zero_point[0]);
       for (float& v : t.float_data) v = float((std::clamp(std::nearbyint(double(v) / s) + zp, -128.0, 127.0) - zp) * s);
@@ -346,7 +359,8 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
   for (const std::string& t : insert_concat_requant(g, r.ranges)) mat_all.insert(t);
   // Pools, views and Concat keep their input's grid in int8: one range per group, before any
   // scale (biases use their input's) is derived from them.
-  const std::vector<std::string> concat_constants = range_concat_constants(g, r.ranges);
+  std::vector<std::string> concat_constants = range_concat_constants(g, r.ranges);
+  for (const std::string& t : range_gather_tables(g, r.ranges)) concat_constants.push_back(t);  // same treatment
   share_grids(g, r.ranges);
   if (widen_zero_point_free(g, r.ranges)) share_grids(g, r.ranges);  // their groups, now symmetric
   const WeightGrids before_fold = quantize_weights(g, r);
@@ -356,7 +370,7 @@ PtqResult quantize_graph(const Graph& graph, const Strategy& strategy, const std
     g.tensor(name).quant = activation_params(range);
     ++r.activations;
   }
-  r.activations += quantize_eltwise_constants(g);
+  r.activations += quantize_eltwise_constants(g, r.ranges);
   quantize_concat_constants(g, concat_constants, r.ranges);
   r.activations += int(concat_constants.size());
   return r;

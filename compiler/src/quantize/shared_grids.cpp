@@ -14,11 +14,12 @@ bool moves_values(const std::string& op) {
   // grid of their own (TFLite's MEAN, global_avg_table), so the output keeps its calibrated range.
   // The layout ops (computed by MOVE, a byte copy) keep their input's grid on every output, as
   // do a Gather at constant indices (a MOVE view) and a Pad (its pad value is written as its
-  // code on that grid: the real 0 as the zero point).
+  // code on that grid: the real 0 as the zero point). Expand (GQA's repeat of K/V heads) copies
+  // values.
   static const std::set<std::string> kOps = {"MaxPool",   "GlobalMaxPool", "AveragePool", "Reshape",  "Flatten",
                                              "Squeeze",   "Unsqueeze",     "Identity",    "Dropout",  "Transpose",
                                              "Split",     "Slice",         "Resize",      "Upsample", "Gather",
-                                             "Pad"};
+                                             "Pad",       "Expand"};
   return kOps.count(op) > 0;
 }
 

@@ -41,6 +41,10 @@ class QuantisedInterpreter {
       if (std::int64_t(it->second.size()) != t.elements())
         fail("graph input '" + in + "' needs " + std::to_string(t.elements()) + " values, got " +
              std::to_string(it->second.size()));
+      if (t.type == ElemType::Int64 || t.type == ElemType::Int32) {  // token ids: not quantised
+        ints_[in].assign(it->second.begin(), it->second.end());  // exact: the floats hold integers
+        continue;
+      }
       QuantisedTensor q;
       q.shape = t.shape;
       q.grid = grid_of(in, "graph input");
@@ -114,6 +118,7 @@ class QuantisedInterpreter {
 
   void execute(const Node& n) {
     const std::string& op = n.op_type;
+    if (integer_operand(n)) return integer_op(n);
     if (op == "Conv") return conv(n);
     if (op == "ConvTranspose") return conv_transpose(n);
     if (op == "Gemm") return gemm(n);
@@ -617,6 +622,36 @@ class QuantisedInterpreter {
     vals_[n.outputs[0]] = std::move(y);
   }
 
+  // A node reading an integer tensor (token ids): a view of it, or the token-embedding Gather.
+  bool integer_operand(const Node& n) const {
+    for (const std::string& in : n.inputs)
+      if (ints_.count(in)) return true;
+    return false;
+  }
+  void integer_op(const Node& n) {
+    const std::string& op = n.op_type;
+    if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity") {
+      ints_[n.outputs.at(0)] = ints_.at(n.inputs.at(0));  // the ids in the same order
+      return;
+    }
+    if (op != "Gather" || n.inputs.size() < 2 || !ints_.count(n.inputs[1]) || n.attr_int("axis", 0) != 0 ||
+        !g_.tensor(n.inputs[0]).is_constant)
+      fail("integer tensors (token ids) have an int8 rule only as the indices of a Gather of a constant table along "
+           "axis 0 (the token embedding), through views");
+    const QuantisedTensor table = value(n.inputs[0]);
+    QuantisedTensor y = output_like(n, std::size_t(g_.tensor(n.outputs.at(0)).elements()));
+    if (!(y.grid == table.grid))
+      fail("table '" + n.inputs[0] + "' and output are on different int8 grids (the int8 Gather selects rows as they are)");
+    const std::int64_t rows = table.shape.empty() ? 0 : table.shape[0];
+    try {
+      y.q = qref::gather_rows(table.q, rows, rows > 0 ? std::int64_t(table.q.size()) / rows : 0, ints_.at(n.inputs[1]));
+    } catch (const std::invalid_argument& e) {
+      fail("indices '" + n.inputs[1] + "': " + e.what());
+    }
+    if (std::int64_t(y.q.size()) != g_.tensor(n.outputs[0]).elements()) fail("output element count disagrees with its shape");
+    vals_[n.outputs[0]] = std::move(y);
+  }
+
   void move_bytes(const Node& n) {
     QuantisedTensor y;
     y.shape = g_.tensor(n.outputs.at(0)).shape;
@@ -647,6 +682,7 @@ class QuantisedInterpreter {
   std::string where_;
   const Node* node_ = nullptr;
   std::map<std::string, QuantisedTensor> vals_;
+  std::map<std::string, std::vector<std::int64_t>> ints_;  ///< integer tensors: token ids and their views
 };
 
 }  // namespace

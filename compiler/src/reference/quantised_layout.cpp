@@ -14,7 +14,8 @@
 namespace npu::compiler::qref {
 
 bool is_layout_move(const std::string& op) {
-  static const std::set<std::string> kOps = {"Transpose", "Split", "Slice", "Resize", "Upsample", "Gather", "Pad"};
+  static const std::set<std::string> kOps = {"Transpose", "Split", "Slice", "Resize", "Upsample", "Gather", "Pad",
+                                             "Expand"};  // Expand: GQA's repeat of K/V heads
   return kOps.count(op) > 0;
 }
 

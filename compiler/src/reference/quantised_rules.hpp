@@ -154,8 +154,8 @@ bool is_unary_function(const std::string& op);
 UnaryFunction unary_function(const Graph& g, const Node& n);
 
 /// Layout ops whose int8 values move unchanged: Transpose, Split, Slice, nearest Resize /
-/// Upsample, Gather at constant indices (ONNX Gather; ViT's class token x[:, 0]) and Pad
-/// (constant, reflect, edge). Input and output share one grid.
+/// Upsample, Gather at constant indices (ONNX Gather; ViT's class token x[:, 0]), Expand (GQA's
+/// repeat of K/V heads) and Pad (constant, reflect, edge). Input and output share one grid.
 bool is_layout_move(const std::string& op);
 
 /// The int8 code a constant-mode Pad node `n` writes on `grid`: quantise(value, grid), value its
@@ -172,6 +172,13 @@ std::int8_t pad_code(const Graph& g, const Node& n, const QuantGrid& grid);
 std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n, const QuantGrid& grid,
                                                   const std::vector<std::int64_t>& shape,
                                                   const std::vector<std::int8_t>& x);
+
+/// The int8 token-embedding Gather (Gather(table [V, D...], ids, axis 0) by run-time ids): out
+/// row k = table row ids[k], the int8 codes as they are (the output keeps the table's grid, so
+/// no requantisation: the NPU's DMA of int8 rows). `table` holds V x `row` codes. Throws
+/// std::invalid_argument naming the id and its element for an id outside [0, V).
+std::vector<std::int8_t> gather_rows(const std::vector<std::int8_t>& table, std::int64_t rows, std::int64_t row,
+                                     const std::vector<std::int64_t>& ids);
 
 /// TensorFlow Lite's int8 bilinear resize (ResizeBilinearInteger) of NCHW codes `x` of
 /// `shape` to out_h x out_w, with ONNX's coordinate_transformation_mode `ctm` (half_pixel,

@@ -17,6 +17,7 @@
 #include "npu/compiler/quantize/error_metrics.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
+#include "npu/compiler/quantize/integer_inputs.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/base/csv.hpp"
 #include "npu/base/json_text.hpp"
@@ -211,7 +212,12 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
       in.calibration = fmt::format("{} sample(s) from {}", in.samples.size(), opt.calib_dir);
     } else {
       in.samples = compiler::generate_calibration(graph, opt.calib_seed, opt.calib_count);
-      in.calibration = fmt::format("{} seeded sample(s) U(-1,1), seed {}", opt.calib_count, opt.calib_seed);
+      in.calibration = fmt::format("{} seeded sample(s) U(-1,1){}, seed {}", opt.calib_count,
+                                   std::any_of(graph.inputs.begin(), graph.inputs.end(),
+                                               [&](const std::string& i) { return compiler::integer_input(graph, i); })
+                                       ? " (integer inputs: ids uniform over their table's rows)"
+                                       : "",
+                                   opt.calib_seed);
     }
     if (opt.calibration.method == compiler::Calibrator::Percentile &&
         !(opt.calibration.percentile > 50.0 && opt.calibration.percentile <= 100.0))

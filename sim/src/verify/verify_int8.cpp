@@ -119,7 +119,8 @@ Int8Check check_int8_execution(const compiler::CompileResult& compiled, const Hw
                                const compiler::Graph& quantised, const compiler::RefTensorMap& inputs) {
   Int8Check c;
   std::map<std::string, std::vector<float>> in;
-  for (const auto& [name, t] : inputs) in[name] = t.f;
+  for (const auto& [name, t] : inputs)  // token ids as exact floats, as run_with_data takes them
+    in[name] = t.is_float() ? t.f : std::vector<float>(t.i.begin(), t.i.end());
   compiler::QuantisedTensorMap ref;
   try {
     ref = compiler::run_quantised_reference(quantised, in);

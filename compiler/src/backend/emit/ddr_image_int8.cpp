@@ -69,6 +69,26 @@ bool is_view_op(const std::string& op) {
          op == "Dropout" || op == "Concat";
 }
 
+bool integer_tensor(const Tensor& t) { return t.type == ElemType::Int64 || t.type == ElemType::Int32; }
+
+// Graph input `p` with `values`: token ids as int32 indices (4 B each, as in fp32: the gather
+// LOAD reads them so); a float input quantised on its grid (ONNX QuantizeLinear), a past KV
+// cache (p.blocks) written block by block at row 0 of present's blocks, as the fp32 image does.
+void put_int8_input(const Graph& g, const TensorPlacement& p, const std::vector<float>& values,
+                    std::vector<DdrSegment>& out) {
+  if (integer_tensor(g.tensor(p.name))) {
+    put(out, p.name + " (int32)", p.ddr_addr, std::vector<std::int32_t>(values.begin(), values.end()));
+    return;
+  }
+  std::vector<std::int8_t> v;
+  for (float x : values) v.push_back(quantise(x, *activation_grid(g.tensor(p.name))));
+  if (p.blocks == 0) return put(out, p.name + " (int8)", p.ddr_addr, v);
+  const std::size_t per = std::size_t(p.block_bytes);
+  for (std::uint64_t k = 0; k < p.blocks; ++k)
+    put(out, p.name + " (int8) block " + std::to_string(k), p.ddr_addr + k * p.block_stride_bytes,
+        std::vector<std::int8_t>(v.begin() + std::ptrdiff_t(k * per), v.begin() + std::ptrdiff_t((k + 1) * per)));
+}
+
 }  // namespace
 
 void int8_problems(const CompileResult& r, std::vector<std::string>& out) {
@@ -78,7 +98,7 @@ void int8_problems(const CompileResult& r, std::vector<std::string>& out) {
       out.push_back("layer '" + L.name + "' (" + L.op_type + ") has no int8 lowering: " + L.int8_problem);
   for (const auto& list : {g.inputs, g.outputs})
     for (const std::string& t : list)
-      if (g.has_tensor(t) && !activation_grid(g.tensor(t)))
+      if (g.has_tensor(t) && !integer_tensor(g.tensor(t)) && !activation_grid(g.tensor(t)))
         out.push_back("graph input/output '" + t + "' has no per-tensor int8 quantisation (Tensor::quant)");
   // Views and zero-copy concats move no bytes: their input must be on the output's grid.
   for (const std::string& a : r.lowered.aliases) {
@@ -123,6 +143,7 @@ void int8_image(const CompileResult& r, const std::map<std::string, std::vector<
       put(out, L.scale_shift + " (int32 w, b)", placed_ddr_addr(r, L.scale_shift), q.scale_shift);
     if (!L.bias.empty() && !q.bias.empty() && done.insert(L.bias).second)
       put(out, L.bias + " (int32)", placed_ddr_addr(r, L.bias), q.bias);
+    if (L.kind == LayerKind::Gather) continue;  // its table: an int8 constant on its grid (below)
     if (L.weight.empty() || !g.has_tensor(L.weight) || !g.tensor(L.weight).is_constant || !done.insert(L.weight).second)
       continue;  // a computed B (attention) is an activation the program writes
     const Tensor& w = g.tensor(L.weight);
@@ -157,11 +178,7 @@ void int8_image(const CompileResult& r, const std::map<std::string, std::vector<
     for (float x : g.tensor(c.name).float_data) v.push_back(quantise(x, *grid));
     put(out, c.name + " (int8)", c.ddr_addr, v);
   }
-  for (const TensorPlacement& p : input_placements(r)) {
-    std::vector<std::int8_t> v;
-    for (float x : inputs.at(p.name)) v.push_back(quantise(x, *activation_grid(g.tensor(p.name))));
-    put(out, p.name + " (int8)", p.ddr_addr, v);
-  }
+  for (const TensorPlacement& p : input_placements(r)) put_int8_input(g, p, inputs.at(p.name), out);
 }
 
 }  // namespace npu::compiler

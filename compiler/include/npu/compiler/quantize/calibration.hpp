@@ -28,13 +28,17 @@ using CalibSample = RefTensorMap;
 /// another shape is accepted as that shape, as `npu simulate --input-data` does).
 /// Throws npu::ConfigError naming the folder or file and the fix: a missing or empty folder,
 /// a sample lacking an input, a file of the wrong element count or with integer data, a
-/// corrupt file (errors of read_tensor_file), a model with a non-float input.
+/// corrupt file (errors of read_tensor_file). An integer input (token ids) takes integer data,
+/// kept as it is, each value in [0, rows) of the table it indexes (integer_inputs.hpp,
+/// checked_integer_input: an id outside names the file, the input and the range).
 std::vector<CalibSample> read_calibration_dir(const Graph& graph, const std::string& dir);
 
 /// `count` samples with every graph input U(-1, 1) from std::mt19937_64 seeded with `seed`
 /// (inputs in graph order, values row-major; the same generator `npu simulate --with-data`
 /// uses for its inputs, so `--calib-seed S --calib-count 1` calibrates on exactly the input
-/// that `--input-seed S` runs). Throws ConfigError for count < 1 or a non-float input.
+/// that `--input-seed S` runs). An integer input (token ids) is drawn uniform over the rows of
+/// the table it indexes instead (seeded_integer_input). Throws ConfigError for count < 1 or an
+/// integer input that indexes no constant table.
 std::vector<CalibSample> generate_calibration(const Graph& graph, std::uint64_t seed, int count);
 
 enum class Calibrator { MinMax, Percentile };
@@ -57,8 +61,18 @@ struct TensorRange {
   float lo = 0, hi = 0;
 };
 
+/// Masking sentinels: values at or beyond +-1e30, +-inf and NaN (an attention mask's -inf, or
+/// the -3.4e38 of Where(mask, scores, finfo.min)). They mark positions, not data: calibration
+/// leaves them out of every range, and on an int8 grid they saturate to -128 / 127.
+inline constexpr float kMaskSentinel = 1e30f;
+bool mask_sentinel(float v);
+
+/// [min, max] of the values of `v` that are not mask sentinels, widened to contain 0.
+TensorRange data_range(const std::vector<float>& v);
+
 /// Runs the fp32 reference interpreter (apply_quant off) on every sample and returns the
-/// range of every float tensor it computes, graph inputs included, by name. Throws
+/// range of every float tensor it computes, graph inputs included, by name (mask sentinels
+/// left out). Throws
 /// ConfigError for no samples, a percentile outside (50, 100], and every error of
 /// run_reference (a sample of the wrong shape names the input).
 std::map<std::string, TensorRange> calibrate(const Graph& graph, const std::vector<CalibSample>& samples,

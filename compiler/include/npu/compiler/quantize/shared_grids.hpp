@@ -34,4 +34,13 @@ int share_grids(const Graph& graph, std::map<std::string, TensorRange>& ranges);
 inline constexpr double kConcatRequantRatio = 8.0;
 std::vector<std::string> insert_concat_requant(Graph& graph, std::map<std::string, TensorRange>& ranges);
 
+/// Before share_grids: the constant table of every Gather by run-time indices (a token
+/// embedding, Gather(wte [V, D], input_ids)) gets the range of its own values [min, max] (with
+/// 0) under its name, so that share_grids puts the table and the Gather's output on one grid:
+/// the int8 Gather selects table rows as they are (a DMA of int8 rows, no requantisation), so
+/// the output keeps the table's scale and zero point. The table is per tensor, not per row
+/// (the output is one activation grid). Returns the tables given a range (quantised onto their
+/// grid after share_grids, as Concat constants are). Source: gather_tables.cpp.
+std::vector<std::string> range_gather_tables(const Graph& graph, std::map<std::string, TensorRange>& ranges);
+
 }  // namespace npu::compiler

@@ -434,6 +434,7 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Gemm: matmul_layer_int8(g, L, anchor, r); break;
     case LayerKind::Act: act_layer_int8(g, L, anchor, r); break;
     case LayerKind::Eltwise: eltwise_layer_int8(g, L, r); break;
+    case LayerKind::Gather: gather_layer_int8(g, L, r); break;
     case LayerKind::Pool:
     case LayerKind::Copy:
     case LayerKind::Layout:

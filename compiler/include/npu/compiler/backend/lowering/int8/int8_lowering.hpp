@@ -132,6 +132,13 @@ struct Int8Norm {
 };
 Int8Norm norm_int8(const Graph& g, const Node& n, const Int8Grid& in, const Int8Grid& out, std::int64_t d);
 
+/// The int8 rule of a GATHER layer (a token embedding: gather LOADs of table rows by run-time
+/// ids, codegen/gather.cpp): the table is stored int8 on its per-tensor grid and the selected
+/// rows move as they are (the identity ACT, no requantisation), so the output must be on the
+/// table's grid (post-training quantisation shares it, range_gather_tables); r.problem says why
+/// not (no grid, or two different grids). Source: int8_gather.cpp.
+void gather_layer_int8(const Graph& g, const LayerSpec& L, Int8Layer& r);
+
 /// The int8 parameters of a row-wise ACT layer `L` (Softmax, LayerNorm, RMSNorm) from input grid
 /// `x` to output grid `y`; r.problem says why not (a fused residual, rows over
 /// isa::kInt8RowMax, a Softmax output grid other than scale 1/256).
