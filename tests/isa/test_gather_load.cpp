@@ -71,5 +71,30 @@ TEST(GatherLoad, TheCheckRefusesAGatherStoreAndAShortTable) {
   EXPECT_TRUE(shape) << "a gather STORE is not refused";
 }
 
+TEST(GatherLoad, Fp32IndicesAreTheOptionalKeyIndexFloatAndOnlyAGatherTakesIt) {
+  std::string text = sample();
+  text.replace(text.find("table_rows=10"), 13, "table_rows=10 index_float=4");
+  const Program p = read_program(text, "gather.npuasm");
+  EXPECT_EQ(std::get<DmaDesc>(p.instructions.at(1).params).index_float, 4u);
+  EXPECT_TRUE(check_program(p, tiny_fp32()).empty());
+  // Written back with the key, and read again to the same program (int32 gathers omit it).
+  const std::string again = write_program(p);
+  EXPECT_NE(again.find("index_float=4"), std::string::npos) << again;
+  EXPECT_EQ(read_program(again).instructions, p.instructions);
+  EXPECT_EQ(write_program(read_program(sample())).find("index_float"), std::string::npos);
+  // 2 (fp16) is not a width the data path reads; a plain LOAD with the key is no gather.
+  for (const std::string& bad : {std::string("elem=4 extent=4,3 stride=16 index=0x0 table_rows=10 index_float=2"),
+                                 std::string("elem=4 extent=3 index_float=4")}) {
+    std::string t = sample();
+    const std::string from = bad.find("index=") != std::string::npos ? "elem=4 extent=4,3 stride=16 index=0x0 table_rows=10"
+                                                                     : "elem=4 extent=3";
+    t.replace(t.find(from), from.size(), bad);
+    bool shape = false;
+    for (const CheckIssue& i : check_program(read_program(t), tiny_fp32()))
+      shape = shape || (i.kind == CheckKind::Shape && i.message.find("index_float=") != std::string::npos);
+    EXPECT_TRUE(shape) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace npu::isa
