@@ -21,6 +21,7 @@ const std::map<std::string, OpKernel>& op_table() {
     add_layout_ops(t);
     add_resize_ops(t);
     add_detection_ops(t);
+    add_index_ops(t);
     return t;
   }();
   return kTable;

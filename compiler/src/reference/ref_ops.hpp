@@ -56,6 +56,7 @@ void add_reduce_ops(std::map<std::string, OpKernel>& t);       // reduce_ops.cpp
 void add_layout_ops(std::map<std::string, OpKernel>& t);       // layout_ops.cpp
 void add_resize_ops(std::map<std::string, OpKernel>& t);       // resize_ops.cpp
 void add_detection_ops(std::map<std::string, OpKernel>& t);    // detection_ops.cpp: NonZero, TopK, GridSample
+void add_index_ops(std::map<std::string, OpKernel>& t);        // index_ops.cpp: GatherND, ScatterElements
 
 /// Op type -> kernel for every family above.
 const std::map<std::string, OpKernel>& op_table();
