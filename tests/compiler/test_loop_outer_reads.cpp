@@ -14,65 +14,64 @@
 namespace npu::compiler {
 namespace {
 
-using test::OnnxModel;
 
-// x [1, 4] -> Relu -> r; Loop(M = 3, cond = true, v0 = zeros [1, 4]) whose body computes
-// v + (outer ? r : its own constant) -> y.
-std::string loop_model(bool reads_outer) {
-  OnnxModel m(13);
-  m.input("x", {1, 4});
-  m.node("Relu", "relu", {"x"}, {"r"});
-  m.init_int64("trips", {}, {3});
-  m.init_float("v0", {1, 4}, {0, 0, 0, 0});
-  onnx::TensorProto* cond = m.graph().add_initializer();  // a bool scalar: true
-  cond->set_name("cond");
-  cond->set_data_type(onnx::TensorProto_DataType_BOOL);
-  cond->add_int32_data(1);
-  onnx::NodeProto& loop = m.node("Loop", "loop", {"trips", "cond", "v0"}, {"y"});
-  auto* a = loop.add_attribute();
+// x [1, 4] -> Relu -> r; Loop(trips = 3, cond = true, v0 = zeros [1, 4]) -> y [1, 4], whose body
+// computes v + r (`reads_outer`: r of the enclosing graph) or v + its own constant ones. The IR
+// node carries the ONNX NodeProto with the body, as the importer keeps it (Node::onnx_proto).
+Graph loop_graph(bool reads_outer) {
+  testing::GraphBuilder b("loop");
+  b.input("x", {1, 4});
+  b.add_tensor("r", {1, 4});
+  b.node("relu", "Relu", {"x"}, {"r"});
+  b.ints("trips", {3});
+  Tensor& cond = b.add_tensor("cond", {}, true);
+  cond.type = ElemType::Bool;
+  cond.int_data = {1};
+  Tensor& v0 = b.add_tensor("v0", {1, 4}, true);
+  v0.float_data.assign(4, 0.0f);
+  b.add_tensor("y", {1, 4});
+  onnx::NodeProto np;
+  np.set_op_type("Loop");
+  np.set_name("loop");
+  for (const char* in : {"trips", "cond", "v0"}) np.add_input(in);
+  np.add_output("y");
+  auto* a = np.add_attribute();
   a->set_name("body");
   a->set_type(onnx::AttributeProto_AttributeType_GRAPH);
   onnx::GraphProto* g = a->mutable_g();
   g->set_name("body");
   for (const char* in : {"i", "cond_in", "v"}) g->add_input()->set_name(in);
-  if (!reads_outer) {
-    onnx::TensorProto* one = g->add_initializer();
-    OnnxModel::fill_float(*one, "one", {1, 4}, {1, 1, 1, 1}, false);
-  }
+  if (!reads_outer) test::OnnxModel::fill_float(*g->add_initializer(), "one", {1, 4}, {1, 1, 1, 1}, false);
   auto* add = g->add_node();
   add->set_op_type("Add");
-  add->set_name("body_add");
   add->add_input("v");
   add->add_input(reads_outer ? "r" : "one");
   add->add_output("v_out");
   auto* id = g->add_node();
   id->set_op_type("Identity");
-  id->set_name("body_cond");
   id->add_input("cond_in");
   id->add_output("cond_out");
   for (const char* out : {"cond_out", "v_out"}) g->add_output()->set_name(out);
-  m.output("y");
-  return m.write(reads_outer ? "loop_outer.onnx" : "loop_own.onnx");
+  b.node("loop", "Loop", {"trips", "cond", "v0"}, {"y"}).onnx_proto = np.SerializeAsString();
+  b.output("y");
+  return b.g;
 }
 
-std::string loop_reason(const std::string& path) {
-  LoadOptions o;
-  o.dynamic_size = 4;  // the Loop's output size is known only at run time (as Mask R-CNN's, under the bound)
-  const Graph g = load_model(path, o);
-  const CompileResult r = compile(g, testing::edge_like_hw(), builtin_strategy("none"));
+std::string loop_reason(bool reads_outer) {
+  const CompileResult r = compile(loop_graph(reads_outer), testing::edge_like_hw(), builtin_strategy("none"));
   for (const auto& h : r.lowered.host_nodes)
     if (h.name == "loop") return h.reason;
   return "(the Loop is not a host node)";
 }
 
 TEST(LoopOuterReads, ALoopWhoseBodyReadsAComputedTensorSaysItCannotBeFolded) {
-  const std::string why = loop_reason(loop_model(true));
+  const std::string why = loop_reason(true);
   EXPECT_NE(why.find("its subgraph reads 'r'"), std::string::npos) << why;
   EXPECT_NE(why.find("cannot be folded"), std::string::npos) << why;
 }
 
 TEST(LoopOuterReads, ALoopOverItsOwnConstantsKeepsTheAllConstantsReason) {
-  const std::string why = loop_reason(loop_model(false));
+  const std::string why = loop_reason(false);
   EXPECT_NE(why.find("all inputs are constants"), std::string::npos) << why;
 }
 
