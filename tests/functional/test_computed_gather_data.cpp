@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "functional_test_util.hpp"
+#include "npu/isa/check/sram_race_check.hpp"
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/reference/reference_interpreter.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
@@ -235,6 +236,47 @@ TEST(ScatterRowsData, AnIndexOutsideTheDataStopsTheRunNamingItAndOtherFormsSayWh
   bool host = false;
   for (const auto& n : h.lowered.host_nodes) host = host || (n.name == "scatter1" && n.reason.find("of a constant") != std::string::npos);
   EXPECT_TRUE(host) << "a ScatterElements with reduction add into a constant left the host";
+}
+
+}  // namespace
+
+namespace {
+
+using namespace npu;
+using compiler::testing::GraphBuilder;
+
+TEST(ScatterRowsData, ManyStepsReuseTheirIndexSlotsOnlyAfterTheStoresReadThemWithHandDerivedValues) {
+  // Rows of 16384 fp32: one row a step, so the index slots are reused (a scatter STORE reads its
+  // indices on the store queue; the program check finds a race if a LOAD can overwrite them
+  // first). zeros [6, 16384] <- u [5, 16384] (row k all k + 1) at x = [5, 0, 2, -1, 3]:
+  // -1 is row 5 again, which keeps the later row (update 3: 4). Rows: 2, 0, 3, 5, 0, 4.
+  constexpr std::int64_t kRow = 16384;
+  GraphBuilder b("row_scatter_steps");
+  b.input("x", {5});
+  b.input("u", {5, kRow});
+  compiler::Tensor& zeros = b.add_tensor("zeros", {6, kRow}, true);
+  zeros.float_data.assign(6 * kRow, 0.0f);
+  b.add_tensor("x.k", {5}).type = compiler::ElemType::Int64;
+  b.node("x.trunc", "Cast", {"x"}, {"x.k"}).attrs["to"] = std::int64_t(7);
+  b.add_tensor("x.k1", {5, 1}).type = compiler::ElemType::Int64;
+  b.node("x.rows", "Reshape", {"x.k", b.ints("x.shape", {5, 1})}, {"x.k1"});
+  b.add_tensor("x.kx", {5, kRow}).type = compiler::ElemType::Int64;
+  b.node("x.expand", "Expand", {"x.k1", b.ints("x.to", {5, kRow})}, {"x.kx"});
+  b.add_tensor("s", {6, kRow});
+  b.node("scatter", "ScatterElements", {"zeros", "x.kx", "u"}, {"s"}).attrs["axis"] = std::int64_t(0);
+  b.output("s");
+  std::vector<float> u;
+  for (int k = 0; k < 5; ++k) u.insert(u.end(), kRow, float(k + 1));
+  std::vector<float> want;
+  for (float v : {2.0f, 0.0f, 3.0f, 5.0f, 0.0f, 4.0f}) want.insert(want.end(), kRow, v);
+  const HwConfig hw = test::fp32_hw();
+  for (const std::string& s : compiler::builtin_strategy_names()) {
+    const auto c = compiler::compile(b.g, hw, compiler::builtin_strategy(s));
+    for (const isa::CheckIssue& i : isa::check_sram_races(c.program)) ADD_FAILURE() << s << ": " << i.message;
+    const auto r = test::run_forked(c, hw, {{"x", {5, 0, 2, -1, 3}}, {"u", u}}, true);
+    ASSERT_TRUE(r.ok) << s << ": " << r.error;
+    EXPECT_EQ(r.outputs.at("s"), want) << s;
+  }
 }
 
 }  // namespace
