@@ -264,7 +264,9 @@ const std::vector<Column<DmaDesc>>& columns<DmaDesc>() {
       // The gather form (docs/isa.md "LOAD gather"): optional keys, so version 1 only grows.
       flag_sram("index", &DmaDesc::gather, &DmaDesc::index_addr),
       count("table_rows", &DmaDesc::gather_rows, Need::Optional, 0,
-            "'table_rows' is the row count of the table a gather LOAD reads (>= 1)")};
+            "'table_rows' is the row count of the table a gather LOAD reads (>= 1)"),
+      count("index_float", &DmaDesc::index_float, Need::Optional, 0,
+            "'index_float' is 4 when a gather LOAD's indices are fp32 values (omit it for int32 indices)")};
   return t;
 }
 template <>

@@ -151,9 +151,9 @@ bool Epilogue::operator==(const Epilogue& o) const {
 }
 
 bool DmaDesc::operator==(const DmaDesc& o) const {
-  return std::tie(ddr_addr, sram_addr, elem_bytes, extent, ddr_stride_bytes, gather, index_addr, gather_rows) ==
-         std::tie(o.ddr_addr, o.sram_addr, o.elem_bytes, o.extent, o.ddr_stride_bytes, o.gather, o.index_addr,
-                  o.gather_rows);
+  return std::tie(ddr_addr, sram_addr, elem_bytes, extent, ddr_stride_bytes, gather, index_addr, gather_rows,
+                  index_float) == std::tie(o.ddr_addr, o.sram_addr, o.elem_bytes, o.extent, o.ddr_stride_bytes,
+                                           o.gather, o.index_addr, o.gather_rows, o.index_float);
 }
 
 bool ConvParams::operator==(const ConvParams& o) const {

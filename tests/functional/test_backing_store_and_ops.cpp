@@ -112,6 +112,42 @@ TEST(FunctionalDma, GatherLoadCopiesTheIndexedRowsAndRefusesAnIndexOutsideTheTab
   }
 }
 
+TEST(FunctionalDma, GatherLoadWithFp32IndicesReadsIntegralValuesAndNamesAFractionOrAnOutOfRangeOne) {
+  // The table of the test above (row k = 10k .. 10k+3). Indices as fp32 values (index_float=4,
+  // an index an earlier layer computed at the fp32 activation width): {3.0, -2.0, 9.0} -> rows
+  // 3, 8 (-2 + 10), 9 -> 30..33, 80..83, 90..93.
+  BackingStore ddr("DDR", 1 << 20), sram("SRAM", 4096, 256);
+  std::vector<float> table(40);
+  for (int i = 0; i < 40; ++i) table[std::size_t(i)] = float((i / 4) * 10 + i % 4);
+  ddr.write_f32(0x100, table);
+  sram.write_f32(0, {3.0f, -2.0f, 9.0f});
+  npu::isa::DmaDesc d;
+  d.ddr_addr = 0x100;
+  d.sram_addr = 0x40;
+  d.elem_bytes = 4;
+  d.extent = {4, 3, 1};
+  d.ddr_stride_bytes = {16, 0};
+  d.gather = true;
+  d.index_addr = 0;
+  d.gather_rows = 10;
+  d.index_float = 4;
+  fn::dma(d, true, ddr, sram);
+  const std::vector<float> got = sram.read_f32(0x40, 12);
+  const float want[12] = {30, 31, 32, 33, 80, 81, 82, 83, 90, 91, 92, 93};
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(got[std::size_t(i)], want[i]) << i;
+  auto refused = [&](float v, const std::string& words) {
+    sram.write_f32(4, {v});  // index 1
+    try {
+      fn::dma(d, true, ddr, sram);
+      ADD_FAILURE() << v << " was not refused";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  refused(2.5f, "index 2.5 (row 1) is not an integer");
+  refused(-11.0f, "index -11 (row 1) is outside the table's 10 rows");  // -11 + 10 = -1 < 0
+}
+
 TEST(FunctionalConv, HandComputedTwoByTwoWithPadBiasScaleShiftResidualRelu) {
   // Input 1 channel 2x2 [[1,2],[3,4]], one 2x2 kernel [[1,0],[0,-1]], pad 1 on every side,
   // stride 1 -> 3x3 output: o[y][x] = in[y-1][x-1]*1 + in[y][x]*(-1) (taps outside are 0):

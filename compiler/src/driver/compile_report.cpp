@@ -133,7 +133,7 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
   if (L.kind == LayerKind::Attention && L.attention.causal_offset >= 0 && !L.residual.empty())
     r.compulsory_read_bytes -= lg.bytes.at(L.residual);
   // A Gather reads its indices and only the rows they select, not the whole table.
-  if (L.kind == LayerKind::Gather) r.compulsory_read_bytes = L.elems * std::uint64_t(lg.act_bytes) + lg.bytes.at(L.inputs[0]);
+  if (L.kind == LayerKind::Gather && !L.scatter) r.compulsory_read_bytes = L.elems * std::uint64_t(lg.act_bytes) + lg.bytes.at(L.inputs[0]);
   // Costed, not computed: the run's timing and traffic are right, its values are not produced
   // (a run with data refuses it, ddr_image.cpp functional_problems).
   if ((L.kind == LayerKind::Layout || L.kind == LayerKind::Resize) && L.layout.empty() && !L.zero_insert &&

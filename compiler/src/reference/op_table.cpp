@@ -22,6 +22,7 @@ const std::map<std::string, OpKernel>& op_table() {
     add_resize_ops(t);
     add_detection_ops(t);
     add_roi_ops(t);
+    add_index_ops(t);
     return t;
   }();
   return kTable;

@@ -57,6 +57,7 @@ void add_layout_ops(std::map<std::string, OpKernel>& t);       // layout_ops.cpp
 void add_resize_ops(std::map<std::string, OpKernel>& t);       // resize_ops.cpp
 void add_detection_ops(std::map<std::string, OpKernel>& t);    // detection_ops.cpp: NonZero, TopK, GridSample
 void add_roi_ops(std::map<std::string, OpKernel>& t);          // roi_ops.cpp: NonMaxSuppression, RoiAlign
+void add_index_ops(std::map<std::string, OpKernel>& t);        // index_ops.cpp: GatherND, ScatterElements
 
 /// Op type -> kernel for every family above.
 const std::map<std::string, OpKernel>& op_table();

@@ -274,10 +274,16 @@ class Checker {
       ok = false;
     }
     if (!ok) return false;
-    if (d.gather && (in.op != Opcode::Load || d.extent[2] != 1 || d.gather_rows == 0)) {
-      add(CheckKind::Shape, fmt::format("a gather (index=) is a LOAD of extent=ROW_ELEMS,ROWS with table_rows >= 1; "
-                                        "this one is a {} with extent[2]={} and table_rows={}",
+    if (d.gather && (d.extent[2] != 1 || d.gather_rows == 0)) {
+      add(CheckKind::Shape, fmt::format("a gather LOAD or scatter STORE (index=) has extent=ROW_ELEMS,ROWS and "
+                                        "table_rows >= 1; this {} has extent[2]={} and table_rows={}",
                                         to_string(in.op), d.extent[2], d.gather_rows));
+      return false;
+    }
+    if (d.index_float != 0 && (!d.gather || d.index_float != 4)) {
+      add(CheckKind::Shape, fmt::format("index_float={} on a {}: only a gather LOAD or scatter STORE (index=) takes it, "
+                                        "and its value is 4 (fp32 indices); omit it for int32 indices",
+                                        d.index_float, d.gather ? "gather" : "LOAD/STORE without index="));
       return false;
     }
     const std::uint64_t span = d.ddr_span_bytes();

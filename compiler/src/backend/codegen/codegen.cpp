@@ -88,7 +88,7 @@ class Generator {
       case LayerKind::Pool: return codegen::gen_pool(ctx, L);
       case LayerKind::Resize: return L.layout.empty() ? codegen::gen_resize(ctx, L) : codegen::gen_moves(ctx, L);
       case LayerKind::Copy: return codegen::gen_copy(ctx, L);
-      case LayerKind::Gather: return codegen::gen_gather(ctx, L);
+      case LayerKind::Gather: return L.scatter ? codegen::gen_scatter(ctx, L) : codegen::gen_gather(ctx, L);
       case LayerKind::Attention: return codegen::gen_attention(ctx, L);
       case LayerKind::Layout:
         if (L.zero_insert) return codegen::gen_zero_insert(ctx, L);

@@ -1,6 +1,6 @@
 // GATHER layers: a Gather of a constant table by run-time indices (a token embedding), as
 // gather LOADs of the selected rows (docs/isa.md "LOAD gather", docs/compiler.md "Code
-// generation"). Each step loads r int32 indices, gathers their r table rows into SRAM, passes
+// generation"). Each step loads r indices (int32, or fp32 when computed), gathers their r table rows into SRAM, passes
 // them through the vector unit (the identity ACT every copy uses) and stores them.
 #include <algorithm>
 
@@ -13,7 +13,11 @@ using isa::Opcode;
 std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L) {
   const std::uint64_t row = std::uint64_t(std::max(L.channels, 1)), n_idx = L.in_elems;
   const std::uint64_t row_bytes = row * std::uint64_t(ctx.e);
-  constexpr std::uint64_t kIndexBytes = 4;  // int32 indices (ddr_image.cpp stores them so)
+  // An index slot is 4 B: int32 (a graph input's, ddr_image.cpp stores them so) or fp32 (computed
+  // at the activation width). The index LOAD reads the tensor's own width (`in_b`: 4, or e when
+  // computed; only fp32 programs run with data, where both are 4).
+  constexpr std::uint64_t kIndexBytes = 4;
+  const std::uint64_t in_b = L.gather_index_float ? std::uint64_t(ctx.e) : kIndexBytes;
   // Rows per step: row buffers (2 in, 2 out) and two index slots of 4 B a row must fit.
   const std::uint64_t per_row = 4 * row_bytes + 2 * kIndexBytes;
   const std::uint64_t overhead = 6 * std::uint64_t(ctx.opt.align_bytes);
@@ -31,7 +35,7 @@ std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L) {
     const std::uint64_t n = std::min(r, n_idx - i0);
     const std::uint32_t si = o[i % 2], sr = o[2 + i % 2], so = o[4 + i % 2];
     Step s;
-    s.loads.push_back({ctx.root(idx), dma_rows(ctx.addr(idx) + i0 * kIndexBytes, si, n, 1, 0, int(kIndexBytes))});
+    s.loads.push_back({ctx.root(idx), dma_rows(ctx.addr(idx) + i0 * in_b, si, n, 1, 0, int(in_b))});
     isa::DmaDesc g;
     g.ddr_addr = ctx.addr(L.weight);
     g.sram_addr = sr;
@@ -41,6 +45,7 @@ std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L) {
     g.gather = true;
     g.index_addr = si;
     g.gather_rows = std::uint32_t(L.gather_rows);
+    g.index_float = L.gather_index_float ? 4 : 0;
     s.loads.push_back({ctx.root(L.weight), g});
     isa::ActParams ap = ctx.copy_act();
     ap.in_addr = sr;

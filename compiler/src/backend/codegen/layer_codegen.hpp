@@ -139,6 +139,7 @@ std::vector<Step> gen_resize_linear(GenCtx& ctx, const LayerSpec& L);  // resize
 std::vector<Step> gen_resize_linear_int8(GenCtx& ctx, const LayerSpec& L);  // resize_linear_int8.cpp: int8 bilinear
 std::vector<Step> gen_copy(GenCtx& ctx, const LayerSpec& L);      // copy.cpp
 std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L);    // gather.cpp: gather LOADs
+std::vector<Step> gen_scatter(GenCtx& ctx, const LayerSpec& L);  // scatter.cpp: a row ScatterElements
 std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L); // attention.cpp: FlashAttention-style
 
 // The shared token generator (tokens.cpp, docs/compiler.md "Code generation").

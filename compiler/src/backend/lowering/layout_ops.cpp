@@ -184,6 +184,7 @@ void add_layout_ops(std::map<std::string, OpLowering>& t) {
                          "ScatterElements"})
     t[op] = OpLowering{check_layout, lower_layout, nullptr};
   add_embedding_gather(t);  // a Gather of a constant table: gather LOADs (embedding_gather.cpp)
+  add_scatter_ops(t);       // a ScatterElements of whole rows: scatter STOREs (scatter_ops.cpp)
   t["Pad"] = OpLowering{check_layout, lower_layout, view_pad};
   t["Slice"] = OpLowering{check_layout, lower_layout, view_slice};
   t["Split"] = OpLowering{check_layout, lower_layout, view_split};

@@ -6,6 +6,7 @@
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/compiler/backend/lowering/weight_precision.hpp"
+#include "frontend/onnx/onnx_subgraph.hpp"
 #include "npu/base/checked_math.hpp"
 #include "npu/base/user_text.hpp"
 
@@ -235,6 +236,19 @@ class Lowerer : public lowering::LowerCtx {
  private:
   enum class Role { Const, Host, Alias, Npu };
 
+  // Why a node whose inputs are all constants stays on the host. A Loop/Scan/If body may read
+  // tensors of the enclosing graph it does not list as inputs (Mask R-CNN's paste_masks_in_image
+  // Loop reads the masks and boxes): then its result depends on the data, not a fold.
+  std::string all_const_reason(const Node& n) const {
+    std::string computed;
+    int k = 0;
+    for (const std::string& t : outer_scope_reads(n))
+      if (!is_const(g_, t) && k++ < 3) computed += (computed.empty() ? "'" : ", '") + echo(t) + "'";
+    if (computed.empty()) return "all inputs are constants (an op the front-end does not fold)";
+    return "its inputs are constants, but its subgraph reads " + computed + (k > 3 ? " and more" : "") +
+           ", which the program computes: the result depends on the data, so it cannot be folded at import";
+  }
+
   void classify() {
     role_.resize(g_.nodes.size(), Role::Npu);
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
@@ -246,7 +260,7 @@ class Lowerer : public lowering::LowerCtx {
       std::string reason;
       bool all_const = !n.inputs.empty();
       for (const auto& in : n.inputs) all_const = all_const && (in.empty() || is_const(g_, in));
-      if (all_const) reason = "all inputs are constants (an op the front-end does not fold)";
+      if (all_const) reason = all_const_reason(n);
       if (reason.empty() && n.on_host) reason = n.host_reason.empty() ? "placed on the host by the front-end" : n.host_reason;
       if (reason.empty()) reason = host_reason(g_, n);
       // A batch above 1 or a 1-D convolution has a fix on the user's side (--input-shape,
@@ -430,6 +444,7 @@ class Lowerer : public lowering::LowerCtx {
       return !concat_copies_.count(c.name) && concat_outer(g_, c) != 1 && !lowering::concat_pieces(g_, c).empty();
     };
     composed_ = lowering::composed_views(g_, npu, placed, move_concat, int8_);
+    for (const std::string& t : lowering::scatter_expands(g_, npu)) composed_.insert(t);  // scatter_ops.cpp
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
       bool any = false;

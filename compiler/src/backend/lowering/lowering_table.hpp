@@ -84,6 +84,15 @@ void add_layout_ops(std::map<std::string, OpLowering>& t);  // layout_ops.cpp
 /// Gather of a constant table by run-time indices -> a Gather layer (embedding_gather.cpp);
 /// called by add_layout_ops after its own Gather entry, which stays for activations.
 void add_embedding_gather(std::map<std::string, OpLowering>& t);
+void add_scatter_ops(std::map<std::string, OpLowering>& t);  // scatter_ops.cpp: a row ScatterElements
+/// The Expand outputs (of NPU nodes, `npu_placed` by node index) read only by row scatters on
+/// the NPU, which read the indices before the Expand: no layer computes them (scatter_ops.cpp).
+std::set<std::string> scatter_expands(const Graph& g, const std::vector<bool>& npu_placed);
+/// Whether the indices `t` are a graph input's (token ids), through alias views: int32 in DDR
+/// (lowering.cpp tensor_bytes). Otherwise an earlier layer (or the host: Faster R-CNN's RPN
+/// adds offsets to its TopK indices) computed them, and they are at the activation width, read
+/// as fp32 by the gather LOAD / scatter STORE (index_float=4). embedding_gather.cpp.
+bool indices_from_graph_input(const Graph& g, std::string t);
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
 /// The fused attention of fuse-attention -> an Attention layer (attention_ops.cpp).
 void add_attention_ops(std::map<std::string, OpLowering>& t);

@@ -29,9 +29,12 @@ using Interval = std::pair<std::uint64_t, std::uint64_t>;  // [begin, end)
 
 bool has(const std::vector<Token>& v, Token t) { return std::find(v.begin(), v.end(), t) != v.end(); }
 
-/// DDR byte rows of a LOAD/STORE (isa::ddr_rows), sorted for overlap().
+/// DDR byte rows of a LOAD/STORE (isa::ddr_rows), sorted for overlap(). A gather LOAD or
+/// scatter STORE may touch any row of its table (rows chosen by data): its whole span.
 std::vector<Interval> rows_of(const Instruction& in) {
-  std::vector<Interval> out = isa::ddr_rows(std::get<isa::DmaDesc>(in.params));
+  const auto& d = std::get<isa::DmaDesc>(in.params);
+  if (d.gather) return {{d.ddr_addr, d.ddr_addr + d.ddr_span_bytes()}};
+  std::vector<Interval> out = isa::ddr_rows(d);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -73,6 +76,12 @@ std::optional<bool> touches(const isa::DmaDesc& d, std::uint64_t lo, std::uint64
 bool load_overlaps(const Instruction& load, std::optional<std::vector<Interval>>& rows,
                    const std::vector<Interval>& store_rows) {
   const auto& d = std::get<isa::DmaDesc>(load.params);
+  if (d.gather) {  // rows chosen by data: it may read any row of its table (docs/isa.md "LOAD gather")
+    const std::uint64_t lo = d.ddr_addr, hi = d.ddr_addr + d.ddr_span_bytes();
+    for (const Interval& r : store_rows)
+      if (r.first < hi && lo < r.second) return true;
+    return false;
+  }
   if (store_rows.size() <= 4) {
     bool all_known = true;
     for (const Interval& r : store_rows) {

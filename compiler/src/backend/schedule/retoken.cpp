@@ -85,7 +85,8 @@ void derive_tokens(std::vector<isa::Instruction>& code, DType dtype, const Token
     std::vector<std::pair<std::uint64_t, std::uint64_t>> rows;
     if (in.op == isa::Opcode::Load || in.op == isa::Opcode::Store) {
       const auto& d = std::get<isa::DmaDesc>(in.params);
-      if (rules.ddr_by_span) rows = {{d.ddr_addr, d.ddr_addr + d.ddr_span_bytes()}};
+      // A gather LOAD may read any row of its table (docs/isa.md "LOAD gather"): its whole span.
+      if (rules.ddr_by_span || d.gather) rows = {{d.ddr_addr, d.ddr_addr + d.ddr_span_bytes()}};
       else rows = isa::ddr_rows(d);
     }
     for (int p = 0; p < kQueues; ++p) {

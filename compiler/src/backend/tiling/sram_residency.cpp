@@ -91,7 +91,9 @@ std::map<std::string, Resident> find_residents(const isa::Program& p, int e, std
     c.accesses.push_back(i);
     const auto& d = std::get<isa::DmaDesc>(ins[i].params);
     c.saved += d.bytes();
-    if (d.elem_bytes != e || d.ddr_stride_bytes[0] % std::uint64_t(e) != 0 || d.ddr_stride_bytes[1] % std::uint64_t(e) != 0)
+    if (d.gather)  // a MOVE cannot choose rows by data
+      c.why_not = "a gather LOAD reads it (rows chosen by indices at run time)";
+    else if (d.elem_bytes != e || d.ddr_stride_bytes[0] % std::uint64_t(e) != 0 || d.ddr_stride_bytes[1] % std::uint64_t(e) != 0)
       c.why_not = fmt::format("{} moves {}-byte elements; MOVE copies elements of the program's dtype ({} B)",
                               to_string(ins[i].op), d.elem_bytes, e);
   }

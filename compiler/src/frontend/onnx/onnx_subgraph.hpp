@@ -22,4 +22,10 @@ std::vector<Node> import_subgraph(const onnx::GraphProto& sub, Graph& g, const s
 /// returns true; false (graph unchanged) otherwise.
 bool inline_constant_if(Graph& graph, std::size_t index, const std::string& source);
 
+/// The tensor names node `n`'s subgraphs (GRAPH attributes: a Loop/Scan body, If branches,
+/// nested ones too) read from the enclosing graph without listing them as inputs: names no
+/// subgraph input, initializer or earlier subgraph node defines, in first-read order. Empty for
+/// a node without onnx_proto or subgraphs.
+std::vector<std::string> outer_scope_reads(const Node& n);
+
 }  // namespace npu::compiler

@@ -204,7 +204,9 @@ struct Epilogue {
 /// read from ddr_addr + idx[r] * ddr_stride_bytes[0], idx[r] the int32 at SRAM
 /// index_addr + 4r (a negative index counts from the end: + gather_rows); every index must lie
 /// in [-gather_rows, gather_rows). extent[2] is 1. Timing reads the stand-in rows 0..extent[1]-1
-/// (the indices are data; timing never depends on data).
+/// (the indices are data; timing never depends on data). With index_float = 4 the indices are
+/// fp32 values (indices an earlier layer computed at the fp32 activation width); each must be
+/// an integer, and the same range applies.
 struct DmaDesc {
   std::uint64_t ddr_addr = 0;
   std::uint32_t sram_addr = 0;
@@ -214,6 +216,7 @@ struct DmaDesc {
   bool gather = false;            ///< rows chosen by int32 indices in SRAM (the gather form)
   std::uint32_t index_addr = 0;   ///< gather: SRAM address of extent[1] int32 row indices
   std::uint32_t gather_rows = 0;  ///< gather: rows of the table in DDR (its DDR span)
+  std::uint32_t index_float = 0;  ///< gather: 0 = int32 indices; 4 = fp32 indices (4 B each either way)
   /// Throws npu::ConfigError (checked_math.hpp) when the product does not fit in 64 bits.
   std::uint64_t bytes() const {
     return checked_product({extent[0], extent[1], extent[2], std::uint64_t(elem_bytes > 0 ? elem_bytes : 0)},

@@ -439,6 +439,14 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Copy:
     case LayerKind::Layout:
     case LayerKind::Resize: grid_keeping_layer_int8(g, L, anchor, r); break;
+    case LayerKind::Gather:
+      if (L.gather_index_float)
+        r.problem = "a Gather by indices the program computed has no int8 rule: the indices would be int8 values on "
+                    "a grid, and a gather LOAD reads int32 or fp32 indices; run it in fp32";
+      else if (!g.has_tensor(L.weight) || !g.tensor(L.weight).is_constant)
+        r.problem = "a Gather of an activation table has no int8 rule (the output would need the table's grid); "
+                    "run it in fp32";
+      break;
     case LayerKind::Attention:
       r.problem = "fused attention has no int8 rule: the int8 Softmax normalises whole rows, and an online softmax "
                   "would need the running maximum to rescale int32 partial sums between key blocks (not built); with "

@@ -169,6 +169,16 @@ struct LayerSpec {
   /// Gather: rows of the table `weight` (its axis 0); `channels` = elements of one row,
   /// `inputs[0]` the int32 indices, `elems` = indices x row elements written.
   std::uint64_t gather_rows = 0;
+  /// Gather: the indices are computed in the program (not a graph input's int32 token ids), so
+  /// they sit in DDR at the activation width; the gather LOAD reads them as fp32 (index_float=4,
+  /// docs/isa.md "LOAD gather"). Runs with data need fp32 activations.
+  bool gather_index_float = false;
+  /// Gather layer as a row scatter (ScatterElements along axis 0 whose indices repeat one index
+  /// a row, reduction none): inputs {data, indices [n], updates [n, row...]}; the layer copies
+  /// data to `output`, then STOREs update row r at output row indices[r] (scatter STOREs,
+  /// docs/isa.md "LOAD gather"). `gather_rows` = data rows, `channels` = row elements,
+  /// `in_elems` = n, `elems` = data elements.
+  bool scatter = false;
   /// Layout, Resize: the output as strided views of the inputs, one piece per input (Concat) or
   /// one; empty when the op has no MOVE lowering (the layer is costed, not computed).
   std::vector<LayoutPiece> layout;
