@@ -434,7 +434,6 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
     case LayerKind::Gemm: matmul_layer_int8(g, L, anchor, r); break;
     case LayerKind::Act: act_layer_int8(g, L, anchor, r); break;
     case LayerKind::Eltwise: eltwise_layer_int8(g, L, r); break;
-    case LayerKind::Gather: gather_layer_int8(g, L, r); break;
     case LayerKind::Pool:
     case LayerKind::Copy:
     case LayerKind::Layout:
@@ -446,6 +445,8 @@ Int8Layer int8_layer(const Graph& g, const LayerSpec& L) {
       else if (!g.has_tensor(L.weight) || !g.tensor(L.weight).is_constant)
         r.problem = "a Gather of an activation table has no int8 rule (the output would need the table's grid); "
                     "run it in fp32";
+      else
+        gather_layer_int8(g, L, r);  // a constant table by int indices (the token embedding): int8_gather.cpp
       break;
     case LayerKind::Attention:
       r.problem = "fused attention has no int8 rule: the int8 Softmax normalises whole rows, and an online softmax "
