@@ -128,3 +128,21 @@ TEST(AtomicOutputs, DdrGenIntoAMissingFolderWritesNothing) {
             std::string::npos)
       << r.output;
 }
+
+TEST(ExperimentFolder, TwoCellsWithTheSameRunFolderNameAreRefusedBeforeAnyRun) {
+  // Run folders are named model__hw__strategy from the file stems: a__edge.onnx on x.yaml and
+  // a.onnx on edge__x.yaml are both runs/a__edge__x__none. One cell used to overwrite the
+  // other's folder, and a rerun showed one model's figures under the other's name (exit 0).
+  const std::string dir = npu::test::fresh_dir("exp-same-folder");
+  fs::copy_file(std::string(NPU_SOURCE_DIR) + "/" + kModel, dir + "/a__edge.onnx");
+  fs::copy_file(std::string(NPU_SOURCE_DIR) + "/" + kModel, dir + "/a.onnx");
+  fs::copy_file(std::string(NPU_SOURCE_DIR) + "/" + kHw, dir + "/x.yaml");
+  fs::copy_file(std::string(NPU_SOURCE_DIR) + "/" + kHw, dir + "/edge__x.yaml");
+  const npu::test::ToolResult r =
+      run_npu({"experiment", "--model", dir + "/a__edge.onnx", "--model", dir + "/a.onnx", "--hw", dir + "/x.yaml",
+               "--hw", dir + "/edge__x.yaml", "--strategies", "none", "--out", dir + "/out"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("would share the run folder runs/a__edge__x__none"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fix: rename one of the files"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir + "/out/runs/a__edge__x__none/run_summary.json"));
+}

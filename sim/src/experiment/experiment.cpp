@@ -50,6 +50,23 @@ std::string stem_of(const std::string& path_or_name) {
   return npu::safe_file_name(stem);
 }
 
+void refuse_shared_run_folders(const std::vector<ExperimentJob>& jobs) {
+  // A run folder is named from the file stems: two cells with the same stems would write (and
+  // on a rerun, reuse) one folder, and one cell would show the other's figures.
+  std::map<std::string, std::size_t> first;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const auto [it, fresh] = first.emplace(jobs[k].id, k);
+    if (fresh) continue;
+    const ExperimentJob& a = jobs[it->second];
+    const ExperimentJob& b = jobs[k];
+    throw ConfigError(fmt::format(
+        "npu experiment: error: the cells (model '{}', hw '{}', strategy '{}') and (model '{}', hw '{}', strategy "
+        "'{}') would share the run folder runs/{} (named model__hw__strategy from the file names)\n  fix: rename "
+        "one of the files so that the names differ, or run them into separate --out folders",
+        a.model, a.hw, a.strategy, b.model, b.hw, b.strategy, a.id));
+  }
+}
+
 std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt) {
   std::vector<ExperimentJob> jobs;
   for (const auto& m : opt.models)
@@ -60,6 +77,7 @@ std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt) {
         j.run_dir = (fs::path(opt.out_dir) / "runs" / j.id).string();
         jobs.push_back(std::move(j));
       }
+  refuse_shared_run_folders(jobs);
   if (!opt.shard.empty()) {
     int i = 0, n = 0;
     char slash = 0;

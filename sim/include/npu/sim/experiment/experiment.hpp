@@ -101,7 +101,11 @@ struct ExperimentOptions {
 };
 
 /// Every (model, hw, strategy) job in a fixed order (model, then hw, then strategy).
+/// Throws ConfigError when two cells would share a run folder (the same model, hw and
+/// strategy stems, e.g. a__edge.onnx x x.yaml and a.onnx x edge__x.yaml) or for a bad --shard.
 std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt);
+/// Throws ConfigError naming both cells when two jobs have one id (run folder).
+void refuse_shared_run_folders(const std::vector<ExperimentJob>& jobs);
 
 /// Checks everything that can be checked before any work starts (model files exist or
 /// are zoo names, strategies known, configs load and validate, output folder writable,
