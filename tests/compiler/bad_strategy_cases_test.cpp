@@ -19,6 +19,11 @@ const std::vector<BadCase> kCases = {
     BadCase{"1000-byte pass name", "name: a\npasses: [" + std::string(1000, 'p') + "]\n",
             "unknown pass '" + std::string(80, 'p') + "...(1000 bytes)'"},
     BadCase{"pass listed twice", "name: a\npasses: [fuse-bias, fuse-bias]\n", "pass 'fuse-bias' is listed twice"},
+    // A built-in's name on other passes would pass for that built-in in every table (a `none`
+    // row that is not the baseline); the same passes under the name stay allowed.
+    BadCase{"built-in name, other passes", "name: none\npasses: [fold-batchnorm]\n",
+            ":1:1: error: strategy name 'none' is a built-in strategy's (passes: []), and this file's passes "
+            "differ; give it a name of its own, e.g. name: my-none"},
     BadCase{"unknown key", "name: a\npasses: []\npass: [x]\n",
             ":3:1: error: unknown key 'pass' (allowed: name, passes, overlap, traffic_weight)"},
     BadCase{"unknown overlap mode", "name: a\npasses: [fuse-layers]\noverlap: cached\n",

@@ -195,6 +195,16 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
   }
   if (!seen.count("name")) fail(source, root.Mark(), "missing key 'name' (add e.g. name: my-strategy)");
   if (!seen.count("passes")) fail(source, root.Mark(), "missing key 'passes' (add e.g. passes: [fold-batchnorm]; [] for none)");
+  // A built-in's name on other passes would be read everywhere (tables, programs, speedups
+  // against `none`) as that built-in: the names are reserved for their own pass lists.
+  const std::vector<std::string> builtins = builtin_strategy_names();
+  if (std::find(builtins.begin(), builtins.end(), s.name) != builtins.end()) {
+    const Strategy b = builtin_strategy(s.name);
+    if (b.passes != s.passes)  // (its depth-first options may differ: a tuning the cell key tells apart)
+      fail(source, seen.at("name"),
+           "strategy name '" + s.name + "' is a built-in strategy's (passes: [" + join(b.passes) +
+               "]), and this file's passes differ; give it a name of its own, e.g. name: my-" + s.name);
+  }
   if (seen.count("overlap") && !s.uses("fuse-layers"))
     fail(source, seen.at("overlap"),
          "key 'overlap' applies to depth-first stacks only: add fuse-layers to 'passes' or remove it");
