@@ -8,6 +8,20 @@ namespace npu::compiler::codegen {
 
 using isa::Opcode;
 
+// One LOAD + identity-ACT step (layer_codegen.hpp copy_step); also the scatter's copies.
+Step copy_step(GenCtx& ctx, const std::string& src, std::uint64_t at, std::uint32_t si, std::uint32_t so,
+               std::uint64_t elems) {
+  Step s;
+  s.loads.push_back({ctx.root(src), dma_rows(at, si, elems, 1, 0, ctx.e)});
+  isa::ActParams ap = ctx.copy_act();
+  ap.in_addr = si;
+  ap.out_addr = so;
+  ap.elems = std::uint32_t(elems);
+  s.compute.op = Opcode::Act;
+  s.compute.params = ap;
+  return s;
+}
+
 // Concat inputs that could not be placed in the concat buffer: copied through the vector
 // unit (identity ACT: Clip to the whole float range; in int8 programs of quantised graphs an
 // identity ACT without requant, which the int8 data path runs as a byte copy).
@@ -38,14 +52,7 @@ std::vector<Step> gen_copy(GenCtx& ctx, const LayerSpec& L) {
     for (std::uint64_t e0 = 0; e0 < total; e0 += chunk, ++i) {
       const std::uint64_t n = std::min(chunk, total - e0);
       const std::uint32_t si = i % 2 ? in1 : in0, so = i % 2 ? out1 : out0;
-      Step s;
-      s.loads.push_back({ctx.root(in), dma_rows(ctx.addr(in) + e0 * ctx.e, si, n, 1, 0, ctx.e)});
-      isa::ActParams ap = ctx.copy_act();
-      ap.in_addr = si;
-      ap.out_addr = so;
-      ap.elems = std::uint32_t(n);
-      s.compute.op = Opcode::Act;
-      s.compute.params = ap;
+      Step s = copy_step(ctx, in, ctx.addr(in) + e0 * ctx.e, si, so, n);
       s.stores.push_back({ctx.root(L.output), dma_rows(Y + L.dest_offsets[k] + e0 * ctx.e, so, n, 1, 0, ctx.e)});
       steps.push_back(std::move(s));
     }

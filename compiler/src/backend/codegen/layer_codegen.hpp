@@ -138,6 +138,10 @@ std::vector<Step> gen_zero_insert(GenCtx& ctx, const LayerSpec& L);  // zero_ins
 std::vector<Step> gen_resize_linear(GenCtx& ctx, const LayerSpec& L);  // resize_linear.cpp: bilinear
 std::vector<Step> gen_resize_linear_int8(GenCtx& ctx, const LayerSpec& L);  // resize_linear_int8.cpp: int8 bilinear
 std::vector<Step> gen_copy(GenCtx& ctx, const LayerSpec& L);      // copy.cpp
+/// One streaming copy step (copy.cpp): LOAD `elems` elements of DDR tensor `src` at byte address
+/// `at` into SRAM slot `si`, ACT copy to slot `so`; the caller adds the STORE.
+Step copy_step(GenCtx& ctx, const std::string& src, std::uint64_t at, std::uint32_t si, std::uint32_t so,
+               std::uint64_t elems);
 std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L);    // gather.cpp: gather LOADs
 std::vector<Step> gen_scatter(GenCtx& ctx, const LayerSpec& L);  // scatter.cpp: a row ScatterElements
 std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L); // attention.cpp: FlashAttention-style

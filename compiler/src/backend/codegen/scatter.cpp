@@ -15,19 +15,6 @@ using isa::Opcode;
 
 namespace {
 
-// One streaming step: n*row elements from `src` (DDR) through slot `si` -> `so`, stored by `st`.
-Step copy_step(GenCtx& ctx, const std::string& src, std::uint64_t at, std::uint32_t si, std::uint32_t so,
-               std::uint64_t elems) {
-  Step s;
-  s.loads.push_back({ctx.root(src), dma_rows(at, si, elems, 1, 0, ctx.e)});
-  isa::ActParams ap = ctx.copy_act();
-  ap.in_addr = si;
-  ap.out_addr = so;
-  ap.elems = std::uint32_t(elems);
-  s.compute.op = Opcode::Act;
-  s.compute.params = ap;
-  return s;
-}
 
 }  // namespace
 

@@ -44,17 +44,36 @@ std::map<std::string, std::uint64_t> weight_dtype_tensor_bytes(const LoweredGrap
         other.insert(root(*w));
         continue;
       }
-      const std::uint64_t b = gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), a);
+      // A tile's LOAD starts at gemm_weight_bytes(co0) and moves gemm_weight_bytes(cot), each
+      // rounded up to a byte: with K x n not a whole number of bytes (int4, K odd) the last
+      // tile may end one byte past the exact total, so the region keeps that byte.
+      const std::uint64_t K = std::uint64_t(L.geom.c_in), bits = std::uint64_t(isa::weight_elem_bits(a));
+      const std::uint64_t b = gemm_weight_bytes(L, std::uint64_t(L.geom.c_out), a) + ((K * bits) % 8 != 0 ? 1 : 0);
       if (!narrow.emplace(*w, b).second && narrow.at(*w) != b) other.insert(*w);
     }
     for (const std::string& t : L.inputs) other.insert(root(t));
-    for (const std::string* t : {&L.bias, &L.scale_shift, &L.residual, &L.glu_fallback, &L.in_scale,
-                                 &L.prologue_params, &L.rope_table, &L.output, &L.linear_weights, &L.requant})
+    // Every other tensor field of LayerSpec (layout pieces read through `inputs`).
+    for (const std::string* t : {&L.bias, &L.scale_shift, &L.residual, &L.in_scale, &L.prologue_params,
+                                 &L.rope_table, &L.output, &L.linear_weights, &L.requant})
       if (!t->empty()) other.insert(root(*t));
   }
   for (const auto& [name, p] : lg.place)  // a view into a weight is another reader
     if (name != p.root) other.insert(p.root);
   for (const std::string& t : other) narrow.erase(t);
+  // One answer per layer: codegen and the report narrow a layer's weight and its fuse-swiglu
+  // gate together (gemm_weights_in_weight_dtype asks about L.weight), so a layer keeps its
+  // tensors narrow only when both are; dropping one can drop another layer's, hence the loop.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const LayerSpec& L : lg.layers) {
+      if (L.kind != LayerKind::Gemm || L.glu_gate.empty()) continue;
+      const bool w = narrow.count(L.weight) > 0, g = narrow.count(L.glu_gate) > 0;
+      if (w == g) continue;
+      narrow.erase(L.weight);
+      narrow.erase(L.glu_gate);
+      changed = true;
+    }
+  }
   return narrow;
 }
 
