@@ -124,13 +124,18 @@ TEST(LayoutTiles, CostedOnlyLayoutLayersAreNotedInTheCompileReport) {
   n.attrs["nearest_mode"] = std::string("floor");
   b.add_tensor("tr", {1, 4, 6, 6});
   b.node("transpose", "Transpose", {x}, {"tr"}).attrs["perm"] = std::vector<std::int64_t>{0, 1, 3, 2};
-  for (const char* o : {"lin", "near", "tr"}) b.output(o);
+  b.add_tensor("cub", {1, 4, 12, 12});
+  b.node("cubic", "Resize", {x, "", "scales"}, {"cub"}).attrs["mode"] = std::string("cubic");
+  for (const char* o : {"lin", "near", "tr", "cub"}) b.output(o);
   const auto r = npu::compiler::compile(b.g, npu::compiler::testing::edge_like_hw(),
                                         npu::compiler::builtin_strategy("none"));
   std::map<std::string, std::string> note;
   for (const auto& row : r.report.layers) note[row.layer] = row.note;
-  EXPECT_EQ(note.at("bilinear"), "costed only: an identity pass stands in for Resize (no MOVE lowering for this "
-                                 "form), so a run with data refuses it");
+  // A cubic Resize has no lowering that computes it; a bilinear one is the int8 blend on this
+  // int8 config (ResizeBilinearInt8Npu.*), computed, so it carries no such note.
+  EXPECT_EQ(note.at("cubic"), "costed only: an identity pass stands in for Resize (no MOVE lowering for this "
+                              "form), so a run with data refuses it");
+  EXPECT_EQ(note.at("bilinear"), "");
   EXPECT_EQ(note.at("nearest"), "");
   EXPECT_EQ(note.at("transpose"), "");
 }
