@@ -63,7 +63,13 @@ void reduce_ints(OpCall& call, const RefTensor& x, const ReduceShape& rs) {
   for (std::int64_t e = 0; e < x.elements(); ++e) {
     const std::int64_t v = x.i[std::size_t(e)];
     std::int64_t& a = acc[std::size_t(rs.out_of(e, x.shape))];
-    a = R == Reduce::Sum ? a + v : R == Reduce::Prod ? a * v : R == Reduce::Max ? std::max(a, v) : std::min(a, v);
+    // Sum and product wrap modulo 2^64 (two's complement, as ONNX Runtime's int64 does), without
+    // signed overflow.
+    const auto wrap = [](std::uint64_t u) { return std::int64_t(u); };
+    a = R == Reduce::Sum    ? wrap(std::uint64_t(a) + std::uint64_t(v))
+        : R == Reduce::Prod ? wrap(std::uint64_t(a) * std::uint64_t(v))
+        : R == Reduce::Max  ? std::max(a, v)
+                            : std::min(a, v);
   }
   RefTensor y;
   y.type = x.type;
