@@ -60,14 +60,14 @@ void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::s
   const std::uint64_t last = (addr + len - 1) / burst * burst;
   Tick done = ready;
   const bool is_write = cmd == tlm::TLM_WRITE_COMMAND;
-  // Offer every burst first (the front end takes one per tCK and the scheduler sees them
-  // together), then run until each is served.
-  // One burst (a DMA burst no wider than the DRAM's): serve() is offer + complete in one call.
-  offered_bursts_.clear();
-  if (first == last) done = std::max(done, core_.serve(first, is_write, ready, layer, tensor));
-  for (std::uint64_t a = first; first != last && a <= last; a += burst)
-    offered_bursts_.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
-  for (const auto& o : offered_bursts_) done = std::max(done, core_.complete(o));
+  if (first == last) {  // one burst (a DMA burst no wider than the DRAM's): offer + complete in one call
+    done = std::max(done, core_.serve(first, is_write, ready, layer, tensor));
+  } else {  // offer every burst first (the front end takes one per tCK), then run until each is served
+    offered_bursts_.clear();
+    for (std::uint64_t a = first; a <= last; a += burst)
+      offered_bursts_.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
+    for (const auto& o : offered_bursts_) done = std::max(done, core_.complete(o));
+  }
 
   // sc_time(v, SC_PS) stores int64(v x scale + 0.5) with scale = 1 at a 1 ps resolution
   // (SystemC 2.3.4, sc_time.cpp): the same value without the constructor's context lookups.

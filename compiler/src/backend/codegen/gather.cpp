@@ -10,6 +10,21 @@ namespace npu::compiler::codegen {
 
 using isa::Opcode;
 
+isa::DmaDesc indexed_rows(const GenCtx& ctx, const LayerSpec& L, std::uint64_t ddr_addr, std::uint32_t sram_addr,
+                          std::uint64_t row, std::uint64_t n, std::uint64_t row_bytes, std::uint32_t index_addr) {
+  isa::DmaDesc d;
+  d.ddr_addr = ddr_addr;
+  d.sram_addr = sram_addr;
+  d.elem_bytes = ctx.e;
+  d.extent = {std::uint32_t(row), std::uint32_t(n), 1};
+  d.ddr_stride_bytes = {row_bytes, 0};
+  d.gather = true;
+  d.index_addr = index_addr;
+  d.gather_rows = std::uint32_t(L.gather_rows);
+  d.index_float = L.gather_index_float ? 4 : 0;
+  return d;
+}
+
 std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L) {
   const std::uint64_t row = std::uint64_t(std::max(L.channels, 1)), n_idx = L.in_elems;
   const std::uint64_t row_bytes = row * std::uint64_t(ctx.e);
@@ -36,16 +51,7 @@ std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L) {
     const std::uint32_t si = o[i % 2], sr = o[2 + i % 2], so = o[4 + i % 2];
     Step s;
     s.loads.push_back({ctx.root(idx), dma_rows(ctx.addr(idx) + i0 * in_b, si, n, 1, 0, int(in_b))});
-    isa::DmaDesc g;
-    g.ddr_addr = ctx.addr(L.weight);
-    g.sram_addr = sr;
-    g.elem_bytes = ctx.e;
-    g.extent = {std::uint32_t(row), std::uint32_t(n), 1};
-    g.ddr_stride_bytes = {row_bytes, 0};
-    g.gather = true;
-    g.index_addr = si;
-    g.gather_rows = std::uint32_t(L.gather_rows);
-    g.index_float = L.gather_index_float ? 4 : 0;
+    const isa::DmaDesc g = indexed_rows(ctx, L, ctx.addr(L.weight), sr, row, n, row_bytes, si);
     s.loads.push_back({ctx.root(L.weight), g});
     isa::ActParams ap = ctx.copy_act();
     ap.in_addr = sr;

@@ -143,6 +143,11 @@ std::vector<Step> gen_copy(GenCtx& ctx, const LayerSpec& L);      // copy.cpp
 Step copy_step(GenCtx& ctx, const std::string& src, std::uint64_t at, std::uint32_t si, std::uint32_t so,
                std::uint64_t elems);
 std::vector<Step> gen_gather(GenCtx& ctx, const LayerSpec& L);    // gather.cpp: gather LOADs
+/// The indexed-rows DMA descriptor of a gather LOAD or scatter STORE (gather.cpp): n rows of
+/// `row` elements, `row_bytes` apart at `ddr_addr`, chosen by the indices at SRAM `index_addr`
+/// (L.gather_rows rows in the table; fp32 indices when L.gather_index_float).
+isa::DmaDesc indexed_rows(const GenCtx& ctx, const LayerSpec& L, std::uint64_t ddr_addr, std::uint32_t sram_addr,
+                          std::uint64_t row, std::uint64_t n, std::uint64_t row_bytes, std::uint32_t index_addr);
 std::vector<Step> gen_scatter(GenCtx& ctx, const LayerSpec& L);  // scatter.cpp: a row ScatterElements
 std::vector<Step> gen_attention(GenCtx& ctx, const LayerSpec& L); // attention.cpp: FlashAttention-style
 

@@ -13,11 +13,6 @@ namespace npu::compiler::codegen {
 
 using isa::Opcode;
 
-namespace {
-
-
-}  // namespace
-
 std::vector<Step> gen_scatter(GenCtx& ctx, const LayerSpec& L) {
   const std::uint64_t row = std::uint64_t(std::max(L.channels, 1)), n_idx = L.in_elems, rows = L.gather_rows;
   const std::uint64_t row_bytes = row * std::uint64_t(ctx.e);
@@ -51,16 +46,7 @@ std::vector<Step> gen_scatter(GenCtx& ctx, const LayerSpec& L) {
     const std::uint32_t si = o[i % 4], so = o[6 + i % 2];
     Step s = copy_step(ctx, upd, ctx.addr(upd) + i0 * row_bytes, o[4 + i % 2], so, n * row);
     s.loads.insert(s.loads.begin(), {ctx.root(idx), dma_rows(ctx.addr(idx) + i0 * in_b, si, n, 1, 0, int(in_b))});
-    isa::DmaDesc d;
-    d.ddr_addr = Y;
-    d.sram_addr = so;
-    d.elem_bytes = ctx.e;
-    d.extent = {std::uint32_t(row), std::uint32_t(n), 1};
-    d.ddr_stride_bytes = {row_bytes, 0};
-    d.gather = true;
-    d.index_addr = si;
-    d.gather_rows = std::uint32_t(rows);
-    d.index_float = L.gather_index_float ? 4 : 0;
+    const isa::DmaDesc d = indexed_rows(ctx, L, Y, so, row, n, row_bytes, si);
     s.stores.push_back({ctx.root(L.output), d});
     steps.push_back(std::move(s));
   }
