@@ -8,6 +8,7 @@ namespace npu::hw {
 
 BurstSplitter::BurstSplitter(const isa::DmaDesc& desc, std::uint32_t burst_bytes) : d_(desc), burst_(burst_bytes) {
   if (burst_bytes == 0) throw std::invalid_argument("BurstSplitter: burst_bytes must be positive");
+  burst_pow2_ = (burst_bytes & (burst_bytes - 1)) == 0;
   row_bytes_ = std::uint64_t(d_.extent[0]) * std::uint64_t(d_.elem_bytes);
   done_ = row_bytes_ == 0 || d_.extent[1] == 0 || d_.extent[2] == 0;
   sram_ = d_.sram_addr;
@@ -18,7 +19,7 @@ bool BurstSplitter::next(DmaBurst& out) {
   const std::uint64_t row_addr =
       d_.ddr_addr + std::uint64_t(plane_) * d_.ddr_stride_bytes[1] + std::uint64_t(row_) * d_.ddr_stride_bytes[0];
   const std::uint64_t addr = row_addr + offset_in_row_;
-  const std::uint64_t to_boundary = burst_ - addr % burst_;
+  const std::uint64_t to_boundary = burst_ - (burst_pow2_ ? addr & (burst_ - 1) : addr % burst_);
   const std::uint64_t len = std::min(to_boundary, row_bytes_ - offset_in_row_);
   out.ddr_addr = addr;
   out.sram_addr = sram_;
@@ -84,13 +85,14 @@ std::uint64_t OutstandingWindow::next_issue_ps(int channel) const {
 
 void OutstandingWindow::issued(int channel, std::uint64_t issue_ps) {
   Channel& c = ch_[std::size_t(channel)];
-  if (c.count == c.ring.size() && c.pending == c.count)
+  const std::size_t size = c.ring.size();
+  if (c.count == size && c.pending == c.count)
     throw std::logic_error("OutstandingWindow::issued: the window waits for a pending request (needs_completion)");
-  if (c.count == c.ring.size()) {  // the oldest (completed) request leaves the window
-    c.head = (c.head + 1) % c.ring.size();
+  if (c.count == size) {  // the oldest (completed) request leaves the window
+    c.head = wrap(c.head + 1, size);
     --c.count;
   }
-  c.ring[(c.head + c.count) % c.ring.size()] = 0;
+  c.ring[wrap(c.head + c.count, size)] = 0;
   ++c.count;
   ++c.pending;
   if (!any_ || issued_in_cycle_ >= width_ || issue_ps >= cycle_start_ + cycle_ps_) {
@@ -106,7 +108,7 @@ void OutstandingWindow::issued(int channel, std::uint64_t issue_ps) {
 void OutstandingWindow::completed(int channel, std::uint64_t done_ps) {
   Channel& c = ch_[std::size_t(channel)];
   if (c.pending == 0) throw std::logic_error("OutstandingWindow::completed: no pending request on this channel");
-  c.ring[(c.head + c.count - c.pending) % c.ring.size()] = done_ps;
+  c.ring[wrap(c.head + c.count - c.pending, c.ring.size())] = done_ps;
   --c.pending;
   all_done_ = std::max(all_done_, done_ps);
 }

@@ -35,6 +35,7 @@ class BurstSplitter {
   std::uint32_t plane_ = 0, row_ = 0;
   std::uint64_t offset_in_row_ = 0, sram_ = 0;
   bool done_ = false;
+  bool burst_pow2_ = false;  ///< a mask instead of a division per burst
 };
 
 /// The front end of one engine, in picoseconds: an issue cadence and one outstanding-request
@@ -76,6 +77,9 @@ class OutstandingWindow {
     std::vector<std::uint64_t> ring;  // done times of the newest `depth_` requests (pending at the tail)
     std::size_t head = 0, count = 0, pending = 0;
   };
+  /// i mod size for i < 2 size (head < size and count <= size): a compare instead of a division,
+  /// which was a third of issued()'s time in a profile of a long stream (docs/performance.md).
+  static std::size_t wrap(std::size_t i, std::size_t size) { return i >= size ? i - size : i; }
   std::vector<Channel> ch_;
   int depth_, width_;
   std::uint64_t cycle_ps_, cycle_start_ = 0, last_issue_ = 0, all_done_ = 0;
