@@ -453,6 +453,9 @@ class Reader {
     // A UTF-8 byte-order mark (some editors add one) is not part of the first line.
     std::size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
     line_ = 0;
+    // At most one instruction per line: one allocation instead of log2(n) reallocations that
+    // each move every instruction read so far (a 7B decode step has 158,000 lines).
+    program_.instructions.reserve(std::size_t(std::count(text.begin(), text.end(), '\n')) + 1);
     while (start <= text.size()) {
       std::size_t end = text.find('\n', start);
       if (end == std::string::npos) end = text.size();
