@@ -35,6 +35,10 @@ NpuTop::NpuTop(sc_core::sc_module_name name, const HwConfig& hw, const isa::Prog
     if (opt.ddr_trace) ddr_->set_trace_sink(opt.ddr_trace);
     dma_load.ddr_socket.bind(ddr_->socket);
     dma_store.ddr_socket.bind(ddr_->socket);
+    if (opt.direct_burst_timing) {  // per-burst direct calls, same timing (docs/performance.md)
+      dma_load.set_timing_target(ddr_);
+      dma_store.set_timing_target(ddr_);
+    }
   }
 #endif
   if (!ddr_) {

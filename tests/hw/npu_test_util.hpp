@@ -49,7 +49,7 @@ struct ChildResult {
 };
 
 /// Elaborate NpuTop for `p` on `hw` in a forked child, run to completion, return the records.
-inline ChildResult run_in_child(const isa::Program& p, const HwConfig& hw, bool ideal) {
+inline ChildResult run_in_child(const isa::Program& p, const HwConfig& hw, const hw::NpuTopOptions& options) {
   static_assert(std::is_trivially_copyable_v<hw::ExecRecord>);
   int fds[2];
   if (pipe(fds) != 0) std::abort();
@@ -57,9 +57,7 @@ inline ChildResult run_in_child(const isa::Program& p, const HwConfig& hw, bool 
   if (pid == 0) {
     close(fds[0]);
     ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    hw::NpuTopOptions opt;
-    opt.ideal_memory = ideal;
-    auto* top = new hw::NpuTop("npu", hw, p, opt);
+    auto* top = new hw::NpuTop("npu", hw, p, options);
     sc_core::sc_start();
     std::string err = top->error.set ? top->error.message : top->controller.deadlock_report();
     const auto& recs = top->controller.records();
@@ -108,6 +106,13 @@ inline ChildResult run_in_child(const isa::Program& p, const HwConfig& hw, bool 
   r.ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && r.error.empty();
   for (const auto& rec : r.records) r.end_ps = std::max(r.end_ps, rec.end_ps);
   return r;
+}
+
+/// run_in_child with the default options, the DDR model or (ideal) the ideal memory.
+inline ChildResult run_in_child(const isa::Program& p, const HwConfig& hw, bool ideal) {
+  hw::NpuTopOptions opt;
+  opt.ideal_memory = ideal;
+  return run_in_child(p, hw, opt);
 }
 
 /// The edge preset (configs/edge-npu-ddr4.yaml): 32x32 WS int8 at 1 GHz, 1 MiB SRAM in 8 banks

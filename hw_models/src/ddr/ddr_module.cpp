@@ -51,33 +51,62 @@ void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::s
     tensor = tag->tensor;
   }
   const sc_core::sc_time offered = sc_core::sc_time_stamp() + delay;
-  // Round the offer up to a DRAM clock edge (tolerating the 1 ps resolution of tCK).
-  const double offered_ps = offered.to_seconds() * 1e12;
-  const Tick ready = Tick(std::ceil(offered_ps / tck_ps_ - 1e-6));
-
-  const auto burst = std::uint64_t(core_.config().burst_bytes());
-  const std::uint64_t first = addr / burst * burst;
-  const std::uint64_t last = (addr + len - 1) / burst * burst;
-  Tick done = ready;
-  const bool is_write = cmd == tlm::TLM_WRITE_COMMAND;
-  if (first == last) {  // one burst (a DMA burst no wider than the DRAM's): offer + complete in one call
-    done = std::max(done, core_.serve(first, is_write, ready, layer, tensor));
-  } else {  // offer every burst first (the front end takes one per tCK), then run until each is served
-    offered_bursts_.clear();
-    for (std::uint64_t a = first; a <= last; a += burst)
-      offered_bursts_.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
-    for (const auto& o : offered_bursts_) done = std::max(done, core_.complete(o));
-  }
-
-  // sc_time(v, SC_PS) stores int64(v x scale + 0.5) with scale = 1 at a 1 ps resolution
-  // (SystemC 2.3.4, sc_time.cpp): the same value without the constructor's context lookups.
-  const double done_ps = double(done) * tck_ps_;
-  const sc_core::sc_time done_time = ps_resolution_ && done_ps > 0
-                                         ? sc_core::sc_time::from_value(sc_dt::uint64(std::int64_t(done_ps + 0.5)))
-                                         : sc_core::sc_time(done_ps, sc_core::SC_PS);
+  const Tick done = serve_span(addr, len, cmd == tlm::TLM_WRITE_COMMAND, ready_tick(offered), layer, tensor);
+  const sc_core::sc_time done_time = sc_core::sc_time::from_value(done_time_ps(done));
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   delay = done_time > now ? done_time - now : sc_core::SC_ZERO_TIME;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool DdrModule::time_burst(bool is_write, std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t offered_ps,
+                           std::uint64_t now_ps, const std::string* layer, const std::string* tensor,
+                           std::uint64_t& done_ps) {
+  const std::uint64_t capacity = core_.capacity_bytes();
+  if (!ps_resolution_ || bytes == 0 || ddr_addr >= capacity || bytes > capacity - ddr_addr) return false;
+  const Tick done = serve_span(ddr_addr, bytes, is_write, ready_tick(offered_ps_of(offered_ps)), layer,
+                               tensor);
+  done_ps = std::max(done_time_ps(done), now_ps);  // b_transport's delay is never negative
+  return true;
+}
+
+double DdrModule::offered_ps_of(std::uint64_t value) {
+  // sc_time::to_seconds() is value x time_resolution x 1e-15 with time_resolution = 1000 (fs) at a
+  // 1 ps resolution (SystemC 2.3.4, sc_time.cpp), then x 1e12 as b_transport did: the same three
+  // products in the same order give the same double, without the simulation-context lookup.
+  return double(value) * 1000.0 * 1e-15 * 1e12;
+}
+
+Tick DdrModule::ready_tick(const sc_core::sc_time& offered) const {
+  return ready_tick(ps_resolution_ ? offered_ps_of(offered.value()) : offered.to_seconds() * 1e12);
+}
+
+Tick DdrModule::ready_tick(double offered_ps) const {
+  // Round the offer up to a DRAM clock edge (tolerating the 1 ps resolution of tCK).
+  return Tick(std::ceil(offered_ps / tck_ps_ - 1e-6));
+}
+
+Tick DdrModule::serve_span(std::uint64_t addr, std::uint64_t len, bool is_write, Tick ready,
+                                      const std::string* layer, const std::string* tensor) {
+  const auto burst = std::uint64_t(core_.config().burst_bytes());
+  const std::uint64_t first = addr / burst * burst;
+  const std::uint64_t last = (addr + len - 1) / burst * burst;
+  if (first == last)  // one burst (a DMA burst no wider than the DRAM's): offer + complete in one call
+    return std::max(ready, core_.serve(first, is_write, ready, layer, tensor));
+  // Offer every burst first (the front end takes one per tCK), then run until each is served.
+  offered_bursts_.clear();
+  for (std::uint64_t a = first; a <= last; a += burst)
+    offered_bursts_.push_back(core_.offer(a, is_write, ready, layer, tensor, /*track=*/true));
+  Tick done = ready;
+  for (const auto& o : offered_bursts_) done = std::max(done, core_.complete(o));
+  return done;
+}
+
+std::uint64_t DdrModule::done_time_ps(Tick done) const {
+  // sc_time(v, SC_PS) stores int64(v x scale + 0.5) with scale = 1 at a 1 ps resolution
+  // (SystemC 2.3.4, sc_time.cpp): the same value without the constructor's context lookups.
+  const double done_ps = double(done) * tck_ps_;
+  return ps_resolution_ && done_ps > 0 ? std::uint64_t(std::int64_t(done_ps + 0.5))
+                                       : std::uint64_t(sc_core::sc_time(done_ps, sc_core::SC_PS).value());
 }
 
 unsigned int DdrModule::transport_dbg(int /*id*/, tlm::tlm_generic_payload& gp) {

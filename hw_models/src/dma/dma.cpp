@@ -133,6 +133,8 @@ void Dma::completed(Transfer& x, int channel, std::uint64_t done_ps, std::uint64
 }
 
 bool Dma::transport(bool load, const DmaBurst& b, std::uint64_t req_ps, std::uint64_t now_ps, std::uint64_t& done_ps) {
+  if (target_ && target_->time_burst(!load, b.ddr_addr, b.bytes, req_ps, now_ps, tag_->layer, tag_->tensor, done_ps))
+    return true;  // else the socket answers (an address outside the DDR: the error below)
   gp_.set_address(b.ddr_addr);
   gp_.set_data_ptr(scratch_.data());
   gp_.set_data_length(b.bytes);

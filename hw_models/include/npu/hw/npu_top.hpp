@@ -38,6 +38,10 @@ struct NpuTopOptions {
   /// LOAD/STORE; the units compute real values. nullptr (default): timing only. Same timing
   /// either way. Must outlive the module.
   BackingStore* ddr_data = nullptr;
+  /// The DMA engines time each burst by a direct call to the DDR model (BurstTimingTarget) instead
+  /// of a TLM transaction: the same timing, less work per burst. false: every burst through the
+  /// socket (tests compare the two).
+  bool direct_burst_timing = true;
 };
 
 class NpuTop : public sc_core::sc_module {

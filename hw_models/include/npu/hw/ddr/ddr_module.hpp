@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/hw/burst_timing_target.hpp"
 #include "npu/hw/ddr/ddr_stats.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
@@ -35,7 +36,7 @@ namespace npu::hw {
 /// other than read/write -> TLM_COMMAND_ERROR_RESPONSE (IGNORE -> OK, no time).
 /// An npu::hw::TrafficTag extension labels the trace records with layer / tensor.
 /// Data are not stored (timing model only).
-class DdrModule : public sc_core::sc_module {
+class DdrModule : public sc_core::sc_module, public BurstTimingTarget {
  public:
   tlm_utils::multi_passthrough_target_socket<DdrModule> socket;
 
@@ -49,9 +50,29 @@ class DdrModule : public sc_core::sc_module {
   /// DRAM clock period.
   sc_core::sc_time tck() const { return tck_; }
 
+  /// An sc_time value at a 1 ps resolution as ps in double, equal bit for bit to
+  /// sc_time::from_value(value).to_seconds() * 1e12 (what the offer's rounding to a DRAM clock
+  /// edge started from), computed without SystemC's context lookups.
+  static double offered_ps_of(std::uint64_t value);
+
+  /// BurstTimingTarget: b_transport's timing by a direct call (the DMA's per-burst path). Needs
+  /// the 1 ps time resolution (NpuTop's); with another it returns false and the caller uses the
+  /// socket.
+  bool time_burst(bool is_write, std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t offered_ps,
+                  std::uint64_t now_ps, const std::string* layer, const std::string* tensor,
+                  std::uint64_t& done_ps) override;
+
  private:
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  /// The DRAM clock edge at or after an offer (tolerating the 1 ps resolution of tCK).
+  Tick ready_tick(const sc_core::sc_time& offered) const;
+  Tick ready_tick(double offered_ps) const;
+  /// Serves [addr, addr + len) (inside the capacity, len > 0) from tick `ready`; its done tick.
+  Tick serve_span(std::uint64_t addr, std::uint64_t len, bool is_write, Tick ready, const std::string* layer,
+                  const std::string* tensor);
+  /// The done tick as an sc_time value (ps at a 1 ps resolution), as sc_time(done x tCK, SC_PS).
+  std::uint64_t done_time_ps(Tick done) const;
 
   DdrSystem core_;
   std::vector<DdrSystem::Offered> offered_bursts_;  ///< b_transport's bursts, reused (b_transport never waits)

@@ -1,8 +1,9 @@
 // SystemC DMA engine: executes LOAD (DDR -> SRAM) and STORE (SRAM -> DDR) descriptors as
-// DDR bursts through a TLM initiator socket (the DDR model, or the ideal memory), issuing up to
+// DDR bursts through a TLM initiator socket (the DDR model, or the ideal memory), or by a direct
+// call with the same answers where the model offers one (BurstTimingTarget), issuing up to
 // requests_per_cycle requests per core cycle and keeping up to max_outstanding in flight per
 // DDR channel (dma_sizing.hpp: both derived from the config unless set). Every burst carries a
-// TrafficTag (layer, tensor, instruction index). The NPU has two engines, one per queue, so
+// TrafficTag (layer, tensor, instruction index; the direct call passes the layer and tensor). The NPU has two engines, one per queue, so
 // LOAD and STORE traffic contend in the DDR model.
 //
 // SRAM side: the engine moves SRAM data in lines of sram.bytes_per_cycle bytes (one port
@@ -25,6 +26,7 @@
 
 #include <memory>
 
+#include "npu/hw/burst_timing_target.hpp"
 #include "npu/hw/controller/exec_record.hpp"
 #include "npu/hw/ddr/address_mapper.hpp"
 #include "npu/hw/dma/dma_sizing.hpp"
@@ -59,9 +61,13 @@ class Dma : public sc_core::sc_module {
   void execute(const isa::Instruction& inst, std::size_t index, ExecRecord& rec);
   /// Optional: every DDR request's bytes are added at its completion time (VCD bandwidth).
   void set_bandwidth_windows(BandwidthWindows* windows) { windows_ = windows; }
+  /// Times bursts by a direct call to `target` (the model ddr_socket is bound to) instead of a
+  /// TLM transaction: the same answers (burst_timing_target.hpp); nullptr goes back to the socket.
+  void set_timing_target(BurstTimingTarget* target) { target_ = target; }
 
  private:
   BandwidthWindows* windows_ = nullptr;
+  BurstTimingTarget* target_ = nullptr;
   const HwConfig& hw_;
   Sram& sram_;
   SimError& error_;
