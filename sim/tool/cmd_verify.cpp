@@ -50,7 +50,10 @@ void add_verify(CLI::App& app) {
   cmd->add_flag("--fold-after-quant", opt->fold_after_quant,
                 "int8: also report each BN-folding strategy with BN folded into already-quantised weights "
                 "(the naive order)");
-  cmd->add_option("--tolerance", opt->fp32_tolerance, "fp32: largest relative error that passes")->default_val(1e-4);
+  cmd->add_option("--tolerance", opt->fp32_tolerance,
+                  "Largest relative error that passes: fp32 simulator vs our reference, and any comparison with "
+                  "--expected")
+      ->default_val(1e-4);
   cmd->add_option("--out", opt->out_dir, "Output folder (verify.csv/json/md, outputs/, runs/)")
       ->default_val("verify-out");
   npu::tool::add_jobs_option(cmd, opt->jobs);
@@ -64,8 +67,10 @@ void add_verify(CLI::App& app) {
     if (!opt->quiet)
       std::cout << npu::sim::format_verify(report, *opt) << "\nwrote " << opt->out_dir
                 << "/verify.csv, verify.json, verify.md, outputs/\n";
+    for (const auto& m : report.expected_mismatches) std::cerr << "npu verify: error: " << m << "\n";
     if (!report.ok()) {
-      std::cerr << "npu verify: a strategy failed (simulation failed or not run, relative error above "
+      std::cerr << "npu verify: a check failed (--expected above the tolerance, or a strategy failed: simulation "
+                   "failed or not run, relative error above "
                 << opt->fp32_tolerance << ", or int8 not bit-exact with the integer reference); "
                 << (opt->quiet ? "the reasons are in " + opt->out_dir + "/verify.csv and verify.md" : std::string("see the table"))
                 << "\n";
