@@ -45,8 +45,10 @@ void add_verify(CLI::App& app) {
       ->default_val(1);
   cmd->add_option("--calib-count", opt->calib_count, "int8 without --calib: number of seeded samples")->default_val(8);
   cmd->add_option("--calibrator", *calibrator, "minmax or percentile")->default_val("minmax");
-  cmd->add_option("--percentile", opt->calibration.percentile, "Percentile calibrator: rank in %, in (50, 100]")
-      ->default_val(99.99);
+  auto* percentile =
+      cmd->add_option("--percentile", opt->calibration.percentile,
+                      "Rank in %, in (50, 100], of the percentile calibrator (needs --calibrator percentile)")
+          ->default_val(99.99);
   cmd->add_flag("--fold-after-quant", opt->fold_after_quant,
                 "int8: also report each BN-folding strategy with BN folded into already-quantised weights "
                 "(the naive order)");
@@ -58,9 +60,14 @@ void add_verify(CLI::App& app) {
       ->default_val("verify-out");
   npu::tool::add_jobs_option(cmd, opt->jobs);
   npu::tool::add_quiet_flag(cmd, opt->quiet);
-  cmd->callback([opt, strategies, calibrator]() {
+  cmd->callback([opt, strategies, calibrator, percentile]() {
     if (!strategies->empty()) opt->strategies = npu::tool::strategy_list({*strategies});  // `a,,b` refused
     opt->calibration.method = npu::compiler::parse_calibrator(*calibrator);
+    // --percentile only sets the percentile calibrator's rank (docs/functional.md, "Calibration"):
+    // with min/max it would be ignored silently.
+    if (percentile->count() > 0 && opt->calibration.method != npu::compiler::Calibrator::Percentile)
+      throw npu::ConfigError("--percentile: error: it sets the rank of the percentile calibrator, and --calibrator "
+                             "is '" + *calibrator + "'\n  fix: add --calibrator percentile, or drop --percentile");
     if (opt->jobs < 1) throw npu::ConfigError("-j " + std::to_string(opt->jobs) + ": error: must be at least 1");
     opt->self_exe = self_exe();
     const auto report = npu::sim::run_verify(*opt);

@@ -105,6 +105,11 @@ const std::vector<BadCase> kCases = {
     BadCase{"a folder for the strategy file",
             "compile tests/data/tiny_convnet.onnx " + kHw + " --strategy-file tests/data -o /tmp/npu-bad-cli.npuasm",
             "tests/data: error: is a folder, not a strategy file"},
+    // New-user test (task harden): --percentile with the default min/max calibrator was ignored.
+    BadCase{"--percentile without the percentile calibrator",
+            "verify tests/data/tiny_convnet.onnx " + kHw + " --percentile 99.9 --out /tmp/npu-bad-cli-verify",
+            "--percentile: error: it sets the rank of the percentile calibrator, and --calibrator is 'minmax'\n  fix: "
+            "add --calibrator percentile, or drop --percentile"},
     BadCase{"ddr gen zero requests", "ddr gen seq-read " + kHw + " -n 0 -o /tmp/npu-bad-cli.trace",
             "-n: error: the number of requests must be from 1 to 1000000000000, got 0"},
 };

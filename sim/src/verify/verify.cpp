@@ -422,7 +422,9 @@ VerifyReport run_verify(const VerifyOptions& opt) {
   // `npu verify` alone (experiment --verify mixes configs): options of the int8 quantisation
   // do nothing on an fp32 config, and were ignored silently.
   for (const auto& [given, flag] : {std::pair<bool, const char*>{opt.fold_after_quant, "--fold-after-quant"},
-                                    {!opt.calib_dir.empty(), "--calib"}})
+                                    {!opt.calib_dir.empty(), "--calib"},
+                                    {opt.calibration.method == compiler::Calibrator::Percentile,
+                                     "--calibrator percentile"}})
     if (in.fp32 && given)
       throw ConfigError(fmt::format("{}: error: it applies to int8 configs (post-training quantisation), and {} is "
                                     "fp32 (mac_array.dtype: fp32; nothing is quantised)\n  fix: drop {} or give an "
