@@ -92,6 +92,12 @@ const std::vector<BadCase> kCases = {
             "npu validate: error: unknown subcommand 'scalesim'\n  subcommands: gemmini"},
     BadCase{"misspelt asm subcommand", "asm chek tests/hw/data/two_layer.npuasm",
             "npu asm: error: unknown subcommand 'chek'; did you mean 'check'?"},
+    // The RTL anchors are of an 8 x 8 array (../shared/anchors/gemmini-rtl/README.md): another
+    // array was compared with them without a word (task harden).
+    BadCase{"validate gemmini on a 16 x 16 array",
+            "validate gemmini --config configs/gemmini-default.yaml --gt /nonexistent/gt.csv",
+            "configs/gemmini-default.yaml: error: mac_array is 16 x 16 (weight_stationary, int8), but the Gemmini RTL "
+            "cycles were measured on an 8 x 8 weight_stationary int8 array"},
     BadCase{"validate without a subcommand", "validate", "npu validate: error: give a subcommand: gemmini"},
     // Newcomer probe round 3 (issue 27): an option given twice, folders given for files.
     BadCase{"one-value option given twice",
