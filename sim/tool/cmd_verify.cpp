@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "integer_option.hpp"
 #include "npu/sim/verify/verify.hpp"
 
 namespace {
@@ -32,7 +33,9 @@ void add_verify(CLI::App& app) {
   cmd->add_option("--input,--input-data", opt->input_data,
                   "NAME=FILE (.npy or TensorProto .pb) or FILE for a one-input model (repeatable); other inputs "
                   "seeded U(-1,1)");
-  cmd->add_option("--input-seed", opt->input_seed, "Seed of generated inputs")->default_val(1);
+  npu::tool::add_integer_option(cmd, "--input-seed", opt->input_seed, "Seed of generated inputs", 0, ~0ULL,
+                                "seed of the generated inputs")
+      ->default_val(1);
   npu::tool::add_allow_nonfinite_flag(cmd, opt->allow_nonfinite);
   cmd->add_option("--expected", opt->expected,
                   "NAME=FILE or FILE: an outside reference output (e.g. PyTorch's output_0.pb) to compare with too");
@@ -41,9 +44,13 @@ void add_verify(CLI::App& app) {
   cmd->add_option("--calib", opt->calib_dir,
                   "int8: calibration folder (one .npy/.pb per sample, or one sub-folder per sample; "
                   "docs/functional.md)");
-  cmd->add_option("--calib-seed", opt->calib_seed, "int8 without --calib: seed of U(-1,1) calibration samples")
+  npu::tool::add_integer_option(cmd, "--calib-seed", opt->calib_seed,
+                                "int8 without --calib: seed of U(-1,1) calibration samples", 0, ~0ULL,
+                                "seed of the calibration samples")
       ->default_val(1);
-  cmd->add_option("--calib-count", opt->calib_count, "int8 without --calib: number of seeded samples")->default_val(8);
+  npu::tool::add_integer_option(cmd, "--calib-count", opt->calib_count, "int8 without --calib: number of seeded samples",
+                                1, 2147483647, "seeded calibration samples")
+      ->default_val(8);
   cmd->add_option("--calibrator", *calibrator, "minmax or percentile")->default_val("minmax");
   auto* percentile =
       cmd->add_option("--percentile", opt->calibration.percentile,

@@ -117,7 +117,28 @@ const std::vector<BadCase> kCases = {
             "--percentile: error: it sets the rank of the percentile calibrator, and --calibrator is 'minmax'\n  fix: "
             "add --calibrator percentile, or drop --percentile"},
     BadCase{"ddr gen zero requests", "ddr gen seq-read " + kHw + " -n 0 -o /tmp/npu-bad-cli.trace",
-            "-n: error: the number of requests must be from 1 to 1000000000000, got 0"},
+            "-n: '0' is not an integer from 1 to 1000000000000 (requests to write, e.g. -n 100000)"},
+    // Integer options past their type (task harden): CLI11 wrapped -1 into an unsigned seed and
+    // clamped 99999999999999999999 to 2^63 - 1 or 2^64 - 1, silently (integer_option.hpp).
+    BadCase{"ddr gen requests past 64 bits", "ddr gen seq-read " + kHw + " -n 99999999999999999999 -o /tmp/npu-bad-cli.trace",
+            "-n: '99999999999999999999' is not an integer from 1 to 1000000000000"},
+    BadCase{"negative input seed",
+            "simulate --model tests/data/tiny_convnet.onnx " + kHw + " --strategy none --out /tmp/npu-bad-cli --input-seed -1",
+            "--input-seed: '-1' is not an integer from 0 to 18446744073709551615 (2^64 - 1) (seed of the generated "
+            "inputs)"},
+    BadCase{"input seed 2^64", "verify tests/data/tiny_convnet.onnx " + kHw + " --input-seed 18446744073709551616 --out "
+            "/tmp/npu-bad-cli-verify",
+            "--input-seed: '18446744073709551616' is not an integer from 0 to 18446744073709551615 (2^64 - 1)"},
+    BadCase{"calibration seed in hex", "verify tests/data/tiny_convnet.onnx " + kHw + " --calib-seed 0x10 --out "
+            "/tmp/npu-bad-cli-verify",
+            "--calib-seed: '0x10' is not an integer from 0 to 18446744073709551615 (2^64 - 1) (seed of the calibration "
+            "samples)"},
+    BadCase{"zero calibration samples", "verify tests/data/tiny_convnet.onnx " + kHw + " --calib-count 0 --out "
+            "/tmp/npu-bad-cli-verify",
+            "--calib-count: '0' is not an integer from 1 to 2147483647 (seeded calibration samples)"},
+    BadCase{"experiment calibration samples past int", "experiment --model resnet18 " + kHw +
+            " --out /tmp/npu-bad-cli-exp --verify --calib-count 4294967296",
+            "--calib-count: '4294967296' is not an integer from 1 to 2147483647"},
 };
 
 TEST(BadCliCases, EachIsRejectedWithItsMessageAndExitStatus) {
