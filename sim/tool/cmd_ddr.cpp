@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "integer_option.hpp"
 #include "npu/hw_config/ddr_presets.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
@@ -281,7 +282,9 @@ void add_ddr_commands(CLI::App& app) {
   auto* gen = ddr->add_subcommand("gen", "Write a standard validation trace (64-byte requests, cycles 0, 1, 2, ...)");
   gen->add_option("pattern", gen_opts->pattern, "seq-read, seq-write, random-read, mixed or mixed-skew")->required();
   add_source_options(gen, gen_opts->src);
-  gen->add_option("-n", gen_opts->n, "Number of requests")->required();
+  add_integer_option(gen, "-n", gen_opts->n, "Number of requests", 1, std::uint64_t(kMaxGenRequests),
+                     "requests to write, e.g. -n 100000")
+      ->required();
   gen->add_option("-o", gen_opts->out, "Output trace file")->required();
   gen->add_option("--format", gen_opts->format, "dramsim3 or ramulator");
   gen->callback([gen_opts]() { gen_ddr(*gen_opts); });

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "integer_option.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
@@ -53,9 +54,13 @@ void add_verify_options(CLI::App* cmd, bool& verify, npu::sim::VerifyOptions& vo
                 "Also check values (npu verify): fp32 configs run with data against the fp32 reference, int8 configs "
                 "report the post-training-quantised model's SQNR; adds columns to the summary");
   cmd->add_option("--calib", vo.calib_dir, "With --verify, int8 configs: calibration folder (docs/functional.md)");
-  cmd->add_option("--calib-count", vo.calib_count, "With --verify, int8, no --calib: seeded calibration samples")
+  npu::tool::add_integer_option(cmd, "--calib-count", vo.calib_count,
+                                "With --verify, int8, no --calib: seeded calibration samples", 1, 2147483647,
+                                "seeded calibration samples")
       ->default_val(8);
-  cmd->add_option("--calib-seed", vo.calib_seed, "With --verify, int8, no --calib: their seed")->default_val(1);
+  npu::tool::add_integer_option(cmd, "--calib-seed", vo.calib_seed, "With --verify, int8, no --calib: their seed", 0,
+                                ~0ULL, "seed of the calibration samples")
+      ->default_val(1);
 }
 
 // Completes `opt` from the parsed lists and checks everything before any work starts.

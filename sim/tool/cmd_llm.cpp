@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "integer_option.hpp"
 #include "npu/base/config_error.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
@@ -36,13 +37,22 @@ void add_llm(CLI::App& app) {
   auto strategies = std::make_shared<std::vector<std::string>>();
   cmd->add_option("model", opt->model, "Zoo LLM name (llama-2-7b, ...) or PREFILL.onnx,DECODE.onnx")->required();
   cmd->add_option("--hw", opt->hws, "Hardware config YAML (configs/*.yaml); repeatable")->required();
-  auto* prompt = cmd->add_option("--prompt", opt->prompt, "Prompt tokens P (default: an ONNX pair's past length; 512)");
-  auto* generate = cmd->add_option("--generate", opt->generate, "Generated tokens G (default: min(128, max context - P))");
-  auto* batch = cmd->add_option("--batch", opt->batch, "Sequences decoded together B (default: the export's; 1)");
+  // Each at least 1 and within int64 here; the model's context bounds P + G (plan_llm).
+  auto* prompt = npu::tool::add_integer_option(cmd, "--prompt", opt->prompt,
+                                               "Prompt tokens P (default: an ONNX pair's past length; 512)", 1,
+                                               ~0ULL >> 1, "prompt tokens, e.g. --prompt 128");
+  auto* generate = npu::tool::add_integer_option(cmd, "--generate", opt->generate,
+                                                 "Generated tokens G (default: min(128, max context - P))", 1,
+                                                 ~0ULL >> 1, "generated tokens, e.g. --generate 32");
+  auto* batch = npu::tool::add_integer_option(cmd, "--batch", opt->batch,
+                                              "Sequences decoded together B (default: the export's; 1)", 1,
+                                              ~0ULL >> 1, "sequences decoded together, e.g. --batch 1");
   cmd->add_option("--strategies", *strategies, "Comma-separated fusion strategies")->default_str("none,conv-bn-act,transformer");
   cmd->add_option("--out", opt->out_dir, "Output folder (summary.*, llm.*, steps/, runs/)")->default_val("llm-out");
   cmd->add_flag("--every-step", opt->every_step, "Simulate every decode step (default: sampled lengths, interpolated)");
-  cmd->add_option("--samples", opt->samples, "Sampled decode lengths without --every-step")->default_val(5);
+  npu::tool::add_integer_option(cmd, "--samples", opt->samples, "Sampled decode lengths without --every-step", 1,
+                                2147483647, "sampled decode lengths")
+      ->default_val(5);
   npu::tool::add_jobs_option(cmd, opt->jobs);
   npu::tool::add_max_instructions_option(cmd, opt->max_instructions);
   npu::tool::add_quiet_flag(cmd, opt->quiet);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "integer_option.hpp"
 #include "npu/compiler/driver/compile_report.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/sim/run/run_stats.hpp"
@@ -42,7 +43,9 @@ void add_simulate(CLI::App& app) {
   cmd->add_option("--input,--input-data", opt->input_data,
                   "With --with-data: NAME=FILE (.npy or ONNX TensorProto .pb), or FILE for a one-input model "
                   "(repeatable); other inputs are seeded U(-1,1)");
-  cmd->add_option("--input-seed", opt->input_seed, "With --with-data: seed of generated inputs")->default_val(1);
+  npu::tool::add_integer_option(cmd, "--input-seed", opt->input_seed, "With --with-data: seed of generated inputs", 0,
+                                ~0ULL, "seed of the generated inputs")
+      ->default_val(1);
   npu::tool::add_allow_nonfinite_flag(cmd, opt->allow_nonfinite);
   cmd->callback([opt, traces, quiet]() {
     for (const std::string& list : *traces) {

@@ -51,6 +51,10 @@ void add_sweep(CLI::App& app) {
                 << "(finished cells are kept)\n";
       npu::tool::set_exit_status(npu::sim::interrupted_exit_status(out.interrupted_by));
     }
+    if (const std::string none_ran = npu::sim::all_invalid_error(out, opt->out_dir); !none_ran.empty()) {
+      std::cerr << none_ran << "\n";
+      npu::tool::set_exit_status(1);
+    }
     if (out.failed) {
       std::cerr << "npu sweep: " << out.failed << " of " << out.in_shard << " cells failed (status 'failed' in the "
                 << "summary; logs in " << opt->out_dir << "/cells/<key>/log.txt)\n";

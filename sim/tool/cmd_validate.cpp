@@ -69,10 +69,25 @@ void check_doc(const std::string& path) {
         path, kBegin));
 }
 
+// The RTL anchors were measured on an 8 x 8 weight-stationary int8 Gemmini
+// (../shared/anchors/gemmini-rtl/README.md, "Hardware of the tests"); their mappings and cycle
+// counts say nothing about another array, so an error against them would be a wrong number.
+void check_rtl_array(const HwConfig& hw, const std::string& path) {
+  const MacArrayConfig& m = hw.mac_array;
+  if (m.rows == 8 && m.cols == 8 && m.dataflow == Dataflow::WeightStationary && m.dtype == DType::Int8) return;
+  throw ConfigError(fmt::format(
+      "{}: error: mac_array is {} x {} ({}, {}), but the Gemmini RTL cycles were measured on an 8 x 8 "
+      "weight_stationary int8 array (../shared/anchors/gemmini-rtl/README.md): the errors would compare different "
+      "hardware\n  fix: use configs/gemmini-8x8.yaml (the default), or a config with mac_array rows 8, cols 8, "
+      "dataflow weight_stationary, dtype int8",
+      path, m.rows, m.cols, to_string(m.dataflow), to_string(m.dtype)));
+}
+
 void run(const ValidateArgs& a) {
   check_default_paths(a);
   if (!a.write_doc.empty()) check_doc(a.write_doc);
   const HwConfig hw = load_hw_config(a.config);
+  check_rtl_array(hw, a.config);
   const auto layers = sim::read_rtl_layers(a.gt);
   std::vector<compiler::TileOverride> overrides;
   if (!a.tiles.empty()) overrides = compiler::read_tile_overrides(a.tiles);

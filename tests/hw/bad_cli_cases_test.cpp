@@ -92,6 +92,12 @@ const std::vector<BadCase> kCases = {
             "npu validate: error: unknown subcommand 'scalesim'\n  subcommands: gemmini"},
     BadCase{"misspelt asm subcommand", "asm chek tests/hw/data/two_layer.npuasm",
             "npu asm: error: unknown subcommand 'chek'; did you mean 'check'?"},
+    // The RTL anchors are of an 8 x 8 array (../shared/anchors/gemmini-rtl/README.md): another
+    // array was compared with them without a word (task harden).
+    BadCase{"validate gemmini on a 16 x 16 array",
+            "validate gemmini --config configs/gemmini-default.yaml --gt /nonexistent/gt.csv",
+            "configs/gemmini-default.yaml: error: mac_array is 16 x 16 (weight_stationary, int8), but the Gemmini RTL "
+            "cycles were measured on an 8 x 8 weight_stationary int8 array"},
     BadCase{"validate without a subcommand", "validate", "npu validate: error: give a subcommand: gemmini"},
     // Newcomer probe round 3 (issue 27): an option given twice, folders given for files.
     BadCase{"one-value option given twice",
@@ -105,8 +111,34 @@ const std::vector<BadCase> kCases = {
     BadCase{"a folder for the strategy file",
             "compile tests/data/tiny_convnet.onnx " + kHw + " --strategy-file tests/data -o /tmp/npu-bad-cli.npuasm",
             "tests/data: error: is a folder, not a strategy file"},
+    // New-user test (task harden): --percentile with the default min/max calibrator was ignored.
+    BadCase{"--percentile without the percentile calibrator",
+            "verify tests/data/tiny_convnet.onnx " + kHw + " --percentile 99.9 --out /tmp/npu-bad-cli-verify",
+            "--percentile: error: it sets the rank of the percentile calibrator, and --calibrator is 'minmax'\n  fix: "
+            "add --calibrator percentile, or drop --percentile"},
     BadCase{"ddr gen zero requests", "ddr gen seq-read " + kHw + " -n 0 -o /tmp/npu-bad-cli.trace",
-            "-n: error: the number of requests must be from 1 to 1000000000000, got 0"},
+            "-n: '0' is not an integer from 1 to 1000000000000 (requests to write, e.g. -n 100000)"},
+    // Integer options past their type (task harden): CLI11 wrapped -1 into an unsigned seed and
+    // clamped 99999999999999999999 to 2^63 - 1 or 2^64 - 1, silently (integer_option.hpp).
+    BadCase{"ddr gen requests past 64 bits", "ddr gen seq-read " + kHw + " -n 99999999999999999999 -o /tmp/npu-bad-cli.trace",
+            "-n: '99999999999999999999' is not an integer from 1 to 1000000000000"},
+    BadCase{"negative input seed",
+            "simulate --model tests/data/tiny_convnet.onnx " + kHw + " --strategy none --out /tmp/npu-bad-cli --input-seed -1",
+            "--input-seed: '-1' is not an integer from 0 to 18446744073709551615 (2^64 - 1) (seed of the generated "
+            "inputs)"},
+    BadCase{"input seed 2^64", "verify tests/data/tiny_convnet.onnx " + kHw + " --input-seed 18446744073709551616 --out "
+            "/tmp/npu-bad-cli-verify",
+            "--input-seed: '18446744073709551616' is not an integer from 0 to 18446744073709551615 (2^64 - 1)"},
+    BadCase{"calibration seed in hex", "verify tests/data/tiny_convnet.onnx " + kHw + " --calib-seed 0x10 --out "
+            "/tmp/npu-bad-cli-verify",
+            "--calib-seed: '0x10' is not an integer from 0 to 18446744073709551615 (2^64 - 1) (seed of the calibration "
+            "samples)"},
+    BadCase{"zero calibration samples", "verify tests/data/tiny_convnet.onnx " + kHw + " --calib-count 0 --out "
+            "/tmp/npu-bad-cli-verify",
+            "--calib-count: '0' is not an integer from 1 to 2147483647 (seeded calibration samples)"},
+    BadCase{"experiment calibration samples past int", "experiment --model resnet18 " + kHw +
+            " --out /tmp/npu-bad-cli-exp --verify --calib-count 4294967296",
+            "--calib-count: '4294967296' is not an integer from 1 to 2147483647"},
 };
 
 TEST(BadCliCases, EachIsRejectedWithItsMessageAndExitStatus) {

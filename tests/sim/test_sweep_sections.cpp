@@ -115,7 +115,9 @@ TEST(SweepSections, AnInvalidSectionNoAxisChangesMakesEveryPointInvalid) {
   ASSERT_EQ(points.size(), 2u);
   for (std::size_t k = 0; k < 2; ++k) {
     const std::string value = k == 0 ? "256KiB" : "1MiB";
-    const Reference r = reference({{"ddr.channels", "0"}, {"sram.capacity", value}}, "edge-npu-ddr4__capacity-" + value);
+    // The name carries the set value first (docs/sweep.md "Cells").
+    const Reference r =
+        reference({{"ddr.channels", "0"}, {"sram.capacity", value}}, "edge-npu-ddr4__channels-0__capacity-" + value);
     EXPECT_FALSE(points[k].invalid.empty());
     EXPECT_EQ(points[k].invalid, r.invalid);
     EXPECT_EQ(points[k].key_state, r.key_state);

@@ -56,14 +56,19 @@ std::vector<TextColumn> summary_text_columns() {
   return c;
 }
 
+std::string mb_cell(double mb) {
+  if (mb > 0 && mb < 0.01) return fmt::format("{:.2g}", mb);  // 4.2 KB: 0.0042, not 0.00
+  return fmt::format("{:.2f}", mb);
+}
+
 std::vector<std::string> summary_text_cells(const std::string& model, const std::string& hw, const std::string& strategy,
                                             const RunSummary& r, const VsNone& vs) {
   return {model,
           hw,
           strategy,
-          fmt::format("{:.2f}", r.ddr_read_mb),
-          fmt::format("{:.2f}", r.ddr_write_mb),
-          fmt::format("{:.2f}", r.ddr_total_mb()),
+          mb_cell(r.ddr_read_mb),
+          mb_cell(r.ddr_write_mb),
+          mb_cell(r.ddr_total_mb()),
           optional_number(r.ddr_over_compulsory(), "{:.2f}x"),
           fmt::format("{:.3f}", r.latency_ms),
           optional_number(vs.speedup, "{:.3f}x"),

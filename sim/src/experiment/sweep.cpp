@@ -106,6 +106,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   std::size_t k = 0;
   plan_sweep_cells(spec, points, [&](const PlannedCell& c, std::size_t point) {
     plan.add(c);
+    if (!c.invalid.empty() && out.planned_invalid++ == 0) out.first_invalid = c.hw + ": " + c.invalid;
     if (int(k++ % std::size_t(shard_n)) != shard_i) return;
     ++out.in_shard;
     if (!c.invalid.empty()) {
@@ -153,6 +154,14 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   FileLock lock((fs::path(opt.out_dir) / ".summary.lock").string());
   out.report = write_report({opt.out_dir}, opt.out_dir);
   return out;
+}
+
+std::string all_invalid_error(const SweepOutcome& out, const std::string& out_dir) {
+  if (out.planned == 0 || out.planned_invalid < out.planned) return "";
+  return fmt::format("npu sweep: error: no cell ran: all {} planned cells are invalid (the config loader refused "
+                     "every config point); the first: {}\n  fix: change the spec's axes or set values so that some "
+                     "config point is valid; every cell's reason is in {}/summary.md (status 'invalid')",
+                     out.planned, out.first_invalid, out_dir);
 }
 
 }  // namespace npu::sim

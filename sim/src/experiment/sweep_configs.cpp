@@ -82,6 +82,7 @@ ConfigSpace::ConfigSpace(const SweepSpec& spec) : spec_(spec), count_(spec.confi
   doc_->doc = YAML::Load(base_text.str());  // loaded once already: well-formed
   for (const auto& [path, value] : spec.set) set_yaml_path(doc_->doc, path, value);
   for (const auto& p : spec.axis_paths()) ++doc_->last_count[p.substr(p.rfind('.') + 1)];
+  for (const auto& [path, value] : spec.set) ++doc_->last_count[path.substr(path.rfind('.') + 1)];
 }
 
 ConfigSpace::~ConfigSpace() = default;
@@ -100,13 +101,16 @@ std::vector<std::pair<std::string, std::string>> ConfigSpace::axis_values(std::s
 }
 
 std::string ConfigSpace::base_name_of(std::size_t index) const {
-  // Label of each path: its last component, or the whole path when two axes share the last
-  // component (ddr.rows and mac_array.rows).
+  // Label of each path: its last component, or the whole path when two keys of `set` and the
+  // axes share the last component (ddr.rows and mac_array.rows). The `set` values come first:
+  // two sweeps differing only in one would otherwise name their configs alike.
   std::string name = spec_.base_name;
-  for (const auto& [path, value] : axis_values(index)) {
+  const auto add = [&](const std::string& path, const std::string& value) {
     const std::string last = path.substr(path.rfind('.') + 1);
     name += "__" + safe(doc_->last_count.at(last) > 1 ? path : last) + "-" + safe(value);
-  }
+  };
+  for (const auto& [path, value] : spec_.set) add(path, value);
+  for (const auto& [path, value] : axis_values(index)) add(path, value);
   if (name.size() > 120) name = spec_.base_name + fmt::format("__cell{}", index);
   return name;
 }

@@ -10,6 +10,7 @@
 #include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
+#include "npu/isa/cost/kv_cache_width.hpp"
 
 namespace npu::sim {
 namespace fs = std::filesystem;
@@ -125,7 +126,16 @@ LlmPlan plan_llm(const LlmOptions& opt, const ModelSource& source) {
   LlmPlan plan;
   resolve_lengths(opt, s, opt.model, plan);
   check_run_options(opt);
-  for (const auto& hw : opt.hws) check_kv_fits(plan, s, hw, load_hw_config(hw));
+  for (const auto& hw : opt.hws) {
+    const HwConfig cfg = load_hw_config(hw);
+    check_kv_fits(plan, s, hw, cfg);
+    // Each decode step appends to the KV cache, which lowering refuses in another width than
+    // the array's: refused here, before the prefills run (it came after them).
+    if (const std::string why = isa::kv_cache_width_refusal(cfg.mac_array); !why.empty())
+      throw ConfigError(fmt::format("{}: error: {} (every decode step appends to it); remove the key or set it to "
+                                    "'same'",
+                                    hw, why));
+  }
   for (const auto& st : opt.strategies) resolve_strategy(st);  // throws for an unknown one
   plan.decode_contexts = s.fixed_past ? std::vector<std::int64_t>{*s.fixed_past + 1}
                                       : sampled_contexts(plan.prompt, plan.generate, opt.every_step, opt.samples);

@@ -51,6 +51,7 @@ std::vector<OutputError> compare_outputs(const RefTensorMap& ref, const RefTenso
 }
 
 bool VerifyReport::ok() const {
+  if (!expected_mismatches.empty()) return false;
   for (const auto& r : rows)
     if (!r.pass) return false;
   return true;
@@ -264,6 +265,7 @@ std::vector<VerifyRow> verify_strategy(const VerifyInputs& in, const std::string
       row.sim = compare_outputs(in.reference, sim);
       if (!in.expected.empty()) row.sim_vs_expected = compare_outputs(in.expected, sim);
       for (const auto& e : row.sim) row.pass = row.pass && e.rel <= opt.fp32_tolerance;
+      for (const auto& e : row.sim_vs_expected) row.pass = row.pass && e.rel <= opt.fp32_tolerance;  // NaN fails
     }
     rows.push_back(std::move(row));
     return rows;
@@ -420,7 +422,9 @@ VerifyReport run_verify(const VerifyOptions& opt) {
   // `npu verify` alone (experiment --verify mixes configs): options of the int8 quantisation
   // do nothing on an fp32 config, and were ignored silently.
   for (const auto& [given, flag] : {std::pair<bool, const char*>{opt.fold_after_quant, "--fold-after-quant"},
-                                    {!opt.calib_dir.empty(), "--calib"}})
+                                    {!opt.calib_dir.empty(), "--calib"},
+                                    {opt.calibration.method == compiler::Calibrator::Percentile,
+                                     "--calibrator percentile"}})
     if (in.fp32 && given)
       throw ConfigError(fmt::format("{}: error: it applies to int8 configs (post-training quantisation), and {} is "
                                     "fp32 (mac_array.dtype: fp32; nothing is quantised)\n  fix: drop {} or give an "
@@ -441,6 +445,7 @@ VerifyReport run_verify(const VerifyOptions& opt) {
                                      (out / "outputs").string()))
       rep.rows.push_back(std::move(row));
   }
+  rep.expected_mismatches = expected_mismatches(rep, opt.fp32_tolerance);
   write_verify_files(rep, in.graph, in.hw, opt, out);
   return rep;
 }
@@ -473,8 +478,14 @@ std::string format_verify(const VerifyReport& r, const VerifyOptions& opt) {
                        row.bit_exact);
     }
   }
+  if (!r.expected_mismatches.empty()) {
+    s << fmt::format("\n--expected: {} comparison(s) above the tolerance {:g} (relative error):\n",
+                     r.expected_mismatches.size(), opt.fp32_tolerance);
+    for (const auto& m : r.expected_mismatches) s << "  " << m << "\n";
+  }
   if (r.fp32)
-    s << fmt::format("\nfp32 strategies must be within {:g} relative error (max |sim - ref| / max |ref|): {}\n",
+    s << fmt::format("\nfp32 strategies must be within {:g} relative error (max |sim - ref| / max |ref|, and of "
+                     "--expected): {}\n",
                      opt.fp32_tolerance, r.ok() ? "all pass" : "FAILED");
   return s.str();
 }

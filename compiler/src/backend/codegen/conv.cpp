@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "backend/codegen/conv_tile.hpp"
 #include "backend/codegen/program_size.hpp"
 #include "npu/compiler/backend/tiling/cin_split.hpp"
@@ -14,7 +16,23 @@ using isa::Opcode;
 
 namespace {
 
-// The layer's tile plan (plan_conv); records it in ctx.info. Throws TooBig when no tile fits.
+// A layer whose smallest tile's partial sums (one output channel x one output row of w_out,
+// tiling.cpp fits_accumulator) overflow the accumulator compiles with no sram.capacity: throws
+// ConfigError naming accumulator.capacity, the need and the fix (it was reported as an SRAM
+// problem, advising an SRAM already larger than asked for).
+void check_accumulator_fits(const GenCtx& ctx, const LayerSpec& L, const TilingOptions& o) {
+  if (o.accumulator_bytes == 0) return;  // no separate accumulator: partial sums live in SRAM
+  const std::uint64_t need = std::uint64_t(L.geom.w_out) * std::uint64_t(o.accumulator_elem_bytes);
+  if (need <= o.accumulator_bytes) return;
+  throw ConfigError(fmt::format(
+      "{}: error: layer '{}' ({}) cannot fit even one minimal tile in the accumulator: its partial sums need {} "
+      "bytes (one output channel x one output row of {} values x {} bytes), accumulator.capacity is {} bytes\n  fix: "
+      "increase accumulator.capacity to at least {} bytes",
+      ctx.hw.source, L.name, L.op_type, need, L.geom.w_out, o.accumulator_elem_bytes, o.accumulator_bytes, need));
+}
+
+// The layer's tile plan (plan_conv); records it in ctx.info. Throws TooBig when no tile fits
+// the SRAM, ConfigError when none can fit the accumulator.
 ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   const ConvGeom& g = L.geom;
   const TilingOptions o = conv_layer_options(ctx.opt, ctx.e, L);
@@ -24,6 +42,7 @@ ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   const bool split = !plan && o.cin_split && L.kind == LayerKind::Conv && cin_split_applies(g);
   if (!plan) ctx.unsplit_need = std::max(ctx.unsplit_need, conv_min_sram_bytes(g, o));
   if (split) plan = plan_conv_split(g, ctx.cap, o);
+  if (!plan) check_accumulator_fits(ctx, L, o);
   if (!plan && split)
     ctx.too_big(L, conv_split_min_sram_bytes(g, o), "one output channel x one output row x one input channel");
   if (!plan) ctx.too_big(L, conv_min_sram_bytes(g, o));

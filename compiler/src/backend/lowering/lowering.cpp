@@ -16,6 +16,7 @@
 #include <set>
 
 #include "npu/compiler/ir/kv_cache.hpp"
+#include "npu/isa/cost/kv_cache_width.hpp"
 #include "npu/isa/cost/precision.hpp"
 #include <fmt/format.h>
 #include "npu/compiler/transforms/pass.hpp"
@@ -96,7 +97,7 @@ class Lowerer : public lowering::LowerCtx {
  public:
   Lowerer(const Graph& g, const HwConfig& hw)
       : g_(g), e_(dtype_bytes(hw.mac_array.dtype)), int8_(hw.mac_array.dtype == DType::Int8 && is_quantised(g)),
-        kv_e_(isa::kv_cache_elem_bytes(hw.mac_array)), hw_source_(hw.source),
+        hw_source_(hw.source),
         sram_capacity_(hw.sram.capacity_bytes), mac_array_(hw.mac_array) {}
 
   LoweredGraph run() {
@@ -357,12 +358,10 @@ class Lowerer : public lowering::LowerCtx {
   // converting append and narrower attention reads; until the back end emits them it refuses
   // rather than count the cache at the array's width (docs/config.md "Precisions").
   void refuse_kv_width(const KvAppend& a) const {
-    if (kv_e_ == e_) return;
-    throw ConfigError(fmt::format(
-        "{}: error: mac_array.kv_cache_dtype gives the KV cache {} B an element but the array's dtype {} B; "
-        "a KV cache of another width than the array's is not modelled yet (KV append '{}'); remove the key or "
-        "set it to 'same'",
-        hw_source_.empty() ? std::string("hardware config") : hw_source_, kv_e_, e_, a.node));
+    const std::string why = isa::kv_cache_width_refusal(mac_array_);
+    if (why.empty()) return;
+    throw ConfigError(fmt::format("{}: error: {} (KV append '{}'); remove the key or set it to 'same'",
+                                  hw_source_.empty() ? std::string("hardware config") : hw_source_, why, a.node));
   }
 
   // Links: alias outputs point at their input; zero-copy concat inputs at the concat output.
@@ -538,7 +537,6 @@ class Lowerer : public lowering::LowerCtx {
   const Graph& g_;
   int e_;
   bool int8_ = false;  // int8 config and a quantised graph
-  int kv_e_;           // bytes of a KV-cache element (mac_array.kv_cache_dtype)
   std::string hw_source_;
   std::uint64_t sram_capacity_ = 0;
   MacArrayConfig mac_array_;  // for the GEMM weights stored in weight_dtype (weight_precision.hpp)

@@ -22,7 +22,8 @@ struct ExecRecord {
   bool executed = false;
   std::uint64_t start_ps = 0;  ///< tokens acquired, work begins
   std::uint64_t end_ps = 0;    ///< work done, tokens pushed
-  /// Bytes the DRAM moved: every DRAM burst (ddr.burst_bytes()) a request touches counts whole.
+  /// Bytes the DRAM moved: every DRAM burst (ddr.burst_bytes()) a request touches counts whole
+  /// (memory.model fixed: the requests' own bytes, as its bus is timed).
   std::uint64_t ddr_read_bytes = 0, ddr_write_bytes = 0;
   std::uint64_t sram_read_bytes = 0, sram_write_bytes = 0;
   std::uint64_t macs = 0;

@@ -34,6 +34,10 @@ std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok);
 /// for npu::format_text_table: every summary's text table has them.
 std::vector<TextColumn> summary_text_columns();
 
+/// A DDR figure of the terminal table, in MB (10^6 B): 2 decimals, or 2 significant digits
+/// below 0.01 MB so that a KB-sized model is not shown as 0.00 (4200 B: "0.0042").
+std::string mb_cell(double mb);
+
 /// One successful run's cells in summary_text_columns(), its names as given.
 std::vector<std::string> summary_text_cells(const std::string& model, const std::string& hw, const std::string& strategy,
                                             const RunSummary& r, const VsNone& vs);

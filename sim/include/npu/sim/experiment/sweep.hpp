@@ -28,6 +28,8 @@ struct SweepOutcome {
   std::size_t invalid = 0;   ///< of those, invalid configs (never run)
   std::size_t ran = 0;       ///< run by this call
   std::size_t failed = 0;    ///< cells of this shard that failed (this call or before)
+  std::size_t planned_invalid = 0;  ///< cells of the whole sweep (every shard) whose config is invalid
+  std::string first_invalid;        ///< "HW: reason" of the first invalid cell of the plan ("" if none)
   int interrupted_by = 0;    ///< SIGINT/SIGTERM that stopped this call (its cells are run by the next); 0: none
   ReportResult report;       ///< DIR/summary.* over every cell of DIR
 };
@@ -42,6 +44,12 @@ struct SweepOutcome {
 /// (check_sweep_size), before any cell runs. Planning prints progress to stderr about once a
 /// second when it takes longer.
 SweepOutcome run_sweep(const SweepOptions& opt);
+
+/// The error when no cell of the sweep can run (every planned cell's config is invalid: the
+/// loader refused every config point), naming the count, the first reason and the fix; "" when
+/// some cell is valid. `npu sweep` prints it and exits 1 (invalid cells beside valid ones are
+/// reported as skipped and do not change the exit status).
+std::string all_invalid_error(const SweepOutcome& out, const std::string& out_dir);
 
 /// Parses "i/N" (0 <= i < N). Throws ConfigError "--shard 'X': error: ..." otherwise.
 std::pair<int, int> parse_shard(const std::string& text);

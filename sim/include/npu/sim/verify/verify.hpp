@@ -77,7 +77,8 @@ struct VerifyRow {
   std::vector<OutputError> sim_vs_expected;  ///< simulator vs --expected (when given)
   std::vector<OutputError> quant;     ///< fake-quant PTQ model vs fp32 reference (int8 configs)
   std::string bit_exact;      ///< int8 configs: Int8Check::status; fp32: "n/a (fp32 config)"
-  bool pass = true;           ///< fp32: sim ran and every output within fp32_tolerance; int8: ran and bit-exact
+  bool pass = true;           ///< fp32: sim ran and every output within fp32_tolerance of the reference and of
+                              ///< --expected; int8: ran and bit-exact
 };
 
 struct VerifyReport {
@@ -85,8 +86,15 @@ struct VerifyReport {
   std::vector<OutputError> reference_vs_expected;  ///< our fp32 reference vs --expected
   std::vector<VerifyRow> rows;
   std::string calibration;    ///< what calibrated (folder, or seed and count), for the report
-  bool ok() const;            ///< every row passes
+  std::vector<std::string> expected_mismatches;  ///< expected_mismatches(): comparisons with --expected that fail
+  bool ok() const;            ///< every row passes and no comparison with --expected fails
 };
+
+/// Every comparison with --expected whose relative error (max |x - expected| / max |expected|)
+/// is above `tolerance` or NaN: our fp32 reference's (any config) and each strategy's simulator
+/// outputs (fp32 configs), one line each naming the strategy, the output, max abs and relative
+/// error, and the tolerance. Empty when --expected was not given or everything is within.
+std::vector<std::string> expected_mismatches(const VerifyReport& r, double tolerance);
 
 /// What every strategy of one (model, config) is checked against, computed once.
 struct VerifyInputs {
