@@ -5,6 +5,7 @@
 #include "backend/lowering/swiglu_lowering.hpp"
 #include "backend/lowering/view_decisions.hpp"
 #include "driver/plan_ladder.hpp"
+#include "npu/compiler/backend/tiling/conv_plan_cache.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
 #include "npu/compiler/backend/tiling/sram_residency.hpp"
@@ -167,7 +168,11 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   warn_hoist_without_fusion(r, strategy, where);
   account_host_work(r, graph, options, where);
   check_npu_work(r, where);
-  const TilingOptions tiling = tiling_for(r, hw, strategy, options);
+  TilingOptions tiling = tiling_for(r, hw, strategy, options);
+  // Every SRAM size below tiles the same layers: plan_conv's choices are shared among them, and
+  // between program_size_bound and code generation (conv_plan_cache.hpp; freed on return).
+  ConvPlanCache conv_plans(hw.sram.capacity_bytes);
+  tiling.conv_plans = &conv_plans;
   // Smaller-SRAM plans stay candidates (sram_plans.hpp): the program for the configured SRAM
   // is kept only where the estimates rank it better than the one for half of it, and so on
   // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles

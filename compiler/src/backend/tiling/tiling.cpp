@@ -1,6 +1,7 @@
 #include "npu/compiler/backend/tiling/tiling.hpp"
 #include "npu/compiler/backend/tiling/sram_placement.hpp"
 #include "backend/tiling/tiling_detail.hpp"
+#include "npu/compiler/backend/tiling/conv_plan_cache.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -436,17 +437,17 @@ namespace tiling_detail {
 
 // The choice among the tilings that fit (non-empty): by the time estimate within the traffic
 // tolerance when time_based(), else by steps and burst cost (deterministic tie-breaks).
-ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOptions& opt) {
+const ConvTilePlan& choose_tiling(const std::vector<const ConvTilePlan*>& fits, const TilingOptions& opt) {
   std::uint64_t best = UINT64_MAX;
-  for (const auto& p : fits) best = std::min(best, p.burst_cost_bytes);
+  for (const ConvTilePlan* p : fits) best = std::min(best, p->burst_cost_bytes);
   const ConvTilePlan* chosen = nullptr;
   if (opt.time_based()) {
     const double traffic_limit = double(best) * (1.0 + opt.max_traffic_over_min);
     double best_ns = 0;
     bool any = false;
-    for (const auto& p : fits) {
-      if (double(p.burst_cost_bytes) > traffic_limit) continue;
-      if (!any || p.estimated_ns < best_ns) best_ns = p.estimated_ns;
+    for (const ConvTilePlan* p : fits) {
+      if (double(p->burst_cost_bytes) > traffic_limit) continue;
+      if (!any || p->estimated_ns < best_ns) best_ns = p->estimated_ns;
       any = true;
     }
     const double time_limit = best_ns * (1.0 + opt.time_tie_tolerance);
@@ -456,9 +457,9 @@ ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOp
       return std::make_tuple(-double(p.burst_cost_bytes), -double(p.input_read_bytes + p.weight_read_bytes),
                              p.order == LoopOrder::WeightsResident ? 1 : 0, p.co_tile, p.rows_tile);
     };
-    for (const auto& p : fits) {
-      if (double(p.burst_cost_bytes) > traffic_limit || p.estimated_ns > time_limit) continue;
-      if (!chosen || key(p) > key(*chosen)) chosen = &p;
+    for (const ConvTilePlan* p : fits) {
+      if (double(p->burst_cost_bytes) > traffic_limit || p->estimated_ns > time_limit) continue;
+      if (!chosen || key(*p) > key(*chosen)) chosen = p;
     }
     return *chosen;
   }
@@ -470,11 +471,18 @@ ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOp
                            -double(p.input_read_bytes + p.weight_read_bytes),
                            p.order == LoopOrder::WeightsResident ? 1 : 0, p.co_tile, p.rows_tile);
   };
-  for (const auto& p : fits) {
-    if (double(p.burst_cost_bytes) > limit) continue;
-    if (!chosen || key(p) > key(*chosen)) chosen = &p;
+  for (const ConvTilePlan* p : fits) {
+    if (double(p->burst_cost_bytes) > limit) continue;
+    if (!chosen || key(*p) > key(*chosen)) chosen = p;
   }
   return *chosen;
+}
+
+ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOptions& opt) {
+  std::vector<const ConvTilePlan*> ptrs;
+  ptrs.reserve(fits.size());
+  for (const ConvTilePlan& p : fits) ptrs.push_back(&p);
+  return choose_tiling(ptrs, opt);
 }
 
 // A tile's partial sums (co x rows x w_out of accumulator_elem_bytes) fit the accumulator, or
@@ -488,12 +496,12 @@ bool fits_accumulator(const ConvGeom& g, int co, int rows, const TilingOptions& 
 
 }  // namespace tiling_detail
 
-namespace {
+namespace tiling_detail {
 
-// The best tiling that fits `sram_bytes` (plan_conv without the smaller-SRAM candidates).
 // Every tiling whose SRAM layout fits sram_bytes, with its layout's total bytes, in the
-// order order x co tile x row tile. A layout does not depend on sram_bytes, so the list for a
-// smaller capacity is this one filtered (plan_conv computes it once for all its capacities).
+// order order x co tile x row tile. A layout's total bytes do not depend on sram_bytes, so the
+// list for a smaller capacity is this one filtered (plan_conv computes it once for all its
+// capacities).
 std::vector<std::pair<std::uint64_t, ConvTilePlan>> tilings_fitting(const ConvGeom& g, std::uint64_t sram_bytes,
                                                                     const TilingOptions& opt) {
   const int unit = co_unit(g, opt);
@@ -515,45 +523,56 @@ std::vector<std::pair<std::uint64_t, ConvTilePlan>> tilings_fitting(const ConvGe
   return fits;
 }
 
-// The chosen tiling among `all` (tilings_fitting) whose layout fits sram_bytes.
-std::optional<ConvTilePlan> plan_conv_in(const std::vector<std::pair<std::uint64_t, ConvTilePlan>>& all,
-                                         std::uint64_t sram_bytes, const TilingOptions& opt) {
-  std::vector<ConvTilePlan> fits;
+// The chosen tiling among `all` (tilings_fitting) whose layout fits sram_bytes: its index in
+// `all`, or -1 when none fits.
+std::ptrdiff_t plan_conv_in(const std::vector<std::pair<std::uint64_t, ConvTilePlan>>& all, std::uint64_t sram_bytes,
+                            const TilingOptions& opt) {
+  std::vector<const ConvTilePlan*> fits;
+  fits.reserve(all.size());
   for (const auto& [bytes, plan] : all)
-    if (bytes <= sram_bytes) fits.push_back(plan);
-  if (fits.empty()) return std::nullopt;
-  return choose_tiling(fits, opt);
+    if (bytes <= sram_bytes) fits.push_back(&plan);
+  if (fits.empty()) return -1;
+  const ConvTilePlan* chosen = &choose_tiling(fits, opt);
+  // `all` is a vector of pairs: the chosen plan's pair is found by its address.
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (&all[i].second == chosen) return std::ptrdiff_t(i);
+  return -1;  // not reached: choose_tiling returns one of `fits`
 }
 
-}  // namespace
+// Estimates within time_tie_tolerance are ties (as in choose_tiling), so a plan that moves
+// fewer bytes at a tied estimated time is an improvement.
+bool conv_plan_improves(const ConvTilePlan& a, const ConvTilePlan& b, const TilingOptions& opt) {
+  if (!opt.time_based()) return a.burst_cost_bytes < b.burst_cost_bytes;
+  const bool time_tied = a.estimated_ns <= b.estimated_ns * (1.0 + opt.time_tie_tolerance);
+  return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
+         (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
+}
+
+}  // namespace tiling_detail
 
 std::optional<ConvTilePlan> plan_conv(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt) {
+  // The same choice, memoised across the sizes of one compile() (conv_plan_cache.hpp).
+  if (opt.conv_plans != nullptr) return opt.conv_plans->plan(g, sram_bytes, opt);
   // The plan for sram_bytes competes with the plans for sram_bytes/2, /4, ... (down to the
   // minimal tile): every tiling that fits a smaller SRAM also fits this one, but the choice
   // among tilings (tolerances, tie-breaks) can land on one the cost model rates worse, or one
   // that buys estimated time with more DDR traffic. Going up from the smallest capacity, a
   // larger capacity's plan replaces the kept one only when it is a Pareto improvement: burst
-  // cost and (time_based() only) estimated time no higher, one strictly lower. So along
-  // C, 2C, 4C, ... (nested candidate lists) neither the burst cost nor the estimated time of
-  // the chosen plan ever rises, and equal-cost plans keep the smaller SRAM's tiles.
+  // cost and (time_based() only) estimated time no higher, one strictly lower
+  // (conv_plan_improves). So along C, 2C, 4C, ... (nested candidate lists) neither the burst
+  // cost nor the estimated time of the chosen plan ever rises, and equal-cost plans keep the
+  // smaller SRAM's tiles.
   const std::uint64_t min_bytes = conv_min_sram_bytes(g, opt);
   std::vector<std::uint64_t> caps;
   for (std::uint64_t c = sram_bytes; c >= min_bytes && c > 0; c /= 2) caps.push_back(c);
-  std::optional<ConvTilePlan> best;
-  // Estimates within time_tie_tolerance are ties (as in plan_conv_in), so a plan that moves
-  // fewer bytes at a tied estimated time is an improvement.
-  auto improves = [&](const ConvTilePlan& a, const ConvTilePlan& b) {
-    if (!opt.time_based()) return a.burst_cost_bytes < b.burst_cost_bytes;
-    const bool time_tied = a.estimated_ns <= b.estimated_ns * (1.0 + opt.time_tie_tolerance);
-    return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
-           (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
-  };
   const std::vector<std::pair<std::uint64_t, ConvTilePlan>> all = tilings_fitting(g, sram_bytes, opt);
+  const ConvTilePlan* best = nullptr;
   for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
-    std::optional<ConvTilePlan> p = plan_conv_in(all, *it, opt);
-    if (p && (!best || improves(*p, *best))) best = std::move(p);
+    const std::ptrdiff_t i = plan_conv_in(all, *it, opt);
+    if (i >= 0 && (!best || conv_plan_improves(all[std::size_t(i)].second, *best, opt))) best = &all[std::size_t(i)].second;
   }
-  return best;
+  if (!best) return std::nullopt;
+  return *best;
 }
 
 }  // namespace npu::compiler

@@ -2,6 +2,7 @@
 // cin_split.cpp (tiles split along input channels). Internal to the compiler's tiling/.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -83,6 +84,22 @@ double plan_estimate_ns(double compute_ns, double memory_ns, std::uint64_t first
                         const TilingOptions& opt);
 /// The choice among the tilings that fit (non-empty): plan_conv's rule (tiling.hpp).
 ConvTilePlan choose_tiling(const std::vector<ConvTilePlan>& fits, const TilingOptions& opt);
+/// The same choice among pointers (non-empty), without copying the plans: the one pointed to.
+const ConvTilePlan& choose_tiling(const std::vector<const ConvTilePlan*>& fits, const TilingOptions& opt);
+/// Every tiling (both loop orders, every co and row tile of plan_conv) whose packed layout fits
+/// sram_bytes, as (layout total bytes, plan) in order x co tile x row tile order. The plans'
+/// layouts are placed with opt's SRAM capacity and banks; every other field depends only on
+/// the geometry and opt's other fields.
+std::vector<std::pair<std::uint64_t, ConvTilePlan>> tilings_fitting(const ConvGeom& g, std::uint64_t sram_bytes,
+                                                                    const TilingOptions& opt);
+/// Index in `all` (tilings_fitting) of choose_tiling's choice among the tilings whose total
+/// bytes are at most sram_bytes; -1 when none is.
+std::ptrdiff_t plan_conv_in(const std::vector<std::pair<std::uint64_t, ConvTilePlan>>& all, std::uint64_t sram_bytes,
+                            const TilingOptions& opt);
+/// plan_conv's Pareto rule between the plans of two capacities: `a` (the larger's) replaces `b`
+/// when burst cost and (time_based()) estimated time are no higher (times within
+/// time_tie_tolerance tie), one strictly lower.
+bool conv_plan_improves(const ConvTilePlan& a, const ConvTilePlan& b, const TilingOptions& opt);
 /// A tile's partial sums (co x rows x w_out of accumulator_elem_bytes) fit the accumulator, or
 /// there is none (TilingOptions::accumulator_bytes == 0).
 bool fits_accumulator(const ConvGeom& g, int co, int rows, const TilingOptions& opt);

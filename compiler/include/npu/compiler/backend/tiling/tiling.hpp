@@ -92,6 +92,8 @@ inline constexpr double kDefaultTrafficWeight = 1.0;
 /// estimate of its full size (docs/compiler.md, "Program size limit").
 inline constexpr std::uint64_t kMaxProgramInstructions = 2000000;
 
+class ConvPlanCache;  // conv_plan_cache.hpp
+
 struct TilingOptions {
   int act_bytes = 1;    ///< bytes per activation/weight element (dtype of the MAC array)
   OverlapPolicy overlap = OverlapPolicy::Auto;  ///< depth-first stacks only
@@ -175,6 +177,9 @@ struct TilingOptions {
   bool cin_split = false;
   /// A Conv over NCDHW: the loop orders its tiler may pick (conv3d_plan.hpp; Auto: all).
   DepthOrderPolicy conv3d_order = DepthOrderPolicy::Auto;
+  /// Memo of plan_conv's choices for one compile() (conv_plan_cache.hpp), shared by its SRAM
+  /// sizes and threads; not part of any choice. nullptr: plan_conv computes every call.
+  ConvPlanCache* conv_plans = nullptr;
   bool time_based() const {
     return array.rows > 0 && array.cols > 0 && core_period_ns > 0 && ddr_bytes_per_ns > 0;
   }
