@@ -74,7 +74,7 @@ void lower_scatter(LowerCtx& ctx, const Node& n) {
   const Shape& ds = g.tensor(n.inputs[0]).shape;
   L.scatter = true;
   L.inputs = {n.inputs[0], idx, n.inputs[2]};  // data (copied), one index a row, update rows
-  L.gather_index_float = !indices_from_graph_input(g, idx);
+  L.gather_index_float = !ctx.int32_ids(idx);  // LowerCtx::int32_ids
   L.output = n.outputs[0];
   L.gather_rows = std::uint64_t(ds[0]);
   L.elems = elements(g, n.inputs[0]);
