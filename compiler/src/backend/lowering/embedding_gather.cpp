@@ -16,6 +16,17 @@
 
 namespace npu::compiler::lowering {
 
+std::string row_limits(const std::string& what, std::uint64_t rows, std::uint64_t row_elems) {
+  constexpr std::uint64_t kMaxRows = 0xffffffffull, kMaxRow = 0x7fffffffull;
+  if (rows > kMaxRows)
+    return what + " of " + std::to_string(rows) + " rows: at most 2^32 - 1 = 4294967295 (the gather LOAD's "
+           "table_rows field is 32-bit)";
+  if (row_elems > kMaxRow)
+    return what + " rows of " + std::to_string(row_elems) + " elements: at most 2^31 - 1 = 2147483647 (a layer's "
+           "row length is a 32-bit signed count)";
+  return "";
+}
+
 namespace {
 
 // Rows (axis 0) and row elements of a table of shape `s`; false when it has none.
@@ -33,8 +44,7 @@ std::string check_rows(const Graph& g, const Node& n) {
   if (it != ElemType::Int64 && it != ElemType::Int32) return n.op_type + " indices that are not int64/int32";
   std::uint64_t rows = 0, row = 0;
   if (!table_rows(g.tensor(n.inputs[0]).shape, rows, row)) return n.op_type + " of an empty table";
-  if (rows > 0xffffffffull || row > 0xffffffffull) return n.op_type + " table rows or row length above 2^32";
-  return "";
+  return row_limits(n.op_type + " table", rows, row);
 }
 
 std::string check_gather(const Graph& g, const Node& n) {

@@ -97,6 +97,12 @@ void add_scatter_ops(std::map<std::string, OpLowering>& t);  // scatter_ops.cpp:
 /// The Expand outputs (of NPU nodes, `npu_placed` by node index) read only by row scatters on
 /// the NPU, which read the indices before the Expand: no layer computes them (scatter_ops.cpp).
 std::set<std::string> scatter_expands(const Graph& g, const std::vector<bool>& npu_placed);
+/// "" when a row gather / scatter of a table (`what`: "Gather table", "ScatterElements data")
+/// of `rows` rows of `row_elems` elements fits the fields that hold them, else why not (the
+/// node then runs on the host): rows at most 2^32 - 1 (the gather LOAD's table_rows,
+/// isa::DmaDesc::gather_rows, is a uint32), a row at most 2^31 - 1 elements (the layer's row
+/// length, LayerSpec::channels, is an int). embedding_gather.cpp.
+std::string row_limits(const std::string& what, std::uint64_t rows, std::uint64_t row_elems);
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
 /// The fused attention of fuse-attention -> an Attention layer (attention_ops.cpp).
 void add_attention_ops(std::map<std::string, OpLowering>& t);
