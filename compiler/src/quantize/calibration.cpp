@@ -7,6 +7,7 @@
 #include <functional>
 #include <iterator>
 #include <random>
+#include <stdexcept>
 
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/compiler/quantize/integer_inputs.hpp"
@@ -148,13 +149,36 @@ std::size_t rank_index(double p, std::size_t n) {
 
 TensorRange with_zero(float lo, float hi) { return {std::min(lo, 0.0f), std::max(hi, 0.0f)}; }
 
+/// Values at or above the upper rank `p` % of `n` values (nearest rank, rank_index), and at or
+/// below the lower rank (100 - p) %.
+std::size_t upper_tail(double p, std::size_t n) { return n - rank_index(p, n); }
+std::size_t lower_tail(double p, std::size_t n) { return rank_index(100.0 - p, n) + 1; }
+
 /// Streaming exact percentile: keeps the values at or above the upper rank and at or below
-/// the lower rank (a few per 10 000 at 99.99 %), merged sample by sample.
+/// the lower rank (a few per 10 000 at 99.99 %), merged sample by sample. The ranks are those
+/// of the values actually added (`total`: each sample's own count, mask sentinels left out),
+/// known only after the last sample, so the tails kept are sized for `bound` values, at least
+/// `total` (every element of every sample); a tail only grows with the count, so the kept
+/// values hold the ranks of `total` (range()).
 struct Tails {
-  std::size_t total = 0;        ///< values over all samples
+  std::size_t bound = 0;        ///< most values the samples can add (elements x samples)
+  std::size_t total = 0;        ///< values added over all samples
   std::size_t keep_hi = 0, keep_lo = 0;
   std::vector<float> hi, lo;    ///< the keep_hi largest and keep_lo smallest so far
+  Tails(std::size_t most, double p) : bound(most), keep_hi(upper_tail(p, most)), keep_lo(lower_tail(p, most)) {}
+  /// The percentile range of the `total` values added (percentile_range of all of them).
+  TensorRange range(double p, const std::string& name) const {
+    if (total > bound)  // a tensor with more elements in a later sample than the first
+      throw std::logic_error("calibration: tensor '" + name + "' gave " + std::to_string(total) +
+                             " values over the samples, more than the " + std::to_string(bound) + " it was sized for");
+    std::vector<float> h = hi, l = lo;
+    const std::size_t nh = upper_tail(p, total), nl = lower_tail(p, total);  // <= keep_hi, keep_lo
+    std::nth_element(h.begin(), h.begin() + std::ptrdiff_t(nh - 1), h.end(), std::greater<float>());
+    std::nth_element(l.begin(), l.begin() + std::ptrdiff_t(nl - 1), l.end());
+    return with_zero(l[nl - 1], h[nh - 1]);
+  }
   void add(const std::vector<float>& v) {
+    total += v.size();
     hi.insert(hi.end(), v.begin(), v.end());
     if (hi.size() > keep_hi) {
       std::nth_element(hi.begin(), hi.begin() + std::ptrdiff_t(keep_hi), hi.end(), std::greater<float>());
@@ -200,13 +224,9 @@ std::map<std::string, TensorRange> calibrate(const Graph& graph, const std::vect
       const std::vector<float>& v = masked ? kept : t.f;
       if (v.empty()) continue;
       if (pct) {
-        Tails& tl = tails[name];
-        if (tl.total == 0) {
-          tl.total = v.size() * samples.size();
-          tl.keep_hi = tl.total - rank_index(options.percentile, tl.total);
-          tl.keep_lo = rank_index(100.0 - options.percentile, tl.total) + 1;
-        }
-        tl.add(v);
+        // Sized for every element of every sample: a sample's own count of non-sentinel values
+        // (a causal mask's -inf) differs from the first's (Tails).
+        tails.try_emplace(name, t.f.size() * samples.size(), options.percentile).first->second.add(v);
       } else {
         const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
         auto it = minmax.find(name);
@@ -217,8 +237,7 @@ std::map<std::string, TensorRange> calibrate(const Graph& graph, const std::vect
   }
   if (!pct) return minmax;
   std::map<std::string, TensorRange> out;
-  for (const auto& [name, tl] : tails)
-    out[name] = with_zero(*std::max_element(tl.lo.begin(), tl.lo.end()), *std::min_element(tl.hi.begin(), tl.hi.end()));
+  for (const auto& [name, tl] : tails) out[name] = tl.range(options.percentile, name);
   return out;
 }
 

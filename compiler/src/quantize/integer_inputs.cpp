@@ -10,8 +10,17 @@ namespace npu::compiler {
 
 namespace {
 
-bool is_view(const std::string& op) {
-  return op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity";
+// Ops that pass ids on (all of them or some, values unchanged): what the NPU runs as views of the
+// graph input's int32 ids (LowerCtx::int32_ids). Cast `to` 6, 7, 12, 13: int32, int64, uint32,
+// uint64.
+bool is_view(const Node& n) {
+  const std::string& op = n.op_type;
+  if (op == "Cast") {
+    const std::int64_t to = n.attr_int("to", 0);
+    return to == 6 || to == 7 || to == 12 || to == 13;
+  }
+  return op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
+         op == "Dropout" || op == "Slice" || op == "Split";
 }
 
 std::string shape_text(const std::vector<std::int64_t>& s) {
@@ -20,20 +29,23 @@ std::string shape_text(const std::vector<std::int64_t>& s) {
   return out.empty() ? "scalar" : out;
 }
 
-// Gathers of a constant table (axis 0) reading tensor `t` as indices, through views.
+// Gathers of a constant table reading tensor `t` as indices, through views.
 void find_tables(const Graph& g, const std::string& t, std::optional<IndexedTable>& best, int depth) {
   if (depth > 64) return;
   for (std::size_t k : g.consumers(t)) {
     const Node& n = g.nodes[k];
-    if (is_view(n.op_type) && !n.inputs.empty() && n.inputs[0] == t && !n.outputs.empty()) {
-      find_tables(g, n.outputs[0], best, depth + 1);
+    if (is_view(n) && !n.inputs.empty() && n.inputs[0] == t) {
+      for (const std::string& o : n.outputs)
+        if (!o.empty()) find_tables(g, o, best, depth + 1);
       continue;
     }
-    if (n.op_type != "Gather" || n.inputs.size() < 2 || n.inputs[1] != t || n.attr_int("axis", 0) != 0) continue;
-    if (!g.has_tensor(n.inputs[0])) continue;
+    if (n.op_type != "Gather" || n.inputs.size() < 2 || n.inputs[1] != t || !g.has_tensor(n.inputs[0])) continue;
     const Tensor& table = g.tensor(n.inputs[0]);
-    if (!table.is_constant || table.shape.empty()) continue;
-    if (!best || table.shape[0] < best->rows) best = IndexedTable{table.name, n.name, table.shape[0]};
+    std::int64_t axis = n.attr_int("axis", 0);
+    if (axis < 0) axis += std::int64_t(table.shape.size());
+    if (!table.is_constant || axis < 0 || axis >= std::int64_t(table.shape.size())) continue;
+    const std::int64_t rows = table.shape[std::size_t(axis)];
+    if (!best || rows < best->rows) best = IndexedTable{table.name, n.name, rows};
   }
 }
 

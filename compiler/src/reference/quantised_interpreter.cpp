@@ -55,7 +55,7 @@ class QuantisedInterpreter {
     // the graph (e.g. a Conv whose output only a Sigmoid reads has no grid of its own).
     for (const Node& n : g_.nodes) {
       node_ = &n;
-      if (!has_rule(n.op_type)) fail(no_rule(n.op_type));
+      if (!has_rule(n.op_type) && !id_view_of_ints(n)) fail(no_rule(n.op_type));
     }
     for (const Node& n : g_.nodes) {
       node_ = &n;
@@ -622,6 +622,12 @@ class QuantisedInterpreter {
     vals_[n.outputs[0]] = std::move(y);
   }
 
+  // A view (a Cast to int64...) of an integer tensor of the graph (token ids): has an int8 rule.
+  bool id_view_of_ints(const Node& n) const {
+    if (!qref::is_id_view(n) || n.inputs.empty() || !g_.has_tensor(n.inputs[0])) return false;
+    const ElemType t = g_.tensor(n.inputs[0]).type;
+    return t == ElemType::Int64 || t == ElemType::Int32;
+  }
   // A node reading an integer tensor (token ids): a view of it, or the token-embedding Gather.
   bool integer_operand(const Node& n) const {
     for (const std::string& in : n.inputs)
@@ -630,14 +636,22 @@ class QuantisedInterpreter {
   }
   void integer_op(const Node& n) {
     const std::string& op = n.op_type;
-    if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity") {
-      ints_[n.outputs.at(0)] = ints_.at(n.inputs.at(0));  // the ids in the same order
+    if (qref::is_id_view(n) && !n.inputs.empty() && ints_.count(n.inputs[0])) {  // quantised_ids.cpp
+      std::vector<std::vector<std::int64_t>> ys;
+      try {
+        ys = qref::id_view(g_, n, g_.tensor(n.inputs[0]).shape, ints_.at(n.inputs[0]));
+      } catch (const std::invalid_argument& e) {
+        fail(e.what());
+      }
+      for (std::size_t k = 0; k < n.outputs.size() && k < ys.size(); ++k)
+        if (!n.outputs[k].empty()) ints_[n.outputs[k]] = std::move(ys[k]);
       return;
     }
     if (op != "Gather" || n.inputs.size() < 2 || !ints_.count(n.inputs[1]) || n.attr_int("axis", 0) != 0 ||
         !g_.tensor(n.inputs[0]).is_constant)
       fail("integer tensors (token ids) have an int8 rule only as the indices of a Gather of a constant table along "
-           "axis 0 (the token embedding), through views");
+           "axis 0 (the token embedding), through views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, "
+           "Cast to int32/int64, Slice, Split)");
     const QuantisedTensor table = value(n.inputs[0]);
     QuantisedTensor y = output_like(n, std::size_t(g_.tensor(n.outputs.at(0)).elements()));
     if (!(y.grid == table.grid))

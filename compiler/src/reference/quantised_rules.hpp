@@ -173,6 +173,18 @@ std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n,
                                                   const std::vector<std::int64_t>& shape,
                                                   const std::vector<std::int8_t>& x);
 
+/// Whether node `n` passes integer ids (token ids) on as a view: Reshape, Flatten, Squeeze,
+/// Unsqueeze, Identity, Dropout and Cast to int32/int64/uint32/uint64 (the same values), Slice and
+/// Split (some of them). quantised_ids.cpp.
+bool is_id_view(const Node& n);
+
+/// Outputs of id view `n` (is_id_view) on ids `ids` of shape `shape`, one vector per output of
+/// `n` (empty for an absent one); Slice / Split by the fp32 reference interpreter's kernel on the
+/// ids as floats (exact below 2^24). Throws std::invalid_argument for another op or an id of
+/// magnitude 2^24 or more, ConfigError as run_reference does.
+std::vector<std::vector<std::int64_t>> id_view(const Graph& g, const Node& n, const std::vector<std::int64_t>& shape,
+                                               const std::vector<std::int64_t>& ids);
+
 /// The int8 token-embedding Gather (Gather(table [V, D...], ids, axis 0) by run-time ids): out
 /// row k = table row ids[k], the int8 codes as they are (the output keeps the table's grid, so
 /// no requantisation: the NPU's DMA of int8 rows). `table` holds V x `row` codes. Throws

@@ -11,22 +11,18 @@
 #include "npu/base/safe_file_name.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
+#include "npu/compiler/quantize/integer_inputs.hpp"
 #include "npu/sim/run/run_with_data.hpp"
 
 namespace npu::sim {
 
 namespace {
 
-bool integer_input(const compiler::Graph& g, const std::string& name) {
-  const compiler::ElemType t = g.tensor(name).type;
-  return t == compiler::ElemType::Int64 || t == compiler::ElemType::Int32;
-}
-
 // One graph input's values from its file: floats for a float input; for an int64/int32
 // input, integers carried as exact floats (|v| <= 2^24, the DDR image stores them as int32).
 std::vector<float> input_values(const compiler::Graph& g, const std::string& name, compiler::RefTensor t,
                                 const std::string& path) {
-  const bool want_int = integer_input(g, name);
+  const bool want_int = compiler::integer_input(g, name);
   if (!want_int && !t.is_float())
     throw ConfigError(path + ": error: graph input '" + name + "' needs float data; the file holds integers");
   if (want_int && t.is_float())
@@ -51,17 +47,6 @@ std::vector<float> input_values(const compiler::Graph& g, const std::string& nam
 }
 
 }  // namespace
-
-std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name) {
-  for (const compiler::Node& n : g.nodes) {
-    if (n.op_type != "Gather" || n.inputs.size() < 2 || n.inputs[1] != name || !g.has_tensor(n.inputs[0])) continue;
-    const compiler::Tensor& table = g.tensor(n.inputs[0]);
-    std::int64_t axis = n.attr_int("axis", 0);
-    if (axis < 0) axis += std::int64_t(table.shape.size());
-    if (table.is_constant && axis >= 0 && axis < std::int64_t(table.shape.size())) return table.shape[std::size_t(axis)];
-  }
-  return 0;
-}
 
 namespace {
 
@@ -117,8 +102,9 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
   for (const std::string& name : g.inputs) {
     if (out.count(name)) continue;
     std::vector<float> v(std::size_t(std::max<std::int64_t>(g.tensor(name).elements(), 0)));
-    if (integer_input(g, name)) {
-      const std::int64_t rows = gather_table_rows(g, name);
+    if (compiler::integer_input(g, name)) {
+      const auto table = compiler::indexed_table(g, name);  // the table calibration draws from
+      const std::int64_t rows = table ? table->rows : 0;
       if (rows <= 0)
         throw ConfigError("graph input '" + name + "': error: it holds integers and indexes no Gather of a constant "
                           "table, so no range can be generated for it; give its values with --input " + name +
@@ -127,7 +113,8 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       for (float& x : v) x = float(ui(rng));
       if (notes)
         notes->push_back("graph input '" + name + "': seeded integers uniform in [0, " + std::to_string(rows) +
-                         ") (the rows of the table its Gather reads), seed " + std::to_string(seed));
+                         ") (the rows of table '" + table->table + "' that Gather '" + table->gather + "' reads), seed " +
+                         std::to_string(seed));
     } else {
       for (float& x : v) x = u(rng);
     }

@@ -5,8 +5,9 @@
 //   an activation by non-constant indices (a detection head's box deltas by TopK indices);
 // - GatherND(data [V, D...], indices [..., 1]) with batch_dims 0 (RetinaNet's scores above the
 //   threshold, by NonZero's indices): the same row gather, one index per row.
-// Indices from a graph input are int32 in DDR; indices an earlier layer (or the host) computed
-// are at the activation width and the LOAD reads them as fp32 (index_float=4). A Gather of an
+// Indices that are a graph input's ids (through views: LowerCtx::int32_ids) are int32 in DDR;
+// indices an earlier layer (or the host) computed are at the activation width and the LOAD
+// reads them as fp32 (index_float=4). A Gather of an
 // activation by constant indices stays a view / costed layout copy (layout_ops.cpp,
 // layout_views.cpp).
 #include <algorithm>
@@ -15,16 +16,15 @@
 
 namespace npu::compiler::lowering {
 
-bool indices_from_graph_input(const Graph& g, std::string t) {
-  for (int guard = 0; guard < 1000; ++guard) {
-    const auto p = g.producer(t);
-    if (!p) return std::find(g.inputs.begin(), g.inputs.end(), t) != g.inputs.end();
-    const Node& v = g.nodes[*p];
-    const OpLowering* e = find(v.op_type);  // an alias entry of the table: Reshape, Flatten, Squeeze...
-    if (!e || !e->alias || v.on_host || v.inputs.empty()) return false;
-    t = v.inputs[0];
-  }
-  return false;
+std::string row_limits(const std::string& what, std::uint64_t rows, std::uint64_t row_elems) {
+  constexpr std::uint64_t kMaxRows = 0xffffffffull, kMaxRow = 0x7fffffffull;
+  if (rows > kMaxRows)
+    return what + " of " + std::to_string(rows) + " rows: at most 2^32 - 1 = 4294967295 (the gather LOAD's "
+           "table_rows field is 32-bit)";
+  if (row_elems > kMaxRow)
+    return what + " rows of " + std::to_string(row_elems) + " elements: at most 2^31 - 1 = 2147483647 (a layer's "
+           "row length is a 32-bit signed count)";
+  return "";
 }
 
 namespace {
@@ -44,8 +44,7 @@ std::string check_rows(const Graph& g, const Node& n) {
   if (it != ElemType::Int64 && it != ElemType::Int32) return n.op_type + " indices that are not int64/int32";
   std::uint64_t rows = 0, row = 0;
   if (!table_rows(g.tensor(n.inputs[0]).shape, rows, row)) return n.op_type + " of an empty table";
-  if (rows > 0xffffffffull || row > 0xffffffffull) return n.op_type + " table rows or row length above 2^32";
-  return "";
+  return row_limits(n.op_type + " table", rows, row);
 }
 
 std::string check_gather(const Graph& g, const Node& n) {
@@ -79,7 +78,7 @@ void lower_rows(LowerCtx& ctx, const Node& n) {
   std::uint64_t rows = 0, row = 0;
   table_rows(g.tensor(n.inputs[0]).shape, rows, row);
   L.inputs = {n.inputs[1]};  // the indices: int32 in DDR (4 B each), or computed at the activation width
-  L.gather_index_float = !indices_from_graph_input(g, n.inputs[1]);
+  L.gather_index_float = !ctx.int32_ids(n.inputs[1]);  // LowerCtx::int32_ids
   L.weight = n.inputs[0];    // the table [V, D...] in DDR: a constant or an activation
   L.output = n.outputs[0];
   L.in_elems = elements(g, n.inputs[1]);  // GatherND: [..., 1], one index a row as well

@@ -227,6 +227,23 @@ class Lowerer : public lowering::LowerCtx {
     }
   }
 
+  // LowerCtx::int32_ids: every tensor on the way is an integer one, linked to its input's bytes
+  // (link_aliases_and_concats: an alias or a view), down to an integer graph input.
+  bool int32_ids(const std::string& t0) const override {
+    std::string t = t0;
+    for (int guard = 0; guard < 1000 && g_.has_tensor(t); ++guard) {
+      const Tensor& tt = g_.tensor(t);
+      if (tt.is_constant || (tt.type != ElemType::Int64 && tt.type != ElemType::Int32)) return false;
+      const auto p = g_.producer(t);
+      if (!p) return std::find(g_.inputs.begin(), g_.inputs.end(), t) != g_.inputs.end();
+      const auto it = link_.find(t);
+      if (role_[*p] != Role::Alias || it == link_.end() || g_.nodes[*p].inputs.empty() ||
+          it->second.root != g_.nodes[*p].inputs[0])
+        return false;
+      t = it->second.root;
+    }
+    return false;
+  }
   [[noreturn]] void fail(const Node& n, const std::string& why) const override { lowering::fail(g_, n, why); }
   const std::set<std::string>& composed() const override { return composed_; }
   const lowering::ConcatCopies* concat_copies(const Node& n) const override {
@@ -380,9 +397,11 @@ class Lowerer : public lowering::LowerCtx {
         if (!e || !e->view) continue;
         const auto offsets = e->view(g_, n);
         if (offsets.empty() || offsets.size() != n.outputs.size()) continue;
+        // Offsets are elements of input 0: int32 ids (a Slice of input_ids) are 4 B each.
+        const std::uint64_t eb = int32_ids(n.inputs[0]) ? 4 : std::uint64_t(e_);
         for (std::size_t k = 0; k < n.outputs.size(); ++k) {
           if (n.outputs[k].empty()) continue;
-          link_[n.outputs[k]] = {n.inputs[0], offsets[k] * std::uint64_t(e_)};
+          link_[n.outputs[k]] = {n.inputs[0], offsets[k] * eb};
           alias_outputs.insert(n.outputs[k]);
         }
         out_.aliases.push_back(n.name);
@@ -453,25 +472,14 @@ class Lowerer : public lowering::LowerCtx {
     }
   }
 
-  // Whether t is a graph input's bytes (through alias views: a Reshape of token ids).
-  bool from_graph_input(std::string t) const {
-    for (int guard = 0; guard < 1000; ++guard) {
-      const auto p = g_.producer(t);
-      if (!p) return std::find(g_.inputs.begin(), g_.inputs.end(), t) != g_.inputs.end();
-      if (role_[*p] != Role::Alias || g_.nodes[*p].inputs.empty()) return false;
-      t = g_.nodes[*p].inputs[0];
-    }
-    return false;
-  }
-
-  // An integer graph input (token ids) is int32 in DDR, as the runtime feeds it. Integer
-  // tensors computed in the program (Faster R-CNN's index arithmetic, by NPU or host nodes)
-  // are at the activation width its layers store: the NPU has no integer data path, their
-  // traffic is costed at that width.
+  // An integer graph input (token ids) is int32 in DDR, as the runtime feeds it, and so is
+  // every integer view of it (int32_ids). Integer tensors computed in the program (Faster
+  // R-CNN's index arithmetic, by NPU or host nodes) are at the activation width its layers
+  // store: the NPU has no integer data path, their traffic is costed at that width.
   std::uint64_t tensor_bytes(const std::string& t) const {
     if (auto it = sub_bytes_.find(t); it != sub_bytes_.end()) return it->second;
     const Tensor& tt = g_.tensor(t);
-    if (!tt.is_constant && (tt.type == ElemType::Int64 || tt.type == ElemType::Int32) && from_graph_input(t))
+    if (int32_ids(t))
       return checked_mul(std::uint64_t(tt.elements()), std::uint64_t(4),
                          "error: bytes of tensor '" + echo(t) + "' (int32 elements x 4)");
     return checked_mul(std::uint64_t(g_.tensor(t).elements()), std::uint64_t(e_),

@@ -55,6 +55,15 @@ class LowerCtx {
   /// (zero copy): the inputs to copy and their byte offsets in the output. nullptr for a Concat
   /// along an inner axis (a layout copy).
   virtual const ConcatCopies* concat_copies(const Node& n) const = 0;
+  /// Whether integer tensor `t` (int64/int32) is an integer graph input's ids in DDR: the input
+  /// itself or a tensor linked to its bytes by nodes that run as no code (Reshape, Flatten,
+  /// Squeeze, Unsqueeze, Identity, Dropout, a Cast to a 32/64-bit integer type, a Slice or Split
+  /// along the outermost non-unit axis). Such a tensor is int32 in DDR, 4 B an element, as the
+  /// runtime writes the ids (tensor bytes, view offsets), and a gather LOAD / scatter STORE reads
+  /// it as int32 indices (index_float 0). Any other integer tensor was computed by a layer or the
+  /// host (Faster R-CNN's RPN adds offsets to its TopK indices) at the activation width: the
+  /// gather reads it as fp32 (index_float=4). The one test of both (lowering.cpp).
+  virtual bool int32_ids(const std::string& t) const = 0;
   [[noreturn]] virtual void fail(const Node& n, const std::string& why) const = 0;
 };
 
@@ -88,11 +97,12 @@ void add_scatter_ops(std::map<std::string, OpLowering>& t);  // scatter_ops.cpp:
 /// The Expand outputs (of NPU nodes, `npu_placed` by node index) read only by row scatters on
 /// the NPU, which read the indices before the Expand: no layer computes them (scatter_ops.cpp).
 std::set<std::string> scatter_expands(const Graph& g, const std::vector<bool>& npu_placed);
-/// Whether the indices `t` are a graph input's (token ids), through alias views: int32 in DDR
-/// (lowering.cpp tensor_bytes). Otherwise an earlier layer (or the host: Faster R-CNN's RPN
-/// adds offsets to its TopK indices) computed them, and they are at the activation width, read
-/// as fp32 by the gather LOAD / scatter STORE (index_float=4). embedding_gather.cpp.
-bool indices_from_graph_input(const Graph& g, std::string t);
+/// "" when a row gather / scatter of a table (`what`: "Gather table", "ScatterElements data")
+/// of `rows` rows of `row_elems` elements fits the fields that hold them, else why not (the
+/// node then runs on the host): rows at most 2^32 - 1 (the gather LOAD's table_rows,
+/// isa::DmaDesc::gather_rows, is a uint32), a row at most 2^31 - 1 elements (the layer's row
+/// length, LayerSpec::channels, is an int). embedding_gather.cpp.
+std::string row_limits(const std::string& what, std::uint64_t rows, std::uint64_t row_elems);
 void add_matmul_ops(std::map<std::string, OpLowering>& t);  // matmul_ops.cpp
 /// The fused attention of fuse-attention -> an Attention layer (attention_ops.cpp).
 void add_attention_ops(std::map<std::string, OpLowering>& t);

@@ -57,8 +57,9 @@ std::string row_scatter(const Graph& g, const Node& n) {
   if (row_indices(g, n).empty()) return "ScatterElements whose indices differ along a row";
   const ElemType it = g.tensor(n.inputs[1]).type;
   if (it != ElemType::Int64 && it != ElemType::Int32) return "ScatterElements indices that are not int64/int32";
-  if (std::uint64_t(ds[0]) > 0xffffffffull) return "ScatterElements data rows above 2^32";
-  return "";
+  std::uint64_t row = 1;
+  for (std::size_t d = 1; d < ds.size(); ++d) row *= std::uint64_t(std::max<std::int64_t>(ds[d], 0));
+  return row_limits("ScatterElements data", std::uint64_t(std::max<std::int64_t>(ds[0], 0)), row);
 }
 
 std::string check_scatter(const Graph& g, const Node& n) {
@@ -74,7 +75,7 @@ void lower_scatter(LowerCtx& ctx, const Node& n) {
   const Shape& ds = g.tensor(n.inputs[0]).shape;
   L.scatter = true;
   L.inputs = {n.inputs[0], idx, n.inputs[2]};  // data (copied), one index a row, update rows
-  L.gather_index_float = !indices_from_graph_input(g, idx);
+  L.gather_index_float = !ctx.int32_ids(idx);  // LowerCtx::int32_ids
   L.output = n.outputs[0];
   L.gather_rows = std::uint64_t(ds[0]);
   L.elems = elements(g, n.inputs[0]);

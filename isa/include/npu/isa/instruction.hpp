@@ -200,21 +200,21 @@ struct Epilogue {
 /// extent[0] elements are contiguous; rows of extent[0] repeat extent[1] times at
 /// ddr_stride_bytes[0]; planes repeat extent[2] times at ddr_stride_bytes[1].
 /// The SRAM side is packed: extent[0]*extent[1]*extent[2]*elem_bytes bytes from sram_addr.
-/// Gather form (LOAD only, `gather` set; docs/isa.md "LOAD gather"): row r of extent[1] is
-/// read from ddr_addr + idx[r] * ddr_stride_bytes[0], idx[r] the int32 at SRAM
-/// index_addr + 4r (a negative index counts from the end: + gather_rows); every index must lie
-/// in [-gather_rows, gather_rows). extent[2] is 1. Timing reads the stand-in rows 0..extent[1]-1
-/// (the indices are data; timing never depends on data). With index_float = 4 the indices are
-/// fp32 values (indices an earlier layer computed at the fp32 activation width); each must be
-/// an integer, and the same range applies.
+/// Gather form (`gather` set; docs/isa.md "LOAD gather"): a LOAD reads row r of extent[1] from
+/// ddr_addr + idx[r] * ddr_stride_bytes[0]; a STORE (scatter) writes it there. idx[r] is the
+/// 4-byte index at SRAM index_addr + 4r: an int32 (index_float 0: a graph input's token ids) or
+/// an fp32 value that must be an integer (index_float 4: indices an earlier layer computed at the
+/// fp32 activation width). A negative index counts from the end (+ gather_rows); every index
+/// must lie in [-gather_rows, gather_rows). extent[2] is 1. Timing reads the stand-in rows
+/// 0..extent[1]-1 (the indices are data; timing never depends on data).
 struct DmaDesc {
   std::uint64_t ddr_addr = 0;
   std::uint32_t sram_addr = 0;
   int elem_bytes = 1;
   std::array<std::uint32_t, 3> extent{1, 1, 1};
   std::array<std::uint64_t, 2> ddr_stride_bytes{0, 0};
-  bool gather = false;            ///< rows chosen by int32 indices in SRAM (the gather form)
-  std::uint32_t index_addr = 0;   ///< gather: SRAM address of extent[1] int32 row indices
+  bool gather = false;            ///< rows chosen by indices in SRAM (the gather form)
+  std::uint32_t index_addr = 0;   ///< gather: SRAM address of extent[1] row indices, 4 B each (index_float)
   std::uint32_t gather_rows = 0;  ///< gather: rows of the table in DDR (its DDR span)
   std::uint32_t index_float = 0;  ///< gather: 0 = int32 indices; 4 = fp32 indices (4 B each either way)
   /// Throws npu::ConfigError (checked_math.hpp) when the product does not fit in 64 bits.

@@ -13,12 +13,14 @@
 
 namespace npu::compiler {
 
-/// The constant table an integer graph input indexes: a Gather(table, ids, axis 0) reading
-/// the input directly or through views (Reshape, Flatten, Squeeze, Unsqueeze, Identity).
+/// The constant table an integer graph input indexes: a Gather(table, ids, axis) reading the
+/// input directly or through views that pass ids on (Reshape, Flatten, Squeeze, Unsqueeze,
+/// Identity, Dropout, Cast to int32/int64/uint32/uint64, Slice, Split: the ops the NPU runs as
+/// views of the input's int32 ids).
 struct IndexedTable {
   std::string table;   ///< the Gather's constant input 0 (e.g. GPT-2's 'm.wte.weight' [2048, 256])
   std::string gather;  ///< the Gather node's name
-  std::int64_t rows = 0;  ///< table rows along axis 0: valid ids are [0, rows)
+  std::int64_t rows = 0;  ///< the table's size along the Gather's axis (0: rows): valid ids are [0, rows)
 };
 
 /// True for an int64 / int32 graph input (token ids, positions): not quantised by PTQ.
@@ -26,7 +28,9 @@ bool integer_input(const Graph& g, const std::string& name);
 
 /// The table integer input `name` indexes (IndexedTable above); nullopt when no Gather of a
 /// constant table reads it (its valid range is then unknown). If several do, the one with the
-/// fewest rows (every id must be valid for all of them).
+/// fewest rows (every id must be valid for all of them). The one answer for seeded calibration
+/// (seeded_integer_input), calibration files (checked_integer_input) and the seeded inputs of
+/// `npu simulate --with-data` (sim::data_inputs), so that they draw the same ids.
 std::optional<IndexedTable> indexed_table(const Graph& g, const std::string& name);
 
 /// Checks calibration file `path` read as integer graph input `name` and returns it with the

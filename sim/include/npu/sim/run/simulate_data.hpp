@@ -20,7 +20,8 @@ namespace npu::sim {
 /// seeded with `seed` (inputs in graph order, values row-major). An int64/int32 graph input
 /// takes integer files only (.npy '<i8'/'<i4', TensorProto INT64/INT32) and carries its values
 /// as exact floats (|v| <= 2^24); generated, it is uniform in [0, rows) of the constant table
-/// its Gather indexes (gather_table_rows), and a line saying so is appended to `notes`.
+/// it indexes (compiler::indexed_table, through views: the table seeded calibration draws from,
+/// so seed S gives calibration's ids), and a line saying so is appended to `notes`.
 /// Throws ConfigError for an unknown input name, a malformed spec, a bad file, a wrong element
 /// count, float data for an integer input (and the reverse) or an integer input to generate
 /// that indexes no Gather. A file holding NaN or +-Inf is refused (ConfigError naming the file,
@@ -31,10 +32,6 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
                                                       const std::vector<std::string>& specs, std::uint64_t seed,
                                                       std::vector<std::string>* notes = nullptr,
                                                       bool allow_nonfinite = false);
-
-/// Rows of the constant table (its `axis` dimension) that graph input `name` indexes as a
-/// Gather's indices; 0 when no Gather of a constant reads it as indices.
-std::int64_t gather_table_rows(const compiler::Graph& g, const std::string& name);
 
 /// Writes each tensor of `outs` to DIR/FILE.npy and DIR/FILE.pb, FILE its name mapped by
 /// npu::safe_file_names() over all the names of `outs` (so a name like "../x" or "/abs" stays

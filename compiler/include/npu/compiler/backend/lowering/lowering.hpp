@@ -167,10 +167,11 @@ struct LayerSpec {
   std::uint64_t b_elems = 0, b_inner = 1;
   std::uint64_t in_elems = 0;    ///< Layout: elements read (all inputs); `elems` = elements written; Gather: indices
   /// Gather: rows of the table `weight` (its axis 0); `channels` = elements of one row,
-  /// `inputs[0]` the int32 indices, `elems` = indices x row elements written.
+  /// `inputs[0]` the indices (int32 ids, or fp32: gather_index_float), `elems` = indices x row
+  /// elements written.
   std::uint64_t gather_rows = 0;
-  /// Gather: the indices are computed in the program (not a graph input's int32 token ids), so
-  /// they sit in DDR at the activation width; the gather LOAD reads them as fp32 (index_float=4,
+  /// Gather: the indices are computed in the program (not a graph input's int32 token ids or a
+  /// view of them: lowering_table.hpp LowerCtx::int32_ids), so they sit in DDR at the activation width; the gather LOAD reads them as fp32 (index_float=4,
   /// docs/isa.md "LOAD gather"). Runs with data need fp32 activations.
   bool gather_index_float = false;
   /// Gather layer as a row scatter (ScatterElements along axis 0 whose indices repeat one index
