@@ -34,17 +34,9 @@ std::vector<std::vector<std::int64_t>> id_view(const Graph& g, const Node& n, co
   if (same_values(n)) return {ids};
   // Slice / Split: the node alone on input "x" (its other inputs: the graph's constants), run
   // by the fp32 reference interpreter on the ids as floats (exact: |id| < 2^24, only selected).
-  Graph one;
-  one.name = g.name + ":" + n.name + ":ids";
-  one.opset = g.opset;
-  Tensor xt;
-  xt.name = "x";
-  xt.shape = shape;
-  one.tensors["x"] = xt;
-  Node m = n;
-  m.inputs.at(0) = "x";
-  for (std::size_t i = 1; i < m.inputs.size(); ++i)
-    if (!m.inputs[i].empty()) one.tensors[m.inputs[i]] = g.tensor(m.inputs[i]);
+  SingleNode single = single_node_on_x(g, n, shape, "ids");
+  Graph& one = single.graph;
+  const Node& m = single.node;
   for (const std::string& o : m.outputs)
     if (!o.empty()) {
       one.tensors[o] = g.tensor(o);

@@ -13,6 +13,22 @@
 
 namespace npu::compiler::qref {
 
+SingleNode single_node_on_x(const Graph& g, const Node& n, const std::vector<std::int64_t>& shape,
+                            const std::string& tag) {
+  SingleNode r;
+  r.graph.name = g.name + ":" + n.name + ":" + tag;
+  r.graph.opset = g.opset;
+  Tensor xt;
+  xt.name = "x";
+  xt.shape = shape;
+  r.graph.tensors["x"] = xt;
+  r.node = n;
+  r.node.inputs.at(0) = "x";
+  for (std::size_t i = 1; i < r.node.inputs.size(); ++i)
+    if (!r.node.inputs[i].empty()) r.graph.tensors[r.node.inputs[i]] = g.tensor(r.node.inputs[i]);
+  return r;
+}
+
 bool is_layout_move(const std::string& op) {
   static const std::set<std::string> kOps = {"Transpose", "Split", "Slice", "Resize", "Upsample", "Gather", "Pad",
                                              "Expand"};  // Expand: GQA's repeat of K/V heads
@@ -51,17 +67,9 @@ std::vector<std::vector<std::int8_t>> layout_move(const Graph& g, const Node& n,
   check_move(g, n);
   // The node alone on input "x" (its other inputs: the graph's constants), run by the fp32
   // reference interpreter on the int8 codes as floats, without fake quantisation.
-  Graph one;
-  one.name = g.name + ":" + n.name + ":int8-move";
-  one.opset = g.opset;
-  Tensor xt;
-  xt.name = "x";
-  xt.shape = shape;
-  one.tensors["x"] = xt;
-  Node m = n;
-  m.inputs.at(0) = "x";
-  for (std::size_t i = 1; i < m.inputs.size(); ++i)
-    if (!m.inputs[i].empty()) one.tensors[m.inputs[i]] = g.tensor(m.inputs[i]);
+  SingleNode single = single_node_on_x(g, n, shape, "int8-move");
+  Graph& one = single.graph;
+  Node& m = single.node;
   if (n.op_type == "Pad" && n.attr_string("mode", "constant") == "constant") {
     // The pad value as its code on the grid (the real 0 -> the zero point), given both ways.
     const float code = float(pad_code(g, n, grid));

@@ -156,6 +156,17 @@ UnaryFunction unary_function(const Graph& g, const Node& n);
 /// Layout ops whose int8 values move unchanged: Transpose, Split, Slice, nearest Resize /
 /// Upsample, Gather at constant indices (ONNX Gather; ViT's class token x[:, 0]), Expand (GQA's
 /// repeat of K/V heads) and Pad (constant, reflect, edge). Input and output share one grid.
+/// Node `n` of `g` alone on an input "x" of `shape`, to run one node through the fp32 reference
+/// (layout_move, id_view): `graph` holds "x" and `n`'s other inputs (g's tensors: the graph's
+/// constants) and is named g.name + ":" + n.name + ":" + `tag`; `node` is `n` with input 0 renamed
+/// "x". The caller adjusts the node, then adds it and the outputs.
+struct SingleNode {
+  Graph graph;
+  Node node;
+};
+SingleNode single_node_on_x(const Graph& g, const Node& n, const std::vector<std::int64_t>& shape,
+                            const std::string& tag);
+
 bool is_layout_move(const std::string& op);
 
 /// The int8 code a constant-mode Pad node `n` writes on `grid`: quantise(value, grid), value its
