@@ -287,11 +287,7 @@ class Lowerer : public lowering::LowerCtx {
         throw ConfigError((g_.source.empty() ? "model '" + g_.name + "'" : g_.source) + ": error: node '" +
                           n.name + "' (" + n.op_type + "): cannot be lowered to the NPU: " + reason);
       if (!reason.empty()) {
-        // Host results come back: an NPU node reading one loads it from DDR, where the
-        // host wrote it (a crossing, costed in the host layer).
-        role_[i] = Role::Host;
-        out_.host_nodes.push_back({n.name, n.op_type, reason});
-        for (const auto& o : n.outputs) host_tensors_.insert(o);
+        place_on_host(i, reason);
         continue;
       }
       if (const lowering::OpLowering* e = lowering::find(n.op_type); e && e->alias) role_[i] = Role::Alias;
@@ -301,6 +297,40 @@ class Lowerer : public lowering::LowerCtx {
       for (const auto& in : g_.nodes[i].inputs)
         if (!in.empty() && !is_const(g_, in) && !host_tensors_.count(in)) host_visible_.insert(in);
     }
+  }
+
+  // Host results come back: an NPU node reading one loads it from DDR, where the host wrote it
+  // (a crossing, costed in the host layer). The inputs the host reads are marked by classify(),
+  // or here for a node placed after it (link_aliases_and_concats).
+  void place_on_host(std::size_t i, const std::string& reason) {
+    const Node& n = g_.nodes[i];
+    role_[i] = Role::Host;
+    // host_nodes is in graph order: a node placed after classify() goes before the later ones.
+    const auto at = std::lower_bound(host_index_.begin(), host_index_.end(), i) - host_index_.begin();
+    host_index_.insert(host_index_.begin() + at, i);
+    out_.host_nodes.insert(out_.host_nodes.begin() + at, {n.name, n.op_type, reason});
+    for (const auto& o : n.outputs) host_tensors_.insert(o);
+    for (const auto& in : n.inputs)
+      if (!in.empty() && !is_const(g_, in) && !host_tensors_.count(in)) host_visible_.insert(in);
+  }
+
+  // A Cast to a float type of a graph input's int32 ids (int32_ids) would be a zero-copy view
+  // whose int32 bytes every float reader took as fp32 values (an HF export's attention_mask
+  // Cast: [1, 0, 1, 3] read as 1.4e-45, 0, ...). The NPU has no int32 -> fp32 conversion, so it
+  // stays on the host, which says why; "" for any other node.
+  std::string int32_read_as_float(const Node& n) const {
+    if (n.op_type != "Cast" || n.inputs.empty() || n.outputs.empty() || !int32_ids(n.inputs[0])) return "";
+    const std::int64_t to = n.attr_int("to", 0);  // ONNX FLOAT 1, FLOAT16 10, DOUBLE 11, BFLOAT16 16
+    if (to != 1 && to != 10 && to != 11 && to != 16) return "";
+    return "Cast of the integer graph input '" + root_input(n.inputs[0]) +
+           "' to float: integer graph inputs are int32 in DDR, as the runtime feeds them, and the NPU has no "
+           "int32 -> fp32 conversion (feed the input as float, or cast it before the model)";
+  }
+
+  // The graph input an int32_ids tensor views.
+  std::string root_input(std::string t) const {
+    for (auto it = link_.find(t); it != link_.end(); it = link_.find(t)) t = it->second.root;
+    return t;
   }
 
   // A maximal run of consecutive host nodes -> one Host layer (one HOST instruction).
@@ -395,6 +425,10 @@ class Lowerer : public lowering::LowerCtx {
         // Zero-copy views (Slice/Split along the outermost axis, all-zero Pad).
         const lowering::OpLowering* e = lowering::find(n.op_type);
         if (!e || !e->view) continue;
+        if (const std::string why = int32_read_as_float(n); !why.empty()) {
+          place_on_host(i, why);
+          continue;
+        }
         const auto offsets = e->view(g_, n);
         if (offsets.empty() || offsets.size() != n.outputs.size()) continue;
         // Offsets are elements of input 0: int32 ids (a Slice of input_ids) are 4 B each.
@@ -551,6 +585,7 @@ class Lowerer : public lowering::LowerCtx {
   LoweredGraph out_;
   std::vector<Role> role_;
   std::set<std::string> host_tensors_;   // produced on the host
+  std::vector<std::size_t> host_index_;  // node index of each out_.host_nodes entry (ascending)
   std::set<std::string> host_visible_;   // produced on the NPU, read by the host
   std::map<std::string, std::uint64_t> sub_bytes_;  // subview name -> its bytes
   std::map<std::string, DdrPlace> link_; // graph tensor -> (graph tensor it lives in, offset)
