@@ -35,12 +35,11 @@ void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::s
   }
   const std::uint64_t addr = gp.get_address();
   const std::uint64_t len = gp.get_data_length();
-  const std::uint64_t capacity = core_.capacity_bytes();
   if (len == 0) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if (addr >= capacity || len > capacity - addr) {
+  if (!inside_capacity(addr, len)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -61,8 +60,7 @@ void DdrModule::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::s
 bool DdrModule::time_burst(bool is_write, std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t offered_ps,
                            std::uint64_t now_ps, const std::string* layer, const std::string* tensor,
                            std::uint64_t& done_ps) {
-  const std::uint64_t capacity = core_.capacity_bytes();
-  if (!ps_resolution_ || bytes == 0 || ddr_addr >= capacity || bytes > capacity - ddr_addr) return false;
+  if (!ps_resolution_ || bytes == 0 || !inside_capacity(ddr_addr, bytes)) return false;
   const Tick done = serve_span(ddr_addr, bytes, is_write, ready_tick(offered_ps_of(offered_ps)), layer,
                                tensor);
   done_ps = std::max(done_time_ps(done), now_ps);  // b_transport's delay is never negative
@@ -85,8 +83,13 @@ Tick DdrModule::ready_tick(double offered_ps) const {
   return Tick(std::ceil(offered_ps / tck_ps_ - 1e-6));
 }
 
+bool DdrModule::inside_capacity(std::uint64_t addr, std::uint64_t len) const {
+  const std::uint64_t capacity = core_.capacity_bytes();
+  return addr < capacity && len <= capacity - addr;
+}
+
 Tick DdrModule::serve_span(std::uint64_t addr, std::uint64_t len, bool is_write, Tick ready,
-                                      const std::string* layer, const std::string* tensor) {
+                           const std::string* layer, const std::string* tensor) {
   const auto burst = std::uint64_t(core_.config().burst_bytes());
   const std::uint64_t first = addr / burst * burst;
   const std::uint64_t last = (addr + len - 1) / burst * burst;

@@ -65,6 +65,8 @@ class DdrModule : public sc_core::sc_module, public BurstTimingTarget {
  private:
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  /// [addr, addr + len) lies inside the DDR capacity (else an address error).
+  bool inside_capacity(std::uint64_t addr, std::uint64_t len) const;
   /// The DRAM clock edge at or after an offer (tolerating the 1 ps resolution of tCK).
   Tick ready_tick(const sc_core::sc_time& offered) const;
   Tick ready_tick(double offered_ps) const;
