@@ -292,16 +292,11 @@ class Lowerer : public lowering::LowerCtx {
       }
       if (const lowering::OpLowering* e = lowering::find(n.op_type); e && e->alias) role_[i] = Role::Alias;
     }
-    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
-      if (role_[i] != Role::Host) continue;
-      for (const auto& in : g_.nodes[i].inputs)
-        if (!in.empty() && !is_const(g_, in) && !host_tensors_.count(in)) host_visible_.insert(in);
-    }
   }
 
   // Host results come back: an NPU node reading one loads it from DDR, where the host wrote it
-  // (a crossing, costed in the host layer). The inputs the host reads are marked by classify(),
-  // or here for a node placed after it (link_aliases_and_concats).
+  // (a crossing, costed in the host layer). The inputs it reads from the NPU are host-visible
+  // (nodes come in graph order, so a host-produced input is already in host_tensors_).
   void place_on_host(std::size_t i, const std::string& reason) {
     const Node& n = g_.nodes[i];
     role_[i] = Role::Host;
