@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "integer_option.hpp"
+#include "self_exe.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
@@ -18,12 +19,6 @@
 #include "npu/sim/verify/experiment_verify.hpp"
 
 namespace {
-
-std::string self_exe() {
-  std::error_code ec;
-  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("npu") : p.string();
-}
 
 // Adds the options that fill `opt` (models, configs, strategies, output, runs, traces, shapes).
 void add_run_options(CLI::App* cmd, npu::sim::ExperimentOptions& opt, std::vector<std::string>& strategies,
@@ -69,7 +64,7 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
   opt.strategies = npu::tool::strategy_list(strategies);
   if (opt.strategies.empty()) opt.strategies = npu::compiler::builtin_strategy_names();  // all six built-ins
   opt.traces = npu::tool::split_list(traces);
-  opt.self_exe = self_exe();
+  opt.self_exe = npu::tool::self_exe();
   opt.with_data = verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)
   if (!verify && !vo.calib_dir.empty())
     throw npu::ConfigError("--calib: error: it calibrates the quantised model of --verify; add --verify");

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "self_exe.hpp"
 #include "integer_option.hpp"
 #include "npu/base/config_error.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
@@ -62,9 +63,7 @@ void add_llm(CLI::App& app) {
     opt->generate_given = generate->count() > 0;
     opt->strategies = npu::tool::strategy_list(*strategies);
     if (opt->strategies.empty()) opt->strategies = {"none", "conv-bn-act", "transformer"};
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    opt->self_exe = ec ? std::string("npu") : exe.string();
+    opt->self_exe = npu::tool::self_exe();
     const auto source = npu::sim::open_model_source(opt->model);
     const auto plan = npu::sim::plan_llm(*opt, *source);  // everything checked before any run
     if (!opt->quiet)

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "self_exe.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/report.hpp"
@@ -13,12 +14,6 @@
 #include "npu/sim/experiment/sweep_size.hpp"
 
 namespace {
-
-std::string self_exe() {
-  std::error_code ec;
-  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("npu") : p.string();
-}
 
 void add_sweep(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -38,7 +33,7 @@ void add_sweep(CLI::App& app) {
       ->check(CLI::Range(std::size_t(1), std::size_t(1) << 40));
   npu::tool::add_quiet_flag(cmd, opt->quiet);
   cmd->callback([opt]() {
-    opt->self_exe = self_exe();
+    opt->self_exe = npu::tool::self_exe();
     const auto out = npu::sim::run_sweep(*opt);
     if (!opt->quiet)
       std::cout << out.report.table << fmt::format("\nsweep: {} cells planned; this {}: {} cells, {} done before, {} invalid, {} run now, {} "

@@ -7,15 +7,10 @@
 
 #include "command.hpp"
 #include "integer_option.hpp"
+#include "self_exe.hpp"
 #include "npu/sim/verify/verify.hpp"
 
 namespace {
-
-std::string self_exe() {
-  std::error_code ec;
-  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("npu") : p.string();
-}
 
 void add_verify(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -76,7 +71,7 @@ void add_verify(CLI::App& app) {
       throw npu::ConfigError("--percentile: error: it sets the rank of the percentile calibrator, and --calibrator "
                              "is '" + *calibrator + "'\n  fix: add --calibrator percentile, or drop --percentile");
     if (opt->jobs < 1) throw npu::ConfigError("-j " + std::to_string(opt->jobs) + ": error: must be at least 1");
-    opt->self_exe = self_exe();
+    opt->self_exe = npu::tool::self_exe();
     const auto report = npu::sim::run_verify(*opt);
     if (!opt->quiet)
       std::cout << npu::sim::format_verify(report, *opt) << "\nwrote " << opt->out_dir

@@ -29,6 +29,11 @@ long find_node(const Graph& graph, const std::string& name) {
   return -1;
 }
 
+const Node* node_named(const Graph& graph, const std::string& name) {
+  const long k = find_node(graph, name);
+  return k < 0 ? nullptr : &graph.nodes[std::size_t(k)];
+}
+
 bool is_graph_output(const Graph& graph, const std::string& tensor) {
   return std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end();
 }

@@ -4,17 +4,12 @@
 #include <set>
 #include <sstream>
 
+#include "npu/base/user_text.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
 
 /// The candidates of one graph pass: checked, then rewritten or declined (PassManager::run).
 std::vector<Decision> run_graph_pass(const GraphPass& pass, Graph& graph) {
@@ -58,11 +53,11 @@ PassManager PassManager::of_kind(PassKind kind, const std::vector<std::string>& 
   PassManager pm;
   for (const auto& n : names) {
     const PassInfo* info = registry.find(n);
-    if (!info) throw ConfigError("error: unknown pass '" + n + "' (allowed: " + join(registry.names(kind)) + ")");
+    if (!info) throw ConfigError("error: unknown pass '" + n + "' (allowed: " + comma_list(registry.names(kind)) + ")");
     if (info->kind != kind)
       throw ConfigError("error: pass '" + n + "' is " + (info->kind == PassKind::Import ? "an " : "a ") +
                         to_string(info->kind) + " pass, not " + (kind == PassKind::Import ? "an " : "a ") +
-                        to_string(kind) + " pass (allowed here: " + join(registry.names(kind)) + ")");
+                        to_string(kind) + " pass (allowed here: " + comma_list(registry.names(kind)) + ")");
     pm.add(info->make());
   }
   return pm;

@@ -21,12 +21,6 @@ namespace npu::compiler {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 [[noreturn]] void fail(const std::string& source, const YAML::Mark& mark, const std::string& what) {
   // yaml-cpp marks are 0-based; messages use 1-based line:col like compilers do.
   throw ConfigError(source + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) +
@@ -58,7 +52,7 @@ std::vector<std::string> builtin_strategy_names() {
 
 Strategy builtin_strategy(const std::string& name) {
   if (name.empty())
-    throw ConfigError("error: empty strategy name (allowed: " + join(builtin_strategy_names()) +
+    throw ConfigError("error: empty strategy name (allowed: " + comma_list(builtin_strategy_names()) +
                       ", or a strategy .yaml file)");
   Strategy s;
   s.name = name;
@@ -81,7 +75,7 @@ Strategy builtin_strategy(const std::string& name) {
                 "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope",
                 "fuse-swiglu", "fuse-attention"};
   } else {
-    throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + join(builtin_strategy_names()) +
+    throw ConfigError("error: unknown strategy '" + name + "' (allowed: " + comma_list(builtin_strategy_names()) +
                       "); define your own in a YAML file and pass it with --strategy-file");
   }
   return s;
@@ -110,13 +104,13 @@ void read_name(const YAML::Node& v, const std::string& source, Strategy& s) {
 /// Why `pass` cannot be listed in a strategy ("" when it can): unknown, or not a graph pass.
 std::string pass_problem(const std::string& pass) {
   const PassInfo* info = PassRegistry::instance().find(pass);
-  if (!info) return "unknown pass '" + echo(pass) + "' (allowed: " + join(pass_names()) + ")";
+  if (!info) return "unknown pass '" + echo(pass) + "' (allowed: " + comma_list(pass_names()) + ")";
   if (info->kind == PassKind::Import)
     return "pass '" + echo(pass) + "' is an import pass, run on every imported graph; a strategy lists graph passes "
-           "(allowed: " + join(pass_names()) + ")";
+           "(allowed: " + comma_list(pass_names()) + ")";
   if (info->kind == PassKind::Program)
     return "pass '" + echo(pass) + "' is a program pass, run by the compiler after code generation (see "
-           "docs/compiler.md); a strategy lists graph passes (allowed: " + join(pass_names()) + ")";
+           "docs/compiler.md); a strategy lists graph passes (allowed: " + comma_list(pass_names()) + ")";
   return "";
 }
 
@@ -202,7 +196,7 @@ Strategy parse_strategy_yaml(const std::string& yaml_text, const std::string& so
     const Strategy b = builtin_strategy(s.name);
     if (b.passes != s.passes)  // (its depth-first options may differ: a tuning the cell key tells apart)
       fail(source, seen.at("name"),
-           "strategy name '" + s.name + "' is a built-in strategy's (passes: [" + join(b.passes) +
+           "strategy name '" + s.name + "' is a built-in strategy's (passes: [" + comma_list(b.passes) +
                "]), and this file's passes differ; give it a name of its own, e.g. name: my-" + s.name);
   }
   if (seen.count("overlap") && !s.uses("fuse-layers"))

@@ -1,5 +1,6 @@
 #include "npu/hw/ddr/address_mapper.hpp"
 
+#include "ddr_config_fail.hpp"
 
 namespace npu::hw {
 
@@ -19,9 +20,7 @@ const char* const kFieldNames[AddressMapper::kFieldCount] = {"ro", "ch", "ra", "
 const char* const kFieldMeaning[AddressMapper::kFieldCount] = {
     "rows", "channels", "ranks", "banks_per_group", "bank_groups", "columns / burst_length"};
 
-[[noreturn]] void fail(const std::string& source, const std::string& what, const std::string& fix) {
-  throw ConfigError(source + ": error: " + what + "\n  fix: " + fix);
-}
+using ddr_detail::fail;
 
 }  // namespace
 

@@ -5,13 +5,13 @@
 #include "npu/hw/ddr/address_mapper.hpp"
 #include "npu/hw_config/ddr_refresh_rule.hpp"
 
+#include "ddr_config_fail.hpp"
+
 namespace npu::hw {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& source, const std::string& what, const std::string& fix) {
-  throw ConfigError(source + ": error: " + what + "\n  fix: " + fix);
-}
+using ddr_detail::fail;
 
 void require_positive(const std::string& source, const char* key, long long v, const char* unit) {
   if (v < 1) {

@@ -21,7 +21,7 @@ std::uint32_t fnv1a32(const std::string& s) {  // FNV-1a: offset basis 216613626
   return h;
 }
 
-std::string lower(std::string s) {
+std::string ascii_lower(std::string s) {
   for (char& c : s)
     if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
   return s;
@@ -48,8 +48,8 @@ std::map<std::string, std::string> safe_file_names(const std::vector<std::string
   for (const std::string& n : sorted) {
     const std::string base = safe_file_name(n);
     std::string f = base;
-    for (int k = 2; taken.count(lower(f)); ++k) f = base + "~" + std::to_string(k);
-    taken.insert(lower(f));
+    for (int k = 2; taken.count(ascii_lower(f)); ++k) f = base + "~" + std::to_string(k);
+    taken.insert(ascii_lower(f));
     out[n] = f;
   }
   return out;

@@ -155,4 +155,6 @@ std::string summary_line(std::string_view message) {
   return first + " " + item + (more > 0 ? " (and " + std::to_string(more) + " more)" : std::string());
 }
 
+std::string comma_list(const std::vector<std::string>& names) { return fmt::format("{}", fmt::join(names, ", ")); }
+
 }  // namespace npu

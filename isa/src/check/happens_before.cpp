@@ -6,10 +6,6 @@
 
 namespace npu::isa {
 
-namespace {
-int token_index(Token t) { return int(t.from) * 3 + int(t.to); }
-}  // namespace
-
 HappensBefore happens_before(const Program& p) {
   using Clock = HappensBefore::Clock;
   HappensBefore hb;

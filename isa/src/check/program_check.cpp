@@ -1,5 +1,6 @@
 // Static checks of a program against a hardware config. Rules: docs/isa.md ("Static checks").
 #include "npu/isa/check/program_check.hpp"
+#include "npu/isa/check/happens_before.hpp"
 #include "npu/isa/check/shared_regions.hpp"
 #include "npu/isa/host_limits.hpp"
 #include "npu/isa/requant_operand.hpp"
@@ -35,9 +36,6 @@ const char* to_string(CheckKind k) {
 namespace {
 
 constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
-
-// Token as an index 0..8 (from * 3 + to); from == to never occurs in a valid program.
-int token_index(Token t) { return int(t.from) * 3 + int(t.to); }
 
 class Checker {
  public:

@@ -19,15 +19,15 @@ namespace npu::isa {
 
 namespace {
 
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kNoInstruction = std::numeric_limits<std::size_t>::max();
 constexpr std::size_t kMaxIssues = 20;
 
 /// What is known of one SRAM byte range [begin, end).
 struct Range {
   std::uint64_t end = 0;
-  std::size_t writer = kNone;                        ///< last instruction that wrote it
+  std::size_t writer = kNoInstruction;                        ///< last instruction that wrote it
   const char* writer_operand = "";                   ///< its .npuasm key
-  std::array<std::size_t, 3> reader{kNone, kNone, kNone};  ///< per queue: last reader since that write
+  std::array<std::size_t, 3> reader{kNoInstruction, kNoInstruction, kNoInstruction};  ///< per queue: last reader since that write
   std::array<const char*, 3> reader_operand{"", "", ""};
 };
 
@@ -73,7 +73,7 @@ class SramRaceChecker {
       if (op.bytes > 0 && op.write) each(op.addr, op.addr + op.bytes, [&](Range& r) {
           r.writer = i;
           r.writer_operand = op.name;
-          r.reader = {kNone, kNone, kNone};
+          r.reader = {kNoInstruction, kNoInstruction, kNoInstruction};
         });
   }
 
@@ -82,7 +82,7 @@ class SramRaceChecker {
     bool found = false;
     each(op.addr, op.addr + op.bytes, [&](Range& r) {
       if (found) return;
-      auto unordered = [&](std::size_t other) { return other != kNone && other != i && !hb_.precedes(other, i, p_); };
+      auto unordered = [&](std::size_t other) { return other != kNoInstruction && other != i && !hb_.precedes(other, i, p_); };
       if (unordered(r.writer)) {
         report(i, op, r.writer, r.writer_operand, true);
         found = true;

@@ -30,7 +30,7 @@ double round6(double v) { return std::round(v * 1e6) / 1e6; }
 
 using npu::csv_field;
 
-std::string mb(std::uint64_t bytes) { return fmt::format("{:.6f}", double(bytes) / 1e6); }
+std::string mb_text(std::uint64_t bytes) { return fmt::format("{:.6f}", double(bytes) / 1e6); }
 }  // namespace
 
 namespace {
@@ -211,10 +211,11 @@ void write_layers_csv(const RunResult& r, const std::string& path) {
   for (const LayerStats& l : r.layers) {
     f << fmt::format("{},{},{},{},{},{:.6f},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(l.name),
                      l.start_cycle, l.end_cycle, l.cycles, l.exclusive_cycles, double(l.cycles) * ns_per_cycle / 1e6, l.macs,
-                     l.mac_utilisation, mb(l.ddr.read_bytes), mb(l.ddr.write_bytes), mb(l.ddr.total()),
-                     mb(l.ddr_by_kind[0].total()), mb(l.ddr_by_kind[1].total()), mb(l.ddr_by_kind[2].total()),
-                     mb(l.ddr_by_kind[3].total()), mb(l.ddr_by_kind[4].total()), mb(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,
-                     l.dma_busy_cycles, l.bound, l.host_cycles, mb(l.host_ddr.read_bytes), mb(l.host_ddr.write_bytes));
+                     l.mac_utilisation, mb_text(l.ddr.read_bytes), mb_text(l.ddr.write_bytes), mb_text(l.ddr.total()),
+                     mb_text(l.ddr_by_kind[0].total()), mb_text(l.ddr_by_kind[1].total()),
+                     mb_text(l.ddr_by_kind[2].total()), mb_text(l.ddr_by_kind[3].total()),
+                     mb_text(l.ddr_by_kind[4].total()), mb_text(l.sram.total()), l.mac_busy_cycles, l.act_busy_cycles,
+                     l.dma_busy_cycles, l.bound, l.host_cycles, mb_text(l.host_ddr.read_bytes), mb_text(l.host_ddr.write_bytes));
   }
   write_file_atomic(path, f.str());
 }

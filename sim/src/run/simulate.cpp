@@ -33,8 +33,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_text(const fs::path& path, const std::string& text) { write_file_atomic(path.string(), text); }
-
 double mb(std::uint64_t bytes) { return double(bytes) / 1e6; }
 
 }  // namespace
@@ -217,8 +215,8 @@ SimulateResult simulate(const SimulateOptions& opt) {
   if (opt.max_instructions > 0) co.tiling.max_program_instructions = opt.max_instructions;
   compiler::CompileResult compiled = compiler::compile(graph, hw, strategy, co);
   for (const auto& w : compiled.warnings) std::cerr << w << "\n";
-  write_text(dir / "program.npuasm", isa::write_program(compiled.program));
-  write_text(dir / "compile_report.csv", compiler::report_csv(compiled.report));
+  write_file_atomic((dir / "program.npuasm").string(), isa::write_program(compiled.program));
+  write_file_atomic((dir / "compile_report.csv").string(), compiler::report_csv(compiled.report));
 
   RunOptions ro;
   ro.program_source = (dir / "program.npuasm").string();
@@ -231,8 +229,8 @@ SimulateResult simulate(const SimulateOptions& opt) {
   const RunResult& run = result.run;
   write_run_json(run, (dir / "run.json").string(), /*with_instructions=*/false);
   const std::string model = stem_of(opt.model), hw_name = stem_of(opt.hw);
-  write_text(dir / "layers.csv", layers_csv(model, hw_name, strategy.name, compiled.report, run,
-                                            isa::sequential_stream_gbps(hw)));
+  write_file_atomic((dir / "layers.csv").string(),
+                    layers_csv(model, hw_name, strategy.name, compiled.report, run, isa::sequential_stream_gbps(hw)));
 
   nlohmann::ordered_json s;
   s["model"] = model;
@@ -245,7 +243,7 @@ SimulateResult simulate(const SimulateOptions& opt) {
   // Wall-clock seconds of this whole run (load, compile, simulate, outputs so far): the one
   // value of a run folder that differs between identical runs.
   s["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  write_text(dir / "run_summary.json", npu::json_dump(s) + "\n");
+  write_file_atomic((dir / "run_summary.json").string(), npu::json_dump(s) + "\n");
   return result;
 }
 

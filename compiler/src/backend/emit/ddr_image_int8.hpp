@@ -11,12 +11,6 @@
 
 namespace npu::compiler {
 
-/// The node called `name` (find_node), or nullptr: for the two DDR-image files.
-inline const Node* node_named(const Graph& g, const std::string& name) {
-  const long k = find_node(g, name);
-  return k < 0 ? nullptr : &g.nodes[std::size_t(k)];
-}
-
 /// Problems of an int8 program of a quantised graph (appended to functional_problems): layers
 /// without an int8 lowering (LayerSpec::int8_problem), graph inputs/outputs and constants
 /// without an int8 grid, views and zero-copy concats whose input grid differs from the output's.

@@ -45,7 +45,7 @@ std::string statistic(const Graph& g, std::size_t rm, bool keepdims, std::vector
   return un.outputs[0];
 }
 
-struct Match {
+struct RmsMatch {
   std::vector<std::size_t> chain;
   std::string x, y, gamma;
   double eps = 0;
@@ -53,7 +53,7 @@ struct Match {
 
 /// An RMSNorm chain whose mean is ReduceMean node i: true with `m` filled, or false with `why`
 /// set when it is RMSNorm-like but computes something else (empty: not RMSNorm-like at all).
-bool match(const Graph& g, const ReaderIndex& readers, std::size_t i, Match& m, std::string& why) {
+bool match_rmsnorm(const Graph& g, const ReaderIndex& readers, std::size_t i, RmsMatch& m, std::string& why) {
   bool keepdims = true;
   if (!mean_over_last_axis(g, g.nodes[i], keepdims)) return false;
   const auto sq = g.producer(g.nodes[i].inputs[0]);
@@ -101,7 +101,7 @@ std::string gamma_row(Graph& g, const std::string& name, const std::string& gamm
   return name;
 }
 
-std::string describe(const Graph& g, const Match& m) {
+std::string describe(const Graph& g, const RmsMatch& m) {
   char eps[32];
   std::snprintf(eps, sizeof eps, "%g", m.eps);
   std::string ops;
@@ -117,11 +117,11 @@ int recognise_rmsnorm(Graph& graph, std::vector<Decision>* decisions) {
   std::set<std::string> declined;
   ReaderIndex readers = build_reader_index(graph);
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-    Match m;
+    RmsMatch m;
     std::string why;
     Decision d;
     d.pass = "recognise-rmsnorm";
-    if (!match(graph, readers, i, m, why)) {
+    if (!match_rmsnorm(graph, readers, i, m, why)) {
       if (!why.empty() && declined.insert(graph.nodes[i].name).second && decisions) {
         d.nodes = {graph.nodes[i].name};
         d.label = graph.nodes[i].name;

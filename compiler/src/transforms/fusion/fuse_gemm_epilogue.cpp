@@ -8,7 +8,7 @@ namespace npu::compiler {
 namespace {
 
 // A GEMM by constant weights: MatMul with a constant 2-D B (nn.Linear), or Gemm.
-bool weight_gemm(const Graph& g, const Node& n) {
+bool epilogue_weight_gemm(const Graph& g, const Node& n) {
   if (n.on_host || n.inputs.size() < 2 || n.inputs.size() > 3) return false;
   if (n.op_type == "Gemm") return true;
   if (n.op_type != "MatMul" || !g.has_tensor(n.inputs[1])) return false;
@@ -19,7 +19,7 @@ bool weight_gemm(const Graph& g, const Node& n) {
 // The Add/Mul input that is not `x`.
 const std::string& other_of(const Node& op, const std::string& x) { return op.inputs[0] == x ? op.inputs[1] : op.inputs[0]; }
 
-Legality legality(const Graph& g, const Node& gemm, const Node& op) {
+Legality epilogue_legality(const Graph& g, const Node& gemm, const Node& op) {
   const std::string& x = gemm.outputs.at(0);
   const std::string act = gemm.attr_string(fused_attr::kAct, "");
   if (!act.empty())
@@ -51,13 +51,13 @@ std::vector<Candidate> FuseGemmEpilogue::match(const Graph& graph) const {
     for (const auto& in : op.inputs) {
       if (in.empty() || !graph.has_tensor(in) || graph.tensor(in).is_constant) constant_input = true;
       const auto p = in.empty() ? std::nullopt : graph.producer(in);
-      if (p && weight_gemm(graph, graph.nodes[*p])) gemms.push_back(*p);
+      if (p && epilogue_weight_gemm(graph, graph.nodes[*p])) gemms.push_back(*p);
     }
     if (constant_input || gemms.empty()) continue;
     if (gemms.size() == 2 && gemms[1] > gemms[0]) std::swap(gemms[0], gemms[1]);
     std::size_t chosen = gemms[0];
-    if (gemms.size() == 2 && !legality(graph, graph.nodes[gemms[0]], op).legal &&
-        legality(graph, graph.nodes[gemms[1]], op).legal)
+    if (gemms.size() == 2 && !epilogue_legality(graph, graph.nodes[gemms[0]], op).legal &&
+        epilogue_legality(graph, graph.nodes[gemms[1]], op).legal)
       chosen = gemms[1];
     const Node& gemm = graph.nodes[chosen];
     out.push_back({gemm.name, {gemm.name, op.name}, gemm.name + (op.op_type == "Mul" ? " * " : " + ") + op.name});
@@ -68,7 +68,7 @@ std::vector<Candidate> FuseGemmEpilogue::match(const Graph& graph) const {
 Legality FuseGemmEpilogue::check(const Graph& graph, const Candidate& c) const {
   const long gi = find_node(graph, c.nodes[0]), oi = find_node(graph, c.nodes[1]);
   if (gi < 0 || oi < 0) return Legality::decline("the pair changed (an earlier rewrite)");
-  return legality(graph, graph.nodes[std::size_t(gi)], graph.nodes[std::size_t(oi)]);
+  return epilogue_legality(graph, graph.nodes[std::size_t(gi)], graph.nodes[std::size_t(oi)]);
 }
 
 void FuseGemmEpilogue::rewrite(Graph& graph, const Candidate& c) const {

@@ -10,7 +10,7 @@ namespace {
 bool is_norm(const Node& n) { return n.op_type == "RMSNormalization" || n.op_type == "LayerNormalization"; }
 
 // A GEMM by constant weights: MatMul with a constant 2-D B (nn.Linear), or Gemm.
-bool weight_gemm(const Graph& g, const Node& n) {
+bool prologue_weight_gemm(const Graph& g, const Node& n) {
   if (n.on_host || n.inputs.size() < 2) return false;
   if (n.op_type == "Gemm") return true;
   if (n.op_type != "MatMul" || !g.has_tensor(n.inputs[1])) return false;
@@ -22,7 +22,7 @@ bool constant(const Graph& g, const std::string& t) { return !t.empty() && g.has
 
 // Why reader `r` cannot take the norm output `y` as a prologue, or "".
 std::string reader_problem(const Graph& g, const Node& r, const std::string& y) {
-  if (!weight_gemm(g, r)) return "its output also feeds " + r.name + " (" + r.op_type + ", not a weight GEMM)";
+  if (!prologue_weight_gemm(g, r)) return "its output also feeds " + r.name + " (" + r.op_type + ", not a weight GEMM)";
   for (std::size_t i = 1; i < r.inputs.size(); ++i)
     if (r.inputs[i] == y) return r.name + " reads it as more than its A operand";
   if (r.op_type == "Gemm" && r.attr_int("transA", 0) != 0) return r.name + " transposes A (transA=1)";
@@ -30,7 +30,7 @@ std::string reader_problem(const Graph& g, const Node& r, const std::string& y) 
   return "";
 }
 
-Legality legality(const Graph& g, const Node& norm) {
+Legality prologue_legality(const Graph& g, const Node& norm) {
   const std::string& x = norm.inputs.at(0);
   const std::string& y = norm.outputs.at(0);
   for (std::size_t i = 1; i < norm.outputs.size(); ++i)
@@ -65,7 +65,7 @@ std::vector<Candidate> FuseNormPrologue::match(const Graph& graph) const {
     std::string anchor, readers;
     for (std::size_t r : graph.consumers(norm.outputs[0])) {
       const Node& rn = graph.nodes[r];
-      if (anchor.empty() && weight_gemm(graph, rn)) anchor = rn.name;
+      if (anchor.empty() && prologue_weight_gemm(graph, rn)) anchor = rn.name;
       readers += (readers.empty() ? "" : ", ") + rn.name;
     }
     if (anchor.empty()) continue;
@@ -77,7 +77,7 @@ std::vector<Candidate> FuseNormPrologue::match(const Graph& graph) const {
 Legality FuseNormPrologue::check(const Graph& graph, const Candidate& c) const {
   const long ni = find_node(graph, c.nodes[1]);
   if (ni < 0 || find_node(graph, c.nodes[0]) < 0) return Legality::decline("the nodes changed (an earlier rewrite)");
-  return legality(graph, graph.nodes[std::size_t(ni)]);
+  return prologue_legality(graph, graph.nodes[std::size_t(ni)]);
 }
 
 void FuseNormPrologue::rewrite(Graph& graph, const Candidate& c) const {

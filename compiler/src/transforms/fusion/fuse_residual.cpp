@@ -10,7 +10,7 @@ const std::string& skip_of(const Node& add, const std::string& conv_out) {
   return add.inputs[0] == conv_out ? add.inputs[1] : add.inputs[0];
 }
 
-Legality legality(const Graph& g, const Node& conv, const Node& add) {
+Legality residual_legality(const Graph& g, const Node& conv, const Node& add) {
   const std::string& x = conv.outputs.at(0);
   const std::string act = conv.attr_string(fused_attr::kAct, "");
   if (!act.empty())
@@ -52,8 +52,8 @@ std::vector<Candidate> FuseResidual::match(const Graph& graph) const {
     if (constant_input || convs.empty()) continue;
     if (convs.size() == 2 && convs[1] > convs[0]) std::swap(convs[0], convs[1]);
     std::size_t chosen = convs[0];
-    if (convs.size() == 2 && !legality(graph, graph.nodes[convs[0]], add).legal &&
-        legality(graph, graph.nodes[convs[1]], add).legal)
+    if (convs.size() == 2 && !residual_legality(graph, graph.nodes[convs[0]], add).legal &&
+        residual_legality(graph, graph.nodes[convs[1]], add).legal)
       chosen = convs[1];
     const Node& conv = graph.nodes[chosen];
     std::vector<std::string> nodes{conv.name, add.name};
@@ -71,7 +71,7 @@ std::vector<Candidate> FuseResidual::match(const Graph& graph) const {
 Legality FuseResidual::check(const Graph& graph, const Candidate& c) const {
   const Node& conv = graph.nodes[std::size_t(find_node(graph, c.nodes[0]))];
   const Node& add = graph.nodes[std::size_t(find_node(graph, c.nodes[1]))];
-  return legality(graph, conv, add);
+  return residual_legality(graph, conv, add);
 }
 
 void FuseResidual::rewrite(Graph& graph, const Candidate& c) const {

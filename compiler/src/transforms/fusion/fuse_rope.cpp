@@ -101,7 +101,7 @@ struct Source {
   std::int64_t positions = 0, d = 0;
 };
 
-bool weight_gemm(const Graph& g, const Node& n) {
+bool rope_weight_gemm(const Graph& g, const Node& n) {
   if (n.on_host || n.inputs.size() < 2) return false;
   if (n.op_type == "Gemm") return n.attr_int("transA", 0) == 0;
   if (n.op_type != "MatMul" || !g.has_tensor(n.inputs[1])) return false;
@@ -141,7 +141,7 @@ Source find_source(const Graph& g, const std::string& x, std::string& why) {
     s.reshape = rs->name, s.transpose = tr->name, y = rs->inputs[0];
   }
   const auto p = g.producer(y);
-  if (!p || !weight_gemm(g, g.nodes[*p])) {
+  if (!p || !rope_weight_gemm(g, g.nodes[*p])) {
     why = "x is not the output of a weight GEMM (MatMul by a constant matrix, or Gemm)";
     return s;
   }

@@ -8,7 +8,7 @@ namespace npu::compiler {
 namespace {
 
 // A GEMM by constant weights: MatMul with a constant 2-D B (nn.Linear), or Gemm.
-bool weight_gemm(const Graph& g, const Node& n) {
+bool swiglu_weight_gemm(const Graph& g, const Node& n) {
   if (n.on_host || n.inputs.size() < 2 || n.outputs.empty()) return false;
   if (n.op_type == "Gemm") return g.has_tensor(n.inputs[1]) && g.tensor(n.inputs[1]).is_constant;
   if (n.op_type != "MatMul" || !g.has_tensor(n.inputs[1])) return false;
@@ -41,7 +41,7 @@ std::string attribute_problem(const Node& gate, const Node& up) {
   return "";
 }
 
-Legality legality(const Graph& g, const Node& gate, const Node& up) {
+Legality swiglu_legality(const Graph& g, const Node& gate, const Node& up) {
   const std::string& y = gate.outputs.at(0);
   if (is_graph_output(g, y)) return Legality::decline("gate output " + y + " is a graph output");
   if (g.consumers(y).size() != 1)
@@ -67,11 +67,11 @@ std::vector<Candidate> FuseSwiglu::match(const Graph& graph) const {
   std::vector<Candidate> out;
   for (const Node& up : graph.nodes) {
     const std::string y = gate_operand(up);
-    if (y.empty() || !weight_gemm(graph, up)) continue;
+    if (y.empty() || !swiglu_weight_gemm(graph, up)) continue;
     const auto p = graph.producer(y);
     if (!p) continue;
     const Node& gate = graph.nodes[*p];
-    if (!weight_gemm(graph, gate) || gate.attr_string(fused_attr::kAct, "") != "silu") continue;
+    if (!swiglu_weight_gemm(graph, gate) || gate.attr_string(fused_attr::kAct, "") != "silu") continue;
     out.push_back({up.name, {up.name, gate.name}, "silu(" + gate.name + ") * " + up.name});
   }
   return out;
@@ -80,7 +80,7 @@ std::vector<Candidate> FuseSwiglu::match(const Graph& graph) const {
 Legality FuseSwiglu::check(const Graph& graph, const Candidate& c) const {
   const long ui = find_node(graph, c.nodes[0]), gi = find_node(graph, c.nodes[1]);
   if (ui < 0 || gi < 0) return Legality::decline("the pair changed (an earlier rewrite)");
-  return legality(graph, graph.nodes[std::size_t(gi)], graph.nodes[std::size_t(ui)]);
+  return swiglu_legality(graph, graph.nodes[std::size_t(gi)], graph.nodes[std::size_t(ui)]);
 }
 
 void FuseSwiglu::rewrite(Graph& graph, const Candidate& c) const {

@@ -102,6 +102,9 @@ std::vector<std::string> covered_nodes(const Node& node);
 /// Index of the node called `name`, or -1.
 long find_node(const Graph& graph, const std::string& name);
 
+/// The node called `name` (find_node), or nullptr.
+const Node* node_named(const Graph& graph, const std::string& name);
+
 /// True if `tensor` is one of the graph outputs.
 bool is_graph_output(const Graph& graph, const std::string& tensor);
 

@@ -27,12 +27,6 @@ const Tensor* graph_tensor(const Graph& g, const std::string& name) {
   return nullptr;
 }
 
-const Node* node_named(const Graph& g, const std::string& name) {
-  for (const Node& n : g.nodes)
-    if (n.name == name) return &n;
-  return nullptr;
-}
-
 std::pair<std::int32_t, std::int32_t> multiplier(double real) {
   std::int32_t m = 0;
   int s = 0;

@@ -11,7 +11,9 @@
 
 namespace npu::compiler::depth_first {
 
-namespace {
+// Named, not anonymous: Planner's members below hold these types (in a unity build GCC
+// warns of a member whose type has internal linkage, -Wsubobject-linkage).
+namespace stack_cost_detail {
 
 std::uint64_t bursts(std::uint64_t bytes, int burst) {
   const std::uint64_t b = std::uint64_t(std::max(burst, 1));
@@ -63,7 +65,8 @@ void add_weight_stalls(StackSummary& s, const std::vector<std::vector<StreamedLo
     }
 }
 
-}  // namespace
+}  // namespace stack_cost_detail
+using namespace stack_cost_detail;
 
 // What cost() adds up over the layers of one stack.
 struct Planner::CostTally {

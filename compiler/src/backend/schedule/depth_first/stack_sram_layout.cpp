@@ -12,7 +12,9 @@
 
 namespace npu::compiler::depth_first {
 
-namespace {
+// Named, not anonymous: Planner's members below hold these types (in a unity build GCC
+// warns of a member whose type has internal linkage, -Wsubobject-linkage).
+namespace stack_layout_detail {
 
 // A buffer placed by lifetime: stack layers that write / last read it within a band.
 struct Local {
@@ -35,7 +37,8 @@ std::pair<int, int> reader_span(const StackPlan& p, Reads reads) {
   return span;
 }
 
-}  // namespace
+}  // namespace stack_layout_detail
+using namespace stack_layout_detail;
 
 // The SRAM layout in progress (layout()): a bump allocator (`cursor`, bytes) for what lives
 // the whole stack, and the buffers placed by lifetime after it.

@@ -8,8 +8,12 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace npu {
+
+/// "a, b, c": the allowed values or names a message lists, in the order given ("" for none).
+std::string comma_list(const std::vector<std::string>& names);
 
 /// Longest echo of user input in a message, in output characters.
 constexpr std::size_t kEchoMaxChars = 80;

@@ -11,6 +11,10 @@
 
 namespace npu::isa {
 
+/// The slot of token `t` in an array of 9: from x 3 + to (queues 0..2; from == to never
+/// occurs in a valid program).
+inline int token_index(Token t) { return int(t.from) * 3 + int(t.to); }
+
 /// Vector clocks over the three queues (load, compute, store). Happens-before is program
 /// order inside each queue (each queue runs its instructions one after another) and, for
 /// tokens, the k-th wait on a token comes after the k-th push of that token (counting
