@@ -8,7 +8,7 @@ namespace {
 
 using npu::test::BadCase;
 
-const std::vector<BadCase> kCases = {
+const std::vector<BadCase> kStrategyCases = {
     BadCase{"empty file", "", ": error: empty strategy file; expected a map with keys 'name' and 'passes'"},
     BadCase{"only a comment", "# nothing yet\n", ": error: empty strategy file"},
     BadCase{"two documents", "name: a\npasses: []\n---\nname: b\npasses: []\n",
@@ -76,7 +76,7 @@ const std::vector<BadCase> kCases = {
 TEST(BadStrategyCases, EachIsRejectedWithItsMessageAndExitStatus) {
   const std::string dir = npu::test::fresh_dir("bad-strategy");
   int i = 0;
-  for (const BadCase& c : kCases) {
+  for (const BadCase& c : kStrategyCases) {
     const std::string path = dir + "/case" + std::to_string(i++) + ".yaml";
     npu::test::write_bytes(path, c.input);
     npu::test::expect_case(c, "cd " + npu::test::shq(NPU_SOURCE_DIR) + " && " + npu::test::npu_tool() +

@@ -21,7 +21,7 @@ namespace npu::compiler {
 namespace {
 
 constexpr std::uint64_t KiB = 1024;
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kCacheEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 // Every field of a ConvTilePlan (and its layout's offsets), as text: equal texts, equal plans.
 std::string plan_text(const std::optional<ConvTilePlan>& p) {
@@ -84,7 +84,7 @@ void expect_cache_equals_plan_conv(const std::vector<ConvCase>& cases, const std
 }
 
 TEST(ConvPlanCache, EqualsPlanConvOnEveryZooConvAtEveryLadderSizeInAnyOrder) {
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kCacheEdge);
   const std::vector<std::uint64_t> down = {1024 * KiB, 512 * KiB, 256 * KiB, 128 * KiB, 64 * KiB};
   const std::vector<std::uint64_t> up(down.rbegin(), down.rend());  // lists rebuilt as the size grows
   const std::vector<std::uint64_t> mixed = {256 * KiB, 64 * KiB, 1024 * KiB, 128 * KiB, 512 * KiB, 256 * KiB};
@@ -139,7 +139,7 @@ TEST(ConvPlanCache, KeyTellsApartEveryOptionTheTilerReadsAndNotThePlacement) {
   ConvGeom g;
   g.c_in = g.c_out = 32;
   g.h_in = g.w_in = g.h_out = g.w_out = 28;
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kCacheEdge);
   const TilingOptions base = hardware_tiling_options(hw, TilingOptions{});
   const std::string k = conv_plan_cost_key(g, base);
   const std::vector<std::function<void(ConvGeom&, TilingOptions&)>> changes = {

@@ -21,7 +21,7 @@ namespace {
 using npu::test::OnnxModel;
 using Ints = std::vector<std::int64_t>;
 
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kQdqEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 void init_typed(OnnxModel& m, const std::string& name, Ints dims, int type, const std::vector<std::int32_t>& v) {
   auto* t = m.graph().add_initializer();
@@ -109,9 +109,9 @@ TEST(FoldQdq, QdqModelCompilesToTheFloatModelsProgram) {
   // preset the QDQ model executes in int8 (docs/functional.md, "int8 execution"): the same
   // compute instructions (shapes, MACs) plus the requantisation operand, and one LOAD of the
   // layer's requantisation table (the float model has no quantisation, so no table).
-  HwConfig fp32 = load_hw_config(kEdge);
+  HwConfig fp32 = load_hw_config(kQdqEdge);
   fp32.mac_array.dtype = DType::Fp32;
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kQdqEdge);
   for (const std::string& s : builtin_strategy_names()) {
     const CompileResult q32 = compile(load_model_bytes(qdq_conv_model().bytes(), "q.onnx"), fp32, builtin_strategy(s));
     const CompileResult f32 = compile(load_model_bytes(float_conv_model().bytes(), "f.onnx"), fp32, builtin_strategy(s));
@@ -188,7 +188,7 @@ TEST(FoldQdq, QLinearConvAndQLinearMatMulRunOnTheNpu) {
   // MatMul B: (q - 0) x 0.25; element 5 = (5 % 7 - 3) x 0.25 = 0.5.
   EXPECT_FLOAT_EQ(g.tensor(g.nodes[2].inputs[1]).float_data[5], 0.5f);
   EXPECT_EQ(g.tensor("x").quant->zero_point, Ints{128});
-  const CompileResult r = compile(g, load_hw_config(kEdge), builtin_strategy("conv-bn-act"));
+  const CompileResult r = compile(g, load_hw_config(kQdqEdge), builtin_strategy("conv-bn-act"));
   int conv = 0, gemm = 0;
   for (const auto& in : r.program.instructions) {
     conv += in.op == isa::Opcode::Conv;
@@ -206,7 +206,7 @@ TEST(FoldQdq, SampleQdqModelRunsWhollyOnTheNpu) {
   CompileOptions opt;
   opt.npu_only = true;
   for (const std::string& s : builtin_strategy_names()) {
-    const CompileResult r = compile(g, load_hw_config(kEdge), builtin_strategy(s), opt);
+    const CompileResult r = compile(g, load_hw_config(kQdqEdge), builtin_strategy(s), opt);
     int convs = 0;
     for (const auto& l : r.report.layers) convs += l.kind == "conv";
     EXPECT_EQ(convs, 3) << s;

@@ -18,7 +18,7 @@ using npu::test::read_file;
 using npu::test::read_json;
 using npu::test::run_shell;
 
-std::string tool() { return std::string("'") + NPU_TOOL_PATH + "'"; }
+std::string utf8_tool() { return std::string("'") + NPU_TOOL_PATH + "'"; }
 
 void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
@@ -37,7 +37,7 @@ std::string config_named(const std::string& dir, const std::string& name) {
 TEST(InvalidUtf8Names, ConfigNameInRunJsonAndConfigJson) {
   const std::string dir = fresh_dir("utf8-config");
   const std::string cfg = config_named(dir, "npu\xff\xfe");
-  auto r = run_shell("cd '" + std::string(NPU_SOURCE_DIR) + "' && " + tool() + " run tests/hw/data/two_layer.npuasm --hw '" +
+  auto r = run_shell("cd '" + std::string(NPU_SOURCE_DIR) + "' && " + utf8_tool() + " run tests/hw/data/two_layer.npuasm --hw '" +
                      cfg + "' --out '" + dir + "/run'");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto j = read_json(dir + "/run/run.json");  // parses: valid UTF-8 JSON
@@ -46,7 +46,7 @@ TEST(InvalidUtf8Names, ConfigNameInRunJsonAndConfigJson) {
   // Grouped so run_shell's 2>&1 sends stderr to the captured output, not into cfg.json: the
   // sanitizer build warns there about SystemC's coroutine stacks (config check elaborates the
   // DDR model for its sequential-stream rate).
-  r = run_shell("{ " + tool() + " config check '" + cfg + "' --json > '" + dir + "/cfg.json'; }");
+  r = run_shell("{ " + utf8_tool() + " config check '" + cfg + "' --json > '" + dir + "/cfg.json'; }");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(read_json(dir + "/cfg.json").at("config").at("npu").at("name").get<std::string>(), "npu\\xff\\xfe");
 }
@@ -56,7 +56,7 @@ TEST(InvalidUtf8Names, AsmLayerNameInRunJsonAndLayersCsv) {
   std::string prog = read_file(std::string(NPU_SOURCE_DIR) + "/tests/hw/data/two_layer.npuasm");
   for (std::size_t p; (p = prog.find("layer=conv2")) != std::string::npos;) prog.replace(p, 11, "layer=c\x80v2");
   write(dir + "/p.npuasm", prog);
-  const auto r = run_shell(tool() + " run '" + dir + "/p.npuasm' --hw '" + std::string(NPU_SOURCE_DIR) +
+  const auto r = run_shell(utf8_tool() + " run '" + dir + "/p.npuasm' --hw '" + std::string(NPU_SOURCE_DIR) +
                            "/configs/edge-npu-ddr4.yaml' --out '" + dir + "/run'");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto j = read_json(dir + "/run/run.json");
@@ -75,7 +75,7 @@ TEST(InvalidUtf8Names, OnnxNodeNameInEveryOutputOfSimulate) {
   m.output("output");
   const std::string model = dir + "/bad_name.onnx";
   write(model, m.bytes());
-  const auto r = run_shell(tool() + " simulate --model '" + model + "' --hw '" + std::string(NPU_SOURCE_DIR) +
+  const auto r = run_shell(utf8_tool() + " simulate --model '" + model + "' --hw '" + std::string(NPU_SOURCE_DIR) +
                            "/configs/edge-npu-ddr4.yaml' --strategy none --out '" + dir + "/run' --trace timeline");
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* f : {"run.json", "run_summary.json", "timeline.json"}) {
@@ -84,7 +84,7 @@ TEST(InvalidUtf8Names, OnnxNodeNameInEveryOutputOfSimulate) {
   EXPECT_NE(read_file(dir + "/run/layers.csv").find("conv\\xc3("), std::string::npos);
   EXPECT_NE(read_file(dir + "/run/compile_report.csv").find("conv\\xc3("), std::string::npos);
   // The compile report as JSON (the layer keeps the node name in its "nodes" list).
-  const auto c = run_shell(tool() + " compile '" + model + "' --hw '" + std::string(NPU_SOURCE_DIR) +
+  const auto c = run_shell(utf8_tool() + " compile '" + model + "' --hw '" + std::string(NPU_SOURCE_DIR) +
                            "/configs/edge-npu-ddr4.yaml' --strategy none -o '" + dir + "/p.npuasm' --report-json '" +
                            dir + "/r.json'");
   ASSERT_EQ(c.status, 0) << c.output;

@@ -25,7 +25,7 @@ Graph load(const OnnxModel& m, const std::string& name = "model.onnx") {
   return g;
 }
 
-const Node& node_named(const Graph& g, const std::string& name) {
+const Node& node_called(const Graph& g, const std::string& name) {
   for (const Node& n : g.nodes)
     if (n.name == name) return n;
   throw std::runtime_error("no node " + name);
@@ -289,9 +289,9 @@ TEST(OnnxImport, PowTransposeAndReshapeWithZeroAndMinusOne) {
   Graph g = load(m);
   EXPECT_EQ(g.tensor("v").shape, (Ints{1, 3, 85, 4, 4}));
   EXPECT_EQ(g.tensor("y").shape, (Ints{1, 3, 4, 4, 85}));
-  EXPECT_FALSE(node_named(g, "sq").on_host);    // Pow by a constant: a vector-unit ACT (pow)
-  EXPECT_FALSE(node_named(g, "perm").on_host);  // Transpose: an NPU layout copy
-  EXPECT_FALSE(node_named(g, "view").on_host);  // Reshape: a view
+  EXPECT_FALSE(node_called(g, "sq").on_host);    // Pow by a constant: a vector-unit ACT (pow)
+  EXPECT_FALSE(node_called(g, "perm").on_host);  // Transpose: an NPU layout copy
+  EXPECT_FALSE(node_called(g, "view").on_host);  // Reshape: a view
 }
 
 TEST(OnnxImport, InitializersListedAsInputsAreNotGraphInputs) {

@@ -20,10 +20,10 @@ namespace {
 const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 // The two-layer program (two_layer_program.hpp).
-const std::string& kProgram = testing::kTwoLayerProgram;
+const std::string& kPipelineProgram = testing::kTwoLayerProgram;
 
 TEST(PipelineLayers, TwoLayersSideBySideWaitOnlyForTheStoreTheyRead) {
-  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  isa::Program p = isa::read_program(kPipelineProgram, "two.npuasm");
   const HwConfig hw = load_hw_config(kEdge);  // 1 MiB SRAM in 8 banks of 128 KiB
   const auto d = pipeline_layers(p, hw);
   ASSERT_EQ(d.size(), 1u);
@@ -46,7 +46,7 @@ TEST(PipelineLayers, TwoLayersSideBySideWaitOnlyForTheStoreTheyRead) {
 }
 
 TEST(PipelineLayers, TooLittleSramKeepsTheFence) {
-  isa::Program p = isa::read_program(kProgram, "two.npuasm");
+  isa::Program p = isa::read_program(kPipelineProgram, "two.npuasm");
   HwConfig hw = load_hw_config(kEdge);
   hw.sram.capacity_bytes = 0x400;  // a [0, 0x200) and b 0x240 B do not fit side by side in 1 KiB
   hw.sram.banks = 1;
@@ -54,7 +54,7 @@ TEST(PipelineLayers, TooLittleSramKeepsTheFence) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
   EXPECT_EQ(d[0].reason, "SRAM: a uses 512 B and b 576 B of 1024 B");
-  EXPECT_EQ(isa::write_program(p), isa::write_program(isa::read_program(kProgram, "two.npuasm")));
+  EXPECT_EQ(isa::write_program(p), isa::write_program(isa::read_program(kPipelineProgram, "two.npuasm")));
 }
 
 // Every zoo network and strategy: pipelined programs pass the checks, move the same DDR

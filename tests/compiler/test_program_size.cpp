@@ -19,7 +19,7 @@
 namespace npu::compiler {
 namespace {
 
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kSizeEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
 
 /// Code generation of `graph` under `strategy` as compile() runs it for the configured SRAM
@@ -40,7 +40,7 @@ CodegenResult generate_for(Graph graph, const HwConfig& hw, const std::string& s
 }
 
 TEST(ProgramSizeBound, NeverAboveTheInstructionsGenerated) {
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kSizeEdge);
   for (const std::string& model : zoo_model_names())
     for (const std::string strategy : {"none", "conv-bn-act", "residual", "depth-first"}) {
       const CodegenResult cg = generate_for(build_zoo_model(model), hw, strategy);
@@ -53,7 +53,7 @@ TEST(ProgramSizeBound, NeverAboveTheInstructionsGenerated) {
 TEST(ProgramSizeBound, BatchedConvsAreCountedPerImage) {
   // tiny_convnet at batch 64: every Conv runs each of its tiles for every image, so the bound
   // grows with the batch and stays under the real count.
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kSizeEdge);
   LoadOptions lo;
   add_input_shape(lo, "input=64x3x16x16");
   const CodegenResult cg = generate_for(load_model(kTiny, lo), hw, "none");
@@ -68,7 +68,7 @@ TEST(ProgramSizeBound, ConvLayerBoundFollowsItsTilePlan) {
   // One 3x3 Conv, 16 -> 1 channel, 3 x 64 input rows -> 1 output row of 64, batch 10: one
   // output channel and one output row leave one tile per image whatever the SRAM, so the
   // bound is 10 images x (CONV + STORE + input LOAD) = 30.
-  HwConfig hw = load_hw_config(kEdge);
+  HwConfig hw = load_hw_config(kSizeEdge);
   LoweredGraph lg;
   lg.act_bytes = 1;
   LayerSpec L;

@@ -75,7 +75,7 @@ void compare_with_ort(const std::string& model, double rel = 1e-4) {
   fs::remove_all(dir);
 }
 
-const std::string kCases = npu::test::shared_path("models/cases/");
+const std::string kOrtCases = npu::test::shared_path("models/cases/");
 
 TEST(OrtScript, BadUseIsAnErrorThatSaysWhatToDo) {
   if (test::run_shell("command -v node").status != 0) GTEST_SKIP() << "node is not installed (apt-get install nodejs npm)";
@@ -99,7 +99,7 @@ TEST(OrtScript, BadUseIsAnErrorThatSaysWhatToDo) {
 
 class OrtCase : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(OrtCase, InterpreterMatchesOnnxRuntime) { compare_with_ort(kCases + GetParam()); }
+TEST_P(OrtCase, InterpreterMatchesOnnxRuntime) { compare_with_ort(kOrtCases + GetParam()); }
 
 // Every file of cases/README.md but legality/conv_with_activation_attr.onnx (below), with the
 // converter cases as written (the interpreter runs them after recognise-affine's rewrites).
@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(SharedCases, OrtCase,
 TEST(OrtCaseErrors, ConvWithAnUnknownAttributeIsRefusedNotIgnored) {
   // A Conv carrying a non-standard `activation` attribute: whatever the importer does with
   // it, the interpreter must not compute a plain Conv and call it the model's result.
-  const std::string model = kCases + "legality/conv_with_activation_attr.onnx";
+  const std::string model = kOrtCases + "legality/conv_with_activation_attr.onnx";
   NPU_REQUIRE_SHARED_OR_SKIP(model);
   try {
     const Graph g = load_model(model);

@@ -15,7 +15,7 @@ namespace {
 
 const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
-constexpr std::uint64_t KiB = 1024;
+constexpr std::uint64_t kKiB = 1024;
 
 HwConfig edge_with(std::uint64_t capacity, int banks = 8, std::uint64_t interleave = 64) {
   HwConfig hw = load_hw_config(kEdge);
@@ -27,32 +27,32 @@ HwConfig edge_with(std::uint64_t capacity, int banks = 8, std::uint64_t interlea
 
 TEST(SramPlans, CapacitiesHalveDownTo64KiBAscending) {
   // 1 MiB: 1 MiB, 512, 256, 128, 64 KiB (32 KiB is below the floor).
-  EXPECT_EQ(sram_plan_capacities(edge_with(1024 * KiB)),
-            (std::vector<std::uint64_t>{64 * KiB, 128 * KiB, 256 * KiB, 512 * KiB, 1024 * KiB}));
+  EXPECT_EQ(sram_plan_capacities(edge_with(1024 * kKiB)),
+            (std::vector<std::uint64_t>{64 * kKiB, 128 * kKiB, 256 * kKiB, 512 * kKiB, 1024 * kKiB}));
   // 3 MiB: halvings 1.5 MiB, 768, 384, 192, 96 KiB (48 KiB is below the floor).
-  EXPECT_EQ(sram_plan_capacities(edge_with(3072 * KiB)),
-            (std::vector<std::uint64_t>{96 * KiB, 192 * KiB, 384 * KiB, 768 * KiB, 1536 * KiB, 3072 * KiB}));
+  EXPECT_EQ(sram_plan_capacities(edge_with(3072 * kKiB)),
+            (std::vector<std::uint64_t>{96 * kKiB, 192 * kKiB, 384 * kKiB, 768 * kKiB, 1536 * kKiB, 3072 * kKiB}));
   // 96 KiB: 48 KiB is below the floor, so the configured SRAM alone.
-  EXPECT_EQ(sram_plan_capacities(edge_with(96 * KiB)), (std::vector<std::uint64_t>{96 * KiB}));
+  EXPECT_EQ(sram_plan_capacities(edge_with(96 * kKiB)), (std::vector<std::uint64_t>{96 * kKiB}));
   // 64 KiB exactly: nothing smaller.
-  EXPECT_EQ(sram_plan_capacities(edge_with(64 * KiB)), (std::vector<std::uint64_t>{64 * KiB}));
+  EXPECT_EQ(sram_plan_capacities(edge_with(64 * kKiB)), (std::vector<std::uint64_t>{64 * kKiB}));
 }
 
 TEST(SramPlans, ACapacityThatDoesNotSplitIntoItsBanksEndsTheLadder) {
   // 3 banks of 64 KiB = 192 KiB: 96 KiB = 3 x 32 KiB (32768 a multiple of the 64-B granule)
   // is a candidate; 48 KiB is below the floor.
-  EXPECT_EQ(sram_plan_capacities(edge_with(192 * KiB, 3)), (std::vector<std::uint64_t>{96 * KiB, 192 * KiB}));
+  EXPECT_EQ(sram_plan_capacities(edge_with(192 * kKiB, 3)), (std::vector<std::uint64_t>{96 * kKiB, 192 * kKiB}));
   // 8 banks interleaved every 16 KiB, 256 KiB: a bank is 32 KiB; at 128 KiB a bank is 16 KiB
   // (one granule, valid); at 64 KiB a bank is 8 KiB, not a multiple of 16 KiB: stop.
-  EXPECT_EQ(sram_plan_capacities(edge_with(256 * KiB, 8, 16 * KiB)),
-            (std::vector<std::uint64_t>{128 * KiB, 256 * KiB}));
+  EXPECT_EQ(sram_plan_capacities(edge_with(256 * kKiB, 8, 16 * kKiB)),
+            (std::vector<std::uint64_t>{128 * kKiB, 256 * kKiB}));
   // 1,000,000 B alone: its half, 500,000 B, is 62,500 B a bank, not a multiple of 64 B.
   EXPECT_EQ(sram_plan_capacities(edge_with(1000000)), (std::vector<std::uint64_t>{1000000}));
 }
 
 TEST(SramPlans, ALargerPlanReplacesTheKeptOneWhenFasterForABoundedShareOfExtraBytes) {
-  const PlanFigures kept{512 * KiB, 100000, 100.0};
-  auto with = [](std::uint64_t bytes, double ns) { return PlanFigures{1024 * KiB, bytes, ns}; };
+  const PlanFigures kept{512 * kKiB, 100000, 100.0};
+  auto with = [](std::uint64_t bytes, double ns) { return PlanFigures{1024 * kKiB, bytes, ns}; };
   EXPECT_FALSE(improves_on(with(100000, 100.0), kept));  // the same figures: a tie keeps the smaller SRAM's
   EXPECT_TRUE(improves_on(with(99999, 100.0), kept));    // fewer bytes, same time
   EXPECT_TRUE(improves_on(with(100000, 99.0), kept));    // same bytes, less time
@@ -67,7 +67,7 @@ TEST(SramPlans, ALargerPlanReplacesTheKeptOneWhenFasterForABoundedShareOfExtraBy
   // Issue 28's AlexNet depth-first figures on the edge preset: the 512 KiB plan (DDR 62098112 B,
   // 7368.736 us) against the kept 256 KiB plan (62058624 B, 13615.401 us): 0.064 % more bytes
   // for 45.9 % less time, so it is kept (the Pareto rule kept the 256 KiB plan, 2.1x slower).
-  EXPECT_TRUE(improves_on(PlanFigures{512 * KiB, 62098112, 7368736.0}, PlanFigures{256 * KiB, 62058624, 13615401.0}));
+  EXPECT_TRUE(improves_on(PlanFigures{512 * kKiB, 62098112, 7368736.0}, PlanFigures{256 * kKiB, 62058624, 13615401.0}));
   // Within kPlanTimeTie = 1e-4 the times tie: 99.995 ns (5e-5 less) is no improvement, 99.98
   // (2e-4 less) is; with fewer bytes, 100.005 (5e-5 more) ties, 100.02 is slower.
   EXPECT_FALSE(improves_on(with(100000, 99.995), kept));
@@ -78,13 +78,13 @@ TEST(SramPlans, ALargerPlanReplacesTheKeptOneWhenFasterForABoundedShareOfExtraBy
 
 TEST(SramPlans, TheComparisonNamesBothShares) {
   // (13615.401 - 7368.736) / 13615.401 = 45.879 %; (62098112 - 62058624) / 62058624 = 0.064 %.
-  EXPECT_EQ(plan_comparison(PlanFigures{512 * KiB, 62098112, 7368736.0}, PlanFigures{256 * KiB, 62058624, 13615401.0}),
+  EXPECT_EQ(plan_comparison(PlanFigures{512 * kKiB, 62098112, 7368736.0}, PlanFigures{256 * kKiB, 62058624, 13615401.0}),
             "45.879 % less estimated time, 0.064 % more DDR bytes than the 256 KiB plan (burst DDR 62058624 B, "
             "estimated 13615.401 us)");
 }
 
 TEST(SramPlans, FiguresCountWholeBurstsAndTheRooflineOfEachLayer) {
-  const HwConfig hw = edge_with(1024 * KiB);  // DDR4-3200 x 64 bit: 25.6 GB/s, 64-B bursts
+  const HwConfig hw = edge_with(1024 * kKiB);  // DDR4-3200 x 64 bit: 25.6 GB/s, 64-B bursts
   isa::Program p = isa::read_program(
       ".npuasm 1\n"
       ".program name=figures strategy=none dtype=int8\n"
@@ -105,7 +105,7 @@ TEST(SramPlans, FiguresCountWholeBurstsAndTheRooflineOfEachLayer) {
   report.layers = {a, s};
   StackSummary st;
   st.estimated_ns = 100.0;
-  const PlanFigures f = plan_figures(1024 * KiB, p, report, {st}, 5.0, hw);
+  const PlanFigures f = plan_figures(1024 * kKiB, p, report, {st}, 5.0, hw);
   // Bursts: LOAD [0x10, 0x74) touches bursts 0 and 1 = 128 B; STORE [0x1000, 0x1040) 64 B;
   // the stack's LOAD 64 B: 256 B.
   EXPECT_EQ(f.ddr_bytes, 256u);
@@ -118,13 +118,13 @@ TEST(SramPlans, FiguresCountWholeBurstsAndTheRooflineOfEachLayer) {
   const double m = 2 * 35.625 + 192.0 / 12.8 * (12480.0 / 11898.0);
   EXPECT_NEAR(f.estimated_ns, m + (10 + m) / 2 + 105, 1e-9);
   EXPECT_NEAR(f.estimated_ns, 240.4756, 1e-4);
-  EXPECT_EQ(f.sram_bytes, 1024 * KiB);
+  EXPECT_EQ(f.sram_bytes, 1024 * kKiB);
 }
 
 TEST(SramPlans, SizeText) {
-  EXPECT_EQ(sram_size_text(1024 * KiB), "1 MiB");
-  EXPECT_EQ(sram_size_text(1536 * KiB), "1536 KiB");
-  EXPECT_EQ(sram_size_text(96 * KiB), "96 KiB");
+  EXPECT_EQ(sram_size_text(1024 * kKiB), "1 MiB");
+  EXPECT_EQ(sram_size_text(1536 * kKiB), "1536 KiB");
+  EXPECT_EQ(sram_size_text(96 * kKiB), "96 KiB");
   EXPECT_EQ(sram_size_text(1000), "1000 B");
 }
 
@@ -136,10 +136,10 @@ TEST(SramPlans, SizeText) {
 TEST(SramPlans, ATieKeepsTheSmallerSramsProgramByteForByte) {
   const Graph g = zoo_yolov5s();
   const Strategy st = builtin_strategy("conv-bn");
-  const CompileResult at1 = compile(g, edge_with(1024 * KiB), st);
-  const CompileResult at2 = compile(g, edge_with(2048 * KiB), st);
-  EXPECT_EQ(at1.plan_sram_bytes, 1024 * KiB);
-  EXPECT_EQ(at2.plan_sram_bytes, 1024 * KiB);
+  const CompileResult at1 = compile(g, edge_with(1024 * kKiB), st);
+  const CompileResult at2 = compile(g, edge_with(2048 * kKiB), st);
+  EXPECT_EQ(at1.plan_sram_bytes, 1024 * kKiB);
+  EXPECT_EQ(at2.plan_sram_bytes, 1024 * kKiB);
   EXPECT_EQ(isa::write_program(at2.program), isa::write_program(at1.program));
   // The decision says so.
   bool said = false;
@@ -149,8 +149,8 @@ TEST(SramPlans, ATieKeepsTheSmallerSramsProgramByteForByte) {
   // Compiled for 2 MiB alone, the program differs (it pipelines the extra pair).
   CompileOptions one;
   one.smaller_sram_plans = false;
-  const CompileResult only2 = compile(g, edge_with(2048 * KiB), st, one);
-  EXPECT_EQ(only2.plan_sram_bytes, 2048 * KiB);
+  const CompileResult only2 = compile(g, edge_with(2048 * kKiB), st, one);
+  EXPECT_EQ(only2.plan_sram_bytes, 2048 * kKiB);
   EXPECT_NE(isa::write_program(only2.program), isa::write_program(at1.program));
 }
 
@@ -163,8 +163,8 @@ TEST(SramPlans, ThreadsDoNotChangeTheProgram) {
   CompileOptions serial, parallel;
   serial.plan_threads = 1;
   parallel.plan_threads = 4;
-  const CompileResult a = compile(g, edge_with(4096 * KiB), st, serial);
-  const CompileResult b = compile(g, edge_with(4096 * KiB), st, parallel);
+  const CompileResult a = compile(g, edge_with(4096 * kKiB), st, serial);
+  const CompileResult b = compile(g, edge_with(4096 * kKiB), st, parallel);
   EXPECT_EQ(isa::write_program(b.program), isa::write_program(a.program));
   EXPECT_EQ(format_explain(b.decisions), format_explain(a.decisions));
   EXPECT_EQ(b.plan_sram_bytes, a.plan_sram_bytes);

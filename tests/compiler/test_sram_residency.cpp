@@ -18,7 +18,7 @@
 namespace npu::compiler {
 namespace {
 
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kResidencyEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 constexpr isa::Token kLd2Cp{isa::Queue::Load, isa::Queue::Compute};
 constexpr isa::Token kCp2Ld{isa::Queue::Compute, isa::Queue::Load};
@@ -37,7 +37,7 @@ std::uint64_t dma_bytes(const isa::Program& p) {
 
 TEST(KeepResident, TheIntermediateTakesTheFreeRangeAndItsDmasBecomeMoves) {
   isa::Program p = isa::read_program(kProgram, "two.npuasm");
-  const HwConfig hw = load_hw_config(kEdge);  // 1 MiB SRAM
+  const HwConfig hw = load_hw_config(kResidencyEdge);  // 1 MiB SRAM
   const auto d = keep_resident(p, hw);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].outcome, DecisionOutcome::Applied) << d[0].reason;
@@ -83,7 +83,7 @@ TEST(KeepResident, TheIntermediateTakesTheFreeRangeAndItsDmasBecomeMoves) {
 
 TEST(KeepResident, NoFreeRangeLeavesTheProgramAsItWas) {
   isa::Program p = isa::read_program(kProgram, "two.npuasm");
-  HwConfig hw = load_hw_config(kEdge);
+  HwConfig hw = load_hw_config(kResidencyEdge);
   hw.sram.capacity_bytes = 0x280;  // free from t's STORE to its LOAD: [0x200, 0x280), 128 B
   const auto d = keep_resident(p, hw);
   ASSERT_EQ(d.size(), 1u);
@@ -102,7 +102,7 @@ TEST(KeepResident, NoFreeRangeLeavesTheProgramAsItWas) {
 // D(64) = 35.625 + 5 x 1.04892 = 40.870 ns. t's DDR time: 2 D(256) = 113.207 ns. a: x and t,
 // 2 D(256) = 113.207 ns; b: w, t and y, D(64) + 2 D(256) = 154.076 ns; 267.283 ns for the window.
 TEST(KeepResident, CostRuleWeighsTheMovesAgainstTheTrafficTheySave) {
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kResidencyEdge);
   // Compute-bound (1000 ns of compute each): max(2000 + 24, 154.076) - max(2000, 267.283) = +24 ns:
   // kept at traffic_weight 0.25 (24 <= 0.25 x 113.207 = 28.3), not at 0.1 (24 > 11.3) or 0.
   const std::map<std::string, double> compute_bound{{"a", 1000}, {"b", 1000}};
@@ -145,7 +145,7 @@ TEST(KeepResident, CostRuleWeighsTheMovesAgainstTheTrafficTheySave) {
 TEST(KeepResident, AProgramWithAHostPartitionKeepsEveryTensorInDdr) {
   const std::string text = kProgram + "HOST  layer=nms cycles=10 macs=0 rd=256 wr=0 nodes=1\n";
   isa::Program p = isa::read_program(text, "host.npuasm");
-  const auto d = keep_resident(p, load_hw_config(kEdge));
+  const auto d = keep_resident(p, load_hw_config(kResidencyEdge));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
   EXPECT_NE(d[0].reason.find("HOST"), std::string::npos) << d[0].reason;
@@ -169,7 +169,7 @@ TEST(Retoken, ALoadOfStoredBytesWaitsForThatStoreDirectly) {
   EXPECT_EQ(p.instructions[4].wait, V{kSt2Ld});          // LOAD t: after STORE t
   EXPECT_EQ(p.instructions[4].push, V{kLd2Cp});
   EXPECT_EQ(p.instructions[5].wait, (V{kLd2Cp, kSt2Cp}));
-  EXPECT_TRUE(isa::check_program(p, load_hw_config(kEdge)).empty());
+  EXPECT_TRUE(isa::check_program(p, load_hw_config(kResidencyEdge)).empty());
   EXPECT_TRUE(isa::check_dataflow(p).empty());
   EXPECT_TRUE(isa::check_sram_races(p).empty());
 }
@@ -187,14 +187,14 @@ TEST(Retoken, AHostWaitsForEverythingBeforeItAndEverythingAfterWaitsForIt) {
   EXPECT_EQ(p.instructions[7].wait, (V{{isa::Queue::Store, isa::Queue::Compute}}));
   // The LOAD after it touches nothing the others do, yet waits for the HOST.
   EXPECT_EQ(p.instructions[8].wait, V{kCp2Ld});
-  EXPECT_TRUE(isa::check_program(p, load_hw_config(kEdge)).empty());
+  EXPECT_TRUE(isa::check_program(p, load_hw_config(kResidencyEdge)).empty());
 }
 
 // Every zoo network's unfused program, re-tokened: still legal, no SRAM races, no SYNC left.
 class RetokenNetworks : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RetokenNetworks, ReTokenedProgramsPassEveryCheck) {
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kResidencyEdge);
   CompileResult c = compile(load_model(GetParam()), hw, builtin_strategy("none"));
   std::size_t work = 0;
   for (const auto& in : c.program.instructions) work += in.op != isa::Opcode::Sync;

@@ -31,7 +31,7 @@ std::map<std::string, int> op_counts(const Graph& g) {
   return c;
 }
 
-const Node& node_named(const Graph& g, const std::string& name) {
+const Node& node_called(const Graph& g, const std::string& name) {
   for (const Node& n : g.nodes)
     if (n.name == name) return n;
   throw std::runtime_error("no node " + name);
@@ -53,7 +53,7 @@ TEST(Zoo, ResNet50PublishedTotals) {
   EXPECT_EQ(s.input_bytes, 602112);
   EXPECT_EQ(s.output_bytes, 4000);  // 1000 logits x 4 B
   // conv1 by hand: 112 * 112 * 64 outputs x 3 * 7 * 7 = 802,816 x 147 = 118,013,952.
-  EXPECT_EQ(node_macs(g, node_named(g, "/conv1/Conv")), 118013952);
+  EXPECT_EQ(node_macs(g, node_called(g, "/conv1/Conv")), 118013952);
   // [MR] op counts (175 nodes).
   const std::map<std::string, int> expected{{"Conv", 53}, {"BatchNormalization", 53}, {"Relu", 49},
       {"Add", 16}, {"MaxPool", 1}, {"GlobalAveragePool", 1}, {"Flatten", 1}, {"Gemm", 1}};
@@ -93,11 +93,11 @@ TEST(Zoo, MobileNetV2PublishedTotals) {
   const std::map<std::string, int> expected{{"Conv", 52}, {"BatchNormalization", 52}, {"Clip", 35},
       {"Add", 10}, {"GlobalAveragePool", 1}, {"Flatten", 1}, {"Gemm", 1}};
   EXPECT_EQ(op_counts(g), expected);
-  const Node& relu6 = node_named(g, "/features/features.0/features.0.2/Clip");
+  const Node& relu6 = node_called(g, "/features/features.0/features.0.2/Clip");
   EXPECT_FLOAT_EQ(relu6.attr_float("min", -1), 0.0f);
   EXPECT_FLOAT_EQ(relu6.attr_float("max", -1), 6.0f);
   // First depthwise conv: group 32, W [32,1,3,3].
-  const Node& dw = node_named(g, "/features/features.1/conv/conv.0/conv.0.0/Conv");
+  const Node& dw = node_called(g, "/features/features.1/conv/conv.0/conv.0.0/Conv");
   EXPECT_EQ(dw.attr_int("group", 0), 32);
   EXPECT_EQ(g.tensor(dw.inputs[1]).shape, (Ints{32, 1, 3, 3}));
 }
@@ -117,7 +117,7 @@ TEST(Zoo, YoloV5sPublishedTotals) {
   EXPECT_EQ(s.intermediate_bytes, 488808000);  // [MR]
   EXPECT_EQ(s.output_bytes, 8568000);          // 25200 x 85 x 4 B
   // model.0: Conv(3, 32, k6, s2, p2): 320*320*32 outputs x 3*6*6 = 353,894,400.
-  EXPECT_EQ(node_macs(g, node_named(g, "/model.0/conv/Conv")), 353894400);
+  EXPECT_EQ(node_macs(g, node_called(g, "/model.0/conv/Conv")), 353894400);
   // [MR] 320 nodes = 293 + 27 Constants.
   const std::map<std::string, int> expected{{"Mul", 69}, {"Conv", 60}, {"Sigmoid", 60},
       {"BatchNormalization", 57}, {"Concat", 17}, {"Add", 10}, {"Reshape", 6}, {"MaxPool", 3},

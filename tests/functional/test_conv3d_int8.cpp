@@ -78,7 +78,7 @@ TEST(Conv3dInt8, AReferenceRoundingHalfAwayFromZero) {
 // r3d_18's residual block in small: x [1,3,5,6,6] -> Conv3d 4 x 3 x 3x3x3 + bias, strides
 // (2,1,1), pads 1 -> BN -> Relu -> [1,4,3,6,6] -> Conv3d 4 x 4 x 3x1x1, depth pads 1 -> + the
 // Relu's output -> Relu -> GlobalAveragePool -> [1,4,1,1,1].
-GraphBuilder video_block() {
+GraphBuilder video_block_int8() {
   GraphBuilder b("video_block_int8");
   b.input("x", {1, 3, 5, 6, 6});
   b.constant("w1", {4, 3, 3, 3, 3}, -0.5f, 0.5f);
@@ -111,7 +111,7 @@ GraphBuilder video_block() {
 
 TEST(Conv3dInt8, VideoBlockIsBitExactUnderEveryStrategyAndSramSize) {
   // 8 KiB: several channel and row tiles per depth slice; 1 MiB: one.
-  const GraphBuilder b = video_block();
+  const GraphBuilder b = video_block_int8();
   for (std::uint64_t sram : {std::uint64_t(8192), std::uint64_t(1) << 20}) {
     SCOPED_TRACE("sram " + std::to_string(sram));
     test::expect_int8_bit_exact_under_every_strategy(b.g, int8_hw(sram), 3, 4);
@@ -122,7 +122,7 @@ TEST(Conv3dInt8, EveryForcedLoopOrderIsBitExact) {
   // The three loop orders of tiling/conv3d_plan.hpp, each at 2 KiB (where a resident order may
   // not fit: then only per-tap must compile), 8 KiB and 1 MiB; a tile's sum runs over its
   // (kd, channel group) CONVs with one requantisation in every case.
-  const GraphBuilder b = video_block();
+  const GraphBuilder b = video_block_int8();
   const compiler::Strategy st = compiler::builtin_strategy("conv-bn-act");
   const auto calib = compiler::generate_calibration(b.g, 3, 4);
   const compiler::RefTensorMap in = compiler::generate_calibration(b.g, 5, 1).at(0);

@@ -22,7 +22,7 @@ using namespace npu;
 
 namespace {
 
-struct Sram {
+struct RowwiseSram {
   hw::BackingStore ddr{"DDR", 1 << 16};
   hw::DataPath dp{ddr, 1 << 20, DType::Int8};
   void i8(std::uint32_t addr, const std::vector<std::int8_t>& v) { dp.sram().write(addr, v.data(), v.size()); }
@@ -38,7 +38,7 @@ constexpr std::uint32_t kIn = 0x0, kOut = 0x20000, kTable = 0x40000, kParam = 0x
 
 // The data path's softmax of `rows` rows of `x` with input scale s_in (output 1/256, zp -128).
 std::vector<std::int8_t> dp_softmax(const std::vector<std::int8_t>& x, int rows, double s_in) {
-  Sram s;
+  RowwiseSram s;
   s.i8(kIn, x);
   s.i32(kTable, compiler::softmax_exp_table(s_in));
   isa::ActParams p;
@@ -54,7 +54,7 @@ std::vector<std::int8_t> dp_norm(const compiler::Graph& g, const compiler::Node&
                                  int rows, const compiler::Int8Grid& in, const compiler::Int8Grid& out) {
   const std::int64_t d = std::int64_t(x.size()) / rows;
   const compiler::Int8Norm q = compiler::norm_int8(g, n, in, out, d);
-  Sram s;
+  RowwiseSram s;
   s.i8(kIn, x);
   s.i32(kTable, q.table);
   std::vector<std::int32_t> wb = q.w;

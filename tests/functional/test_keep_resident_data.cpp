@@ -31,7 +31,7 @@ using compiler::testing::GraphBuilder;
 // (c0 was a 3x3 conv: with the DMA time estimate the tiler cuts it into row tiles whose input
 // bands overlap by a halo row, so x moved 2,560 B for its 2,048; a 1x1 conv's bands never
 // overlap, so x moves once however its rows are tiled, and the head's tensors are the same.)
-compiler::Graph detect_head() {
+compiler::Graph resident_detect_head() {
   GraphBuilder b("detect");
   const std::string x = b.input("x", {1, 8, 8, 8});
   const std::string f = b.silu("c0.act", b.conv("c0", x, 16, 1, 1, 0, 1, true));
@@ -102,7 +102,7 @@ void expect_only_compulsory_traffic(const isa::Program& p, std::uint64_t elem_by
 }
 
 TEST(KeepResidentData, Fp32DetectHeadMovesOnlyItsCompulsoryBytesAndEqualsTheReference) {
-  const compiler::Graph g = detect_head();
+  const compiler::Graph g = resident_detect_head();
   const HwConfig hw = test::fp32_hw(256 * 1024);  // every tensor of the head fits beside the others
   auto c = fenced_depth_first(g, hw);
   EXPECT_GE(keep_all(c, hw), 5) << "the conv output, the Split pieces and the decode results stay in SRAM";
@@ -117,7 +117,7 @@ TEST(KeepResidentData, Fp32DetectHeadMovesOnlyItsCompulsoryBytesAndEqualsTheRefe
 }
 
 TEST(KeepResidentData, Int8DetectHeadIsBitExactWithTheIntegerReference) {
-  const compiler::Graph g = detect_head();
+  const compiler::Graph g = resident_detect_head();
   HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   hw.sram.capacity_bytes = 64 * 1024;
   const compiler::Graph qg =

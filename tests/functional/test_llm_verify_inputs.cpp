@@ -19,9 +19,9 @@ namespace {
 
 using npu::compiler::RefTensor;
 
-const std::string kLlm = npu::test::shared_path("models/llm/");
-const std::string kPrefill = kLlm + "gpt2_tiny-prefill.onnx";
-const std::string kData = kLlm + "gpt2_tiny-prefill_data/test_data_set_0/";
+const std::string kVerifyLlm = npu::test::shared_path("models/llm/");
+const std::string kPrefill = kVerifyLlm + "gpt2_tiny-prefill.onnx";
+const std::string kData = kVerifyLlm + "gpt2_tiny-prefill_data/test_data_set_0/";
 
 // A .npy v1.0 file of int32 values '<i4' (numpy.save(path, a.astype('<i4'))), header padded to 64.
 void write_npy_int32(const std::string& path, const RefTensor& t) {

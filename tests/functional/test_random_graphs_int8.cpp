@@ -24,7 +24,7 @@ namespace {
 
 using namespace npu;
 
-int graph_count() {
+int int8_graph_count() {
   return test::random_cases("NPU_RANDOM_GRAPHS_INT8", 60);
 }
 
@@ -36,7 +36,7 @@ TEST(RandomGraphsInt8, EveryStrategyIsBitExactWithTheIntegerReference) {
   const char* first = std::getenv("NPU_RANDOM_GRAPHS_FIRST");
   const std::uint32_t seed0 = first ? std::uint32_t(std::atoi(first)) : 1u;
   int bit_exact = 0;
-  for (int i = 0; i < graph_count(); ++i) {
+  for (int i = 0; i < int8_graph_count(); ++i) {
     const std::uint32_t seed = seed0 + std::uint32_t(i);
     const compiler::testing::RandomGraph rg = compiler::testing::RandomGraphGenerator(seed).make();
     const compiler::Graph& g = rg.graph;
@@ -51,7 +51,7 @@ TEST(RandomGraphsInt8, EveryStrategyIsBitExactWithTheIntegerReference) {
       bit_exact += r.status == "bit-exact";
     }
   }
-  EXPECT_EQ(bit_exact, graph_count() * int(strategies.size()));
+  EXPECT_EQ(bit_exact, int8_graph_count() * int(strategies.size()));
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ compiler::Strategy epilogue_only() {
   return s;
 }
 
-std::string decisions(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
+std::string swiglu_decisions(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
   return test::pass_decisions(c, "fuse-swiglu", o);
 }
 
@@ -88,7 +88,7 @@ TEST(FuseSwiglu, DdrBytesDropByTheGateWriteAndReadAndTheSecondReadOfX) {
   EXPECT_EQ(dma_bytes(single.program, isa::Opcode::Load), 1792u);
   EXPECT_EQ(dma_bytes(single.program, isa::Opcode::Store), 768u);
   const compiler::CompileResult dual = compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy("transformer"), pinned);
-  EXPECT_EQ(applied(dual), 1) << decisions(dual, compiler::DecisionOutcome::Declined);
+  EXPECT_EQ(applied(dual), 1) << swiglu_decisions(dual, compiler::DecisionOutcome::Declined);
   EXPECT_EQ(dual.lowered.layers.size(), 1u);
   EXPECT_EQ(dma_bytes(dual.program, isa::Opcode::Load), 1216u);
   EXPECT_EQ(dma_bytes(dual.program, isa::Opcode::Store), 384u);
@@ -114,8 +114,8 @@ TEST(FuseSwiglu, ValuesEqualTheReferenceAtOneMibASmallSramAndBatchTwo) {
     for (const std::uint64_t sram : {std::uint64_t(1) << 20, std::uint64_t(8) << 10}) {
       SCOPED_TRACE("batch " + std::to_string(c.batch) + " SRAM " + std::to_string(sram));
       const compiler::CompileResult d = compiler::compile(g, test::fp32_hw(sram), compiler::builtin_strategy("transformer"));
-      EXPECT_EQ(applied(d), 1) << decisions(d, compiler::DecisionOutcome::Declined);
-      EXPECT_EQ(decisions(d, compiler::DecisionOutcome::Declined), "");
+      EXPECT_EQ(applied(d), 1) << swiglu_decisions(d, compiler::DecisionOutcome::Declined);
+      EXPECT_EQ(swiglu_decisions(d, compiler::DecisionOutcome::Declined), "");
       if (sram < (1u << 20)) {
         EXPECT_GT(d.report.layers.at(0).steps, 1) << d.report.layers.at(0).tile;
       }
@@ -130,14 +130,14 @@ TEST(FuseSwiglu, ValuesEqualTheReferenceAtOneMibASmallSramAndBatchTwo) {
 TEST(FuseSwiglu, DeclinesAnotherReaderAndDifferentShapesWithTheReason) {
   const compiler::CompileResult r =
       compiler::compile(glu_graph({1, 6, 8, 16, true}), test::fp32_hw(), compiler::builtin_strategy("transformer"));
-  EXPECT_NE(decisions(r, compiler::DecisionOutcome::Declined).find("has another reader (2 readers): it must reach DDR"),
+  EXPECT_NE(swiglu_decisions(r, compiler::DecisionOutcome::Declined).find("has another reader (2 readers): it must reach DDR"),
             std::string::npos)
-      << decisions(r, compiler::DecisionOutcome::Declined);
+      << swiglu_decisions(r, compiler::DecisionOutcome::Declined);
   EXPECT_EQ(applied(r), 0);
   const compiler::CompileResult s =
       compiler::compile(glu_graph({1, 6, 8, 16, false, 12}), test::fp32_hw(), compiler::builtin_strategy("transformer"));
-  EXPECT_NE(decisions(s, compiler::DecisionOutcome::Declined).find("shapes differ: gate weights [8, 16]"), std::string::npos)
-      << decisions(s, compiler::DecisionOutcome::Declined);
+  EXPECT_NE(swiglu_decisions(s, compiler::DecisionOutcome::Declined).find("shapes differ: gate weights [8, 16]"), std::string::npos)
+      << swiglu_decisions(s, compiler::DecisionOutcome::Declined);
   EXPECT_EQ(applied(s), 0);
   for (const GluCase& c : {GluCase{1, 6, 8, 16, true}, GluCase{1, 6, 8, 16, false, 12}})
     EXPECT_LE(error_of(glu_graph(c), compiler::builtin_strategy("transformer"), 1u << 20), 1e-4);
@@ -151,7 +151,7 @@ TEST(FuseSwiglu, AnSramTooSmallForTheDualTileFallsBackToTheSingleGemmEpilogueAnd
   const compiler::Graph g = glu_graph({1, 4, 1024, 64});
   const std::uint64_t sram = 20 << 10;
   const compiler::CompileResult r = compiler::compile(g, test::fp32_hw(sram), compiler::builtin_strategy("transformer"));
-  const std::string declined = decisions(r, compiler::DecisionOutcome::Declined);
+  const std::string declined = swiglu_decisions(r, compiler::DecisionOutcome::Declined);
   EXPECT_NE(declined.find("no dual tile fits the SRAM"), std::string::npos) << declined;
   EXPECT_NE(declined.find("falls back to the single-GEMM epilogue"), std::string::npos) << declined;
   EXPECT_EQ(r.lowered.layers.size(), 2u);
@@ -167,8 +167,8 @@ TEST(FuseSwiglu, TheSharedLlamaExportsFuseEverySwiglu) {
     const compiler::Graph g = compiler::load_model(model);
     for (const char* s : {"transformer", "depth-first"}) {
       const compiler::CompileResult c = compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy(s));
-      EXPECT_EQ(applied(c), 2) << phase << " " << s << "\n" << decisions(c, compiler::DecisionOutcome::Declined);
-      EXPECT_EQ(decisions(c, compiler::DecisionOutcome::Declined), "") << phase << " " << s;
+      EXPECT_EQ(applied(c), 2) << phase << " " << s << "\n" << swiglu_decisions(c, compiler::DecisionOutcome::Declined);
+      EXPECT_EQ(swiglu_decisions(c, compiler::DecisionOutcome::Declined), "") << phase << " " << s;
       int dual = 0;
       for (const compiler::LayerSpec& L : c.lowered.layers) dual += !L.glu_gate.empty();
       EXPECT_EQ(dual, 2) << phase << " " << s;

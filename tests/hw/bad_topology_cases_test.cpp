@@ -14,7 +14,7 @@ const std::string kTopo =
     "conv1, 8, 8, 3, 3, 4, 8, 1,\n";
 const std::string kCfg = "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : os\n";
 
-const std::vector<BadCase> kCases = {
+const std::vector<BadCase> kTopologyCases = {
     BadCase{"key given twice", kTopo + "<<>>" + kCfg + "ArrayHeight: 8\n",
             "cfg:5: error: key 'ArrayHeight' is given twice in [architecture_presets] (lines 2 and 5)"},
     BadCase{"key twice, other spelling", kTopo + "<<>>" + kCfg + "arraywidth = 16\n",
@@ -56,7 +56,7 @@ const std::vector<BadCase> kCases = {
 TEST(BadTopologyCases, EachIsRejectedWithItsMessageAndExitStatus) {
   const std::string dir = npu::test::fresh_dir("bad-topology");
   int i = 0;
-  for (const BadCase& c : kCases) {
+  for (const BadCase& c : kTopologyCases) {
     const std::size_t sep = c.input.find("<<>>");
     ASSERT_NE(sep, std::string::npos) << c.what;
     const std::string stem = dir + "/case" + std::to_string(i++);

@@ -12,7 +12,7 @@
 using namespace npu;
 
 namespace {
-HwConfig preset(const std::string& name) { return load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/" + name); }
+HwConfig sizing_preset(const std::string& name) { return load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/" + name); }
 }  // namespace
 
 TEST(DmaSizing, LittlesLawOnTheHbm2Preset) {
@@ -22,7 +22,7 @@ TEST(DmaSizing, LittlesLawOnTheHbm2Preset) {
   //                  x tCK (2000 / 2400 = 0.8333 ns) = 45 ns
   //   SRAM + issue = latency 2 + ceil(64 B / 1024 B per cycle) 1 + issue 1 = 4 cycles at 1 GHz = 4 ns
   //   N = ceil(38.4 B/ns x 49 ns / 64 B) = ceil(29.4) = 30 per channel, 16 channels.
-  const HwConfig hw = preset("hbm2-npu.yaml");
+  const HwConfig hw = sizing_preset("hbm2-npu.yaml");
   EXPECT_EQ(hw.dma.max_outstanding, 0);  // "derive"
   const hw::DmaSizing s = hw::dma_sizing(hw);
   EXPECT_DOUBLE_EQ(s.channel_gbps, 38.4);
@@ -34,7 +34,7 @@ TEST(DmaSizing, LittlesLawOnTheHbm2Preset) {
 }
 
 TEST(DmaSizing, EdgePresetKeepsItsExplicitWindowAndWouldDeriveTwenty) {
-  HwConfig hw = preset("edge-npu-ddr4.yaml");
+  HwConfig hw = sizing_preset("edge-npu-ddr4.yaml");
   hw::DmaSizing s = hw::dma_sizing(hw);
   EXPECT_EQ(s.outstanding_per_channel, 32);  // dma.max_outstanding: 32 in the file
   EXPECT_FALSE(s.outstanding_derived);
@@ -49,7 +49,7 @@ TEST(DmaSizing, EdgePresetKeepsItsExplicitWindowAndWouldDeriveTwenty) {
 }
 
 TEST(DmaSizing, ExplicitKeysWinAndTheWindowIsClamped) {
-  HwConfig hw = preset("hbm2-npu.yaml");
+  HwConfig hw = sizing_preset("hbm2-npu.yaml");
   hw.dma.max_outstanding = 7;
   hw.dma.requests_per_cycle = 3;
   hw::DmaSizing s = hw::dma_sizing(hw);

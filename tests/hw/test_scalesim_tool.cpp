@@ -37,7 +37,7 @@ std::vector<long long> cycles_column(const fs::path& csv) {
   }
   return out;
 }
-fs::path temp_dir(const std::string& name) {
+fs::path scalesim_temp_dir(const std::string& name) {
   fs::path d = fs::temp_directory_path() / ("npu_scalesim_" + name + "_" + std::to_string(getpid()));
   fs::create_directories(d);
   return d;
@@ -46,7 +46,7 @@ fs::path temp_dir(const std::string& name) {
 
 TEST(ScaleSimTool, Resnet18OnV2ScaleCfg) {
   NPU_REQUIRE_SHARED_OR_SKIP(kAnchors);
-  const fs::path out = temp_dir("r18");
+  const fs::path out = scalesim_temp_dir("r18");
   const auto r = run_tool("scalesim " + kAnchors + "/v2/topologies/conv_nets/Resnet18.csv --config " + kAnchors +
                           "/v2/configs/scale.cfg --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
@@ -62,7 +62,7 @@ TEST(ScaleSimTool, Resnet18OnV2ScaleCfg) {
 
 TEST(ScaleSimTool, Resnet50OnV3ScaleCfgWeightStationary) {
   NPU_REQUIRE_SHARED_OR_SKIP(kAnchors);
-  const fs::path out = temp_dir("r50");
+  const fs::path out = scalesim_temp_dir("r50");
   const auto r = run_tool("scalesim " + kAnchors + "/v3/topologies/mlperf/Resnet50.csv --config " + kAnchors +
                           "/v3/configs/scale.cfg --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
@@ -77,7 +77,7 @@ TEST(ScaleSimTool, Resnet50OnV3ScaleCfgWeightStationary) {
 }
 
 TEST(ScaleSimTool, GemmTopologyAndDepthwiseSplit) {
-  const fs::path dir = temp_dir("gemm");
+  const fs::path dir = scalesim_temp_dir("gemm");
   std::ofstream(dir / "g.csv") << "Layer, M, N, K,\nfc1, 64, 32, 128,\n";
   std::ofstream(dir / "dw.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
                                    "Filter, Strides,\nConvDP1, 10, 10, 3, 3, 3, 1, 1,\n";
@@ -103,7 +103,7 @@ TEST(ScaleSimTool, DepthwiseKeepsScaleSimsPerChannelMapping) {
   // 8 channels, 8x8 ifmap, 3x3 valid -> 6x6 = 36 px; 4x4 WS: each channel ceil(9/4) = 3 folds
   // of 2*4 + 4 + 36 - 2 = 46 = 138 -> 137. channels_across_columns would have given one layer
   // of 3 x 2 folds of 46 = 276 -> 275 (tests/hw/test_depthwise_mapping.cpp).
-  const fs::path dir = temp_dir("dw8");
+  const fs::path dir = scalesim_temp_dir("dw8");
   std::ofstream(dir / "dw8.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
                                     "Filter, Strides,\nConvDP1, 8, 8, 3, 3, 8, 1, 1,\n";
   std::ofstream(dir / "ws4.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : ws\n";
@@ -114,7 +114,7 @@ TEST(ScaleSimTool, DepthwiseKeepsScaleSimsPerChannelMapping) {
 }
 
 TEST(ScaleSimTool, MalformedInputsAreErrorsWithLine) {
-  const fs::path dir = temp_dir("bad");
+  const fs::path dir = scalesim_temp_dir("bad");
   std::ofstream(dir / "t.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
                                   "Filter, Strides,\nConv1, 224, 224, 7, x7, 3, 64, 2,\n";
   std::ofstream(dir / "big.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
@@ -141,7 +141,7 @@ TEST(ScaleSimTool, LayerWhoseCountsOverflowIsAnErrorWithLine) {
   // ofmap (9999999 - 7) / 1 + 1 = 9999993 per side -> M = 9.9999860e13 px, window
   // 7 x 7 x 9999 = 489951, N = 9999: M x N x K = 4.9e23 MACs, past 2^64 (1.8e19) and far
   // past the 2^53 per-layer limit. Before the check it wrapped (MACs 1.1e19, 0 cycles).
-  const fs::path dir = temp_dir("overflow");
+  const fs::path dir = scalesim_temp_dir("overflow");
   std::ofstream(dir / "huge.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, "
                                      "Num Filter, Strides,\nc1,9999999,9999999,7,7,9999,9999,1,\n";
   std::ofstream(dir / "os.cfg") << "[architecture_presets]\nArrayHeight: 4\nArrayWidth: 4\nDataflow : os\n";
@@ -156,7 +156,7 @@ TEST(ScaleSimTool, LayerWhoseCountsOverflowIsAnErrorWithLine) {
 }
 
 TEST(ScaleSimTool, FormatThatContradictsTheHeaderIsAnError) {
-  const fs::path dir = temp_dir("mismatch");
+  const fs::path dir = scalesim_temp_dir("mismatch");
   std::ofstream(dir / "conv.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, "
                                      "Num Filter, Strides,\nConv1, 224, 224, 7, 7, 3, 64, 2,\n";
   std::ofstream(dir / "gemm.csv") << "Layer, M, N, K,\nfc, 4, 4, 4,\n";

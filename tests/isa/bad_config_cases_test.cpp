@@ -15,7 +15,7 @@ std::string config_text(const std::string& spec) {
   return npu::test::edited(npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml"), spec, "");
 }
 
-const std::vector<BadCase> kCases = {
+const std::vector<BadCase> kConfigCases = {
     // Issue 27's probe: yaml-cpp says "illegal map value" for a tab; the tab's line is named.
     BadCase{"tab indentation", "  name: edge-npu-ddr4=>\tname: edge-npu-ddr4",
             ":20: error: malformed YAML: line 20 is indented with a tab character (illegal map value at 20:6)\n"
@@ -226,7 +226,7 @@ const std::vector<BadCase> kCases = {
 TEST(BadConfigCases, EachIsRejectedWithItsMessageAndExitStatus) {
   const std::string dir = npu::test::fresh_dir("bad-config");
   int i = 0;
-  for (const BadCase& c : kCases) {
+  for (const BadCase& c : kConfigCases) {
     const std::string path = dir + "/case" + std::to_string(i++) + ".yaml";
     npu::test::write_bytes(path, config_text(c.input));
     npu::test::expect_case(c, npu::test::npu_tool() + " config check " + npu::test::shq(path));

@@ -12,11 +12,11 @@
 namespace npu::isa {
 namespace {
 
-std::string data_path(const std::string& name) { return std::string(NPU_SOURCE_DIR) + "/tests/isa/data/" + name; }
+std::string check_data_path(const std::string& name) { return std::string(NPU_SOURCE_DIR) + "/tests/isa/data/" + name; }
 
 using test::small_npu;
 
-Program double_buffered() { return read_program_file(data_path("double_buffered_conv.npuasm")); }
+Program double_buffered() { return read_program_file(check_data_path("double_buffered_conv.npuasm")); }
 
 std::vector<CheckIssue> of_kind(const std::vector<CheckIssue>& all, CheckKind kind) {
   std::vector<CheckIssue> out;
@@ -36,7 +36,7 @@ TEST(Check, SampleProgramsAreClean) {
   EXPECT_EQ(small_npu().ddr.capacity_bytes(), 0x80000u);  // 256 * 256 * 8
   const auto issues = check_program(double_buffered(), small_npu());
   EXPECT_TRUE(issues.empty()) << dump(issues);
-  const auto every = check_program(read_program_file(data_path("every_instruction.npuasm")), small_npu());
+  const auto every = check_program(read_program_file(check_data_path("every_instruction.npuasm")), small_npu());
   EXPECT_TRUE(every.empty()) << dump(every);
 }
 
@@ -193,14 +193,14 @@ TEST(Check, IllegalVectorAndGemmShapes) {
 }
 
 TEST(Check, NewOpsSampleIsClean) {
-  const auto issues = check_program(read_program_file(data_path("new_ops.npuasm")), small_npu());
+  const auto issues = check_program(read_program_file(check_data_path("new_ops.npuasm")), small_npu());
   EXPECT_TRUE(issues.empty()) << dump(issues);
 }
 
 TEST(Check, MoveSampleIsCleanAndItsOperandsAreTheSpans) {
   HwConfig hw = small_npu();
   hw.mac_array.dtype = DType::Fp32;  // move.npuasm is an fp32 program
-  const Program p = read_program_file(data_path("move.npuasm"));
+  const Program p = read_program_file(check_data_path("move.npuasm"));
   const auto issues = check_program(p, hw);
   EXPECT_TRUE(issues.empty()) << dump(issues);
   // The upsampling MOVE: in span 24 fp32 = 96 bytes, out span 96 fp32 = 384 bytes.
@@ -222,7 +222,7 @@ TEST(Check, MoveSampleIsCleanAndItsOperandsAreTheSpans) {
 }
 
 TEST(Check, FusionOperandsSampleIsClean) {
-  const auto issues = check_program(read_program_file(data_path("fusion_operands.npuasm")), small_npu());
+  const auto issues = check_program(read_program_file(check_data_path("fusion_operands.npuasm")), small_npu());
   EXPECT_TRUE(issues.empty()) << dump(issues);
 }
 

@@ -14,12 +14,12 @@ namespace {
 
 using namespace npu::isa;
 
-const std::string kHead = ".npuasm 1\n.program attn dtype=int8\n";  // small_npu() has an int8 array
+const std::string kSoftmaxHead = ".npuasm 1\n.program attn dtype=int8\n";  // small_npu() has an int8 array
 const std::string kLine =
     "ACT     op=softmax_online in=0x0 res=0x400 out=0x0 elems=64 channels=4 param=0x800 alpha=0.125 beta=1";
 
 TEST(SoftmaxOnlineIsa, CanonicalTextRoundTrips) {
-  const Program p = read_program(kHead + kLine + "\n");
+  const Program p = read_program(kSoftmaxHead + kLine + "\n");
   ASSERT_EQ(p.instructions.size(), 1u);
   const auto& a = std::get<ActParams>(p.instructions[0].params);
   EXPECT_EQ(a.op, ActOp::SoftmaxOnline);
@@ -35,10 +35,10 @@ TEST(SoftmaxOnlineIsa, CanonicalTextRoundTrips) {
 }
 
 TEST(SoftmaxOnlineIsa, CheckRefusesAFirstFlagThatIsNeitherZeroNorOne) {
-  Program p = read_program(kHead + kLine + "\n");
-  EXPECT_TRUE(check_program(p, test::small_npu()).empty());
+  Program p = read_program(kSoftmaxHead + kLine + "\n");
+  EXPECT_TRUE(check_program(p, npu::isa::test::small_npu()).empty());
   std::get<ActParams>(p.instructions[0].params).beta = 0.5f;
-  const auto issues = check_program(p, test::small_npu());
+  const auto issues = check_program(p, npu::isa::test::small_npu());
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_NE(issues[0].message.find("softmax_online beta=0.5 is neither 1"), std::string::npos) << issues[0].message;
 }

@@ -24,7 +24,7 @@ extern char** environ;
 namespace fs = std::filesystem;
 namespace {
 
-const std::string kHw = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kInterruptHw = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 /// Starts NPU_TOOL_PATH with `args` in its own process (output to `log`); its pid.
 pid_t start_tool(const std::vector<std::string>& args, const std::string& log) {
@@ -115,7 +115,7 @@ class ExperimentInterrupt : public ::testing::TestWithParam<int> {};
 TEST_P(ExperimentInterrupt, TheSignalStopsTheChildrenBeforeTheParentExits) {
   const int sig = GetParam();
   const std::string out = npu::test::fresh_dir("exp-interrupt-" + std::to_string(sig));
-  const std::string log = interrupt_when_running({"experiment", "--model", "gpt2", "--hw", kHw, "--strategies",
+  const std::string log = interrupt_when_running({"experiment", "--model", "gpt2", "--hw", kInterruptHw, "--strategies",
                                                   "none,conv-bn,residual", "-j", "2", "--out", out},
                                                  out, sig, 2);
   for (const auto& e : fs::directory_iterator(out + "/runs")) EXPECT_FALSE(fs::exists(e.path() / "run_summary.json"));
@@ -136,7 +136,7 @@ TEST(ExperimentResume, WhatFinishedBeforeAnInterruptIsSummarisedAndReused) {
   // then SIGTERM comes while gpt2 none runs; gpt2 conv-bn never starts.
   const std::string out = npu::test::fresh_dir("exp-interrupt-partial");
   const std::string tiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
-  const std::string log = interrupt_when_running({"experiment", "--model", tiny, "--model", "gpt2", "--hw", kHw,
+  const std::string log = interrupt_when_running({"experiment", "--model", tiny, "--model", "gpt2", "--hw", kInterruptHw,
                                                   "--strategies", "none,conv-bn", "--out", out},
                                                  out, SIGTERM, 1, "gpt2");
   EXPECT_NE(log.find("2 of 4 runs finished"), std::string::npos) << log;
@@ -147,7 +147,7 @@ TEST(ExperimentResume, WhatFinishedBeforeAnInterruptIsSummarisedAndReused) {
                                               "gpt2:interrupted"}));
   EXPECT_TRUE(fs::exists(out + "/layers/tiny_convnet__edge-npu-ddr4__conv-bn.csv"));
   // The finished runs are not run again.
-  const auto again = npu::test::run_npu({"experiment", "--model", tiny, "--hw", kHw, "--strategies", "none,conv-bn",
+  const auto again = npu::test::run_npu({"experiment", "--model", tiny, "--hw", kInterruptHw, "--strategies", "none,conv-bn",
                                          "--out", out});
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_NE(again.output.find("reused 2 of 2 runs"), std::string::npos) << again.output;
@@ -170,7 +170,7 @@ TEST(ExperimentResume, ARerunReusesTheRunsWhoseKeyIsUnchanged) {
   const std::string out = npu::test::fresh_dir("exp-resume");
   const std::string none_summary = out + "/runs/tiny_convnet__edge__none/run_summary.json";
   const std::string hw = out + "/edge.yaml";
-  fs::copy_file(kHw, hw);
+  fs::copy_file(kInterruptHw, hw);
   auto run = [&](const std::string& strategies) {
     return npu::test::run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", hw, "--strategies", strategies,
                     "--out", out});
@@ -207,7 +207,7 @@ TEST(ExperimentResume, AnInterruptedRunIsRunAgain) {
   // What an interruption leaves: cell.json of the planned key, no run_summary.json.
   const std::string out = npu::test::fresh_dir("exp-resume-interrupted");
   auto run = [&] {
-    return npu::test::run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kHw, "--strategies",
+    return npu::test::run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kInterruptHw, "--strategies",
                     "none,conv-bn", "--out", out});
   };
   ASSERT_EQ(run().status, 0);

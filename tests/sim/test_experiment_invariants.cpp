@@ -21,12 +21,12 @@ using npu::test::run_npu;
 
 namespace {
 
-const char* kEdge = "configs/edge-npu-ddr4.yaml";
-const char* kTiny = "tests/data/tiny_convnet.onnx";
+const char* kEdgeConfig = "configs/edge-npu-ddr4.yaml";
+const char* kTinyModel = "tests/data/tiny_convnet.onnx";
 
-std::string simulate(const std::string& model, const std::string& strategy, const std::string& dir,
+std::string simulate_run(const std::string& model, const std::string& strategy, const std::string& dir,
                      const std::string& traces = "") {
-  std::vector<std::string> args{"simulate", "--model", model, "--hw", kEdge, "--strategy", strategy, "--out", dir, "--quiet"};
+  std::vector<std::string> args{"simulate", "--model", model, "--hw", kEdgeConfig, "--strategy", strategy, "--out", dir, "--quiet"};
   if (!traces.empty()) {
     args.push_back("--trace");
     args.push_back(traces);
@@ -116,8 +116,8 @@ std::int64_t expected_fusion_saving_bytes(const npu::compiler::Graph& g, int act
 
 void check_fusion_saving(const std::string& model, const std::string& name) {
   const std::string base = npu::test::fresh_dir(name);
-  const std::string none = simulate(model, "none", base + "/none");
-  const std::string fused = simulate(model, "conv-bn-act", base + "/cba");
+  const std::string none = simulate_run(model, "none", base + "/none");
+  const std::string fused = simulate_run(model, "conv-bn-act", base + "/cba");
   const bool is_path = model.find('/') != std::string::npos;
   const auto graph = npu::compiler::load_model(is_path ? std::string(NPU_SOURCE_DIR) + "/" + model : model);
   const std::int64_t expected = expected_fusion_saving_bytes(graph, /*int8 edge preset*/ 1);
@@ -153,9 +153,9 @@ std::map<std::string, LayerRow> read_layers(const std::string& path) {
 
 void check_per_layer_never_exceeds(const std::string& model, const std::string& name) {
   const std::string base = npu::test::fresh_dir(name);
-  const std::string none = simulate(model, "none", base + "/none");
+  const std::string none = simulate_run(model, "none", base + "/none");
   for (const std::string strategy : {"conv-bn", "conv-bn-act", "residual"}) {
-    const std::string fused = simulate(model, strategy, base + "/" + strategy);
+    const std::string fused = simulate_run(model, strategy, base + "/" + strategy);
     auto unfused_rows = read_layers(none + "/layers.csv");
     // Each unfused layer's traffic, by the node it runs.
     std::map<std::string, double> by_node;
@@ -173,21 +173,21 @@ void check_per_layer_never_exceeds(const std::string& model, const std::string& 
 }  // namespace
 
 TEST(ExperimentInvariants, TinyTraceBytesSumToReportedBytes) {
-  const std::string dir = simulate(kTiny, "conv-bn-act", npu::test::fresh_dir("tiny-trace"), "ddr");
+  const std::string dir = simulate_run(kTinyModel, "conv-bn-act", npu::test::fresh_dir("tiny-trace"), "ddr");
   EXPECT_EQ(trace_bytes(dir + "/ddr.csv"), reported_ddr_bytes(dir));
 }
 
 TEST(ExperimentInvariants, ResNet50TraceBytesSumToReportedBytes) {
-  const std::string dir = simulate("resnet50", "none", npu::test::fresh_dir("r50-trace"), "ddr");
+  const std::string dir = simulate_run("resnet50", "none", npu::test::fresh_dir("r50-trace"), "ddr");
   EXPECT_EQ(trace_bytes(dir + "/ddr.csv"), reported_ddr_bytes(dir));
   fs::remove_all(fs::path(dir));
 }
 
-TEST(ExperimentInvariants, TinyFusionSavingMatchesGraph) { check_fusion_saving(kTiny, "tiny-saving"); }
+TEST(ExperimentInvariants, TinyFusionSavingMatchesGraph) { check_fusion_saving(kTinyModel, "tiny-saving"); }
 
 TEST(ExperimentInvariants, ResNet50FusionSavingMatchesGraph) { check_fusion_saving("resnet50", "r50-saving"); }
 
-TEST(ExperimentInvariants, TinyFusedLayersNeverExceedUnfused) { check_per_layer_never_exceeds(kTiny, "tiny-layers"); }
+TEST(ExperimentInvariants, TinyFusedLayersNeverExceedUnfused) { check_per_layer_never_exceeds(kTinyModel, "tiny-layers"); }
 
 TEST(ExperimentInvariants, ResNet50FusedLayersNeverExceedUnfused) {
   check_per_layer_never_exceeds("resnet50", "r50-layers");
@@ -197,7 +197,7 @@ TEST(ExperimentInvariants, IdenticalRunsAreByteIdentical) {
   // The same experiment twice, with every trace: every output file must be identical.
   const std::string a = npu::test::fresh_dir("det-a"), b = npu::test::fresh_dir("det-b");
   for (const auto& dir : {a, b}) {
-    auto r = run_npu({"experiment", "--model", kTiny, "--hw", kEdge, "--strategies", "none,conv-bn-act", "--out", dir,
+    auto r = run_npu({"experiment", "--model", kTinyModel, "--hw", kEdgeConfig, "--strategies", "none,conv-bn-act", "--out", dir,
                       "-j", "2", "--trace", "ddr,timeline,vcd"});
     ASSERT_EQ(r.status, 0) << r.output;
   }

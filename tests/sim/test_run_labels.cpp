@@ -18,12 +18,12 @@ using npu::test::run_npu;
 namespace {
 
 const std::string kTiny = "tests/data/tiny_convnet.onnx";
-const std::string kEdge = "configs/edge-npu-ddr4.yaml";
+const std::string kLabelsEdge = "configs/edge-npu-ddr4.yaml";
 
 // A copy of the edge preset under another file name; its npu.name stays "edge-npu-ddr4".
 std::string board_config(const std::string& dir) {
   const std::string path = dir + "/my-board.yaml";
-  fs::copy_file(fs::path(NPU_SOURCE_DIR) / kEdge, path, fs::copy_options::overwrite_existing);
+  fs::copy_file(fs::path(NPU_SOURCE_DIR) / kLabelsEdge, path, fs::copy_options::overwrite_existing);
   return path;
 }
 
@@ -88,7 +88,7 @@ TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
   const std::string dir = npu::test::fresh_dir("labels-keys");
   std::ofstream(dir + "/df.yaml") << "name: df\npasses: [fold-batchnorm, fuse-layers]\noverlap: cache\n"
                                      "traffic_weight: 4\n";
-  auto r = run_npu({"simulate", "--model", kTiny, "--hw", kEdge, "--strategy", dir + "/df.yaml", "--out", dir + "/df",
+  auto r = run_npu({"simulate", "--model", kTiny, "--hw", kLabelsEdge, "--strategy", dir + "/df.yaml", "--out", dir + "/df",
                     "--quiet"});
   ASSERT_EQ(r.status, 0) << r.output;
   const auto s = read_json(dir + "/df/run_summary.json");
@@ -98,7 +98,7 @@ TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
   EXPECT_EQ(s.at("traffic_weight").get<double>(), 4.0);
   EXPECT_EQ(s.at("pipeline"), true);
   // resident_tensors: the "kept in SRAM" lines `npu compile --explain` prints for the same run.
-  r = run_npu({"compile", kTiny, "--hw", kEdge, "--strategy", dir + "/df.yaml", "-o", dir + "/df.npuasm", "--explain",
+  r = run_npu({"compile", kTiny, "--hw", kLabelsEdge, "--strategy", dir + "/df.yaml", "-o", dir + "/df.npuasm", "--explain",
                "-q"});
   ASSERT_EQ(r.status, 0) << r.output;
   int kept = 0;
@@ -106,7 +106,7 @@ TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
     ++kept;
   EXPECT_GT(kept, 0) << "weight 4 keeps tiny_convnet's tensors between layers (each MOVE costs about its DDR time)";
   EXPECT_EQ(s.at("resident_tensors").get<int>(), kept);
-  r = run_npu({"simulate", "--model", kTiny, "--hw", kEdge, "--strategy", "conv-bn", "--out", dir + "/bn", "--quiet",
+  r = run_npu({"simulate", "--model", kTiny, "--hw", kLabelsEdge, "--strategy", "conv-bn", "--out", dir + "/bn", "--quiet",
                "--no-pipeline"});
   ASSERT_EQ(r.status, 0) << r.output;
   const auto b = read_json(dir + "/bn/run_summary.json");
@@ -121,7 +121,7 @@ TEST(RunLabels, TwoStrategyFilesWithOneNameAreRejected) {
   const std::string dir = npu::test::fresh_dir("labels-dup");
   std::ofstream(dir + "/a.yaml") << "name: same\npasses: [fold-batchnorm]\n";
   std::ofstream(dir + "/b.yaml") << "name: same\npasses: [fuse-activation]\n";
-  auto r = run_npu({"experiment", "--model", kTiny, "--hw", kEdge, "--strategies", dir + "/a.yaml," + dir + "/b.yaml",
+  auto r = run_npu({"experiment", "--model", kTiny, "--hw", kLabelsEdge, "--strategies", dir + "/a.yaml," + dir + "/b.yaml",
                     "--out", dir + "/out"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("is also named 'same'; give the strategies different names"), std::string::npos) << r.output;
@@ -138,7 +138,7 @@ TEST(RunLabels, ASmallerSramsProgramIsSaidInTheOutputAndTheSummary) {
   // YOLOv5s under conv-bn at 2 MiB runs the 1 MiB program (a tie of the estimates:
   // SramPlans.ATieKeepsTheSmallerSramsProgramByteForByte).
   const std::string cfg = dir + "/edge-2mib.yaml";
-  std::string text = read_file(std::string(NPU_SOURCE_DIR) + "/" + kEdge);
+  std::string text = read_file(std::string(NPU_SOURCE_DIR) + "/" + kLabelsEdge);
   const std::string from = "\n  capacity: 1 MiB";
   const auto at = text.find(from);
   ASSERT_NE(at, std::string::npos) << "edge preset has no '  capacity: 1 MiB' line";

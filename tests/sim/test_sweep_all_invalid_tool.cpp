@@ -8,13 +8,13 @@
 
 namespace {
 
-const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
+const std::string kInvalidSweepTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
 
 // A spec over sram.capacity on the edge preset (32 x 32 int8 array, minimal tile 2 x 32 x 32 +
 // 32 + 32 x 4 = 2208 bytes): 1 KiB and 2 KiB are below it, 64 KiB is valid.
 std::string spec(const std::string& dir, const std::string& capacities) {
   const std::string path = dir + "/spec.yaml";
-  std::ofstream(path) << "base: edge-npu-ddr4\naxes: {sram.capacity: [" + capacities + "]}\nmodels: [" + kTiny +
+  std::ofstream(path) << "base: edge-npu-ddr4\naxes: {sram.capacity: [" + capacities + "]}\nmodels: [" + kInvalidSweepTiny +
                              "]\nstrategies: [none]\n";
   return path;
 }

@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-npu::sim::SweepSpec parse(const std::string& text) { return npu::sim::parse_sweep_spec(text, "spec.yaml", NPU_SOURCE_DIR); }
+npu::sim::SweepSpec parse_stream(const std::string& text) { return npu::sim::parse_sweep_spec(text, "spec.yaml", NPU_SOURCE_DIR); }
 
 // Two models x 3 strategies over 4 SRAM sizes (100 bytes: invalid, below a minimal tile) and two
 // zipped array shapes; '1 MiB' names its cells 1MiB (spaces dropped).
@@ -65,7 +65,7 @@ TEST(SweepStream, KeyFromItsConfigStateEqualsTheWholeKey) {
 }
 
 TEST(SweepStream, PointsMatchTheConfigCells) {
-  const auto spec = parse(kSpec);
+  const auto spec = parse_stream(kSpec);
   const auto cells = npu::sim::plan_configs(spec);
   const auto points = npu::sim::plan_config_points(spec);
   ASSERT_EQ(points.size(), cells.size());
@@ -79,7 +79,7 @@ TEST(SweepStream, PointsMatchTheConfigCells) {
 }
 
 TEST(SweepStream, StreamedPlanIsTheInMemoryPlanByteForByte) {
-  const auto spec = parse(kSpec);
+  const auto spec = parse_stream(kSpec);
   const npu::sim::Plan plan = npu::sim::plan_sweep(spec);
   ASSERT_EQ(plan.cells.size(), 2u * 8u * 3u);
   const std::string dir = npu::test::fresh_dir("sweep-stream-plan");
@@ -102,7 +102,7 @@ TEST(SweepStream, StreamedPlanIsTheInMemoryPlanByteForByte) {
 }
 
 TEST(SweepStream, ADuplicateConfigIsStillFound) {
-  const auto spec = parse("base: edge-npu-ddr4\nmodels: [resnet18]\nstrategies: [none]\n"
+  const auto spec = parse_stream("base: edge-npu-ddr4\nmodels: [resnet18]\nstrategies: [none]\n"
                           "axes: {sram.capacity: [1MiB, 1048576]}\n");
   EXPECT_THROW(npu::sim::plan_config_points(spec), npu::ConfigError);
   try {

@@ -16,14 +16,14 @@ using npu::test::run_npu;
 
 namespace {
 
-const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
+const std::string kSweepTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
 
 /// A spec with 2 capacities x 2 channel counts x strategies [none, residual] = 8 cells.
 std::string write_spec(const std::string& dir) {
   const std::string path = dir + "/spec.yaml";
   std::ofstream(path) << "base: edge-npu-ddr4\n"
                          "axes:\n  sram.capacity: [64KiB, 1MiB]\n  ddr.channels: [1, 2]\n"
-                         "models: [" + kTiny + "]\n"
+                         "models: [" + kSweepTiny + "]\n"
                          "strategies: [none, residual]\n";
   return path;
 }
@@ -196,7 +196,7 @@ TEST(SweepTool, FailedCellsAreRecordedNotRepeatedAndInvalidConfigsListed) {
   // minimal tile of 2208 bytes (an invalid config, never run); the tiny network fits 4 KiB.
   const std::string dir = npu::test::fresh_dir("sweep-failed");
   std::ofstream(dir + "/spec.yaml") << "base: edge-npu-ddr4\naxes: {sram.capacity: [1KiB, 4KiB]}\n"
-                                       "models: [resnet50, " + kTiny + "]\nstrategies: [none]\n";
+                                       "models: [resnet50, " + kSweepTiny + "]\nstrategies: [none]\n";
   auto r = run_npu({"sweep", dir + "/spec.yaml", "--out", dir + "/out"});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("4 cells, 0 done before, 2 invalid, 2 run now, 1 failed"), std::string::npos) << r.output;
@@ -218,10 +218,10 @@ TEST(SweepTool, FailedCellsAreRecordedNotRepeatedAndInvalidConfigsListed) {
 TEST(SweepTool, ReportOverAnExperimentFolderKeepsItsFigures) {
   // The experiment's own summary is the reference: the report's experiment columns match it.
   const std::string dir = npu::test::fresh_dir("report-experiment");
-  auto r = run_npu({"experiment", "--model", kTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
+  auto r = run_npu({"experiment", "--model", kSweepTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
                     "none,conv-bn,residual", "--out", dir + "/e", "--shard", "1/2"});
   ASSERT_EQ(r.status, 0) << r.output;
-  ASSERT_EQ(run_npu({"experiment", "--model", kTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
+  ASSERT_EQ(run_npu({"experiment", "--model", kSweepTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
                      "none,conv-bn,residual", "--out", dir + "/full"})
                 .status,
             0);
