@@ -15,6 +15,7 @@
 #include "npu/compiler/transforms/canonicalize/constant_folding.hpp"
 #include "npu/compiler/frontend/onnx/onnx_node_inference.hpp"
 #include "frontend/onnx/onnx_subgraph.hpp"
+#include "frontend/onnx/paste_loop.hpp"
 #include "transforms/canonicalize/operand_values.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
@@ -681,6 +682,10 @@ void infer_shapes(Graph& graph, const std::string& source) {
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     if (inline_if_at(graph, i, source, folded)) {
       --i;
+      continue;
+    }
+    if (bound_paste_loop(graph, i)) {  // Mask R-CNN's paste-masks Loop, sized [M, H, W] (paste_loop.hpp)
+      defined.insert(graph.nodes[i].outputs[0]);
       continue;
     }
     NodeCtx ctx(graph, i, source);
