@@ -156,6 +156,12 @@ TEST(PasteLoopBound, WithDynamicSizeTheLoopIsOneNpuLayerCostedAtItsBound) {
   for (const auto& ins : r.program.instructions)
     if (ins.layer == "paste" && ins.op == isa::Opcode::Act) act_elems += std::get<isa::ActParams>(ins.params).elems;
   EXPECT_EQ(act_elems, 6u * 3 * 64);
+  // --explain says so too (infer-shapes sized the Loop for the bound).
+  bool explained = false;
+  for (const Decision& d : r.decisions)
+    explained = explained || (d.label == "paste" && d.verb == "bounded" &&
+                              d.reason.find("3 pastes of a full 8 x 8 canvas") != std::string::npos);
+  EXPECT_TRUE(explained);
 }
 
 TEST(PasteLoopBound, ARunWithDataRefusesTheBoundedLoop) {

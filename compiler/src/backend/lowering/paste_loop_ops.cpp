@@ -16,18 +16,14 @@ namespace npu::compiler::lowering {
 
 namespace {
 
-constexpr int kBlendPasses = 6;  // bilinear blend: rows (sub, mul, add), then columns (same)
-
 std::string check_loop(const Graph& g, const Node& n) {
-  if (g.dynamic_size > 0 && n.inputs.size() > 3 && paste_loop(g, n) && g.bounded_tensors.count(n.outputs[0]))
-    return "";
+  if (!paste_loop_bound_text(g, n).empty()) return "";
   return "op Loop has no NPU lowering";
 }
 
 void lower_loop(LowerCtx& ctx, const Node& n) {
   const Graph& g = ctx.graph();
-  const auto p = paste_loop(g, n);
-  if (!p) ctx.fail(n, "not a paste-masks Loop any more (check_loop accepted it)");
+  if (paste_loop_bound_text(g, n).empty()) ctx.fail(n, "not a bounded paste-masks Loop (check_loop accepted it)");
   LayerSpec L = ctx.base(n, LayerKind::Layout);
   for (std::size_t i = 3; i < n.inputs.size(); ++i) {
     L.inputs.push_back(n.inputs[i]);
@@ -37,12 +33,8 @@ void lower_loop(LowerCtx& ctx, const Node& n) {
   L.output = n.outputs[0];
   L.elems = elements(g, n.outputs[0]);
   L.channels = 1;
-  L.vector_passes = kBlendPasses;
-  L.bound_note = "Loop costed at its --dynamic-size bound: " + std::to_string(p->trips) + " pastes of a full " +
-                 std::to_string(p->canvas_h) + " x " + std::to_string(p->canvas_w) +
-                 " canvas (each trip reads its mask and box once, " + std::to_string(kBlendPasses) +
-                 " vector passes of the bilinear blend a canvas element, one canvas written); the real trips paste "
-                 "smaller boxes into zeros: an upper bound, not computed";
+  L.vector_passes = kPasteBlendPasses;
+  L.bound_note = paste_loop_bound_text(g, n);
   ctx.finish(L);
 }
 

@@ -108,4 +108,15 @@ bool bound_paste_loop(Graph& g, std::size_t i) {
   return true;
 }
 
+std::string paste_loop_bound_text(const Graph& g, const Node& n) {
+  if (g.dynamic_size <= 0 || n.inputs.size() <= 3 || n.outputs.empty() || !g.bounded_tensors.count(n.outputs[0]))
+    return "";
+  const auto p = paste_loop(g, n);
+  if (!p) return "";
+  return "Loop costed at its --dynamic-size bound: " + std::to_string(p->trips) + " pastes of a full " +
+         std::to_string(p->canvas_h) + " x " + std::to_string(p->canvas_w) +
+         " canvas (each trip reads its mask and box once, " + std::to_string(kPasteBlendPasses) +
+         " vector passes of the bilinear blend a canvas element, one canvas written); the real trips paste smaller boxes into zeros: an upper bound, not computed";
+}
+
 }  // namespace npu::compiler

@@ -11,6 +11,10 @@
 
 namespace npu::compiler {
 
+/// Vector passes a canvas element a bounded paste costs: the bilinear blend's rows (sub, mul,
+/// add) then columns (the same), as codegen/resize_linear.cpp computes a bilinear Resize.
+constexpr int kPasteBlendPasses = 6;
+
 /// A Loop that pastes one resized mask per trip into a zero canvas and appends the canvas to
 /// its accumulator: inputs (M, cond, v0) with M a constant trip count, v0 a constant of shape
 /// [0, H, W] (the empty accumulator), one output; a body with a bilinear ("linear") Resize, a
@@ -31,5 +35,10 @@ std::optional<PasteLoop> paste_loop(const Graph& g, const Node& n);
 /// read them), its output gets the shape [M, H, W] and is marked bounded, and true is returned.
 /// False (graph unchanged) otherwise.
 bool bound_paste_loop(Graph& g, std::size_t i);
+
+/// For a Loop bound_paste_loop sized: what its cost stands for, "Loop costed at its
+/// --dynamic-size bound: M pastes of a full H x W canvas (...)" (the layer's note, --explain,
+/// the refusal of a run with data); "" for any other node.
+std::string paste_loop_bound_text(const Graph& g, const Node& n);
 
 }  // namespace npu::compiler

@@ -729,9 +729,23 @@ class InferShapes : public ImportPass {
   std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
     const std::size_t nodes_before = graph.nodes.size();
     infer_shapes(graph, ctx.source);
-    return {summary_decision(name(), ctx.model,
-                             "inferred " + std::to_string(graph.tensors.size()) + " tensor shape(s); folded " +
-                                 std::to_string(nodes_before - graph.nodes.size()) + " constant node(s)")};
+    std::vector<Decision> out{summary_decision(name(), ctx.model,
+                                               "inferred " + std::to_string(graph.tensors.size()) +
+                                                   " tensor shape(s); folded " +
+                                                   std::to_string(nodes_before - graph.nodes.size()) +
+                                                   " constant node(s)")};
+    for (const Node& n : graph.nodes)  // paste-masks Loops sized by --dynamic-size (paste_loop.hpp)
+      if (const std::string bound = paste_loop_bound_text(graph, n); !bound.empty()) {
+        Decision d;
+        d.pass = name();
+        d.nodes = {n.name};
+        d.label = n.name;
+        d.outcome = DecisionOutcome::Applied;
+        d.verb = "bounded";
+        d.reason = bound;
+        out.push_back(d);
+      }
+    return out;
   }
 };
 
