@@ -140,6 +140,7 @@ LayerReport npu_layer_report(const LoweredGraph& lg, const LayerSpec& L, const L
       !L.linear_resize())
     r.note = "costed only: an identity pass stands in for " + L.op_type + " (no MOVE lowering for this form), so "
              "a run with data refuses it";
+  if (!L.bound_note.empty()) r.note = L.bound_note + "; a run with data refuses it";
   if (L.kind == LayerKind::Copy) {
     for (const auto& t : L.inputs) r.compulsory_write_bytes += lg.bytes.at(t);
   } else {

@@ -16,7 +16,8 @@ using isa::Opcode;
 // Layout ops without a MOVE view (Pad, Expand, Tile, Gather, bilinear Resize...; the others go
 // to gen_moves), costed only: the input is read once and the output written once, in k steps; step i loads its share of the input,
 // one identity vector pass covers the larger of its two shares, and stores its share of
-// the output. DDR bytes are exact; the DDR access pattern is modelled as contiguous on
+// the output (L.vector_passes identity passes a step when the layer stands for more vector work,
+// a paste-masks Loop's bilinear blend). DDR bytes are exact; the DDR access pattern is modelled as contiguous on
 // both sides (optimistic for a Transpose's strided side).
 std::vector<Step> gen_layout(GenCtx& ctx, const LayerSpec& L) {
   const std::uint64_t Y = ctx.addr(L.output);
@@ -58,6 +59,7 @@ std::vector<Step> gen_layout(GenCtx& ctx, const LayerSpec& L) {
     ap.channels = 1;
     s.compute.op = Opcode::Act;
     s.compute.params = ap;
+    for (int v = 1; v < L.vector_passes; ++v) s.more.push_back(s.compute);  // LayerSpec::vector_passes
     if (w1 > w0) s.stores.push_back({ctx.root(L.output), dma_rows(Y + w0 * ctx.e, so, w1 - w0, 1, 0, ctx.e)});
     steps.push_back(std::move(s));
   }

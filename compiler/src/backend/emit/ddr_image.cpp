@@ -105,7 +105,10 @@ std::vector<std::string> functional_problems(const CompileResult& r) {
     switch (L.kind) {
       case LayerKind::Host: out.push_back(id + " runs on the host; host partitions are costed, not computed"); break;
       case LayerKind::Layout:
-        if (L.layout.empty() && L.op_type == "Resize" && !L.linear_resize())
+        if (!L.bound_note.empty())
+          out.push_back(id + ": " + L.bound_note + " (the data path has no Loop: each trip's Resize size depends on its box, "
+                             "which the program does not compute)");
+        else if (L.layout.empty() && L.op_type == "Resize" && !L.linear_resize())
           out.push_back(id + ": only nearest Resize is computed (by MOVE: integer factors, or a fraction whose "
                              "index map repeats within 64 residues); this Resize is mode '" +
                              resize_mode(g, L) + "' or its nearest map does not repeat, which the ISA only costs as a "

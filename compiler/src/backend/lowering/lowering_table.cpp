@@ -23,6 +23,7 @@ const std::map<std::string, OpLowering>& table() {
     add_activation_ops(t);
     add_pool_ops(t);
     add_resize_ops(t);
+    add_loop_ops(t);
     return t;
   }();
   return kTable;

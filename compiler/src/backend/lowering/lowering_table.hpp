@@ -111,6 +111,8 @@ void add_conv_ops(std::map<std::string, OpLowering>& t);        // conv_ops.cpp
 void add_activation_ops(std::map<std::string, OpLowering>& t);  // activation_ops.cpp
 void add_pool_ops(std::map<std::string, OpLowering>& t);        // pool_ops.cpp
 void add_resize_ops(std::map<std::string, OpLowering>& t);      // resize_ops.cpp
+/// Mask R-CNN's paste-masks Loop under --dynamic-size, costed at its bound (paste_loop_ops.cpp).
+void add_loop_ops(std::map<std::string, OpLowering>& t);
 
 // Layout ops as strided views for MOVE (layout_views.cpp); empty when the op or its form has
 // no MOVE lowering (the layer is then costed only, and functional_problems says so).

@@ -15,6 +15,7 @@
 #include "npu/compiler/transforms/canonicalize/constant_folding.hpp"
 #include "npu/compiler/frontend/onnx/onnx_node_inference.hpp"
 #include "frontend/onnx/onnx_subgraph.hpp"
+#include "frontend/onnx/paste_loop.hpp"
 #include "transforms/canonicalize/operand_values.hpp"
 #include "npu/hw_config/hw_config.hpp"
 
@@ -683,6 +684,10 @@ void infer_shapes(Graph& graph, const std::string& source) {
       --i;
       continue;
     }
+    if (bound_paste_loop(graph, i)) {  // Mask R-CNN's paste-masks Loop, sized [M, H, W] (paste_loop.hpp)
+      defined.insert(graph.nodes[i].outputs[0]);
+      continue;
+    }
     NodeCtx ctx(graph, i, source);
     Node& n = graph.nodes[i];
     const bool dynamic_input = has_dynamic_input(graph, n, ctx, defined);
@@ -724,9 +729,23 @@ class InferShapes : public ImportPass {
   std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
     const std::size_t nodes_before = graph.nodes.size();
     infer_shapes(graph, ctx.source);
-    return {summary_decision(name(), ctx.model,
-                             "inferred " + std::to_string(graph.tensors.size()) + " tensor shape(s); folded " +
-                                 std::to_string(nodes_before - graph.nodes.size()) + " constant node(s)")};
+    std::vector<Decision> out{summary_decision(name(), ctx.model,
+                                               "inferred " + std::to_string(graph.tensors.size()) +
+                                                   " tensor shape(s); folded " +
+                                                   std::to_string(nodes_before - graph.nodes.size()) +
+                                                   " constant node(s)")};
+    for (const Node& n : graph.nodes)  // paste-masks Loops sized by --dynamic-size (paste_loop.hpp)
+      if (const std::string bound = paste_loop_bound_text(graph, n); !bound.empty()) {
+        Decision d;
+        d.pass = name();
+        d.nodes = {n.name};
+        d.label = n.name;
+        d.outcome = DecisionOutcome::Applied;
+        d.verb = "bounded";
+        d.reason = bound;
+        out.push_back(d);
+      }
+    return out;
   }
 };
 

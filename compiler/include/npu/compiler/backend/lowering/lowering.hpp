@@ -187,6 +187,13 @@ struct LayerSpec {
   /// geom.c_in planes of geom.h_in x geom.w_in spread to geom.h_out x geom.w_out, input pixel
   /// (y, x) at (y stride_h, x stride_w), zeros elsewhere.
   bool zero_insert = false;
+  /// Layout streaming copy (codegen/layout.cpp gen_layout): vector passes each step makes over
+  /// its share; 1 for a copy, 6 for a paste-masks Loop costed at its --dynamic-size bound (the
+  /// six passes of the bilinear blend, codegen/resize_linear.cpp).
+  int vector_passes = 1;
+  /// Layout: a Loop costed at its --dynamic-size bound (lowering/paste_loop_ops.cpp), what the
+  /// bound is, for the compile report's note and the refusal of a run with data; "" otherwise.
+  std::string bound_note;
   /// Layout: a bilinear Resize computed by LOAD, ELTWISE and MOVE (codegen/resize_linear.cpp):
   /// the taps of the rows and of the columns, geom.c_in planes of geom.h_in x geom.w_in to
   /// geom.h_out x geom.w_out, and the DDR-only parameter tensor of the weights (taps_h.w then
