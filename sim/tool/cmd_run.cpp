@@ -38,7 +38,8 @@ std::set<std::string> parse_traces(const std::string& list) {
     if (item != "ddr" && item != "timeline" && item != "vcd") {
       throw ConfigError("--trace: error: unknown trace kind '" + item + "'\n  allowed: ddr, timeline, vcd (comma-separated)");
     }
-    out.insert(item);
+    if (!out.insert(item).second)
+      throw ConfigError("--trace: error: '" + item + "' is given twice; give each trace kind once");
   }
   return out;
 }
@@ -51,9 +52,13 @@ void run(const RunArgs& a) {
   if (traces.count("ddr") && a.ideal) {
     throw ConfigError("--trace ddr: error: --ideal-memory has no DDR model, so there is no DDR trace; drop one of them");
   }
+  namespace fs = std::filesystem;
+  if (fs::path(a.program).extension() == ".onnx")
+    throw ConfigError(a.program + ": error: an ONNX model, not an .npuasm program: `npu run` runs a compiled "
+                      "program\n  fix: npu simulate --model " + a.program + " --hw " + a.hw +
+                      " --out DIR (compiles and runs it), or npu compile it first");
   const isa::Program program = isa::read_program_file(a.program);
   const HwConfig hw = load_hw_config(a.hw);
-  namespace fs = std::filesystem;
   if (!a.out.empty()) create_output_folder(a.out);
   const auto path = [&](const char* name) { return (fs::path(a.out) / name).string(); };
 

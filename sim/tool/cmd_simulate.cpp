@@ -47,7 +47,7 @@ void add_simulate(CLI::App& app) {
                                 ~0ULL, "seed of the generated inputs")
       ->default_val(1);
   npu::tool::add_allow_nonfinite_flag(cmd, opt->allow_nonfinite);
-  cmd->callback([opt, traces, quiet]() {
+  cmd->callback([cmd, opt, traces, quiet]() {
     for (const std::string& list : *traces) {
       std::stringstream ss(list);
       std::string t;
@@ -56,6 +56,9 @@ void add_simulate(CLI::App& app) {
     }
     if (!opt->with_data && (!opt->input_data.empty()))
       throw npu::ConfigError("--input-data: error: it gives values for a run with data; add --with-data");
+    if (!opt->with_data && cmd->count("--input-seed") > 0)
+      throw npu::ConfigError("--input-seed: error: it seeds the generated inputs of a run with data; add --with-data "
+                             "or drop it");
     auto r = npu::sim::simulate(*opt);
     if (!*quiet) {
       for (const auto& f : r.output_files) std::cout << "wrote " << f << "\n";

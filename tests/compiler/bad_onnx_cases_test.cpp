@@ -54,6 +54,14 @@ const std::vector<BadCase> kCases = {
               conv_body(m);
             }),
             "graph input 't\\xff' has element type STRING"},
+    // ONNX Conv's T is float16/float/double: an int64 X once compiled with inconsistent bytes.
+    BadCase{"Conv fed by an int64 graph input",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8}, "N", onnx::TensorProto_DataType_INT64);
+              conv_body(m);
+            }),
+            "'conv' (Conv): input X 'input' is int64, but ONNX Conv takes float types only (float16, float, double); "
+            "give the model a float tensor there"},
     BadCase{"no nodes",
             model_bytes([](OnnxModel& m) { m.input("input", {1, 3, 8, 8}); }),
             "the file contains no ONNX graph (no nodes)"},
@@ -64,6 +72,16 @@ const std::vector<BadCase> kCases = {
               m.output("ghost");
             }),
             "graph output 'ghost' is produced by no node"},
+    // The only output is the graph input: remove-dead-nodes leaves no node to compute.
+    BadCase{"graph output is the graph input, every node dead",
+            model_bytes([](OnnxModel& m) {
+              m.input("input", {1, 3, 8, 8});
+              m.weight("w", {4, 3, 3, 3});
+              m.node("Conv", "conv", {"input", "w"}, {"output"});
+              m.output("input");
+            }),
+            "no node computes a graph output: the outputs ('input') are graph inputs or constants, and the 1 "
+            "node(s) reach none of them"},
     BadCase{"sequence op (mvit_v1_b's SequenceEmpty)",
             model_bytes([](OnnxModel& m) {
               m.input("input", {1, 3, 8, 8});

@@ -79,3 +79,29 @@ TEST(ExclusiveCycles, LayersCsvSumsToTheRunTotalUnderEveryStrategy) {
 }
 
 }  // namespace
+
+// A layer's exclusive cycles are part of its span: never more than its `cycles`. The run's
+// total rounds its end up (ceil) and the spans round to nearest; the last layer took the
+// difference as a tail and exceeded its span by 1 (gpt2 decode on edge: /head/Gemm). Both
+// properties at once: every row exclusive <= cycles, and the exclusive column sums to the total.
+TEST(ExclusiveCycles, NoLayerHasMoreExclusiveCyclesThanItsSpan) {
+  const std::string dir = npu::test::fresh_dir("exclusive-le-span");
+  const auto r = npu::test::run_npu({"simulate", "--model", "gpt2:decode=8", "--hw", "configs/edge-npu-ddr4.yaml",
+                                     "--strategy", "none", "--out", dir, "-q"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::istringstream csv(npu::test::read_file(dir + "/layers.csv"));
+  std::string line;
+  std::getline(csv, line);
+  const auto head = npu::test::split_csv(line);
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
+  std::size_t rows = 0;
+  while (std::getline(csv, line)) {
+    const auto f = npu::test::split_csv(line);
+    EXPECT_LE(std::stoull(f.at(col.at("exclusive_cycles"))), std::stoull(f.at(col.at("cycles")))) << f.at(col.at("layer"));
+    ++rows;
+  }
+  EXPECT_GT(rows, 100u);
+  const Sums sums = sums_of(dir);
+  EXPECT_EQ(sums.exclusive, sums.total);
+}

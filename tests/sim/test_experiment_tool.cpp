@@ -70,14 +70,25 @@ TEST_P(RealOnnxModel, OnEveryPresetAndStrategy) {
 
 INSTANTIATE_TEST_SUITE_P(Shared, RealOnnxModel, ::testing::Values("resnet50_bn", "mobilenet_v2_bn", "yolov5s_bn"));
 
-TEST(ExperimentTool, RepeatedTraceKindIsWrittenOnce) {
-  // --trace ddr,ddr once crashed (the same sink registered twice); now the kind is deduplicated.
+TEST(ExperimentTool, RepeatedTraceKindIsRefusedLikeARepeatedStrategy) {
+  // --trace ddr,ddr once crashed (the same sink registered twice), then was deduplicated
+  // silently while --strategies none,none is refused: now a kind given twice is refused too.
   const std::string out = npu::test::fresh_dir("trace-twice");
   auto r = run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategy", "none",
-                    "--out", out, "--trace", "ddr,ddr,timeline,timeline", "--quiet"});
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_TRUE(fs::exists(out + "/ddr.csv"));
-  EXPECT_TRUE(fs::exists(out + "/timeline.json"));
+                    "--out", out + "/s", "--trace", "ddr,ddr,timeline", "--quiet"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--trace 'ddr': error: given twice; give each trace kind once"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(out + "/s/ddr.csv"));
+  r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--out", out + "/e",
+               "--trace", "timeline,timeline"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--trace 'timeline': error: given twice"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out + "/e/runs"));
+  r = run_npu({"run", "tests/isa/data/double_buffered_conv.npuasm", "--hw", kPresets[0], "--out", out + "/r",
+               "--trace", "vcd,vcd"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--trace: error: 'vcd' is given twice"), std::string::npos) << r.output;
 }
 
 TEST(ExperimentTool, SummaryRatiosFollowFromTheRows) {

@@ -85,6 +85,9 @@ void account_host_work(CompileResult& r, const Graph& graph, const CompileOption
     r.warnings.push_back(where + ": warning: " + std::to_string(graph.bounded_tensors.size()) +
                          " tensor(s) have a size known only at run time, compiled for --dynamic-size " +
                          std::to_string(graph.dynamic_size) + ": their traffic and time are that worst case");
+  else if (graph.dynamic_size > 0)  // a flag that does nothing is said, not silently accepted
+    r.warnings.push_back(where + ": note: --dynamic-size " + std::to_string(graph.dynamic_size) +
+                         " does nothing: every size in the model is known before the run");
 }
 
 /// A graph with no NPU layer: a warning when it is only views (an empty program, 0 cycles),
@@ -178,9 +181,12 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   // down; a capacity fixed in the tiling options (tests) or --no-smaller-sram-plans compiles
   // for the configured SRAM alone.
   bool ladder = options.smaller_sram_plans && options.tiling.sram_capacity_bytes == 0;
-  const std::int64_t params = ladder ? graph_stats(r.graph).params : 0;
+  // The model's parameters as imported, before the strategy's passes: fusions such as
+  // fuse-swiglu (gate and up as one weight) must not change which models take the ladder.
+  const std::int64_t params = ladder ? graph_stats(graph).params : 0;
   if (params > kSramLadderMaxParams) {
     ladder = false;
+    r.ladder_skipped_params = params;
     r.warnings.push_back(where + ": warning: compiled for the configured SRAM only, not its smaller-SRAM plans: " +
                          std::to_string(params) +
                          " parameters are more than the plan ladder's limit of 1e9 (one program per SRAM size "

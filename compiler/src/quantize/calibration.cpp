@@ -87,8 +87,10 @@ CalibSample read_sample_folder(const Graph& g, const fs::path& dir) {
 std::vector<CalibSample> read_calibration_dir(const Graph& graph, const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
-    throw ConfigError("--calib '" + dir + "': error: no such folder; give a folder of calibration tensor files "
-                      "(.npy or TensorProto .pb; layout in docs/functional.md, \"Calibration\")");
+    throw ConfigError("--calib '" + dir + "': error: " +
+                      (fs::exists(dir, ec) ? "a file, not a folder" : std::string("no such folder")) +
+                      "; give a folder of calibration tensor files (.npy or TensorProto .pb; layout in "
+                      "docs/functional.md, \"Calibration\")");
   std::vector<CalibSample> samples;
   const auto subdirs = sorted_entries(dir, true);
   if (!subdirs.empty()) {

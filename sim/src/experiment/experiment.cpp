@@ -28,6 +28,7 @@
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
 #include "npu/hw_config/hw_config.hpp"
+#include "npu/base/closest_name.hpp"
 #include "npu/base/csv.hpp"
 #include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
@@ -128,6 +129,16 @@ std::string strategy_label(const std::string& name_or_path) {
   }
 }
 
+namespace {
+// " (did you mean 'resnet50'?)" for a near zoo or LLM name, else "".
+std::string did_you_mean_model(const std::string& m) {
+  std::vector<std::string> all = compiler::zoo_model_names();
+  for (const auto& n : compiler::llm_model_names()) all.push_back(n);
+  const auto near = closest_name(m, all);
+  return near ? fmt::format(" (did you mean '{}'?)", *near) : std::string();
+}
+}  // namespace
+
 void validate_experiment(const ExperimentOptions& opt) {
   if (opt.models.empty()) throw ConfigError("npu experiment: error: no --model given (a zoo name or an .onnx path)");
   if (opt.hws.empty()) throw ConfigError("npu experiment: error: no --hw given (a YAML config, e.g. configs/edge-npu-ddr4.yaml)");
@@ -138,9 +149,10 @@ void validate_experiment(const ExperimentOptions& opt) {
     std::error_code ec;
     bool looks_like_path = m.find('/') != std::string::npos || fs::path(m).extension() == ".onnx";
     if (!looks_like_path)
-      throw ConfigError(fmt::format("--model '{}': error: not a zoo model and not an .onnx path\n  allowed zoo names: {}; "
-                                    "LLMs {} as NAME[:prefill=P|:decode=T][:batch=B]",
-                                    m, join(compiler::zoo_model_names()), join(compiler::llm_model_names())));
+      throw ConfigError(fmt::format("--model '{}': error: not a zoo model and not an .onnx path{}\n  allowed zoo names: "
+                                    "{}; LLMs {} as NAME[:prefill=P|:decode=T][:batch=B]",
+                                    m, did_you_mean_model(m), join(compiler::zoo_model_names()),
+                                    join(compiler::llm_model_names())));
     if (!fs::is_regular_file(m, ec))
       throw ConfigError(fmt::format("--model '{}': error: no such file\n  give the path of an .onnx file or a zoo name ({})",
                                     m, join(compiler::zoo_model_names())));
@@ -148,10 +160,7 @@ void validate_experiment(const ExperimentOptions& opt) {
     if (!probe) throw ConfigError(fmt::format("--model '{}': error: cannot be read (check permissions)", m));
   }
   for (const auto& s : opt.strategies) resolve_strategy(s);
-  {
-    compiler::LoadOptions shapes;  // malformed or repeated --input-shape: rejected before work
-    for (const auto& spec : opt.input_shapes) compiler::add_input_shape(shapes, spec);
-  }
+  check_experiment_traces_and_shapes(opt);  // also malformed or repeated --input-shape
   // Each job writes runs/<model>__<hw>__<strategy>: names must not collide.
   auto no_repeats = [](const std::vector<std::string>& items, const char* flag) {
     std::set<std::string> stems;
@@ -294,6 +303,7 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.host_time_share = j.value("host_time_share", 0.0);
     r.host_nodes = j.value("host_nodes", 0);
     r.host_unsized = j.value("host_unsized_tensors", 0);
+    r.ladder_skipped_params = j.value("sram_ladder_skipped_params", std::int64_t(0));
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
     r.pass_effects = read_pass_effects(j);
@@ -580,6 +590,25 @@ std::string host_lines(const std::vector<SummaryRow>& rows) {
   return lines;
 }
 
+// The runs compiled for the configured SRAM only because the model is over the SRAM-plan
+// ladder's 1e9 parameters (compiler.cpp): one line per hw and strategy, never only in log.txt.
+std::string ladder_lines(const std::vector<SummaryRow>& rows) {
+  std::map<std::string, int> runs_of;  // line -> runs; std::map keeps the order deterministic
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    if (!r.ok || r.ladder_skipped_params == 0) continue;
+    // A zoo LLM's phases (NAME:prefill=P, NAME:decode=T) as one model.
+    const std::string model = stem_of(r.job.model.substr(0, r.job.model.find(':')));
+    runs_of[fmt::format("sram: {} {} {}: compiled for the configured SRAM only, not its smaller-SRAM plans: the model's "
+                        "{} parameters are more than the plan ladder's limit of 1e9",
+                        model, stem_of(r.job.hw), strategy_label(r.job.strategy),
+                        r.ladder_skipped_params)] += 1;
+  }
+  std::string lines;
+  for (const auto& [line, n] : runs_of) lines += fmt::format("{} ({} run(s))\n", line, n);
+  return lines;
+}
+
 }  // namespace
 
 std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
@@ -607,6 +636,11 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   if (!host.empty()) {
     md << "\n" << host;
     txt << "\n" << host;
+  }
+  const std::string ladder = ladder_lines(rows);
+  if (!ladder.empty()) {
+    md << "\n" << ladder;
+    txt << "\n" << ladder;
   }
   const std::string bandwidth = bandwidth_lines(runs);
   md << (bandwidth.empty() ? "" : "\n") << bandwidth;

@@ -76,10 +76,22 @@ class RecordCollector {
     if (keep_instructions_) r_.instructions.push_back(instruction_stats(rec, in, dur_cycles));
   }
 
+  // total_cycles rounds the run's end up (a started cycle counts) where layer spans round to
+  // the nearest cycle: the layer(s) ending last end at total_cycles, so the cycle the run counts
+  // is in their span. (Otherwise the last layer's exclusive cycles, which take the run's tail and
+  // sum with the others' to total_cycles, exceeded its span by 1: gpt2 /head/Gemm 3587484 > 3587483.)
+  void end_last_layers_with_the_run() {
+    std::uint64_t last = 0;
+    for (const LayerStats& ls : r_.layers) last = std::max(last, ls.end_cycle);
+    for (LayerStats& ls : r_.layers)
+      if (ls.end_cycle == last) ls.end_cycle = std::max(ls.end_cycle, r_.total_cycles);
+  }
+
   // Layer cycles, utilisation and bound; unit utilisation; stall cycles.
   void finish() {
     const std::vector<std::uint64_t> exclusive = exclusive_cycles(std::move(owned_), r_.total_cycles, r_.layers.size());
     for (std::size_t i = 0; i < r_.layers.size(); ++i) r_.layers[i].exclusive_cycles = exclusive[i];
+    end_last_layers_with_the_run();
     for (LayerStats& ls : r_.layers) {
       ls.cycles = ls.end_cycle - ls.start_cycle;
       ls.mac_utilisation = ls.cycles > 0 && r_.peak_macs_per_cycle > 0

@@ -91,11 +91,12 @@ void remove_stale_outputs(const std::string& out_dir) {
 
 // The trace kinds of --trace, checked (ddr, timeline, vcd; --trace-compress needs ddr).
 std::set<std::string> checked_traces(const SimulateOptions& opt) {
-  std::set<std::string> traces;  // a kind given twice is written once
+  std::set<std::string> traces;
   for (const auto& t : opt.traces) {
     if (t != "ddr" && t != "timeline" && t != "vcd")
       throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
-    traces.insert(t);
+    if (!traces.insert(t).second)
+      throw ConfigError(fmt::format("--trace '{}': error: given twice; give each trace kind once", t));
   }
   if (opt.trace_compress && !traces.count("ddr"))
     throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
@@ -240,6 +241,8 @@ SimulateResult simulate(const SimulateOptions& opt) {
   add_run_figures(s, run, hw);
   add_host_keys(s, compiled, run);
   s["warnings"] = compiled.warnings;
+  // Read by `npu experiment` / `npu llm` to say in their summary that the ladder was skipped.
+  if (compiled.ladder_skipped_params > 0) s["sram_ladder_skipped_params"] = compiled.ladder_skipped_params;
   // Wall-clock seconds of this whole run (load, compile, simulate, outputs so far): the one
   // value of a run folder that differs between identical runs.
   s["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

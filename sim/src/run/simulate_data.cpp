@@ -18,6 +18,13 @@ namespace npu::sim {
 
 namespace {
 
+// "1x3x224x224" (a scalar: "[]").
+std::string shape_text(const std::vector<std::int64_t>& s) {
+  std::string t;
+  for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
+  return s.empty() ? "[]" : t;
+}
+
 // One graph input's values from its file: floats for a float input; for an int64/int32
 // input, integers carried as exact floats (|v| <= 2^24, the DDR image stores them as int32).
 std::vector<float> input_values(const compiler::Graph& g, const std::string& name, compiler::RefTensor t,
@@ -32,7 +39,9 @@ std::vector<float> input_values(const compiler::Graph& g, const std::string& nam
   const std::int64_t want = g.tensor(name).elements();
   if (std::int64_t(have) != want)
     throw ConfigError(path + ": error: " + std::to_string(have) + " values, graph input '" + name + "' has " +
-                      std::to_string(want));
+                      std::to_string(want) + " (shape " + shape_text(g.tensor(name).shape) +
+                      ")\n  fix: give a file of that input's shape, or compile the model for the file's shape with "
+                      "--input-shape " + name + "=DIMS");
   compiler::check_input_layout(t.shape, g.tensor(name), path);
   if (!want_int) return std::move(t.f);
   std::vector<float> v(t.i.size());
@@ -60,7 +69,7 @@ void check_finite(const std::vector<float>& v, const std::string& spec, const st
   const std::string what = fmt::format("{} holds {} non-finite value(s) (first: {} at element {})", path, bad,
                                        std::isnan(v[first]) ? "NaN" : (v[first] > 0 ? "+Inf" : "-Inf"), first);
   if (!allow)
-    throw ConfigError("--input-data '" + spec + "': error: " + what +
+    throw ConfigError("--input '" + spec + "': error: " + what +
                       "; NaN compares equal to NaN, so every strategy would pass\n  fix: give finite inputs, or add "
                       "--allow-nonfinite to run with them anyway (a warning is printed)");
   if (notes) notes->push_back("warning: " + what + " (--allow-nonfinite): errors computed from them say little");
@@ -78,7 +87,7 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
     std::string name, path;
     if (eq == std::string::npos) {
       if (g.inputs.size() != 1)
-        throw ConfigError("--input-data '" + spec + "': error: the model has " + std::to_string(g.inputs.size()) +
+        throw ConfigError("--input '" + spec + "': error: the model has " + std::to_string(g.inputs.size()) +
                           " inputs; write NAME=FILE");
       name = g.inputs[0];
       path = spec;
@@ -87,12 +96,12 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       path = spec.substr(eq + 1);
     }
     if (out.count(name))
-      throw ConfigError("--input-data '" + spec + "': error: graph input '" + name + "' is given twice; give each " +
+      throw ConfigError("--input '" + spec + "': error: graph input '" + name + "' is given twice; give each " +
                         "input's file once");
     if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end()) {
       std::string all;
       for (const auto& i : g.inputs) all += (all.empty() ? "" : ", ") + i;
-      throw ConfigError("--input-data '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
+      throw ConfigError("--input '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
     }
     out[name] = input_values(g, name, compiler::read_tensor_file(path), path);
     check_finite(out[name], spec, path, allow_nonfinite, notes);

@@ -649,7 +649,12 @@ std::vector<std::string> declared_output_warnings(const Graph& g, const OnnxMode
     const std::vector<std::int64_t>& got = t->second.shape;
     bool differs = want.size() != got.size();
     for (std::size_t i = 0; !differs && i < want.size(); ++i) differs = want[i] >= 0 && got[i] >= 0 && want[i] != got[i];
-    if (differs)
+    const bool is_input = std::find(g.inputs.begin(), g.inputs.end(), name) != g.inputs.end();
+    if (differs && is_input)  // the output passes an input through: its shape is the input's, not inferred
+      out.push_back("graph output '" + echo(name) + "' is the graph input of that name itself, declared as an output "
+                    "with shape " + text(want) + " but the input is " + text(got) +
+                    "; the file's output declaration is wrong (did you mean another tensor as the output?)");
+    else if (differs)
       out.push_back("graph output '" + echo(name) + "' is declared with shape " + text(want) +
                     " but shape inference gives " + text(got) +
                     "; the file's declaration is wrong and every result uses the inferred shape: check the model "

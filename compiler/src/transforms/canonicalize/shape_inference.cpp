@@ -210,8 +210,24 @@ Shape resolve_window(NodeCtx& c, const Shape& x, const Shape& kernel, bool ceil_
   return out;
 }
 
+/// ONNX Conv's T is a float type (tensor(float16), tensor(float), tensor(double); bfloat16 from
+/// opset 22): an integer X or W is invalid ONNX (ConvInteger is the integer op). Accepting one
+/// compiled with the input counted at 4 bytes an element and loaded at 1 (a new-user test).
+void check_conv_float_inputs(NodeCtx& c) {
+  for (std::size_t i : {std::size_t(0), std::size_t(1)}) {
+    const ElemType t = c.in(i).type;
+    const char* name = t == ElemType::Int64 ? "int64" : t == ElemType::Int32 ? "int32" : t == ElemType::Bool ? "bool" : "";
+    if (*name)
+      c.fail(std::string(i == 0 ? "input X '" : "weight W '") + c.node().inputs[i] + "' is " + name +
+                 ", but ONNX Conv takes float types only (float16, float, double)",
+             "give the model a float tensor there (declare the graph input as float, or Cast it to float before "
+             "the Conv); an integer convolution is ConvInteger, which npu-sim does not lower");
+  }
+}
+
 void infer_conv(NodeCtx& c) {
   Node& n = c.node();
+  check_conv_float_inputs(c);
   const std::size_t r = c.rank(0, 3);
   const Shape& x = c.in_shape(0);
   const Shape& w = c.in_shape(1);

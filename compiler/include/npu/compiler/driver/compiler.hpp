@@ -65,6 +65,9 @@ struct CompileResult {
   std::uint64_t npu_macs = 0, host_macs = 0;  ///< MACs on the NPU and on the host
   int host_nodes = 0;                         ///< nodes placed on the host
   int host_unsized = 0;  ///< host tensors sized only at run time: their work is not in host_macs
+  /// The imported graph's parameter count when it is over kSramLadderMaxParams and the
+  /// smaller-SRAM plan ladder was skipped for it (a warning says so); 0 otherwise.
+  std::int64_t ladder_skipped_params = 0;
   /// Things a user must see (printed by the tools, kept in run summaries): host placement of
   /// more than kHostMacWarnShare of the MACs, host tensors sized only at run time.
   std::vector<std::string> warnings;

@@ -57,6 +57,9 @@ struct RunSummary {
   double host_time_share = 0;         ///< 0..1: latency spent waiting for the host
   int host_nodes = 0;
   int host_unsized = 0;               ///< host tensors sized only at run time (not costed)
+  /// The model's parameter count when it was over the SRAM-plan ladder's limit (1e9) and the
+  /// run compiled for the configured SRAM only (run_summary.json "sram_ladder_skipped_params"); 0 otherwise.
+  std::int64_t ladder_skipped_params = 0;
   /// SIGINT or SIGTERM that stopped this run, or kept it from starting (then !ok, and the
   /// summary's status is "interrupted"); 0 otherwise.
   int interrupted_by = 0;
@@ -111,6 +114,9 @@ void refuse_shared_run_folders(const std::vector<ExperimentJob>& jobs);
 /// are zoo names, strategies known, configs load and validate, output folder writable,
 /// trace kinds known). Throws npu::ConfigError naming the bad input and the fix.
 void validate_experiment(const ExperimentOptions& opt);
+/// Part of validate_experiment (experiment_checks.cpp): a trace kind given twice, and each
+/// --input-shape applied to every model (loading it), refused before any run with ConfigError.
+void check_experiment_traces_and_shapes(const ExperimentOptions& opt);
 
 /// Runs the jobs, up to opt.jobs child processes at a time (`npu simulate ...`), with a
 /// progress line on stderr (done/total, failures, ETA; updated in place on a terminal, one

@@ -1,0 +1,119 @@
+// CLI messages a new-user test found unclear or inconsistent (report finding 6), each refused
+// with exit 1 naming the flag, the value and the fix, or (a flag that does nothing) said in a note.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "npu/compiler/frontend/tensor_io.hpp"
+#include "fp32_config.hpp"
+#include "test_onnx_util.hpp"
+#include "tool_runner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using npu::test::fresh_dir;
+using npu::test::OnnxModel;
+using npu::test::run_npu;
+
+const std::string kEdge = "configs/edge-npu-ddr4.yaml";
+
+#define EXPECT_CONTAINS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
+
+// x[1,8] -> Relu -> y.
+std::string relu_model(const std::string& dir) {
+  OnnxModel m(13);
+  m.input("x", {1, 8});
+  m.node("Relu", "relu", {"x"}, {"y"});
+  m.output("y");
+  const std::string path = dir + "/relu.onnx";
+  std::ofstream(path, std::ios::binary) << m.bytes();
+  return path;
+}
+
+// verify's flag is --input (simulate's alias --input-data): its errors name --input.
+TEST(CliMessages, VerifyInputErrorsNameVerifysFlag) {
+  const std::string dir = fresh_dir("msg-verify-input");
+  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  const auto r = run_npu({"verify", model, "--hw", hw, "--strategies", "none", "--input", "nosuch=f.npy", "--out",
+                          dir + "/v"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "--input 'nosuch=f.npy': error: 'nosuch' is not a graph input (inputs: x)");
+  EXPECT_EQ(r.output.find("--input-data"), std::string::npos) << r.output;
+}
+
+// --calib given an existing file: "a file, not a folder", not "no such folder".
+TEST(CliMessages, CalibGivenAFileSaysItIsAFile) {
+  const std::string dir = fresh_dir("msg-calib-file");
+  const std::string model = relu_model(dir);
+  const auto r = run_npu({"verify", model, "--hw", kEdge, "--strategies", "none", "--calib", model, "--out",
+                          dir + "/v"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "--calib '" + model + "': error: a file, not a folder; give a folder of calibration");
+}
+
+// A 3-value file for the 8-value input: the input's shape and the fix are given.
+TEST(CliMessages, WrongSizeInputFileGivesTheShapeAndTheFix) {
+  const std::string dir = fresh_dir("msg-input-size");
+  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  npu::compiler::RefTensor t;
+  t.shape = {3};
+  t.f = {1, 2, 3};
+  npu::compiler::write_npy(dir + "/small.npy", t);
+  const auto r = run_npu({"simulate", "--model", model, "--hw", hw, "--strategy", "none", "--with-data", "--input",
+                          dir + "/small.npy", "--out", dir + "/s"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "small.npy: error: 3 values, graph input 'x' has 8 (shape 1x8)\n  fix: give a file of "
+                            "that input's shape, or compile the model for the file's shape with --input-shape x=DIMS");
+}
+
+// `npu run` on an ONNX file points to npu simulate instead of a missing .npuasm header.
+TEST(CliMessages, RunOnAnOnnxModelPointsToSimulate) {
+  const std::string dir = fresh_dir("msg-run-onnx");
+  const std::string model = relu_model(dir);
+  const auto r = run_npu({"run", model, "--hw", kEdge});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, model + ": error: an ONNX model, not an .npuasm program");
+  EXPECT_CONTAINS(r.output, "fix: npu simulate --model " + model + " --hw " + kEdge + " --out DIR");
+  EXPECT_EQ(r.output.find("version header"), std::string::npos) << r.output;
+}
+
+// An --input-shape naming no input is refused before any run starts (it was 7 failed runs).
+TEST(CliMessages, ExperimentChecksInputShapeNamesUpFront) {
+  const std::string dir = fresh_dir("msg-exp-shape");
+  const auto r = run_npu({"experiment", "--model", "resnet18", "--hw", kEdge, "--strategies", "none,residual",
+                          "--input-shape", "nosuch=1x3x4x4", "--out", dir + "/e"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "resnet18: error: --input-shape names 'nosuch', but the built-in model's only input is "
+                            "'input'");
+  EXPECT_FALSE(fs::exists(dir + "/e/runs"));
+}
+
+// A near zoo name gets a did-you-mean, as npu llm gives one.
+TEST(CliMessages, ExperimentSuggestsTheNearestModelName) {
+  const std::string dir = fresh_dir("msg-exp-model");
+  const auto r = run_npu({"experiment", "--model", "resnet51", "--hw", kEdge, "--out", dir + "/e"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "--model 'resnet51': error: not a zoo model and not an .onnx path (did you mean 'resnet50'?)");
+}
+
+// --input-seed seeds the inputs of a run with data: without --with-data it is refused, like
+// --input-data; --dynamic-size on a model with no run-time size is said to do nothing.
+TEST(CliMessages, FlagsThatWouldDoNothingAreRefusedOrSaid) {
+  const std::string dir = fresh_dir("msg-noop-flags");
+  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  auto r = run_npu({"simulate", "--model", model, "--hw", hw, "--strategy", "none", "--input-seed", "5", "--out",
+                    dir + "/s1"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "--input-seed: error: it seeds the generated inputs of a run with data; add --with-data");
+  r = run_npu({"simulate", "--model", model, "--hw", hw, "--strategy", "none", "--dynamic-size", "7", "--out",
+               dir + "/s2"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_CONTAINS(r.output, "note: --dynamic-size 7 does nothing: every size in the model is known before the run");
+  r = run_npu({"simulate", "--model", model, "--hw", hw, "--strategy", "none", "--out", dir + "/s3"});
+  EXPECT_EQ(r.output.find("--dynamic-size"), std::string::npos) << r.output;
+}
+
+}  // namespace
