@@ -25,7 +25,7 @@ constexpr float kScale = 0.5f;
 constexpr std::int64_t kZp = 3;
 
 // x [1,2,h,w] -> Resize (mode linear, `ctm`, sizes) -> y [1,2,oh,ow], both on (0.5, 3).
-compiler::Graph bilinear(std::int64_t h, std::int64_t w, std::int64_t oh, std::int64_t ow, const std::string& ctm) {
+compiler::Graph bilinear_graph(std::int64_t h, std::int64_t w, std::int64_t oh, std::int64_t ow, const std::string& ctm) {
   GraphBuilder b("resize_int8_npu");
   b.input("x", {1, 2, h, w});
   const compiler::QuantParams grid{{kScale}, {kZp}, 1, compiler::ElemType::Int8};
@@ -100,7 +100,7 @@ TEST(ResizeBilinearInt8Npu, LerpAndLerpRoundByHand) {
 }
 
 TEST(ResizeBilinearInt8Npu, HalfPixelIsBitExactWithTheIntegerRule) {
-  const compiler::Graph g = bilinear(3, 4, 6, 8, "half_pixel");
+  const compiler::Graph g = bilinear_graph(3, 4, 6, 8, "half_pixel");
   const Codes q = codes(3, 4);
   const Codes want = compiler::qref::resize_bilinear({1, 2, 3, 4}, q, 6, 8, "half_pixel");
   // By hand, plane 0 output (1, 1): half_pixel 3 -> 6 and 4 -> 8 both have scale_10 = 512 and
@@ -124,11 +124,11 @@ TEST(ResizeBilinearInt8Npu, AlignCornersAndPytorchHalfPixelAreBitExactWithTheInt
   const Codes want = compiler::qref::resize_bilinear({1, 2, 3, 4}, q, 6, 8, "align_corners");
   EXPECT_EQ(want[1 * 8 + 1], -15);
   std::string status;
-  EXPECT_EQ(run_npu(bilinear(3, 4, 6, 8, "align_corners"), q, 0, status), want);
+  EXPECT_EQ(run_npu(bilinear_graph(3, 4, 6, 8, "align_corners"), q, 0, status), want);
   EXPECT_EQ(status, "bit-exact");
   // A downscale 3 x 4 -> 2 x 3 in pytorch_half_pixel, with a tiny SRAM (one row x one plane).
   const Codes down = compiler::qref::resize_bilinear({1, 2, 3, 4}, q, 2, 3, "pytorch_half_pixel");
-  EXPECT_EQ(run_npu(bilinear(3, 4, 2, 3, "pytorch_half_pixel"), q, 1024, status), down);
+  EXPECT_EQ(run_npu(bilinear_graph(3, 4, 2, 3, "pytorch_half_pixel"), q, 1024, status), down);
   EXPECT_EQ(status, "bit-exact");
 }
 
@@ -178,7 +178,7 @@ TEST(ResizeBilinearInt8Npu, AnUnquantisedGraphOnAnInt8ConfigIsCostedAsTheQuantis
   // LOADs per output row (12), 2 x 8 column MOVEs, ELTWISE lerp over 2 x 6 x 2 x 8 = 192 int32
   // sums and lerp_round over 6 x 2 x 8 = 96 outputs.
   const HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
-  const compiler::Graph quantised = bilinear(3, 4, 6, 8, "half_pixel");
+  const compiler::Graph quantised = bilinear_graph(3, 4, 6, 8, "half_pixel");
   compiler::Graph plain = quantised;
   for (auto& [name, t] : plain.tensors) t.quant.reset();
   const auto q = compiler::compile(quantised, hw, compiler::builtin_strategy("none"));

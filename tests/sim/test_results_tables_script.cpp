@@ -11,7 +11,7 @@
 
 namespace {
 
-bool have_matplotlib() { return npu::test::run_shell("/usr/bin/python3 -c 'import matplotlib'").status == 0; }
+bool tables_have_matplotlib() { return npu::test::run_shell("/usr/bin/python3 -c 'import matplotlib'").status == 0; }
 
 std::string row(const std::string& model, const std::string& hw, const std::string& strategy, double mb, double ms) {
   // x compulsory with a compulsory of 10 MB: mb / 10.
@@ -29,7 +29,7 @@ npu::test::ToolResult run_script(const std::string& dir, const std::string& pres
 }
 
 TEST(ResultsTablesScript, FlagsEveryViolationWithItsNumbers) {
-  if (!have_matplotlib()) GTEST_SKIP() << "Debian's python3-matplotlib is not installed (scripts/setup.sh installs it)";
+  if (!tables_have_matplotlib()) GTEST_SKIP() << "Debian's python3-matplotlib is not installed (scripts/setup.sh installs it)";
   const std::string dir = npu::test::fresh_dir("results-tables-bad");
   const std::string e = "edge-npu-ddr4__capacity-";
   // Presets: depth-first 2 % slower than residual but lighter on DDR.
@@ -62,7 +62,7 @@ TEST(ResultsTablesScript, FlagsEveryViolationWithItsNumbers) {
 }
 
 TEST(ResultsTablesScript, CleanFiguresExitZero) {
-  if (!have_matplotlib()) GTEST_SKIP() << "Debian's python3-matplotlib is not installed (scripts/setup.sh installs it)";
+  if (!tables_have_matplotlib()) GTEST_SKIP() << "Debian's python3-matplotlib is not installed (scripts/setup.sh installs it)";
   const std::string dir = npu::test::fresh_dir("results-tables-ok");
   const std::string e = "edge-npu-ddr4__capacity-";
   const auto r = run_script(dir,

@@ -18,12 +18,12 @@ using npu::sim::parse_sweep_spec;
 
 namespace {
 
-npu::sim::SweepSpec parse(const std::string& text) { return parse_sweep_spec(text, "spec.yaml", NPU_SOURCE_DIR); }
+npu::sim::SweepSpec parse_spec(const std::string& text) { return parse_sweep_spec(text, "spec.yaml", NPU_SOURCE_DIR); }
 
 /// The ConfigError message of parsing `text`, or "" when it parses.
 std::string error_of(const std::string& text) {
   try {
-    parse(text);
+    parse_spec(text);
   } catch (const npu::ConfigError& e) {
     return e.what();
   }
@@ -59,7 +59,7 @@ TEST(SweepSpec, CommaOutsideFlowAndSecondDocumentAreRefused) {
 }
 
 TEST(SweepSpec, ReadsEveryKey) {
-  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
+  const auto spec = parse_spec(std::string("base: edge-npu-ddr4\n") + kModels +
                           "strategies: [none, residual]\n"
                           "set: {ddr.address_mapping: rorabacobgch}\n"
                           "axes:\n  sram.capacity: [256KiB, 1MiB, 4MiB]\n  ddr.channels: [1, 2]\n"
@@ -84,7 +84,7 @@ TEST(SweepSpec, ReadsEveryKey) {
 }
 
 TEST(SweepSpec, ZipListHoldsSeveralGroups) {
-  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
+  const auto spec = parse_spec(std::string("base: edge-npu-ddr4\n") + kModels +
                           "zip:\n  - {mac_array.rows: [16, 32], mac_array.cols: [16, 32]}\n"
                           "  - {ddr.channels: [1, 2, 4], ddr.ranks: [1, 1, 2]}\n");
   ASSERT_EQ(spec.axes.size(), 2u);
@@ -98,7 +98,7 @@ TEST(SweepSpec, ZipListHoldsSeveralGroups) {
 }
 
 TEST(SweepSpec, DefaultsToTheFiveStrategiesAndOneConfig) {
-  const auto spec = parse(std::string("base: configs/mobile-npu-lpddr4.yaml\n") + kModels);
+  const auto spec = parse_spec(std::string("base: configs/mobile-npu-lpddr4.yaml\n") + kModels);
   EXPECT_EQ(spec.strategies.size(), 5u);
   EXPECT_EQ(spec.base_name, "mobile-npu-lpddr4");
   EXPECT_EQ(spec.config_count(), 1u);
@@ -221,7 +221,7 @@ TEST(SweepSpec, MalformedYaml) {
 }
 
 TEST(SweepPlan, CellCountIsTheProductAndZippedKeysMoveTogether) {
-  const auto spec = parse(std::string("base: edge-npu-ddr4\nmodels: [tests/data/tiny_convnet.onnx, resnet18]\n") +
+  const auto spec = parse_spec(std::string("base: edge-npu-ddr4\nmodels: [tests/data/tiny_convnet.onnx, resnet18]\n") +
                           "strategies: [none, conv-bn, residual]\n"
                           "axes: {sram.capacity: [256KiB, 1MiB, 4MiB]}\n"
                           "zip: {mac_array.rows: [16, 32], mac_array.cols: [8, 32]}\n");
@@ -261,7 +261,7 @@ TEST(SweepPlan, EditingOneDocumentGivesTheConfigsOfPrintingEachPoint) {
   // blanks npu.name in the printed text: each config must be what parsing its text on its own
   // gives, with the axis and `set` values, and its identity what hw_config_to_yaml prints with
   // npu.name "-" (what the cell key hashed before).
-  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels +
+  const auto spec = parse_spec(std::string("base: edge-npu-ddr4\n") + kModels +
                           "set: {ddr.address_mapping: rorabacobgch}\n"
                           "axes: {sram.capacity: [1KiB, 256KiB, 1MiB], ddr.channels: [1, 2], dma.max_outstanding: [8, 16]}\n");
   const auto configs = npu::sim::plan_configs(spec);
@@ -295,7 +295,7 @@ TEST(SweepPlan, EditingOneDocumentGivesTheConfigsOfPrintingEachPoint) {
 
 TEST(SweepPlan, InvalidConfigIsACellWithTheReason) {
   // Edge preset, 32 x 32 int8: minimal tile = 2 x 32 x 32 + 32 + 32 x 4 = 2208 bytes > 1 KiB.
-  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {sram.capacity: [1KiB, 1MiB]}\n");
+  const auto spec = parse_spec(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {sram.capacity: [1KiB, 1MiB]}\n");
   const auto configs = npu::sim::plan_configs(spec);
   ASSERT_EQ(configs.size(), 2u);
   EXPECT_EQ(configs[0].invalid.rfind("'sram.capacity' = 1024 bytes is smaller than one minimal tile of 2208 bytes; ", 0),
@@ -305,7 +305,7 @@ TEST(SweepPlan, InvalidConfigIsACellWithTheReason) {
 }
 
 TEST(SweepPlan, TheSameConfigTwiceIsRejected) {
-  const auto spec = parse(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {sram.capacity: [1MiB, 1048576]}\n");
+  const auto spec = parse_spec(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {sram.capacity: [1MiB, 1048576]}\n");
   try {
     npu::sim::plan_configs(spec);
     FAIL() << "expected a ConfigError";
