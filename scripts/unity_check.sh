@@ -9,6 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir="${1:-/tmp/npu-unity-check}"
 cmake -S . -B "$dir" -G Ninja -DNPU_UNITY_BATCH=0 -DNPU_BUILD_BENCHMARKS=OFF >/dev/null
+# The generated sources the batches include (embedded presets, the pass registrations).
+generated=$(grep -ho "#include \"$dir/[^\"]*\"" "$dir"/*/CMakeFiles/*/Unity/*.cxx "$dir"/*/*/CMakeFiles/*/Unity/*.cxx 2>/dev/null |
+  sed "s|#include \"$dir/||; s|\"\$||" | sort -u)
+[ -z "$generated" ] || ninja -C "$dir" $generated >/dev/null
 python3 - "$dir" <<'PY'
 import json, shlex, subprocess, sys, concurrent.futures as cf, os
 cc = json.load(open(os.path.join(sys.argv[1], "compile_commands.json")))

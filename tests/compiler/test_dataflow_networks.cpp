@@ -16,7 +16,7 @@
 namespace npu::compiler {
 namespace {
 
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kDataflowEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 class DataflowNetworks : public ::testing::TestWithParam<std::string> {};
 
@@ -24,7 +24,7 @@ TEST_P(DataflowNetworks, EveryStrategyReadsOnlyStoredBytesAndWritesEveryOutput) 
   const std::string source = GetParam() == "tiny_convnet" ? std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx"
                                                            : GetParam();
   const Graph graph = load_model(source);
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kDataflowEdge);
   for (const std::string& name : builtin_strategy_names()) {
     const CompileResult r = compile(graph, hw, builtin_strategy(name));
     const auto issues = isa::check_dataflow(r.program);
@@ -44,7 +44,7 @@ TEST_P(DataflowNetworks, EveryStrategyReadsOnlyStoredBytesAndWritesEveryOutput) 
 // which layer2.conv stores only later. Tokens are untouched, so only the data flow is wrong.
 TEST(DataflowNetworks, ALoadOfATensorStoredLaterIsCaughtInACompiledProgram) {
   const Graph graph = load_model(std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx");
-  CompileResult r = compile(graph, load_hw_config(kEdge), builtin_strategy("none"));
+  CompileResult r = compile(graph, load_hw_config(kDataflowEdge), builtin_strategy("none"));
   ASSERT_TRUE(isa::check_dataflow(r.program).empty());
   std::uint64_t from = 0, to = 0;
   for (const auto& t : r.program.tensors) {
@@ -77,7 +77,7 @@ TEST(DataflowNetworks, ALoadOfATensorStoredLaterIsCaughtInACompiledProgram) {
 // wait also pairs with one push earlier, so more races follow; the first is this one).
 TEST(DataflowNetworks, ADroppedTokenWaitIsCaughtAsAnSramRace) {
   const Graph graph = load_model(std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx");
-  CompileResult r = compile(graph, load_hw_config(kEdge), builtin_strategy("conv-bn-act"));
+  CompileResult r = compile(graph, load_hw_config(kDataflowEdge), builtin_strategy("conv-bn-act"));
   ASSERT_TRUE(isa::check_sram_races(r.program).empty());
   std::size_t mutated = 0;
   for (std::size_t i = 0; i < r.program.instructions.size() && mutated == 0; ++i) {

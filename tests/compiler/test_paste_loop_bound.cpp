@@ -131,7 +131,7 @@ CompileResult compile_paste(const std::string& file, std::int64_t dynamic_size) 
   return compile(load_model(file, o), fp32_hw(), builtin_strategy("none"));
 }
 
-const LayerReport* row(const CompileResult& r, const std::string& layer) {
+const LayerReport* paste_row(const CompileResult& r, const std::string& layer) {
   for (const auto& l : r.report.layers)
     if (l.layer == layer) return &l;
   return nullptr;
@@ -143,7 +143,7 @@ TEST(PasteLoopBound, WithDynamicSizeTheLoopIsOneNpuLayerCostedAtItsBound) {
   ASSERT_EQ(r.lowered.host_nodes.size(), 1u);
   EXPECT_EQ(r.lowered.host_nodes[0].op_type, "NonZero");
   EXPECT_EQ(r.graph.tensor("y").shape, (std::vector<std::int64_t>{kTrips, kH, kW}));
-  const LayerReport* L = row(r, "paste");
+  const LayerReport* L = paste_row(r, "paste");
   ASSERT_NE(L, nullptr);
   EXPECT_EQ(L->placement, "npu");
   // fp32, 4 B an element. Each trip reads one mask (1 x 4 x 4 = 16 elements) and one box (4)

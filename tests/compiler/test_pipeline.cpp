@@ -17,14 +17,14 @@
 namespace npu::compiler {
 namespace {
 
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kPipelineEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 // The two-layer program (two_layer_program.hpp).
 const std::string& kPipelineProgram = testing::kTwoLayerProgram;
 
 TEST(PipelineLayers, TwoLayersSideBySideWaitOnlyForTheStoreTheyRead) {
   isa::Program p = isa::read_program(kPipelineProgram, "two.npuasm");
-  const HwConfig hw = load_hw_config(kEdge);  // 1 MiB SRAM in 8 banks of 128 KiB
+  const HwConfig hw = load_hw_config(kPipelineEdge);  // 1 MiB SRAM in 8 banks of 128 KiB
   const auto d = pipeline_layers(p, hw);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].outcome, DecisionOutcome::Applied) << d[0].reason;
@@ -47,7 +47,7 @@ TEST(PipelineLayers, TwoLayersSideBySideWaitOnlyForTheStoreTheyRead) {
 
 TEST(PipelineLayers, TooLittleSramKeepsTheFence) {
   isa::Program p = isa::read_program(kPipelineProgram, "two.npuasm");
-  HwConfig hw = load_hw_config(kEdge);
+  HwConfig hw = load_hw_config(kPipelineEdge);
   hw.sram.capacity_bytes = 0x400;  // a [0, 0x200) and b 0x240 B do not fit side by side in 1 KiB
   hw.sram.banks = 1;
   const auto d = pipeline_layers(p, hw);
@@ -63,7 +63,7 @@ class PipelineNetworks : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PipelineNetworks, RewrittenProgramsStayLegalAndMoveTheSameBytes) {
   const Graph g = load_model(GetParam());
-  const HwConfig hw = load_hw_config(kEdge);
+  const HwConfig hw = load_hw_config(kPipelineEdge);
   for (const std::string& s : builtin_strategy_names()) {
     CompileOptions fenced;
     fenced.pipeline = false;

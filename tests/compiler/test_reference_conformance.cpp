@@ -29,9 +29,9 @@ namespace npu::compiler {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kNodeTests = "/usr/share/libonnx-testdata/data/node";
+const fs::path kConformanceNodeTests = "/usr/share/libonnx-testdata/data/node";
 
-bool read_pb(const fs::path& p, google::protobuf::Message& m) {
+bool read_conformance_pb(const fs::path& p, google::protobuf::Message& m) {
   std::ifstream f(p, std::ios::binary);
   return f && m.ParseFromIstream(&f);
 }
@@ -98,18 +98,18 @@ bool importable_type(int t) {
 }
 
 TEST(ReferenceConformance, MatchesTheOnnxBackendNodeTests) {
-  if (!fs::is_directory(kNodeTests))
-    GTEST_SKIP() << kNodeTests << " is absent: apt-get install libonnx-testdata to run this check";
+  if (!fs::is_directory(kConformanceNodeTests))
+    GTEST_SKIP() << kConformanceNodeTests << " is absent: apt-get install libonnx-testdata to run this check";
   const std::vector<std::string> ops = reference_ops();
   std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(kNodeTests)) dirs.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(kConformanceNodeTests)) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());  // deterministic order
   int checked = 0;
   std::set<std::string> ops_seen, declined;
   for (const fs::path& dir : dirs) {
     const std::string test = dir.filename().string();
     onnx::ModelProto model;
-    if (!read_pb(dir / "model.onnx", model)) continue;
+    if (!read_conformance_pb(dir / "model.onnx", model)) continue;
     const auto& gp = model.graph();
     if (gp.node_size() != 1 || !gp.node(0).domain().empty()) continue;  // *_expanded: several nodes
     const std::string op = gp.node(0).op_type();
@@ -136,7 +136,7 @@ TEST(ReferenceConformance, MatchesTheOnnxBackendNodeTests) {
                          ((op == "Clip" || op == "Resize") && slot >= 1);
       if (param) {
         onnx::TensorProto t;
-        ASSERT_TRUE(read_pb(pb, t)) << pb;
+        ASSERT_TRUE(read_conformance_pb(pb, t)) << pb;
         t.set_name(name);
         *model.mutable_graph()->add_initializer() = t;
         folded.insert(name);

@@ -17,7 +17,7 @@
 namespace npu::compiler {
 namespace {
 
-const std::string kModels = npu::test::shared_path("models/");
+const std::string kReferenceModels = npu::test::shared_path("models/");
 
 // Under AddressSanitizer the kernels run ~50x slower (ResNet-50: 150 s instead of 3 s):
 // there only MobileNetV2 runs, which goes through the same Conv/BN/Gemm kernels.
@@ -41,8 +41,8 @@ std::size_t argmax(const std::vector<float>& v, std::size_t begin, std::size_t e
 }
 
 void check_against_torch(const std::string& model, bool classifier) {
-  const std::string path = kModels + model + ".onnx";
-  const std::string data = kModels + model + "_data/test_data_set_0/";
+  const std::string path = kReferenceModels + model + ".onnx";
+  const std::string data = kReferenceModels + model + "_data/test_data_set_0/";
   NPU_REQUIRE_SHARED_OR_SKIP(path);
   NPU_REQUIRE_SHARED_OR_SKIP(data + "input_0.pb");
   NPU_REQUIRE_SHARED_OR_SKIP(data + "output_0.pb");

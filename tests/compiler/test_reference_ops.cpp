@@ -342,7 +342,7 @@ TEST(ReferenceQuant, TensorsWithQuantParamsAreRoundedToTheirGrid) {
 // ---- Graph-level behaviour and errors -----------------------------------------------------
 
 /// Conv -> Relu with a named intermediate, for keep/free tests.
-testing::GraphBuilder conv_relu() {
+testing::GraphBuilder conv_relu_graph() {
   testing::GraphBuilder b("conv_relu");
   const std::string x = b.input("x", {1, 2, 4, 4});
   const std::string c = b.conv("conv", x, 3, 3, 1, 1);
@@ -357,7 +357,7 @@ RefTensor ramp(std::vector<std::int64_t> shape) {
 }
 
 TEST(ReferenceGraph, KeepsNamedIntermediatesAndOutputsIsReluOfThem) {
-  auto b = conv_relu();
+  auto b = conv_relu_graph();
   ReferenceOptions o;
   o.keep = {"conv.out"};
   const RefTensorMap r = run_reference(b.g, {{"x", ramp({1, 2, 4, 4})}}, o);
@@ -374,7 +374,7 @@ TEST(ReferenceGraph, KeepsNamedIntermediatesAndOutputsIsReluOfThem) {
 }
 
 TEST(ReferenceGraph, KeepAllReturnsEveryComputedTensor) {
-  auto b = conv_relu();
+  auto b = conv_relu_graph();
   ReferenceOptions o;
   o.keep_all = true;
   const RefTensorMap r = run_reference(b.g, {{"x", ramp({1, 2, 4, 4})}}, o);
@@ -423,7 +423,7 @@ TEST(ReferenceGraph, UnknownConvAttributeIsRefusedNotIgnored) {
 }
 
 TEST(ReferenceGraph, BadInputsAreErrorsNamingTheInput) {
-  auto b = conv_relu();
+  auto b = conv_relu_graph();
   auto message = [&](const RefTensorMap& in, const ReferenceOptions& o = {}) {
     try {
       run_reference(b.g, in, o);
@@ -458,7 +458,7 @@ TEST(ReferenceGraph, ConstantsWithoutDataAreRefusedNotZero) {
 }
 
 TEST(ReferenceGraph, ComputedShapeDisagreeingWithInferenceIsReported) {
-  auto b = conv_relu();
+  auto b = conv_relu_graph();
   b.g.tensor("conv.out").shape = {1, 3, 5, 5};  // what a wrong shape rule would leave
   try {
     run_reference(b.g, {{"x", ramp({1, 2, 4, 4})}});

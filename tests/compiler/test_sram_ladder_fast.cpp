@@ -23,7 +23,7 @@ namespace {
 
 using testing::GraphBuilder;
 
-constexpr std::uint64_t KiB = 1024;
+constexpr std::uint64_t kLadderKiB = 1024;
 
 // 3x96x96 input, six 3x3 convs (16..128 channels, two stride-2), a residual Add, a maxpool
 // and a Gemm head: activations of 144 KiB at int8 (16 x 96 x 96 B), so at 64-128 KiB the
@@ -53,7 +53,7 @@ std::vector<std::string> plan_sizes_said(const CompileResult& r) {
 // decisions, and one sram-plans decision per size.
 // Returns how many sizes the fast ladder stopped early.
 int expect_same_choice(const Graph& g, const HwConfig& hw, const std::string& strategy) {
-  SCOPED_TRACE(strategy + " at " + std::to_string(hw.sram.capacity_bytes / KiB) + " KiB");
+  SCOPED_TRACE(strategy + " at " + std::to_string(hw.sram.capacity_bytes / kLadderKiB) + " KiB");
   CompileOptions full;
   full.full_sram_ladder = true;
   const CompileResult a = compile(g, hw, builtin_strategy(strategy), full);
@@ -78,7 +78,7 @@ int expect_same_choice(const Graph& g, const HwConfig& hw, const std::string& st
 TEST(SramLadderFast, ChoosesTheFullLaddersProgramOnASmallNetworkAtEverySize) {
   const Graph g = ladder_net();
   int stopped = 0;
-  for (std::uint64_t cap : {256 * KiB, 512 * KiB, 1024 * KiB, 2048 * KiB})
+  for (std::uint64_t cap : {256 * kLadderKiB, 512 * kLadderKiB, 1024 * kLadderKiB, 2048 * kLadderKiB})
     for (const std::string& s : builtin_strategy_names()) stopped += expect_same_choice(g, testing::edge_like_hw(cap), s);
   EXPECT_GT(stopped, 0);  // the fast path ran, not only its fallbacks
   std::printf("sizes stopped early: %d\n", stopped);
@@ -88,14 +88,14 @@ TEST(SramLadderFast, ChoosesTheFullLaddersProgramOnASmallNetworkAtEverySize) {
 // pass the 512 KiB plan's long before its last layer), and the program is the full ladder's.
 TEST(SramLadderFast, StopsTheSmallestSizeOfResNet50AndKeepsItsProgram) {
   const Graph g = zoo_resnet50();
-  EXPECT_GE(expect_same_choice(g, testing::edge_like_hw(1024 * KiB), "residual"), 1);
+  EXPECT_GE(expect_same_choice(g, testing::edge_like_hw(1024 * kLadderKiB), "residual"), 1);
 }
 
 // improves_on_every_completion by hand, bound = 1000 B, 100 ns (tie 1e-4: 99.99 .. 100.01 ns),
 // and improves_on against completions at and above the bound for each case it accepts.
 TEST(SramLadderFast, TheStopRuleImpliesImprovesOnForEveryCompletion) {
-  const PlanFigures bound{64 * KiB, 1000, 100.0};
-  auto c = [](std::uint64_t bytes, double ns) { return PlanFigures{512 * KiB, bytes, ns}; };
+  const PlanFigures bound{64 * kLadderKiB, 1000, 100.0};
+  auto c = [](std::uint64_t bytes, double ns) { return PlanFigures{512 * kLadderKiB, bytes, ns}; };
   EXPECT_TRUE(improves_on_every_completion(c(1000, 99.98), bound));    // as many bytes, faster than 99.99
   EXPECT_FALSE(improves_on_every_completion(c(1000, 99.995), bound));  // tied time, not fewer bytes
   EXPECT_TRUE(improves_on_every_completion(c(999, 100.005), bound));   // tied time, fewer bytes
@@ -105,7 +105,7 @@ TEST(SramLadderFast, TheStopRuleImpliesImprovesOnForEveryCompletion) {
     for (std::uint64_t bytes : {1000ull, 1001ull, 1100ull, 1000000ull})
       for (double ns : {100.0, 100.005, 100.02, 150.0, 1e6}) {
         SCOPED_TRACE(std::to_string(bytes) + " B, " + std::to_string(ns) + " ns");
-        EXPECT_TRUE(improves_on(cand, PlanFigures{64 * KiB, bytes, ns}));
+        EXPECT_TRUE(improves_on(cand, PlanFigures{64 * kLadderKiB, bytes, ns}));
       }
 }
 
@@ -113,8 +113,8 @@ TEST(SramLadderFast, TheStopRuleImpliesImprovesOnForEveryCompletion) {
 // same program), and after the last layer its DDR bytes are exactly the program's.
 TEST(SramLadderFast, TheBoundNeverExceedsTheFinishedProgramsFigures) {
   const Graph g = ladder_net();
-  for (std::uint64_t cap : {64 * KiB, 128 * KiB, 1024 * KiB}) {
-    SCOPED_TRACE(std::to_string(cap / KiB) + " KiB");
+  for (std::uint64_t cap : {64 * kLadderKiB, 128 * kLadderKiB, 1024 * kLadderKiB}) {
+    SCOPED_TRACE(std::to_string(cap / kLadderKiB) + " KiB");
     const HwConfig hw = testing::edge_like_hw(cap);
     CompileOptions one;
     one.smaller_sram_plans = false;

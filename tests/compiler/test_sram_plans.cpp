@@ -13,12 +13,12 @@
 namespace npu::compiler {
 namespace {
 
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kPlansEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 constexpr std::uint64_t kKiB = 1024;
 
 HwConfig edge_with(std::uint64_t capacity, int banks = 8, std::uint64_t interleave = 64) {
-  HwConfig hw = load_hw_config(kEdge);
+  HwConfig hw = load_hw_config(kPlansEdge);
   hw.sram.capacity_bytes = capacity;
   hw.sram.banks = banks;
   hw.sram.bank_interleave_bytes = interleave;

@@ -17,7 +17,7 @@ using npu::compiler::parse_tile_mapping;
 const char* kLayer1 =
     "[T] N1 C64 M64 P56 Q56 S3 R3 - [O] N1 C1 M8 P4 Q4 S1 R1 - [I] N1 C64 M8 P15 Q17 S3 R3";
 
-std::string error_of(const std::function<void()>& f) {
+std::string override_error_of(const std::function<void()>& f) {
   try {
     f();
   } catch (const npu::ConfigError& e) {
@@ -50,12 +50,12 @@ TEST(TileOverride, ParsesOnnximNotation) {
 }
 
 TEST(TileOverride, RejectsBadNotation) {
-  EXPECT_NE(error_of([] { parse_tile_mapping("[T] N1 C3 - [O] N1 C1", "f.csv:3"); }).find("f.csv:3: error: the mapping"),
+  EXPECT_NE(override_error_of([] { parse_tile_mapping("[T] N1 C3 - [O] N1 C1", "f.csv:3"); }).find("f.csv:3: error: the mapping"),
             std::string::npos);
-  EXPECT_NE(error_of([] { parse_tile_mapping("[T] N1 X3 - [O] N1 - [I] N1", "f.csv:4"); }).find("'X3' is not a loop size"),
+  EXPECT_NE(override_error_of([] { parse_tile_mapping("[T] N1 X3 - [O] N1 - [I] N1", "f.csv:4"); }).find("'X3' is not a loop size"),
             std::string::npos);
   // 4 tiles of 13 rows = 52 < 56: the tiles leave rows out.
-  EXPECT_NE(error_of([] { parse_tile_mapping("[T] P56 - [O] P4 - [I] P13", "f.csv:5"); })
+  EXPECT_NE(override_error_of([] { parse_tile_mapping("[T] P56 - [O] P4 - [I] P13", "f.csv:5"); })
                 .find("dimension P: 4 tiles of 13 do not cover the total 56"),
             std::string::npos);
 }
@@ -70,20 +70,20 @@ TEST(TileOverride, FootprintOfLayer1Tile) {
 
 TEST(TileOverride, TileMustFitScratchpadAndAccumulator) {
   const npu::compiler::TileOverride o{"layer1", parse_tile_mapping(kLayer1, "t.csv:2"), "t.csv:2"};
-  EXPECT_EQ(error_of([&] { npu::compiler::check_tile_fits(o, 1, gemmini_like(64 * 1024, 16 * 1024)); }), "");
+  EXPECT_EQ(override_error_of([&] { npu::compiler::check_tile_fits(o, 1, gemmini_like(64 * 1024, 16 * 1024)); }), "");
   // 25280 B > a 16 KiB scratchpad.
-  EXPECT_NE(error_of([&] { npu::compiler::check_tile_fits(o, 1, gemmini_like(16 * 1024, 16 * 1024)); })
+  EXPECT_NE(override_error_of([&] { npu::compiler::check_tile_fits(o, 1, gemmini_like(16 * 1024, 16 * 1024)); })
                 .find("t.csv:2: error: the tile of layer 'layer1' needs 25280 bytes of scratchpad"),
             std::string::npos);
   // 8160 B of partial sums > a 4 KiB accumulator.
-  EXPECT_NE(error_of([&] { npu::compiler::check_tile_fits(o, 1, gemmini_like(64 * 1024, 4 * 1024)); })
+  EXPECT_NE(override_error_of([&] { npu::compiler::check_tile_fits(o, 1, gemmini_like(64 * 1024, 4 * 1024)); })
                 .find("needs 8160 bytes of accumulator"),
             std::string::npos);
 }
 
 TEST(TileOverride, UnknownLayerIsNamedWithASuggestion) {
   const std::vector<npu::compiler::TileOverride> o{{"conv_1", parse_tile_mapping(kLayer1, "t.csv:2"), "t.csv:2"}};
-  const std::string e = error_of([&] { npu::compiler::check_override_layers(o, {"conv1", "conv2"}, "net"); });
+  const std::string e = override_error_of([&] { npu::compiler::check_override_layers(o, {"conv1", "conv2"}, "net"); });
   EXPECT_NE(e.find("t.csv:2: error: 'net' has no layer 'conv_1'"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'conv1'?"), std::string::npos) << e;
 }
@@ -96,7 +96,7 @@ TEST(TileOverride, ReadsTheGroundTruthCsvAsAnOverrideFile) {
   EXPECT_EQ(rows[0].layer, "L1");
   EXPECT_EQ(rows[0].where, path + ":2");
   std::ofstream(path) << "layer,mapping\nL1," << kLayer1 << "\nL1," << kLayer1 << "\n";
-  EXPECT_NE(error_of([&] { npu::compiler::read_tile_overrides(path); }).find("layer 'L1' is listed twice"),
+  EXPECT_NE(override_error_of([&] { npu::compiler::read_tile_overrides(path); }).find("layer 'L1' is listed twice"),
             std::string::npos);
 }
 

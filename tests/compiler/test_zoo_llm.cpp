@@ -34,7 +34,7 @@ const LlmSpec& spec(const std::string& name) {
   return *s;
 }
 
-std::string error_of(const std::string& model) {
+std::string zoo_llm_error_of(const std::string& model) {
   try {
     load_model(model);
   } catch (const ConfigError& e) {
@@ -194,29 +194,29 @@ TEST(ZooLlm, NamesPhasesAndDefaults) {
 }
 
 TEST(ZooLlm, UnknownLlmSaysDidYouMean) {
-  EXPECT_CONTAINS(error_of("llama-2-7:decode=5"), "unknown LLM 'llama-2-7'; did you mean 'llama-2-7b'?");
-  EXPECT_CONTAINS(error_of("gpt3"), "gpt3: error: unknown model (did you mean 'gpt2'?)");
-  EXPECT_CONTAINS(error_of("gpt3"), "LLMs: gpt2, gpt2-medium, llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b");
+  EXPECT_CONTAINS(zoo_llm_error_of("llama-2-7:decode=5"), "unknown LLM 'llama-2-7'; did you mean 'llama-2-7b'?");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt3"), "gpt3: error: unknown model (did you mean 'gpt2'?)");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt3"), "LLMs: gpt2, gpt2-medium, llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b");
 }
 
 TEST(ZooLlm, TokensOutsideTheContextAreRejected) {
-  EXPECT_CONTAINS(error_of("gpt2:prefill=0"), "prefill=0 is outside gpt2's range 1..1024");
-  EXPECT_CONTAINS(error_of("llama-2-7b:decode=4097"), "decode=4097 is outside llama-2-7b's range 2..4096");
-  EXPECT_CONTAINS(error_of("gpt2:decode=1"), "use prefill=1");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:prefill=0"), "prefill=0 is outside gpt2's range 1..1024");
+  EXPECT_CONTAINS(zoo_llm_error_of("llama-2-7b:decode=4097"), "decode=4097 is outside llama-2-7b's range 2..4096");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:decode=1"), "use prefill=1");
   EXPECT_NO_THROW(load_model("gpt2:decode=1024:batch=1"));  // the last position of GPT-2's 1024
 }
 
 TEST(ZooLlm, BatchZeroIsRejected) {
-  EXPECT_CONTAINS(error_of("gpt2:batch=0"), "batch=0 is outside 1..1048576; give batch=1 or more");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:batch=0"), "batch=0 is outside 1..1048576; give batch=1 or more");
 }
 
 TEST(ZooLlm, MalformedSuffixesAreRejected) {
-  EXPECT_CONTAINS(error_of("gpt2:prefil=5"), "'prefil=5' is not prefill=P, decode=T or batch=B (did you mean 'prefill'?)");
-  EXPECT_CONTAINS(error_of("gpt2:decode"), "'decode' is not prefill=P, decode=T or batch=B");
-  EXPECT_CONTAINS(error_of("gpt2:decode=12x"), "'decode=12x': the value is not a whole number");
-  EXPECT_CONTAINS(error_of("gpt2:prefill=5:decode=6"), "the phase is given twice");
-  EXPECT_CONTAINS(error_of("gpt2:batch=2:batch=3"), "batch is given twice");
-  EXPECT_CONTAINS(error_of("gpt2:"), "expected NAME[:prefill=P|:decode=T][:batch=B]");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:prefil=5"), "'prefil=5' is not prefill=P, decode=T or batch=B (did you mean 'prefill'?)");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:decode"), "'decode' is not prefill=P, decode=T or batch=B");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:decode=12x"), "'decode=12x': the value is not a whole number");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:prefill=5:decode=6"), "the phase is given twice");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:batch=2:batch=3"), "batch is given twice");
+  EXPECT_CONTAINS(zoo_llm_error_of("gpt2:"), "expected NAME[:prefill=P|:decode=T][:batch=B]");
   LoadOptions shapes;
   shapes.input_shapes["input_ids"] = {1, 8};
   try {

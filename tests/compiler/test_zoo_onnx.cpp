@@ -21,13 +21,13 @@
 namespace npu::compiler {
 namespace {
 
-const std::string kModels = npu::test::shared_path("models");
+const std::string kZooOnnxModels = npu::test::shared_path("models");
 
 // The zoo/ONNX cross-check needs resnet50_bn.onnx, mobilenet_v2_bn.onnx and yolov5s_bn.onnx.
 #define SKIP_WITHOUT_MODELS()                                    \
-  NPU_REQUIRE_SHARED_OR_SKIP(kModels + "/resnet50_bn.onnx");     \
-  NPU_REQUIRE_SHARED_OR_SKIP(kModels + "/mobilenet_v2_bn.onnx"); \
-  NPU_REQUIRE_SHARED_OR_SKIP(kModels + "/yolov5s_bn.onnx")
+  NPU_REQUIRE_SHARED_OR_SKIP(kZooOnnxModels + "/resnet50_bn.onnx");     \
+  NPU_REQUIRE_SHARED_OR_SKIP(kZooOnnxModels + "/mobilenet_v2_bn.onnx"); \
+  NPU_REQUIRE_SHARED_OR_SKIP(kZooOnnxModels + "/yolov5s_bn.onnx")
 
 std::string shape_str(const std::vector<std::int64_t>& s) {
   std::string o = "[";
@@ -91,7 +91,7 @@ struct Expected {
 };
 
 void cross_check(const Expected& e) {
-  const std::string path = kModels + "/" + e.file;
+  const std::string path = kZooOnnxModels + "/" + e.file;
   const std::clock_t cpu0 = std::clock();
   const auto wall0 = std::chrono::steady_clock::now();
   const Graph onnx = load_model(path);
@@ -150,7 +150,7 @@ TEST(ZooOnnxCrossCheck, ResNet50ImportKeepsEveryNode) {
   SKIP_WITHOUT_MODELS();
   // models README: 175 nodes (Conv 53, BatchNormalization 53, Relu 49, Add 16, MaxPool,
   // GlobalAveragePool, Flatten, Gemm). Import speed: tests/bench/bench_compiler.cpp.
-  const Graph g = load_model(kModels + "/resnet50_bn.onnx");
+  const Graph g = load_model(kZooOnnxModels + "/resnet50_bn.onnx");
   EXPECT_EQ(g.nodes.size(), 175u);
 }
 
@@ -161,7 +161,7 @@ TEST(ZooOnnxCrossCheck, OutputShapesMatchTheReferenceOutputs) {
   for (const auto& [zoo, data] : {std::pair<const char*, const char*>{"resnet50", "resnet50_bn_data"},
                                   {"mobilenet_v2", "mobilenet_v2_bn_data"},
                                   {"yolov5s", "yolov5s_bn_data"}}) {
-    std::ifstream f(kModels + "/" + data + "/test_data_set_0/output_0.pb", std::ios::binary);
+    std::ifstream f(kZooOnnxModels + "/" + data + "/test_data_set_0/output_0.pb", std::ios::binary);
     ASSERT_TRUE(f) << data;
     onnx::TensorProto t;
     ASSERT_TRUE(t.ParseFromIstream(&f)) << data;

@@ -23,7 +23,7 @@ using npu::test::run_npu;
 const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
 
 /// x[1,8] -> Relu -> y, written to DIR/relu.onnx.
-std::string relu_model(const std::string& dir) {
+std::string hardening3_relu_model(const std::string& dir) {
   OnnxModel m(13);
   m.input("x", {1, 8});
   m.node("Relu", "relu", {"x"}, {"y"});
@@ -45,7 +45,7 @@ std::string input_with(const std::string& dir, const std::string& name, float ba
 
 TEST(NonFiniteInputs, VerifyRefusesNanAndInfByDefault) {
   const std::string dir = fresh_dir("nonfinite-verify");
-  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  const std::string model = hardening3_relu_model(dir), hw = npu::test::fp32_config(dir);
   const std::string nan = input_with(dir, "nan", std::numeric_limits<float>::quiet_NaN());
   const std::string inf = input_with(dir, "inf", -std::numeric_limits<float>::infinity());
   auto r = run_npu({"verify", model, "--hw", hw, "--strategies", "none", "--input", nan, "--out", dir + "/v1"});
@@ -64,7 +64,7 @@ TEST(NonFiniteInputs, VerifyRefusesNanAndInfByDefault) {
 
 TEST(NonFiniteInputs, AllowedTheyRunWithAWarning) {
   const std::string dir = fresh_dir("nonfinite-allowed");
-  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  const std::string model = hardening3_relu_model(dir), hw = npu::test::fp32_config(dir);
   const std::string nan = input_with(dir, "nan", std::numeric_limits<float>::quiet_NaN());
   const auto r = run_npu({"verify", model, "--hw", hw, "--strategies", "none", "--input", nan, "--allow-nonfinite",
                           "--out", dir + "/v"});
@@ -100,7 +100,7 @@ TEST(QuietFlag, MeansTheSameInSimulateExperimentSweepAndVerify) {
       {"simulate", "--model", kTiny, "--hw", hw, "--strategy", "none", "--out", dir + "/s", "-q"},
       {"experiment", "--model", kTiny, "--hw", hw, "--strategies", "none", "--out", dir + "/e", "-q"},
       {"sweep", dir + "/spec.yaml", "--out", dir + "/w", "--quiet"},
-      {"verify", relu_model(dir), "--hw", npu::test::fp32_config(dir), "--strategies", "none", "--out", dir + "/v",
+      {"verify", hardening3_relu_model(dir), "--hw", npu::test::fp32_config(dir), "--strategies", "none", "--out", dir + "/v",
        "-q"},
   };
   for (const auto& args : runs) {

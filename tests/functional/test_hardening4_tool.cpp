@@ -24,7 +24,7 @@ using npu::test::fresh_dir;
 using npu::test::OnnxModel;
 using npu::test::run_npu;
 
-const std::string kEdge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
+const std::string kHardening4Edge = std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml";
 
 /// x[dims] -> Relu (node "relu") -> y, written to DIR/NAME.onnx; y declares `y_dims` when given.
 std::string relu_model(const std::string& dir, const std::string& name, std::vector<std::int64_t> dims,
@@ -51,7 +51,7 @@ TEST(ProgramSizeBound, AHugeReluIsRefusedWithinASecond) {
   const std::string dir = fresh_dir("huge-relu");
   const std::string model = relu_model(dir, "relu", {1, 4, 100000, 100000});
   const auto t0 = std::chrono::steady_clock::now();
-  const auto r = run_npu({"compile", model, "--hw", kEdge, "-o", dir + "/p.npuasm"});
+  const auto r = run_npu({"compile", model, "--hw", kHardening4Edge, "-o", dir + "/p.npuasm"});
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_LT(s, 1.0) << r.output;
@@ -79,7 +79,7 @@ TEST(DdrLowerBound, AHugeMaxPoolIsRefusedByItsDdrFootprintBeforeCodegen) {
   m.output("y");
   const std::string model = dir + "/pool.onnx";
   std::ofstream(model, std::ios::binary) << m.bytes();
-  const auto r = run_npu({"compile", model, "--hw", kEdge, "-o", dir + "/p.npuasm"});
+  const auto r = run_npu({"compile", model, "--hw", kHardening4Edge, "-o", dir + "/p.npuasm"});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("error: the network's DDR tensors need at least 50000000000 bytes (graph inputs, weights "
                           "and outputs 50000000000 B, plus the largest intermediate 0 B"),
@@ -101,7 +101,7 @@ TEST(ProgramSizeBound, AHugeTransposeIsRefusedWithinASecond) {
   const std::string path = dir + "/t.onnx";
   std::ofstream(path, std::ios::binary) << m.bytes();
   const auto t0 = std::chrono::steady_clock::now();
-  const auto r = run_npu({"compile", path, "--hw", kEdge, "-o", dir + "/p.npuasm"});
+  const auto r = run_npu({"compile", path, "--hw", kHardening4Edge, "-o", dir + "/p.npuasm"});
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_LT(s, 1.0) << r.output;
@@ -118,14 +118,14 @@ TEST(OnnxShapes, ANegativeDimensionIsInvalidNotDynamic) {
   m.output("y");
   const std::string path = dir + "/neg.onnx";
   std::ofstream(path, std::ios::binary) << m.bytes();
-  const auto r = run_npu({"compile", path, "--hw", kEdge, "-o", dir + "/p.npuasm"});
+  const auto r = run_npu({"compile", path, "--hw", kHardening4Edge, "-o", dir + "/p.npuasm"});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("graph input 'x' dimension 1 is -3: negative, which is invalid"), std::string::npos)
       << r.output;
   EXPECT_EQ(r.output.find("dynamic dimension"), std::string::npos) << r.output;
   // The same in a declared output shape.
   const std::string out_neg = relu_model(dir, "outneg", {1, 8}, {1, -2});
-  const auto o = run_npu({"compile", out_neg, "--hw", kEdge, "-o", dir + "/q.npuasm"});
+  const auto o = run_npu({"compile", out_neg, "--hw", kHardening4Edge, "-o", dir + "/q.npuasm"});
   EXPECT_EQ(o.status, 1) << o.output;
   EXPECT_NE(o.output.find("graph output 'y' declares dimension 1 as -2: negative, which is invalid"),
             std::string::npos)
@@ -136,13 +136,13 @@ TEST(OnnxShapes, ADeclaredOutputShapeThatInferenceContradictsIsWarnedAbout) {
   // Relu keeps its input's shape 1x8; the file declares y as 1x9.
   const std::string dir = fresh_dir("declared-output");
   const std::string model = relu_model(dir, "relu", {1, 8}, {1, 9});
-  const auto r = run_npu({"compile", model, "--hw", kEdge, "-o", dir + "/p.npuasm"});
+  const auto r = run_npu({"compile", model, "--hw", kHardening4Edge, "-o", dir + "/p.npuasm"});
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("warning: graph output 'y' is declared with shape 1x9 but shape inference gives 1x8"),
             std::string::npos)
       << r.output;
   const std::string ok = relu_model(dir, "ok", {1, 8}, {1, 8});  // agreeing: no warning
-  const auto q = run_npu({"compile", ok, "--hw", kEdge, "-o", dir + "/q.npuasm"});
+  const auto q = run_npu({"compile", ok, "--hw", kHardening4Edge, "-o", dir + "/q.npuasm"});
   EXPECT_EQ(q.status, 0) << q.output;
   EXPECT_EQ(q.output.find("is declared with shape"), std::string::npos) << q.output;
 }
@@ -150,7 +150,7 @@ TEST(OnnxShapes, ADeclaredOutputShapeThatInferenceContradictsIsWarnedAbout) {
 TEST(JobsOption, OutOfRangeNamesTheAcceptedRange) {
   const std::string dir = fresh_dir("jobs-range");
   for (const std::string j : {"99999999999", "0", "-1", "1025", "2.5"}) {
-    const auto r = run_npu({"experiment", "--model", "resnet18", "--hw", kEdge, "--out", dir + "/e", "-j", j});
+    const auto r = run_npu({"experiment", "--model", "resnet18", "--hw", kHardening4Edge, "--out", dir + "/e", "-j", j});
     EXPECT_EQ(r.status, 1) << j << ": " << r.output;
     EXPECT_NE(r.output.find("'" + j + "' is not an integer from 1 to 1024"), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(dir + "/e/runs")) << j;
@@ -182,7 +182,7 @@ TEST(InterruptedTraces, SigtermRemovesTheTemporaryTraceFiles) {
     ::chdir(NPU_SOURCE_DIR);
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1), ::dup2(null, 2);
-    ::execl(NPU_TOOL_PATH, NPU_TOOL_PATH, "simulate", "--model", "resnet50", "--hw", kEdge.c_str(), "--strategy",
+    ::execl(NPU_TOOL_PATH, NPU_TOOL_PATH, "simulate", "--model", "resnet50", "--hw", kHardening4Edge.c_str(), "--strategy",
             "none", "--trace", "ddr,vcd", "--out", out.c_str(), "-q", static_cast<char*>(nullptr));
     ::_exit(127);
   }

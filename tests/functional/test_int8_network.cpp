@@ -27,7 +27,7 @@ namespace {
 
 const std::string kData = std::string(NPU_SOURCE_DIR) + "/tests/data/";
 
-HwConfig int8_hw(std::uint64_t sram) {
+HwConfig int8_network_hw(std::uint64_t sram) {
   HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   EXPECT_EQ(hw.mac_array.dtype, DType::Int8);  // the edge preset computes in int8
   hw.sram.capacity_bytes = sram;
@@ -51,20 +51,20 @@ std::string slurp(const std::string& path) {
   return s;
 }
 
-struct Case {
+struct NetworkCase {
   std::string model, strategy;
   std::uint64_t sram;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.model << " " << c.strategy << " " << (c.sram >> 10) << " KiB"; }
+void PrintTo(const NetworkCase& c, std::ostream* os) { *os << c.model << " " << c.strategy << " " << (c.sram >> 10) << " KiB"; }
 
-class Int8Network : public ::testing::TestWithParam<Case> {};
+class Int8Network : public ::testing::TestWithParam<NetworkCase> {};
 
 }  // namespace
 
 TEST_P(Int8Network, OutputsAreBitExactWithTheQuantisedReference) {
-  const Case& k = GetParam();
-  const HwConfig hw = int8_hw(k.sram);
+  const NetworkCase& k = GetParam();
+  const HwConfig hw = int8_network_hw(k.sram);
   const compiler::Graph g = compiler::load_model(kData + k.model);
   const auto c = compiler::compile(g, hw, compiler::builtin_strategy(k.strategy));
   ASSERT_TRUE(c.lowered.int8_execution);
@@ -90,8 +90,8 @@ TEST_P(Int8Network, OutputsAreBitExactWithTheQuantisedReference) {
 }
 
 namespace {
-std::vector<Case> cases() {
-  std::vector<Case> v;
+std::vector<NetworkCase> cases() {
+  std::vector<NetworkCase> v;
   for (const char* m : {"qdq_conv.onnx", "qdq_resnet.onnx"})
     for (const std::string& s : compiler::builtin_strategy_names())
       for (std::uint64_t sram : {std::uint64_t(1) << 20, std::uint64_t(8) << 10}) v.push_back({m, s, sram});
@@ -108,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Int8Network, ::testing::ValuesIn(cases()), [](c
 });
 
 TEST(Int8NetworkData, TimingIsIdenticalWithAndWithoutData) {
-  const HwConfig hw = int8_hw(8 << 10);
+  const HwConfig hw = int8_network_hw(8 << 10);
   const compiler::Graph g = compiler::load_model(kData + "qdq_resnet.onnx");
   const auto c = compiler::compile(g, hw, compiler::builtin_strategy("conv-bn-act"));
   const std::string dir = ::testing::TempDir();
@@ -131,7 +131,7 @@ TEST(Int8NetworkData, TimingIsIdenticalWithAndWithoutData) {
 
 TEST(Int8NetworkData, ProgramCarriesInt8OperandsAndRequantTables) {
   const compiler::Graph g = compiler::load_model(kData + "qdq_resnet.onnx");
-  const auto c = compiler::compile(g, int8_hw(1 << 20), compiler::builtin_strategy("conv-bn-act"));
+  const auto c = compiler::compile(g, int8_network_hw(1 << 20), compiler::builtin_strategy("conv-bn-act"));
   std::set<std::string> convs, adds, relus, pools, gemms;  // layers with such instructions
   for (const isa::Instruction& in : c.program.instructions) {
     if (const auto* p = std::get_if<isa::ConvParams>(&in.params); p && p->epilogue.requant.on) convs.insert(in.layer);
@@ -162,7 +162,7 @@ TEST(Int8NetworkData, ProgramCarriesInt8OperandsAndRequantTables) {
 
 TEST(Int8NetworkData, UnquantisedModelIsRefusedNamingTheFix) {
   const compiler::Graph g = compiler::load_model(kData + "tiny_convnet.onnx");
-  const auto c = compiler::compile(g, int8_hw(1 << 20), compiler::builtin_strategy("conv-bn-act"));
+  const auto c = compiler::compile(g, int8_network_hw(1 << 20), compiler::builtin_strategy("conv-bn-act"));
   EXPECT_FALSE(c.lowered.int8_execution);
   try {
     compiler::ddr_image(c, inputs_of(g, 1));
@@ -179,7 +179,7 @@ TEST(Int8NetworkData, OpWithoutAnInt8RuleIsNamedNotComputed) {
   compiler::Graph g = compiler::load_model(kData + "qdq_resnet.onnx");
   for (compiler::Node& n : g.nodes)
     if (n.outputs[0] == "add.relu") n.op_type = "Softmax";  // on the Relu's grid, not softmax's 1/256
-  const auto c = compiler::compile(g, int8_hw(1 << 20), compiler::builtin_strategy("none"));
+  const auto c = compiler::compile(g, int8_network_hw(1 << 20), compiler::builtin_strategy("none"));
   const std::vector<std::string> p = compiler::functional_problems(c);
   bool named = false;
   for (const std::string& s : p)

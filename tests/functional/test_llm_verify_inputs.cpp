@@ -21,7 +21,7 @@ using npu::compiler::RefTensor;
 
 const std::string kVerifyLlm = npu::test::shared_path("models/llm/");
 const std::string kPrefill = kVerifyLlm + "gpt2_tiny-prefill.onnx";
-const std::string kData = kVerifyLlm + "gpt2_tiny-prefill_data/test_data_set_0/";
+const std::string kVerifyData = kVerifyLlm + "gpt2_tiny-prefill_data/test_data_set_0/";
 
 // A .npy v1.0 file of int32 values '<i4' (numpy.save(path, a.astype('<i4'))), header padded to 64.
 void write_npy_int32(const std::string& path, const RefTensor& t) {
@@ -44,7 +44,7 @@ void write_npy_int32(const std::string& path, const RefTensor& t) {
 npu::test::ToolResult verify_with_ids(const std::string& out, const std::string& ids) {
   return npu::test::run_npu({"verify", kPrefill, "--hw", npu::test::fp32_config(out, "hbm2-npu"), "--strategies",
                              "none", "--out", out + "/v", "--input", "input_ids=" + ids, "--expected",
-                             "logits=" + kData + "output_0.pb"});
+                             "logits=" + kVerifyData + "output_0.pb"});
 }
 
 void expect_logits_match_torch(const std::string& out) {
@@ -59,7 +59,7 @@ void expect_logits_match_torch(const std::string& out) {
 TEST(LlmVerifyInputs, IntegerNpyTokenIdsAreAcceptedAsInt64AndInt32) {
   NPU_REQUIRE_SHARED_OR_SKIP(kPrefill);
   const std::string out = npu::test::fresh_dir("llm_npy_ids");
-  const RefTensor ids = npu::compiler::read_tensor_file(kData + "input_0.pb");  // torch's int64 ids, [1, 128]
+  const RefTensor ids = npu::compiler::read_tensor_file(kVerifyData + "input_0.pb");  // torch's int64 ids, [1, 128]
   ASSERT_EQ(ids.type, npu::compiler::ElemType::Int64);
   npu::compiler::write_npy(out + "/ids64.npy", ids);
   write_npy_int32(out + "/ids32.npy", ids);
@@ -78,7 +78,7 @@ TEST(LlmVerifyInputs, IntegerNpyTokenIdsAreAcceptedAsInt64AndInt32) {
 TEST(LlmVerifyInputs, FloatNpyForTokenIdsIsRefusedNamingInputAndFix) {
   NPU_REQUIRE_SHARED_OR_SKIP(kPrefill);
   const std::string out = npu::test::fresh_dir("llm_npy_float_ids");
-  const RefTensor ids = npu::compiler::read_tensor_file(kData + "input_0.pb");
+  const RefTensor ids = npu::compiler::read_tensor_file(kVerifyData + "input_0.pb");
   RefTensor f;
   f.shape = ids.shape;
   for (auto v : ids.i) f.f.push_back(float(v));
@@ -97,7 +97,7 @@ TEST(LlmVerifyInputs, Int8CalibrationIdsOutsideTheVocabularyNameTheFileTheInputA
   // any run, naming the file, the input, the value and the valid range [0, 2048).
   NPU_REQUIRE_SHARED_OR_SKIP(kPrefill);
   const std::string out = npu::test::fresh_dir("llm_int8_bad_calib");
-  RefTensor ids = npu::compiler::read_tensor_file(kData + "input_0.pb");
+  RefTensor ids = npu::compiler::read_tensor_file(kVerifyData + "input_0.pb");
   ASSERT_GT(ids.i.size(), 5u);
   ids.i[5] = 2048;
   std::filesystem::create_directories(out + "/calib/s0");
@@ -118,9 +118,9 @@ TEST(LlmVerifyInputs, ExpectedFileOnAModelWithSeveralOutputs) {
   NPU_REQUIRE_SHARED_OR_SKIP(kPrefill);
   const std::string out = npu::test::fresh_dir("llm_expected_unnamed");
   const std::string hw = npu::test::fp32_config(out, "hbm2-npu");
-  const std::string file = kData + "output_0.pb";
+  const std::string file = kVerifyData + "output_0.pb";
   const auto r = npu::test::run_npu({"verify", kPrefill, "--hw", hw, "--strategies", "none", "--out", out + "/v",
-                                     "--input", "input_ids=" + kData + "input_0.pb", "--expected", file});
+                                     "--input", "input_ids=" + kVerifyData + "input_0.pb", "--expected", file});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("--expected '" + file + "': error: the model has 5 outputs (logits, present.0.key, "
                           "present.0.value, present.1.key, present.1.value)"),
@@ -130,7 +130,7 @@ TEST(LlmVerifyInputs, ExpectedFileOnAModelWithSeveralOutputs) {
   // A TensorProto named after an output says which it is: accepted without NAME=.
   npu::compiler::write_tensor_pb(out + "/logits.pb", npu::compiler::read_tensor_file(file), "logits");
   const auto ok = npu::test::run_npu({"verify", kPrefill, "--hw", hw, "--strategies", "none", "--out", out + "/v2",
-                                      "--input", "input_ids=" + kData + "input_0.pb", "--expected",
+                                      "--input", "input_ids=" + kVerifyData + "input_0.pb", "--expected",
                                       out + "/logits.pb"});
   ASSERT_EQ(ok.status, 0) << ok.output;
   const auto v = nlohmann::json::parse(npu::test::read_file(out + "/v2/verify.json"));

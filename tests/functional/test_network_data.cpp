@@ -19,9 +19,9 @@ namespace {
 using namespace npu;
 using test::fp32_hw;
 
-const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
+const std::string kNetworkTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
 
-std::string slurp(const std::string& path) {
+std::string slurp_network(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream s;
   s << f.rdbuf();
@@ -30,7 +30,7 @@ std::string slurp(const std::string& path) {
 
 TEST(NetworkData, TimingIsIdenticalWithAndWithoutData) {
   const HwConfig hw = fp32_hw();
-  const compiler::Graph g = compiler::load_model(kTiny);
+  const compiler::Graph g = compiler::load_model(kNetworkTiny);
   const auto c = compiler::compile(g, hw, compiler::builtin_strategy("conv-bn-act"));
   const std::vector<float> x = test::random_values(3 * 32 * 32, 11);
   const std::string dir = ::testing::TempDir();
@@ -46,7 +46,7 @@ TEST(NetworkData, TimingIsIdenticalWithAndWithoutData) {
   EXPECT_EQ(on.sram_write, off.sram_write);
   EXPECT_EQ(on.macs, off.macs);
   EXPECT_EQ(on.instr_cycles, off.instr_cycles);  // every instruction's start, end and DDR bytes
-  const std::string t_off = slurp(dir + "/func_trace_off.csv"), t_on = slurp(dir + "/func_trace_on.csv");
+  const std::string t_off = slurp_network(dir + "/func_trace_off.csv"), t_on = slurp_network(dir + "/func_trace_on.csv");
   EXPECT_GT(t_off.size(), 1000u);
   EXPECT_TRUE(t_on == t_off) << "DDR traces differ";
   EXPECT_EQ(on.outputs.size(), 1u);
@@ -161,7 +161,7 @@ Vec tiny_convnet_reference(const compiler::Graph& g, const std::vector<float>& i
 }
 
 TEST(NetworkData, TinyConvnetEveryStrategyMatchesTheDirectComputation) {
-  const compiler::Graph g = compiler::load_model(kTiny);
+  const compiler::Graph g = compiler::load_model(kNetworkTiny);
   ASSERT_EQ(g.inputs.size(), 1u);
   ASSERT_EQ(g.outputs.size(), 1u);
   const std::vector<float> x = test::random_values(3 * 32 * 32, 12);

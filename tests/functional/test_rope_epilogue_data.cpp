@@ -120,7 +120,7 @@ std::vector<double> direct_rope(const compiler::Graph& g, const RopeCase& rc, co
   return out;
 }
 
-std::string decisions(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
+std::string rope_decisions(const compiler::CompileResult& c, compiler::DecisionOutcome o) {
   return test::pass_decisions(c, "fuse-rope", o);
 }
 
@@ -181,7 +181,7 @@ double worst_error_split(const RopeCase& rc) {
 TEST(FuseRope, TheProjectionOutputRotatedInItsEpilogueKeepsTheValues) {
   const RopeCase rc{1, 12, 16, 1, 16, false};
   const compiler::CompileResult c = compiler::compile(rope_graph(rc), test::fp32_hw(), compiler::builtin_strategy("transformer"));
-  EXPECT_EQ(c.lowered.layers.size(), 1u) << decisions(c, compiler::DecisionOutcome::Declined);
+  EXPECT_EQ(c.lowered.layers.size(), 1u) << rope_decisions(c, compiler::DecisionOutcome::Declined);
   EXPECT_GE(rope_acts(c.program), 1);
   EXPECT_EQ(isa::read_program(isa::write_program(c.program)), c.program);  // the ACT round-trips
   for (const char* s : {"none", "transformer", "depth-first"}) {
@@ -198,7 +198,7 @@ TEST(FuseRope, HeadSplitViewsBatchesAndRowTilesKeepTheValues) {
   for (const std::uint64_t sram : {std::uint64_t(1) << 20, std::uint64_t(16) << 10, std::uint64_t(6) << 10}) {
     const compiler::CompileResult c =
         compiler::compile(rope_graph(rc), test::fp32_hw(sram), compiler::builtin_strategy("transformer"));
-    EXPECT_EQ(decisions(c, compiler::DecisionOutcome::Applied).empty(), false) << decisions(c, compiler::DecisionOutcome::Declined);
+    EXPECT_EQ(rope_decisions(c, compiler::DecisionOutcome::Applied).empty(), false) << rope_decisions(c, compiler::DecisionOutcome::Declined);
     for (const char* s : {"none", "transformer", "depth-first"}) {
       SCOPED_TRACE(std::string(s) + " SRAM " + std::to_string(sram));
       EXPECT_LE(worst_error(rc, s, sram), 1e-5);
@@ -237,7 +237,7 @@ TEST(FuseRope, DeclinesAnotherSplitAndAnOutsideReaderWithTheReason) {
   RopeCase other_split{1, 4, 8, 1, 8, false, 3};
   const compiler::CompileResult c =
       compiler::compile(rope_graph(other_split), test::fp32_hw(), compiler::builtin_strategy("transformer"));
-  const std::string declined = decisions(c, compiler::DecisionOutcome::Declined);
+  const std::string declined = rope_decisions(c, compiler::DecisionOutcome::Declined);
   EXPECT_NE(declined.find("the Slices keep [3, 8) (negated) and [0, 3) of the last axis, not rotate_half's [4, 8) and "
                           "[0, 4)"),
             std::string::npos)
@@ -248,8 +248,8 @@ TEST(FuseRope, DeclinesAnotherSplitAndAnOutsideReaderWithTheReason) {
   RopeCase read_outside{1, 4, 8, 2, 4, true, -1, true};
   const compiler::CompileResult d =
       compiler::compile(rope_graph(read_outside), test::fp32_hw(), compiler::builtin_strategy("transformer"));
-  EXPECT_NE(decisions(d, compiler::DecisionOutcome::Declined).find("q is a graph output"), std::string::npos)
-      << decisions(d, compiler::DecisionOutcome::Declined);
+  EXPECT_NE(rope_decisions(d, compiler::DecisionOutcome::Declined).find("q is a graph output"), std::string::npos)
+      << rope_decisions(d, compiler::DecisionOutcome::Declined);
 }
 
 TEST(FuseRope, TheSharedLlamaExportsFuseEveryRotary) {
@@ -263,7 +263,7 @@ TEST(FuseRope, TheSharedLlamaExportsFuseEveryRotary) {
       const compiler::CompileResult c = compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy(s));
       int applied = 0;
       for (const auto& d : c.decisions) applied += d.pass == "fuse-rope" && d.outcome == compiler::DecisionOutcome::Applied;
-      EXPECT_EQ(applied, 4) << phase << " " << s << "\n" << decisions(c, compiler::DecisionOutcome::Declined);
+      EXPECT_EQ(applied, 4) << phase << " " << s << "\n" << rope_decisions(c, compiler::DecisionOutcome::Declined);
       for (const compiler::Node& n : c.graph.nodes) EXPECT_TRUE(n.op_type != "Neg" && n.op_type != "Slice") << n.name;
       EXPECT_EQ(rope_acts(c.program) > 0, true) << phase << " " << s;
     }

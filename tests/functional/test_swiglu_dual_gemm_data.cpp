@@ -50,7 +50,7 @@ compiler::Graph glu_graph(const GluCase& c) {
 }
 
 // `transformer` without fuse-swiglu: fuse-gemm-epilogue's single-GEMM form (the gate to DDR).
-compiler::Strategy epilogue_only() {
+compiler::Strategy swiglu_epilogue_only() {
   compiler::Strategy s = compiler::builtin_strategy("transformer");
   s.name = "transformer-no-swiglu";
   s.passes.erase(std::find(s.passes.begin(), s.passes.end(), "fuse-swiglu"));
@@ -84,7 +84,7 @@ TEST(FuseSwiglu, DdrBytesDropByTheGateWriteAndReadAndTheSecondReadOfX) {
   const compiler::Graph g = glu_graph({});
   compiler::CompileOptions pinned;
   pinned.smaller_sram_plans = false;
-  const compiler::CompileResult single = compiler::compile(g, test::fp32_hw(), epilogue_only(), pinned);
+  const compiler::CompileResult single = compiler::compile(g, test::fp32_hw(), swiglu_epilogue_only(), pinned);
   EXPECT_EQ(dma_bytes(single.program, isa::Opcode::Load), 1792u);
   EXPECT_EQ(dma_bytes(single.program, isa::Opcode::Store), 768u);
   const compiler::CompileResult dual = compiler::compile(g, test::fp32_hw(), compiler::builtin_strategy("transformer"), pinned);

@@ -42,14 +42,14 @@ std::vector<std::string> files_under(const fs::path& root) {
   return out;
 }
 
-struct Case {
+struct OutputNameCase {
   std::string dir, out, abs_dir, model;
 };
 
 /// A model whose outputs are "../../escaped" and an absolute path under a folder of its own;
 /// the tool's --out is DIR/a/b/out, so "../../escaped" from out/outputs would land in DIR/a.
-Case unsafe_case(const std::string& name) {
-  Case c;
+OutputNameCase unsafe_case(const std::string& name) {
+  OutputNameCase c;
   c.dir = fresh_dir(name);
   c.out = c.dir + "/a/b/out";
   c.abs_dir = fresh_dir(name + "-abs");
@@ -59,7 +59,7 @@ Case unsafe_case(const std::string& name) {
 }
 
 /// Nothing outside `c.out` but the inputs; the absolute folder was not created.
-void expect_nothing_outside(const Case& c) {
+void expect_nothing_outside(const OutputNameCase& c) {
   EXPECT_FALSE(fs::exists(c.abs_dir)) << c.abs_dir;
   for (const std::string& f : files_under(c.dir)) {
     const bool inside = f.rfind("a/b/out/", 0) == 0;
@@ -68,7 +68,7 @@ void expect_nothing_outside(const Case& c) {
 }
 
 TEST(UnsafeOutputNames, SimulateWithDataWritesInsideOut) {
-  const Case c = unsafe_case("unsafe-sim");
+  const OutputNameCase c = unsafe_case("unsafe-sim");
   const auto r = run_npu({"simulate", "--model", c.model, "--hw", npu::test::fp32_config(c.dir), "--strategy", "none",
                           "--with-data", "--out", c.out, "-q"});
   ASSERT_EQ(r.status, 0) << r.output;
@@ -84,7 +84,7 @@ TEST(UnsafeOutputNames, SimulateWithDataWritesInsideOut) {
 }
 
 TEST(UnsafeOutputNames, VerifyWritesInsideOutAndReadsItsOwnFiles) {
-  const Case c = unsafe_case("unsafe-verify");
+  const OutputNameCase c = unsafe_case("unsafe-verify");
   const auto r = run_npu({"verify", c.model, "--hw", npu::test::fp32_config(c.dir), "--strategies", "none",
                           "--out", c.out});
   ASSERT_EQ(r.status, 0) << r.output;  // the simulated outputs were found again under their safe names
@@ -108,7 +108,7 @@ TEST(UnsafeOutputNames, ExperimentHwAndStrategyNamesStayInsideOut) {
   // Run folders are named MODEL__HW__STRATEGY: the hw label is the config file's stem (its
   // npu.name, "../../escaped-hw" here, is never a path), and a strategy file's name may hold
   // only letters, digits, '-', '_' and '.', so "../../escaped-st" is refused before any run.
-  const Case c = unsafe_case("unsafe-exp");
+  const OutputNameCase c = unsafe_case("unsafe-exp");
   const std::string hw = c.dir + "/hostile.yaml";
   {
     std::ifstream in(npu::test::fp32_config(c.dir));

@@ -10,7 +10,7 @@ namespace {
 
 using npu::HwConfig;
 
-HwConfig preset(const std::string& name) {
+HwConfig dma_time_preset(const std::string& name) {
   return npu::load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/" + name + ".yaml");
 }
 
@@ -20,7 +20,7 @@ TEST(DmaTime, EdgeStreamsAtTccdLWithRefresh) {
   // One channel: no page switches; the stream is tCCD_L-bound: 64 B / (8 x 0.625 ns) = 12.8 GB/s.
   // Little's law: 32 x 64 B / ((22 + 22 + 22 + 1 + 4) x 0.625 + 5 = 49.375 ns) = 41.5, not binding.
   // Refresh: 1 / (1 - (tRP 22 + tRFC 560) / tREFI 12480) = 12480 / 11898.
-  const auto m = npu::isa::dma_stream_model(preset("edge-npu-ddr4"));
+  const auto m = npu::isa::dma_stream_model(dma_time_preset("edge-npu-ddr4"));
   EXPECT_NEAR(m.first_burst_ns, 35.625, 1e-9);
   EXPECT_NEAR(m.first_page_gbps, 12.8, 1e-9);
   EXPECT_NEAR(m.sustained_gbps, 12.8, 1e-9);
@@ -44,7 +44,7 @@ TEST(DmaTime, MobileSwitchesChannelPerRowPage) {
   // = 206.25 ns -> 2048 / 206.25 GB/s; the first page at one channel's 64 / 10 = 6.4 GB/s.
   // Little's law: 16 x 64 / (55 + 29 x 0.625) = 14.0 GB/s, not binding.
   // Refresh: 1 / (1 - (29 + 288) / 6246) = 6246 / 5929.
-  const auto m = npu::isa::dma_stream_model(preset("mobile-npu-lpddr4"));
+  const auto m = npu::isa::dma_stream_model(dma_time_preset("mobile-npu-lpddr4"));
   EXPECT_NEAR(m.first_burst_ns, 55.0, 1e-9);
   EXPECT_NEAR(m.first_page_gbps, 6.4, 1e-9);
   EXPECT_NEAR(m.first_page_bytes, 2048.0, 1e-9);
@@ -60,7 +60,7 @@ TEST(DmaTime, TpuPagesAlternateChannelsWithAWideWindow) {
   // t = max(tCCD 4, BL/2 4) tCK per request; first burst (14 + 14 + 1 + 4) tCK + (2 + 1 + 1) / 0.7 ns;
   // period = max(33 tCK + 64 t, 128 t / 2) = 33 tCK + 64 t -> 8192 B / period.
   const double tck = 2000.0 / 2133;
-  const auto m = npu::isa::dma_stream_model(preset("tpu-v1-like"));
+  const auto m = npu::isa::dma_stream_model(dma_time_preset("tpu-v1-like"));
   EXPECT_NEAR(m.first_burst_ns, 33 * tck + 4 / 0.7, 1e-9);
   EXPECT_NEAR(m.first_page_gbps, 64 / (4 * tck), 1e-9);
   EXPECT_NEAR(m.first_page_bytes, 8192.0, 1e-9);
@@ -73,7 +73,7 @@ TEST(DmaTime, Hbm2InterleavesChannelsAndReachesThePeak) {
   // Little's law with the derived window (dma_sizing: ceil(38.4 GB/s x 49 ns / 64) = 30):
   // 16 x 30 x 64 / ((17 + 17 + 17 + 1 + 2) x 2000/2400 + 4 = 49 ns) = 626.9 GB/s, not binding.
   // first burst: (17 + 17 + 1 + 2) x 0.8333 + (2 + 1 + 1) x 1 ns; refresh 4680 / (4680 - 17 - 312).
-  const auto m = npu::isa::dma_stream_model(preset("hbm2-npu"));
+  const auto m = npu::isa::dma_stream_model(dma_time_preset("hbm2-npu"));
   EXPECT_NEAR(m.first_burst_ns, 37 * 2000.0 / 2400 + 4, 1e-9);
   EXPECT_NEAR(m.sustained_gbps, 614.4, 1e-9);
   EXPECT_EQ(m.first_page_bytes, 0.0);
@@ -81,7 +81,7 @@ TEST(DmaTime, Hbm2InterleavesChannelsAndReachesThePeak) {
 }
 
 TEST(DmaTime, FixedMemoryUsesItsBandwidthAndLatency) {
-  HwConfig hw = preset("edge-npu-ddr4");
+  HwConfig hw = dma_time_preset("edge-npu-ddr4");
   hw.memory.model = npu::MemoryModel::Fixed;
   hw.memory.latency_ns = 100;
   hw.memory.bandwidth_gbps = 16;

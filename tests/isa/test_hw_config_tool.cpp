@@ -56,7 +56,7 @@ ToolRun run_tool(const std::string& args) {
   return r;
 }
 
-std::string slurp(const std::string& path) {
+std::string slurp_config(const std::string& path) {
   std::ifstream in(path);
   std::ostringstream s;
   s << in.rdbuf();
@@ -135,7 +135,7 @@ TEST(NpuConfigCheck, MalformedYamlExitsOneWithPosition) {
 
 TEST(NpuConfigCheck, ImpossibleTimingExitsOne) {
   // The edge preset with tRC lowered below tRAS + tRP = 52 + 22 = 74.
-  std::string text = slurp("configs/edge-npu-ddr4.yaml");
+  std::string text = slurp_config("configs/edge-npu-ddr4.yaml");
   const auto pos = text.find("    tRC: 74 ");
   ASSERT_NE(pos, std::string::npos);
   text.replace(pos, 12, "    tRC: 60 ");

@@ -23,13 +23,13 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-const std::string kSample = std::string(NPU_SOURCE_DIR) + "/tests/isa/data/int8_requant.npuasm";
-const std::string kHead = ".npuasm 1\n.program dtype=int8\n";
+const std::string kRequantSample = std::string(NPU_SOURCE_DIR) + "/tests/isa/data/int8_requant.npuasm";
+const std::string kRequantHead = ".npuasm 1\n.program dtype=int8\n";
 
 /// The whole message of reading line 3 = `line` (head + line).
-std::string error_of(const std::string& line) {
+std::string requant_error_of(const std::string& line) {
   try {
-    read_program(kHead + line + "\n", "bad.npuasm");
+    read_program(kRequantHead + line + "\n", "bad.npuasm");
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -44,7 +44,7 @@ const std::string kHint =
 }  // namespace
 
 TEST(RequantOperand, SampleIsCanonicalAndRoundTrips) {
-  const std::string text = slurp(kSample);
+  const std::string text = slurp(kRequantSample);
   ASSERT_FALSE(text.empty());
   const Program p = read_program(text, "int8_requant.npuasm");
   EXPECT_EQ(write_program(p), text);
@@ -80,15 +80,15 @@ TEST(RequantOperand, SampleIsCanonicalAndRoundTrips) {
 }
 
 TEST(RequantOperand, KeysInAnyOrderReadTheSame) {
-  const Program a = read_program(kHead + "CONV in=0x0 w=0x0 out=0x0 cin=1 hin=1 win=1 cout=2 kh=1 kw=1 "
+  const Program a = read_program(kRequantHead + "CONV in=0x0 w=0x0 out=0x0 cin=1 hin=1 win=1 cout=2 kh=1 kw=1 "
                                          "requant=0x40 zp=1,2 clamp=2,100 act=relu\n");
-  const Program b = read_program(kHead + "CONV clamp=2,100 act=relu zp=1,2 cout=2 requant=0x40 in=0x0 w=0x0 "
+  const Program b = read_program(kRequantHead + "CONV clamp=2,100 act=relu zp=1,2 cout=2 requant=0x40 in=0x0 w=0x0 "
                                          "out=0x0 cin=1 hin=1 win=1 kh=1 kw=1\n");
   EXPECT_EQ(a, b);
 }
 
 TEST(RequantOperand, AddsOneSramOperandOfTheTableSize) {
-  const Program p = read_program(slurp(kSample));
+  const Program p = read_program(slurp(kRequantSample));
   auto bytes_of = [&](std::size_t i) -> std::uint64_t {
     for (const SramOperand& o : sram_operands(p.instructions[i], p.dtype))
       if (std::string(o.name) == "requant") return o.bytes;
@@ -137,16 +137,16 @@ TEST(RequantOperand, RowwiseActTablesAreSramOperandsOfTheirWholeSize) {
 TEST(RequantOperand, AvgPadTakesZpAloneAsThePaddingCode) {
   // int8 POOL avg_pad: zp=IN,IN without requant is the code of its padding taps (docs/isa.md).
   const std::string pool = "POOL op=avg_pad in=0x0 out=0x100 c=1 hin=3 win=3 kh=3 kw=3 pad=1 ";
-  const Program p = read_program(kHead + pool + "zp=-5,-5\n");
+  const Program p = read_program(kRequantHead + pool + "zp=-5,-5\n");
   const auto& pp = std::get<PoolParams>(p.instructions.at(0).params);
   EXPECT_FALSE(pp.requant.on);
   EXPECT_EQ(pp.requant.in_zp, -5);
   EXPECT_NE(write_program(p).find("zp=-5,-5"), std::string::npos) << write_program(p);  // written back
   EXPECT_EQ(requant_problem(p.instructions.at(0)), "");
-  EXPECT_EQ(error_of(pool + "zp=-5,3"),
+  EXPECT_EQ(requant_error_of(pool + "zp=-5,3"),
             "bad.npuasm:3:66: error: zp=-5,3 on POOL avg_pad: its padding's code is the input's zero point and the "
             "pool keeps its grid, so IN and OUT are equal" + kHint);
-  EXPECT_EQ(error_of("POOL op=avg in=0x0 out=0x100 c=1 hin=3 win=3 kh=3 kw=3 pad=1 zp=-5,-5"),
+  EXPECT_EQ(requant_error_of("POOL op=avg in=0x0 out=0x100 c=1 hin=3 win=3 kh=3 kw=3 pad=1 zp=-5,-5"),
             "bad.npuasm:3:62: error: zp/clamp given without requant (they are part of the int8 requantisation)" + kHint);
 }
 
@@ -161,47 +161,47 @@ TEST(RequantOperand, BadValuesHaveExactMessages) {
   const std::string conv = "CONV in=0x0 w=0x0 out=0x0 cin=1 hin=1 win=1 cout=1 kh=1 kw=1 requant=0x40 ";
   // Columns (1-based bytes): the CONV prefix is 74 bytes, so zp= starts at 75 and its values at
   // 78; the offending list element is pointed at ("200" at 80).
-  EXPECT_EQ(error_of(conv + "zp=1,200"),
+  EXPECT_EQ(requant_error_of(conv + "zp=1,200"),
             "bad.npuasm:3:80: error: value 200 of 'zp' is out of range [-128, 127]\n"
             "  int8 zero points and clamp bounds lie in [-128, 127]");
-  EXPECT_EQ(error_of(conv + "zp=1"),
+  EXPECT_EQ(requant_error_of(conv + "zp=1"),
             "bad.npuasm:3:78: error: 'zp' has 1 value; it takes exactly 2\n"
             "  zp=IN,OUT: the zero points of the input and the output");
-  EXPECT_EQ(error_of(conv + "zp=--1,0"),
+  EXPECT_EQ(requant_error_of(conv + "zp=--1,0"),
             "bad.npuasm:3:78: error: malformed number '--1' for 'zp'\n"
             "  zero points and clamp bounds are signed decimal integers such as -128, 0 or 127");
-  EXPECT_EQ(error_of(conv + "clamp=10,-10"),
+  EXPECT_EQ(requant_error_of(conv + "clamp=10,-10"),
             "bad.npuasm:3:75: error: clamp min 10 > max -10" + kHint);
-  EXPECT_EQ(error_of("ELTWISE op=add a=0x0 b=0x0 out=0x0 elems=4 requant=0x40 zp=1,2"),
+  EXPECT_EQ(requant_error_of("ELTWISE op=add a=0x0 b=0x0 out=0x0 elems=4 requant=0x40 zp=1,2"),
             "bad.npuasm:3:60: error: 'zp' has 2 values; it takes exactly 3\n"
             "  zp=A,B,OUT: the zero points of a, b and the output");
 }
 
 TEST(RequantOperand, IllegalCombinationsHaveExactMessages) {
   const std::string conv = "CONV in=0x0 w=0x0 out=0x0 cin=1 hin=1 win=1 cout=1 kh=1 kw=1 ";
-  EXPECT_EQ(error_of(conv + "zp=1,2"),
+  EXPECT_EQ(requant_error_of(conv + "zp=1,2"),
             "bad.npuasm:3:62: error: zp/clamp given without requant (they are part of the int8 requantisation)" + kHint);
-  EXPECT_EQ(error_of(conv + "residual=0x80 requant=0x40"),
+  EXPECT_EQ(requant_error_of(conv + "residual=0x80 requant=0x40"),
             "bad.npuasm:3:76: error: requant cannot be combined with 'residual' on CONV (int8 has no rule for it; run "
             "it as a separate instruction)" + kHint);
-  EXPECT_EQ(error_of(conv + "requant=0x40 act=sigmoid"),
+  EXPECT_EQ(requant_error_of(conv + "requant=0x40 act=sigmoid"),
             "bad.npuasm:3:62: error: requant with act=sigmoid: the int8 epilogue applies the activation as the clamp, "
             "so act must be none, relu or clip" + kHint);
-  EXPECT_EQ(error_of("ACT op=sigmoid in=0x0 out=0x0 elems=4 requant=0x40 zp=1,0"),
+  EXPECT_EQ(requant_error_of("ACT op=sigmoid in=0x0 out=0x0 elems=4 requant=0x40 zp=1,0"),
             "bad.npuasm:3:52: error: zp on ACT op=sigmoid: its requant operand is a 256-entry lookup table that holds "
             "the zero points; give none" + kHint);
-  EXPECT_EQ(error_of("ACT op=relu in=0x0 res=0x10 out=0x0 elems=4 requant=0x40"),
+  EXPECT_EQ(requant_error_of("ACT op=relu in=0x0 res=0x10 out=0x0 elems=4 requant=0x40"),
             "bad.npuasm:3:45: error: requant cannot be combined with 'res' on ACT (use an ELTWISE add with requant)" + kHint);
-  EXPECT_EQ(error_of("ELTWISE op=sub a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
+  EXPECT_EQ(requant_error_of("ELTWISE op=sub a=0x0 b=0x0 out=0x0 elems=4 requant=0x40"),
             "bad.npuasm:3:44: error: requant on ELTWISE op=sub: int8 ELTWISE is add, mul, lerp or lerp_round" + kHint);
-  EXPECT_EQ(error_of("ACT op=softmax_online in=0x0 out=0x0 elems=4 channels=1 param=0x80 requant=0x40 alpha=1 beta=1"),
+  EXPECT_EQ(requant_error_of("ACT op=softmax_online in=0x0 out=0x0 elems=4 channels=1 param=0x80 requant=0x40 alpha=1 beta=1"),
             "bad.npuasm:3:68: error: requant on ACT op=softmax_online: int8 ACT is relu, clip, identity (a rescale "
             "and a clamp), scale_shift (a per-channel affine map), softmax, layer_norm, rms_norm (integer row "
             "statistics) or an element-wise function (a lookup table); not softmax_online or rope" + kHint);
-  EXPECT_EQ(error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40"),
+  EXPECT_EQ(requant_error_of("POOL op=max in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40"),
             "bad.npuasm:3:44: error: requant on POOL op=max: int8 POOL requantises only global_avg (max and avg keep "
             "their input's grid)" + kHint);
-  EXPECT_EQ(error_of("POOL op=global_avg in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40 zp=1,2,3"),
+  EXPECT_EQ(requant_error_of("POOL op=global_avg in=0x0 out=0x0 c=1 hin=2 win=2 requant=0x40 zp=1,2,3"),
             "bad.npuasm:3:67: error: 'zp' has 3 values; it takes exactly 2\n"
             "  zp=IN,OUT: the zero points of the input and the output");
 }
@@ -225,7 +225,7 @@ TEST(RequantOperand, WriterRefusesWhatTheReaderRefuses) {
 }
 
 TEST(RequantOperand, CheckReportsRequantInAnFp32Program) {
-  Program p = read_program(slurp(kSample));
+  Program p = read_program(slurp(kRequantSample));
   p.dtype = DType::Fp32;
   HwConfig hw;
   hw.mac_array.dtype = DType::Fp32;

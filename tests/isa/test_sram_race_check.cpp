@@ -11,15 +11,15 @@
 namespace npu::isa {
 namespace {
 
-const std::string kHeader =
+const std::string kRaceHeader =
     ".npuasm 1\n"
     ".program name=race strategy=none dtype=int8\n"
     ".tensor x kind=input ddr=0x0 bytes=4096\n"
     ".tensor t kind=intermediate ddr=0x1000 bytes=4096\n"
     ".tensor y kind=output ddr=0x2000 bytes=4096\n";  // instructions start at line 6
 
-std::vector<CheckIssue> check(const std::string& body) {
-  return check_sram_races(read_program(kHeader + body, "race.npuasm"));
+std::vector<CheckIssue> race_check(const std::string& body) {
+  return check_sram_races(read_program(kRaceHeader + body, "race.npuasm"));
 }
 
 TEST(SramRaceCheck, ProgramWithoutTokensRunsInProgramOrderAndCannotRace) {
@@ -30,7 +30,7 @@ TEST(SramRaceCheck, ProgramWithoutTokensRunsInProgramOrderAndCannotRace) {
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256\n"
       "LOAD  layer=a tensor=x ddr=0x100 sram=0x0 extent=256\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256\n";
-  EXPECT_TRUE(check(body).empty());
+  EXPECT_TRUE(race_check(body).empty());
 }
 
 TEST(SramRaceCheck, ReadOfALoadNotOrderedByATokenIsReported) {
@@ -39,7 +39,7 @@ TEST(SramRaceCheck, ReadOfALoadNotOrderedByATokenIsReported) {
       "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256\n"
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 push=cp2st\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n";
-  const auto issues = check(racy);
+  const auto issues = race_check(racy);
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].kind, CheckKind::SramRace);
   EXPECT_EQ(issues[0].index, 1u);
@@ -54,7 +54,7 @@ TEST(SramRaceCheck, ReadOfALoadNotOrderedByATokenIsReported) {
       "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256 push=ld2cp\n"
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n";
-  EXPECT_TRUE(check(ordered).empty());
+  EXPECT_TRUE(race_check(ordered).empty());
 }
 
 TEST(SramRaceCheck, ReloadingABufferBeforeComputeIsDoneWithItIsReported) {
@@ -67,7 +67,7 @@ TEST(SramRaceCheck, ReloadingABufferBeforeComputeIsDoneWithItIsReported) {
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n"
       "LOAD  layer=a tensor=x ddr=0x100 sram=0x40 extent=192\n";
-  const auto issues = check(racy);
+  const auto issues = race_check(racy);
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].index, 3u);
   EXPECT_EQ(issues[0].message,
@@ -80,14 +80,14 @@ TEST(SramRaceCheck, ReloadingABufferBeforeComputeIsDoneWithItIsReported) {
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st,cp2ld\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n"
       "LOAD  layer=a tensor=x ddr=0x100 sram=0x40 extent=192 wait=cp2ld\n";
-  EXPECT_TRUE(check(ordered).empty());
+  EXPECT_TRUE(race_check(ordered).empty());
   // Disjoint buffers need no token: tile 1 loads into 256..511.
   const std::string disjoint =
       "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256 push=ld2cp\n"
       "ACT   layer=a op=relu in=0x0 out=0x200 elems=256 wait=ld2cp push=cp2st\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x200 extent=256 wait=cp2st\n"
       "LOAD  layer=a tensor=x ddr=0x100 sram=0x100 extent=256\n";
-  EXPECT_TRUE(check(disjoint).empty());
+  EXPECT_TRUE(race_check(disjoint).empty());
 }
 
 TEST(SramRaceCheck, TwoQueuesWritingTheSameBytesAreReported) {
@@ -98,7 +98,7 @@ TEST(SramRaceCheck, TwoQueuesWritingTheSameBytesAreReported) {
       "LOAD  layer=a tensor=x ddr=0x100 sram=0x100 extent=256\n"
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp push=cp2st\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n";
-  const auto issues = check(racy);
+  const auto issues = race_check(racy);
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].index, 2u);
   EXPECT_NE(issues[0].message.find("instruction #1 LOAD (line 7) of layer a writes SRAM bytes 256..511 ('sram') and "
@@ -114,7 +114,7 @@ TEST(SramRaceCheck, TheStoreMustWaitForTheComputeThatFillsItsBuffer) {
       "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256 push=ld2cp\n"
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256\n";
-  const auto issues = check(racy);
+  const auto issues = race_check(racy);
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].index, 2u);
   EXPECT_NE(issues[0].message.find("push a token cp2st after #1 ACT"), std::string::npos) << issues[0].message;
@@ -128,7 +128,7 @@ TEST(SramRaceCheck, OrderingThroughAThirdQueueCounts) {
       "SYNC  layer=a queue=st wait=ld2st push=st2cp\n"
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=st2cp push=cp2st\n"
       "STORE layer=a tensor=y ddr=0x2000 sram=0x100 extent=256 wait=cp2st\n";
-  EXPECT_TRUE(check(body).empty());
+  EXPECT_TRUE(race_check(body).empty());
 }
 
 TEST(SramRaceCheck, ManyRacesAreCappedAtTwentyIssuesAndACount) {
@@ -138,7 +138,7 @@ TEST(SramRaceCheck, ManyRacesAreCappedAtTwentyIssuesAndACount) {
   for (int k = 0; k < 25; ++k)
     body += "LOAD layer=a tensor=x ddr=0x0 sram=" + std::to_string(16 * k) + " extent=16\n" +
             "ACT layer=a op=relu in=" + std::to_string(16 * k) + " out=0x400 elems=16\n";
-  const auto issues = check(body);
+  const auto issues = race_check(body);
   ASSERT_EQ(issues.size(), 21u);
   EXPECT_EQ(issues[20].message, "5 more instructions race on SRAM (only the first 20 are listed)");
 }
@@ -148,7 +148,7 @@ TEST(SramRaceCheck, DeadlockedProgramsAreLeftToCheckProgram) {
   const std::string body =
       "LOAD  layer=a tensor=x ddr=0x0 sram=0x0 extent=256\n"
       "ACT   layer=a op=relu in=0x0 out=0x100 elems=256 wait=ld2cp\n";
-  EXPECT_TRUE(check(body).empty());
+  EXPECT_TRUE(race_check(body).empty());
 }
 
 TEST(SramRaceCheck, HandWrittenDoubleBufferedConvIsClean) {

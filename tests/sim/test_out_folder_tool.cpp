@@ -16,7 +16,7 @@ namespace {
 using npu::test::fresh_dir;
 using npu::test::run_npu;
 
-const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
+const std::string kOutFolderTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
 
 /// A fresh DIR/out with a regular file DIR/out/`blocked`; returns DIR/out.
 std::string out_with_file(const std::string& name, const std::string& blocked) {
@@ -35,14 +35,14 @@ void expect_names_the_file(const npu::test::ToolResult& r, const std::string& pa
 
 TEST(OutFolderInTheWay, ExperimentRunsIsAFile) {
   const std::string out = out_with_file("outfile-exp-runs", "runs");
-  expect_names_the_file(run_npu({"experiment", "--model", kTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
+  expect_names_the_file(run_npu({"experiment", "--model", kOutFolderTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
                                  "none", "--out", out}),
                         out + "/runs");
 }
 
 TEST(OutFolderInTheWay, ExperimentLayersIsAFile) {
   const std::string out = out_with_file("outfile-exp-layers", "layers");
-  expect_names_the_file(run_npu({"experiment", "--model", kTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
+  expect_names_the_file(run_npu({"experiment", "--model", kOutFolderTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
                                  "none", "--out", out}),
                         out + "/layers");
 }
@@ -50,14 +50,14 @@ TEST(OutFolderInTheWay, ExperimentLayersIsAFile) {
 TEST(OutFolderInTheWay, SweepCellsIsAFile) {
   const std::string out = out_with_file("outfile-sweep", "cells");
   const std::string spec = out + "/../spec.yaml";
-  std::ofstream(spec) << "base: edge-npu-ddr4\naxes: {sram.capacity: [64KiB]}\nmodels: [" + kTiny +
+  std::ofstream(spec) << "base: edge-npu-ddr4\naxes: {sram.capacity: [64KiB]}\nmodels: [" + kOutFolderTiny +
                              "]\nstrategies: [none]\n";
   expect_names_the_file(run_npu({"sweep", spec, "--out", out}), out + "/cells");
 }
 
 TEST(OutFolderInTheWay, SimulateOutIsUnderAFile) {
   const std::string out = out_with_file("outfile-sim", "x");
-  const auto r = run_npu({"simulate", "--model", kTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategy", "none",
+  const auto r = run_npu({"simulate", "--model", kOutFolderTiny, "--hw", "configs/edge-npu-ddr4.yaml", "--strategy", "none",
                           "--out", out + "/x/run", "-q"});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find(out + "/x/run"), std::string::npos) << r.output;
@@ -69,7 +69,7 @@ TEST(OutFolderInTheWay, VerifyOutputsIsAFile) {
   std::string hw = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
   hw.replace(hw.find("dtype: int8"), 11, "dtype: fp32");
   std::ofstream(out + "/../fp32.yaml") << hw;
-  const auto r = run_npu({"verify", kTiny, "--hw", out + "/../fp32.yaml", "--strategies", "none", "--out", out});
+  const auto r = run_npu({"verify", kOutFolderTiny, "--hw", out + "/../fp32.yaml", "--strategies", "none", "--out", out});
   expect_names_the_file(r, out + "/outputs");
 }
 

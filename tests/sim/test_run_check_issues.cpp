@@ -14,7 +14,7 @@ using npu::test::run_npu;
 
 namespace {
 
-const std::string kEdge = "configs/edge-npu-ddr4.yaml";
+const std::string kCheckIssuesEdge = "configs/edge-npu-ddr4.yaml";
 
 // The worked example with two faults: the weights LOAD (line 19) lands past the 1 MiB SRAM,
 // and the last-but-one STORE (line 30) names the 16 KiB input tensor for an output range
@@ -35,8 +35,8 @@ std::string broken_program(const std::string& dir) {
 
 TEST(RunCheckIssues, RunListsEveryIssueAsAsmCheckDoes) {
   const std::string prog = broken_program(npu::test::fresh_dir("run-issues"));
-  const auto check = run_npu({"asm", "check", prog, "--hw", kEdge});
-  const auto run = run_npu({"run", prog, "--hw", kEdge});
+  const auto check = run_npu({"asm", "check", prog, "--hw", kCheckIssuesEdge});
+  const auto run = run_npu({"run", prog, "--hw", kCheckIssuesEdge});
   EXPECT_EQ(check.status, 1);
   EXPECT_EQ(run.status, 1);
   const std::string sram = prog + ":19: error: instruction #0 LOAD (layer conv1): operand 'sram' [0xfffff0, 0x10011f0)";
@@ -45,7 +45,7 @@ TEST(RunCheckIssues, RunListsEveryIssueAsAsmCheckDoes) {
   // The retargeted STORE no longer writes conv1.out's rows 16..23, from offset 0x200 = 512
   // (0x20200 - 0x20000) in each channel plane: the data-flow check names offset 512.
   const std::string unwritten = prog + ":15: error: output tensor 'conv1.out' (32768 bytes): offset 512 is never written";
-  const std::string count = prog + ": 3 issues against " + kEdge + "\n";
+  const std::string count = prog + ": 3 issues against " + kCheckIssuesEdge + "\n";
   for (const auto* out : {&check.output, &run.output}) {
     EXPECT_NE(out->find(sram), std::string::npos) << *out;
     EXPECT_NE(out->find(region), std::string::npos) << *out;
@@ -67,7 +67,7 @@ TEST(RunCheckIssues, CyclesAsTimeMatchTheCycleCount) {
   // The summary line's time is its cycle count at 1 ns per cycle, digit for digit (the worked
   // example used to print "8820 cycles = 8.819 us": the exact last DDR completion, inside
   // cycle 8820).
-  const auto r = run_npu({"run", "tests/isa/data/double_buffered_conv.npuasm", "--hw", kEdge});
+  const auto r = run_npu({"run", "tests/isa/data/double_buffered_conv.npuasm", "--hw", kCheckIssuesEdge});
   ASSERT_EQ(r.status, 0) << r.output;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(total +(\d+) cycles = ([0-9.]+) us at 1000 MHz)")))

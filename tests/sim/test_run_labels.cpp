@@ -17,7 +17,7 @@ using npu::test::run_npu;
 
 namespace {
 
-const std::string kTiny = "tests/data/tiny_convnet.onnx";
+const std::string kLabelsTiny = "tests/data/tiny_convnet.onnx";
 const std::string kLabelsEdge = "configs/edge-npu-ddr4.yaml";
 
 // A copy of the edge preset under another file name; its npu.name stays "edge-npu-ddr4".
@@ -37,13 +37,13 @@ TEST(RunLabels, HardwareIsLabelledByItsFileStemEverywhere) {
   EXPECT_EQ(run.at("hw"), "my-board");
   EXPECT_EQ(run.at("npu_name"), "edge-npu-ddr4");
 
-  r = run_npu({"simulate", "--model", kTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/sim"});
+  r = run_npu({"simulate", "--model", kLabelsTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/sim"});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find(") on my-board\n"), std::string::npos) << r.output;
   EXPECT_EQ(read_json(dir + "/sim/run.json").at("hw"), "my-board");
   EXPECT_EQ(read_json(dir + "/sim/run_summary.json").at("hw"), "my-board");
 
-  r = run_npu({"compile", kTiny, "--hw", cfg, "--strategy", "none", "-o", dir + "/p.npuasm", "--report-json",
+  r = run_npu({"compile", kLabelsTiny, "--hw", cfg, "--strategy", "none", "-o", dir + "/p.npuasm", "--report-json",
                dir + "/report.json"});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("tiny_convnet: strategy none on my-board:"), std::string::npos) << r.output;
@@ -55,7 +55,7 @@ TEST(RunLabels, ExperimentNamesStrategyFilesLogsOutputAndTimesRuns) {
   const std::string cfg = board_config(dir);
   const std::string strat = dir + "/fold only.yaml";  // a path with a space; name: is what counts
   std::ofstream(strat) << "name: fold-only\npasses: [fold-batchnorm]\n";
-  auto r = run_npu({"experiment", "--model", kTiny, "--hw", cfg, "--strategies", "none," + strat, "--out",
+  auto r = run_npu({"experiment", "--model", kLabelsTiny, "--hw", cfg, "--strategies", "none," + strat, "--out",
                     dir + "/out", "-j", "2"});
   ASSERT_EQ(r.status, 0) << r.output;
   const std::string csv = read_file(dir + "/out/summary.csv");
@@ -88,7 +88,7 @@ TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
   const std::string dir = npu::test::fresh_dir("labels-keys");
   std::ofstream(dir + "/df.yaml") << "name: df\npasses: [fold-batchnorm, fuse-layers]\noverlap: cache\n"
                                      "traffic_weight: 4\n";
-  auto r = run_npu({"simulate", "--model", kTiny, "--hw", kLabelsEdge, "--strategy", dir + "/df.yaml", "--out", dir + "/df",
+  auto r = run_npu({"simulate", "--model", kLabelsTiny, "--hw", kLabelsEdge, "--strategy", dir + "/df.yaml", "--out", dir + "/df",
                     "--quiet"});
   ASSERT_EQ(r.status, 0) << r.output;
   const auto s = read_json(dir + "/df/run_summary.json");
@@ -98,7 +98,7 @@ TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
   EXPECT_EQ(s.at("traffic_weight").get<double>(), 4.0);
   EXPECT_EQ(s.at("pipeline"), true);
   // resident_tensors: the "kept in SRAM" lines `npu compile --explain` prints for the same run.
-  r = run_npu({"compile", kTiny, "--hw", kLabelsEdge, "--strategy", dir + "/df.yaml", "-o", dir + "/df.npuasm", "--explain",
+  r = run_npu({"compile", kLabelsTiny, "--hw", kLabelsEdge, "--strategy", dir + "/df.yaml", "-o", dir + "/df.npuasm", "--explain",
                "-q"});
   ASSERT_EQ(r.status, 0) << r.output;
   int kept = 0;
@@ -106,7 +106,7 @@ TEST(RunLabels, RunSummaryRecordsThePassesAndDepthFirstKeys) {
     ++kept;
   EXPECT_GT(kept, 0) << "weight 4 keeps tiny_convnet's tensors between layers (each MOVE costs about its DDR time)";
   EXPECT_EQ(s.at("resident_tensors").get<int>(), kept);
-  r = run_npu({"simulate", "--model", kTiny, "--hw", kLabelsEdge, "--strategy", "conv-bn", "--out", dir + "/bn", "--quiet",
+  r = run_npu({"simulate", "--model", kLabelsTiny, "--hw", kLabelsEdge, "--strategy", "conv-bn", "--out", dir + "/bn", "--quiet",
                "--no-pipeline"});
   ASSERT_EQ(r.status, 0) << r.output;
   const auto b = read_json(dir + "/bn/run_summary.json");
@@ -121,7 +121,7 @@ TEST(RunLabels, TwoStrategyFilesWithOneNameAreRejected) {
   const std::string dir = npu::test::fresh_dir("labels-dup");
   std::ofstream(dir + "/a.yaml") << "name: same\npasses: [fold-batchnorm]\n";
   std::ofstream(dir + "/b.yaml") << "name: same\npasses: [fuse-activation]\n";
-  auto r = run_npu({"experiment", "--model", kTiny, "--hw", kLabelsEdge, "--strategies", dir + "/a.yaml," + dir + "/b.yaml",
+  auto r = run_npu({"experiment", "--model", kLabelsTiny, "--hw", kLabelsEdge, "--strategies", dir + "/a.yaml," + dir + "/b.yaml",
                     "--out", dir + "/out"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("is also named 'same'; give the strategies different names"), std::string::npos) << r.output;
@@ -154,13 +154,13 @@ TEST(RunLabels, ASmallerSramsProgramIsSaidInTheOutputAndTheSummary) {
   EXPECT_EQ(r.output.find("SRAM plan:"), std::string::npos) << r.output;
 
   // The summary: the size the program was compiled for, the configured one with the flag.
-  r = run_npu({"simulate", "--model", kTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/a"});
+  r = run_npu({"simulate", "--model", kLabelsTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/a"});
   ASSERT_EQ(r.status, 0) << r.output;
   const std::uint64_t plan = read_json(dir + "/a/run_summary.json").at("plan_sram_bytes").get<std::uint64_t>();
   EXPECT_LE(plan, 2u << 20);
   EXPECT_EQ((2u << 20) % plan, 0u);  // 2 MiB / 2^k
   EXPECT_EQ(r.output.find("SRAM plan:") != std::string::npos, plan < (2u << 20)) << r.output;
-  r = run_npu({"simulate", "--model", kTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/b",
+  r = run_npu({"simulate", "--model", kLabelsTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/b",
                "--no-smaller-sram-plans", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(read_json(dir + "/b/run_summary.json").at("plan_sram_bytes").get<std::uint64_t>(), 2u << 20);

@@ -67,7 +67,7 @@ std::string test_name(std::string n) {
   return n;
 }
 
-const std::vector<std::string> kStrategies = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"};
+const std::vector<std::string> kMonotoneStrategies = {"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first"};
 
 // tiny_convnet from 64 KiB to 8 MiB (its minimal tiles fit 64 KiB).
 class SramMonotone : public ::testing::TestWithParam<std::string> {};
@@ -76,7 +76,7 @@ TEST_P(SramMonotone, LatencyAndDdrBytesNeverRiseAsTheSramGrows) {
   expect_monotone("tests/data/tiny_convnet.onnx", GetParam(), {64, 128, 256, 512, 1024, 2048, 4096, 8192});
 }
 
-INSTANTIATE_TEST_SUITE_P(AllStrategies, SramMonotone, ::testing::ValuesIn(kStrategies),
+INSTANTIATE_TEST_SUITE_P(AllStrategies, SramMonotone, ::testing::ValuesIn(kMonotoneStrategies),
                          [](const auto& info) { return test_name(info.param); });
 
 // The acceptance grid: ResNet-50, MobileNetV2 and YOLOv5s (built-in zoo, the same

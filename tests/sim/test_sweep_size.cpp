@@ -16,7 +16,7 @@ using npu::test::run_npu;
 
 namespace {
 
-const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
+const std::string kSizeTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
 
 std::string ten(const std::string& first) {
   std::string s = "[" + first;
@@ -31,7 +31,7 @@ TEST(SweepSize, AMillionCellsAreRefusedBeforePlanning) {
                                     << "  sram.capacity: " << ten("1") << "\n  sram.banks: " << ten("2")
                                     << "\n  mac_array.rows: " << ten("3") << "\n  mac_array.cols: " << ten("4")
                                     << "\n  ddr.queue_depth: " << ten("5") << "\n  dma.max_outstanding: " << ten("6")
-                                    << "\nmodels: [" << kTiny << "]\nstrategies: [none]\n";
+                                    << "\nmodels: [" << kSizeTiny << "]\nstrategies: [none]\n";
   const auto r = run_npu({"sweep", dir + "/spec.yaml", "--out", dir + "/out"});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("spec.yaml: error: the sweep has 1000000 cells (10 x 10 x 10 x 10 x 10 x 10 x 1 model(s) "
@@ -46,7 +46,7 @@ TEST(SweepSize, MaxCellsLowersAndRaisesTheLimit) {
   // 3 capacities x 1 model x 2 strategies = 6 cells.
   const std::string dir = npu::test::fresh_dir("sweep-size-flag");
   std::ofstream(dir + "/spec.yaml") << "base: edge-npu-ddr4\naxes: {sram.capacity: [256KiB, 512KiB, 1MiB]}\n"
-                                    << "models: [" << kTiny << "]\nstrategies: [none, residual]\n";
+                                    << "models: [" << kSizeTiny << "]\nstrategies: [none, residual]\n";
   auto r = run_npu({"sweep", dir + "/spec.yaml", "--out", dir + "/out", "--max-cells", "5"});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("the sweep has 6 cells (3 x 1 model(s) x 2 strategy(ies)), above the limit of 5"),

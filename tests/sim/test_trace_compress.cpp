@@ -18,7 +18,7 @@ using npu::test::run_npu;
 namespace {
 
 const std::string kProgram = "tests/isa/data/double_buffered_conv.npuasm";
-const std::string kEdge = "configs/edge-npu-ddr4.yaml";
+const std::string kCompressEdge = "configs/edge-npu-ddr4.yaml";
 
 std::string gunzip(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
@@ -49,13 +49,13 @@ constexpr std::uint64_t kBursts = 938;
 
 TEST(DdrTraceEstimate, CountsEveryBurstOfTheProgram) {
   const auto program = npu::isa::read_program_file(std::string(NPU_SOURCE_DIR) + "/" + kProgram);
-  const auto hw = npu::load_hw_config(std::string(NPU_SOURCE_DIR) + "/" + kEdge);
+  const auto hw = npu::load_hw_config(std::string(NPU_SOURCE_DIR) + "/" + kCompressEdge);
   const auto est = npu::sim::estimate_ddr_trace(program, hw);
   EXPECT_EQ(est.bursts, kBursts);
   EXPECT_EQ(est.trace_bytes, kBursts * 24);
   // The real files of that run: one CSV row per burst (+ header), within 15 % of the estimate.
   const std::string dir = npu::test::fresh_dir("trace-estimate");
-  auto r = run_npu({"run", kProgram, "--hw", kEdge, "--trace", "ddr", "--out", dir});
+  auto r = run_npu({"run", kProgram, "--hw", kCompressEdge, "--trace", "ddr", "--out", dir});
   ASSERT_EQ(r.status, 0) << r.output;
   const std::string csv = read_file(dir + "/ddr.csv");
   EXPECT_EQ(lines(csv), kBursts + 1);
@@ -81,9 +81,9 @@ TEST(DdrTraceEstimate, WarnsAboveTheThresholdAndSuggestsCompression) {
 
 TEST(TraceCompress, GzipTraceInflatesToThePlainTrace) {
   const std::string plain = npu::test::fresh_dir("trace-plain"), packed = npu::test::fresh_dir("trace-gz");
-  auto a = run_npu({"run", kProgram, "--hw", kEdge, "--trace", "ddr", "--out", plain});
+  auto a = run_npu({"run", kProgram, "--hw", kCompressEdge, "--trace", "ddr", "--out", plain});
   ASSERT_EQ(a.status, 0) << a.output;
-  auto b = run_npu({"run", kProgram, "--hw", kEdge, "--trace", "ddr", "--trace-compress", "--out", packed});
+  auto b = run_npu({"run", kProgram, "--hw", kCompressEdge, "--trace", "ddr", "--trace-compress", "--out", packed});
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_FALSE(fs::exists(packed + "/ddr.csv"));
   ASSERT_TRUE(fs::exists(packed + "/ddr.csv.gz"));
@@ -97,7 +97,7 @@ TEST(TraceCompress, GzipTraceInflatesToThePlainTrace) {
   EXPECT_EQ(read_file(packed + "/ddr.trace"), read_file(plain + "/ddr.trace"));
   // Deterministic: no time stamp in the gzip header.
   const std::string again = npu::test::fresh_dir("trace-gz2");
-  ASSERT_EQ(run_npu({"run", kProgram, "--hw", kEdge, "--trace", "ddr", "--trace-compress", "--out", again}).status, 0);
+  ASSERT_EQ(run_npu({"run", kProgram, "--hw", kCompressEdge, "--trace", "ddr", "--trace-compress", "--out", again}).status, 0);
   EXPECT_EQ(read_file(again + "/ddr.csv.gz"), gz);
   // pandas.read_csv reads .csv.gz directly (when python3-pandas is installed).
   if (npu::test::run_shell("/usr/bin/python3 -c 'import pandas' ").status == 0) {
@@ -111,7 +111,7 @@ TEST(TraceCompress, GzipTraceInflatesToThePlainTrace) {
 
 TEST(TraceCompress, WithoutDdrTraceIsAnError) {
   const std::string dir = npu::test::fresh_dir("trace-gz-err");
-  auto r = run_npu({"run", kProgram, "--hw", kEdge, "--trace-compress", "--out", dir});
+  auto r = run_npu({"run", kProgram, "--hw", kCompressEdge, "--trace-compress", "--out", dir});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("--trace-compress: error: it compresses the DDR trace; add --trace ddr"), std::string::npos)
       << r.output;
@@ -121,11 +121,11 @@ TEST(TraceCompress, WithoutDdrTraceIsAnError) {
 // all three, where CLI11 used to answer "--trace: At Most 1 required but received 2".
 TEST(TraceOptions, RepeatedTraceOptionsAccumulateInRunAndSimulate) {
   const std::string out = npu::test::fresh_dir("trace-repeated");
-  auto r = run_npu({"run", kProgram, "--hw", kEdge, "--trace", "timeline", "--trace", "vcd,ddr", "--out", out + "/run"});
+  auto r = run_npu({"run", kProgram, "--hw", kCompressEdge, "--trace", "timeline", "--trace", "vcd,ddr", "--out", out + "/run"});
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* f : {"timeline.json", "waves.vcd", "ddr.csv", "ddr.trace"})
     EXPECT_TRUE(fs::exists(out + "/run/" + f)) << f;
-  r = run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", kEdge, "--out", out + "/sim", "--trace",
+  r = run_npu({"simulate", "--model", "tests/data/tiny_convnet.onnx", "--hw", kCompressEdge, "--out", out + "/sim", "--trace",
                "timeline", "--trace", "vcd", "-q"});  // a kind given twice is refused (test_experiment_tool)
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(fs::exists(out + "/sim/timeline.json"));

@@ -44,7 +44,7 @@ const std::vector<std::string> kTopKeys = {"base", "set", "axes", "zip", "models
 const std::vector<std::string> kOptionKeys = {"trace", "input_shape", "dynamic_size", "npu_only"};
 const std::vector<std::string> kTraceKinds = {"ddr", "timeline", "vcd"};
 
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+std::string join_with(const std::vector<std::string>& v, const char* sep = ", ") {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
   return out;
@@ -83,7 +83,7 @@ class SpecReader {
     std::map<std::string, YAML::Node> top = keys_of(root, "the top level", kTopKeys);
     if (!top.count("base"))
       fail(root.Mark(), "missing key 'base' (the hardware config every cell starts from)",
-           "  give a preset name (" + join(preset_names()) + ") or a config YAML path relative to the spec");
+           "  give a preset name (" + join_with(preset_names()) + ") or a config YAML path relative to the spec");
     if (!top.count("models"))
       fail(root.Mark(), "missing key 'models'", "  give a list of zoo names or .onnx paths, e.g. 'models: [resnet18]'");
     read_base(top["base"], spec);
@@ -144,8 +144,8 @@ class SpecReader {
   }
 
   static std::string hint_for(const std::string& word, const std::vector<std::string>& allowed) {
-    if (auto c = closest_name(word, allowed)) return fmt::format("  did you mean '{}'? (allowed: {})", *c, join(allowed));
-    return "  allowed: " + join(allowed);
+    if (auto c = closest_name(word, allowed)) return fmt::format("  did you mean '{}'? (allowed: {})", *c, join_with(allowed));
+    return "  allowed: " + join_with(allowed);
   }
 
   std::map<std::string, YAML::Node> keys_of(const YAML::Node& map, const std::string& where,
@@ -189,7 +189,7 @@ class SpecReader {
   void read_base(const YAML::Node& node, SweepSpec& spec) {
     if (!node.IsScalar() || node.Scalar().empty())
       fail(node.Mark(), "'base' must be a preset name or a config path, got " + describe(node),
-           "  presets: " + join(preset_names()));
+           "  presets: " + join_with(preset_names()));
     const std::string text = node.Scalar();
     const auto ext = fs::path(text).extension();
     if (text.find('/') == std::string::npos && ext != ".yaml" && ext != ".yml") {
@@ -282,7 +282,7 @@ class SpecReader {
       for (std::size_t k = 0; k < i; ++k)
         if (axis.values[i] == axis.values[k])
           fail(group.Mark(), fmt::format("zip group ({}) lists the point ({}) twice, at positions {} and {}",
-                                         join(axis.paths), join(axis.values[i]), k + 1, i + 1),
+                                         join_with(axis.paths), join_with(axis.values[i]), k + 1, i + 1),
                "  give each combination once");
     return axis;
   }
@@ -348,7 +348,7 @@ class SpecReader {
 
   void read_options(const YAML::Node& node, SweepSpec& spec) {
     if (!node.IsMap())
-      fail(node.Mark(), "'options' must be a map, got " + describe(node), "  allowed keys: " + join(kOptionKeys));
+      fail(node.Mark(), "'options' must be a map, got " + describe(node), "  allowed keys: " + join_with(kOptionKeys));
     auto opts = keys_of(node, "'options'", kOptionKeys);
     if (opts.count("trace")) {
       const YAML::Node t = opts["trace"];

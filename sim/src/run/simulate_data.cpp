@@ -19,7 +19,7 @@ namespace npu::sim {
 namespace {
 
 // "1x3x224x224" (a scalar: "[]").
-std::string shape_text(const std::vector<std::int64_t>& s) {
+std::string data_shape_text(const std::vector<std::int64_t>& s) {
   std::string t;
   for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
   return s.empty() ? "[]" : t;
@@ -39,7 +39,7 @@ std::vector<float> input_values(const compiler::Graph& g, const std::string& nam
   const std::int64_t want = g.tensor(name).elements();
   if (std::int64_t(have) != want)
     throw ConfigError(path + ": error: " + std::to_string(have) + " values, graph input '" + name + "' has " +
-                      std::to_string(want) + " (shape " + shape_text(g.tensor(name).shape) +
+                      std::to_string(want) + " (shape " + data_shape_text(g.tensor(name).shape) +
                       ")\n  fix: give a file of that input's shape, or compile the model for the file's shape with "
                       "--input-shape " + name + "=DIMS");
   compiler::check_input_layout(t.shape, g.tensor(name), path);
