@@ -173,4 +173,15 @@ class OnnxModel {
   onnx::ModelProto m_;
 };
 
+/// x[1,8] -> Relu -> y (opset 13), written to DIR/relu.onnx; returns its path.
+inline std::string write_relu_model(const std::string& dir) {
+  OnnxModel m(13);
+  m.input("x", {1, 8});
+  m.node("Relu", "relu", {"x"}, {"y"});
+  m.output("y");
+  const std::string path = dir + "/relu.onnx";
+  std::ofstream(path, std::ios::binary) << m.bytes();
+  return path;
+}
+
 }  // namespace npu::test

@@ -16,27 +16,17 @@ namespace {
 namespace fs = std::filesystem;
 using npu::test::fresh_dir;
 using npu::test::OnnxModel;
+using npu::test::write_relu_model;
 using npu::test::run_npu;
 
 const std::string kEdge = "configs/edge-npu-ddr4.yaml";
 
 #define EXPECT_CONTAINS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
 
-// x[1,8] -> Relu -> y.
-std::string relu_model(const std::string& dir) {
-  OnnxModel m(13);
-  m.input("x", {1, 8});
-  m.node("Relu", "relu", {"x"}, {"y"});
-  m.output("y");
-  const std::string path = dir + "/relu.onnx";
-  std::ofstream(path, std::ios::binary) << m.bytes();
-  return path;
-}
-
 // verify's flag is --input (simulate's alias --input-data): its errors name --input.
 TEST(CliMessages, VerifyInputErrorsNameVerifysFlag) {
   const std::string dir = fresh_dir("msg-verify-input");
-  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  const std::string model = write_relu_model(dir), hw = npu::test::fp32_config(dir);
   const auto r = run_npu({"verify", model, "--hw", hw, "--strategies", "none", "--input", "nosuch=f.npy", "--out",
                           dir + "/v"});
   EXPECT_EQ(r.status, 1) << r.output;
@@ -47,7 +37,7 @@ TEST(CliMessages, VerifyInputErrorsNameVerifysFlag) {
 // --calib given an existing file: "a file, not a folder", not "no such folder".
 TEST(CliMessages, CalibGivenAFileSaysItIsAFile) {
   const std::string dir = fresh_dir("msg-calib-file");
-  const std::string model = relu_model(dir);
+  const std::string model = write_relu_model(dir);
   const auto r = run_npu({"verify", model, "--hw", kEdge, "--strategies", "none", "--calib", model, "--out",
                           dir + "/v"});
   EXPECT_EQ(r.status, 1) << r.output;
@@ -57,7 +47,7 @@ TEST(CliMessages, CalibGivenAFileSaysItIsAFile) {
 // A 3-value file for the 8-value input: the input's shape and the fix are given.
 TEST(CliMessages, WrongSizeInputFileGivesTheShapeAndTheFix) {
   const std::string dir = fresh_dir("msg-input-size");
-  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  const std::string model = write_relu_model(dir), hw = npu::test::fp32_config(dir);
   npu::compiler::RefTensor t;
   t.shape = {3};
   t.f = {1, 2, 3};
@@ -72,7 +62,7 @@ TEST(CliMessages, WrongSizeInputFileGivesTheShapeAndTheFix) {
 // `npu run` on an ONNX file points to npu simulate instead of a missing .npuasm header.
 TEST(CliMessages, RunOnAnOnnxModelPointsToSimulate) {
   const std::string dir = fresh_dir("msg-run-onnx");
-  const std::string model = relu_model(dir);
+  const std::string model = write_relu_model(dir);
   const auto r = run_npu({"run", model, "--hw", kEdge});
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_CONTAINS(r.output, model + ": error: an ONNX model, not an .npuasm program");
@@ -103,7 +93,7 @@ TEST(CliMessages, ExperimentSuggestsTheNearestModelName) {
 // --input-data; --dynamic-size on a model with no run-time size is said to do nothing.
 TEST(CliMessages, FlagsThatWouldDoNothingAreRefusedOrSaid) {
   const std::string dir = fresh_dir("msg-noop-flags");
-  const std::string model = relu_model(dir), hw = npu::test::fp32_config(dir);
+  const std::string model = write_relu_model(dir), hw = npu::test::fp32_config(dir);
   auto r = run_npu({"simulate", "--model", model, "--hw", hw, "--strategy", "none", "--input-seed", "5", "--out",
                     dir + "/s1"});
   EXPECT_EQ(r.status, 1) << r.output;

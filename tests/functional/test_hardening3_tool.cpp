@@ -18,20 +18,10 @@ namespace {
 namespace fs = std::filesystem;
 using npu::test::fresh_dir;
 using npu::test::OnnxModel;
+using npu::test::write_relu_model;
 using npu::test::run_npu;
 
 const std::string kTiny = std::string(NPU_SOURCE_DIR) + "/tests/data/tiny_convnet.onnx";
-
-/// x[1,8] -> Relu -> y, written to DIR/relu.onnx.
-std::string hardening3_relu_model(const std::string& dir) {
-  OnnxModel m(13);
-  m.input("x", {1, 8});
-  m.node("Relu", "relu", {"x"}, {"y"});
-  m.output("y");
-  const std::string path = dir + "/relu.onnx";
-  std::ofstream(path, std::ios::binary) << m.bytes();
-  return path;
-}
 
 /// DIR/NAME.npy holding [1, 8] values 0..7 with `bad` at element 5.
 std::string input_with(const std::string& dir, const std::string& name, float bad) {
@@ -45,7 +35,7 @@ std::string input_with(const std::string& dir, const std::string& name, float ba
 
 TEST(NonFiniteInputs, VerifyRefusesNanAndInfByDefault) {
   const std::string dir = fresh_dir("nonfinite-verify");
-  const std::string model = hardening3_relu_model(dir), hw = npu::test::fp32_config(dir);
+  const std::string model = write_relu_model(dir), hw = npu::test::fp32_config(dir);
   const std::string nan = input_with(dir, "nan", std::numeric_limits<float>::quiet_NaN());
   const std::string inf = input_with(dir, "inf", -std::numeric_limits<float>::infinity());
   auto r = run_npu({"verify", model, "--hw", hw, "--strategies", "none", "--input", nan, "--out", dir + "/v1"});
@@ -64,7 +54,7 @@ TEST(NonFiniteInputs, VerifyRefusesNanAndInfByDefault) {
 
 TEST(NonFiniteInputs, AllowedTheyRunWithAWarning) {
   const std::string dir = fresh_dir("nonfinite-allowed");
-  const std::string model = hardening3_relu_model(dir), hw = npu::test::fp32_config(dir);
+  const std::string model = write_relu_model(dir), hw = npu::test::fp32_config(dir);
   const std::string nan = input_with(dir, "nan", std::numeric_limits<float>::quiet_NaN());
   const auto r = run_npu({"verify", model, "--hw", hw, "--strategies", "none", "--input", nan, "--allow-nonfinite",
                           "--out", dir + "/v"});
@@ -100,7 +90,7 @@ TEST(QuietFlag, MeansTheSameInSimulateExperimentSweepAndVerify) {
       {"simulate", "--model", kTiny, "--hw", hw, "--strategy", "none", "--out", dir + "/s", "-q"},
       {"experiment", "--model", kTiny, "--hw", hw, "--strategies", "none", "--out", dir + "/e", "-q"},
       {"sweep", dir + "/spec.yaml", "--out", dir + "/w", "--quiet"},
-      {"verify", hardening3_relu_model(dir), "--hw", npu::test::fp32_config(dir), "--strategies", "none", "--out", dir + "/v",
+      {"verify", write_relu_model(dir), "--hw", npu::test::fp32_config(dir), "--strategies", "none", "--out", dir + "/v",
        "-q"},
   };
   for (const auto& args : runs) {
