@@ -12,6 +12,7 @@
 #include "npu/base/config_error.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
+#include "frontend/onnx/onnx_subgraph.hpp"
 
 namespace npu::compiler {
 
@@ -28,6 +29,9 @@ std::vector<bool> live_nodes(const Graph& g) {
     if (!live[i]) continue;
     for (const std::string& in : n.inputs)
       if (!in.empty()) needed.insert(in);
+    // A Loop/If/Scan body may read enclosing tensors it does not list as inputs (Mask R-CNN's
+    // paste-masks Loop reads the masks and boxes): those are read too.
+    for (const std::string& in : outer_scope_reads(n)) needed.insert(in);
   }
   return live;
 }
@@ -39,6 +43,7 @@ void drop_unreferenced_tensors(Graph& g) {
   for (const Node& n : g.nodes) {
     used.insert(n.inputs.begin(), n.inputs.end());
     used.insert(n.outputs.begin(), n.outputs.end());
+    for (const std::string& in : outer_scope_reads(n)) used.insert(in);
   }
   for (auto it = g.tensors.begin(); it != g.tensors.end();) {
     if (used.count(it->first)) ++it;
