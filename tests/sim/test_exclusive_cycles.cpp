@@ -48,19 +48,27 @@ struct Sums {
   std::uint64_t total = 0, spans = 0, exclusive = 0;
 };
 
-Sums sums_of(const std::string& dir) {
-  Sums s;
-  s.total = npu::test::read_json(dir + "/run_summary.json").at("cycles").get<std::uint64_t>();
+/// The rows of DIR/layers.csv, each as column name -> field.
+std::vector<std::map<std::string, std::string>> layer_rows(const std::string& dir) {
   std::istringstream csv(npu::test::read_file(dir + "/layers.csv"));
   std::string line;
   std::getline(csv, line);
   const auto head = npu::test::split_csv(line);
-  std::map<std::string, std::size_t> col;
-  for (std::size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
+  std::vector<std::map<std::string, std::string>> rows;
   while (std::getline(csv, line)) {
     const auto f = npu::test::split_csv(line);
-    s.spans += std::stoull(f.at(col.at("cycles")));
-    s.exclusive += std::stoull(f.at(col.at("exclusive_cycles")));
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < head.size() && i < f.size(); ++i) row[head[i]] = f[i];
+  }
+  return rows;
+}
+
+Sums sums_of(const std::string& dir) {
+  Sums s;
+  s.total = npu::test::read_json(dir + "/run_summary.json").at("cycles").get<std::uint64_t>();
+  for (const auto& row : layer_rows(dir)) {
+    s.spans += std::stoull(row.at("cycles"));
+    s.exclusive += std::stoull(row.at("exclusive_cycles"));
   }
   return s;
 }
@@ -89,19 +97,10 @@ TEST(ExclusiveCycles, NoLayerHasMoreExclusiveCyclesThanItsSpan) {
   const auto r = npu::test::run_npu({"simulate", "--model", "gpt2:decode=8", "--hw", "configs/edge-npu-ddr4.yaml",
                                      "--strategy", "none", "--out", dir, "-q"});
   ASSERT_EQ(r.status, 0) << r.output;
-  std::istringstream csv(npu::test::read_file(dir + "/layers.csv"));
-  std::string line;
-  std::getline(csv, line);
-  const auto head = npu::test::split_csv(line);
-  std::map<std::string, std::size_t> col;
-  for (std::size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
-  std::size_t rows = 0;
-  while (std::getline(csv, line)) {
-    const auto f = npu::test::split_csv(line);
-    EXPECT_LE(std::stoull(f.at(col.at("exclusive_cycles"))), std::stoull(f.at(col.at("cycles")))) << f.at(col.at("layer"));
-    ++rows;
-  }
-  EXPECT_GT(rows, 100u);
+  const auto rows = layer_rows(dir);
+  for (const auto& row : rows)
+    EXPECT_LE(std::stoull(row.at("exclusive_cycles")), std::stoull(row.at("cycles"))) << row.at("layer");
+  EXPECT_GT(rows.size(), 100u);
   const Sums sums = sums_of(dir);
   EXPECT_EQ(sums.exclusive, sums.total);
 }

@@ -73,8 +73,9 @@ std::optional<double> constant_scalar(const Graph& graph, const std::string& t) 
   return std::nullopt;
 }
 
-void remove_unused_tensors(Graph& graph) {
-  std::set<std::string> used(graph.inputs.begin(), graph.inputs.end());
+void remove_unused_tensors(Graph& graph, const std::set<std::string>& also_used) {
+  std::set<std::string> used = also_used;
+  used.insert(graph.inputs.begin(), graph.inputs.end());
   used.insert(graph.outputs.begin(), graph.outputs.end());
   for (const auto& n : graph.nodes) {
     used.insert(n.inputs.begin(), n.inputs.end());

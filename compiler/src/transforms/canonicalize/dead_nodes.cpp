@@ -36,21 +36,6 @@ std::vector<bool> live_nodes(const Graph& g) {
   return live;
 }
 
-/// Removes the tensors no node, graph input or graph output refers to any more.
-void drop_unreferenced_tensors(Graph& g) {
-  std::set<std::string> used(g.inputs.begin(), g.inputs.end());
-  used.insert(g.outputs.begin(), g.outputs.end());
-  for (const Node& n : g.nodes) {
-    used.insert(n.inputs.begin(), n.inputs.end());
-    used.insert(n.outputs.begin(), n.outputs.end());
-    for (const std::string& in : outer_scope_reads(n)) used.insert(in);
-  }
-  for (auto it = g.tensors.begin(); it != g.tensors.end();) {
-    if (used.count(it->first)) ++it;
-    else it = g.tensors.erase(it);
-  }
-}
-
 }  // namespace
 
 /// The import pass (order 560: after the recognisers, which may leave their matched nodes'
@@ -84,7 +69,10 @@ class RemoveDeadNodes : public ImportPass {
                         "are computed by its nodes");
     }
     graph.nodes = std::move(kept);
-    drop_unreferenced_tensors(graph);
+    std::set<std::string> outer_reads;  // kept: Loop/If bodies read them without listing them
+    for (const Node& n : graph.nodes)
+      for (const std::string& t : outer_scope_reads(n)) outer_reads.insert(t);
+    remove_unused_tensors(graph, outer_reads);
     const std::string text = "removed " + std::to_string(removed) +
                              " node(s) whose outputs reach no graph output (first: " + first +
                              "): they are not compiled or simulated";

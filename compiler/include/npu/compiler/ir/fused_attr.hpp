@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -122,8 +123,9 @@ void merge_nodes(Graph& graph, const std::string& anchor, const std::vector<std:
 /// `t` is empty, unknown, computed, has more than one element or holds no value.
 std::optional<double> constant_scalar(const Graph& graph, const std::string& t);
 
-/// Drop tensors that no node reads or writes and that are not graph inputs/outputs.
-void remove_unused_tensors(Graph& graph);
+/// Drop tensors that no node reads or writes and that are not graph inputs/outputs, nor in
+/// `also_used` (e.g. the enclosing tensors a Loop/If body reads without listing them).
+void remove_unused_tensors(Graph& graph, const std::set<std::string>& also_used = {});
 
 /// Shape as "[1, 64, 56, 56]" for messages.
 std::string shape_string(const std::vector<std::int64_t>& shape);
