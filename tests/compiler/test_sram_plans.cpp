@@ -58,9 +58,12 @@ TEST(SramPlans, ALargerPlanReplacesTheKeptOneWhenFasterForABoundedShareOfExtraBy
   EXPECT_TRUE(improves_on(with(100000, 99.0), kept));    // same bytes, less time
   EXPECT_TRUE(improves_on(with(90000, 90.0), kept));     // both lower
   EXPECT_FALSE(improves_on(with(90000, 101.0), kept));   // bytes bought with time: latency first
-  // Time bought with bytes: 50 % less time allows min(50 %, 1 %) = 1 % more bytes, 1000 B.
-  EXPECT_TRUE(improves_on(with(101000, 50.0), kept));
-  EXPECT_FALSE(improves_on(with(101001, 50.0), kept));
+  // Time bought with bytes: 40 % less time allows min(40 %, 1 %) = 1 % more bytes, 1000 B.
+  EXPECT_TRUE(improves_on(with(101000, 60.0), kept));
+  EXPECT_FALSE(improves_on(with(101001, 60.0), kept));
+  // Latency first (kOverCapSpeedup = 2): at most half the time wins whatever the bytes.
+  EXPECT_TRUE(improves_on(with(200000, 50.0), kept));
+  EXPECT_FALSE(improves_on(with(200000, 50.01), kept));
   // 0.5 % less time allows 0.5 % more bytes (500 B), not the whole 1 %.
   EXPECT_TRUE(improves_on(with(100500, 99.5), kept));
   EXPECT_FALSE(improves_on(with(100600, 99.5), kept));
@@ -128,30 +131,24 @@ TEST(SramPlans, SizeText) {
   EXPECT_EQ(sram_size_text(1000), "1000 B");
 }
 
-// YOLOv5s under conv-bn at 2 MiB: the 2 MiB plan has the 1 MiB plan's tiles (the same DDR
-// bytes and estimates) but pipelines one more layer pair (model.2's last Mul into model.3's
-// conv), which moves every later layer's SRAM range; simulated it took 24.501 ms against
-// 24.493 ms at 1 MiB (docs/results.md "Monotonicity"). The tie keeps the 1 MiB program: the
-// 2 MiB compile emits it byte for byte.
-TEST(SramPlans, ATieKeepsTheSmallerSramsProgramByteForByte) {
+// YOLOv5s under conv-bn at 2 MiB: the 2 MiB plan had the 1 MiB plan's tiles (the same DDR
+// bytes and estimates) but pipelined one more layer pair, and the tie kept the 1 MiB program
+// byte for byte. Since 2026-12-05 the input-channel split competes by estimated time at the
+// configured size (not in the smaller plans): at 2 MiB some convs take it (cin-split decisions),
+// the 2 MiB plan is estimated faster and is kept. The tie rule itself is checked by hand above
+// (ALargerPlanReplacesTheKeptOne...: the same figures keep the smaller SRAM's plan).
+TEST(SramPlans, TheConfiguredSizesSplitConvsMakeItsPlanFasterThanATie) {
   const Graph g = zoo_yolov5s();
   const Strategy st = builtin_strategy("conv-bn");
-  const CompileResult at1 = compile(g, edge_with(1024 * kKiB), st);
   const CompileResult at2 = compile(g, edge_with(2048 * kKiB), st);
-  EXPECT_EQ(at1.plan_sram_bytes, 1024 * kKiB);
-  EXPECT_EQ(at2.plan_sram_bytes, 1024 * kKiB);
-  EXPECT_EQ(isa::write_program(at2.program), isa::write_program(at1.program));
-  // The decision says so.
-  bool said = false;
-  for (const Decision& d : at2.decisions)
-    said = said || (d.pass == "sram-plans" && d.label == "2 MiB plan" && d.outcome == DecisionOutcome::Declined);
-  EXPECT_TRUE(said);
-  // Compiled for 2 MiB alone, the program differs (it pipelines the extra pair).
-  CompileOptions one;
-  one.smaller_sram_plans = false;
-  const CompileResult only2 = compile(g, edge_with(2048 * kKiB), st, one);
-  EXPECT_EQ(only2.plan_sram_bytes, 2048 * kKiB);
-  EXPECT_NE(isa::write_program(only2.program), isa::write_program(at1.program));
+  bool split = false, kept = false;
+  for (const Decision& d : at2.decisions) {
+    split = split || d.pass == "cin-split";
+    kept = kept || (d.pass == "sram-plans" && d.label == "2 MiB plan" && d.outcome != DecisionOutcome::Declined);
+  }
+  EXPECT_TRUE(split);
+  EXPECT_TRUE(kept);
+  EXPECT_EQ(at2.plan_sram_bytes, 2048 * kKiB);
 }
 
 // The SRAM sizes compile side by side (CompileOptions::plan_threads); the choice among them is

@@ -186,6 +186,7 @@ class Generator {
     std::string m = ctx.hw.source + ": error: layer '" + first.layer + "' (" + first.op +
                     ") cannot fit even one minimal tile in SRAM: needs " + std::to_string(first.need) + " bytes" +
                     (first.tile.empty() ? "" : " (" + first.tile + ", its input channels split)") +
+                    (first.note.empty() ? "" : " (" + first.note + ")") +
                     ", sram.capacity is " + std::to_string(ctx.cap) + " bytes";
     if (too_big_.size() > 1)
       m += "; " + std::to_string(too_big_.size()) + " layers do not fit, the largest need is layer '" +

@@ -31,21 +31,36 @@ void check_accumulator_fits(const GenCtx& ctx, const LayerSpec& L, const TilingO
       ctx.hw.source, L.name, L.op_type, need, L.geom.w_out, o.accumulator_elem_bytes, o.accumulator_bytes, need));
 }
 
+// Throws TooBig for a CONV/GEMM whose minimal tile does not fit; where the params region
+// (reserved_param_bytes_per_channel x every output channel, kept resident for the whole layer:
+// docs/compiler.md "SRAM layout") is most of the need, the message says so (GPT-2's head on the
+// Gemmini presets: 402,056 of 405,249 B are params for 50,257 output channels).
+[[noreturn]] void too_big_conv(const GenCtx& ctx, const LayerSpec& L, const TilingOptions& o) {
+  const std::uint64_t need = conv_min_sram_bytes(L.geom, o);
+  const std::uint64_t params = std::uint64_t(o.reserved_param_bytes_per_channel) * std::uint64_t(L.geom.c_out);
+  if (2 * params < need) ctx.too_big(L, need);
+  ctx.too_big(L, need, {},
+              fmt::format("{} of them are the params region, {} B reserved for each of its {} output channels and kept "
+                          "in SRAM for the whole layer, whether or not it has a bias; the rest of the tile needs {} bytes",
+                          params, o.reserved_param_bytes_per_channel, L.geom.c_out, need - params));
+}
+
 // The layer's tile plan (plan_conv); records it in ctx.info. Throws TooBig when no tile fits
 // the SRAM, ConfigError when none can fit the accumulator.
 ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   const ConvGeom& g = L.geom;
   const TilingOptions o = conv_layer_options(ctx.opt, ctx.e, L);
-  auto plan = plan_conv(g, ctx.cap, o);
-  // No whole-input-channel tile fits: split the input channels (cin_split.hpp), refusing only
-  // when one output channel x one row x one input channel does not fit either.
-  const bool split = !plan && o.cin_split && L.kind == LayerKind::Conv && cin_split_applies(g);
-  if (!plan) ctx.unsplit_need = std::max(ctx.unsplit_need, conv_min_sram_bytes(g, o));
-  if (split) plan = plan_conv_split(g, ctx.cap, o);
+  // The input-channel split (cin_split.hpp) where no whole-input-channel tile fits or where it
+  // is estimated clearly faster (plan_conv_layer); refused only when one output channel x one
+  // row x one input channel does not fit either.
+  const bool dense = L.kind == LayerKind::Conv;
+  auto plan = plan_conv_layer(g, ctx.cap, o, dense);
+  const bool split = o.cin_split && dense && cin_split_applies(g) && (!plan || plan->n_ci > 1);
+  if (conv_min_sram_bytes(g, o) > ctx.cap) ctx.unsplit_need = std::max(ctx.unsplit_need, conv_min_sram_bytes(g, o));
   if (!plan) check_accumulator_fits(ctx, L, o);
   if (!plan && split)
     ctx.too_big(L, conv_split_min_sram_bytes(g, o), "one output channel x one output row x one input channel");
-  if (!plan) ctx.too_big(L, conv_min_sram_bytes(g, o));
+  if (!plan) too_big_conv(ctx, L, o);
   const ConvTilePlan& p = *plan;
   ctx.info.tile = p.describe(g);
   ctx.info.loop_order = to_string(p.order);  // (a batch may switch it)

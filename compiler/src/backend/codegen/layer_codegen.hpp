@@ -67,6 +67,9 @@ struct TooBig {
   /// The minimal tile measured, when it is not the layer kind's usual one (a Conv that may be
   /// split along input channels: "one output channel x one output row x one input channel").
   std::string tile;
+  /// What dominates the need, when it is not the tile itself (a CONV/GEMM's params region
+  /// reserved for every output channel): said after the bytes.
+  std::string note;
 };
 
 /// What a layer kind's generator reads and records: the lowered graph, the hardware, the
@@ -108,8 +111,8 @@ class GenCtx {
   /// (plus `reserved` bytes): as large as fits, at most kStreamChunkElems, a multiple of 64
   /// when it splits `total`. Throws TooBig when not even one element fits.
   std::uint64_t chunk_elems(const LayerSpec& L, std::uint64_t total, int buffers, std::uint64_t reserved) const;
-  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need, std::string tile = {}) const {
-    throw TooBig{L.name, L.op_type, need, std::move(tile)};
+  [[noreturn]] void too_big(const LayerSpec& L, std::uint64_t need, std::string tile = {}, std::string note = {}) const {
+    throw TooBig{L.name, L.op_type, need, std::move(tile), std::move(note)};
   }
   /// int8 ACT/ELTWISE/POOL: the table load (with the first step) and the instruction's requant
   /// operand at SRAM `slot`; a scale_shift's per-channel pairs are loaded per tile instead.

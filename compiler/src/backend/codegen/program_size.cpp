@@ -18,8 +18,7 @@ namespace {
 // loaded at least once.
 LayerSizeBound conv_bound(const LayerSpec& L, std::uint64_t cap, const TilingOptions& opt, int act_bytes) {
   const TilingOptions o = conv_layer_options(opt, act_bytes, L);
-  std::optional<ConvTilePlan> p = plan_conv(L.geom, cap, o);
-  if (!p && o.cin_split && L.kind == LayerKind::Conv && cin_split_applies(L.geom)) p = plan_conv_split(L.geom, cap, o);
+  std::optional<ConvTilePlan> p = plan_conv_layer(L.geom, cap, o, L.kind == LayerKind::Conv);
   LayerSizeBound b;
   b.layer = L.name;
   if (!p) return b;

@@ -1,5 +1,6 @@
 // Smaller-SRAM plans as candidates: capacities, figures, comparison (sram_plans.hpp).
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
+#include "npu/compiler/backend/tiling/latency_first.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -56,6 +57,9 @@ PlanFigures plan_figures(std::uint64_t sram_bytes, const isa::Program& program, 
 
 bool improves_on(const PlanFigures& candidate, const PlanFigures& kept) {
   const double t_kept = kept.estimated_ns;
+  // Latency first (latency_first.hpp): at most half the time wins whatever the DDR bytes (a
+  // 128 KiB plan whose convs take the input-channel split against a 64 KiB plan without it).
+  if (candidate.estimated_ns * kOverCapSpeedup <= t_kept) return true;
   const bool time_lower = candidate.estimated_ns < t_kept * (1.0 - kPlanTimeTie);
   const bool time_tied = !time_lower && candidate.estimated_ns <= t_kept * (1.0 + kPlanTimeTie);
   if (time_tied) return candidate.ddr_bytes < kept.ddr_bytes;

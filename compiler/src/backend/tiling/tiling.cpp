@@ -2,6 +2,7 @@
 #include "npu/compiler/backend/tiling/sram_placement.hpp"
 #include "backend/tiling/tiling_detail.hpp"
 #include "npu/compiler/backend/tiling/conv_plan_cache.hpp"
+#include "npu/compiler/backend/tiling/latency_first.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -442,13 +443,19 @@ const ConvTilePlan& choose_tiling(const std::vector<const ConvTilePlan*>& fits, 
   for (const ConvTilePlan* p : fits) best = std::min(best, p->burst_cost_bytes);
   const ConvTilePlan* chosen = nullptr;
   if (opt.time_based()) {
-    const double traffic_limit = double(best) * (1.0 + opt.max_traffic_over_min);
-    double best_ns = 0;
+    double traffic_limit = double(best) * (1.0 + opt.max_traffic_over_min);
+    double best_ns = 0, best_all_ns = 0;
     bool any = false;
     for (const ConvTilePlan* p : fits) {
+      if (p == fits.front() || p->estimated_ns < best_all_ns) best_all_ns = p->estimated_ns;
       if (double(p->burst_cost_bytes) > traffic_limit) continue;
       if (!any || p->estimated_ns < best_ns) best_ns = p->estimated_ns;
       any = true;
+    }
+    // Latency first: a tiling over the DDR cap that at least halves the time lifts the cap.
+    if (best_all_ns * kOverCapSpeedup <= best_ns) {
+      traffic_limit = double(UINT64_MAX);
+      best_ns = best_all_ns;
     }
     const double time_limit = best_ns * (1.0 + opt.time_tie_tolerance);
     auto key = [&](const ConvTilePlan& p) {
@@ -544,6 +551,8 @@ std::ptrdiff_t plan_conv_in(const std::vector<std::pair<std::uint64_t, ConvTileP
 bool conv_plan_improves(const ConvTilePlan& a, const ConvTilePlan& b, const TilingOptions& opt) {
   if (!opt.time_based()) return a.burst_cost_bytes < b.burst_cost_bytes;
   const bool time_tied = a.estimated_ns <= b.estimated_ns * (1.0 + opt.time_tie_tolerance);
+  // Latency first: at most half the time wins whatever the DDR bytes (as in choose_tiling).
+  if (a.estimated_ns * kOverCapSpeedup <= b.estimated_ns) return true;
   return a.burst_cost_bytes <= b.burst_cost_bytes && time_tied &&
          (a.burst_cost_bytes < b.burst_cost_bytes || a.estimated_ns < b.estimated_ns);
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "npu/compiler/backend/tiling/tiling.hpp"
 
@@ -39,6 +40,16 @@ std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_til
 /// accumulator buffer, so it needs this layout even unsplit; group 1 and c_in >= 1 suffice).
 std::optional<ConvTilePlan> plan_conv_split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
                                             bool whole_too = false);
+
+/// A Conv/GEMM layer's plan: plan_conv's, or, for a dense Conv (cin_split_applies) when
+/// split_allowed and opt.cin_split, plan_conv_split's where no whole-input-channel tile fits or
+/// where the split's estimated time is at most 1 / kSplitSpeedup of plan_conv's
+/// (the split is not searched where plan_conv's estimate is already below kSplitSpeedup x a
+/// lower bound: the layer's MACs at full array occupancy, its compulsory DDR bytes).
+/// nullopt when neither fits. The plan's n_ci > 1 tells which was taken; `why` (if given) is
+/// set to the two estimates where the split won over a whole-input-channel tile that fits.
+std::optional<ConvTilePlan> plan_conv_layer(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
+                                            bool split_allowed, std::string* why = nullptr);
 
 /// SRAM bytes of the minimal split tile (one output channel x one output row x one input
 /// channel): below it the layer is refused.
