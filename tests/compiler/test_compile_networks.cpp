@@ -163,11 +163,21 @@ Saving predicted_saving(const Graph& g) {
   return s;
 }
 
+// The configured SRAM size only: the SRAM-plan ladder picks a size per strategy from whole-program
+// figures (efficientnet_b0: 1 MiB under none, 256 KiB under conv-bn-act, the 1 MiB plan there
+// 1.57 % faster for 1.22 % more bytes, over the 1 % cap), which would change the tiles between
+// the two strategies; at one size their tiles are the same and the difference is the fusion's.
+CompileOptions one_sram_size() {
+  CompileOptions o;
+  o.smaller_sram_plans = false;
+  return o;
+}
+
 void check_saving(const Graph& g) {
   const HwConfig hw = load_hw_config(kEdge);
   ASSERT_EQ(hw.mac_array.dtype, DType::Int8);
-  const CompileResult none = compile(g, hw, builtin_strategy("none"));
-  const CompileResult fused = compile(g, hw, builtin_strategy("conv-bn-act"));
+  const CompileResult none = compile(g, hw, builtin_strategy("none"), one_sram_size());
+  const CompileResult fused = compile(g, hw, builtin_strategy("conv-bn-act"), one_sram_size());
   const Saving want = predicted_saving(g);
   EXPECT_GT(want.write_bytes, 0u);
   const LayerReport a = none.report.total(), b = fused.report.total();
@@ -221,8 +231,8 @@ TEST(CompileNetworks, ConvBnActSavesWhatTheGraphPredictsOnTorchvisionExports) {
     const Graph g = load_model(f);
     const Saving want = predicted_saving(g);
     const HwConfig hw = load_hw_config(kEdge);
-    const LayerReport a = compile(g, hw, builtin_strategy("none")).report.total();
-    const LayerReport b = compile(g, hw, builtin_strategy("conv-bn-act")).report.total();
+    const LayerReport a = compile(g, hw, builtin_strategy("none"), one_sram_size()).report.total();
+    const LayerReport b = compile(g, hw, builtin_strategy("conv-bn-act"), one_sram_size()).report.total();
     EXPECT_EQ(std::int64_t(a.planned_write_bytes) - std::int64_t(b.planned_write_bytes), std::int64_t(want.write_bytes));
     EXPECT_EQ(std::int64_t(a.planned_read_bytes) - std::int64_t(b.planned_read_bytes), want.read_bytes);
   }

@@ -14,7 +14,7 @@
 namespace npu::compiler {
 namespace {
 
-constexpr std::uint64_t KiB = 1024;
+constexpr std::uint64_t kSplitKiB = 1024;
 
 // ResNet-18's layer3 3x3 conv: [256, 14, 14] -> 256, 3x3, stride 1, pad 1, int8.
 ConvGeom layer3_conv() {
@@ -62,15 +62,15 @@ TEST(SplitChoice, ASmallSramTakesTheSplitWhereItIsEstimatedClearlyFaster) {
   // At 32 KiB a whole-input-channel tile fits (one output channel needs a 3-row band of all 256
   // channels, 256 x 3 x 14 = 10,752 B x 2 slots, + 2,304 B of weights x 2, + 2 KiB params,
   // + outputs: about 28 KiB), but only a few output channels at a time: a few of the 32 columns.
-  const auto unsplit = plan_conv(g, 32 * KiB, o);
+  const auto unsplit = plan_conv(g, 32 * kSplitKiB, o);
   ASSERT_TRUE(unsplit);
   EXPECT_LT(unsplit->co_tile, 32) << unsplit->describe(g);
   EXPECT_EQ(unsplit->array_cycles, plan_cycles_by_hand(*unsplit));
-  const auto chosen = plan_conv_layer(g, 32 * KiB, o, true);
+  const auto chosen = plan_conv_layer(g, 32 * kSplitKiB, o, true);
   ASSERT_TRUE(chosen);
   EXPECT_GT(chosen->n_ci, 1) << chosen->describe(g);
   EXPECT_EQ(chosen->n_ci, int(ceil_div(256, chosen->ci_tile)));
-  EXPECT_LE(chosen->sram.total_bytes, 32 * KiB);
+  EXPECT_LE(chosen->sram.total_bytes, 32 * kSplitKiB);
   // Its array cycles by the fold formula, and the rule: at least kSplitSpeedup (1.25x) faster.
   EXPECT_EQ(chosen->array_cycles, plan_cycles_by_hand(*chosen));
   EXPECT_LE(chosen->estimated_ns * 1.25, unsplit->estimated_ns);
@@ -79,15 +79,15 @@ TEST(SplitChoice, ASmallSramTakesTheSplitWhereItIsEstimatedClearlyFaster) {
   // Not at a size where the split is not allowed (the smaller-SRAM plans) or not a dense Conv.
   TilingOptions no_split = o;
   no_split.cin_split = false;
-  EXPECT_EQ(plan_conv_layer(g, 32 * KiB, no_split, true)->n_ci, 1);
-  EXPECT_EQ(plan_conv_layer(g, 32 * KiB, o, false)->n_ci, 1);
+  EXPECT_EQ(plan_conv_layer(g, 32 * kSplitKiB, no_split, true)->n_ci, 1);
+  EXPECT_EQ(plan_conv_layer(g, 32 * kSplitKiB, o, false)->n_ci, 1);
 }
 
 TEST(SplitChoice, AmpleSramKeepsTheWholeInputChannelTile) {
   // At 1 MiB the whole layer fits one tile (input 50 KiB, weights 576 KiB): the unsplit plan is
   // within 1.25x of the lower bound (the 589,824 weight bytes at 16 B/ns = 36.9 us), so no split.
   const ConvGeom g = layer3_conv();
-  const auto p = plan_conv_layer(g, 1024 * KiB, edge_like(), true);
+  const auto p = plan_conv_layer(g, 1024 * kSplitKiB, edge_like(), true);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->n_ci, 1) << p->describe(g);
 }
@@ -145,7 +145,7 @@ TEST(SplitChoice, AWideGemmRefusedForItsParamsRegionSaysSo) {
   testing::GraphBuilder b("wide");
   b.output(b.global_avg_pool_flatten_gemm("head", b.input("x", {1, 16, 2, 2}), 4096));
   try {
-    compile(b.g, testing::edge_like_hw(16 * KiB), builtin_strategy("none"));
+    compile(b.g, testing::edge_like_hw(16 * kSplitKiB), builtin_strategy("none"));
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& e) {
     const std::string m = e.what();

