@@ -21,7 +21,7 @@ namespace {
 
 /// Simulates `model` under `strategy` at each SRAM size (KiB, ascending) and checks that
 /// latency_ms never rises from one size to the next by more than 0.1 % (the estimate's noise),
-/// and DDR read + write bytes rise only where latency falls, by at most 1 %.
+/// and DDR read + write bytes rise only where latency falls, by no larger a share.
 void expect_monotone(const std::string& model, const std::string& strategy, const std::vector<std::uint64_t>& kib_sizes) {
   std::string label = model + "-" + strategy;
   for (char& c : label)
@@ -52,13 +52,15 @@ void expect_monotone(const std::string& model, const std::string& strategy, cons
       // 16 KiB before the input-channel split competed by time).
       EXPECT_LE(ms, prev_ms * 1.001) << model << " " << strategy << ": latency rose from " << prev_kib << " KiB to "
                                      << kib << " KiB";
-      // Latency first (sram_plans.hpp, kPlanBytesAllowance): a larger SRAM's plan may move up to
-      // 1 % more DDR bytes, and only where it is faster.
-      EXPECT_LE(double(bytes), double(prev_bytes) * 1.01)
-          << model << " " << strategy << ": DDR bytes rose by more than 1 % from " << prev_kib << " KiB to " << kib << " KiB";
+      // Latency first (sram_plans.hpp improves_on): a larger SRAM's plan may move more DDR bytes
+      // only where it is faster, by no larger a share than it saves in time (estimated; here
+      // simulated, with the same 0.1 % of noise).
       if (bytes > prev_bytes) {
         EXPECT_LT(ms, prev_ms) << model << " " << strategy << ": DDR bytes rose from " << prev_kib << " KiB to " << kib
                                << " KiB without a lower latency";
+        EXPECT_LE(double(bytes) / double(prev_bytes) - 1, 1 - ms / prev_ms + 0.001)
+            << model << " " << strategy << ": DDR bytes rose by a larger share than the latency fell from " << prev_kib
+            << " KiB to " << kib << " KiB";
       }
     }
     prev_ms = ms;

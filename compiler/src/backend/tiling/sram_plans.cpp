@@ -65,7 +65,7 @@ bool improves_on(const PlanFigures& candidate, const PlanFigures& kept) {
   if (time_tied) return candidate.ddr_bytes < kept.ddr_bytes;
   if (!time_lower) return false;
   const double saved = t_kept > 0 ? (t_kept - candidate.estimated_ns) / t_kept : 0.0;
-  const double allowed = double(kept.ddr_bytes) * std::min(saved, kPlanBytesAllowance);
+  const double allowed = double(kept.ddr_bytes) * saved;
   return double(candidate.ddr_bytes) <= double(kept.ddr_bytes) + allowed;
 }
 

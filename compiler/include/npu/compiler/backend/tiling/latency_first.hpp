@@ -11,7 +11,7 @@ namespace npu::compiler {
 /// smaller SRAM's on the same terms (conv_plan_improves), whatever its DDR bytes.
 inline constexpr double kOverCapSpeedup = 2.0;
 
-/// A dense Conv at the configured SRAM takes the input-channel split (cin_split.hpp
+/// A dense Conv takes the input-channel split (cin_split.hpp
 /// plan_conv_layer) over its best whole-input-channel plan when the split's estimated time is
 /// at most 1 / this of it: "clearly faster", a margin for what the estimate leaves out (the
 /// partial sums' SRAM reads and writes).
