@@ -61,8 +61,11 @@ bool DdrModule::time_burst(bool is_write, std::uint64_t ddr_addr, std::uint32_t 
                            std::uint64_t now_ps, const std::string* layer, const std::string* tensor,
                            std::uint64_t& done_ps) {
   if (!ps_resolution_ || bytes == 0 || !inside_capacity(ddr_addr, bytes)) return false;
-  const Tick done = serve_span(ddr_addr, bytes, is_write, ready_tick(offered_ps_of(offered_ps)), layer,
-                               tensor);
+  if (offered_ps != last_offered_value_) {
+    last_ready_ = ready_tick(offered_ps_of(offered_ps));
+    last_offered_value_ = offered_ps;
+  }
+  const Tick done = serve_span(ddr_addr, bytes, is_write, last_ready_, layer, tensor);
   done_ps = std::max(done_time_ps(done), now_ps);  // b_transport's delay is never negative
   return true;
 }
