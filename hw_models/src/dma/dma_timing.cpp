@@ -68,11 +68,6 @@ void OutstandingWindow::reset(std::uint64_t now_ps) {
   any_ = false;
 }
 
-std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes) {
-  if (dram_burst_bytes == 0) return bytes;
-  const std::uint64_t first = ddr_addr / dram_burst_bytes, last = (ddr_addr + bytes - 1) / dram_burst_bytes;
-  return (last - first + 1) * dram_burst_bytes;
-}
 
 SramRange SramLines::store_read(const DmaBurst& b) const {
   if (!combine_) return {b.sram_addr, b.sram_addr + b.bytes};

@@ -93,7 +93,16 @@ class OutstandingWindow {
 /// bursts of `dram_burst_bytes` (bus width x burst length / 8), so a request is charged every
 /// DRAM burst it touches (docs/timing.md, "DMA"). `dram_burst_bytes` 0 (no DRAM geometry)
 /// charges `bytes`. Requires bytes >= 1.
-std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes);
+inline std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes) {
+  if (dram_burst_bytes == 0) return bytes;
+  // Per burst of every DMA: shifts for a power-of-two DRAM burst (every preset), else divisions.
+  if ((dram_burst_bytes & (dram_burst_bytes - 1)) == 0) {
+    const int shift = __builtin_ctzll(dram_burst_bytes);
+    return (((ddr_addr + bytes - 1) >> shift) - (ddr_addr >> shift) + 1) << shift;
+  }
+  const std::uint64_t first = ddr_addr / dram_burst_bytes, last = (ddr_addr + bytes - 1) / dram_burst_bytes;
+  return (last - first + 1) * dram_burst_bytes;
+}
 
 /// A half-open SRAM byte range [lo, hi).
 struct SramRange {
