@@ -24,6 +24,21 @@ TEST(DmaTiming, DramMovesWholeBurstsARequestTouches) {
   EXPECT_EQ(dram_bytes_touched(100, 10, 0), 10u);
 }
 
+TEST(DmaTiming, DramBytesTouchedShiftsEqualTheDivisions) {
+  // The power-of-two path (shifts) against the burst count by division, ceil((a + n) / B) -
+  // floor(a / B) bursts of B bytes; and a 48 B burst (not a power of two) by hand.
+  for (std::uint64_t burst : {32u, 64u, 128u}) {
+    for (std::uint64_t a = 0; a < 3 * burst; a += 7) {
+      for (std::uint32_t n = 1; n < 3 * burst; n += 5) {
+        const std::uint64_t bursts = (a + n + burst - 1) / burst - a / burst;
+        ASSERT_EQ(dram_bytes_touched(a, n, burst), bursts * burst) << a << " " << n << " " << burst;
+      }
+    }
+  }
+  EXPECT_EQ(dram_bytes_touched(40, 16, 48), 96u);  // [40, 56) touches [0, 48) and [48, 96)
+  EXPECT_EQ(dram_bytes_touched(48, 48, 48), 48u);  // exactly one burst
+}
+
 TEST(DmaTiming, StoreReadsOneLineForTheBurstsItFeeds) {
   // 256 B lines > 64 B bursts: combining; the descriptor's SRAM data end at 1000.
   const SramLines lines(256, 64, 1000);

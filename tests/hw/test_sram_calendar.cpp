@@ -74,5 +74,37 @@ TEST(SramCalendar, MatchesTheMapCalendarOnARandomRun) {
   }
 }
 
+// The DMA's shape: requests mostly at or after the last reservation (the O(1) path at the
+// back of the calendar), sometimes inside it or before it (the binary search), reservations
+// that touch the back (merged) or leave a gap; checked against the map calendar.
+TEST(SramCalendar, MatchesTheMapCalendarOnAnInOrderStream) {
+  std::mt19937_64 rng(26);
+  SramCalendar c;
+  MapCalendar ref;
+  std::uint64_t now = 0, tail = 0;
+  int back_path = 0;
+  for (int step = 0; step < 200000; ++step) {
+    if (rng() % 64 == 0) {
+      now = std::max(now, tail - std::min<std::uint64_t>(tail, rng() % 16));
+      c.retire_before(now);
+      while (!ref.empty() && ref.begin()->second <= now) ref.erase(ref.begin());
+      ASSERT_EQ(c.size(), ref.size());
+      continue;
+    }
+    const std::uint64_t back_start = ref.empty() ? 0 : std::prev(ref.end())->first;
+    const std::uint64_t from = std::max(now, tail + rng() % 4 - std::min<std::uint64_t>(tail, rng() % 6));
+    if (from >= back_start) ++back_path;
+    const std::uint64_t length = 1 + rng() % 3;
+    const std::uint64_t s = c.first_gap(from, length);
+    ASSERT_EQ(s, map_first_gap(ref, from, length)) << "step " << step;
+    c.reserve(s, s + length);
+    map_reserve(ref, s, s + length);
+    ASSERT_EQ(c.size(), ref.size());
+    tail = std::max(tail, s + length);
+  }
+  EXPECT_GT(back_path, 100000);  // most requests took the back-of-calendar path
+  EXPECT_LT(back_path, 199000);  // and some the search
+}
+
 }  // namespace
 }  // namespace npu::hw

@@ -13,7 +13,9 @@ DdrModule::DdrModule(sc_core::sc_module_name name, const npu::DdrConfig& cfg)
       core_(cfg, std::string(this->name())),
       tck_(cfg.tck_ns(), sc_core::SC_NS),
       tck_ps_(cfg.tck_ns() * 1000.0),
-      ps_resolution_(sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS)) {
+      ps_resolution_(sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS)),
+      burst_bytes_(std::uint64_t(core_.config().burst_bytes())),
+      burst_mask_((burst_bytes_ & (burst_bytes_ - 1)) == 0 ? ~(burst_bytes_ - 1) : 0) {
   // One transaction is served per call: let the next one's PRE/ACT overlap this one's
   // column commands, as a queue-based controller would (docs/ddr.md, "TLM target").
   core_.set_overlap_row_commands(true);
@@ -61,8 +63,11 @@ bool DdrModule::time_burst(bool is_write, std::uint64_t ddr_addr, std::uint32_t 
                            std::uint64_t now_ps, const std::string* layer, const std::string* tensor,
                            std::uint64_t& done_ps) {
   if (!ps_resolution_ || bytes == 0 || !inside_capacity(ddr_addr, bytes)) return false;
-  const Tick done = serve_span(ddr_addr, bytes, is_write, ready_tick(offered_ps_of(offered_ps)), layer,
-                               tensor);
+  if (offered_ps != last_offered_value_) {
+    last_ready_ = ready_tick(offered_ps_of(offered_ps));
+    last_offered_value_ = offered_ps;
+  }
+  const Tick done = serve_span(ddr_addr, bytes, is_write, last_ready_, layer, tensor);
   done_ps = std::max(done_time_ps(done), now_ps);  // b_transport's delay is never negative
   return true;
 }
@@ -90,9 +95,10 @@ bool DdrModule::inside_capacity(std::uint64_t addr, std::uint64_t len) const {
 
 Tick DdrModule::serve_span(std::uint64_t addr, std::uint64_t len, bool is_write, Tick ready,
                            const std::string* layer, const std::string* tensor) {
-  const auto burst = std::uint64_t(core_.config().burst_bytes());
-  const std::uint64_t first = addr / burst * burst;
-  const std::uint64_t last = (addr + len - 1) / burst * burst;
+  const std::uint64_t burst = burst_bytes_;
+  // The burst's first byte: a mask for a power-of-two burst (every preset), else a division.
+  const std::uint64_t first = burst_mask_ != 0 ? addr & burst_mask_ : addr / burst * burst;
+  const std::uint64_t last = burst_mask_ != 0 ? (addr + len - 1) & burst_mask_ : (addr + len - 1) / burst * burst;
   if (first == last)  // one burst (a DMA burst no wider than the DRAM's): offer + complete in one call
     return std::max(ready, core_.serve(first, is_write, ready, layer, tensor));
   // Offer every burst first (the front end takes one per tCK), then run until each is served.

@@ -68,67 +68,10 @@ void OutstandingWindow::reset(std::uint64_t now_ps) {
   any_ = false;
 }
 
-bool OutstandingWindow::needs_completion(int channel) const {
-  const Channel& c = ch_[std::size_t(channel)];
-  // The request that must finish first is the oldest of a full ring; pending ones are the newest.
-  return c.count == c.ring.size() && c.pending == c.count;
-}
-
-std::uint64_t OutstandingWindow::next_issue_ps(int channel) const {
-  // Cadence: up to width_ requests in the cycle that began at cycle_start_, then the next cycle.
-  std::uint64_t t = last_issue_;
-  if (any_ && issued_in_cycle_ >= width_) t = std::max(t, cycle_start_ + cycle_ps_);
-  const Channel& c = ch_[std::size_t(channel)];
-  if (c.count == c.ring.size()) t = std::max(t, c.ring[c.head]);  // oldest in flight must finish
-  return t;
-}
-
-void OutstandingWindow::issued(int channel, std::uint64_t issue_ps) {
-  Channel& c = ch_[std::size_t(channel)];
-  const std::size_t size = c.ring.size();
-  if (c.count == size && c.pending == c.count)
-    throw std::logic_error("OutstandingWindow::issued: the window waits for a pending request (needs_completion)");
-  if (c.count == size) {  // the oldest (completed) request leaves the window
-    c.head = wrap(c.head + 1, size);
-    --c.count;
-  }
-  c.ring[wrap(c.head + c.count, size)] = 0;
-  ++c.count;
-  ++c.pending;
-  if (!any_ || issued_in_cycle_ >= width_ || issue_ps >= cycle_start_ + cycle_ps_) {
-    cycle_start_ = issue_ps;
-    issued_in_cycle_ = 1;
-  } else {
-    ++issued_in_cycle_;
-  }
-  last_issue_ = issue_ps;
-  any_ = true;
-}
-
-void OutstandingWindow::completed(int channel, std::uint64_t done_ps) {
-  Channel& c = ch_[std::size_t(channel)];
-  if (c.pending == 0) throw std::logic_error("OutstandingWindow::completed: no pending request on this channel");
-  c.ring[wrap(c.head + c.count - c.pending, c.ring.size())] = done_ps;
-  --c.pending;
-  all_done_ = std::max(all_done_, done_ps);
-}
-
-std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes) {
-  if (dram_burst_bytes == 0) return bytes;
-  const std::uint64_t first = ddr_addr / dram_burst_bytes, last = (ddr_addr + bytes - 1) / dram_burst_bytes;
-  return (last - first + 1) * dram_burst_bytes;
-}
 
 SramRange SramLines::store_read(const DmaBurst& b) const {
   if (!combine_) return {b.sram_addr, b.sram_addr + b.bytes};
   return {b.sram_addr, std::min(end_, b.sram_addr + std::max<std::uint64_t>(line_bytes_, b.bytes))};
-}
-
-void LoadLineBuffer::add(int channel, const DmaBurst& b, std::uint64_t dram_bytes, std::uint64_t done_ps) {
-  if (arrivals_.empty()) sram_addr_ = b.sram_addr;
-  arrivals_.push_back({channel, b.bytes, dram_bytes});
-  bytes_ += b.bytes;
-  ready_ps_ = std::max(ready_ps_, done_ps);
 }
 
 void LoadLineBuffer::clear() {

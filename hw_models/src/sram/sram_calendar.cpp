@@ -17,6 +17,10 @@ std::size_t SramCalendar::lower_bound(std::uint64_t s) const {
 }
 
 std::uint64_t SramCalendar::first_gap(std::uint64_t from, std::uint64_t length) const {
+  // At or after the last reservation's start (a DMA's lines arrive in time order): every
+  // start is <= from, so the search below ends at the back; skip the binary search.
+  if (head_ == v_.size()) return from;
+  if (from >= v_.back().first) return std::max(from, v_.back().second);
   std::uint64_t s = from;
   std::size_t it = upper_bound(s);
   if (it != head_ && v_[it - 1].second > s) s = v_[it - 1].second;
@@ -28,6 +32,16 @@ std::uint64_t SramCalendar::first_gap(std::uint64_t from, std::uint64_t length) 
 }
 
 void SramCalendar::reserve(std::uint64_t start, std::uint64_t end) {
+  // After the last reservation's start (the common case, see first_gap): lower_bound is the
+  // end, so the interval joins the back or is appended; the general path below gives the same.
+  if (head_ == v_.size() || start > v_.back().first) {
+    if (head_ != v_.size() && v_.back().second == start) {
+      v_.back().second = end;
+    } else {
+      v_.push_back(Interval{start, end});
+    }
+    return;
+  }
   // Merge with a neighbour that touches, so back-to-back bursts keep the calendar short.
   std::size_t next = lower_bound(start);
   const bool joins_next = next != v_.size() && v_[next].first == end;

@@ -198,10 +198,6 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions) {
   return j;
 }
 
-void write_run_json(const RunResult& r, const std::string& path, bool with_instructions) {
-  write_file_atomic(path, npu::json_dump(to_json(r, with_instructions)) + "\n");
-}
-
 void write_layers_csv(const RunResult& r, const std::string& path) {
   std::ostringstream f;
   f << "layer,start_cycle,end_cycle,cycles,exclusive_cycles,latency_ms,macs,mac_utilisation,ddr_read_mb,ddr_write_mb,ddr_total_mb,"

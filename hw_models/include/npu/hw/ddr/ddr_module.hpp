@@ -81,6 +81,13 @@ class DdrModule : public sc_core::sc_module, public BurstTimingTarget {
   sc_core::sc_time tck_;
   double tck_ps_;
   bool ps_resolution_;  ///< the simulation's time resolution is 1 ps (SystemC's default)
+  std::uint64_t burst_bytes_;  ///< one DRAM burst (config().burst_bytes())
+  std::uint64_t burst_mask_;   ///< ~(burst_bytes_ - 1) for a power-of-two burst, else 0 (divide)
+  /// time_burst's last offer (an sc_time value) and its ready tick: the DMA offers up to
+  /// requests_per_cycle bursts at one time, and ready_tick is a pure function of the offer, so
+  /// the division and ceil are done once per distinct offer.
+  std::uint64_t last_offered_value_ = ~std::uint64_t(0);
+  Tick last_ready_ = 0;
 };
 
 }  // namespace npu::hw

@@ -2,7 +2,9 @@
 // bursts, and when each burst may issue with at most `max_outstanding` in flight.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "npu/isa/instruction.hpp"
@@ -91,7 +93,16 @@ class OutstandingWindow {
 /// bursts of `dram_burst_bytes` (bus width x burst length / 8), so a request is charged every
 /// DRAM burst it touches (docs/timing.md, "DMA"). `dram_burst_bytes` 0 (no DRAM geometry)
 /// charges `bytes`. Requires bytes >= 1.
-std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes);
+inline std::uint64_t dram_bytes_touched(std::uint64_t ddr_addr, std::uint32_t bytes, std::uint64_t dram_burst_bytes) {
+  if (dram_burst_bytes == 0) return bytes;
+  // Per burst of every DMA: shifts for a power-of-two DRAM burst (every preset), else divisions.
+  if ((dram_burst_bytes & (dram_burst_bytes - 1)) == 0) {
+    const int shift = __builtin_ctzll(dram_burst_bytes);
+    return (((ddr_addr + bytes - 1) >> shift) - (ddr_addr >> shift) + 1) << shift;
+  }
+  const std::uint64_t first = ddr_addr / dram_burst_bytes, last = (ddr_addr + bytes - 1) / dram_burst_bytes;
+  return (last - first + 1) * dram_burst_bytes;
+}
 
 /// A half-open SRAM byte range [lo, hi).
 struct SramRange {
@@ -172,5 +183,59 @@ class DmaStallSplit {
   std::uint64_t start_ps_, first_done_ps_ = 0, first_bytes_ = 0;
   bool seen_ = false;
 };
+
+// The per-burst members, inline: the DMA calls them for every burst (docs/performance.md).
+
+inline bool OutstandingWindow::needs_completion(int channel) const {
+  const Channel& c = ch_[std::size_t(channel)];
+  // The request that must finish first is the oldest of a full ring; pending ones are the newest.
+  return c.count == c.ring.size() && c.pending == c.count;
+}
+
+inline std::uint64_t OutstandingWindow::next_issue_ps(int channel) const {
+  // Cadence: up to width_ requests in the cycle that began at cycle_start_, then the next cycle.
+  std::uint64_t t = last_issue_;
+  if (any_ && issued_in_cycle_ >= width_) t = std::max(t, cycle_start_ + cycle_ps_);
+  const Channel& c = ch_[std::size_t(channel)];
+  if (c.count == c.ring.size()) t = std::max(t, c.ring[c.head]);  // oldest in flight must finish
+  return t;
+}
+
+inline void OutstandingWindow::issued(int channel, std::uint64_t issue_ps) {
+  Channel& c = ch_[std::size_t(channel)];
+  const std::size_t size = c.ring.size();
+  if (c.count == size && c.pending == c.count)
+    throw std::logic_error("OutstandingWindow::issued: the window waits for a pending request (needs_completion)");
+  if (c.count == size) {  // the oldest (completed) request leaves the window
+    c.head = wrap(c.head + 1, size);
+    --c.count;
+  }
+  c.ring[wrap(c.head + c.count, size)] = 0;
+  ++c.count;
+  ++c.pending;
+  if (!any_ || issued_in_cycle_ >= width_ || issue_ps >= cycle_start_ + cycle_ps_) {
+    cycle_start_ = issue_ps;
+    issued_in_cycle_ = 1;
+  } else {
+    ++issued_in_cycle_;
+  }
+  last_issue_ = issue_ps;
+  any_ = true;
+}
+
+inline void OutstandingWindow::completed(int channel, std::uint64_t done_ps) {
+  Channel& c = ch_[std::size_t(channel)];
+  if (c.pending == 0) throw std::logic_error("OutstandingWindow::completed: no pending request on this channel");
+  c.ring[wrap(c.head + c.count - c.pending, c.ring.size())] = done_ps;
+  --c.pending;
+  all_done_ = std::max(all_done_, done_ps);
+}
+
+inline void LoadLineBuffer::add(int channel, const DmaBurst& b, std::uint64_t dram_bytes, std::uint64_t done_ps) {
+  if (arrivals_.empty()) sram_addr_ = b.sram_addr;
+  arrivals_.push_back({channel, b.bytes, dram_bytes});
+  bytes_ += b.bytes;
+  ready_ps_ = std::max(ready_ps_, done_ps);
+}
 
 }  // namespace npu::hw

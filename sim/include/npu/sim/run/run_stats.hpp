@@ -142,7 +142,9 @@ struct RunResult {
 /// Deterministic: no wall time, keys in fixed order.
 nlohmann::ordered_json to_json(const RunResult& r, bool with_instructions = true);
 
-/// Writes `to_json(r)` to `path` (2-space indent). Throws ConfigError when it cannot.
+/// Writes `to_json(r)` to `path` (2-space indent), the records streamed (run_json_writer.cpp:
+/// the same bytes as json_dump(to_json(r, with_instructions)) + newline). Throws ConfigError
+/// when it cannot.
 void write_run_json(const RunResult& r, const std::string& path, bool with_instructions = true);
 
 /// layers.csv: one row per layer (columns in docs/timing.md). Throws ConfigError when it cannot.
