@@ -36,6 +36,11 @@ def kib_of(hw):
     return int(m.group(1)) * (1024 if m.group(2) == "MiB" else 1)
 
 
+def energy_cell(r):
+    """The energy column: '-' for a preset without an energy model (the Gemmini presets)."""
+    return "-" if r.get("energy_mj") is None else f"{r['energy_mj']:.3f}"
+
+
 def size_label(kib):
     return f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
 
@@ -54,7 +59,7 @@ def main():
     for r in sorted(presets, key=key):
         print(f"| {r['model']} | {r['hw']} | {r['strategy']} | {r['ddr_total_mb']:.2f} | {r['ddr_over_compulsory']:.2f} | "
               f"{r['latency_ms']:.3f} | {r['speedup_vs_none']:.3f}x | {r['ddr_saved_pct']:.1f} % | "
-              f"{100 * r['mac_utilisation']:.1f} | {r['energy_mj']:.3f} |")
+              f"{100 * r['mac_utilisation']:.1f} | {energy_cell(r)} |")
 
     print("\n### depth-first against residual\n")
     print("| model | hw | residual DDR MB | depth-first DDR MB | DDR ratio | residual ms | depth-first ms | latency ratio | x compulsory (depth-first) |")

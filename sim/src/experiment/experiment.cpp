@@ -304,6 +304,9 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.host_nodes = j.value("host_nodes", 0);
     r.host_unsized = j.value("host_unsized_tensors", 0);
     r.ladder_skipped_params = j.value("sram_ladder_skipped_params", std::int64_t(0));
+    for (const auto& w : j.value("warnings", json::array()))
+      if (w.is_string() && w.get<std::string>().find("its params region") != std::string::npos)
+        r.params_region_warnings.push_back(w.get<std::string>());
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
     r.pass_effects = read_pass_effects(j);
@@ -609,6 +612,26 @@ std::string ladder_lines(const std::vector<SummaryRow>& rows) {
   return lines;
 }
 
+// The runs with a CONV/GEMM whose params region crowds its tiles (compiler
+// params_region_warning.hpp): one line per hw and strategy with the first such layer's warning,
+// never only in log.txt (llama-3.2-1b's LM head on the edge preset ran 4-column tiles).
+std::string params_region_lines(const std::vector<SummaryRow>& rows) {
+  std::map<std::string, int> runs_of;
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    if (!r.ok || r.params_region_warnings.empty()) continue;
+    const std::string& w = r.params_region_warnings.front();
+    const auto at = w.find("layer '");
+    const std::string model = stem_of(r.job.model.substr(0, r.job.model.find(':')));
+    runs_of[fmt::format("sram: {} {} {}: {} layer(s) with a params region of a quarter of the SRAM or more; the first: {}",
+                        model, stem_of(r.job.hw), strategy_label(r.job.strategy), r.params_region_warnings.size(),
+                        at == std::string::npos ? w : w.substr(at))] += 1;
+  }
+  std::string lines;
+  for (const auto& [line, n] : runs_of) lines += fmt::format("{} ({} run(s))\n", line, n);
+  return lines;
+}
+
 }  // namespace
 
 std::string write_summary(const std::string& out_dir, const std::vector<RunSummary>& runs) {
@@ -641,6 +664,11 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   if (!ladder.empty()) {
     md << "\n" << ladder;
     txt << "\n" << ladder;
+  }
+  const std::string params = params_region_lines(rows);
+  if (!params.empty()) {
+    md << "\n" << params;
+    txt << "\n" << params;
   }
   const std::string bandwidth = bandwidth_lines(runs);
   md << (bandwidth.empty() ? "" : "\n") << bandwidth;

@@ -38,6 +38,18 @@ void check_accumulator_fits(const GenCtx& ctx, const LayerSpec& L, const TilingO
 [[noreturn]] void too_big_conv(const GenCtx& ctx, const LayerSpec& L, const TilingOptions& o) {
   const std::uint64_t need = conv_min_sram_bytes(L.geom, o);
   const std::uint64_t params = std::uint64_t(o.reserved_param_bytes_per_channel) * std::uint64_t(L.geom.c_out);
+  if (L.rope_dim > 0) {  // fuse-rope's whole-head N tiles: name the pass and what fits without it
+    TilingOptions plain = o;
+    plain.co_multiple = 1;
+    plain.rope_row_bytes = 0;
+    const std::uint64_t without = conv_min_sram_bytes(L.geom, plain);
+    if (without <= ctx.cap)
+      ctx.too_big(L, need, {},
+                  fmt::format("fuse-rope rotates this GEMM's output in its epilogue, so each tile holds whole heads of {} "
+                              "columns and their cos/sin rows; without fuse-rope its minimal tile needs {} bytes and "
+                              "fits: use a strategy without fuse-rope (a strategy file listing the others)",
+                              L.rope_dim, without));
+  }
   if (2 * params < need) ctx.too_big(L, need);
   ctx.too_big(L, need, {},
               fmt::format("{} of them are the params region, {} B reserved for each of its {} output channels and kept "

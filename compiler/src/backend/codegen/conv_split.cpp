@@ -21,7 +21,10 @@ isa::Epilogue group_epilogue(const GenCtx& ctx, const LayerSpec& L, const ConvTi
     ep.in_scale_addr = p.sram.in_scale + std::uint32_t(std::uint64_t(ci0) * ctx.e);
   }
   if (last) return ep;
+  // The output stage's operands go with its flags: a .npuasm line carries an address only where
+  // its flag is set, so a flag cleared with its address kept would not read back equal.
   ep.has_bias = ep.has_scale_shift = ep.has_residual = false;
+  ep.bias_addr = ep.scale_shift_addr = ep.residual_addr = 0;
   ep.act = isa::ActOp::None;
   ep.act_alpha = ep.act_beta = 0;
   return ep;
@@ -62,8 +65,8 @@ void split_step(const GenCtx& ctx, const LayerSpec& L, const ConvTilePlan& p, co
   cp.c_out = t.cot;
   cp.group = 1;
   cp.epilogue = group_epilogue(ctx, L, p, t, ci0, last);
-  cp.acc_in = !first, cp.acc_in_addr = p.sram.acc;
-  cp.acc_out = !last, cp.acc_out_addr = p.sram.acc;
+  cp.acc_in = !first, cp.acc_in_addr = first ? 0 : p.sram.acc;  // (an address only with its flag, as in .npuasm)
+  cp.acc_out = !last, cp.acc_out_addr = last ? 0 : p.sram.acc;
   s.compute.op = isa::Opcode::Conv;
   s.compute.params = cp;
   if (last)

@@ -60,6 +60,9 @@ struct RunSummary {
   /// The model's parameter count when it was over the SRAM-plan ladder's limit (1e9) and the
   /// run compiled for the configured SRAM only (run_summary.json "sram_ladder_skipped_params"); 0 otherwise.
   std::int64_t ladder_skipped_params = 0;
+  /// The run's warnings about CONV/GEMM layers whose params region takes a quarter of the SRAM
+  /// or more (run_summary.json "warnings"; compiler params_region_warning.hpp), in order.
+  std::vector<std::string> params_region_warnings;
   /// SIGINT or SIGTERM that stopped this run, or kept it from starting (then !ok, and the
   /// summary's status is "interrupted"); 0 otherwise.
   int interrupted_by = 0;
