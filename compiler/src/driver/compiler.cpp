@@ -209,7 +209,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   r.stacks = std::move(kept.stacks);
   r.program = std::move(kept.program);
   r.plan_sram_bytes = kept.figures.sram_bytes;
-  warn_params_regions(r, tiling, where);
+  warn_params_regions(r, tiling, hw.mac_array.cols, where);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
