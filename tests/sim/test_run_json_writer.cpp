@@ -10,6 +10,7 @@
 
 #include "npu/base/json_text.hpp"
 #include "npu/sim/run/run_stats.hpp"
+#include "tool_runner.hpp"
 
 namespace npu::sim {
 namespace {
@@ -58,7 +59,9 @@ RunResult sample_result(int records) {
 }
 
 void expect_same_as_whole_object(const RunResult& r, bool with_instructions) {
-  const auto path = (std::filesystem::temp_directory_path() / "npu_run_json_writer_test.json").string();
+  // A folder of this test process's own: ctest runs each case as a process, two at a time, and a
+  // shared file name let one case remove the other's file before it was read (ASan CI run).
+  const auto path = npu::test::fresh_dir("run-json-writer") + "/run.json";
   write_run_json(r, path, with_instructions);
   const std::string expected = npu::json_dump(to_json(r, with_instructions)) + "\n";
   const std::string got = read_text(path);
