@@ -9,9 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "backend/codegen/program_size.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
-#include "npu/compiler/backend/tiling/cin_split.hpp"
 #include "npu/compiler/backend/tiling/gemv_decisions.hpp"
 #include "npu/compiler/backend/tiling/sram_residency.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
@@ -21,27 +19,17 @@ namespace npu::compiler::ladder {
 namespace {
 
 // A "cin-split" decision for each dense Conv that took the input-channel split although a
-// whole-input-channel tile fits (cin_split.hpp plan_conv_layer, the same call code generation
-// made, so the same choice): both estimates and DDR costs, for --explain.
-std::vector<Decision> split_decisions(const LoweredGraph& lg, const CodegenResult& cg, const HwConfig& hw,
-                                      const TilingOptions& tiling) {
+// whole-input-channel tile fits (code generation's plan_conv_layer said why), for --explain.
+std::vector<Decision> split_decisions(const CodegenResult& cg) {
   std::vector<Decision> out;
-  std::map<std::string, const LayerCodegenInfo*> info;
-  for (const LayerCodegenInfo& l : cg.layers) info.emplace(l.layer, &l);
-  for (const LayerSpec& L : lg.layers) {
-    const auto it = info.find(L.name);
-    if (L.kind != LayerKind::Conv || it == info.end() || it->second->tile.find("partial sums in SRAM") == std::string::npos)
-      continue;
-    std::string why;
-    const TilingOptions o = codegen::conv_layer_options(tiling, lg.act_bytes, L);
-    plan_conv_layer(L.geom, hw.sram.capacity_bytes, o, true, &why);
-    if (why.empty()) continue;  // no whole-input-channel tile fits: the split is the only plan
+  for (const LayerCodegenInfo& l : cg.layers) {
+    if (l.split_reason.empty()) continue;
     Decision d;
     d.pass = "cin-split";
-    d.label = L.name;
+    d.label = l.layer;
     d.outcome = DecisionOutcome::Applied;
-    d.verb = "ran " + it->second->tile;
-    d.reason = why;
+    d.verb = "ran " + l.tile;
+    d.reason = l.split_reason;
     out.push_back(std::move(d));
   }
   return out;
@@ -68,7 +56,7 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
       d.reason = info.order_reason;
       plan.decisions.push_back(std::move(d));
     }
-  for (auto& d : split_decisions(r.lowered, cg, hw, tiling)) plan.decisions.push_back(std::move(d));
+  for (auto& d : split_decisions(cg)) plan.decisions.push_back(std::move(d));
   plan.stacks = cg.stacks;
   double residency_ns = 0;
   if (options.pipeline) {

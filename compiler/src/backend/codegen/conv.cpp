@@ -66,7 +66,7 @@ ConvTilePlan conv_plan(GenCtx& ctx, const LayerSpec& L) {
   // is estimated clearly faster (plan_conv_layer); refused only when one output channel x one
   // row x one input channel does not fit either.
   const bool dense = L.kind == LayerKind::Conv;
-  auto plan = plan_conv_layer(g, ctx.cap, o, dense);
+  auto plan = plan_conv_layer(g, ctx.cap, o, dense, &ctx.info.split_reason);
   const bool split = o.cin_split && dense && cin_split_applies(g) && (!plan || plan->n_ci > 1);
   if (conv_min_sram_bytes(g, o) > ctx.cap) ctx.unsplit_need = std::max(ctx.unsplit_need, conv_min_sram_bytes(g, o));
   if (!plan) check_accumulator_fits(ctx, L, o);

@@ -50,6 +50,9 @@ struct LayerCodegenInfo {
   /// A Conv over NCDHW: why its loop order (tiling/conv3d_plan.hpp Conv3dChoice::why, for
   /// --explain's "conv3d-loop-order" line); "" for other layers.
   std::string order_reason;
+  /// A dense Conv that took the input-channel split although a whole-input-channel tile fits:
+  /// both estimates and DDR costs (cin_split.hpp plan_conv_layer's `why`); "" otherwise.
+  std::string split_reason;
   int steps = 0;
   std::uint64_t sram_bytes = 0;  ///< SRAM the layer's buffers occupy
   /// CONV/GEMM: MAC-array cycles of all its tiles by the configured dataflow's fold model
