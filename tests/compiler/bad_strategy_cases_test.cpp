@@ -15,7 +15,7 @@ const std::vector<BadCase> kStrategyCases = {
             ":3:1: error: file has 2 YAML documents; a strategy file is one document"},
     BadCase{"1 MB line", "name: a\npasses: []\n# " + std::string(1 << 20, 'x') + "\n",
             ":3: error: line 3 is longer than the limit of 65536 bytes (1048578 bytes)"},
-    BadCase{"unknown pass", "name: a\npasses: [fold-batchnorn]\n", ":2:10: error: unknown pass 'fold-batchnorn'"},
+    BadCase{"unknown pass", "name: a\npasses: [fold-batchnorn]\n", ":2:10: error: unknown pass 'fold-batchnorn' (did you mean 'fold-batchnorm'?) (allowed: "},
     BadCase{"1000-byte pass name", "name: a\npasses: [" + std::string(1000, 'p') + "]\n",
             "unknown pass '" + std::string(80, 'p') + "...(1000 bytes)'"},
     BadCase{"pass listed twice", "name: a\npasses: [fuse-bias, fuse-bias]\n", "pass 'fuse-bias' is listed twice"},

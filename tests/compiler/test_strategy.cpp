@@ -84,10 +84,17 @@ std::string error_of(const std::string& yaml) {
 }
 
 TEST(Strategy, UnknownPassNamesFileLineAndAllowedNames) {
-  // "fuse-relu" is on line 3, column 5 (after "  - ").
-  EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-relu\n"),
-            "s.yaml:3:5: error: unknown pass 'fuse-relu' (allowed: fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, fuse-residual, "
+  // "fuse-all" is on line 3, column 5 (after "  - "); no pass name is within the typo distance
+  // of closest_name (max(2, 8 / 3) = 2 edits), so no suggestion.
+  EXPECT_EQ(error_of("name: x\npasses:\n  - fuse-all\n"),
+            "s.yaml:3:5: error: unknown pass 'fuse-all' (allowed: fold-batchnorm, fuse-bias, hoist-activation, fuse-activation, fuse-residual, "
             "fuse-se-gate, fuse-add-layernorm, fuse-gemm-epilogue, fuse-norm-prologue, fuse-rope, fuse-swiglu, fuse-attention, fuse-layers)");
+}
+
+TEST(Strategy, UnknownPassSuggestsTheNearestPass) {
+  // One letter dropped from "fuse-residual": edit distance 1.
+  EXPECT_NE(error_of("name: x\npasses: [fuse-residul]\n").find("unknown pass 'fuse-residul' (did you mean 'fuse-residual'?)"),
+            std::string::npos);
 }
 
 TEST(Strategy, MalformedFilesAreConfigErrors) {

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "npu/base/closest_name.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
 
@@ -53,7 +54,11 @@ PassManager PassManager::of_kind(PassKind kind, const std::vector<std::string>& 
   PassManager pm;
   for (const auto& n : names) {
     const PassInfo* info = registry.find(n);
-    if (!info) throw ConfigError("error: unknown pass '" + n + "' (allowed: " + comma_list(registry.names(kind)) + ")");
+    if (!info) {
+      const auto near = closest_name(n, registry.names(kind));
+      throw ConfigError("error: unknown pass '" + n + "'" + (near ? " (did you mean '" + *near + "'?)" : std::string()) +
+                        " (allowed: " + comma_list(registry.names(kind)) + ")");
+    }
     if (info->kind != kind)
       throw ConfigError("error: pass '" + n + "' is " + (info->kind == PassKind::Import ? "an " : "a ") +
                         to_string(info->kind) + " pass, not " + (kind == PassKind::Import ? "an " : "a ") +

@@ -1,4 +1,5 @@
 #include "npu/compiler/transforms/strategy.hpp"
+#include "npu/base/closest_name.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/base/yaml_file.hpp"
 #include "npu/base/files.hpp"
@@ -104,7 +105,11 @@ void read_name(const YAML::Node& v, const std::string& source, Strategy& s) {
 /// Why `pass` cannot be listed in a strategy ("" when it can): unknown, or not a graph pass.
 std::string pass_problem(const std::string& pass) {
   const PassInfo* info = PassRegistry::instance().find(pass);
-  if (!info) return "unknown pass '" + echo(pass) + "' (allowed: " + comma_list(pass_names()) + ")";
+  if (!info) {
+    const auto near = closest_name(pass, pass_names());
+    return "unknown pass '" + echo(pass) + "'" + (near ? " (did you mean '" + *near + "'?)" : std::string()) +
+           " (allowed: " + comma_list(pass_names()) + ")";
+  }
   if (info->kind == PassKind::Import)
     return "pass '" + echo(pass) + "' is an import pass, run on every imported graph; a strategy lists graph passes "
            "(allowed: " + comma_list(pass_names()) + ")";
