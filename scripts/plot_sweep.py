@@ -46,7 +46,8 @@ except ImportError as e:  # pragma: no cover - environment problem
 FIXED_COLUMNS = [
     "model", "hw", "strategy", "status", "ddr_read_mb", "ddr_write_mb", "ddr_total_mb", "latency_ms",
     "cycles", "speedup_vs_none", "ddr_saved_pct", "mac_utilisation", "ddr_bw_utilisation", "energy_mj",
-    "host_nodes", "host_mac_pct", "host_time_pct", "error", "cell_key",
+    "host_nodes", "host_mac_pct", "host_time_pct", "plan_sram_bytes", "error", "cell_key", "compulsory_mb",
+    "ddr_over_compulsory",
 ]
 PARETO_COLUMNS = ["model", "hw", "strategy", "status", "latency_ms", "ddr_total_mb"]
 AXIS_COLUMNS = ["strategy", "status", "speedup_vs_none", "ddr_saved_pct"]

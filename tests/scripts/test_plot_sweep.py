@@ -18,9 +18,12 @@ spec = importlib.util.spec_from_file_location("plot_sweep", SCRIPT)
 ps = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ps)
 
-COLUMNS = ["model", "hw", "strategy", "status", "ddr_read_mb", "ddr_write_mb", "ddr_total_mb", "latency_ms",
-           "cycles", "speedup_vs_none", "ddr_saved_pct", "mac_utilisation", "ddr_bw_utilisation", "energy_mj",
-           "host_nodes", "host_mac_pct", "host_time_pct", "error", "sram.capacity", "mac_array.rows", "cell_key"]
+# The header `npu sweep` writes (docs/sweep.md), with two axes: compulsory_mb,
+# ddr_over_compulsory and plan_sram_bytes are figures, not axes.
+COLUMNS = ["model", "hw", "strategy", "status", "ddr_read_mb", "ddr_write_mb", "ddr_total_mb", "compulsory_mb",
+           "ddr_over_compulsory", "latency_ms", "cycles", "speedup_vs_none", "ddr_saved_pct", "mac_utilisation",
+           "ddr_bw_utilisation", "energy_mj", "host_nodes", "host_mac_pct", "host_time_pct", "plan_sram_bytes", "error",
+           "sram.capacity", "mac_array.rows", "cell_key"]
 
 # netA: 2 SRAM sizes x 2 array sizes x {none, conv-bn-act}; numbers made up so the fronts are
 # known by hand. (hw, strategy, sram, rows, ddr MB, latency ms, energy mJ)

@@ -20,13 +20,13 @@ bool have_matplotlib() {
 void write_summary(const std::string& dir, int configs) {
   std::ofstream csv(dir + "/summary.csv"), js(dir + "/summary.json");
   csv << "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,latency_ms,cycles,speedup_vs_none,"
-         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error\n";
+         "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,plan_sram_bytes,error\n";
   js << "[";
   bool first = true;
   for (int c = 0; c < configs; ++c) {
     const std::string hw = "edge-npu-ddr4-bw" + std::to_string(6 << (c % 5)) + "-sram" + std::to_string(512 << (c / 5)) + "k";
     for (const char* s : {"none", "conv-bn", "conv-bn-act", "residual"}) {
-      csv << "resnet50," << hw << "," << s << ",ok,60,40,100,10,10000000,,,0.3,0.3,,0,0,0,\n";
+      csv << "resnet50," << hw << "," << s << ",ok,60,40,100,10,10000000,,,0.3,0.3,,0,0,0,1048576,\n";
       js << (first ? "" : ",") << "{\"model\":\"resnet50\",\"hw\":\"" << hw << "\",\"strategy\":\"" << s
          << "\",\"status\":\"ok\",\"run_dir\":\"" << dir << "/runs/none\",\"ddr_total_mb\":100}";
       first = false;

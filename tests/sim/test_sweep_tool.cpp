@@ -45,13 +45,24 @@ TEST(SweepTool, RunsEveryCellAndWritesTheSummaryWithAxisColumns) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,compulsory_mb,ddr_over_compulsory,latency_ms,cycles,"
             "speedup_vs_none,"
-            "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error,"
+            "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,plan_sram_bytes,error,"
             "sram.capacity,ddr.channels,cell_key");
   const auto rows = read_json(dir + "/out/summary.json");
   ASSERT_EQ(rows.size(), 8u);  // 2 x 2 configs x 2 strategies
   for (const auto& row : rows) {
     ASSERT_EQ(row.at("status"), "ok") << row.dump();
     EXPECT_TRUE(fs::exists(dir + "/out/cells/" + row.at("cell_key").get<std::string>() + "/run_summary.json"));
+  }
+  // plan_sram_bytes: the SRAM-plan ladder compiles for the configured size and its halves down
+  // to 64 KiB (docs/compiler.md "Program-level plans"), so a 64 KiB cell runs a 65,536 B plan
+  // and a 1 MiB cell one of 64 KiB ... 1,048,576 B, a power-of-two fraction of 1 MiB.
+  for (const auto& row : rows) {
+    const auto plan = row.at("plan_sram_bytes").get<std::uint64_t>();
+    if (row["axes"]["sram.capacity"] == "64KiB") {
+      EXPECT_EQ(plan, 65536u) << row.dump();
+    } else {
+      EXPECT_TRUE(plan >= 65536u && plan <= 1048576u && (1048576u % plan) == 0) << row.dump();
+    }
   }
   // Row 1 is (64KiB, 1 channel, residual), its baseline row 0: speedup = latency ratio.
   EXPECT_EQ(rows[1]["axes"]["sram.capacity"], "64KiB");

@@ -304,6 +304,7 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     r.host_nodes = j.value("host_nodes", 0);
     r.host_unsized = j.value("host_unsized_tensors", 0);
     r.ladder_skipped_params = j.value("sram_ladder_skipped_params", std::int64_t(0));
+    r.plan_sram_bytes = j.value("plan_sram_bytes", std::uint64_t(0));
     for (const auto& w : j.value("warnings", json::array()))
       if (w.is_string() && w.get<std::string>().find("its params region") != std::string::npos)
         r.params_region_warnings.push_back(w.get<std::string>());

@@ -8,7 +8,7 @@ namespace npu::sim {
 
 const char* const kSummaryHeader =
     "model,hw,strategy,status,ddr_read_mb,ddr_write_mb,ddr_total_mb,compulsory_mb,ddr_over_compulsory,latency_ms,cycles,speedup_vs_none,"
-    "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,error";
+    "ddr_saved_pct,mac_utilisation,ddr_bw_utilisation,energy_mj,host_nodes,host_mac_pct,host_time_pct,plan_sram_bytes,error";
 
 VsNone compare_with_none(const RunSummary& r, const RunSummary* baseline) {
   VsNone vs;
@@ -23,13 +23,13 @@ std::string optional_number(const std::optional<double>& v, const char* format) 
 }
 
 std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok) {
-  if (!ok) return ",,,,,,,,,,,,,,,";
-  return fmt::format("{:.6f},{:.6f},{:.6f},{},{},{:.6f},{},{},{},{:.6f},{:.6f},{},{},{:.4f},{:.4f},", r.ddr_read_mb,
+  if (!ok) return ",,,,,,,,,,,,,,,,";
+  return fmt::format("{:.6f},{:.6f},{:.6f},{},{},{:.6f},{},{},{},{:.6f},{:.6f},{},{},{:.4f},{:.4f},{},", r.ddr_read_mb,
                      r.ddr_write_mb, r.ddr_total_mb(), optional_number(r.compulsory_mb, "{:.6f}"),
                      optional_number(r.ddr_over_compulsory(), "{:.6f}"), r.latency_ms, r.cycles, optional_number(vs.speedup, "{:.6f}"),
                      optional_number(vs.saved_pct, "{:.4f}"), r.mac_utilisation, r.ddr_bw_utilisation,
                      optional_number(r.energy_mj, "{:.6f}"), r.host_nodes, 100 * r.host_mac_share,
-                     100 * r.host_time_share);
+                     100 * r.host_time_share, r.plan_sram_bytes > 0 ? std::to_string(r.plan_sram_bytes) : std::string());
 }
 
 std::string bandwidth_lines(const std::vector<RunSummary>& runs) {

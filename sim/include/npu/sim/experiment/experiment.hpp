@@ -60,6 +60,9 @@ struct RunSummary {
   /// The model's parameter count when it was over the SRAM-plan ladder's limit (1e9) and the
   /// run compiled for the configured SRAM only (run_summary.json "sram_ladder_skipped_params"); 0 otherwise.
   std::int64_t ladder_skipped_params = 0;
+  /// SRAM (bytes) the run's program was compiled for: the configured capacity, or a smaller
+  /// size the SRAM-plan ladder chose (run_summary.json "plan_sram_bytes"; 0: absent).
+  std::uint64_t plan_sram_bytes = 0;
   /// The run's warnings about CONV/GEMM layers whose params region takes a quarter of the SRAM
   /// or more (run_summary.json "warnings"; compiler params_region_warning.hpp), in order.
   std::vector<std::string> params_region_warnings;

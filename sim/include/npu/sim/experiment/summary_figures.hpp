@@ -50,7 +50,7 @@ std::string bandwidth_lines(const std::vector<RunSummary>& runs);
 /// `v` formatted with `format` ({fmt} syntax), or "" when empty.
 std::string optional_number(const std::optional<double>& v, const char* format);
 
-/// Sets the figure fields (ddr_read_mb ... host_time_pct) of a summary.json row. Json is
+/// Sets the figure fields (ddr_read_mb ... plan_sram_bytes) of a summary.json row. Json is
 /// nlohmann::json or nlohmann::ordered_json.
 template <class Json>
 void put_summary_figures(Json& e, const RunSummary& r, const VsNone& vs) {
@@ -72,6 +72,7 @@ void put_summary_figures(Json& e, const RunSummary& r, const VsNone& vs) {
   e["host_nodes"] = r.host_nodes;
   e["host_mac_pct"] = 100 * r.host_mac_share;
   e["host_time_pct"] = 100 * r.host_time_share;
+  e["plan_sram_bytes"] = r.plan_sram_bytes > 0 ? Json(r.plan_sram_bytes) : Json(nullptr);
 }
 
 }  // namespace npu::sim
