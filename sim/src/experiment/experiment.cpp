@@ -2,6 +2,7 @@
 #include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
+#include "npu/sim/experiment/fusion_regressions.hpp"
 #include "npu/sim/experiment/strategy_effects.hpp"
 #include "npu/base/json_text.hpp"
 
@@ -679,6 +680,11 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     md << "\n" << effects;
     txt << "\n" << effects;
   }
+  std::vector<const RunSummary*> run_ptrs;
+  for (const RunSummary& r : runs) run_ptrs.push_back(&r);
+  const std::string slower = fusion_regression_lines(run_ptrs);
+  md << (slower.empty() ? "" : "\n") << slower;
+  txt << (slower.empty() ? "" : "\n") << slower;
   md << verify_table(runs, true);
   txt << verify_table(runs, false);
   if (std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.earlier_run; })) {

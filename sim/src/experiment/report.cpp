@@ -16,6 +16,7 @@
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
 #include "npu/sim/experiment/experiment.hpp"
+#include "npu/sim/experiment/fusion_regressions.hpp"
 #include "npu/sim/io/output_files.hpp"
 
 namespace npu::sim {
@@ -276,6 +277,12 @@ ReportResult write_report(const std::vector<std::string>& dirs, const std::strin
   const std::string notes = status_notes(rows, n, dirs);
   md << "\n" << notes;
   txt << "\n" << notes;
+  std::vector<const RunSummary*> ok_runs;
+  for (const Row& row : rows)
+    if (row.status == "ok") ok_runs.push_back(&row.r);
+  const std::string slower = fusion_regression_lines(ok_runs);
+  md << (slower.empty() ? "" : "\n") << slower;
+  txt << (slower.empty() ? "" : "\n") << slower;
 
   write_file_atomic((fs::path(out_dir) / "summary.csv").string(), summary_csv(rows, axes));
   write_file_atomic((fs::path(out_dir) / "summary.json").string(), summary_json(rows).dump(2) + "\n");
