@@ -1,7 +1,10 @@
-// A GEMM whose minimal tile fits only without fuse-rope's whole-head tiles is refused with the
-// pass named and the bytes it would need without it (a new-user test: `transformer` on
-// llama-2-7b at the edge preset's 1 MiB said only "increase sram.capacity").
+// fuse-rope's whole-head output tiles on a small SRAM: where the tile certainly cannot fit, the
+// pass declines (FuseRope::fits) and the graph compiles with the rotary unfused; where only the
+// tiler finds it too big, the error names the pass and the bytes without it (a new-user test:
+// `transformer` on llama-2-7b at the edge preset's 1 MiB said only "increase sram.capacity").
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "npu/base/config_error.hpp"
 #include "npu/compiler/driver/compiler.hpp"
@@ -13,19 +16,49 @@
 namespace npu::compiler {
 namespace {
 
-TEST(RopeTileRefusal, NamesFuseRopeAndTheBytesWithoutIt) {
-  // llama-2-7b, one layer, decode at context 8, batch 2 (the layers repeat; the head's width does
-  // not matter): q = [2, 4096] x [4096, 4096], heads of d = 128. With fuse-rope an N tile holds
-  // whole heads: 4096 x 128 B of int8 weights x 2 slots = 1,048,576 B, the whole 1 MiB, before
-  // the input, params and cos/sin rows. Without it one output column suffices (4096 B x 2).
+// llama-2-7b, one layer, decode at context 8, batch 2 (the layers repeat; the head's width does
+// not matter): q = [2, 4096] x [4096, 4096], heads of d = 128.
+Graph one_layer_llama() {
   const LlmSpec* found = find_llm_spec("llama-2-7b");
-  ASSERT_NE(found, nullptr);
+  EXPECT_NE(found, nullptr);
   LlmSpec s = *found;
   s.layers = 1;
   s.vocab = 512;
-  const Graph g = build_llm_graph(s, {LlmPhase::Decode, 8, 2});
-  const HwConfig hw = load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  return build_llm_graph(s, {LlmPhase::Decode, 8, 2});
+}
+
+HwConfig edge() { return load_hw_config(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml"); }
+
+TEST(RopeTileRefusal, DeclinedWhereTheWholeHeadTileCannotFit) {
+  // With fuse-rope an N tile holds whole heads: 128 x 4096 int8 weights in 2 slots (32 tiles of
+  // N) plus one input row of 4096 B = 2 x 128 x 4096 + 4096 = 1,052,672 B > 1 MiB.
+  const HwConfig hw = edge();
   ASSERT_EQ(hw.sram.capacity_bytes, 1048576u);
+  const CompileResult r = compile(one_layer_llama(), hw, builtin_strategy("transformer"));
+  EXPECT_FALSE(r.program.instructions.empty());
+  int declined = 0, applied = 0;
+  for (const Decision& d : r.decisions) {
+    if (d.pass != "fuse-rope") continue;
+    if (d.outcome == DecisionOutcome::Applied) ++applied;
+    if (d.outcome == DecisionOutcome::Declined) {
+      ++declined;
+      EXPECT_NE(d.reason.find("whole heads of 128 columns: 2 x 128 x 4096 x 1 B of weights and one input row of 4096 x "
+                              "1 B = 1052672 bytes at least, more than sram.capacity 1048576 bytes"),
+                std::string::npos)
+          << d.reason;
+    }
+  }
+  EXPECT_EQ(applied, 0);
+  EXPECT_EQ(declined, 2);  // the rotaries of Q and K
+}
+
+TEST(RopeTileRefusal, NamesFuseRopeAndTheBytesWithoutIt) {
+  // At exactly the bound above the pass fuses, but the tile also needs its output rows, params
+  // and cos/sin rows: the tiler refuses it and names the pass. Without it one output column
+  // suffices (4096 B x 2).
+  HwConfig hw = edge();
+  hw.sram.capacity_bytes = 1052672;
+  const Graph g = one_layer_llama();
   try {
     compile(g, hw, builtin_strategy("transformer"));
     FAIL() << "expected ConfigError";

@@ -13,7 +13,7 @@ namespace npu::compiler {
 namespace {
 
 /// The candidates of one graph pass: checked, then rewritten or declined (PassManager::run).
-std::vector<Decision> run_graph_pass(const GraphPass& pass, Graph& graph) {
+std::vector<Decision> run_graph_pass(const GraphPass& pass, Graph& graph, const HwConfig* hw) {
   std::vector<Decision> decisions;
   const std::vector<Candidate> candidates = pass.match(graph);
   std::set<std::string> consumed;  // nodes removed or rewritten by this pass so far
@@ -26,7 +26,12 @@ std::vector<Decision> run_graph_pass(const GraphPass& pass, Graph& graph) {
     d.pass = pass.name();
     d.nodes = c.nodes;
     d.label = c.label;
-    const Legality l = pass.check(graph, c);
+    Legality l = pass.check(graph, c);
+    if (l.legal && hw) {
+      const std::string why_legal = l.reason;
+      l = pass.fits(graph, c, *hw);
+      if (l.legal) l.reason = why_legal;
+    }
     if (l.legal) {
       pass.rewrite(graph, c);
       d.outcome = DecisionOutcome::Applied;
@@ -75,7 +80,7 @@ std::vector<Decision> PassManager::run(Graph& graph, const PassContext& ctx) con
     if (pass->kind() == PassKind::Import) {
       d = static_cast<const ImportPass&>(*pass).run(graph, ctx);
     } else if (pass->kind() == PassKind::Graph) {
-      d = run_graph_pass(static_cast<const GraphPass&>(*pass), graph);
+      d = run_graph_pass(static_cast<const GraphPass&>(*pass), graph, ctx.hw);
       if (d.empty() && !ctx.model.empty())
         d.push_back(summary_decision(pass->name(), ctx.model, "no candidate in the graph"));
     } else {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
 
@@ -237,6 +239,26 @@ Legality FuseRope::check(const Graph& graph, const Candidate& c) const {
   return Legality::ok("head dim " + std::to_string(src.d) + ", " + std::to_string(src.positions) + " positions" +
                       (src.transpose.empty() ? "" : "; the head split " + src.reshape + ", " + src.transpose +
                                                         " now carries the rotated values"));
+}
+
+Legality FuseRope::fits(const Graph& graph, const Candidate& c, const HwConfig& hw) const {
+  const auto r = read_rotary(graph, graph.nodes[std::size_t(find_node(graph, c.nodes.size() == 8 ? c.nodes[1] : c.nodes[0]))]);
+  std::string why;
+  const Source src = r ? find_source(graph, r->x, why) : Source{};
+  if (src.gemm < 0 || src.d <= 0) return Legality::ok();
+  const Node& gemm = graph.nodes[std::size_t(src.gemm)];
+  if (!graph.has_tensor(gemm.inputs[1]) || graph.tensor(gemm.inputs[1]).shape.size() != 2) return Legality::ok();
+  const Dims& ws = graph.tensor(gemm.inputs[1]).shape;
+  const bool trans_b = gemm.op_type == "Gemm" && gemm.attr_int("transB", 0) != 0;
+  const std::uint64_t k = std::uint64_t(trans_b ? ws[1] : ws[0]), n = std::uint64_t(trans_b ? ws[0] : ws[1]);
+  const std::uint64_t d = std::uint64_t(src.d), e = std::uint64_t(dtype_bytes(hw.mac_array.dtype));
+  const std::uint64_t slots = n > d ? 2 : 1;
+  const std::uint64_t need = slots * d * k * e + k * e;
+  if (need <= hw.sram.capacity_bytes) return Legality::ok();
+  return Legality::decline(fmt::format(
+      "an output tile of {} would hold whole heads of {} columns: {} x {} x {} x {} B of weights and one input row of "
+      "{} x {} B = {} bytes at least, more than sram.capacity {} bytes; the rotary stays separate vector passes",
+      gemm.name, d, slots, d, k, e, k, e, need, hw.sram.capacity_bytes));
 }
 
 void FuseRope::rewrite(Graph& graph, const Candidate& c) const {

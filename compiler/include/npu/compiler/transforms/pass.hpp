@@ -96,6 +96,14 @@ class GraphPass : public Pass {
   /// Whether `c` may be rewritten in `graph` as it is now (earlier rewrites of the same run
   /// included), and the reason when not.
   virtual Legality check(const Graph& graph, const Candidate& c) const = 0;
+  /// Whether the fused layer a candidate check() accepted can be tiled at all on `hw` (its
+  /// SRAM), and the reason with the bytes when it certainly cannot: the pass manager declines
+  /// it then, and the graph keeps the nodes unfused, rather than the compile failing later.
+  /// Called only when the compile has a target (PassContext::hw). Default: no constraint.
+  virtual Legality fits(const Graph& graph, const Candidate& c, const HwConfig& hw) const {
+    (void)graph, (void)c, (void)hw;
+    return Legality::ok();
+  }
   /// Rewrite a candidate that check() accepted.
   virtual void rewrite(Graph& graph, const Candidate& c) const = 0;
 };

@@ -30,6 +30,13 @@ class FuseRope : public GraphPass {
   /// weight GEMM's output (directly or through the head-split Reshape + Transpose, each read
   /// by the next alone) without a rotary epilogue yet.
   Legality check(const Graph& graph, const Candidate& c) const override;
+  /// Declined when the fused GEMM's minimal tile certainly exceeds sram.capacity: an output
+  /// tile holds whole heads, so its weights alone are d x K elements of the array's dtype (the
+  /// tiler keeps weights in it), two slots when N > d (the next tile's weights load during
+  /// this one: tiling.cpp conv_sram_layout), plus at least one input row of K elements; in
+  /// bytes, (N > d ? 2 : 1) x d x K x e + K x e. llama-2-7b on a 1 MiB SRAM at int8:
+  /// 2 x 128 x 4096 + 4096 = 1,052,672 B. Without the fusion one output column suffices.
+  Legality fits(const Graph& graph, const Candidate& c, const HwConfig& hw) const override;
   /// The GEMM takes c and s as inputs 6 and 7 with fused_attr::kRope = d and kRopePositions = S
   /// and writes the rotated values; the last view (or the GEMM) writes the Add's output; the
   /// seven rotary nodes join the GEMM's npu.covers.
