@@ -248,7 +248,8 @@ const std::vector<Key> kEpilogueKeys = {{"in_scale", Kind::Epilogue}, {"bias", K
                                         {"residual", Kind::Part},     {"mul", Kind::Part},     {"requant", Kind::Part}, {"zp", Kind::Part},
                                         {"clamp", Kind::Part},        {"act", Kind::Part},     {"alpha", Kind::Part},
                                         {"beta", Kind::Part}};
-const std::vector<Key> kRequantKeys = {{"requant", Kind::Requant}, {"zp", Kind::Part}, {"clamp", Kind::Part}};
+const std::vector<Key> kRequantKeys = {{"requant", Kind::Requant}, {"zp", Kind::Part}, {"clamp", Kind::Part},
+                                       {"mask", Kind::Part}};
 
 template <class P>
 std::vector<Column<P>> with_keys(std::vector<Column<P>> t, const std::vector<Key>& keys) {
@@ -706,6 +707,12 @@ class Reader {
       const auto v = list(*f, 2, 2, "clamp=MIN,MAX: the int8 output range after requantisation");
       r.clamp_min = parse_int(v[0].text, v[0].col, "clamp", -128, 127);
       r.clamp_max = parse_int(v[1].text, v[1].col, "clamp", -128, 127);
+    }
+    if (const Field* f = find(fields, "mask")) {
+      if (f->value != "-128")
+        fail(f->value_col, fmt::format("mask={}: the only mask is -128 (inputs at the grid's lowest code weigh 0 in "
+                                       "an int8 softmax); write mask=-128 or leave it out", f->value));
+      r.mask_lowest = true;
     }
     return r;
   }
@@ -1198,6 +1205,7 @@ class Writer {
     if (r.in_zp != 0 || r.b_zp != 0 || r.out_zp != 0)
       kv("zp", two_inputs ? fmt::format("{},{},{}", r.in_zp, r.b_zp, r.out_zp) : fmt::format("{},{}", r.in_zp, r.out_zp));
     if (r.clamp_min != -128 || r.clamp_max != 127) kv("clamp", fmt::format("{},{}", r.clamp_min, r.clamp_max));
+    if (r.mask_lowest) kv("mask", "-128");
   }
   void tokens(const char* key, const std::vector<Token>& ts) {
     if (ts.empty()) return;

@@ -81,6 +81,12 @@ std::string requant_problem(const Instruction& inst) {
   const auto* pool = std::get_if<PoolParams>(&inst.params);
   const bool pad_code = pool && pool->op == PoolOp::AvgPad;
   if (std::string why = ranges(*r, inst.op == Opcode::Eltwise, pad_code); !why.empty()) return why;
+  if (r->mask_lowest) {
+    const auto* act = std::get_if<ActParams>(&inst.params);
+    if (!act || act->op != ActOp::Softmax || !r->on)
+      return fmt::format("mask=-128 on {}: only an int8 ACT op=softmax (with requant=) has masked keys; leave it out",
+                         act ? "ACT op=" + std::string(to_string(act->op)) : std::string(to_string(inst.op)));
+  }
   if (const auto* el = std::get_if<EltwiseParams>(&inst.params); el && is_lerp(el->op)) {
     if (!r->on)
       return fmt::format("ELTWISE op={} without requant=: its requant operand is the table of int32 blend weights "

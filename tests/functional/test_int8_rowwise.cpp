@@ -37,7 +37,7 @@ struct RowwiseSram {
 constexpr std::uint32_t kIn = 0x0, kOut = 0x20000, kTable = 0x40000, kParam = 0x60000;
 
 // The data path's softmax of `rows` rows of `x` with input scale s_in (output 1/256, zp -128).
-std::vector<std::int8_t> dp_softmax(const std::vector<std::int8_t>& x, int rows, double s_in) {
+std::vector<std::int8_t> dp_softmax(const std::vector<std::int8_t>& x, int rows, double s_in, bool mask = false) {
   RowwiseSram s;
   s.i8(kIn, x);
   s.i32(kTable, compiler::softmax_exp_table(s_in));
@@ -45,6 +45,7 @@ std::vector<std::int8_t> dp_softmax(const std::vector<std::int8_t>& x, int rows,
   p.op = isa::ActOp::Softmax;
   p.in_addr = kIn, p.out_addr = kOut, p.elems = std::uint32_t(x.size()), p.channels = rows;
   p.requant.on = true, p.requant.addr = kTable, p.requant.out_zp = -128;
+  p.requant.mask_lowest = mask;
   hw::functional::act_int8(p, s.dp.sram());
   return s.read(kOut, x.size());
 }
@@ -104,6 +105,38 @@ TEST(Int8Rowwise, SoftmaxOfEqualCodesAndOfOneElementByHand) {
   // sum 81919, inv = round(2^46 / 81919) = 859003945 (859003945.09); 65535 inv / 2^38 = 204.80 ->
   // 205, 16384 inv / 2^38 = 51.20 -> 51: out = 77, -77 (p = 0.8, 0.2: 204.8 and 51.2 of 256).
   EXPECT_EQ(dp_softmax({16, 0}, 1, std::log(2.0) / 8), (std::vector<std::int8_t>{77, -77}));
+}
+
+TEST(Int8Rowwise, MaskedSoftmaxGivesKeysAtTheLowestCodeWeightZeroByHand) {
+  // s_in = ln 2 / 8, codes {16, 0, -128, -128} with mask=-128: the two keys at -128 weigh 0 and
+  // the row is the {16, 0} row above: 77, -77, and p = 0 -> out_zp = -128 for the masked keys.
+  EXPECT_EQ(dp_softmax({16, 0, -128, -128}, 1, std::log(2.0) / 8, true), (std::vector<std::int8_t>{77, -77, -128, -128}));
+  // Without the mask they weigh e[16 + 128] = floor(65535 x 2^-18 + 0.5) = 0 (0.25): the same
+  // here; at s_in = 0.01 they weigh e[144] = floor(65535 e^-1.44 + 0.5) = 15527 each, against
+  // e[0] = 65535 and e[16] = floor(65535 e^-0.16 + 0.5) = 55845: p = 65535 / 152434 = 0.4299,
+  // 55845 / 152434 = 0.3664 and 0.1019: 110.06 -> 110, 93.79 -> 94, 26.08 -> 26 of 256.
+  EXPECT_EQ(dp_softmax({16, 0, -128, -128}, 1, 0.01), (std::vector<std::int8_t>{-18, -34, -102, -102}));
+  // Masked, only the two visible keys share the mass: 65535 / 121380 = 0.5399 -> 138.2 -> 138,
+  // 55845 / 121380 = 0.4601 -> 117.8 -> 118 of 256.
+  EXPECT_EQ(dp_softmax({16, 0, -128, -128}, 1, 0.01, true), (std::vector<std::int8_t>{10, -10, -128, -128}));
+  // A row whose every key is at -128 (all masked) is computed as without the mask: 1/2 each.
+  EXPECT_EQ(dp_softmax({-128, -128}, 1, 0.01, true), (std::vector<std::int8_t>{0, 0}));
+}
+
+TEST(Int8Rowwise, MaskedSoftmaxDataPathEqualsTheIntegerReference) {
+  std::mt19937 rng(11);
+  const int rows = 9, d = 37;
+  std::vector<std::int8_t> x = random_codes(rng, std::size_t(rows * d), -100, 127);
+  for (int r = 0; r < rows; ++r)  // a causal mask: row r sees its first r + 1 keys
+    for (int j = r + 1; j < d; ++j) x[std::size_t(r * d + j)] = -128;
+  const std::vector<std::int8_t> got = dp_softmax(x, rows, 0.1173, true);
+  compiler::qref::SoftmaxRule rule({0.1173, 3}, {1.0 / 256.0, -128});
+  rule.mask_lowest = true;
+  std::vector<std::int8_t> ref(x.size());
+  for (int r = 0; r < rows; ++r) rule.row(&x[std::size_t(r * d)], std::size_t(d), &ref[std::size_t(r * d)]);
+  EXPECT_EQ(got, ref);
+  for (int j = 1; j < d; ++j) EXPECT_EQ(got[std::size_t(j)], -128) << j;  // row 0: key 0 alone
+  EXPECT_EQ(got[0], 127);  // p = 1: 256 - 128 saturates at 127
 }
 
 TEST(Int8Rowwise, SoftmaxDataPathEqualsTheIntegerReferenceAndFp32WithinOneStep) {

@@ -235,3 +235,31 @@ TEST(RequantOperand, CheckReportsRequantInAnFp32Program) {
     if (i.kind == CheckKind::DataType && i.message.find("requant is an int8 operand") != std::string::npos) ++dtype_issues;
   EXPECT_EQ(dtype_issues, 10);  // CONV, two GEMMs, four ACTs, POOL, two ELTWISEs
 }
+
+TEST(RequantOperand, SoftmaxMaskRoundTripsAndIsRefusedElsewhere) {
+  // mask=-128 (docs/isa.md): an int8 softmax's inputs at code -128 weigh 0.
+  const std::string line = "ACT op=softmax in=0x0 out=0x100 elems=8 channels=2 requant=0x200 zp=3,-128 mask=-128";
+  const Program p = read_program(kRequantHead + line + "\n");
+  const auto& r = std::get<ActParams>(p.instructions[0].params).requant;
+  EXPECT_TRUE(r.mask_lowest);
+  EXPECT_NE(write_program(p).find("mask=-128"), std::string::npos) << write_program(p);
+  EXPECT_EQ(read_program(write_program(p)), p);
+  // Without the key the flag is off, and the two programs differ.
+  const Program q = read_program(kRequantHead + "ACT op=softmax in=0x0 out=0x100 elems=8 channels=2 requant=0x200 "
+                                               "zp=3,-128\n");
+  EXPECT_FALSE(std::get<ActParams>(q.instructions[0].params).requant.mask_lowest);
+  EXPECT_FALSE(p == q);
+  // Another value (column 60: the value after "mask=" at 55), another op, or no requant: refused
+  // with the place and the fix.
+  EXPECT_NE(requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 requant=0x200 mask=-127")
+                .find("bad.npuasm:3:60: error: mask=-127: the only mask is -128"),
+            std::string::npos)
+      << requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 requant=0x200 mask=-127");
+  EXPECT_NE(requant_error_of("ACT op=relu in=0x0 out=0x100 elems=8 requant=0x200 mask=-128")
+                .find("error: mask=-128 on ACT op=relu: only an int8 ACT op=softmax (with requant=) has masked keys"),
+            std::string::npos)
+      << requant_error_of("ACT op=relu in=0x0 out=0x100 elems=8 requant=0x200 mask=-128");
+  EXPECT_NE(requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 mask=-128").find("error: mask=-128 on ACT op=softmax"),
+            std::string::npos)
+      << requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 mask=-128");
+}

@@ -1,4 +1,5 @@
 // Post-training quantisation (ptq.hpp).
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 
 #include <algorithm>
@@ -223,9 +224,11 @@ int fold_after_quantising(Graph& g, const WeightGrids& before_fold) {
 // a key is seen, -inf or -3.4e38 where not: mask sentinels) gets the range of its data widened
 // down to 2 (out_lo - x_hi) (out the Add's output, x its other operand; -1 without ranges), so
 // its sentinels (code -128) push every masked score below the output grid: it saturates at the
-// output's lowest code, as a real -inf would. Returns the number of such operands.
+// output's lowest code, as a real -inf would; each Softmax reading that Add's output gets
+// fused_attr::kMaskLowest (a key at code -128 weighs 0). Returns the number of such operands.
 int quantize_eltwise_constants(Graph& g, const std::map<std::string, TensorRange>& ranges) {
   int n_quantised = 0;
+  std::vector<std::string> mask_outputs;  // the mask Adds' outputs
   for (const Node& n : g.nodes) {
     if (n.op_type != "Add" && n.op_type != "Mul") continue;
     for (std::size_t k = 0; k < n.inputs.size(); ++k) {
@@ -239,6 +242,7 @@ int quantize_eltwise_constants(Graph& g, const std::map<std::string, TensorRange
         const auto y = n.outputs.empty() ? ranges.end() : ranges.find(n.outputs[0]);
         const float reach = x != ranges.end() && y != ranges.end() ? 2.0f * (y->second.lo - x->second.hi) : -1.0f;
         range.lo = std::min(range.lo, reach < 0 ? reach : -1.0f);
+        if (n.op_type == "Add" && !n.outputs.empty()) mask_outputs.push_back(n.outputs[0]);
       }
       const QuantParams q = activation_params(range);
       const double s = double(q.scale[0]), zp = double(q.zero_point[0]);
@@ -247,6 +251,10 @@ int quantize_eltwise_constants(Graph& g, const std::map<std::string, TensorRange
       ++n_quantised;
     }
   }
+  for (Node& s : g.nodes)
+    if (s.op_type == "Softmax" && !s.inputs.empty() &&
+        std::find(mask_outputs.begin(), mask_outputs.end(), s.inputs[0]) != mask_outputs.end())
+      s.attrs[fused_attr::kMaskLowest] = std::int64_t(1);
   return n_quantised;
 }
 

@@ -1,5 +1,6 @@
 // The quantised reference interpreter (reference_quantised.hpp): graph level, one node at a
 // time, with the rules of quantised_rules.hpp (no back-end code).
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/reference/reference_quantised.hpp"
 
 #include <algorithm>
@@ -442,7 +443,8 @@ class QuantisedInterpreter {
     const std::size_t rows = d > 0 ? x.q.size() / std::size_t(d) : 0;
     try {
       if (n.op_type == "Softmax") {
-        const qref::SoftmaxRule rule(x.grid, y.grid);
+        qref::SoftmaxRule rule(x.grid, y.grid);
+        rule.mask_lowest = n.attr_int(fused_attr::kMaskLowest, 0) != 0;
         for (std::size_t r = 0; r < rows; ++r) rule.row(&x.q[r * std::size_t(d)], std::size_t(d), &y.q[r * std::size_t(d)]);
       } else {
         const bool ln = n.op_type == "LayerNormalization";

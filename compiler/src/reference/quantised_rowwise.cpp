@@ -41,11 +41,13 @@ SoftmaxRule::SoftmaxRule(const QuantGrid& x, const QuantGrid& y) : zp_y(y.zero_p
 void SoftmaxRule::row(const std::int8_t* x, std::size_t d, std::int8_t* y) const {
   int top = -128;
   for (std::size_t j = 0; j < d; ++j) top = std::max(top, int(x[j]));
+  const bool masked = mask_lowest && top > -128;
+  auto e = [&](std::int8_t v) { return masked && v == -128 ? 0 : exp_table[std::size_t(top - v)]; };
   std::int64_t total = 0;
-  for (std::size_t j = 0; j < d; ++j) total += exp_table[std::size_t(top - x[j])];
+  for (std::size_t j = 0; j < d; ++j) total += e(x[j]);
   const std::int64_t inv = (std::int64_t(1) << 46) / total + ((std::int64_t(1) << 46) % total >= total - total / 2 ? 1 : 0);
   for (std::size_t j = 0; j < d; ++j) {
-    const std::int64_t prod = std::int64_t(exp_table[std::size_t(top - x[j])]) * inv;
+    const std::int64_t prod = std::int64_t(e(x[j])) * inv;
     y[j] = saturate(std::int64_t(zp_y) + (prod + (std::int64_t(1) << 37)) / (std::int64_t(1) << 38));
   }
 }

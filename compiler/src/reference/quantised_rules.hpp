@@ -103,10 +103,13 @@ struct BatchNormChannel {
 /// table, PopulateSoftmaxUInt8LookupTable, with an integer reciprocal): e[k] =
 /// floor(65535 exp(-s_x k) + 0.5) for k = max - x in 0..255, T = sum e, inv = round(2^46 / T)
 /// (half up), y = saturate(zp_y + round_half_up(e inv / 2^38)). The output grid must have scale
-/// 1/256 (throws std::invalid_argument otherwise).
+/// 1/256 (throws std::invalid_argument otherwise). With mask_lowest (a Softmax behind an
+/// attention mask, fused_attr::kMaskLowest), e = 0 for x = -128 unless the row's maximum is -128
+/// (isa::Requant::mask_lowest).
 struct SoftmaxRule {
   std::int32_t exp_table[256] = {};
   int zp_y = 0;
+  bool mask_lowest = false;
   SoftmaxRule(const QuantGrid& x, const QuantGrid& y);
   void row(const std::int8_t* x, std::size_t d, std::int8_t* y) const;
 };

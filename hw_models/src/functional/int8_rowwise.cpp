@@ -64,11 +64,14 @@ void softmax_int8(const isa::ActParams& p, BackingStore& sram) {
   for (std::uint64_t r = 0; r < rows; ++r) {
     std::int8_t* x = &v[r * d];
     const int mx = *std::max_element(x, x + d);
+    // mask=-128: keys at the lowest code weigh 0, unless the whole row is there (Requant).
+    const bool masked = p.requant.mask_lowest && mx > -128;
+    auto weight = [&](std::int8_t xj) { return masked && xj == -128 ? 0 : lut[std::size_t(mx - xj)]; };
     std::int64_t sum = 0;
-    for (std::uint64_t j = 0; j < d; ++j) sum += lut[std::size_t(mx - x[j])];
+    for (std::uint64_t j = 0; j < d; ++j) sum += weight(x[j]);
     if (sum <= 0) bad(p, "table sum " + std::to_string(sum) + " is not positive (entry 0 must be > 0)");
     const std::int64_t reciprocal = ((std::int64_t(1) << 46) + sum / 2) / sum;
-    for (std::uint64_t j = 0; j < d; ++j) x[j] = softmax_int8_element(lut[std::size_t(mx - x[j])], reciprocal, p.requant.out_zp);
+    for (std::uint64_t j = 0; j < d; ++j) x[j] = softmax_int8_element(weight(x[j]), reciprocal, p.requant.out_zp);
   }
   sram.write(p.out_addr, v.data(), v.size());
 }

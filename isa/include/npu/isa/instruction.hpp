@@ -148,9 +148,13 @@ struct Requant {
   std::uint32_t addr = 0;
   int in_zp = 0, b_zp = 0, out_zp = 0;  ///< each in [-128, 127]
   int clamp_min = -128, clamp_max = 127;  ///< within [-128, 127], min <= max
+  /// ACT softmax only (`mask=-128`): an input at code -128, the grid's lowest, is a masked key
+  /// and weighs 0 (a score plus an attention mask's sentinel saturates there: docs/functional.md
+  /// "An attention mask"); a row whose every input is at -128 is computed as without the mask.
+  bool mask_lowest = false;
   bool operator==(const Requant& o) const {
     return on == o.on && addr == o.addr && in_zp == o.in_zp && b_zp == o.b_zp && out_zp == o.out_zp &&
-           clamp_min == o.clamp_min && clamp_max == o.clamp_max;
+           clamp_min == o.clamp_min && clamp_max == o.clamp_max && mask_lowest == o.mask_lowest;
   }
   /// Bytes of the SRAM table: 8 x channels (CONV/GEMM, ACT scale_shift), 8 (other ACT), 28 (ELTWISE add).
   static constexpr std::uint64_t kActTableBytes = 8, kEltwiseTableBytes = 28, kPairBytes = 8;

@@ -93,6 +93,10 @@ inline constexpr const char* kRopePositions = "npu.rope_positions";
 inline constexpr const char* kSwiglu = "npu.swiglu";
 /// The input slot of the kSwiglu gate weights.
 inline constexpr std::size_t kSwigluGateInput = 8;
+/// int 1 on an int8 Softmax whose input is an attention-mask Add (set by post-training
+/// quantisation, ptq.cpp quantize_eltwise_constants): the mask's sentinels saturate the masked
+/// scores at code -128, and such keys weigh 0 (isa::Requant::mask_lowest, qref::SoftmaxRule).
+inline constexpr const char* kMaskLowest = "npu.mask_lowest";
 }  // namespace fused_attr
 
 /// Names of the original nodes a (possibly fused) node covers, the node itself first.

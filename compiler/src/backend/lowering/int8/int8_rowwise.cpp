@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
 #include "npu/isa/cost/requant_math.hpp"
 #include "npu/isa/requant_operand.hpp"
@@ -68,6 +69,7 @@ void rowwise_layer_int8(const Graph& g, const LayerSpec& L, const Node* anchor, 
       return;
     }
     r.table = softmax_exp_table(x.scale);
+    r.imm.mask_lowest = anchor && anchor->attr_int(fused_attr::kMaskLowest, 0) != 0;
   } else {
     if (!anchor || (anchor->op_type != "LayerNormalization" && anchor->op_type != "RMSNormalization")) {
       r.problem = "its node is not a LayerNormalization or RMSNormalization";
