@@ -107,5 +107,26 @@ TEST(BurstSpan, ConvBurstCostCountsMisalignedRowBands) {
   EXPECT_EQ(conv_burst_cost(g, LoopOrder::WeightsResident, 2, 2, o), 6336u);
 }
 
+TEST(BurstSpan, AComputedGemmBIsReadRowByRowPerOutputColumnTile) {
+  // Attention's P x V for one head at context 302: A [1, 302], B = V [302, 64] computed at run
+  // time, read row-major (b_row_major). Tiles of 32 columns: each of the 302 rows gives a 32-B
+  // run inside one 64-B burst, per tile 302 bursts, two tiles 2 x 302 x 64 = 38,656 B; one tile
+  // of 64 columns reads each row's burst once, 302 x 64 = 19,328 B (V's bytes). A, 302 B in
+  // 5 bursts (320 B), and the output (1 x 64 B: one burst) are the same for both.
+  ConvGeom g;
+  g.gemm = true;
+  g.b_row_major = true;
+  g.c_in = 302, g.h_in = g.h_out = 1, g.w_in = g.w_out = 1, g.c_out = 64;
+  TilingOptions o;
+  const std::uint64_t a_and_out = 320 + 64;
+  EXPECT_EQ(conv_burst_cost(g, LoopOrder::WeightsResident, 64, 1, o), 19328u + a_and_out);
+  // Two output tiles of 32 B each: the output is 2 runs of 32 B within one burst: 2 x 64.
+  EXPECT_EQ(conv_burst_cost(g, LoopOrder::WeightsResident, 32, 1, o), 38656u + 320 + 2 * 64);
+  // Pre-tiled weights (a constant B): one contiguous 302 x 32 = 9,664-B block per tile, 151
+  // bursts each (9,664 = 151 x 64), 19,328 B in all whichever the tile.
+  g.b_row_major = false;
+  EXPECT_EQ(conv_burst_cost(g, LoopOrder::WeightsResident, 32, 1, o), 19328u + 320 + 2 * 64);
+}
+
 }  // namespace
 }  // namespace npu::compiler

@@ -142,3 +142,36 @@ TEST(LayoutTiles, CostedOnlyLayoutLayersAreNotedInTheCompileReport) {
 
 }  // namespace
 
+
+TEST(LayoutTiles, ATransposedKvCacheRowIsNotCutInsideADramBurst) {
+  // GPT-2's K cache of one head, [302 positions, 64] int8 -> K^T [64, 302]: over the output
+  // dims (d, s), in strides (1, 64), out strides (302, 1); one d index is a block of 302.
+  LayoutPiece p;
+  p.input = "k";
+  p.dims = {64, 302};
+  p.in_stride = {1, 64};
+  p.out_stride = {302, 1};
+  p.outer = 1;
+  // The streaming chunk of 16,384 elements alone gives 16384 / 302 = 54 d per tile: tiles of
+  // 54 and 10, each input row's 64-byte burst read by both (the new-user finding: 2x the bytes).
+  const auto chunk = plan_layout_tiles({p}, 1000000, 16384);
+  ASSERT_TRUE(chunk);
+  ASSERT_EQ(chunk->tiles.size(), 2u);
+  EXPECT_EQ(chunk->tiles[0].loads[0].extent, (std::array<std::uint32_t, 3>{54, 302, 1}));
+  // With 64-element bursts the split dim (d: stride 1 in the input) takes a whole burst, 64 x
+  // 302 in + out = 38,656 elements <= the SRAM's 1,000,000: one tile, one contiguous LOAD.
+  const auto whole = plan_layout_tiles({p}, 1000000, 16384, 64);
+  ASSERT_TRUE(whole);
+  ASSERT_EQ(whole->tiles.size(), 1u);
+  EXPECT_EQ(whole->tiles[0].loads[0].extent, (std::array<std::uint32_t, 3>{19328, 1, 1}));
+  // 32-element bursts: 54 rounds down to 32, two tiles of 32 that share no burst.
+  const auto half = plan_layout_tiles({p}, 1000000, 16384, 32);
+  ASSERT_TRUE(half);
+  ASSERT_EQ(half->tiles.size(), 2u);
+  EXPECT_EQ(half->tiles[1].loads[0].in_elem, 32u);
+  EXPECT_EQ(half->tiles[1].loads[0].extent, (std::array<std::uint32_t, 3>{32, 302, 1}));
+  // When a whole burst does not fit the SRAM (64 x 302 x 2 > 30,000), the chunk's 54 stays.
+  const auto small = plan_layout_tiles({p}, 30000, 16384, 64);
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->tiles[0].loads[0].extent[0], 49u);  // (54: 32,616 > 30,000) 30000 / 604 = 49
+}

@@ -74,7 +74,8 @@ std::vector<Step> gen_moves(GenCtx& ctx, const LayerSpec& L) {
   const std::uint64_t overhead = 4 * ctx.opt.align_bytes;
   if (ctx.cap < overhead + 4 * std::uint64_t(ctx.e)) ctx.too_big(L, overhead + 4 * std::uint64_t(ctx.e));
   const std::uint64_t max_tile = (ctx.cap - overhead) / (2 * std::uint64_t(ctx.e));  // in + out elements of one buffer
-  const auto plan = plan_layout_tiles(L.layout, max_tile, kStreamChunkElems);
+  const std::uint64_t burst_elems = std::uint64_t(std::max(ctx.opt.burst_bytes, 1)) / std::uint64_t(ctx.e);
+  const auto plan = plan_layout_tiles(L.layout, max_tile, kStreamChunkElems, std::max<std::uint64_t>(burst_elems, 1));
   if (!plan) {
     std::uint64_t block = 0;
     for (const auto& p : L.layout) block += p.dims.empty() ? 1 : p.dims.back();

@@ -95,6 +95,7 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
   const std::uint64_t nn = std::uint64_t(b.back());
   const std::uint64_t e = std::uint64_t(ctx.elem_bytes());
   const std::uint64_t b_batch = prod(b, 0, b.size() - 2);
+  const bool weight_b = b_batch == 1 && is_const(g, n.inputs[1]);  // else B is computed: read row-major
   auto gemm = [&](const std::string& name, const std::string& in, const std::string& w, const std::string& out,
                   std::uint64_t m) {
     LayerSpec L = ctx.base(n, LayerKind::Gemm);
@@ -106,6 +107,7 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
     c.c_out = int(nn);
     c.w_in = c.w_out = 1;
     c.gemm = true;
+    c.b_row_major = !weight_b;  // a computed B is read as it is, row-major [K, N] (not pre-tiled)
     L.inputs = {in};
     L.weight = w;
     L.output = out;
@@ -115,7 +117,7 @@ void lower_matmul(LowerCtx& ctx, const Node& n) {
     set_swiglu(ctx, n, L);
     ctx.finish_mac(n, L);
   };
-  if (b_batch == 1 && is_const(g, n.inputs[1])) {
+  if (weight_b) {
     gemm(isa_name(n.name), n.inputs[0], n.inputs[1], n.outputs[0], prod(a, 0, a.size() - 1));
     return;
   }

@@ -39,7 +39,7 @@ std::string conv_plan_cost_key(const ConvGeom& g, const TilingOptions& o) {
   KeyBytes k;
   k.s.reserve(256);
   k << g.c_in << g.h_in << g.w_in << g.c_out << g.h_out << g.w_out << g.kh << g.kw << g.stride_h << g.stride_w
-    << g.pad_top << g.pad_left << g.pad_bottom << g.pad_right << g.dilation << g.group << g.gemm;
+    << g.pad_top << g.pad_left << g.pad_bottom << g.pad_right << g.dilation << g.group << g.gemm << g.b_row_major;
   k << o.act_bytes << o.overlap << o.traffic_weight << o.param_bytes << o.reserved_param_bytes_per_channel
     << o.residual << o.dual_gemm << o.in_scale << o.prologue_param_bytes << o.co_multiple << o.rope_row_bytes
     << o.batch << o.align_bytes << o.max_program_instructions << o.burst_bytes << o.accumulator_bytes

@@ -112,16 +112,17 @@ std::uint64_t outer_block_elems(const std::vector<LayoutPiece>& pieces) {
 // the dims after it, with the first t and then the largest c that fits; none if nothing fits.
 std::optional<std::pair<std::size_t, std::uint64_t>> choose_split(const std::vector<LayoutPiece>& pieces,
                                                                   std::uint64_t B, std::uint64_t max_tile_elems,
-                                                                  std::uint64_t max_out_elems) {
+                                                                  std::uint64_t max_out_elems, std::uint64_t burst) {
   const LayoutPiece& p0 = pieces[0];
   const std::size_t A = p0.outer;
-  auto fits = [&](std::size_t t, std::uint64_t c) {
+  auto fits_in = [&](std::size_t t, std::uint64_t c, std::uint64_t max_out) {
     const std::uint64_t outer = A == 0 ? 1 : c * product(p0.dims, t + 1, A);
     const std::uint64_t out = outer * B;
     std::uint64_t in = 0;
     for (const LayoutPiece& p : pieces) in += A == 0 ? box_elems(p, 0, p.dims.empty() ? 1 : p.dims[0]) : box_elems(p, t, c);
-    return in + out <= max_tile_elems && out <= std::max(max_out_elems, B);
+    return in + out <= max_tile_elems && out <= std::max(max_out, B);
   };
+  auto fits = [&](std::size_t t, std::uint64_t c) { return fits_in(t, c, max_out_elems); };
   std::size_t t = 0;
   std::uint64_t c = 1;
   if (A == 0) {
@@ -135,6 +136,12 @@ std::optional<std::pair<std::size_t, std::uint64_t>> choose_split(const std::vec
       if (fits(t, mid)) lo = mid; else hi = mid - 1;
     }
     c = lo;
+    const bool contiguous = std::all_of(pieces.begin(), pieces.end(), [&](const LayoutPiece& p) { return p.in_stride[t] == 1; });
+    if (burst > 1 && contiguous && c < p0.dims[t]) {  // whole bursts per tile (plan_layout_tiles)
+      const std::uint64_t whole = std::min(p0.dims[t], burst);
+      if (c >= burst) c = c / burst * burst;
+      else if (fits_in(t, whole, ~std::uint64_t(0))) c = whole;
+    }
   }
   return std::make_pair(t, c);
 }
@@ -190,11 +197,11 @@ LayoutTile make_tile(const std::vector<LayoutPiece>& pieces, std::size_t t, std:
 }  // namespace
 
 std::optional<LayoutTilePlan> plan_layout_tiles(const std::vector<LayoutPiece>& pieces, std::uint64_t max_tile_elems,
-                                                std::uint64_t max_out_elems) {
+                                                std::uint64_t max_out_elems, std::uint64_t burst_elems) {
   const std::uint64_t B = outer_block_elems(pieces);
   const LayoutPiece& p0 = pieces[0];
   const std::size_t A = p0.outer;
-  const auto split = choose_split(pieces, B, max_tile_elems, max_out_elems);
+  const auto split = choose_split(pieces, B, max_tile_elems, max_out_elems, burst_elems);
   if (!split) return std::nullopt;
   const auto [t, c] = *split;
 

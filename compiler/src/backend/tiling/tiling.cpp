@@ -305,10 +305,19 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
   } else {
     input = bands_cost(std::uint64_t(g.c_in), 1, 0);
   }
-  // Each co tile's weights are one run from its first output channel.
+  // Each co tile's weights are one run from its first output channel (pre-tiled); a computed
+  // B (b_row_major) gives K runs of cot x e bytes per tile, N x e apart, from column w0 + j cot.
   std::uint64_t weights = 0, w0 = 0;
   for (const auto& [cot, count] : co_pieces) {
-    weights += tiled_runs_cost(cot * per_oc, 1, count, cot * per_oc, B, w0 * per_oc);
+    if (g.b_row_major) {
+      const std::uint64_t k_rows = std::uint64_t(g.cin_per_group()) * g.kh * g.kw, row = std::uint64_t(g.c_out) * e;
+      const std::uint64_t c0 = w0, tile_bytes = cot * e;
+      weights += periodic_sum(count, tile_bytes, B, [&](std::uint64_t j) {
+        return runs_cost(tile_bytes, k_rows, row, B, (c0 + j * cot) * e);
+      });
+    } else {
+      weights += tiled_runs_cost(cot * per_oc, 1, count, cot * per_oc, B, w0 * per_oc);
+    }
     w0 += cot * count;
   }
   if (opt.dual_gemm) weights *= 2;  // the gate's tile beside the up's: one more run of the same size

@@ -44,9 +44,14 @@ struct LayoutTilePlan {
 
 /// Plans the tiles of `pieces` (LayerSpec::layout) with each tile's input plus output at most
 /// `max_tile_elems` elements and its output at most `max_out_elems` (a streaming chunk).
+/// Where the split dimension is the input's contiguous one (every piece's stride 1 there), a
+/// tile's count along it is a multiple of `burst_elems` (the DRAM burst in elements): a burst
+/// cut between two tiles would be read by both (a transposed 64-byte KV-cache row cut into 54
+/// and 10 read every burst twice); below one burst, a whole burst is taken when it fits
+/// `max_tile_elems`, past the streaming chunk.
 /// std::nullopt when not even one outer index fits (the caller reports the SRAM as too small).
 /// Throws std::logic_error on pieces that break LayoutPiece's contract (a compiler bug).
 std::optional<LayoutTilePlan> plan_layout_tiles(const std::vector<LayoutPiece>& pieces, std::uint64_t max_tile_elems,
-                                                std::uint64_t max_out_elems);
+                                                std::uint64_t max_out_elems, std::uint64_t burst_elems = 1);
 
 }  // namespace npu::compiler

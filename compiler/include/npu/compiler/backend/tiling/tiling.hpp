@@ -26,6 +26,10 @@ struct ConvGeom {
   /// A GEMM: A is row-major [M, K] (a band of rows is one contiguous run), the output
   /// row-major [M, N], and the weights pre-tiled in DDR (each N-tile one contiguous block).
   bool gemm = false;
+  /// A GEMM whose B is computed at run time (attention's P x V, a KV cache), read as it is,
+  /// row-major [K, N]: an N-tile of co columns is K runs of co x e bytes at stride N x e, each
+  /// run its own bursts (conv_burst_cost), not one pre-tiled block.
+  bool b_row_major = false;
   int cin_per_group() const { return c_in / group; }
   int cout_per_group() const { return c_out / group; }
   /// c_out * h_out * w_out * (c_in / group) * kh * kw.
