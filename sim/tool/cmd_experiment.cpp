@@ -63,7 +63,7 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
                     const std::vector<std::string>& traces, bool verify, const npu::sim::VerifyOptions& vo) {
   opt.strategies = npu::tool::strategy_list(strategies);
   if (opt.strategies.empty()) opt.strategies = npu::compiler::builtin_strategy_names();  // all six built-ins
-  opt.traces = npu::tool::split_list(traces);
+  opt.traces = npu::tool::trace_list(traces);
   opt.self_exe = npu::tool::self_exe();
   opt.with_data = verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)
   if (!verify && !vo.calib_dir.empty())

@@ -18,6 +18,7 @@
 #include "npu/sim/io/ddr_trace_files.hpp"
 #include "npu/base/files.hpp"
 #include "npu/sim/run/run_program.hpp"
+#include "npu/sim/run/trace_kinds.hpp"
 
 namespace npu::tool {
 namespace {
@@ -34,10 +35,7 @@ std::set<std::string> parse_traces(const std::string& list) {
   std::stringstream ss(list);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item.empty()) continue;
-    if (item != "ddr" && item != "timeline" && item != "vcd") {
-      throw ConfigError("--trace: error: unknown trace kind '" + item + "'\n  allowed: ddr, timeline, vcd (comma-separated)");
-    }
+    npu::sim::check_trace_kind(item);
     if (!out.insert(item).second)
       throw ConfigError("--trace: error: '" + item + "' is given twice; give each trace kind once");
   }
@@ -45,6 +43,7 @@ std::set<std::string> parse_traces(const std::string& list) {
 }
 
 void run(const RunArgs& a) {
+  npu::tool::trace_list(a.trace);  // refuses empty entries and unknown kinds
   std::string joined;
   for (const std::string& t : a.trace) joined += (joined.empty() ? "" : ",") + t;
   const std::set<std::string> traces = parse_traces(joined);

@@ -48,12 +48,7 @@ void add_simulate(CLI::App& app) {
       ->default_val(1);
   npu::tool::add_allow_nonfinite_flag(cmd, opt->allow_nonfinite);
   cmd->callback([cmd, opt, traces, quiet]() {
-    for (const std::string& list : *traces) {
-      std::stringstream ss(list);
-      std::string t;
-      while (std::getline(ss, t, ','))
-        if (!t.empty()) opt->traces.push_back(t);
-    }
+    opt->traces = npu::tool::trace_list(*traces);
     if (!opt->with_data && (!opt->input_data.empty()))
       throw npu::ConfigError("--input-data: error: it gives values for a run with data; add --with-data");
     if (!opt->with_data && cmd->count("--input-seed") > 0)

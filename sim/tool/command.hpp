@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "npu/base/config_error.hpp"
+#include "npu/sim/run/trace_kinds.hpp"
 
 namespace npu::tool {
 
@@ -125,6 +126,19 @@ inline std::vector<std::string> strategy_list(const std::vector<std::string>& it
                              "': error: empty entry in the list; separate names with single commas, or leave the "
                              "option out for the default list");
   return split_list(items);
+}
+
+/// The trace kinds of `--trace` values, each value and kind checked (npu::sim::check_trace_kind:
+/// an empty value or entry, `--trace ""` or `ddr,,vcd`, is refused rather than taken as no
+/// trace; an unknown kind gets a did-you-mean).
+/// @throws npu::ConfigError naming the value and the fix.
+inline std::vector<std::string> trace_list(const std::vector<std::string>& items) {
+  for (const auto& item : items)
+    if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
+      npu::sim::check_trace_kind("");
+  std::vector<std::string> kinds = split_list(items);
+  for (const auto& k : kinds) npu::sim::check_trace_kind(k);
+  return kinds;
 }
 
 /// Exit status the tool returns when no exception escapes (e.g. 1 when some experiment

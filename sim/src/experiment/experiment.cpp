@@ -1,9 +1,11 @@
+#include "npu/sim/run/trace_kinds.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
 #include "npu/sim/experiment/fusion_regressions.hpp"
 #include "npu/sim/experiment/strategy_effects.hpp"
+#include "npu/sim/experiment/sweep.hpp"
 #include "npu/base/json_text.hpp"
 
 #include "npu/compiler/frontend/model_loader.hpp"
@@ -81,11 +83,7 @@ std::vector<ExperimentJob> plan_experiment(const ExperimentOptions& opt) {
       }
   refuse_shared_run_folders(jobs);
   if (!opt.shard.empty()) {
-    int i = 0, n = 0;
-    char slash = 0;
-    std::istringstream in(opt.shard);
-    if (!(in >> i >> slash >> n) || slash != '/' || n <= 0 || i < 0 || i >= n || !in.eof())
-      throw ConfigError(fmt::format("--shard '{}': error: expected i/N with 0 <= i < N (e.g. 0/4)", opt.shard));
+    const auto [i, n] = parse_shard(opt.shard);  // sweep.hpp
     std::vector<ExperimentJob> mine;
     for (std::size_t k = 0; k < jobs.size(); ++k)
       if (int(k % std::size_t(n)) == i) mine.push_back(jobs[k]);
@@ -190,9 +188,7 @@ void validate_experiment(const ExperimentOptions& opt) {
     if (!seen.insert(stem_of(h)).second)
       throw ConfigError(fmt::format("--hw '{}': error: two configs share the name '{}'; rename one file", h, stem_of(h)));
   }
-  for (const auto& t : opt.traces)
-    if (t != "ddr" && t != "timeline" && t != "vcd")
-      throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+  for (const auto& t : opt.traces) check_trace_kind(t);
   if (opt.trace_compress && std::find(opt.traces.begin(), opt.traces.end(), "ddr") == opt.traces.end())
     throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
   if (!opt.shard.empty()) plan_experiment(opt);  // throws for a malformed --shard

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -30,10 +31,15 @@ namespace npu::sim {
 namespace fs = std::filesystem;
 
 std::pair<int, int> parse_shard(const std::string& text) {
-  int i = 0, n = 0;
-  char slash = 0;
-  std::istringstream in(text);
-  if (!(in >> i >> slash >> n) || slash != '/' || n <= 0 || i < 0 || i >= n || !in.eof())
+  // Digits, one '/', digits: no sign, space or other text (istream >> took " 1/3" and "+1/3").
+  const auto slash = text.find('/');
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const std::string a = slash == std::string::npos ? "" : text.substr(0, slash);
+  const std::string b = slash == std::string::npos ? "" : text.substr(slash + 1);
+  const int i = digits(a) ? std::stoi(a) : -1, n = digits(b) ? std::stoi(b) : 0;
+  if (i < 0 || n <= 0 || i >= n)
     throw ConfigError(fmt::format("--shard '{}': error: expected i/N with 0 <= i < N (e.g. 0/4)", text));
   return {i, n};
 }

@@ -1,3 +1,4 @@
+#include "npu/sim/run/trace_kinds.hpp"
 #include "npu/sim/run/simulate.hpp"
 #include "npu/compiler/transforms/pass_effect.hpp"
 #include "npu/isa/cost/ddr_stream.hpp"
@@ -93,8 +94,7 @@ void remove_stale_outputs(const std::string& out_dir) {
 std::set<std::string> checked_traces(const SimulateOptions& opt) {
   std::set<std::string> traces;
   for (const auto& t : opt.traces) {
-    if (t != "ddr" && t != "timeline" && t != "vcd")
-      throw ConfigError(fmt::format("--trace '{}': error: unknown trace kind\n  allowed: ddr, timeline, vcd", t));
+    check_trace_kind(t);
     if (!traces.insert(t).second)
       throw ConfigError(fmt::format("--trace '{}': error: given twice; give each trace kind once", t));
   }
