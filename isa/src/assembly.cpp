@@ -248,8 +248,10 @@ const std::vector<Key> kEpilogueKeys = {{"in_scale", Kind::Epilogue}, {"bias", K
                                         {"residual", Kind::Part},     {"mul", Kind::Part},     {"requant", Kind::Part}, {"zp", Kind::Part},
                                         {"clamp", Kind::Part},        {"act", Kind::Part},     {"alpha", Kind::Part},
                                         {"beta", Kind::Part}};
-const std::vector<Key> kRequantKeys = {{"requant", Kind::Requant}, {"zp", Kind::Part}, {"clamp", Kind::Part},
-                                       {"mask", Kind::Part}};
+const std::vector<Key> kRequantKeys = {{"requant", Kind::Requant}, {"zp", Kind::Part}, {"clamp", Kind::Part}};
+// ACT's: an int8 softmax also takes mask=-128 (Requant::mask_lowest).
+const std::vector<Key> kActRequantKeys = {{"requant", Kind::Requant}, {"zp", Kind::Part}, {"clamp", Kind::Part},
+                                          {"mask", Kind::Part}};
 
 template <class P>
 std::vector<Column<P>> with_keys(std::vector<Column<P>> t, const std::vector<Key>& keys) {
@@ -298,7 +300,7 @@ const std::vector<Column<ActParams>>& columns<ActParams>() {
       with_keys<A>({Key{"op", Kind::Op, kReq}, sram("in", &A::in_addr), flag_sram("res", &A::has_residual, &A::residual_addr),
                     sram("out", &A::out_addr), count("elems", &A::elems), dim("channels", &A::channels, Need::Optional),
                     Key{"param", Kind::Param}},
-                   kRequantKeys),
+                   kActRequantKeys),
       {{"alpha", Kind::AlphaBeta}, {"beta", Kind::Part}});
   return t;
 }

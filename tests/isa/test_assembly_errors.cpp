@@ -117,7 +117,7 @@ TEST(AssemblyErrors, MalformedFusionOperandAddresses) {
   expect_line3_error(conv_res, col_of(conv_res, "res="), "unknown key 'res' for CONV");
   const std::string act_in_scale = act + " in_scale=0x300";
   expect_line3_error(act_in_scale, col_of(act_in_scale, "in_scale="), "unknown key 'in_scale' for ACT",
-                     "(allowed: layer, op, in, res, out, elems, channels, param, requant, zp, clamp, alpha, beta, wait, push)");
+                     "(allowed: layer, op, in, res, out, elems, channels, param, requant, zp, clamp, mask, alpha, beta, wait, push)");
   const std::string act_residual = act + " residual=0x300";
   expect_line3_error(act_residual, col_of(act_residual, "residual="), "unknown key 'residual' for ACT");
 }
