@@ -14,6 +14,7 @@ Needs Debian's python3-matplotlib. Exits 1 with a message when DIR has no steps/
 import argparse
 import csv
 import glob
+import json
 import os
 import sys
 
@@ -30,8 +31,20 @@ KINDS = [("weight_bytes", "weights"), ("kv_read_bytes", "KV read"), ("kv_write_b
 
 
 def read_steps(folder):
+    """The decode steps of the pairs this folder's last `npu llm` run reports: llm.json's
+    "steps_csv" of each ok row (a steps/*.csv left by an earlier run into the same folder is
+    not drawn); every steps/*.csv for a folder without llm.json or whose llm.json has no
+    "steps_csv" (written before the key existed)."""
+    paths = sorted(glob.glob(os.path.join(folder, "steps", "*.csv")))
+    summary = os.path.join(folder, "llm.json")
+    if os.path.exists(summary):
+        with open(summary) as f:
+            rows = json.load(f)
+        if any("steps_csv" in r for r in rows):  # written by npu llm since 2026-12-05
+            listed = [r["steps_csv"] for r in rows if r.get("status") == "ok" and r.get("steps_csv")]
+            paths = [os.path.join(folder, p) for p in listed if os.path.exists(os.path.join(folder, p))]
     runs = {}
-    for path in sorted(glob.glob(os.path.join(folder, "steps", "*.csv"))):
+    for path in paths:
         with open(path, newline="") as f:
             runs[os.path.basename(path)[:-4]] = list(csv.DictReader(f))
     return runs

@@ -203,6 +203,12 @@ INSTANTIATE_TEST_SUITE_P(
                     "--jobs: '0' is not an integer from 1 to 1024"},
         LlmBadInput{"strategies_empty", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", ""},
                     "--strategies '': error: empty entry in the list"},
+        // Each pair's runs and rows would be written twice (summary.csv held every run twice).
+        LlmBadInput{"strategies_twice", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none,none"},
+                    "--strategies 'none': error: given twice"},
+        LlmBadInput{"hw_twice",
+                    {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--hw", "configs/edge-npu-ddr4.yaml"},
+                    "--hw 'configs/edge-npu-ddr4.yaml': error: given twice"},
         LlmBadInput{"zoo_suffix", {"gpt2:decode=8", "--hw", "configs/edge-npu-ddr4.yaml"},
                     "MODEL 'gpt2:decode=8': error: npu llm takes the bare zoo name.*give 'gpt2' with --prompt"},
         LlmBadInput{"zoo", {"llama-2-7", "--hw", "configs/edge-npu-ddr4.yaml"},

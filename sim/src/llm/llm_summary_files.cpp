@@ -56,6 +56,11 @@ std::string csv_row(const LlmFigures& f) {
                      f.roofline_ms, over_roofline(f), csv_quote(f.held_back_by), csv_quote(f.decode_method));
 }
 
+// steps/<hw>__<strategy>.csv: one pair's decode steps (write_steps_csv), relative to the folder.
+std::string steps_csv_name(const std::string& hw_label, const std::string& strategy) {
+  return "steps/" + npu::safe_file_name(hw_label + "__" + strategy) + ".csv";
+}
+
 nlohmann::ordered_json json_row(const LlmFigures& f) {
   nlohmann::ordered_json j;
   j["model"] = f.model, j["hw"] = f.hw, j["strategy"] = f.strategy;
@@ -80,6 +85,7 @@ nlohmann::ordered_json json_row(const LlmFigures& f) {
   j["tpot_over_roofline"] = over_roofline(f);
   j["held_back_by"] = f.held_back_by;
   j["decode_method"] = f.decode_method;
+  j["steps_csv"] = steps_csv_name(f.hw, f.strategy);  // this run's steps: what scripts/plot_llm.py draws
   return j;
 }
 
@@ -107,15 +113,14 @@ const std::vector<std::string> kTableHeads = {"hw", "strategy", "TTFT ms", "TPOT
 
 void write_steps_csv(const std::string& out_dir, const std::string& hw_label, const std::string& strategy,
                      const std::vector<LlmStep>& steps) {
-  const fs::path dir = fs::path(out_dir) / "steps";
-  create_output_folder(dir.string());
+  create_output_folder((fs::path(out_dir) / "steps").string());
   std::string text = "context,simulated,latency_ms,weight_bytes,kv_read_bytes,kv_write_bytes,activation_bytes,"
                      "compulsory_bytes\n";
   for (const auto& s : steps)
     text += fmt::format("{},{},{:.6f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f}\n", s.context, s.simulated ? 1 : 0,
                         s.latency_ms, s.bytes.weights, s.bytes.kv_read, s.bytes.kv_write, s.bytes.activations,
                         s.compulsory_bytes);
-  write_text(dir / (npu::safe_file_name(hw_label + "__" + strategy) + ".csv"), text);
+  write_text(fs::path(out_dir) / steps_csv_name(hw_label, strategy), text);
 }
 
 std::string write_llm_summary(const std::string& out_dir, const std::vector<LlmFigures>& rows) {
