@@ -1,5 +1,4 @@
 // Post-training quantisation (ptq.hpp).
-#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/quantize/ptq.hpp"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <set>
 
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/transforms/pass.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
 #include "npu/compiler/quantize/shared_grids.hpp"

@@ -1,6 +1,5 @@
 // The quantised reference interpreter (reference_quantised.hpp): graph level, one node at a
 // time, with the rules of quantised_rules.hpp (no back-end code).
-#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/reference/reference_quantised.hpp"
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <string>
 
 #include "npu/compiler/ir/pool_window.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/hw_config/hw_config.hpp"  // ConfigError
 #include "reference/quantised_rules.hpp"
 

@@ -1,5 +1,6 @@
 // `npu verify`: simulator and quantised model against the fp32 reference (verify.hpp).
 #include "npu/sim/verify/verify.hpp"
+#include "npu/sim/verify/input_range_check.hpp"
 #include "npu/isa/cost/precision.hpp"
 #include "npu/base/user_text.hpp"
 
@@ -227,6 +228,7 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
     in.calibration += opt.calibration.method == compiler::Calibrator::MinMax
                           ? ", min/max"
                           : fmt::format(", percentile {}", opt.calibration.percentile);
+    in.warnings = input_range_warnings(in.inputs, in.samples, in.calibration);
   } else if (in.quantised_model) {
     in.calibration = "the model's own QDQ/QLinear parameters (not calibrated)";
   }
@@ -402,6 +404,7 @@ void write_verify_files(const VerifyReport& rep, const compiler::Graph& graph, c
   j["dtype"] = to_string(hw.mac_array.dtype);
   j["fp32_tolerance"] = opt.fp32_tolerance;
   j["calibration"] = rep.calibration;
+  j["warnings"] = rep.warnings;
   j["reference_vs_expected"] = errors_json(rep.reference_vs_expected);
   j["rows"] = nlohmann::ordered_json::array();
   for (const auto& row : rep.rows) {
@@ -433,6 +436,7 @@ VerifyReport run_verify(const VerifyOptions& opt) {
   VerifyReport rep;
   rep.fp32 = in.fp32;
   rep.calibration = in.calibration;
+  rep.warnings = in.warnings;
   rep.reference_vs_expected = in.reference_vs_expected;
   const fs::path out(opt.out_dir);
   write_outputs(out / "outputs" / "reference", in.reference);
@@ -456,6 +460,7 @@ std::string format_verify(const VerifyReport& r, const VerifyOptions& opt) {
                    stem_of(opt.hw), r.fp32 ? "fp32" : "int8");
   if (!r.calibration.empty()) s << "quantisation: per-channel int8 weights, per-tensor int8 activations, calibration: "
                                 << r.calibration << "\n";
+  for (const auto& w : r.warnings) s << "warning: " << w << "\n";
   for (const auto& e : r.reference_vs_expected)
     s << fmt::format("reference vs --expected {}: max abs {:.3g}, relative {:.3g}, SQNR {} dB, top-1 {}\n", e.output,
                      e.max_abs, e.rel, db(e.sqnr_db), top1(e.top1));

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/compiler/backend/lowering/int8/int8_lowering.hpp"
+#include "npu/compiler/ir/fused_attr.hpp"
 #include "npu/isa/cost/requant_math.hpp"
 #include "npu/isa/requant_operand.hpp"
 

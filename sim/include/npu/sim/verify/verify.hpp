@@ -86,6 +86,9 @@ struct VerifyReport {
   std::vector<OutputError> reference_vs_expected;  ///< our fp32 reference vs --expected
   std::vector<VerifyRow> rows;
   std::string calibration;    ///< what calibrated (folder, or seed and count), for the report
+  /// int8: inputs of the run outside their calibrated range (input_range_warnings), printed
+  /// under the calibration line and in verify.json "warnings".
+  std::vector<std::string> warnings;
   std::vector<std::string> expected_mismatches;  ///< expected_mismatches(): comparisons with --expected that fail
   bool ok() const;            ///< every row passes and no comparison with --expected fails
 };
@@ -108,6 +111,7 @@ struct VerifyInputs {
   std::vector<OutputError> reference_vs_expected;
   std::vector<compiler::CalibSample> samples;  ///< int8 configs: calibration samples
   std::string calibration;                ///< what calibrated, for reports
+  std::vector<std::string> warnings;      ///< int8: input_range_warnings of the run's inputs
 };
 
 /// Loads and checks everything for opt.model on opt.hw (config, model, inputs, expected
