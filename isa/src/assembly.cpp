@@ -916,8 +916,11 @@ class Reader {
       return read_params<decltype(tag)>(fields, inst, head);
     });
     if (const std::string why = requant_problem(inst); !why.empty()) {
-      // Point at the key the problem is about: zp or clamp, else requant.
-      const Field* rf = why.rfind("zp", 0) == 0 ? find(fields, "zp") : why.rfind("clamp", 0) == 0 ? find(fields, "clamp") : nullptr;
+      // Point at the key the problem is about: zp, clamp or mask, else requant.
+      const Field* rf = why.rfind("zp", 0) == 0      ? find(fields, "zp")
+                        : why.rfind("clamp", 0) == 0 ? find(fields, "clamp")
+                        : why.rfind("mask", 0) == 0  ? find(fields, "mask")
+                                                     : nullptr;
       if (!rf) rf = find(fields, "requant");
       if (!rf) rf = find(fields, "zp");
       if (!rf) rf = find(fields, "clamp");

@@ -83,7 +83,10 @@ std::string requant_problem(const Instruction& inst) {
   if (std::string why = ranges(*r, inst.op == Opcode::Eltwise, pad_code); !why.empty()) return why;
   if (r->mask_lowest) {
     const auto* act = std::get_if<ActParams>(&inst.params);
-    if (!act || act->op != ActOp::Softmax || !r->on)
+    if (act && act->op == ActOp::Softmax && !r->on)
+      return "mask=-128 on ACT op=softmax without requant=: the mask is part of the int8 softmax, whose exp table "
+             "requant= gives; add requant=ADDRESS (docs/isa.md) or leave mask out";
+    if (!act || act->op != ActOp::Softmax)
       return fmt::format("mask=-128 on {}: only an int8 ACT op=softmax (with requant=) has masked keys; leave it out",
                          act ? "ACT op=" + std::string(to_string(act->op)) : std::string(to_string(inst.op)));
   }

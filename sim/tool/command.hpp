@@ -133,9 +133,7 @@ inline std::vector<std::string> strategy_list(const std::vector<std::string>& it
 /// trace; an unknown kind gets a did-you-mean).
 /// @throws npu::ConfigError naming the value and the fix.
 inline std::vector<std::string> trace_list(const std::vector<std::string>& items) {
-  for (const auto& item : items)
-    if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
-      npu::sim::check_trace_kind("");
+  for (const auto& item : items) npu::sim::check_trace_value(item);
   std::vector<std::string> kinds = split_list(items);
   for (const auto& k : kinds) npu::sim::check_trace_kind(k);
   return kinds;

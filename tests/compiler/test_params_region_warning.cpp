@@ -57,3 +57,30 @@ TEST(ParamsRegionWarning, BelowAQuarterOrWithTilesAsWideAsTheArrayNothingIsSaid)
 
 }  // namespace
 }  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+std::string gemv_reason(const CompileResult& r, const std::string& layer) {
+  for (const Decision& d : r.decisions)
+    if (d.pass == "gemv-mapping" && d.label.rfind(layer + " (", 0) == 0) return d.reason;
+  return "(no gemv-mapping decision)";
+}
+
+TEST(ParamsRegionWarning, TheGemvMappingLineSaysTheTilesAreNarrowerThanItsCyclesAssume) {
+  // The head (M = 1, a GEMV) at 64 KiB runs 15-column tiles (above); the mapping's cycles are
+  // the whole GEMM's with tiles as wide as the array, so its --explain line says so (the
+  // llama-3.2-1b head on the edge preset printed 24.4 M cycles and simulated 195 M).
+  const std::string narrow = gemv_reason(compile_wide_head(64 * kParamsKiB), "head.fc");
+  EXPECT_NE(narrow.find("these cycles assume output tiles as wide as the array; this layer runs 15co x 1r x 1w"),
+            std::string::npos)
+      << narrow;
+  EXPECT_NE(narrow.find("(15 of 32 columns)"), std::string::npos) << narrow;
+  // At 1 MiB the tiles are 32 columns or more wide: no note.
+  const std::string wide = gemv_reason(compile_wide_head(1024 * kParamsKiB), "head.fc");
+  EXPECT_EQ(wide.find("these cycles assume"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("cycles: weight_stationary"), std::string::npos) << wide;
+}
+
+}  // namespace
+}  // namespace npu::compiler

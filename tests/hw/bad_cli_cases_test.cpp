@@ -80,7 +80,7 @@ const std::vector<BadCase> kCases = {
     BadCase{"empty trace value", "run tests/isa/data/int8_requant.npuasm " + kHw + " --out /tmp/npu-bad-cli-run --trace ''",
             "--trace '': error: empty entry; give one or more of ddr, timeline, vcd"},
     BadCase{"empty trace entry", "experiment --model resnet18 " + kHw + " --out /tmp/npu-bad-cli-exp --trace ddr,,vcd",
-            "--trace '': error: empty entry"},
+            "--trace 'ddr,,vcd': error: empty entry"},
     BadCase{"empty strategy entry",
             "experiment --model resnet18 " + kHw + " --out /tmp/npu-bad-cli-exp --strategies none,,conv-bn",
             "error: empty entry in the list; separate names with single commas"},

@@ -255,11 +255,16 @@ TEST(RequantOperand, SoftmaxMaskRoundTripsAndIsRefusedElsewhere) {
                 .find("bad.npuasm:3:60: error: mask=-127: the only mask is -128"),
             std::string::npos)
       << requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 requant=0x200 mask=-127");
+  // The column is the mask key's: 52 (after "ACT op=relu in=0x0 out=0x100 elems=8 requant=0x200 ").
   EXPECT_NE(requant_error_of("ACT op=relu in=0x0 out=0x100 elems=8 requant=0x200 mask=-128")
-                .find("error: mask=-128 on ACT op=relu: only an int8 ACT op=softmax (with requant=) has masked keys"),
+                .find("bad.npuasm:3:52: error: mask=-128 on ACT op=relu: only an int8 ACT op=softmax (with requant=) "
+                      "has masked keys"),
             std::string::npos)
       << requant_error_of("ACT op=relu in=0x0 out=0x100 elems=8 requant=0x200 mask=-128");
-  EXPECT_NE(requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 mask=-128").find("error: mask=-128 on ACT op=softmax"),
+  // A softmax without requant=: the missing key is the problem (the mask at column 41).
+  EXPECT_NE(requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 mask=-128")
+                .find("bad.npuasm:3:41: error: mask=-128 on ACT op=softmax without requant=: the mask is part of the "
+                      "int8 softmax, whose exp table requant= gives; add requant=ADDRESS"),
             std::string::npos)
       << requant_error_of("ACT op=softmax in=0x0 out=0x100 elems=8 mask=-128");
 }

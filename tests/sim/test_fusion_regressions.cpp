@@ -51,13 +51,17 @@ TEST(FusionRegressions, NamesTheSlowerMoreFusedRunAndWhereItsTimeWent) {
   b.plan_sram_bytes = 32768;
   RunSummary a2 = a;
   a2.plan_sram_bytes = 65536;
-  const std::string text = fusion_regression_lines({&n, &a2, &b});
+  // depth-first compiled to the same program here (a CNN without stacks): one line for both.
+  RunSummary d = b;
+  d.job.strategy = "depth-first";
+  d.pass_effects.push_back(effect("fuse-layers"));
+  const std::string text = fusion_regression_lines({&n, &a2, &b, &d});
   EXPECT_EQ(text,
             "where fusing more was slower (per-layer tiles and plans: npu compile --explain; docs/experiment.md):\n"
             "slower: resnet18 edge-npu-ddr4 residual 0.600 ms is +3.4 % against conv-bn-act 0.580 ms, though its "
             "passes include conv-bn-act's: the layers both ran took +0.100 ms (most: conv +0.100 ms), the 2 layer(s) "
             "residual fused away had taken 0.080 ms; residual's program was compiled for a 32768-byte SRAM plan, "
-            "conv-bn-act's for 65536\n");
+            "conv-bn-act's for 65536; depth-first ran the same cycles and bytes\n");
 }
 
 TEST(FusionRegressions, NothingWhenFasterWithinTheToleranceOrNotASuperset) {

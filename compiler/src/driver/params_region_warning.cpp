@@ -11,17 +11,11 @@
 
 namespace npu::compiler {
 
-namespace {
-
-// The output channels of a CONV/GEMM tile from its report text ("4co x 1r x 1w (...)"); 0 when
-// the text does not start so.
 int tile_output_channels(const std::string& tile) {
   int co = 0;
   char c = 0, o = 0;
   return std::sscanf(tile.c_str(), "%d%c%c", &co, &c, &o) == 3 && c == 'c' && o == 'o' ? co : 0;
 }
-
-}  // namespace
 
 void warn_params_regions(CompileResult& r, const TilingOptions& tiling, int array_cols, const std::string& where) {
   const std::uint64_t sram = r.plan_sram_bytes;

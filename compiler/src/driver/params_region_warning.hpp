@@ -17,4 +17,8 @@ namespace npu::compiler {
 /// is the compile's tiling options (conv_layer_options adds each layer's requant pairs).
 void warn_params_regions(CompileResult& r, const TilingOptions& tiling, int array_cols, const std::string& where);
 
+/// The output channels of a CONV/GEMM tile from its report text ("4co x 1r x 1w (...)": 4); 0
+/// when the text does not start so.
+int tile_output_channels(const std::string& tile);
+
 }  // namespace npu::compiler

@@ -1,5 +1,6 @@
 // The SRAM-plan ladder: one back end per size, and the choice among them (plan_ladder.hpp).
 #include "driver/plan_ladder.hpp"
+#include "driver/params_region_warning.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -35,6 +36,26 @@ std::vector<Decision> split_decisions(const CodegenResult& cg) {
   return out;
 }
 
+// For the GEMV-mapping lines: each GEMM whose output tiles are narrower than the array's
+// columns (and its outputs), which the mapping's whole-GEMM cycles do not see (the llama-3.2-1b
+// head on the edge preset runs 4co tiles: 8x the printed cycles).
+std::map<std::string, std::string> narrow_tile_notes(const LoweredGraph& lowered, const CompileReport& report,
+                                                     const HwConfig& hw) {
+  std::map<std::string, std::string> notes;
+  std::map<std::string, const LayerReport*> by_name;
+  for (const LayerReport& l : report.layers) by_name.emplace(l.layer, &l);
+  for (const LayerSpec& L : lowered.layers) {
+    const auto it = by_name.find(L.name);
+    if (L.kind != LayerKind::Gemm || it == by_name.end()) continue;
+    const int co = tile_output_channels(it->second->tile);
+    if (co <= 0 || co >= hw.mac_array.cols || co >= L.geom.c_out) continue;
+    notes[L.name] = fmt::format("these cycles assume output tiles as wide as the array; this layer runs {} "
+                                "({} of {} columns), estimated compute {:.0f} ns (compile_report.csv compute_ns)",
+                                it->second->tile, co, hw.mac_array.cols, it->second->compute_ns);
+  }
+  return notes;
+}
+
 }  // namespace
 
 // Code generation onwards for one SRAM size (plan_ladder.hpp).
@@ -43,7 +64,8 @@ Plan back_end(const CompileResult& r, const HwConfig& hw, const TilingOptions& t
   Plan plan;
   CodegenResult cg = generate(r.lowered, hw, tiling, model, strategy.name, after_layer);
   plan.report = build_report(r.lowered, cg, hw, model, strategy.name);
-  for (auto& d : gemv_decisions(r.lowered, hw)) plan.decisions.push_back(std::move(d));
+  const std::map<std::string, std::string> tile_notes = narrow_tile_notes(r.lowered, plan.report, hw);
+  for (auto& d : gemv_decisions(r.lowered, hw, &tile_notes)) plan.decisions.push_back(std::move(d));
   for (auto& d : stack_decisions(cg.stacks)) plan.decisions.push_back(std::move(d));
   for (auto& d : declined_stack_decisions(cg.declined_stacks)) plan.decisions.push_back(std::move(d));
   for (const LayerCodegenInfo& info : cg.layers)  // a Conv over NCDHW's loop order (conv3d_plan.hpp)

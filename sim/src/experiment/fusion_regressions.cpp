@@ -82,10 +82,22 @@ std::string regression_line(const RunSummary& b, const RunSummary& a) {
   return line + "\n";
 }
 
+// One line per slower run; runs with the same figures against the same run (on CNNs residual,
+// transformer and depth-first often compile to one program) share the first one's line.
+struct Regression {
+  const RunSummary* b;
+  const RunSummary* a;
+  std::vector<std::string> same;  // the strategies of the runs with b's figures
+};
+
+bool same_figures(const RunSummary& x, const RunSummary& y) {
+  return x.cycles == y.cycles && x.ddr_read_mb == y.ddr_read_mb && x.ddr_write_mb == y.ddr_write_mb;
+}
+
 }  // namespace
 
 std::string fusion_regression_lines(const std::vector<const RunSummary*>& runs) {
-  std::string lines;
+  std::vector<Regression> found;
   for (const RunSummary* b : runs) {
     if (!b->ok || b->latency_ms <= 0) continue;
     const auto pb = strategy_passes(*b);
@@ -97,7 +109,24 @@ std::string fusion_regression_lines(const std::vector<const RunSummary*>& runs) 
       if (b->latency_ms > a->latency_ms * (1 + kFusionRegressionTolerance) && (!best || a->latency_ms < best->latency_ms))
         best = a;
     }
-    if (best) lines += regression_line(*b, *best);
+    if (!best) continue;
+    const auto twin = std::find_if(found.begin(), found.end(),
+                                   [&](const Regression& r) { return r.a == best && same_figures(*r.b, *b); });
+    if (twin != found.end())
+      twin->same.push_back(strategy_label(b->job.strategy));
+    else
+      found.push_back({b, best, {}});
+  }
+  std::string lines;
+  for (const Regression& r : found) {
+    std::string line = regression_line(*r.b, *r.a);
+    if (!r.same.empty()) {
+      line.pop_back();  // the newline
+      std::string names;
+      for (const std::string& s : r.same) names += (names.empty() ? "" : ", ") + s;
+      line += fmt::format("; {} ran the same cycles and bytes\n", names);
+    }
+    lines += line;
   }
   if (lines.empty()) return "";
   return "where fusing more was slower (per-layer tiles and plans: npu compile --explain; docs/experiment.md):\n" + lines;

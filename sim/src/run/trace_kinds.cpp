@@ -14,10 +14,15 @@ const std::vector<std::string>& trace_kinds() {
   return kinds;
 }
 
+void check_trace_value(const std::string& value) {
+  if (value.empty() || value.front() == ',' || value.back() == ',' || value.find(",,") != std::string::npos)
+    throw ConfigError(fmt::format("--trace '{}': error: empty entry; give one or more of ddr, timeline, vcd "
+                                  "(comma-separated), or leave --trace out for no trace",
+                                  value));
+}
+
 void check_trace_kind(const std::string& kind) {
-  if (kind.empty())
-    throw ConfigError("--trace '': error: empty entry; give one or more of ddr, timeline, vcd (comma-separated), or "
-                      "leave --trace out for no trace");
+  check_trace_value(kind);
   const auto& all = trace_kinds();
   if (std::find(all.begin(), all.end(), kind) != all.end()) return;
   const auto near = closest_name(kind, all);

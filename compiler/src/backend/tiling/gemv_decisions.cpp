@@ -6,7 +6,8 @@
 
 namespace npu::compiler {
 
-std::vector<Decision> gemv_decisions(const LoweredGraph& lowered, const HwConfig& hw) {
+std::vector<Decision> gemv_decisions(const LoweredGraph& lowered, const HwConfig& hw,
+                                     const std::map<std::string, std::string>* tile_notes) {
   std::vector<Decision> out;
   const MacArrayConfig& a = hw.mac_array;
   for (const LayerSpec& L : lowered.layers) {
@@ -32,6 +33,8 @@ std::vector<Decision> gemv_decisions(const LoweredGraph& lowered, const HwConfig
       d.reason = fmt::format("{}{}", a.gemv_mapping == GemvMapping::Auto ? "auto, fewest " : "gemv_mapping, ",
                              candidates);
     }
+    if (tile_notes)
+      if (const auto it = tile_notes->find(L.name); it != tile_notes->end()) d.reason += "; " + it->second;
     out.push_back(std::move(d));
   }
   return out;

@@ -30,7 +30,9 @@ std::vector<std::string> strategy_passes(const RunSummary& r);
 ///    taken Z ms[; B's program was compiled for a S1-byte SRAM plan, A's for S2]"
 /// with per-layer exclusive times from each run's run.json ("layers": name, exclusive_cycles;
 /// ms = cycles x latency_ms / cycles of the run). A run.json that cannot be read leaves the
-/// per-layer part out. "" when no run is slower. Deterministic: runs in the given order.
+/// per-layer part out. Later runs with the first one's cycles and DDR bytes against the same A
+/// join its line ("; transformer, depth-first ran the same cycles and bytes"). "" when no run
+/// is slower. Deterministic: runs in the given order.
 std::string fusion_regression_lines(const std::vector<const RunSummary*>& runs);
 
 }  // namespace npu::sim

@@ -15,4 +15,8 @@ const std::vector<std::string>& trace_kinds();
 /// closest_name, when one is near), or for an empty entry ("--trace '': error: empty entry ...").
 void check_trace_kind(const std::string& kind);
 
+/// Throws ConfigError for a --trace value with an empty entry ("", ",ddr", "ddr,,vcd"), quoting
+/// the value: "--trace 'ddr,,vcd': error: empty entry; ...".
+void check_trace_value(const std::string& value);
+
 }  // namespace npu::sim
