@@ -6,7 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "npu/compiler/backend/tiling/tiling.hpp"
+#include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/ir/fused_attr.hpp"
+#include "npu/isa/instruction.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
 
 namespace npu::compiler {
@@ -252,13 +255,32 @@ Legality FuseRope::fits(const Graph& graph, const Candidate& c, const HwConfig& 
   const bool trans_b = gemm.op_type == "Gemm" && gemm.attr_int("transB", 0) != 0;
   const std::uint64_t k = std::uint64_t(trans_b ? ws[1] : ws[0]), n = std::uint64_t(trans_b ? ws[0] : ws[1]);
   const std::uint64_t d = std::uint64_t(src.d), e = std::uint64_t(dtype_bytes(hw.mac_array.dtype));
-  const std::uint64_t slots = n > d ? 2 : 1;
-  const std::uint64_t need = slots * d * k * e + k * e;
+  // The fused GEMM's minimal tile as the tiler sizes it (codegen conv_layer_options): whole
+  // heads per N tile with each row's cos/sin, the norm prologue's parameters if fused, the
+  // int8 requantisation pairs, on the config's SRAM banks.
+  const Tensor& a = graph.tensor(gemm.inputs[0]);
+  std::int64_t m = 1;
+  for (std::size_t i = 0; i + 1 < a.shape.size(); ++i) m *= std::max<std::int64_t>(a.shape[i], 1);
+  ConvGeom g;
+  g.gemm = true;
+  g.c_in = int(k), g.c_out = int(n), g.h_in = g.h_out = int(m), g.w_in = g.w_out = 1;
+  TilingOptions o = hardware_tiling_options(hw);
+  o.act_bytes = int(e);
+  o.co_multiple = int(d);
+  o.rope_row_bytes = 2 * d * isa::kParamElemBytes;
+  const std::string prologue = gemm.attr_string(fused_attr::kPrologue, "");
+  if (!prologue.empty())
+    o.prologue_param_bytes =
+        isa::act_param_elems(prologue == "LayerNormalization" ? isa::ActOp::LayerNorm : isa::ActOp::RmsNorm, 1, k) *
+        isa::kParamElemBytes;
+  if (graph.tensor(gemm.outputs[0]).quant)  // an int8 execution: 8 B requant pairs after the bias (12 B a channel)
+    o.reserved_param_bytes_per_channel = std::max(o.reserved_param_bytes_per_channel, 12);
+  const std::uint64_t need = conv_min_sram_bytes(g, o);
   if (need <= hw.sram.capacity_bytes) return Legality::ok();
   return Legality::decline(fmt::format(
-      "an output tile of {} would hold whole heads of {} columns: {} x {} x {} x {} B of weights and one input row of "
-      "{} x {} B = {} bytes at least, more than sram.capacity {} bytes; the rotary stays separate vector passes",
-      gemm.name, d, slots, d, k, e, k, e, need, hw.sram.capacity_bytes));
+      "an output tile of {} would hold whole heads of {} columns ({} x {} weights of {} B, with their cos/sin rows): "
+      "its minimal tile needs {} bytes, more than sram.capacity {} bytes; the rotary stays separate vector passes",
+      gemm.name, d, d, k, e, need, hw.sram.capacity_bytes));
 }
 
 void FuseRope::rewrite(Graph& graph, const Candidate& c) const {
