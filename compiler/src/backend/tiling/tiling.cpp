@@ -311,9 +311,10 @@ std::uint64_t conv_burst_cost(const ConvGeom& g, LoopOrder order, int co_tile, i
   for (const auto& [cot, count] : co_pieces) {
     if (g.b_row_major) {
       const std::uint64_t k_rows = std::uint64_t(g.cin_per_group()) * g.kh * g.kw, row = std::uint64_t(g.c_out) * e;
-      const std::uint64_t c0 = w0, tile_bytes = cot * e;
+      // (C++17 lambdas capture no structured bindings: copies of cot and w0.)
+      const std::uint64_t c0 = w0, width = cot, tile_bytes = cot * e;
       weights += periodic_sum(count, tile_bytes, B, [&](std::uint64_t j) {
-        return runs_cost(tile_bytes, k_rows, row, B, (c0 + j * cot) * e);
+        return runs_cost(tile_bytes, k_rows, row, B, (c0 + j * width) * e);
       });
     } else {
       weights += tiled_runs_cost(cot * per_oc, 1, count, cot * per_oc, B, w0 * per_oc);
