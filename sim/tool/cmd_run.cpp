@@ -30,12 +30,10 @@ struct RunArgs {
   bool compress = false;
 };
 
-std::set<std::string> parse_traces(const std::string& list) {
+// The --trace kinds (trace_list checks each value and kind), each at most once.
+std::set<std::string> parse_traces(const std::vector<std::string>& values) {
   std::set<std::string> out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    npu::sim::check_trace_kind(item);
+  for (const std::string& item : npu::tool::trace_list(values)) {
     if (!out.insert(item).second)
       throw ConfigError("--trace: error: '" + item + "' is given twice; give each trace kind once");
   }
@@ -43,10 +41,7 @@ std::set<std::string> parse_traces(const std::string& list) {
 }
 
 void run(const RunArgs& a) {
-  npu::tool::trace_list(a.trace);  // refuses empty entries and unknown kinds
-  std::string joined;
-  for (const std::string& t : a.trace) joined += (joined.empty() ? "" : ",") + t;
-  const std::set<std::string> traces = parse_traces(joined);
+  const std::set<std::string> traces = parse_traces(a.trace);
   if (!traces.empty() && a.out.empty()) throw ConfigError("--trace: error: traces are written into --out DIR; give --out");
   if (traces.count("ddr") && a.ideal) {
     throw ConfigError("--trace ddr: error: --ideal-memory has no DDR model, so there is no DDR trace; drop one of them");
