@@ -1,6 +1,9 @@
-// DdrSystem::serve (one request offered and run to completion; an idle channel's row hit skips
-// the queue: ChannelController::try_serve_alone) against complete(offer(..., track = true)), the
-// queue path it stands for, in two systems fed the same requests. The golden digests
+// DdrSystem::serve (one request offered and run to completion; on an idle channel its PRE, ACT
+// and column command skip the queue while no refresh falls due, and the queue takes over from
+// that state when one does: ChannelController::try_serve_alone, lone_request.cpp) against
+// complete(offer(..., track = true)), the queue path it stands for, in two systems fed the same
+// requests. (A deliberate tick added to the lone ACT, or the PRE/ACT flags dropped at the hand-over
+// to the queue, fails this test.) The golden digests
 // (command_trace_golden_test.cpp) check serve() with a command log attached, which turns off the
 // idle-refresh skip; this test runs as DdrModule does, without a log, with split cursors, open
 // and closed pages, dense and sparse arrivals (refreshes between requests) and 1 or 2 ranks,

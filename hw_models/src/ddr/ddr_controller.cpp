@@ -373,25 +373,6 @@ void ChannelController::watch_progress() {
       std::to_string(min_refresh_interval_ck(cfg_)) + " tCK (docs/ddr.md, \"Refresh\")");
 }
 
-bool ChannelController::try_serve_alone(const DdrRequest& r, Tick* done_ck) {
-  if (!idle() || state_.bank(r.local_bank).open_row != r.loc.row) return false;
-  // What pick() would do with this request alone in the queue: its bank's candidate is the
-  // column command at earliest_rd / earliest_wr (best_request: free_slot(max(bank bound,
-  // arrival + 1, shared bound))), kept unless a rank's refresh is due by then (evaluate /
-  // best_request skip it, consider_refresh takes the refresh work instead).
-  const Tick lower = r.arrival + 1;
-  const Tick t = r.is_write ? state_.earliest_wr(r.loc.rank, r.group, r.local_bank, lower)
-                            : state_.earliest_rd(r.loc.rank, r.group, r.local_bank, lower);
-  for (int rk = 0; rk < state_.ranks(); ++rk)
-    if (state_.rank(rk).refresh_due <= t) return false;
-  stats_->first_arrival_ck = std::min(stats_->first_arrival_ck, r.arrival);
-  mark_dirty(r.local_bank);
-  // The cached choice stays: with the queue empty again, pick() would give the same deferred
-  // refresh (it depends on the ranks' refresh_due alone, which a column command leaves).
-  *done_ck = column_command(r, r.is_write ? DdrCommand::Wr : DdrCommand::Rd, t);
-  return true;
-}
-
 void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
   const DdrRequest r = queues_.at(slot);
   queues_.remove(slot);

@@ -61,12 +61,16 @@ class ChannelController {
   }
   /// Queue `req` (req.arrival set by the caller, not earlier than any command issued).
   void enqueue(const DdrRequest& req);
-  /// One request offered to an idle channel (the TLM target's one burst at a time): when it
-  /// hits the open row and no rank's refresh falls due by its column command, serves it at
-  /// once, with the decisions the queue would make (the only candidate is that command, at
-  /// earliest_rd / earliest_wr, and consider_refresh keeps it), and returns true with its done
-  /// tick; else false and nothing changed (enqueue it). `req.arrival` is its acceptance tick.
-  bool try_serve_alone(const DdrRequest& req, Tick* done_ck);
+  /// One request offered to an idle channel (the TLM target's one burst at a time): serves it
+  /// without the queue, with the decisions the queue would make. Each step issues its bank's
+  /// only candidate (PRE on another open row, ACT on a closed bank, then RD / WR) at
+  /// earliest_pre / earliest_act / earliest_rd / earliest_wr while no rank's refresh falls due
+  /// by that tick; the first step one does, the request is queued from that state and the
+  /// queue serves it (lone_request.cpp). Returns true with its done tick, or false with nothing
+  /// changed when a refresh is due by its first command (enqueue it). `req.arrival` is its
+  /// acceptance tick; req.did_pre / did_act / tracked are set as its commands issue (the
+  /// caller's own copy: not copied here, the copy was 30 % of this function's samples).
+  bool try_serve_alone(DdrRequest& req, Tick* done_ck);
   /// Issue every command whose tick is <= `t` (requests offered later than t cannot
   /// change them, because they become eligible at t + 1 at the earliest).
   /// An idle controller only refreshes; long idle gaps are fast-forwarded (see
