@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_messages.hpp"
 #include "command.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/base/user_text.hpp"
@@ -32,105 +33,11 @@ void set_exit_status(int status) { g_exit_status = std::max(g_exit_status, statu
 
 namespace {
 
-/// Levenshtein distance (insert, delete, substitute each 1), O(|a| |b|) on short words.
-std::size_t edit_distance(const std::string& word, const std::string& name) {
-  std::vector<std::size_t> row(name.size() + 1);
-  for (std::size_t j = 0; j <= name.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= word.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= name.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (word[i - 1] == name[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[name.size()];
-}
-
-/// For an unexpected argument (CLI11's ExtrasError): the first "--word" of argv that is no
-/// long option of the chosen (sub)commands, named with the closest option, e.g. "unknown
-/// option '--stratgy'; did you mean '--strategy'?". CLI11 itself only lists the extras.
-/// Returns "" when no such word is found (e.g. an extra positional argument).
-std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
-  std::vector<std::string> known;
-  std::string path = "npu";
-  for (CLI::App* cur = &app; cur;) {
-    for (const CLI::Option* o : cur->get_options())
-      for (const std::string& n : o->get_lnames()) known.push_back("--" + n);
-    if (cur != &app) path += " " + cur->get_name();
-    const auto subs = cur->get_subcommands();
-    cur = subs.empty() ? nullptr : subs.front();
-  }
-  for (int i = 1; i < argc; ++i) {
-    std::string word = argv[i];
-    if (word.rfind("--", 0) != 0 || word == "--") continue;
-    word = word.substr(0, word.find('='));
-    if (std::find(known.begin(), known.end(), word) != known.end()) continue;
-    std::string best;
-    std::size_t best_d = std::string::npos;
-    for (const std::string& k : known) {
-      const std::size_t d = edit_distance(word, k);
-      if (d < best_d) best_d = d, best = k;
-    }
-    const bool close = best_d <= std::max<std::size_t>(2, word.size() / 3);
-    return path + ": error: unknown option '" + npu::echo(word) + "'" +
-           (close ? "; did you mean '" + best + "'?" : std::string()) + "\n  run `" + path +
-           " --help` for the options";
-  }
-  return "";
-}
-
-/// For an option that takes one value given more than once (CLI11's ArgumentMismatch
-/// "--strategy: At Most 1 required but received 2"): "npu simulate: error: --strategy is given
-/// 2 times; it takes one value: give it once". "" for CLI11's other argument-count errors.
-std::string repeated_option_message(CLI::App& app, const std::string& what) {
-  const std::string marker = ": At Most 1 required but received ";
-  const std::size_t at = what.find(marker);
-  if (at == std::string::npos) return "";
-  std::string path = "npu", name = what.substr(0, at);
-  for (CLI::App* cur = &app; cur;) {
-    if (cur != &app) path += " " + cur->get_name();
-    for (const CLI::Option* o : cur->get_options())
-      if (o->get_name() == name) name = o->get_name(false, true);  // all its spellings: "-o,--output"
-    const auto subs = cur->get_subcommands();
-    cur = subs.empty() ? nullptr : subs.front();
-  }
-  return path + ": error: " + name + " is given " + what.substr(at + marker.size()) +
-         " times; it takes one value: give it once\n  run `" + path + " --help` for the options";
-}
-
-// `npu validate scalesim`: a second word that is not a subcommand of a command that has them
-// (validate, asm, config, ddr), named with the allowed ones (CLI11 would only say "A
-// subcommand is required"). Empty when the words are fine.
-std::string unknown_nested_command(CLI::App& app, int argc, char** argv) {
-  CLI::App* cmd = nullptr;
-  try {
-    cmd = app.get_subcommand(argv[1]);
-  } catch (const CLI::OptionNotFound&) {
-    return "";
-  }
-  const auto subs = cmd->get_subcommands({});
-  if (subs.empty()) return "";
-  std::string all;
-  for (const auto* sub : subs) all += (all.empty() ? "" : ", ") + sub->get_name();
-  const std::string path = "npu " + cmd->get_name();
-  if (argc < 3 || argv[2][0] == '-') {
-    if (argc >= 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) return "";
-    return path + ": error: give a subcommand: " + all + "\n  run `" + path + " --help` for more";
-  }
-  const std::string word = argv[2];
-  std::string best;
-  std::size_t best_d = std::string::npos;
-  for (const auto* sub : subs) {
-    if (sub->get_name() == word) return "";
-    const std::size_t d = edit_distance(word, sub->get_name());
-    if (d < best_d) best_d = d, best = sub->get_name();
-  }
-  return path + ": error: unknown subcommand '" + npu::echo(word) + "'" +
-         (best_d <= 3 ? "; did you mean '" + best + "'?" : std::string()) + "\n  subcommands: " + all +
-         "\n  run `" + path + " --help` for more";
-}
+using npu::tool::edit_distance;
+using npu::tool::repeated_option_message;
+using npu::tool::required_option_message;
+using npu::tool::unknown_nested_command;
+using npu::tool::unknown_option_message;
 
 int run_parsed(CLI::App& app, int argc, char** argv);
 
@@ -198,6 +105,11 @@ int run_parsed(CLI::App& app, int argc, char** argv) {
     return 1;
   } catch (const CLI::ArgumentMismatch& e) {
     const std::string msg = repeated_option_message(app, e.what());
+    if (msg.empty()) return app.exit(e) == 0 ? 0 : 1;
+    std::cerr << msg << "\n";
+    return 1;
+  } catch (const CLI::RequiredError& e) {
+    const std::string msg = required_option_message(app, e.what());
     if (msg.empty()) return app.exit(e) == 0 ? 0 : 1;
     std::cerr << msg << "\n";
     return 1;

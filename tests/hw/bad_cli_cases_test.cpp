@@ -150,6 +150,12 @@ const std::vector<BadCase> kCases = {
     BadCase{"experiment calibration samples past int", "experiment --model resnet18 " + kHw +
             " --out /tmp/npu-bad-cli-exp --verify --calib-count 4294967296",
             "--calib-count: '4294967296' is not an integer from 1 to 2147483647"},
+    // A required option left out: CLI11 alone printed "--hw is required" with no command or fix.
+    BadCase{"asm check without --hw", "asm check tests/hw/data/two_layer.npuasm",
+            "npu asm check: error: --hw is required\n  fix: give --hw CONFIG: a hardware config YAML, e.g. --hw "
+            "configs/edge-npu-ddr4.yaml (the presets are configs/*.yaml)\n  run `npu asm check --help` for the options"},
+    BadCase{"ddr run without --trace", "ddr run --preset ddr4-3200",
+            "npu ddr run: error: --trace is required (Trace file)\n  fix: give --trace TEXT"},
 };
 
 TEST(BadCliCases, EachIsRejectedWithItsMessageAndExitStatus) {
