@@ -125,6 +125,11 @@ void run_command(const npu::sim::ExperimentOptions& opt, bool verify, npu::sim::
                 << "model, config content, strategy, options and npu build); ran " << fresh.size() - reused << "\n";
     print_merge(merge);
   }
+  if (!opt.shard.empty() && fresh.empty())  // a Slurm array wider than the experiment: say so, not just an empty table
+    std::cerr << "npu experiment: shard " << opt.shard << " holds none of the " << plan.cells.size()
+              << " run(s) (run k goes to shard k mod N, counting from 0): nothing ran in this shard"
+              << (runs.empty() ? "; the table is empty" : "; the table holds runs finished earlier in this folder")
+              << "\n";
   if (interrupted) report_interruption(fresh, interrupted);
   if (verify_failed) {
     std::cerr << "npu experiment: " << verify_failed

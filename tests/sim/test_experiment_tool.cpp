@@ -205,6 +205,19 @@ TEST(ExperimentTool, ShardsPartitionTheJobs) {
   EXPECT_EQ(sb[0]["strategy"], "conv-bn");
 }
 
+TEST(ExperimentTool, AShardWithNoRunSaysSo) {
+  // 1 model x 1 hw x 2 strategies in 3 shards: runs 0 and 1 go to shards 0 and 1, none to shard 2.
+  const std::string dir = npu::test::fresh_dir("shard-empty");
+  auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", kPresets[0], "--strategies",
+                    "none,conv-bn", "--out", dir, "--shard", "2/3"});
+  ASSERT_EQ(r.status, 0) << r.output;  // a Slurm array wider than the experiment is not an error
+  EXPECT_NE(r.output.find("npu experiment: shard 2/3 holds none of the 2 run(s) (run k goes to shard k mod N, "
+                          "counting from 0): nothing ran in this shard; the table is empty"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(npu::test::read_json(dir + "/summary.json").size(), 0u);
+}
+
 TEST(ExperimentTool, PlotScriptDrawsEveryPlotKind) {
   if (npu::test::run_shell("/usr/bin/python3 -c 'import matplotlib, pandas'").status != 0)
     GTEST_SKIP() << "Debian's python3-matplotlib / python3-pandas are not installed (scripts/setup.sh installs them)";
