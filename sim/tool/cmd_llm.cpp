@@ -76,6 +76,10 @@ void add_llm(CLI::App& app) {
     if (!opt->quiet) {
       std::cout << result.text << "\nwrote " << opt->out_dir << "/summary.csv, summary.json, summary.md, llm.csv, "
                 << "llm.json, llm.md" << (result.wrote_steps() ? ", steps/*.csv" : "") << "\n";
+      if (result.reused)
+        std::cout << "reused " << result.reused << " of " << result.runs << " simulations finished earlier in this "
+                  << "folder (same model, config content, strategy and npu build); ran " << result.runs - result.reused
+                  << "\n";
     }
     if (result.interrupted_by) {
       std::cerr << "npu llm: interrupted by signal " << result.interrupted_by << ": its simulations were stopped and "

@@ -129,6 +129,46 @@ TEST(LlmTool, FailedPairKeepsItsRowWithTheReason) {
   EXPECT_NE(r.output.find("  tiny-sram none (gpt2_tiny__tiny-sram__none__prefill128: "), std::string::npos) << r.output;
 }
 
+TEST(LlmTool, ARerunIntoTheFolderReusesFinishedSimulationsOfTheSameKey) {
+  // The tiny pair has one decode length: 2 simulations per strategy. A second run adding a
+  // strategy simulates only its 2 and reads the first strategy's back (the same figures); a
+  // config edited in place (another key) is simulated again.
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  const std::string out = npu::test::fresh_dir("llm-rerun");
+  const std::string cfg = out + "/hw.yaml";
+  const std::string edge = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  std::ofstream(cfg) << edge;
+  const std::vector<std::string> args{"llm", pair("gpt2_tiny", "gpt2_tiny"), "--hw", cfg, "--generate", "1",
+                                      "--out", out + "/res", "--strategies"};
+  auto with = [&](const std::string& strategies) {
+    std::vector<std::string> a = args;
+    a.push_back(strategies);
+    return run_npu(a);
+  };
+  auto r = with("none");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("reused"), std::string::npos) << r.output;
+  const auto first = npu::test::read_json(out + "/res/llm.json").at(0);
+  r = with("none,transformer");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("reused 2 of 4 simulations finished earlier in this folder"), std::string::npos) << r.output;
+  const auto second = npu::test::read_json(out + "/res/llm.json");
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second.at(0), first);
+  {
+    std::string text = edge;
+    const auto p = text.find("clock_mhz: ");
+    ASSERT_NE(p, std::string::npos);
+    text.insert(p, "clock_mhz: 500\n  # was: ");  // the same path, another config
+    std::ofstream(cfg) << text;
+  }
+  r = with("none");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("reused"), std::string::npos) << r.output;
+  EXPECT_GT(npu::test::read_json(out + "/res/llm.json").at(0).at("ttft_ms").get<double>(),
+            first.at("ttft_ms").get<double>());  // half the clock: a slower first token
+}
+
 TEST(LlmTool, MaxInstructionsReachesEveryRunAndAllFailedPairsWriteNoSteps) {
   // --max-instructions 50 (the tiny GPT-2's prefill has thousands of instructions): every run
   // fails with the compiler's limit message naming 50, so no pair has steps/*.csv: the closing

@@ -95,6 +95,12 @@ Plan plan_sweep(const SweepSpec& spec, const std::vector<ConfigCell>& configs) {
 }
 
 Plan plan_experiment_cells(const ExperimentOptions& opt) {
+  ExperimentOptions all = opt;
+  all.shard.clear();
+  return plan_job_cells(opt, plan_experiment(all));
+}
+
+Plan plan_job_cells(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs) {
   Plan plan;
   plan.kind = "experiment";
   plan.tool = tool_identity();
@@ -102,8 +108,6 @@ Plan plan_experiment_cells(const ExperimentOptions& opt) {
   plan.input_shapes = opt.input_shapes;
   plan.dynamic_size = opt.dynamic_size;
   plan.npu_only = opt.npu_only;
-  ExperimentOptions all = opt;
-  all.shard.clear();
   // Options that change what a run writes join the key only when set, so keys stay those of
   // sweeps (which have neither) otherwise.
   std::string options = options_identity(opt.traces, opt.input_shapes, opt.dynamic_size, opt.npu_only);
@@ -111,7 +115,7 @@ Plan plan_experiment_cells(const ExperimentOptions& opt) {
   if (opt.dropout_as_identity) options += ";dropout_as_identity=1";
   if (opt.with_data) options += fmt::format(";with_data=seed:{};input_data={}", opt.input_seed, fmt::join(opt.input_data, ","));
   std::map<std::string, std::string> models, configs, strategies;  // arg -> identity
-  for (const auto& job : plan_experiment(all)) {
+  for (const auto& job : jobs) {
     if (!models.count(job.model)) models[job.model] = model_identity(job.model);
     if (!configs.count(job.hw)) {
       HwConfig cfg = load_hw_config(job.hw);

@@ -46,9 +46,13 @@ void write_cell_record(const std::string& run_dir, const PlannedCell& cell, cons
 }
 
 std::vector<RunSummary> run_experiment_resumed(const ExperimentOptions& opt, const Plan& plan, std::size_t& reused) {
+  return run_jobs_resumed(opt, plan, plan_experiment(opt), reused);
+}
+
+std::vector<RunSummary> run_jobs_resumed(const ExperimentOptions& opt, const Plan& plan,
+                                         const std::vector<ExperimentJob>& jobs, std::size_t& reused) {
   std::map<std::string, const PlannedCell*> cell_of;  // run_dir relative to the folder -> planned cell
   for (const auto& c : plan.cells) cell_of[c.run_dir] = &c;
-  const std::vector<ExperimentJob> jobs = plan_experiment(opt);
   std::vector<RunSummary> results(jobs.size());
   std::vector<ExperimentJob> to_run;
   std::vector<std::size_t> to_run_index;

@@ -5,6 +5,8 @@
 
 #include "npu/base/files.hpp"
 #include "npu/hw_config/hw_config.hpp"
+#include "npu/sim/experiment/cell_plan.hpp"
+#include "npu/sim/experiment/cell_resume.hpp"
 #include "npu/sim/llm/llm_report.hpp"
 
 namespace npu::sim {
@@ -65,8 +67,10 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
   for (const auto& r : plan.runs) jobs.push_back(r.job);
   create_output_folder(opt.out_dir);
   create_output_folder((std::filesystem::path(opt.out_dir) / "runs").string());
-  const auto runs = run_experiment(eo, jobs);
+  // Steps finished earlier in this folder under the same cell key (model, config content,
+  // strategy, tool) are read back, not simulated again (docs/llm.md "Re-running into a folder").
   LlmResult result;
+  const auto runs = run_jobs_resumed(eo, plan_job_cells(eo, jobs), jobs, result.reused);
   result.text = write_summary(opt.out_dir, runs) + "\n";
   result.interrupted_by = interruption_of(runs);  // the pairs with a stopped run count as failed
   std::vector<LlmFigures> rows;
@@ -87,6 +91,7 @@ LlmResult run_llm(const LlmOptions& opt, const ModelSource& source, const LlmPla
     i = j;
   }
   result.pairs = rows.size();
+  result.runs = runs.size();
   result.text += write_llm_summary(opt.out_dir, rows);
   return result;
 }

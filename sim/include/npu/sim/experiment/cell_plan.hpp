@@ -51,6 +51,10 @@ Plan plan_sweep(const SweepSpec& spec, const std::vector<ConfigCell>& configs);
 /// Every job of an experiment (ignoring --shard), in plan_experiment order; run_dir is
 /// runs/<id>. Throws ConfigError for unreadable models or configs (validate_experiment first).
 Plan plan_experiment_cells(const ExperimentOptions& opt);
+/// The cells of the given jobs (their own list, e.g. `npu llm`'s steps), with the run options
+/// of `opt` (traces, input shapes and the like) in every key; run_dir is runs/<job id>. Throws
+/// as plan_experiment_cells.
+Plan plan_job_cells(const ExperimentOptions& opt, const std::vector<ExperimentJob>& jobs);
 
 /// Writes DIR/plan.json atomically (write_file_atomic): concurrent shards writing the same
 /// plan never leave a torn file.

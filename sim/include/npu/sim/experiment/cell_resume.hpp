@@ -39,5 +39,9 @@ void write_cell_record(const std::string& run_dir, const PlannedCell& cell, cons
 /// (run_experiment: interruption included). Results in plan order; `reused` counts the
 /// reused jobs. Failed runs are run again.
 std::vector<RunSummary> run_experiment_resumed(const ExperimentOptions& opt, const Plan& plan, std::size_t& reused);
+/// The same for a list of jobs of its own (`npu llm`'s steps): `plan` holds a cell per job
+/// (plan_job_cells), whose runs/<id>/ is reused or run as above.
+std::vector<RunSummary> run_jobs_resumed(const ExperimentOptions& opt, const Plan& plan,
+                                         const std::vector<ExperimentJob>& jobs, std::size_t& reused);
 
 }  // namespace npu::sim

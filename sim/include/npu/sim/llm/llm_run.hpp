@@ -18,6 +18,8 @@ struct LlmResult {
   bool wrote_steps() const { return pairs > failed; }
   std::vector<std::string> failed_pairs;  ///< "hw strategy (run id: error)" of each, for the closing message
   int interrupted_by = 0;  ///< SIGINT/SIGTERM that stopped the runs (their children waited for); 0: none
+  std::size_t runs = 0;    ///< simulations the plan holds (prefill and decode steps of every pair)
+  std::size_t reused = 0;  ///< of them, read back from an earlier run into the folder (same cell key)
 };
 
 /// Runs every run of `plan` and writes the outputs into opt.out_dir. Throws ConfigError for an
