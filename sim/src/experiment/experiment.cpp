@@ -54,6 +54,15 @@ std::string stem_of(const std::string& path_or_name) {
   return npu::safe_file_name(stem);
 }
 
+void refuse_repeated_names(const std::vector<std::string>& items, const char* flag,
+                           const std::function<std::string(const std::string&)>& name_of) {
+  std::set<std::string> seen;
+  for (const std::string& item : items)
+    if (!seen.insert(name_of(item)).second)
+      throw ConfigError(fmt::format("{} '{}': error: given twice (or two arguments share the name '{}'); give each once",
+                                    flag, item, name_of(item)));
+}
+
 void refuse_shared_run_folders(const std::vector<ExperimentJob>& jobs) {
   // A run folder is named from the file stems: two cells with the same stems would write (and
   // on a rerun, reuse) one folder, and one cell would show the other's figures.
@@ -161,15 +170,8 @@ void validate_experiment(const ExperimentOptions& opt) {
   for (const auto& s : opt.strategies) resolve_strategy(s);
   check_experiment_traces_and_shapes(opt);  // also malformed or repeated --input-shape
   // Each job writes runs/<model>__<hw>__<strategy>: names must not collide.
-  auto no_repeats = [](const std::vector<std::string>& items, const char* flag) {
-    std::set<std::string> stems;
-    for (const auto& item : items)
-      if (!stems.insert(stem_of(item)).second)
-        throw ConfigError(fmt::format("{} '{}': error: given twice (or two arguments share the name '{}'); give each once",
-                                      flag, item, stem_of(item)));
-  };
-  no_repeats(opt.models, "--model");
-  no_repeats(opt.strategies, "--strategies");
+  refuse_repeated_names(opt.models, "--model");
+  refuse_repeated_names(opt.strategies, "--strategies");
   {  // the summary names a strategy by its label (a YAML file's name:): labels must differ too
     std::map<std::string, std::string> labels;
     for (const auto& s : opt.strategies) {

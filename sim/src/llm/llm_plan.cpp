@@ -69,22 +69,12 @@ void resolve_lengths(const LlmOptions& opt, const LlmShape& s, const std::string
                      : "or a shorter --prompt"));
 }
 
-// Throws when two of `items` have one name (`name_of`): their runs and rows would collide.
-template <class NameOf>
-void no_repeats(const std::vector<std::string>& items, const char* flag, NameOf name_of) {
-  std::set<std::string> seen;
-  for (const std::string& item : items)
-    if (!seen.insert(name_of(item)).second)
-      throw ConfigError(fmt::format("{} '{}': error: given twice (or two arguments share the name '{}'); give each once",
-                                    flag, item, name_of(item)));
-}
-
 // Throws for option values that would run something other than asked: fewer than 2 samples
 // (interpolation needs two lengths), fewer than 1 job, a strategy or config given twice, an
 // --out that cannot be created.
 void check_run_options(const LlmOptions& opt) {
-  no_repeats(opt.strategies, "--strategies", [](const std::string& s) { return strategy_label(s); });
-  no_repeats(opt.hws, "--hw", [](const std::string& h) { return stem_of(h); });
+  refuse_repeated_names(opt.strategies, "--strategies", strategy_label);
+  refuse_repeated_names(opt.hws, "--hw");
   if (!opt.every_step && opt.samples < 2)
     throw ConfigError(fmt::format("--samples {}: error: interpolation needs at least 2 sampled decode lengths; give "
                                   "--samples 2 or more, or --every-step to simulate every step",

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -164,5 +165,11 @@ std::string strategy_label(const std::string& name_or_path);
 /// file name without its .onnx/.yaml/.yml/.npuasm suffix, through npu::safe_file_name(); any
 /// other dot stays ("llama-3.2-1b:prefill=3" -> "llama-3.2-1b_prefill_3").
 std::string stem_of(const std::string& path_or_name);
+
+/// Throws ConfigError "FLAG 'ITEM': error: given twice (or two arguments share the name 'N');
+/// give each once" when two of `items` have one name under `name_of` (stem_of by default):
+/// their run folders and summary rows would collide (`npu experiment`, `npu llm`).
+void refuse_repeated_names(const std::vector<std::string>& items, const char* flag,
+                           const std::function<std::string(const std::string&)>& name_of = stem_of);
 
 }  // namespace npu::sim
