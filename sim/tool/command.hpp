@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "npu/base/config_error.hpp"
+#include "npu/base/user_text.hpp"
 #include "npu/sim/run/trace_kinds.hpp"
 
 namespace npu::tool {
@@ -121,7 +122,7 @@ inline std::vector<std::string> split_list(const std::vector<std::string>& items
 /// @throws npu::ConfigError naming the value and the fix.
 inline std::vector<std::string> strategy_list(const std::vector<std::string>& items) {
   for (const auto& item : items)
-    if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
+    if (npu::has_empty_entry(item))
       throw npu::ConfigError("--strategies '" + item +
                              "': error: empty entry in the list; separate names with single commas, or leave the "
                              "option out for the default list");

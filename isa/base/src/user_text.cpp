@@ -157,4 +157,8 @@ std::string summary_line(std::string_view message) {
 
 std::string comma_list(const std::vector<std::string>& names) { return fmt::format("{}", fmt::join(names, ", ")); }
 
+bool has_empty_entry(std::string_view v) {
+  return v.empty() || v.front() == ',' || v.back() == ',' || v.find(",,") != std::string_view::npos;
+}
+
 }  // namespace npu

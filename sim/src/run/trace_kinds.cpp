@@ -6,6 +6,7 @@
 
 #include "npu/base/closest_name.hpp"
 #include "npu/base/config_error.hpp"
+#include "npu/base/user_text.hpp"
 
 namespace npu::sim {
 
@@ -15,7 +16,7 @@ const std::vector<std::string>& trace_kinds() {
 }
 
 void check_trace_value(const std::string& value) {
-  if (value.empty() || value.front() == ',' || value.back() == ',' || value.find(",,") != std::string::npos)
+  if (has_empty_entry(value))
     throw ConfigError(fmt::format("--trace '{}': error: empty entry; give one or more of ddr, timeline, vcd "
                                   "(comma-separated), or leave --trace out for no trace",
                                   value));

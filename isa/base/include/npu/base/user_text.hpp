@@ -15,6 +15,11 @@ namespace npu {
 /// "a, b, c": the allowed values or names a message lists, in the order given ("" for none).
 std::string comma_list(const std::vector<std::string>& names);
 
+/// True when a comma-separated option value (`--strategies a,b`, `--trace ddr,vcd`) is empty or
+/// has an empty entry: "", ",a", "a,", "a,,b". Such a value is refused rather than read as
+/// "the default" or "none".
+bool has_empty_entry(std::string_view comma_separated);
+
 /// Longest echo of user input in a message, in output characters.
 constexpr std::size_t kEchoMaxChars = 80;
 
