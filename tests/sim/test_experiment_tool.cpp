@@ -218,6 +218,26 @@ TEST(ExperimentTool, AShardWithNoRunSaysSo) {
   EXPECT_EQ(npu::test::read_json(dir + "/summary.json").size(), 0u);
 }
 
+TEST(ExperimentTool, APrecisionKeyThatAppliesToLessSaysSoUnderTheTable) {
+  // An fp16 edge config with weight_dtype int4: tiny_convnet's CONV weights stay fp16 (compiler
+  // precision_warnings.hpp); the children's warning reaches the table as a `precision:` line.
+  const std::string dir = npu::test::fresh_dir("precision-line");
+  std::string text = npu::test::read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const auto p = text.find("  dtype: int8");
+  ASSERT_NE(p, std::string::npos);
+  text.replace(p, std::string("  dtype: int8").size(), "  dtype: fp16\n  weight_dtype: int4");
+  std::ofstream(dir + "/w4.yaml") << text;
+  auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", dir + "/w4.yaml", "--strategies",
+                    "none,conv-bn", "--out", dir + "/e"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("precision: tiny_convnet w4: mac_array.weight_dtype int4 applies to "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("B of CONV weights"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("stay in mac_array.dtype fp16"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(2 run(s))"), std::string::npos) << r.output;
+  EXPECT_NE(npu::test::read_file(dir + "/e/summary.md").find("precision: tiny_convnet w4:"), std::string::npos);
+}
+
 TEST(ExperimentTool, PlotScriptDrawsEveryPlotKind) {
   if (npu::test::run_shell("/usr/bin/python3 -c 'import matplotlib, pandas'").status != 0)
     GTEST_SKIP() << "Debian's python3-matplotlib / python3-pandas are not installed (scripts/setup.sh installs them)";

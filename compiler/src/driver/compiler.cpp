@@ -6,7 +6,7 @@
 #include "backend/lowering/view_decisions.hpp"
 #include "driver/plan_ladder.hpp"
 #include "driver/params_region_warning.hpp"
-#include "driver/weight_dtype_warning.hpp"
+#include "driver/precision_warnings.hpp"
 #include "npu/compiler/backend/tiling/conv_plan_cache.hpp"
 #include "npu/compiler/backend/schedule/pipeline.hpp"
 #include "npu/compiler/backend/tiling/sram_plans.hpp"
@@ -212,6 +212,7 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   r.plan_sram_bytes = kept.figures.sram_bytes;
   warn_params_regions(r, tiling, hw.mac_array.cols, where);
   warn_weight_dtype_coverage(r, hw, where);
+  warn_kv_cache_dtype_unused(r, hw, where);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

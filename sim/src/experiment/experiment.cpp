@@ -308,7 +308,9 @@ RunSummary read_run_summary(const ExperimentJob& job) {
       if (!w.is_string()) continue;
       const std::string text = w.get<std::string>();
       if (text.find("its params region") != std::string::npos) r.params_region_warnings.push_back(text);
-      if (text.find("warning: mac_array.weight_dtype ") != std::string::npos) r.weight_dtype_warning = text;
+      if (text.find("warning: mac_array.weight_dtype ") != std::string::npos ||
+          text.find("warning: mac_array.kv_cache_dtype ") != std::string::npos)
+        r.precision_warnings.push_back(text);
     }
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
@@ -635,18 +637,17 @@ std::string params_region_lines(const std::vector<SummaryRow>& rows) {
   return lines;
 }
 
-// The runs whose mac_array.weight_dtype left CONV or shared weights in the array's dtype
-// (compiler weight_dtype_warning.hpp): one line per model and hw, never only in log.txt (a W4A16
+// The runs with a precision key that applied to less than it says (compiler
+// precision_warnings.hpp): one line per model, hw and warning, never only in log.txt (a W4A16
 // ResNet-18 "saved" 1.3 % of its bytes with no word of its CONV weights staying fp16).
-std::string weight_dtype_lines(const std::vector<SummaryRow>& rows) {
+std::string precision_lines(const std::vector<SummaryRow>& rows) {
   std::map<std::string, int> runs_of;
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
-    if (!r.ok || r.weight_dtype_warning.empty()) continue;
-    const std::string& w = r.weight_dtype_warning;
-    const auto at = w.find("mac_array.weight_dtype ");
+    if (!r.ok) continue;
     const std::string model = stem_of(r.job.model.substr(0, r.job.model.find(':')));
-    runs_of[fmt::format("weights: {} {}: {}", model, stem_of(r.job.hw), w.substr(at))] += 1;
+    for (const std::string& w : r.precision_warnings)
+      runs_of[fmt::format("precision: {} {}: {}", model, stem_of(r.job.hw), w.substr(w.find("mac_array.")))] += 1;
   }
   std::string lines;
   for (const auto& [line, n] : runs_of) lines += fmt::format("{} ({} run(s))\n", line, n);
@@ -691,10 +692,10 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     md << "\n" << params;
     txt << "\n" << params;
   }
-  const std::string weights = weight_dtype_lines(rows);
-  if (!weights.empty()) {
-    md << "\n" << weights;
-    txt << "\n" << weights;
+  const std::string precision = precision_lines(rows);
+  if (!precision.empty()) {
+    md << "\n" << precision;
+    txt << "\n" << precision;
   }
   const std::string bandwidth = bandwidth_lines(runs);
   md << (bandwidth.empty() ? "" : "\n") << bandwidth;

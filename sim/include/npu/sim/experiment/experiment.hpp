@@ -67,9 +67,10 @@ struct RunSummary {
   /// The run's warnings about CONV/GEMM layers whose params region takes a quarter of the SRAM
   /// or more (run_summary.json "warnings"; compiler params_region_warning.hpp), in order.
   std::vector<std::string> params_region_warnings;
-  /// The run's warning that mac_array.weight_dtype left CONV or shared weights in the array's
-  /// dtype (run_summary.json "warnings"; compiler weight_dtype_warning.hpp); "" when none.
-  std::string weight_dtype_warning;
+  /// The run's warnings that a precision key applied to less than it says: weight_dtype left
+  /// CONV or shared weights in the array's dtype, kv_cache_dtype met no KV append
+  /// (run_summary.json "warnings"; compiler precision_warnings.hpp), in order.
+  std::vector<std::string> precision_warnings;
   /// SIGINT or SIGTERM that stopped this run, or kept it from starting (then !ok, and the
   /// summary's status is "interrupted"); 0 otherwise.
   int interrupted_by = 0;

@@ -1,10 +1,11 @@
-// Weights that mac_array.weight_dtype leaves in the array's dtype (weight_dtype_warning.hpp).
-#include "driver/weight_dtype_warning.hpp"
+// Precision keys that apply to less than their name says (precision_warnings.hpp).
+#include "driver/precision_warnings.hpp"
 
 #include <map>
 
 #include <fmt/format.h>
 
+#include "npu/isa/cost/kv_cache_width.hpp"
 #include "npu/isa/cost/precision.hpp"
 
 namespace npu::compiler {
@@ -47,6 +48,16 @@ void warn_weight_dtype_coverage(CompileResult& r, const HwConfig& hw, const std:
       "{}: warning: mac_array.weight_dtype {} applies to {} B of GEMM weights; {} stay in mac_array.dtype {} "
       "(docs/config.md \"Precisions\"), so the weight bytes shrink less than the width ratio",
       where, to_string(a.weight_dtype), narrow, kept, to_string(a.dtype)));
+}
+
+void warn_kv_cache_dtype_unused(CompileResult& r, const HwConfig& hw, const std::string& where) {
+  const MacArrayConfig& a = hw.mac_array;
+  if (isa::kv_cache_width_refusal(a).empty() || !r.lowered.kv_appends.empty()) return;
+  r.warnings.push_back(fmt::format(
+      "{}: warning: mac_array.kv_cache_dtype {} has no effect on this program: it has no KV-cache append (a decode "
+      "step's past + new rows, which a cache of another width than the array's refuses); its tensors, a prefill's "
+      "K/V outputs included, are in mac_array.dtype {} (docs/config.md \"Precisions\")",
+      where, to_string(a.kv_cache_dtype), to_string(a.dtype)));
 }
 
 }  // namespace npu::compiler

@@ -1,5 +1,5 @@
-// A warning when mac_array.weight_dtype narrows only part of a model's weights
-// (weight_dtype_warning.cpp).
+// Warnings when a precision key of mac_array applies to less of the program than its name says:
+// weight_dtype to part of the weights, kv_cache_dtype to no KV append (precision_warnings.cpp).
 #pragma once
 
 #include <string>
@@ -17,5 +17,12 @@ namespace npu::compiler {
 /// int4 saves 1 %" is explained where it is printed. Nothing when every weight is narrowed or
 /// weight_dtype is `same`.
 void warn_weight_dtype_coverage(CompileResult& r, const HwConfig& hw, const std::string& where);
+
+/// When mac_array.kv_cache_dtype gives another element width than mac_array.dtype and the
+/// program has no KV-cache append (lowering refuses one: isa::kv_cache_width_refusal), appends a
+/// warning that the key has no effect here: a prefill's K/V outputs (present.*) and every other
+/// tensor are in the array's dtype (new-user test: gpt2 prefill with kv_cache_dtype int8 wrote its
+/// cache at 2 B an element without a word, where the decode and `npu llm` refuse the config).
+void warn_kv_cache_dtype_unused(CompileResult& r, const HwConfig& hw, const std::string& where);
 
 }  // namespace npu::compiler
