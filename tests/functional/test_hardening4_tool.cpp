@@ -86,6 +86,11 @@ TEST(DdrLowerBound, AHugeMaxPoolIsRefusedByItsDdrFootprintBeforeCodegen) {
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("but the DDR holds 17179869184"), std::string::npos) << r.output;
+  // The fix names the flags of both kinds of model (it said --input-shape to `npu llm` users too).
+  EXPECT_NE(r.output.find("or a smaller input: --input-shape for an ONNX model, a shorter --prompt / --generate or a "
+                          "smaller --batch for an LLM"),
+            std::string::npos)
+      << r.output;
   EXPECT_FALSE(fs::exists(dir + "/p.npuasm"));
 }
 

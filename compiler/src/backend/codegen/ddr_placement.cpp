@@ -124,8 +124,9 @@ void check_ddr_lower_bound(const HwConfig& hw, const isa::Program& program) {
                     " B, plus the largest intermediate " + std::to_string(largest) +
                     " B, even with intermediate regions reused by lifetime) but the DDR holds " +
                     std::to_string(cap) +
-                    " (ddr: channels x ranks x banks x rows x columns x bus bytes); use a larger DDR or a "
-                    "smaller --input-shape");
+                    " (ddr: channels x ranks x banks x rows x columns x bus bytes); use a larger DDR (ddr.rows, "
+                    "ddr.ranks, ddr.channels) or a smaller input: --input-shape for an ONNX model, a shorter "
+                    "--prompt / --generate or a smaller --batch for an LLM");
 }
 
 void fit_ddr(const HwConfig& hw, isa::Program& program) {
