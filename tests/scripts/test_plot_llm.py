@@ -43,5 +43,30 @@ class ReadSteps(unittest.TestCase):
         self.assertEqual(len(pl.read_steps(self.tmp.name)), 3)
 
 
+class BatchAndFailures(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write_llm_json(self, rows):
+        with open(os.path.join(self.tmp.name, "llm.json"), "w") as f:
+            json.dump(rows, f)
+
+    def test_batch_divides_a_step_into_tokens(self):
+        # A step of batch 2 makes 2 tokens: the bytes-per-token bars divide the step by 2.
+        self.write_llm_json([{"hw": "hw", "strategy": "none", "status": "ok", "batch": 2}])
+        self.assertEqual(pl.read_batch(self.tmp.name), 2)
+        os.remove(os.path.join(self.tmp.name, "llm.json"))
+        self.assertEqual(pl.read_batch(self.tmp.name), 1)
+
+    def test_only_failed_rows_is_told_apart_from_no_folder(self):
+        self.write_llm_json([{"hw": "hw", "strategy": "none", "status": "failed", "error": "x"}])
+        self.assertTrue(pl.failed_only(self.tmp.name))
+        self.write_llm_json([{"hw": "hw", "strategy": "none", "status": "ok"}])
+        self.assertFalse(pl.failed_only(self.tmp.name))
+
+
 if __name__ == "__main__":
     unittest.main()
