@@ -558,7 +558,7 @@ class Reader {
   }
 
   void read_tensor(const std::vector<Word>& words) {
-    const char* usage = "write '.tensor NAME kind=input|weight|output|intermediate ddr=ADDRESS bytes=SIZE'";
+    const char* usage = "write '.tensor NAME kind=input|weight|output|intermediate|kv_cache ddr=ADDRESS bytes=SIZE'";
     if (words.size() < 2 || words[1].text.find('=') != std::string::npos)
       fail(words.size() < 2 ? words[0].col + 7 : words[1].col, "malformed directive: '.tensor' needs a name first",
            usage);

@@ -325,7 +325,8 @@ TEST(AssemblyErrors, MalformedDirectives) {
   expect_error(".npuasm 1 beta\n", 1, 11, "unexpected 'beta' after the version number");
   const std::string tensor = ".tensor kind=weight ddr=0x0 bytes=64";
   expect_error(".npuasm 1\n" + tensor + "\n", 2, col_of(tensor, "kind"),
-               "malformed directive: '.tensor' needs a name first", "write '.tensor NAME kind=");
+               "malformed directive: '.tensor' needs a name first",
+               "write '.tensor NAME kind=input|weight|output|intermediate|kv_cache ddr=");  // every kind the reader takes
   expect_error(".npuasm 1\n.tensor w kind=weight bytes=64\n", 2, 1, "missing required key 'ddr'");
   const std::string program = ".program name=x speed=fast";
   expect_error(".npuasm 1\n" + program + "\n", 2, col_of(program, "speed"), "unknown key 'speed' for .program",
