@@ -226,6 +226,29 @@ TEST(SweepTool, FailedCellsAreRecordedNotRepeatedAndInvalidConfigsListed) {
   EXPECT_NE(r.output.find("1 run now, 1 failed"), std::string::npos) << r.output;
 }
 
+TEST(SweepTool, ReportNamesRowsThatShareTheirLabelsButAreDifferentCells) {
+  // A preset copied into another folder and edited keeps its file name: the two experiments'
+  // rows read "tiny edge-npu-ddr4 none" alike; the report must say they differ (new-user test:
+  // two identical-looking rows and "0 conflicting").
+  const std::string dir = npu::test::fresh_dir("report-label-clash");
+  fs::create_directories(dir + "/alt");
+  std::string text = read_file(std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr4.yaml");
+  const auto p = text.find("capacity: 1 MiB");
+  ASSERT_NE(p, std::string::npos);
+  text.replace(p, std::string("capacity: 1 MiB").size(), "capacity: 512 KiB");
+  std::ofstream(dir + "/alt/edge-npu-ddr4.yaml") << text;
+  for (const auto& [hw, out] : {std::pair<std::string, std::string>{"configs/edge-npu-ddr4.yaml", dir + "/a"},
+                                {dir + "/alt/edge-npu-ddr4.yaml", dir + "/b"}})
+    ASSERT_EQ(run_npu({"experiment", "--model", kSweepTiny, "--hw", hw, "--strategies", "none", "--out", out}).status,
+              0);
+  const auto r = run_npu({"report", dir + "/a", dir + "/b", "--out", dir + "/r"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string label = "'" + fs::path(kSweepTiny).stem().string() + " edge-npu-ddr4 none'";
+  EXPECT_NE(r.output.find("WARNING: 2 rows are labelled " + label + " but are different cells"), std::string::npos)
+      << r.output;
+  EXPECT_NE(read_file(dir + "/r/summary.md").find("rows are labelled"), std::string::npos);
+}
+
 TEST(SweepTool, ReportOverAnExperimentFolderKeepsItsFigures) {
   // The experiment's own summary is the reference: the report's experiment columns match it.
   const std::string dir = npu::test::fresh_dir("report-experiment");

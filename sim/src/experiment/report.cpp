@@ -235,6 +235,28 @@ void summary_tables(const std::vector<Row>& rows, std::ostringstream& md, std::o
   txt << format_text_table(summary_text_columns(), cells);
 }
 
+/// Rows whose labels (model, hw, strategy, axes) are the same but whose cells differ: another
+/// config, model file or build under one file name (a preset copied and edited into another
+/// folder). The table cannot tell them apart, so a warning names them and the way out.
+std::string label_clash_notes(const std::vector<Row>& rows) {
+  std::map<std::string, std::vector<const Row*>> by_label;
+  for (const auto& row : rows)
+    by_label[fmt::format("{} {} {}{}{}", row.plan.model, row.plan.hw, row.plan.strategy,
+                         row.plan.axes.empty() ? "" : " ", axes_text(row.plan))]
+        .push_back(&row);
+  std::string notes;
+  for (const auto& [label, same] : by_label) {
+    if (same.size() < 2) continue;
+    std::vector<std::string> keys;
+    for (const Row* r : same) keys.push_back(r->plan.key);
+    notes += fmt::format("WARNING: {} rows are labelled '{}' but are different cells (keys {}): another config, model "
+                         "file or npu build under the same name; tell them apart by summary.csv's cell_key, or "
+                         "rename one config or model file and run it again\n",
+                         same.size(), label, fmt::join(keys, ", "));
+  }
+  return notes;
+}
+
 /// The lines under the tables: host placement (never silent, as in the experiment summary),
 /// the status counts, and warnings for missing (the first 20 listed) and conflicting cells.
 std::string status_notes(const std::vector<Row>& rows, const ReportCounts& n, const std::vector<std::string>& dirs) {
@@ -259,7 +281,7 @@ std::string status_notes(const std::vector<Row>& rows, const ReportCounts& n, co
     if (listed > 20) notes += fmt::format("  ... and {} more\n", listed - 20);
   }
   if (n.conflicts) notes += fmt::format("WARNING: {} cells have conflicting results (status 'conflict')\n", n.conflicts);
-  return notes;
+  return notes + label_clash_notes(rows);
 }
 
 }  // namespace
