@@ -15,13 +15,11 @@ spec.loader.exec_module(pl)
 HEAD = "context,simulated,latency_ms,weight_bytes,kv_read_bytes,kv_write_bytes,activation_bytes,compulsory_bytes\n"
 
 
-class ReadSteps(unittest.TestCase):
+class LlmFolder(unittest.TestCase):
+    """A temporary `npu llm --out` folder whose llm.json a test writes."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
-        os.makedirs(os.path.join(self.tmp.name, "steps"))
-        for name in ("hw__none", "hw__conv-bn-act", "hw__transformer"):  # the first run's three pairs
-            with open(os.path.join(self.tmp.name, "steps", name + ".csv"), "w") as f:
-                f.write(HEAD + "5,1,1.0,10,2,1,3,13\n")
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -29,6 +27,15 @@ class ReadSteps(unittest.TestCase):
     def write_llm_json(self, rows):
         with open(os.path.join(self.tmp.name, "llm.json"), "w") as f:
             json.dump(rows, f)
+
+
+class ReadSteps(LlmFolder):
+    def setUp(self):
+        super().setUp()
+        os.makedirs(os.path.join(self.tmp.name, "steps"))
+        for name in ("hw__none", "hw__conv-bn-act", "hw__transformer"):  # the first run's three pairs
+            with open(os.path.join(self.tmp.name, "steps", name + ".csv"), "w") as f:
+                f.write(HEAD + "5,1,1.0,10,2,1,3,13\n")
 
     def test_only_the_last_runs_pairs(self):
         # The second run: none (ok) and transformer (failed: no steps drawn).
@@ -43,17 +50,7 @@ class ReadSteps(unittest.TestCase):
         self.assertEqual(len(pl.read_steps(self.tmp.name)), 3)
 
 
-class BatchAndFailures(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write_llm_json(self, rows):
-        with open(os.path.join(self.tmp.name, "llm.json"), "w") as f:
-            json.dump(rows, f)
-
+class BatchAndFailures(LlmFolder):
     def test_batch_divides_a_step_into_tokens(self):
         # A step of batch 2 makes 2 tokens: the bytes-per-token bars divide the step by 2.
         self.write_llm_json([{"hw": "hw", "strategy": "none", "status": "ok", "batch": 2}])
