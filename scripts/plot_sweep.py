@@ -201,6 +201,15 @@ def short_label(row, axes):
     return ", ".join(str(row[a]) for a in axes) if axes else row.hw
 
 
+def tied_labels(opt, xcol, ycol, axes):
+    """The labels of the cells in `opt` by point (x, y), in order along the front (by x, then
+    y): cells tied on both figures share one entry."""
+    points = {}
+    for _, r in opt.sort_values([xcol, ycol]).iterrows():
+        points.setdefault((r[xcol], r[ycol]), []).append(short_label(r, axes))
+    return points
+
+
 def plot_pareto(ok, axes, out_dir):
     written = []
     styles = strategy_styles(list(dict.fromkeys(ok.strategy)))
@@ -228,9 +237,11 @@ def plot_pareto(ok, axes, out_dir):
             if len(opt) <= 12:
                 annotated = True
                 # Along the front (by x), labels alternate right and left of their point so
-                # that neighbours on a tight front do not print over each other.
-                for k, (_, r) in enumerate(opt.sort_values([xcol, ycol]).iterrows()):
-                    ax.annotate(short_label(r, axes), (r[xcol], r[ycol]), textcoords="offset points",
+                # that neighbours on a tight front do not print over each other; optimal cells
+                # tied on both figures share one point and one label ("a / b"), which two labels
+                # side by side made look like one belonged to the neighbouring point.
+                for k, ((x, y), labels) in enumerate(tied_labels(opt, xcol, ycol, axes).items()):
+                    ax.annotate(" / ".join(labels), (x, y), textcoords="offset points",
                                 xytext=(8, 4) if k % 2 == 0 else (-8, -10), ha="left" if k % 2 == 0 else "right",
                                 fontsize=7, color="#333333")
             ax.set_xlabel(xlabel)

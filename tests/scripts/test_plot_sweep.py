@@ -88,6 +88,18 @@ class ParetoMask(unittest.TestCase):
         self.assertEqual(ps.pareto_mask([(7.0, 7.0)]), [True])
 
 
+class TiedLabels(unittest.TestCase):
+    def test_cells_tied_on_both_figures_share_one_label(self):
+        # (1, 512KiB) and (2, 512KiB) at the same point, (4, 1MiB) alone further right: two
+        # labels along the front, the tied pair's joined in plan order (new-user test: the two
+        # were printed side by side and one seemed to belong to the neighbouring point).
+        import pandas as pd
+        opt = pd.DataFrame({"hw": ["a", "b", "c"], "rows": [1, 2, 4], "sram": ["512KiB", "512KiB", "1MiB"],
+                            "ddr": [5.0, 5.0, 7.0], "lat": [2.0, 2.0, 1.0]})
+        got = ps.tied_labels(opt, "ddr", "lat", ["rows", "sram"])
+        self.assertEqual(list(got.items()), [((5.0, 2.0), ["1, 512KiB", "2, 512KiB"]), ((7.0, 1.0), ["4, 1MiB"])])
+
+
 class AxisValueOrder(unittest.TestCase):
     def test_sizes_sort_by_bytes(self):
         # 64 KiB = 65536 B, 512KiB = 524288 B, 1 MiB = 1048576 B, 1 MB = 1000000 B.
