@@ -33,16 +33,23 @@ KINDS = [("weight_bytes", "weights"), ("kv_read_bytes", "KV read"), ("kv_write_b
          ("activation_bytes", "activations")]
 
 
+def read_llm_json(folder):
+    """The rows of the folder's llm.json, or None when it has none."""
+    summary = os.path.join(folder, "llm.json")
+    if not os.path.exists(summary):
+        return None
+    with open(summary) as f:
+        return json.load(f)
+
+
 def read_steps(folder):
     """The decode steps of the pairs this folder's last `npu llm` run reports: llm.json's
     "steps_csv" of each ok row (a steps/*.csv left by an earlier run into the same folder is
     not drawn); every steps/*.csv for a folder without llm.json or whose llm.json has no
     "steps_csv" (written before the key existed)."""
     paths = sorted(glob.glob(os.path.join(folder, "steps", "*.csv")))
-    summary = os.path.join(folder, "llm.json")
-    if os.path.exists(summary):
-        with open(summary) as f:
-            rows = json.load(f)
+    rows = read_llm_json(folder)
+    if rows is not None:
         if any("steps_csv" in r for r in rows):  # written by npu llm since 2026-12-05
             listed = [r["steps_csv"] for r in rows if r.get("status") == "ok" and r.get("steps_csv")]
             paths = [os.path.join(folder, p) for p in listed if os.path.exists(os.path.join(folder, p))]
@@ -55,21 +62,13 @@ def read_steps(folder):
 
 def read_batch(folder):
     """The batch B of the folder's llm.json rows (a decode step makes B tokens); 1 without it."""
-    summary = os.path.join(folder, "llm.json")
-    if not os.path.exists(summary):
-        return 1
-    with open(summary) as f:
-        rows = json.load(f)
+    rows = read_llm_json(folder)
     return max(1, int(rows[0].get("batch", 1))) if rows else 1
 
 
 def failed_only(folder):
     """True when the folder's llm.json has rows and none of them is ok."""
-    summary = os.path.join(folder, "llm.json")
-    if not os.path.exists(summary):
-        return False
-    with open(summary) as f:
-        rows = json.load(f)
+    rows = read_llm_json(folder)
     return bool(rows) and not any(r.get("status") == "ok" for r in rows)
 
 

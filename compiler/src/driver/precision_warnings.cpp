@@ -2,6 +2,7 @@
 #include "driver/precision_warnings.hpp"
 
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -20,12 +21,12 @@ void warn_weight_dtype_coverage(CompileResult& r, const HwConfig& hw, const std:
   std::uint64_t narrow = 0, conv = 0, shared = 0, largest = 0;
   int conv_layers = 0;
   std::string largest_name;
-  std::map<std::string, bool> counted;
+  std::set<std::string> counted;  // a weight read by two layers counts once
   for (const LayerSpec& L : lg.layers) {
     if (L.kind != LayerKind::Conv && L.kind != LayerKind::Gemm) continue;
     for (const std::string* w : {&L.weight, &L.glu_gate}) {
       const auto it = bytes_of.find(*w);
-      if (w->empty() || it == bytes_of.end() || !counted.emplace(*w, true).second) continue;
+      if (w->empty() || it == bytes_of.end() || !counted.insert(*w).second) continue;
       if (const auto n = lg.weight_dtype_bytes.find(*w); n != lg.weight_dtype_bytes.end()) {
         narrow += n->second;  // as stored in weight_dtype, scales included
       } else if (L.kind == LayerKind::Conv) {

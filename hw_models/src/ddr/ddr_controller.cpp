@@ -338,18 +338,11 @@ void ChannelController::issue(const Candidate& c) {
   mark_dirty(r.local_bank);
   switch (c.cmd) {
     case DdrCommand::Act:
-      state_.issue_act(r.loc.rank, r.group, r.local_bank, r.loc.row, t);
-      r.did_act = true;
+      row_command(r, DdrCommand::Act, t);
       recount_hits(r.local_bank);
-      ++stats_->cmd_act;
-      ++stats_->per_bank[std::size_t(r.loc.flat_bank)].activates;
-      log(t, DdrCommand::Act, r.local_bank, r.loc.row, false, r.id);
       break;
     case DdrCommand::Pre:
-      state_.issue_pre(r.loc.rank, r.local_bank, t);
-      r.did_pre = true;
-      ++stats_->cmd_pre;
-      log(t, DdrCommand::Pre, r.local_bank, -1, false, r.id);
+      row_command(r, DdrCommand::Pre, t);
       break;
     case DdrCommand::Rd:
     case DdrCommand::Wr:
@@ -357,6 +350,21 @@ void ChannelController::issue(const Candidate& c) {
       break;
     case DdrCommand::Ref:
       break;
+  }
+}
+
+void ChannelController::row_command(DdrRequest& r, DdrCommand cmd, Tick t) {
+  if (cmd == DdrCommand::Act) {
+    state_.issue_act(r.loc.rank, r.group, r.local_bank, r.loc.row, t);
+    r.did_act = true;
+    ++stats_->cmd_act;
+    ++stats_->per_bank[std::size_t(r.loc.flat_bank)].activates;
+    log(t, DdrCommand::Act, r.local_bank, r.loc.row, false, r.id);
+  } else {
+    state_.issue_pre(r.loc.rank, r.local_bank, t);
+    r.did_pre = true;
+    ++stats_->cmd_pre;
+    log(t, DdrCommand::Pre, r.local_bank, -1, false, r.id);
   }
 }
 

@@ -49,18 +49,7 @@ bool ChannelController::try_serve_alone(DdrRequest& r, Tick* done_ck) {
       return true;
     }
     cache_valid_ = false;  // as issue(): a PRE or ACT changes what pick() would choose
-    if (cmd == DdrCommand::Act) {
-      state_.issue_act(r.loc.rank, r.group, r.local_bank, r.loc.row, t);
-      r.did_act = true;
-      ++stats_->cmd_act;
-      ++stats_->per_bank[std::size_t(r.loc.flat_bank)].activates;
-      log(t, DdrCommand::Act, r.local_bank, r.loc.row, false, r.id);
-    } else {
-      state_.issue_pre(r.loc.rank, r.local_bank, t);
-      r.did_pre = true;
-      ++stats_->cmd_pre;
-      log(t, DdrCommand::Pre, r.local_bank, -1, false, r.id);
-    }
+    row_command(r, cmd, t);  // no queued request to recount hits for (issue() does after an ACT)
   }
 }
 

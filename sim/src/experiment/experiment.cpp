@@ -598,23 +598,30 @@ std::string host_lines(const std::vector<SummaryRow>& rows) {
   return lines;
 }
 
-// The runs compiled for the configured SRAM only because the model is over the SRAM-plan
-// ladder's 1e9 parameters (compiler.cpp): one line per hw and strategy, never only in log.txt.
-std::string ladder_lines(const std::vector<SummaryRow>& rows) {
-  std::map<std::string, int> runs_of;  // line -> runs; std::map keeps the order deterministic
-  for (const auto& row : rows) {
-    const RunSummary& r = *row.r;
-    if (!r.ok || r.ladder_skipped_params == 0) continue;
-    // A zoo LLM's phases (NAME:prefill=P, NAME:decode=T) as one model.
-    const std::string model = stem_of(r.job.model.substr(0, r.job.model.find(':')));
-    runs_of[fmt::format("sram: {} {} {}: compiled for the configured SRAM only, not its smaller-SRAM plans: the model's "
-                        "{} parameters are more than the plan ladder's limit of 1e9",
-                        model, stem_of(r.job.hw), strategy_label(r.job.strategy),
-                        r.ladder_skipped_params)] += 1;
-  }
+// Lines under the table that count runs: each distinct line once, with "(N run(s))"; std::map
+// keeps the order deterministic.
+std::string counted_lines(const std::map<std::string, int>& runs_of) {
   std::string lines;
   for (const auto& [line, n] : runs_of) lines += fmt::format("{} ({} run(s))\n", line, n);
   return lines;
+}
+
+// A run's model as one name for all its phases: a zoo LLM's NAME:prefill=P and NAME:decode=T.
+std::string model_family(const RunSummary& r) { return stem_of(r.job.model.substr(0, r.job.model.find(':'))); }
+
+// The runs compiled for the configured SRAM only because the model is over the SRAM-plan
+// ladder's 1e9 parameters (compiler.cpp): one line per hw and strategy, never only in log.txt.
+std::string ladder_lines(const std::vector<SummaryRow>& rows) {
+  std::map<std::string, int> runs_of;
+  for (const auto& row : rows) {
+    const RunSummary& r = *row.r;
+    if (!r.ok || r.ladder_skipped_params == 0) continue;
+    runs_of[fmt::format("sram: {} {} {}: compiled for the configured SRAM only, not its smaller-SRAM plans: the model's "
+                        "{} parameters are more than the plan ladder's limit of 1e9",
+                        model_family(r), stem_of(r.job.hw), strategy_label(r.job.strategy),
+                        r.ladder_skipped_params)] += 1;
+  }
+  return counted_lines(runs_of);
 }
 
 // The runs with a CONV/GEMM whose params region crowds its tiles (compiler
@@ -627,14 +634,11 @@ std::string params_region_lines(const std::vector<SummaryRow>& rows) {
     if (!r.ok || r.params_region_warnings.empty()) continue;
     const std::string& w = r.params_region_warnings.front();
     const auto at = w.find("layer '");
-    const std::string model = stem_of(r.job.model.substr(0, r.job.model.find(':')));
     runs_of[fmt::format("sram: {} {} {}: {} layer(s) with a params region of a quarter of the SRAM or more; the first: {}",
-                        model, stem_of(r.job.hw), strategy_label(r.job.strategy), r.params_region_warnings.size(),
-                        at == std::string::npos ? w : w.substr(at))] += 1;
+                        model_family(r), stem_of(r.job.hw), strategy_label(r.job.strategy),
+                        r.params_region_warnings.size(), at == std::string::npos ? w : w.substr(at))] += 1;
   }
-  std::string lines;
-  for (const auto& [line, n] : runs_of) lines += fmt::format("{} ({} run(s))\n", line, n);
-  return lines;
+  return counted_lines(runs_of);
 }
 
 // The runs with a precision key that applied to less than it says (compiler
@@ -645,13 +649,11 @@ std::string precision_lines(const std::vector<SummaryRow>& rows) {
   for (const auto& row : rows) {
     const RunSummary& r = *row.r;
     if (!r.ok) continue;
-    const std::string model = stem_of(r.job.model.substr(0, r.job.model.find(':')));
     for (const std::string& w : r.precision_warnings)
-      runs_of[fmt::format("precision: {} {}: {}", model, stem_of(r.job.hw), w.substr(w.find("mac_array.")))] += 1;
+      runs_of[fmt::format("precision: {} {}: {}", model_family(r), stem_of(r.job.hw), w.substr(w.find("mac_array.")))] +=
+          1;
   }
-  std::string lines;
-  for (const auto& [line, n] : runs_of) lines += fmt::format("{} ({} run(s))\n", line, n);
-  return lines;
+  return counted_lines(runs_of);
 }
 
 }  // namespace
@@ -677,47 +679,25 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
     txt << note;
   }
   add_table_rows(rows, md, txt);
-  const std::string host = host_lines(rows);
-  if (!host.empty()) {
-    md << "\n" << host;
-    txt << "\n" << host;
-  }
-  const std::string ladder = ladder_lines(rows);
-  if (!ladder.empty()) {
-    md << "\n" << ladder;
-    txt << "\n" << ladder;
-  }
-  const std::string params = params_region_lines(rows);
-  if (!params.empty()) {
-    md << "\n" << params;
-    txt << "\n" << params;
-  }
-  const std::string precision = precision_lines(rows);
-  if (!precision.empty()) {
-    md << "\n" << precision;
-    txt << "\n" << precision;
-  }
-  const std::string bandwidth = bandwidth_lines(runs);
-  md << (bandwidth.empty() ? "" : "\n") << bandwidth;
-  txt << (bandwidth.empty() ? "" : "\n") << bandwidth;
-  const std::string effects = strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); });
-  if (!effects.empty()) {
-    md << "\n" << effects;
-    txt << "\n" << effects;
-  }
+  // Each block of lines under the table, after a blank line, in both files; none when empty.
+  const auto section = [&md, &txt](const std::string& lines) {
+    if (lines.empty()) return;
+    md << "\n" << lines;
+    txt << "\n" << lines;
+  };
+  section(host_lines(rows));
+  section(ladder_lines(rows));
+  section(params_region_lines(rows));
+  section(precision_lines(rows));
+  section(bandwidth_lines(runs));
+  section(strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); }));
   std::vector<const RunSummary*> run_ptrs;
   for (const RunSummary& r : runs) run_ptrs.push_back(&r);
-  const std::string slower = fusion_regression_lines(run_ptrs);
-  md << (slower.empty() ? "" : "\n") << slower;
-  txt << (slower.empty() ? "" : "\n") << slower;
+  section(fusion_regression_lines(run_ptrs));
   md << verify_table(runs, true);
   txt << verify_table(runs, false);
-  if (std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.earlier_run; })) {
-    const char* note = "* kept from an earlier experiment in this folder: not run now; its result in runs/<run id>/ "
-                       "is unchanged\n";
-    md << "\n" << note;
-    txt << "\n" << note;
-  }
+  if (std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return r.earlier_run; }))
+    section("* kept from an earlier experiment in this folder: not run now; its result in runs/<run id>/ is unchanged\n");
   write_file_atomic((fs::path(out_dir) / "summary.md").string(), md.str());
   return txt.str();
 }

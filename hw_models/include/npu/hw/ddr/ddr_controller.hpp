@@ -149,6 +149,9 @@ class ChannelController {
   void watch_progress();
   void serve_column(int slot, DdrCommand cmd, Tick t);
   Tick column_command(const DdrRequest& r, DdrCommand cmd, Tick t);  // serve_column's tail: issue, count, trace
+  /// Issues r's ACT or PRE at t: the bank's state, r.did_act / r.did_pre, the counts and the log
+  /// (issue() and the lone request's path).
+  void row_command(DdrRequest& r, DdrCommand cmd, Tick t);
   void recount_hits(int local_bank);
   /// Idle fast-forward: while no request is queued, every rank only refreshes. Once each
   /// rank has all banks closed and its pending REF can issue exactly at refresh_due,
