@@ -1,9 +1,11 @@
 // Tiles split along input channels (cin_split.hpp).
 #include "npu/compiler/backend/tiling/cin_split.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "backend/tiling/tiling_detail.hpp"
+#include "npu/compiler/backend/tiling/conv_plan_cache.hpp"
 
 namespace npu::compiler {
 
@@ -25,12 +27,15 @@ ConvSramLayout conv_split_sram_layout(const ConvGeom& g, int co_tile, int rows_t
   return place_conv_buffers(g, b, opt);
 }
 
-std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, int ci_tile,
-                                    const TilingOptions& opt) {
-  const auto ci_pieces = pieces(g.c_in, ci_tile);
+namespace {
+
+using Pieces = TilePieces;
+
+// The input part of a split tiling's burst cost, for one pass over the row bands (the plan
+// makes n_co passes): each band's channels group by group. Channel c's band rows are one run
+// at byte c x plane + first row x row bytes (runs_cost counts the bursts each touches).
+std::uint64_t split_input_cost(const ConvGeom& g, int rows_tile, const Pieces& ci_pieces, const TilingOptions& opt) {
   const std::uint64_t e = std::uint64_t(opt.act_bytes);
-  // One pass over the row bands, each band's channels group by group: channel c's band rows are
-  // one run at byte c x plane + first row x row bytes (runs_cost counts the bursts each touches).
   const std::uint64_t plane = std::uint64_t(g.h_in) * g.w_in * e;
   std::uint64_t input = 0;
   for (int r0 = 0; r0 < g.h_out; r0 += rows_tile) {
@@ -43,25 +48,84 @@ std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_til
       c0 += cit * count;
     }
   }
-  // One pass over the weights ([c_out, c_in, kh, kw]): per (co tile j, group k), cot runs of
-  // cit x kh x kw elements, one per output channel, from (co0 + j cot, ci0 + k cit).
+  return input;
+}
+
+// The weight part, for one pass over the weights ([c_out, c_in, kh, kw]; the plan makes n_row
+// passes): per (co tile j, group k), cot runs of cit x kh x kw elements, one per output
+// channel, from (co0 + j cot, ci0 + k cit). Those runs are separate (stride c_in x kh x kw),
+// so the co tiles of one piece together are cc x cot runs one per channel: for group k, one
+// progression from (co0, ci0 + k cit) (progression_bursts), summed over the groups' period
+// (periodic_sum) instead of over both the tiles' and the groups' periods, which made up most
+// of a compile (docs/performance.md, "The split search's burst costs"). A group that is all
+// of c_in (whole_too) makes each tile's runs one contiguous span.
+std::uint64_t split_weight_cost(const ConvGeom& g, int co_tile, const Pieces& ci_pieces, const TilingOptions& opt) {
+  const std::uint64_t e = std::uint64_t(opt.act_bytes);
+  const int B = opt.burst_bytes;
   const std::uint64_t per_ci = std::uint64_t(g.kh) * g.kw * e, per_co = std::uint64_t(g.c_in) * per_ci;
   std::uint64_t weights = 0, co0 = 0;
   for (const auto& cp : pieces(g.c_out, co_tile)) {
     const std::uint64_t cot = cp.first, cc = cp.second;
     std::uint64_t ci0 = 0;
     for (const auto& ip : ci_pieces) {
-      const std::uint64_t cit = ip.first, count = ip.second;
-      weights += periodic_sum(cc, cot * per_co, opt.burst_bytes, [&](std::uint64_t j) {
-        return periodic_sum(count, cit * per_ci, opt.burst_bytes, [&](std::uint64_t k) {
-          return runs_cost(cit * per_ci, cot, per_co, opt.burst_bytes, (co0 + j * cot) * per_co + (ci0 + k * cit) * per_ci);
+      const std::uint64_t cit = ip.first, count = ip.second, run = cit * per_ci;
+      if (run == per_co && cot > 1) {  // whole c_in: a tile's cot runs are one span
+        weights += count * periodic_sum(cc, cot * per_co, B, [&](std::uint64_t j) {
+          return span_bursts((co0 + j * cot) * per_co, run * cot, B);
         });
-      });
+      } else {
+        weights += periodic_sum(count, run, B, [&](std::uint64_t k) {
+          return progression_bursts(cc * cot, per_co, run, B, co0 * per_co + (ci0 + k * cit) * per_ci);
+        });
+      }
       ci0 += cit * count;
     }
     co0 += cot * cc;
   }
-  return std::uint64_t(ceil_div(g.c_out, co_tile)) * input + std::uint64_t(ceil_div(g.h_out, rows_tile)) * weights +
+  return weights;
+}
+
+// plan_conv_split's burst costs. Each of the three parts depends on two of the three tile
+// sizes (input: rows and ci; weights: co and ci; output: co and rows), so each is computed
+// once per pair, when first asked, not once per triple: the search visits |ci| x |co| x |rows|
+// tilings (up to 27,900 in a ResNet-50 layer), and the per-triple sums were 60 % of its
+// compile (docs/performance.md, "The split search's burst costs").
+class SplitCostTable {
+ public:
+  SplitCostTable(const ConvGeom& g, const TilingOptions& opt, const std::vector<int>& ci, const std::vector<int>& co,
+                 const std::vector<int>& rows)
+      : g_(g), opt_(opt), ci_(ci), co_(co), rows_(rows), input_(ci.size() * rows.size(), kUnset),
+        weights_(ci.size() * co.size(), kUnset), output_(co.size() * rows.size(), kUnset) {
+    for (int c : ci) ci_pieces_.push_back(pieces(g.c_in, c));
+  }
+  const Pieces& ci_pieces(std::size_t i) const { return ci_pieces_[i]; }
+  // conv_split_burst_cost(g, co_[j], rows_[k], ci_[i], opt), the same sum.
+  std::uint64_t cost(std::size_t i, std::size_t j, std::size_t k) {
+    std::uint64_t& in = input_[i * rows_.size() + k];
+    if (in == kUnset) in = split_input_cost(g_, rows_[k], ci_pieces_[i], opt_);
+    std::uint64_t& w = weights_[i * co_.size() + j];
+    if (w == kUnset) w = split_weight_cost(g_, co_[j], ci_pieces_[i], opt_);
+    std::uint64_t& out = output_[j * rows_.size() + k];
+    if (out == kUnset) out = output_burst_cost(g_, co_[j], rows_[k], opt_);
+    return std::uint64_t(ceil_div(g_.c_out, co_[j])) * in + std::uint64_t(ceil_div(g_.h_out, rows_[k])) * w + out;
+  }
+
+ private:
+  static constexpr std::uint64_t kUnset = ~std::uint64_t(0);
+  const ConvGeom& g_;
+  const TilingOptions& opt_;
+  const std::vector<int>&ci_, &co_, &rows_;
+  std::vector<Pieces> ci_pieces_;
+  std::vector<std::uint64_t> input_, weights_, output_;
+};
+
+}  // namespace
+
+std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, int ci_tile,
+                                    const TilingOptions& opt) {
+  const Pieces ci_pieces = pieces(g.c_in, ci_tile);
+  return std::uint64_t(ceil_div(g.c_out, co_tile)) * split_input_cost(g, rows_tile, ci_pieces, opt) +
+         std::uint64_t(ceil_div(g.h_out, rows_tile)) * split_weight_cost(g, co_tile, ci_pieces, opt) +
          output_burst_cost(g, co_tile, rows_tile, opt);
 }
 
@@ -69,7 +133,7 @@ namespace {
 
 // The plan of one split tiling: traffic, burst cost, array cycles and (time_based()) estimate.
 ConvTilePlan split_plan(const ConvGeom& g, int co, int rows, int ci, const ConvSramLayout& l,
-                        const TilingOptions& opt) {
+                        std::uint64_t burst_cost_bytes, const Pieces& ci_pieces, const TilingOptions& opt) {
   ConvTilePlan p;
   p.order = LoopOrder::WeightsResident;  // co tile outermost (the weights still change per group)
   p.co_tile = co, p.rows_tile = rows, p.ci_tile = ci;
@@ -82,8 +146,8 @@ ConvTilePlan split_plan(const ConvGeom& g, int co, int rows, int ci, const ConvS
   const std::uint64_t taps = std::uint64_t(g.kh) * g.kw;
   p.input_read_bytes = std::uint64_t(p.n_co) * g.c_in * band_rows_total(g, rows) * g.w_in * e;
   p.weight_read_bytes = std::uint64_t(p.n_row) * g.c_out * g.c_in * taps * e;
-  p.burst_cost_bytes = conv_split_burst_cost(g, co, rows, ci, opt);
-  for (const auto& [cit, count] : pieces(g.c_in, ci)) {
+  p.burst_cost_bytes = burst_cost_bytes;
+  for (const auto& [cit, count] : ci_pieces) {
     ConvGeom part = g;
     part.c_in = int(cit);
     p.array_cycles += count * conv_array_cycles(part, co, rows, opt.array, opt.vector_lanes);
@@ -107,18 +171,25 @@ ConvTilePlan split_plan(const ConvGeom& g, int co, int rows, int ci, const ConvS
 std::optional<ConvTilePlan> plan_conv_split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
                                             bool whole_too) {
   if (whole_too ? (g.group != 1 || g.gemm || g.c_in < 1) : !cin_split_applies(g)) return std::nullopt;
+  if (opt.conv_plans != nullptr) return opt.conv_plans->split(g, sram_bytes, opt, whole_too);  // memoised, the same choice
   std::vector<int> ci_tiles = ceil_splits(g.c_in);
   if (!whole_too) ci_tiles.pop_back();  // all c_in in one group is no split (plan_conv's tiles)
   const std::vector<int> co_tiles = ceil_splits(g.c_out);
   const std::vector<int> row_tiles = ceil_splits(g.h_out);
-  std::vector<ConvTilePlan> fits;
-  for (int ci : ci_tiles)
-    for (int co : co_tiles)
-      for (int rows : row_tiles) {
+  SplitCostTable costs(g, opt, ci_tiles, co_tiles, row_tiles);
+  // Up to 27,900 tilings fit per layer (152 B each): the vector is kept between calls, so its
+  // pages are allocated and faulted in once per thread, not once per search (a fresh vector
+  // per search made a ResNet-50 compile 1.4x the CPU, docs/performance.md).
+  thread_local std::vector<ConvTilePlan> fits;
+  fits.clear();
+  for (std::size_t i = 0; i < ci_tiles.size(); ++i)
+    for (std::size_t j = 0; j < co_tiles.size(); ++j)
+      for (std::size_t k = 0; k < row_tiles.size(); ++k) {
+        const int ci = ci_tiles[i], co = co_tiles[j], rows = row_tiles[k];
         if (!fits_accumulator(g, co, rows, opt)) continue;
         const ConvSramLayout l = conv_split_sram_layout(g, co, rows, ci, opt);
         if (l.total_bytes > sram_bytes) continue;
-        fits.push_back(split_plan(g, co, rows, ci, l, opt));
+        fits.push_back(split_plan(g, co, rows, ci, l, costs.cost(i, j, k), costs.ci_pieces(i), opt));
       }
   if (fits.empty()) return std::nullopt;
   return choose_tiling(fits, opt);

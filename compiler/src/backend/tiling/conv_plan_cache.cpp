@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/tiling/tiling_detail.hpp"
+#include "npu/compiler/backend/tiling/cin_split.hpp"
 
 namespace npu::compiler {
 
@@ -117,6 +118,32 @@ std::optional<ConvTilePlan> ConvPlanCache::plan(const ConvGeom& g, std::uint64_t
     p = e->all[std::size_t(i)].second;
   }
   p.sram = conv_sram_layout(g, p.order, p.co_tile, p.rows_tile, opt);  // placed in the caller's SRAM
+  return p;
+}
+
+std::optional<ConvTilePlan> ConvPlanCache::split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
+                                                 bool whole_too) {
+  std::string key = conv_plan_cost_key(g, opt);
+  const char tail[] = {char(whole_too)};
+  key.append(reinterpret_cast<const char*>(&sram_bytes), sizeof sram_bytes).append(tail, 1);
+  std::optional<ConvTilePlan> p;
+  bool found = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = splits_.find(key);
+    if (it != splits_.end()) {
+      found = true;
+      p = it->second;
+    }
+  }
+  if (!found) {
+    TilingOptions uncached = opt;
+    uncached.conv_plans = nullptr;
+    p = plan_conv_split(g, sram_bytes, uncached, whole_too);
+    std::lock_guard<std::mutex> lock(mutex_);
+    splits_.emplace(key, p);
+  }
+  if (p) p->sram = conv_split_sram_layout(g, p->co_tile, p->rows_tile, p->ci_tile, opt);  // the caller's SRAM
   return p;
 }
 

@@ -172,11 +172,11 @@ std::uint64_t tiled_runs_cost(std::uint64_t run_bytes, std::uint64_t per_tile, s
 }
 
 // Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile) {
+TilePieces pieces(int total, int tile) {
   const int n = int(ceil_div(total, tile));
   const int last = total - (n - 1) * tile;
-  if (last == tile) return {{std::uint64_t(tile), std::uint64_t(n)}};
-  return {{std::uint64_t(tile), std::uint64_t(n - 1)}, {std::uint64_t(last), 1}};
+  if (last == tile) return TilePieces({std::uint64_t(tile), std::uint64_t(n)});
+  return TilePieces({std::uint64_t(tile), std::uint64_t(n - 1)}, {std::uint64_t(last), 1});
 }
 
 // Each (co, rows) tile stores its rows of its channels: tile (j, k) of a piece starts at
@@ -224,22 +224,27 @@ ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const
   const std::uint64_t param_bytes = std::uint64_t(opt.reserved_param_bytes_per_channel) * g.c_out;
   // Buffers in address order: in in' w w' params [in_scale] [res res'] out out' [acc] [prologue] [rope rope']; a buffer
   // that does not change during the layer has one slot (size 0 for the second).
-  std::vector<std::uint64_t> sizes = {b.in_bytes,
-                                      b.in_changes ? b.in_bytes : 0,
-                                      b.w_bytes,
-                                      b.w_changes ? b.w_bytes : 0,
-                                      param_bytes,
-                                      opt.in_scale ? std::uint64_t(g.c_in) * e : 0,
-                                      opt.residual ? b.out_bytes : 0,
-                                      opt.residual && b.out_changes ? b.out_bytes : 0,
-                                      b.out_bytes,
-                                      b.out_changes ? b.out_bytes : 0};
-  if (b.acc_bytes > 0) sizes.push_back(b.acc_bytes);
-  if (opt.prologue_param_bytes > 0) sizes.push_back(opt.prologue_param_bytes);
-  if (b.rope_bytes > 0) sizes.insert(sizes.end(), {b.rope_bytes, b.in_changes ? b.rope_bytes : 0});
-  const SramPlacement pl = place_sram_buffers(sizes, opt.sram_capacity_bytes, opt.sram_banks, opt.sram_interleave_bytes,
-                                              opt.align_bytes);
-  const auto& o = pl.offset;
+  std::uint64_t sizes[14] = {b.in_bytes,
+                             b.in_changes ? b.in_bytes : 0,
+                             b.w_bytes,
+                             b.w_changes ? b.w_bytes : 0,
+                             param_bytes,
+                             opt.in_scale ? std::uint64_t(g.c_in) * e : 0,
+                             opt.residual ? b.out_bytes : 0,
+                             opt.residual && b.out_changes ? b.out_bytes : 0,
+                             b.out_bytes,
+                             b.out_changes ? b.out_bytes : 0};
+  std::size_t n = 10;
+  if (b.acc_bytes > 0) sizes[n++] = b.acc_bytes;
+  if (opt.prologue_param_bytes > 0) sizes[n++] = opt.prologue_param_bytes;
+  if (b.rope_bytes > 0) {
+    sizes[n++] = b.rope_bytes;
+    sizes[n++] = b.in_changes ? b.rope_bytes : 0;
+  }
+  std::uint32_t o[14];  // on the stack: the tile searches place every tiling they consider
+  bool bank_exclusive = false;
+  const std::uint64_t packed_bytes = place_sram_buffers(sizes, n, opt.sram_capacity_bytes, opt.sram_banks,
+                                                        opt.sram_interleave_bytes, opt.align_bytes, o, &bank_exclusive);
   ConvSramLayout l;
   l.in[0] = o[0];
   l.in[1] = b.in_changes ? o[1] : l.in[0];
@@ -254,13 +259,13 @@ ConvSramLayout place_conv_buffers(const ConvGeom& g, const ConvBuffers& b, const
   l.out[0] = o[8];
   l.out[1] = b.out_changes ? o[9] : l.out[0];
   if (b.acc_bytes > 0) l.acc = o[10];
-  if (opt.prologue_param_bytes > 0) l.prologue = o[o.size() - (b.rope_bytes > 0 ? 3 : 1)];
+  if (opt.prologue_param_bytes > 0) l.prologue = o[n - (b.rope_bytes > 0 ? 3 : 1)];
   if (b.rope_bytes > 0) {
-    l.rope[0] = o[o.size() - 2];
-    l.rope[1] = b.in_changes ? o.back() : l.rope[0];
+    l.rope[0] = o[n - 2];
+    l.rope[1] = b.in_changes ? o[n - 1] : l.rope[0];
   }
-  l.total_bytes = pl.packed_bytes;
-  l.bank_exclusive = pl.bank_exclusive;
+  l.total_bytes = packed_bytes;
+  l.bank_exclusive = bank_exclusive;
   return l;
 }
 

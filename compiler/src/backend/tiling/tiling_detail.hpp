@@ -73,8 +73,25 @@ std::uint64_t runs_cost(std::uint64_t run_bytes, std::uint64_t runs, std::uint64
 /// the previous tile's end (the channels of consecutive channel tiles).
 std::uint64_t tiled_runs_cost(std::uint64_t run_bytes, std::uint64_t per_tile, std::uint64_t tiles,
                               std::uint64_t stride_bytes, int burst, std::uint64_t offset);
+/// The tiles of `total` cut into pieces of `tile`: one or two (size, count) pairs, the whole
+/// tiles and then the shorter last one. Held inline, not in a std::vector: the tile searches
+/// ask for them per tiling, and their allocations were 10 % of a ResNet-50 compile.
+class TilePieces {
+ public:
+  using value_type = std::pair<std::uint64_t, std::uint64_t>;
+  TilePieces() = default;
+  TilePieces(value_type a) : p_{a, {}}, n_(1) {}
+  TilePieces(value_type a, value_type b) : p_{a, b}, n_(2) {}
+  const value_type* begin() const { return p_; }
+  const value_type* end() const { return p_ + n_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  value_type p_[2] = {};
+  std::size_t n_ = 0;
+};
 /// Sizes of the tiles of `total` cut into pieces of `tile`: (size, count) pairs.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(int total, int tile);
+TilePieces pieces(int total, int tile);
 /// Burst cost of the output STOREs of co_tile x rows_tile tiles (and of the residual LOADs
 /// shaped like them when opt.residual).
 std::uint64_t output_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, const TilingOptions& opt);

@@ -42,6 +42,16 @@ class ConvPlanCache {
   /// Throws nothing but std::bad_alloc.
   std::optional<ConvTilePlan> plan(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt);
 
+  /// plan_conv_split(g, sram_bytes, opt, whole_too) (cin_split.hpp), memoised per key, sram_bytes
+  /// and whole_too: which split tilings fit depends on their packed layout size, not on where
+  /// the buffers are placed, so the choice is the same and the plan returned has its layout
+  /// placed with the caller's opt (conv_split_sram_layout). Code generation tiles every layer
+  /// again after planning did, and networks repeat their blocks: ResNet-50's split searches
+  /// (each up to |c_in splits| x |c_out splits| x |row splits| tilings) were most of its compile.
+  /// Thread-safe; two threads asking for the same key at once may both search (same result).
+  std::optional<ConvTilePlan> split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
+                                    bool whole_too);
+
   /// Calls of plan() answered from an existing candidate list, and lists built (tests, docs).
   std::uint64_t hits() const;
   std::uint64_t lists_built() const;
@@ -52,6 +62,7 @@ class ConvPlanCache {
   std::uint64_t list_bytes_ = 0;
   mutable std::mutex mutex_;  ///< guards entries_
   std::map<std::string, std::shared_ptr<Entry>> entries_;
+  std::map<std::string, std::optional<ConvTilePlan>> splits_;  ///< split()'s choices; guarded by mutex_
   std::atomic<std::uint64_t> hits_{0}, built_{0};
 };
 

@@ -15,6 +15,7 @@
 // Reference: docs/compiler.md "SRAM placement".
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -42,5 +43,12 @@ struct SramPlacement {
 /// align_bytes == 0.
 SramPlacement place_sram_buffers(const std::vector<std::uint64_t>& sizes, std::uint64_t capacity_bytes, int banks,
                                  std::uint64_t interleave_bytes, std::uint32_t align_bytes);
+
+/// The same placement of `n` buffers without allocating: their offsets are written to
+/// offset[0, n), packed_bytes is returned, and *bank_exclusive is set. For the tile searches,
+/// which place the buffers of every tiling they consider.
+std::uint64_t place_sram_buffers(const std::uint64_t* sizes, std::size_t n, std::uint64_t capacity_bytes, int banks,
+                                 std::uint64_t interleave_bytes, std::uint32_t align_bytes, std::uint32_t* offset,
+                                 bool* bank_exclusive);
 
 }  // namespace npu::compiler
