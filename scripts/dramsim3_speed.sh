@@ -31,6 +31,7 @@ fi
 main="$ds/build/dramsim3main"
 [ -x "$main" ] || { echo "dramsim3_speed: error: no $main; fix: build DRAMsim3 (cmake, target dramsim3main)" >&2; exit 1; }
 cpu() { /usr/bin/time -f "%U %S" -o "$work/t" "$@" >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }; awk '{printf "%.3f", $1 + $2}' "$work/t"; }
+mkdir -p "$work/ds3out"  # DRAMSim3 writes its stats files into the current folder when -o does not exist
 printf "| pattern | mapping | requests | DRAM cycles | npu CPU s | DRAMSim3 CPU s | DRAMSim3 / npu |\n|---|---|---:|---:|---:|---:|---:|\n"
 for mapping in rochrababgco rochracobabg; do
   sed "s/^address_mapping = .*/address_mapping = $mapping/" "$ds/configs/DDR4_8Gb_x8_3200.ini" > "$work/ddr4.ini"
