@@ -57,6 +57,11 @@ Evaluation Planner::evaluate(std::size_t s, std::size_t e, int band_rows, Overla
 // is gathered).
 void Planner::add_layers(StackPlan& p, std::size_t s, std::size_t e) const {
   std::map<std::string, int> produced;
+  // Sized once: the planner evaluates every candidate stack, and growing these vectors
+  // (a StackLayer holds two operands with their names) was an eighth of a depth-first compile.
+  p.layers.reserve(p.layers.size() + (e - s + 1));
+  p.tensors.reserve(p.tensors.size() + (e - s + 1));
+  p.summary.layers.reserve(p.summary.layers.size() + (e - s + 1));
   for (std::size_t k = s; k <= e; ++k) {
     const LayerSpec& L = lg_.layers[k];
     p.summary.layers.push_back(L.name);
@@ -163,8 +168,9 @@ void Planner::propagate(StackPlan& p, int bands, int band_rows, OverlapMode mode
   }
   std::vector<int> stored_end(p.tensors.size(), 0);
   const int last = int(p.layers.size()) - 1;
+  std::vector<RowRange> need;  // per band; one allocation for all bands
   for (int b = 0; b < bands; ++b) {
-    std::vector<RowRange> need(p.tensors.size());
+    need.assign(p.tensors.size(), RowRange{});
     auto add = [&](int t, RowRange r) {
       if (t < 0 || r.empty()) return;
       RowRange& n = need[std::size_t(t)];

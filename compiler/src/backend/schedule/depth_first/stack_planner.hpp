@@ -59,7 +59,7 @@ class Planner {
   // ---- single-layer facts (stack_facts.cpp) ----
   bool stackable(const LayerSpec& L, std::string& why) const;
   std::uint64_t weight_bytes(const LayerSpec& L) const;
-  std::string root(const std::string& t) const { return lg_.place.at(t).root; }
+  const std::string& root(const std::string& t) const { return lg_.place.at(t).root; }  // no copy: called per tensor per candidate stack
   std::size_t index_of(const LayerSpec& L) const { return std::size_t(&L - lg_.layers.data()); }
   bool overlaps(const std::string& a, const std::string& b) const;
   bool produced_in(const std::string& t, std::size_t s, std::size_t e) const;
