@@ -10,6 +10,7 @@
 
 #include "backend/codegen/program_size.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
+#include "npu/compiler/backend/tiling/cin_split.hpp"
 #include "npu/compiler/backend/tiling/conv_plan_cache.hpp"
 #include "npu/compiler/driver/compiler.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
@@ -98,6 +99,36 @@ TEST(ConvPlanCache, EqualsPlanConvOnEveryZooConvAtEveryLadderSizeInAnyOrder) {
       expect_cache_equals_plan_conv(cases, mixed);
       expect_cache_equals_plan_conv(cases, mixed, 1024 * KiB);  // lists at 1 MiB whichever size asks
     }
+}
+
+TEST(ConvPlanCache, SplitChoiceEqualsTheUncachedSearchAndIsPlacedInTheCallersSram) {
+  // The input-channel split of every dense ResNet-50 conv at 64 .. 256 KiB (where splits fit),
+  // asked twice per size: the second answer comes from the memo. With the SRAM's banks (which
+  // only place the buffers) changed between the asks, the memoised choice must still equal the
+  // uncached search field for field, layout offsets included.
+  const HwConfig hw = load_hw_config(kCacheEdge);
+  const std::vector<ConvCase> cases = conv_cases("resnet50", "residual", hw);
+  ConvPlanCache cache;
+  int splits = 0, spread = 0;
+  for (std::uint64_t cap : {64 * KiB, 128 * KiB, 256 * KiB})
+    for (const ConvCase& c : cases) {
+      if (!cin_split_applies(c.geom)) continue;
+      // Eight contiguous banks of cap / 2 (4 x cap in all) spread the buffers a bank each
+      // (place_sram_buffers); one bank packs them: the same tiles, other offsets.
+      for (int banks : {8, 1}) {
+        TilingOptions o = c.opt;
+        o.sram_capacity_bytes = 4 * cap;
+        o.sram_banks = banks;
+        o.sram_interleave_bytes = 0;
+        const std::optional<ConvTilePlan> want = plan_conv_split(c.geom, cap, o);  // o.conv_plans is nullptr
+        o.conv_plans = &cache;
+        ASSERT_EQ(plan_text(plan_conv_split(c.geom, cap, o)), plan_text(want)) << c.layer << " at " << cap / KiB << " KiB";
+        splits += want.has_value() ? 1 : 0;
+        spread += want && want->sram.bank_exclusive ? 1 : 0;
+      }
+    }
+  EXPECT_GT(splits, 20);  // the check saw real split plans, not only "none"
+  EXPECT_GT(spread, 0);    // and layouts that differ between the two asks
 }
 
 TEST(ConvPlanCache, ListsAreSharedAcrossSizesAndBuiltAgainOnlyForALargerSize) {

@@ -94,7 +94,7 @@ class SplitCostTable {
  public:
   SplitCostTable(const ConvGeom& g, const TilingOptions& opt, const std::vector<int>& ci, const std::vector<int>& co,
                  const std::vector<int>& rows)
-      : g_(g), opt_(opt), ci_(ci), co_(co), rows_(rows), input_(ci.size() * rows.size(), kUnset),
+      : g_(g), opt_(opt), co_(co), rows_(rows), input_(ci.size() * rows.size(), kUnset),
         weights_(ci.size() * co.size(), kUnset), output_(co.size() * rows.size(), kUnset) {
     for (int c : ci) ci_pieces_.push_back(pieces(g.c_in, c));
   }
@@ -114,7 +114,7 @@ class SplitCostTable {
   static constexpr std::uint64_t kUnset = ~std::uint64_t(0);
   const ConvGeom& g_;
   const TilingOptions& opt_;
-  const std::vector<int>&ci_, &co_, &rows_;
+  const std::vector<int>&co_, &rows_;
   std::vector<Pieces> ci_pieces_;
   std::vector<std::uint64_t> input_, weights_, output_;
 };

@@ -60,9 +60,9 @@ class ConvPlanCache {
 
  private:
   std::uint64_t list_bytes_ = 0;
-  mutable std::mutex mutex_;  ///< guards entries_
+  mutable std::mutex mutex_;  ///< guards entries_ and splits_
   std::map<std::string, std::shared_ptr<Entry>> entries_;
-  std::map<std::string, std::optional<ConvTilePlan>> splits_;  ///< split()'s choices; guarded by mutex_
+  std::map<std::string, std::optional<ConvTilePlan>> splits_;  ///< split()'s choices, by key + sram_bytes + whole_too
   std::atomic<std::uint64_t> hits_{0}, built_{0};
 };
 
