@@ -85,6 +85,13 @@ std::uint64_t split_weight_cost(const ConvGeom& g, int co_tile, const Pieces& ci
   return weights;
 }
 
+// The loop order's total: the input pass once per co tile, the weight pass once per row tile,
+// the output once (conv_split_burst_cost and SplitCostTable share it).
+std::uint64_t split_cost_sum(const ConvGeom& g, int co_tile, int rows_tile, std::uint64_t input, std::uint64_t weights,
+                             std::uint64_t output) {
+  return std::uint64_t(ceil_div(g.c_out, co_tile)) * input + std::uint64_t(ceil_div(g.h_out, rows_tile)) * weights + output;
+}
+
 // plan_conv_split's burst costs. Each of the three parts depends on two of the three tile
 // sizes (input: rows and ci; weights: co and ci; output: co and rows), so each is computed
 // once per pair, when first asked, not once per triple: the search visits |ci| x |co| x |rows|
@@ -107,7 +114,7 @@ class SplitCostTable {
     if (w == kUnset) w = split_weight_cost(g_, co_[j], ci_pieces_[i], opt_);
     std::uint64_t& out = output_[j * rows_.size() + k];
     if (out == kUnset) out = output_burst_cost(g_, co_[j], rows_[k], opt_);
-    return std::uint64_t(ceil_div(g_.c_out, co_[j])) * in + std::uint64_t(ceil_div(g_.h_out, rows_[k])) * w + out;
+    return split_cost_sum(g_, co_[j], rows_[k], in, w, out);
   }
 
  private:
@@ -124,9 +131,8 @@ class SplitCostTable {
 std::uint64_t conv_split_burst_cost(const ConvGeom& g, int co_tile, int rows_tile, int ci_tile,
                                     const TilingOptions& opt) {
   const Pieces ci_pieces = pieces(g.c_in, ci_tile);
-  return std::uint64_t(ceil_div(g.c_out, co_tile)) * split_input_cost(g, rows_tile, ci_pieces, opt) +
-         std::uint64_t(ceil_div(g.h_out, rows_tile)) * split_weight_cost(g, co_tile, ci_pieces, opt) +
-         output_burst_cost(g, co_tile, rows_tile, opt);
+  return split_cost_sum(g, co_tile, rows_tile, split_input_cost(g, rows_tile, ci_pieces, opt),
+                        split_weight_cost(g, co_tile, ci_pieces, opt), output_burst_cost(g, co_tile, rows_tile, opt));
 }
 
 namespace {

@@ -123,9 +123,9 @@ std::optional<ConvTilePlan> ConvPlanCache::plan(const ConvGeom& g, std::uint64_t
 
 std::optional<ConvTilePlan> ConvPlanCache::split(const ConvGeom& g, std::uint64_t sram_bytes, const TilingOptions& opt,
                                                  bool whole_too) {
-  std::string key = conv_plan_cost_key(g, opt);
-  const char tail[] = {char(whole_too)};
-  key.append(reinterpret_cast<const char*>(&sram_bytes), sizeof sram_bytes).append(tail, 1);
+  KeyBytes k{conv_plan_cost_key(g, opt)};
+  k << sram_bytes << whole_too;
+  const std::string& key = k.s;
   std::optional<ConvTilePlan> p;
   bool found = false;
   {
