@@ -1,6 +1,7 @@
 // SramCalendar against the std::map calendar SramTiming kept before (its first_gap, reserve
 // and retire_before restated here as the reference): the same gaps on a random run of
-// reservations of 1-8 cycles requested out of order, with retirement as time advances.
+// reservations of 1-8 cycles requested out of order, with retirement as time advances; and
+// book() (first_gap + reserve in one call, inline at the back) on a second calendar.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,13 +55,14 @@ TEST(SramCalendar, GapsBetweenReservations) {
 
 TEST(SramCalendar, MatchesTheMapCalendarOnARandomRun) {
   std::mt19937_64 rng(29);
-  SramCalendar c;
+  SramCalendar c, booked;
   MapCalendar ref;
   std::uint64_t now = 0;
   for (int step = 0; step < 200000; ++step) {
     if (rng() % 50 == 0) {
       now += rng() % 40;
       c.retire_before(now);
+      booked.retire_before(now);
       while (!ref.empty() && ref.begin()->second <= now) ref.erase(ref.begin());
       ASSERT_EQ(c.size(), ref.size());
       continue;
@@ -71,6 +73,8 @@ TEST(SramCalendar, MatchesTheMapCalendarOnARandomRun) {
     c.reserve(s, s + length);
     map_reserve(ref, s, s + length);
     ASSERT_EQ(c.size(), ref.size());
+    ASSERT_EQ(booked.book(from, length), s) << "step " << step;  // book() = first_gap + reserve
+    ASSERT_EQ(booked.size(), ref.size());
   }
 }
 
@@ -79,7 +83,7 @@ TEST(SramCalendar, MatchesTheMapCalendarOnARandomRun) {
 // that touch the back (merged) or leave a gap; checked against the map calendar.
 TEST(SramCalendar, MatchesTheMapCalendarOnAnInOrderStream) {
   std::mt19937_64 rng(26);
-  SramCalendar c;
+  SramCalendar c, booked;
   MapCalendar ref;
   std::uint64_t now = 0, tail = 0;
   int back_path = 0;
@@ -87,6 +91,7 @@ TEST(SramCalendar, MatchesTheMapCalendarOnAnInOrderStream) {
     if (rng() % 64 == 0) {
       now = std::max(now, tail - std::min<std::uint64_t>(tail, rng() % 16));
       c.retire_before(now);
+      booked.retire_before(now);
       while (!ref.empty() && ref.begin()->second <= now) ref.erase(ref.begin());
       ASSERT_EQ(c.size(), ref.size());
       continue;
@@ -100,6 +105,8 @@ TEST(SramCalendar, MatchesTheMapCalendarOnAnInOrderStream) {
     c.reserve(s, s + length);
     map_reserve(ref, s, s + length);
     ASSERT_EQ(c.size(), ref.size());
+    ASSERT_EQ(booked.book(from, length), s) << "step " << step;  // book() = first_gap + reserve
+    ASSERT_EQ(booked.size(), ref.size());
     tail = std::max(tail, s + length);
   }
   EXPECT_GT(back_path, 100000);  // most requests took the back-of-calendar path

@@ -4,7 +4,7 @@
 
 namespace npu::hw {
 
-void BusySlots::insert(Tick t) {
+void BusySlots::insert_past_end(Tick t) {
   const std::uint64_t offset = std::uint64_t(t - base_);
   while ((offset >> 6) >= words_.size() && words_.size() < kMaxWords) grow();
   if ((offset >> 6) >= words_.size()) {
@@ -21,7 +21,7 @@ void BusySlots::grow() {
   head_ = 0;
 }
 
-void BusySlots::raise_floor(Tick floor) {
+void BusySlots::move_base(Tick floor) {
   const Tick new_base = floor - (floor & 63);  // floor >= 0: round down to a multiple of 64
   if (new_base <= base_) return;
   const std::uint64_t shift = std::uint64_t(new_base - base_) >> 6;

@@ -290,9 +290,8 @@ void ChannelController::mark_rank_dirty(int rank) {
   for (int k = first; k < first + state_.banks_per_rank(); ++k) mark_dirty(k);
 }
 
-void ChannelController::log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre,
-                            std::uint64_t id) {
-  if (!log_) return;
+void ChannelController::log_command(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre,
+                                    std::uint64_t id) {
   DdrCommandRecord rec;
   rec.tick = t;
   rec.cmd = cmd;
@@ -451,12 +450,7 @@ void ChannelController::skip_idle_refreshes(Tick t) {
   const Tick refi = timing_.t_refi;
   const int ranks = state_.ranks();
   if (Tick(timing_.t_rfc) >= refi || refi < ranks) return;  // the on-time argument needs both
-  bool any = false;
-  for (int rk = 0; rk < ranks; ++rk) {
-    const RankState& rs = state_.rank(rk);
-    if (rs.refresh_due <= t - refi) any = true;
-  }
-  if (!any) return;  // at most one REF per rank due by t: nothing to skip
+  if (!refresh_overdue_by(t)) return;  // at most one REF per rank due by t: nothing to skip
   for (int rk = 0; rk < ranks; ++rk) {
     const RankState& rs = state_.rank(rk);
     if (rs.open_banks > 0 || state_.earliest_ref(rk, rs.refresh_due) != rs.refresh_due) return;
@@ -471,7 +465,7 @@ void ChannelController::skip_idle_refreshes(Tick t) {
   cache_valid_ = false;
 }
 
-void ChannelController::advance_to(Tick t) {
+void ChannelController::advance_through(Tick t) {
   for (;;) {
     if (idle()) skip_idle_refreshes(t);
     if (!cache_valid_) {

@@ -4,13 +4,7 @@
 
 namespace npu::hw {
 
-namespace {
-// Latencies beyond this many tCK share the last histogram bucket (they are counted in
-// the mean exactly; a percentile that lands there reports the cap).
-constexpr Tick kHistogramCapCk = Tick(1) << 22;
-}  // namespace
-
-void DdrStats::add_read_latency(Tick latency_ck) {
+void DdrStats::add_read_latency_growing(Tick latency_ck) {
   read_latency_sum_ck += std::uint64_t(latency_ck);
   std::size_t bucket = std::size_t(latency_ck < kHistogramCapCk ? latency_ck : kHistogramCapCk);
   if (bucket >= read_latency_histogram.size()) {

@@ -80,13 +80,6 @@ void LoadLineBuffer::clear() {
   ready_ps_ = 0;
 }
 
-void DmaStallSplit::completed(std::uint64_t done_ps, std::uint64_t bytes) {
-  if (seen_) return;
-  seen_ = true;
-  first_done_ps_ = done_ps;
-  first_bytes_ = bytes;
-}
-
 DmaStalls DmaStallSplit::split(std::uint64_t end_ps, std::uint64_t bytes_total, double peak_gbps) const {
   const double peak_bytes_per_ps = peak_gbps / 1000.0;
   const auto at_peak = [&](std::uint64_t bytes) { return std::uint64_t(std::llround(double(bytes) / peak_bytes_per_ps)); };

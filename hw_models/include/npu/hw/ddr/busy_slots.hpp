@@ -21,8 +21,15 @@ class BusySlots {
  public:
   BusySlots() : words_(kInitialWords, 0) {}
 
-  /// Mark tick t (t >= floor) as taken.
-  void insert(Tick t);
+  /// Mark tick t (t >= floor) as taken (inline inside the ring: once a DRAM command).
+  void insert(Tick t) {
+    const std::uint64_t word = std::uint64_t(t - base_) >> 6;
+    if (word < words_.size()) {
+      words_[(head_ + word) & (words_.size() - 1)] |= std::uint64_t(1) << ((t - base_) & 63);
+      return;
+    }
+    insert_past_end(t);
+  }
   /// First tick >= t (t >= floor) that is not taken.
   Tick first_free(Tick t) const {
     for (;;) {
@@ -36,12 +43,18 @@ class BusySlots {
     }
   }
   /// Forget the ticks below `floor` (floor is never lowered; a lower value is ignored).
-  void raise_floor(Tick floor);
+  void raise_floor(Tick floor) {
+    if (floor - (floor & 63) > base_) move_base(floor);  // else the ring's base stays
+  }
 
  private:
   static constexpr std::size_t kInitialWords = 256;  // 16384 ticks: 4 x ChannelState::kLookbackCk
   static constexpr std::size_t kMaxWords = std::size_t(1) << 14;
   void grow();
+  /// insert() of a tick at or past the ring's end: grows the ring, else the overflow takes it.
+  void insert_past_end(Tick t);
+  /// raise_floor() when the floor's word is past the ring's base.
+  void move_base(Tick floor);
   /// first_free for a tick at or past the ring's end: only the overflow can hold it.
   Tick first_free_far(Tick t) const {
     for (auto it = far_.lower_bound(t); it != far_.end() && *it == t; ++it) ++t;

@@ -75,7 +75,13 @@ class ChannelController {
   /// change them, because they become eligible at t + 1 at the earliest).
   /// An idle controller only refreshes; long idle gaps are fast-forwarded (see
   /// skip_idle_refreshes), so advancing by 10^12 tCK costs microseconds, not seconds.
-  void advance_to(Tick t);
+  void advance_to(Tick t) {
+    // Nothing to do (the common case between a TLM target's bursts): the kept choice is later
+    // than t, and an idle channel has no whole tREFI of refreshes to skip (skip_idle_refreshes'
+    // first test). Same effect as the loop in advance_through, without the calls.
+    if (cache_valid_ && cached_.tick > t && !(idle() && refresh_overdue_by(t))) return;
+    advance_through(t);
+  }
   /// Issue the next command; returns its tick, or kNeverTick when nothing is pending.
   Tick issue_next();
   /// Serve every queued request (refreshes due meanwhile are issued too).
@@ -163,7 +169,19 @@ class ChannelController {
   /// Off while a command log is attached (it lists every REF); on in split-cursor mode too
   /// (a HOST instruction's long wait is an idle gap of the TLM target).
   void skip_idle_refreshes(Tick t);
-  void log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id);
+  /// True when some rank's refresh was due a whole tREFI before `t` (refresh_due <= t - tREFI):
+  /// only then has skip_idle_refreshes anything to skip.
+  bool refresh_overdue_by(Tick t) const {
+    for (int rk = 0; rk < state_.ranks(); ++rk)
+      if (state_.rank(rk).refresh_due <= t - timing_.t_refi) return true;
+    return false;
+  }
+  /// advance_to's loop: issue every command whose tick is <= t.
+  void advance_through(Tick t);
+  void log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id) {
+    if (log_) log_command(t, cmd, local_bank, row, auto_pre, id);
+  }
+  void log_command(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id);
 
   int channel_;
   DdrConfig cfg_;

@@ -71,8 +71,20 @@ struct DdrStats {
   /// Energy in pJ when a per-byte DDR energy is configured (EnergyConfig::pj_per_ddr_byte).
   double energy_pj(double pj_per_byte) const { return pj_per_byte * double(bytes()); }
 
-  /// Record one read latency (the core calls this).
-  void add_read_latency(Tick latency_ck);
+  /// Latencies beyond this many tCK share the last histogram bucket (they are counted in the
+  /// mean exactly; a percentile that lands there reports the cap).
+  static constexpr Tick kHistogramCapCk = Tick(1) << 22;
+  /// Record one read latency (the core calls this, once a read: inline for a bucket that exists).
+  void add_read_latency(Tick latency_ck) {
+    if (latency_ck >= 0 && latency_ck < kHistogramCapCk && std::size_t(latency_ck) < read_latency_histogram.size()) {
+      read_latency_sum_ck += std::uint64_t(latency_ck);
+      ++read_latency_histogram[std::size_t(latency_ck)];
+      return;
+    }
+    add_read_latency_growing(latency_ck);
+  }
+  /// add_read_latency past the histogram's end (grows it; latencies over the cap share its last bucket).
+  void add_read_latency_growing(Tick latency_ck);
 };
 
 }  // namespace npu::hw

@@ -173,8 +173,13 @@ struct DmaStalls {
 class DmaStallSplit {
  public:
   explicit DmaStallSplit(std::uint64_t start_ps) : start_ps_(start_ps) {}
-  /// Record a completed burst of `bytes` at `done_ps`; only the first call is kept.
-  void completed(std::uint64_t done_ps, std::uint64_t bytes);
+  /// Record a completed burst of `bytes` at `done_ps`; only the first call is kept (inline: once a burst).
+  void completed(std::uint64_t done_ps, std::uint64_t bytes) {
+    if (seen_) return;
+    seen_ = true;
+    first_done_ps_ = done_ps;
+    first_bytes_ = bytes;
+  }
   /// The split for a descriptor of `bytes_total` bytes that ended at `end_ps`, with DDR peak
   /// bandwidth `peak_gbps` (GB/s = bytes/ns). Requires peak_gbps > 0 and a recorded completion.
   DmaStalls split(std::uint64_t end_ps, std::uint64_t bytes_total, double peak_gbps) const;

@@ -17,6 +17,29 @@ class SramCalendar {
   /// Reserve [start, end) (free: the caller found it with first_gap), merged with a
   /// neighbour it touches.
   void reserve(std::uint64_t start, std::uint64_t end);
+  /// first_gap then reserve, for `length` >= 1: returns the start s and reserves [s, s + length).
+  /// Inline for a request at or after the last reservation's start (a DMA's lines arrive in
+  /// time order): the gap is at the back, and the interval joins the last one or is appended,
+  /// as the two calls would do.
+  std::uint64_t book(std::uint64_t from, std::uint64_t length) {
+    if (head_ == v_.size()) {
+      v_.push_back(Interval{from, from + length});
+      return from;
+    }
+    Interval& last = v_.back();
+    if (from >= last.first && last.second > last.first) {
+      const std::uint64_t s = from > last.second ? from : last.second;  // > last.first: reserve's back case
+      if (last.second == s) {
+        last.second = s + length;
+      } else {
+        v_.push_back(Interval{s, s + length});
+      }
+      return s;
+    }
+    const std::uint64_t s = first_gap(from, length);
+    reserve(s, s + length);
+    return s;
+  }
   /// Forget the reservations that end at or before `cycle`, oldest first.
   void retire_before(std::uint64_t cycle);
   std::size_t size() const { return v_.size() - head_; }

@@ -71,6 +71,11 @@ class SramTiming {
   bool ideal_;
   std::uint64_t bank_bytes_;
   std::vector<Calendar> read_ports_, write_ports_;
+  // Power-of-two interleave granule, bank count and port width (every preset): access() then
+  // splits a short access with shifts and masks instead of 64-bit divisions.
+  bool pow2_ = false;
+  int granule_shift_ = 0, bpc_shift_ = 0;
+  std::uint64_t bank_mask_ = 0;
   SramStats stats_;
 };
 
