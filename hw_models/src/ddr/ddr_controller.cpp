@@ -19,7 +19,7 @@ ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats
       bank_candidates_(std::size_t(cfg.ranks * cfg.bank_groups * cfg.banks_per_group)),
       dirty_((bank_candidates_.size() + 63) / 64, 0),
       shared_(std::size_t(4 * cfg.ranks * cfg.bank_groups), 0),
-      shared_step_(shared_.size(), 0) {
+      shared_version_(shared_.size(), 0) {
   WriteWatermarks w = resolved_watermarks(cfg);
   high_watermark_ = w.high;
   low_watermark_ = w.low;
@@ -181,7 +181,6 @@ void ChannelController::rekey_bank(int bank, int served) {
   // Same-burst order: a candidate never overtakes an older request of the other kind to the
   // same burst (a write drain must not pass an older read of that address, nor a read an
   // older write); the bank's candidate of the other kind is served instead.
-  unlist(bank);
   int slot = -1, kind = served;
   if (queues_.head(served, bank) >= 0) {
     slot = candidate_slot(served, bank);
@@ -191,7 +190,10 @@ void ChannelController::rekey_bank(int bank, int served) {
       slot = other >= 0 && !has_older_same_burst(other, served) ? other : -1;
     }
   }
-  if (slot < 0) return;
+  if (slot < 0) {
+    unlist(bank);
+    return;
+  }
   const DdrRequest& r = queues_.at(slot);
   const BankState& b = state_.bank(bank);
   BankCandidate& c = bank_candidates_[std::size_t(bank)];
@@ -202,7 +204,10 @@ void ChannelController::rekey_bank(int bank, int served) {
     c.cmd = DdrCommand::Act;
     c.local = b.next_act;
   } else {
-    if (b.pending_hits[kind] > 0) return;  // hits to the open row go first
+    if (b.pending_hits[kind] > 0) {  // hits to the open row go first
+      unlist(bank);
+      return;
+    }
     c.cmd = DdrCommand::Pre;
     c.local = b.next_pre;
   }
@@ -211,7 +216,7 @@ void ChannelController::rekey_bank(int bank, int served) {
   c.slot = slot;
   c.rank = r.loc.rank;
   c.group = r.group;
-  enlist(bank, c.local);
+  relist(bank, c.local);
 }
 
 void ChannelController::unlist(int bank) {
@@ -222,6 +227,30 @@ void ChannelController::unlist(int bank) {
   by_local_.erase(by_local_.begin() + i);
 }
 
+void ChannelController::relist(int bank, Tick local) {
+  // In place of unlist + enlist: the bank's entry moves to where upper_bound would insert it
+  // among the others, shifting the entries it passes (no erase and insert: two memmoves each).
+  const auto it = std::find(by_local_bank_.begin(), by_local_bank_.end(), bank);
+  if (it == by_local_bank_.end()) {
+    enlist(bank, local);
+    return;
+  }
+  std::size_t i = std::size_t(it - by_local_bank_.begin());
+  const std::size_t p = i;
+  for (; i > 0 && by_local_[i - 1] > local; --i) {
+    by_local_[i] = by_local_[i - 1];
+    by_local_bank_[i] = by_local_bank_[i - 1];
+  }
+  if (i == p) {
+    for (; i + 1 < by_local_.size() && by_local_[i + 1] <= local; ++i) {
+      by_local_[i] = by_local_[i + 1];
+      by_local_bank_[i] = by_local_bank_[i + 1];
+    }
+  }
+  by_local_[i] = local;
+  by_local_bank_[i] = bank;
+}
+
 void ChannelController::enlist(int bank, Tick local) {
   const auto i = std::upper_bound(by_local_.begin(), by_local_.end(), local) - by_local_.begin();
   by_local_.insert(by_local_.begin() + i, local);
@@ -229,10 +258,12 @@ void ChannelController::enlist(int bank, Tick local) {
 }
 
 ChannelController::Candidate ChannelController::best_request() {
-  // A bank's own bound stays while the bank is unchanged; the shared bounds move with every
-  // command, so they are computed here, once per (command, bank group) present.
-  if (++step_ == 0) std::fill(shared_step_.begin(), shared_step_.end(), 0), step_ = 1;
+  // A bank's own bound stays while the bank is unchanged. The shared bound is the command
+  // cursor, read here, and the timelines of its rank, group and data bus, kept per (command,
+  // bank group) until an ACT in its rank (ACT) or a RD / WR (RD, WR) changes them.
   const int groups = state_.ranks() * cfg_.bank_groups;
+  const Tick cursor[3] = {state_.cursor(DdrCommand::Act), state_.cursor(DdrCommand::Pre), state_.cursor(DdrCommand::Rd)};
+  const std::uint64_t column_version = state_.column_version();
   Candidate best;
   bool best_is_column = false;
   for (std::size_t i = 0; i < by_local_.size(); ++i) {
@@ -240,11 +271,14 @@ ChannelController::Candidate ChannelController::best_request() {
     const int bank = by_local_bank_[i];
     const BankCandidate& k = bank_candidates_[std::size_t(bank)];
     const std::size_t cls = std::size_t(int(k.cmd) * groups + k.group);
-    if (shared_step_[cls] != step_) {
-      shared_[cls] = state_.shared_bound(k.cmd, k.rank, k.group);
-      shared_step_[cls] = step_;
+    const std::uint64_t version = k.cmd == DdrCommand::Act ? state_.act_version(k.rank)
+                                  : k.cmd == DdrCommand::Pre ? 1 : column_version;
+    if (shared_version_[cls] != version) {
+      shared_[cls] = state_.shared_static(k.cmd, k.rank, k.group);
+      shared_version_[cls] = version;
     }
-    const Tick t = state_.free_slot(std::max(k.local, shared_[cls]));
+    const Tick c = cursor[k.cmd == DdrCommand::Act ? 0 : k.cmd == DdrCommand::Pre ? 1 : 2];
+    const Tick t = state_.free_slot(std::max({k.local, shared_[cls], c}));
     if (t >= state_.rank(k.rank).refresh_due) continue;  // the rank refreshes first
     const bool is_column = k.cmd == DdrCommand::Rd || k.cmd == DdrCommand::Wr;
     if (t > best.tick || (t == best.tick && (best_is_column > is_column || (best_is_column == is_column && k.seq > best.seq))))

@@ -52,26 +52,41 @@ class ChannelState {
   /// whose own bound is `local` = max(its next tick for `cmd`, the request's lower bound)
   /// may issue at free_slot(max(local, shared_bound(...))), the same tick as earliest_act /
   /// earliest_pre / earliest_rd / earliest_wr, which take the maximum of the same terms
-  /// (the scheduler keeps `local` per bank and this bound per step, ChannelController).
+  /// (the scheduler keeps `local` per bank and shared_static per version, ChannelController).
   Tick shared_bound(DdrCommand cmd, int rank, int group) const {
+    return cmd == DdrCommand::Ref ? kNeverTick : std::max(shared_static(cmd, rank, group), cursor(cmd));
+  }
+  /// shared_bound without the command cursor: the rank's and bank group's timelines, tFAW and
+  /// the data bus. For ACT it changes only when an ACT issues in `rank` (act_version(rank)
+  /// counts them); for RD and WR only when a RD or WR issues (column_version); for PRE never
+  /// (0). The scheduler keeps it per (command, bank group) with the version it was read at.
+  Tick shared_static(DdrCommand cmd, int rank, int group) const {
     switch (cmd) {
       case DdrCommand::Act: {
         const RankState& rs = ranks_[rank];
-        return std::max({groups_[group].next_act, rs.next_act, rs.faw.earliest_next(timing_.t_faw), act_free_});
+        return std::max({groups_[group].next_act, rs.next_act, rs.faw.earliest_next(timing_.t_faw)});
       }
-      case DdrCommand::Pre: return pre_free_;
+      case DdrCommand::Pre: return 0;
       case DdrCommand::Rd: {
         const Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cl;
-        return std::max({groups_[group].next_rd, ranks_[rank].next_rd, bus, col_free_});
+        return std::max({groups_[group].next_rd, ranks_[rank].next_rd, bus});
       }
       case DdrCommand::Wr: {
         const Tick bus = data_bus_end_ + (rank != data_bus_rank_ ? timing_.t_rtrs : 0) - timing_.cwl;
-        return std::max({groups_[group].next_wr, ranks_[rank].next_wr, bus, col_free_});
+        return std::max({groups_[group].next_wr, ranks_[rank].next_wr, bus});
       }
       case DdrCommand::Ref: break;
     }
     return kNeverTick;
   }
+  /// The command-bus cursor `cmd` waits for (every command moves it unless split cursors are on).
+  Tick cursor(DdrCommand cmd) const {
+    return cmd == DdrCommand::Act ? act_free_ : cmd == DdrCommand::Pre ? pre_free_ : col_free_;
+  }
+  /// ACTs issued in `rank` so far, + 1: shared_static(Act, rank, *) is unchanged while it is.
+  std::uint64_t act_version(int rank) const { return act_versions_[std::size_t(rank)]; }
+  /// RDs and WRs issued so far, + 1: shared_static(Rd / Wr, *, *) is unchanged while it is.
+  std::uint64_t column_version() const { return column_version_; }
   /// First tick >= t with a free command-bus slot (t itself unless split cursors are on).
   Tick free_slot(Tick t) const { return slot(t); }
   /// REF needs every bank of the rank precharged and tRP / tRC / tRFC satisfied.
@@ -127,6 +142,8 @@ class ChannelState {
   BusySlots busy_;  ///< split_: command-bus slots taken at or after floor_
   Tick data_bus_end_ = 0;
   int data_bus_rank_ = -1;
+  std::vector<std::uint64_t> act_versions_;  ///< per rank: ACTs issued + 1 (act_version)
+  std::uint64_t column_version_ = 1;          ///< RDs and WRs issued + 1 (column_version)
 };
 
 }  // namespace npu::hw

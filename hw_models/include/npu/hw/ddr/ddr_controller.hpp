@@ -136,6 +136,8 @@ class ChannelController {
   /// Remove `bank` from / insert it into the by-bound list (by_local_, by_local_bank_).
   void unlist(int bank);
   void enlist(int bank, Tick local);
+  /// Move `bank`'s entry (or add it) to its place for bound `local`: the order unlist + enlist gives.
+  void relist(int bank, Tick local);
   /// Serving mode the next pick will use (true: draining writes).
   bool next_mode() const;
   /// The next command of `r` and its earliest tick; false when it may not issue now
@@ -214,9 +216,8 @@ class ChannelController {
   std::vector<std::uint64_t> dirty_;  ///< banks changed since the last pick (bit mask)
   int candidates_served_ = -1;        ///< serving mode the candidates were chosen for; -1: none
   // best_request()'s shared bounds, [cmd * groups + group], valid when stamped with the step.
-  std::vector<Tick> shared_;
-  std::vector<std::uint32_t> shared_step_;
-  std::uint32_t step_ = 0;
+  std::vector<Tick> shared_;                    ///< shared_static per [cmd * groups + group]
+  std::vector<std::uint64_t> shared_version_;   ///< the version it was read at (0: never)
   int refreshes_without_progress_ = 0;  ///< REFs since the last column command while requests waited
   CompletionTable completions_;  ///< tracked requests served and not yet taken
   DdrTraceSink* sink_ = nullptr;
