@@ -55,9 +55,22 @@ int tokenize(const std::string& s, Token* tok, int max_tokens) {
 
 enum class HexResult { Ok, NotHex, TooWide };
 
+// Every character a hexadecimal (or decimal) digit: a loop instead of find_first_not_of, which
+// searches the digit set with memchr once a character (a tenth of `npu ddr run`'s parsing).
+bool all_hex_digits(std::string_view t) {
+  for (const char c : t)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
+  return true;
+}
+bool all_decimal_digits(std::string_view t) {
+  for (const char c : t)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
 HexResult parse_hex(std::string_view t, std::uint64_t& v) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
-  if (t.empty() || t.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos) return HexResult::NotHex;
+  if (t.empty() || !all_hex_digits(t)) return HexResult::NotHex;
   auto r = std::from_chars(t.data(), t.data() + t.size(), v, 16);
   if (r.ec == std::errc::result_out_of_range) return HexResult::TooWide;
   return r.ec == std::errc() && r.ptr == t.data() + t.size() ? HexResult::Ok : HexResult::NotHex;
@@ -80,7 +93,7 @@ enum class DecResult { Ok, NotANumber, OutOfRange };
 
 // A cycle stamp: decimal digits only, at most kMaxTraceCycle.
 DecResult parse_cycle(std::string_view t, std::int64_t& v) {
-  if (t.empty() || t.find_first_not_of("0123456789") != std::string_view::npos) return DecResult::NotANumber;
+  if (t.empty() || !all_decimal_digits(t)) return DecResult::NotANumber;
   std::uint64_t u = 0;
   auto r = std::from_chars(t.data(), t.data() + t.size(), u, 10);
   if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc() && u > std::uint64_t(kMaxTraceCycle)))
