@@ -202,7 +202,13 @@ class LlmToolErrors : public ::testing::TestWithParam<LlmBadInput> {};
 TEST_P(LlmToolErrors, ExitOneNamingValueAndFix) {
   NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
   std::vector<std::string> args{"llm"};
-  for (const auto& a : GetParam().args) args.push_back(a == "GPT2" ? pair("gpt2_tiny", "gpt2_tiny") : a == "GPT2_LLAMA" ? pair("gpt2_tiny", "llama_tiny") : a);
+  const std::string llm_dir = npu::test::shared_path("models") + "/llm";
+  for (const auto& a : GetParam().args)
+    args.push_back(a == "GPT2"         ? pair("gpt2_tiny", "gpt2_tiny")
+                   : a == "GPT2_LLAMA" ? pair("gpt2_tiny", "llama_tiny")
+                   : a == "DECODE2"    ? llm_dir + "/gpt2_tiny-decode.onnx," + llm_dir + "/gpt2_tiny-decode.onnx"
+                   : a == "DIR_PAIR"   ? llm_dir + "," + llm_dir
+                                       : a);
   args.insert(args.end(), {"--out", npu::test::fresh_dir(std::string("llm-err-") + GetParam().name)});
   const auto r = run_npu(args);
   EXPECT_EQ(r.status, 1) << r.output;
@@ -244,6 +250,8 @@ INSTANTIATE_TEST_SUITE_P(
         LlmBadInput{"strategies_empty", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", ""},
                     "--strategies '': error: empty entry in the list"},
         // Each pair's runs and rows would be written twice (summary.csv held every run twice).
+        LlmBadInput{"strategies_typo", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "nonee"},
+                    "strategy 'nonee': error: unknown strategy \\(did you mean 'none'\\?\\)"},
         LlmBadInput{"strategies_twice", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", "none,none"},
                     "--strategies 'none': error: given twice"},
         LlmBadInput{"hw_twice",
@@ -253,6 +261,14 @@ INSTANTIATE_TEST_SUITE_P(
                     "MODEL 'gpt2:decode=8': error: npu llm takes the bare zoo name.*give 'gpt2' with --prompt"},
         LlmBadInput{"zoo", {"llama-2-7", "--hw", "configs/edge-npu-ddr4.yaml"},
                     "MODEL 'llama-2-7': error: not a zoo LLM \\(did you mean 'llama-2-7b'\\?\\)"},
+        // Two decode exports: the first has past.* inputs, so TTFT would be one decode step.
+        LlmBadInput{"decode_twice", {"DECODE2", "--hw", "configs/edge-npu-ddr4.yaml"},
+                    "gpt2_tiny-decode.onnx: error: the prefill export has a past.\\* input \\('past.*'.*so it is a "
+                    "decode export; give the prefill export first: PREFILL.onnx,DECODE.onnx"},
+        LlmBadInput{"one_missing_file", {"/nonexistent/model.onnx", "--hw", "configs/edge-npu-ddr4.yaml"},
+                    "/nonexistent/model.onnx: error: no such file; MODEL is a zoo LLM name or PREFILL.onnx,DECODE.onnx"},
+        LlmBadInput{"pair_directory", {"DIR_PAIR", "--hw", "configs/edge-npu-ddr4.yaml"},
+                    "llm: error: is a directory; MODEL is a zoo LLM name or PREFILL.onnx,DECODE.onnx"},
         LlmBadInput{"weights",
                     {"GPT2_LLAMA", "--hw", "configs/edge-npu-ddr4.yaml"},
                     "weights differ: the prefill export's '.*' \\[256, 256\\] has no copy.*export both phases from "

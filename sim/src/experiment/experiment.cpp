@@ -7,6 +7,7 @@
 #include "npu/sim/experiment/strategy_effects.hpp"
 #include "npu/sim/experiment/sweep.hpp"
 #include "npu/base/json_text.hpp"
+#include "npu/base/closest_name.hpp"
 
 #include "npu/compiler/frontend/model_loader.hpp"
 
@@ -120,10 +121,12 @@ compiler::Strategy resolve_strategy(const std::string& name_or_path) {
   const auto ext = fs::path(name_or_path).extension();
   if (ext == ".yaml" || ext == ".yml") return compiler::load_strategy_file(name_or_path);  // file:line:col errors
   const auto names = compiler::builtin_strategy_names();
-  if (std::find(names.begin(), names.end(), name_or_path) == names.end())
-    throw ConfigError(fmt::format("strategy '{}': error: unknown strategy\n  allowed: {}; or the path of a strategy "
+  if (std::find(names.begin(), names.end(), name_or_path) == names.end()) {
+    const auto near = closest_name(name_or_path, names);
+    throw ConfigError(fmt::format("strategy '{}': error: unknown strategy{}\n  allowed: {}; or the path of a strategy "
                                   "YAML file (name: ..., passes: [...]; see docs/compiler.md)",
-                                  name_or_path, join(names)));
+                                  name_or_path, near ? " (did you mean '" + *near + "'?)" : "", join(names)));
+  }
   return compiler::builtin_strategy(name_or_path);
 }
 

@@ -100,7 +100,21 @@ void check_kv_fits(const LlmPlan& plan, const LlmShape& s, const std::string& hw
         hw.ddr.bank_groups * hw.ddr.banks_per_group, hw.ddr.rows, hw.ddr.columns, hw.ddr.bus_width_bits / 8));
 }
 
+std::string decode_method_of_lengths(const LlmPlan& plan, const LlmShape& s, bool every_step);
+
+// How the decode steps are obtained, and what of the model they leave out: a sliding window
+// the final context passes (its steps attend to, and read the KV cache of, every token).
 std::string decode_method(const LlmPlan& plan, const LlmShape& s, bool every_step) {
+  std::string method = decode_method_of_lengths(plan, s, every_step);
+  const std::int64_t last = plan.prompt + plan.generate;
+  if (s.sliding_window > 0 && last > s.sliding_window)
+    method += fmt::format("; not modelled: the model's sliding window of {} tokens (steps past context {} attend to "
+                          "their whole context and read all of its KV cache, more than the model does)",
+                          s.sliding_window, s.sliding_window);
+  return method;
+}
+
+std::string decode_method_of_lengths(const LlmPlan& plan, const LlmShape& s, bool every_step) {
   if (s.fixed_past)
     return fmt::format("one decode length only: the ONNX decode export has a fixed past length of {}, so context {} "
                        "is the one simulated step",

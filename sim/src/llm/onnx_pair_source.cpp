@@ -102,6 +102,29 @@ std::vector<const Tensor*> past_inputs(const Graph& decode, const std::string& p
   return past;
 }
 
+// A decode export given as the prefill (two decode exports, or the pair reversed): its past.*
+// inputs would be read as weights of an empty prompt, and TTFT would be one decode step.
+void refuse_past_inputs(const Graph& prefill, const std::string& path) {
+  for (const auto& in : prefill.inputs)
+    if (starts_with(in, "past"))
+      throw ConfigError(fmt::format(
+          "{}: error: the prefill export has a past.* input ('{}': a KV cache of earlier tokens), so it is a decode "
+          "export; give the prefill export first: PREFILL.onnx,DECODE.onnx (export_llm.py writes both)",
+          path, in));
+}
+
+// A path of the pair, or a lone .onnx MODEL: an existing regular file.
+void require_onnx_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(fmt::format("{}: error: is a directory; MODEL is a zoo LLM name or PREFILL.onnx,DECODE.onnx "
+                                  "(two ONNX files)",
+                                  path));
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ConfigError(fmt::format("{}: error: no such file; MODEL is a zoo LLM name or PREFILL.onnx,DECODE.onnx",
+                                  path));
+}
+
 // input_ids (the first graph input): [batch, tokens].
 std::pair<std::int64_t, std::int64_t> ids_shape(const Graph& g, const std::string& path) {
   const Tensor& ids = g.tensor(g.inputs.at(0));
@@ -116,12 +139,10 @@ class OnnxPairSource : public ModelSource {
  public:
   OnnxPairSource(std::string prefill, std::string decode) : prefill_(std::move(prefill)), decode_(std::move(decode)) {
     const std::string pair = prefill_ + "," + decode_;
-    for (const auto* p : {&prefill_, &decode_})
-      if (!std::filesystem::is_regular_file(*p))
-        throw ConfigError(fmt::format("{}: error: no such file; MODEL is a zoo LLM name or PREFILL.onnx,DECODE.onnx",
-                                      *p));
+    for (const auto* p : {&prefill_, &decode_}) require_onnx_file(*p);
     const Graph pg = compiler::import_onnx(prefill_);
     const Graph dg = compiler::import_onnx(decode_);
+    refuse_past_inputs(pg, prefill_);
     const auto past = past_inputs(dg, decode_);
     const auto [batch, one] = ids_shape(dg, decode_);
     const auto [pbatch, prompt] = ids_shape(pg, prefill_);
@@ -161,10 +182,12 @@ std::unique_ptr<ModelSource> open_onnx_pair(const std::string& prefill_path, con
 std::unique_ptr<ModelSource> open_model_source(const std::string& model) {
   const auto comma = model.find(',');
   if (comma == std::string::npos) {
-    if (model.size() > 5 && model.compare(model.size() - 5, 5, ".onnx") == 0)
+    if (model.size() > 5 && model.compare(model.size() - 5, 5, ".onnx") == 0) {
+      require_onnx_file(model);
       throw ConfigError(fmt::format("MODEL '{}': error: one ONNX file is one phase; give the pair as "
                                     "PREFILL.onnx,DECODE.onnx or a zoo LLM name",
                                     model));
+    }
     return open_zoo_llm(model);
   }
   const std::string prefill = model.substr(0, comma), decode = model.substr(comma + 1);

@@ -22,6 +22,7 @@ LlmShape zoo_llm_shape(const std::string& name) {
   LlmShape shape;
   shape.kv_elements_per_token = 2 * spec->layers * spec->kv_heads * spec->head_dim;
   shape.max_context = spec->max_context;
+  shape.sliding_window = spec->sliding_window;
   return shape;
 }
 

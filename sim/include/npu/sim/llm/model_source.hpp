@@ -27,6 +27,10 @@ struct LlmShape {
   /// once + new KV written) when the compiler did not make the append in place (a run with
   /// kv_cache traffic already counts the cache once).
   bool decode_writes_whole_cache = false;
+  /// The model's published sliding-window attention span in tokens (mistral-7b: 4096); 0 for
+  /// none. Not modelled: every step attends to its whole context, which the report says
+  /// (decode_method) when the run's context goes past it.
+  std::int64_t sliding_window = 0;
 };
 
 class ModelSource {
