@@ -16,6 +16,15 @@ const std::vector<BadCase> kCases = {
     BadCase{"address over 64 bits", "0x1ffffffffffffffff READ 0\n",
             ":1:1: error: address '0x1ffffffffffffffff' exceeds 64 bits"},
     BadCase{"not hexadecimal", "0xzz READ 0\n", ":1:1: error: '0xzz' is not a hexadecimal address"},
+    // Junk after hex digits, after a valid address or after more digits than 64 bits hold:
+    // not an address (the digits are read before the junk is looked at).
+    BadCase{"hex digits then junk", "0x40g READ 0\n", ":1:1: error: '0x40g' is not a hexadecimal address"},
+    BadCase{"too many hex digits then junk", "0x1ffffffffffffffffz READ 0\n",
+            ":1:1: error: '0x1ffffffffffffffffz' is not a hexadecimal address"},
+    BadCase{"sign before the hex digits", "+40 READ 0\n", ":1:1: error: '+40' is not a hexadecimal address"},
+    BadCase{"cycle digits then junk", "0x40 READ 12a\n", "cycle '12a' is not a non-negative decimal integer"},
+    BadCase{"cycle past 64 bits then junk", "0x40 READ 99999999999999999999x\n",
+            "cycle '99999999999999999999x' is not a non-negative decimal integer"},
     BadCase{"unknown command", "0x40 READX 0\n", ":1:6: error: unknown command 'READX' (READ or WRITE)"},
     BadCase{"missing command", "0x40\n", ":1:5: error: missing the command (READ or WRITE)"},
     BadCase{"missing cycle", "0x40 READ\n", "error: missing the cycle after the command"},

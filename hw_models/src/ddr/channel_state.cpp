@@ -13,7 +13,7 @@ ChannelState::ChannelState(const DdrConfig& cfg, const DdrTiming& timing)
       banks_(std::size_t(cfg.ranks) * cfg.bank_groups * cfg.banks_per_group),
       groups_(std::size_t(cfg.ranks) * cfg.bank_groups),
       ranks_(std::size_t(cfg.ranks)),
-      act_versions_(std::size_t(cfg.ranks), 1) {
+      versions_(std::size_t(cfg.ranks) + 2, 1) {
   for (int r = 0; r < cfg.ranks; ++r) {
     // Staggered refresh (DRAMSim3's RANK_LEVEL_STAGGERED): rank r first due at tREFI*(r+1)/R.
     ranks_[r].refresh_due = Tick(timing_.t_refi) * (r + 1) / cfg.ranks;
@@ -50,7 +50,7 @@ void ChannelState::issue_act(int rank, int group, int local, std::int64_t row, T
   RankState& rs = ranks_[rank];
   raise(rs.next_act, t + timing_.t_rrd_s);
   rs.faw.record(t);
-  ++act_versions_[std::size_t(rank)];
+  ++versions_[std::size_t(rank)];
   ++rs.open_banks;
   record(CmdClass::Row, t);
 }
@@ -76,7 +76,7 @@ Tick ChannelState::issue_rd(int rank, int group, int local, Tick t, bool auto_pr
   RankState& rs = ranks_[rank];
   raise(rs.next_rd, t + timing_.t_ccd_s);
   raise(rs.next_wr, t + timing_.read_to_write);
-  ++column_version_;
+  ++versions_[ranks_.size()];
   Tick data_end = t + timing_.cl + timing_.burst_ck;
   data_bus_end_ = std::max(data_bus_end_, data_end);
   data_bus_rank_ = rank;
@@ -93,7 +93,7 @@ Tick ChannelState::issue_wr(int rank, int group, int local, Tick t, bool auto_pr
   RankState& rs = ranks_[rank];
   raise(rs.next_wr, t + timing_.t_ccd_s);
   raise(rs.next_rd, t + timing_.write_to_read_s);
-  ++column_version_;
+  ++versions_[ranks_.size()];
   Tick data_end = t + timing_.cwl + timing_.burst_ck;
   data_bus_end_ = std::max(data_bus_end_, data_end);
   data_bus_rank_ = rank;

@@ -216,6 +216,9 @@ void ChannelController::rekey_bank(int bank, int served) {
   c.slot = slot;
   c.rank = r.loc.rank;
   c.group = r.group;
+  c.cls = int(c.cmd) * state_.ranks() * cfg_.bank_groups + c.group;
+  c.version_slot = state_.version_slot(c.cmd, c.rank);
+  c.cursor = c.cmd == DdrCommand::Act ? 0 : c.cmd == DdrCommand::Pre ? 1 : 2;
   relist(bank, c.local);
 }
 
@@ -261,26 +264,23 @@ ChannelController::Candidate ChannelController::best_request() {
   // A bank's own bound stays while the bank is unchanged. The shared bound is the command
   // cursor, read here, and the timelines of its rank, group and data bus, kept per (command,
   // bank group) until an ACT in its rank (ACT) or a RD / WR (RD, WR) changes them.
-  const int groups = state_.ranks() * cfg_.bank_groups;
   const Tick cursor[3] = {state_.cursor(DdrCommand::Act), state_.cursor(DdrCommand::Pre), state_.cursor(DdrCommand::Rd)};
-  const std::uint64_t column_version = state_.column_version();
+  const std::uint64_t* versions = state_.versions();
   Candidate best;
   bool best_is_column = false;
   for (std::size_t i = 0; i < by_local_.size(); ++i) {
     if (by_local_[i] > best.tick) break;  // a tick is at least its bank's bound: none later can win
     const int bank = by_local_bank_[i];
     const BankCandidate& k = bank_candidates_[std::size_t(bank)];
-    const std::size_t cls = std::size_t(int(k.cmd) * groups + k.group);
-    const std::uint64_t version = k.cmd == DdrCommand::Act ? state_.act_version(k.rank)
-                                  : k.cmd == DdrCommand::Pre ? 1 : column_version;
+    const std::size_t cls = std::size_t(k.cls);
+    const std::uint64_t version = versions[k.version_slot];
     if (shared_version_[cls] != version) {
       shared_[cls] = state_.shared_static(k.cmd, k.rank, k.group);
       shared_version_[cls] = version;
     }
-    const Tick c = cursor[k.cmd == DdrCommand::Act ? 0 : k.cmd == DdrCommand::Pre ? 1 : 2];
-    const Tick t = state_.free_slot(std::max({k.local, shared_[cls], c}));
+    const Tick t = state_.free_slot(std::max({k.local, shared_[cls], cursor[k.cursor]}));
     if (t >= state_.rank(k.rank).refresh_due) continue;  // the rank refreshes first
-    const bool is_column = k.cmd == DdrCommand::Rd || k.cmd == DdrCommand::Wr;
+    const bool is_column = k.cursor == 2;
     if (t > best.tick || (t == best.tick && (best_is_column > is_column || (best_is_column == is_column && k.seq > best.seq))))
       continue;
     best.tick = t;

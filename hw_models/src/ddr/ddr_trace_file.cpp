@@ -70,10 +70,12 @@ bool all_decimal_digits(std::string_view t) {
 
 HexResult parse_hex(std::string_view t, std::uint64_t& v) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
-  if (t.empty() || !all_hex_digits(t)) return HexResult::NotHex;
-  auto r = std::from_chars(t.data(), t.data() + t.size(), v, 16);
-  if (r.ec == std::errc::result_out_of_range) return HexResult::TooWide;
-  return r.ec == std::errc() && r.ptr == t.data() + t.size() ? HexResult::Ok : HexResult::NotHex;
+  if (t.empty()) return HexResult::NotHex;
+  // from_chars reads hex digits only (no sign, no prefix): all of t read is all of it hex.
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+  if (r.ec == std::errc() && r.ptr == t.data() + t.size()) return HexResult::Ok;
+  if (!all_hex_digits(t)) return HexResult::NotHex;  // junk anywhere, even after too many digits
+  return r.ec == std::errc::result_out_of_range ? HexResult::TooWide : HexResult::NotHex;
 }
 
 /// A token of the trace for a message: escaped and truncated (npu::echo).
@@ -93,9 +95,10 @@ enum class DecResult { Ok, NotANumber, OutOfRange };
 
 // A cycle stamp: decimal digits only, at most kMaxTraceCycle.
 DecResult parse_cycle(std::string_view t, std::int64_t& v) {
-  if (t.empty() || !all_decimal_digits(t)) return DecResult::NotANumber;
+  if (t.empty()) return DecResult::NotANumber;
   std::uint64_t u = 0;
-  auto r = std::from_chars(t.data(), t.data() + t.size(), u, 10);
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), u, 10);
+  if (!(r.ec == std::errc() && r.ptr == t.data() + t.size()) && !all_decimal_digits(t)) return DecResult::NotANumber;
   if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc() && u > std::uint64_t(kMaxTraceCycle)))
     return DecResult::OutOfRange;
   if (r.ec != std::errc() || r.ptr != t.data() + t.size()) return DecResult::NotANumber;

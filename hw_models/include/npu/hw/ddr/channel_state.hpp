@@ -83,10 +83,13 @@ class ChannelState {
   Tick cursor(DdrCommand cmd) const {
     return cmd == DdrCommand::Act ? act_free_ : cmd == DdrCommand::Pre ? pre_free_ : col_free_;
   }
-  /// ACTs issued in `rank` so far, + 1: shared_static(Act, rank, *) is unchanged while it is.
-  std::uint64_t act_version(int rank) const { return act_versions_[std::size_t(rank)]; }
-  /// RDs and WRs issued so far, + 1: shared_static(Rd / Wr, *, *) is unchanged while it is.
-  std::uint64_t column_version() const { return column_version_; }
+  /// Versions of shared_static, indexed by version_slot(cmd, rank): ACTs issued in the rank + 1
+  /// (shared_static(Act, rank, *) is unchanged while it is), RDs and WRs issued + 1 (for Rd
+  /// and Wr), and a constant 1 (Pre).
+  const std::uint64_t* versions() const { return versions_.data(); }
+  int version_slot(DdrCommand cmd, int rank) const {
+    return cmd == DdrCommand::Act ? rank : cmd == DdrCommand::Pre ? ranks() + 1 : ranks();
+  }
   /// First tick >= t with a free command-bus slot (t itself unless split cursors are on).
   Tick free_slot(Tick t) const { return slot(t); }
   /// REF needs every bank of the rank precharged and tRP / tRC / tRFC satisfied.
@@ -142,8 +145,7 @@ class ChannelState {
   BusySlots busy_;  ///< split_: command-bus slots taken at or after floor_
   Tick data_bus_end_ = 0;
   int data_bus_rank_ = -1;
-  std::vector<std::uint64_t> act_versions_;  ///< per rank: ACTs issued + 1 (act_version)
-  std::uint64_t column_version_ = 1;          ///< RDs and WRs issued + 1 (column_version)
+  std::vector<std::uint64_t> versions_;  ///< [rank]: ACTs + 1; [ranks]: RDs and WRs + 1; [ranks + 1]: 1
 };
 
 }  // namespace npu::hw

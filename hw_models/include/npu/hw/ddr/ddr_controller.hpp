@@ -207,6 +207,10 @@ class ChannelController {
     int slot = -1;
     int rank = 0, group = 0;
     DdrCommand cmd = DdrCommand::Act;
+    // What best_request() reads for the command, set with it (no branch on it in the scan):
+    int cls = 0;           ///< cmd * bank groups of the channel + group: the shared_ entry
+    int version_slot = 0;  ///< ChannelState::version_slot(cmd, rank)
+    int cursor = 0;        ///< 0 ACT, 1 PRE, 2 RD / WR: the command cursor, and 2 = a column command
   };
   std::vector<BankCandidate> bank_candidates_;
   // The banks with a candidate, by ascending bank-local bound (ties: earlier listed first),
