@@ -57,9 +57,9 @@ class ChannelState {
     return cmd == DdrCommand::Ref ? kNeverTick : std::max(shared_static(cmd, rank, group), cursor(cmd));
   }
   /// shared_bound without the command cursor: the rank's and bank group's timelines, tFAW and
-  /// the data bus. For ACT it changes only when an ACT issues in `rank` (act_version(rank)
-  /// counts them); for RD and WR only when a RD or WR issues (column_version); for PRE never
-  /// (0). The scheduler keeps it per (command, bank group) with the version it was read at.
+  /// the data bus. For ACT it changes only when an ACT issues in `rank`; for RD and WR only
+  /// when a RD or WR issues; for PRE never (0): versions()[version_slot(cmd, rank)] counts
+  /// those. The scheduler keeps it per (command, bank group) with the version it was read at.
   Tick shared_static(DdrCommand cmd, int rank, int group) const {
     switch (cmd) {
       case DdrCommand::Act: {

@@ -219,7 +219,8 @@ class ChannelController {
   std::vector<int> by_local_bank_;
   std::vector<std::uint64_t> dirty_;  ///< banks changed since the last pick (bit mask)
   int candidates_served_ = -1;        ///< serving mode the candidates were chosen for; -1: none
-  // best_request()'s shared bounds, [cmd * groups + group], valid when stamped with the step.
+  // best_request()'s shared bounds less the cursor (ChannelState::shared_static), [cmd * groups
+  // + group], valid while ChannelState::versions() holds the version they were read at.
   std::vector<Tick> shared_;                    ///< shared_static per [cmd * groups + group]
   std::vector<std::uint64_t> shared_version_;   ///< the version it was read at (0: never)
   int refreshes_without_progress_ = 0;  ///< REFs since the last column command while requests waited
