@@ -70,12 +70,13 @@ void resolve_lengths(const LlmOptions& opt, const LlmShape& s, const std::string
 }
 
 // Throws for option values that would run something other than asked: fewer than 2 samples
-// (interpolation needs two lengths), fewer than 1 job, a strategy or config given twice, an
-// --out that cannot be created.
-void check_run_options(const LlmOptions& opt) {
+// when the `generate` steps would be interpolated (more steps than samples: interpolation needs
+// two lengths), fewer than 1 job, a strategy or config given twice, an --out that cannot be
+// created.
+void check_run_options(const LlmOptions& opt, std::int64_t generate) {
   refuse_repeated_names(opt.strategies, "--strategies", strategy_label);
   refuse_repeated_names(opt.hws, "--hw");
-  if (!opt.every_step && opt.samples < 2)
+  if (!opt.every_step && opt.samples < 2 && generate > opt.samples)
     throw ConfigError(fmt::format("--samples {}: error: interpolation needs at least 2 sampled decode lengths; give "
                                   "--samples 2 or more, or --every-step to simulate every step",
                                   opt.samples));
@@ -143,7 +144,7 @@ LlmPlan plan_llm(const LlmOptions& opt, const ModelSource& source) {
   const LlmShape& s = source.shape();
   LlmPlan plan;
   resolve_lengths(opt, s, opt.model, plan);
-  check_run_options(opt);
+  check_run_options(opt, plan.generate);
   for (const auto& hw : opt.hws) {
     const HwConfig cfg = load_hw_config(hw);
     check_kv_fits(plan, s, hw, cfg);
