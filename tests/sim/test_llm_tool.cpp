@@ -165,6 +165,9 @@ TEST(LlmTool, ARerunIntoTheFolderReusesFinishedSimulationsOfTheSameKey) {
   r = with("none");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output.find("reused"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("note: 2 finished simulation(s) in this folder were made under another key"),
+            std::string::npos)
+      << r.output;  // why the finished runs were not reused
   EXPECT_GT(npu::test::read_json(out + "/res/llm.json").at(0).at("ttft_ms").get<double>(),
             first.at("ttft_ms").get<double>());  // half the clock: a slower first token
 }

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -57,13 +58,18 @@ std::vector<RunSummary> run_jobs_resumed(const ExperimentOptions& opt, const Pla
   std::vector<ExperimentJob> to_run;
   std::vector<std::size_t> to_run_index;
   reused = 0;
+  std::size_t other_key = 0;  // finished runs made under another key: run again, and said so
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     const ExperimentJob& job = jobs[k];
     const PlannedCell& cell = *cell_of.at("runs/" + job.id);
-    if (cell_state(job.run_dir) == CellState::Ok && recorded_cell_key(job.run_dir) == cell.key) {
-      results[k] = collect_finished_run(opt, job);
-      reused += results[k].ok ? 1 : 0;
-      if (results[k].ok) continue;
+    if (cell_state(job.run_dir) == CellState::Ok) {
+      if (recorded_cell_key(job.run_dir) == cell.key) {
+        results[k] = collect_finished_run(opt, job);
+        reused += results[k].ok ? 1 : 0;
+        if (results[k].ok) continue;
+      } else {
+        ++other_key;
+      }
     }
     std::error_code ec;  // an older result (another key) must not pass for this cell's
     fs::remove(fs::path(job.run_dir) / "run_summary.json", ec);
@@ -72,6 +78,10 @@ std::vector<RunSummary> run_jobs_resumed(const ExperimentOptions& opt, const Pla
     to_run.push_back(job);
     to_run_index.push_back(k);
   }
+  if (other_key > 0 && !opt.quiet)
+    std::cerr << "note: " << other_key << " finished simulation(s) in this folder were made under another key "
+              << "(another npu build, or another config content, model or strategy for the same name); they run "
+                 "again\n";
   ExperimentOptions eo = opt;
   eo.progress_total = jobs.size();
   eo.progress_done = jobs.size() - to_run.size();
