@@ -1,44 +1,22 @@
-// SramCalendar against the std::map calendar SramTiming kept before (its first_gap, reserve
-// and retire_before restated here as the reference): the same gaps on a random run of
+// SramCalendar against the std::map calendar SramTiming kept before (its first_gap and reserve
+// restated in tests/common/map_calendar.hpp, retirement here): the same gaps on a random run of
 // reservations of 1-8 cycles requested out of order, with retirement as time advances; and
 // book() (first_gap + reserve in one call, inline at the back) on a second calendar.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <iterator>
-#include <map>
 #include <random>
 
+#include "map_calendar.hpp"
 #include "npu/hw/sram/sram_calendar.hpp"
 
 namespace npu::hw {
 namespace {
 
-using MapCalendar = std::map<std::uint64_t, std::uint64_t>;
-
-std::uint64_t map_first_gap(const MapCalendar& cal, std::uint64_t from, std::uint64_t length) {
-  std::uint64_t s = from;
-  auto it = cal.upper_bound(s);
-  if (it != cal.begin() && std::prev(it)->second > s) s = std::prev(it)->second;
-  for (; it != cal.end() && it->first < s + length; ++it) s = std::max(s, it->second);
-  return s;
-}
-
-void map_reserve(MapCalendar& cal, std::uint64_t start, std::uint64_t end) {
-  auto next = cal.lower_bound(start);
-  const bool joins_next = next != cal.end() && next->first == end;
-  if (next != cal.begin() && std::prev(next)->second == start) {
-    auto prev = std::prev(next);
-    prev->second = joins_next ? next->second : end;
-    if (joins_next) cal.erase(next);
-    return;
-  }
-  if (joins_next) {
-    end = next->second;
-    next = cal.erase(next);
-  }
-  cal.emplace_hint(next, start, end);
-}
+using npu::test::map_first_gap;
+using npu::test::map_reserve;
+using npu::test::MapCalendar;
 
 TEST(SramCalendar, GapsBetweenReservations) {
   SramCalendar c;

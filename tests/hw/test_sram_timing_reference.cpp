@@ -15,22 +15,13 @@
 #include <random>
 #include <vector>
 
+#include "map_calendar.hpp"
 #include "npu/hw/sram/sram_timing.hpp"
 
 namespace npu::hw {
 namespace {
 
-using PortIntervals = std::map<std::uint64_t, std::uint64_t>;  // start -> end, disjoint
-
-// First s >= from with [s, s + length) free: from the last interval starting at or before s,
-// over the later ones while they overlap (sorted, disjoint intervals).
-std::uint64_t reference_gap(const PortIntervals& port, std::uint64_t from, std::uint64_t length) {
-  std::uint64_t s = from;
-  auto it = port.upper_bound(s);
-  if (it != port.begin() && std::prev(it)->second > s) s = std::prev(it)->second;
-  for (; it != port.end() && it->first < s + length; ++it) s = std::max(s, it->second);
-  return s;
-}
+using PortIntervals = npu::test::MapCalendar;  // start -> end, disjoint
 
 struct ReferenceSram {
   SramConfig cfg;
@@ -49,7 +40,7 @@ struct ReferenceSram {
       if (share[b] == 0) continue;
       const std::uint64_t busy = (share[b] + std::uint64_t(cfg.bytes_per_cycle) - 1) / std::uint64_t(cfg.bytes_per_cycle);
       PortIntervals& port = is_write ? write[b] : read[b];
-      const std::uint64_t s = reference_gap(port, request, busy);
+      const std::uint64_t s = npu::test::map_first_gap(port, request, busy);
       port[s] = s + busy;
       latest_start = std::max(latest_start, s);
       latest_end = std::max(latest_end, s + busy);

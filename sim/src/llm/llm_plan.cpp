@@ -101,7 +101,16 @@ void check_kv_fits(const LlmPlan& plan, const LlmShape& s, const std::string& hw
         hw.ddr.bank_groups * hw.ddr.banks_per_group, hw.ddr.rows, hw.ddr.columns, hw.ddr.bus_width_bits / 8));
 }
 
-std::string decode_method_of_lengths(const LlmPlan& plan, const LlmShape& s, bool every_step);
+std::string decode_method_of_lengths(const LlmPlan& plan, const LlmShape& s, bool every_step) {
+  if (s.fixed_past)
+    return fmt::format("one decode length only: the ONNX decode export has a fixed past length of {}, so context {} "
+                       "is the one simulated step",
+                       *s.fixed_past, *s.fixed_past + 1);
+  if (every_step || plan.decode_contexts.size() == std::size_t(plan.generate)) return "every step simulated";
+  return fmt::format("linear interpolation in context length between {} simulated lengths ({}); decode time is affine "
+                     "in context to first order (weights constant, KV grows linearly)",
+                     plan.decode_contexts.size(), fmt::join(plan.decode_contexts, ", "));
+}
 
 // How the decode steps are obtained, and what of the model they leave out: a sliding window
 // the final context passes (its steps attend to, and read the KV cache of, every token).
@@ -113,17 +122,6 @@ std::string decode_method(const LlmPlan& plan, const LlmShape& s, bool every_ste
                           "their whole context and read all of its KV cache, more than the model does)",
                           s.sliding_window, s.sliding_window);
   return method;
-}
-
-std::string decode_method_of_lengths(const LlmPlan& plan, const LlmShape& s, bool every_step) {
-  if (s.fixed_past)
-    return fmt::format("one decode length only: the ONNX decode export has a fixed past length of {}, so context {} "
-                       "is the one simulated step",
-                       *s.fixed_past, *s.fixed_past + 1);
-  if (every_step || plan.decode_contexts.size() == std::size_t(plan.generate)) return "every step simulated";
-  return fmt::format("linear interpolation in context length between {} simulated lengths ({}); decode time is affine "
-                     "in context to first order (weights constant, KV grows linearly)",
-                     plan.decode_contexts.size(), fmt::join(plan.decode_contexts, ", "));
 }
 
 LlmRun make_run(const LlmOptions& opt, const std::string& model, const ModelSource& src, const std::string& hw,
