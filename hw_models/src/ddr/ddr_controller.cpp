@@ -17,6 +17,7 @@ ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats
       closed_page_(cfg.page_policy == PagePolicy::Closed),
       queues_(cfg.ranks * cfg.bank_groups * cfg.banks_per_group, cfg.queue_depth),
       bank_candidates_(std::size_t(cfg.ranks * cfg.bank_groups * cfg.banks_per_group)),
+      listed_at_(bank_candidates_.size(), -1),
       dirty_((bank_candidates_.size() + 63) / 64, 0),
       shared_(std::size_t(4 * cfg.ranks * cfg.bank_groups), 0),
       shared_version_(shared_.size(), 0) {
@@ -141,8 +142,8 @@ ChannelController::Candidate ChannelController::pick() {
   const int served = draining_writes_ ? 1 : 0;
   if (served != candidates_served_) {  // a new serving mode changes every bank's candidate
     candidates_served_ = served;
+    for (const Listed& l : by_local_) listed_at_[std::size_t(l.bank)] = -1;
     by_local_.clear();
-    by_local_bank_.clear();
     std::fill(dirty_.begin(), dirty_.end(), 0);
     queues_.for_each_bank(served, [&](int bank) { mark_dirty(bank); });
   }
@@ -223,41 +224,49 @@ void ChannelController::rekey_bank(int bank, int served) {
 }
 
 void ChannelController::unlist(int bank) {
-  const auto it = std::find(by_local_bank_.begin(), by_local_bank_.end(), bank);
-  if (it == by_local_bank_.end()) return;
-  const auto i = it - by_local_bank_.begin();
-  by_local_bank_.erase(it);
-  by_local_.erase(by_local_.begin() + i);
+  const int at = listed_at_[std::size_t(bank)];
+  if (at < 0) return;
+  for (std::size_t i = std::size_t(at); i + 1 < by_local_.size(); ++i) {
+    by_local_[i] = by_local_[i + 1];
+    listed_at_[std::size_t(by_local_[i].bank)] = int(i);
+  }
+  by_local_.pop_back();
+  listed_at_[std::size_t(bank)] = -1;
 }
 
 void ChannelController::relist(int bank, Tick local) {
   // In place of unlist + enlist: the bank's entry moves to where upper_bound would insert it
-  // among the others, shifting the entries it passes (no erase and insert: two memmoves each).
-  const auto it = std::find(by_local_bank_.begin(), by_local_bank_.end(), bank);
-  if (it == by_local_bank_.end()) {
+  // among the others, shifting the entries it passes.
+  const int at = listed_at_[std::size_t(bank)];
+  if (at < 0) {
     enlist(bank, local);
     return;
   }
-  std::size_t i = std::size_t(it - by_local_bank_.begin());
+  std::size_t i = std::size_t(at);
   const std::size_t p = i;
-  for (; i > 0 && by_local_[i - 1] > local; --i) {
+  for (; i > 0 && by_local_[i - 1].local > local; --i) {
     by_local_[i] = by_local_[i - 1];
-    by_local_bank_[i] = by_local_bank_[i - 1];
+    listed_at_[std::size_t(by_local_[i].bank)] = int(i);
   }
   if (i == p) {
-    for (; i + 1 < by_local_.size() && by_local_[i + 1] <= local; ++i) {
+    for (; i + 1 < by_local_.size() && by_local_[i + 1].local <= local; ++i) {
       by_local_[i] = by_local_[i + 1];
-      by_local_bank_[i] = by_local_bank_[i + 1];
+      listed_at_[std::size_t(by_local_[i].bank)] = int(i);
     }
   }
-  by_local_[i] = local;
-  by_local_bank_[i] = bank;
+  by_local_[i] = Listed{local, bank};
+  listed_at_[std::size_t(bank)] = int(i);
 }
 
 void ChannelController::enlist(int bank, Tick local) {
-  const auto i = std::upper_bound(by_local_.begin(), by_local_.end(), local) - by_local_.begin();
-  by_local_.insert(by_local_.begin() + i, local);
-  by_local_bank_.insert(by_local_bank_.begin() + i, bank);
+  std::size_t i = by_local_.size();
+  by_local_.push_back(Listed{local, bank});
+  for (; i > 0 && by_local_[i - 1].local > local; --i) {  // upper_bound's place: after equal bounds
+    by_local_[i] = by_local_[i - 1];
+    listed_at_[std::size_t(by_local_[i].bank)] = int(i);
+  }
+  by_local_[i] = Listed{local, bank};
+  listed_at_[std::size_t(bank)] = int(i);
 }
 
 ChannelController::Candidate ChannelController::best_request() {
@@ -266,11 +275,13 @@ ChannelController::Candidate ChannelController::best_request() {
   // bank group) until an ACT in its rank (ACT) or a RD / WR (RD, WR) changes them.
   const Tick cursor[3] = {state_.cursor(DdrCommand::Act), state_.cursor(DdrCommand::Pre), state_.cursor(DdrCommand::Rd)};
   const std::uint64_t* versions = state_.versions();
+  Tick due_min = kNeverTick;  // the earliest refresh_due: a tick before it needs no rank's
+  for (int rk = 0; rk < state_.ranks(); ++rk) due_min = std::min(due_min, state_.rank(rk).refresh_due);
   Candidate best;
   bool best_is_column = false;
   for (std::size_t i = 0; i < by_local_.size(); ++i) {
-    if (by_local_[i] > best.tick) break;  // a tick is at least its bank's bound: none later can win
-    const int bank = by_local_bank_[i];
+    if (by_local_[i].local > best.tick) break;  // a tick is at least its bank's bound: none later can win
+    const int bank = by_local_[i].bank;
     const BankCandidate& k = bank_candidates_[std::size_t(bank)];
     const std::size_t cls = std::size_t(k.cls);
     const std::uint64_t version = versions[k.version_slot];
@@ -279,7 +290,7 @@ ChannelController::Candidate ChannelController::best_request() {
       shared_version_[cls] = version;
     }
     const Tick t = state_.free_slot(std::max({k.local, shared_[cls], cursor[k.cursor]}));
-    if (t >= state_.rank(k.rank).refresh_due) continue;  // the rank refreshes first
+    if (t >= due_min && t >= state_.rank(k.rank).refresh_due) continue;  // the rank refreshes first
     const bool is_column = k.cursor == 2;
     if (t > best.tick || (t == best.tick && (best_is_column > is_column || (best_is_column == is_column && k.seq > best.seq))))
       continue;

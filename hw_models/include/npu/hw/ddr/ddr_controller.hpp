@@ -133,7 +133,7 @@ class ChannelController {
   void rekey_bank(int bank, int served);
   void mark_dirty(int bank) { dirty_[std::size_t(bank) / 64] |= std::uint64_t(1) << (bank % 64); }
   void mark_rank_dirty(int rank);
-  /// Remove `bank` from / insert it into the by-bound list (by_local_, by_local_bank_).
+  /// Remove `bank` from / insert it into the by-bound list (by_local_, listed_at_).
   void unlist(int bank);
   void enlist(int bank, Tick local);
   /// Move `bank`'s entry (or add it) to its place for bound `local`: the order unlist + enlist gives.
@@ -215,8 +215,12 @@ class ChannelController {
   std::vector<BankCandidate> bank_candidates_;
   // The banks with a candidate, by ascending bank-local bound (ties: earlier listed first),
   // so a step stops at the first bound later than the best tick so far.
-  std::vector<Tick> by_local_;
-  std::vector<int> by_local_bank_;
+  struct Listed {
+    Tick local = 0;  ///< the bank's candidate's bank-local bound
+    int bank = -1;
+  };
+  std::vector<Listed> by_local_;
+  std::vector<int> listed_at_;  ///< each bank's index in by_local_, -1 when not listed
   std::vector<std::uint64_t> dirty_;  ///< banks changed since the last pick (bit mask)
   int candidates_served_ = -1;        ///< serving mode the candidates were chosen for; -1: none
   // best_request()'s shared bounds less the cursor (ChannelState::shared_static), [cmd * groups
