@@ -35,11 +35,11 @@ struct Token {
 };
 
 // Splits on spaces/tabs (and a trailing '\r'), up to 4 tokens.
-int tokenize(const std::string& s, Token* tok, int max_tokens);
+int tokenize(std::string_view s, Token* tok, int max_tokens);
 
 void address(const std::string& path, int line_no, const Token& tok, std::uint64_t& out, TraceFormat format);
 
-int tokenize(const std::string& s, Token* tok, int max_tokens) {
+int tokenize(std::string_view s, Token* tok, int max_tokens) {
   int n = 0;
   std::size_t i = 0, len = s.size();
   while (i < len) {
@@ -47,7 +47,7 @@ int tokenize(const std::string& s, Token* tok, int max_tokens) {
     if (i >= len) break;
     std::size_t start = i;
     while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
-    if (n < max_tokens) tok[n] = Token{std::string_view(s).substr(start, i - start), start + 1};
+    if (n < max_tokens) tok[n] = Token{s.substr(start, i - start), start + 1};
     ++n;
   }
   return n;
@@ -121,7 +121,8 @@ TraceFormat parse_trace_format(const std::string& name) {
   throw ConfigError("error: unknown trace format '" + name + "'\n  fix: use --format dramsim3 or --format ramulator");
 }
 
-TraceReader::TraceReader(const std::string& path, TraceFormat format) : path_(path), format_(format) {
+TraceReader::TraceReader(const std::string& path, TraceFormat format)
+    : path_(path), format_(format), lines_(in_, path, "address trace") {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw ConfigError(path + ": error: is a directory, expected a file\n  fix: give the trace file itself, e.g. a "
@@ -134,7 +135,7 @@ TraceReader::TraceReader(const std::string& path, TraceFormat format) : path_(pa
   }
 }
 
-bool TraceReader::parse_line(const std::string& text, TraceFormat format, const std::string& path, int line_no,
+bool TraceReader::parse_line(std::string_view text, TraceFormat format, const std::string& path, int line_no,
                              TraceRequest& out) {
   Token tok[4];
   int n = tokenize(text, tok, 4);
@@ -200,13 +201,13 @@ bool TraceReader::parse_line(const std::string& text, TraceFormat format, const 
 }
 
 bool TraceReader::next(TraceRequest& out) {
-  while (getline_capped(in_, buf_, path_, std::size_t(line_no_) + 1, "address trace")) {
+  while (lines_.next(line_, std::size_t(line_no_) + 1)) {
     ++line_no_;
-    if (!parse_line(buf_, format_, path_, line_no_, out)) continue;
+    if (!parse_line(line_, format_, path_, line_no_, out)) continue;
     if (format_ == TraceFormat::Dramsim3) {
       if (out.cycle < last_cycle_) {
         Token tok[4];
-        tokenize(buf_, tok, 4);
+        tokenize(line_, tok, 4);
         throw ConfigError(path_ + ":" + std::to_string(line_no_) + ":" + std::to_string(tok[2].col) +
                           ": error: cycle " + std::to_string(out.cycle) + " is before the previous request's cycle " +
                           std::to_string(last_cycle_) + " (line " + std::to_string(last_cycle_line_) +

@@ -70,6 +70,10 @@ void check_yaml_characters(std::string_view text, const std::string& file, const
   }
 }
 
+void line_too_long(const std::string& file, std::size_t line_no, const char* what) {
+  too_long(file, line_no, fmt::format("more than {} bytes", kMaxLineBytes), what);
+}
+
 bool getline_capped(std::istream& in, std::string& line, const std::string& file, std::size_t line_no,
                     const char* what) {
   // istream::getline into a chunk: libstdc++ finds the newline in the stream's buffer with
@@ -86,7 +90,7 @@ bool getline_capped(std::istream& in, std::string& line, const std::string& file
     if (!at_end && !newline && got == 0) return false;  // the stream was not good before the call
     line.append(chunk, std::size_t(newline ? got - 1 : got));  // gcount counts the newline, not stored
     if (line.size() > kMaxLineBytes + 1)  // + 1: room for a trailing '\r'
-      too_long(file, line_no, fmt::format("more than {} bytes", kMaxLineBytes), what);
+      line_too_long(file, line_no, what);
     if (newline) return true;
     if (at_end) {  // the last line, without a newline; none at all when nothing was read
       const bool any = !first || got > 0;

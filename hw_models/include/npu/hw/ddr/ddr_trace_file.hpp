@@ -6,8 +6,10 @@
 #include <fstream>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "npu/base/line_reader.hpp"
 #include "npu/hw/ddr/ddr_system.hpp"
 
 namespace npu::hw {
@@ -46,14 +48,15 @@ class TraceReader {
 
   /// Parse one line (no newline); returns false for a blank/comment line. Throws as
   /// next() does, naming `path` and `line_no`.
-  static bool parse_line(const std::string& text, TraceFormat format, const std::string& path, int line_no,
+  static bool parse_line(std::string_view text, TraceFormat format, const std::string& path, int line_no,
                          TraceRequest& out);
 
  private:
   std::string path_;
   TraceFormat format_;
   std::ifstream in_;
-  std::string buf_;
+  BlockLineReader lines_;  ///< reads in_ (a trace is millions of short lines)
+  std::string_view line_;  ///< the line being parsed
   int line_no_ = 0;
   Tick last_cycle_ = 0;     ///< cycle stamp of the previous request (DRAMSim3)
   int last_cycle_line_ = 0;  ///< its line

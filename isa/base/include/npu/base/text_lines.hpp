@@ -20,8 +20,6 @@ constexpr std::size_t kMaxLineBytes = 65536;
 /// file kind in the hint ("hardware config YAML").
 void check_line_lengths(std::string_view text, const std::string& file, const char* what);
 
-/// std::getline that never holds more than kMaxLineBytes + 1 bytes: returns false at end of
-/// input, throws the check_line_lengths error (with `line_no`, 1-based) for a longer line.
 /// Throws npu::ConfigError "FILE:LINE:COL: error: byte 0xNN (a control character) is not
 /// allowed in YAML ..." for the first byte of `text` outside YAML 1.2's printable set
 /// (spec §5.1, c-printable: tab, LF, CR and 0x20 upwards; DEL 0x7F excluded). Call before
@@ -31,7 +29,13 @@ void check_line_lengths(std::string_view text, const std::string& file, const ch
 /// UTF-16LE (byte-order mark FF FE), not UTF-8"), not its first NUL byte.
 void check_yaml_characters(std::string_view text, const std::string& file, const char* what);
 
+/// std::getline that never holds more than kMaxLineBytes + 1 bytes: returns false at end of
+/// input, throws the check_line_lengths error (with `line_no`, 1-based) for a longer line.
 bool getline_capped(std::istream& in, std::string& line, const std::string& file, std::size_t line_no,
                     const char* what);
+
+/// Throws getline_capped's error for line `line_no` of `file`: "FILE:LINE: error: line LINE is
+/// longer than the limit of 65536 bytes (more than 65536 bytes) ...".
+[[noreturn]] void line_too_long(const std::string& file, std::size_t line_no, const char* what);
 
 }  // namespace npu
