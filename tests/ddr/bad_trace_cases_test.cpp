@@ -45,6 +45,8 @@ const std::vector<BadCase> kCases = {
     BadCase{"ramulator: unknown command", "LOAD 0x40\n", "unknown command 'LOAD' (LD or ST)", 1, "--format ramulator"},
     BadCase{"ramulator: missing address", "LD\n", "missing the address after the command", 1, "--format ramulator"},
     BadCase{"ramulator: extra token", "LD 0x40 7\n", "unexpected '7' after the address", 1, "--format ramulator"},
+    BadCase{"ramulator: hex digits without 0x", "LD 1f40\n",
+            "'1f40' is not an address: Ramulator reads an address without 0x as decimal", 1, "--format ramulator"},
     BadCase{"ramulator: address over 64 bits", "ST 0x10000000000000000\n", "exceeds 64 bits", 1, "--format ramulator"},
     BadCase{"unknown format", "0x40 READ 0\n", "unknown trace format 'csv'", 1, "--format csv"},
     BadCase{"queue depth 2e9", "0x40 READ 0\n", "--queue-depth: error: must be from 1 to 4096, got 2000000000", 1,

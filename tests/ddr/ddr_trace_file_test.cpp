@@ -47,6 +47,37 @@ TEST(TraceReader, ParsesDramsim3AndRamulatorLines) {
   EXPECT_FALSE(TraceReader::parse_line("# comment", TraceFormat::Dramsim3, "t", 1, r));
 }
 
+TEST(TraceReader, RamulatorAddressesWithout0xAreDecimal) {
+  // Ramulator 2's LoadStoreTrace: std::stoll(addr.substr(2), nullptr, 16) after "0x" / "0X",
+  // std::stoll(addr) (base 10) otherwise. So `LD 4096` is address 4096 = 0x1000, not 0x4096.
+  TraceRequest r;
+  ASSERT_TRUE(TraceReader::parse_line("LD 4096", TraceFormat::Ramulator, "t", 1, r));
+  EXPECT_EQ(r.addr, 4096u);
+  EXPECT_FALSE(r.is_write);
+  ASSERT_TRUE(TraceReader::parse_line("ST 0X1F40", TraceFormat::Ramulator, "t", 1, r));
+  EXPECT_EQ(r.addr, 0x1f40u);
+  ASSERT_TRUE(TraceReader::parse_line("LD 18446744073709551615", TraceFormat::Ramulator, "t", 1, r));
+  EXPECT_EQ(r.addr, 18446744073709551615u);  // 2^64 - 1: the widest decimal address
+  // Hex digits without 0x: Ramulator's stoll would stop at 'f' and read 1; refused here.
+  const auto error = [](const char* line) {
+    TraceRequest q;
+    try {
+      TraceReader::parse_line(line, TraceFormat::Ramulator, "t", 4, q);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error("LD 1f40").find("t:4:4: error: '1f40' is not an address: Ramulator reads an address without 0x as "
+                                  "decimal (write 0x1f40 for a hexadecimal one)"),
+            std::string::npos)
+      << error("LD 1f40");
+  EXPECT_NE(error("LD 18446744073709551616").find("t:4:4: error: address '18446744073709551616' exceeds 64 bits"),
+            std::string::npos);
+  EXPECT_NE(error("ST -64").find("'-64' is not an address"), std::string::npos);
+  EXPECT_NE(error("ST 0x").find("'0x' is not a hexadecimal address"), std::string::npos);
+}
+
 TEST(TraceReader, MalformedLineNamesFileLineAndColumn) {
   // Line 3 has an unknown command starting at column 6.
   std::string path = write_temp("bad_cmd.trace", "0x0 READ 0\n\n0x40 READX 2\n");

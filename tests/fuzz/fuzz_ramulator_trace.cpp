@@ -1,4 +1,4 @@
-// libFuzzer target: the Ramulator address-trace reader (`LD|ST 0xADDR`,
+// libFuzzer target: the Ramulator address-trace reader (`LD|ST ADDR`, ADDR hex after 0x or decimal,
 // npu::hw::TraceReader, hw_models/include/npu/hw/ddr/ddr_trace_file.hpp).
 #include "fuzz_trace_common.hpp"
 

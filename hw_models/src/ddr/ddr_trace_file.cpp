@@ -20,7 +20,8 @@ constexpr std::uint64_t kGiB = 1024 * kMiB;
 const char* expected_form(TraceFormat f) {
   return f == TraceFormat::Dramsim3
              ? "each line is `0xADDR READ|WRITE CYCLE` (DRAMSim3 format), e.g. `0x1f40 READ 12`"
-             : "each line is `LD 0xADDR` or `ST 0xADDR` (Ramulator load/store format), e.g. `LD 0x1f40`";
+             : "each line is `LD ADDR` or `ST ADDR` (Ramulator load/store format), ADDR hexadecimal after 0x or "
+               "decimal, e.g. `LD 0x1f40` or `LD 8000`";
 }
 
 [[noreturn]] void bad_line(const std::string& path, int line, std::size_t col, const std::string& reason,
@@ -89,6 +90,30 @@ void address(const std::string& path, int line_no, const Token& tok, std::uint64
              "the DDR capacity)",
              format);
   if (h != HexResult::Ok) bad_line(path, line_no, tok.col, "'" + shown(tok.text) + "' is not a hexadecimal address", format);
+}
+
+// A Ramulator address: hexadecimal after 0x or 0X, else decimal, as Ramulator 2's
+// LoadStoreTrace reads it (src/frontend/impl/memory_trace/loadstore_trace.cpp: std::stoll of
+// the digits after the prefix in base 16, else std::stoll in base 10). Ramulator's stoll stops
+// at the first non-digit ("1f40" reads as 1); such an address is refused here instead.
+void ramulator_address(const std::string& path, int line_no, const Token& tok, std::uint64_t& out) {
+  const std::string_view t = tok.text;
+  if (t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    address(path, line_no, tok, out, TraceFormat::Ramulator);
+    return;
+  }
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), out, 10);
+  const bool digits = all_decimal_digits(t) && !t.empty();
+  if (digits && r.ec == std::errc::result_out_of_range)
+    bad_line(path, line_no, tok.col,
+             "address '" + shown(t) + "' exceeds 64 bits (at most 18446744073709551615, and it must be below the DDR "
+             "capacity)",
+             TraceFormat::Ramulator);
+  if (!digits || r.ec != std::errc())
+    bad_line(path, line_no, tok.col,
+             "'" + shown(t) + "' is not an address: Ramulator reads an address without 0x as decimal (write 0x" +
+                 shown(t) + " for a hexadecimal one)",
+             TraceFormat::Ramulator);
 }
 
 enum class DecResult { Ok, NotANumber, OutOfRange };
@@ -191,7 +216,7 @@ bool TraceReader::parse_line(std::string_view text, TraceFormat format, const st
       bad_line(path, line_no, tok[0].col, "unknown command '" + shown(tok[0].text) + "' (LD or ST)", format);
     }
     if (n < 2) bad_line(path, line_no, text.size() + 1, "missing the address after the command", format);
-    address(path, line_no, tok[1], out.addr, format);
+    ramulator_address(path, line_no, tok[1], out.addr);
     if (n > 2) {
       bad_line(path, line_no, tok[2].col, "unexpected '" + shown(tok[2].text) + "' after the address", format);
     }
