@@ -20,14 +20,32 @@ void out_shape(const ConvGeom& g, int& c, int& h, int& w) { c = g.c_out, h = g.h
 
 Evaluation Planner::evaluate(std::size_t s, std::size_t e, int band_rows, OverlapMode mode, bool weights_streamed) {
   Evaluation ev;
+  evaluate(ev, skeleton(s, e), band_rows, mode, weights_streamed);
+  return ev;
+}
+
+// What a stack's evaluations share whatever the band height and overlap mode: its layers,
+// operands and tensors, and which tensors reach DDR. best_plan evaluates up to 4 x (distinct
+// band heights) plans of one stack; building this once per stack was a fifth of a depth-first
+// compile.
+StackPlan Planner::skeleton(std::size_t s, std::size_t e) const {
+  StackPlan p;
+  p.summary.first = s;
+  p.summary.last = e;
+  add_layers(p, s, e);
+  mark_stored(p, s, e);
+  return p;
+}
+
+void Planner::evaluate(Evaluation& ev, const StackPlan& skeleton, int band_rows, OverlapMode mode,
+                       bool weights_streamed) {
+  ev.plan = skeleton;  // copy-assigned: the vectors and strings of ev's last plan keep their storage
+  ev.need_bytes = 0;
+  ev.fits = false;
   StackPlan& p = ev.plan;
   StackSummary& sum = p.summary;
   sum.overlap = mode;
   sum.weights_streamed = weights_streamed;
-  sum.first = s;
-  sum.last = e;
-  add_layers(p, s, e);
-  mark_stored(p, s, e);
   const int h_last = p.tensors.back().h;
   const int bands = int(ceil_div(h_last, band_rows));
   sum.band_rows = band_rows;
@@ -48,8 +66,9 @@ Evaluation Planner::evaluate(std::size_t s, std::size_t e, int band_rows, Overla
   } else {
     layout(p, ev);
   }
-  cost(p);
-  return ev;
+  // A plan that does not fit is never chosen; its callers read only need_bytes, fits and the
+  // layout's weight_bytes (sram_refusal), so it is not costed.
+  if (ev.fits) cost(p);
 }
 
 // The stack layers s..e of the lowered graph, each with its output tensor and operands (an

@@ -228,21 +228,24 @@ std::optional<StackPlan> Planner::best_plan(std::size_t s, std::size_t e) {
   if (in_.opt.overlap != OverlapPolicy::Cache) modes.push_back(OverlapMode::Recompute);
   if (in_.opt.overlap != OverlapPolicy::Recompute) modes.push_back(OverlapMode::Cache);
   std::optional<StackPlan> best;
+  const StackPlan shared = skeleton(s, e);
+  Evaluation ev;
   for (int r : heights)
     for (OverlapMode mode : modes)
       for (bool streamed : {false, true}) {
-    Evaluation ev = evaluate(s, e, r, mode, streamed);
+    evaluate(ev, shared, r, mode, streamed);
     if (!ev.fits) continue;
     const StackSummary& a = ev.plan.summary;
     if (!best) {
-      best = std::move(ev.plan);
+      best.emplace();
+      std::swap(*best, ev.plan);  // ev.plan takes the old storage for the next evaluation
       continue;
     }
     const StackSummary& b = best->summary;
     const bool faster = a.estimated_ns < b.estimated_ns * (1 - kTie);
     const bool tie = !faster && a.estimated_ns <= b.estimated_ns * (1 + kTie);
     if (faster || (tie && (a.ddr_bytes < b.ddr_bytes || (a.ddr_bytes == b.ddr_bytes && a.band_rows > b.band_rows))))
-      best = std::move(ev.plan);
+      std::swap(*best, ev.plan);
   }
   return best;
 }

@@ -77,7 +77,12 @@ class Planner {
   std::string sram_refusal(std::size_t s, std::size_t nxt);
 
   // ---- one stack at one band height (stack_evaluation.cpp) ----
+  /// Stack [s, e] at `band_rows` rows per band; costed only when it fits (Evaluation::fits).
   Evaluation evaluate(std::size_t s, std::size_t e, int band_rows, OverlapMode mode, bool weights_streamed);
+  /// The same from skeleton(s, e), which a stack's evaluations share, into `ev` (whose plan's
+  /// storage is reused: best_plan evaluates many plans of one stack).
+  void evaluate(Evaluation& ev, const StackPlan& skeleton, int band_rows, OverlapMode mode, bool weights_streamed);
+  StackPlan skeleton(std::size_t s, std::size_t e) const;
   void add_layers(StackPlan& p, std::size_t s, std::size_t e) const;
   Operand operand(const std::string& name, int c, int h, int w, const std::map<std::string, int>& produced) const;
   void mark_stored(StackPlan& p, std::size_t s, std::size_t e) const;
