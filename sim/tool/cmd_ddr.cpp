@@ -161,6 +161,14 @@ ReplayRun timed_replay(hw::DdrSystem& system, hw::TraceReader& reader, bool one_
   return r;
 }
 
+// The trace mode's front end accepts one request a tCK over all channels (DRAMSim3's rule,
+// docs/ddr.md "TLM target"): with several channels that bounds the bandwidth below the peak.
+// The bound in GB/s (one burst a tCK), or 0 when the peak is not above it.
+double frontend_bound_gbps(const hw::DdrStats& s) {
+  const double bound = s.tck_ns > 0 ? double(s.burst_bytes) / s.tck_ns : 0.0;
+  return bound > 0 && bound < s.peak_gbps * (1 - 1e-9) ? bound : 0.0;
+}
+
 // ddr_stats.json: the DDR statistics, the run's inputs and its host time.
 nlohmann::json ddr_run_json(const RunOptions& o, const LoadedDdr& ddr, const std::string& source,
                             const hw::DdrStats& s, const ReplayRun& run) {
@@ -175,6 +183,7 @@ nlohmann::json ddr_run_json(const RunOptions& o, const LoadedDdr& ddr, const std
   j["simulate_s"] = run.timing.simulate_s;
   j["simulate_requests_per_s"] = run.simulate_requests_per_s();
   j["cpu_s"] = run.cpu_s;
+  j["frontend_bound_gbps"] = frontend_bound_gbps(s);  // 0: the front end does not bound the bandwidth
   return j;
 }
 
@@ -184,6 +193,12 @@ void print_ddr_run(const RunOptions& o, const LoadedDdr& ddr, const std::string&
   std::cout << fmt::format("trace           {} ({})\n", o.trace, o.format);
   std::cout << fmt::format("ddr             {}: {}\n", source, sim::describe_ddr_config(ddr.cfg));
   std::cout << sim::format_ddr_stats(s, ddr.pj_per_ddr_byte);
+  if (const double bound = frontend_bound_gbps(s); bound > 0)
+    std::cout << fmt::format(
+        "note            the trace front end offers at most one request a tCK over all channels (DRAMSim3's), "
+        "{} B / {:.3f} ns = {:.2f} GB/s = {:.1f} % of the {:.2f} GB/s peak: the bandwidth above cannot exceed it "
+        "(the TLM target of `npu run` has a port per channel; docs/ddr.md)\n",
+        s.burst_bytes, s.tck_ns, bound, 100.0 * bound / s.peak_gbps, s.peak_gbps);
   std::cout << fmt::format(
       "wall time       {:.3f} s ({:.2f} M requests/s): parsing {:.3f} s, simulation {:.3f} s ({:.2f} M requests/s); "
       "CPU {:.3f} s\n",
@@ -245,6 +260,12 @@ void gen_ddr(const GenOptions& o) {
   const std::uint64_t request_bytes = 64;
   hw::TraceGenerator probe(pattern, request_bytes);
   const std::uint64_t capacity = ddr.cfg.capacity_bytes();
+  if (probe.span_bytes(1) > capacity) {  // random-read draws from [0, 1 GiB) whatever -n is
+    throw ConfigError(fmt::format(
+        "{}: error: pattern {} spans {} bytes of DDR for any number of requests, more than the capacity of {} "
+        "bytes\n  fix: use a config with at least {} bytes of DDR, or another pattern",
+        ddr.source, o.pattern, probe.span_bytes(1), capacity, probe.span_bytes(1)));
+  }
   if (probe.span_bytes(n) > capacity) {
     throw ConfigError(fmt::format(
         "{}: error: pattern {} with {} requests needs {} bytes of DDR, more than the capacity of {} bytes\n"

@@ -159,4 +159,33 @@ TEST(DdrTool, DecreasingAndHugeCycleStampsExitOne) {
       << r.output;
 }
 
+TEST(DdrTool, MultiChannelRunNamesTheFrontEndsBound) {
+  // hbm2-2stack: 16 channels of 38.4 GB/s = 614.4 GB/s (docs/ddr.md), tCK = 0.8333 ns. The
+  // trace front end offers one 64-byte request a tCK over all channels: 64 / 0.8333 = 76.8 GB/s,
+  // 12.5 % of the peak, which a sequential read reaches and cannot pass.
+  const std::string trace = temp("seq2stack.trace");
+  ASSERT_EQ(run_tool("ddr gen seq-read --preset hbm2-2stack -n 20000 -o " + trace).status, 0);
+  npu::test::ToolResult r = run_tool("ddr run --preset hbm2-2stack --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("note            the trace front end offers at most one request a tCK over all channels "
+                          "(DRAMSim3's), 64 B / 0.833 ns = 76.80 GB/s = 12.5 % of the 614.40 GB/s peak"),
+            std::string::npos)
+      << r.output;
+  // One channel: the front end is the channel's own command rate; no note.
+  npu::test::ToolResult one = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
+  ASSERT_EQ(one.status, 0) << one.output;
+  EXPECT_EQ(one.output.find("note "), std::string::npos) << one.output;
+}
+
+TEST(DdrTool, RandomReadOnTooSmallADdrSaysThePatternsSpanNotFewerRequests) {
+  // random-read draws 64-byte addresses from [0, 1 GiB) whatever -n is; hbm2 holds 512 MiB.
+  npu::test::ToolResult r = run_tool("ddr gen random-read --preset hbm2 -n 10 -o " + temp("rr.trace"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("error: pattern random-read spans 1073741824 bytes of DDR for any number of requests, "
+                          "more than the capacity of 536870912 bytes"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("fewer requests"), std::string::npos) << r.output;
+}
+
 }  // namespace
