@@ -7,6 +7,8 @@
 //
 // Bad input (config, trace line, address past capacity, unknown pattern) throws
 // npu::ConfigError: main() prints it and exits 1.
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <cstdint>
@@ -89,7 +91,9 @@ struct RunOptions {
 std::string apply_overrides(const RunOptions& o, LoadedDdr& ddr) {
   std::string source = ddr.source;
   if (!o.mapping.empty()) {
-    ddr.cfg.address_mapping = o.mapping;
+    std::string lower = o.mapping;  // case is ignored, as in ddr.address_mapping (docs/config.md)
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    ddr.cfg.address_mapping = lower;
     source += " (--mapping " + o.mapping + ")";
   }
   if (!o.page_policy.empty()) {

@@ -188,4 +188,13 @@ TEST(DdrTool, RandomReadOnTooSmallADdrSaysThePatternsSpanNotFewerRequests) {
   EXPECT_EQ(r.output.find("fewer requests"), std::string::npos) << r.output;
 }
 
+TEST(DdrTool, MappingOverrideIgnoresCaseAsTheYamlKeyDoes) {
+  // docs/config.md: the mapping's case is ignored (RoChRaBaBgCo = rochrababgco).
+  const std::string trace = temp("case.trace");
+  ASSERT_EQ(run_tool("ddr gen seq-read --preset ddr4-3200 -n 10 -o " + trace).status, 0);
+  npu::test::ToolResult r = run_tool("ddr run --preset ddr4-3200 --mapping RoChRaBaBgCo --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("mapping rochrababgco"), std::string::npos) << r.output;
+}
+
 }  // namespace
