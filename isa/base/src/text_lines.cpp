@@ -11,11 +11,13 @@ namespace npu {
 
 namespace {
 
+// `size`: the line's length when known ("1048578 bytes"), else "".
 [[noreturn]] void too_long(const std::string& file, std::size_t line_no, const std::string& size, const char* what) {
   throw ConfigError(fmt::format(
-      "{}:{}: error: line {} is longer than the limit of {} bytes ({})\n"
-      "  fix: give a {} text file (a binary file, or a line that lost its newlines, is not one)",
-      file, line_no, line_no, kMaxLineBytes, size, what));
+      "{}:{}: error: line {} is longer than the limit of {} bytes{}\n"
+      "  fix: the {} must be a text file of shorter lines (a binary file, or a text that lost its newlines, is "
+      "not one)",
+      file, line_no, line_no, kMaxLineBytes, size.empty() ? "" : " (" + size + ")", what));
 }
 
 }  // namespace
@@ -71,7 +73,7 @@ void check_yaml_characters(std::string_view text, const std::string& file, const
 }
 
 void line_too_long(const std::string& file, std::size_t line_no, const char* what) {
-  too_long(file, line_no, fmt::format("more than {} bytes", kMaxLineBytes), what);
+  too_long(file, line_no, "", what);  // a reader stops at the limit: the whole length is unknown
 }
 
 bool getline_capped(std::istream& in, std::string& line, const std::string& file, std::size_t line_no,

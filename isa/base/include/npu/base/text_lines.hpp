@@ -35,7 +35,7 @@ bool getline_capped(std::istream& in, std::string& line, const std::string& file
                     const char* what);
 
 /// Throws getline_capped's error for line `line_no` of `file`: "FILE:LINE: error: line LINE is
-/// longer than the limit of 65536 bytes (more than 65536 bytes) ...".
+/// longer than the limit of 65536 bytes\n  fix: the WHAT must be a text file of shorter lines ...".
 [[noreturn]] void line_too_long(const std::string& file, std::size_t line_no, const char* what);
 
 }  // namespace npu
