@@ -2,6 +2,7 @@
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
+#include "npu/sim/experiment/compile_warnings.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
 #include "npu/sim/experiment/fusion_regressions.hpp"
 #include "npu/sim/experiment/strategy_effects.hpp"
@@ -310,10 +311,15 @@ RunSummary read_run_summary(const ExperimentJob& job) {
     for (const auto& w : j.value("warnings", json::array())) {
       if (!w.is_string()) continue;
       const std::string text = w.get<std::string>();
-      if (text.find("its params region") != std::string::npos) r.params_region_warnings.push_back(text);
-      if (text.find("warning: mac_array.weight_dtype ") != std::string::npos ||
-          text.find("warning: mac_array.kv_cache_dtype ") != std::string::npos)
+      r.warnings.push_back(text);
+      if (text.find("its params region") != std::string::npos) {
+        r.params_region_warnings.push_back(text);
+      } else if (text.find("warning: mac_array.weight_dtype ") != std::string::npos ||
+                 text.find("warning: mac_array.kv_cache_dtype ") != std::string::npos) {
         r.precision_warnings.push_back(text);
+      } else if (!shown_by_host_or_ladder_lines(text)) {
+        r.compile_warnings.push_back(without_source(text));
+      }
     }
     r.ddr_bw_utilisation = j.at("ddr_bw_utilisation").get<double>();
     if (j.contains("energy_mj") && !j["energy_mj"].is_null()) r.energy_mj = j["energy_mj"].get<double>();
@@ -527,6 +533,7 @@ json summary_json_entry(const SummaryRow& row) {
   if (r.ok) {
     put_summary_figures(e, r, row.vs);
     put_pass_effects(e, r, row.baseline);
+    e["warnings"] = r.warnings;  // the compile's, as in the run's run_summary.json
   } else {
     e["error"] = r.error;
   }
@@ -575,9 +582,9 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
     std::string saved = optional_number(row.vs.saved_pct, "{:.1f} %");
     std::string energy = optional_number(r.energy_mj, "{:.3f}");
     std::string over = optional_number(r.ddr_over_compulsory(), "{:.2f}x");
-    md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
-                      stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r.ddr_read_mb, r.ddr_write_mb,
-                      r.ddr_total_mb(), over, r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
+    md << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
+                      stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), mb_cell(r.ddr_read_mb),
+                      mb_cell(r.ddr_write_mb), mb_cell(r.ddr_total_mb()), over, r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
                       100 * r.ddr_bw_utilisation, energy);
     cells.push_back(summary_text_cells(stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r, row.vs));
   }
@@ -692,6 +699,7 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   section(ladder_lines(rows));
   section(params_region_lines(rows));
   section(precision_lines(rows));
+  section(compile_warning_lines(runs, model_family));
   section(bandwidth_lines(runs));
   section(strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); }));
   std::vector<const RunSummary*> run_ptrs;

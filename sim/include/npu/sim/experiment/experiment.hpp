@@ -71,6 +71,12 @@ struct RunSummary {
   /// CONV or shared weights in the array's dtype, kv_cache_dtype met no KV append
   /// (run_summary.json "warnings"; compiler precision_warnings.hpp), in order.
   std::vector<std::string> precision_warnings;
+  /// Every warning and note of the run's compile (run_summary.json "warnings"), in order.
+  std::vector<std::string> warnings;
+  /// Those of them no other line under the summary's table shows (host, SRAM ladder, params
+  /// region, precision): nodes removed, Dropouts run as the identity, sizes known only at run
+  /// time, an all-view graph... each as its text after "warning: " / "note: ".
+  std::vector<std::string> compile_warnings;
   /// SIGINT or SIGTERM that stopped this run, or kept it from starting (then !ok, and the
   /// summary's status is "interrupted"); 0 otherwise.
   int interrupted_by = 0;
