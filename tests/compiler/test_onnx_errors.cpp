@@ -81,6 +81,21 @@ TEST(OnnxErrors, TruncatedFileFailsToParse) {
   EXPECT_CONTAINS(msg, "re-export or re-download");
 }
 
+TEST(OnnxErrors, FileCutBeforeItsOpsetImportSaysItMayBeTruncated) {
+  // ModelProto serialises its fields in field-number order: graph (7), then opset_import (8),
+  // last here. small_model()'s opset_import {domain "", version 13} is the bytes 42 04 0a 00 10
+  // 0d: tag (8 << 3) | 2 = 0x42, length 4; domain tag (1 << 3) | 2 = 0x0a, length 0; version tag
+  // (2 << 3) | 0 = 0x10, 13. Without them the file still parses, as a model importing no opset
+  // (opset 1 by the IR spec): the message must say the file may be cut short, not only "opset 1".
+  const std::string bytes = small_model().bytes();
+  const std::string tail("\x42\x04\x0a\x00\x10\x0d", 6);
+  ASSERT_EQ(bytes.substr(bytes.size() - tail.size()), tail);
+  const std::string path = OnnxModel::write_bytes("no_opset.onnx", bytes.substr(0, bytes.size() - tail.size()));
+  const std::string msg = load_error(path);
+  EXPECT_CONTAINS(msg, path + ": error: model imports no ai.onnx opset");
+  EXPECT_CONTAINS(msg, "a file cut short loses it: re-export or re-download the model");
+}
+
 TEST(OnnxErrors, GarbageFileIsRejected) {
   // 0xFF bytes: field number 31 with wire type 7, which protobuf does not define.
   const std::string path = OnnxModel::write_bytes("garbage.onnx", std::string(64, '\xff'));

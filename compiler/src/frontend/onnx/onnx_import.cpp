@@ -351,7 +351,12 @@ struct Importer {
         found_opset = true;
       }
     }
-    if (!found_opset) opset = 1;  // IR spec: a missing default-domain import means opset 1
+    if (!found_opset)  // IR spec: a missing default-domain import means opset 1
+      fail("model imports no ai.onnx opset (no opset_import entry for the default domain), which the ONNX IR spec "
+           "reads as opset 1, and the importer supports " + std::to_string(kMinOnnxOpset) + " to " +
+           std::to_string(kMaxOnnxOpset) + ". Exporters write opset_import after the graph, so a file cut short "
+           "loses it: re-export or re-download the model; a real opset-1 model needs converting "
+           "(onnx.version_converter.convert_version(model, 13))");
     if (opset < kMinOnnxOpset || opset > kMaxOnnxOpset)
       fail("model uses ai.onnx opset " + std::to_string(opset) + "; the importer supports " +
            std::to_string(kMinOnnxOpset) + " to " + std::to_string(kMaxOnnxOpset) +
