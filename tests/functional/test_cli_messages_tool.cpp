@@ -34,6 +34,33 @@ TEST(CliMessages, VerifyInputErrorsNameVerifysFlag) {
   EXPECT_EQ(r.output.find("--input-data"), std::string::npos) << r.output;
 }
 
+// A FILE without NAME= on a model of two inputs: taken for the input its TensorProto names (as
+// an ONNX test data set's input_N.pb), else refused listing the inputs (new-user finding: the
+// message said only "the model has 5 inputs; write NAME=FILE").
+TEST(CliMessages, InputFileWithoutANameOnTwoInputsUsesItsTensorNameOrListsThem) {
+  const std::string dir = fresh_dir("msg-input-two");
+  OnnxModel m(13);
+  m.input("a", {1, 4});
+  m.input("b", {1, 4});
+  m.node("Add", "add", {"a", "b"}, {"y"});
+  m.output("y");
+  const std::string model = dir + "/add.onnx", hw = npu::test::fp32_config(dir);
+  std::ofstream(model, std::ios::binary) << m.bytes();
+  npu::compiler::RefTensor t;
+  t.shape = {1, 4};
+  t.f = {1, 2, 3, 4};
+  npu::compiler::write_tensor_pb(dir + "/named_b.pb", t, "b");
+  npu::compiler::write_npy(dir + "/plain.npy", t);
+  const auto named = run_npu({"simulate", "--model", model, "--hw", hw, "--strategy", "none", "--with-data",
+                              "--input", dir + "/named_b.pb", "--out", dir + "/s1"});
+  EXPECT_EQ(named.status, 0) << named.output;
+  const auto plain = run_npu({"simulate", "--model", model, "--hw", hw, "--strategy", "none", "--with-data",
+                              "--input", dir + "/plain.npy", "--out", dir + "/s2"});
+  EXPECT_EQ(plain.status, 1) << plain.output;
+  EXPECT_CONTAINS(plain.output, "error: the model has 2 inputs ('a', 'b') and the file names none of them\n  fix: "
+                                "write NAME=FILE, e.g. --input a=" + dir + "/plain.npy");
+}
+
 // --calib given an existing file: "a file, not a folder", not "no such folder".
 TEST(CliMessages, CalibGivenAFileSaysItIsAFile) {
   const std::string dir = fresh_dir("msg-calib-file");

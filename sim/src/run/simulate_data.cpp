@@ -3,12 +3,14 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
 
 #include "npu/base/files.hpp"
 #include "npu/base/safe_file_name.hpp"
+#include "npu/base/user_text.hpp"
 #include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "npu/compiler/quantize/integer_inputs.hpp"
@@ -75,6 +77,22 @@ void check_finite(const std::vector<float>& v, const std::string& spec, const st
   if (notes) notes->push_back("warning: " + what + " (--allow-nonfinite): errors computed from them say little");
 }
 
+// The graph input a FILE given without NAME= is for: the only input, else the input its
+// TensorProto names (ONNX test data sets name each input_N.pb after its input; the file is
+// then kept in `read`). Throws ConfigError listing the inputs when neither says.
+std::string input_of_file(const compiler::Graph& g, const std::string& spec, std::optional<compiler::RefTensor>& read) {
+  if (g.inputs.size() == 1) return g.inputs[0];
+  std::string proto_name;
+  read = compiler::read_tensor_file(spec, &proto_name);
+  if (std::find(g.inputs.begin(), g.inputs.end(), proto_name) != g.inputs.end()) return proto_name;
+  std::string names;
+  for (const std::string& in : g.inputs) names += (names.empty() ? "'" : ", '") + echo(in) + "'";
+  throw ConfigError("--input '" + spec + "': error: the model has " + std::to_string(g.inputs.size()) + " inputs (" +
+                    names + ") and the file names none of them" +
+                    (proto_name.empty() ? std::string() : " (its tensor is named '" + echo(proto_name) + "')") +
+                    "\n  fix: write NAME=FILE, e.g. --input " + echo(g.inputs[0]) + "=" + spec);
+}
+
 }  // namespace
 
 std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileResult& c,
@@ -85,12 +103,10 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
   for (const std::string& spec : specs) {
     const std::size_t eq = spec.find('=');
     std::string name, path;
+    std::optional<compiler::RefTensor> read;  // the file, when reading it named its input
     if (eq == std::string::npos) {
-      if (g.inputs.size() != 1)
-        throw ConfigError("--input '" + spec + "': error: the model has " + std::to_string(g.inputs.size()) +
-                          " inputs; write NAME=FILE");
-      name = g.inputs[0];
       path = spec;
+      name = input_of_file(g, spec, read);
     } else {
       name = spec.substr(0, eq);
       path = spec.substr(eq + 1);
@@ -103,7 +119,7 @@ std::map<std::string, std::vector<float>> data_inputs(const compiler::CompileRes
       for (const auto& i : g.inputs) all += (all.empty() ? "" : ", ") + i;
       throw ConfigError("--input '" + spec + "': error: '" + name + "' is not a graph input (inputs: " + all + ")");
     }
-    out[name] = input_values(g, name, compiler::read_tensor_file(path), path);
+    out[name] = input_values(g, name, read ? *read : compiler::read_tensor_file(path), path);
     check_finite(out[name], spec, path, allow_nonfinite, notes);
   }
   std::mt19937_64 rng(seed);
