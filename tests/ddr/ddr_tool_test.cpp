@@ -197,4 +197,14 @@ TEST(DdrTool, MappingOverrideIgnoresCaseAsTheYamlKeyDoes) {
   EXPECT_NE(r.output.find("mapping rochrababgco"), std::string::npos) << r.output;
 }
 
+TEST(DdrTool, WriteOnlyTraceHasNoReadLatency) {
+  // A seq-write trace has no reads: its read latency is "n/a", not "mean 0.0 ns" (new-user finding).
+  const std::string trace = temp("writes.trace");
+  ASSERT_EQ(run_tool("ddr gen seq-write --preset ddr4-3200 -n 100 -o " + trace).status, 0);
+  npu::test::ToolResult r = run_tool("ddr run --preset ddr4-3200 --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("requests        100 (reads 0, writes 100)\nbytes"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("read latency    n/a (no reads)\n"), std::string::npos) << r.output;
+}
+
 }  // namespace

@@ -21,10 +21,14 @@ std::string format_ddr_stats(const hw::DdrStats& s, double pj_per_ddr_byte) {
   out += fmt::format("elapsed         {} tCK = {:.1f} ns\n", s.elapsed_ck(), s.elapsed_ns());
   out += fmt::format("bandwidth       {:.2f} GB/s = {:.1f} % of peak {:.2f} GB/s\n", s.achieved_gbps(),
                      s.percent_of_peak(), s.peak_gbps);
-  out += fmt::format("read latency    mean {:.1f} ns ({:.1f} tCK), p50 {:.1f} ns ({} tCK), p99 {:.1f} ns ({} tCK)\n",
-                     s.mean_read_latency_ns(), s.mean_read_latency_ck(), s.read_latency_percentile_ns(50),
-                     s.read_latency_percentile_ck(50), s.read_latency_percentile_ns(99),
-                     s.read_latency_percentile_ck(99));
+  if (s.reads == 0) {
+    out += "read latency    n/a (no reads)\n";  // not "mean 0.0 ns": a write-only trace has no read latency
+  } else {
+    out += fmt::format("read latency    mean {:.1f} ns ({:.1f} tCK), p50 {:.1f} ns ({} tCK), p99 {:.1f} ns ({} tCK)\n",
+                       s.mean_read_latency_ns(), s.mean_read_latency_ck(), s.read_latency_percentile_ns(50),
+                       s.read_latency_percentile_ck(50), s.read_latency_percentile_ns(99),
+                       s.read_latency_percentile_ck(99));
+  }
   out += fmt::format("row buffer      hit rate {:.1f} % (hits {}, misses {} = {:.1f} %, conflicts {} = {:.1f} %)\n",
                      100.0 * s.row_hit_rate(), s.row_hits, s.row_misses, pct(s.row_misses), s.row_conflicts,
                      pct(s.row_conflicts));

@@ -25,8 +25,10 @@ struct PassEffect {
 };
 
 /// The effect of each of `strategy.passes`, in strategy order, from `decisions` (a compile's
-/// CompileResult::decisions, as --explain prints them). A pass with no decision at all gets a
-/// PassEffect with every count 0 and an empty summary.
+/// CompileResult::decisions, as --explain prints them), then, for a strategy with fuse-layers
+/// whose compile made keep-resident decisions, that program pass's (it keeps the stacks' DDR
+/// intermediates in SRAM). A pass with no decision at all gets a PassEffect with every count 0
+/// and an empty summary.
 std::vector<PassEffect> pass_effects(const std::vector<Decision>& decisions, const Strategy& strategy);
 
 /// One line for the effects, passes separated by "; " in strategy order, then the passes
