@@ -1,5 +1,6 @@
 // Merging experiment and sweep folders into one summary (report.hpp, docs/sweep.md).
 #include "npu/sim/experiment/report.hpp"
+#include "npu/sim/experiment/compile_warnings.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
 
 #include <filesystem>
@@ -268,6 +269,10 @@ std::string status_notes(const std::vector<Row>& rows, const ReportCounts& n, co
                          row.plan.hw, row.plan.strategy, r.host_nodes, 100 * r.host_mac_share, 100 * r.host_time_share,
                          r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "");
   }
+  std::vector<RunSummary> ok_runs;  // the compile: lines, as under the experiment's table
+  for (const auto& row : rows)
+    if (row.status == "ok") ok_runs.push_back(row.r);
+  notes += compile_warning_lines(ok_runs, [](const RunSummary& r) { return stem_of(r.job.model); });
   notes += fmt::format("{} cells: {} ok, {} failed, {} invalid, {} missing, {} conflicting\n", n.cells, n.ok, n.failed,
                        n.invalid, n.missing, n.conflicts);
   if (n.missing) {
