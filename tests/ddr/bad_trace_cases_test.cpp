@@ -25,7 +25,7 @@ const std::vector<BadCase> kCases = {
     BadCase{"cycle digits then junk", "0x40 READ 12a\n", "cycle '12a' is not a non-negative decimal integer"},
     BadCase{"cycle past 64 bits then junk", "0x40 READ 99999999999999999999x\n",
             "cycle '99999999999999999999x' is not a non-negative decimal integer"},
-    BadCase{"unknown command", "0x40 READX 0\n", ":1:6: error: unknown command 'READX' (READ or WRITE)"},
+    BadCase{"unknown command", "0x40 READX 0\n", ":1:6: error: unknown command 'READX' (READ or WRITE; "},
     BadCase{"missing command", "0x40\n", ":1:5: error: missing the command (READ or WRITE)"},
     BadCase{"missing cycle", "0x40 READ\n", "error: missing the cycle after the command"},
     BadCase{"cycle not a number", "0x40 READ soon\n", "cycle 'soon' is not a non-negative decimal integer"},

@@ -47,6 +47,22 @@ TEST(TraceReader, ParsesDramsim3AndRamulatorLines) {
   EXPECT_FALSE(TraceReader::parse_line("# comment", TraceFormat::Dramsim3, "t", 1, r));
 }
 
+TEST(TraceReader, Dramsim3AndDramsim2CommandWords) {
+  // DRAMSim3 (src/common.cc): WRITE, write, P_MEM_WR, BOFF are writes, any other word a read.
+  // DRAMSim2's k6 traces read with P_FETCH, P_MEM_RD, P_LOCK_RD, P_LOCK_WR. Other words
+  // (a typo) are refused rather than read as reads.
+  TraceRequest r;
+  for (const char* w : {"WRITE", "write", "P_MEM_WR", "BOFF"}) {
+    ASSERT_TRUE(TraceReader::parse_line(std::string("0x40 ") + w + " 3", TraceFormat::Dramsim3, "t", 1, r)) << w;
+    EXPECT_TRUE(r.is_write) << w;
+  }
+  for (const char* w : {"READ", "read", "P_MEM_RD", "P_FETCH", "P_LOCK_RD", "P_LOCK_WR"}) {
+    ASSERT_TRUE(TraceReader::parse_line(std::string("0x40 ") + w + " 3", TraceFormat::Dramsim3, "t", 1, r)) << w;
+    EXPECT_FALSE(r.is_write) << w;
+  }
+  EXPECT_THROW(TraceReader::parse_line("0x40 Read 3", TraceFormat::Dramsim3, "t", 1, r), ConfigError);
+}
+
 TEST(TraceReader, RamulatorAddressesWithout0xAreDecimal) {
   // Ramulator 2's LoadStoreTrace: std::stoll(addr.substr(2), nullptr, 16) after "0x" / "0X",
   // std::stoll(addr) (base 10) otherwise. So `LD 4096` is address 4096 = 0x1000, not 0x4096.
@@ -82,7 +98,7 @@ TEST(TraceReader, MalformedLineNamesFileLineAndColumn) {
   // Line 3 has an unknown command starting at column 6.
   std::string path = write_temp("bad_cmd.trace", "0x0 READ 0\n\n0x40 READX 2\n");
   std::string msg = error_of(path, TraceFormat::Dramsim3);
-  EXPECT_NE(msg.find(path + ":3:6: error: unknown command 'READX' (READ or WRITE)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path + ":3:6: error: unknown command 'READX' (READ or WRITE; "), std::string::npos) << msg;
   EXPECT_NE(msg.find("fix: each line is `0xADDR READ|WRITE CYCLE`"), std::string::npos) << msg;
 }
 

@@ -116,6 +116,18 @@ void ramulator_address(const std::string& path, int line_no, const Token& tok, s
              TraceFormat::Ramulator);
 }
 
+// A DRAMSim3 trace's command word: 1 a write, 0 a read, -1 unknown. DRAMSim3 reads WRITE, write,
+// P_MEM_WR and BOFF as writes (src/common.cc, operator>> of Transaction) and any other word as a
+// read; the read words here are READ, read and DRAMSim2's (TraceBasedSim.cpp: P_FETCH, P_MEM_RD,
+// P_LOCK_RD, P_LOCK_WR), so that a typo ("RAED") is refused, not read as a read.
+int dramsim_command(std::string_view w) {
+  for (const char* write : {"WRITE", "write", "P_MEM_WR", "BOFF"})
+    if (w == write) return 1;
+  for (const char* read : {"READ", "read", "P_MEM_RD", "P_FETCH", "P_LOCK_RD", "P_LOCK_WR"})
+    if (w == read) return 0;
+  return -1;
+}
+
 enum class DecResult { Ok, NotANumber, OutOfRange };
 
 // A cycle stamp: decimal digits only, at most kMaxTraceCycle.
@@ -184,14 +196,13 @@ bool TraceReader::parse_line(std::string_view text, TraceFormat format, const st
   if (format == TraceFormat::Dramsim3) {
     address(path, line_no, tok[0], out.addr, format);
     if (n < 2) bad_line(path, line_no, text.size() + 1, "missing the command (READ or WRITE)", format);
-    if (tok[1].text == "READ") {
-      out.is_write = false;
-    } else if (tok[1].text == "WRITE") {
-      out.is_write = true;
-    } else {
-      bad_line(path, line_no, tok[1].col, "unknown command '" + shown(tok[1].text) + "' (READ or WRITE)",
+    const int kind = dramsim_command(tok[1].text);
+    if (kind < 0)
+      bad_line(path, line_no, tok[1].col,
+               "unknown command '" + shown(tok[1].text) + "' (READ or WRITE; DRAMSim3's and DRAMSim2's trace words "
+               "read, write, P_MEM_RD, P_FETCH, P_LOCK_RD, P_LOCK_WR, P_MEM_WR and BOFF too)",
                format);
-    }
+    out.is_write = kind == 1;
     if (n < 3) bad_line(path, line_no, text.size() + 1, "missing the cycle after the command", format);
     std::int64_t cycle = 0;
     const DecResult dec = parse_cycle(tok[2].text, cycle);
