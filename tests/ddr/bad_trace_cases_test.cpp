@@ -42,6 +42,11 @@ const std::vector<BadCase> kCases = {
     BadCase{"1000-byte token", "0x40 " + std::string(1000, 'R') + " 0\n",
             "unknown command '" + std::string(80, 'R') + "...(1000 bytes)'"},
     BadCase{"binary bytes", "\x01\x02\xff READ 0\n", "'\\x01\\x02\\xff' is not a hexadecimal address"},
+    // Valid UTF-8 that is not ASCII is escaped too: printed as itself, a no-break space made the
+    // token look like a valid address (new-user finding).
+    BadCase{"no-break space", "0x40\xc2\xa0READ 0\n", "'0x40\\xc2\\xa0READ' is not a hexadecimal address"},
+    BadCase{"UTF-8 byte-order mark", "\xef\xbb\xbf" "0x0 READ 0\n",
+            ":1:1: error: the file starts with a UTF-8 byte-order mark (EF BB BF), before the address '0x0'"},
     BadCase{"ramulator: unknown command", "LOAD 0x40\n", "unknown command 'LOAD' (LD or ST)", 1, "--format ramulator"},
     BadCase{"ramulator: missing address", "LD\n", "missing the address after the command", 1, "--format ramulator"},
     BadCase{"ramulator: extra token", "LD 0x40 7\n", "unexpected '7' after the address", 1, "--format ramulator"},

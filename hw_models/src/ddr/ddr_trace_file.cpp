@@ -3,6 +3,7 @@
 #include "npu/base/user_text.hpp"
 #include "npu/base/files.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <chrono>
@@ -79,8 +80,25 @@ HexResult parse_hex(std::string_view t, std::uint64_t& v) {
   return r.ec == std::errc::result_out_of_range ? HexResult::TooWide : HexResult::NotHex;
 }
 
-/// A token of the trace for a message: escaped and truncated (npu::echo).
-std::string shown(std::string_view t) { return echo(t); }
+/// A token of the trace for a message: escaped and truncated (npu::echo). A trace is ASCII, so
+/// every other byte is shown as \xNN too, valid UTF-8 or not: a no-break space or a byte-order
+/// mark printed as itself would make '0x40 READ' look like a valid address.
+std::string shown(std::string_view t) {
+  const bool ascii = std::all_of(t.begin(), t.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (ascii) return echo(t);
+  std::string escaped;
+  for (const char c : t) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x80) {
+      escaped += c;
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", unsigned(u));
+      escaped += hex;
+    }
+  }
+  return echo(escaped);
+}
 
 void address(const std::string& path, int line_no, const Token& tok, std::uint64_t& out, TraceFormat format) {
   const HexResult h = parse_hex(tok.text, out);
@@ -88,6 +106,11 @@ void address(const std::string& path, int line_no, const Token& tok, std::uint64
     bad_line(path, line_no, tok.col,
              "address '" + shown(tok.text) + "' exceeds 64 bits (at most 0xffffffffffffffff, and it must be below "
              "the DDR capacity)",
+             format);
+  if (h != HexResult::Ok && line_no == 1 && tok.col == 1 && tok.text.substr(0, 3) == "\xEF\xBB\xBF")
+    bad_line(path, line_no, tok.col,
+             "the file starts with a UTF-8 byte-order mark (EF BB BF), before the address '" +
+                 shown(tok.text.substr(3)) + "': save the trace without it (a trace is ASCII)",
              format);
   if (h != HexResult::Ok) bad_line(path, line_no, tok.col, "'" + shown(tok.text) + "' is not a hexadecimal address", format);
 }
