@@ -24,9 +24,11 @@ ChannelController::ChannelController(const DdrConfig& cfg, int channel, DdrStats
   WriteWatermarks w = resolved_watermarks(cfg);
   high_watermark_ = w.high;
   low_watermark_ = w.low;
+  deferred_.resize(bank_candidates_.size());
 }
 
 void ChannelController::enqueue(const DdrRequest& req) {
+  if (first_deferred_ck_ != kNeverTick) settle_deferred(req);
   BankState& b = state_.bank(req.local_bank);
   const bool hit = b.open_row == req.loc.row;
   if (hit) ++b.pending_hits[req.is_write ? 1 : 0];
@@ -365,6 +367,7 @@ void ChannelController::issue(const Candidate& c) {
   const Tick t = c.tick;
   if (c.index < 0) {  // refresh work
     if (c.cmd == DdrCommand::Pre) {
+      deferred_[std::size_t(c.local_bank)].column = kNeverTick;  // the refresh precharges it
       state_.issue_pre(c.rank, c.local_bank, t);
       mark_dirty(c.local_bank);
       ++stats_->cmd_pre;
@@ -436,7 +439,9 @@ void ChannelController::serve_column(int slot, DdrCommand cmd, Tick t) {
 Tick ChannelController::column_command(const DdrRequest& r, DdrCommand cmd, Tick t) {
   refreshes_without_progress_ = 0;
   const BankState& b = state_.bank(r.local_bank);
-  const bool auto_pre = closed_page_ && b.pending_hits[0] == 0 && b.pending_hits[1] == 0;
+  const bool closes = closed_page_ && b.pending_hits[0] == 0 && b.pending_hits[1] == 0;
+  const bool defer = closes && defers_auto_precharge(r);
+  const bool auto_pre = closes && !defer;  // deferred: decided when the bank's next request comes
   const Tick done = r.is_write ? state_.issue_wr(r.loc.rank, r.group, r.local_bank, t, auto_pre)
                                : state_.issue_rd(r.loc.rank, r.group, r.local_bank, t, auto_pre);
   DdrStats& s = *stats_;
@@ -465,6 +470,7 @@ Tick ChannelController::column_command(const DdrRequest& r, DdrCommand cmd, Tick
   }
   s.last_done_ck = std::max(s.last_done_ck, done);
   log(t, cmd, r.local_bank, r.loc.row, auto_pre, r.id);
+  if (defer) defer_auto_precharge(r, t);
   if (sink_) {
     DdrBurstRecord rec;
     rec.cycle = t;
@@ -511,6 +517,7 @@ void ChannelController::skip_idle_refreshes(Tick t) {
 }
 
 void ChannelController::advance_through(Tick t) {
+  settle_deferred_through(t);  // the front end is at t: no request can still arrive before these
   for (;;) {
     if (idle()) skip_idle_refreshes(t);
     if (!cache_valid_) {
@@ -540,6 +547,7 @@ Tick ChannelController::issue_next() {
 
 void ChannelController::drain() {
   while (!idle()) issue_next();
+  settle_deferred_through(kNeverTick - 1);  // the end of the input: no next request comes
 }
 
 bool ChannelController::take_completion(std::uint64_t id, Tick* done_ck) {

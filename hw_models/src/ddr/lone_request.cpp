@@ -14,6 +14,7 @@ bool refresh_due_by(const ChannelState& state, Tick t) {
 
 bool ChannelController::try_serve_alone(DdrRequest& r, Tick* done_ck) {
   if (!idle()) return false;
+  if (first_deferred_ck_ != kNeverTick) settle_deferred(r);  // its bank's deferred auto-precharge first
   // With this request alone in the queue, pick() offers its bank's one candidate: the column
   // command on a row hit, an ACT on a closed bank, a PRE on another open row (no queued hit
   // holds it back), at earliest_* (best_request: free_slot(max(bank bound, arrival + 1,

@@ -119,6 +119,10 @@ class ChannelState {
   /// Returns t + CWL + BL/2 (write data done). Auto-precharge after write recovery (WRA).
   Tick issue_wr(int rank, int group, int local, Tick t, bool auto_precharge);
   void issue_ref(int rank, Tick t);
+  /// The precharge a RDA / WRA would have made, applied later: the bank closes at
+  /// `precharge_tick` (its next_pre right after that column command). No command-bus slot: an
+  /// auto-precharge is part of its column command.
+  void auto_precharge(int rank, int local, Tick precharge_tick) { close_bank(rank, local, precharge_tick); }
 
   const DdrTiming& timing() const { return timing_; }
 

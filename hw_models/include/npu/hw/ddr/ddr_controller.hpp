@@ -79,7 +79,7 @@ class ChannelController {
     // Nothing to do (the common case between a TLM target's bursts): the kept choice is later
     // than t, and an idle channel has no whole tREFI of refreshes to skip (skip_idle_refreshes'
     // first test). Same effect as the loop in advance_through, without the calls.
-    if (cache_valid_ && cached_.tick > t && !(idle() && refresh_overdue_by(t))) return;
+    if (cache_valid_ && cached_.tick > t && t < first_deferred_ck_ && !(idle() && refresh_overdue_by(t))) return;
     advance_through(t);
   }
   /// Issue the next command; returns its tick, or kNeverTick when nothing is pending.
@@ -180,6 +180,35 @@ class ChannelController {
   }
   /// advance_to's loop: issue every command whose tick is <= t.
   void advance_through(Tick t);
+
+  // ---- closed page in split-cursor mode (the TLM target): deferred auto-precharge
+  // (deferred_precharge.cpp). Served one burst at a time, a column command never sees the next
+  // burst in the queue, so "no queued request hits the row" would close every row after each
+  // burst (a DMA stream ran at a tenth of its open-page bandwidth, new-user finding). The
+  // auto-precharge is decided when the bank's next request comes: cancelled when that request
+  // arrived before the column command (the queue would have held it) and hits the row, applied
+  // at the tick RDA / WRA would have precharged otherwise, and applied once the front end is at
+  // or past the column command's tick (no later request can have arrived before it).
+  struct Deferred {
+    Tick column = kNeverTick;  ///< the column command's tick; kNeverTick: none deferred
+    Tick precharge = 0;        ///< the bank's next_pre right after it: where RDA / WRA precharges
+    std::size_t log_index = 0; ///< its command-log record (auto_precharge set when applied)
+    bool logged = false;
+  };
+  /// True when `r`'s column command at tick t defers its auto-precharge (closed page, split
+  /// cursors, no other request of either kind queued for its bank).
+  bool defers_auto_precharge(const DdrRequest& r) const;
+  void defer_auto_precharge(const DdrRequest& r, Tick t);
+  /// Before request `r` is served or queued: cancel or apply its bank's deferred precharge.
+  void settle_deferred(const DdrRequest& r);
+  /// Apply every deferred precharge whose column command is at or before t.
+  void settle_deferred_through(Tick t);
+  /// Applies the deferred precharges whose column command is at or before t; returns the
+  /// earliest column tick left (kNeverTick: none).
+  Tick rescan_deferred(Tick t);
+  void apply_deferred(int local_bank);
+  std::vector<Deferred> deferred_;         ///< per bank
+  Tick first_deferred_ck_ = kNeverTick;     ///< the earliest deferred column tick (advance_to's fast path)
   void log(Tick t, DdrCommand cmd, int local_bank, std::int64_t row, bool auto_pre, std::uint64_t id) {
     if (log_) log_command(t, cmd, local_bank, row, auto_pre, id);
   }
