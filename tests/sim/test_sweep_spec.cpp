@@ -139,6 +139,11 @@ TEST(SweepSpec, EmptyAndRepeatedAxisValues) {
   EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: []\n"),
             "spec.yaml:2:9: error: 'models' must be a non-empty list, got an empty list\n"
             "  e.g. 'models: [resnet18, path/to/model.onnx]'");
+  // A new-user probe: 'axes: {}' said "must be a map ..., got a map".
+  EXPECT_NE(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {}\n")
+                .find("error: 'axes' must be a non-empty map of config key paths to values, got an empty map"),
+            std::string::npos)
+      << error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes: {}\n");
   EXPECT_EQ(error_of(std::string("base: edge-npu-ddr4\n") + kModels + "axes:\n  ddr.channels: [1, 2, 1]\n"),
             "spec.yaml:4:24: error: axis 'ddr.channels' lists '1' twice\n  give each value once");
 }

@@ -137,7 +137,7 @@ class SpecReader {
     switch (n.Type()) {
       case YAML::NodeType::Null: return "an empty value";
       case YAML::NodeType::Sequence: return n.size() == 0 ? "an empty list" : "a list";
-      case YAML::NodeType::Map: return "a map";
+      case YAML::NodeType::Map: return n.size() == 0 ? "an empty map" : "a map";
       case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
       default: return "nothing";
     }
@@ -165,7 +165,7 @@ class SpecReader {
 
   std::vector<std::pair<YAML::Node, YAML::Node>> map_entries(const YAML::Node& map, const std::string& what) {
     if (!map.IsMap() || map.size() == 0)
-      fail(map.Mark(), fmt::format("{} must be a map of config key paths to values, got {}", what, describe(map)),
+      fail(map.Mark(), fmt::format("{} must be a non-empty map of config key paths to values, got {}", what, describe(map)),
            "  e.g. 'sram.capacity: [256KiB, 1MiB]' (keys as in docs/config.md, sections joined by '.')");
     std::vector<std::pair<YAML::Node, YAML::Node>> out;
     for (auto it = map.begin(); it != map.end(); ++it) out.emplace_back(it->first, it->second);
