@@ -308,3 +308,37 @@ TEST(SweepTool, ReportNamesAFileGivenAsAFolder) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("none: error: no such folder"), std::string::npos) << r.output;
 }
+
+// Two runs of one sweep into one folder at once wrote the same cells twice; one exited 1 with
+// no error text (new-user finding). Now a sweep holds the folder's lock as an experiment does,
+// and each shard its own: the shards of one sweep still share a folder.
+TEST(SweepTool, ASecondSweepIntoABusyFolderIsRefusedButItsShardsShareIt) {
+  const std::string dir = npu::test::fresh_dir("sweep-locked");
+  const std::string out = dir + "/out";
+  fs::create_directories(out);
+  // Another run's lock, held by flock(1) for 20 s.
+  const auto hold = [&](const std::string& name) {
+    std::ofstream(out + "/" + name) << "pid=4242\nstarted=2026-01-02 03:04:05 UTC\ncommand=npu sweep x\n";
+    const std::string holder = "flock '" + out + "/" + name + "' sleep 20 </dev/null >/dev/null 2>&1 & echo $! > '" +
+                               dir + "/holder.pid'";
+    return npu::test::run_shell("(" + holder + ") && sleep 0.5").status;
+  };
+  const auto release = [&] { npu::test::run_shell("kill $(cat '" + dir + "/holder.pid') 2>/dev/null; sleep 0.2"); };
+  ASSERT_EQ(hold(".lock"), 0);
+  const auto whole = run_npu({"sweep", write_spec(dir), "--out", out});
+  release();
+  EXPECT_EQ(whole.status, 1) << whole.output;
+  EXPECT_NE(whole.output.find("--out '" + out + "': error: another npu sweep or experiment is writing into this "
+                              "folder (pid 4242, started 2026-01-02 03:04:05 UTC: npu sweep x)"),
+            std::string::npos)
+      << whole.output;
+  ASSERT_EQ(hold(".lock.shard-0-of-2"), 0);
+  const auto same_shard = run_npu({"sweep", write_spec(dir), "--out", out, "--shard", "0/2"});
+  const auto other_shard = run_npu({"sweep", write_spec(dir), "--out", out, "--shard", "1/2"});
+  release();
+  EXPECT_EQ(same_shard.status, 1) << same_shard.output;
+  EXPECT_NE(same_shard.output.find("error: another npu sweep of shard 0/2 is writing into this folder"),
+            std::string::npos)
+      << same_shard.output;
+  EXPECT_EQ(other_shard.status, 0) << other_shard.output;
+}

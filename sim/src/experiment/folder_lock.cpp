@@ -56,8 +56,8 @@ std::string describe_holder(int fd) {
 
 }  // namespace
 
-FolderLock::FolderLock(const std::string& dir) {
-  const std::string path = (std::filesystem::path(dir) / ".lock").string();
+FolderLock::FolderLock(const std::string& dir, const std::string& name, const std::string& who) {
+  const std::string path = (std::filesystem::path(dir) / name).string();
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw ConfigError(fmt::format("--out '{}': error: cannot create the lock file {} ({})\n  fix: choose a writable "
@@ -71,10 +71,10 @@ FolderLock::FolderLock(const std::string& dir) {
     if (err != EWOULDBLOCK)
       throw ConfigError(fmt::format("--out '{}': error: cannot lock {} ({})", echo(dir), echo(path), holder));
     throw ConfigError(fmt::format(
-        "--out '{}': error: another npu experiment is writing into this folder ({})\n"
-        "  fix: wait for it to finish, or give this experiment another --out folder (two experiments in one folder "
-        "would overwrite each other's summary)",
-        echo(dir), holder));
+        "--out '{}': error: another {} is writing into this folder ({})\n"
+        "  fix: wait for it to finish, or give this run another --out folder (two runs of the same cells in one "
+        "folder would overwrite each other's results and summary)",
+        echo(dir), who, holder));
   }
   const std::string info = fmt::format("pid={}\nstarted={}\ncommand={}\n", ::getpid(), utc_now(), own_command_line());
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, info.data(), info.size(), 0) != ssize_t(info.size())) {

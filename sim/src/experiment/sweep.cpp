@@ -1,4 +1,5 @@
 // Running a sweep (sweep.hpp, docs/sweep.md).
+#include "npu/sim/experiment/experiment_folder.hpp"
 #include "npu/sim/experiment/sweep.hpp"
 
 #include <fcntl.h>
@@ -102,6 +103,9 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   if (::access(opt.out_dir.c_str(), W_OK) != 0)
     throw ConfigError(fmt::format("--out '{}': error: the folder cannot be written\n  choose a writable folder",
                                   opt.out_dir));
+  // One sweep (or one shard of it) per folder at a time; the shards of a sweep share it.
+  const FolderLock folder_lock(opt.out_dir, shard_n > 1 ? fmt::format(".lock.shard-{}-of-{}", shard_i, shard_n) : ".lock",
+                        shard_n > 1 ? fmt::format("npu sweep of shard {}/{}", shard_i, shard_n) : "npu sweep or experiment");
   SweepOutcome out;
   std::vector<ExperimentJob> jobs;
   // The plan is streamed to plan.json cell by cell; a cell to run gets its folder, the

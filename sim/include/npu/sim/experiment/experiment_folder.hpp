@@ -20,10 +20,11 @@ namespace npu::sim {
 class FolderLock {
  public:
   /// Takes the lock without waiting. Throws npu::ConfigError when another process holds it:
-  ///   "--out 'DIR': error: another npu experiment is writing into this folder
+  ///   "--out 'DIR': error: another WHO is writing into this folder
   ///    (pid P, started YYYY-MM-DD HH:MM:SS UTC: COMMAND)" and the fix.
-  /// `dir` must exist (validate_experiment creates it).
-  explicit FolderLock(const std::string& dir);
+  /// `dir` must exist (validate_experiment creates it). `name`: the lock file in DIR (a sweep
+  /// shard locks its own, so the shards of one sweep share a folder); `who`: what holds it.
+  explicit FolderLock(const std::string& dir, const std::string& name = ".lock", const std::string& who = "npu experiment");
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;
