@@ -342,3 +342,31 @@ TEST(SweepTool, ASecondSweepIntoABusyFolderIsRefusedButItsShardsShareIt) {
       << same_shard.output;
   EXPECT_EQ(other_shard.status, 0) << other_shard.output;
 }
+
+// Two sweeps that plan one cell through different axes: the merged report labels it with both
+// (it kept the first folder's labels alone, leaving the other axis blank: a new-user finding).
+TEST(SweepTool, ReportLabelsACellPlannedByTwoSweepsWithBothTheirAxes) {
+  const std::string dir = npu::test::fresh_dir("sweep-axes");
+  const auto spec = [&](const std::string& name, const std::string& axes) {
+    std::ofstream(dir + "/" + name) << "base: edge-npu-ddr4\naxes:\n" << axes << "models: [" + kSweepTiny + "]\n"
+                                    << "strategies: [none]\n";
+    return dir + "/" + name;
+  };
+  // The edge preset has 1 MiB of SRAM and one DDR channel: (1MiB, 1 channel) is in both sweeps.
+  ASSERT_EQ(run_npu({"sweep", spec("a.yaml", "  sram.capacity: [64KiB, 1MiB]\n"), "--out", dir + "/a"}).status, 0);
+  ASSERT_EQ(run_npu({"sweep", spec("b.yaml", "  ddr.channels: [1, 2]\n"), "--out", dir + "/b"}).status, 0);
+  const auto r = run_npu({"report", dir + "/a", dir + "/b", "--out", dir + "/rep"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = read_json(dir + "/rep/summary.json");
+  ASSERT_EQ(rows.size(), 3u);  // 2 + 2 cells, one shared
+  int both = 0;
+  for (const auto& row : rows) {
+    const auto& axes = row.at("axes");
+    if (axes.contains("sram.capacity") && axes.contains("ddr.channels")) {
+      ++both;
+      EXPECT_EQ(axes.at("sram.capacity").get<std::string>(), "1MiB");
+      EXPECT_EQ(axes.at("ddr.channels").get<std::string>(), "1");
+    }
+  }
+  EXPECT_EQ(both, 1) << rows.dump();
+}

@@ -3,6 +3,7 @@
 #include "npu/sim/experiment/compile_warnings.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -84,10 +85,22 @@ std::string difference(const RunSummary& a, const RunSummary& b) {
 }
 
 /// Folds `next` (the same key from a later folder) into `cur`.
+// The axis values a cell has in any of the folders that planned it: two sweeps planning one
+// cell may sweep different axes (one ddr.data_rate_mtps, the other ddr.channels), and a label
+// kept from the first alone left the other's column blank (a new-user finding: plots counted
+// those cells under an empty category).
+void merge_axes(PlannedCell& cur, const PlannedCell& next) {
+  for (const auto& [path, value] : next.axes) {
+    const bool known = std::any_of(cur.axes.begin(), cur.axes.end(), [&](const auto& a) { return a.first == path; });
+    if (!known) cur.axes.emplace_back(path, value);
+  }
+}
+
 void merge(Row& cur, const Row& next) {
+  merge_axes(cur.plan, next.plan);
   if (next.status == "missing" || cur.status == "invalid") return;
   if (cur.status == "missing") {
-    PlannedCell plan = cur.plan;  // the first folder's labels
+    PlannedCell plan = cur.plan;  // the first folder's labels (with every folder's axes)
     cur = next;
     cur.plan = plan;
     return;
