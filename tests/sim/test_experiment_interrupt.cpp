@@ -140,6 +140,11 @@ TEST(ExperimentResume, WhatFinishedBeforeAnInterruptIsSummarisedAndReused) {
                                                   "--strategies", "none,conv-bn", "--out", out},
                                                  out, SIGTERM, 1, "gpt2");
   EXPECT_NE(log.find("2 of 4 runs finished"), std::string::npos) << log;
+  // The progress line counts the runs that finished, not those stopped or never started: it
+  // jumped to [4/4], which reads as done in a batch log (new-user finding).
+  EXPECT_NE(log.find("[2/4]"), std::string::npos) << log;
+  EXPECT_EQ(log.find("[3/4]"), std::string::npos) << log;
+  EXPECT_EQ(log.find("[4/4]"), std::string::npos) << log;
   std::vector<std::string> status;
   for (const auto& r : npu::test::read_json(out + "/summary.json"))
     status.push_back(r.at("model").get<std::string>() + ":" + r.at("status").get<std::string>());
@@ -161,6 +166,8 @@ TEST(SweepInterrupt, SigtermStopsTheCellsAndTheSummaryListsThemMissing) {
                          "strategies: [none]\n";
   const std::string log = interrupt_when_running({"sweep", spec, "-j", "2", "--out", out}, out, SIGTERM, 2);
   EXPECT_NE(log.find("npu sweep: interrupted by signal 15"), std::string::npos) << log;
+  // Both cells were stopped mid-run: none ran to the end (it said "2 run now").
+  EXPECT_NE(log.find(", 0 run now, 0 failed"), std::string::npos) << log;
   const auto rows = npu::test::read_json(out + "/summary.json");
   ASSERT_EQ(rows.size(), 2u) << rows.dump();
   for (const auto& r : rows) EXPECT_EQ(r.at("status"), "missing") << r.dump();

@@ -427,6 +427,9 @@ struct RunnerState {
   std::vector<RunSummary> results;
   std::vector<Child> running;
   std::size_t next = 0, done = 0, failed = 0;
+  std::size_t stopped = 0;  ///< of `done`, interrupted (stopped or never started): not finished
+  /// What the progress line counts: the runs that finished, ok or failed.
+  std::size_t finished() const { return done - stopped; }
 };
 
 // Starts jobs until opt.jobs children run (none once interrupted: the jobs not started are
@@ -441,6 +444,7 @@ void start_jobs(const ExperimentOptions& opt, const std::vector<ExperimentJob>& 
       r.interrupted_by = children.interrupted_by();
       r.error = "not started: interrupted";
       ++st.done;
+      ++st.stopped;
       continue;
     }
     const pid_t pid = start_job(children, opt, r.job);
@@ -450,7 +454,7 @@ void start_jobs(const ExperimentOptions& opt, const std::vector<ExperimentJob>& 
       ++st.failed;
     } else {
       st.running.push_back({pid, st.next, now_s()});
-      progress.show("running " + r.job.id, false, st.done, st.failed);
+      progress.show("running " + r.job.id, false, st.finished(), st.failed);
     }
   }
 }
@@ -472,7 +476,7 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
       for (const auto& c : st.running) pids.push_back(c.pid);
       children.forward(pids);
       progress.show(fmt::format("interrupted (signal {}): stopping {} run(s)", ev.signal, pids.size()), true,
-                    st.done, st.failed);
+                    st.finished(), st.failed);
       continue;
     }
     auto it = std::find_if(st.running.begin(), st.running.end(), [&](const Child& c) { return c.pid == ev.pid; });
@@ -484,8 +488,10 @@ std::vector<RunSummary> run_experiment(const ExperimentOptions& opt, const std::
     st.results[it->index] = r;
     st.running.erase(it);
     ++st.done;
+    st.stopped += r.interrupted_by ? 1 : 0;
     st.failed += r.ok || r.interrupted_by ? 0 : 1;
-    progress.show((r.ok ? "done " : r.interrupted_by ? "interrupted " : "FAILED ") + job.id, true, st.done, st.failed);
+    progress.show((r.ok ? "done " : r.interrupted_by ? "interrupted " : "FAILED ") + job.id, true, st.finished(),
+                  st.failed);
   }
   progress.end();
   return std::move(st.results);

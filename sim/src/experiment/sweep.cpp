@@ -157,7 +157,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
     out.interrupted_by = interruption_of(results);
     for (const auto& r : results) {
       out.failed += r.ok || r.interrupted_by ? 0 : 1;
-      out.ran -= r.interrupted_by && r.error == "not started: interrupted" ? 1 : 0;
+      out.ran -= r.interrupted_by ? 1 : 0;  // stopped or never started: not run to the end
     }
   }
 
