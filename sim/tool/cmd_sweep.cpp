@@ -40,6 +40,11 @@ void add_sweep(CLI::App& app) {
                              "failed\nwrote {}/summary.csv, summary.json, summary.md (every cell of the folder)\n",
                              out.planned, opt->shard.empty() ? "run" : "shard " + opt->shard, out.in_shard, out.skipped,
                              out.invalid, out.ran, out.failed, opt->out_dir);
+    if (out.stale_cells > 0)
+      std::cerr << "npu sweep: note: " << out.stale_cells << " folder(s) in " << opt->out_dir
+                << "/cells are no cell of this spec's plan (an earlier spec's, run into this folder): kept on disk, "
+                   "but plan.json and the summary are this spec's alone; give each spec its own --out to keep "
+                   "both in their summaries\n";
     if (out.interrupted_by) {
       std::cerr << "npu sweep: interrupted by signal " << out.interrupted_by << ": its cells were stopped and waited "
                 << "for; the summary lists the unfinished ones as 'missing'. Run the same command again to finish them "

@@ -370,3 +370,23 @@ TEST(SweepTool, ReportLabelsACellPlannedByTwoSweepsWithBothTheirAxes) {
   }
   EXPECT_EQ(both, 1) << rows.dump();
 }
+
+// A second spec run into the folder of a first: the first's cells that the second does not plan
+// stay on disk but leave the summary; the run says so (new-user finding: no word of them).
+TEST(SweepTool, ASecondSpecIntoTheFolderNamesTheEarlierCellsItLeavesOut) {
+  const std::string dir = npu::test::fresh_dir("sweep-respec");
+  const auto spec = [&](const std::string& name, const std::string& channels) {
+    std::ofstream(dir + "/" + name) << "base: edge-npu-ddr4\naxes:\n  ddr.channels: " << channels
+                                    << "\nmodels: [" + kSweepTiny + "]\nstrategies: [none]\n";
+    return dir + "/" + name;
+  };
+  ASSERT_EQ(run_npu({"sweep", spec("a.yaml", "[1, 2]"), "--out", dir + "/out"}).status, 0);
+  const auto again = run_npu({"sweep", spec("a.yaml", "[1, 2]"), "--out", dir + "/out"});
+  EXPECT_EQ(again.output.find("are no cell of this spec's plan"), std::string::npos) << again.output;
+  // [1, 4]: the 2-channel cell of the first spec is no cell of the second.
+  const auto other = run_npu({"sweep", spec("b.yaml", "[1, 4]"), "--out", dir + "/out"});
+  ASSERT_EQ(other.status, 0) << other.output;
+  EXPECT_NE(other.output.find("npu sweep: note: 1 folder(s) in " + dir + "/out/cells are no cell of this spec's plan"),
+            std::string::npos)
+      << other.output;
+}

@@ -1,6 +1,6 @@
 // Running a sweep (sweep.hpp, docs/sweep.md).
-#include "npu/sim/experiment/experiment_folder.hpp"
 #include "npu/sim/experiment/sweep.hpp"
+#include "npu/sim/experiment/experiment_folder.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -14,6 +14,8 @@
 #include <memory>
 #include <map>
 #include <sstream>
+
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -90,6 +92,15 @@ PlanProgress planning_progress() {
 
 }  // namespace
 
+// The names of the folders under DIR/cells (the cells run into DIR so far).
+static std::unordered_set<std::string> cell_folders(const std::string& out_dir) {
+  std::unordered_set<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(out_dir) / "cells", ec))
+    if (e.is_directory(ec)) names.insert(e.path().filename().string());
+  return names;
+}
+
 SweepOutcome run_sweep(const SweepOptions& opt) {
   if (opt.jobs < 1) throw ConfigError(fmt::format("npu sweep: error: -j {} must be at least 1", opt.jobs));
   // Plain ints, not a structured binding: C++17 lets no lambda capture a binding (clang refuses).
@@ -114,8 +125,10 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   PlanWriter plan(opt.out_dir, plan_sweep_header(spec));
   ConfigSpace space(spec);
   std::size_t k = 0;
+  std::unordered_set<std::string> unplanned = cell_folders(opt.out_dir);  // as many as ran before
   plan_sweep_cells(spec, points, [&](const PlannedCell& c, std::size_t point) {
     plan.add(c);
+    if (!unplanned.empty()) unplanned.erase(fs::path(c.run_dir).filename().string());
     if (!c.invalid.empty() && out.planned_invalid++ == 0) out.first_invalid = c.hw + ": " + c.invalid;
     if (int(k++ % std::size_t(shard_n)) != shard_i) return;
     ++out.in_shard;
@@ -138,6 +151,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   });
   plan.commit();
   out.planned = plan.count();
+  out.stale_cells = unplanned.size();
 
   ExperimentOptions eo;
   eo.out_dir = opt.out_dir;

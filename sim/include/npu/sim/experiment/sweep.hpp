@@ -31,6 +31,9 @@ struct SweepOutcome {
   std::size_t planned_invalid = 0;  ///< cells of the whole sweep (every shard) whose config is invalid
   std::string first_invalid;        ///< "HW: reason" of the first invalid cell of the plan ("" if none)
   int interrupted_by = 0;    ///< SIGINT/SIGTERM that stopped this call (its cells are run by the next); 0: none
+  /// Folders under DIR/cells that are no cell of this plan (an earlier spec's, run into the same
+  /// folder): kept on disk, but plan.json and the summary are this spec's alone.
+  std::size_t stale_cells = 0;
   ReportResult report;       ///< DIR/summary.* over every cell of DIR
 };
 
