@@ -1,6 +1,7 @@
 // Merging experiment and sweep folders into one summary (report.hpp, docs/sweep.md).
 #include "npu/sim/experiment/report.hpp"
 #include "npu/sim/experiment/compile_warnings.hpp"
+#include "npu/sim/experiment/resource_steps.hpp"
 #include "npu/sim/experiment/summary_figures.hpp"
 
 #include <algorithm>
@@ -286,6 +287,11 @@ std::string status_notes(const std::vector<Row>& rows, const ReportCounts& n, co
   for (const auto& row : rows)
     if (row.status == "ok") ok_runs.push_back(row.r);
   notes += compile_warning_lines(ok_runs, [](const RunSummary& r) { return stem_of(r.job.model); });
+  std::vector<AxisCell> swept;
+  for (const auto& row : rows)
+    if (row.status == "ok" && !row.plan.axes.empty())
+      swept.push_back({row.plan.model, row.plan.strategy, row.plan.axes, row.r.latency_ms, row.r.ddr_total_mb()});
+  notes += resource_step_lines(swept);
   notes += fmt::format("{} cells: {} ok, {} failed, {} invalid, {} missing, {} conflicting\n", n.cells, n.ok, n.failed,
                        n.invalid, n.missing, n.conflicts);
   if (n.missing) {
