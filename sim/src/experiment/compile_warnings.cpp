@@ -8,7 +8,9 @@ namespace npu::sim {
 
 bool shown_by_host_or_ladder_lines(const std::string& warning) {
   // The texts of compiler.cpp's host and ladder warnings.
-  return (warning.find(" % of the MACs (") != std::string::npos && warning.find("run on the host") != std::string::npos) ||
+  const bool host_share =
+      warning.find(" % of the MACs (") != std::string::npos && warning.find("run on the host") != std::string::npos;
+  return host_share ||
          warning.find("host tensor(s) have a size known only at run time") != std::string::npos ||
          warning.find("compiled for the configured SRAM only, not its smaller-SRAM plans") != std::string::npos;
 }

@@ -590,8 +590,8 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
     std::string over = optional_number(r.ddr_over_compulsory(), "{:.2f}x");
     md << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",
                       stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), mb_cell(r.ddr_read_mb),
-                      mb_cell(r.ddr_write_mb), mb_cell(r.ddr_total_mb()), over, r.latency_ms, r.cycles, speed, saved, 100 * r.mac_utilisation,
-                      100 * r.ddr_bw_utilisation, energy);
+                      mb_cell(r.ddr_write_mb), mb_cell(r.ddr_total_mb()), over, r.latency_ms, r.cycles, speed, saved,
+                      100 * r.mac_utilisation, 100 * r.ddr_bw_utilisation, energy);
     cells.push_back(summary_text_cells(stem_of(r.job.model), stem_of(r.job.hw), strategy_cell(r), r, row.vs));
   }
   txt << format_text_table(summary_text_columns(), cells);

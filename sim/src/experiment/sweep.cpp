@@ -115,8 +115,10 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
     throw ConfigError(fmt::format("--out '{}': error: the folder cannot be written\n  choose a writable folder",
                                   opt.out_dir));
   // One sweep (or one shard of it) per folder at a time; the shards of a sweep share it.
-  const FolderLock folder_lock(opt.out_dir, shard_n > 1 ? fmt::format(".lock.shard-{}-of-{}", shard_i, shard_n) : ".lock",
-                        shard_n > 1 ? fmt::format("npu sweep of shard {}/{}", shard_i, shard_n) : "npu sweep or experiment");
+  const bool sharded = shard_n > 1;
+  const FolderLock folder_lock(opt.out_dir, sharded ? fmt::format(".lock.shard-{}-of-{}", shard_i, shard_n) : ".lock",
+                               sharded ? fmt::format("npu sweep of shard {}/{}", shard_i, shard_n)
+                                       : std::string("npu sweep or experiment"));
   SweepOutcome out;
   std::vector<ExperimentJob> jobs;
   // The plan is streamed to plan.json cell by cell; a cell to run gets its folder, the

@@ -165,7 +165,8 @@ class SpecReader {
 
   std::vector<std::pair<YAML::Node, YAML::Node>> map_entries(const YAML::Node& map, const std::string& what) {
     if (!map.IsMap() || map.size() == 0)
-      fail(map.Mark(), fmt::format("{} must be a non-empty map of config key paths to values, got {}", what, describe(map)),
+      fail(map.Mark(),
+           fmt::format("{} must be a non-empty map of config key paths to values, got {}", what, describe(map)),
            "  e.g. 'sram.capacity: [256KiB, 1MiB]' (keys as in docs/config.md, sections joined by '.')");
     std::vector<std::pair<YAML::Node, YAML::Node>> out;
     for (auto it = map.begin(); it != map.end(); ++it) out.emplace_back(it->first, it->second);

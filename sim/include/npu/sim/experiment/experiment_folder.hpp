@@ -24,7 +24,8 @@ class FolderLock {
   ///    (pid P, started YYYY-MM-DD HH:MM:SS UTC: COMMAND)" and the fix.
   /// `dir` must exist (validate_experiment creates it). `name`: the lock file in DIR (a sweep
   /// shard locks its own, so the shards of one sweep share a folder); `who`: what holds it.
-  explicit FolderLock(const std::string& dir, const std::string& name = ".lock", const std::string& who = "npu experiment");
+  explicit FolderLock(const std::string& dir, const std::string& name = ".lock",
+                      const std::string& who = "npu experiment");
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;
