@@ -91,9 +91,10 @@ std::string difference(const RunSummary& a, const RunSummary& b) {
 // kept from the first alone left the other's column blank (a new-user finding: plots counted
 // those cells under an empty category).
 void merge_axes(PlannedCell& cur, const PlannedCell& next) {
-  for (const auto& [path, value] : next.axes) {
-    const bool known = std::any_of(cur.axes.begin(), cur.axes.end(), [&](const auto& a) { return a.first == path; });
-    if (!known) cur.axes.emplace_back(path, value);
+  for (const auto& axis : next.axes) {  // not a structured binding: clang 14 cannot capture one
+    const bool known =
+        std::any_of(cur.axes.begin(), cur.axes.end(), [&](const auto& a) { return a.first == axis.first; });
+    if (!known) cur.axes.push_back(axis);
   }
 }
 
