@@ -300,7 +300,8 @@ void add_ddr_commands(CLI::App& app) {
                   "Folder for ddr_stats.json, ddr_trace.csv and ddr_trace.dramsim3.trace");
   run->add_flag("--json", run_opts->json, "Print the statistics as JSON");
   run->add_flag("--one-at-a-time", run_opts->one_at_a_time,
-                "Serve each request to completion before offering the next, as the TLM target does");
+                "Schedule all of each request's DRAM commands before the next request is seen, as the TLM "
+                "target does (in simulated time the next one, offered at its own cycle, may still overlap)");
   run->callback([run_opts]() { run_ddr(*run_opts); });
 
   auto gen_opts = std::make_shared<GenOptions>();
