@@ -144,6 +144,8 @@ void ramulator_address(const std::string& path, int line_no, const Token& tok, s
 // read; the read words here are READ, read and DRAMSim2's (TraceBasedSim.cpp: P_FETCH, P_MEM_RD,
 // P_LOCK_RD, P_LOCK_WR), so that a typo ("RAED") is refused, not read as a read.
 int dramsim_command(std::string_view w) {
+  if (w == "READ") return 0;  // the two words of nearly every trace, before the lists
+  if (w == "WRITE") return 1;
   for (const char* write : {"WRITE", "write", "P_MEM_WR", "BOFF"})
     if (w == write) return 1;
   for (const char* read : {"READ", "read", "P_MEM_RD", "P_FETCH", "P_LOCK_RD", "P_LOCK_WR"})

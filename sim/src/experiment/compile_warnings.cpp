@@ -23,12 +23,12 @@ std::string without_source(const std::string& warning) {
   return warning;
 }
 
-std::string compile_warning_lines(const std::vector<RunSummary>& runs,
+std::string compile_warning_lines(const std::vector<const RunSummary*>& runs,
                                   const std::function<std::string(const RunSummary&)>& model_name) {
   std::map<std::string, int> runs_of;
-  for (const RunSummary& r : runs) {
-    if (!r.ok) continue;
-    for (const std::string& w : r.compile_warnings) runs_of[fmt::format("compile: {}: {}", model_name(r), w)] += 1;
+  for (const RunSummary* r : runs) {
+    if (!r->ok) continue;
+    for (const std::string& w : r->compile_warnings) runs_of[fmt::format("compile: {}: {}", model_name(*r), w)] += 1;
   }
   std::string lines;
   for (const auto& [line, n] : runs_of) lines += fmt::format("{} ({} run(s))\n", line, n);

@@ -705,11 +705,11 @@ std::string write_summary(const std::string& out_dir, const std::vector<RunSumma
   section(ladder_lines(rows));
   section(params_region_lines(rows));
   section(precision_lines(rows));
-  section(compile_warning_lines(runs, model_family));
-  section(bandwidth_lines(runs));
-  section(strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); }));
   std::vector<const RunSummary*> run_ptrs;
   for (const RunSummary& r : runs) run_ptrs.push_back(&r);
+  section(compile_warning_lines(run_ptrs, model_family));
+  section(bandwidth_lines(runs));
+  section(strategy_effect_lines(runs, [&runs](const RunSummary& r) { return baseline_of(runs, r); }));
   section(fusion_regression_lines(run_ptrs));
   md << verify_table(runs, true);
   txt << verify_table(runs, false);

@@ -284,9 +284,9 @@ std::string status_notes(const std::vector<Row>& rows, const ReportCounts& n, co
                          row.plan.hw, row.plan.strategy, r.host_nodes, 100 * r.host_mac_share, 100 * r.host_time_share,
                          r.host_mac_share > 0.01 ? " (warning: more than 1 % of MACs)" : "");
   }
-  std::vector<RunSummary> ok_runs;  // the compile: lines, as under the experiment's table
+  std::vector<const RunSummary*> ok_runs;  // the compile: lines, as under the experiment's table
   for (const auto& row : rows)
-    if (row.status == "ok") ok_runs.push_back(row.r);
+    if (row.status == "ok") ok_runs.push_back(&row.r);
   notes += compile_warning_lines(ok_runs, [](const RunSummary& r) { return stem_of(r.job.model); });
   std::vector<AxisCell> swept;
   for (const auto& row : rows)

@@ -24,7 +24,7 @@ std::string without_source(const std::string& warning);
 /// One line per model and warning text, "compile: MODEL: TEXT (N run(s))", over the ok runs'
 /// compile_warnings, in a deterministic order; "" when there are none. `model_name` names a
 /// run's model (its family for a zoo LLM's phases).
-std::string compile_warning_lines(const std::vector<RunSummary>& runs,
+std::string compile_warning_lines(const std::vector<const RunSummary*>& runs,
                                   const std::function<std::string(const RunSummary&)>& model_name);
 
 }  // namespace npu::sim
