@@ -100,6 +100,25 @@ TEST(ExperimentFolder, EarlierRowsWhoseResultsAreGoneAreDroppedWithTheirStaleFil
       << r.output;
 }
 
+TEST(ExperimentFolder, TheUsersOwnFilesInTheFolderStay) {
+  // New-user finding: --out into a folder of one's own files removed them ("removed 2 stale run
+  // folder(s)/layer file(s) and 1 plot(s)") though no experiment had written there.
+  const std::string out = npu::test::fresh_dir("exp-users-files");
+  fs::create_directories(out + "/runs/my_important_run");
+  fs::create_directories(out + "/plots");
+  fs::create_directories(out + "/layers");
+  std::ofstream(out + "/runs/my_important_run/notes.txt") << "data";
+  std::ofstream(out + "/plots/fig1.png") << "png";
+  std::ofstream(out + "/layers/mine.csv") << "x";
+  const auto r = experiment(out, "none");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(out + "/runs/my_important_run/notes.txt"), "data");
+  EXPECT_EQ(read_file(out + "/plots/fig1.png"), "png");
+  EXPECT_EQ(read_file(out + "/layers/mine.csv"), "x");
+  EXPECT_EQ(r.output.find("removed"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/layers/tiny_convnet__edge-npu-ddr4__none.csv"));
+}
+
 TEST(ExperimentFolder, ARerunOfTheSameRunReplacesItsRow) {
   const std::string out = npu::test::fresh_dir("exp-same");
   ASSERT_EQ(experiment(out, "none").status, 0);

@@ -52,6 +52,29 @@ bool result_matches(const ExperimentJob& job) {
   }
 }
 
+/// Entries an experiment writes, so that a folder of the user's own files given as --out loses
+/// none of them: a run folder holds cell.json, run_summary.json or log.txt; a layer CSV is named
+/// by a run id (model__hw__strategy); a plot by scripts/plot_experiment.py.
+bool is_run_folder(const fs::path& dir) {
+  std::error_code ec;
+  for (const char* f : {"cell.json", "run_summary.json", "log.txt"})
+    if (fs::exists(dir / f, ec)) return true;
+  return false;
+}
+
+bool is_run_id(const std::string& stem) {
+  const std::size_t a = stem.find("__");
+  return a != std::string::npos && a > 0 && stem.find("__", a + 2) != std::string::npos;
+}
+
+bool is_experiment_plot(const fs::path& p) {
+  const std::string name = p.filename().string();
+  if (p.extension() != ".png") return false;
+  for (const char* prefix : {"strategies_", "layers_", "roofline_"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<RunSummary> merge_with_earlier_runs(const std::string& out_dir, const std::vector<RunSummary>& runs,
@@ -71,7 +94,8 @@ std::vector<RunSummary> merge_with_earlier_runs(const std::string& out_dir, cons
       ++report.dropped_earlier;
     }
   }
-  // Remove what no row describes, so that the folder holds exactly what the summary says.
+  // Remove what an experiment wrote and no row describes, so that the folder holds what the
+  // summary says; anything else in it (the user's own files) stays.
   std::set<std::string> ok_ids;
   for (const auto& r : merged)
     if (r.ok) ok_ids.insert(r.job.id);
@@ -81,15 +105,18 @@ std::vector<RunSummary> merge_with_earlier_runs(const std::string& out_dir, cons
   const fs::path layers = fs::path(out_dir) / "layers";
   if (fs::is_directory(layers, ec))
     for (const auto& e : fs::directory_iterator(layers, ec))
-      if (e.path().extension() == ".csv" && !ok_ids.count(e.path().stem().string())) stale.push_back(e.path());
+      if (e.path().extension() == ".csv" && is_run_id(e.path().stem().string()) &&
+          !ok_ids.count(e.path().stem().string()))
+        stale.push_back(e.path());
   const fs::path run_root = fs::path(out_dir) / "runs";
   if (fs::is_directory(run_root, ec))
     for (const auto& e : fs::directory_iterator(run_root, ec))
-      if (e.is_directory(ec) && !ids.count(e.path().filename().string())) stale.push_back(e.path());
+      if (e.is_directory(ec) && !ids.count(e.path().filename().string()) && is_run_folder(e.path()))
+        stale.push_back(e.path());
   const fs::path plots = fs::path(out_dir) / "plots";
   if (fs::is_directory(plots, ec))
     for (const auto& e : fs::directory_iterator(plots, ec))
-      if (e.path().extension() == ".png") stale_plots.push_back(e.path());
+      if (is_experiment_plot(e.path())) stale_plots.push_back(e.path());
   for (const auto& p : stale)
     if (fs::remove_all(p, ec) > 0) ++report.removed_stale;
   for (const auto& p : stale_plots)

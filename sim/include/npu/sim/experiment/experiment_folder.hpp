@@ -44,10 +44,12 @@ struct MergeReport {
 
 /// The runs of this invocation (`runs`, in plan order) followed by every row of the folder's
 /// previous summary.json whose run is not among them and whose runs/<id>/run_summary.json
-/// still holds a valid result (RunSummary::earlier_run = true). Then removes what no row
-/// describes: layers/<id>.csv of runs that are not ok, runs/<id>/ folders of no row, and
-/// plots/*.png (drawn from the previous summary). Call with the folder lock held, after
-/// run_experiment and before write_summary.
+/// still holds a valid result (RunSummary::earlier_run = true). Then removes what an experiment
+/// wrote and no row describes: layers/<id>.csv (a run id's name) of runs that are not ok,
+/// runs/<id>/ folders (holding cell.json, run_summary.json or log.txt) of no row, and the
+/// plots scripts/plot_experiment.py draws (plots/strategies_*, layers_*, roofline_*.png). The
+/// user's own files in the folder stay. Call with the folder lock held, after run_experiment
+/// and before write_summary.
 std::vector<RunSummary> merge_with_earlier_runs(const std::string& out_dir, const std::vector<RunSummary>& runs,
                                                 MergeReport& report);
 
