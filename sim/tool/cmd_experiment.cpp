@@ -1,9 +1,10 @@
 // `npu experiment`: compare fusion strategies on models x hardware configs.
-#include <algorithm>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "command.hpp"
@@ -75,6 +76,17 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
                  "--trace-compress writes ddr.csv.gz (8.3 MB there)\n";
 }
 
+// The folder's plan.json of an earlier experiment, if it has a readable one.
+std::optional<npu::sim::Plan> earlier_experiment_plan(const std::string& dir) {
+  if (!std::filesystem::exists(std::filesystem::path(dir) / "plan.json")) return std::nullopt;
+  try {
+    npu::sim::Plan p = npu::sim::read_plan(dir);
+    if (p.kind == "experiment") return p;
+  } catch (const std::exception&) {  // unreadable: the kept rows are planned again
+  }
+  return std::nullopt;
+}
+
 // Prints what merging with the folder's earlier runs kept, dropped and removed, if anything.
 void print_merge(const npu::sim::MergeReport& merge) {
   if (merge.kept_earlier || merge.dropped_earlier || merge.removed_stale || merge.removed_plots)
@@ -101,6 +113,7 @@ void report_interruption(const std::vector<npu::sim::RunSummary>& runs, int sig)
 // status 1 when a run or a verification failed (128 + signal when interrupted).
 void run_command(const npu::sim::ExperimentOptions& opt, bool verify, npu::sim::VerifyOptions& vo) {
   const npu::sim::FolderLock lock(opt.out_dir);  // one experiment per folder at a time
+  const std::optional<npu::sim::Plan> earlier_plan = earlier_experiment_plan(opt.out_dir);
   const npu::sim::Plan plan = npu::sim::plan_experiment_cells(opt);
   npu::sim::write_plan(opt.out_dir, plan);  // for `npu report`
   std::size_t reused = 0;
@@ -108,6 +121,9 @@ void run_command(const npu::sim::ExperimentOptions& opt, bool verify, npu::sim::
   const int interrupted = npu::sim::interruption_of(fresh);
   npu::sim::MergeReport merge;
   auto runs = npu::sim::merge_with_earlier_runs(opt.out_dir, fresh, merge);
+  if (merge.kept_earlier)  // the plan lists every row the summary keeps
+    npu::sim::write_plan(opt.out_dir, npu::sim::plan_with_earlier_rows(
+                                          plan, earlier_plan ? &*earlier_plan : nullptr, runs, opt));
   int verify_failed = 0;
   if (verify && !interrupted) {
     vo.input_shapes = opt.input_shapes;

@@ -77,6 +77,22 @@ TEST(ExperimentFolder, ASubsetRerunKeepsTheEarlierResultsMarked) {
     EXPECT_TRUE(fs::exists(out + "/layers/tiny_convnet__edge-npu-ddr4__" + std::string(s) + ".csv")) << s;
 }
 
+TEST(ExperimentFolder, AReportOfASubsetRerunListsTheKeptRowsToo) {
+  // New-user finding: the re-run rewrote plan.json with its own cells only, so `npu report`
+  // listed 2 of the summary's 14 rows, with no row missing or failed.
+  const std::string out = npu::test::fresh_dir("exp-merge-report");
+  ASSERT_EQ(experiment(out, "none,conv-bn").status, 0);
+  ASSERT_EQ(experiment(out, "conv-act").status, 0);
+  EXPECT_EQ(read_json(out + "/plan.json").at("cells").size(), 3u);
+  const auto r = run_npu({"report", out, "--out", out + "/report"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("3 cells: 3 ok, 0 failed, 0 invalid, 0 missing"), std::string::npos) << r.output;
+  std::vector<std::string> strategies;
+  for (const auto& row : read_json(out + "/report/summary.json")) strategies.push_back(row.at("strategy"));
+  std::sort(strategies.begin(), strategies.end());
+  EXPECT_EQ(strategies, (std::vector<std::string>{"conv-act", "conv-bn", "none"}));
+}
+
 TEST(ExperimentFolder, EarlierRowsWhoseResultsAreGoneAreDroppedWithTheirStaleFiles) {
   const std::string out = npu::test::fresh_dir("exp-stale");
   ASSERT_EQ(experiment(out, "none,conv-bn,residual").status, 0);

@@ -124,4 +124,28 @@ std::vector<RunSummary> merge_with_earlier_runs(const std::string& out_dir, cons
   return merged;
 }
 
+Plan plan_with_earlier_rows(const Plan& now, const Plan* earlier, const std::vector<RunSummary>& merged,
+                            const ExperimentOptions& opt) {
+  Plan plan = now;
+  std::set<std::string> planned;
+  for (const auto& c : plan.cells) planned.insert(c.run_dir);
+  std::vector<ExperimentJob> replan;
+  for (const auto& r : merged) {
+    if (!r.earlier_run) continue;
+    const std::string run_dir = "runs/" + r.job.id;
+    if (!planned.insert(run_dir).second) continue;
+    const PlannedCell* found = nullptr;
+    if (earlier)
+      for (const auto& c : earlier->cells)
+        if (c.run_dir == run_dir) found = &c;
+    if (found)
+      plan.cells.push_back(*found);
+    else
+      replan.push_back(r.job);
+  }
+  if (!replan.empty())
+    for (auto& c : plan_job_cells(opt, replan).cells) plan.cells.push_back(std::move(c));
+  return plan;
+}
+
 }  // namespace npu::sim
