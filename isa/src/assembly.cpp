@@ -548,13 +548,30 @@ class Reader {
       program_.name = checked_name(words[1].text, words[1].col, "name");
       first = 2;
     }
-    const auto fields = parse_fields(words, first, {"name", "strategy", "dtype"}, ".program");
+    const auto fields =
+        parse_fields(words, first, {"name", "strategy", "dtype", "hw", "array", "sram", "dataflow"}, ".program");
     if (first == 2 && find(fields, "name"))
       fail(find(fields, "name")->key_col, "the program name is given twice (as the first word and as name=)",
            "write either '.program NAME ...' or '.program name=NAME ...'");
     if (const Field* f = find(fields, "name")) program_.name = parse_name(*f);
     if (const Field* f = find(fields, "strategy")) program_.strategy = parse_name(*f);
     if (const Field* f = find(fields, "dtype")) program_.dtype = parse_enum(*f, kDTypes, "dtype");
+    read_compiled_for(fields);
+  }
+
+  // `.program ... hw=NAME array=RxC sram=BYTES dataflow=NAME`: the config it was compiled for.
+  void read_compiled_for(const std::vector<Field>& fields) {
+    CompiledFor& c = program_.compiled_for;
+    if (const Field* f = find(fields, "hw")) c.hw = parse_name(*f);
+    if (const Field* f = find(fields, "array")) {
+      const std::size_t x = f->value.find('x');
+      const char* hint = "write array=ROWSxCOLS, e.g. array=32x32";
+      if (x == std::string::npos) fail(f->value_col, "array='" + f->value + "' is not ROWSxCOLS", hint);
+      c.rows = int(parse_uint(f->value.substr(0, x), f->value_col, "array rows", 1, 1u << 20));
+      c.cols = int(parse_uint(f->value.substr(x + 1), f->value_col + int(x) + 1, "array cols", 1, 1u << 20));
+    }
+    if (const Field* f = find(fields, "sram")) c.sram_bytes = parse_uint(f->value, f->value_col, "sram", 1, UINT64_MAX);
+    if (const Field* f = find(fields, "dataflow")) c.dataflow = parse_name(*f);
   }
 
   void read_tensor(const std::vector<Word>& words) {
@@ -1147,7 +1164,11 @@ class Writer {
     out_ += ".program";
     if (!p_.name.empty()) out_ += " name=" + checked_name(p_.name, "program name");
     if (!p_.strategy.empty()) out_ += " strategy=" + checked_name(p_.strategy, "strategy");
-    out_ += fmt::format(" dtype={}\n", to_string(p_.dtype));
+    out_ += fmt::format(" dtype={}", to_string(p_.dtype));
+    if (const CompiledFor& c = p_.compiled_for; !c.hw.empty())
+      out_ += fmt::format(" hw={} array={}x{} sram={} dataflow={}", checked_name(c.hw, "hw name"), c.rows, c.cols,
+                          c.sram_bytes, checked_name(c.dataflow, "dataflow"));
+    out_ += "\n";
     for (const TensorDecl& t : p_.tensors)
       out_ += fmt::format(".tensor {} kind={} ddr=0x{:x} bytes={}\n", checked_name(t.name, "tensor name"),
                           to_string(t.kind), t.ddr_addr, t.bytes);

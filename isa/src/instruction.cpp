@@ -237,8 +237,8 @@ bool TensorDecl::operator==(const TensorDecl& o) const {
 }
 
 bool Program::operator==(const Program& o) const {
-  return std::tie(version, name, strategy, dtype, tensors, instructions) ==
-         std::tie(o.version, o.name, o.strategy, o.dtype, o.tensors, o.instructions);
+  return std::tie(version, name, strategy, dtype, compiled_for, tensors, instructions) ==
+         std::tie(o.version, o.name, o.strategy, o.dtype, o.compiled_for, o.tensors, o.instructions);
 }
 
 namespace {

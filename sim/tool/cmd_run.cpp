@@ -17,6 +17,7 @@
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/ddr_trace_files.hpp"
 #include "npu/base/files.hpp"
+#include "npu/sim/run/compiled_for.hpp"
 #include "npu/sim/run/run_program.hpp"
 #include "npu/sim/run/trace_kinds.hpp"
 
@@ -53,6 +54,7 @@ void run(const RunArgs& a) {
                       " --out DIR (compiles and runs it), or npu compile it first");
   const isa::Program program = isa::read_program_file(a.program);
   const HwConfig hw = load_hw_config(a.hw);
+  if (const std::string w = sim::compiled_for_warning(program, hw, a.program); !w.empty()) std::cerr << w << "\n";
   if (!a.out.empty()) create_output_folder(a.out);
   const auto path = [&](const char* name) { return (fs::path(a.out) / name).string(); };
 

@@ -156,6 +156,30 @@ TEST(Assembly, FusionOperandsFileHasTheValuesWritten) {
   EXPECT_EQ(relu.residual_addr, 0x800u);
 }
 
+TEST(Assembly, TheConfigAProgramWasCompiledForRoundTrips) {
+  // `.program ... hw= array= sram= dataflow=` (isa::CompiledFor): written in that order after
+  // dtype, read back to the same program; a hand-written program without them writes none.
+  isa::Program p;
+  p.name = "net";
+  p.strategy = "residual";
+  p.compiled_for = isa::CompiledFor{"edge-npu-ddr4", 32, 16, 1048576, "output_stationary"};
+  const std::string text = isa::write_program(p);
+  EXPECT_NE(text.find(".program name=net strategy=residual dtype=int8 hw=edge-npu-ddr4 array=32x16 sram=1048576 "
+                      "dataflow=output_stationary\n"),
+            std::string::npos)
+      << text;
+  const isa::Program back = isa::read_program(text, "t.npuasm");
+  EXPECT_EQ(back.compiled_for.hw, "edge-npu-ddr4");
+  EXPECT_EQ(back.compiled_for.rows, 32);
+  EXPECT_EQ(back.compiled_for.cols, 16);
+  EXPECT_EQ(back.compiled_for.sram_bytes, 1048576u);
+  EXPECT_EQ(back.compiled_for.dataflow, "output_stationary");
+  EXPECT_EQ(back, p);
+  isa::Program hand;
+  hand.name = "net";
+  EXPECT_EQ(isa::write_program(hand).find(" hw="), std::string::npos);
+}
+
 TEST(Assembly, FusionOperandsRoundTripFromMemory) {
   // in_scale on CONV and GEMM (alone and with every output step), res on every ACT op; the
   // canonical lines put in_scale first among the epilogue keys and res right after in.

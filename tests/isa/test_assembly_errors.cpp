@@ -330,8 +330,11 @@ TEST(AssemblyErrors, MalformedDirectives) {
   expect_error(".npuasm 1\n.tensor w kind=weight bytes=64\n", 2, 1, "missing required key 'ddr'");
   const std::string program = ".program name=x speed=fast";
   expect_error(".npuasm 1\n" + program + "\n", 2, col_of(program, "speed"), "unknown key 'speed' for .program",
-               "(allowed: name, strategy, dtype)");
+               "(allowed: name, strategy, dtype, hw, array, sram, dataflow)");
   expect_error(".npuasm 1\n.program dtype=int4\n", 2, 16, "unknown dtype 'int4'", "did you mean 'int8'?");
+  const std::string compiled_for = ".program name=x hw=edge array=32by32";
+  expect_error(".npuasm 1\n" + compiled_for + "\n", 2, col_of(compiled_for, "32by32"), "array='32by32' is not ROWSxCOLS",
+               "write array=ROWSxCOLS, e.g. array=32x32");
 }
 
 TEST(AssemblyErrors, UnknownDirective) {

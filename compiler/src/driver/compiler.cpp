@@ -209,6 +209,10 @@ CompileResult compile(const Graph& graph, const HwConfig& hw, const Strategy& st
   for (auto& d : ladder_decisions) r.decisions.push_back(std::move(d));
   r.stacks = std::move(kept.stacks);
   r.program = std::move(kept.program);
+  // The config the program is for (the configured SRAM, whichever plan of the ladder was kept).
+  r.program.compiled_for = isa::CompiledFor{isa::asm_word(hw.npu.name.empty() ? "config" : hw.npu.name, "hw"),
+                                            hw.mac_array.rows, hw.mac_array.cols, hw.sram.capacity_bytes,
+                                            to_string(hw.mac_array.dataflow)};
   r.plan_sram_bytes = kept.figures.sram_bytes;
   warn_params_regions(r, tiling, hw.mac_array.cols, where);
   warn_weight_dtype_coverage(r, hw, where);

@@ -453,11 +453,25 @@ struct TensorDecl {
   bool operator==(const TensorDecl&) const;
 };
 
+/// The hardware a compiled program was tiled for (`.program hw=NAME array=RxC sram=BYTES
+/// dataflow=NAME`, docs/isa.md): `npu run` on a config whose array, SRAM or dataflow differ says
+/// so. Empty (hw "") for a hand-written program.
+struct CompiledFor {
+  std::string hw;                ///< the config's npu.name
+  int rows = 0, cols = 0;        ///< mac_array.rows x cols
+  std::uint64_t sram_bytes = 0;  ///< sram.capacity_bytes
+  std::string dataflow;          ///< mac_array.dataflow ("weight_stationary", ...)
+  bool operator==(const CompiledFor& o) const {
+    return hw == o.hw && rows == o.rows && cols == o.cols && sram_bytes == o.sram_bytes && dataflow == o.dataflow;
+  }
+};
+
 struct Program {
   int version = kIsaVersion;
   std::string name;      ///< e.g. the model name
   std::string strategy;  ///< fusion strategy it was compiled with ("" if hand-written)
   DType dtype = DType::Int8;
+  CompiledFor compiled_for;  ///< set by the compiler; empty for hand-written programs
   std::vector<TensorDecl> tensors;
   std::vector<Instruction> instructions;
   bool operator==(const Program&) const;

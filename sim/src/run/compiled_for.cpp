@@ -1,0 +1,37 @@
+#include "npu/sim/run/compiled_for.hpp"
+
+#include <fmt/format.h>
+
+namespace npu::sim {
+
+namespace {
+
+std::string bytes_text(std::uint64_t b) {
+  if (b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b % (1u << 10) == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+std::string describe(const std::string& name, int rows, int cols, const std::string& dataflow, std::uint64_t sram) {
+  return fmt::format("{} ({}x{} {} array, {} SRAM)", name, rows, cols, dataflow, bytes_text(sram));
+}
+
+}  // namespace
+
+std::string compiled_for_warning(const isa::Program& program, const HwConfig& hw, const std::string& program_path) {
+  const isa::CompiledFor& c = program.compiled_for;
+  if (c.hw.empty()) return "";
+  const std::string dataflow = to_string(hw.mac_array.dataflow);
+  if (c.rows == hw.mac_array.rows && c.cols == hw.mac_array.cols && c.sram_bytes == hw.sram.capacity_bytes &&
+      c.dataflow == dataflow)
+    return "";
+  const std::string here = hw.npu.name.empty() ? hw.source : hw.npu.name;
+  return fmt::format(
+      "{}: warning: compiled for {}, run on {}: its tiles, loop orders and SRAM buffers were chosen for the "
+      "first, so these figures are that program's on this hardware, not what compiling for it gives\n  fix: to "
+      "measure this config, compile for it (npu compile MODEL --hw {}, or npu simulate)",
+      program_path, describe(c.hw, c.rows, c.cols, c.dataflow, c.sram_bytes),
+      describe(here, hw.mac_array.rows, hw.mac_array.cols, dataflow, hw.sram.capacity_bytes), hw.source);
+}
+
+}  // namespace npu::sim
