@@ -168,9 +168,17 @@ TEST(SweepSpec, UnknownStrategyAndModel) {
             "YAML path relative to the spec (docs/compiler.md)");
   // resnet51 is one edit from resnet50, two from resnet18.
   EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [resnet51]\n"),
-            "spec.yaml:2:10: error: model 'resnet51' is not a zoo model and not an .onnx path\n"
-            "  did you mean 'resnet50'? (allowed: mobilenet_v2, resnet18, resnet50, yolov5s); or the path of an .onnx "
-            "file relative to the spec");
+            "spec.yaml:2:10: error: model 'resnet51': unknown model (did you mean 'resnet50'?): not a built-in model "
+            "(CNNs: mobilenet_v2, resnet18, resnet50, yolov5s; alias mobilenetv2; LLMs: gpt2, gpt2-medium, "
+            "llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b, as NAME[:prefill=P|:decode=T][:batch=B]) and not an "
+            ".onnx file path (a path ends in .onnx or contains '/')\n"
+            "  or the path of an .onnx file relative to the spec");
+  // An LLM name the zoo refuses gets the zoo's own reason (new-user finding: "not a zoo model",
+  // listing the CNNs only), as npu simulate gives it.
+  EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [\"gpt2:decode=0\"]\n"),
+            "spec.yaml:2:10: error: model 'gpt2:decode=0': decode=0 is outside gpt2's range 2..1024 (context of 1024 "
+            "tokens; decode=T is the step at context T, T >= 2: at T = 1 the cache is empty, use prefill=1); give a "
+            "value in that range\n  LLM names: docs/llm.md; or the path of an .onnx file relative to the spec");
   EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [no/such.onnx]\n"),
             "spec.yaml:2:10: error: model 'no/such.onnx': no such file (" + std::string(NPU_SOURCE_DIR) +
                 "/no/such.onnx)\n  paths are relative to the spec file's folder");

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "npu/compiler/frontend/model_loader.hpp"
+#include "npu/compiler/frontend/zoo/llm/llm_name.hpp"
 #include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/base/closest_name.hpp"
 #include "npu/base/files.hpp"
@@ -315,9 +316,23 @@ class SpecReader {
   std::string resolve_model(const YAML::Node& node, const std::string& text) {
     if (compiler::zoo_canonical_name(text)) return text;
     const bool path_like = text.find('/') != std::string::npos || fs::path(text).extension() == ".onnx";
-    if (!path_like)
-      fail(node.Mark(), fmt::format("model '{}' is not a zoo model and not an .onnx path", text),
-           hint_for(text, compiler::zoo_model_names()) + "; or the path of an .onnx file relative to the spec");
+    if (!path_like) {
+      // An LLM name the zoo refuses (gpt2:decode=0, gpt-2:decode=16): its own reason, as npu simulate
+      // gives it (new-user finding: the spec said "not a zoo model", listing only the CNNs).
+      try {
+        compiler::parse_llm_model_name(text);
+      } catch (const ConfigError& e) {
+        const std::string why = e.what();
+        const std::string prefix = text + ": error: ";
+        fail(node.Mark(), fmt::format("model '{}': {}", text, why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why),
+             "  LLM names: docs/llm.md; or the path of an .onnx file relative to the spec");
+      }
+      const std::string unknown = compiler::zoo_unknown_model_message(text);
+      const std::string prefix = text + ": error: ";
+      fail(node.Mark(),
+           fmt::format("model '{}': {}", text, unknown.rfind(prefix, 0) == 0 ? unknown.substr(prefix.size()) : unknown),
+           "  or the path of an .onnx file relative to the spec");
+    }
     const std::string path = relative(text);
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
