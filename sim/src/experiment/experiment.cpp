@@ -585,7 +585,7 @@ void add_table_rows(const std::vector<SummaryRow>& rows, std::ostringstream& md,
       continue;
     }
     std::string speed = optional_number(row.vs.speedup, "{:.3f}x");
-    std::string saved = optional_number(row.vs.saved_pct, "{:.1f} %");
+    std::string saved = saved_percent_text(row.vs.saved_pct);
     std::string energy = optional_number(r.energy_mj, "{:.3f}");
     std::string over = optional_number(r.ddr_over_compulsory(), "{:.2f}x");
     md << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n",

@@ -239,7 +239,7 @@ void summary_tables(const std::vector<Row>& rows, std::ostringstream& md, std::o
       cells.push_back({c.model, c.hw, c.strategy, what + (row.error.empty() ? "" : ": ") + row.error});
       continue;
     }
-    const std::string speed = optional_number(row.vs.speedup, "{:.3f}x"), saved = optional_number(row.vs.saved_pct, "{:.1f} %");
+    const std::string speed = optional_number(row.vs.speedup, "{:.3f}x"), saved = saved_percent_text(row.vs.saved_pct);
     const std::string energy = optional_number(r.energy_mj, "{:.3f}");
     const std::string over = optional_number(r.ddr_over_compulsory(), "{:.2f}x");
     md << fmt::format(

@@ -1,6 +1,7 @@
 #include "npu/sim/experiment/summary_figures.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,14 @@ VsNone compare_with_none(const RunSummary& r, const RunSummary* baseline) {
 
 std::string optional_number(const std::optional<double>& v, const char* format) {
   return v ? fmt::format(fmt::runtime(format), *v) : std::string();
+}
+
+std::string saved_percent_text(const std::optional<double>& v) {
+  if (!v) return "";
+  const double x = *v;
+  if (x == 0 || std::fabs(x) >= 0.05) return fmt::format("{:.1f} %", x);
+  if (std::fabs(x) >= 0.0005) return fmt::format("{:.3f} %", x);
+  return x > 0 ? "<0.001 %" : ">-0.001 %";
 }
 
 std::string summary_figures_csv(const RunSummary& r, const VsNone& vs, bool ok) {
@@ -72,7 +81,7 @@ std::vector<std::string> summary_text_cells(const std::string& model, const std:
           optional_number(r.ddr_over_compulsory(), "{:.2f}x"),
           fmt::format("{:.3f}", r.latency_ms),
           optional_number(vs.speedup, "{:.3f}x"),
-          optional_number(vs.saved_pct, "{:.1f} %"),
+          saved_percent_text(vs.saved_pct),
           fmt::format("{:.1f}", 100 * r.mac_utilisation),
           fmt::format("{:.1f}", 100 * r.ddr_bw_utilisation),
           optional_number(r.energy_mj, "{:.3f}")};

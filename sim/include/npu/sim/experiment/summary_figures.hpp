@@ -49,6 +49,10 @@ std::string bandwidth_lines(const std::vector<RunSummary>& runs);
 
 /// `v` formatted with `format` ({fmt} syntax), or "" when empty.
 std::string optional_number(const std::optional<double>& v, const char* format);
+/// "DDR saved" for the tables: one decimal ("48.4 %"), three where one would round a saving
+/// or a loss to 0.0 ("-0.021 %": a strategy that moves more bytes is not shown as no change),
+/// "<0.001 %" / ">-0.001 %" below that; "" when absent.
+std::string saved_percent_text(const std::optional<double>& v);
 
 /// Sets the figure fields (ddr_read_mb ... plan_sram_bytes) of a summary.json row. Json is
 /// nlohmann::json or nlohmann::ordered_json.
