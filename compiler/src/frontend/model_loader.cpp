@@ -100,6 +100,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
                           llm->spec->name + ":decode=T:batch=B");
       Graph lg = build_llm_graph(*llm->spec, llm->shape);
       lg.source = model_or_path;
+      lg.dynamic_size = options.dynamic_size;  // every size is known: compile() notes the flag does nothing
       return lg;
     }
     if (!zoo_canonical_name(model_or_path)) throw ConfigError(zoo_unknown_model_message(model_or_path));
@@ -117,6 +118,7 @@ Graph load_model(const std::string& model_or_path, const LoadOptions& options) {
     }
     Graph zg = build_zoo_model(model_or_path, zo);
     zg.source = model_or_path;
+    zg.dynamic_size = options.dynamic_size;  // as for an LLM (new-user finding: silent on a zoo CNN)
     return zg;
   }
 
