@@ -59,8 +59,13 @@ void add_simulate(CLI::App& app) {
       for (const auto& f : r.output_files) std::cout << "wrote " << f << "\n";
       std::cout << npu::sim::format_summary(r.run);
       std::cout << npu::compiler::sram_plan_note(r.plan_sram_bytes, r.sram_bytes);
-      std::cout << fmt::format("\nwrote {}/ (program.npuasm, compile_report.csv, run.json, layers.csv, run_summary.json)\n",
-                               opt->out_dir);
+      std::string files = "program.npuasm, compile_report.csv, run.json, layers.csv, run_summary.json";
+      for (const std::string& t : opt->traces) {  // the traces too, as npu run lists them (new-user finding)
+        if (t == "ddr") files += opt->trace_compress ? ", ddr.csv.gz, ddr.trace" : ", ddr.csv, ddr.trace";
+        if (t == "timeline") files += ", timeline.json";
+        if (t == "vcd") files += ", waves.vcd";
+      }
+      std::cout << fmt::format("\nwrote {}/ ({})\n", opt->out_dir, files);
     }
   });
 }

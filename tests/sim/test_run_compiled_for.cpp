@@ -52,3 +52,16 @@ TEST(RunCompiledFor, ARunOnOtherHardwareSaysSoAndOnTheSameSaysNothing) {
   ASSERT_EQ(hand.status, 0) << hand.output;
   EXPECT_EQ(hand.output.find("warning: compiled for"), std::string::npos) << hand.output;
 }
+
+TEST(SimulateOutputs, TheClosingLineListsTheTracesWritten) {
+  // New-user finding: `npu simulate --trace timeline,vcd` wrote them but its closing line did
+  // not list them (npu run does).
+  const std::string out = npu::test::fresh_dir("simulate-trace-list");
+  const auto r = run_npu({"simulate", "--model", kModel, "--hw", "configs/edge-npu-ddr4.yaml", "--strategy", "none",
+                          "--trace", "timeline,vcd", "--out", out});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote " + out + "/ (program.npuasm, compile_report.csv, run.json, layers.csv, "
+                                           "run_summary.json, timeline.json, waves.vcd)"),
+            std::string::npos)
+      << r.output;
+}
