@@ -131,4 +131,24 @@ std::string required_option_message(CLI::App& app, const std::string& what) {
   return "";
 }
 
+std::string conversion_message(CLI::App& app, const std::string& what) {
+  const std::string head = "Could not convert: ";
+  const std::size_t eq = what.find(" = ");
+  if (what.rfind(head, 0) != 0 || eq == std::string::npos) return "";
+  const std::string name = what.substr(head.size(), eq - head.size()), value = what.substr(eq + 3);
+  CLI::App* cmd = nullptr;
+  const std::string path = command_path(app, &cmd);
+  for (const CLI::Option* o : cmd->get_options()) {
+    if (o->get_name() != name) continue;
+    const std::string type = o->get_type_name(), desc = o->get_description();
+    const std::string kind = type == "FLOAT" ? "number" : type == "INT" || type == "UINT" ? "whole number"
+                             : type.empty()  ? "valid value"
+                                             : type;
+    return path + ": error: " + name + ": '" + value + "' is not a " + kind +
+           (desc.empty() ? std::string() : " (" + desc + ")") + "\n  fix: give " + name + " " +
+           (type.empty() ? "VALUE" : type) + "\n  run `" + path + " --help` for the options";
+  }
+  return "";
+}
+
 }  // namespace npu::tool

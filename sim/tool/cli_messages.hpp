@@ -31,4 +31,10 @@ std::string unknown_nested_command(CLI::App& app, int argc, char** argv);
 /// of the chosen (sub)commands.
 std::string required_option_message(CLI::App& app, const std::string& what);
 
+/// For a value CLI11 cannot convert to the option's type (ConversionError "Could not convert:
+/// --tolerance = abc"): "npu verify: error: --tolerance: 'abc' is not a NUMBER (Largest relative
+/// error ...)", with the fix and the help command. "" when `what` names no option of the chosen
+/// (sub)commands.
+std::string conversion_message(CLI::App& app, const std::string& what);
+
 }  // namespace npu::tool

@@ -113,6 +113,11 @@ int run_parsed(CLI::App& app, int argc, char** argv) {
     if (msg.empty()) return app.exit(e) == 0 ? 0 : 1;
     std::cerr << msg << "\n";
     return 1;
+  } catch (const CLI::ConversionError& e) {  // a value of the wrong type: name the option and its type
+    const std::string msg = npu::tool::conversion_message(app, e.what());
+    if (msg.empty()) return app.exit(e) == 0 ? 0 : 1;
+    std::cerr << msg << "\n";
+    return 1;
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 1;

@@ -140,3 +140,14 @@ TEST(CliMessages, FlagsThatWouldDoNothingAreRefusedOrSaid) {
 }
 
 }  // namespace
+
+// A value of the wrong type for a typed option (CLI11's ConversionError "Could not convert:
+// --tolerance = abc") names the command, the option, its type and the help (new-user finding).
+TEST(CliMessages, AValueOfTheWrongTypeNamesTheOptionAndItsType) {
+  const auto r = run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                          "--tolerance", "abc"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "npu verify: error: --tolerance: 'abc' is not a number (Largest relative error that "
+                            "passes");
+  EXPECT_CONTAINS(r.output, "fix: give --tolerance FLOAT\n  run `npu verify --help` for the options");
+}
