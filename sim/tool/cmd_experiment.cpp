@@ -72,8 +72,8 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
   npu::sim::validate_experiment(opt);  // everything checked before any work starts
   if (std::find(opt.traces.begin(), opt.traces.end(), "ddr") != opt.traces.end() && !opt.trace_compress && !opt.quiet)
     std::cerr << "note: --trace ddr writes one CSV row per DDR burst per run (MobileNetV2 under none on the edge "
-                 "preset: 108 MB of ddr.csv + 16 MB of ddr.trace; a run above 100 MB says so in its log.txt); "
-                 "--trace-compress writes ddr.csv.gz (8.3 MB there)\n";
+                 "preset: 109 MB of ddr.csv + 16 MB of ddr.trace; a run above 100 MB says so in its log.txt); "
+                 "--trace-compress writes ddr.csv.gz (8.4 MB there)\n";
 }
 
 // The folder's plan.json of an earlier experiment, if it has a readable one.
