@@ -255,6 +255,18 @@ TEST(ZooLlmTool, BadNamesExitOneAndHelpListsTheLlms) {
     EXPECT_CONTAINS(npu::test::run_npu({cmd, "--help"}).output, "llama-2-7b");
 }
 
+// One zoo model under two spellings is refused before any run (new-user finding: the
+// experiment simulated gpt2:decode=8 three times, once per spelling, and npu report then
+// showed one cell).
+TEST(ZooLlmTool, AnExperimentRefusesOneModelUnderTwoSpellings) {
+  const auto e = npu::test::run_npu({"experiment", "--model", "gpt2:decode=8", "--model", "gpt2:batch=1:decode=8",
+                                     "--hw", "configs/hbm2-npu.yaml", "--strategies", "none", "--out",
+                                     npu::test::fresh_dir("zoo_llm_spellings")});
+  EXPECT_EQ(e.status, 1) << e.output;
+  EXPECT_CONTAINS(e.output, "--model 'gpt2:batch=1:decode=8': error: the same model as 'gpt2:decode=8' "
+                            "(gpt2:decode=8:batch=1); give it once");
+}
+
 // A model over the SRAM-plan ladder's 1e9 parameters compiles for the configured SRAM alone
 // (the ladder would hold one whole program per SRAM size) and says so; gpt2 (124 M) keeps it.
 TEST(ZooLlm, BillionParameterModelsSkipTheSramLadderAndSaySo) {
