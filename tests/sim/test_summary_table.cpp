@@ -3,6 +3,8 @@
 // the table once gave its hw column, and pushed the figures of its rows out of line.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -89,6 +91,21 @@ TEST(SummaryTable, SaysWhyAStrategyChangedNothing) {
     EXPECT_EQ(row.at("strategy_effect").get<std::string>().rfind(s == "conv-act" ? "changed nothing" : "fold-batchnorm", 0), 0u)
         << row.dump();
   }
+}
+
+// New-user finding: a strategy file listing no passes ran as `none` but got no line at all,
+// where docs/experiment.md promises one for every run other than `none`.
+TEST(SummaryTable, AStrategyFileWithNoPassesSaysSo) {
+  const std::string dir = npu::test::fresh_dir("summary-no-passes");
+  { std::ofstream(dir + "/empty.yaml") << "name: empty\npasses: []\n"; }
+  const auto r = run_npu({"experiment", "--model", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                          "--strategies", "none," + dir + "/empty.yaml", "--out", dir + "/exp"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("tiny_convnet edge-npu-ddr4 empty: changed nothing against none: its strategy lists no "
+                          "passes\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("edge-npu-ddr4 none:"), std::string::npos) << r.output;  // none gets no line
 }
 
 }  // namespace

@@ -11,9 +11,15 @@ bool same_as_baseline(const RunSummary& r, const RunSummary& baseline) {
 
 namespace {
 
-// The text after a run's names: its pass effects, with the reasons when it changed nothing.
+// The text after a run's names: its pass effects, with the reasons when it changed nothing; for a
+// strategy file that lists no passes, that (new-user finding: such a run got no line); "" for
+// `none` itself.
 std::string effect_text(const RunSummary& r, const RunSummary* baseline) {
   const bool nothing = baseline && baseline != &r && same_as_baseline(r, *baseline);
+  if (r.pass_effects.empty()) {
+    if (baseline == &r || strategy_label(r.job.strategy) == "none") return "";
+    return nothing ? "changed nothing against none: its strategy lists no passes" : "its strategy lists no passes";
+  }
   return (nothing ? "changed nothing against none: " : "") + compiler::format_pass_effects(r.pass_effects, nothing);
 }
 
@@ -23,9 +29,11 @@ std::string strategy_effect_lines(const std::vector<RunSummary>& runs,
                                   const std::function<const RunSummary*(const RunSummary&)>& baseline_of) {
   std::string lines;
   for (const RunSummary& r : runs) {
-    if (!r.ok || r.pass_effects.empty()) continue;
+    if (!r.ok) continue;
+    const std::string text = effect_text(r, baseline_of(r));
+    if (text.empty()) continue;  // `none`
     lines += fmt::format("{} {} {}: {}\n", stem_of(r.job.model), stem_of(r.job.hw), strategy_label(r.job.strategy),
-                         effect_text(r, baseline_of(r)));
+                         text);
   }
   if (lines.empty()) return "";
   return "what each strategy's passes did (every decision: npu compile --explain):\n" + lines;
@@ -54,7 +62,7 @@ void put_pass_effects(nlohmann::json& entry, const RunSummary& r, const RunSumma
                        {"first_decline", p.first_decline}, {"summary", p.summary}});
   entry["pass_effects"] = effects;
   entry["changed_nothing"] = baseline && baseline != &r ? nlohmann::json(same_as_baseline(r, *baseline)) : nlohmann::json(nullptr);
-  entry["strategy_effect"] = r.pass_effects.empty() ? "" : effect_text(r, baseline);
+  entry["strategy_effect"] = effect_text(r, baseline);
 }
 
 }  // namespace npu::sim
