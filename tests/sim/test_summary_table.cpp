@@ -3,9 +3,8 @@
 // the table once gave its hw column, and pushed the figures of its rows out of line.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
