@@ -135,6 +135,13 @@ TEST(ScaleSimTool, MalformedInputsAreErrorsWithLine) {
   r = run_tool("scalesim " + (dir / "ok.csv").string() + " --config " + (dir / "baddf.cfg").string());
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("baddf.cfg:4: error: Dataflow 'rs' is not one of os, ws, is"), std::string::npos) << r.output;
+  // An npu hardware config given as --config (new-user finding: it failed deep inside, on its
+  // dataflow line): the error says what the file is and what scalesim reads.
+  r = run_tool("scalesim " + (dir / "ok.csv").string() + " --config configs/edge-npu-ddr4.yaml");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("configs/edge-npu-ddr4.yaml: error: a YAML file, and npu scalesim reads a SCALE-Sim .cfg"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST(ScaleSimTool, LayerWhoseCountsOverflowIsAnErrorWithLine) {

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -88,6 +89,15 @@ ScaleSimConfig parse_scalesim_config(const std::string& text, const std::string&
 }
 
 ScaleSimConfig read_scalesim_config(const std::string& path) {
+  // An npu hardware config (YAML) given here was read as a .cfg and failed on a line deep inside
+  // ("Dataflow 'weight_stationary' is not one of os, ws, is": new-user finding): say what it is.
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  if (ext == ".yaml" || ext == ".yml")
+    throw ConfigError(fmt::format("{}: error: a YAML file, and npu scalesim reads a SCALE-Sim .cfg (INI: "
+                                  "[architecture_presets] with ArrayHeight, ArrayWidth, Dataflow os|ws|is)\n  fix: give "
+                                  "a SCALE-Sim config, e.g. ../shared/anchors/scalesim/v2/configs/google.cfg; an npu hardware config "
+                                  "(--hw) goes to npu simulate / npu run",
+                                  path));
   return parse_scalesim_config(read_file(path, "SCALE-Sim config"), path);
 }
 
