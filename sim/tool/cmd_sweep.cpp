@@ -37,7 +37,7 @@ void add_sweep(CLI::App& app) {
     const auto out = npu::sim::run_sweep(*opt);
     if (!opt->quiet)
       std::cout << out.report.table << fmt::format("\nsweep: {} cells planned; this {}: {} cells, {} done before, {} invalid, {} run now, {} "
-                             "failed\nwrote {}/summary.csv, summary.json, summary.md (every cell of the folder)\n",
+                             "failed\nwrote {}/summary.csv, summary.json, summary.md (every cell of this spec, all shards)\n",
                              out.planned, opt->shard.empty() ? "run" : "shard " + opt->shard, out.in_shard, out.skipped,
                              out.invalid, out.ran, out.failed, opt->out_dir);
     if (out.stale_cells > 0)
