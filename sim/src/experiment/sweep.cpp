@@ -28,6 +28,7 @@
 #include "npu/sim/io/output_files.hpp"
 #include "npu/sim/experiment/sweep_configs.hpp"
 #include "npu/sim/experiment/sweep_size.hpp"
+#include "npu/sim/experiment/sweep_clock_note.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"
 
 namespace npu::sim {
@@ -108,6 +109,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   const int shard_i = shard.first, shard_n = shard.second;
   const SweepSpec spec = load_sweep_spec(opt.spec_path);
   check_sweep_size(spec, opt.max_cells);
+  if (!opt.quiet) std::cerr << sweep_clock_note(spec);  // a data-rate axis stretches the clock-counted timings
   const std::vector<ConfigPoint> points = plan_config_points(spec, planning_progress());
 
   create_output_folder((fs::path(opt.out_dir) / "cells").string());  // names a file in the way
