@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "integer_option.hpp"
 #include "self_exe.hpp"
+#include "npu/compiler/frontend/zoo/zoo.hpp"
 #include "npu/compiler/transforms/strategy.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/experiment/cell_plan.hpp"
@@ -69,6 +70,11 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
   opt.with_data = verify;  // children on fp32 configs run with data (seed 1, as the reference's inputs)
   if (!verify && !vo.calib_dir.empty())
     throw npu::ConfigError("--calib: error: it calibrates the quantised model of --verify; add --verify");
+  for (const std::string& m : opt.models)  // refused before any run, not one "not run" row each (new-user finding)
+    if (verify && npu::compiler::zoo_canonical_name(m))
+      throw npu::ConfigError("--verify: error: --model '" + m + "' is a built-in model, which carries shapes only: "
+                             "the reference interpreter needs its weights\n  fix: give its .onnx file (torchvision "
+                             "CNNs: ../shared/models/export_torchvision.py) or drop --verify");
   npu::sim::validate_experiment(opt);  // everything checked before any work starts
   if (std::find(opt.traces.begin(), opt.traces.end(), "ddr") != opt.traces.end() && !opt.trace_compress && !opt.quiet)
     std::cerr << "note: --trace ddr writes one CSV row per DDR burst per run (MobileNetV2 under none on the edge "
