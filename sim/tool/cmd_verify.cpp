@@ -77,6 +77,10 @@ void add_verify(CLI::App& app) {
       std::cout << npu::sim::format_verify(report, *opt) << "\nwrote " << opt->out_dir
                 << "/verify.csv, verify.json, verify.md, outputs/\n";
     for (const auto& m : report.expected_mismatches) std::cerr << "npu verify: error: " << m << "\n";
+    if (!report.expected_mismatches.empty() && opt->input_data.empty())  // the likely cause (new-user finding)
+      std::cerr << "  the inputs were generated (seed " << opt->input_seed << "), and --expected holds the output for "
+                << "the input it was made with\n  fix: give that input too: --input NAME=FILE (an ONNX test set's "
+                << "input_0.pb beside its output_0.pb)\n";
     if (!report.ok()) {
       std::cerr << "npu verify: a check failed (--expected above the tolerance, or a strategy failed: simulation "
                    "failed or not run, relative error above "

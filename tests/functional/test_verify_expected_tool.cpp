@@ -53,6 +53,11 @@ TEST(VerifyExpectedTool, OutputsFarFromExpectedExitOneNamingEachMismatchAndTheTo
                             ", relative 0.5 > tolerance 0.0001"),
               std::string::npos)
         << s << "\n" << r.output;
+  // No --input: the inputs were generated, the likely reason (new-user finding: not said).
+  EXPECT_NE(r.output.find("the inputs were generated (seed 1), and --expected holds the output for the input it was "
+                          "made with\n  fix: give that input too: --input NAME=FILE"),
+            std::string::npos)
+      << r.output;
   const auto j = npu::test::read_json(dir + "/v/verify.json");
   for (const auto& row : j.at("rows")) {
     EXPECT_EQ(row.at("pass"), false) << row.dump();
