@@ -151,16 +151,3 @@ TEST(CliMessages, AValueOfTheWrongTypeNamesTheOptionAndItsType) {
                             "passes");
   EXPECT_CONTAINS(r.output, "fix: give --tolerance FLOAT\n  run `npu verify --help` for the options");
 }
-
-// `npu experiment --verify` with a built-in model (shapes only, no weights) is refused before any
-// run (new-user finding: each run was simulated, then its verification row said "not run",
-// twice, in a 230-column table).
-TEST(CliMessages, ExperimentVerifyRefusesABuiltInModelUpFront) {
-  const std::string out = fresh_dir("msg-verify-zoo") + "/exp";
-  const auto r = run_npu({"experiment", "--model", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
-                          "none", "--verify", "--out", out});
-  EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_CONTAINS(r.output, "--verify: error: --model 'resnet18' is a built-in model, which carries shapes only: the "
-                            "reference interpreter needs its weights\n  fix: give its .onnx file");
-  EXPECT_FALSE(std::filesystem::exists(out));
-}
