@@ -317,20 +317,19 @@ class SpecReader {
     if (compiler::zoo_canonical_name(text)) return text;
     const bool path_like = text.find('/') != std::string::npos || fs::path(text).extension() == ".onnx";
     if (!path_like) {
-      // An LLM name the zoo refuses (gpt2:decode=0, gpt-2:decode=16): its own reason, as npu simulate
-      // gives it (new-user finding: the spec said "not a zoo model", listing only the CNNs).
-      try {
-        compiler::parse_llm_model_name(text);
-      } catch (const ConfigError& e) {
-        const std::string why = e.what();
+      // The zoo's own reason, as npu simulate gives it, after "model 'NAME': " (new-user finding:
+      // an LLM name such as gpt2:decode=0 was "not a zoo model", with the CNNs listed).
+      const auto reason = [&text](const std::string& message) {
         const std::string prefix = text + ": error: ";
-        fail(node.Mark(), fmt::format("model '{}': {}", text, why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why),
-             "  LLM names: docs/llm.md; or the path of an .onnx file relative to the spec");
+        return fmt::format("model '{}': {}", text,
+                           message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message);
+      };
+      try {
+        compiler::parse_llm_model_name(text);  // throws for an LLM name it refuses
+      } catch (const ConfigError& e) {
+        fail(node.Mark(), reason(e.what()), "  LLM names: docs/llm.md; or the path of an .onnx file relative to the spec");
       }
-      const std::string unknown = compiler::zoo_unknown_model_message(text);
-      const std::string prefix = text + ": error: ";
-      fail(node.Mark(),
-           fmt::format("model '{}': {}", text, unknown.rfind(prefix, 0) == 0 ? unknown.substr(prefix.size()) : unknown),
+      fail(node.Mark(), reason(compiler::zoo_unknown_model_message(text)),
            "  or the path of an .onnx file relative to the spec");
     }
     const std::string path = relative(text);

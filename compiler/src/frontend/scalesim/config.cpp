@@ -94,9 +94,9 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   const std::string ext = lower(std::filesystem::path(path).extension().string());
   if (ext == ".yaml" || ext == ".yml")
     throw ConfigError(fmt::format("{}: error: a YAML file, and npu scalesim reads a SCALE-Sim .cfg (INI: "
-                                  "[architecture_presets] with ArrayHeight, ArrayWidth, Dataflow os|ws|is)\n  fix: give "
-                                  "a SCALE-Sim config, e.g. ../shared/anchors/scalesim/v2/configs/google.cfg; an npu hardware config "
-                                  "(--hw) goes to npu simulate / npu run",
+                                  "[architecture_presets] with ArrayHeight, ArrayWidth, Dataflow os|ws|is)\n  fix: "
+                                  "give a SCALE-Sim config, e.g. ../shared/anchors/scalesim/v2/configs/google.cfg; an "
+                                  "npu hardware config (--hw) goes to npu simulate / npu run",
                                   path));
   return parse_scalesim_config(read_file(path, "SCALE-Sim config"), path);
 }
