@@ -561,6 +561,19 @@ class Reader {
 
   // `.program ... hw=NAME array=RxC sram=BYTES dataflow=NAME`: the config it was compiled for.
   void read_compiled_for(const std::vector<Field>& fields) {
+    // All four or none: a program written by the compiler has all of them; a subset could not be
+    // written back (new-user finding: `npu asm fmt` failed with an internal error).
+    const char* keys[] = {"hw", "array", "sram", "dataflow"};
+    const Field* given = nullptr;
+    for (const char* k : keys)
+      if (const Field* f = find(fields, k)) given = f;
+    if (!given) return;
+    for (const char* k : keys)
+      if (!find(fields, k))
+        fail(given->key_col,
+             fmt::format("'{}' without '{}': the config a program was compiled for needs all four", given->key, k),
+             "write hw=NAME array=ROWSxCOLS sram=BYTES dataflow=weight_stationary|output_stationary|input_stationary, "
+             "or none of them");
     CompiledFor& c = program_.compiled_for;
     if (const Field* f = find(fields, "hw")) c.hw = parse_name(*f);
     if (const Field* f = find(fields, "array")) {
@@ -571,7 +584,12 @@ class Reader {
       c.cols = int(parse_uint(f->value.substr(x + 1), f->value_col + int(x) + 1, "array cols", 1, 1u << 20));
     }
     if (const Field* f = find(fields, "sram")) c.sram_bytes = parse_uint(f->value, f->value_col, "sram", 1, UINT64_MAX);
-    if (const Field* f = find(fields, "dataflow")) c.dataflow = parse_name(*f);
+    if (const Field* f = find(fields, "dataflow")) {
+      c.dataflow = parse_name(*f);
+      if (c.dataflow != "weight_stationary" && c.dataflow != "output_stationary" && c.dataflow != "input_stationary")
+        fail(f->value_col, "unknown dataflow '" + c.dataflow + "'",
+             "allowed: weight_stationary, output_stationary, input_stationary (mac_array.dataflow)");
+    }
   }
 
   void read_tensor(const std::vector<Word>& words) {

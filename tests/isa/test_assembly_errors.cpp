@@ -333,8 +333,17 @@ TEST(AssemblyErrors, MalformedDirectives) {
                "(allowed: name, strategy, dtype, hw, array, sram, dataflow)");
   expect_error(".npuasm 1\n.program dtype=int4\n", 2, 16, "unknown dtype 'int4'", "did you mean 'int8'?");
   const std::string compiled_for = ".program name=x hw=edge array=32by32";
-  expect_error(".npuasm 1\n" + compiled_for + "\n", 2, col_of(compiled_for, "32by32"), "array='32by32' is not ROWSxCOLS",
-               "write array=ROWSxCOLS, e.g. array=32x32");
+  expect_error(".npuasm 1\n" + compiled_for + " sram=1024 dataflow=output_stationary\n", 2, col_of(compiled_for, "32by32"),
+               "array='32by32' is not ROWSxCOLS", "write array=ROWSxCOLS, e.g. array=32x32");
+  // All four or none (new-user finding: a subset made `npu asm fmt` fail with an internal error),
+  // and a dataflow the config knows.
+  const std::string partial = ".program name=x hw=edge array=32x32";
+  expect_error(".npuasm 1\n" + partial + "\n", 2, col_of(partial, "array"),
+               "'array' without 'sram': the config a program was compiled for needs all four",
+               "write hw=NAME array=ROWSxCOLS sram=BYTES dataflow=");
+  const std::string dataflow = ".program name=x hw=edge array=32x32 sram=1024 dataflow=foo";
+  expect_error(".npuasm 1\n" + dataflow + "\n", 2, col_of(dataflow, "foo"), "unknown dataflow 'foo'",
+               "allowed: weight_stationary, output_stationary, input_stationary");
 }
 
 TEST(AssemblyErrors, UnknownDirective) {

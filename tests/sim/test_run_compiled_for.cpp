@@ -4,6 +4,9 @@
 // ran 3.1x slower on tpu-v1-like than compiled for it, without a word).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "tool_runner.hpp"
 
 using npu::test::read_file;
@@ -47,6 +50,16 @@ TEST(RunCompiledFor, ARunOnOtherHardwareSaysSoAndOnTheSameSaysNothing) {
   const auto same = run_npu({"run", program, "--hw", "configs/edge-npu-ddr4.yaml"});
   ASSERT_EQ(same.status, 0) << same.output;
   EXPECT_EQ(same.output.find("warning: compiled for"), std::string::npos) << same.output;
+  // A copy of the preset with its array edited keeps npu.name; the run side is named by its file
+  // (new-user finding: "compiled for edge-npu-ddr4 (...), run on edge-npu-ddr4 (...)").
+  const std::string dir = std::filesystem::path(program).parent_path().string();
+  std::string yaml = read_file("configs/edge-npu-ddr4.yaml");
+  yaml.replace(yaml.find("rows: 32"), 8, "rows: 16");
+  std::ofstream(dir + "/hw_arr.yaml") << yaml;
+  const auto copy = run_npu({"run", program, "--hw", dir + "/hw_arr.yaml"});
+  ASSERT_EQ(copy.status, 0) << copy.output;
+  EXPECT_NE(copy.output.find("run on hw_arr (16x32 weight_stationary array, 1 MiB SRAM)"), std::string::npos)
+      << copy.output;
   // A hand-written program does not say what it was written for: nothing to compare.
   const auto hand = run_npu({"run", "tests/hw/data/two_layer.npuasm", "--hw", "configs/tpu-v1-like.yaml"});
   ASSERT_EQ(hand.status, 0) << hand.output;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 namespace npu::sim {
 
 namespace {
@@ -25,7 +27,10 @@ std::string compiled_for_warning(const isa::Program& program, const HwConfig& hw
   if (c.rows == hw.mac_array.rows && c.cols == hw.mac_array.cols && c.sram_bytes == hw.sram.capacity_bytes &&
       c.dataflow == dataflow)
     return "";
-  const std::string here = hw.npu.name.empty() ? hw.source : hw.npu.name;
+  // The run's config by its file's name, as commands name a config (docs/experiment.md "Run
+  // labels"): a copy of a preset with its array edited keeps the preset's npu.name.
+  const std::string stem = std::filesystem::path(hw.source).stem().string();
+  const std::string here = !stem.empty() ? stem : !hw.npu.name.empty() ? hw.npu.name : "the config";
   return fmt::format(
       "{}: warning: compiled for {}, run on {}: its tiles, loop orders and SRAM buffers were chosen for the "
       "first, so these figures are that program's on this hardware, not what compiling for it gives\n  fix: to "
