@@ -74,7 +74,8 @@ void finish_options(npu::sim::ExperimentOptions& opt, const std::vector<std::str
     if (verify && npu::compiler::zoo_canonical_name(m))
       throw npu::ConfigError("--verify: error: --model '" + m + "' is a built-in model, which carries shapes only: "
                              "the reference interpreter needs its weights\n  fix: give its .onnx file (torchvision "
-                             "CNNs: ../shared/models/export_torchvision.py) or drop --verify");
+                             "CNNs: ../shared/models/export_torchvision.py; LLMs: ../shared/models/llm/export_llm.py) "
+                             "or drop --verify");
   npu::sim::validate_experiment(opt);  // everything checked before any work starts
   if (std::find(opt.traces.begin(), opt.traces.end(), "ddr") != opt.traces.end() && !opt.trace_compress && !opt.quiet)
     std::cerr << "note: --trace ddr writes one CSV row per DDR burst per run (MobileNetV2 under none on the edge "

@@ -150,4 +150,9 @@ TEST(CliMessages, AValueOfTheWrongTypeNamesTheOptionAndItsType) {
   EXPECT_CONTAINS(r.output, "npu verify: error: --tolerance: 'abc' is not a number (Largest relative error that "
                             "passes");
   EXPECT_CONTAINS(r.output, "fix: give --tolerance FLOAT\n  run `npu verify --help` for the options");
+  // A tolerance that overflows to inf would pass every comparison (new-user finding).
+  const auto inf = run_npu({"verify", "tests/data/tiny_convnet.onnx", "--hw", "configs/edge-npu-ddr4.yaml",
+                            "--tolerance", "1e999"});
+  EXPECT_EQ(inf.status, 1) << inf.output;
+  EXPECT_CONTAINS(inf.output, "--tolerance: error: must be a finite number > 0, got inf (e.g. 1e-4)");
 }

@@ -173,6 +173,10 @@ TEST(SweepSpec, UnknownStrategyAndModel) {
             "llama-3.2-1b, llama-2-7b, llama-3-8b, mistral-7b, as NAME[:prefill=P|:decode=T][:batch=B]) and not an "
             ".onnx file path (a path ends in .onnx or contains '/')\n"
             "  or the path of an .onnx file relative to the spec");
+  // One zoo model under two spellings is refused, as npu experiment refuses it (new-user finding).
+  EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [\"gpt2:decode=8\", \"gpt2:batch=1:decode=8\"]\n"),
+            "spec.yaml:2:27: error: 'models' lists 'gpt2:batch=1:decode=8', the same model as 'gpt2:decode=8' "
+            "(gpt2:decode=8:batch=1)\n  give it once");
   // An LLM name the zoo refuses gets the zoo's own reason (new-user finding: "not a zoo model",
   // listing the CNNs only), as npu simulate gives it.
   EXPECT_EQ(error_of("base: edge-npu-ddr4\nmodels: [\"gpt2:decode=0\"]\n"),

@@ -118,6 +118,7 @@ class SpecReader {
     }
     for (const auto& [node, text] : string_list(top["models"], "models")) spec.models.push_back(resolve_model(node, text));
     no_repeats(top["models"], "models");
+    same_zoo_model_once(top["models"]);
     if (top.count("strategies")) {
       for (const auto& [node, text] : string_list(top["strategies"], "strategies"))
         spec.strategies.push_back(resolve_strategy_entry(node, text));
@@ -311,6 +312,20 @@ class SpecReader {
         fail(item.Mark(), fmt::format("'{}' lists '{}' twice (or two entries share the name '{}')", key, item.Scalar(),
                                       stem_of(item.Scalar())),
              "  give each once; outputs are named after it");
+  }
+
+  // One zoo model under two spellings (gpt2:decode=8, gpt2:batch=1:decode=8) would run twice, as
+  // `npu experiment` refuses too (new-user finding).
+  void same_zoo_model_once(const YAML::Node& list) {
+    std::map<std::string, std::string> canonical;
+    for (const auto& item : list) {
+      const auto c = compiler::zoo_canonical_name(item.Scalar());
+      if (!c) continue;
+      const auto [it, fresh] = canonical.emplace(*c, item.Scalar());
+      if (!fresh)
+        fail(item.Mark(), fmt::format("'models' lists '{}', the same model as '{}' ({})", item.Scalar(), it->second, *c),
+             "  give it once");
+    }
   }
 
   std::string resolve_model(const YAML::Node& node, const std::string& text) {

@@ -189,7 +189,9 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
   in.graph = compiler::load_model(opt.model, load);
   check_nan_constants(in.graph, opt);
   const compiler::Graph& graph = in.graph;
-  if (!(opt.fp32_tolerance > 0)) throw ConfigError("--tolerance: error: must be > 0 (e.g. 1e-4)");
+  // A tolerance of inf (--tolerance 1e999) would pass every comparison (new-user finding).
+  if (!(opt.fp32_tolerance > 0) || !std::isfinite(opt.fp32_tolerance))
+    throw ConfigError(fmt::format("--tolerance: error: must be a finite number > 0, got {} (e.g. 1e-4)", opt.fp32_tolerance));
   compiler::CompileResult shell;  // data_inputs reads only the graph's inputs
   shell.graph = graph;
   std::vector<std::string> notes;
