@@ -142,6 +142,12 @@ TEST(ScaleSimTool, MalformedInputsAreErrorsWithLine) {
   EXPECT_NE(r.output.find("configs/edge-npu-ddr4.yaml: error: a YAML file, and npu scalesim reads a SCALE-Sim .cfg"),
             std::string::npos)
       << r.output;
+  // ... and as the topology (new re-test finding: "a conv row needs 8 fields").
+  r = run_tool("scalesim configs/edge-npu-ddr4.yaml --config " + (dir / "os.cfg").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("configs/edge-npu-ddr4.yaml: error: a yaml file, and npu scalesim reads a SCALE-Sim topology"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST(ScaleSimTool, LayerWhoseCountsOverflowIsAnErrorWithLine) {

@@ -381,6 +381,8 @@ TEST(SweepTool, ASecondSpecIntoTheFolderNamesTheEarlierCellsItLeavesOut) {
     return dir + "/" + name;
   };
   ASSERT_EQ(run_npu({"sweep", spec("a.yaml", "[1, 2]"), "--out", dir + "/out"}).status, 0);
+  // A folder of the user's own under cells/ (no cell.json) is no earlier spec's cell (re-test finding).
+  std::filesystem::create_directories(dir + "/out/cells/mine");
   const auto again = run_npu({"sweep", spec("a.yaml", "[1, 2]"), "--out", dir + "/out"});
   EXPECT_EQ(again.output.find("are no cell of this spec's plan"), std::string::npos) << again.output;
   // [1, 4]: the 2-channel cell of the first spec is no cell of the second.

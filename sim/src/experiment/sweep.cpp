@@ -93,12 +93,14 @@ PlanProgress planning_progress() {
 
 }  // namespace
 
-// The names of the folders under DIR/cells (the cells run into DIR so far).
+// The names of the cell folders under DIR/cells (the cells run into DIR so far): those holding a
+// cell.json; a folder of the user's own there is no cell (new-user finding: it was counted as an
+// earlier spec's).
 static std::unordered_set<std::string> cell_folders(const std::string& out_dir) {
   std::unordered_set<std::string> names;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(fs::path(out_dir) / "cells", ec))
-    if (e.is_directory(ec)) names.insert(e.path().filename().string());
+    if (e.is_directory(ec) && fs::exists(e.path() / "cell.json", ec)) names.insert(e.path().filename().string());
   return names;
 }
 

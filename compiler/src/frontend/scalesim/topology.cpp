@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
@@ -222,6 +223,13 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(const std::string& text, cons
 }
 
 std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, TopologyFormat format) {
+  // A model or config given here failed on its second line ("a conv row needs 8 fields"): say
+  // what it is (new-user finding).
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".yaml" || ext == ".yml" || ext == ".onnx" || ext == ".npuasm")
+    throw ConfigError(path + ": error: a " + ext.substr(1) + " file, and npu scalesim reads a SCALE-Sim topology "
+                      "(CSV: a header row, then one layer a row)\n  fix: give a topology CSV, e.g. "
+                      "../shared/anchors/scalesim/v2/topologies/; a model goes to npu simulate --model");
   return parse_scalesim_topology(read_file(path, "topology"), path, format);
 }
 
