@@ -143,8 +143,14 @@ Plan plan_with_earlier_rows(const Plan& now, const Plan* earlier, const std::vec
     else
       replan.push_back(r.job);
   }
-  if (!replan.empty())
-    for (auto& c : plan_job_cells(opt, replan).cells) plan.cells.push_back(std::move(c));
+  // One at a time: a row whose model or config file is gone since cannot be planned again, and is
+  // left out of the plan (as before) rather than failing the finished experiment.
+  for (const ExperimentJob& job : replan) {
+    try {
+      for (auto& c : plan_job_cells(opt, {job}).cells) plan.cells.push_back(std::move(c));
+    } catch (const ConfigError&) {
+    }
+  }
   return plan;
 }
 

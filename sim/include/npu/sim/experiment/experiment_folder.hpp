@@ -57,8 +57,9 @@ std::vector<RunSummary> merge_with_earlier_runs(const std::string& out_dir, cons
 /// The plan of a folder whose summary now also holds kept earlier rows: `now`'s cells, then
 /// for each row of `merged` marked earlier_run its cell from `earlier` (the folder's plan.json
 /// before this experiment rewrote it; matched by run folder), or, when that plan is absent or
-/// lacks it, the cell planned again with `opt`'s options. So `npu report` on the folder lists
-/// every row of its summary (new-user finding: it listed only the re-run's cells).
+/// lacks it, the cell planned again with `opt`'s options (left out when its model or config file
+/// is gone since). So `npu report` on the folder lists every row of its summary (new-user
+/// finding: it listed only the re-run's cells).
 Plan plan_with_earlier_rows(const Plan& now, const Plan* earlier, const std::vector<RunSummary>& merged,
                             const ExperimentOptions& opt);
 
