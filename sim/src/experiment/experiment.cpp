@@ -175,16 +175,11 @@ void validate_experiment(const ExperimentOptions& opt) {
   check_experiment_traces_and_shapes(opt);  // also malformed or repeated --input-shape
   // Each job writes runs/<model>__<hw>__<strategy>: names must not collide.
   refuse_repeated_names(opt.models, "--model");
-  {  // one zoo model under two spellings (gpt2:decode=8, gpt2:decode=8:batch=1) would run twice
-    std::map<std::string, std::string> canonical;
-    for (const auto& m : opt.models) {
-      const auto c = compiler::zoo_canonical_name(m);
-      if (!c) continue;
-      auto [it, fresh] = canonical.emplace(*c, m);
-      if (!fresh)
-        throw ConfigError(fmt::format("--model '{}': error: the same model as '{}' ({}); give it once", m, it->second,
-                                      *c));
-    }
+  // One zoo model under two spellings (gpt2:decode=8, gpt2:decode=8:batch=1) would run twice.
+  if (const auto pair = compiler::repeated_zoo_model(opt.models)) {
+    const std::string &earlier = opt.models[pair->first], &later = opt.models[pair->second];
+    throw ConfigError(fmt::format("--model '{}': error: the same model as '{}' ({}); give it once", later, earlier,
+                                  *compiler::zoo_canonical_name(later)));
   }
   refuse_repeated_names(opt.strategies, "--strategies");
   {  // the summary names a strategy by its label (a YAML file's name:): labels must differ too

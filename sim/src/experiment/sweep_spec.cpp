@@ -317,15 +317,15 @@ class SpecReader {
   // One zoo model under two spellings (gpt2:decode=8, gpt2:batch=1:decode=8) would run twice, as
   // `npu experiment` refuses too (new-user finding).
   void same_zoo_model_once(const YAML::Node& list) {
-    std::map<std::string, std::string> canonical;
-    for (const auto& item : list) {
-      const auto c = compiler::zoo_canonical_name(item.Scalar());
-      if (!c) continue;
-      const auto [it, fresh] = canonical.emplace(*c, item.Scalar());
-      if (!fresh)
-        fail(item.Mark(), fmt::format("'models' lists '{}', the same model as '{}' ({})", item.Scalar(), it->second, *c),
-             "  give it once");
-    }
+    std::vector<std::string> names;
+    for (const auto& item : list) names.push_back(item.Scalar());
+    const auto pair = compiler::repeated_zoo_model(names);
+    if (!pair) return;
+    const std::string &earlier = names[pair->first], &later = names[pair->second];
+    fail(list[pair->second].Mark(),
+         fmt::format("'models' lists '{}', the same model as '{}' ({})", later, earlier,
+                     *compiler::zoo_canonical_name(later)),
+         "  give it once");
   }
 
   std::string resolve_model(const YAML::Node& node, const std::string& text) {

@@ -4,18 +4,14 @@
 
 #include <filesystem>
 
+#include "npu/compiler/backend/tiling/sram_plans.hpp"
+
 namespace npu::sim {
 
 namespace {
 
-std::string bytes_text(std::uint64_t b) {
-  if (b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
-  if (b % (1u << 10) == 0) return fmt::format("{} KiB", b >> 10);
-  return fmt::format("{} B", b);
-}
-
 std::string describe(const std::string& name, int rows, int cols, const std::string& dataflow, std::uint64_t sram) {
-  return fmt::format("{} ({}x{} {} array, {} SRAM)", name, rows, cols, dataflow, bytes_text(sram));
+  return fmt::format("{} ({}x{} {} array, {} SRAM)", name, rows, cols, dataflow, compiler::sram_size_text(sram));
 }
 
 }  // namespace

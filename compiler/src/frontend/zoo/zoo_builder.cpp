@@ -2,6 +2,7 @@
 #include "frontend/zoo/zoo_builder.hpp"
 
 #include <cctype>
+#include <map>
 
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
 #include "npu/compiler/transforms/pass_manager.hpp"
@@ -222,6 +223,16 @@ Graph build_zoo_model(const std::string& name, const ZooOptions& options) {
   if (*canonical == "resnet50") return zoo_resnet50(options);
   if (*canonical == "mobilenet_v2") return zoo_mobilenet_v2(options);
   return zoo_yolov5s(options);
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> repeated_zoo_model(const std::vector<std::string>& names) {
+  std::map<std::string, std::size_t> first;  // canonical name -> index of its first spelling
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (const auto c = zoo_canonical_name(names[i])) {
+      const auto [it, fresh] = first.emplace(*c, i);
+      if (!fresh) return std::make_pair(it->second, i);
+    }
+  return std::nullopt;
 }
 
 }  // namespace npu::compiler

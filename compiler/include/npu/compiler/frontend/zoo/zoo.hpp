@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "npu/compiler/ir/graph.hpp"
@@ -31,6 +32,11 @@ const std::vector<std::string>& zoo_model_names();
 /// Canonical name for `name` (accepts the alias mobilenetv2; a valid LLM name becomes
 /// "NAME:prefill=P:batch=B" or "NAME:decode=T:batch=B"), or nullopt if unknown or malformed.
 std::optional<std::string> zoo_canonical_name(const std::string& name);
+
+/// One zoo model listed under two spellings (gpt2:decode=8 and gpt2:batch=1:decode=8,
+/// mobilenet_v2 and mobilenetv2): the indices {earlier, later} of the first such pair in `names`
+/// (by zoo_canonical_name; names that are not zoo models are skipped), or nullopt.
+std::optional<std::pair<std::size_t, std::size_t>> repeated_zoo_model(const std::vector<std::string>& names);
 
 /// "NAME: error: unknown model (did you mean ...?): not a built-in model (the CNN and LLM
 /// names) and not an .onnx file path".
