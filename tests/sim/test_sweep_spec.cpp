@@ -188,6 +188,17 @@ TEST(SweepSpec, UnknownStrategyAndModel) {
                 "/no/such.onnx)\n  paths are relative to the spec file's folder");
 }
 
+TEST(SweepSpec, AMissingBaseFileIsNamedRelativeToTheSpec) {
+  // The config loader's own "cannot open" hint says paths are relative to the working directory,
+  // which is wrong for a spec (new-user finding): the spec names the folder it resolved against.
+  const std::string err = error_of(std::string("base: configs/edge-npu-ddr.yaml\n") + kModels);
+  EXPECT_EQ(err.substr(0, err.find("preset name: ")),
+            "spec.yaml:1:7: error: base config 'configs/edge-npu-ddr.yaml': no such file (" +
+                std::string(NPU_SOURCE_DIR) + "/configs/edge-npu-ddr.yaml)\n"
+                "  paths are relative to the spec file's folder; or give a ");
+  EXPECT_NE(err.find("edge-npu-ddr4"), std::string::npos) << err;
+}
+
 TEST(SweepSpec, AStrategyFileThatDoesNotLoadGivesItsOwnError) {
   // A spec in the current folder naming a strategy file beside it (paths relative to the spec
   // are then the names themselves): the file's own file:line:col error, not "unknown

@@ -205,6 +205,10 @@ class SpecReader {
     } else {
       spec.base = relative(text);
       spec.base_name = stem_of(text);
+      std::error_code ec;
+      if (!fs::exists(spec.base, ec))  // the loader's hint names the working directory, not the spec's folder
+        fail(node.Mark(), fmt::format("base config '{}': no such file ({})", text, spec.base),
+             "  paths are relative to the spec file's folder; or give a preset name: " + join_with(preset_names()));
     }
     try {
       load_hw_config(spec.base);  // the base itself must be a valid config
