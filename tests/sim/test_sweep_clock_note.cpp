@@ -35,3 +35,17 @@ TEST(SweepClockNote, NoNoteWithoutARateAxisOrWithTheTimingsSweptAlongside) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SweepClockNote, AValueTheConfigRefusesIsNotReadAsARate) {
+  // '1600MT/s' is an invalid cell (not a whole number); the note spans only 3200, the one rate a
+  // cell runs at: 12480 x 0.625 ns = 7.80 us, 22 x 0.625 = 13.75 ns (std::stod alone read it as 1600).
+  const std::string note = npu::sim::sweep_clock_note(
+      rate_spec(std::string("base: edge-npu-ddr4\naxes:\n  ddr.data_rate_mtps: [3200, 1600MT/s]\n") + kRateRest));
+  EXPECT_NE(note.find("tREFI = 12480 tCK is 7.80 us at 3200 MT/s, tRCD = 22 tCK 13.75 ns, and every"), std::string::npos)
+      << note;
+  EXPECT_EQ(note.find("1600"), std::string::npos) << note;
+}
+
+}  // namespace

@@ -18,9 +18,13 @@ std::string sweep_clock_note(const SweepSpec& spec) {
       if (axis.paths[p] != rate_key) continue;
       for (const auto& v : axis.values)
         if (p < v.size()) {
+          // Only a whole value: std::stod alone read '2400MT/s' as 2400, a value the config
+          // check refuses (its cell is invalid), and the note named a rate no cell runs at.
+          std::size_t used = 0;
           try {
-            rates.push_back(std::stod(v[p]));
-          } catch (const std::exception&) {  // a value the config check refuses: its cell is invalid
+            const double rate = std::stod(v[p], &used);
+            if (used == v[p].size()) rates.push_back(rate);
+          } catch (const std::exception&) {
           }
         }
     }
@@ -33,13 +37,18 @@ std::string sweep_clock_note(const SweepSpec& spec) {
   const auto [lo, hi] = std::minmax_element(rates.begin(), rates.end());
   if (!(*lo > 0)) return "";
   const auto ns = [](int ck, double rate) { return double(ck) * 2000.0 / rate; };
+  const std::string figures =
+      *lo == *hi ? fmt::format("tREFI = {} tCK is {:.2f} us at {:g} MT/s, tRCD = {} tCK {:.2f} ns", t.t_refi,
+                               ns(t.t_refi, *lo) / 1000.0, *lo, t.t_rcd, ns(t.t_rcd, *lo))
+                 : fmt::format("tREFI = {} tCK is {:.2f} us at {:g} MT/s and {:.2f} us at {:g} MT/s, tRCD = {} tCK "
+                               "{:.2f} ns and {:.2f} ns",
+                               t.t_refi, ns(t.t_refi, *lo) / 1000.0, *lo, ns(t.t_refi, *hi) / 1000.0, *hi, t.t_rcd,
+                               ns(t.t_rcd, *lo), ns(t.t_rcd, *hi));
   return fmt::format(
       "npu sweep: note: {} is swept with ddr.timing fixed in clocks (tCK = 2000 / data_rate_mtps ns, docs/config.md): "
-      "tREFI = {} tCK is {:.2f} us at {:g} MT/s and {:.2f} us at {:g} MT/s, tRCD = {} tCK {:.2f} ns and {:.2f} ns, and "
-      "every other timing scales alike\n  fix: to keep a device's ns timings, zip its ddr.timing keys (in tCK at each "
-      "rate) with the rate (docs/sweep.md \"zip\")\n",
-      rate_key, t.t_refi, ns(t.t_refi, *lo) / 1000.0, *lo, ns(t.t_refi, *hi) / 1000.0, *hi, t.t_rcd, ns(t.t_rcd, *lo),
-      ns(t.t_rcd, *hi));
+      "{}, and every other timing scales alike\n  fix: to keep a device's ns timings, zip its ddr.timing keys (in tCK "
+      "at each rate) with the rate (docs/sweep.md \"zip\")\n",
+      rate_key, figures);
 }
 
 }  // namespace npu::sim
