@@ -77,7 +77,10 @@ class OutstandingWindow {
  private:
   struct Channel {
     std::vector<std::uint64_t> ring;  // done times of the newest `depth_` requests (pending at the tail)
-    std::size_t head = 0, count = 0, pending = 0;
+    // pending apart from count: side by side, GCC updated the pair with one 16-byte load, which
+    // could not take its value from completed()'s 8-byte store of pending (a store-forwarding
+    // stall that was half of Dma::issue_burst's samples on a long stream, docs/performance.md).
+    std::size_t count = 0, head = 0, pending = 0;
   };
   /// i mod size for i < 2 size (head < size and count <= size): a compare instead of a division,
   /// which was a third of issued()'s time in a profile of a long stream (docs/performance.md).
@@ -238,7 +241,10 @@ inline void OutstandingWindow::completed(int channel, std::uint64_t done_ps) {
 
 inline void LoadLineBuffer::add(int channel, const DmaBurst& b, std::uint64_t dram_bytes, std::uint64_t done_ps) {
   if (arrivals_.empty()) sram_addr_ = b.sram_addr;
-  arrivals_.push_back({channel, b.bytes, dram_bytes});
+  Arrival& a = arrivals_.emplace_back();  // filled in place: a temporary copied as 16 bytes stalled as above
+  a.channel = channel;
+  a.bytes = b.bytes;
+  a.dram_bytes = dram_bytes;
   bytes_ += b.bytes;
   ready_ps_ = std::max(ready_ps_, done_ps);
 }
