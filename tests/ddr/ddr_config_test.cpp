@@ -155,5 +155,20 @@ TEST(DdrConfigCheck, WatermarkDefaults) {
   EXPECT_EQ(w.low, 8);
 }
 
+TEST(DdrConfigCheck, ADerivedLowWatermarkStaysBelowAGivenHighOne) {
+  // docs/config.md: the low mark defaults to 1/4 x queue_depth, below high. High 1 at depth 32
+  // leaves low = min(32 / 4, 1 - 1) = 0 (drain the writes to empty); it was 8 and the config
+  // the loader accepted failed when the DDR model was built (new-user finding).
+  DdrConfig c = ddr4_3200();
+  c.write_high_watermark = 1;
+  c.write_low_watermark = 0;  // 0: derived
+  const WriteWatermarks w = resolved_watermarks(c);
+  EXPECT_EQ(w.high, 1);
+  EXPECT_EQ(w.low, 0);
+  EXPECT_EQ(error_of(c), "");
+  c.write_high_watermark = 5;  // min(8, 4) = 4
+  EXPECT_EQ(resolved_watermarks(c).low, 4);
+}
+
 }  // namespace
 }  // namespace npu::hw

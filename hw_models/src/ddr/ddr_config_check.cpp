@@ -27,7 +27,10 @@ WriteWatermarks resolved_watermarks(const DdrConfig& cfg) {
   // In 64 bits: 3 x queue_depth must not wrap for any int depth (validate_ddr_config bounds it).
   w.high = cfg.write_high_watermark > 0 ? cfg.write_high_watermark
                                         : int(std::max<std::int64_t>(1, std::int64_t(cfg.queue_depth) * 3 / 4));
-  w.low = cfg.write_low_watermark > 0 ? cfg.write_low_watermark : cfg.queue_depth / 4;
+  // Derived as the loader derives it (ddr_section.cpp, docs/config.md "1/4 x queue_depth, below
+  // high"): queue_depth / 4 alone gave low 8 under high 1 at depth 32, a config the loader had
+  // accepted that then failed when the model was built (new-user finding).
+  w.low = cfg.write_low_watermark > 0 ? cfg.write_low_watermark : std::min(cfg.queue_depth / 4, w.high - 1);
   return w;
 }
 
@@ -140,7 +143,8 @@ void check_watermarks(const DdrConfig& cfg, const std::string& source) {
     fail(source,
          "ddr write watermarks low = " + std::to_string(w.low) + ", high = " + std::to_string(w.high) +
              " do not satisfy 0 <= low < high <= queue_depth = " + std::to_string(cfg.queue_depth),
-         "leave write_high_watermark/write_low_watermark at 0 for 3/4 and 1/4 of queue_depth, or fix them");
+         "omit write_high_watermark and write_low_watermark for 3/4 and 1/4 of queue_depth (low below high), or give "
+         "1 <= low < high <= queue_depth");
   }
 }
 

@@ -117,8 +117,8 @@ void write_ddr(YamlLines& y, const DdrConfig& d) {
   y.line(fmt::format("  write_high_watermark: {}", d.write_high_watermark));
   if (d.write_low_watermark > 0)
     y.line(fmt::format("  write_low_watermark: {}", d.write_low_watermark));
-  else  // queue_depth < 4: the derived low mark is 0, which the key itself does not accept
-    y.line("  # write_low_watermark: 0 (derived: queue_depth / 4)");
+  else  // queue_depth < 4 or high = 1: the derived low mark is 0, which the key itself does not accept
+    y.line("  # write_low_watermark: 0 (derived: min(queue_depth / 4, write_high_watermark - 1))");
   const DdrTimingCk& t = d.timing;
   y.line("  timing:  # DRAM clocks (tCK)");
   const std::pair<const char*, int> timings[] = {
