@@ -12,6 +12,7 @@ Writes PNGs into PLOTDIR (default DIR/plots):
                               run, under the config's compute roof, its peak DDR bandwidth
                               roof and, where lower, its sequential-stream roof
 
+DIR may also be a folder `npu report` wrote (its rows name their run folders in `run_dirs`).
 Needs Debian's python3-matplotlib and python3-pandas. Exits 1 with a message when DIR is
 not an experiment folder.
 """
@@ -86,10 +87,30 @@ def strategy_bars(summary, out_dir):
     return written
 
 
-def layer_bars(run_dir_root, runs, out_dir):
+def run_folder(root, row):
+    """The run folder of a summary.json row: `run_dir` (an experiment's own summary) or the first
+    of `run_dirs` (a summary `npu report` wrote, also over an experiment's own folder), as given
+    (relative to the working directory the command ran in) or else relative to `root`; None when
+    the row names none."""
+    path = row.get("run_dir") or next(iter(row.get("run_dirs") or []), None)
+    if not path:
+        return None
+    if os.path.isabs(path) or os.path.isdir(path):
+        return path
+    return os.path.join(root, path)
+
+
+def layers_csv(root, run_dir):
+    """A run's per-layer CSV: its own layers.csv, else the experiment's layers/<run id>.csv."""
+    own = os.path.join(run_dir, "layers.csv")
+    return own if os.path.exists(own) else os.path.join(root, "layers", f"{os.path.basename(run_dir)}.csv")
+
+
+def layer_bars(root, run_dirs, out_dir):
     written = []
-    for run in runs:
-        path = os.path.join(run_dir_root, "layers", f"{run}.csv")
+    for run_dir in run_dirs:
+        run = os.path.basename(run_dir)
+        path = layers_csv(root, run_dir)
         if not os.path.exists(path):
             continue
         df = pd.read_csv(path)
@@ -168,8 +189,11 @@ def roofline(root, summary_json, out_dir):
         fig, ax = plt.subplots(figsize=(7, 5))
         peak_macs = peak_gbps = stream_gbps = None
         for r in chosen:
-            rs_path = os.path.join(r["run_dir"], "run_summary.json")
-            lay_path = os.path.join(root, "layers", f"{os.path.basename(r['run_dir'])}.csv")
+            run_dir = run_folder(root, r)
+            if run_dir is None:
+                continue
+            rs_path = os.path.join(run_dir, "run_summary.json")
+            lay_path = layers_csv(root, run_dir)
             if not (os.path.exists(rs_path) and os.path.exists(lay_path)):
                 continue
             with open(rs_path) as f:
@@ -218,9 +242,12 @@ def main():
     summary = pd.read_csv(csv_path)
     with open(json_path) as f:
         summary_json = json.load(f)
-    runs = [os.path.basename(r["run_dir"]) for r in summary_json if r.get("status") == "ok"]
+    if not isinstance(summary_json, list) or not all(isinstance(r, dict) for r in summary_json):
+        sys.exit(f"plot_experiment: error: {json_path} is not a list of runs; "
+                 "give the folder of `npu experiment --out DIR` or of `npu report ... --out DIR`")
+    run_dirs = [d for d in (run_folder(args.dir, r) for r in summary_json if r.get("status") == "ok") if d]
     written = strategy_bars(summary, out_dir)
-    written += layer_bars(args.dir, runs, out_dir)
+    written += layer_bars(args.dir, run_dirs, out_dir)
     written += roofline(args.dir, summary_json, out_dir)
     for w in written:
         print(w)

@@ -87,8 +87,10 @@ def pareto_mask(points):
 
 
 def axis_columns(df):
-    """The sweep-axis columns of a report: every column not in FIXED_COLUMNS, in file order."""
-    return [c for c in df.columns if c not in FIXED_COLUMNS]
+    """The sweep-axis columns of a report: every column not in FIXED_COLUMNS that is a dotted
+    config path (section.key, as every axis is), in file order. Other columns an experiment's
+    summary carries (earlier_run) are not axes (new-user finding: axis_earlier_run.png)."""
+    return [c for c in df.columns if c not in FIXED_COLUMNS and "." in c]
 
 
 def require(df, columns, source, what):

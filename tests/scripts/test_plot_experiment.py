@@ -70,5 +70,25 @@ class RoofLines(unittest.TestCase):
         self.assertEqual(len(pe.roof_lines(1.024e12, 256.0, 256.0)), 1)
 
 
+class RunFolders(unittest.TestCase):
+    # New-user finding: a folder `npu report` wrote (rows name `run_dirs`, a list) raised
+    # KeyError 'run_dir'. Both row forms give the run folder and its layers CSV.
+    def test_an_experiment_row_and_a_report_row_name_the_same_run(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as root:
+            run = os.path.join(root, "runs", "m__hw__none")
+            os.makedirs(run)
+            self.assertEqual(pe.run_folder(root, {"run_dir": run}), run)
+            self.assertEqual(pe.run_folder(root, {"run_dirs": [run, "elsewhere"]}), run)
+            # Relative to the working directory when it is there, else to the folder plotted.
+            self.assertEqual(pe.run_folder(root, {"run_dirs": ["runs/m__hw__none"]}),
+                             os.path.join(root, "runs/m__hw__none"))
+            self.assertIsNone(pe.run_folder(root, {"run_dirs": []}))
+            # The experiment's layers/<run id>.csv until the run folder has its own layers.csv.
+            self.assertEqual(pe.layers_csv(root, run), os.path.join(root, "layers", "m__hw__none.csv"))
+            open(os.path.join(run, "layers.csv"), "w").close()
+            self.assertEqual(pe.layers_csv(root, run), os.path.join(run, "layers.csv"))
+
+
 if __name__ == "__main__":
     unittest.main()

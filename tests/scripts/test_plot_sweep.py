@@ -178,6 +178,13 @@ class Report(unittest.TestCase):
         self.assertAlmostEqual(med.loc["16", "conv-bn-act"], (1.6 + 1.5) / 2)
         self.assertAlmostEqual(med.loc["32", "conv-bn-act"], 1.5)
 
+    def test_an_experiment_summarys_other_columns_are_not_axes(self):
+        # New-user finding: an experiment folder's earlier_run column was drawn as a sweep axis.
+        # Axes are dotted config paths (docs/sweep.md); the fixed columns and any other are not.
+        import pandas as pd
+        df = pd.DataFrame(columns=["model", "hw", "strategy", "earlier_run", "sram.capacity", "cell_key"])
+        self.assertEqual(ps.axis_columns(df), ["sram.capacity"])
+
     def test_missing_pareto_column_is_named(self):
         write_summary(self.csv, drop=("latency_ms",))
         with self.assertRaises(ps.PlotError) as e:
