@@ -2,6 +2,7 @@
 // against the children's run.json by hand, and its bad-input errors (issue 26, "Bad inputs").
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <vector>
@@ -304,4 +305,30 @@ TEST(LlmTool, UnwritableOutFolder) {
   EXPECT_TRUE(std::regex_search(r.output, std::regex(".*/file/sub: error: cannot create the output folder: .*/file' exists and is not a folder")))
       << r.output;
   EXPECT_EQ(r.output.find("simulations"), std::string::npos) << r.output;  // nothing ran
+}
+
+// An experiment's folder given as --out: npu llm would have replaced its summary.* with the LLM's
+// runs, exit 0 (new-user finding). Refused before any run; the experiment's files stay.
+TEST(LlmTool, AnExperimentsFolderIsRefusedAsOut) {
+  const std::string dir = npu::test::fresh_dir("llm-out-experiment");
+  std::ofstream(dir + "/plan.json")
+      << R"({"format": "npu-plan 1", "kind": "experiment", "cells": [{"key": "k", "run_dir": "runs/resnet18__edge-npu-ddr4__none"}]})";
+  std::ofstream(dir + "/summary.csv") << "model\nresnet18\n";
+  const auto r = run_npu({"llm", "gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--out", dir});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--out " + dir + ": error: the folder holds an experiment (" + dir +
+                          "/plan.json), whose summary.csv/json/md npu llm would replace"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(npu::test::read_file(dir + "/summary.csv"), "model\nresnet18\n");
+  // A folder whose plan holds npu llm's own runs (an interrupted npu llm into it) is not refused:
+  // the run goes on and writes its llm.* (the tiny pair's one decode step).
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  const std::string own = npu::test::fresh_dir("llm-out-own");
+  std::ofstream(own + "/plan.json")
+      << R"({"format": "npu-plan 1", "kind": "experiment", "cells": [{"key": "k", "run_dir": "runs/gpt2_tiny__edge-npu-ddr4__none__prefill127"}]})";
+  const auto again = run_npu({"llm", pair("gpt2_tiny", "gpt2_tiny"), "--hw", "configs/edge-npu-ddr4.yaml",
+                              "--strategies", "none", "--generate", "1", "--out", own});
+  EXPECT_EQ(again.status, 0) << again.output;
+  EXPECT_TRUE(std::filesystem::exists(own + "/llm.json")) << again.output;
 }

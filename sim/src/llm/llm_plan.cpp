@@ -1,4 +1,5 @@
 #include "npu/sim/llm/llm_plan.hpp"
+#include "npu/sim/llm/llm_out_folder.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,6 +83,7 @@ void check_run_options(const LlmOptions& opt, std::int64_t generate) {
                                   opt.samples));
   if (opt.jobs < 1)
     throw ConfigError(fmt::format("--jobs {}: error: give at least 1 simulation at a time, e.g. -j 2", opt.jobs));
+  refuse_other_tools_folder(opt.out_dir);
   create_output_folder(opt.out_dir);
 }
 
