@@ -9,6 +9,7 @@
 
 #include "npu/compiler/frontend/tensor_io.hpp"
 #include "fp32_config.hpp"
+#include "shared_data.hpp"
 #include "tool_runner.hpp"
 
 namespace {
@@ -91,6 +92,31 @@ TEST(VerifyExpectedTool, Int8ConfigFailsWhenTheReferenceIsFarFromExpected) {
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("error: our fp32 reference vs --expected 'output'"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("relative 0.5 > tolerance 0.0001"), std::string::npos) << r.output;
+}
+
+}  // namespace
+
+namespace {
+
+// A token id past the vocabulary in --input data was reported against the model file alone
+// (new-user finding); the error now names the --input files too. gpt2_tiny's wte has 2048 rows
+// (../shared/models/llm/README), so id 5000 is out of range.
+TEST(VerifyInputData, AValueTheGraphRefusesNamesTheInputFile) {
+  NPU_REQUIRE_SHARED_OR_SKIP(npu::test::shared_path("models") + "/llm");
+  const std::string dir = npu::test::fresh_dir("verify-input-range");
+  RefTensor ids;
+  ids.shape = {1, 1};
+  ids.type = npu::compiler::ElemType::Int64;
+  ids.i = {5000};
+  npu::compiler::write_npy(dir + "/ids.npy", ids);
+  const auto r = npu::test::run_npu({"verify", npu::test::shared_path("models") + "/llm/gpt2_tiny-decode.onnx", "--hw",
+                                     "configs/edge-npu-ddr4.yaml", "--input", "input_ids=" + dir + "/ids.npy", "--out",
+                                     dir + "/o"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("index 5000 is out of range for a dim of 2048\n  the model's inputs came from --input "
+                          "input_ids=" + dir + "/ids.npy: check their values"),
+            std::string::npos)
+      << r.output;
 }
 
 }  // namespace

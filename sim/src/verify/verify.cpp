@@ -237,7 +237,17 @@ VerifyInputs prepare_verify(const VerifyOptions& opt) {
   // fp32 reference: the float graph (a QDQ model's dequantised weights, no rounding).
   compiler::ReferenceOptions ro;
   ro.apply_quant = false;
-  in.reference = compiler::run_reference(graph, in.inputs, ro);
+  try {
+    in.reference = compiler::run_reference(graph, in.inputs, ro);
+  } catch (const ConfigError& e) {
+    // A value of the user's data the graph refuses (a token id past the vocabulary) was reported
+    // against the model alone (new-user finding): the data's files are named too.
+    if (opt.input_data.empty()) throw;
+    throw ConfigError(fmt::format("{}\n  the model's inputs came from --input {}: check their values against the "
+                                  "model (e.g. token ids below the vocabulary size), or leave --input out for "
+                                  "generated data",
+                                  e.what(), fmt::join(opt.input_data, ", --input ")));
+  }
   if (!in.expected.empty()) {
     RefTensorMap ref_subset;
     for (const auto& [name, t] : in.expected) ref_subset[name] = in.reference.at(name);
