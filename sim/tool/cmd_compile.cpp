@@ -148,11 +148,11 @@ void add_compile(CLI::App& app) {
                 "Compile for the configured SRAM only (by default plans for 1/2, 1/4, ... of it stay candidates and a larger SRAM's program is kept only where the estimates rank it better)");
   npu::tool::add_dynamic_size_option(cmd, a->dynamic_size);
   npu::tool::add_dropout_option(cmd, a->dropout_as_identity);
-  cmd->add_option("--max-instructions", a->max_instructions,
-                  "Refuse a program past this many instructions, with an estimate of its full size (memory bound; "
-                  "a large --input-shape multiplies them)")
-      ->default_val(compiler::kMaxProgramInstructions)
-      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+  npu::tool::add_integer_option(cmd, "--max-instructions", a->max_instructions,
+                                "Refuse a program past this many instructions, with an estimate of its full size "
+                                "(memory bound; a large --input-shape multiplies them)",
+                                1, 1ULL << 40, "instructions a program may hold, e.g. --max-instructions 6000000")
+      ->default_val(compiler::kMaxProgramInstructions);
   cmd->add_flag("--explain", a->explain, "Print every pass decision (folded / fused / declined: reason)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but --explain output");
   cmd->callback([a, strategy_opt, strategy_file_opt]() {

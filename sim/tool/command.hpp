@@ -15,6 +15,7 @@
 #include "npu/base/config_error.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/sim/run/trace_kinds.hpp"
+#include "integer_option.hpp"
 
 namespace npu::tool {
 
@@ -90,10 +91,10 @@ inline void add_jobs_option(CLI::App* cmd, int& target) {
 /// past N instructions (memory bound; default compiler::kMaxProgramInstructions, 2 x 10^6).
 /// `target` keeps 0 for the default when the option is absent.
 inline void add_max_instructions_option(CLI::App* cmd, std::uint64_t& target) {
-  cmd->add_option("--max-instructions", target,
-                  "Refuse a program past this many instructions (default 2000000), with an estimate of its full size "
-                  "(memory bound: about 0.3 KB each; small SRAMs and long prompts multiply them)")
-      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+  add_integer_option(cmd, "--max-instructions", target,
+                     "Refuse a program past this many instructions (default 2000000), with an estimate of its full "
+                     "size (memory bound: about 0.3 KB each; small SRAMs and long prompts multiply them)",
+                     1, 1ULL << 40, "instructions a program may hold, e.g. --max-instructions 6000000");
 }
 
 /// `--dropout-as-identity` (compile, simulate, verify, experiment): run a Dropout left in

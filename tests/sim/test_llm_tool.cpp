@@ -251,6 +251,10 @@ INSTANTIATE_TEST_SUITE_P(
                     "--samples 1: error: interpolation needs at least 2.*--every-step"},
         LlmBadInput{"jobs0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "-j", "0"},
                     "--jobs: '0' is not an integer from 1 to 1024"},
+        // CLI11's own range text before (new-user finding), unlike every other integer option.
+        LlmBadInput{"max_instructions0", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--max-instructions", "0"},
+                    "--max-instructions: '0' is not an integer from 1 to 1099511627776 \\(instructions a program "
+                    "may hold, e.g. --max-instructions 6000000\\)"},
         LlmBadInput{"strategies_empty", {"gpt2", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies", ""},
                     "--strategies '': error: empty entry in the list"},
         // Each pair's runs and rows would be written twice (summary.csv held every run twice).
