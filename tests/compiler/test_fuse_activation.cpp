@@ -166,5 +166,22 @@ TEST(FuseActivation, FusesIntoGemm) {
   EXPECT_EQ(g.nodes.back().attr_string(fused_attr::kAct, ""), "relu");
 }
 
+TEST(FuseActivation, DeclinesAProducerTheHostRuns) {
+  // New-user finding: a Gemm placed on the host (there: transA = 1) took the NPU Relu after it.
+  GraphBuilder b;
+  const std::string y = b.global_avg_pool_flatten_gemm("head", b.input("x", {1, 8, 4, 4}), 10);
+  b.output(b.unary("relu", "Relu", y));
+  Graph g = b.g;
+  Node& gemm = g.nodes[std::size_t(find_node(g, "head.fc"))];
+  gemm.on_host = true;
+  gemm.host_reason = "Gemm transA=1: no NPU lowering";
+  const auto d = run(g);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_EQ(d[0].reason, "Gemm head.fc runs on the host (Gemm transA=1: no NPU lowering); Relu stays an NPU layer of its own");
+  EXPECT_EQ(g.nodes.back().op_type, "Relu");
+  EXPECT_EQ(g.nodes[std::size_t(find_node(g, "head.fc"))].attr_string(fused_attr::kAct, ""), "");
+}
+
 }  // namespace
 }  // namespace npu::compiler

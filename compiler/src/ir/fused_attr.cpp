@@ -38,6 +38,12 @@ bool is_graph_output(const Graph& graph, const std::string& tensor) {
   return std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end();
 }
 
+std::string host_anchor_decline(const Node& anchor, const std::string& what) {
+  if (!anchor.on_host) return "";
+  return anchor.op_type + " " + anchor.name + " runs on the host (" + anchor.host_reason + "); " + what +
+         " stays an NPU layer of its own";
+}
+
 long sole_reader(const Graph& graph, const std::string& tensor) {
   if (is_graph_output(graph, tensor)) return -1;
   const auto c = graph.consumers(tensor);

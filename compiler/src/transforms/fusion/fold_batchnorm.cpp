@@ -55,6 +55,8 @@ Legality FoldBatchNorm::check(const Graph& graph, const Candidate& c) const {
   }
   const Node& conv = graph.nodes[std::size_t(find_node(graph, c.nodes[0]))];
   const Node& bn = graph.nodes[std::size_t(find_node(graph, c.nodes[1]))];
+  if (const std::string host = host_anchor_decline(conv, "BatchNormalization"); !host.empty())
+    return Legality::decline(host);
   std::size_t bn_outputs = 0;
   for (const auto& o : bn.outputs) bn_outputs += o.empty() ? 0 : 1;
   if (bn_outputs != 1)

@@ -119,6 +119,7 @@ Legality FuseActivation::check(const Graph& graph, const Candidate& c) const {
     return Legality::decline("Add " + first.name + " between conv and " + act.op_type + " (see fuse-residual)");
   }
   const Node& anchor = first;
+  if (const std::string host = host_anchor_decline(anchor, act.op_type); !host.empty()) return Legality::decline(host);
   const std::string existing = anchor.attr_string(fused_attr::kAct, "");
   if (!existing.empty()) return Legality::decline(anchor.op_type + " already has activation " + existing + " fused");
   const std::string& x = act.inputs[0];

@@ -44,6 +44,7 @@ std::vector<Candidate> FuseBias::match(const Graph& graph) const {
 Legality FuseBias::check(const Graph& graph, const Candidate& c) const {
   const Node& mm = graph.nodes[std::size_t(find_node(graph, c.nodes[0]))];
   const std::string& x = mm.outputs[0];
+  if (const std::string host = host_anchor_decline(mm, "the bias Add"); !host.empty()) return Legality::decline(host);
   if (is_graph_output(graph, x)) return Legality::decline("MatMul output is a graph output");
   if (graph.consumers(x).size() != 1) return Legality::decline("MatMul output also feeds other nodes");
   if (mm.inputs.size() > 2) return Legality::decline("MatMul already has a bias fused");

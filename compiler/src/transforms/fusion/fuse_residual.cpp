@@ -12,6 +12,7 @@ const std::string& skip_of(const Node& add, const std::string& conv_out) {
 
 Legality residual_legality(const Graph& g, const Node& conv, const Node& add) {
   const std::string& x = conv.outputs.at(0);
+  if (const std::string host = host_anchor_decline(conv, add.op_type); !host.empty()) return Legality::decline(host);
   const std::string act = conv.attr_string(fused_attr::kAct, "");
   if (!act.empty())
     return Legality::decline("activation " + act + " already fused into " + conv.name +

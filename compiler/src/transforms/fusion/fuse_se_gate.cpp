@@ -44,6 +44,7 @@ std::vector<Candidate> FuseSeGate::match(const Graph& graph) const {
 Legality FuseSeGate::check(const Graph& graph, const Candidate& c) const {
   const Node& conv = graph.nodes[std::size_t(find_node(graph, c.nodes[0]))];
   const Node& m = graph.nodes[std::size_t(find_node(graph, c.nodes[1]))];
+  if (const std::string host = host_anchor_decline(conv, "the gate's Mul"); !host.empty()) return Legality::decline(host);
   std::string data, gate;
   split_gate(graph, m, data, gate);
   // A constant [1, C, 1, 1] factor is a per-channel scale (a converter's Scale layer), not a

@@ -113,6 +113,13 @@ const Node* node_named(const Graph& graph, const std::string& name);
 /// True if `tensor` is one of the graph outputs.
 bool is_graph_output(const Graph& graph, const std::string& tensor);
 
+/// A fusion's decline reason when its anchor runs on the host: "Gemm fc runs on the host
+/// (REASON); Relu stays an NPU layer of its own", `what` naming the node(s) that would have
+/// been absorbed; "" when the anchor runs on the NPU. A host node has no NPU epilogue: fused into
+/// it, an NPU layer's work would move to the host unseen (new-user finding: a host Gemm took the
+/// NPU Relu after it, and a graph whose one NPU layer was that Relu compiled to nothing).
+std::string host_anchor_decline(const Node& anchor, const std::string& what);
+
 /// Index of the node that reads `tensor` when it is its only reader and `tensor` is no graph
 /// output (a value a rewrite may fold away without anyone else losing it), else -1.
 long sole_reader(const Graph& graph, const std::string& tensor);
