@@ -80,6 +80,30 @@ TEST(RecogniseAffine, ADivisionByZeroStaysAsWritten) {
   }
 }
 
+TEST(RecogniseAffine, AConstantAddOrSubAfterABiasedConvJoinsItsBias) {
+  // New-user finding: Conv(bias B) -> Add(0.3) -> Relu stayed three layers under every strategy
+  // (an Add-only chain makes no BatchNormalization). The Add joins the bias: B' = B + 0.3 (and
+  // B - 0.3 for a Sub), so the Relu is the Conv's next node and fuse-activation can take it.
+  for (const char* op : {"Add", "Sub"}) {
+    testing::GraphBuilder b("affine");
+    const std::string x = b.input("x", {1, 4, 8, 8});
+    const std::string c = b.conv("conv", x, 4, 3, 1, 1, 1, /*bias=*/true);
+    const std::vector<float> bias = b.g.tensors.at("conv.bias").float_data;
+    b.output(b.unary("relu", "Relu", b.binary("shift", op, c, b.scalar("d", 0.3f))));
+    Graph g = b.g;
+    run_import_passes(g, {"infer-shapes", "recognise-affine"}, "affine");
+    std::vector<std::string> ops;
+    for (const Node& n : g.nodes) ops.push_back(n.op_type);
+    ASSERT_EQ(ops, (std::vector<std::string>{"Conv", "Relu"})) << op;
+    const Tensor& folded = g.tensor(g.nodes[0].inputs.at(2));
+    ASSERT_EQ(folded.float_data.size(), 4u);
+    const double sign = std::string(op) == "Add" ? 1.0 : -1.0;
+    for (std::size_t k = 0; k < 4; ++k)
+      EXPECT_EQ(folded.float_data[k], float(double(bias[k]) + sign * double(0.3f))) << op << " channel " << k;
+    EXPECT_FALSE(g.has_tensor("conv.bias")) << "the original bias, read by nothing now, is dropped";
+  }
+}
+
 /// `npu verify` of a converter case on `hw`: every strategy's row passes (fp32: relative error
 /// within 1e-4 of the reference; int8: bit-exact with the integer reference).
 void expect_verified(const std::string& file, const std::string& hw) {

@@ -4,7 +4,11 @@
 // spelling does not change what fusion saves (../shared/models/cases/converter/README):
 //  - a bias written as a separate Add (or Sub) of a per-channel or scalar constant after a
 //    bias-less Conv becomes the Conv's bias B: ONNX Conv computes conv(x, W) + B[c], the same
-//    sum in the same order, so the values are bit-identical;
+//    sum in the same order, so the values are bit-identical; after a Conv whose bias is a
+//    constant, the Add joins it (B + d, summed in double and rounded once: conv(x, W) + B + d
+//    up to one fp32 rounding), so a Relu after it fuses under every strategy that fuses one
+//    (new-user finding: an Add-only chain has no Mul/Div to make a BatchNormalization of, and
+//    stayed a layer of its own under every strategy);
 //  - a chain of per-channel or scalar constant Mul / Div / Add / Sub after a Conv becomes one
 //    BatchNormalization with scale s, B b, mean 0, var 1 and epsilon 0: ONNX's
 //    (x - mean) / sqrt(var + epsilon) * scale + B is then s x + b, which fold-batchnorm folds
@@ -78,18 +82,33 @@ std::string add_vector(Graph& g, const std::string& name, const std::vector<doub
   return name;
 }
 
-/// Folds the constant Add/Sub after bias-less Conv `i` into its bias; true if it did.
+/// The C values of Conv `conv`'s bias: zeros without one, its constant float [C] bias, or nullopt
+/// (a bias computed at run time or of another shape or type).
+std::optional<std::vector<double>> conv_bias(const Graph& g, const Node& conv, std::int64_t c) {
+  if (conv.inputs.size() < 3 || conv.inputs[2].empty()) return std::vector<double>(std::size_t(c), 0.0);
+  if (!g.has_tensor(conv.inputs[2])) return std::nullopt;
+  const Tensor& b = g.tensor(conv.inputs[2]);
+  if (!b.is_constant || b.type != ElemType::Float32 || b.quant || std::int64_t(b.float_data.size()) != c)
+    return std::nullopt;
+  return std::vector<double>(b.float_data.begin(), b.float_data.end());
+}
+
+/// Folds the constant Add/Sub after Conv `i` into its bias (bias-less, or a constant bias); true if
+/// it did.
 bool fold_bias(Graph& g, std::size_t i) {
   Node& conv = g.nodes[i];
-  if (conv.op_type != "Conv" || conv.inputs.size() > 2 || conv.outputs.size() != 1) return false;
+  if (conv.op_type != "Conv" || conv.inputs.size() > 3 || conv.outputs.size() != 1) return false;
   const Tensor& y = g.tensor(conv.outputs[0]);
   if (y.shape.size() != 4 || y.quant) return false;
+  const auto bias = conv_bias(g, conv, y.shape[1]);
+  if (!bias) return false;
   const long r = sole_reader(g, conv.outputs[0]);
   std::vector<double> m, a;
   if (r < 0 || !affine_step(g, g.nodes[std::size_t(r)], conv.outputs[0], y.shape[1], m, a)) return false;
   const std::string op = g.nodes[std::size_t(r)].op_type;
   if (op != "Add" && op != "Sub") return false;
   const std::string out = g.nodes[std::size_t(r)].outputs[0];
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] += (*bias)[k];
   conv.inputs.resize(2);
   conv.inputs.push_back(add_vector(g, conv.name + ".B_recognised", a));
   conv.outputs[0] = out;  // the Conv now writes what the Add wrote
