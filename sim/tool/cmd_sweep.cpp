@@ -54,6 +54,12 @@ void add_sweep(CLI::App& app) {
     if (const std::string none_ran = npu::sim::all_invalid_error(out, opt->out_dir); !none_ran.empty()) {
       std::cerr << none_ran << "\n";
       npu::tool::set_exit_status(1);
+    } else if (out.planned_invalid > 0) {
+      // Also under -q (new-user finding: a typo such as 'abc' in an axis gave exit 0 and no word
+      // at all; the invalid cells were rows of summary.csv only).
+      std::cerr << "npu sweep: warning: " << out.planned_invalid << " of " << out.planned
+                << " planned cells are invalid and did not run (status 'invalid' in " << opt->out_dir
+                << "/summary.md); the first: " << out.first_invalid << "\n";
     }
     if (out.failed) {
       std::cerr << "npu sweep: " << out.failed << " of " << out.in_shard << " cells failed (status 'failed' in the "

@@ -42,6 +42,15 @@ TEST(SweepAllInvalidTool, SomeInvalidBesideValidRunsTheValidAndExitsZero) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("2 cells, 0 done before, 1 invalid, 1 run now, 0 failed"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("no cell ran"), std::string::npos) << r.output;
+  // Said on stderr also under -q, which prints nothing else (new-user finding: a typo'd axis value
+  // gave exit 0 and no word at all).
+  const auto q = npu::test::run_npu({"sweep", spec(dir, "1KiB, 64KiB"), "--out", dir + "/outq", "-q"});
+  EXPECT_EQ(q.status, 0) << q.output;
+  EXPECT_EQ(q.output.rfind("npu sweep: warning: 1 of 2 planned cells are invalid and did not run (status 'invalid' in " +
+                               dir + "/outq/summary.md); the first: ",
+                           0),
+            0u)
+      << q.output;
 }
 
 }  // namespace
