@@ -37,3 +37,24 @@ TEST(FixedMemoryUtilisation, HalfBurstRowsReportTheirOwnBytesAndAtMostThePeak) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(IdealMemoryLine, TheDdrLineNamesTheIdealMemoryInsteadOfAShareOfThePeak) {
+  // --ideal-memory: transfers take no time, so bytes / run time may pass the DDR's peak (a new
+  // user's 1x1 conv read "110.7 % of 25.6 GB/s peak"). Edge preset: DDR4-3200 x64 = 3200 MT/s x
+  // 8 B = 25.6 GB/s (configs/edge-npu-ddr4.yaml).
+  const std::string dir = npu::test::fresh_dir("ideal-memory-line");
+  npu::test::write_bytes(dir + "/p.npuasm",
+                         ".npuasm 1\n.program name=one-load strategy=none dtype=int8\n"
+                         ".tensor input kind=input ddr=0x0 bytes=4096\n"
+                         "LOAD layer=l0 tensor=input ddr=0x0 sram=0x0 extent=4096\n");
+  const auto r = npu::test::run_npu(
+      {"run", dir + "/p.npuasm", "--hw", "configs/edge-npu-ddr4.yaml", "--ideal-memory", "--out", dir + "/out"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("GB/s (ideal memory: not bounded by the config's 25.6 GB/s DDR peak)"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("% of 25.6 GB/s peak"), std::string::npos) << r.output;
+}
+
+}  // namespace
