@@ -173,6 +173,16 @@ TEST(RecogniseByMath, Relu6AsMinMaxBecomesClip) {
   EXPECT_EQ(r.nodes[0].attr_float("max", -1), 6.0f);
 }
 
+TEST(RecogniseByMath, AnInferenceDropoutBeforeARelu) {
+  // Dropout(x, ratio 0.1) -> Relu: an inference Dropout is the identity (ONNX Dropout-13 without
+  // training_mode), so the pair is relu(x): 2 -> 1, as Identity -> Relu already was (new-user
+  // finding: Conv -> Dropout -> Relu kept its Relu unfused under every strategy).
+  Chain c;
+  const std::string d = c.op("drop", "Dropout", {c.x, c.s("ratio", 0.1f)});
+  const std::string y = c.op("relu", "Relu", {d});
+  recognised_as(c, y, 2, 1, "Relu");
+}
+
 TEST(RecogniseByMath, SiluWrittenAsDivisionBecomesTheSigmoidMulPair) {
   // x / (1 + exp(-x)): Neg, Exp, Add, Div = 4 nodes -> Sigmoid + Mul (fuse-activation's pair).
   Chain c;

@@ -121,7 +121,7 @@ double node_value(const Node& n, const std::vector<std::optional<double>>& in) {
   if (op == "HardSigmoid")
     return std::max(0.0, std::min(1.0, double(n.attr_float("alpha", 0.2f)) * a + double(n.attr_float("beta", 0.5f))));
   if (op == "HardSwish") return a * std::max(0.0, std::min(1.0, a / 6.0 + 0.5));
-  return a;  // Identity
+  return a;  // Identity, and Dropout: training-dropout (order 150) leaves only Dropouts that are the identity
 }
 
 }  // namespace
@@ -138,7 +138,7 @@ const std::vector<std::string>& scalar_ops() {
   static const std::vector<std::string> kOps = {"Mul",  "Add",  "Sub",      "Div",  "Pow",  "Tanh", "Erf",
                                                 "Sigmoid", "Exp", "Log",    "Softplus", "Clip", "Min", "Max",
                                                 "Relu", "Neg",  "Abs",      "Sqrt", "Reciprocal", "HardSigmoid",
-                                                "HardSwish", "Identity"};
+                                                "HardSwish", "Identity", "Dropout"};
   return kOps;
 }
 

@@ -31,7 +31,9 @@ using ReaderIndex = std::map<std::string, std::vector<std::size_t>>;
 ReaderIndex build_reader_index(const Graph& g);
 
 /// The element-wise ops a region may contain: Mul Add Sub Div Pow Tanh Erf Sigmoid Exp Log
-/// Softplus Clip Min Max Relu Neg Abs Sqrt Reciprocal HardSigmoid HardSwish Identity.
+/// Softplus Clip Min Max Relu Neg Abs Sqrt Reciprocal HardSigmoid HardSwish Identity, and Dropout
+/// with its output alone (after training-dropout every Dropout left is the identity; a Conv ->
+/// Dropout -> Relu kept its Relu unfused: new-user finding).
 const std::vector<std::string>& scalar_ops();
 
 /// The closed subregions rooted at `x` with at least `min_nodes` nodes, largest first (by
