@@ -55,6 +55,21 @@ TEST(FuseResidual, FusesConvAddReluReadingTheSkipTensor) {
   EXPECT_EQ(d.back().outcome, DecisionOutcome::Applied);
 }
 
+TEST(FuseResidual, ABatchNormBetweenConvAndAddIsNamedWhenNotFoldedFirst) {
+  // A strategy running fuse-residual before fold-batchnorm: both Add inputs come from a BN, so
+  // the Add has no Conv producer. The decline names the BN (it said "no candidate in the graph";
+  // new-user finding) and nothing is rewritten.
+  Graph g = downsample_block();
+  const std::size_t nodes = g.nodes.size();
+  const auto d = PassManager::from_names({"fuse-residual"}).run(g);
+  EXPECT_EQ(g.nodes.size(), nodes);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_EQ(d[0].label, "conv3 + add");
+  EXPECT_EQ(d[0].reason, "BatchNormalization bn3 between conv and Add add (not folded before this pass: "
+                         "fold-batchnorm absent or later in the strategy)");
+}
+
 TEST(FuseResidual, FusedConvMovesAfterTheSkipProducer) {
   // conv3 runs before the MaxPool that produces the skip: the fused node must move after it.
   GraphBuilder b;

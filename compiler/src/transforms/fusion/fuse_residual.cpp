@@ -50,7 +50,22 @@ std::vector<Candidate> FuseResidual::match(const Graph& graph) const {
       const auto p = in.empty() ? std::nullopt : graph.producer(in);
       if (p && graph.nodes[*p].op_type == "Conv") convs.push_back(*p);
     }
-    if (constant_input || convs.empty()) continue;
+    if (constant_input) continue;
+    if (convs.empty()) {
+      // A BatchNormalization between a Conv and the Add: reported, never rewritten (as
+      // fuse-activation reports it), so a strategy that runs fuse-residual before fold-batchnorm
+      // reads why instead of "no candidate" (new-user finding).
+      for (const auto& in : add.inputs) {
+        const auto p = graph.producer(in);
+        if (!p || graph.nodes[*p].op_type != "BatchNormalization" || graph.nodes[*p].inputs.empty()) continue;
+        const auto q = graph.producer(graph.nodes[*p].inputs[0]);
+        if (q && graph.nodes[*q].op_type == "Conv") {
+          out.push_back({"", {graph.nodes[*p].name, add.name}, graph.nodes[*q].name + " + " + add.name});
+          break;
+        }
+      }
+      continue;
+    }
     if (convs.size() == 2 && convs[1] > convs[0]) std::swap(convs[0], convs[1]);
     std::size_t chosen = convs[0];
     if (convs.size() == 2 && !residual_legality(graph, graph.nodes[convs[0]], add).legal &&
@@ -70,6 +85,9 @@ std::vector<Candidate> FuseResidual::match(const Graph& graph) const {
 }
 
 Legality FuseResidual::check(const Graph& graph, const Candidate& c) const {
+  if (c.anchor.empty())
+    return Legality::decline("BatchNormalization " + c.nodes[0] + " between conv and Add " + c.nodes[1] +
+                             " (not folded before this pass: fold-batchnorm absent or later in the strategy)");
   const Node& conv = graph.nodes[std::size_t(find_node(graph, c.nodes[0]))];
   const Node& add = graph.nodes[std::size_t(find_node(graph, c.nodes[1]))];
   return residual_legality(graph, conv, add);
