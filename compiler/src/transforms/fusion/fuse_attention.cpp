@@ -14,15 +14,47 @@ namespace {
 // |s - m| < 1e8, so a key block masked throughout contributes nothing and may be skipped.
 constexpr float kMasked = -1e9f;
 
-// The chain Softmax <- [Add mask] <- [Div|Mul scale] <- MatMul(Q, K^T), and the P V MatMul.
+// The chain Softmax <- [Add mask] <- [Div|Mul scale] <- MatMul([Div|Mul qscale](Q), K^T), and the
+// P V MatMul. qscale is the query pre-scale torch's nn.MultiheadAttention writes (q / sqrt(d)
+// before the MatMul): (Q / c) K^T = (Q K^T) / c, so it joins the attention's scale.
 struct Chain {
-  long qk = -1, scale = -1, add = -1, softmax = -1, pv = -1;
+  long qk = -1, scale = -1, add = -1, softmax = -1, pv = -1, qscale = -1;
   std::string mask;  // the Add's other operand ("" without an Add)
 };
 
 long producer_of(const Graph& g, const std::string& t, const char* op) {
   const auto p = g.producer(t);
   return p && g.nodes[*p].op_type == op ? long(*p) : -1;
+}
+
+// The Div or Mul by a constant scalar producing `t`, and which of its inputs is the data
+// (0 or 1); {-1, -1} when there is none.
+std::pair<long, int> scalar_scaling(const Graph& g, const std::string& t) {
+  for (const char* op : {"Div", "Mul"}) {
+    const long s = producer_of(g, t, op);
+    if (s < 0) continue;
+    const Node& n = g.nodes[std::size_t(s)];
+    const int k = constant_scalar(g, n.inputs[1]) ? 0 : (op[0] == 'M' && constant_scalar(g, n.inputs[0])) ? 1 : -1;
+    if (k >= 0) return {s, k};
+  }
+  return {-1, -1};
+}
+
+// The factor node `k` (a scalar_scaling) multiplies its data by: v for Mul, 1 / v for Div.
+float factor_of(const Graph& g, long k) {
+  if (k < 0) return 1.0f;
+  const Node& n = g.nodes[std::size_t(k)];
+  const bool lhs_const = n.op_type == "Mul" && constant_scalar(g, n.inputs[0]);
+  const float v = g.tensor(n.inputs[lhs_const ? 0 : 1]).float_data[0];
+  return n.op_type == "Div" ? 1.0f / v : v;
+}
+
+// The query the attention reads: the query pre-scale's data input, or the QK MatMul's own.
+const std::string& query_of(const Graph& g, const Chain& c) {
+  const Node& qk = g.nodes[std::size_t(c.qk)];
+  if (c.qscale < 0) return qk.inputs[0];
+  const Node& n = g.nodes[std::size_t(c.qscale)];
+  return n.inputs[constant_scalar(g, n.inputs[1]) ? 0 : 1];
 }
 
 Chain find_chain(const Graph& g, std::size_t softmax) {
@@ -41,17 +73,16 @@ Chain find_chain(const Graph& g, std::size_t softmax) {
       }
     }
   }
-  for (const char* op : {"Div", "Mul"}) {
-    const long s = producer_of(g, x, op);
-    if (s < 0) continue;
-    const Node& n = g.nodes[std::size_t(s)];
-    const int k = constant_scalar(g, n.inputs[1]) ? 0 : (op[0] == 'M' && constant_scalar(g, n.inputs[0])) ? 1 : -1;
-    if (k < 0) continue;
+  if (const auto [s, k] = scalar_scaling(g, x); s >= 0) {
     c.scale = s;
-    x = n.inputs[std::size_t(k)];
-    break;
+    x = g.nodes[std::size_t(s)].inputs[std::size_t(k)];
   }
   c.qk = producer_of(g, x, "MatMul");
+  if (c.qk >= 0) {  // a pre-scale read by the QK MatMul alone (its output vanishes in the fusion)
+    const std::string& q = g.nodes[std::size_t(c.qk)].inputs[0];
+    const long s = scalar_scaling(g, q).first;
+    if (s >= 0 && g.consumers(q).size() == 1 && !is_graph_output(g, q)) c.qscale = s;
+  }
   const auto readers = g.consumers(g.nodes[softmax].outputs[0]);
   if (readers.size() == 1 && g.nodes[readers[0]].op_type == "MatMul" &&
       g.nodes[readers[0]].inputs[0] == g.nodes[softmax].outputs[0])
@@ -63,13 +94,7 @@ Chain chain_of(const Graph& g, const Candidate& c) {
   return find_chain(g, std::size_t(find_node(g, c.anchor)));
 }
 
-float scale_of(const Graph& g, const Chain& c) {
-  if (c.scale < 0) return 1.0f;
-  const Node& n = g.nodes[std::size_t(c.scale)];
-  const bool lhs_const = n.op_type == "Mul" && constant_scalar(g, n.inputs[0]);
-  const float v = g.tensor(n.inputs[lhs_const ? 0 : 1]).float_data[0];
-  return n.op_type == "Div" ? 1.0f / v : v;
-}
+float scale_of(const Graph& g, const Chain& c) { return factor_of(g, c.scale) * factor_of(g, c.qscale); }
 
 using Shape = std::vector<std::int64_t>;
 
@@ -169,8 +194,8 @@ std::string kv_note(const Graph& g, const KvRepeats& r) {
 
 // The head Transposes the attention reads Q and V and writes O through: V under its head
 // repeat when the attention reads the un-repeated heads.
-HeadViews head_views(const Graph& g, const Node& qk, const Node& pv, const KvRepeats& r) {
-  return find_head_views(g, qk.inputs[0], r.used() ? r.v.source : pv.inputs[1], pv.outputs[0]);
+HeadViews head_views(const Graph& g, const std::string& query, const Node& pv, const KvRepeats& r) {
+  return find_head_views(g, query, r.used() ? r.v.source : pv.inputs[1], pv.outputs[0]);
 }
 
 std::string join(std::string a, const std::string& b) { return b.empty() ? a : a.empty() ? b : a + "; " + b; }
@@ -185,7 +210,7 @@ std::vector<Candidate> FuseAttention::match(const Graph& graph) const {
     const Chain c = find_chain(graph, i);
     if (c.qk < 0 || c.pv < 0) continue;
     Candidate cand{s.name, {s.name, graph.nodes[std::size_t(c.qk)].name}, ""};
-    for (long k : {c.scale, c.add, c.pv})
+    for (long k : {c.scale, c.add, c.pv, c.qscale})
       if (k >= 0) cand.nodes.push_back(graph.nodes[std::size_t(k)].name);
     cand.label = graph.nodes[std::size_t(c.qk)].name + " -> " + s.name + " -> " + graph.nodes[std::size_t(c.pv)].name;
     out.push_back(std::move(cand));
@@ -207,7 +232,7 @@ Legality FuseAttention::check(const Graph& graph, const Candidate& cand) const {
   if (graph.tensor(sm.inputs[0]).quant || graph.tensor(sm.outputs[0]).quant)
     return Legality::decline("the scores are quantised: int8 has no online-softmax rule (the integer Softmax "
                              "normalises whole rows), so MatMul, Softmax and MatMul run as int8 layers");
-  for (long k : {c.qk, c.scale, c.add, c.softmax, c.pv})
+  for (long k : {c.qk, c.scale, c.add, c.softmax, c.pv, c.qscale})
     if (k >= 0 && graph.nodes[std::size_t(k)].on_host) return Legality::decline(graph.nodes[std::size_t(k)].name + " runs on the host");
   if (const std::string p = shapes_problem(graph, qk, pv); !p.empty()) return Legality::decline(p);
   const Shape& q = graph.tensor(qk.inputs[0]).shape;
@@ -222,7 +247,9 @@ Legality FuseAttention::check(const Graph& graph, const Candidate& cand) const {
   const float scale = scale_of(graph, c);
   if (!std::isfinite(scale) || scale == 0.0f) return Legality::decline("the scale is " + std::to_string(scale));
   const KvRepeats rep = kv_repeats(graph, qk, pv);
-  std::string note = join(kv_note(graph, rep), head_views_note(graph, head_views(graph, qk, pv, rep)));
+  std::string note = join(kv_note(graph, rep), head_views_note(graph, head_views(graph, query_of(graph, c), pv, rep)));
+  if (c.qscale >= 0)
+    note = join(note, "the query pre-scale " + graph.nodes[std::size_t(c.qscale)].name + " joins the attention's scale");
   if (c.add >= 0 && graph.tensor(c.mask).float_data.empty())
     note += std::string(note.empty() ? "" : "; ") + "the mask " + c.mask +
             " has no values to prove it causal: every key block reads its tile";
@@ -243,10 +270,12 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
   }
   const long kt = key_transpose(graph, qk);
   const KvRepeats rep = kv_repeats(graph, qk, pv);
-  const HeadViews views = head_views(graph, qk, pv, rep);
+  const std::string query = query_of(graph, c);
+  const HeadViews views = head_views(graph, query, pv, rep);
   std::vector<std::string> absorbed;
-  for (long k : {c.qk, c.scale, c.add, c.pv, kt})
+  for (long k : {c.qk, c.scale, c.add, c.pv, kt, c.qscale})
     if (k >= 0) absorbed.push_back(graph.nodes[std::size_t(k)].name);
+  if (c.qscale >= 0) graph.tensors.erase(qk.inputs[0]);  // the scaled query is never written
   std::string key = qk.inputs[1], value = pv.inputs[1];
   if (kt >= 0) {  // read K out of the Transpose's input: K^T is never written
     const Node& t = graph.nodes[std::size_t(kt)];
@@ -267,7 +296,7 @@ void FuseAttention::rewrite(Graph& graph, const Candidate& cand) const {
     if (k >= 0) graph.tensors.erase(graph.nodes[std::size_t(k)].outputs[0]);
   Node& a = graph.nodes[std::size_t(c.softmax)];
   a.op_type = "Attention";
-  a.inputs = {qk.inputs[0], key, value};
+  a.inputs = {query, key, value};
   if (!c.mask.empty()) a.inputs.push_back(c.mask);
   a.outputs = {pv.outputs[0]};
   a.attrs.erase("axis");
