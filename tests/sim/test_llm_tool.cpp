@@ -336,3 +336,25 @@ TEST(LlmTool, AnExperimentsFolderIsRefusedAsOut) {
   EXPECT_EQ(again.status, 0) << again.output;
   EXPECT_TRUE(std::filesystem::exists(own + "/llm.json")) << again.output;
 }
+
+// The other way round: npu experiment and npu sweep into an npu llm folder replaced its summary.*
+// and plan.json, after which npu llm refused its own folder (new-user finding). Both refuse it
+// before any run; the llm's files stay.
+TEST(LlmTool, AnLlmFolderIsRefusedAsExperimentOrSweepOut) {
+  const std::string dir = npu::test::fresh_dir("llm-folder-taken");
+  std::ofstream(dir + "/llm.json") << "[]\n";
+  std::ofstream(dir + "/summary.csv") << "model\ngpt2\n";
+  const auto e = run_npu({"experiment", "--model", "resnet18", "--hw", "configs/edge-npu-ddr4.yaml", "--strategies",
+                          "none", "--out", dir});
+  EXPECT_EQ(e.status, 1) << e.output;
+  EXPECT_NE(e.output.find("--out " + dir + ": error: the folder holds an npu llm run (" + dir +
+                          "/llm.json), whose summary.csv/json/md and plan.json npu experiment would replace"),
+            std::string::npos)
+      << e.output;
+  std::ofstream(dir + "/spec.yaml") << "base: edge-npu-ddr4\nmodels: [resnet18]\nstrategies: [none]\n";
+  const auto s = run_npu({"sweep", dir + "/spec.yaml", "--out", dir});
+  EXPECT_EQ(s.status, 1) << s.output;
+  EXPECT_NE(s.output.find("plan.json npu sweep would replace; give npu sweep a folder of its own"), std::string::npos)
+      << s.output;
+  EXPECT_EQ(npu::test::read_file(dir + "/summary.csv"), "model\ngpt2\n");
+}

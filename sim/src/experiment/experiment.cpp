@@ -1,4 +1,5 @@
 #include "npu/sim/run/trace_kinds.hpp"
+#include "npu/sim/llm/llm_out_folder.hpp"
 #include "npu/sim/experiment/experiment.hpp"
 #include "npu/base/user_text.hpp"
 #include "npu/sim/experiment/child_signals.hpp"
@@ -156,6 +157,7 @@ void validate_experiment(const ExperimentOptions& opt) {
   if (opt.hws.empty()) throw ConfigError("npu experiment: error: no --hw given (a YAML config, e.g. configs/edge-npu-ddr4.yaml)");
   if (opt.strategies.empty()) throw ConfigError("npu experiment: error: --strategies is empty");
   if (opt.jobs < 1) throw ConfigError(fmt::format("npu experiment: error: -j {} must be at least 1", opt.jobs));
+  refuse_llm_folder(opt.out_dir, "npu experiment");
   for (const auto& m : opt.models) {
     if (is_zoo_name(m) || compiler::parse_llm_model_name(m)) continue;  // throws for a malformed LLM name
     std::error_code ec;

@@ -30,6 +30,7 @@
 #include "npu/sim/experiment/sweep_size.hpp"
 #include "npu/sim/experiment/sweep_clock_note.hpp"
 #include "npu/sim/experiment/sweep_trace_mode_note.hpp"
+#include "npu/sim/llm/llm_out_folder.hpp"
 #include "npu/sim/experiment/sweep_spec.hpp"
 
 namespace npu::sim {
@@ -112,6 +113,7 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   const int shard_i = shard.first, shard_n = shard.second;
   const SweepSpec spec = load_sweep_spec(opt.spec_path);
   check_sweep_size(spec, opt.max_cells);
+  refuse_llm_folder(opt.out_dir, "npu sweep");
   if (!opt.quiet) std::cerr << sweep_clock_note(spec);  // a data-rate axis stretches the clock-counted timings
   if (!opt.quiet) std::cerr << sweep_trace_mode_note(spec);  // a queue-depth axis changes nothing in NPU runs
   const std::vector<ConfigPoint> points = plan_config_points(spec, planning_progress());

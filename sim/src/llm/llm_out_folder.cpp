@@ -37,4 +37,13 @@ void refuse_other_tools_folder(const std::string& out_dir) {
                                 out_dir, what, plan_path.string()));
 }
 
+void refuse_llm_folder(const std::string& out_dir, const std::string& tool) {
+  std::error_code ec;
+  const std::filesystem::path llm = std::filesystem::path(out_dir) / "llm.json";
+  if (!std::filesystem::exists(llm, ec)) return;
+  throw ConfigError(fmt::format("--out {}: error: the folder holds an npu llm run ({}), whose summary.csv/json/md and "
+                                "plan.json {} would replace; give {} a folder of its own",
+                                out_dir, llm.string(), tool, tool));
+}
+
 }  // namespace npu::sim

@@ -13,4 +13,9 @@ namespace npu::sim {
 /// `npu llm` into the folder), is left alone.
 void refuse_other_tools_folder(const std::string& out_dir);
 
+/// Throws ConfigError ("--out DIR: error: the folder holds an npu llm run (DIR/llm.json) ...") when
+/// `out_dir` holds llm.json: `tool` (npu experiment, npu sweep) would replace its summary.* and
+/// plan.json, after which npu llm refused its own folder (new-user finding).
+void refuse_llm_folder(const std::string& out_dir, const std::string& tool);
+
 }  // namespace npu::sim
