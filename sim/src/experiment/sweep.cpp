@@ -114,9 +114,9 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   const SweepSpec spec = load_sweep_spec(opt.spec_path);
   check_sweep_size(spec, opt.max_cells);
   refuse_llm_folder(opt.out_dir, "npu sweep");
-  if (!opt.quiet) std::cerr << sweep_clock_note(spec);  // a data-rate axis stretches the clock-counted timings
   if (!opt.quiet) std::cerr << sweep_trace_mode_note(spec);  // a queue-depth axis changes nothing in NPU runs
   const std::vector<ConfigPoint> points = plan_config_points(spec, planning_progress());
+  if (!opt.quiet) std::cerr << sweep_clock_note(spec, points);  // a data-rate axis stretches the clock-counted timings
 
   create_output_folder((fs::path(opt.out_dir) / "cells").string());  // names a file in the way
   if (::access(opt.out_dir.c_str(), W_OK) != 0)

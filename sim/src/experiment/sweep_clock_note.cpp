@@ -8,26 +8,34 @@
 
 namespace npu::sim {
 
-std::string sweep_clock_note(const SweepSpec& spec) {
+std::string sweep_clock_note(const SweepSpec& spec, const std::vector<ConfigPoint>& points) {
   const std::string rate_key = "ddr.data_rate_mtps";
   std::vector<double> rates;
   bool timing_swept = false;
-  for (const auto& axis : spec.axes)
+  // Points are the axes' cartesian product, the first axis varying slowest (docs/sweep.md): the
+  // value of axis a at point i is (i / the product of the later axes' lengths) mod its length.
+  std::size_t later = 1;
+  for (std::size_t a = spec.axes.size(); a-- > 0;) {
+    const auto& axis = spec.axes[a];
+    const std::size_t n = axis.values.size();
     for (std::size_t p = 0; p < axis.paths.size(); ++p) {
       if (axis.paths[p].rfind("ddr.timing", 0) == 0) timing_swept = true;
       if (axis.paths[p] != rate_key) continue;
-      for (const auto& v : axis.values)
-        if (p < v.size()) {
-          // Only a whole value: std::stod alone read '2400MT/s' as 2400, a value the config
-          // check refuses (its cell is invalid), and the note named a rate no cell runs at.
-          std::size_t used = 0;
-          try {
-            const double rate = std::stod(v[p], &used);
-            if (used == v[p].size()) rates.push_back(rate);
-          } catch (const std::exception&) {
-          }
+      // Only rates some valid cell runs at: '2400MT/s', 0 or 100000 are invalid cells, and the
+      // note named them (std::stod read '2400MT/s' as 2400; new-user findings).
+      for (std::size_t v = 0; v < n; ++v) {
+        bool runs = false;
+        for (std::size_t i = 0; i < points.size() && !runs; ++i)
+          runs = (i / later) % n == v && points[i].invalid.empty();
+        if (!runs || p >= axis.values[v].size()) continue;
+        try {
+          rates.push_back(std::stod(axis.values[v][p]));
+        } catch (const std::exception&) {  // a text the loader took as a number: no figure to give
         }
+      }
     }
+    later *= n;
+  }
   for (const auto& [key, value] : spec.set)
     if (key.rfind("ddr.timing", 0) == 0) timing_swept = true;
   if (rates.empty() || timing_swept) return "";
