@@ -28,7 +28,7 @@ namespace {
 
 using V = std::vector<std::string>;
 
-const V kImport = {"infer-shapes",        "training-dropout",  "fold-qdq",
+const V kImport = {"infer-shapes",        "training-dropout",  "fold-qdq",           "elide-identities",
                    "recognise-activations", "recognise-layernorm", "recognise-rmsnorm",
                    "recognise-affine",    "merge-pads",        "select-where",
                    "recognise-kv-cache",  "remove-dead-nodes", "place-host-ops"};

@@ -11,26 +11,26 @@
 namespace npu::compiler {
 namespace {
 
-using V = std::vector<std::string>;
+using PassNames = std::vector<std::string>;
 
 TEST(Strategy, BuiltinPassLists) {
   EXPECT_EQ(builtin_strategy_names(),
-            (V{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first", "transformer"}));
-  EXPECT_EQ(builtin_strategy("none").passes, V{});
-  EXPECT_EQ(builtin_strategy("conv-bn").passes, V{"fold-batchnorm"});
-  EXPECT_EQ(builtin_strategy("conv-act").passes, (V{"fuse-bias", "hoist-activation", "fuse-activation"}));
+            (PassNames{"none", "conv-bn", "conv-act", "conv-bn-act", "residual", "depth-first", "transformer"}));
+  EXPECT_EQ(builtin_strategy("none").passes, PassNames{});
+  EXPECT_EQ(builtin_strategy("conv-bn").passes, PassNames{"fold-batchnorm"});
+  EXPECT_EQ(builtin_strategy("conv-act").passes, (PassNames{"fuse-bias", "hoist-activation", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("conv-bn-act").passes,
-            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation"}));
+            (PassNames{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation"}));
   EXPECT_EQ(builtin_strategy("residual").passes,
-            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+            (PassNames{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
                "fuse-add-layernorm"}));
   EXPECT_EQ(builtin_strategy("depth-first").passes,
-            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+            (PassNames{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
                "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention", "fuse-layers"}));
   EXPECT_EQ(builtin_strategy("transformer").passes,
-            (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
+            (PassNames{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual", "fuse-se-gate",
                "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention"}));
-  EXPECT_EQ(pass_names(), (V{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual",
+  EXPECT_EQ(pass_names(), (PassNames{"fold-batchnorm", "fuse-bias", "hoist-activation", "fuse-activation", "fuse-residual",
                              "fuse-se-gate", "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention", "fuse-layers"}));
   for (const auto& p : pass_names()) {
     auto pass = make_pass(p);
@@ -55,11 +55,11 @@ TEST(Strategy, UnknownNameListsAllowed) {
 TEST(Strategy, ParsesYaml) {
   const Strategy s = parse_strategy_yaml("name: bn-only\npasses: [fold-batchnorm]\n", "my.yaml");
   EXPECT_EQ(s.name, "bn-only");
-  EXPECT_EQ(s.passes, V{"fold-batchnorm"});
+  EXPECT_EQ(s.passes, PassNames{"fold-batchnorm"});
   EXPECT_EQ(s.source, "my.yaml");
   const Strategy block = parse_strategy_yaml("name: all\npasses:\n  - fold-batchnorm\n  - fuse-residual\n", "b.yaml");
-  EXPECT_EQ(block.passes, (V{"fold-batchnorm", "fuse-residual"}));
-  EXPECT_EQ(parse_strategy_yaml("name: nothing\npasses: []\n").passes, V{});
+  EXPECT_EQ(block.passes, (PassNames{"fold-batchnorm", "fuse-residual"}));
+  EXPECT_EQ(parse_strategy_yaml("name: nothing\npasses: []\n").passes, PassNames{});
   // Depth-first overlap modes (docs/depth_first.md "Overlap modes"); auto when not given.
   EXPECT_EQ(s.overlap, OverlapPolicy::Auto);
   EXPECT_EQ(parse_strategy_yaml("name: c\npasses: [fuse-layers]\noverlap: cache\n").overlap, OverlapPolicy::Cache);
