@@ -34,6 +34,9 @@ void run(const ScaleSimArgs& a) {
     std::cerr << a.config << ": note: InterfaceBandwidth " << cfg.interface_bandwidth
               << ": memory stalls are not modelled here (figures are CALC-mode compute cycles)\n";
   }
+  if (cfg.sparsity_support)  // SCALE-Sim v3 skips pruned weight blocks; every layer here runs dense
+    std::cerr << a.config << ": note: SparsitySupport true: sparsity is not modelled here (every layer runs dense, "
+              << "as with SparsitySupport false)\n";
   std::cout << fmt::format("{} on {}x{} {} ({})\n", a.topology, cfg.array_height, cfg.array_width, to_string(cfg.dataflow),
                            a.config);
   std::size_t w = 5;

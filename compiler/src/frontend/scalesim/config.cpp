@@ -71,6 +71,7 @@ ScaleSimConfig parse_scalesim_config(const std::string& text, const std::string&
     else if (key == "filtersramszkb") c.filter_sram_kb = real("FilterSramSzkB");
     else if (key == "ofmapsramszkb") c.ofmap_sram_kb = real("OfmapSramSzkB");
     else if (key == "interfacebandwidth") c.interface_bandwidth = value;
+    else if (key == "sparsitysupport") c.sparsity_support = lower(value) == "true";
     else if (key == "dataflow") {
       const std::string v = lower(value);
       if (v == "os") c.dataflow = Dataflow::OutputStationary;

@@ -17,6 +17,7 @@ struct ScaleSimConfig {
   int array_width = 0;   ///< ArrayWidth: columns C
   Dataflow dataflow = Dataflow::OutputStationary;
   std::string interface_bandwidth = "CALC";  ///< CALC | USER
+  bool sparsity_support = false;             ///< [sparsity] SparsitySupport: true (v3; not modelled here)
   double ifmap_sram_kb = 0, filter_sram_kb = 0, ofmap_sram_kb = 0;
 };
 
