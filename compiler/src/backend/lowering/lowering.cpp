@@ -93,6 +93,17 @@ void host_work(const Graph& g, const Node& n, std::uint64_t& macs, std::uint64_t
   }
 }
 
+// Layers are keyed by name downstream (int8 scales, SRAM plans, per-layer report rows), so two
+// layers of one name would silently share data and rows. The importer makes node names unique in
+// their program spelling; a pass that made up a clashing name is a bug to report, not to run.
+void require_unique_layer_names(const std::vector<LayerSpec>& layers) {
+  std::set<std::string> seen;
+  for (const LayerSpec& L : layers)
+    if (!seen.insert(L.name).second)
+      throw ConfigError("internal error: two layers are named '" + L.name +
+                        "' (a compiler pass gave two nodes one name); please report it with the model");
+}
+
 class Lowerer : public lowering::LowerCtx {
  public:
   Lowerer(const Graph& g, const HwConfig& hw)
@@ -127,6 +138,7 @@ class Lowerer : public lowering::LowerCtx {
         out_.bytes[a.past] = tensor_bytes(a.past);
       }
     finish_kinds();
+    require_unique_layer_names(out_.layers);
     out_.weight_dtype_bytes = weight_dtype_tensor_bytes(out_, mac_array_);
     return std::move(out_);
   }

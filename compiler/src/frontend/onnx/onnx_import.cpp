@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "frontend/onnx/onnx_subgraph.hpp"
+#include "npu/compiler/backend/lowering/lowering.hpp"
 #include "npu/compiler/ir/canonical_forms.hpp"
 #include "npu/compiler/frontend/onnx/onnx_node_inference.hpp"
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
@@ -442,14 +443,27 @@ struct Importer {
     }
   }
 
+  /// The name of node `np` (position `index`): its ONNX name, or "<op>_<index>" when it has none,
+  /// with "_<index>" (then "_<index>_<k>") appended until its program spelling (isa_name: any
+  /// character outside [A-Za-z0-9_./:+-] becomes '_') is one no earlier node has. Layers, their
+  /// int8 scales and the report rows are keyed by that spelling, so "conv 1" beside "conv_1", or
+  /// two CJK names of one length, would otherwise share one layer name: wrong int8 data and
+  /// report rows filed under another node. `used` holds the spellings taken so far.
+  static std::string unique_node_name(const onnx::NodeProto& np, int index, std::set<std::string>& used) {
+    const std::string base = np.name().empty() ? np.op_type() + "_" + std::to_string(index) : np.name();
+    std::string name = base;
+    for (int k = 0; !used.insert(isa_name(name)).second; ++k)
+      name = base + "_" + std::to_string(index) + (k > 0 ? "_" + std::to_string(k) : "");
+    return name;
+  }
+
   /// Node `np` (position `index` in topological order) as a canonical IR node with a unique
   /// name; its outputs are declared in `g` with unknown shapes. Attributes the op does not
   /// define at the opset are appended to `unknown_attrs`. Fails for an undefined input.
   Node graph_node(const onnx::NodeProto& np, int index, Graph& g, std::set<std::string>& used_names,
                   std::vector<std::string>& unknown_attrs) const {
     Node n;
-    n.name = np.name().empty() ? np.op_type() + "_" + std::to_string(index) : np.name();
-    if (!used_names.insert(n.name).second) n.name += "_" + std::to_string(index);
+    n.name = unique_node_name(np, index, used_names);
     n.op_type = np.op_type();
     n.inputs.assign(np.input().begin(), np.input().end());
     n.outputs.assign(np.output().begin(), np.output().end());
