@@ -14,6 +14,7 @@
 #include "command.hpp"
 #include "npu/hw/ddr/ddr_trace.hpp"
 #include "npu/isa/assembly.hpp"
+#include "npu/sim/run/simulate.hpp"
 #include "npu/hw_config/hw_config.hpp"
 #include "npu/sim/io/ddr_trace_files.hpp"
 #include "npu/base/files.hpp"
@@ -47,6 +48,8 @@ void run(const RunArgs& a) {
   if (traces.count("ddr") && a.ideal) {
     throw ConfigError("--trace ddr: error: --ideal-memory has no DDR model, so there is no DDR trace; drop one of them");
   }
+  if (a.compress && !traces.count("ddr"))
+    throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
   namespace fs = std::filesystem;
   if (fs::path(a.program).extension() == ".onnx")
     throw ConfigError(a.program + ": error: an ONNX model, not an .npuasm program: `npu run` runs a compiled "
@@ -54,18 +57,19 @@ void run(const RunArgs& a) {
                       " --out DIR (compiles and runs it), or npu compile it first");
   const isa::Program program = isa::read_program_file(a.program);
   const HwConfig hw = load_hw_config(a.hw);
+  if (traces.count("ddr")) sim::require_ddr_model_for_trace(hw);  // before anything in --out is removed
   if (const std::string w = sim::compiled_for_warning(program, hw, a.program); !w.empty()) std::cerr << w << "\n";
-  if (!a.out.empty()) create_output_folder(a.out);
+  if (!a.out.empty()) {
+    create_output_folder(a.out);
+    sim::remove_stale_run_outputs(a.out);  // an earlier run's traces and summary would pass for this run's
+  }
   const auto path = [&](const char* name) { return (fs::path(a.out) / name).string(); };
 
-  if (a.compress && !traces.count("ddr"))
-    throw ConfigError("--trace-compress: error: it compresses the DDR trace; add --trace ddr or drop it");
   std::unique_ptr<sim::DdrTraceFiles> ddr_files;
   sim::RunOptions opt;
   opt.ideal_memory = a.ideal;
   opt.program_source = a.program;
   if (traces.count("ddr")) {
-    sim::require_ddr_model_for_trace(hw);
     const std::string big = sim::ddr_trace_size_warning(sim::estimate_ddr_trace(program, hw), a.compress);
     if (!big.empty()) std::cerr << big << "\n";
     ddr_files = std::make_unique<sim::DdrTraceFiles>(a.out, a.compress);

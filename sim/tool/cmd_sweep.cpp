@@ -79,6 +79,7 @@ void add_report(CLI::App& app) {
   cmd->add_option("dirs", *dirs, "Experiment or sweep folders (each with plan.json)")->required();
   cmd->add_option("--out", *out, "Output folder for summary.csv, summary.json, summary.md")->required();
   cmd->callback([dirs, out]() {
+    npu::sim::refuse_tool_folder_as_report_out(*out);
     const auto r = npu::sim::write_report(*dirs, *out);
     std::cout << r.table << "wrote " << *out << "/summary.csv, summary.json, summary.md\n";
     if (r.counts.conflicts) npu::tool::set_exit_status(1);

@@ -28,7 +28,14 @@ struct ReportResult {
 /// the `none` cell of the same group (same config, model and options), and writes
 /// OUT/summary.csv, summary.json and summary.md atomically. Every planned cell is a row:
 /// status ok, failed, invalid, missing or conflict. Throws ConfigError for a folder that is
-/// not an experiment or sweep folder, or an unwritable OUT.
+/// not an experiment or sweep folder, or an unwritable OUT. (npu sweep writes its own folder's
+/// summary with it; `npu report` refuses such a folder first: refuse_tool_folder_as_report_out.)
 ReportResult write_report(const std::vector<std::string>& dirs, const std::string& out_dir);
+
+/// Throws ConfigError when `out_dir` holds an experiment's, a sweep's or an npu llm run's
+/// results (a plan.json or an llm.json): the report's summary.csv/json/md would replace that
+/// tool's own, and its next run would then find its summary unreadable. Given before anything
+/// is written; a folder of an earlier `npu report` (no plan.json) is fine.
+void refuse_tool_folder_as_report_out(const std::string& out_dir);
 
 }  // namespace npu::sim

@@ -55,4 +55,13 @@ SimulateResult simulate(const SimulateOptions& opt);
 std::string layers_csv(const std::string& model, const std::string& hw, const std::string& strategy,
                        const compiler::CompileReport& report, const RunResult& run, double stream_gbps);
 
+/// Removes from `out_dir` what an earlier run there wrote, before `npu run` writes its own:
+/// run.json and layers.csv (a failed run must not leave them looking like its own),
+/// run_summary.json (an `npu simulate` or experiment cell's summary, which would disagree with
+/// the new run.json) and the traces ddr.csv, ddr.csv.gz, ddr.trace, timeline.json and waves.vcd
+/// (a trace not asked for this time would look like this run's). The program and
+/// its compile_report.csv stay: `npu run DIR/program.npuasm --out DIR` reruns them in place.
+/// Missing files are not an error.
+void remove_stale_run_outputs(const std::string& out_dir);
+
 }  // namespace npu::sim
