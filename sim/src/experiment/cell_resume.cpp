@@ -80,7 +80,8 @@ std::vector<RunSummary> run_jobs_resumed(const ExperimentOptions& opt, const Pla
   }
   if (other_key > 0 && !opt.quiet)
     std::cerr << "note: " << other_key << " finished simulation(s) in this folder were made under another key "
-              << "(another npu build, or another config content, model or strategy for the same name); they run "
+              << "(another npu build, another config content, model or strategy for the same name, or other options: "
+                 "traces, --input-shape, --dynamic-size, --npu-only, --dropout-as-identity, --verify data); they run "
                  "again\n";
   ExperimentOptions eo = opt;
   eo.progress_total = jobs.size();

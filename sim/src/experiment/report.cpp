@@ -266,7 +266,8 @@ std::string label_clash_notes(const std::vector<Row>& rows) {
     std::vector<std::string> keys;
     for (const Row* r : same) keys.push_back(r->plan.key);
     notes += fmt::format("WARNING: {} rows are labelled '{}' but are different cells (keys {}): another config, model "
-                         "file or npu build under the same name; tell them apart by summary.csv's cell_key, or "
+                         "file or npu build under the same name, or other options (traces, --input-shape, "
+                         "--dynamic-size, --npu-only, --dropout-as-identity, --verify data); tell them apart by summary.csv's cell_key, or "
                          "rename one config or model file and run it again\n",
                          same.size(), label, fmt::join(keys, ", "));
   }

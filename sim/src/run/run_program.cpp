@@ -2,6 +2,7 @@
 #include "npu/sim/run/exclusive_cycles.hpp"
 #include "npu/sim/io/output_files.hpp"
 
+#include <algorithm>
 #include <unistd.h>
 
 #include <chrono>
@@ -97,10 +98,13 @@ class RecordCollector {
       ls.mac_utilisation = ls.cycles > 0 && r_.peak_macs_per_cycle > 0
                                ? double(ls.macs) / (r_.peak_macs_per_cycle * double(ls.cycles))
                                : 0.0;
-      if (ls.host_cycles > 0 && ls.host_cycles >= ls.mac_busy_cycles && ls.host_cycles >= ls.dma_busy_cycles)
+      // The activation unit counts as compute: a MaxPool kept it busy 3x its DMA time and was
+      // called memory-bound when only the MAC array counted.
+      const std::uint64_t compute_busy = std::max(ls.mac_busy_cycles, ls.act_busy_cycles);
+      if (ls.host_cycles > 0 && ls.host_cycles >= compute_busy && ls.host_cycles >= ls.dma_busy_cycles)
         ls.bound = "host";
       else
-        ls.bound = ls.mac_busy_cycles >= ls.dma_busy_cycles ? "compute" : "memory";
+        ls.bound = compute_busy >= ls.dma_busy_cycles ? "compute" : "memory";
     }
     for (UnitStats& us : units_) {
       us.utilisation = r_.total_cycles > 0 ? double(us.busy_cycles) / double(r_.total_cycles) : 0.0;

@@ -81,8 +81,10 @@ struct LayerStats {
   std::uint64_t host_cycles = 0;  ///< HOST time in the layer (core cycles)
   Traffic host_ddr;               ///< analytic host DDR bytes of its HOST instructions (not in `ddr`)
   double mac_utilisation = 0;  ///< macs / (peak MACs per cycle x cycles)
-  /// "host" if HOST time >= both MAC-array and DMA busy time (and > 0), else "compute" if
-  /// MAC-array busy >= DMA busy in the layer, else "memory"
+  /// "host" if HOST time >= the compute units' and the DMA's busy time (and > 0), else
+  /// "compute" if the busier compute unit (MAC array or activation unit: a MaxPool or an Add
+  /// keeps only the latter busy) is at least as busy as the DMA, else "memory". The compile
+  /// report's bound hint counts vector layers as compute alike.
   std::string bound;
   std::uint64_t instructions = 0;
 };
