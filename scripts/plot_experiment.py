@@ -87,6 +87,22 @@ def strategy_bars(summary, out_dir):
     return written
 
 
+def first_of_each_label(summary):
+    """The summary's rows with one row per (model, hw, strategy): `npu report` keeps two cells
+    that share those labels (other options, e.g. traces, or another build) as two rows, and a bar
+    chart has one bar per label. Keeps the first (the report's first folder first) and says so on
+    stderr, naming the labels."""
+    ok = summary[summary.status == "ok"]
+    dup = ok[ok.duplicated(subset=["model", "hw", "strategy"], keep=False)]
+    if dup.empty:
+        return summary
+    labels = sorted({f"{m} {h} {s}" for m, h, s in zip(dup.model, dup.hw, dup.strategy)})
+    print(f"plot_experiment: warning: {len(labels)} label(s) name more than one cell (other options or another "
+          f"build): {', '.join(labels[:5])}{' ...' if len(labels) > 5 else ''}; the strategy bars and the roofline "
+          "show the first of each, the per-layer plots all of them", file=sys.stderr)
+    return pd.concat([summary[summary.status != "ok"], ok.drop_duplicates(subset=["model", "hw", "strategy"])])
+
+
 def run_folder(root, row):
     """The run folder of a summary.json row: `run_dir` (an experiment's own summary) or the first
     of `run_dirs` (a summary `npu report` wrote, also over an experiment's own folder), as given
@@ -107,9 +123,15 @@ def layers_csv(root, run_dir):
 
 
 def layer_bars(root, run_dirs, out_dir):
+    """One PNG per run folder, named after it; a folder name seen before (the same cell's name in
+    two merged experiment folders) gets a suffix, so no PNG is overwritten."""
     written = []
+    seen = {}
     for run_dir in run_dirs:
-        run = os.path.basename(run_dir)
+        run = os.path.basename(os.path.normpath(run_dir))
+        seen[run] = seen.get(run, 0) + 1
+        if seen[run] > 1:
+            run = f"{run}_{seen[run]}"
         path = layers_csv(root, run_dir)
         if not os.path.exists(path):
             continue
@@ -182,12 +204,13 @@ def roofline(root, summary_json, out_dir):
             continue
         by_key.setdefault((r["model"], r["hw"]), []).append(r)
     for (model, hw), rs in sorted(by_key.items()):
-        chosen = [r for r in rs if r["strategy"] == "none"]
+        chosen = [r for r in rs if r["strategy"] == "none"][:1]  # the first, as in the strategy bars
         fused = sorted((r for r in rs if r["strategy"] != "none"), key=lambda r: r["ddr_total_mb"])
         if fused:
             chosen.append(fused[0])
         fig, ax = plt.subplots(figsize=(7, 5))
         peak_macs = peak_gbps = stream_gbps = None
+        any_stacks = False
         for r in chosen:
             run_dir = run_folder(root, r)
             if run_dir is None:
@@ -205,6 +228,7 @@ def roofline(root, summary_json, out_dir):
             sc = ax.scatter(layers.macs / (layers.ddr_mb * 1e6), layers.macs / (layers.latency_ms * 1e-3), s=12,
                             alpha=0.7, label=r["strategy"])
             if not stacks.empty:
+                any_stacks = True
                 ax.scatter(stacks.macs / (stacks.ddr_mb * 1e6), stacks.macs / (stacks.latency_ms * 1e-3), s=60,
                            marker="s", alpha=0.8, color=sc.get_facecolor()[0], label=f"{r['strategy']}: stacks")
         if peak_macs is None:
@@ -216,7 +240,7 @@ def roofline(root, summary_json, out_dir):
         ax.set_yscale("log")
         ax.set_xlabel("operational intensity (MACs per DDR byte)")
         ax.set_ylabel("achieved MAC/s")
-        ax.set_title(f"{model} on {hw}: roofline (squares: depth-first stacks)")
+        ax.set_title(f"{model} on {hw}: roofline" + (" (squares: depth-first stacks)" if any_stacks else ""))
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
         fig.tight_layout()
@@ -246,7 +270,7 @@ def main():
         sys.exit(f"plot_experiment: error: {json_path} is not a list of runs; "
                  "give the folder of `npu experiment --out DIR` or of `npu report ... --out DIR`")
     run_dirs = [d for d in (run_folder(args.dir, r) for r in summary_json if r.get("status") == "ok") if d]
-    written = strategy_bars(summary, out_dir)
+    written = strategy_bars(first_of_each_label(summary), out_dir)
     written += layer_bars(args.dir, run_dirs, out_dir)
     written += roofline(args.dir, summary_json, out_dir)
     for w in written:
