@@ -20,7 +20,7 @@ struct Case {
 
 TEST(FuseActivation, FusesEachActivationIntoConvEpilogue) {
   for (const Case c : {Case{"Relu", "relu"}, Case{"LeakyRelu", "leaky_relu"}, Case{"Sigmoid", "sigmoid"},
-                       Case{"HardSigmoid", "hard_sigmoid"}, Case{"HardSwish", "hard_swish"}}) {
+                       Case{"HardSigmoid", "hard_sigmoid"}, Case{"HardSwish", "hard_swish"}, Case{"Tanh", "tanh"}}) {
     GraphBuilder b;
     const std::string y = b.unary("act", c.op, b.conv("conv", b.input("x", {1, 3, 8, 8}), 4, 3, 1, 1));
     b.output(y);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cfloat>
+#include <tuple>
 
 #include "npu/compiler/frontend/model_loader.hpp"
 #include "npu/compiler/frontend/onnx/onnx_import.hpp"
@@ -273,6 +274,29 @@ TEST(OnnxImport, SoftmaxDefaultAxisDependsOnOpset) {
     m.node("Softmax", "sm", {"x"}, {"y"});
     m.output("y");
     EXPECT_EQ(load(m).nodes[0].attr_int("axis", -9), axis) << opset;
+  }
+}
+
+TEST(OnnxImport, APReluWithOneSlopeIsLeakyReluAndPerChannelSlopesStay) {
+  // PRelu(x, slope) = x >= 0 ? x : slope x (Operators.md). One slope value, as a [1] tensor or
+  // as [C, 1, 1] all alike, is LeakyRelu(alpha = slope), which the NPU runs and fuses
+  // (new-user finding: "op PRelu has no NPU lowering", every strategy on the host).
+  for (const auto& [dims, values, leaky] :
+       {std::tuple<Ints, std::vector<float>, bool>{{1}, {0.25f}, true},
+        {{3, 1, 1}, {0.1f, 0.1f, 0.1f}, true},
+        {{3, 1, 1}, {0.1f, 0.2f, 0.3f}, false}}) {
+    OnnxModel m(13);
+    m.input("x", {1, 3, 4, 4});
+    m.init_float("slope", dims, values);
+    m.node("PRelu", "prelu", {"x", "slope"}, {"y"});
+    m.output("y");
+    const Graph g = load(m);
+    const Node& n = g.nodes.at(0);
+    EXPECT_EQ(n.op_type, leaky ? "LeakyRelu" : "PRelu") << dims.size();
+    if (leaky) {
+      EXPECT_EQ(n.inputs, (std::vector<std::string>{"x"}));
+      EXPECT_EQ(n.attr_float("alpha", -1), values[0]);
+    }
   }
 }
 

@@ -173,6 +173,33 @@ TEST(RecogniseByMath, Relu6AsMinMaxBecomesClip) {
   EXPECT_EQ(r.nodes[0].attr_float("max", -1), 6.0f);
 }
 
+TEST(RecogniseByMath, LeakyReluAsMaxOfXAndAScaledX) {
+  // tf2onnx / Keras: Max(x, 0.1 x) = LeakyRelu(alpha 0.1): 2 -> 1 (new-user finding: it stayed
+  // 2 layers unfused, and int8 had no rule for Max). The reference interpreter checks the values.
+  Chain c;
+  const std::string ax = c.op("scale", "Mul", {c.x, c.s("a", 0.1f)});
+  const std::string y = c.op("max", "Max", {c.x, ax});
+  const Graph r = recognised_as(c, y, 2, 1, "LeakyRelu");
+  EXPECT_NEAR(r.nodes[0].attr_float("alpha", 0), 0.1, 1e-6);
+  // Relu(x) - 0.2 Relu(-x) is LeakyRelu(0.2) too: 4 -> 1.
+  Chain d;
+  const std::string pos = d.op("relu_p", "Relu", {d.x});
+  const std::string neg = d.op("relu_n", "Relu", {d.op("neg", "Neg", {d.x})});
+  const std::string y2 = d.op("sub", "Sub", {pos, d.op("scale", "Mul", {d.s("a", 0.2f), neg})});
+  const Graph r2 = recognised_as(d, y2, 5, 1, "LeakyRelu");
+  EXPECT_NEAR(r2.nodes[0].attr_float("alpha", 0), 0.2, 1e-6);
+}
+
+TEST(RecogniseByMath, MaxOfXAndALargerMultipleIsNotLeaky) {
+  // Max(x, 2 x) is 2x above 0 and x below: not x >= 0 ? x : a x. Nothing is recognised.
+  Chain c;
+  const std::string y = c.op("max", "Max", {c.x, c.op("scale", "Mul", {c.x, c.s("a", 2.0f)})});
+  c.b.output(y);
+  Graph r = c.b.g;
+  EXPECT_EQ(recognise_activations(r, nullptr), 0);
+  EXPECT_EQ(r.nodes.size(), 2u);
+}
+
 TEST(RecogniseByMath, AnInferenceDropoutBeforeARelu) {
   // Dropout(x, ratio 0.1) -> Relu: an inference Dropout is the identity (ONNX Dropout-13 without
   // training_mode), so the pair is relu(x): 2 -> 1, as Identity -> Relu already was (new-user

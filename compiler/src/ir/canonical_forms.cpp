@@ -14,6 +14,19 @@ const Tensor* const_tensor(const Graph& g, const std::string& name) {
   return it != g.tensors.end() && it->second.is_constant ? &it->second : nullptr;
 }
 
+/// PRelu(x, slope) with a constant slope of one value v (any shape that broadcasts to x) is
+/// x >= 0 ? x : v x (ONNX Operators.md, PRelu), which is LeakyRelu(alpha = v).
+void canonicalise_uniform_prelu(const Graph& g, Node& n) {
+  if (n.inputs.size() != 2) return;
+  const Tensor* slope = const_tensor(g, n.inputs[1]);
+  if (!slope || slope->float_data.empty() || !slope->int_data.empty()) return;
+  for (float v : slope->float_data)
+    if (!(v == slope->float_data.front())) return;  // per-channel slopes (or a NaN): stays PRelu
+  n.op_type = "LeakyRelu";
+  n.attrs["alpha"] = slope->float_data.front();
+  n.inputs.resize(1);
+}
+
 }  // namespace
 
 void canonicalise_node(const Graph& g, Node& n, const std::string& where) {
@@ -81,6 +94,8 @@ void canonicalise_node(const Graph& g, Node& n, const std::string& where) {
                         "not supported; use another mode");
   } else if (n.op_type == "Softmax") {
     n.attrs.emplace("axis", std::int64_t{opset < 13 ? 1 : -1});
+  } else if (n.op_type == "PRelu") {
+    canonicalise_uniform_prelu(g, n);
   }
 }
 

@@ -1,4 +1,4 @@
-// Activation family on the ACT unit: Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish as
+// Activation family on the ACT unit: Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Tanh as
 // layers of their own, the same functions fused into a Conv/Gemm/MatMul epilogue
 // (fuse-activation), and an inference-form BatchNormalization as a per-channel scale and shift.
 #include "backend/lowering/lowering_table.hpp"
@@ -16,6 +16,7 @@ isa::ActOp act_from_name(const std::string& s) {
   if (s == "hard_swish" || s == "HardSwish") return isa::ActOp::HardSwish;
   if (s == "gelu" || s == "Gelu") return isa::ActOp::Gelu;
   if (s == "gelu_tanh") return isa::ActOp::GeluTanh;
+  if (s == "tanh" || s == "Tanh") return isa::ActOp::Tanh;
   return isa::ActOp::None;
 }
 

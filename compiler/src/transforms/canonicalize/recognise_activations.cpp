@@ -16,7 +16,7 @@ namespace {
 
 /// What a region computes, as the node(s) that replace it. `op` empty: no known activation.
 struct Identified {
-  std::string op;     ///< Gelu, HardSwish, HardSigmoid, Clip, Relu, Sigmoid (SiLU: Sigmoid then Mul), Mish
+  std::string op;     ///< Gelu, HardSwish, HardSigmoid, Clip, Relu, LeakyRelu, Sigmoid (SiLU: Sigmoid then Mul), Mish
   std::string label;  ///< what --explain calls it: "GELU (tanh form)"
   std::map<std::string, AttrValue> attrs;
 };
@@ -82,6 +82,22 @@ bool clip_fit(const std::vector<double>& f, Identified& id) {
   return true;
 }
 
+/// x >= 0 ? x : a x, with a read off the probe at -1000 (the LeakyReLU that tf2onnx and Keras
+/// write as Max(x, a x), or as Relu(x) - a Relu(-x)). a = 1 is the identity and a = 0 the ReLU
+/// (clip_fit takes that one first): neither is a match.
+bool leaky_relu_fit(const std::vector<double>& f, float& alpha) {
+  const auto& p = probe_points();
+  const auto kmin = std::size_t(std::min_element(p.begin(), p.end()) - p.begin());
+  const double a = f[kmin] / p[kmin];
+  if (!std::isfinite(a) || std::fabs(a - 1.0) < 1e-6 || std::fabs(a) < 1e-9) return false;
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const double r = p[k] >= 0 ? p[k] : a * p[k];
+    if (!(std::fabs(f[k] - r) <= 1e-5 * (1.0 + std::fabs(r)))) return false;
+  }
+  alpha = float(a);
+  return true;
+}
+
 /// The activation region r computes, if any (op empty: none).
 Identified identify(const Graph& g, const ScalarRegion& r) {
   std::vector<double> f;
@@ -94,7 +110,9 @@ Identified identify(const Graph& g, const ScalarRegion& r) {
   else if (same(f, silu)) id = {"Sigmoid", "SiLU", {}};
   else if (same(f, mish)) id = {"Mish", "Mish", {}};
   else if (clip_fit(f, id)) {
-  } else if (hard_sigmoid_fit(f, alpha, beta))
+  } else if (leaky_relu_fit(f, alpha))
+    id = {"LeakyRelu", "LeakyReLU", {{"alpha", alpha}}};
+  else if (hard_sigmoid_fit(f, alpha, beta))
     id = {"HardSigmoid", "HardSigmoid", {{"alpha", alpha}, {"beta", beta}}};
   return id;
 }
@@ -217,7 +235,7 @@ class RecogniseActivations : public ImportPass {
   std::string name() const override { return "recognise-activations"; }
   std::string description() const override {
     return "recognise element-wise subgraphs by the function they compute (GELU erf/tanh, SiLU, HardSwish, "
-           "HardSigmoid, ReLU6/Clip, ReLU) as one activation";
+           "HardSigmoid, ReLU6/Clip, ReLU, LeakyReLU) as one activation";
   }
   std::vector<Decision> run(Graph& graph, const PassContext& ctx) const override {
     std::vector<Decision> out;

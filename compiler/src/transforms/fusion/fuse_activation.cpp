@@ -16,6 +16,7 @@ const char* act_name(const Node& n) {
   if (op == "Sigmoid") return "sigmoid";
   if (op == "HardSigmoid") return "hard_sigmoid";
   if (op == "HardSwish") return "hard_swish";
+  if (op == "Tanh") return "tanh";  // a GAN generator's output, an LSTM-free tanh head: the ACT unit's tanh
   if (op == "Gelu")  // recognise_activations.hpp; an approximate other than none/tanh stays a layer (lowering says why)
     return n.attr_string("approximate", "none") == "tanh" ? "gelu_tanh"
            : n.attr_string("approximate", "none") == "none" ? "gelu" : nullptr;

@@ -7,7 +7,10 @@
 //  - Resize: "scales" (floats) or "sizes" (ints) attributes, one input; mode,
 //    coordinate_transformation_mode and nearest_mode explicit (opset defaults applied);
 //    Upsample (opset 9) becomes Resize (asymmetric, floor);
-//  - Softmax: explicit axis (default 1 before opset 13, -1 from 13).
+//  - Softmax: explicit axis (default 1 before opset 13, -1 from 13);
+//  - PRelu whose constant slope holds one value (a scalar, or every channel alike: what
+//    paddle2onnx and tf2onnx write for a LeakyReLU) becomes LeakyRelu with that alpha, one
+//    input: the same function, which the activation unit runs and fuse-activation fuses.
 #pragma once
 
 #include <string>
