@@ -30,7 +30,7 @@ using V = std::vector<std::string>;
 
 const V kImport = {"infer-shapes",        "training-dropout",  "fold-qdq",           "elide-identities",
                    "recognise-activations", "recognise-layernorm", "recognise-rmsnorm",
-                   "recognise-affine",    "merge-pads",        "select-where",
+                   "sink-layout-transposes", "recognise-affine",    "merge-pads",        "select-where",
                    "recognise-kv-cache",  "remove-dead-nodes", "place-host-ops"};
 const V kGraph = {"fold-batchnorm", "fuse-bias",    "hoist-activation",   "fuse-activation", "fuse-residual",
                   "fuse-se-gate",   "fuse-add-layernorm", "fuse-gemm-epilogue", "fuse-norm-prologue", "fuse-rope", "fuse-swiglu", "fuse-attention", "fuse-layers"};
