@@ -156,6 +156,23 @@ TEST(FuseActivation, ReluAfterAddPointsAtFuseResidual) {
             "fuse-activation  layer4.2.conv3 -> relu  declined: Add add between conv and Relu (see fuse-residual)\n");
 }
 
+TEST(FuseActivation, AConstantAddThatIsNoBiasIsNamedAsSuch) {
+  // Conv [1,16,4,16] -> Add of a [16] constant (it broadcasts over W, not the channels) -> Relu:
+  // fuse-residual has nothing to say about a constant Add, so pointing there was hollow
+  // (new-user finding). The decline names the constant and why it is no bias.
+  GraphBuilder b;
+  const std::string c = b.conv("conv", b.input("x", {1, 3, 4, 16}), 16, 1, 1, 0);
+  b.output(b.unary("relu", "Relu", b.binary("add", "Add", c, b.constant("k", {16}, -1.0f, 1.0f))));
+  Graph g = b.g;
+  const auto d = run(g);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].outcome, DecisionOutcome::Declined);
+  EXPECT_NE(d[0].reason.find("Add add of constant 'k' [16] between conv and Relu: not one value per output channel"),
+            std::string::npos)
+      << d[0].reason;
+  EXPECT_EQ(d[0].reason.find("see fuse-residual"), std::string::npos) << d[0].reason;
+}
+
 TEST(FuseActivation, FusesIntoGemm) {
   GraphBuilder b;
   const std::string y = b.global_avg_pool_flatten_gemm("head", b.input("x", {1, 8, 4, 4}), 10);
