@@ -104,6 +104,34 @@ TEST(RecogniseAffine, AConstantAddOrSubAfterABiasedConvJoinsItsBias) {
   }
 }
 
+TEST(RecogniseAffine, AConstantMinusTheConvIsABatchNormOfScaleMinusOne) {
+  // Sub(c, conv) -> Relu (a converter's reversed subtraction) = conv x -1 + c: one
+  // BatchNormalization with scale -1 and shift c (bias B folded in: -B + c), so conv-bn folds it
+  // and the Relu fuses (new-user finding: recognised nothing, and int8 had no rule for Sub).
+  testing::GraphBuilder b("affine");
+  const std::string x = b.input("x", {1, 4, 8, 8});
+  const std::string c = b.conv("conv", x, 4, 3, 1, 1, 1, /*bias=*/true);
+  const std::vector<float> bias = b.g.tensors.at("conv.bias").float_data;
+  b.output(b.unary("relu", "Relu", b.binary("rsub", "Sub", b.scalar("c", 2.0f), c)));
+  Graph g = b.g;
+  run_import_passes(g, {"infer-shapes", "recognise-affine"}, "affine");
+  std::vector<std::string> ops;
+  for (const Node& n : g.nodes) ops.push_back(n.op_type);
+  ASSERT_EQ(ops, (std::vector<std::string>{"Conv", "BatchNormalization", "Relu"}));
+  const Node& bn = g.nodes[1];
+  EXPECT_EQ(g.tensor(bn.inputs[1]).float_data, std::vector<float>(4, -1.0f));  // scale
+  EXPECT_EQ(g.tensor(bn.inputs[2]).float_data, std::vector<float>(4, 2.0f));   // shift c (the conv keeps B)
+  EXPECT_EQ(g.tensor(g.nodes[0].inputs.at(2)).float_data, bias);
+  // Div(c, conv) is 1 / conv: no affine, left as written.
+  testing::GraphBuilder d("affine");
+  const std::string y = d.binary("rdiv", "Div", d.scalar("c", 2.0f), d.conv("conv", d.input("x", {1, 4, 8, 8}), 4, 3, 1, 1));
+  d.output(y);
+  Graph gd = d.g;
+  run_import_passes(gd, {"infer-shapes", "recognise-affine"}, "affine");
+  EXPECT_EQ(gd.nodes.size(), 2u);
+  EXPECT_EQ(gd.nodes[1].op_type, "Div");
+}
+
 /// `npu verify` of a converter case on `hw`: every strategy's row passes (fp32: relative error
 /// within 1e-4 of the reference; int8: bit-exact with the integer reference).
 void expect_verified(const std::string& file, const std::string& hw) {

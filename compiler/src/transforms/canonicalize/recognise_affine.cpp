@@ -46,15 +46,16 @@ std::optional<std::vector<double>> per_channel(const Graph& g, const std::string
   return v;
 }
 
-/// Node `i` applies a constant per-channel affine step to `x`: y = x * m + a. False for any
-/// other node (the constant on the left of a Sub or Div is no affine of x in this form).
+/// Node `i` applies a constant per-channel affine step to `x`: y = x * m + a. A constant on the
+/// left of a Sub is c - x = x * -1 + c (a converter's reversed subtraction); on the left of a
+/// Div it is no affine of x: false, as for any other node.
 bool affine_step(const Graph& g, const Node& n, const std::string& x, std::int64_t c, std::vector<double>& m,
                  std::vector<double>& a) {
   const std::string& op = n.op_type;
   if (n.inputs.size() != 2 || n.outputs.size() != 1 || (op != "Mul" && op != "Div" && op != "Add" && op != "Sub"))
     return false;
   const bool x_first = n.inputs[0] == x;
-  if (!x_first && (n.inputs[1] != x || op == "Sub" || op == "Div")) return false;
+  if (!x_first && (n.inputs[1] != x || op == "Div")) return false;
   const auto k = per_channel(g, n.inputs[x_first ? 1 : 0], c);
   if (!k) return false;
   for (double v : *k)  // a division by 0 or a non-finite constant stays as written (no inf scale)
@@ -66,7 +67,8 @@ bool affine_step(const Graph& g, const Node& n, const std::string& x, std::int64
     if (op == "Mul") m[i] = v;
     else if (op == "Div") m[i] = 1.0 / v;
     else if (op == "Add") a[i] = v;
-    else a[i] = -v;
+    else if (x_first) a[i] = -v;
+    else m[i] = -1.0, a[i] = v;  // c - x
   }
   return true;
 }
@@ -106,7 +108,7 @@ bool fold_bias(Graph& g, std::size_t i) {
   std::vector<double> m, a;
   if (r < 0 || !affine_step(g, g.nodes[std::size_t(r)], conv.outputs[0], y.shape[1], m, a)) return false;
   const std::string op = g.nodes[std::size_t(r)].op_type;
-  if (op != "Add" && op != "Sub") return false;
+  if ((op != "Add" && op != "Sub") || m[0] != 1.0) return false;  // c - x scales by -1: a chain's, not a bias
   const std::string out = g.nodes[std::size_t(r)].outputs[0];
   for (std::size_t k = 0; k < a.size(); ++k) a[k] += (*bias)[k];
   conv.inputs.resize(2);
@@ -136,7 +138,7 @@ bool chain_to_batchnorm(Graph& g, std::size_t i) {
       b[k] = b[k] * m[k] + a[k];
     }
     const Node& n = g.nodes[std::size_t(r)];
-    scales = scales || n.op_type == "Mul" || n.op_type == "Div";
+    scales = scales || n.op_type == "Mul" || n.op_type == "Div" || m[0] != 1.0;  // c - x: a scale of -1
     chain.push_back(std::size_t(r));
     t = n.outputs[0];
   }
