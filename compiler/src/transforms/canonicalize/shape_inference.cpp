@@ -1,6 +1,7 @@
 // Static shape inference and host placement (shape_inference.hpp).
 // Rules follow the ONNX operator specification, opsets 9-17 (onnx/docs/Operators.md).
 #include "npu/compiler/transforms/canonicalize/shape_inference.hpp"
+#include "npu/compiler/transforms/canonicalize/einsum_shape.hpp"
 #include "npu/compiler/transforms/pass_registry.hpp"
 
 #include <algorithm>
@@ -581,6 +582,8 @@ void infer_node(Graph& graph, std::size_t i, const std::string& source) {
                    "remove or replace the node (supported: " + list + ")");
         }
         onnx_infer_node(graph, i, source);  // ONNX's own rule for every other standard op
+        if (n.op_type == "Einsum" && n.outputs.size() == 1 && !graph.tensor(n.outputs[0]).shape_known())
+          if (const auto e = einsum_shape(graph, n)) graph.tensors[n.outputs[0]].shape = e->output;  // rank only from ONNX
       }
     }
   } catch (const ConfigError& e) {
