@@ -120,5 +120,38 @@ TEST(SinkLayoutTransposes, LeftWhereTheTransposeIsSharedReturnedOrNotALayoutPerm
   }
 }
 
+TEST(SinkLayoutTransposes, AGateOfBroadcastShapeFirstMovesAndRowSplitsOrChannelReducesStay) {
+  {  // Mul(T(gate [1,C,1,1]) = [1,1,1,C], T(feature)): the feature's Transpose decides the shape
+    GraphBuilder b("sink");
+    const std::string x = b.input("x", {1, 4, 6, 6});
+    const std::string feat = transpose(b, "tf", b.conv("cf", x, 8, 3, 1, 1), {0, 2, 3, 1});
+    b.add_tensor("gap.out", {1, 8, 1, 1});
+    b.node("gap", "GlobalAveragePool", {b.conv("cg", x, 8, 1, 1, 0)}, {"gap.out"});
+    const std::string gate = transpose(b, "tg", b.unary("sig", "Sigmoid", "gap.out"), {0, 2, 3, 1});
+    b.add_tensor("mul.out", {1, 6, 6, 8});
+    b.node("mul", "Mul", {gate, feat}, {"mul.out"});
+    b.output("mul.out");
+    const Graph r = sunk(b.g);
+    EXPECT_EQ(ops(r), (std::vector<std::string>{"Conv", "Conv", "GlobalAveragePool", "Sigmoid", "Mul", "Transpose"}));
+    expect_same_outputs(b.g, r);
+  }
+  {  // an NHWC [6, 8] (W, C) constant would become [1, 8, 1, 6]: a row-split layer; left
+    GraphBuilder b("sink");
+    const std::string t = transpose(b, "t", b.conv("c", b.input("x", {1, 4, 6, 6}), 8, 3, 1, 1), {0, 2, 3, 1});
+    b.output(b.binary("add", "Add", t, b.constant("wc", {6, 8}, -1.0f, 1.0f)));
+    EXPECT_EQ(ops(sunk(b.g)), (std::vector<std::string>{"Conv", "Transpose", "Add"}));
+  }
+  {  // ReduceMean over the NHWC channel axis (-1): NCHW axis 1 is no trailing axis; left
+    GraphBuilder b("sink");
+    const std::string t = transpose(b, "t", b.conv("c", b.input("x", {1, 4, 6, 6}), 8, 3, 1, 1), {0, 2, 3, 1});
+    b.add_tensor("rm.out", {1, 6, 6});
+    Node& rm = b.node("rm", "ReduceMean", {t}, {"rm.out"});
+    rm.attrs["axes"] = std::vector<std::int64_t>{-1};
+    rm.attrs["keepdims"] = std::int64_t{0};
+    b.output("rm.out");
+    EXPECT_EQ(ops(sunk(b.g)), (std::vector<std::string>{"Conv", "Transpose", "ReduceMean"}));
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler

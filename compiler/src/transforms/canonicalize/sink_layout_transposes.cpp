@@ -17,8 +17,10 @@
 // Each moved node keeps its name; its new output gets a fresh name, the Transpose after it the
 // old one, so readers are unchanged. Then T2(T1(a)) with inverse perms is a; readers read a.
 // Left as they are: a Transpose whose output another node reads too, or that the model returns;
-// quantised tensors; non-float constants; ops whose output is larger than their input (a
-// broadcast that expands); tensors a Loop/If body reads by name. Other perms (attention heads,
+// quantised tensors; non-float constants, and constants that are neither per-channel nor
+// full-size once moved (an NHWC [W, C] would become a row-split [1, C, 1, W]); a Reduce* of
+// the channel axis (the vector unit reduces trailing axes); ops whose output is larger than
+// their moved input (a broadcast that expands); tensors a Loop/If body reads by name. Other perms (attention heads,
 // 0,2,1,3) are left to the passes that match them.
 #include <algorithm>
 #include <map>
@@ -85,6 +87,15 @@ bool permuted_constant(const Tensor& c, const Perm& q, Tensor& out) {
   return true;
 }
 
+/// A moved constant of NCHW shape `s` the NPU applies as one layer to a tensor of shape `x`:
+/// one value per channel ([1,C,1,1], [C,1,1] padded) or one per element (x's own shape). Other
+/// broadcasts (an NHWC [W,C] constant becomes [1,C,1,W]) would split the layer by rows, where
+/// the NHWC form was one: left as written.
+bool layer_shaped(const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& x) {
+  if (s == x) return true;
+  return s.size() == 4 && s[0] == 1 && s[2] == 1 && s[3] == 1;
+}
+
 class Sinker {
  public:
   Sinker(Graph& g, const std::set<std::string>& outer) : g_(g), outer_(outer) {}
@@ -112,6 +123,14 @@ class Sinker {
     return long(it->second);
   }
 
+  /// Of the Transposes node-reading `ts`, the one whose output has the node output `y`'s shape
+  /// (the other operand may be a smaller broadcast one: an SE gate [1,1,1,C]), or -1.
+  long main_transpose(const std::vector<long>& ts, const std::string& y) const {
+    for (long k : ts)
+      if (k >= 0 && g_.tensor(g_.nodes[std::size_t(k)].outputs[0]).shape == g_.tensor(y).shape) return k;
+    return -1;
+  }
+
   std::string fresh_tensor(const std::string& base) const {
     std::string name = base + "/nchw";
     for (int k = 2; g_.has_tensor(name); ++k) name = base + "/nchw~" + std::to_string(k);
@@ -128,6 +147,7 @@ class Sinker {
     const long t = movable_transpose(r.inputs[0], i);
     if (t < 0) return false;
     const Perm p = layout_perm(g_.nodes[std::size_t(t)]);
+    if (p != kToNhwc) return false;  // a reduce of the NCHW tensor already reads the layout the NPU reduces
     std::vector<std::int64_t> axes = r.attr_ints("axes", {});
     if (axes.empty()) return false;  // every axis: already layout-free, but nothing to gain
     std::vector<bool> reduced(4, false);
@@ -144,6 +164,8 @@ class Sinker {
         last = p[k];
       }
     std::sort(axes.begin(), axes.end());
+    for (std::size_t k = 0; k < axes.size(); ++k)  // the vector unit reduces trailing axes (H, W): a
+      if (axes[k] != std::int64_t(4 - axes.size() + k)) return false;  // channel reduce stays on NHWC
     const Node tn = g_.nodes[std::size_t(t)];
     Decision d;
     d.pass = "sink-layout-transposes";
@@ -170,9 +192,10 @@ class Sinker {
     if (!g_.has_tensor(y) || g_.tensor(y).quant || outer_.count(y)) return false;
     std::vector<long> ts;  // the Transpose read by each input, or -1
     for (const std::string& in : e.inputs) ts.push_back(movable_transpose(in, i));
-    const long t0 = ts[0] >= 0 ? ts[0] : (ts.size() > 1 ? ts[1] : -1);
+    const long t0 = main_transpose(ts, y);
     if (t0 < 0) return false;
     const Perm p = layout_perm(g_.nodes[std::size_t(t0)]);
+    const std::vector<std::int64_t>& a_shape = g_.tensor(g_.nodes[std::size_t(t0)].inputs[0]).shape;
     std::vector<std::string> new_inputs = e.inputs;
     std::vector<Tensor> new_constants;
     for (std::size_t k = 0; k < e.inputs.size(); ++k) {
@@ -184,21 +207,19 @@ class Sinker {
       const Tensor& c = g_.tensor(e.inputs[k]);
       if (c.elements() == 1 && c.is_constant) continue;  // a scalar broadcasts alike in both layouts
       Tensor cp;
-      if (!permuted_constant(c, inverse(p), cp)) return false;
+      if (!permuted_constant(c, inverse(p), cp) || !layer_shaped(cp.shape, a_shape)) return false;
       cp.name = fresh_tensor(c.name);
       new_inputs[k] = cp.name;
       new_constants.push_back(std::move(cp));
     }
-    const Node& t = g_.nodes[std::size_t(t0)];
-    const Tensor& a = g_.tensor(t.inputs[0]);
-    if (!a.shape_known() || a.shape.size() != 4 || g_.tensor(y).shape != g_.tensor(t.outputs[0]).shape) return false;
-    rewrite(i, ts, new_inputs, new_constants, out);
+    const Tensor& a = g_.tensor(g_.nodes[std::size_t(t0)].inputs[0]);
+    if (!a.shape_known() || a.shape.size() != 4) return false;
+    rewrite(i, t0, ts, new_inputs, new_constants, out);
     return true;
   }
 
-  void rewrite(std::size_t i, const std::vector<long>& ts, const std::vector<std::string>& new_inputs,
+  void rewrite(std::size_t i, long t0, const std::vector<long>& ts, const std::vector<std::string>& new_inputs,
                std::vector<Tensor>& new_constants, std::vector<Decision>& out) {
-    const long t0 = ts[0] >= 0 ? ts[0] : ts[1];
     Node t = g_.nodes[std::size_t(t0)];
     Node e = g_.nodes[i];
     const std::string y = e.outputs[0];
