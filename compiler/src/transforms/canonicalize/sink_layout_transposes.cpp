@@ -96,6 +96,18 @@ bool layer_shaped(const std::vector<std::int64_t>& s, const std::vector<std::int
   return s.size() == 4 && s[0] == 1 && s[2] == 1 && s[3] == 1;
 }
 
+/// An applied decision of this pass.
+Decision applied(std::vector<std::string> nodes, std::string label, const char* verb, std::string reason) {
+  Decision d;
+  d.pass = "sink-layout-transposes";
+  d.nodes = std::move(nodes);
+  d.label = std::move(label);
+  d.outcome = DecisionOutcome::Applied;
+  d.verb = verb;
+  d.reason = std::move(reason);
+  return d;
+}
+
 class Sinker {
  public:
   Sinker(Graph& g, const std::set<std::string>& outer) : g_(g), outer_(outer) {}
@@ -167,14 +179,8 @@ class Sinker {
     for (std::size_t k = 0; k < axes.size(); ++k)  // the vector unit reduces trailing axes (H, W): a
       if (axes[k] != std::int64_t(4 - axes.size() + k)) return false;  // channel reduce stays on NHWC
     const Node tn = g_.nodes[std::size_t(t)];
-    Decision d;
-    d.pass = "sink-layout-transposes";
-    d.nodes = {r.name, tn.name};
-    d.label = r.name + " (" + r.op_type + ") without " + tn.name;
-    d.outcome = DecisionOutcome::Applied;
-    d.verb = "moved";
-    d.reason = "reduces the NCHW tensor over the same axes; its output has the same layout";
-    out.push_back(std::move(d));
+    out.push_back(applied({r.name, tn.name}, r.name + " (" + r.op_type + ") without " + tn.name, "moved",
+                          "reduces the NCHW tensor over the same axes; its output has the same layout"));
     r.inputs[0] = tn.inputs[0];
     r.attrs["axes"] = axes;
     g_.nodes.erase(g_.nodes.begin() + t);
@@ -228,14 +234,8 @@ class Sinker {
     y_nchw.shape = g_.tensor(t.inputs[0]).shape;
     for (Tensor& c : new_constants) g_.tensors[c.name] = std::move(c);
     g_.tensors[y_nchw.name] = y_nchw;
-    Decision d;
-    d.pass = "sink-layout-transposes";
-    d.nodes = {e.name, t.name};
-    d.label = e.name + " (" + e.op_type + ") before " + t.name;
-    d.outcome = DecisionOutcome::Applied;
-    d.verb = "moved";
-    d.reason = "the " + e.op_type + " now reads the NCHW tensor; the layout Transpose follows it";
-    out.push_back(std::move(d));
+    out.push_back(applied({e.name, t.name}, e.name + " (" + e.op_type + ") before " + t.name, "moved",
+                          "the " + e.op_type + " now reads the NCHW tensor; the layout Transpose follows it"));
     e.inputs = new_inputs;
     e.outputs = {y_nchw.name};
     t.inputs = {y_nchw.name};
@@ -266,14 +266,8 @@ class Sinker {
       if (layout_perm(t1) != inverse(q)) return false;
       if (g_.tensor(t1.inputs[0]).quant || g_.tensor(t2.outputs[0]).quant) return false;
       const std::string a = t1.inputs[0], y = t2.outputs[0];
-      Decision d;
-      d.pass = "sink-layout-transposes";
-      d.nodes = {t1.name, t2.name};
-      d.label = t1.name + " -> " + t2.name;
-      d.outcome = DecisionOutcome::Applied;
-      d.verb = "cancelled";
-      d.reason = "inverse layout Transposes: their readers read " + a;
-      out.push_back(std::move(d));
+      out.push_back(applied({t1.name, t2.name}, t1.name + " -> " + t2.name, "cancelled",
+                            "inverse layout Transposes: their readers read " + a));
       for (Node& n : g_.nodes)
         for (std::string& in : n.inputs)
           if (in == y) in = a;
