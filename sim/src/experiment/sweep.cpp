@@ -106,6 +106,25 @@ static std::unordered_set<std::string> cell_folders(const std::string& out_dir) 
   return names;
 }
 
+/// How the sweep's cells run: its options and the spec's, `to_run` of the shard's `in_shard`
+/// cells left (the others ran before).
+static ExperimentOptions cell_run_options(const SweepOptions& opt, const SweepSpec& spec, std::size_t in_shard,
+                                          std::size_t to_run) {
+  ExperimentOptions eo;
+  eo.out_dir = opt.out_dir;
+  eo.jobs = opt.jobs;
+  eo.traces = spec.traces;
+  eo.self_exe = opt.self_exe;
+  eo.quiet = opt.quiet;
+  eo.npu_only = spec.npu_only;
+  eo.dynamic_size = spec.dynamic_size;
+  eo.input_shapes = spec.input_shapes;
+  eo.copy_layers = false;  // each cell keeps its layers.csv in its own folder
+  eo.progress_total = in_shard;
+  eo.progress_done = in_shard - to_run;
+  return eo;
+}
+
 SweepOutcome run_sweep(const SweepOptions& opt) {
   if (opt.jobs < 1) throw ConfigError(fmt::format("npu sweep: error: -j {} must be at least 1", opt.jobs));
   // Plain ints, not a structured binding: C++17 lets no lambda capture a binding (clang refuses).
@@ -163,20 +182,8 @@ SweepOutcome run_sweep(const SweepOptions& opt) {
   out.planned = plan.count();
   out.stale_cells = unplanned.size();
 
-  ExperimentOptions eo;
-  eo.out_dir = opt.out_dir;
-  eo.jobs = opt.jobs;
-  eo.traces = spec.traces;
-  eo.self_exe = opt.self_exe;
-  eo.quiet = opt.quiet;
-  eo.npu_only = spec.npu_only;
-  eo.dynamic_size = spec.dynamic_size;
-  eo.input_shapes = spec.input_shapes;
-  eo.copy_layers = false;  // each cell keeps its layers.csv in its own folder
-  eo.progress_total = out.in_shard;
-  eo.progress_done = out.in_shard - jobs.size();
   if (!jobs.empty()) {
-    const auto results = run_experiment(eo, jobs);
+    const auto results = run_experiment(cell_run_options(opt, spec, out.in_shard, jobs.size()), jobs);
     out.ran = results.size();
     out.interrupted_by = interruption_of(results);
     for (const auto& r : results) {

@@ -77,9 +77,8 @@ namespace {
 // compile, simulation) never leaves them looking like this run's.
 void remove_stale_outputs(const std::string& out_dir) {
   std::error_code ec;
-  for (const char* stale : {"run_summary.json", "run.json", "layers.csv", "compile_report.csv", "program.npuasm",
-                            "ddr.csv", "ddr.csv.gz", "ddr.trace", "timeline.json", "waves.vcd"})
-    fs::remove(fs::path(out_dir) / stale, ec);
+  remove_stale_run_outputs(out_dir);  // what npu run writes; then what the compile wrote
+  for (const char* stale : {"compile_report.csv", "program.npuasm"}) fs::remove(fs::path(out_dir) / stale, ec);
   // outputs/: only what --with-data writes there (NAME.npy and NAME.pb); a file of the user's
   // stays, and so does the folder then (a newcomer's file in it was deleted with the folder).
   const fs::path outputs = fs::path(out_dir) / "outputs";

@@ -86,8 +86,8 @@ void host_work(const Graph& g, const Node& n, std::uint64_t& macs, std::uint64_t
   } else if ((op == "MatMul" || op == "Gemm") && !shape(0).empty()) {
     const std::uint64_t k = std::uint64_t(n.attr_int("transA", 0) ? shape(0).front() : shape(0).back());
     macs += out * k;
-  } else if (op == "Einsum" && einsum_shape(g, n)) {
-    macs += einsum_shape(g, n)->loop_size;  // every index combination multiplies once (two operands)
+  } else if (const auto einsum = op == "Einsum" ? einsum_shape(g, n) : std::nullopt) {
+    macs += einsum->loop_size;  // every index combination multiplies once (two operands)
   } else if ((op == "LSTM" || op == "GRU" || op == "RNN") && shape(0).size() == 3 && n.inputs.size() > 2) {
     // seq x batch x (W + R elements): every gate's input and recurrent matrix-vector products.
     macs += std::uint64_t(shape(0)[0]) * std::uint64_t(shape(0)[1]) * (el(n.inputs[1]) + el(n.inputs[2]));

@@ -118,13 +118,11 @@ Legality FuseActivation::check(const Graph& graph, const Candidate& c) const {
       return Legality::decline("BatchNormalization " + first.name + " between conv and " + act.op_type +
                                " (not folded before this pass: fold-batchnorm absent or later in the strategy)");
     for (const std::string& in : first.inputs)  // a constant Add: not a residual, and not a bias either
-      if (graph.has_tensor(in) && graph.tensor(in).is_constant) {
-        std::string shape;
-        for (std::int64_t d : graph.tensor(in).shape) shape += (shape.empty() ? "" : ",") + std::to_string(d);
-        return Legality::decline("Add " + first.name + " of constant '" + in + "' [" + shape + "] between conv and " +
+      if (graph.has_tensor(in) && graph.tensor(in).is_constant)
+        return Legality::decline("Add " + first.name + " of constant '" + in + "' " +
+                                 shape_string(graph.tensor(in).shape) + " between conv and " +
                                  act.op_type + ": not one value per output channel, so neither a bias " +
                                  "(recognise-affine) nor a residual (fuse-residual); it stays a layer");
-      }
     return Legality::decline("Add " + first.name + " between conv and " + act.op_type + " (see fuse-residual)");
   }
   const Node& anchor = first;
